@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * Every error code the product answers with, and its HTTP status. The seed's common codes come
+ * first; policy codes (one per policy in the pack) follow; then transport and operations codes.
+ */
+export const ERROR_STATUS = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+  INVALID_JSON: 400,
+  UNKNOWN_EVENT_TYPE: 400,
+  CONFLICT: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  UPSTREAM_ERROR: 502,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  CURSOR_TOO_OLD: 410,
+  STORAGE_FULL: 507,
+  STORAGE_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+  // Policy Pack v1 codes: a refused event is a 422 (well-formed request, refused by policy)
+  // except tenancy (403-like leaks are avoided: foreign objects read as not found elsewhere).
+  INVALID_ENVELOPE: 422,
+  TENANT_SCOPE_VIOLATION: 422,
+  DUPLICATE_EVENT_ID: 409,
+  INVALID_MESSAGE_SCHEMA: 422,
+  INVALID_JOB_SCHEMA: 422,
+  JOB_CONVERSATION_MISMATCH: 422,
+  ILLEGAL_JOB_TRANSITION: 409,
+  UNAUTHORIZED_ACTION: 403,
+  INVALID_PROVENANCE: 422,
+  TOOL_ORPHAN_RESULT: 422,
+  TOOL_NOT_ALLOWED_IN_STATE: 409,
+  TOOL_NOT_ALLOWED: 403,
+  RAW_PII_DETECTED: 422,
+  NOT_A_MEMBER: 403,
+  INVALID_INPUT: 422,
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_STATUS;
+export const ZErrorCode = z.enum(Object.keys(ERROR_STATUS) as [TErrorCode, ...TErrorCode[]]);
+
+/** The standard error shape: `{error:{code,message,details}}`. */
+export const ZErrorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;
+
+export function statusOf(code: string): number {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+}

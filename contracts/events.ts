@@ -1,0 +1,290 @@
+import { z } from "zod";
+import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
+import {
+  ZActor,
+  ZButtonId,
+  ZCardId,
+  ZConversationId,
+  ZEntityId,
+  ZEventId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZSeverity,
+  ZTenantId,
+  ZTraceId,
+} from "./primitives.js";
+
+/**
+ * Workspace-wide events (people joining, contacts) are not about any one chat; they carry this
+ * reserved conversation id so every envelope still has the seed's required `conversation_id`.
+ */
+export const WORKSPACE_CONVERSATION_ID = "cnv_workspace";
+
+/** The entity that signs policy decisions and other system events. */
+export const SYSTEM_POLICY_ENTITY_ID = "system_policy_agent";
+
+const short = (max: number) => z.string().max(max);
+
+/**
+ * A human click that caused an event. Carried by every human job event so the ledger can check
+ * that the button was really offered on a card of that job (`policy.card_provenance`).
+ */
+const provenance = {
+  card_id: ZCardId.optional(),
+  button_id: ZButtonId.optional(),
+  action: ZCardAction.optional(),
+};
+
+/** A value that was sensitive: the ledger keeps a redacted preview, a salted hash and a vault pointer. */
+export const ZRedactedValue = z.object({
+  redacted: short(200),
+  hash: z.string().regex(/^blake3:[0-9a-f]{16,64}$/).optional(),
+  vault_ref: z.string().regex(/^vault_ref:[A-Za-z0-9_-]{1,100}$/).optional(),
+});
+
+export const ZMessageSentPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  kind: z.enum(["text", "card", "system", "artifact"]),
+  body_text: short(8000).optional(),
+  card: ZJobCard.optional(),
+  artifact: ZArtifactRef.optional(),
+  preview: z.object({ title: short(200).optional(), subtitle: short(200).optional(), severity: ZSeverity.optional() }).optional(),
+  /** Set on the readable bubble the gateway writes when a person clicks a card button. */
+  action: z.object({ card_id: ZCardId, button_id: ZButtonId, type: short(64), job_id: ZJobId.optional() }).optional(),
+  /** Sensitive values typed into chat, moved to the vault; body_text holds their redacted form. */
+  pii_refs: z.array(ZRedactedValue).max(50).optional(),
+  reply_to_message_id: short(128).optional(),
+});
+
+export const ZMessageDeliveredPayload = z.strictObject({
+  /** Everything in the conversation up to this tenant_seq has been read by the actor. */
+  up_to_seq: z.number().int().nonnegative(),
+  message_id: short(128).optional(),
+});
+
+export const ZConversationCreatedPayload = z.strictObject({
+  conversation_id: ZConversationId,
+  title: z.string().min(1).max(120),
+  participants: z.array(z.object({ entity_id: ZEntityId })).min(1).max(500),
+  kind: z.enum(["direct", "group"]).optional(),
+});
+
+export const ZEntityRegisteredPayload = z.strictObject({
+  entity_id: ZEntityId,
+  actor_type: z.enum(["human", "agent"]),
+  display_name: z.string().min(1).max(120),
+  /** Authority roles: job_approver, admin, job_owner, member. */
+  roles: z.array(short(64)).max(20).default([]),
+  /** Job title shown as a badge (agents: "Scheduler", "Billing Agent"). */
+  role: short(64).optional(),
+  capabilities: z.array(short(64)).max(30).optional(),
+  allowed_tools: z.array(short(128)).max(50).optional(),
+  memory_scope: short(64).optional(),
+  avatar_url: short(500).optional(),
+});
+
+export const ZContactUpsertedPayload = z.strictObject({
+  contact_id: short(128).min(1),
+  display_name: z.string().min(1).max(120),
+  organization: short(120).optional(),
+  kind: z.enum(["customer", "vendor", "partner", "other"]).default("other"),
+  emails: z.array(ZRedactedValue).max(10).default([]),
+  phones: z.array(ZRedactedValue).max(10).default([]),
+  notes: short(1000).optional(),
+  deleted: z.boolean().optional(),
+});
+
+export const ZJobCreatedPayload = z.strictObject({
+  job_id: ZJobId,
+  title: z.string().min(1).max(120),
+  conversation_id: ZConversationId,
+  owner_entity_id: ZEntityId,
+  parent_job_id: ZJobId.optional(),
+});
+
+export const ZJobProposedPayload = z.strictObject({ job_id: ZJobId, proposed_card: ZFormalizeCard });
+
+export const ZJobApprovedPayload = z.strictObject({ job_id: ZJobId, ...provenance });
+
+export const ZJobRejectedPayload = z.strictObject({
+  job_id: ZJobId,
+  reason_code: short(64).optional(),
+  reason_text: short(1000).optional(),
+  ...provenance,
+});
+
+export const ZJobStateChangedPayload = z.strictObject({
+  job_id: ZJobId,
+  prev_state: ZJobState,
+  next_state: ZJobState,
+  reason_code: short(64).optional(),
+  note: short(500).optional(),
+  artifact_refs: z.array(ZArtifactRef).max(20).optional(),
+  ...provenance,
+});
+
+export const ZJobProgressPayload = z.strictObject({ job_id: ZJobId, tracking_card: ZTrackingCard });
+
+export const ZJobArtifactAttachedPayload = z.strictObject({ job_id: ZJobId, artifact: ZArtifactRef });
+
+export const ZJobCompletedPayload = z.strictObject({ job_id: ZJobId, finished_card: ZFinishedCard });
+
+export const ZJobAcknowledgedPayload = z.strictObject({ job_id: ZJobId, ...provenance });
+
+export const ZJobDisputedPayload = z.strictObject({
+  job_id: ZJobId,
+  reason_text: short(2000),
+  reason_code: short(64).optional(),
+  ...provenance,
+});
+
+export const ZJobChangesRequestedPayload = z.strictObject({
+  job_id: ZJobId,
+  changes_text: short(2000),
+  ...provenance,
+});
+
+export const ZJobInputProvidedPayload = z.strictObject({
+  job_id: ZJobId,
+  /** Sanitized: plain values are previews, sensitive ones are redacted with a vault pointer. */
+  inputs: z.record(short(64), z.union([short(500), z.number(), z.boolean(), ZRedactedValue])),
+  ...provenance,
+});
+
+export const ZPolicyViolationPayload = z.strictObject({
+  violated_policy_id: short(128),
+  code: short(64),
+  event_type: short(64),
+  event_id: short(128),
+  message_safe: short(500),
+  mode: z.enum(["enforce", "warn"]).optional(),
+});
+
+export const ZToolCalledPayload = z.strictObject({
+  tool_call_id: short(128).min(1),
+  tool_name: short(128).min(1),
+  tool_version: short(32).min(1),
+  purpose: short(300).optional(),
+  inputs: z.record(z.string(), z.unknown()),
+  pii_policy: z.object({
+    redactions_applied: z.array(short(64)).max(20),
+    hashes_applied: z.array(short(64)).max(20),
+    raw_pii_stored: z.literal(false),
+  }),
+  idempotency_key: short(300).min(1),
+  attempt: z.number().int().min(1).max(100).optional(),
+  retry_of_tool_call_id: short(128).optional(),
+});
+
+export const ZToolError = z.object({
+  error_code: short(64),
+  message_safe: short(500),
+  retryable: z.boolean(),
+  suggested_wait_seconds: z.number().nonnegative().optional(),
+});
+
+export const ZToolResultPayload = z.strictObject({
+  tool_call_id: short(128).min(1),
+  tool_name: short(128).min(1),
+  status: z.enum(["success", "error"]),
+  latency_ms: z.number().nonnegative(),
+  output: z.record(z.string(), z.unknown()).optional(),
+  artifacts: z.array(ZArtifactRef).max(20).optional(),
+  error: ZToolError.optional(),
+  safety: z.object({ pii_leak_detected: z.boolean(), redaction_summary: z.array(short(200)).max(10) }).optional(),
+  attempt: z.number().int().min(1).max(100).optional(),
+  retryable: z.boolean().optional(),
+});
+
+/** Every event type the ledger accepts, with its payload schema. */
+export const EVENT_PAYLOADS = {
+  "message.sent": ZMessageSentPayload,
+  "message.delivered": ZMessageDeliveredPayload,
+  "conversation.created": ZConversationCreatedPayload,
+  "entity.registered": ZEntityRegisteredPayload,
+  "contact.upserted": ZContactUpsertedPayload,
+  "job.created": ZJobCreatedPayload,
+  "job.proposed": ZJobProposedPayload,
+  "job.approved": ZJobApprovedPayload,
+  "job.rejected": ZJobRejectedPayload,
+  "job.state_changed": ZJobStateChangedPayload,
+  "job.progress": ZJobProgressPayload,
+  "job.artifact_attached": ZJobArtifactAttachedPayload,
+  "job.completed": ZJobCompletedPayload,
+  "job.acknowledged": ZJobAcknowledgedPayload,
+  "job.disputed": ZJobDisputedPayload,
+  "job.changes_requested": ZJobChangesRequestedPayload,
+  "job.input_provided": ZJobInputProvidedPayload,
+  "policy.violation": ZPolicyViolationPayload,
+  "tool.called": ZToolCalledPayload,
+  "tool.result": ZToolResultPayload,
+} as const;
+
+export type TEventType = keyof typeof EVENT_PAYLOADS;
+export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as TEventType[];
+
+export const ZIntegrity = z.object({
+  hash: short(200).optional(),
+  prev_hash: short(200).optional(),
+  signature: short(400).optional(),
+  signer_pubkey: short(400).optional(),
+});
+
+const envelope = {
+  event_id: ZEventId,
+  ts: ZIsoTime,
+  tenant_id: ZTenantId,
+  trace_id: ZTraceId,
+  conversation_id: ZConversationId,
+  job_id: ZJobId.optional(),
+  actor: ZActor,
+  causation_id: ZEventId.optional(),
+  correlation_id: short(128).optional(),
+  seq: z.number().int().nonnegative().optional(),
+  integrity: ZIntegrity.optional(),
+};
+
+function eventSchema<T extends TEventType>(type: T) {
+  return z.strictObject({ ...envelope, event_type: z.literal(type), payload: EVENT_PAYLOADS[type] });
+}
+
+/** The UBL event envelope, discriminated by `event_type`; unknown envelope keys are refused. */
+export const ZUblEvent = z.discriminatedUnion("event_type", [
+  eventSchema("message.sent"),
+  eventSchema("message.delivered"),
+  eventSchema("conversation.created"),
+  eventSchema("entity.registered"),
+  eventSchema("contact.upserted"),
+  eventSchema("job.created"),
+  eventSchema("job.proposed"),
+  eventSchema("job.approved"),
+  eventSchema("job.rejected"),
+  eventSchema("job.state_changed"),
+  eventSchema("job.progress"),
+  eventSchema("job.artifact_attached"),
+  eventSchema("job.completed"),
+  eventSchema("job.acknowledged"),
+  eventSchema("job.disputed"),
+  eventSchema("job.changes_requested"),
+  eventSchema("job.input_provided"),
+  eventSchema("policy.violation"),
+  eventSchema("tool.called"),
+  eventSchema("tool.result"),
+]);
+
+export type TUblEvent = z.infer<typeof ZUblEvent>;
+export type TEventOf<T extends TEventType> = Extract<TUblEvent, { event_type: T }>;
+export type TPayloadOf<T extends TEventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+
+/** An event as stored: the envelope plus the ledger's position and integrity fields. */
+export type TStoredEvent = TUblEvent & {
+  seq: number;
+  integrity: { hash: string; prev_hash: string };
+};
+
+export type TMessageSentPayload = z.infer<typeof ZMessageSentPayload>;
+export type TEntityRegisteredPayload = z.infer<typeof ZEntityRegisteredPayload>;
+export type TToolCalledPayload = z.infer<typeof ZToolCalledPayload>;
+export type TToolResultPayload = z.infer<typeof ZToolResultPayload>;
+export type TRedactedValue = z.infer<typeof ZRedactedValue>;

@@ -1,0 +1,186 @@
+import { z } from "zod";
+import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
+import {
+  ZActorType,
+  ZButtonId,
+  ZCardId,
+  ZConversationId,
+  ZCursor,
+  ZEntityId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZPriority,
+  ZTenantId,
+  ZTraceId,
+} from "./primitives.js";
+
+// ---- commands -------------------------------------------------------------------------------
+
+export const ZCreateWorkspaceRequest = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  owner: z.strictObject({ display_name: z.string().trim().min(1).max(120) }),
+});
+export const ZCreateWorkspaceResponse = z.object({ tenant_id: ZTenantId, owner_entity_id: ZEntityId, token: z.string() });
+
+export const ZCreateInviteRequest = z.strictObject({
+  display_name: z.string().trim().min(1).max(120).optional(),
+  roles: z.array(z.enum(["job_approver", "admin", "member"])).max(5).optional(),
+});
+export const ZCreateInviteResponse = z.object({ invite_token: z.string(), url: z.string() });
+export const ZAcceptInviteRequest = z.strictObject({ display_name: z.string().trim().min(1).max(120) });
+export const ZAcceptInviteResponse = z.object({ entity_id: ZEntityId, token: z.string(), tenant_id: ZTenantId });
+
+export const ZCreateAgentRequest = z.strictObject({
+  display_name: z.string().trim().min(1).max(120),
+  role: z.string().trim().min(1).max(64),
+  capabilities: z.array(z.string().max(64)).max(30).default([]),
+  allowed_tools: z.array(z.string().max(128)).max(50).default([]),
+});
+export const ZCreateAgentResponse = z.object({ entity_id: ZEntityId });
+
+export const ZSessionRequest = z.strictObject({ token: z.string().min(1).max(512) });
+
+export const ZCreateConversationRequest = z.strictObject({
+  tenant_id: ZTenantId.optional(),
+  trace_id: ZTraceId.optional(),
+  title: z.string().trim().min(1).max(120).optional(),
+  participants: z.array(z.strictObject({ entity_id: ZEntityId })).min(1).max(500),
+});
+export const ZCreateConversationResponse = z.object({
+  conversation_id: ZConversationId,
+  created_event_ids: z.array(z.string()),
+  cursor: ZCursor,
+});
+
+const ZInputValue = z.union([z.string().max(5000), z.number(), z.boolean()]);
+
+export const ZPostMessageRequest = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("text"),
+    tenant_id: ZTenantId.optional(),
+    trace_id: ZTraceId.optional(),
+    actor_entity_id: ZEntityId.optional(),
+    body_text: z.string().min(1).max(8000),
+    client_message_id: z.string().max(128).optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("card_action"),
+    tenant_id: ZTenantId.optional(),
+    trace_id: ZTraceId.optional(),
+    actor_entity_id: ZEntityId.optional(),
+    job_id: ZJobId,
+    card_id: ZCardId,
+    button_id: ZButtonId,
+    action: ZCardAction,
+    input: z.record(z.string().max(64), ZInputValue).optional(),
+  }),
+]);
+
+export const ZJobActionSubmit = z.strictObject({
+  tenant_id: ZTenantId.optional(),
+  trace_id: ZTraceId.optional(),
+  conversation_id: ZConversationId.optional(),
+  actor_entity_id: ZEntityId.optional(),
+  actor_type: z.literal("human").optional(),
+  card_id: ZCardId,
+  button_id: ZButtonId,
+  action: ZCardAction,
+  input: z.record(z.string().max(64), ZInputValue).optional(),
+});
+
+export const ZReadMarkerRequest = z.strictObject({ tenant_id: ZTenantId.optional(), cursor: ZCursor });
+
+/** Every accepted write answers 202 with this; the rest of the story arrives on the stream. */
+export const ZAcceptedResponse = z.object({
+  accepted: z.literal(true),
+  conversation_id: ZConversationId.optional(),
+  job_id: ZJobId.optional(),
+  client_action: z.string().optional(),
+  created_event_ids: z.array(z.string()),
+  cursor: ZCursor,
+});
+
+// ---- reads (projections) ---------------------------------------------------------------------
+
+export const ZSender = z.object({ entity_id: ZEntityId, display_name: z.string(), actor_type: ZActorType });
+
+export const ZTimelineItem = z.object({
+  kind: z.literal("message"),
+  ts: ZIsoTime,
+  event_id: z.string(),
+  cursor: ZCursor,
+  sender: ZSender,
+  job_id: ZJobId.optional(),
+  message: z.looseObject({
+    message_id: z.string(),
+    kind: z.enum(["text", "card", "system", "artifact"]),
+    body_text: z.string().optional(),
+    card: ZJobCard.optional(),
+    artifact: ZArtifactRef.optional(),
+  }),
+});
+
+export const ZPresenceState = z.enum(["available", "working", "waiting_on_you", "offline"]);
+export const ZPresence = z.object({
+  tenant_id: ZTenantId,
+  entity_id: ZEntityId,
+  state: ZPresenceState,
+  job_id: ZJobId.optional(),
+  job_title: z.string().optional(),
+  since: ZIsoTime,
+  last_seen_at: ZIsoTime.optional(),
+  detail: z.string().optional(),
+});
+
+export const ZConversationSummary = z.object({
+  conversation_id: ZConversationId,
+  title: z.string(),
+  participant_entity_ids: z.array(ZEntityId),
+  last_item_ts: ZIsoTime.optional(),
+  last_preview: z
+    .object({ kind: z.string(), text: z.string().optional(), job_id: ZJobId.optional(), card_type: z.string().optional() })
+    .optional(),
+  unread_count: z.number().int().nonnegative(),
+  agent_presence: z.array(ZPresence.omit({ tenant_id: true })).optional(),
+  active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
+});
+
+export const ZJobTimelineItem = z.looseObject({
+  kind: z.enum(["state", "approval", "tool", "card", "message", "artifact"]),
+  ts: ZIsoTime,
+  actor_name: z.string(),
+  event_id: z.string(),
+});
+
+export const ZJobDrawerResponse = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  job_id: ZJobId,
+  title: z.string(),
+  goal: z.string(),
+  state: ZJobState,
+  owner: z.object({ entity_id: ZEntityId, display_name: z.string(), actor_type: z.enum(["human", "agent"]) }),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+  constraints: z.array(z.string()).optional(),
+  due_at: ZIsoTime.optional(),
+  priority: ZPriority.optional(),
+  parent_job_id: ZJobId.optional(),
+  available_actions: z.array(ZCardButton),
+  timeline: z.array(ZJobTimelineItem),
+  artifacts: z.array(ZArtifactRef),
+  raw_events: z.array(z.record(z.string(), z.unknown())).optional(),
+  cursor: ZCursor,
+});
+
+export type TCreateWorkspaceRequest = z.infer<typeof ZCreateWorkspaceRequest>;
+export type TPostMessageRequest = z.infer<typeof ZPostMessageRequest>;
+export type TJobActionSubmit = z.infer<typeof ZJobActionSubmit>;
+export type TAcceptedResponse = z.infer<typeof ZAcceptedResponse>;
+export type TTimelineItem = z.infer<typeof ZTimelineItem>;
+export type TPresence = z.infer<typeof ZPresence>;
+export type TPresenceState = z.infer<typeof ZPresenceState>;
+export type TConversationSummary = z.infer<typeof ZConversationSummary>;
+export type TJobDrawerResponse = z.infer<typeof ZJobDrawerResponse>;
+export type TJobTimelineItem = z.infer<typeof ZJobTimelineItem>;

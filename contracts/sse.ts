@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ZArtifactRef, ZCardButton } from "./cards.js";
+import { ZConversationSummary, ZPresence, ZTimelineItem } from "./gateway.js";
+import { ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTenantId } from "./primitives.js";
+
+/**
+ * Frames of `GET /v1/stream` (and, with `ledger.event`, of `GET /v1/ledger/stream`).
+ * Each frame is `id: seq:N` / `event: <name>` / `data: <json>`; `id` is the resume cursor.
+ */
+export const SSE_EVENT_NAMES = [
+  "hello",
+  "timeline.append",
+  "conversation.update",
+  "job.update",
+  "presence.update",
+  "artifact.added",
+  "heartbeat",
+  "error",
+] as const;
+
+export const ZSseHello = z.object({
+  tenant_id: ZTenantId,
+  server_time: ZIsoTime,
+  cursor: ZCursor,
+  capabilities: z.object({ supports_resume: z.boolean(), supports_heartbeat: z.boolean() }),
+});
+export const ZSseTimelineAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+export const ZSseConversationUpdate = z.object({ tenant_id: ZTenantId, conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }) });
+export const ZSseJobUpdate = z.object({
+  tenant_id: ZTenantId,
+  job: z.looseObject({
+    job_id: ZJobId,
+    conversation_id: ZConversationId,
+    title: z.string(),
+    state: ZJobState,
+    updated_at: ZIsoTime,
+    waiting_on: z.array(z.object({ entity_id: ZEntityId, display_name: z.string() })).optional(),
+    available_actions: z.array(ZCardButton),
+  }),
+});
+export const ZSsePresenceUpdate = z.object({
+  tenant_id: ZTenantId,
+  entity_id: ZEntityId,
+  presence: ZPresence.omit({ tenant_id: true, entity_id: true }),
+});
+export const ZSseArtifactAdded = z.object({
+  tenant_id: ZTenantId,
+  job_id: ZJobId,
+  artifact: ZArtifactRef.extend({ produced_at: ZIsoTime.optional() }),
+});
+export const ZSseHeartbeat = z.object({ tenant_id: ZTenantId, server_time: ZIsoTime });
+export const ZSseError = z.object({
+  tenant_id: ZTenantId,
+  code: z.string(),
+  message: z.string(),
+  recommended_action: z.enum(["resync", "reconnect", "reauthenticate"]).optional(),
+});
+
+export type TSseHello = z.infer<typeof ZSseHello>;
+export type TSseTimelineAppend = z.infer<typeof ZSseTimelineAppend>;
+export type TSseJobUpdate = z.infer<typeof ZSseJobUpdate>;
+export type TSsePresenceUpdate = z.infer<typeof ZSsePresenceUpdate>;
+export type TSseError = z.infer<typeof ZSseError>;

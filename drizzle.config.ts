@@ -1,0 +1,17 @@
+import { defineConfig } from "drizzle-kit";
+
+/**
+ * Each module owns its tables and its migrations (src/<module>/migrations, applied on boot
+ * with a per-module migrations table). Generate for one module with
+ * `DRIZZLE_MODULE=ledger npx drizzle-kit generate`, or all of them with `npm run db:generate`.
+ */
+const moduleName = process.env.DRIZZLE_MODULE ?? "ledger";
+if (!["ledger", "office", "gateway"].includes(moduleName)) {
+  throw new Error(`DRIZZLE_MODULE must be ledger, office or gateway (got ${moduleName})`);
+}
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: `./src/${moduleName}/schema.ts`,
+  out: `./src/${moduleName}/migrations`,
+});

@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { AppError, isAppError } from "./shared/errors.js";
+
+/**
+ * One Hono app: one error handler, one health route, and each module's routes mounted.
+ * Module route factories are thin adapters over the module interfaces.
+ */
+export interface AppDeps {
+  /** Route groups in mount order: e.g. ledger, office, gateway, web. */
+  routes: Hono[];
+  health?: () => Record<string, unknown>;
+  onUnexpectedError?: (err: unknown, traceId: string | undefined) => void;
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+
+  app.get("/healthz", (c) => c.json({ ok: true, ...(deps.health?.() ?? {}) }));
+
+  for (const r of deps.routes) app.route("/", r);
+
+  app.notFound((c) => c.json(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`).toBody(), 404));
+
+  app.onError((err, c) => {
+    if (isAppError(err)) return c.json(err.toBody(), err.status as 400);
+    // Hono raises HTTPException for body-limit and similar transport problems.
+    const status = (err as { status?: number }).status;
+    if (status === 413) return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413);
+    const traceId = c.req.header("x-trace-id");
+    deps.onUnexpectedError?.(err, traceId);
+    return c.json({ error: { code: "INTERNAL", message: "Something went wrong on our side.", details: traceId ? { trace_id: traceId } : {} } }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,66 @@
+import type {
+  TAppendRequest,
+  TAppendResponse,
+  TCheckpoint,
+  TKeysResponse,
+  TQueryRequest,
+  TQueryResponse,
+  TVerifyReport,
+} from "../../contracts/ledger.js";
+import type { TStoredEvent } from "../../contracts/events.js";
+
+/** Read-only facts the ledger keeps about a tenant (its own fold), for other modules' checks. */
+export interface LedgerFacts {
+  jobState(tenantId: string, jobId: string): string | undefined;
+  jobConversation(tenantId: string, jobId: string): string | undefined;
+  isMember(tenantId: string, conversationId: string, entityId: string): boolean;
+  entity(tenantId: string, entityId: string):
+    | { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[] }
+    | undefined;
+}
+
+/**
+ * The UBL: an append-only, hash-chained, signed event log per tenant. The methods mirror the
+ * REST endpoints under /v1/ledger. Every other module writes only through `append`.
+ */
+export interface LedgerApi {
+  /**
+   * Validates each event against the policy pack (in order, each seeing the ones before it),
+   * then writes all of them or none. Resolves only after the commit is durable. A refused
+   * event rejects with an AppError carrying the policy's code, and a `policy.violation` event
+   * is appended in its place.
+   */
+  append(req: TAppendRequest): Promise<TAppendResponse>;
+
+  /** Events of one tenant in tenant_seq order, filtered, paginated by `after_cursor`. */
+  query(req: TQueryRequest): TQueryResponse;
+
+  /**
+   * Calls `listener` with every event committed from now on, in global commit order (and so
+   * in tenant_seq order per tenant), synchronously after each commit. Returns an unsubscribe.
+   */
+  subscribe(listener: (event: TStoredEvent) => void): () => void;
+
+  /** Streams stored events in global order (boot replay); optionally one tenant, after a seq. */
+  replay(onEvent: (event: TStoredEvent) => void, opts?: { tenantId?: string; afterTenantSeq?: number }): void;
+
+  /** The tenant's head: last tenant_seq (0 when empty) and its hash. */
+  head(tenantId: string): { tenant_seq: number; hash: string };
+
+  /** Latest signed checkpoint of a tenant, or null before its first commit. */
+  checkpoint(tenantId: string): TCheckpoint | null;
+
+  /** Public keys that sign checkpoints. */
+  keys(): TKeysResponse;
+
+  /** Recomputes the chain and checkpoint signatures and names the first break. */
+  verify(tenantId: string): TVerifyReport;
+
+  /** Tenant ids that have at least one event. */
+  tenants(): string[];
+
+  /** The ledger's own fold, read-only. */
+  facts: LedgerFacts;
+
+  close(): void;
+}

@@ -1,0 +1,63 @@
+/**
+ * The Planner turns one message, in its context, into one decision. Two implementations sit
+ * behind this interface: `rules` (deterministic, the default) and `llm` (one model call).
+ * A planner never writes anything: the Job Engine acts on its decision after validation.
+ */
+
+export interface PlanJobRef {
+  job_id: string;
+  title: string;
+  state: string;
+  conversation_id: string;
+}
+
+export interface PlanFrame {
+  tenant_id: string;
+  conversation_id: string;
+  trace_id: string;
+  now: string;
+  /** IANA timezone assumed when the message names none. */
+  default_timezone: string;
+  agent: { entity_id: string; display_name: string; role?: string; allowed_tools: string[] };
+  sender: { entity_id: string; display_name: string };
+  /** The text as typed, tokens already replaced by placeholders when the LLM layer is on. */
+  text: string;
+  /** Jobs the backend offers as candidates (ids the planner may name; nothing else). */
+  jobs: PlanJobRef[];
+  /** The job the precedence rules chose as the default target, if exactly one. */
+  default_job_id?: string;
+  /** Contacts of the tenant by display name, for suggesting (never assuming) an attendee. */
+  contacts?: Array<{ contact_id: string; display_name: string; email_redacted?: string }>;
+}
+
+export type SlotValues = Partial<{
+  duration_minutes: number;
+  attendee_name: string;
+  attendee_email: string;
+  time_window: string;
+  timezone: string;
+  meeting_link: "google_meet" | "zoom" | "teams" | "phone" | "in_person";
+  title: string;
+  day_hint: string;
+}>;
+
+export type Decision =
+  | { type: "chat_reply"; text: string }
+  | {
+      type: "propose_job";
+      /** What kind of work: the rules planner knows `schedule_meeting`; others become `generic`. */
+      kind: "schedule_meeting" | "generic";
+      title: string;
+      goal: string;
+      slots: SlotValues;
+      constraints?: string[];
+      rationale?: string;
+    }
+  | { type: "continue_job"; job_id: string; slots: SlotValues; text?: string }
+  | { type: "request_input"; job_id?: string; question: string; choices?: string[] }
+  | { type: "escalate"; job_id?: string; reason: string };
+
+export interface Planner {
+  readonly name: "rules" | "llm";
+  plan(frame: PlanFrame): Promise<Decision>;
+}

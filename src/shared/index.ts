@@ -1,0 +1,3 @@
+export * from "./errors.js";
+export * from "./clock.js";
+export * from "./ids.js";
