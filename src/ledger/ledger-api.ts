@@ -19,6 +19,15 @@ export interface LedgerFacts {
     | undefined;
 }
 
+export interface AppendOptions {
+  /**
+   * Runs inside the commit's SQLite transaction after this batch's rows are inserted, so a
+   * caller's own row (e.g. the gateway's stored idempotent response) commits atomically with
+   * the events it describes. Throwing rolls back this batch only.
+   */
+  withinCommit?: (result: TAppendResponse) => void;
+}
+
 /**
  * The UBL: an append-only, hash-chained, signed event log per tenant. The methods mirror the
  * REST endpoints under /v1/ledger. Every other module writes only through `append`.
@@ -30,7 +39,7 @@ export interface LedgerApi {
    * event rejects with an AppError carrying the policy's code, and a `policy.violation` event
    * is appended in its place.
    */
-  append(req: TAppendRequest): Promise<TAppendResponse>;
+  append(req: TAppendRequest, opts?: AppendOptions): Promise<TAppendResponse>;
 
   /** Events of one tenant in tenant_seq order, filtered, paginated by `after_cursor`. */
   query(req: TQueryRequest): TQueryResponse;
