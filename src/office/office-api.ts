@@ -1,0 +1,70 @@
+import type {
+  TAffordancesRequest,
+  TAffordancesResponse,
+  TIngestMessageRequest,
+  TJobActionRequest,
+  TOfficeResponse,
+} from "../../contracts/office.js";
+import type { TRedactedValue } from "../../contracts/events.js";
+
+export interface StoredArtifact {
+  artifact_id: string;
+  tenant_id: string;
+  job_id?: string;
+  filename: string;
+  mime_type: string;
+  bytes: Buffer;
+}
+
+export interface AgentTrajectory {
+  tenant_id: string;
+  entity_id: string;
+  display_name: string;
+  role?: string;
+  capabilities: string[];
+  allowed_tools: string[];
+  jobs: Array<{
+    job_id: string;
+    title: string;
+    state: string;
+    conversation_id: string;
+    created_at: string;
+    outcome?: string;
+    approvals: Array<{ by: string; at: string; action: string; reason?: string }>;
+    disputes: Array<{ by: string; at: string; reason: string }>;
+  }>;
+  open_commitments: Array<{ job_id: string; title: string; state: string }>;
+}
+
+/** Encrypted store for PII; the ledger only ever sees the redacted value, hash and pointer. */
+export interface VaultApi {
+  put(tenantId: string, kind: "email" | "phone" | "text", value: string): TRedactedValue & { vault_ref: string; hash: string };
+  get(tenantId: string, vaultRef: string): string | null;
+  /** Erases the value for good; events that point at it keep verifying. */
+  erase(tenantId: string, vaultRef: string): boolean;
+}
+
+/**
+ * Office: the agent runtime. Its methods mirror /v1/office/*. It decides every job transition
+ * and writes only through the LedgerApi; each call resolves with the ids it appended.
+ */
+export interface OfficeApi {
+  /** A person's message in a conversation with an agent: chat reply, proposal, or continuation. */
+  ingestMessage(req: TIngestMessageRequest): Promise<TOfficeResponse>;
+  /** A card button click; refuses actions the job's state or the card does not allow. */
+  jobAction(req: TJobActionRequest): Promise<TOfficeResponse>;
+  /**
+   * Synchronous pre-check of a click, no writes: provenance, state, and the input against the
+   * card's input_schema. Throws AppError (INVALID_INPUT with details.fields, INVALID_PROVENANCE,
+   * ILLEGAL_JOB_TRANSITION, NOT_FOUND) so the gateway can answer the person at once.
+   */
+  checkJobAction(req: TJobActionRequest): void;
+  affordances(req: TAffordancesRequest): Promise<TAffordancesResponse>;
+  trajectory(tenantId: string, entityId: string): Promise<AgentTrajectory>;
+  /** A file Office produced (e.g. an .ics invite), or null when not this tenant's. */
+  artifact(tenantId: string, artifactId: string): StoredArtifact | null;
+  vault: VaultApi;
+  /** Re-derives pending retries from the ledger and arms their timers. */
+  start(): Promise<void>;
+  stop(): void;
+}
