@@ -1,0 +1,206 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { z } from "zod";
+
+/**
+ * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
+ * at boot. A bad value stops the start with one line naming the variable and what it expects:
+ * on a box with nobody on call, failing loudly at start beats misbehaving quietly later.
+ */
+
+const bool = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => BOOL_WORDS.has(v), { message: `${name} must be one of 1, 0, true, false, yes, no, on, off` })
+    .transform((v) => BOOL_WORDS.get(v)!);
+const BOOL_WORDS = new Map([
+  ["1", true], ["true", true], ["yes", true], ["on", true],
+  ["0", false], ["false", false], ["no", false], ["off", false],
+]);
+
+const int = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { message: `${name} must be a whole number between ${min} and ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `${name} must be a whole number between ${min} and ${max}` });
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: `${name} must be an http:// or https:// URL` })
+    .transform((v) => v.replace(/\/+$/, ""));
+
+const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v): v is T => (values as readonly string[]).includes(v), { message: `${name} must be one of ${values.join(", ")}` })
+    .transform((v) => v as T);
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** Raw environment → typed values. Unset and empty variables both mean "use the default". */
+const ZEnv = z.object({
+  NODE_ENV: oneOf("NODE_ENV", ["development", "production", "test"]).optional(),
+  PORT: int("PORT", 0, 65535).optional(),
+  HOST: z.string().trim().min(1).optional(),
+  DATA_DIR: z.string().trim().min(1).optional(),
+  LOGLINE_DEMO: bool("LOGLINE_DEMO").optional(),
+  PUBLIC_URL: httpUrl("PUBLIC_URL").optional(),
+  LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS).optional(),
+  LEDGER_SYNC: oneOf("LEDGER_SYNC", ["full", "normal"]).optional(),
+  OFFICE_PLANNER: oneOf("OFFICE_PLANNER", ["rules", "llm"]).optional(),
+  OFFICE_LLM_BASE_URL: httpUrl("OFFICE_LLM_BASE_URL").optional(),
+  OFFICE_LLM_MODEL: z.string().trim().min(1).optional(),
+  OFFICE_LLM_API_KEY: z.string().trim().min(1).optional(),
+  OFFICE_LLM_TIMEOUT_MS: int("OFFICE_LLM_TIMEOUT_MS", 100, 600_000).optional(),
+  OFFICE_LLM_LOG_FULL: bool("OFFICE_LLM_LOG_FULL").optional(),
+  RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 1_000_000).optional(),
+  RATE_LIMIT_BURST: int("RATE_LIMIT_BURST", 1, 1_000_000).optional(),
+  METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
+  SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
+});
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  /** Absolute path; created at boot when missing. */
+  dataDir: string;
+  /** Seed the demo tenant, only ever on an empty database. */
+  demo: boolean;
+  /** Where people reach this server: invite and sign-in links; `https://` turns on Secure cookies. */
+  publicUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Logs as coloured lines instead of JSON (development on a terminal). */
+  prettyLogs: boolean;
+  ledgerSync: "full" | "normal";
+  office: {
+    planner: "rules" | "llm";
+    llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean };
+  };
+  rateLimit: { perMinute: number; burst: number };
+  /** When set, `/metrics` also answers non-loopback callers that present it as a bearer token. */
+  metricsToken?: string;
+  /** How long a SIGTERM may wait for in-flight work before the process exits anyway. */
+  shutdownTimeoutMs: number;
+}
+
+/** A configuration problem: `message` is the one line shown to whoever started the process. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Validates `env` and fills the defaults. Throws ConfigError naming the first bad variable.
+ * Pure: `env` is any string map, so tests need no process environment.
+ */
+export function parseConfig(env: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(ZEnv.shape)) {
+    const v = env[key];
+    if (v !== undefined && v.trim() !== "") present[key] = v;
+  }
+  const parsed = ZEnv.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    const got = present[variable];
+    // Secrets are never echoed back, even when wrong.
+    const shown = got === undefined || /KEY|TOKEN/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? got.slice(0, 60) + "…" : got)})`;
+    const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;
+    throw new ConfigError(variable, `Invalid configuration: ${what}${shown}`);
+  }
+  const e = parsed.data;
+  const nodeEnv = e.NODE_ENV ?? "development";
+  const port = e.PORT ?? 3000;
+
+  if (nodeEnv === "production" && !e.PUBLIC_URL) {
+    // Invite links and sign-in links would otherwise point at localhost, and cookies would lack Secure.
+    throw new ConfigError("PUBLIC_URL", "Invalid configuration: PUBLIC_URL is required when NODE_ENV=production (the https:// address people open, e.g. https://chat.example.com)");
+  }
+
+  const planner = e.OFFICE_PLANNER ?? "rules";
+  let llm: Config["office"]["llm"];
+  if (planner === "llm") {
+    if (!e.OFFICE_LLM_BASE_URL) throw new ConfigError("OFFICE_LLM_BASE_URL", "Invalid configuration: OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1)");
+    if (!e.OFFICE_LLM_MODEL) throw new ConfigError("OFFICE_LLM_MODEL", "Invalid configuration: OFFICE_LLM_MODEL is required when OFFICE_PLANNER=llm (the model name the endpoint serves)");
+    llm = {
+      baseUrl: e.OFFICE_LLM_BASE_URL,
+      model: e.OFFICE_LLM_MODEL,
+      ...(e.OFFICE_LLM_API_KEY ? { apiKey: e.OFFICE_LLM_API_KEY } : {}),
+      timeoutMs: e.OFFICE_LLM_TIMEOUT_MS ?? 20_000,
+      logFull: e.OFFICE_LLM_LOG_FULL ?? false,
+    };
+  }
+
+  return {
+    env: nodeEnv,
+    port,
+    // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
+    host: e.HOST ?? "127.0.0.1",
+    dataDir: resolve(cwd, e.DATA_DIR ?? "./data"),
+    demo: e.LOGLINE_DEMO ?? nodeEnv !== "production",
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
+    prettyLogs: nodeEnv === "development" && Boolean(process.stdout.isTTY),
+    ledgerSync: e.LEDGER_SYNC ?? "full",
+    office: { planner, ...(llm ? { llm } : {}) },
+    rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 600, burst: e.RATE_LIMIT_BURST ?? 120 },
+    ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+  };
+}
+
+/**
+ * Reads `.env` (or the file named by ENV_FILE) when present. Variables already set in the real
+ * environment win, so a systemd `Environment=` line always overrides the file.
+ */
+export function readEnvFile(env: Record<string, string | undefined>, cwd = process.cwd()): Record<string, string | undefined> {
+  const file = resolve(cwd, env.ENV_FILE ?? ".env");
+  if (!existsSync(file)) {
+    if (env.ENV_FILE) throw new ConfigError("ENV_FILE", `Invalid configuration: ENV_FILE points at ${file}, which does not exist`);
+    return env;
+  }
+  let fromFile: Record<string, string>;
+  try {
+    fromFile = parseEnv(readFileSync(file, "utf8")) as Record<string, string>;
+  } catch (err) {
+    throw new ConfigError("ENV_FILE", `Invalid configuration: cannot read ${file}: ${(err as Error).message}`);
+  }
+  return { ...fromFile, ...Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) };
+}
+
+/** The boot path: `.env` + environment → Config. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  return parseConfig(readEnvFile(env, cwd), cwd);
+}
+
+/** What is safe to log about the configuration (no keys, no tokens). */
+export function describeConfig(c: Config): Record<string, unknown> {
+  return {
+    env: c.env,
+    host: c.host,
+    port: c.port,
+    data_dir: c.dataDir,
+    demo: c.demo,
+    public_url: c.publicUrl,
+    ledger_sync: c.ledgerSync,
+    planner: c.office.planner,
+    ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),
+    metrics_token: c.metricsToken ? "set" : "unset",
+  };
+}

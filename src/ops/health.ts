@@ -1,0 +1,108 @@
+import { statfsSync } from "node:fs";
+import type { IncomingMessage } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { Hono, type Context } from "hono";
+import type { Db } from "../shared/db.js";
+import type { LoglineMetrics } from "./metrics.js";
+
+export interface ReadinessCheck {
+  ok: boolean;
+  [detail: string]: unknown;
+}
+
+export interface ReadinessDeps {
+  /** A connection to the live database, used only to probe that a write lock can be taken. */
+  db?: Db;
+  dataDir?: string;
+  /** True once boot finished: migrations applied, projections rebuilt from the ledger. */
+  isBooted(): boolean;
+  isShuttingDown(): boolean;
+  /** The planner in use and, when the runtime can tell, whether it is answering. Informative only. */
+  planner(): { kind: string; state?: string };
+}
+
+/** Below this much free space in DATA_DIR readiness fails: appends are about to answer 507. */
+const MIN_FREE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * What `/readyz` reports. Ready means: boot done, not shutting down, the database takes a write
+ * lock (not read-only, not wedged) and the data dir has room. The planner's state is reported,
+ * never gated on: with an LLM down, Office still answers with a clarifying question.
+ */
+export function checkReadiness(deps: ReadinessDeps): { ready: boolean; checks: Record<string, ReadinessCheck> } {
+  const checks: Record<string, ReadinessCheck> = {};
+  checks.boot = { ok: deps.isBooted(), projections_rebuilt: deps.isBooted() };
+  checks.shutdown = { ok: !deps.isShuttingDown(), shutting_down: deps.isShuttingDown() };
+  if (deps.db) checks.database = probeWritable(deps.db);
+  if (deps.dataDir) checks.disk = probeDisk(deps.dataDir);
+  checks.planner = { ok: true, ...deps.planner() };
+  return { ready: Object.values(checks).every((c) => c.ok), checks };
+}
+
+function probeWritable(db: Db): ReadinessCheck {
+  try {
+    // BEGIN IMMEDIATE takes the write lock without writing a page: fails on a read-only file or
+    // a lock held past busy_timeout, costs no fsync.
+    db.prepare("BEGIN IMMEDIATE").run();
+    db.prepare("ROLLBACK").run();
+    return { ok: true, writable: true };
+  } catch (err) {
+    if (db.inTransaction) db.prepare("ROLLBACK").run();
+    return { ok: false, writable: false, error: (err as Error).message };
+  }
+}
+
+function probeDisk(dir: string): ReadinessCheck {
+  try {
+    const s = statfsSync(dir);
+    const free = s.bavail * s.bsize;
+    return { ok: free >= MIN_FREE_BYTES, free_bytes: free };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+export interface OpsRoutesDeps extends ReadinessDeps {
+  metrics: LoglineMetrics;
+  /** Non-loopback callers may read /metrics with `Authorization: Bearer <token>`. */
+  metricsToken?: string;
+}
+
+/** `/readyz` and `/metrics`. (`/healthz`, liveness, is the app's own.) */
+export function createOpsRoutes(deps: OpsRoutesDeps): Hono {
+  const app = new Hono();
+  app.get("/readyz", (c) => {
+    const r = checkReadiness(deps);
+    return c.json({ ok: r.ready, checks: r.checks }, r.ready ? 200 : 503);
+  });
+  app.get("/metrics", (c) => {
+    if (!isLocalCaller(c) && !hasToken(c, deps.metricsToken)) {
+      return c.json({ error: { code: "FORBIDDEN", message: "Metrics are served to loopback callers or with the metrics token." } }, 403);
+    }
+    return c.body(deps.metrics.registry.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
+  });
+  return app;
+}
+
+/**
+ * A direct connection from this machine. A request that came through a reverse proxy also
+ * arrives from 127.0.0.1, so any forwarding header disqualifies it: otherwise the proxy would
+ * publish /metrics to the internet.
+ */
+export function isLocalCaller(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const addr = incoming?.socket?.remoteAddress;
+  if (!addr) return false;
+  const loopback = addr === "::1" || addr.startsWith("127.") || addr.startsWith("::ffff:127.");
+  const proxied = ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"].some((h) => c.req.header(h) !== undefined);
+  return loopback && !proxied;
+}
+
+function hasToken(c: Context, token: string | undefined): boolean {
+  if (!token) return false;
+  const m = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

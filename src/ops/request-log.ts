@@ -1,0 +1,87 @@
+import type { ServerResponse } from "node:http";
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { newId } from "../shared/ids.js";
+import type { Logger } from "./logger.js";
+import type { LoglineMetrics } from "./metrics.js";
+import type { SseTracker } from "./sse-tracker.js";
+
+export interface RequestObserverDeps {
+  logger: Logger;
+  metrics?: LoglineMetrics;
+  sse?: SseTracker;
+  /** Paths not worth a log line each (probes, scrapes); still counted in metrics. */
+  quietPaths?: string[];
+}
+
+const TRACE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * One structured line per request: trace_id, tenant, route, method, status, latency. It logs the
+ * route *pattern* (`/v1/invites/:invite_token/accept`), never the raw path or query, so ids,
+ * invite tokens and `?token=` sign-in links cannot leak into logs; no headers, no bodies.
+ * The trace id comes from a well-formed `x-trace-id` header or is minted here, is stored as
+ * `c.var.trace_id` and echoed in the response header.
+ */
+export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHandler {
+  const quiet = new Set(deps.quietPaths ?? ["/healthz", "/readyz", "/metrics"]);
+  return async (c, next) => {
+    const started = performance.now();
+    const incoming = c.req.header("x-trace-id");
+    const traceId = incoming && TRACE_ID.test(incoming) ? incoming : newId("trc");
+    c.set("trace_id" as never, traceId as never);
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const route = routeOf(c);
+    const status = c.res.status;
+    try {
+      c.res.headers.set("x-trace-id", traceId);
+    } catch {
+      // Immutable headers (a fetched or already-sent response): the log line still has the id.
+    }
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const isStream =
+      (c.res.headers.get("content-type") ?? String(outgoing?.getHeader?.("content-type") ?? "")).startsWith("text/event-stream");
+    if (isStream && outgoing) deps.sse?.track(outgoing);
+
+    deps.metrics?.httpRequests.inc({ route, method: c.req.method, status });
+    deps.metrics?.httpDuration.observe(seconds, { route });
+    if (quiet.has(c.req.path) && status < 400) return;
+    const tenant = tenantOf(c);
+    const line = {
+      trace_id: traceId,
+      ...(tenant ? { tenant } : {}),
+      method: c.req.method,
+      route,
+      status,
+      latency_ms: Math.round(seconds * 10_000) / 10,
+      ...(isStream ? { stream: true } : {}),
+    };
+    if (status >= 500) deps.logger.error(line, "request failed");
+    else deps.logger.info(line, "request");
+  };
+}
+
+/** The pattern of the handler that answered, e.g. `/v1/jobs/:job_id`; `(unmatched)` for 404s. */
+export function routeOf(c: Context): string {
+  const routes = matchedRoutes(c);
+  const answered = routes[c.req.routeIndex];
+  if (!answered || answered.method === "ALL" && answered.path.endsWith("*")) return "(unmatched)";
+  return answered.path;
+}
+
+/**
+ * The tenant of an authenticated request, as the gateway's auth middleware records it:
+ * `c.set("tenant_id", …)` or `c.set("auth", { tenant_id, … })`.
+ */
+function tenantOf(c: Context): string | undefined {
+  const vars = c.var as Record<string, unknown>;
+  const direct = vars.tenant_id;
+  if (typeof direct === "string") return direct;
+  for (const key of ["auth", "session", "principal"]) {
+    const v = vars[key] as { tenant_id?: unknown; tenantId?: unknown } | undefined;
+    const t = v?.tenant_id ?? v?.tenantId;
+    if (typeof t === "string") return t;
+  }
+  return undefined;
+}
