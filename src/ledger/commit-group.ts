@@ -1,0 +1,210 @@
+import type { TAppendRequest, TAppendResponse } from "../../contracts/ledger.js";
+import type { TErrorCode } from "../../contracts/errors.js";
+import type { TStoredEvent, TUblEvent } from "../../contracts/events.js";
+import { formatCursor } from "../../contracts/primitives.js";
+import { AppError } from "../shared/errors.js";
+import type { Db } from "../shared/db.js";
+import type { Clock } from "../shared/clock.js";
+import type { IdGenerator } from "../shared/ids.js";
+import type { AppendOptions } from "./ledger-api.js";
+import type { LedgerFold, PolicyEngine, PolicyViolation } from "./policy/types.js";
+import type { LedgerStore } from "./store.js";
+import type { Signer } from "./signing.js";
+import { canonicalize } from "./canonical-json.js";
+import { chainHash, GENESIS_HASH } from "./chain.js";
+import { isStorageError, toStorageError } from "./storage-errors.js";
+
+export interface Head {
+  seq: number;
+  hash: string;
+}
+
+export interface PendingAppend {
+  req: TAppendRequest;
+  opts: AppendOptions | undefined;
+  resolve(result: TAppendResponse): void;
+  reject(error: unknown): void;
+}
+
+export interface CommitGroupDeps {
+  db: Db;
+  store: LedgerStore;
+  signer: Signer;
+  engine: PolicyEngine;
+  fold: LedgerFold;
+  heads: Map<string, Head>;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Called after the commit is durable with every stored event, in commit order. */
+  onCommitted(events: TStoredEvent[]): void;
+}
+
+/** A policy refusal travelling out of a batch's savepoint. */
+class Refusal {
+  constructor(
+    readonly index: number,
+    readonly raw: unknown,
+    readonly violation: PolicyViolation,
+  ) {}
+}
+
+type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
+
+/**
+ * Writes one group of appends in one `BEGIN IMMEDIATE` transaction, so the whole group costs one
+ * fsync. Each batch runs in its own SAVEPOINT: a refusal (or a throwing `withinCommit`) rolls
+ * back that batch's rows and its fold changes only and is answered on its own, after a
+ * `policy.violation` is written in its place. A storage failure (disk full, read-only, I/O)
+ * fails the whole group: nothing is written, the fold and heads go back to where they were, and
+ * every batch gets the same 507/503, so the next append starts clean.
+ */
+export function createCommitGroupWriter(deps: CommitGroupDeps) {
+  const { db, store, signer, engine, fold, heads, clock, ids } = deps;
+
+  function headOf(tenantId: string): Head {
+    return heads.get(tenantId) ?? { seq: 0, hash: GENESIS_HASH };
+  }
+
+  /** Chains and inserts one validated event; returns the new head. */
+  function writeEvent(event: TUblEvent, head: Head, out: TStoredEvent[]): Head {
+    const { integrity: _ignored, seq: _assigned, ...rest } = event;
+    const envelope = { ...rest, seq: head.seq + 1 };
+    const payload = canonicalize(envelope);
+    const hash = chainHash(head.hash, payload);
+    store.insertEvent({
+      tenant_id: envelope.tenant_id,
+      tenant_seq: envelope.seq,
+      event_id: envelope.event_id,
+      event_type: envelope.event_type,
+      ts: envelope.ts,
+      conversation_id: envelope.conversation_id,
+      job_id: envelope.job_id ?? null,
+      trace_id: envelope.trace_id,
+      actor_entity_id: envelope.actor.entity_id,
+      actor_type: envelope.actor.actor_type,
+      payload,
+      prev_hash: head.hash,
+      hash,
+    });
+    out.push({ ...envelope, integrity: { hash, prev_hash: head.hash } } as TStoredEvent);
+    return { seq: envelope.seq, hash };
+  }
+
+  function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn"): TUblEvent | null {
+    const event = engine.violationEvent(raw, v, { event_id: ids("evt"), ts: clock.iso(), mode });
+    // A violation is recorded in the ledger of the tenant that sent it, never in a tenant the
+    // refused event claimed to belong to.
+    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
+  }
+
+  function checkOne(tenantId: string, raw: unknown) {
+    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
+    if (claimed !== undefined && claimed !== tenantId) {
+      return {
+        ok: false as const,
+        violation: { policy_id: "policy.tenant_scope", code: "TENANT_SCOPE_VIOLATION", message_safe: "Event tenant_id differs from the request's tenant_id" },
+        warnings: [],
+      };
+    }
+    return engine.check(fold, raw);
+  }
+
+  function writeBatch(p: PendingAppend, out: TStoredEvent[], before: Map<string, Head | undefined>): Outcome {
+    const tenantId = p.req.tenant_id;
+    if (!before.has(tenantId)) before.set(tenantId, heads.get(tenantId));
+    const hadHead = heads.has(tenantId);
+    const head0 = headOf(tenantId);
+    const mark = fold.mark();
+    const batchOut: TStoredEvent[] = [];
+    db.exec("SAVEPOINT ledger_batch");
+    try {
+      let head = head0;
+      const accepted: string[] = [];
+      p.req.events.forEach((raw, index) => {
+        const decision = checkOne(tenantId, raw);
+        for (const w of decision.warnings) {
+          const ve = violationFor(tenantId, raw, w, "warn");
+          if (ve) (fold.apply(ve), (head = writeEvent(ve, head, batchOut)));
+        }
+        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
+        fold.apply(decision.event);
+        head = writeEvent(decision.event, head, batchOut);
+        accepted.push(decision.event.event_id);
+      });
+      heads.set(tenantId, head);
+      const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
+      p.opts?.withinCommit?.(result);
+      db.exec("RELEASE ledger_batch");
+      out.push(...batchOut);
+      return { ok: true, result };
+    } catch (e) {
+      // Storage failures abort the whole group (SQLite may already have rolled it back).
+      if (isStorageError(e)) throw e;
+      db.exec("ROLLBACK TO ledger_batch");
+      db.exec("RELEASE ledger_batch");
+      fold.rollbackTo(mark);
+      if (hadHead) heads.set(tenantId, head0);
+      else heads.delete(tenantId);
+      if (!(e instanceof Refusal)) return { ok: false, error: e };
+      return { ok: false, error: refusalError(tenantId, e, out) };
+    }
+  }
+
+  /** Writes the refused batch's `policy.violation` (when the pack emits one) and builds the error. */
+  function refusalError(tenantId: string, r: Refusal, out: TStoredEvent[]): AppError {
+    const ve = violationFor(tenantId, r.raw, r.violation, "enforce");
+    let violationEventId: string | undefined;
+    if (ve) {
+      fold.apply(ve);
+      heads.set(tenantId, writeEvent(ve, headOf(tenantId), out));
+      violationEventId = ve.event_id;
+    }
+    const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
+    return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
+      policy_id: r.violation.policy_id,
+      event_index: r.index,
+      ...(typeof eventId === "string" ? { event_id: eventId } : {}),
+      ...(violationEventId ? { violation_event_id: violationEventId } : {}),
+    });
+  }
+
+  function checkpointTenants(events: TStoredEvent[]): void {
+    const tenants = new Set(events.map((e) => e.tenant_id));
+    const ts = clock.iso();
+    for (const tenantId of tenants) {
+      const head = headOf(tenantId);
+      const claim = { tenant_id: tenantId, tenant_seq: head.seq, head_hash: head.hash };
+      store.insertCheckpoint({ ...claim, signature: signer.signCheckpoint(claim), key_id: signer.keyId, ts });
+    }
+  }
+
+  return function writeGroup(group: PendingAppend[]): void {
+    const groupMark = fold.mark();
+    // Heads of the tenants this group touches, as they were before it: a failed commit restores them.
+    const headsBefore = new Map<string, Head | undefined>();
+    const outcomes: Outcome[] = [];
+    const committed: TStoredEvent[] = [];
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      for (const p of group) outcomes.push(writeBatch(p, committed, headsBefore));
+      if (committed.length > 0) checkpointTenants(committed);
+      db.exec("COMMIT");
+    } catch (e) {
+      if (db.inTransaction) {
+        try {
+          db.exec("ROLLBACK");
+        } catch {
+          // the connection already rolled back (SQLite does so itself on some I/O errors)
+        }
+      }
+      fold.rollbackTo(groupMark);
+      for (const [k, v] of headsBefore) v ? heads.set(k, v) : heads.delete(k);
+      const error = isStorageError(e) ? toStorageError(e) : e;
+      for (const p of group) p.reject(error);
+      return;
+    }
+    fold.release(fold.mark());
+    deps.onCommitted(committed);
+    outcomes.forEach((o, i) => (o.ok ? group[i]!.resolve(o.result) : group[i]!.reject(o.error)));
+  };
+}

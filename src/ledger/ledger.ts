@@ -1,0 +1,178 @@
+import type { TStoredEvent, TUblEvent } from "../../contracts/events.js";
+import { ZAppendRequest, ZQueryRequest, type TAppendResponse, type TCheckpoint } from "../../contracts/ledger.js";
+import { formatCursor, parseCursor } from "../../contracts/primitives.js";
+import { AppError, validationError } from "../shared/errors.js";
+import { systemClock, type Clock } from "../shared/clock.js";
+import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import type { Db } from "../shared/db.js";
+import type { LedgerApi } from "./ledger-api.js";
+import type { LedgerFold, PolicyEngine } from "./policy/types.js";
+import { GENESIS_HASH } from "./chain.js";
+import { createCommitGroupWriter, type Head, type PendingAppend } from "./commit-group.js";
+import { createDefaultPolicy } from "./default-policy.js";
+import { loadOrCreateSigner, type Signer } from "./signing.js";
+import { createLedgerStore, migrateLedger } from "./store.js";
+import { toStoredEvent } from "./stored-event.js";
+import { verifyTenant } from "./verify.js";
+
+export interface CreateLedgerDeps {
+  db: Db;
+  /** Where the signing key lives; without it the key is ephemeral. */
+  dataDir?: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  engine?: PolicyEngine;
+  /** Must be empty: the ledger folds its own table into it on boot. */
+  fold?: LedgerFold;
+  /** `full` (default): an acknowledged append survives power loss. `normal`: faster, may lose the last commits. */
+  sync?: "full" | "normal";
+  /** 0 (default) gathers the appends of one event-loop turn; more waits that long for company. */
+  maxBatchWaitMs?: number;
+  signer?: Signer;
+  /** A subscriber threw; the commit itself has already succeeded. */
+  onListenerError?: (err: unknown) => void;
+}
+
+/**
+ * The SQLite UBL. Boot applies the migrations, streams the table once into the fold (no hashing
+ * on this path: `verify` is its own command) and loads each tenant's head.
+ */
+export function createLedger(deps: CreateLedgerDeps): LedgerApi {
+  const { db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? defaultIds;
+  const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy();
+  const engine = deps.engine ?? defaults!.engine;
+  const fold = deps.fold ?? defaults!.fold;
+  const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir);
+  if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);
+
+  migrateLedger(db);
+  const store = createLedgerStore(db);
+  const heads = new Map<string, Head>();
+  for (const [tenantId, tenantSeq, payload, hash] of store.bootRows()) {
+    fold.apply(JSON.parse(payload) as TUblEvent);
+    heads.set(tenantId, { seq: tenantSeq, hash });
+  }
+  fold.release(fold.mark());
+
+  const listeners = new Set<(e: TStoredEvent) => void>();
+  const writeGroup = createCommitGroupWriter({
+    db,
+    store,
+    signer,
+    engine,
+    fold,
+    heads,
+    clock,
+    ids,
+    onCommitted(events) {
+      for (const e of events) {
+        for (const l of listeners) {
+          try {
+            l(e);
+          } catch (err) {
+            deps.onListenerError?.(err);
+          }
+        }
+      }
+    },
+  });
+
+  // Group commit: appends that arrive in the same event-loop turn (or while the previous commit
+  // held the thread in fsync) queue up and are written by one transaction.
+  let queue: PendingAppend[] = [];
+  let scheduled = false;
+  let closed = false;
+  const flush = () => {
+    scheduled = false;
+    const group = queue;
+    queue = [];
+    if (group.length > 0) writeGroup(group);
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    const wait = deps.maxBatchWaitMs ?? 0;
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
+  };
+
+  return {
+    append(req, opts) {
+      if (closed) return Promise.reject(new AppError("SERVICE_UNAVAILABLE", "The ledger is closed"));
+      const parsed = ZAppendRequest.safeParse(req);
+      if (!parsed.success) return Promise.reject(validationError(parsed.error.issues, "append request"));
+      return new Promise<TAppendResponse>((resolve, reject) => {
+        queue.push({ req: parsed.data, opts, resolve, reject });
+        schedule();
+      });
+    },
+
+    query(req) {
+      const parsed = ZQueryRequest.safeParse(req);
+      if (!parsed.success) throw validationError(parsed.error.issues, "query");
+      const q = parsed.data;
+      const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
+      const rows = store.query({
+        tenantId: q.tenant_id,
+        conversationId: q.conversation_id,
+        jobId: q.job_id,
+        eventType: q.event_type,
+        afterTenantSeq: after,
+        limit: q.limit + 1,
+      });
+      const more = rows.length > q.limit;
+      const page = more ? rows.slice(0, q.limit) : rows;
+      return {
+        tenant_id: q.tenant_id,
+        events: page.map(toStoredEvent),
+        next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
+      };
+    },
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    replay(onEvent, opts) {
+      for (const row of store.scan(opts?.tenantId, opts?.afterTenantSeq ?? 0)) onEvent(toStoredEvent(row));
+    },
+
+    head(tenantId) {
+      const h = heads.get(tenantId);
+      return h ? { tenant_seq: h.seq, hash: h.hash } : { tenant_seq: 0, hash: GENESIS_HASH };
+    },
+
+    checkpoint(tenantId): TCheckpoint | null {
+      return store.latestCheckpoint(tenantId) ?? null;
+    },
+
+    keys() {
+      return { keys: [{ key_id: signer.keyId, alg: "Ed25519" as const, public_key_pem: signer.publicKeyPem, public_key_hex: signer.publicKeyHex }] };
+    },
+
+    verify(tenantId) {
+      return verifyTenant(store, [signer], tenantId);
+    },
+
+    tenants() {
+      return [...heads.keys()].sort();
+    },
+
+    facts: {
+      jobState: (t, j) => fold.jobState(t, j),
+      jobConversation: (t, j) => fold.jobConversation(t, j),
+      isMember: (t, c, e) => fold.isMember(t, c, e),
+      entity: (t, e) => fold.entity(t, e),
+    },
+
+    close() {
+      // Appends already queued are written before the ledger stops taking new ones.
+      flush();
+      closed = true;
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { canonicalize } from "./canonical-json.js";
+
+export const SIGNING_KEY_FILE = "ledger-signing-key.pem";
+
+export interface CheckpointClaim {
+  tenant_id: string;
+  tenant_seq: number;
+  head_hash: string;
+}
+
+export interface Signer {
+  keyId: string;
+  publicKeyPem: string;
+  publicKeyHex: string;
+  /** Ed25519 signature (base64url) over the canonical JSON of the claim. */
+  signCheckpoint(claim: CheckpointClaim): string;
+  verifyCheckpoint(claim: CheckpointClaim, signature: string): boolean;
+}
+
+/**
+ * The node's Ed25519 key. With a data dir it is created on first boot as a 0600 PEM file next to
+ * the database and reused afterwards (it must never be committed or served); without one the key
+ * is ephemeral, which suits tests and throwaway ledgers.
+ */
+export function loadOrCreateSigner(dataDir?: string): Signer {
+  let privateKey: KeyObject;
+  if (dataDir) {
+    const file = join(dataDir, SIGNING_KEY_FILE);
+    if (existsSync(file)) {
+      privateKey = createPrivateKey(readFileSync(file));
+    } else {
+      mkdirSync(dataDir, { recursive: true });
+      privateKey = generateKeyPairSync("ed25519").privateKey;
+      // flag "wx": two processes booting at once must not overwrite each other's key.
+      writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
+    }
+  } else {
+    privateKey = generateKeyPairSync("ed25519").privateKey;
+  }
+  return createSigner(privateKey);
+}
+
+export function createSigner(privateKey: KeyObject): Signer {
+  const publicKey = createPublicKey(privateKey);
+  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  // The raw 32-byte key is the last 32 bytes of the Ed25519 SPKI DER.
+  const raw = publicKey.export({ type: "spki", format: "der" }).subarray(-32);
+  const publicKeyHex = raw.toString("hex");
+  const keyId = "ed25519:" + createHash("sha256").update(raw).digest("hex").slice(0, 16);
+  return {
+    keyId,
+    publicKeyPem,
+    publicKeyHex,
+    signCheckpoint: (claim) => sign(null, Buffer.from(canonicalize(claimOf(claim))), privateKey).toString("base64url"),
+    verifyCheckpoint: (claim, signature) => verifyCheckpointSignature(publicKey, claim, signature),
+  };
+}
+
+export function verifyCheckpointSignature(publicKey: KeyObject, claim: CheckpointClaim, signature: string): boolean {
+  try {
+    return verify(null, Buffer.from(canonicalize(claimOf(claim))), publicKey, Buffer.from(signature, "base64url"));
+  } catch {
+    return false;
+  }
+}
+
+/** Only these three fields are signed, whatever else the caller's object carries. */
+function claimOf(c: CheckpointClaim): CheckpointClaim {
+  return { tenant_id: c.tenant_id, tenant_seq: c.tenant_seq, head_hash: c.head_hash };
+}
+
+/** The verifying half of the key in a data dir, without creating one; null when there is none. */
+export function loadVerifier(dataDir: string): Pick<Signer, "keyId" | "verifyCheckpoint"> | null {
+  const file = join(dataDir, SIGNING_KEY_FILE);
+  if (!existsSync(file)) return null;
+  const { keyId, verifyCheckpoint } = createSigner(createPrivateKey(readFileSync(file)));
+  return { keyId, verifyCheckpoint };
+}

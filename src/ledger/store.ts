@@ -1,0 +1,105 @@
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { Statement } from "better-sqlite3";
+import type { Db } from "../shared/db.js";
+
+const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/** Applies the ledger's own migrations (tables, indexes, append-only triggers). Idempotent. */
+export function migrateLedger(db: Db): void {
+  migrate(drizzle(db), { migrationsFolder: MIGRATIONS, migrationsTable: "__ledger_migrations" });
+}
+
+export interface EventRow {
+  tenant_id: string;
+  tenant_seq: number;
+  event_id: string;
+  event_type: string;
+  ts: string;
+  conversation_id: string;
+  job_id: string | null;
+  trace_id: string;
+  actor_entity_id: string;
+  actor_type: string;
+  payload: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface CheckpointRow {
+  tenant_id: string;
+  tenant_seq: number;
+  head_hash: string;
+  signature: string;
+  key_id: string;
+  ts: string;
+}
+
+/** [tenant_seq, payload, prev_hash, hash] — positional rows keep the scan paths allocation-light. */
+export type ScanRow = [number, string, string, string];
+
+export interface QueryFilter {
+  tenantId: string;
+  conversationId?: string;
+  jobId?: string;
+  eventType?: string;
+  afterTenantSeq: number;
+  limit: number;
+}
+
+/**
+ * Every SQL statement of the ledger, prepared once. The hot paths (insert, scans) use
+ * hand-written statements rather than the query builder: they run per event.
+ */
+export function createLedgerStore(db: Db) {
+  const insertEvent = db.prepare(
+    `INSERT INTO ledger_events (tenant_id, tenant_seq, event_id, event_type, ts, conversation_id, job_id, trace_id,
+       actor_entity_id, actor_type, payload, prev_hash, hash)
+     VALUES (@tenant_id, @tenant_seq, @event_id, @event_type, @ts, @conversation_id, @job_id, @trace_id,
+       @actor_entity_id, @actor_type, @payload, @prev_hash, @hash)`,
+  );
+  const insertCheckpoint = db.prepare(
+    `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
+     VALUES (@tenant_id, @tenant_seq, @head_hash, @signature, @key_id, @ts)`,
+  );
+  const bootScan = db.prepare(`SELECT tenant_id, tenant_seq, payload, hash FROM ledger_events ORDER BY seq`).raw(true);
+  const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
+  const scanTenant = db
+    .prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`)
+    .raw(true);
+  const latestCheckpoint = db.prepare(
+    `SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints
+     WHERE tenant_id = ? ORDER BY tenant_seq DESC, id DESC LIMIT 1`,
+  );
+  const tenantCheckpoints = db
+    .prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
+  const tenantIds = db.prepare(`SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id`).pluck();
+  const queryCache = new Map<string, Statement<unknown[]>>();
+
+  return {
+    insertEvent: (row: EventRow) => void insertEvent.run(row),
+    insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
+    /** [tenant_id, tenant_seq, payload, hash] in global order: the boot path. */
+    bootRows: () => bootScan.iterate() as IterableIterator<[string, number, string, string]>,
+    scan: (tenantId?: string, afterTenantSeq = 0) =>
+      (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
+    latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
+    checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,
+    tenants: () => tenantIds.all() as string[],
+    query(f: QueryFilter): ScanRow[] {
+      // One statement per filter combination (at most 8), prepared on first use.
+      const where = ["tenant_id = ?", "tenant_seq > ?"];
+      const args: unknown[] = [f.tenantId, f.afterTenantSeq];
+      if (f.conversationId !== undefined) (where.push("conversation_id = ?"), args.push(f.conversationId));
+      if (f.jobId !== undefined) (where.push("job_id = ?"), args.push(f.jobId));
+      if (f.eventType !== undefined) (where.push("event_type = ?"), args.push(f.eventType));
+      const sql = `SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE ${where.join(" AND ")} ORDER BY tenant_seq LIMIT ?`;
+      let stmt = queryCache.get(sql);
+      if (!stmt) queryCache.set(sql, (stmt = db.prepare<unknown[]>(sql).raw(true)));
+      return stmt.all(...args, f.limit) as ScanRow[];
+    },
+  };
+}
+
+export type LedgerStore = ReturnType<typeof createLedgerStore>;

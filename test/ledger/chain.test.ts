@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { blake3 } from "@noble/hashes/blake3.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
+
+const noble = (prev: string, canonical: string) => "blake3:" + bytesToHex(blake3(utf8ToBytes(prev + canonical)));
+
+describe("chainHash", () => {
+  it("is byte-identical to @noble/hashes' BLAKE3 over prev_hash ‖ canonical JSON", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 3000 }), (s) => {
+        expect(chainHash(GENESIS_HASH, s)).toBe(noble(GENESIS_HASH, s));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("matches the BLAKE3 reference digest of the empty input", () => {
+    expect(chainHash("", "")).toBe("blake3:af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262");
+  });
+
+  it("depends on the previous hash", () => {
+    expect(chainHash(GENESIS_HASH, "{}")).not.toBe(chainHash(chainHash(GENESIS_HASH, "{}"), "{}"));
+  });
+});
