@@ -1,0 +1,49 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The one database file every module shares, inside DATA_DIR. */
+export const DB_FILE = "logline.sqlite";
+/** Written by a running server; admin commands that rewrite data refuse while it is alive. */
+export const PID_FILE = "logline.pid";
+
+export const databasePath = (dataDir: string) => join(dataDir, DB_FILE);
+
+/** The database and its WAL companions: copied by the backup API, never as plain files. */
+export function isDatabaseFile(name: string): boolean {
+  return name === DB_FILE || name.startsWith(`${DB_FILE}-`) || name === PID_FILE;
+}
+
+/** The pid of a live server using this data dir, or null. A stale file (crash, SIGKILL) is ignored. */
+export function runningServerPid(dataDir: string): number | null {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return null;
+  const pid = Number(readFileSync(file, "utf8").trim());
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    // EPERM: alive but someone else's process — still a server holding the data dir.
+    return (err as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+  }
+}
+
+export function writePidFile(dataDir: string): () => void {
+  const file = join(dataDir, PID_FILE);
+  writeFileSync(file, `${process.pid}\n`);
+  return () => {
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+/** Throws a clear error when a server is using `dataDir`: offline tools must not write under it. */
+export function assertServerStopped(dataDir: string, what: string): void {
+  const pid = runningServerPid(dataDir);
+  if (pid !== null) {
+    throw new Error(`${what} needs the server stopped: LogLine (pid ${pid}) is running on ${dataDir}. Stop it first (e.g. systemctl stop logline).`);
+  }
+}

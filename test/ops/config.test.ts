@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig, parseConfig } from "../../src/config.js";
+
+const fail = (env: Record<string, string>) => {
+  try {
+    parseConfig(env, "/srv/logline");
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("parseConfig", () => {
+  it("fills every default from an empty environment", () => {
+    const c = parseConfig({}, "/srv/logline");
+    expect(c).toMatchObject({
+      env: "development",
+      port: 3000,
+      host: "127.0.0.1",
+      dataDir: "/srv/logline/data",
+      demo: true,
+      publicUrl: "http://localhost:3000",
+      logLevel: "info",
+      ledgerSync: "full",
+      office: { planner: "rules" },
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(c.office.llm).toBeUndefined();
+  });
+
+  it("turns the demo off by default in production and requires PUBLIC_URL there", () => {
+    expect(fail({ NODE_ENV: "production" }).variable).toBe("PUBLIC_URL");
+    const c = parseConfig({ NODE_ENV: "production", PUBLIC_URL: "https://chat.example.com/" }, "/srv");
+    expect(c.demo).toBe(false);
+    expect(c.publicUrl).toBe("https://chat.example.com");
+    expect(parseConfig({ NODE_ENV: "production", PUBLIC_URL: "https://x.example", LOGLINE_DEMO: "1" }).demo).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT", /PORT must be a whole number between 0 and 65535 \(got "abc"\)/],
+    [{ PORT: "70000" }, "PORT", /PORT must be a whole number/],
+    [{ LOGLINE_DEMO: "maybe" }, "LOGLINE_DEMO", /LOGLINE_DEMO must be one of 1, 0, true, false/],
+    [{ LEDGER_SYNC: "off" }, "LEDGER_SYNC", /LEDGER_SYNC must be one of full, normal/],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL", /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ PUBLIC_URL: "chat.example.com" }, "PUBLIC_URL", /PUBLIC_URL must be an http:\/\/ or https:\/\/ URL/],
+    [{ OFFICE_PLANNER: "gpt" }, "OFFICE_PLANNER", /OFFICE_PLANNER must be one of rules, llm/],
+    [{ OFFICE_PLANNER: "llm" }, "OFFICE_LLM_BASE_URL", /OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm/],
+    [{ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" }, "OFFICE_LLM_MODEL", /OFFICE_LLM_MODEL is required/],
+    [{ OFFICE_LLM_TIMEOUT_MS: "5s" }, "OFFICE_LLM_TIMEOUT_MS", /OFFICE_LLM_TIMEOUT_MS must be a whole number/],
+  ])("refuses %j naming %s", (env, variable, message) => {
+    const err = fail(env as Record<string, string>);
+    expect(err.variable).toBe(variable);
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toContain("\n");
+  });
+
+  it("never echoes a secret back, even a malformed one", () => {
+    const err = fail({ METRICS_TOKEN: "short-secret" });
+    expect(err.variable).toBe("METRICS_TOKEN");
+    expect(err.message).not.toContain("short-secret");
+  });
+
+  it("configures the LLM planner", () => {
+    const c = parseConfig({ OFFICE_PLANNER: "LLM", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/", OFFICE_LLM_MODEL: "qwen2.5", OFFICE_LLM_API_KEY: "k", OFFICE_LLM_LOG_FULL: "yes" });
+    expect(c.office).toEqual({ planner: "llm", llm: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5", apiKey: "k", timeoutMs: 20_000, logFull: true } });
+  });
+});
+
+describe("loadConfig with .env", () => {
+  it("reads .env and lets the real environment win", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+    try {
+      writeFileSync(join(dir, ".env"), "PORT=4100\nLOG_LEVEL=debug\n# a comment\nDATA_DIR=/var/lib/logline\n");
+      const c = loadConfig({ LOG_LEVEL: "warn" }, dir);
+      expect(c).toMatchObject({ port: 4100, logLevel: "warn", dataDir: "/var/lib/logline" });
+      expect(() => loadConfig({ ENV_FILE: "missing.env" }, dir)).toThrow(/ENV_FILE points at .*missing\.env/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
