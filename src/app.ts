@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { AppError, isAppError } from "./shared/errors.js";
 
 /**
@@ -10,10 +10,16 @@ export interface AppDeps {
   routes: Hono[];
   health?: () => Record<string, unknown>;
   onUnexpectedError?: (err: unknown, traceId: string | undefined) => void;
+  /**
+   * Runs before every route, in order (request logging, metrics). The ops observer sets
+   * `c.var.trace_id`, which the error handler below reports when the client sent none.
+   */
+  middleware?: MiddlewareHandler[];
 }
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  for (const m of deps.middleware ?? []) app.use("*", m);
 
   app.get("/healthz", (c) => c.json({ ok: true, ...(deps.health?.() ?? {}) }));
 
@@ -26,7 +32,7 @@ export function createApp(deps: AppDeps): Hono {
     // Hono raises HTTPException for body-limit and similar transport problems.
     const status = (err as { status?: number }).status;
     if (status === 413) return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413);
-    const traceId = c.req.header("x-trace-id");
+    const traceId = c.req.header("x-trace-id") ?? ((c.var as Record<string, unknown>).trace_id as string | undefined);
     deps.onUnexpectedError?.(err, traceId);
     return c.json({ error: { code: "INTERNAL", message: "Something went wrong on our side.", details: traceId ? { trace_id: traceId } : {} } }, 500);
   });

@@ -40,8 +40,7 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
       // Immutable headers (a fetched or already-sent response): the log line still has the id.
     }
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    const isStream =
-      (c.res.headers.get("content-type") ?? String(outgoing?.getHeader?.("content-type") ?? "")).startsWith("text/event-stream");
+    const isStream = (c.res.headers.get("content-type") ?? "").startsWith("text/event-stream") || wroteEventStream(outgoing);
     if (isStream && outgoing) deps.sse?.track(outgoing);
 
     deps.metrics?.httpRequests.inc({ route, method: c.req.method, status });
@@ -84,4 +83,15 @@ function tenantOf(c: Context): string | undefined {
     if (typeof t === "string") return t;
   }
   return undefined;
+}
+
+/**
+ * Streams written straight to the Node response (the gateway's SSE hub, for memory per client)
+ * bypass Hono's Response; `writeHead(status, headers)` leaves no trace in `getHeader`, so the
+ * head already serialised on the socket is the only place the content type shows.
+ */
+function wroteEventStream(res: ServerResponse | undefined): boolean {
+  if (!res?.headersSent) return false;
+  const head = (res as unknown as { _header?: string | null })._header ?? "";
+  return /\r\ncontent-type:\s*text\/event-stream/i.test(head);
 }
