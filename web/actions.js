@@ -1,0 +1,207 @@
+// @ts-check
+// What a person can do, as functions over the api and the store. Components call these; none of
+// them touches fetch.
+import { api, ApiError, newKey } from "./api.js";
+import {
+  addLocal,
+  getState,
+  mergeConversation,
+  mergeItems,
+  mergeJob,
+  seqOf,
+  setButton,
+  setConversations,
+  setEntities,
+  setPresence,
+  setState,
+  toast,
+  updateLocal,
+} from "./store.js";
+
+/** @typedef {import('./types.js').CardButton} CardButton */
+/** @typedef {import('./types.js').JobCard} JobCard */
+
+/** @param {any} r @returns {any[]} */
+const itemsOf = (r) => (Array.isArray(r) ? r : Array.isArray(r?.items) ? r.items : []);
+
+/** Loads who I am and the directory; resolves false when there is no session. */
+export async function loadSession() {
+  try {
+    const me = await api.me();
+    const m = me?.entity ?? me;
+    setState({ me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles }, signedOut: false });
+    if (me?.entity) setEntities([me.entity]);
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      setState({ me: null, signedOut: true, booted: true });
+      return false;
+    }
+    throw e;
+  }
+}
+
+/** Refreshes the list, directory and presence; returns the list's cursor. */
+export async function refreshAll() {
+  const [list, ents, pres] = await Promise.all([
+    api.listConversations(),
+    api.listEntities().catch(() => null),
+    api.listPresence().catch(() => null),
+  ]);
+  if (ents) setEntities(itemsOf(ents));
+  for (const p of itemsOf(pres)) if (p?.entity_id) setPresence(p.entity_id, p);
+  setConversations(itemsOf(list));
+  const cid = getState().route.conversationId;
+  if (cid) await loadTimeline(cid);
+  const d = getState().drawer;
+  if (d) await loadDrawer(d.job_id);
+  return typeof list?.cursor === "string" ? list.cursor : null;
+}
+
+/** @param {string} cid */
+export async function loadTimeline(cid) {
+  try {
+    const r = await api.timeline(cid);
+    mergeItems(cid, itemsOf(r), { replace: true });
+    markReadSoon(cid);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) toast("That conversation isn’t available.");
+    else throw e;
+  }
+}
+
+/** @type {Record<string, number>} */
+const readSent = {};
+/** @param {string} cid */
+export function markReadSoon(cid) {
+  if (document.visibilityState !== "visible" || getState().route.conversationId !== cid) return;
+  const items = getState().timelines[cid]?.items ?? [];
+  const last = items[items.length - 1];
+  if (!last) return;
+  const seq = seqOf(last.cursor);
+  const conv = getState().conversations.find((c) => c.conversation_id === cid);
+  if (conv && conv.unread_count) mergeConversation({ conversation_id: cid, unread_count: 0 });
+  if (seq <= (readSent[cid] ?? -1)) return;
+  readSent[cid] = seq;
+  api.markRead(cid, last.cursor).catch(() => {
+    readSent[cid] = -1;
+  });
+}
+
+/** @param {string} cid @param {string} text */
+export function sendText(cid, text) {
+  const localId = `lm_${newKey().slice(3)}`;
+  const key = newKey();
+  const attempt = () => {
+    updateLocal(cid, localId, { status: "sending" });
+    api.sendText(cid, text, localId, key).then(
+      (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
+      () => updateLocal(cid, localId, { status: "failed" }),
+    );
+  };
+  addLocal(cid, { local_id: localId, kind: "text", text, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });
+  attempt();
+}
+
+/** What the optimistic bubble says for each action, in the person's own words. */
+const ACTION_PHRASE = /** @type {Record<string, string>} */ ({
+  "job.approve": "approved the job",
+  "job.reject": "rejected the job",
+  "job.request_changes": "asked for changes",
+  "job.provide_input": "provided the details",
+  "job.ack": "acknowledged",
+  "job.dispute": "disputed",
+  "job.cancel": "cancelled the job",
+  "job.follow_up": "asked for a follow-up job",
+  "job.retry": "asked to try again",
+  "job.switch_tool": "asked to switch tool",
+});
+
+/**
+ * Sends a card button's action. Resolves when the server accepted it; rejects with the
+ * ApiError so an open input modal can show field errors in place.
+ * @param {{ card_id: string, job_id: string, conversation_id?: string, card_type?: string }} card
+ * @param {CardButton} button
+ * @param {Record<string, string|number|boolean>} [input]
+ */
+export async function runAction(card, button, input) {
+  const action = button.action;
+  const cid = card.conversation_id ?? getState().route.conversationId ?? "";
+  const bkey = `${card.card_id}:${button.button_id}`;
+  const name = getState().me?.display_name ?? "You";
+  const phrase = `${name} ${ACTION_PHRASE[action.type] ?? action.type}` + (action.type === "job.ack" && card.card_type === "job.finished" ? " the outcome" : "");
+  const localId = `la_${newKey().slice(3)}`;
+  const key = newKey();
+  const body = { conversation_id: cid || undefined, card_id: card.card_id, button_id: button.button_id, action, ...(input ? { input } : {}) };
+  setButton(bkey, { status: "pending" });
+  const send = async () => {
+    updateLocal(cid, localId, { status: "sending" });
+    try {
+      const r = await api.jobAction(card.job_id, body, key);
+      setButton(bkey, { status: "done" });
+      updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
+      return r;
+    } catch (e) {
+      const fieldErrors = e instanceof ApiError && (e.code === "VALIDATION_ERROR" || e.code === "INVALID_INPUT") && input;
+      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : "Failed" });
+      if (fieldErrors) removeLocal(cid, localId);
+      else updateLocal(cid, localId, { status: "failed" });
+      throw e;
+    }
+  };
+  if (cid) addLocal(cid, { local_id: localId, kind: "action", text: phrase, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: () => void send().catch(() => {}) });
+  return send();
+}
+
+/** @param {string} cid @param {string} localId */
+function removeLocal(cid, localId) {
+  const s = getState();
+  setState({ locals: { ...s.locals, [cid]: (s.locals[cid] ?? []).filter((l) => l.local_id !== localId) } });
+}
+
+/** @param {string} cid @param {File} file */
+export async function uploadFile(cid, file) {
+  const localId = `lf_${newKey().slice(3)}`;
+  const key = newKey();
+  const attempt = () => {
+    updateLocal(cid, localId, { status: "sending" });
+    api.uploadAttachment(cid, file, key).then(
+      (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
+      (e) => {
+        updateLocal(cid, localId, { status: "failed" });
+        if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
+      },
+    );
+  };
+  addLocal(cid, { local_id: localId, kind: "text", text: `📎 ${file.name}`, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });
+  attempt();
+}
+
+/** @param {string} jobId */
+export async function loadDrawer(jobId) {
+  try {
+    const data = await api.getJob(jobId);
+    if (getState().drawer?.job_id !== jobId) return data;
+    setState({ drawer: { job_id: jobId, data, error: null } });
+    mergeJob({ job_id: jobId, conversation_id: data.conversation_id, title: data.title, state: data.state, updated_at: data.updated_at, available_actions: data.available_actions });
+    return data;
+  } catch (e) {
+    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : "Failed to load" } });
+    return null;
+  }
+}
+
+/** Prefills the composer (Ask in chat never sends on its own). @param {string} cid @param {string} text */
+export function prefillComposer(cid, text) {
+  setState((s) => ({ prefill: { conversationId: cid, text, n: (s.prefill?.n ?? 0) + 1 } }));
+}
+
+/** @param {string} text */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Copied");
+  } catch {
+    toast(text);
+  }
+}

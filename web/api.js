@@ -1,0 +1,176 @@
+// @ts-check
+// The only module that talks to the server (fetch + EventSource). Auth is the HttpOnly session
+// cookie set by POST /v1/session; because a cookie rides along on any same-site request, every
+// write also carries the CSRF header the gateway requires for cookie-authed writes, and an
+// Idempotency-Key so a retry (or a double click) never executes twice.
+
+/** @typedef {import('./types.js').Accepted} Accepted */
+
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {Record<string, unknown>} [details]
+   */
+  constructor(status, code, message, details) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details ?? {};
+  }
+}
+
+/** A fresh idempotency key; callers keep it to retry the very same command. */
+export function newKey() {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === "function") return `ui:${c.randomUUID()}`;
+  const b = new Uint8Array(16);
+  c.getRandomValues(b);
+  return `ui:${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{ body?: unknown, form?: FormData | Blob, key?: string, headers?: Record<string,string> }} [opts]
+ * @returns {Promise<any>}
+ */
+async function request(method, path, opts = {}) {
+  /** @type {Record<string,string>} */
+  const headers = { Accept: "application/json", ...(opts.headers ?? {}) };
+  if (method !== "GET") {
+    headers["X-LogLine-CSRF"] = "1";
+    headers["Idempotency-Key"] = opts.key ?? newKey();
+  }
+  /** @type {BodyInit | undefined} */
+  let body;
+  if (opts.form) body = opts.form;
+  else if (opts.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(opts.body);
+  }
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body, credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "NETWORK", "No connection to the server.");
+  }
+  const text = await res.text();
+  /** @type {any} */
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const e = data && data.error;
+    throw new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, e?.details);
+  }
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  /** @param {string} token */
+  signIn: (token) => request("POST", "/v1/session", { body: { token } }),
+  signOut: () => request("DELETE", "/v1/session"),
+  /** @returns {Promise<any>} who the session belongs to */
+  me: () => request("GET", "/v1/session"),
+
+  listConversations: () => request("GET", "/v1/conversations"),
+  /** @param {string} id */
+  getConversation: (id) => request("GET", `/v1/conversations/${enc(id)}`),
+  /** @param {string} id */
+  timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
+  /** @param {{ title?: string, participants: {entity_id:string}[] }} body */
+  createConversation: (body) => request("POST", "/v1/conversations", { body }),
+  /**
+   * @param {string} id @param {string} text @param {string} clientId @param {string} key
+   * @returns {Promise<Accepted>}
+   */
+  sendText: (id, text, clientId, key) =>
+    request("POST", `/v1/conversations/${enc(id)}/messages`, {
+      body: { kind: "text", body_text: text, client_message_id: clientId },
+      key,
+    }),
+  /** @param {string} id @param {string} cursor */
+  markRead: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor } }),
+  /** @param {string} id @param {File} file @param {string} key */
+  uploadAttachment: (id, file, key) => {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    return request("POST", `/v1/conversations/${enc(id)}/attachments`, { form, key });
+  },
+
+  /** @param {string} jobId */
+  getJob: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}`),
+  /**
+   * @param {string} jobId
+   * @param {{ conversation_id?: string, card_id: string, button_id: string, action: import('./types.js').CardAction, input?: Record<string, string|number|boolean> }} body
+   * @param {string} key
+   * @returns {Promise<Accepted>}
+   */
+  jobAction: (jobId, body, key) => request("POST", `/v1/jobs/${enc(jobId)}/actions`, { body, key }),
+
+  listEntities: () => request("GET", "/v1/entities"),
+  listPresence: () => request("GET", "/v1/presence"),
+  listContacts: () => request("GET", "/v1/contacts"),
+  /** @param {{ display_name: string, email?: string, phone?: string, company?: string }} body */
+  addContact: (body) => request("POST", "/v1/contacts", { body }),
+  /** @param {string} csv */
+  importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
+
+  /** @param {{ name: string, owner: { display_name: string } }} body */
+  createWorkspace: (body) => request("POST", "/v1/workspaces", { body }),
+  /** @param {{ display_name?: string, roles?: string[] }} body */
+  createInvite: (body) => request("POST", "/v1/invites", { body }),
+  /** @param {string} token */
+  getInvite: (token) => request("GET", `/v1/invites/${enc(token)}`),
+  /** @param {string} token @param {string} displayName */
+  acceptInvite: (token, displayName) =>
+    request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
+  /** @param {{ display_name: string, role: string, capabilities: string[] }} body */
+  createAgent: (body) => request("POST", "/v1/agents", { body }),
+
+  /**
+   * Opens the SSE stream. Frames are named events; `error` frames share their name with the
+   * EventSource's own error event, so a frame is told apart by carrying data.
+   * @param {string | null} cursor
+   * @param {{ onFrame: (name: string, data: any, id: string) => void, onOpen: () => void, onDown: (closed: boolean) => void }} h
+   */
+  openStream(cursor, h) {
+    const url = cursor ? `/v1/stream?cursor=${enc(cursor)}` : "/v1/stream";
+    const es = new EventSource(url, { withCredentials: true });
+    const names = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "heartbeat"];
+    for (const name of names) {
+      es.addEventListener(name, (ev) => {
+        const m = /** @type {MessageEvent} */ (ev);
+        let data = null;
+        try {
+          data = JSON.parse(m.data);
+        } catch {
+          return;
+        }
+        h.onFrame(name, data, m.lastEventId);
+      });
+    }
+    es.addEventListener("error", (ev) => {
+      if (ev instanceof MessageEvent && typeof ev.data === "string" && ev.data) {
+        let data = null;
+        try {
+          data = JSON.parse(ev.data);
+        } catch {
+          data = { code: "UNKNOWN" };
+        }
+        h.onFrame("error", data, ev.lastEventId);
+        return;
+      }
+      h.onDown(es.readyState === EventSource.CLOSED);
+    });
+    es.onopen = () => h.onOpen();
+    return { close: () => es.close() };
+  },
+};

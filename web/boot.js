@@ -1,0 +1,66 @@
+// @ts-check
+// Starting (and restarting, after a sign-in) the app: session → list → stream → route.
+import { api } from "./api.js";
+import { loadDrawer, loadSession, loadTimeline, refreshAll } from "./actions.js";
+import { startLive, stopLive } from "./live.js";
+import { navigate, parseRoute } from "./router.js";
+import { getState, setState, toast } from "./store.js";
+
+const PUBLIC = ["onboarding", "invite", "signin"];
+
+/** Signs in with a token (from a link or typed), then starts the app. @param {string} token */
+export async function signInWith(token) {
+  await api.signIn(token);
+  await boot();
+}
+
+export async function boot() {
+  stopLive();
+  const url = new URL(location.href);
+  const token = url.searchParams.get("token");
+  if (token && !PUBLIC.includes(parseRoute(location.pathname).name)) {
+    url.searchParams.delete("token");
+    history.replaceState(null, "", url.pathname + url.search);
+    try {
+      await api.signIn(token);
+    } catch {
+      toast("That sign-in link is no longer valid.");
+    }
+  }
+  try {
+    if (!(await loadSession())) return;
+    const cursor = await refreshAll();
+    setState({ booted: true });
+    startLive(cursor);
+    await followRoute(getState().route);
+  } catch {
+    setState({ booted: true });
+    toast("Couldn’t reach the server. Retrying…");
+    setTimeout(() => void boot(), 5000);
+  }
+}
+
+/** Loads what a route shows. @param {import("./router.js").Route} r */
+export async function followRoute(r) {
+  const s = getState();
+  if (!s.me) return;
+  if (r.name === "chat" && r.conversationId) {
+    if (s.drawer) setState({ drawer: null });
+    if (!s.timelines[r.conversationId]?.loaded) await loadTimeline(r.conversationId);
+    return;
+  }
+  if (r.name === "job" && r.jobId) {
+    const known = s.jobs[r.jobId]?.conversation_id ?? s.drawer?.data?.conversation_id;
+    const prev = s.route.conversationId;
+    setState({ route: { ...r, conversationId: known ?? prev }, drawer: { job_id: r.jobId, data: s.drawer?.job_id === r.jobId ? s.drawer.data : null, error: null } });
+    const data = await loadDrawer(r.jobId);
+    const cid = data?.conversation_id;
+    if (cid && getState().route.jobId === r.jobId) {
+      setState({ route: { ...getState().route, conversationId: cid } });
+      if (!getState().timelines[cid]?.loaded) await loadTimeline(cid);
+    }
+    return;
+  }
+  if (s.drawer) setState({ drawer: null });
+  if (r.name === "signin" && s.me) navigate("/", { replace: true });
+}

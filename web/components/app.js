@@ -1,0 +1,56 @@
+// @ts-check
+import { html, useEffect, useState } from "../lib/preact.js";
+import { getState, subscribe } from "../store.js";
+import { navigate } from "../router.js";
+import { ChatView } from "./chat-view.js";
+import { ConfirmDialog } from "./confirm-dialog.js";
+import { ContactsPage } from "./contacts-page.js";
+import { ConversationList } from "./conversation-list.js";
+import { InputModal } from "./input-modal.js";
+import { InvitePage } from "./invite-page.js";
+import { JobDrawer } from "./job-drawer.js";
+import { NewConversation } from "./new-conversation.js";
+import { OnboardingPage } from "./onboarding-page.js";
+import { SigninPage } from "./signin-page.js";
+import { Toast } from "./toast.js";
+
+function useStore() {
+  const [, setN] = useState(0);
+  useEffect(() => subscribe(() => setN((n) => n + 1)), []);
+  return getState();
+}
+
+export function App() {
+  const s = useStore();
+  const r = s.route;
+  const overlays = html`
+    ${s.dialog?.type === "input" ? html`<${InputModal} d=${s.dialog} />` : null}
+    ${s.dialog?.type === "confirm" ? html`<${ConfirmDialog} d=${s.dialog} />` : null}
+    ${s.dialog?.type === "new-conversation" ? html`<${NewConversation} s=${s} />` : null}
+    <${Toast} toast=${s.toast} />`;
+  if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
+  if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;
+  if (r.name === "invite" && r.token) return html`${html`<${InvitePage} token=${r.token} />`}${overlays}`;
+  if (!s.me) return html`${html`<${SigninPage} />`}${overlays}`;
+
+  const cid = r.conversationId;
+  const closeDrawer = () => navigate(cid ? `/c/${encodeURIComponent(cid)}` : "/");
+  let main;
+  if (r.name === "contacts") main = html`<${ContactsPage} s=${s} />`;
+  else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
+  else
+    main = html`<section class="welcome">
+      <div class="welcome-inner">
+        <div class="welcome-logo" aria-hidden="true">✦</div>
+        <h1>Hello${s.me.display_name ? `, ${s.me.display_name}` : ""}</h1>
+        <p>Pick a conversation, or message one of your agent coworkers. Jobs show up as cards you can approve, track and accept — the chat never freezes.</p>
+      </div>
+    </section>`;
+  const pane = r.name === "home" ? "list" : "main";
+  return html`<div class=${`shell pane-${pane}${s.drawer ? " with-drawer" : ""}`}>
+      <${ConversationList} s=${s} />
+      <main class="main">${main}</main>
+      ${s.drawer ? html`<${JobDrawer} s=${s} onClose=${closeDrawer} />` : null}
+    </div>
+    ${overlays}`;
+}

@@ -1,0 +1,28 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { bytes, safeUrl } from "../format.js";
+
+/** @typedef {import('../types.js').ArtifactRef} ArtifactRef */
+
+/** @param {ArtifactRef} a */
+export function artifactIcon(a) {
+  if (a.mime_type === "text/calendar" || /\.ics$/i.test(a.title) || /\.ics(\?|$)/i.test(a.url ?? "")) return "📅";
+  return a.kind === "link" ? "🔗" : a.kind === "record" ? "🗂" : "📄";
+}
+
+/** Each artifact with its icon, title, size and Open / Download. @param {{ artifacts: ArtifactRef[] }} props */
+export function ArtifactList({ artifacts }) {
+  return html`<ul class="artifacts">${artifacts.map((a) => {
+    const url = safeUrl(a.url);
+    const isFile = a.kind === "file" || !!a.mime_type;
+    return html`<li key=${a.artifact_id} class="artifact">
+      <span class="artifact-icon" aria-hidden="true">${artifactIcon(a)}</span>
+      <span class="artifact-text"><span class="artifact-title">${a.title}</span>
+        ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? "Calendar invite" : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
+      ${url ? html`<span class="artifact-actions">
+        <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">Open</a>
+        ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>Download</a>` : null}
+      </span>` : null}
+    </li>`;
+  })}</ul>`;
+}

@@ -1,0 +1,33 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { navigate } from "../router.js";
+import { Avatar } from "./avatar.js";
+import { PresenceLine } from "./presence-line.js";
+import { StatePill } from "./state-pill.js";
+
+/** @typedef {import('../types.js').Entity} Entity */
+/** @typedef {import('../types.js').Presence} Presence */
+/** @typedef {import('../types.js').JobHead} JobHead */
+
+/**
+ * Participant, role and status; the active-job chip opens the Job Drawer.
+ * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number }} props
+ */
+export function ChatHeader({ title, other, presence, job, members }) {
+  const isAgent = other?.actor_type === "agent";
+  const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
+  return html`<header class="chat-head">
+    <button type="button" class="icon-btn back" aria-label="Back to conversations" onClick=${() => navigate("/")}>‹</button>
+    <${Avatar} name=${title} id=${other?.entity_id ?? title} agent=${isAgent} />
+    <div class="chat-who">
+      <div class="chat-name"><h2>${title}</h2>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
+      <div class="chat-status">
+        ${isAgent ? html`<${PresenceLine} presence=${presence} />` : html`<span class="presence presence-offline">${members > 2 ? `${members} members` : other?.kind === "contact" ? "Contact" : "Coworker"}</span>`}
+        ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}
+      </div>
+    </div>
+    ${job ? html`<button type="button" class="job-chip" aria-label=${`Open job: ${job.title ?? job.job_id}`}
+      onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
+      <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>` : null}
+  </header>`;
+}

@@ -1,0 +1,49 @@
+// @ts-check
+import { html, useState } from "../lib/preact.js";
+import { getState, setState } from "../store.js";
+import { navigate } from "../router.js";
+import { Avatar } from "./avatar.js";
+import { ConversationRow } from "./conversation-row.js";
+
+/** @typedef {import('../store.js').State} State */
+
+/** The other side of a conversation: the agent if there is one, else the first other person. @param {State} s @param {string[]} ids */
+export function otherParty(s, ids) {
+  const others = ids.filter((id) => id !== s.me?.entity_id).map((id) => s.entities[id]).filter(Boolean);
+  return others.find((e) => e.actor_type === "agent") ?? others[0];
+}
+
+/** @param {{ s: State }} props */
+export function ConversationList({ s }) {
+  const [q, setQ] = useState("");
+  const needle = q.trim().toLowerCase();
+  const list = needle ? s.conversations.filter((c) => c.title.toLowerCase().includes(needle)) : s.conversations;
+  return html`<aside class="sidebar" aria-label="Conversations">
+    <header class="sidebar-head">
+      <div class="me">
+        ${s.me ? html`<${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" />` : null}
+        <span class="brand">LogLine</span>
+      </div>
+      <div class="head-actions">
+        <a class="icon-btn" href="/contacts" title="Contacts" aria-label="Contacts"
+          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/contacts"); }}>👥</a>
+        <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"
+          onClick=${() => setState({ dialog: { type: "new-conversation" } })}>✚</button>
+      </div>
+    </header>
+    ${s.connection !== "live" ? html`<div class=${`conn conn-${s.connection}`} role="status">
+      ${s.connection === "down" ? "Reconnecting… updates every 10 s meanwhile" : "Connecting…"}</div>` : null}
+    <div class="search"><input type="search" placeholder="Search conversations" aria-label="Search conversations"
+      value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} /></div>
+    <ul class="conv-list">
+      ${list.map((c) => {
+        const other = otherParty(s, c.participant_entity_ids);
+        return html`<${ConversationRow} key=${c.conversation_id} conv=${c} other=${other}
+          active=${s.route.conversationId === c.conversation_id}
+          presence=${other ? getState().presence[other.entity_id] : undefined}
+          onOpen=${() => navigate(`/c/${encodeURIComponent(c.conversation_id)}`)} />`;
+      })}
+      ${list.length === 0 ? html`<li class="conv-empty">${needle ? "No conversation matches." : "No conversations yet. Start one with ✚."}</li>` : null}
+    </ul>
+  </aside>`;
+}

@@ -1,0 +1,39 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { listTime } from "../format.js";
+import { Avatar } from "./avatar.js";
+import { PresenceLine } from "./presence-line.js";
+
+/** @typedef {import('../types.js').ConversationSummary} ConversationSummary */
+/** @typedef {import('../types.js').Entity} Entity */
+/** @typedef {import('../types.js').Presence} Presence */
+
+/**
+ * @param {{ conv: ConversationSummary, active: boolean, other: Entity | undefined,
+ *   presence: Presence | undefined, onOpen: () => void }} props
+ */
+export function ConversationRow({ conv, active, other, presence, onOpen }) {
+  const isAgent = other?.actor_type === "agent";
+  const preview = conv.last_preview;
+  const snippet = preview?.kind === "card" ? `🧾 ${preview.text ?? "Job card"}` : preview?.kind === "artifact" ? `📎 ${preview.text ?? "File"}` : preview?.text ?? "";
+  const unread = conv.unread_count > 0;
+  return html`<li>
+    <a href=${`/c/${encodeURIComponent(conv.conversation_id)}`} class=${`conv-row${active ? " active" : ""}${unread ? " unread" : ""}`}
+      aria-current=${active ? "page" : undefined} data-conversation-id=${conv.conversation_id}
+      onClick=${(/** @type {MouseEvent} */ e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); onOpen(); }}>
+      <${Avatar} name=${conv.title} id=${other?.entity_id ?? conv.conversation_id} agent=${isAgent} />
+      <span class="conv-main">
+        <span class="conv-top">
+          <span class="conv-title">${conv.title}</span>
+          ${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}
+          <span class="conv-time">${listTime(conv.last_item_ts)}</span>
+        </span>
+        <span class="conv-bottom">
+          <span class="conv-snippet">${snippet}</span>
+          ${unread ? html`<span class="unread-badge" aria-label=${`${conv.unread_count} unread`}>${conv.unread_count > 99 ? "99+" : conv.unread_count}</span>` : null}
+        </span>
+        ${isAgent ? html`<span class="conv-presence"><${PresenceLine} presence=${presence} /></span>` : null}
+      </span>
+    </a>
+  </li>`;
+}

@@ -1,0 +1,92 @@
+// @ts-check
+import { html, useState } from "../lib/preact.js";
+import { clock, humanize, stateLabel } from "../format.js";
+
+/** @typedef {import('../types.js').JobTimelineItem} JobTimelineItem */
+
+const SHOW = 12;
+const APPROVAL = /** @type {Record<string, [string, string]>} */ ({
+  approved: ["✓", "Approved"],
+  rejected: ["✕", "Rejected"],
+  acknowledged: ["✓", "Acknowledged"],
+  accepted: ["✓", "Accepted"],
+  cancelled: ["✕", "Cancelled"],
+  disputed: ["!", "Disputed"],
+  changes_requested: ["✎", "Changes requested"],
+  input_provided: ["✎", "Details provided"],
+});
+const CARD_KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Formalize", "job.tracking": "Tracking", "job.finished": "Finished" });
+
+/** @param {number | undefined} ms */
+const secs = (ms) => (typeof ms === "number" ? ` (${(ms / 1000).toFixed(1)}s)` : "");
+
+/** A preview object as key/value rows; values are strings the server already redacted. @param {{ data: any, label: string }} props */
+function Preview({ data, label }) {
+  if (!data || typeof data !== "object") return null;
+  const rows = Object.entries(data).slice(0, 8);
+  if (!rows.length) return null;
+  return html`<div class="kv"><span class="label">${label}</span>
+    <dl>${rows.map(([k, v]) => html`<div key=${k}><dt>${k}</dt><dd>${typeof v === "object" ? JSON.stringify(v) : String(v)}</dd></div>`)}</dl></div>`;
+}
+
+/** @param {{ it: any }} props */
+function Item({ it }) {
+  /** @type {[string, any, string]} icon, title, tone */
+  let head;
+  let detail = null;
+  switch (it.kind) {
+    case "state":
+      head = ["⇄", html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`, "state"];
+      if (it.note) detail = html`<p class="tl-note">${it.note}</p>`;
+      break;
+    case "approval": {
+      const [icon, word] = APPROVAL[it.action] ?? ["•", humanize(String(it.action ?? "Action"))];
+      head = [icon, `${word} by ${it.actor_name}`, it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok"];
+      if (it.reason) detail = html`<p class="tl-note">“${it.reason}”</p>`;
+      break;
+    }
+    case "tool": {
+      const icon = it.status === "success" ? "✅" : it.status === "error" ? "⚠️" : "🔧";
+      const title = `${it.tool_name} — ${it.status}${secs(it.latency_ms)}${it.attempt > 1 ? ` · attempt ${it.attempt}` : ""}`;
+      return html`<li class=${`tl tl-tool tl-${it.status}`}>
+        <details><summary><span class="tl-icon" aria-hidden="true">${icon}</span>
+          <span class="tl-title">Tool: ${title}</span><span class="tl-time">${clock(it.ts)}</span></summary>
+          <div class="tl-expand">
+            ${it.purpose ? html`<p class="tl-note">${it.purpose}</p>` : null}
+            <${Preview} data=${it.inputs_preview} label="Inputs" />
+            <${Preview} data=${it.output_preview} label="Output" />
+            ${it.error_safe ? html`<p class="tl-error">${it.error_safe.error_code}: ${it.error_safe.message_safe}${it.error_safe.retryable ? " (will retry)" : ""}</p>` : null}
+            <p class="tl-ids">tool_call_id ${it.tool_call_id ?? "—"} · event ${it.event_id}</p>
+          </div>
+        </details></li>`;
+    }
+    case "card":
+      head = ["🧾", html`Card: ${CARD_KIND[it.card_type] ?? "Card"} — “${it.summary ?? it.title ?? ""}”`, "card"];
+      break;
+    case "message":
+      head = ["💬", `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
+      break;
+    case "artifact":
+      head = ["📄", `Artifact: ${it.title ?? it.artifact?.title ?? ""}`, "ok"];
+      break;
+    default:
+      head = ["•", humanize(String(it.kind ?? "event")), "msg"];
+  }
+  return html`<li class=${`tl tl-${head[2]}`}>
+    <div class="tl-row"><span class="tl-icon" aria-hidden="true">${head[0]}</span>
+      <span class="tl-title">${head[1]}</span><span class="tl-time">${clock(it.ts)}</span></div>
+    ${it.kind !== "approval" && it.actor_name ? html`<span class="tl-actor">${it.actor_name}</span>` : null}
+    ${detail}
+  </li>`;
+}
+
+/** Most recent first; the last 12 by default, "Show all" expands. @param {{ items: JobTimelineItem[] }} props */
+export function DrawerTimeline({ items }) {
+  const [all, setAll] = useState(false);
+  const sorted = [...items].sort((a, b) => b.ts.localeCompare(a.ts));
+  const shown = all ? sorted : sorted.slice(0, SHOW);
+  return html`<div>
+    <ol class="drawer-timeline">${shown.map((it) => html`<${Item} key=${it.event_id + it.kind} it=${it} />`)}</ol>
+    ${sorted.length > SHOW ? html`<button type="button" class="linkish" onClick=${() => setAll(!all)}>${all ? "Show fewer" : `Show all ${sorted.length}`}</button>` : null}
+  </div>`;
+}

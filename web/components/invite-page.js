@@ -1,0 +1,43 @@
+// @ts-check
+import { html, useState } from "../lib/preact.js";
+import { api, ApiError } from "../api.js";
+import { signInWith } from "../boot.js";
+import { navigate } from "../router.js";
+
+/** Joining a workspace from an invite link: your name, then straight into the chats. @param {{ token: string }} props */
+export function InvitePage({ token }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  const [busy, setBusy] = useState(false);
+  /** @param {Event} e */
+  const submit = async (e) => {
+    e.preventDefault();
+    if (!name.trim()) return setError("Tell your coworkers your name");
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.acceptInvite(token, name.trim());
+      await signInWith(r.token);
+      navigate("/", { replace: true });
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiError && (err.status === 404 || err.status === 410) ? "This invite link has expired or was already used." : err instanceof Error ? err.message : "Couldn’t join");
+    }
+  };
+  return html`<div class="auth">
+    <div class="auth-card">
+      <div class="auth-logo" aria-hidden="true">✦</div>
+      <h1>You’re invited</h1>
+      <p class="auth-lead">Join your team’s workspace on LogLine.</p>
+      <form onSubmit=${submit} class="modal-form">
+        <div class=${`form-field${error ? " has-error" : ""}`}>
+          <label for="invite-name">Your name</label>
+          <input id="invite-name" autocomplete="name" placeholder="e.g. Maria Lopes" value=${name}
+            onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
+          ${error ? html`<span class="field-error" role="alert">${error}</span>` : null}
+        </div>
+        <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Join workspace</button>
+      </form>
+    </div>
+  </div>`;
+}

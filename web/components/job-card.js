@@ -1,0 +1,56 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { clock } from "../format.js";
+import { navigate } from "../router.js";
+import { CardButtons } from "./card-buttons.js";
+import { FinishedBody } from "./finished-body.js";
+import { FormalizeBody } from "./formalize-body.js";
+import { JobIdChip } from "./job-id-chip.js";
+import { StatePill } from "./state-pill.js";
+import { TrackingBody } from "./tracking-body.js";
+
+/** @typedef {import('../types.js').JobCard} JobCard */
+
+const KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Job proposal", "job.tracking": "Job update", "job.finished": "Job result" });
+
+/**
+ * A job card: the seed's top row (title + state pill), the short job id, owner and time, the
+ * type's body, and the button row. Unknown card types or fields render title, summary and
+ * buttons only. Tapping the card (not a control in it) opens the Job Drawer.
+ * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string }} props
+ */
+export function JobCard({ card, ts, live, jobState }) {
+  const c = /** @type {any} */ (card);
+  const body =
+    c.card_type === "job.formalize" && c.job ? html`<${FormalizeBody} card=${c} />`
+    : c.card_type === "job.tracking" && c.progress ? html`<${TrackingBody} card=${c} />`
+    : c.card_type === "job.finished" && c.outcome ? html`<${FinishedBody} card=${c} />`
+    : null;
+  const open = () => navigate(`/jobs/${encodeURIComponent(card.job_id)}`);
+  const owner = c.owner?.display_name ? `${c.owner.display_name}${c.owner.actor_type === "agent" ? " (Agent)" : ""}` : null;
+  const buttons = Array.isArray(c.buttons) ? c.buttons : [];
+  return html`<article class=${`card card-${String(c.card_type ?? "unknown").replace(".", "-")}${live ? "" : " card-stale"}`}
+      data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id}
+      aria-label=${`${KIND[c.card_type] ?? "Card"}: ${c.title ?? ""}`}
+      onClick=${(/** @type {MouseEvent} */ e) => {
+        const t = /** @type {HTMLElement} */ (e.target);
+        if (!t.closest("button, a, input, summary")) open();
+      }}>
+    <header class="card-head">
+      <span class="card-kind">${KIND[c.card_type] ?? "Card"}</span>
+      <div class="card-title-row">
+        <h3 class="card-title">${c.title ?? "Untitled job"}</h3>
+        ${typeof c.state === "string" ? html`<${StatePill} state=${c.state} />` : null}
+      </div>
+      <div class="card-meta">
+        <${JobIdChip} jobId=${card.job_id} />
+        ${owner ? html`<span>Owner: ${owner}</span>` : null}
+        <span>${c.card_type === "job.formalize" ? "Created" : "Updated"} ${clock(c.created_at ?? ts)}</span>
+      </div>
+    </header>
+    ${c.summary ? html`<p class="card-summary">${c.summary}</p>` : null}
+    ${body}
+    ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} />` : null}
+    <button type="button" class="card-details" onClick=${open}>Job details ›</button>
+  </article>`;
+}

@@ -1,0 +1,103 @@
+// @ts-check
+import { html, useEffect, useRef } from "../lib/preact.js";
+import { copyText } from "../actions.js";
+import { clock, humanize, shortId } from "../format.js";
+import { clickButton } from "../button-flow.js";
+import { getState } from "../store.js";
+import { ArtifactList } from "./artifact-list.js";
+import { DrawerTimeline } from "./drawer-timeline.js";
+import { JobIdChip } from "./job-id-chip.js";
+import { StatePill } from "./state-pill.js";
+
+/** @typedef {import('../store.js').State} State */
+/** @typedef {import('../types.js').JobDrawer} JobDrawer */
+
+/** The card the drawer's actions answer (the latest one), for the gateway's provenance check. @param {State} s @param {JobDrawer} d */
+function latestCardId(s, d) {
+  const items = s.timelines[d.conversation_id]?.items ?? [];
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].message.card?.job_id === d.job_id) return items[i].message.card?.card_id;
+  const cards = d.timeline.filter((t) => t.kind === "card").sort((a, b) => a.ts.localeCompare(b.ts));
+  return /** @type {any} */ (cards[cards.length - 1])?.card_id;
+}
+
+/**
+ * The Job Drawer: side panel on wide screens, bottom sheet on narrow ones. Header, summary,
+ * actions from available_actions, timeline, artifacts and the raw event trail.
+ * @param {{ s: State, onClose: () => void }} props
+ */
+export function JobDrawer({ s, onClose }) {
+  const dr = s.drawer;
+  const panel = useRef(/** @type {HTMLElement | null} */ (null));
+  useEffect(() => {
+    panel.current?.focus();
+    /** @param {KeyboardEvent} e */
+    const onKey = (e) => e.key === "Escape" && !getState().dialog && onClose();
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [dr?.job_id]);
+  if (!dr) return null;
+  const d = dr.data;
+  const link = `${location.origin}/jobs/${encodeURIComponent(dr.job_id)}`;
+  const cardId = d ? latestCardId(s, d) : undefined;
+  const raw = d?.raw_events ?? [];
+  return html`<div class="drawer-scrim" onClick=${onClose}></div>
+  <aside class="drawer" ref=${panel} tabIndex="-1" role="dialog" aria-modal="false" aria-label="Job details">
+    <div class="sheet-handle" aria-hidden="true"></div>
+    <header class="drawer-head">
+      <div class="drawer-title-row">
+        <h2>${d?.title ?? "Job"}</h2>
+        ${d ? html`<${StatePill} state=${d.state} />` : null}
+        <button type="button" class="icon-btn" aria-label="Close job details" onClick=${onClose}>✕</button>
+      </div>
+      <div class="drawer-meta">
+        ${d ? html`<span>Owner: ${d.owner.display_name}${d.owner.actor_type === "agent" ? " (Agent)" : ""}</span>` : null}
+        <${JobIdChip} jobId=${dr.job_id} />
+        ${d ? html`<span>Updated ${clock(d.updated_at)}</span>` : null}
+        <button type="button" class="btn btn-small btn-ghost" onClick=${() => void copyText(link)}>🔗 Copy link</button>
+      </div>
+    </header>
+    <div class="drawer-body">
+      ${dr.error ? html`<p class="form-error" role="alert">Couldn’t load this job: ${dr.error}</p>` : null}
+      ${!d && !dr.error ? html`<div class="loading">Loading job…</div>` : null}
+      ${d ? html`
+        <section class="drawer-section" aria-label="Summary">
+          <h3>Summary</h3>
+          <p class="goal">${d.goal}</p>
+          ${d.constraints?.length ? html`<div class="chips">${d.constraints.map((c, i) => html`<span key=${i} class="chip">${c}</span>`)}</div>` : null}
+          <p class="muted small">
+            ${d.due_at ? html`Due ${new Date(d.due_at).toLocaleString()} · ` : null}
+            ${d.priority && d.priority !== "normal" ? html`${humanize(d.priority)} priority · ` : null}
+            Created ${new Date(d.created_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}
+            ${d.parent_job_id ? html` · follows up ${shortId(d.parent_job_id)}` : null}
+          </p>
+        </section>
+        ${d.available_actions.length && cardId ? html`<section class="drawer-section" aria-label="Actions">
+          <h3>Actions</h3>
+          <div class="card-buttons">${d.available_actions.map((b) => {
+            const st = s.buttons[`${cardId}:${b.button_id}`];
+            return html`<button key=${b.button_id} type="button" class=${`btn btn-${b.style ?? "secondary"}`} data-action=${b.action.type}
+              disabled=${st?.status === "pending"}
+              onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id }, b)}>${b.label}</button>`;
+          })}</div>
+        </section>` : null}
+        <section class="drawer-section" aria-label="Timeline">
+          <h3>Timeline</h3>
+          <${DrawerTimeline} items=${d.timeline} />
+        </section>
+        ${d.artifacts.length ? html`<section class="drawer-section" aria-label="Artifacts">
+          <h3>Artifacts</h3><${ArtifactList} artifacts=${d.artifacts} />
+        </section>` : null}
+        ${raw.length ? html`<section class="drawer-section" aria-label="Audit">
+          <details class="audit"><summary><h3>Audit trail <span class="muted">(${raw.length} ledger events)</span></h3></summary>
+            <ol class="raw-events">${raw.map((ev) => {
+              const e = /** @type {any} */ (ev);
+              return html`<li key=${e.event_id}><details><summary>
+                <code>${shortId(String(e.event_id ?? ""))}</code> <span class="raw-type">${e.event_type}</span>
+                <span class="muted">${clock(e.ts)} · trace ${shortId(String(e.trace_id ?? "—"))}</span></summary>
+                <pre class="json">${JSON.stringify(e, null, 2)}</pre></details></li>`;
+            })}</ol>
+          </details>
+        </section>` : null}` : null}
+    </div>
+  </aside>`;
+}

@@ -1,0 +1,20 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { clock } from "../format.js";
+
+/**
+ * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
+ * Text is rendered as text, line breaks kept by CSS.
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean }} props
+ */
+export function MessageBubble({ text, ts, mine, sender, status, onRetry, action }) {
+  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}`}>
+    <div class="bubble">
+      ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
+      <span class="text">${action ? html`<span class="action-mark" aria-hidden="true">⚡ </span>` : null}${text}</span>
+      <span class="meta">${clock(ts)}${mine ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
+        ${status === "sending" ? "🕓" : status === "failed" ? "!" : "✓"}</span>` : null}</span>
+    </div>
+    ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>Couldn’t send — retry</button>` : null}
+  </div>`;
+}

@@ -1,0 +1,80 @@
+// @ts-check
+import { html, useEffect, useLayoutEffect, useRef } from "../lib/preact.js";
+import { dayLabel } from "../format.js";
+import { latestCardByJob } from "../store.js";
+import { ArtifactMessage } from "./artifact-message.js";
+import { JobCard } from "./job-card.js";
+import { MessageBubble } from "./message-bubble.js";
+import { SystemEvent } from "./system-event.js";
+
+/** @typedef {import('../store.js').State} State */
+/** @typedef {import('../types.js').TimelineItem} TimelineItem */
+
+/** @param {{ s: State, cid: string }} props */
+export function Timeline({ s, cid }) {
+  const tl = s.timelines[cid];
+  const items = tl?.items ?? [];
+  const locals = s.locals[cid] ?? [];
+  const latest = latestCardByJob(items);
+  const me = s.me?.entity_id;
+  const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
+  const box = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const stick = useRef(true);
+  const count = items.length + locals.length;
+
+  // Follow new items when the reader is at the bottom; leave them alone when scrolled up.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [count, cid]);
+  useEffect(() => {
+    stick.current = true;
+  }, [cid]);
+
+  /** @type {any[]} */
+  const out = [];
+  let lastDay = "";
+  for (const it of items) {
+    const day = dayLabel(it.ts);
+    if (day !== lastDay) {
+      out.push(html`<div key=${`d_${it.event_id}`} class="day"><span>${day}</span></div>`);
+      lastDay = day;
+    }
+    out.push(html`<div key=${it.event_id} class="item" data-event-id=${it.event_id}>${renderItem(it)}</div>`);
+  }
+  for (const l of locals) {
+    out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}>
+      <${MessageBubble} text=${l.text} ts=${l.ts} mine=${true} status=${l.status} onRetry=${l.retry} action=${l.kind === "action"} /></div>`);
+  }
+
+  /** @param {TimelineItem} it */
+  function renderItem(it) {
+    const m = /** @type {any} */ (it.message);
+    const mine = it.sender.entity_id === me;
+    const sender = group || it.sender.actor_type === "agent" ? it.sender.display_name : undefined;
+    if (m.kind === "card" && m.card) {
+      const job = s.jobs[m.card.job_id];
+      const isLatest = latest[m.card.job_id] === m.card.card_id;
+      const live = isLatest && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
+      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} /></div>`;
+    }
+    if (m.kind === "artifact" && m.artifact) return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} />`;
+    if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
+    if (m.kind === "text" || typeof m.body_text === "string") {
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} />`;
+    }
+    return html`<${SystemEvent} text="A message this version can’t show yet." />`;
+  }
+
+  return html`<div class="timeline" ref=${box} role="log" aria-live="polite" aria-label="Messages"
+    onScroll=${(/** @type {any} */ e) => {
+      const el = e.currentTarget;
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    }}>
+    <div class="timeline-inner">
+      ${!tl?.loaded && items.length === 0 ? html`<div class="loading">Loading messages…</div>` : null}
+      ${tl?.loaded && count === 0 ? html`<div class="empty-chat">Say hello — ask for anything, like “Can you schedule a 30-min call with Maria next week?”</div>` : null}
+      ${out}
+    </div>
+  </div>`;
+}

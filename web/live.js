@@ -1,0 +1,167 @@
+// @ts-check
+// Keeps the UI live: one SSE stream resumed from the last cursor; while it is down, a 10 s poll;
+// on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
+import { api } from "./api.js";
+import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
+import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
+
+const POLL_MS = 10_000;
+
+/** @type {{ close: () => void } | null} */
+let stream = null;
+/** @type {string | null} */
+let cursor = null;
+/** @type {ReturnType<typeof setInterval> | null} */
+let poller = null;
+/** @type {ReturnType<typeof setTimeout> | null} */
+let retryTimer = null;
+let retryDelay = 1000;
+/** @type {ReturnType<typeof setTimeout> | null} */
+let drawerTimer = null;
+
+/** @param {string | null} from */
+export function startLive(from) {
+  cursor = from ?? cursor;
+  connect();
+}
+
+export function stopLive() {
+  stream?.close();
+  stream = null;
+  if (poller) clearInterval(poller);
+  if (retryTimer) clearTimeout(retryTimer);
+  poller = retryTimer = null;
+}
+
+function connect() {
+  stream?.close();
+  stream = api.openStream(cursor, { onFrame, onOpen, onDown });
+}
+
+function onOpen() {
+  retryDelay = 1000;
+  setState({ connection: "live" });
+  if (poller) clearInterval(poller);
+  poller = null;
+}
+
+/** @param {boolean} closed */
+function onDown(closed) {
+  setState({ connection: "down" });
+  if (!poller) poller = setInterval(() => void poll(), POLL_MS);
+  if (!closed) return; // the browser is already reconnecting, with Last-Event-ID
+  stream?.close();
+  stream = null;
+  if (retryTimer) return;
+  // A closed stream may mean the cursor is gone (410); resync first so nothing is missed.
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
+    retryDelay = Math.min(retryDelay * 2, 15_000);
+    try {
+      cursor = (await refreshAll()) ?? cursor;
+    } catch {
+      onDown(true);
+      return;
+    }
+    connect();
+  }, retryDelay);
+}
+
+async function poll() {
+  try {
+    const c = await refreshAll();
+    if (c && seqOf(c) > seqOf(cursor ?? "")) cursor = c;
+  } catch {
+    /* still down; the next tick tries again */
+  }
+}
+
+/** @param {string} id */
+function advance(id) {
+  if (id && seqOf(id) > seqOf(cursor ?? "")) cursor = id;
+}
+
+/**
+ * @param {string} name
+ * @param {any} data
+ * @param {string} id
+ */
+function onFrame(name, data, id) {
+  switch (name) {
+    case "hello":
+      if (!cursor && data?.cursor) cursor = data.cursor;
+      break;
+    case "timeline.append": {
+      const cid = data.conversation_id;
+      const fresh = mergeItems(cid, [data.item]);
+      const s = getState();
+      if (fresh.length) {
+        const mine = data.item.sender?.entity_id === s.me?.entity_id;
+        const open = s.route.conversationId === cid && document.visibilityState === "visible";
+        const conv = s.conversations.find((c) => c.conversation_id === cid);
+        const preview = previewOf(data.item);
+        mergeConversation({
+          conversation_id: cid,
+          last_item_ts: data.item.ts,
+          last_preview: preview,
+          unread_count: open || mine ? conv?.unread_count ?? 0 : (conv?.unread_count ?? 0) + 1,
+        });
+        if (open) markReadSoon(cid);
+        const jobId = data.item.message?.card?.job_id ?? data.item.job_id;
+        if (jobId) refreshDrawerSoon(jobId);
+      }
+      break;
+    }
+    case "conversation.update":
+      if (data?.conversation?.conversation_id) {
+        const c = { ...data.conversation };
+        // Unread is per reader; a count for the open conversation is already being cleared.
+        if (getState().route.conversationId === c.conversation_id) delete c.unread_count;
+        mergeConversation(c);
+      }
+      break;
+    case "job.update":
+      if (data?.job?.job_id) {
+        mergeJob(data.job);
+        refreshDrawerSoon(data.job.job_id);
+      }
+      break;
+    case "presence.update":
+      if (data?.entity_id) setPresence(data.entity_id, data.presence);
+      break;
+    case "artifact.added":
+      if (data?.job_id) refreshDrawerSoon(data.job_id);
+      break;
+    case "error":
+      if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();
+      else if (data?.recommended_action === "reauthenticate") location.assign("/signin");
+      return;
+  }
+  advance(id);
+}
+
+async function resync() {
+  stream?.close();
+  stream = null;
+  cursor = null;
+  try {
+    cursor = await refreshAll();
+  } finally {
+    connect();
+  }
+}
+
+/** @param {string} jobId */
+function refreshDrawerSoon(jobId) {
+  if (getState().drawer?.job_id !== jobId) return;
+  if (drawerTimer) clearTimeout(drawerTimer);
+  drawerTimer = setTimeout(() => void loadDrawer(jobId), 150);
+}
+
+/** @param {any} item */
+function previewOf(item) {
+  const m = item.message ?? {};
+  if (m.card) return { kind: "card", text: m.card.title, job_id: m.card.job_id, card_type: m.card.card_type };
+  if (m.artifact) return { kind: "artifact", text: m.artifact.title };
+  return { kind: m.kind ?? "text", text: m.body_text ?? "" };
+}

@@ -1,0 +1,215 @@
+// @ts-check
+// One small store fed by REST and SSE. Everything that arrives goes through the merge functions
+// below, which dedupe by event_id, so a frame seen twice (resume, poll + stream) shows once.
+
+/** @typedef {import('./types.js').TimelineItem} TimelineItem */
+/** @typedef {import('./types.js').ConversationSummary} ConversationSummary */
+/** @typedef {import('./types.js').JobHead} JobHead */
+/** @typedef {import('./types.js').LocalBubble} LocalBubble */
+/** @typedef {import('./types.js').Presence} Presence */
+/** @typedef {import('./types.js').Entity} Entity */
+/** @typedef {import('./types.js').JobDrawer} JobDrawer */
+
+/**
+ * @typedef {{
+ *   me: import('./types.js').Me | null,
+ *   booted: boolean,
+ *   signedOut: boolean,
+ *   route: { name: string, conversationId?: string, jobId?: string, token?: string },
+ *   conversations: ConversationSummary[],
+ *   timelines: Record<string, { items: TimelineItem[], loaded: boolean }>,
+ *   locals: Record<string, LocalBubble[]>,
+ *   jobs: Record<string, JobHead>,
+ *   drawer: { job_id: string, data: JobDrawer | null, error: string | null } | null,
+ *   presence: Record<string, Presence>,
+ *   entities: Record<string, Entity>,
+ *   buttons: Record<string, { status: 'pending'|'done'|'error', message?: string }>,
+ *   connection: 'connecting' | 'live' | 'down',
+ *   toast: { text: string, n: number } | null,
+ *   prefill: { conversationId: string, text: string, n: number } | null,
+ *   dialog: Dialog | null,
+ * }} State
+ */
+
+/**
+ * The one dialog open at a time (modal or confirm or new conversation).
+ * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
+ *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
+ *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
+ *   | { type: 'new-conversation' }} Dialog
+ */
+
+/** @type {State} */
+let state = {
+  me: null,
+  booted: false,
+  signedOut: false,
+  route: { name: "home" },
+  conversations: [],
+  timelines: {},
+  locals: {},
+  jobs: {},
+  drawer: null,
+  presence: {},
+  entities: {},
+  buttons: {},
+  connection: "connecting",
+  toast: null,
+  prefill: null,
+  dialog: null,
+};
+
+/** @type {Set<() => void>} */
+const listeners = new Set();
+let scheduled = false;
+
+export function getState() {
+  return state;
+}
+
+/** @param {() => void} fn */
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** @param {Partial<State> | ((s: State) => Partial<State>)} patch */
+export function setState(patch) {
+  const p = typeof patch === "function" ? patch(state) : patch;
+  state = { ...state, ...p };
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    for (const l of listeners) l();
+  });
+}
+
+/** @param {string | undefined} cursor */
+export function seqOf(cursor) {
+  const m = /^seq:(\d+)$/.exec(cursor ?? "");
+  return m ? Number(m[1]) : -1;
+}
+
+/** @param {string} text */
+export function toast(text) {
+  setState((s) => ({ toast: { text, n: (s.toast?.n ?? 0) + 1 } }));
+}
+
+/** @param {ConversationSummary[]} list */
+function sortConversations(list) {
+  return [...list].sort((a, b) => (b.last_item_ts ?? "").localeCompare(a.last_item_ts ?? ""));
+}
+
+/** @param {ConversationSummary[]} items */
+export function setConversations(items) {
+  const presence = { ...state.presence };
+  const jobs = { ...state.jobs };
+  for (const c of items) {
+    for (const p of c.agent_presence ?? []) presence[p.entity_id] = p;
+    if (c.active_job) jobs[c.active_job.job_id] = { ...jobs[c.active_job.job_id], ...c.active_job, conversation_id: c.conversation_id };
+  }
+  setState({ conversations: sortConversations(items), presence, jobs });
+}
+
+/** @param {Partial<ConversationSummary> & { conversation_id: string }} patch */
+export function mergeConversation(patch) {
+  const list = state.conversations.slice();
+  const i = list.findIndex((c) => c.conversation_id === patch.conversation_id);
+  if (i >= 0) list[i] = { ...list[i], ...patch };
+  else list.push(/** @type {ConversationSummary} */ ({ title: "Conversation", participant_entity_ids: [], unread_count: 0, ...patch }));
+  if (patch.agent_presence) {
+    const presence = { ...state.presence };
+    for (const p of patch.agent_presence) presence[p.entity_id] = p;
+    setState({ presence });
+  }
+  if (patch.active_job) mergeJob({ ...patch.active_job, conversation_id: patch.conversation_id });
+  setState({ conversations: sortConversations(list) });
+}
+
+/** @param {Partial<JobHead> & { job_id: string }} job */
+export function mergeJob(job) {
+  const prev = state.jobs[job.job_id];
+  if (prev?.updated_at && job.updated_at && job.updated_at < prev.updated_at) return;
+  setState({ jobs: { ...state.jobs, [job.job_id]: /** @type {JobHead} */ ({ ...prev, ...job }) } });
+}
+
+/** @param {TimelineItem} item */
+function jobFromItem(item) {
+  const card = item.message.card;
+  if (!card) return;
+  const prev = state.jobs[card.job_id];
+  // A card only moves the job header forward when nothing newer (job.update) is known.
+  if (prev?.updated_at && prev.updated_at > item.ts) return;
+  mergeJob({ job_id: card.job_id, conversation_id: item.message.card?.conversation_id, title: card.title, state: card.state });
+}
+
+/**
+ * Merges timeline items into a conversation, dedupes by event_id, keeps cursor order and
+ * retires optimistic bubbles the server has now confirmed.
+ * @param {string} cid
+ * @param {TimelineItem[]} incoming
+ * @param {{ replace?: boolean }} [opts]
+ * @returns {TimelineItem[]} the items that were new
+ */
+export function mergeItems(cid, incoming, opts = {}) {
+  const tl = state.timelines[cid] ?? { items: [], loaded: false };
+  const seen = new Set(tl.items.map((i) => i.event_id));
+  const fresh = incoming.filter((i) => i && i.event_id && !seen.has(i.event_id) && (seen.add(i.event_id), true));
+  const items = tl.items.concat(fresh).sort((a, b) => seqOf(a.cursor) - seqOf(b.cursor) || a.ts.localeCompare(b.ts));
+  const confirmed = new Set(items.map((i) => i.event_id));
+  const clientIds = new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean));
+  const locals = (state.locals[cid] ?? []).filter(
+    (l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id),
+  );
+  for (const i of fresh) jobFromItem(i);
+  setState({
+    timelines: { ...state.timelines, [cid]: { items, loaded: tl.loaded || !!opts.replace } },
+    locals: { ...state.locals, [cid]: locals },
+  });
+  return fresh;
+}
+
+/** @param {string} cid @param {LocalBubble} bubble */
+export function addLocal(cid, bubble) {
+  setState({ locals: { ...state.locals, [cid]: [...(state.locals[cid] ?? []), bubble] } });
+}
+
+/** @param {string} cid @param {string} localId @param {Partial<LocalBubble>} patch */
+export function updateLocal(cid, localId, patch) {
+  const list = (state.locals[cid] ?? []).map((l) => (l.local_id === localId ? { ...l, ...patch } : l));
+  setState({ locals: { ...state.locals, [cid]: list } });
+  // The confirming item may have arrived on the stream before the 202 did.
+  if (patch.event_ids) mergeItems(cid, []);
+}
+
+/** @param {string} key @param {{ status: 'pending'|'done'|'error', message?: string } | null} v */
+export function setButton(key, v) {
+  const buttons = { ...state.buttons };
+  if (v) buttons[key] = v;
+  else delete buttons[key];
+  setState({ buttons });
+}
+
+/** @param {Entity[]} list */
+export function setEntities(list) {
+  const entities = { ...state.entities };
+  for (const e of list) if (e && e.entity_id) entities[e.entity_id] = { ...entities[e.entity_id], ...e };
+  setState({ entities });
+}
+
+/** @param {string} entityId @param {Presence} p */
+export function setPresence(entityId, p) {
+  setState({ presence: { ...state.presence, [entityId]: p } });
+}
+
+/**
+ * The latest card per job in a timeline: only that card's buttons can still be live.
+ * @param {TimelineItem[]} items
+ */
+export function latestCardByJob(items) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const i of items) if (i.message.card) out[i.message.card.job_id] = i.message.card.card_id;
+  return out;
+}

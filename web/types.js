@@ -1,0 +1,46 @@
+// @ts-check
+// Shared JSDoc types. The wire shapes come from contracts/ (zod-inferred), never re-declared.
+
+/** @typedef {import('../contracts/cards').TJobCard} JobCard */
+/** @typedef {import('../contracts/cards').TFormalizeCard} FormalizeCard */
+/** @typedef {import('../contracts/cards').TTrackingCard} TrackingCard */
+/** @typedef {import('../contracts/cards').TFinishedCard} FinishedCard */
+/** @typedef {import('../contracts/cards').TCardButton} CardButton */
+/** @typedef {import('../contracts/cards').TCardAction} CardAction */
+/** @typedef {import('../contracts/cards').TInputSchema} InputSchema */
+/** @typedef {import('../contracts/cards').TInputField} InputField */
+/** @typedef {import('../contracts/cards').TArtifactRef} ArtifactRef */
+/** @typedef {import('../contracts/gateway').TTimelineItem} TimelineItem */
+/** @typedef {import('../contracts/gateway').TConversationSummary} ConversationSummary */
+/** @typedef {import('../contracts/gateway').TJobDrawerResponse} JobDrawer */
+/** @typedef {import('../contracts/gateway').TJobTimelineItem} JobTimelineItem */
+/** @typedef {import('../contracts/gateway').TAcceptedResponse} Accepted */
+/** @typedef {import('../contracts/gateway').TPresenceState} PresenceState */
+/** @typedef {import('../contracts/primitives').TJobState} JobState */
+
+/**
+ * Presence as the UI keeps it (the gateway's Presence without tenant).
+ * @typedef {{ state: PresenceState, job_id?: string, job_title?: string, detail?: string, since?: string }} Presence
+ */
+
+/**
+ * A coworker or contact as the directory returns it; fields beyond these are ignored.
+ * @typedef {{ entity_id: string, display_name: string, actor_type?: 'human'|'agent'|'system',
+ *   role?: string, capabilities?: string[], email?: string, phone?: string, kind?: string }} Entity
+ */
+
+/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[] }} Me */
+
+/**
+ * The job header the UI tracks for chips, drawer and stale-button detection.
+ * @typedef {{ job_id: string, conversation_id?: string, title?: string, state: JobState,
+ *   updated_at?: string, available_actions?: CardButton[], waiting_on?: {entity_id:string,display_name:string}[] }} JobHead
+ */
+
+/**
+ * An optimistic bubble shown before the server confirms (a text or a card action).
+ * @typedef {{ local_id: string, kind: 'text'|'action', text: string, ts: string,
+ *   status: 'sending'|'sent'|'failed', event_ids: string[], retry: () => void }} LocalBubble
+ */
+
+export {};
