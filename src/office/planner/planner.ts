@@ -1,3 +1,6 @@
+import type { TCardActionType } from "../../../contracts/cards.js";
+import type { LlmTurnExtras } from "../llm/types.js";
+
 /**
  * The Planner turns one message, in its context, into one decision. Two implementations sit
  * behind this interface: `rules` (deterministic, the default) and `llm` (one model call).
@@ -28,6 +31,10 @@ export interface PlanFrame {
   default_job_id?: string;
   /** Contacts of the tenant by display name, for suggesting (never assuming) an attendee. */
   contacts?: Array<{ contact_id: string; display_name: string; email_redacted?: string }>;
+  /** The conversation's current job (the header chip), first in the target precedence. */
+  focus_job_id?: string;
+  /** User- or tool-derived text the model may read as data (recent messages, tool results). */
+  documents?: Array<{ doc_id: string; kind: string; text: string }>;
 }
 
 export type SlotValues = Partial<{
@@ -41,7 +48,7 @@ export type SlotValues = Partial<{
   day_hint: string;
 }>;
 
-export type Decision =
+export type Decision = (
   | { type: "chat_reply"; text: string }
   | {
       type: "propose_job";
@@ -55,7 +62,13 @@ export type Decision =
     }
   | { type: "continue_job"; job_id: string; slots: SlotValues; text?: string }
   | { type: "request_input"; job_id?: string; question: string; choices?: string[] }
-  | { type: "escalate"; job_id?: string; reason: string };
+  | { type: "escalate"; job_id?: string; reason: string }
+  /** A click-equivalent: a person's `[op …]` token, or a model proposal that passed validation. */
+  | { type: "job_action"; job_id: string; action: TCardActionType; args?: Record<string, string>; text?: string }
+) & {
+  /** What the LLM layer adds: ActionSummary, surfaces, safe render, validation report. */
+  llm?: LlmTurnExtras;
+};
 
 export interface Planner {
   readonly name: "rules" | "llm";

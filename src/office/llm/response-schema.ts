@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { OP_TYPES } from "./tokens.js";
+
+/**
+ * The answer we ask the model for. Two views of one shape:
+ *  - `buildWireSchema(candidateIds)`: the JSON schema sent as `response_format`. It keeps to the
+ *    subset every backend accepts (every field required and nullable, `additionalProperties:
+ *    false`, a `type`/`kind` enum as discriminator, at most five object levels) and lists the
+ *    candidate job ids as an enum, so a schema-following server cannot even spell another id.
+ *  - `ZModelAnswer`: the zod reading applied to whatever comes back, schema or not. It is lenient
+ *    about absent vs null and strips unknown keys; the semantic checks come after it.
+ */
+export const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"] as const;
+export const JOB_ACTIONS = OP_TYPES.filter((t) => t !== "provide_input");
+export type JobActionName = (typeof JOB_ACTIONS)[number];
+
+const SLOT_SHAPE = {
+  duration_minutes: z.number().int().min(5).max(600).nullish(),
+  attendee_name: z.string().trim().min(1).max(120).nullish(),
+  attendee_email: z.string().max(254).nullish(),
+  time_window: z.string().max(200).nullish(),
+  timezone: z.string().max(64).nullish(),
+  meeting_link: z.enum(["google_meet", "zoom", "teams", "phone", "in_person"]).nullish(),
+  title: z.string().max(120).nullish(),
+  day_hint: z.string().max(120).nullish(),
+};
+
+export const ZModelOperation = z.object({
+  type: z.enum(OPERATION_TYPES),
+  text: z.string().max(2000).nullish(),
+  job_id: z.string().max(128).nullish(),
+  action: z.enum(JOB_ACTIONS as unknown as [JobActionName, ...JobActionName[]]).nullish(),
+  kind: z.enum(["schedule_meeting", "generic"]).nullish(),
+  title: z.string().max(120).nullish(),
+  goal: z.string().max(500).nullish(),
+  slots: z.object(SLOT_SHAPE).nullish(),
+  choices: z.array(z.string().max(200)).nullish(),
+});
+export type ModelOperation = z.infer<typeof ZModelOperation>;
+
+/** Top level: only `operations` must be right for the turn to count; the rest is checked piecewise. */
+export const ZModelAnswer = z.object({
+  operations: z.array(z.unknown()).max(10),
+  surfaces: z.unknown().optional(),
+  render: z.unknown().optional(),
+  citations: z.unknown().optional(),
+});
+
+// ---- wire schema (what the model is told) --------------------------------------------------
+
+const n = <T extends z.ZodType>(t: T) => t.nullable();
+
+function wireOperation(jobIds: readonly string[]) {
+  const jobId = jobIds.length ? z.enum(jobIds as [string, ...string[]]) : z.null();
+  return z.strictObject({
+    type: z.enum(OPERATION_TYPES),
+    text: n(z.string()),
+    job_id: jobIds.length ? n(jobId) : z.null(),
+    action: n(z.enum(JOB_ACTIONS as unknown as [JobActionName, ...JobActionName[]])),
+    kind: n(z.enum(["schedule_meeting", "generic"])),
+    title: n(z.string()),
+    goal: n(z.string()),
+    slots: n(
+      z.strictObject({
+        duration_minutes: n(z.number().int()),
+        attendee_name: n(z.string()),
+        attendee_email: n(z.string()),
+        time_window: n(z.string()),
+        timezone: n(z.string()),
+        meeting_link: n(z.enum(["google_meet", "zoom", "teams", "phone", "in_person"])),
+        title: n(z.string()),
+        day_hint: n(z.string()),
+      }),
+    ),
+    choices: n(z.array(z.string())),
+  });
+}
+
+function wireSurface(jobIds: readonly string[]) {
+  const jobId = jobIds.length ? n(z.enum(jobIds as [string, ...string[]])) : z.null();
+  const trigger = z.strictObject({ label: z.string(), opToken: z.string(), confirm: n(z.boolean()) });
+  const env = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
+    z.strictObject({ surface_id: z.string(), kind: z.enum([kind]), title: z.string(), payload });
+  return z.union([
+    env(
+      "what_next_v1",
+      z.strictObject({
+        headline: z.string(),
+        body: n(z.string()),
+        targetJobId: jobId,
+        primaryAction: n(trigger),
+        secondaryActions: n(z.array(trigger)),
+        notes: n(z.array(z.string())),
+      }),
+    ),
+    env(
+      "today_schedule_v1",
+      z.strictObject({
+        blocks: z.array(
+          z.strictObject({ kind: z.enum(["event", "focus"]), title: z.string(), start: z.string(), end: z.string(), locked: n(z.boolean()), jobId }),
+        ),
+        suggestions: n(z.array(z.strictObject({ previewChange: z.string(), acceptOp: z.string() }))),
+        suggestAlternativesOp: n(z.string()),
+      }),
+    ),
+    env(
+      "priority_list_v1",
+      z.strictObject({
+        items: z.array(
+          z.strictObject({
+            rank: z.number().int(),
+            label: z.string(),
+            reason: n(z.string()),
+            estimateMinutes: n(z.number().int()),
+            jobId,
+            actions: n(z.array(trigger)),
+          }),
+        ),
+      }),
+    ),
+    env(
+      "triage_table_v1",
+      z.strictObject({
+        groups: z.array(
+          z.strictObject({
+            summary: z.string(),
+            approveOp: n(z.string()),
+            declineOp: n(z.string()),
+            items: z.array(z.strictObject({ preview: z.string(), jobId, approveOp: n(z.string()), declineOp: n(z.string()) })),
+          }),
+        ),
+      }),
+    ),
+  ]);
+}
+
+/** The render AST, cut to the levels the wire schema allows (list items hold inline nodes directly). */
+function wireRender() {
+  const inline = z.strictObject({ type: z.enum(["text", "link"]), text: z.string(), href: n(z.string()) });
+  const block = z.strictObject({
+    type: z.enum(["heading", "paragraph", "list", "code_block"]),
+    level: n(z.number().int()),
+    ordered: n(z.boolean()),
+    language: n(z.string()),
+    text: n(z.string()),
+    children: n(z.array(inline)),
+    items: n(z.array(z.strictObject({ type: z.enum(["list_item"]), children: z.array(inline) }))),
+  });
+  return z.strictObject({ type: z.enum(["doc"]), children: z.array(block) });
+}
+
+export function buildWireSchema(candidateJobIds: readonly string[], docIds: readonly string[]): Record<string, unknown> {
+  const citation = z.strictObject({ doc_id: docIds.length ? z.enum(docIds as [string, ...string[]]) : z.string(), quote: z.string() });
+  const root = z.strictObject({
+    operations: z.array(wireOperation(candidateJobIds)),
+    surfaces: n(z.array(wireSurface(candidateJobIds))),
+    render: n(wireRender()),
+    citations: n(z.array(citation)),
+  });
+  const schema = z.toJSONSchema(root, { target: "draft-7", unrepresentable: "throw" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}

@@ -1,0 +1,47 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The LLM layer's tables. They are created by `ensureLlmTables` (store.ts) with
+ * `CREATE TABLE IF NOT EXISTS` until they move into Office's generated migrations; the DDL there
+ * must stay in step with these definitions.
+ */
+
+/** Request/response packets (protocol doc "Storing JSON conversation"), stored after redaction. */
+export const officeLlmPackets = sqliteTable(
+  "office_llm_packets",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    turn: integer("turn").notNull(),
+    createdAt: text("created_at").notNull(),
+    senderRole: text("sender_role").notNull(),
+    packetType: text("packet_type").notNull(),
+    inReplyToRequestId: text("in_reply_to_request_id"),
+    modelId: text("model_id"),
+    jobId: text("job_id"),
+    outcome: text("outcome"),
+    redaction: text("redaction").notNull(),
+    packetJson: text("packet_json").notNull(),
+  },
+  (t) => [
+    index("office_llm_packets_conv_turn_idx").on(t.tenantId, t.conversationId, t.turn),
+    index("office_llm_packets_job_idx").on(t.tenantId, t.jobId),
+  ],
+);
+
+/** ThreadContext per conversation (contract §2.2), plus the turn counter packets are keyed by. */
+export const officeThreadContext = sqliteTable(
+  "office_thread_context",
+  {
+    tenantId: text("tenant_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    lastJobId: text("last_job_id"),
+    recentJobIds: text("recent_job_ids").notNull(),
+    pinnedJobId: text("pinned_job_id"),
+    focusJobId: text("focus_job_id"),
+    turn: integer("turn").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.conversationId] })],
+);
