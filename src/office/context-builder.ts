@@ -1,0 +1,124 @@
+import type { TEntityRegisteredPayload, TStoredEvent } from "../../contracts/events.js";
+import type { LedgerApi } from "../ledger/index.js";
+import { foldJob, type JobView } from "./job-machine.js";
+import { queryAll } from "./ledger-reads.js";
+import type { PlanFrame } from "./planner/planner.js";
+
+/**
+ * Assembles what Office knows before it decides: who is in the conversation, which agent
+ * answers, the agent's profile and the conversation's jobs. Everything is read from the ledger.
+ */
+
+export interface EntityProfile {
+  entity_id: string;
+  actor_type: "human" | "agent";
+  display_name: string;
+  roles: string[];
+  role?: string;
+  capabilities: string[];
+  allowed_tools: string[];
+  memory_scope?: string;
+}
+
+export interface ContextBuilder {
+  profile(tenantId: string, entityId: string): EntityProfile | undefined;
+  /** Participants in join order. */
+  participants(tenantId: string, conversationId: string): string[];
+  /** The agent that answers a message, by the rules: one agent → it; several → named, else first. */
+  answeringAgent(tenantId: string, conversationId: string, text: string, senderId: string): EntityProfile | undefined;
+  jobEvents(tenantId: string, jobId: string): TStoredEvent[];
+  job(tenantId: string, jobId: string): JobView | null;
+  conversationJobs(tenantId: string, conversationId: string): JobView[];
+  agentJobIds(tenantId: string, entityId: string): string[];
+  allJobIds(tenantId: string): string[];
+  frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame & { jobViews: JobView[] };
+}
+
+export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilder {
+  const { ledger } = deps;
+
+  const profile = (tenantId: string, entityId: string): EntityProfile | undefined => {
+    const regs = queryAll(ledger, { tenant_id: tenantId, event_type: "entity.registered" }).filter(
+      (e) => (e.payload as TEntityRegisteredPayload).entity_id === entityId,
+    );
+    const last = regs.at(-1)?.payload as TEntityRegisteredPayload | undefined;
+    if (!last) {
+      const f = ledger.facts.entity(tenantId, entityId);
+      return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
+    }
+    return {
+      entity_id: entityId,
+      actor_type: last.actor_type,
+      display_name: last.display_name,
+      roles: last.roles ?? [],
+      ...(last.role ? { role: last.role } : {}),
+      capabilities: last.capabilities ?? [],
+      allowed_tools: last.allowed_tools ?? [],
+      ...(last.memory_scope ? { memory_scope: last.memory_scope } : {}),
+    };
+  };
+
+  const participants = (tenantId: string, conversationId: string): string[] => {
+    const created = queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "conversation.created" });
+    const out: string[] = [];
+    for (const e of created) {
+      if (e.event_type !== "conversation.created") continue;
+      for (const p of e.payload.participants) if (!out.includes(p.entity_id)) out.push(p.entity_id);
+    }
+    return out;
+  };
+
+  const jobEvents = (tenantId: string, jobId: string) => queryAll(ledger, { tenant_id: tenantId, job_id: jobId });
+  const job = (tenantId: string, jobId: string) => foldJob(jobEvents(tenantId, jobId));
+
+  const conversationJobs = (tenantId: string, conversationId: string): JobView[] =>
+    queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "job.created" })
+      .map((e) => job(tenantId, e.job_id ?? ""))
+      .filter((j): j is JobView => j !== null);
+
+  return {
+    profile,
+    participants,
+    jobEvents,
+    job,
+    conversationJobs,
+    agentJobIds(tenantId, entityId) {
+      return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" })
+        .filter((e) => e.event_type === "job.created" && e.payload.owner_entity_id === entityId)
+        .map((e) => e.job_id ?? "");
+    },
+    allJobIds(tenantId) {
+      return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" }).map((e) => e.job_id ?? "");
+    },
+    answeringAgent(tenantId, conversationId, text, senderId) {
+      const agents = participants(tenantId, conversationId)
+        .filter((id) => id !== senderId)
+        .map((id) => profile(tenantId, id))
+        .filter((p): p is EntityProfile => p?.actor_type === "agent");
+      if (agents.length <= 1) return agents[0];
+      const lower = text.toLowerCase();
+      const named = agents.find((a) => lower.includes(a.display_name.toLowerCase()) || lower.includes(`@${a.display_name.split(/\s+/)[0]!.toLowerCase()}`));
+      return named ?? agents[0];
+    },
+    frame(input) {
+      const jobViews = conversationJobs(input.tenant_id, input.conversation_id).filter((j) => j.owner_entity_id === input.agent.entity_id);
+      const open = jobViews.filter((j) => ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state));
+      // The default target: the one job waiting on input, else the one open job, else none.
+      const waiting = open.filter((j) => j.state === "waiting_input");
+      const target = waiting.length === 1 ? waiting[0] : open.length === 1 ? open[0] : undefined;
+      return {
+        tenant_id: input.tenant_id,
+        conversation_id: input.conversation_id,
+        trace_id: input.trace_id,
+        now: input.now,
+        default_timezone: input.default_timezone,
+        agent: { entity_id: input.agent.entity_id, display_name: input.agent.display_name, ...(input.agent.role ? { role: input.agent.role } : {}), allowed_tools: input.agent.allowed_tools },
+        sender: { entity_id: input.sender.entity_id, display_name: input.sender.display_name },
+        text: input.text,
+        jobs: open.map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),
+        ...(target ? { default_job_id: target.job_id } : {}),
+        jobViews,
+      };
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { TActor } from "../../contracts/primitives.js";
+import type { LedgerApi } from "../ledger/index.js";
+import type { Clock } from "../shared/clock.js";
+import { AppError } from "../shared/errors.js";
+import type { IdGenerator } from "../shared/ids.js";
+import { EMAIL_RE } from "./pii.js";
+
+/** One event Office wants written, before the envelope is filled in. */
+export interface Draft {
+  event_type: string;
+  actor: TActor;
+  job_id?: string;
+  payload: Record<string, unknown>;
+  /** Set when the id must be deterministic (a retry that two processes might both attempt). */
+  event_id?: string;
+}
+
+export interface EmitContext {
+  tenant_id: string;
+  trace_id: string;
+  conversation_id: string;
+  /** The event that caused this step (the person's message or click, a tool result…). */
+  causation_id?: string;
+}
+
+export interface Emitter {
+  /** Appends the drafts as one all-or-nothing batch; each event is caused by the one before it. */
+  emit(ctx: EmitContext, drafts: Draft[]): Promise<string[]>;
+}
+
+/**
+ * The only place Office writes. Fills the envelope (id, ts, trace, causation) and refuses a
+ * batch carrying a raw email before the ledger has to: a leak is a bug here, not a policy event.
+ */
+export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGenerator }): Emitter {
+  return {
+    async emit(ctx, drafts) {
+      if (!drafts.length) return [];
+      let cause = ctx.causation_id;
+      const events = drafts.map((d) => {
+        const event_id = d.event_id ?? deps.ids("evt");
+        const ev = {
+          event_id,
+          event_type: d.event_type,
+          ts: deps.clock.iso(),
+          tenant_id: ctx.tenant_id,
+          trace_id: ctx.trace_id,
+          conversation_id: ctx.conversation_id,
+          ...(d.job_id ? { job_id: d.job_id } : {}),
+          actor: d.actor,
+          ...(cause ? { causation_id: cause } : {}),
+          payload: d.payload,
+        };
+        cause = event_id;
+        return ev;
+      });
+      const raw = JSON.stringify(events.map((e) => e.payload));
+      if (new RegExp(EMAIL_RE.source, "i").test(raw)) {
+        throw new AppError("RAW_PII_DETECTED", "Office refused to write a raw email address to the ledger.");
+      }
+      const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events });
+      return res.accepted_event_ids;
+    },
+  };
+}

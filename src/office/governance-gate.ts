@@ -1,0 +1,79 @@
+import type { TCardButton, TInputSchema, TJobCard } from "../../contracts/cards.js";
+import type { TJobActionRequest } from "../../contracts/office.js";
+import { AppError } from "../shared/errors.js";
+import { isActionAllowed, type JobView } from "./job-machine.js";
+import { isEmail } from "./pii.js";
+import { isSpecificWindow, parseTimeWindow } from "./time-window.js";
+import { normalizeTimeZone } from "./tools/tz.js";
+
+/**
+ * The checks a click must pass before Office acts on it, all pure: the job is in this
+ * conversation, the button was really offered on a card of this job with this action,
+ * the job's state allows it, and the input fits the card's form.
+ */
+
+export function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
+  const card = job.cards.get(req.card_id);
+  if (!card) throw new AppError("INVALID_PROVENANCE", "That card does not belong to this job.", { card_id: req.card_id });
+  const button = card.buttons.find((b) => b.button_id === req.button_id);
+  if (!button || button.action.type !== req.action.type) {
+    throw new AppError("INVALID_PROVENANCE", "That button was not offered on this card.", { card_id: req.card_id, button_id: req.button_id });
+  }
+  return { card, button };
+}
+
+export function checkAction(job: JobView | null, req: TJobActionRequest): { card: TJobCard; button: TCardButton } {
+  if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
+  if (job.conversation_id !== req.conversation_id) throw new AppError("JOB_CONVERSATION_MISMATCH", "That job belongs to another conversation.", { job_id: req.job_id });
+  if (req.action.job_id !== undefined && req.action.job_id !== req.job_id) throw new AppError("VALIDATION_ERROR", "action.job_id must match job_id.", { field: "action.job_id" });
+  const found = findButton(job, req);
+  if (!isActionAllowed(job.state, req.action.type)) {
+    throw new AppError("ILLEGAL_JOB_TRANSITION", `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`, { state: job.state, action: req.action.type });
+  }
+  // A stale proposal cannot be approved once a newer one replaced it.
+  if (found.card.card_type === "job.formalize" && job.latest["job.formalize"]?.card_id !== found.card.card_id) {
+    throw new AppError("INVALID_PROVENANCE", "That proposal was replaced by a newer one.", { card_id: req.card_id });
+  }
+  return found;
+}
+
+function schemaOf(button: TCardButton): TInputSchema | undefined {
+  const a = button.action;
+  return a.type === "job.provide_input" || a.type === "job.request_changes" ? a.input_schema : undefined;
+}
+
+/** Field errors of an input against a card's form; empty when it is fine. */
+export function validateInput(button: TCardButton, input: Record<string, unknown> | undefined): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const schema = schemaOf(button);
+  const given = input ?? {};
+  if (button.action.type === "job.dispute") {
+    const reason = given.dispute_reason ?? given.details ?? given.reason;
+    if (typeof reason !== "string" || !reason.trim()) errors.dispute_reason = "Say what is wrong.";
+    return errors;
+  }
+  if (!schema) return errors;
+  for (const f of schema.fields) {
+    const v = given[f.key];
+    const empty = v === undefined || v === null || (typeof v === "string" && !v.trim());
+    if (empty) {
+      if (f.required) errors[f.key] = `${f.label} is required.`;
+      continue;
+    }
+    if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v))) errors[f.key] = `${f.label} must be a number.`;
+    else if (f.type === "boolean" && typeof v !== "boolean") errors[f.key] = `${f.label} must be yes or no.`;
+    else if (f.type === "select" && !f.options?.some((o) => o.value === v)) errors[f.key] = `Choose one of: ${f.options?.map((o) => o.label).join(", ")}.`;
+    else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = `${f.label} must be text.`;
+    else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = "That doesn’t look like an email address.";
+    else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = "Unknown timezone — use a name like Europe/Lisbon.";
+    else if (f.key === "time_window" && !isSpecificWindow(parseTimeWindow(String(v)))) errors[f.key] = "Give days or times, e.g. Tue–Thu, 14:00–17:00.";
+  }
+  const known = new Set(schema.fields.map((f) => f.key));
+  for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = "Not a field of this form.";
+  return errors;
+}
+
+export function invalidInputError(errors: Record<string, string>, extra: Record<string, unknown> = {}): AppError {
+  const first = Object.entries(errors)[0];
+  return new AppError("INVALID_INPUT", first ? `${first[0]}: ${first[1]}` : "Invalid input.", { fields: errors, ...extra });
+}

@@ -1,0 +1,8 @@
+/** Office's public door: the interface, its factory, its routes, and the provider seam. */
+export type { OfficeApi, VaultApi, StoredArtifact, AgentTrajectory } from "./office-api.js";
+export { createOffice, migrateOffice, type CreateOfficeDeps, type Office, type OfficeLogger } from "./office.js";
+export { createOfficeRoutes } from "./routes.js";
+export type { Planner, PlanFrame, Decision, SlotValues } from "./planner/planner.js";
+export { createRulesPlanner } from "./planner/rules.js";
+export { createLocalCalendarProvider, createScriptedCalendarProvider, type CalendarProvider } from "./tools/calendar-provider.js";
+export { DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";

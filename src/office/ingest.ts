@@ -1,0 +1,102 @@
+import type { TRedactedValue } from "../../contracts/events.js";
+import { ZIngestMessageRequest, type TIngestMessageRequest } from "../../contracts/office.js";
+import type { LedgerApi } from "../ledger/index.js";
+import type { Clock } from "../shared/clock.js";
+import { AppError, validationError } from "../shared/errors.js";
+import type { ContextBuilder } from "./context-builder.js";
+import type { Draft, EmitContext } from "./emitter.js";
+import type { JobSlots, JobView } from "./job-machine.js";
+import type { JobEngine } from "./job-engine.js";
+import type { Decision, Planner } from "./planner/planner.js";
+
+/**
+ * A person's message: find the agent that answers, build the frame, ask the Planner, check
+ * its decision (only candidate job ids, nothing invented), and act: reply, propose, continue.
+ */
+export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void }) {
+  const { context, engine } = deps;
+
+  async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
+    try {
+      return await deps.planner.plan(frame);
+    } catch (e) {
+      // A planner that fails (network, invalid output) never blocks the chat: the rules answer.
+      deps.onError(e, "planner");
+      return deps.fallback.plan(frame);
+    }
+  }
+
+  function vaultSlots(tenantId: string, slots: Decision extends never ? never : Record<string, unknown>): JobSlots {
+    const out: Record<string, unknown> = { ...slots };
+    if (typeof slots.attendee_email === "string") {
+      const r = engine.sanitizeText(tenantId, slots.attendee_email).refs[0];
+      if (r) out.attendee_email = { redacted: r.redacted, hash: r.hash, vault_ref: r.vault_ref } satisfies TRedactedValue;
+      else delete out.attendee_email;
+    }
+    for (const k of ["title", "attendee_name", "time_window", "day_hint"]) if (typeof out[k] === "string") out[k] = engine.sanitizeText(tenantId, out[k] as string).text;
+    return out as JobSlots;
+  }
+
+  return async function ingest(raw: TIngestMessageRequest): Promise<{ ids: string[]; notes: string; job_id?: string }> {
+    const parsed = ZIngestMessageRequest.safeParse(raw);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    const req = parsed.data;
+    const sender = context.profile(req.tenant_id, req.actor_entity_id);
+    if (!sender) throw new AppError("NOT_FOUND", "Unknown sender.", { actor_entity_id: req.actor_entity_id });
+    if (!deps.ledger.facts.isMember(req.tenant_id, req.conversation_id, req.actor_entity_id)) {
+      throw new AppError("NOT_A_MEMBER", "The sender is not in this conversation.", { conversation_id: req.conversation_id });
+    }
+    // Agents do not answer agents: it would let two agents talk to each other forever.
+    if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
+    const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
+    if (!agent) return { ids: [], notes: "No agent in this conversation" };
+
+    const frame = context.frame({ tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id, now: deps.clock.iso(), default_timezone: deps.defaultTimezone, agent, sender, text: req.body_text });
+    let decision = await decide(frame);
+    if ((decision.type === "continue_job" || (decision.type !== "chat_reply" && decision.type !== "propose_job" && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
+      decision = { type: "request_input", question: "Which job do you mean? Reply on its card or name it." };
+    }
+    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) };
+    const A = agent.entity_id;
+
+    switch (decision.type) {
+      case "chat_reply":
+        return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.text).text)]), notes: "Chat reply" };
+      case "request_input":
+        return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.question).text, decision.job_id)]), notes: "Asked a question" };
+      case "escalate":
+        return { ids: await deps.emit(ec, [engine.textDraft(A, `I need a person for this: ${engine.sanitizeText(req.tenant_id, decision.reason).text}`, decision.job_id)]), notes: "Escalated" };
+      case "propose_job": {
+        const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
+        const p = engine.proposeDrafts(agent, req, {
+          title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
+          kind: decision.kind,
+          goal: engine.sanitizeText(req.tenant_id, decision.goal).text.slice(0, 500),
+          slots,
+          ...(decision.constraints ? { constraints: decision.constraints.map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)) } : {}),
+        });
+        return { ids: await deps.emit(ec, p.drafts), notes: "Proposed a job card", job_id: p.job_id };
+      }
+      case "continue_job": {
+        const jobId = decision.job_id;
+        return engine.withLock(engine.jobKey(req.tenant_id, jobId), async () => {
+          const job = context.job(req.tenant_id, jobId) as JobView;
+          if (job.state !== "waiting_input") {
+            return { ids: await deps.emit(ec, [engine.textDraft(A, "Noted.", jobId)]), notes: "Job not waiting for input" };
+          }
+          const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
+          const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined));
+          const next: JobView = { ...job, slots: { ...job.slots, ...slots }, state: "in_progress" };
+          const drafts: Draft[] = [
+            { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs } },
+            engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
+          ];
+          const step = engine.nextStep(next, agent);
+          if (step.run) return { ids: await engine.runTool(next, agent, drafts, ec), notes: "Continued the job", job_id: jobId };
+          return { ids: await deps.emit(ec, [...drafts, ...step.drafts]), notes: "Continued the job", job_id: jobId };
+        });
+      }
+    }
+    return { ids: [], notes: "Nothing to do" };
+  };
+}

@@ -1,0 +1,247 @@
+import type { TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
+import type { TStoredEvent } from "../../contracts/events.js";
+import type { TJobState } from "../../contracts/primitives.js";
+import type { SlotValues } from "./planner/planner.js";
+
+/**
+ * The job as Office sees it, folded from its ledger events only (no Office table holds job
+ * state), plus the pure tables that say what may happen next. `foldJob` is what restart,
+ * trajectory and "reconstruct by job_id" all use.
+ */
+
+export type JobSlots = Omit<SlotValues, "attendee_email"> & { attendee_email?: TRedactedValue; notes?: string };
+
+export interface ToolAttempt {
+  tool_call_id: string;
+  tool_name: string;
+  attempt: number;
+  called_at: string;
+  called_event_id: string;
+  status?: "success" | "error";
+  error_code?: string;
+  retryable?: boolean;
+  suggested_wait_seconds?: number;
+  result_at?: string;
+  result_event_id?: string;
+  provider?: string;
+}
+
+export interface JobView {
+  job_id: string;
+  tenant_id: string;
+  conversation_id: string;
+  title: string;
+  owner_entity_id: string;
+  parent_job_id?: string;
+  kind: "schedule_meeting" | "generic";
+  goal: string;
+  state: TJobState;
+  trace_id: string;
+  created_at: string;
+  updated_at: string;
+  slots: JobSlots;
+  /** Every card posted for the job (by card_id), and the latest of each type. */
+  cards: Map<string, TJobCard>;
+  latest: Partial<Record<TJobCard["card_type"], TJobCard>>;
+  approvals: Array<{ by: string; at: string; action: string; reason?: string }>;
+  disputes: Array<{ by: string; at: string; reason: string }>;
+  tools: ToolAttempt[];
+  outcome?: string;
+  last_event_id: string;
+  /** Set when a state change says the person must act (auth, invalid input, dispute). */
+  last_reason_code?: string;
+}
+
+const SLOT_KEYS = new Set(["duration_minutes", "attendee_name", "time_window", "timezone", "meeting_link", "title", "day_hint"]);
+
+/** Maps an input field key from a card form to the slot it fills. */
+export function slotForInputKey(key: string): keyof JobSlots | undefined {
+  if (key.endsWith("_email") || key === "email") return "attendee_email";
+  if (key === "info" || key === "details") return "notes";
+  if (key === "duration") return "duration_minutes";
+  return SLOT_KEYS.has(key) ? (key as keyof JobSlots) : undefined;
+}
+
+export function applyInputs(slots: JobSlots, inputs: Record<string, unknown>): JobSlots {
+  const next: JobSlots = { ...slots };
+  for (const [k, v] of Object.entries(inputs)) {
+    const slot = slotForInputKey(k);
+    if (!slot || v === undefined || v === "") continue;
+    if (slot === "duration_minutes") {
+      const n = Number(v);
+      if (Number.isFinite(n) && n > 0) next.duration_minutes = n;
+    } else (next as Record<string, unknown>)[slot] = v;
+  }
+  return next;
+}
+
+export function foldJob(events: readonly TStoredEvent[]): JobView | null {
+  let job: JobView | null = null;
+  for (const e of events) {
+    if (e.event_type === "job.created") {
+      const p = e.payload;
+      job = {
+        job_id: p.job_id,
+        tenant_id: e.tenant_id,
+        conversation_id: p.conversation_id,
+        title: p.title,
+        owner_entity_id: p.owner_entity_id,
+        ...(p.parent_job_id ? { parent_job_id: p.parent_job_id } : {}),
+        kind: "generic",
+        goal: p.title,
+        state: "draft",
+        trace_id: e.trace_id,
+        created_at: e.ts,
+        updated_at: e.ts,
+        slots: {},
+        cards: new Map(),
+        latest: {},
+        approvals: [],
+        disputes: [],
+        tools: [],
+        last_event_id: e.event_id,
+      };
+      continue;
+    }
+    if (!job) continue;
+    job.updated_at = e.ts;
+    job.last_event_id = e.event_id;
+    switch (e.event_type) {
+      case "job.proposed": {
+        const card = e.payload.proposed_card;
+        const ext = card.job as { kind?: string; slots?: JobSlots };
+        job.kind = ext.kind === "schedule_meeting" ? "schedule_meeting" : "generic";
+        job.slots = { ...(ext.slots ?? {}) };
+        job.goal = card.job.goal;
+        job.title = card.title;
+        job.state = "proposed";
+        break;
+      }
+      case "message.sent":
+        if (e.payload.kind === "card" && e.payload.card) {
+          job.cards.set(e.payload.card.card_id, e.payload.card);
+          job.latest[e.payload.card.card_type] = e.payload.card;
+        }
+        break;
+      case "job.approved":
+        job.state = "approved";
+        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "approved" });
+        break;
+      case "job.rejected":
+        job.state = "rejected";
+        job.outcome = "rejected";
+        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "rejected", ...(e.payload.reason_text ? { reason: e.payload.reason_text } : {}) });
+        break;
+      case "job.changes_requested":
+        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "changes_requested", reason: e.payload.changes_text });
+        break;
+      case "job.acknowledged":
+        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: e.payload.action?.type === "job.ack" || !e.payload.action ? "acknowledged" : e.payload.action.type.replace("job.", "") });
+        break;
+      case "job.disputed":
+        job.disputes.push({ by: e.actor.entity_id, at: e.ts, reason: e.payload.reason_text });
+        break;
+      case "job.input_provided":
+        job.slots = applyInputs(job.slots, e.payload.inputs);
+        break;
+      case "job.state_changed":
+        job.state = e.payload.next_state;
+        if (e.payload.reason_code) job.last_reason_code = e.payload.reason_code;
+        if (["failed", "cancelled", "rejected", "completed"].includes(e.payload.next_state)) job.outcome = e.payload.next_state;
+        break;
+      case "job.completed": {
+        const r = e.payload.finished_card.outcome.result;
+        job.outcome = r;
+        if (r === "completed") job.state = "completed";
+        break;
+      }
+      case "tool.called": {
+        const p = e.payload;
+        const inputs = p.inputs as { provider?: string };
+        job.tools.push({
+          tool_call_id: p.tool_call_id,
+          tool_name: p.tool_name,
+          attempt: p.attempt ?? 1,
+          called_at: e.ts,
+          called_event_id: e.event_id,
+          ...(typeof inputs.provider === "string" ? { provider: inputs.provider } : {}),
+        });
+        break;
+      }
+      case "tool.result": {
+        const t = job.tools.find((x) => x.tool_call_id === e.payload.tool_call_id);
+        if (t) {
+          t.status = e.payload.status;
+          t.result_at = e.ts;
+          t.result_event_id = e.event_id;
+          if (e.payload.error) {
+            t.error_code = e.payload.error.error_code;
+            t.retryable = e.payload.error.retryable;
+            if (e.payload.error.suggested_wait_seconds !== undefined) t.suggested_wait_seconds = e.payload.error.suggested_wait_seconds;
+          }
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return job;
+}
+
+/** The job FSM (the seed's, as enforced by the ledger's policy.job_fsm). */
+export const TRANSITIONS: ReadonlyArray<readonly [TJobState, TJobState]> = [
+  ["draft", "proposed"],
+  ["proposed", "approved"],
+  ["proposed", "rejected"],
+  ["approved", "in_progress"],
+  ["in_progress", "waiting_input"],
+  ["in_progress", "completed"],
+  ["in_progress", "failed"],
+  ["in_progress", "cancelled"],
+  ["waiting_input", "in_progress"],
+  ["waiting_input", "failed"],
+  ["waiting_input", "cancelled"],
+];
+
+export function canTransition(from: TJobState, to: TJobState): boolean {
+  return TRANSITIONS.some(([a, b]) => a === from && b === to);
+}
+
+export const TERMINAL: ReadonlySet<TJobState> = new Set(["completed", "failed", "cancelled", "rejected"]);
+
+/** Which clicks each state accepts; anything else is refused as ILLEGAL_JOB_TRANSITION. */
+const ACTIONS_BY_STATE: Record<TJobState, TCardActionType[]> = {
+  draft: ["chat.ask"],
+  proposed: ["job.approve", "job.reject", "job.request_changes", "chat.ask"],
+  approved: ["job.cancel", "chat.ask"],
+  in_progress: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
+  waiting_input: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
+  completed: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],
+  failed: ["job.ack", "job.dispute", "job.follow_up", "job.retry", "job.switch_tool", "job.cancel", "chat.ask"],
+  cancelled: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],
+  rejected: ["job.follow_up", "chat.ask"],
+};
+
+export function isActionAllowed(state: TJobState, action: TCardActionType): boolean {
+  return ACTIONS_BY_STATE[state].includes(action);
+}
+
+/** The Job Drawer's default action labels by state (seed: "Default action sets by state"). */
+export const DRAWER_ACTIONS: Record<string, string[]> = {
+  proposed: ["Approve", "Reject", "Request changes", "Ask in chat"],
+  waiting_input: ["Provide info", "Cancel", "Ask in chat"],
+  in_progress: ["Got it", "Dispute", "Cancel", "Ask in chat"],
+  completed: ["Accept", "Dispute", "Follow-up", "Ask in chat"],
+  failed: ["Try later", "Switch tool", "Cancel", "Ask in chat"],
+};
+
+/** Required inputs of a meeting job that are still missing, in the seed's order. */
+export function missingMeetingInputs(slots: JobSlots): Array<"attendee_email" | "time_window" | "timezone" | "meeting_link"> {
+  const out: Array<"attendee_email" | "time_window" | "timezone" | "meeting_link"> = [];
+  if (!slots.attendee_email) out.push("attendee_email");
+  if (!slots.time_window) out.push("time_window");
+  if (!slots.timezone) out.push("timezone");
+  if (!slots.meeting_link) out.push("meeting_link");
+  return out;
+}

@@ -1,0 +1,16 @@
+import type { TStoredEvent } from "../../contracts/events.js";
+import type { TQueryRequest } from "../../contracts/ledger.js";
+import type { LedgerApi } from "../ledger/index.js";
+
+/** Every event matching a query, paging through the ledger's cursor. */
+export function queryAll(ledger: LedgerApi, req: Omit<TQueryRequest, "limit" | "after_cursor">): TStoredEvent[] {
+  const out: TStoredEvent[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = ledger.query({ ...req, limit: 1000, ...(after ? { after_cursor: after } : {}) });
+    out.push(...(page.events as unknown as TStoredEvent[]));
+    if (!page.next_cursor || page.events.length < 1000) break;
+    after = page.next_cursor;
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+import type { TInputSchema, TStep } from "../../contracts/cards.js";
+import type { JobSlots, JobView } from "./job-machine.js";
+import { linkLabel } from "./tools/calendar-create-invite.js";
+import type { ToolErrorCode } from "./tools/tool.js";
+
+/**
+ * Office's voice: short, certain, no apologies. Every line a person reads on a card or in a
+ * reply is written here, so the copy stays consistent across cards and chat.
+ */
+
+export const slug = (name?: string) => (name ?? "attendee").split(/\s+/)[0]!.toLowerCase().normalize("NFD").replace(/[^a-z0-9]/g, "") || "attendee";
+const possessive = (name?: string) => (name ? `${name.split(/\s+/)[0]}’s` : "the attendee’s");
+
+export const MISSING_LABEL: Record<string, (s: JobSlots) => string> = {
+  attendee_email: (s) => `${possessive(s.attendee_name)} email`,
+  time_window: () => "preferred days/times",
+  timezone: () => "timezone",
+  meeting_link: () => "meeting link type",
+};
+
+export function waitingStatus(missing: string[], s: JobSlots): string {
+  return `Waiting for: ${missing.map((k) => MISSING_LABEL[k]?.(s) ?? k).join(" + ")}`;
+}
+
+export function meetingSteps(phase: "collect" | "create" | "done" | "retry" | "blocked_tool"): TStep[] {
+  const who = "Send invite";
+  const st = (collect: TStep["state"], create: TStep["state"], send: TStep["state"]): TStep[] => [
+    { key: "collect_inputs", label: "Collect details", state: collect },
+    { key: "create_invite", label: "Create calendar invite", state: create },
+    { key: "send_invite", label: who, state: send },
+  ];
+  if (phase === "collect") return st("blocked", "todo", "todo");
+  if (phase === "create") return st("done", "doing", "todo");
+  if (phase === "retry") return st("done", "doing", "todo");
+  if (phase === "blocked_tool") return st("done", "blocked", "todo");
+  return st("done", "done", "done");
+}
+
+export const LINK_OPTIONS = [
+  { value: "google_meet", label: "Google Meet" },
+  { value: "zoom", label: "Zoom" },
+  { value: "teams", label: "Teams" },
+  { value: "phone", label: "Phone" },
+];
+
+/** The Provide info form: only what is missing (or wrong), with what is known prefilled. */
+export function meetingInputSchema(missing: string[], s: JobSlots, defaultTz: string, errors: Record<string, string> = {}, given: Record<string, unknown> = {}): TInputSchema {
+  const who = s.attendee_name?.split(/\s+/)[0] ?? "Attendee";
+  const fields: TInputSchema["fields"] = [];
+  const err = (k: string) => (errors[k] ? { error: errors[k] } : {});
+  const prev = (k: string) => (typeof given[k] === "string" && !errors[k] ? { default_value: given[k] as string } : {});
+  if (missing.includes("attendee_email")) fields.push({ key: `${slug(s.attendee_name)}_email`, label: `${who} email`, type: "string", required: true, placeholder: "name at company", ...err(`${slug(s.attendee_name)}_email`) });
+  if (missing.includes("time_window")) fields.push({ key: "time_window", label: "Preferred days/times", type: "multiline", required: true, placeholder: "Tue–Thu, 14:00–17:00", ...prev("time_window"), ...err("time_window") });
+  if (missing.includes("timezone")) fields.push({ key: "timezone", label: "Timezone", type: "string", required: true, placeholder: defaultTz, default_value: defaultTz, hint: "IANA name, e.g. Europe/Lisbon", ...err("timezone") });
+  if (missing.includes("meeting_link")) fields.push({ key: "meeting_link", label: "Meeting link", type: "select", required: true, options: LINK_OPTIONS, ...err("meeting_link") });
+  return { fields };
+}
+
+export function retryStatus(code: ToolErrorCode, delayMs: number): string {
+  const when = delayMs < 60_000 ? `~${Math.round(delayMs / 1000)} seconds` : `~${Math.round(delayMs / 60_000)} minute${delayMs >= 120_000 ? "s" : ""}`;
+  const what: Record<string, string> = {
+    PROVIDER_TIMEOUT: "Calendar provider timed out.",
+    PROVIDER_RATE_LIMIT: "Calendar provider is rate limiting us.",
+    PROVIDER_UNAVAILABLE: "Calendar provider is unavailable.",
+    UNKNOWN: "Calendar provider had an unexpected problem.",
+  };
+  return `${what[code] ?? "Calendar provider failed."} Retrying in ${when}.`;
+}
+
+export const AUTH_STATUS = "Calendar isn’t connected. Connect it to continue.";
+export const INVALID_STATUS = "I can’t use that email/time window. Please confirm the details.";
+export const EXHAUSTED_SUMMARY = "I couldn’t finish because the calendar provider is unavailable right now.";
+
+export function alternativeLink(current?: string): { value: string; label: string } {
+  return current === "zoom" ? { value: "google_meet", label: "Google Meet" } : { value: "zoom", label: "Zoom" };
+}
+
+export function completedSummary(s: JobSlots, start: string, end: string, tz: string): string {
+  const fmt = (iso: string, withDay: boolean) =>
+    new Intl.DateTimeFormat("en-GB", { timeZone: tz, ...(withDay ? { weekday: "short", day: "numeric", month: "short" } : {}), hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
+  const to = s.attendee_email?.redacted ?? s.attendee_name ?? "the attendee";
+  return `Created a ${s.duration_minutes ?? 30}-minute invite (${linkLabel(s.meeting_link ?? "")}) for ${fmt(start, true)}–${fmt(end, false)} (${tz}) and sent it to ${to}.`;
+}
+
+export function answerAbout(job: JobView, prompt: string): string {
+  const state = job.state.replace("_", " ");
+  const base = `“${job.title}” is ${state}.`;
+  if (/change/i.test(prompt)) return `${base} Tell me what to change — duration, days/times, timezone or link type — and I’ll update the proposal.`;
+  if (/connect/i.test(prompt)) return `${base} Connect your calendar in Settings, then press “Connect calendar” on the card and I’ll try again.`;
+  if (/fail|why/i.test(prompt)) return `${base} The calendar provider kept failing. You can try later, switch tool, or close it.`;
+  if (job.state === "waiting_input") return `${base} I need a few details first — use “Provide info” on the card or just tell me here.`;
+  return `${base} Ask me anything about it here; the job keeps its place.`;
+}

@@ -1,0 +1,127 @@
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { fileURLToPath } from "node:url";
+import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
+import type { LedgerApi } from "../ledger/index.js";
+import { systemClock, type Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
+import { validationError } from "../shared/errors.js";
+import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
+import { createContextBuilder } from "./context-builder.js";
+import { createEmitter } from "./emitter.js";
+import { createIngest } from "./ingest.js";
+import { createJobActions } from "./job-actions.js";
+import { createJobEngine } from "./job-engine.js";
+import type { OfficeApi } from "./office-api.js";
+import type { Planner } from "./planner/planner.js";
+import { createRulesPlanner } from "./planner/rules.js";
+import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
+import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
+import { createLocalCalendarProvider, type CalendarProvider } from "./tools/calendar-provider.js";
+import { createToolRouter } from "./tools/tool-router.js";
+import { buildAffordances, buildTrajectory } from "./trajectory.js";
+import { createVault } from "./vault.js";
+
+export interface OfficeLogger {
+  error(obj: unknown, msg?: string): void;
+  info?(obj: unknown, msg?: string): void;
+}
+
+export interface CreateOfficeDeps {
+  ledger: LedgerApi;
+  db: Db;
+  /** Vault key file and artifact files live here. */
+  dataDir: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** `rules` by default; the LLM planner plugs in here. */
+  planner?: Planner;
+  calendarProvider?: CalendarProvider;
+  logger?: OfficeLogger;
+  /** Delay before each attempt: attempt 1 immediate, then +10 s, +60 s, +5 min. */
+  retrySchedule?: readonly number[];
+  /** Timezone suggested (never assumed) when a request names none. */
+  defaultTimezone?: string;
+  /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
+  breaker?: { threshold?: number; windowMs?: number };
+}
+
+export type Office = OfficeApi & { artifacts: ArtifactStore; planner: Planner };
+
+const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export function migrateOffice(db: Db): void {
+  migrate(drizzle(db), { migrationsFolder: MIGRATIONS, migrationsTable: "__office_migrations" });
+}
+
+export function createOffice(deps: CreateOfficeDeps): Office {
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? defaultIds;
+  const defaultTimezone = deps.defaultTimezone ?? "Europe/Lisbon";
+  const onError = (err: unknown, where: string) => deps.logger?.error({ err, where }, "office error");
+  migrateOffice(deps.db);
+
+  const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids });
+  const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
+  const router = createToolRouter({ clock, tools: [createCalendarInviteTool({ provider: deps.calendarProvider ?? createLocalCalendarProvider(), vault, artifacts, ids })] });
+  const context = createContextBuilder({ ledger: deps.ledger });
+  const emitter = createEmitter({ ledger: deps.ledger, clock, ids });
+  const engine = createJobEngine({
+    ledger: deps.ledger,
+    clock,
+    ids,
+    emitter,
+    context,
+    router,
+    vault,
+    breaker: createCircuitBreaker({ clock, ...deps.breaker }),
+    schedule: deps.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
+    defaultTimezone,
+    onError,
+  });
+  const rules = createRulesPlanner();
+  const planner = deps.planner ?? rules;
+  const emit = emitter.emit;
+  const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
+  const ingest = createIngest({ ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
+
+  const parseAction = (raw: unknown) => {
+    const r = ZJobActionRequest.safeParse(raw);
+    if (!r.success) throw validationError(r.error.issues);
+    return r.data;
+  };
+
+  return {
+    planner,
+    artifacts,
+    vault,
+    async ingestMessage(req) {
+      const r = await ingest(req);
+      return { ok: true, emitted_event_ids: r.ids, notes: r.notes, ...(r.job_id ? { job_id: r.job_id } : {}) };
+    },
+    async jobAction(req) {
+      const parsed = parseAction(req);
+      const r = await actions.handle(parsed);
+      return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id ?? parsed.job_id, ...(r.notes ? { notes: r.notes } : {}) };
+    },
+    checkJobAction(req) {
+      actions.check(parseAction(req));
+    },
+    async affordances(req) {
+      const r = ZAffordancesRequest.safeParse(req);
+      if (!r.success) throw validationError(r.error.issues);
+      return buildAffordances(context, router, r.data);
+    },
+    async trajectory(tenantId, entityId) {
+      return buildTrajectory(context, tenantId, entityId);
+    },
+    artifact: (tenantId, artifactId) => artifacts.get(tenantId, artifactId),
+    async start() {
+      engine.rearm(deps.ledger.tenants());
+    },
+    stop() {
+      engine.stopAll();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
+import { extractMeetingSlots } from "./slots.js";
+
+/**
+ * The default planner: deterministic, no network. It proposes a job only when the message is
+ * clearly a request for work, answers chat briefly, and asks when it cannot tell (Office never
+ * guesses a job into existence).
+ */
+
+const SCHEDULE_VERB = /\b(schedule|book|set(?:ting)? up|arrange|organi[sz]e|plan|put|find (?:a )?time|get|line up|fix up|sort out|slot in|pencil in|need|want|have|can we (?:do|have))\b/i;
+const MEETING_NOUN = /\b(call|meeting|meet(?:ing)?|sync|demo|catch[- ]?up|1:1|one[- ]on[- ]one|interview|review|stand-?up|session|appointment|check[- ]in|chat|video call|conference)\b/i;
+const STRONG_SCHEDULE = /\b(schedule|book|arrange|set up|find (?:a )?time|pencil in|put .* on (?:the|my) calendar|send (?:an? )?(?:calendar )?invite)\b/i;
+const WORK_VERB = /^(?:(?:can|could|would|will) you\s+|please\s+|pls\s+|i need you to\s+|i'd like you to\s+|go ahead and\s+|kindly\s+)*(send|call|prepare|draft|remind|order|update|write|create|email|reply|compile|file|pay|research|summari[sz]e|translate|check|review|follow up|invoice|submit|renew|cancel|ship|collect|reconcile|post|publish|contact|notify|book)\b/i;
+const GREETING = /^(hi|hello|hey|yo|good (morning|afternoon|evening)|hiya|howdy|ola|olá)\b/i;
+const THANKS = /\b(thanks|thank you|thx|cheers|great job|nice work|well done|awesome|perfect)\b/i;
+const CAPABILITIES = /\b(what can you do|who are you|what do you do|help me understand|what are you)\b/i;
+const VAGUE_HELP = /^(can you help|could you help|i need help|help)\b/i;
+
+const NOUN_TITLE: Record<string, string> = {
+  meeting: "meeting",
+  meet: "meeting",
+  sync: "sync",
+  demo: "demo",
+  "1:1": "1:1",
+  interview: "interview",
+  review: "review",
+  appointment: "appointment",
+  session: "session",
+};
+
+function meetingNoun(text: string): string {
+  const m = MEETING_NOUN.exec(text);
+  const raw = (m?.[1] ?? "meeting").toLowerCase();
+  if (/catch/.test(raw)) return "catch-up";
+  if (/check/.test(raw)) return "check-in";
+  if (/one/.test(raw)) return "1:1";
+  if (/stand/.test(raw)) return "stand-up";
+  if (/video call|call|chat|conference/.test(raw)) return "call";
+  return NOUN_TITLE[raw] ?? "meeting";
+}
+
+function isScheduling(text: string): boolean {
+  if (STRONG_SCHEDULE.test(text) && (MEETING_NOUN.test(text) || /\binvite|calendar\b/i.test(text))) return true;
+  if (SCHEDULE_VERB.test(text) && MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) return true;
+  return /\b(set up|arrange|schedule|book)\b/i.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text);
+}
+
+function cap(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function proposeMeeting(text: string): Decision {
+  const slots: SlotValues = extractMeetingSlots(text);
+  const noun = meetingNoun(text);
+  const who = slots.attendee_name;
+  const title = who ? `Schedule ${noun} with ${who}` : `Schedule ${noun}`;
+  const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute ${noun}` : `a ${noun}`;
+  const when = slots.day_hint ? ` ${slots.day_hint}` : slots.time_window ? ` (${slots.time_window})` : "";
+  slots.title = `${cap(noun)}${who ? ` with ${who}` : ""}`;
+  return {
+    type: "propose_job",
+    kind: "schedule_meeting",
+    title: title.slice(0, 120),
+    goal: `Schedule ${dur}${who ? ` with ${who}` : ""}${when} and send an invite`.slice(0, 500),
+    slots,
+    constraints: [`Don’t email ${who ?? "attendees"} until you approve the details`],
+    rationale: "Scheduling request: verb + meeting noun",
+  };
+}
+
+function proposeGeneric(text: string, verbAt: number): Decision {
+  const phrase = text
+    .slice(verbAt)
+    .replace(/\b(please|pls|for me|thanks|thank you)\b/gi, "")
+    .replace(/[?.!\s]+$/g, "")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+  const title = cap(phrase).slice(0, 60).replace(/\s+\S*$/, (m) => (phrase.length > 60 ? "" : m));
+  return {
+    type: "propose_job",
+    kind: "generic",
+    title: title || "Task",
+    goal: cap(phrase).slice(0, 500),
+    slots: {},
+    rationale: "Work verb at the start of a request",
+  };
+}
+
+export function planRules(frame: PlanFrame): Decision {
+  const text = frame.text.trim();
+  const lower = text.toLowerCase();
+  const jobs = frame.jobs;
+  const waiting = frame.default_job_id ? jobs.find((j) => j.job_id === frame.default_job_id && j.state === "waiting_input") : undefined;
+
+  if (waiting) {
+    const slots = extractMeetingSlots(text);
+    delete slots.attendee_name;
+    if (Object.keys(slots).length > 0 && !isScheduling(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
+  }
+  if (isScheduling(text)) return proposeMeeting(text);
+
+  const work = WORK_VERB.exec(text);
+  if (work) {
+    const verbAt = text.toLowerCase().indexOf(work[1]!.toLowerCase(), work.index);
+    // "call" next to a meeting noun is a meeting ("call with Maria" handled above); "call the bank" is work
+    return proposeGeneric(text, verbAt);
+  }
+
+  if (GREETING.test(text)) return { type: "chat_reply", text: `Hi ${frame.sender.display_name}! Tell me what you need — for example “schedule a 30-min call with Maria next week”.` };
+  if (THANKS.test(text)) return { type: "chat_reply", text: "You’re welcome." };
+  if (CAPABILITIES.test(lower)) {
+    return { type: "chat_reply", text: `I’m ${frame.agent.display_name}${frame.agent.role ? `, ${frame.agent.role}` : ""}. I turn requests into jobs you approve — I can schedule meetings and send calendar invites.` };
+  }
+  if (VAGUE_HELP.test(text)) return { type: "request_input", question: "Sure — what do you need? I can schedule a meeting and send the invite, or take on another task." };
+  if (MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) {
+    return { type: "request_input", question: "Do you want me to schedule that? Tell me how long and when, and I’ll propose a job.", choices: ["Yes, schedule it", "No"] };
+  }
+  if (/\?\s*$/.test(text)) {
+    if (jobs.length) return { type: "chat_reply", text: `I’m on it — ${jobs.length === 1 ? `“${jobs[0]!.title}” is ${jobs[0]!.state.replace("_", " ")}` : `${jobs.length} jobs are open here`}. You can keep chatting.` };
+    return { type: "chat_reply", text: "Good question — I can’t answer that from here. If you need something done, tell me and I’ll propose a job." };
+  }
+  return { type: "chat_reply", text: "Noted." };
+}
+
+export function createRulesPlanner(): Planner {
+  return { name: "rules", plan: async (frame) => planRules(frame) };
+}

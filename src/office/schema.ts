@@ -1,0 +1,63 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * Office's own tables. None of them is truth about a job (the ledger is); they hold what must
+ * never enter the ledger (encrypted PII), the bytes of files Office produced, and the outbox of
+ * messages a tool sent to people outside the workspace.
+ */
+
+/** Encrypted PII. `erased_at` set and ciphertext emptied = gone for good; events keep their hash. */
+export const officeVault = sqliteTable(
+  "office_vault",
+  {
+    vaultRef: text("vault_ref").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    kind: text("kind").notNull(),
+    hash: text("hash").notNull(),
+    iv: text("iv").notNull(),
+    tag: text("tag").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    createdAt: text("created_at").notNull(),
+    erasedAt: text("erased_at"),
+  },
+  (t) => [index("office_vault_tenant_hash_idx").on(t.tenantId, t.hash)],
+);
+
+/** Files Office produced (e.g. `.ics` invites); bytes live under DATA_DIR/artifacts. */
+export const officeArtifacts = sqliteTable(
+  "office_artifacts",
+  {
+    artifactId: text("artifact_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    jobId: text("job_id"),
+    filename: text("filename").notNull(),
+    mimeType: text("mime_type").notNull(),
+    path: text("path").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("office_artifacts_tenant_job_idx").on(t.tenantId, t.jobId)],
+);
+
+/**
+ * Messages to people outside the workspace (invites). The unique idempotency key is what makes
+ * a retried tool call send once even when the first attempt's answer was lost.
+ */
+export const officeOutbox = sqliteTable(
+  "office_outbox",
+  {
+    outboxId: text("outbox_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    jobId: text("job_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    toVaultRef: text("to_vault_ref"),
+    toRedacted: text("to_redacted").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    artifactId: text("artifact_id"),
+    status: text("status").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey)],
+);

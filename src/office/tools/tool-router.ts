@@ -1,0 +1,53 @@
+import type { Clock } from "../../shared/clock.js";
+import { ToolFailure, type ToolContext, type ToolDefinition, type ToolOutcome } from "./tool.js";
+
+export interface ToolRouter {
+  list(): Array<{ name: string; version: string; description: string; side_effects: boolean }>;
+  get(name: string): ToolDefinition<unknown> | undefined;
+  /** A tool runs for an agent only when named in its `allowed_tools` (entity.registered). */
+  isAllowed(allowedTools: readonly string[] | undefined, name: string): boolean;
+  /** Runs a tool: validates input and output, times it, maps every failure to a seed error code. */
+  execute(name: string, input: unknown, ctx: ToolContext): Promise<ToolOutcome & { latency_ms: number }>;
+}
+
+export function createToolRouter(deps: { tools: ToolDefinition<any>[]; clock: Clock }): ToolRouter {
+  const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
+  return {
+    list: () => [...byName.values()].map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })),
+    get: (name) => byName.get(name),
+    isAllowed: (allowed, name) => byName.has(name) && (allowed ?? []).includes(name),
+    async execute(name, input, ctx) {
+      const tool = byName.get(name);
+      const started = deps.clock.now();
+      const done = (o: ToolOutcome) => ({ ...o, latency_ms: Math.max(0, deps.clock.now() - started) });
+      if (!tool) return done({ ok: false, error: { error_code: "INVALID_INPUT", message_safe: `No tool named ${name}.`, retryable: false } });
+      const parsed = tool.input.safeParse(input);
+      if (!parsed.success) {
+        const field = parsed.error.issues[0]?.path.join(".") ?? "";
+        return done({ ok: false, error: { error_code: "INVALID_INPUT", message_safe: `Invalid ${field || "input"}: ${parsed.error.issues[0]?.message ?? "invalid"}`, retryable: false } });
+      }
+      try {
+        const out = await tool.run(parsed.data, ctx);
+        if (!out.ok) return done(out);
+        const checked = tool.output.safeParse(out.output);
+        if (!checked.success) return done({ ok: false, error: { error_code: "UNKNOWN", message_safe: "The tool returned an unexpected answer.", retryable: true } });
+        return done({ ok: true, output: checked.data, artifacts: out.artifacts });
+      } catch (err) {
+        if (err instanceof ToolFailure) {
+          const retryable = !["PROVIDER_AUTH_REQUIRED", "INVALID_INPUT"].includes(err.code);
+          return done({
+            ok: false,
+            error: {
+              error_code: err.code,
+              message_safe: err.message.slice(0, 300),
+              retryable,
+              ...(err.suggestedWaitSeconds !== undefined ? { suggested_wait_seconds: err.suggestedWaitSeconds } : {}),
+            },
+          });
+        }
+        // Unexpected errors never leak internals into the ledger.
+        return done({ ok: false, error: { error_code: "UNKNOWN", message_safe: "The tool failed unexpectedly.", retryable: true } });
+      }
+    },
+  };
+}

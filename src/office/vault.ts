@@ -1,0 +1,129 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { blake3 } from "@noble/hashes/blake3.js";
+import { and, eq, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { TRedactedValue } from "../../contracts/events.js";
+import type { Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
+import type { IdGenerator } from "../shared/ids.js";
+import type { VaultApi } from "./office-api.js";
+import { digitsOf, redactEmail, redactPhone } from "./pii.js";
+import { officeVault } from "./schema.js";
+
+export interface VaultDeps {
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export type Vault = VaultApi & {
+  /** The tenant-salted BLAKE3 hash the ledger stores instead of the value. */
+  hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
+};
+
+/**
+ * The key lives in a file next to the database, not in it: a copy of the database alone does
+ * not reveal the PII. Created once with mode 0600.
+ */
+function loadKey(dataDir: string): Buffer {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "office-vault.key");
+  if (!existsSync(path)) {
+    writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
+    chmodSync(path, 0o600);
+  }
+  const key = Buffer.from(readFileSync(path, "utf8").trim(), "hex");
+  if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte hex key`);
+  return key;
+}
+
+function canonical(kind: "email" | "phone" | "text", value: string): string {
+  if (kind === "email") return value.trim().toLowerCase();
+  if (kind === "phone") return digitsOf(value);
+  return value;
+}
+
+export function createVault(deps: VaultDeps): Vault {
+  const key = loadKey(deps.dataDir);
+  const orm = drizzle(deps.db);
+  const salts = new Map<string, Buffer>();
+
+  // The per-tenant salt is derived from the vault key, so the same address hashes differently in
+  // two tenants (no cross-tenant linking) and nothing extra has to be stored.
+  const saltOf = (tenantId: string) => {
+    let s = salts.get(tenantId);
+    if (!s) salts.set(tenantId, (s = createHmac("sha256", key).update(`tenant-salt:${tenantId}`).digest()));
+    return s;
+  };
+
+  const hashOf = (tenantId: string, kind: "email" | "phone" | "text", value: string) => {
+    const bytes = Buffer.concat([saltOf(tenantId), Buffer.from(canonical(kind, value), "utf8")]);
+    return `blake3:${Buffer.from(blake3(bytes)).toString("hex")}`;
+  };
+
+  const redact = (kind: "email" | "phone" | "text", value: string) =>
+    kind === "email" ? redactEmail(value) : kind === "phone" ? redactPhone(value) : `${value.slice(0, 1)}***`;
+
+  return {
+    hashOf,
+    put(tenantId, kind, value) {
+      const hash = hashOf(tenantId, kind, value);
+      const redacted = redact(kind, value);
+      const existing = orm
+        .select({ ref: officeVault.vaultRef })
+        .from(officeVault)
+        .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.hash, hash), isNull(officeVault.erasedAt)))
+        .get();
+      if (existing) return { redacted, hash, vault_ref: existing.ref };
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      // The tenant and reference are bound as associated data: a row copied to another tenant
+      // or reference fails to decrypt.
+      const ref = `vault_ref:${deps.ids("vlt")}`;
+      cipher.setAAD(Buffer.from(`${tenantId}|${ref}`));
+      const ct = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+      orm
+        .insert(officeVault)
+        .values({
+          vaultRef: ref,
+          tenantId,
+          kind,
+          hash,
+          iv: iv.toString("base64"),
+          tag: cipher.getAuthTag().toString("base64"),
+          ciphertext: ct.toString("base64"),
+          createdAt: deps.clock.iso(),
+        })
+        .run();
+      return { redacted, hash, vault_ref: ref };
+    },
+    get(tenantId, vaultRef) {
+      const row = orm
+        .select()
+        .from(officeVault)
+        .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef)))
+        .get();
+      if (!row || row.erasedAt) return null;
+      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(row.iv, "base64"));
+      decipher.setAAD(Buffer.from(`${tenantId}|${vaultRef}`));
+      decipher.setAuthTag(Buffer.from(row.tag, "base64"));
+      return Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
+    },
+    erase(tenantId, vaultRef) {
+      const res = orm
+        .update(officeVault)
+        .set({ ciphertext: "", iv: "", tag: "", erasedAt: deps.clock.iso() })
+        .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef), isNull(officeVault.erasedAt)))
+        .run();
+      return res.changes > 0;
+    },
+  };
+}
+
+/** Shape helper: the ledger-safe form of a vaulted value. */
+export function toRedactedValue(v: { redacted: string; hash: string; vault_ref: string }): TRedactedValue {
+  return { redacted: v.redacted, hash: v.hash, vault_ref: v.vault_ref };
+}
