@@ -45,7 +45,9 @@ function toMinutes(raw: string, pmHint?: boolean): number | undefined {
 }
 
 export function parseTimeWindow(text: string): TimeWindow {
-  const t = text.toLowerCase().replace(/[–—]/g, "-");
+  const full = text.toLowerCase().replace(/[–—]/g, "-");
+  // Dates are read separately below; removing them keeps "2026-01-05" from reading as 01–05h.
+  const t = full.replace(/\b\d{4}-\d{2}-\d{2}\b/g, " ");
   const w: TimeWindow = {};
 
   const range = new RegExp(`\\b${DAY_WORD}\\s*(?:-|to|through|thru|until)\\s*${DAY_WORD}\\b`).exec(t);
@@ -97,10 +99,10 @@ export function parseTimeWindow(text: string): TimeWindow {
 
   if (/\btoday\b/.test(t)) w.day = "today";
   else if (/\btomorrow\b|\btmrw\b/.test(t)) w.day = "tomorrow";
-  if (/\bnext week\b/.test(t)) w.week = "next";
+  if (/\bnext week\b/.test(t) || new RegExp(`\\bnext ${DAY_WORD}\\b`).test(t)) w.week = "next";
   else if (/\bthis week\b|\blater this week\b/.test(t)) w.week = "this";
 
-  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(t);
+  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(full);
   const named = new RegExp(`\\b(${MONTHS.join("|")})[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`).exec(t);
   if (iso) w.date = { y: Number(iso[1]), m: Number(iso[2]), d: Number(iso[3]) };
   else if (named) w.date = { y: 0, m: MONTHS.indexOf(named[1]!) + 1, d: Number(named[2]) };

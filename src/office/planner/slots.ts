@@ -23,7 +23,8 @@ export function findDuration(text: string): number | undefined {
 const NOT_NAMES = new Set([
   "me", "us", "you", "them", "the", "a", "an", "my", "our", "zoom", "google", "teams", "meet", "monday", "tuesday", "wednesday",
   "thursday", "friday", "saturday", "sunday", "tomorrow", "today", "next", "this", "everyone", "team", "i",
-  "europe", "america", "asia", "utc", "cet", "est", "pst", "gmt",
+  "europe", "america", "asia", "utc", "cet", "est", "pst", "gmt", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+  "on", "at", "via", "by", "in", "next", "weekdays",
 ]);
 
 /** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name. */
@@ -37,11 +38,13 @@ export function findAttendee(text: string): string | undefined {
   for (const re of patterns) {
     const m = re.exec(text);
     if (!m) continue;
-    const words = m[1]!.split(/\s+/).filter((w) => !NOT_NAMES.has(w.toLowerCase()));
-    // Keep only the leading run of name-like words ("Maria Next" → "Maria")
+    // "Acme's Peter" is Peter; keep only the leading run of name-like words ("Ana Tue" → "Ana")
+    const raw = m[1]!.split(/\s+/).map((w) => w.replace(/[-'’]+$/, ""));
+    const start = raw.length > 1 && /['’]s$/.test(raw[0]!) ? 1 : 0;
+    const words = raw.slice(start).filter((w) => !NOT_NAMES.has(w.toLowerCase()));
     const kept: string[] = [];
-    for (const w of m[1]!.split(/\s+/)) {
-      if (NOT_NAMES.has(w.toLowerCase())) break;
+    for (const w of raw.slice(start)) {
+      if (NOT_NAMES.has(w.toLowerCase()) || /['’]s$/.test(w)) break;
       kept.push(w);
     }
     if (kept.length && words.length) return kept.join(" ");
