@@ -1,21 +1,70 @@
-import { serve } from "@hono/node-server";
-import { join } from "node:path";
-import { createApp } from "./app.js";
-import { openDatabase } from "./shared/db.js";
+import { mkdirSync } from "node:fs";
+import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { databasePath, runningServerPid, writePidFile } from "./ops/data-dir.js";
+import { createLogger, type Logger } from "./ops/logger.js";
+import { SchemaTooNewError, assertSchemaNotNewer } from "./ops/migration-guard.js";
+import { createOpsRuntime } from "./ops/runtime.js";
+import { bootServer } from "./ops/boot.js";
 
 /**
- * Composition root: read config, open the database, build ledger → office → gateway, mount
- * their routes on one app and serve it.
+ * Composition root: configuration, logger, safety checks on the data dir, then the server
+ * (ledger → office → gateway → web, built by createServer) with the ops middleware and routes,
+ * and an orderly shutdown on SIGTERM.
+ *
+ * Exit codes: 0 stopped cleanly; 1 failed; 78 (EX_CONFIG) the configuration or the data dir
+ * cannot work — systemd's unit does not restart on 78, since retrying cannot fix it.
  */
-const port = Number(process.env.PORT ?? 3000);
-const dataDir = process.env.DATA_DIR ?? "./data";
-const db = openDatabase({ path: join(dataDir, "logline.sqlite"), sync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full" });
+const EX_CONFIG = 78;
 
-const app = createApp({ routes: [] });
-serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
-  console.log(`LogLine listening on http://localhost:${info.port}`);
+function fail(message: string, code: number, logger?: Logger): never {
+  // One line on stderr whatever the log format, so `systemctl status` and a terminal show it.
+  logger?.fatal(message);
+  logger?.flush?.();
+  process.stderr.write(message + "\n");
+  process.exit(code);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) fail(err.message, EX_CONFIG);
+  throw err;
+}
+
+const logger = createLogger({ level: config.logLevel, pretty: config.prettyLogs });
+
+try {
+  mkdirSync(config.dataDir, { recursive: true });
+} catch (err) {
+  fail(`Cannot create DATA_DIR ${config.dataDir}: ${(err as Error).message}`, EX_CONFIG);
+}
+try {
+  assertSchemaNotNewer(databasePath(config.dataDir));
+} catch (err) {
+  if (err instanceof SchemaTooNewError) fail(err.message, EX_CONFIG);
+  fail(`Cannot open the database in ${config.dataDir}: ${(err as Error).message}`, 1);
+}
+const other = runningServerPid(config.dataDir);
+if (other !== null) fail(`Another LogLine (pid ${other}) is already running on ${config.dataDir}`, 1);
+
+const ops = createOpsRuntime({
+  logger,
+  dataDir: config.dataDir,
+  planner: () => ({ kind: config.office.planner }),
+  ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+  shutdownTimeoutMs: config.shutdownTimeoutMs,
 });
-process.on("SIGTERM", () => {
-  db.close();
-  process.exit(0);
-});
+// Signals are handled from here on: a SIGTERM during boot still stops in order.
+ops.shutdown.installSignalHandlers();
+
+logger.info(describeConfig(config), "starting");
+try {
+  const running = await bootServer({ config, logger, ops });
+  const removePidFile = writePidFile(config.dataDir);
+  ops.shutdown.add({ name: "pid file", run: removePidFile });
+  logger.info({ url: running.url, public_url: config.publicUrl }, `LogLine listening on ${running.url}`);
+} catch (err) {
+  logger.fatal({ err }, "boot failed");
+  fail(`LogLine failed to start: ${(err as Error).message}`, 1, logger);
+}

@@ -1,0 +1,171 @@
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { ConfigError, loadConfig } from "../config.js";
+import { verifyLedger } from "../ledger/index.js";
+import { loadVerifier } from "../ledger/signing.js";
+import { createBackup, describeFailures } from "../ops/backup.js";
+import { databasePath } from "../ops/data-dir.js";
+import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
+import { createProgress } from "../ops/progress.js";
+import { RestoreRefused, restoreBackup } from "../ops/restore.js";
+import { createWorkspace, rotateToken } from "./admin.js";
+
+/**
+ * `npm run logline -- <command>`: the admin tasks of a LogLine install. Reads the same
+ * environment and `.env` as the server (DATA_DIR above all); `--data-dir` overrides it.
+ * Results go to stdout, progress and problems to stderr. Exit codes: 0 ok, 1 the operation
+ * found a problem (a broken chain, a refused restore), 2 bad usage.
+ */
+const USAGE = `Usage: npm run logline -- <command> [options]
+
+  workspace create --name <name> --owner <display name>
+                                  create a workspace; prints the owner's sign-in link
+  token rotate --tenant <id> --entity <id>
+                                  revoke an entity's tokens and print a fresh sign-in link
+                                  (server stopped)
+  verify [--tenant <id>]          recompute hash chains and checkpoint signatures
+  backup <file>                   online backup (server may run), checked after copying
+  restore <file>                  replace DATA_DIR with a checked backup (server stopped)
+  export --tenant <id> [--out <file>]
+                                  a tenant's events as NDJSON (stdout without --out)
+  import <file>                   import an export into DATA_DIR (server stopped)
+
+Options: --data-dir <dir> (default: $DATA_DIR or ./data)`;
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      "data-dir": { type: "string" },
+      tenant: { type: "string" },
+      entity: { type: "string" },
+      name: { type: "string" },
+      owner: { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command || command === "help") {
+    process.stdout.write(USAGE + "\n");
+    return command || values.help ? 0 : 2;
+  }
+  const config = loadConfig({ ...process.env, ...(values["data-dir"] ? { DATA_DIR: values["data-dir"] } : {}) });
+  const dataDir = config.dataDir;
+  const need = (v: string | undefined, what: string) => {
+    if (!v) throw new UsageError(`${command}: ${what} is required`);
+    return v;
+  };
+
+  switch (command) {
+    case "verify":
+      return verify(dataDir, values.tenant);
+
+    case "backup": {
+      const target = need(sub, "the backup file");
+      const r = await createBackup({ dataDir, target, progress: createProgress("backup") });
+      if (!r.ok) {
+        for (const line of describeFailures(r)) process.stderr.write(`  ${line}\n`);
+        process.stderr.write(`backup FAILED verification; the copy was kept as ${r.file}\n`);
+        return 1;
+      }
+      process.stdout.write(`${r.file}\n`);
+      return 0;
+    }
+
+    case "restore": {
+      const file = need(sub, "the backup file");
+      try {
+        const r = restoreBackup({ file, dataDir, progress: createProgress("restore") });
+        if (r.previous) process.stdout.write(`previous data kept in ${r.previous}\n`);
+        return 0;
+      } catch (err) {
+        if (!(err instanceof RestoreRefused)) throw err;
+        process.stderr.write(`${err.message}\n`);
+        for (const p of err.problems) process.stderr.write(`  ${p}\n`);
+        return 1;
+      }
+    }
+
+    case "export": {
+      const tenant = need(values.tenant, "--tenant");
+      const progress = createProgress("export");
+      if (values.out) await exportTenantToFile({ dataDir, tenant, file: values.out, progress });
+      else await exportTenant({ dataDir, tenant, out: process.stdout, progress });
+      return 0;
+    }
+
+    case "import": {
+      const file = need(sub, "the export file");
+      await importTenant({ dataDir, file, progress: createProgress("import") });
+      return 0;
+    }
+
+    case "workspace": {
+      if (sub !== "create") throw new UsageError(`workspace: unknown subcommand ${sub ?? "(none)"}; try \`workspace create\``);
+      const r = await createWorkspace(config, { name: need(values.name, "--name"), owner: need(values.owner, "--owner") });
+      process.stdout.write(`workspace ${r.tenant_id} created; owner ${r.owner_entity_id}\nsign-in link (keep it secret): ${r.signin_url}\n`);
+      return 0;
+    }
+
+    case "token": {
+      if (sub !== "rotate") throw new UsageError(`token: unknown subcommand ${sub ?? "(none)"}; try \`token rotate\``);
+      const r = await rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
+      process.stdout.write(`revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`);
+      return 0;
+    }
+
+    default:
+      throw new UsageError(`unknown command ${[command, sub, ...rest].filter(Boolean).join(" ")}`);
+  }
+}
+
+function verify(dataDir: string, tenant: string | undefined): number {
+  const path = databasePath(dataDir);
+  if (!existsSync(path)) {
+    process.stderr.write(`No database at ${path}\n`);
+    return 1;
+  }
+  const verifier = loadVerifier(dataDir);
+  if (!verifier) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
+  // Read-only: verify runs safely beside a live server.
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tenants = tenant ? [tenant] : (db.prepare("SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id").pluck().all() as string[]);
+    const progress = createProgress("verify");
+    let broken = 0;
+    tenants.forEach((t, i) => {
+      progress.update(i, tenants.length);
+      const [r] = verifyLedger({ db, verifiers: verifier ? [verifier] : [], tenantId: t });
+      if (!r) return;
+      if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head seq:${r.head?.tenant_seq ?? 0}\n`);
+      else {
+        broken++;
+        process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
+      }
+    });
+    progress.done(tenants.length === 0 ? "no tenants" : `${tenants.length} tenant(s), ${broken} broken`);
+    return broken ? 1 : 0;
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

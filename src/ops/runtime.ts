@@ -1,0 +1,92 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import type { TStoredEvent } from "../../contracts/events.js";
+import type { LedgerApi } from "../ledger/index.js";
+import type { Db } from "../shared/db.js";
+import { createOpsRoutes } from "./health.js";
+import type { Logger } from "./logger.js";
+import { createLoglineMetrics, type LoglineMetrics } from "./metrics.js";
+import { createRequestObserver } from "./request-log.js";
+import { createShutdown, type ShutdownCoordinator } from "./shutdown.js";
+import { createSseTracker, type SseTracker } from "./sse-tracker.js";
+
+export interface OpsRuntime {
+  metrics: LoglineMetrics;
+  sse: SseTracker;
+  shutdown: ShutdownCoordinator;
+  /** For `createApp({ middleware })`: trace ids, request logs, request metrics, SSE tracking. */
+  middleware: MiddlewareHandler[];
+  /** `/readyz` and `/metrics`, mounted with the modules' routes. */
+  routes: Hono;
+  /** Counts committed events by type, tool results by outcome, violations by code. */
+  observeLedger(ledger: LedgerApi): () => void;
+  /** Wraps an append function so its latency lands in the append histogram. */
+  timeAppend<A extends unknown[], R>(append: (...args: A) => Promise<R>): (...args: A) => Promise<R>;
+  /** Boot finished: migrations applied, projections rebuilt. `rebuildSeconds` is recorded. */
+  markBooted(rebuildSeconds?: number): void;
+  /** The database connection the readiness probe takes its write lock on. */
+  setProbeDb(db: Db): void;
+}
+
+export function createOpsRuntime(deps: {
+  logger: Logger;
+  dataDir: string;
+  planner: () => { kind: string; state?: string };
+  metricsToken?: string;
+  shutdownTimeoutMs: number;
+}): OpsRuntime {
+  const metrics = createLoglineMetrics();
+  metrics.up.set(Math.floor(Date.now() / 1000));
+  const sse = createSseTracker(metrics.sseClients);
+  const shutdown = createShutdown({ logger: deps.logger, timeoutMs: deps.shutdownTimeoutMs });
+  let booted = false;
+  let probeDb: Db | undefined;
+
+  const routes = createOpsRoutes({
+    metrics,
+    ...(deps.metricsToken ? { metricsToken: deps.metricsToken } : {}),
+    dataDir: deps.dataDir,
+    get db() {
+      return probeDb;
+    },
+    isBooted: () => booted,
+    isShuttingDown: () => shutdown.isShuttingDown(),
+    planner: deps.planner,
+  });
+
+  return {
+    metrics,
+    sse,
+    shutdown,
+    middleware: [createRequestObserver({ logger: deps.logger, metrics, sse })],
+    routes,
+    observeLedger(ledger) {
+      return ledger.subscribe((e: TStoredEvent) => {
+        metrics.events.inc({ type: e.event_type });
+        const p = (e as { payload?: Record<string, unknown> }).payload ?? {};
+        if (e.event_type === "tool.result") {
+          const error = p.error as { error_code?: string } | undefined;
+          metrics.toolCalls.inc({ tool: String(p.tool_name ?? "unknown"), outcome: p.status === "success" ? "success" : (error?.error_code ?? "error") });
+        } else if (e.event_type === "policy.violation") {
+          metrics.policyViolations.inc({ code: String(p.code ?? "unknown") });
+        }
+      });
+    },
+    timeAppend(append) {
+      return async (...args) => {
+        const t = performance.now();
+        try {
+          return await append(...args);
+        } finally {
+          metrics.appendDuration.observe((performance.now() - t) / 1000);
+        }
+      };
+    },
+    markBooted(rebuildSeconds) {
+      if (rebuildSeconds !== undefined) metrics.projectionRebuild.set(rebuildSeconds);
+      booted = true;
+    },
+    setProbeDb(db) {
+      probeDb = db;
+    },
+  };
+}
