@@ -1,13 +1,15 @@
 // @ts-check
 import { html } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { bytes, safeUrl } from "../format.js";
 
 /** @typedef {import('../types.js').ArtifactRef} ArtifactRef */
 
 /** @param {ArtifactRef} a */
 export function artifactIcon(a) {
-  if (a.mime_type === "text/calendar" || /\.ics$/i.test(a.title) || /\.ics(\?|$)/i.test(a.url ?? "")) return "📅";
-  return a.kind === "link" ? "🔗" : a.kind === "record" ? "🗂" : "📄";
+  /** @type {import('./icon.js').IconName} */
+  const name = a.mime_type === "text/calendar" || /\.ics$/i.test(a.title) || /\.ics(\?|$)/i.test(a.url ?? "") ? "calendar" : a.kind === "link" ? "link" : a.kind === "record" ? "record" : "file";
+  return html`<${Icon} name=${name} size=${22} />`;
 }
 
 /** Each artifact with its icon, title, size and Open / Download. @param {{ artifacts: ArtifactRef[] }} props */

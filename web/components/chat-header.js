@@ -1,5 +1,6 @@
 // @ts-check
 import { html } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
 import { PresenceLine } from "./presence-line.js";
@@ -17,7 +18,7 @@ export function ChatHeader({ title, other, presence, job, members }) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
-    <button type="button" class="icon-btn back" aria-label="Back to conversations" onClick=${() => navigate("/")}>‹</button>
+    <button type="button" class="icon-btn back" aria-label="Back to conversations" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
     <${Avatar} name=${title} id=${other?.entity_id ?? title} agent=${isAgent} />
     <div class="chat-who">
       <div class="chat-name"><h2>${title}</h2>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>

@@ -1,5 +1,6 @@
 // @ts-check
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { sendText, uploadFile } from "../actions.js";
 import { navigate } from "../router.js";
 
@@ -56,8 +57,8 @@ export function Composer({ cid, prefill, job, onPin, pinned }) {
         <button type="button" role="menuitem" onClick=${() => { setMenu(false); navigate(`/jobs/${encodeURIComponent(job.job_id)}`); }}>Open “${job.title ?? job.job_id}”</button>
         <button type="button" role="menuitem" onClick=${() => { setMenu(false); onPin(); }}>${pinned ? "Unpin job from header" : "Pin job to header"}</button>` : null}
     </div>` : null}
-    <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}>⚡</button>
-    <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}>📎</button>
+    <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
+    <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => { for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f); e.currentTarget.value = ""; }} />
     <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message"
@@ -66,7 +67,7 @@ export function Composer({ cid, prefill, job, onPin, pinned }) {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
         if (e.key === "Escape") setMenu(false);
       }}></textarea>
-    <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}>➤</button>
+    <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
 }
 

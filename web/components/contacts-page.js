@@ -1,5 +1,6 @@
 // @ts-check
 import { html, useEffect, useState } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
 import { toast } from "../store.js";
 import { navigate } from "../router.js";
@@ -58,7 +59,7 @@ export function ContactsPage({ s }) {
 
   return html`<section class="page" aria-label="Contacts">
     <header class="chat-head page-head">
-      <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}>‹</button>
+      <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
       <h2>Contacts</h2>
       <label class="btn btn-secondary btn-small import-btn">Import CSV
         <input type="file" accept=".csv,text/csv" class="visually-hidden" onChange=${importCsv} /></label>

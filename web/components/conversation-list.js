@@ -1,5 +1,6 @@
 // @ts-check
 import { html, useState } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { getState, setState } from "../store.js";
 import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
@@ -26,9 +27,9 @@ export function ConversationList({ s }) {
       </div>
       <div class="head-actions">
         <a class="icon-btn" href="/contacts" title="Contacts" aria-label="Contacts"
-          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/contacts"); }}>👥</a>
+          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/contacts"); }}><${Icon} name="users" /></a>
         <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"
-          onClick=${() => setState({ dialog: { type: "new-conversation" } })}>✚</button>
+          onClick=${() => setState({ dialog: { type: "new-conversation" } })}><${Icon} name="plus" /></button>
       </div>
     </header>
     ${s.connection !== "live" ? html`<div class=${`conn conn-${s.connection}`} role="status">
@@ -43,7 +44,7 @@ export function ConversationList({ s }) {
           presence=${other ? getState().presence[other.entity_id] : undefined}
           onOpen=${() => navigate(`/c/${encodeURIComponent(c.conversation_id)}`)} />`;
       })}
-      ${list.length === 0 ? html`<li class="conv-empty">${needle ? "No conversation matches." : "No conversations yet. Start one with ✚."}</li>` : null}
+      ${list.length === 0 ? html`<li class="conv-empty">${needle ? "No conversation matches." : "No conversations yet. Start one with ＋."}</li>` : null}
     </ul>
   </aside>`;
 }

@@ -1,5 +1,6 @@
 // @ts-check
 import { html } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { listTime } from "../format.js";
 import { Avatar } from "./avatar.js";
 import { PresenceLine } from "./presence-line.js";
@@ -15,7 +16,8 @@ import { PresenceLine } from "./presence-line.js";
 export function ConversationRow({ conv, active, other, presence, onOpen }) {
   const isAgent = other?.actor_type === "agent";
   const preview = conv.last_preview;
-  const snippet = preview?.kind === "card" ? `🧾 ${preview.text ?? "Job card"}` : preview?.kind === "artifact" ? `📎 ${preview.text ?? "File"}` : preview?.text ?? "";
+  const snippet = preview?.kind === "card" ? preview.text ?? "Job card" : preview?.kind === "artifact" ? preview.text ?? "File" : preview?.text ?? "";
+  const lead = preview?.kind === "card" ? html`<${Icon} name="card" size=${15} />` : preview?.kind === "artifact" ? html`<${Icon} name="clip" size=${15} />` : null;
   const unread = conv.unread_count > 0;
   return html`<li>
     <a href=${`/c/${encodeURIComponent(conv.conversation_id)}`} class=${`conv-row${active ? " active" : ""}${unread ? " unread" : ""}`}
@@ -29,7 +31,7 @@ export function ConversationRow({ conv, active, other, presence, onOpen }) {
           <span class="conv-time">${listTime(conv.last_item_ts)}</span>
         </span>
         <span class="conv-bottom">
-          <span class="conv-snippet">${snippet}</span>
+          <span class="conv-snippet">${lead}${snippet}</span>
           ${unread ? html`<span class="unread-badge" aria-label=${`${conv.unread_count} unread`}>${conv.unread_count > 99 ? "99+" : conv.unread_count}</span>` : null}
         </span>
         ${isAgent ? html`<span class="conv-presence"><${PresenceLine} presence=${presence} /></span>` : null}

@@ -1,19 +1,21 @@
 // @ts-check
 import { html, useState } from "../lib/preact.js";
 import { clock, humanize, stateLabel } from "../format.js";
+import { Icon } from "./icon.js";
 
 /** @typedef {import('../types.js').JobTimelineItem} JobTimelineItem */
 
 const SHOW = 12;
-const APPROVAL = /** @type {Record<string, [string, string]>} */ ({
-  approved: ["✓", "Approved"],
-  rejected: ["✕", "Rejected"],
-  acknowledged: ["✓", "Acknowledged"],
-  accepted: ["✓", "Accepted"],
-  cancelled: ["✕", "Cancelled"],
-  disputed: ["!", "Disputed"],
-  changes_requested: ["✎", "Changes requested"],
-  input_provided: ["✎", "Details provided"],
+/** @typedef {import('./icon.js').IconName} IconName */
+const APPROVAL = /** @type {Record<string, [IconName, string]>} */ ({
+  approved: ["check", "Approved"],
+  rejected: ["x", "Rejected"],
+  acknowledged: ["check", "Acknowledged"],
+  accepted: ["check", "Accepted"],
+  cancelled: ["x", "Cancelled"],
+  disputed: ["flag", "Disputed"],
+  changes_requested: ["edit", "Changes requested"],
+  input_provided: ["edit", "Details provided"],
 });
 const CARD_KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Formalize", "job.tracking": "Tracking", "job.finished": "Finished" });
 
@@ -31,25 +33,26 @@ function Preview({ data, label }) {
 
 /** @param {{ it: any }} props */
 function Item({ it }) {
-  /** @type {[string, any, string]} icon, title, tone */
+  /** @type {[IconName, any, string]} icon, title, tone */
   let head;
   let detail = null;
   switch (it.kind) {
     case "state":
-      head = ["⇄", html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`, "state"];
+      head = ["swap", html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`, "state"];
       if (it.note) detail = html`<p class="tl-note">${it.note}</p>`;
       break;
     case "approval": {
-      const [icon, word] = APPROVAL[it.action] ?? ["•", humanize(String(it.action ?? "Action"))];
+      const [icon, word] = APPROVAL[it.action] ?? ["check", humanize(String(it.action ?? "Action"))];
       head = [icon, `${word} by ${it.actor_name}`, it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok"];
       if (it.reason) detail = html`<p class="tl-note">“${it.reason}”</p>`;
       break;
     }
     case "tool": {
-      const icon = it.status === "success" ? "✅" : it.status === "error" ? "⚠️" : "🔧";
+      /** @type {IconName} */
+      const icon = it.status === "success" ? "check" : it.status === "error" ? "alert" : "tool";
       const title = `${it.tool_name} — ${it.status}${secs(it.latency_ms)}${it.attempt > 1 ? ` · attempt ${it.attempt}` : ""}`;
       return html`<li class=${`tl tl-tool tl-${it.status}`}>
-        <details><summary><span class="tl-icon" aria-hidden="true">${icon}</span>
+        <details><summary><span class="tl-icon"><${Icon} name=${icon} size=${13} /></span>
           <span class="tl-title">Tool: ${title}</span><span class="tl-time">${clock(it.ts)}</span></summary>
           <div class="tl-expand">
             ${it.purpose ? html`<p class="tl-note">${it.purpose}</p>` : null}
@@ -61,19 +64,19 @@ function Item({ it }) {
         </details></li>`;
     }
     case "card":
-      head = ["🧾", html`Card: ${CARD_KIND[it.card_type] ?? "Card"} — “${it.summary ?? it.title ?? ""}”`, "card"];
+      head = ["card", html`Card: ${CARD_KIND[it.card_type] ?? "Card"} — “${it.summary ?? it.title ?? ""}”`, "card"];
       break;
     case "message":
-      head = ["💬", `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
+      head = ["chat", `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
       break;
     case "artifact":
-      head = ["📄", `Artifact: ${it.title ?? it.artifact?.title ?? ""}`, "ok"];
+      head = ["file", `Artifact: ${it.title ?? it.artifact?.title ?? ""}`, "ok"];
       break;
     default:
-      head = ["•", humanize(String(it.kind ?? "event")), "msg"];
+      head = ["card", humanize(String(it.kind ?? "event")), "msg"];
   }
   return html`<li class=${`tl tl-${head[2]}`}>
-    <div class="tl-row"><span class="tl-icon" aria-hidden="true">${head[0]}</span>
+    <div class="tl-row"><span class="tl-icon"><${Icon} name=${head[0]} size=${13} /></span>
       <span class="tl-title">${head[1]}</span><span class="tl-time">${clock(it.ts)}</span></div>
     ${it.kind !== "approval" && it.actor_name ? html`<span class="tl-actor">${it.actor_name}</span>` : null}
     ${detail}

@@ -1,5 +1,6 @@
 // @ts-check
 import { html } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 
 /** @typedef {import('../types.js').FormalizeCard} FormalizeCard */
 
@@ -23,7 +24,7 @@ export function FormalizeBody({ card }) {
     ${constraints.length ? html`<div class="field"><span class="label">Constraints</span>
       <div class="chips">${constraints.map((t, n) => html`<span key=${n} class="chip">${t}</span>`)}</div></div>` : null}
     ${job.sla_hint || job.due_at || (job.priority && job.priority !== "normal") ? html`<div class="field field-inline">
-      ${job.sla_hint ? html`<span class="eta">⏱ ${job.sla_hint}</span>` : null}
+      ${job.sla_hint ? html`<span class="eta"><${Icon} name="clock" size=${13} /> ${job.sla_hint}</span>` : null}
       ${job.due_at ? html`<span class="eta">Due ${new Date(job.due_at).toLocaleString()}</span>` : null}
       ${job.priority && job.priority !== "normal" ? html`<span class=${`prio prio-${job.priority}`}>${job.priority}</span>` : null}
     </div>` : null}

@@ -1,5 +1,6 @@
 // @ts-check
 import { html, useEffect, useRef } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { copyText } from "../actions.js";
 import { clock, humanize, shortId } from "../format.js";
 import { clickButton } from "../button-flow.js";
@@ -47,13 +48,13 @@ export function JobDrawer({ s, onClose }) {
       <div class="drawer-title-row">
         <h2>${d?.title ?? "Job"}</h2>
         ${d ? html`<${StatePill} state=${d.state} />` : null}
-        <button type="button" class="icon-btn" aria-label="Close job details" onClick=${onClose}>✕</button>
+        <button type="button" class="icon-btn" aria-label="Close job details" onClick=${onClose}><${Icon} name="x" /></button>
       </div>
       <div class="drawer-meta">
         ${d ? html`<span>Owner: ${d.owner.display_name}${d.owner.actor_type === "agent" ? " (Agent)" : ""}</span>` : null}
         <${JobIdChip} jobId=${dr.job_id} />
         ${d ? html`<span>Updated ${clock(d.updated_at)}</span>` : null}
-        <button type="button" class="btn btn-small btn-ghost" onClick=${() => void copyText(link)}>🔗 Copy link</button>
+        <button type="button" class="btn btn-small btn-ghost" onClick=${() => void copyText(link)}><${Icon} name="link" size=${14} /> Copy link</button>
       </div>
     </header>
     <div class="drawer-body">

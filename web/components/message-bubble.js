@@ -1,5 +1,6 @@
 // @ts-check
 import { html } from "../lib/preact.js";
+import { Icon } from "./icon.js";
 import { clock } from "../format.js";
 
 /**
@@ -11,9 +12,9 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action 
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}`}>
     <div class="bubble">
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
-      <span class="text">${action ? html`<span class="action-mark" aria-hidden="true">⚡ </span>` : null}${text}</span>
+      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${text}</span>
       <span class="meta">${clock(ts)}${mine ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
-        ${status === "sending" ? "🕓" : status === "failed" ? "!" : "✓"}</span>` : null}</span>
+        ${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span>` : null}</span>
     </div>
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>Couldn’t send — retry</button>` : null}
   </div>`;
