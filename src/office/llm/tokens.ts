@@ -172,7 +172,8 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
     const key = /^[a-z_]{1,32}/.exec(line.slice(i))?.[0];
     if (!key) return err("TOKEN_SYNTAX", `Unexpected character '${line[i]}' in a token.`, i);
     i += key.length;
-    if (line[i] !== ":") return err("TOKEN_SYNTAX", `Expected ':' after '${key}' in a token.`, i);
+    // A bare word where a field should be means the token ran into ordinary text: it was never closed.
+    if (line[i] !== ":") return err("TOKEN_UNTERMINATED", "A token is missing its closing ']'.", i);
     i++;
     let value = "";
     if (line[i] === '"') {

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findPii } from "../../src/office/pii.js";
+import { setupWorld, T, type World } from "./helpers.js";
+import { completeGolden } from "./flows.js";
+
+const EMAIL = /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/gi;
+
+describe("PII never reaches the ledger", () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await setupWorld();
+  });
+  afterEach(() => w.cleanup());
+
+  it("golden path: zero email or phone hits in every stored event; vault holds the address", async () => {
+    const jobId = await completeGolden(w);
+    const all = w.events();
+    expect(all.length).toBeGreaterThan(15);
+    for (const e of all) {
+      // Emails: nowhere in the event. Phones: in the payload (the seed's trace id has 8 digits).
+      expect(JSON.stringify(e).match(EMAIL) ?? [], `${e.event_type} ${e.event_id}`).toEqual([]);
+      expect(findPii(JSON.stringify(e.payload)), `${e.event_type} ${e.event_id}`).toEqual([]);
+    }
+    const input = all.find((e) => e.event_type === "job.input_provided")!.payload as any;
+    expect(input.inputs.maria_email).toMatchObject({ redacted: "m***@acme.com", hash: expect.stringMatching(/^blake3:[0-9a-f]{64}$/), vault_ref: expect.stringMatching(/^vault_ref:/) });
+    const called = all.find((e) => e.event_type === "tool.called")!.payload as any;
+    expect(called.inputs.attendees[0]).toMatchObject({ label: "Maria", email_redacted: "m***@acme.com", email_hash: input.inputs.maria_email.hash });
+    expect(called.pii_policy).toEqual({ redactions_applied: ["email_redacted"], hashes_applied: ["email_hash"], raw_pii_stored: false });
+    expect(called.idempotency_key).toBe(`idem:${jobId}:calendar.create_invite:v1`);
+    expect(w.office.vault.get(T, input.inputs.maria_email.vault_ref)).toBe("maria@acme.com");
+  });
+
+  it("erasing the vault entry forgets the address and the chain still verifies", async () => {
+    await completeGolden(w);
+    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email.vault_ref;
+    expect(w.office.vault.erase(T, ref)).toBe(true);
+    expect(w.office.vault.get(T, ref)).toBeNull();
+    expect(w.office.vault.erase(T, ref)).toBe(false);
+    const row = w.db.prepare("select ciphertext from office_vault where vault_ref = ?").get(ref) as { ciphertext: string };
+    expect(row.ciphertext).toBe("");
+    expect(w.ledger.verify(T).ok).toBe(true);
+  });
+
+  it("hashes are salted per tenant, values are encrypted at rest and bound to their tenant", () => {
+    const a = w.office.vault.put(T, "email", "Maria@Acme.com");
+    const b = w.office.vault.put("tnt_other", "email", "maria@acme.com");
+    expect(a.hash).not.toBe(b.hash);
+    expect(w.office.vault.put(T, "email", "maria@acme.com").hash).toBe(a.hash);
+    expect(w.office.vault.get("tnt_other", a.vault_ref)).toBeNull();
+    const raw = JSON.stringify(w.db.prepare("select * from office_vault").all());
+    expect(raw).not.toMatch(/maria/i);
+    const phone = w.office.vault.put(T, "phone", "+351 912 345 678");
+    expect(phone.redacted).toBe("***-***-678");
+    expect(w.office.vault.get(T, phone.vault_ref)).toBe("+351 912 345 678");
+  });
+
+  it("PII typed into a request is vaulted before the proposal is written", async () => {
+    const r = await w.office.ingestMessage({ tenant_id: T, trace_id: "trc_x", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_dan", body_text: "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom" });
+    const evs = w.events(r.job_id);
+    for (const e of evs) expect(findPii(JSON.stringify(e.payload)), JSON.stringify(e.payload)).toEqual([]);
+    const card = (evs[1]!.payload as any).proposed_card;
+    expect(card.job.inputs_needed[0]).toMatchObject({ status: "provided", value_preview: "m***@acme.com" });
+  });
+});
