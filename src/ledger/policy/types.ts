@@ -1,7 +1,40 @@
 import type { TUblEvent } from "../../../contracts/events.js";
+import type { TJobState } from "../../../contracts/primitives.js";
 import type { LedgerFacts } from "../ledger-api.js";
 
 export type PolicyMode = "enforce" | "warn" | "off";
+
+/** A job as the fold knows it. */
+export interface JobFacts {
+  readonly state: TJobState;
+  /** Locked by `job.created`; every later event of the job must name this conversation. */
+  readonly conversation_id: string;
+  readonly owner_entity_id: string;
+  readonly title: string;
+}
+
+/** A card seen in the ledger (embedded in a job event or sent as a card message). */
+export interface CardFacts {
+  readonly job_id: string;
+  readonly conversation_id: string;
+  /** button_id → the button's declared action type (union over every version of the card). */
+  readonly buttons: ReadonlyMap<string, string>;
+  /** True once the card was offered in a `message.sent` of kind `card` (what a click can point at). */
+  readonly messaged: boolean;
+}
+
+export interface ToolCallFacts {
+  readonly job_id: string | undefined;
+  readonly tool_name: string;
+  /** `ts` of the `tool.called`, epoch ms. */
+  readonly ts_ms: number;
+  readonly idempotency_key: string;
+  /** True once a `tool.result` for it was accepted. */
+  readonly has_result: boolean;
+}
+
+/** A plain, key-sorted picture of the fold, for equality checks (rebuilt vs live). */
+export type FoldSnapshot = Record<string, unknown>;
 
 /** What the ledger knows about a tenant, folded from its events; what the policy rules read. */
 export interface LedgerFold extends LedgerFacts {
@@ -15,6 +48,23 @@ export interface LedgerFold extends LedgerFacts {
   release(mark: number): void;
 }
 
+/**
+ * The fold the pack's rules read (what `createFold()` returns): LedgerFold plus the facts the
+ * rules need beyond LedgerFacts, and a snapshot for equality checks.
+ */
+export interface PolicyFold extends LedgerFold {
+  job(tenantId: string, jobId: string): JobFacts | undefined;
+  /** True for a conversation created in this tenant, and always for the reserved workspace one. */
+  hasConversation(tenantId: string, conversationId: string): boolean;
+  card(tenantId: string, cardId: string): CardFacts | undefined;
+  toolCall(tenantId: string, toolCallId: string): ToolCallFacts | undefined;
+  hasToolIdempotencyKey(tenantId: string, jobId: string | undefined, toolName: string, key: string): boolean;
+  hasEvent(tenantId: string, eventId: string): boolean;
+  entityCount(tenantId: string): number;
+  /** Key-sorted plain data of every tenant; two folds of the same events have equal snapshots. */
+  snapshot(): FoldSnapshot;
+}
+
 export interface PolicyViolation {
   /** null when the refusal is not a pack policy (e.g. an unknown event type). */
   policy_id: string | null;
@@ -25,6 +75,20 @@ export interface PolicyViolation {
 export type PolicyDecision =
   | { ok: true; event: TUblEvent; warnings: PolicyViolation[] }
   | { ok: false; violation: PolicyViolation; warnings: PolicyViolation[] };
+
+export interface ViolationEventContext {
+  event_id: string;
+  ts: string;
+  mode: "enforce" | "warn";
+  /** The batch's tenant, used when the raw event names none (or a malformed one). */
+  tenant_id?: string;
+  /**
+   * The fold the refused event was checked against. When given (or remembered from the last
+   * `check`), the violation event names the event's conversation/job only if they exist in the
+   * tenant, so the violation event itself always passes the pack.
+   */
+  fold?: LedgerFold;
+}
 
 export interface PolicyEngine {
   /**
@@ -38,5 +102,15 @@ export interface PolicyEngine {
    * The `policy.violation` event to append for a refusal (or a warning), per the pack's
    * emit_on_reject rule; null when the pack emits nothing for it.
    */
-  violationEvent(raw: unknown, violation: PolicyViolation, ctx: { event_id: string; ts: string; mode: "enforce" | "warn" }): TUblEvent | null;
+  violationEvent(raw: unknown, violation: PolicyViolation, ctx: ViolationEventContext): TUblEvent | null;
+}
+
+/** What `createPolicyEngine` returns: PolicyEngine plus introspection. */
+export interface PackPolicyEngine extends PolicyEngine {
+  /** The effective mode of a policy for a tenant (tenant override, else the pack's). */
+  modeOf(tenantId: string | undefined, policyId: string): PolicyMode;
+  /** Policy ids in pack order. */
+  readonly policyIds: readonly string[];
+  readonly packId: string;
+  readonly packVersion: string;
 }

@@ -1,0 +1,289 @@
+import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
+import type { TJobState } from "../../contracts/primitives.js";
+import { impliedJobState } from "./policy/job-transition.js";
+import type { CardFacts, FoldSnapshot, JobFacts, LedgerFold, PolicyFold, ToolCallFacts } from "./policy/types.js";
+
+/**
+ * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
+ * events. Boot replays every stored event through `apply`, so it keeps small maps and never a
+ * payload (1M events must fold in well under 1 GiB at ≥ 200k events/s).
+ *
+ * Undo: a mark is a position in an undo log that is recorded only while a mark is open, so boot
+ * replay (no marks) pays nothing for it. `rollbackTo(m)` undoes back to m (m stays open, later
+ * marks close); `release(m)` forgets undo information before m and closes marks up to m; with
+ * no mark left open the log is dropped. Marks nest: one per commit, one per batch inside it.
+ */
+
+interface JobRec {
+  state: TJobState;
+  conversation_id: string;
+  owner_entity_id: string;
+  title: string;
+}
+
+interface EntityRec {
+  actor_type: "human" | "agent";
+  display_name: string;
+  roles: string[];
+  allowed_tools?: string[];
+  role?: string;
+}
+
+interface CardRec {
+  job_id: string;
+  conversation_id: string;
+  buttons: Map<string, string>;
+  messaged: boolean;
+}
+
+interface ToolCallRec {
+  job_id: string | undefined;
+  tool_name: string;
+  ts_ms: number;
+  idempotency_key: string;
+  has_result: boolean;
+}
+
+class TenantState {
+  readonly seen = new Set<string>();
+  readonly jobs = new Map<string, JobRec>();
+  /** conversation_id → member entity ids (the workspace conversation is implicit). */
+  readonly conversations = new Map<string, Set<string>>();
+  readonly entities = new Map<string, EntityRec>();
+  readonly cards = new Map<string, CardRec>();
+  readonly toolCalls = new Map<string, ToolCallRec>();
+  /** job \u0001 tool \u0001 idempotency key */
+  readonly idempotency = new Set<string>();
+}
+
+type Undo = () => void;
+
+const idemKey = (jobId: string | undefined, tool: string, key: string) => `${jobId ?? ""}\u0001${tool}\u0001${key}`;
+
+export function createFold(): PolicyFold {
+  const tenants = new Map<string, TenantState>();
+  const log: Undo[] = [];
+  /** Position of log[0]: positions stay valid when released entries are dropped. */
+  let base = 0;
+  /** Open marks (positions). Undo is recorded only while one is open. */
+  const marks = new Set<number>();
+
+  const tenantOf = (t: string): TenantState => {
+    let s = tenants.get(t);
+    if (!s) {
+      s = new TenantState();
+      tenants.set(t, s);
+      // Undo runs newest-first, so by the time this runs the tenant's own entries are gone.
+      if (marks.size) log.push(() => tenants.delete(t));
+    }
+    return s;
+  };
+  const record = (u: Undo) => {
+    if (marks.size) log.push(u);
+  };
+
+  function setInMap<K, V>(map: Map<K, V>, key: K, value: V): void {
+    if (marks.size) {
+      const had = map.has(key);
+      const prev = map.get(key);
+      log.push(() => (had ? map.set(key, prev as V) : map.delete(key)));
+    }
+    map.set(key, value);
+  }
+  function addToSet<T>(set: Set<T>, value: T): void {
+    if (set.has(value)) return;
+    set.add(value);
+    record(() => set.delete(value));
+  }
+
+  function setJobState(job: JobRec | undefined, next: TJobState | undefined): void {
+    if (!job || !next || job.state === next) return;
+    const prev = job.state;
+    job.state = next;
+    record(() => (job.state = prev));
+  }
+
+  function addCard(s: TenantState, card: any, messaged: boolean): void {
+    if (!card || typeof card.card_id !== "string") return;
+    let rec = s.cards.get(card.card_id);
+    if (!rec) {
+      rec = { job_id: card.job_id, conversation_id: card.conversation_id, buttons: new Map(), messaged: false };
+      setInMap(s.cards, card.card_id, rec);
+    } else if (rec.job_id !== card.job_id || rec.conversation_id !== card.conversation_id) {
+      // A card id belongs to the job that first used it; a clash never widens what it offers.
+      return;
+    }
+    const cardRec = rec;
+    if (messaged && !cardRec.messaged) {
+      cardRec.messaged = true;
+      record(() => (cardRec.messaged = false));
+    }
+    const buttons = Array.isArray(card.buttons) ? card.buttons : [];
+    for (const b of buttons) {
+      const type = b?.action?.type;
+      if (typeof b?.button_id !== "string" || typeof type !== "string" || cardRec.buttons.has(b.button_id)) continue;
+      setInMap(cardRec.buttons, b.button_id, type);
+    }
+  }
+
+  function apply(event: TUblEvent): void {
+    const s = tenantOf(event.tenant_id);
+    addToSet(s.seen, event.event_id);
+    const p = event.payload as any;
+    switch (event.event_type) {
+      case "entity.registered": {
+        const rec: EntityRec = { actor_type: p.actor_type, display_name: p.display_name, roles: p.roles ?? [] };
+        if (p.allowed_tools) rec.allowed_tools = p.allowed_tools;
+        if (p.role) rec.role = p.role;
+        setInMap(s.entities, p.entity_id, rec);
+        return;
+      }
+      case "conversation.created": {
+        if (s.conversations.has(p.conversation_id)) return;
+        const members = new Set<string>();
+        for (const m of p.participants ?? []) members.add(m.entity_id);
+        setInMap(s.conversations, p.conversation_id, members);
+        return;
+      }
+      case "job.created": {
+        if (s.jobs.has(p.job_id)) return;
+        setInMap(s.jobs, p.job_id, {
+          state: "draft",
+          conversation_id: p.conversation_id ?? event.conversation_id,
+          owner_entity_id: p.owner_entity_id,
+          title: p.title,
+        });
+        return;
+      }
+      case "job.proposed":
+        setJobState(s.jobs.get(p.job_id), "proposed");
+        addCard(s, p.proposed_card, false);
+        return;
+      case "job.approved":
+      case "job.rejected":
+      case "job.state_changed":
+        setJobState(s.jobs.get(p.job_id), impliedJobState(event));
+        return;
+      case "job.progress":
+        addCard(s, p.tracking_card, false);
+        return;
+      case "job.completed":
+        setJobState(s.jobs.get(p.job_id), impliedJobState(event));
+        addCard(s, p.finished_card, false);
+        return;
+      case "message.sent":
+        if (p.kind === "card") addCard(s, p.card, true);
+        return;
+      case "tool.called": {
+        if (s.toolCalls.has(p.tool_call_id)) return;
+        setInMap(s.toolCalls, p.tool_call_id, {
+          job_id: event.job_id,
+          tool_name: p.tool_name,
+          ts_ms: Date.parse(event.ts),
+          idempotency_key: p.idempotency_key,
+          has_result: false,
+        });
+        addToSet(s.idempotency, idemKey(event.job_id, p.tool_name, p.idempotency_key));
+        return;
+      }
+      case "tool.result": {
+        const call = s.toolCalls.get(p.tool_call_id);
+        if (call && !call.has_result) {
+          call.has_result = true;
+          record(() => (call.has_result = false));
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  function mark(): number {
+    const pos = base + log.length;
+    marks.add(pos);
+    return pos;
+  }
+
+  function rollbackTo(pos: number): void {
+    if (pos < base) throw new Error(`fold.rollbackTo(${pos}): undo information before ${base} was released`);
+    while (base + log.length > pos) (log.pop() as Undo)();
+    for (const m of marks) if (m > pos) marks.delete(m);
+  }
+
+  function release(pos: number): void {
+    for (const m of marks) if (m <= pos) marks.delete(m);
+    if (marks.size === 0) {
+      base += log.length;
+      log.length = 0;
+      return;
+    }
+    const drop = Math.min(pos - base, log.length);
+    if (drop > 0) {
+      log.splice(0, drop);
+      base += drop;
+    }
+  }
+
+  const get = (t: string) => tenants.get(t);
+
+  return {
+    apply,
+    mark,
+    rollbackTo,
+    release,
+
+    jobState: (t, jobId) => get(t)?.jobs.get(jobId)?.state,
+    jobConversation: (t, jobId) => get(t)?.jobs.get(jobId)?.conversation_id,
+    isMember(t, conversationId, entityId) {
+      const s = get(t);
+      if (!s) return false;
+      if (conversationId === WORKSPACE_CONVERSATION_ID) return s.entities.has(entityId);
+      return s.conversations.get(conversationId)?.has(entityId) ?? false;
+    },
+    entity(t, entityId) {
+      return get(t)?.entities.get(entityId);
+    },
+
+    job: (t, jobId): JobFacts | undefined => get(t)?.jobs.get(jobId),
+    hasConversation: (t, c) => c === WORKSPACE_CONVERSATION_ID || (get(t)?.conversations.has(c) ?? false),
+    card: (t, cardId): CardFacts | undefined => get(t)?.cards.get(cardId),
+    toolCall: (t, id): ToolCallFacts | undefined => get(t)?.toolCalls.get(id),
+    hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
+    hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
+    entityCount: (t) => get(t)?.entities.size ?? 0,
+
+    snapshot(): FoldSnapshot {
+      const out: FoldSnapshot = {};
+      for (const t of [...tenants.keys()].sort()) {
+        const s = tenants.get(t) as TenantState;
+        out[t] = {
+          seen: [...s.seen].sort(),
+          jobs: sortedObject(s.jobs, (j) => ({ ...j })),
+          conversations: sortedObject(s.conversations, (m) => [...m].sort()),
+          entities: sortedObject(s.entities, (e) => ({ ...e, roles: [...e.roles] })),
+          cards: sortedObject(s.cards, (c) => ({
+            job_id: c.job_id,
+            conversation_id: c.conversation_id,
+            messaged: c.messaged,
+            buttons: sortedObject(c.buttons, (v) => v),
+          })),
+          tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
+          idempotency: [...s.idempotency].sort(),
+        };
+      }
+      return out;
+    },
+  };
+}
+
+function sortedObject<V>(map: ReadonlyMap<string, V>, f: (v: V) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of [...map.keys()].sort()) out[k] = f(map.get(k) as V);
+  return out;
+}
+
+/** True when two folds hold the same facts (used to show a rebuilt fold equals the live one). */
+export function foldsEqual(a: PolicyFold, b: PolicyFold): boolean {
+  return JSON.stringify(a.snapshot()) === JSON.stringify(b.snapshot());
+}

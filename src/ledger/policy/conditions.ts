@@ -1,0 +1,115 @@
+import { fieldPath, isPresent } from "./paths.js";
+import { jobIdOf, type RuleContext } from "./rule.js";
+
+/**
+ * The condition language of `allow_if` (and of `require_if`'s `if`). An object's keys are
+ * AND-ed; `any_of` / `all_of` / `not` combine. Field tests: `{field, eq | ne | in | present}`.
+ * Actor tests read the fold: `actor_has_role`, `actor_is_job_owner`,
+ * `actor_is_job_owner_or_system`, `actor_type_in`, `actor_tool_allowed` (path of a tool name).
+ */
+export interface Condition {
+  test(ctx: RuleContext): boolean;
+  /** Human wording for refusal messages (paths and constants only). */
+  readonly text: string;
+  /** True when the condition reads the fold (so it cannot run before the schema gate). */
+  readonly usesFold: boolean;
+}
+
+const FIELD_OPS = ["eq", "ne", "in", "present"] as const;
+
+export function compileCondition(spec: unknown, where = "condition"): Condition {
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) throw new Error(`${where}: must be an object`);
+  const s = spec as Record<string, unknown>;
+  const parts: Condition[] = [];
+  const keys = new Set(Object.keys(s));
+  keys.delete("note");
+
+  if (keys.has("field")) {
+    keys.delete("field");
+    const path = fieldPath(String(s.field));
+    const ops = FIELD_OPS.filter((o) => keys.has(o));
+    if (ops.length !== 1) throw new Error(`${where}: a field test needs exactly one of ${FIELD_OPS.join("/")}`);
+    const op = ops[0] as (typeof FIELD_OPS)[number];
+    keys.delete(op);
+    const arg = s[op];
+    if (op === "eq") parts.push({ test: (c) => path.get(c.event) === arg, text: `${path.path} is ${JSON.stringify(arg)}`, usesFold: false });
+    else if (op === "ne") parts.push({ test: (c) => path.get(c.event) !== arg, text: `${path.path} is not ${JSON.stringify(arg)}`, usesFold: false });
+    else if (op === "in") {
+      if (!Array.isArray(arg)) throw new Error(`${where}: "in" needs an array`);
+      const set = new Set(arg);
+      parts.push({ test: (c) => set.has(path.get(c.event)), text: `${path.path} is one of ${arg.join(", ")}`, usesFold: false });
+    } else {
+      const want = arg !== false;
+      parts.push({ test: (c) => isPresent(path.get(c.event)) === want, text: `${path.path} is ${want ? "present" : "absent"}`, usesFold: false });
+    }
+  }
+  if (keys.has("actor_has_role")) {
+    keys.delete("actor_has_role");
+    const role = String(s.actor_has_role);
+    parts.push({
+      test: (c) => (c.actorId ? (c.fold.entity(c.tenantId, c.actorId)?.roles.includes(role) ?? false) : false),
+      text: `the actor has role ${role}`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_job_owner")) {
+    keys.delete("actor_is_job_owner");
+    parts.push({ test: isJobOwner, text: "the actor owns the job", usesFold: true });
+  }
+  if (keys.has("actor_is_job_owner_or_system")) {
+    keys.delete("actor_is_job_owner_or_system");
+    parts.push({ test: (c) => c.actorType === "system" || isJobOwner(c), text: "the actor owns the job or is a system actor", usesFold: true });
+  }
+  if (keys.has("actor_type_in")) {
+    keys.delete("actor_type_in");
+    const list = s.actor_type_in;
+    if (!Array.isArray(list)) throw new Error(`${where}: actor_type_in needs an array`);
+    const set = new Set(list.map(String));
+    parts.push({ test: (c) => set.has(String(c.actorType)), text: `the actor is ${[...set].join(" or ")}`, usesFold: false });
+  }
+  if (keys.has("actor_tool_allowed")) {
+    keys.delete("actor_tool_allowed");
+    const path = fieldPath(String(s.actor_tool_allowed));
+    parts.push({
+      test: (c) => {
+        const tool = path.get(c.event);
+        const tools = c.actorId ? c.fold.entity(c.tenantId, c.actorId)?.allowed_tools : undefined;
+        return typeof tool === "string" && (tools?.includes(tool) ?? false);
+      },
+      text: `${path.path} is in the actor's allowed_tools`,
+      usesFold: true,
+    });
+  }
+  for (const combinator of ["any_of", "all_of"] as const) {
+    if (!keys.has(combinator)) continue;
+    keys.delete(combinator);
+    const list = s[combinator];
+    if (!Array.isArray(list) || list.length === 0) throw new Error(`${where}: ${combinator} needs a non-empty array`);
+    const subs = list.map((x, i) => compileCondition(x, `${where}.${combinator}[${i}]`));
+    const any = combinator === "any_of";
+    parts.push({
+      test: any ? (c) => subs.some((x) => x.test(c)) : (c) => subs.every((x) => x.test(c)),
+      text: subs.length === 1 ? (subs[0] as Condition).text : `(${subs.map((x) => x.text).join(any ? " or " : " and ")})`,
+      usesFold: subs.some((x) => x.usesFold),
+    });
+  }
+  if (keys.has("not")) {
+    keys.delete("not");
+    const sub = compileCondition(s.not, `${where}.not`);
+    parts.push({ test: (c) => !sub.test(c), text: `not ${sub.text}`, usesFold: sub.usesFold });
+  }
+  if (keys.size) throw new Error(`${where}: unknown condition key(s) ${[...keys].join(", ")}`);
+  if (parts.length === 0) throw new Error(`${where}: empty condition`);
+  if (parts.length === 1) return parts[0] as Condition;
+  return {
+    test: (c) => parts.every((p) => p.test(c)),
+    text: parts.map((p) => p.text).join(" and "),
+    usesFold: parts.some((p) => p.usesFold),
+  };
+}
+
+function isJobOwner(c: RuleContext): boolean {
+  const jobId = jobIdOf(c.event);
+  if (!jobId || !c.actorId) return false;
+  return c.fold.job(c.tenantId, jobId)?.owner_entity_id === c.actorId;
+}

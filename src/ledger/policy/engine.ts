@@ -1,0 +1,184 @@
+import { EVENT_PAYLOADS, ZUblEvent } from "../../../contracts/events.js";
+import type { PolicyPack, PolicySpec } from "./pack.js";
+import { asPolicyFold, type RuleCheck, type RuleContext } from "./rule.js";
+import { RULE_TYPES } from "./rules/index.js";
+import { ZEmitOnReject, type EmitOnRejectSpec } from "./rules/emit.js";
+import { schemaViolation, type SchemaPolicies } from "./schema-gate.js";
+import type { LedgerFold, PackPolicyEngine, PolicyDecision, PolicyMode, PolicyViolation } from "./types.js";
+import { buildViolationEvent } from "./violation-event.js";
+
+interface CompiledRule {
+  eventTypes: ReadonlySet<string> | undefined;
+  check: RuleCheck;
+}
+
+interface CompiledPolicy {
+  id: string;
+  mode: PolicyMode;
+  /** null for emit-only policies, which never refuse. */
+  code: string | null;
+  appliesTo(eventType: string): boolean;
+  rules: CompiledRule[];
+  /** Made only of rules that read the event alone: runs before the schema gate, on the raw event. */
+  shape: boolean;
+}
+
+export interface PolicyEngineOptions {
+  /** Initial per-tenant overrides: tenant → policy → mode. */
+  tenantModes?: Record<string, Record<string, PolicyMode>>;
+}
+
+function matcher(appliesTo: readonly string[]): (t: string) => boolean {
+  if (appliesTo.includes("*")) return () => true;
+  const exact = new Set(appliesTo.filter((a) => !a.endsWith(".*")));
+  const prefixes = appliesTo.filter((a) => a.endsWith(".*")).map((a) => a.slice(0, -1));
+  return (t) => exact.has(t) || prefixes.some((p) => t.startsWith(p));
+}
+
+function compilePolicy(p: PolicySpec, defaultMode: PolicyMode): CompiledPolicy {
+  const rules: CompiledRule[] = [];
+  let shape = true;
+  p.rules.forEach((spec, i) => {
+    const where = `${p.policy_id} rules[${i}] (${spec.type})`;
+    const type = RULE_TYPES[spec.type];
+    if (!type) throw new Error(`${where}: unknown rule type (known: ${Object.keys(RULE_TYPES).join(", ")})`);
+    const parsed = type.schema.safeParse(spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`${where}: ${issue?.path.join(".") || "rule"}: ${issue?.message}`);
+    }
+    let check: RuleCheck;
+    try {
+      check = type.compile(parsed.data, { siblings: p.rules });
+    } catch (e) {
+      throw new Error(`${where}: ${(e as Error).message}`);
+    }
+    const et = (spec as { event_types?: string[] }).event_types;
+    rules.push({ eventTypes: et ? new Set(et) : undefined, check });
+    if (!type.shape) shape = false;
+  });
+  return {
+    id: p.policy_id,
+    mode: p.mode ?? defaultMode,
+    code: p.on_violation.action === "reject" ? p.on_violation.code : null,
+    appliesTo: matcher(p.applies_to),
+    rules,
+    shape,
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Builds the rule engine for a pack. Order of a check: policies made only of shape rules (the
+ * envelope, schema refinements) on the raw event; then the event-type and contract gate
+ * (`ZUblEvent`); then every other policy in pack order, reading the fold. The first refusal
+ * of an `enforce` policy ends the check; `warn` policies add warnings; `off` ones are skipped.
+ */
+export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions = {}): PackPolicyEngine {
+  const policies = pack.policies.map((p) => compilePolicy(p, pack.default_mode));
+  const byId = new Map(policies.map((p) => [p.id, p]));
+  const shapePolicies = policies.filter((p) => p.shape && p.code !== null);
+  const foldPolicies = policies.filter((p) => !p.shape && p.code !== null);
+
+  const emitPolicy = pack.policies.find((p) => p.rules.some((r) => r.type === "emit_on_reject"));
+  const emitSpec: EmitOnRejectSpec | undefined = emitPolicy
+    ? ZEmitOnReject.parse(emitPolicy.rules.find((r) => r.type === "emit_on_reject"))
+    : undefined;
+
+  const policyForCode = (code: string) => policies.find((p) => p.code === code)?.id ?? null;
+  const schemaIds: SchemaPolicies = {
+    envelope: policyForCode("INVALID_ENVELOPE"),
+    message: policyForCode("INVALID_MESSAGE_SCHEMA"),
+    job: policyForCode("INVALID_JOB_SCHEMA"),
+  };
+
+  const tenantModes = new Map<string, Map<string, PolicyMode>>();
+  for (const [t, m] of Object.entries(opts.tenantModes ?? {})) for (const [pid, mode] of Object.entries(m)) setTenantMode(t, pid, mode);
+
+  function setTenantMode(tenantId: string, policyId: string, mode: PolicyMode): void {
+    if (!byId.has(policyId)) throw new Error(`unknown policy ${policyId}`);
+    let m = tenantModes.get(tenantId);
+    if (!m) tenantModes.set(tenantId, (m = new Map()));
+    m.set(policyId, mode);
+  }
+
+  function modeOf(tenantId: string | undefined, policyId: string): PolicyMode {
+    const override = tenantId === undefined ? undefined : tenantModes.get(tenantId)?.get(policyId);
+    return override ?? byId.get(policyId)?.mode ?? "off";
+  }
+
+  /** Runs one policy: its first failing rule is its violation. */
+  function run(p: CompiledPolicy, ctx: RuleContext): PolicyViolation | null {
+    for (const r of p.rules) {
+      if (r.eventTypes && !r.eventTypes.has(ctx.eventType)) continue;
+      const msg = r.check(ctx);
+      if (msg !== null) return { policy_id: p.id, code: p.code as string, message_safe: msg.slice(0, 500) };
+    }
+    return null;
+  }
+
+  let lastFold: LedgerFold | undefined;
+
+  function check(fold: LedgerFold, raw: unknown): PolicyDecision {
+    lastFold = fold;
+    const warnings: PolicyViolation[] = [];
+    const refuse = (violation: PolicyViolation): PolicyDecision => ({ ok: false, violation, warnings });
+    if (!isObject(raw)) {
+      return refuse({ policy_id: schemaIds.envelope, code: "INVALID_ENVELOPE", message_safe: "an event must be a JSON object" });
+    }
+    const eventType = typeof raw.event_type === "string" ? raw.event_type : "";
+    const tenantId = typeof raw.tenant_id === "string" ? raw.tenant_id : "";
+    const actor = isObject(raw.actor) ? raw.actor : undefined;
+    const ctx: { -readonly [K in keyof RuleContext]: RuleContext[K] } = {
+      event: raw,
+      eventType,
+      tenantId,
+      fold: asPolicyFold(fold),
+      actorId: typeof actor?.entity_id === "string" ? actor.entity_id : undefined,
+      actorType: typeof actor?.actor_type === "string" ? actor.actor_type : undefined,
+    };
+
+    const runAll = (list: CompiledPolicy[]): PolicyViolation | null => {
+      for (const p of list) {
+        if (!p.appliesTo(eventType)) continue;
+        const mode = modeOf(tenantId, p.id);
+        if (mode === "off") continue;
+        const v = run(p, ctx);
+        if (!v) continue;
+        if (mode === "enforce") return v;
+        warnings.push(v);
+      }
+      return null;
+    };
+
+    const shapeRefusal = runAll(shapePolicies);
+    if (shapeRefusal) return refuse(shapeRefusal);
+
+    if (!Object.prototype.hasOwnProperty.call(EVENT_PAYLOADS, eventType)) {
+      return refuse({ policy_id: null, code: "UNKNOWN_EVENT_TYPE", message_safe: "event_type is not a known event type" });
+    }
+    const parsed = ZUblEvent.safeParse(raw);
+    if (!parsed.success) return refuse(schemaViolation(eventType, parsed.error.issues, schemaIds));
+
+    ctx.event = parsed.data as unknown as Record<string, unknown>;
+    const refusal = runAll(foldPolicies);
+    if (refusal) return refuse(refusal);
+    return { ok: true, event: parsed.data, warnings };
+  }
+
+  return {
+    check,
+    setTenantMode,
+    modeOf,
+    policyIds: policies.map((p) => p.id),
+    packId: pack.policy_pack_id,
+    packVersion: pack.version,
+    violationEvent(raw, violation, ctx) {
+      if (!emitPolicy || !emitSpec) return null;
+      const tenantId = isObject(raw) && typeof raw.tenant_id === "string" ? raw.tenant_id : ctx.tenant_id;
+      if (modeOf(tenantId, emitPolicy.policy_id) === "off") return null;
+      return buildViolationEvent(raw, violation, { ...ctx, fold: ctx.fold ?? lastFold }, emitSpec);
+    },
+  };
+}
