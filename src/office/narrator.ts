@@ -82,8 +82,19 @@ export function completedSummary(s: JobSlots, start: string, end: string, tz: st
   return `Created a ${s.duration_minutes ?? 30}-minute invite (${linkLabel(s.meeting_link ?? "")}) for ${fmt(start, true)}–${fmt(end, false)} (${tz}) and sent it to ${to}.`;
 }
 
+const STATE_WORDS: Record<string, string> = {
+  proposed: "waiting for your approval",
+  approved: "approved",
+  in_progress: "in progress",
+  waiting_input: "waiting for your input",
+  completed: "done",
+  failed: "failed",
+  cancelled: "cancelled",
+  rejected: "rejected",
+};
+
 export function answerAbout(job: JobView, prompt: string): string {
-  const state = job.state.replace("_", " ");
+  const state = STATE_WORDS[job.state] ?? job.state;
   const base = `“${job.title}” is ${state}.`;
   if (/change/i.test(prompt)) return `${base} Tell me what to change — duration, days/times, timezone or link type — and I’ll update the proposal.`;
   if (/connect/i.test(prompt)) return `${base} Connect your calendar in Settings, then press “Connect calendar” on the card and I’ll try again.`;

@@ -1,3 +1,4 @@
+import { foldJob } from "../../src/office/job-machine.js";
 import { click, CONV, DAN, GOLDEN_INPUT, lastCard, T, TRACE, type World } from "./helpers.js";
 
 /** Drives the seed's golden path up to a point; returns the job id. */
@@ -20,3 +21,4 @@ export async function completeGolden(w: World): Promise<string> {
 
 export const card = (w: World, jobId: string) => lastCard(w.events(jobId), jobId);
 export const types = (w: World, jobId: string) => w.events(jobId).map((e) => e.event_type);
+export const stateOf = (w: World, jobId: string) => foldJob(w.events(jobId))?.state;

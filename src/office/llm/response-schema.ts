@@ -159,5 +159,17 @@ export function buildWireSchema(candidateJobIds: readonly string[], docIds: read
   });
   const schema = z.toJSONSchema(root, { target: "draft-7", unrepresentable: "throw" }) as Record<string, unknown>;
   delete schema.$schema;
-  return schema;
+  return stripIntegerBounds(schema) as Record<string, unknown>;
+}
+
+/** zod writes ±2^53 bounds on every integer; some servers reject `minimum`/`maximum`, and zod re-checks anyway. */
+function stripIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripIntegerBounds);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === "minimum" || k === "maximum") && Math.abs(Number(v)) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = stripIntegerBounds(v);
+  }
+  return out;
 }

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../../src/shared/db.js";
+import { createManualClock } from "../../../src/shared/clock.js";
+import type { Planner } from "../../../src/office/planner/planner.js";
+import { selectPlanner } from "../../../src/office/llm/select-planner.js";
+import { startScriptedModel, type ScriptedModel } from "./scripted-model.js";
+
+const rules: Planner = { name: "rules", plan: async () => ({ type: "chat_reply", text: "rules" }) };
+const logs: Array<[string, string]> = [];
+const logger = { info: (_o: unknown, m: string) => void logs.push(["info", m]), warn: (_o: unknown, m: string) => void logs.push(["warn", m]) };
+let model: ScriptedModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+  logs.length = 0;
+});
+
+describe("planner selection at boot", () => {
+  const db = openDatabase({ path: ":memory:" });
+  const clock = createManualClock();
+  it("rules by default", async () => {
+    expect((await selectPlanner({ env: {}, rules, db, clock, logger })).active).toBe("rules");
+  });
+  it("llm when the model answers at boot", async () => {
+    model = await startScriptedModel();
+    const s = await selectPlanner({ env: { OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: model.baseUrl, OFFICE_LLM_MODEL: "scripted" }, rules, db, clock, logger });
+    expect(s.active).toBe("llm");
+    expect(s.planner.name).toBe("llm");
+    expect(model.requests.map((r) => r.path)).toEqual(["/v1/models"]);
+  });
+  it("falls back to rules, with a warning, when the model is unreachable", async () => {
+    model = await startScriptedModel();
+    const url = model.baseUrl;
+    await model.close();
+    model = undefined;
+    const s = await selectPlanner({ env: { OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: url, OFFICE_LLM_MODEL: "m" }, rules, db, clock, logger });
+    expect(s).toMatchObject({ active: "rules", planner: rules });
+    expect(s.fallback_reason).toContain("cannot reach");
+    expect(logs).toEqual([["warn", "LLM unreachable at boot; using the rules planner"]]);
+  });
+  it("falls back to rules when llm is asked for but not configured", async () => {
+    const s = await selectPlanner({ env: { OFFICE_PLANNER: "llm" }, rules, db, clock, logger });
+    expect(s).toMatchObject({ active: "rules", fallback_reason: "OFFICE_LLM_BASE_URL is not set" });
+  });
+});
