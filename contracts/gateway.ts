@@ -184,3 +184,19 @@ export type TPresenceState = z.infer<typeof ZPresenceState>;
 export type TConversationSummary = z.infer<typeof ZConversationSummary>;
 export type TJobDrawerResponse = z.infer<typeof ZJobDrawerResponse>;
 export type TJobTimelineItem = z.infer<typeof ZJobTimelineItem>;
+
+// ---- contacts (additions) ---------------------------------------------------------------------
+
+/** `POST /v1/contacts` and `PATCH /v1/contacts/:id`: emails and phones go to the vault, never the ledger. */
+export const ZUpsertContactRequest = z.strictObject({
+  display_name: z.string().trim().min(1).max(120),
+  email: z.string().trim().max(254).optional(),
+  phone: z.string().trim().max(40).optional(),
+  company: z.string().trim().max(120).optional(),
+  kind: z.enum(["customer", "vendor", "partner", "other"]).optional(),
+  notes: z.string().max(1000).optional(),
+});
+export const ZPatchContactRequest = ZUpsertContactRequest.partial();
+/** `POST /v1/contacts/import`: CSV text with a header row (name|display_name, email, phone, company, kind, notes). */
+export const ZImportContactsRequest = z.strictObject({ csv: z.string().min(1).max(1_000_000) });
+export type TUpsertContactRequest = z.infer<typeof ZUpsertContactRequest>;

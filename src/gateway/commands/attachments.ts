@@ -1,0 +1,83 @@
+import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { AppError } from "../../shared/errors.js";
+import type { Principal } from "../auth/token-store.js";
+import { notFound, type Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { memberConversation } from "./conversations.js";
+
+/** Types a browser may render from our origin; everything else is served as octet-stream. */
+const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain", "text/csv", "text/calendar"]);
+
+export function safeMime(type: string): string {
+  const t = type.split(";")[0]!.trim().toLowerCase();
+  return INLINE_SAFE.has(t) ? t : "application/octet-stream";
+}
+
+function cleanName(name: string): string {
+  // No path parts, no control characters, no quotes (it goes into Content-Disposition).
+  const base = name.split(/[\\/]/).pop() ?? "file";
+  return (base.replace(/[\u0000-\u001f\u007f"\\]/g, "_").trim() || "file").slice(0, 200);
+}
+
+/**
+ * A file attached in chat: bytes under DATA_DIR/attachments/<tenant>/, a row naming its tenant
+ * and conversation, and an `artifact` message — the row and the message commit together.
+ */
+export async function attachFile(core: Core, p: Principal, conversationId: string, file: File, idem?: IdemScope): Promise<StoredResponse> {
+  memberConversation(core, p, conversationId);
+  if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty", { field: "file" });
+  const artifactId = core.ids("art");
+  const filename = cleanName(file.name);
+  const mime = safeMime(file.type || "application/octet-stream");
+  const dir = join(core.dataDir, "attachments", p.tenantId.replace(/[^A-Za-z0-9_-]/g, "_"));
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, artifactId);
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()), { mode: 0o600 });
+  const ev = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
+    message_id: core.ids("msg"),
+    kind: "artifact",
+    body_text: filename,
+    artifact: { artifact_id: artifactId, kind: "file", title: filename, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
+  });
+  try {
+    return await core.commit(p.tenantId, [ev], {
+      idem,
+      extra: () =>
+        void core.db
+          .prepare("INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+          .run(artifactId, p.tenantId, conversationId, filename, mime, file.size, path, core.clock.iso()),
+      body: (r) => ({ accepted: true, conversation_id: conversationId, artifact_id: artifactId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    });
+  } catch (err) {
+    rmSync(path, { force: true });
+    throw err;
+  }
+}
+
+export interface ServedFile {
+  filename: string;
+  mime: string;
+  bytes: Buffer | string;
+}
+
+/** An attachment or an Office artifact, only for members of the conversation it belongs to. */
+export function findArtifact(core: Core, p: Principal, artifactId: string): ServedFile | { path: string; filename: string; mime: string } {
+  const row = core.db
+    .prepare<[string, string], { conversation_id: string; filename: string; mime_type: string; path: string }>(
+      "SELECT conversation_id, filename, mime_type, path FROM gateway_attachments WHERE artifact_id = ? AND tenant_id = ?",
+    )
+    .get(artifactId, p.tenantId);
+  if (row) {
+    memberConversation(core, p, row.conversation_id);
+    return { path: row.path, filename: row.filename, mime: row.mime_type };
+  }
+  const art = core.office.artifact(p.tenantId, artifactId);
+  if (!art) throw notFound("Artifact");
+  if (art.job_id) {
+    const state = core.tenant(p.tenantId);
+    const job = state.jobs.get(art.job_id);
+    if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Artifact");
+  }
+  return { filename: cleanName(art.filename), mime: safeMime(art.mime_type), bytes: art.bytes };
+}

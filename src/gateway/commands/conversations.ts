@@ -1,0 +1,100 @@
+import type { z } from "zod";
+import type { ZCreateConversationRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
+import { parseCursor } from "../../../contracts/primitives.js";
+import { AppError } from "../../shared/errors.js";
+import type { Principal } from "../auth/token-store.js";
+import { notFound, type Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+import type { ConversationRow } from "../projections/state.js";
+import { scrubText } from "../pii.js";
+
+/** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
+export function memberConversation(core: Core, p: Principal, conversationId: string): ConversationRow {
+  const conv = core.tenant(p.tenantId).conversations.get(conversationId);
+  if (!conv || !conv.participants.has(p.entityId)) throw notFound("Conversation");
+  return conv;
+}
+
+export async function createConversation(core: Core, p: Principal, body: z.infer<typeof ZCreateConversationRequest>, idem?: IdemScope): Promise<StoredResponse> {
+  const state = core.tenant(p.tenantId);
+  const me = core.me(p);
+  const ids = [p.entityId, ...body.participants.map((x) => x.entity_id).filter((id) => id !== p.entityId)];
+  for (const id of ids) if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
+  const unique = [...new Set(ids)];
+  const others = unique.filter((id) => id !== p.entityId);
+  const title = body.title ?? (others.map((id) => state.entities.get(id)!.display_name).join(", ") || me.display_name);
+  const conversationId = core.ids("cnv");
+  const ev = core.event(p.tenantId, "conversation.created", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
+    conversation_id: conversationId,
+    title: title.slice(0, 120),
+    participants: unique.map((entity_id) => ({ entity_id })),
+    kind: unique.length === 2 && !body.title ? "direct" : "group",
+  }, { ...(body.trace_id ? { trace_id: body.trace_id } : {}) });
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    body: (res) => ({ accepted: true, conversation_id: conversationId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
+  });
+}
+
+/** A text message: PII to the vault, one `message.sent`, 202; Office answers on the stream. */
+export async function postText(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  body: { body_text: string; trace_id?: string | undefined; client_message_id?: string | undefined },
+  idem?: IdemScope,
+): Promise<StoredResponse> {
+  const conv = memberConversation(core, p, conversationId);
+  const state = core.tenant(p.tenantId);
+  const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
+  const messageId = core.ids("msg");
+  const traceId = body.trace_id ?? core.ids("trc");
+  const ev = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
+    message_id: messageId,
+    kind: "text",
+    body_text: text.slice(0, 8000),
+    ...(refs.length ? { pii_refs: refs } : {}),
+  }, { trace_id: traceId });
+  const res = await core.commit(p.tenantId, [ev], {
+    idem,
+    body: (r) => ({
+      accepted: true,
+      conversation_id: conversationId,
+      client_action: "message.send",
+      message_id: messageId,
+      ...(body.client_message_id ? { client_message_id: body.client_message_id } : {}),
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
+  });
+  // Only conversations with an agent coworker have anyone for Office to speak for.
+  if (conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent")) {
+    core.later("office.ingestMessage", () =>
+      core.office.ingestMessage({
+        tenant_id: p.tenantId,
+        trace_id: traceId,
+        conversation_id: conversationId,
+        actor_entity_id: p.entityId,
+        kind: "text",
+        // Office runs in this process and needs the real words (an attendee's address, say); it
+        // vaults every sensitive value itself before anything it writes reaches the ledger.
+        body_text: body.body_text,
+        message_event_id: ev.event_id,
+      }),
+    );
+  }
+  return res;
+}
+
+/** A read marker: everything up to `cursor` in this conversation is read (drives unread counts). */
+export async function markRead(core: Core, p: Principal, conversationId: string, body: z.infer<typeof ZReadMarkerRequest>, idem?: IdemScope): Promise<StoredResponse> {
+  memberConversation(core, p, conversationId);
+  const seq = parseCursor(body.cursor)!;
+  // A cursor past this tenant's head is not one of its cursors (another tenant's, or invented).
+  if (seq > core.tenant(p.tenantId).head) throw notFound("Cursor");
+  const ev = core.event(p.tenantId, "message.delivered", conversationId, { entity_id: p.entityId, actor_type: "human" }, { up_to_seq: seq });
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    body: (r) => ({ accepted: true, conversation_id: conversationId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+  });
+}

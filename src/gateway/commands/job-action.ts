@@ -1,0 +1,88 @@
+import type { TCardAction } from "../../../contracts/cards.js";
+import type { TJobActionRequest } from "../../../contracts/office.js";
+import { AppError } from "../../shared/errors.js";
+import type { Principal } from "../auth/token-store.js";
+import { notFound, type Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { memberConversation, postText } from "./conversations.js";
+
+export interface JobActionInput {
+  job_id: string;
+  conversation_id?: string | undefined;
+  card_id: string;
+  button_id: string;
+  action: TCardAction;
+  input?: Record<string, string | number | boolean> | undefined;
+  trace_id?: string | undefined;
+}
+
+const VERBS: Record<TCardAction["type"], string> = {
+  "job.approve": "approved",
+  "job.reject": "rejected",
+  "job.request_changes": "requested changes to",
+  "job.provide_input": "provided details for",
+  "job.ack": "acknowledged",
+  "job.dispute": "disputed",
+  "job.cancel": "cancelled",
+  "job.follow_up": "asked for a follow-up to",
+  "job.retry": "asked to retry",
+  "job.switch_tool": "asked to switch tools for",
+  "chat.ask": "asked about",
+};
+
+/**
+ * A card button click. The gateway checks that the button was really offered (provenance,
+ * against its own projection of card messages), lets Office pre-check the input so the modal
+ * can show field errors at once, writes the readable action bubble, answers 202, and then hands
+ * the click to Office, which alone decides what it does to the job.
+ */
+export async function submitJobAction(core: Core, p: Principal, a: JobActionInput, idem?: IdemScope): Promise<StoredResponse> {
+  const state = core.tenant(p.tenantId);
+  const job = state.jobs.get(a.job_id);
+  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  const conversationId = a.conversation_id ?? job.conversation_id;
+  memberConversation(core, p, conversationId);
+  const card = state.cards.get(a.card_id);
+  const button = card?.buttons.find((b) => b.button_id === a.button_id);
+  if (!card || card.job_id !== a.job_id || card.conversation_id !== conversationId || conversationId !== job.conversation_id) {
+    throw new AppError("INVALID_PROVENANCE", "That card was never posted for this job in this conversation", { card_id: a.card_id });
+  }
+  if (!button) throw new AppError("INVALID_PROVENANCE", "That button is not on this card", { button_id: a.button_id });
+  if (button.action.type !== a.action.type || ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== a.job_id)) {
+    throw new AppError("INVALID_PROVENANCE", "The action does not match the button", { expected: button.action.type, got: a.action.type });
+  }
+
+  // "Ask in chat" is a question, not a transition: it becomes the person's own message.
+  if (a.action.type === "chat.ask") {
+    const prompt = typeof a.input?.["text"] === "string" && a.input["text"] ? a.input["text"] : (button.action as { prompt_text: string }).prompt_text;
+    return postText(core, p, conversationId, { body_text: prompt, trace_id: a.trace_id }, idem);
+  }
+
+  const traceId = a.trace_id ?? core.ids("trc");
+  const req: TJobActionRequest = {
+    tenant_id: p.tenantId,
+    trace_id: traceId,
+    conversation_id: conversationId,
+    job_id: a.job_id,
+    actor_entity_id: p.entityId,
+    card_id: a.card_id,
+    button_id: a.button_id,
+    action: a.action,
+    ...(a.input ? { input: a.input } : {}),
+  };
+  core.office.checkJobAction(req);
+
+  const me = core.me(p);
+  const bubble = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
+    message_id: core.ids("msg"),
+    kind: "system",
+    body_text: `${me.display_name} ${VERBS[a.action.type]} “${job.title}”`.slice(0, 8000),
+    action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
+  }, { job_id: a.job_id, trace_id: traceId });
+  const res = await core.commit(p.tenantId, [bubble], {
+    idem,
+    body: (r) => ({ accepted: true, job_id: a.job_id, conversation_id: conversationId, client_action: a.action.type, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+  });
+  core.later("office.jobAction", () => core.office.jobAction({ ...req, causation_id: bubble.event_id }));
+  return res;
+}

@@ -1,0 +1,122 @@
+import type { TAppendResponse } from "../../contracts/ledger.js";
+import type { TEventType, TPayloadOf, TUblEvent } from "../../contracts/events.js";
+import type { LedgerApi } from "../ledger/ledger-api.js";
+import type { OfficeApi } from "../office/office-api.js";
+import type { Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
+import type { IdGenerator } from "../shared/ids.js";
+import { AppError } from "../shared/errors.js";
+import type { TokenStore, Principal } from "./auth/token-store.js";
+import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.js";
+import type { Projector } from "./projections/projector.js";
+import { createTenantState, type EntityRow, type TenantState } from "./projections/state.js";
+import type { RateLimiter } from "./rate-limit.js";
+import type { SseHub } from "./sse-hub.js";
+
+/** pino-compatible; anything with these three methods will do. */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** What every command and read shares. Internal to the gateway. */
+export interface Core {
+  ledger: LedgerApi;
+  office: OfficeApi;
+  db: Db;
+  dataDir: string;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  projector: Projector;
+  hub: SseHub;
+  tokens: TokenStore;
+  idem: IdempotencyStore;
+  limiter: RateLimiter;
+  publicUrl: () => string | undefined;
+  /** The tenant's projections (an empty state for a tenant with no events yet). */
+  tenant(tenantId: string): TenantState;
+  /** The acting entity as the projections know it; UNAUTHORIZED when it no longer exists. */
+  me(p: Principal): EntityRow;
+  event<T extends TEventType>(
+    tenantId: string,
+    type: T,
+    conversationId: string,
+    actor: { entity_id: string; actor_type: "human" | "agent" | "system" },
+    payload: TPayloadOf<T>,
+    extra?: { job_id?: string; causation_id?: string; trace_id?: string },
+  ): TUblEvent;
+  /**
+   * Appends events and, in the same SQLite transaction, the idempotent response (and `extra`
+   * rows such as a token), so a crash between commit and reply still replays the answer.
+   */
+  commit(
+    tenantId: string,
+    events: TUblEvent[],
+    opts: { idem?: IdemScope | undefined; status?: number; body: (res: TAppendResponse) => unknown; extra?: () => void },
+  ): Promise<StoredResponse>;
+  /** Runs Office work after the response is written; failures are logged, never thrown. */
+  later(what: string, fn: () => Promise<unknown>): void;
+}
+
+export function notFound(what: string): AppError {
+  // Same answer for "does not exist" and "belongs to another tenant": ids leak nothing.
+  return new AppError("NOT_FOUND", `${what} not found`);
+}
+
+export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit" | "later">): Core {
+  const empty = new Map<string, TenantState>();
+  const core: Core = {
+    ...c,
+    tenant(tenantId) {
+      const s = c.projector.tenant(tenantId);
+      if (s) return s;
+      let e = empty.get(tenantId);
+      if (!e) empty.set(tenantId, (e = createTenantState(tenantId)));
+      return e;
+    },
+    me(p) {
+      const e = core.tenant(p.tenantId).entities.get(p.entityId);
+      if (!e) throw new AppError("UNAUTHORIZED", "This token's entity no longer exists");
+      return e;
+    },
+    event(tenantId, type, conversationId, actor, payload, extra) {
+      const id = c.ids("evt");
+      return {
+        event_id: id,
+        event_type: type,
+        ts: c.clock.iso(),
+        tenant_id: tenantId,
+        trace_id: extra?.trace_id ?? c.ids("trc"),
+        conversation_id: conversationId,
+        ...(extra?.job_id ? { job_id: extra.job_id } : {}),
+        ...(extra?.causation_id ? { causation_id: extra.causation_id } : {}),
+        actor,
+        payload,
+      } as TUblEvent;
+    },
+    async commit(tenantId, events, opts) {
+      let stored: StoredResponse | undefined;
+      await c.ledger.append(
+        { tenant_id: tenantId, events },
+        {
+          withinCommit: (res) => {
+            opts.extra?.();
+            stored = { status: opts.status ?? 202, body: opts.body(res) };
+            if (opts.idem) c.idem.record(opts.idem, stored);
+          },
+        },
+      );
+      return stored!;
+    },
+    later(what, fn) {
+      setImmediate(() => {
+        fn().catch((err: unknown) => c.logger.warn({ err: err instanceof Error ? { message: err.message, code: (err as AppError).code } : err, what }, "office call failed after the response"));
+      });
+    },
+  };
+  return core;
+}

@@ -1,0 +1,128 @@
+import type { ServerResponse } from "node:http";
+import type { LedgerApi } from "../ledger/ledger-api.js";
+import type { OfficeApi } from "../office/office-api.js";
+import { systemClock, type Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
+import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import { createTokenStore, type Principal } from "./auth/token-store.js";
+import { createCore, silentLogger, type Core, type Logger } from "./core.js";
+import { renderFrame, toGroup } from "./delta-log.js";
+import { createIdempotencyStore } from "./idempotency.js";
+import { migrateGateway } from "./migrate.js";
+import { presenceFrame } from "./projections/presence.js";
+import { createProjector } from "./projections/projector.js";
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./rate-limit.js";
+import { createSseHub } from "./sse-hub.js";
+
+export interface GatewayDeps {
+  ledger: LedgerApi;
+  office: OfficeApi;
+  db: Db;
+  /** Attachments are stored under `${dataDir}/attachments`. */
+  dataDir: string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  logger?: Logger;
+  rateLimit?: RateLimitConfig;
+  /** The URL people open (invite links, demo sign-in); may be set later by `setPublicUrl`. */
+  publicUrl?: string;
+  /** Delta groups kept per tenant for SSE resume (default 10,000). */
+  deltaLogSize?: number;
+  heartbeatMs?: number;
+  /** How often presence is re-evaluated for TTL expiries (default 5 s). */
+  presenceTickMs?: number;
+}
+
+export interface Gateway {
+  /** Internal shared state for the route adapters. */
+  readonly core: Core;
+  /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
+  stream(p: Principal, res: ServerResponse, cursor: number | null): void;
+  setPublicUrl(url: string): void;
+  /** Re-evaluates presence now (the timer calls this; tests may too). */
+  tickPresence(): void;
+  close(): void;
+}
+
+/**
+ * The Messenger gateway: projections rebuilt from the ledger on boot, then kept current from
+ * the ledger's tail; every committed event becomes SSE deltas in tenant order.
+ */
+export function createGateway(deps: GatewayDeps): Gateway {
+  const clock = deps.clock ?? systemClock;
+  migrateGateway(deps.db);
+  let publicUrl = deps.publicUrl;
+  const projector = createProjector();
+  const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
+  const core = createCore({
+    ledger: deps.ledger,
+    office: deps.office,
+    db: deps.db,
+    dataDir: deps.dataDir,
+    clock,
+    ids: deps.ids ?? defaultIds,
+    logger: deps.logger ?? silentLogger,
+    projector,
+    hub,
+    tokens: createTokenStore({ db: deps.db, clock }),
+    idem: createIdempotencyStore({ db: deps.db, clock }),
+    limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
+    publicUrl: () => publicUrl,
+  });
+
+  // Boot: replay every stored event (this also fills each tenant's resume log), then follow the
+  // tail. Both run in this same synchronous turn, so no commit can fall between them.
+  deps.ledger.replay((ev) => {
+    const deltas = projector.apply(ev);
+    if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+  });
+  const unsubscribe = deps.ledger.subscribe((ev) => {
+    const deltas = projector.apply(ev);
+    if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+  });
+
+  function tickPresence(): void {
+    const now = clock.now();
+    for (const state of projector.tenants()) {
+      const deltas = projector.tick(state, now);
+      if (deltas.length) hub.publish(state.tenant_id, toGroup(null, deltas));
+    }
+  }
+  tickPresence();
+  let timer: { cancel(): void } | undefined;
+  const arm = () => {
+    timer = clock.setTimeout(() => {
+      tickPresence();
+      core.idem.prune();
+      arm();
+    }, deps.presenceTickMs ?? 5_000);
+  };
+  arm();
+
+  return {
+    core,
+    stream(p, res, cursor) {
+      const state = core.tenant(p.tenantId);
+      const hello = {
+        tenant_id: p.tenantId,
+        server_time: clock.iso(),
+        cursor: `seq:${state.head}`,
+        capabilities: { supports_resume: true, supports_heartbeat: true },
+      };
+      // Presence is state, not history: every connection starts from the current picture.
+      // These frames carry no id, so they never move the client's resume cursor.
+      let extra = "";
+      for (const pr of state.presence.values()) extra += renderFrame("presence.update", presenceFrame(pr));
+      hub.attach({ tenantId: p.tenantId, entityId: p.entityId, res, head: state.head, cursor, hello, extra });
+    },
+    setPublicUrl(url) {
+      publicUrl = url;
+    },
+    tickPresence,
+    close() {
+      timer?.cancel();
+      unsubscribe();
+      hub.close();
+    },
+  };
+}

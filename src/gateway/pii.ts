@@ -1,0 +1,52 @@
+import type { TRedactedValue } from "../../contracts/events.js";
+import type { VaultApi } from "../office/office-api.js";
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// 9–15 digits with the usual separators; dates (8 digits) and times stay untouched.
+const PHONE = /(?<![\w+])\+?\(?\d[\d\s().-]{7,20}\d(?!\w)/g;
+
+function digits(s: string): number {
+  return s.replace(/\D/g, "").length;
+}
+
+/**
+ * Moves emails and phone numbers typed into chat to the vault before anything reaches the
+ * ledger; the text keeps their redacted form, in order, and `pii_refs` points at the vault.
+ */
+export function scrubText(tenantId: string, text: string, vault: VaultApi): { text: string; refs: TRedactedValue[] } {
+  const found: Array<{ start: number; end: number; kind: "email" | "phone"; value: string }> = [];
+  for (const m of text.matchAll(EMAIL)) found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
+  for (const m of text.matchAll(PHONE)) {
+    const n = digits(m[0]);
+    if (n < 9 || n > 15) continue;
+    if (found.some((f) => m.index < f.end && m.index + m[0].length > f.start)) continue;
+    found.push({ start: m.index, end: m.index + m[0].length, kind: "phone", value: m[0].trim() });
+  }
+  if (found.length === 0) return { text, refs: [] };
+  found.sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = 0;
+  const refs: TRedactedValue[] = [];
+  for (const f of found.slice(0, 50)) {
+    const r = vault.put(tenantId, f.kind, f.value);
+    out += text.slice(at, f.start) + r.redacted;
+    at = f.end;
+    refs.push({ redacted: r.redacted, hash: r.hash, vault_ref: r.vault_ref });
+  }
+  return { text: out + text.slice(at), refs };
+}
+
+/** The reverse, for members of the tenant: each redacted form, in order, back to its value. */
+export function resolveText(tenantId: string, text: string, refs: readonly TRedactedValue[], vault: VaultApi): string {
+  let out = "";
+  let rest = text;
+  for (const r of refs) {
+    const i = rest.indexOf(r.redacted);
+    if (i < 0 || !r.vault_ref) continue;
+    const value = vault.get(tenantId, r.vault_ref);
+    if (value === null) continue; // erased: the redacted form is all that is left
+    out += rest.slice(0, i) + value;
+    rest = rest.slice(i + r.redacted.length);
+  }
+  return out + rest;
+}

@@ -1,0 +1,144 @@
+import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
+import type { TJobTimelineItem, TPresence, TTimelineItem } from "../../../contracts/gateway.js";
+import type { TJobState, TPriority } from "../../../contracts/primitives.js";
+import type { TRedactedValue } from "../../../contracts/events.js";
+
+/**
+ * The seven projections of one tenant, held in memory and rebuilt from the ledger on boot.
+ * Rows are small; nothing here is stored anywhere else.
+ */
+export interface EntityRow {
+  entity_id: string;
+  actor_type: "human" | "agent";
+  display_name: string;
+  roles: string[];
+  role?: string;
+  capabilities?: string[];
+  allowed_tools?: string[];
+  avatar_url?: string;
+  registered_ms: number;
+  updated_at: string;
+  source_event_id: string;
+}
+
+export interface ContactRow {
+  contact_id: string;
+  display_name: string;
+  organization?: string;
+  kind: string;
+  emails: TRedactedValue[];
+  phones: TRedactedValue[];
+  notes?: string;
+  updated_at: string;
+  source_event_id: string;
+}
+
+export interface ConversationRow {
+  conversation_id: string;
+  title: string;
+  kind: "direct" | "group";
+  participant_entity_ids: string[];
+  participants: Set<string>;
+  created_by: string;
+  created_at: string;
+  last_item_ts?: string;
+  last_preview?: { kind: string; text?: string; job_id?: string; card_type?: string };
+  /** entity → tenant_seq read up to (message.delivered, or their own last message). */
+  read_marks: Map<string, number>;
+  updated_at: string;
+  source_event_id: string;
+}
+
+export interface CardRow {
+  card_id: string;
+  job_id: string;
+  conversation_id: string;
+  card_type: string;
+  state: TJobState;
+  buttons: TCardButton[];
+}
+
+export interface JobRow {
+  job_id: string;
+  conversation_id: string;
+  title: string;
+  goal: string;
+  state: TJobState;
+  owner_entity_id: string;
+  created_at: string;
+  updated_at: string;
+  constraints?: string[];
+  due_at?: string;
+  priority?: TPriority;
+  parent_job_id?: string;
+  reason_code?: string;
+  waiting_on?: Array<{ entity_id: string; display_name: string }>;
+  waiting_since_ms?: number;
+  approved_by?: string;
+  last_tool_ms?: number;
+  last_state_ms?: number;
+  last_progress_ms?: number;
+  last_activity_at?: string;
+  last_tool_call_id?: string;
+  last_error_code?: string;
+  last_card?: CardRow;
+  source_event_id: string;
+}
+
+export interface ArtifactRow extends TArtifactRef {
+  produced_by_event_id: string;
+  produced_at: string;
+}
+
+export interface TenantState {
+  tenant_id: string;
+  /** Last tenant_seq applied. */
+  head: number;
+  entities: Map<string, EntityRow>;
+  contacts: Map<string, ContactRow>;
+  conversations: Map<string, ConversationRow>;
+  timeline: Map<string, TTimelineItem[]>;
+  jobs: Map<string, JobRow>;
+  jobEvents: Map<string, TJobTimelineItem[]>;
+  artifacts: Map<string, ArtifactRow[]>;
+  cards: Map<string, CardRow>;
+  presence: Map<string, TPresence>;
+  lastSeenMs: Map<string, number>;
+  /** Indexes so presence and list rows never scan every job: in_progress/waiting_input jobs, */
+  liveJobs: Set<string>;
+  /** proposed jobs per owner, */
+  proposedByOwner: Map<string, number>;
+  /** and non-terminal jobs per conversation. */
+  activeJobsByConversation: Map<string, Set<string>>;
+}
+
+export function createTenantState(tenantId: string): TenantState {
+  return {
+    tenant_id: tenantId,
+    head: 0,
+    entities: new Map(),
+    contacts: new Map(),
+    conversations: new Map(),
+    timeline: new Map(),
+    jobs: new Map(),
+    jobEvents: new Map(),
+    artifacts: new Map(),
+    cards: new Map(),
+    presence: new Map(),
+    lastSeenMs: new Map(),
+    liveJobs: new Set(),
+    proposedByOwner: new Map(),
+    activeJobsByConversation: new Map(),
+  };
+}
+
+/** One SSE delta produced by a reducer. `audience` limits it to some entities (a conversation's members). */
+export interface Delta {
+  event: "timeline.append" | "conversation.update" | "job.update" | "presence.update" | "artifact.added";
+  data: Record<string, unknown>;
+  audience?: ReadonlySet<string>;
+}
+
+export function displayName(state: TenantState, entityId: string): string {
+  return state.entities.get(entityId)?.display_name ?? (entityId.startsWith("system") ? "LogLine" : entityId);
+}

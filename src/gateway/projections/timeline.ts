@@ -1,0 +1,62 @@
+import type { TStoredEvent } from "../../../contracts/events.js";
+import type { TTimelineItem } from "../../../contracts/gateway.js";
+import { formatCursor } from "../../../contracts/primitives.js";
+import { displayName, type Delta, type TenantState } from "./state.js";
+
+/** projection_timeline_items: one row per `message.sent`, in tenant_seq order. */
+export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
+  if (ev.event_type !== "message.sent") return [];
+  const conv = state.conversations.get(ev.conversation_id);
+  const item: TTimelineItem = {
+    kind: "message",
+    ts: ev.ts,
+    event_id: ev.event_id,
+    cursor: formatCursor(ev.seq),
+    sender: { entity_id: ev.actor.entity_id, display_name: displayName(state, ev.actor.entity_id), actor_type: ev.actor.actor_type },
+    ...(ev.job_id ? { job_id: ev.job_id } : {}),
+    message: ev.payload,
+  };
+  let list = state.timeline.get(ev.conversation_id);
+  if (!list) state.timeline.set(ev.conversation_id, (list = []));
+  list.push(item);
+  const card = ev.payload.card;
+  if (card && ev.job_id) {
+    state.cards.set(card.card_id, {
+      card_id: card.card_id,
+      job_id: ev.job_id,
+      conversation_id: ev.conversation_id,
+      card_type: card.card_type,
+      state: card.state,
+      buttons: card.buttons,
+    });
+  }
+  return [
+    {
+      event: "timeline.append",
+      data: { tenant_id: state.tenant_id, conversation_id: ev.conversation_id, item },
+      ...(conv ? { audience: conv.participants } : {}),
+    },
+  ];
+}
+
+/** Items with seq in (after, before), oldest first, at most `limit` (the newest ones when paging back). */
+export function pageTimeline(items: readonly TTimelineItem[], opts: { after?: number; before?: number; limit: number }): TTimelineItem[] {
+  const seqOf = (it: TTimelineItem) => Number(it.cursor.slice(4));
+  let lo = 0;
+  let hi = items.length;
+  if (opts.after !== undefined) lo = lowerBound(items, opts.after + 1, seqOf);
+  if (opts.before !== undefined) hi = lowerBound(items, opts.before, seqOf);
+  if (opts.after !== undefined) return items.slice(lo, Math.min(hi, lo + opts.limit));
+  return items.slice(Math.max(lo, hi - opts.limit), hi);
+}
+
+function lowerBound<T>(arr: readonly T[], target: number, key: (t: T) => number): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(arr[mid]!) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,128 @@
+import { formatCursor, parseCursor } from "../../contracts/primitives.js";
+import type { TTimelineItem } from "../../contracts/gateway.js";
+import { AppError } from "../shared/errors.js";
+import type { Principal } from "./auth/token-store.js";
+import { memberConversation } from "./commands/conversations.js";
+import { notFound, type Core } from "./core.js";
+import { summarize } from "./projections/conversations.js";
+import { jobHeader, ownerOf } from "./projections/jobs.js";
+import { pageTimeline } from "./projections/timeline.js";
+import { resolveText } from "./pii.js";
+
+/** Everything here reads the in-memory projections; the ledger is read only for raw events. */
+
+export function cursorParam(raw: string | undefined, name: string, head: number): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const seq = parseCursor(raw);
+  if (seq === null) throw new AppError("VALIDATION_ERROR", `${name} must look like seq:N`, { field: name });
+  // Cursors are per tenant: one beyond this tenant's head is someone else's (or invented).
+  if (seq > head) throw notFound("Cursor");
+  return seq;
+}
+
+/** Members see the PII typed into their tenant's chat; the projection itself keeps only redactions. */
+export function presentItem(core: Core, tenantId: string, item: TTimelineItem): TTimelineItem {
+  const refs = item.message["pii_refs"] as Array<{ redacted: string; vault_ref?: string }> | undefined;
+  if (!refs?.length || !item.message.body_text) return item;
+  return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, core.office.vault) } };
+}
+
+export function listConversations(core: Core, p: Principal) {
+  const state = core.tenant(p.tenantId);
+  const items = [...state.conversations.values()]
+    .filter((c) => c.participants.has(p.entityId))
+    .map((c) => summarize(state, c, p.entityId))
+    .sort((a, b) => (b.last_item_ts ?? "").localeCompare(a.last_item_ts ?? "") || a.conversation_id.localeCompare(b.conversation_id));
+  return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };
+}
+
+export function getConversation(core: Core, p: Principal, conversationId: string) {
+  const state = core.tenant(p.tenantId);
+  const conv = memberConversation(core, p, conversationId);
+  const participants = conv.participant_entity_ids.map((id) => {
+    const e = state.entities.get(id);
+    return { entity_id: id, display_name: e?.display_name ?? id, actor_type: e?.actor_type ?? "human", ...(e?.role ? { role: e.role } : {}), ...(e?.capabilities ? { capabilities: e.capabilities } : {}), presence: state.presence.get(id) };
+  });
+  return { tenant_id: p.tenantId, conversation: summarize(state, conv, p.entityId), participants, cursor: formatCursor(state.head) };
+}
+
+export function getTimeline(core: Core, p: Principal, conversationId: string, q: Record<string, string | undefined>) {
+  const state = core.tenant(p.tenantId);
+  memberConversation(core, p, conversationId);
+  const limit = q["limit"] === undefined ? 50 : Number(q["limit"]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError("VALIDATION_ERROR", "limit must be an integer 1–1000", { field: "limit" });
+  const after = cursorParam(q["cursor"] ?? q["after"], "cursor", state.head);
+  const before = cursorParam(q["before"], "before", state.head + 1);
+  const all = state.timeline.get(conversationId) ?? [];
+  const items = pageTimeline(all, { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}), limit });
+  const first = items[0];
+  const hasOlder = first !== undefined && all[0] !== first;
+  return {
+    tenant_id: p.tenantId,
+    conversation_id: conversationId,
+    items: items.map((it) => presentItem(core, p.tenantId, it)),
+    /** Pass as `before` to page back; null at the beginning. */
+    next_cursor: hasOlder ? first.cursor : null,
+    cursor: formatCursor(state.head),
+  };
+}
+
+/** The Job Drawer: header, actions for the current state, normalized timeline, artifacts, raw events. */
+export function getJob(core: Core, p: Principal, jobId: string) {
+  const state = core.tenant(p.tenantId);
+  const job = state.jobs.get(jobId);
+  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  const header = jobHeader(state, job);
+  const raw = core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 }).events.map((e) => ({
+    event_id: e["event_id"],
+    event_type: e["event_type"],
+    ts: e["ts"],
+    actor: e["actor"],
+    trace_id: e["trace_id"],
+    seq: e["seq"],
+    payload: e["payload"],
+  }));
+  return {
+    tenant_id: p.tenantId,
+    conversation_id: job.conversation_id,
+    job_id: job.job_id,
+    title: job.title,
+    goal: job.goal,
+    state: job.state,
+    owner: ownerOf(state, job),
+    created_at: job.created_at,
+    updated_at: job.updated_at,
+    ...(job.constraints ? { constraints: job.constraints } : {}),
+    ...(job.due_at ? { due_at: job.due_at } : {}),
+    ...(job.priority ? { priority: job.priority } : {}),
+    ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
+    ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
+    available_actions: header["available_actions"],
+    ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
+    timeline: [...(state.jobEvents.get(jobId) ?? [])].reverse(),
+    artifacts: (state.artifacts.get(jobId) ?? []).map(({ produced_by_event_id: _p, ...a }) => a),
+    raw_events: raw,
+    cursor: formatCursor(state.head),
+  };
+}
+
+export function listPresence(core: Core, p: Principal) {
+  const state = core.tenant(p.tenantId);
+  return { tenant_id: p.tenantId, items: [...state.presence.values()], cursor: formatCursor(state.head) };
+}
+
+export function listEntities(core: Core, p: Principal) {
+  const state = core.tenant(p.tenantId);
+  const items = [...state.entities.values()].map((e) => ({
+    entity_id: e.entity_id,
+    actor_type: e.actor_type,
+    display_name: e.display_name,
+    roles: e.roles,
+    ...(e.role ? { role: e.role } : {}),
+    ...(e.capabilities ? { capabilities: e.capabilities } : {}),
+    ...(e.allowed_tools ? { allowed_tools: e.allowed_tools } : {}),
+    ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
+    presence: state.presence.get(e.entity_id),
+  }));
+  return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };
+}

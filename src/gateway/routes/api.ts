@@ -1,0 +1,94 @@
+import { Hono } from "hono";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { z } from "zod";
+import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
+import { ZJobId } from "../../../contracts/primitives.js";
+import { AppError } from "../../shared/errors.js";
+import { authenticate, checkBodyIdentity, type GwEnv } from "../auth/middleware.js";
+import { createConversation, markRead, postText } from "../commands/conversations.js";
+import { submitJobAction } from "../commands/job-action.js";
+import { createAgent, createInvite } from "../commands/workspaces.js";
+import type { Gateway } from "../gateway.js";
+import { parseWith, readJson } from "../http-body.js";
+import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "../reads.js";
+import { idempotentWrite } from "./write.js";
+
+/** Thin adapters: parse with the contract schema, one gateway call, a status. */
+export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
+  const core = gw.core;
+  const app = new Hono<GwEnv>();
+  const auth = authenticate(core.tokens);
+
+  app.post("/v1/invites", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZCreateInviteRequest, value, "invite");
+    return idempotentWrite(core, c, raw, (idem) => createInvite(core, c.get("principal"), body, idem));
+  });
+
+  app.post("/v1/agents", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZCreateAgentRequest, value, "agent");
+    return idempotentWrite(core, c, raw, (idem) => createAgent(core, c.get("principal"), body, idem));
+  });
+
+  app.get("/v1/entities", auth, (c) => c.json(listEntities(core, c.get("principal"))));
+  app.get("/v1/presence", auth, (c) => c.json(listPresence(core, c.get("principal"))));
+
+  app.post("/v1/conversations", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZCreateConversationRequest, value, "conversation");
+    checkBodyIdentity(c.get("principal"), body);
+    return idempotentWrite(core, c, raw, (idem) => createConversation(core, c.get("principal"), body, idem));
+  });
+  app.get("/v1/conversations", auth, (c) => c.json(listConversations(core, c.get("principal"))));
+  app.get("/v1/conversations/:id", auth, (c) => c.json(getConversation(core, c.get("principal"), c.req.param("id"))));
+  app.get("/v1/conversations/:id/timeline", auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
+
+  app.post("/v1/conversations/:id/messages", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZPostMessageRequest, value, "message");
+    const p = c.get("principal");
+    checkBodyIdentity(p, body);
+    const conversationId = c.req.param("id");
+    return idempotentWrite(core, c, raw, (idem) =>
+      body.kind === "text"
+        ? postText(core, p, conversationId, body, idem)
+        : submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem),
+    );
+  });
+
+  app.post("/v1/conversations/:id/read", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZReadMarkerRequest, value, "read marker");
+    checkBodyIdentity(c.get("principal"), body);
+    return idempotentWrite(core, c, raw, (idem) => markRead(core, c.get("principal"), c.req.param("id"), body, idem));
+  });
+
+  app.get("/v1/jobs/:job_id", auth, (c) => c.json(getJob(core, c.get("principal"), c.req.param("job_id"))));
+
+  app.post("/v1/jobs/:job_id/actions", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZJobActionSubmit, value, "job action");
+    const jobId = parseWith(ZJobId, c.req.param("job_id"), "job_id");
+    const p = c.get("principal");
+    checkBodyIdentity(p, body);
+    return idempotentWrite(core, c, raw, (idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem));
+  });
+
+  // SSE. A browser EventSource cannot send headers, so the session cookie authenticates it; the
+  // resume cursor comes from Last-Event-ID (automatic reconnects) or ?cursor= (a fresh page).
+  app.get("/v1/stream", auth, (c) => {
+    const p = c.get("principal");
+    const res = c.env?.outgoing;
+    if (!res) throw new AppError("SERVICE_UNAVAILABLE", "The stream needs a Node HTTP server");
+    const rawCursor = c.req.header("last-event-id") ?? c.req.query("cursor");
+    const state = core.tenant(p.tenantId);
+    const cursor = cursorParam(rawCursor, c.req.header("last-event-id") !== undefined ? "Last-Event-ID" : "cursor", state.head);
+    gw.stream(p, res, cursor ?? null);
+    return RESPONSE_ALREADY_SENT;
+  });
+
+  return app;
+}
+
+export const ZLimit = z.coerce.number().int().min(1).max(1000);

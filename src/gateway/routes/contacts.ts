@@ -1,0 +1,33 @@
+import { Hono } from "hono";
+import { ZImportContactsRequest, ZPatchContactRequest, ZUpsertContactRequest } from "../../../contracts/gateway.js";
+import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { contactsFromCsv, existingContact, listContacts, upsertContacts } from "../commands/contacts.js";
+import type { Core } from "../core.js";
+import { parseWith, readJson } from "../http-body.js";
+import { idempotentWrite } from "./write.js";
+
+export function createContactRoutes(core: Core): Hono<GwEnv> {
+  const app = new Hono<GwEnv>();
+  const auth = authenticate(core.tokens);
+  app.get("/v1/contacts", auth, (c) => c.json(listContacts(core, c.get("principal"))));
+  app.post("/v1/contacts", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZUpsertContactRequest, value, "contact");
+    return idempotentWrite(core, c, raw, (idem) => upsertContacts(core, c.get("principal"), [{ body }], idem));
+  });
+  app.patch("/v1/contacts/:id", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const patch = parseWith(ZPatchContactRequest, value, "contact");
+    const p = c.get("principal");
+    const prev = existingContact(core, p, c.req.param("id"));
+    const body = { display_name: patch.display_name ?? prev.display_name, ...patch } as typeof patch & { display_name: string };
+    return idempotentWrite(core, c, raw, (idem) => upsertContacts(core, p, [{ id: prev.contact_id, body }], idem));
+  });
+  app.post("/v1/contacts/import", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const { csv } = parseWith(ZImportContactsRequest, value, "import");
+    const rows = contactsFromCsv(csv);
+    return idempotentWrite(core, c, raw, (idem) => upsertContacts(core, c.get("principal"), rows.map((body) => ({ body })), idem));
+  });
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { Context } from "hono";
+import { AppError } from "../../shared/errors.js";
+import type { GwEnv } from "../auth/middleware.js";
+import type { Core } from "../core.js";
+import { hashRequest, parseIdempotencyKey, type IdemScope, type StoredResponse } from "../idempotency.js";
+
+/** Anonymous writes (new workspace, accepting an invite) share one scope, so their keys must be unguessable. */
+const ANON_MIN_KEY = 16;
+
+/**
+ * The one path every write takes: rate limit, Idempotency-Key, then either the stored response
+ * (same key, same request) or the command, whose response is stored in its own commit.
+ */
+export async function idempotentWrite(
+  core: Core,
+  c: Context<GwEnv>,
+  raw: string | Uint8Array,
+  run: (idem: IdemScope) => Promise<StoredResponse> | StoredResponse,
+  opts: { anonymous?: boolean } = {},
+): Promise<Response> {
+  const p = opts.anonymous ? undefined : c.get("principal");
+  const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${c.env?.incoming?.socket?.remoteAddress ?? "local"}`;
+  const wait = core.limiter.take(limiterKey);
+  if (wait > 0) {
+    c.header("Retry-After", String(wait));
+    throw new AppError("RATE_LIMITED", `Too many writes; retry in ${wait} s`, { retry_after_seconds: wait });
+  }
+  const key = parseIdempotencyKey(c.req.header("idempotency-key"));
+  if (!p && key.length < ANON_MIN_KEY) {
+    throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be a random value of at least ${ANON_MIN_KEY} characters here`, { field: "Idempotency-Key" });
+  }
+  const scope: IdemScope = { tenantId: p?.tenantId ?? "", entityId: p?.entityId ?? "", key, requestHash: hashRequest(c.req.method, c.req.path, raw) };
+  const begun = core.idem.begin(scope);
+  if (begun.kind === "replay") {
+    c.header("Idempotent-Replayed", "true");
+    return c.json(begun.response.body as object, begun.response.status as 200);
+  }
+  try {
+    const res = await run(scope);
+    return c.json(res.body as object, res.status as 200);
+  } finally {
+    begun.release();
+  }
+}

@@ -1,0 +1,63 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The gateway's own tables. Everything the UI reads lives in memory, rebuilt from the ledger;
+ * only what the ledger must never hold is stored here: hashed credentials and idempotent
+ * responses.
+ */
+
+/** Session/API tokens. Only a SHA-256 of the token is kept, so a copy of the file signs nobody in. */
+export const gatewayTokens = sqliteTable(
+  "gateway_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("gateway_tokens_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/** Invite links. Hashed like tokens; one use each. */
+export const gatewayInvites = sqliteTable("gateway_invites", {
+  inviteHash: text("invite_hash").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  createdBy: text("created_by").notNull(),
+  displayName: text("display_name"),
+  roles: text("roles").notNull(),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  acceptedBy: text("accepted_by"),
+});
+
+/**
+ * Stored responses of idempotent writes, keyed by (tenant, entity, SHA-256 of the key). The
+ * response is sealed with a key derived from the raw Idempotency-Key, which is never stored:
+ * a response can carry a fresh token, and a database copy must not hand it out.
+ */
+export const gatewayIdempotencyKeys = sqliteTable(
+  "gateway_idempotency_keys",
+  {
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    keyHash: text("key_hash").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    sealedResponse: text("sealed_response").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.keyHash] }), index("gateway_idem_created_idx").on(t.createdAt)],
+);
+
+/** Files people attached in chat; the bytes live under DATA_DIR/attachments. */
+export const gatewayAttachments = sqliteTable("gateway_attachments", {
+  artifactId: text("artifact_id").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  conversationId: text("conversation_id").notNull(),
+  filename: text("filename").notNull(),
+  mimeType: text("mime_type").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  path: text("path").notNull(),
+  createdAt: text("created_at").notNull(),
+});

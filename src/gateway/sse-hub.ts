@@ -1,0 +1,140 @@
+import type { ServerResponse } from "node:http";
+import type { Clock } from "../shared/clock.js";
+import { createDeltaLog, renderFrame, renderGroups, type DeltaGroup, type DeltaLog } from "./delta-log.js";
+
+export const HEARTBEAT_MS = 15_000;
+/** A client this far behind is cut; it resumes from its cursor when it reconnects. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+interface Client {
+  tenantId: string;
+  entityId: string;
+  res: ServerResponse;
+  /** Highest seq already written to this client (backlog included). */
+  sentUpTo: number;
+}
+
+export interface SseHub {
+  /** Queues one event's (or one tick's) deltas; written to clients once per event-loop turn. */
+  publish(tenantId: string, group: DeltaGroup): void;
+  /**
+   * Takes over a raw Node response: headers, hello, then either the backlog after `cursor` or a
+   * CURSOR_TOO_OLD error frame, then `extra` (current presence), then live frames.
+   */
+  attach(opts: { tenantId: string; entityId: string; res: ServerResponse; head: number; cursor: number | null; hello: Record<string, unknown>; extra: string }): void;
+  clientCount(): number;
+  close(): void;
+}
+
+export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs?: number }): SseHub {
+  const { clock } = deps;
+  const logs = new Map<string, DeltaLog>();
+  const clients = new Map<string, Set<Client>>();
+  const pending = new Map<string, DeltaGroup[]>();
+  let flushScheduled = false;
+  let heartbeat: { cancel(): void } | undefined;
+  const logOf = (t: string) => {
+    let l = logs.get(t);
+    if (!l) logs.set(t, (l = createDeltaLog(deps.logSize ?? 10_000)));
+    return l;
+  };
+
+  function write(c: Client, chunk: string): void {
+    if (!chunk || c.res.destroyed) return;
+    c.res.write(chunk);
+    if (c.res.writableLength > MAX_BUFFERED_BYTES) c.res.destroy();
+  }
+
+  function flush(): void {
+    flushScheduled = false;
+    for (const [tenantId, groups] of pending) {
+      const set = clients.get(tenantId);
+      if (!set || set.size === 0) continue;
+      const lastSeq = groups.reduce((m, g) => (g.seq !== null && g.seq > m ? g.seq : m), 0);
+      // Serialize once per viewer, not once per connection: many tabs share a person.
+      const cache = new Map<string, string>();
+      const firstSeq = groups.find((g) => g.seq !== null)?.seq ?? Infinity;
+      for (const c of set) {
+        let chunk: string;
+        if (c.sentUpTo < firstSeq) {
+          chunk = cache.get(c.entityId) ?? renderGroups(groups, c.entityId, c.sentUpTo);
+          cache.set(c.entityId, chunk);
+        } else chunk = renderGroups(groups, c.entityId, c.sentUpTo);
+        write(c, chunk);
+        if (lastSeq > c.sentUpTo) c.sentUpTo = lastSeq;
+      }
+    }
+    pending.clear();
+  }
+
+  function armHeartbeat(): void {
+    heartbeat = clock.setTimeout(() => {
+      const now = clock.iso();
+      for (const [tenantId, set] of clients) {
+        const frame = renderFrame("heartbeat", { tenant_id: tenantId, server_time: now });
+        for (const c of set) write(c, frame);
+      }
+      armHeartbeat();
+    }, deps.heartbeatMs ?? HEARTBEAT_MS);
+  }
+  armHeartbeat();
+
+  return {
+    publish(tenantId, group) {
+      if (group.frames.length === 0) return;
+      if (group.seq !== null) logOf(tenantId).push(group as DeltaGroup & { seq: number });
+      let list = pending.get(tenantId);
+      if (!list) pending.set(tenantId, (list = []));
+      list.push(group);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+    },
+    attach({ tenantId, entityId, res, head, cursor, hello, extra }) {
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+        "x-content-type-options": "nosniff",
+      });
+      res.socket?.setNoDelay(true);
+      const client: Client = { tenantId, entityId, res, sentUpTo: head };
+      let out = "retry: 2000\n\n";
+      if (cursor === null) out += renderFrame("hello", hello, `seq:${head}`);
+      else {
+        const backlog = logOf(tenantId).since(cursor);
+        if (backlog === "too_old") {
+          out += renderFrame("hello", hello, `seq:${head}`);
+          out += renderFrame("error", { tenant_id: tenantId, code: "CURSOR_TOO_OLD", message: "Resume cursor is no longer available. Please resync.", recommended_action: "resync" });
+        } else {
+          // hello names where this stream starts; the backlog's ids carry it forward to head.
+          out += renderFrame("hello", hello, `seq:${cursor}`);
+          out += renderGroups(backlog, entityId, cursor);
+        }
+      }
+      out += extra;
+      res.write(out);
+      let set = clients.get(tenantId);
+      if (!set) clients.set(tenantId, (set = new Set()));
+      set.add(client);
+      const drop = () => {
+        set!.delete(client);
+        if (set!.size === 0) clients.delete(tenantId);
+      };
+      res.on("close", drop);
+      res.on("error", drop);
+    },
+    clientCount() {
+      let n = 0;
+      for (const s of clients.values()) n += s.size;
+      return n;
+    },
+    close() {
+      heartbeat?.cancel();
+      for (const set of clients.values()) for (const c of set) c.res.end();
+      clients.clear();
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import { serve, type ServerType } from "@hono/node-server";
+import type { Hono, MiddlewareHandler } from "hono";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createApp } from "./app.js";
+import {
+  bodyLimits,
+  createGateway,
+  createGatewayRoutes,
+  createStaticRoutes,
+  moduleGuard,
+  securityHeaders,
+  seedDemo,
+  writeDemoFile,
+  type DemoInfo,
+  type Gateway,
+  type Logger,
+  type RateLimitConfig,
+} from "./gateway/index.js";
+import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
+import { createOffice, createOfficeRoutes, createRulesPlanner, type CalendarProvider, type Office, type Planner } from "./office/index.js";
+import { selectPlanner } from "./office/llm/index.js";
+import { systemClock, type Clock } from "./shared/clock.js";
+import { openDatabase, type Db } from "./shared/db.js";
+import type { IdGenerator } from "./shared/ids.js";
+import { Hono as HonoApp } from "hono";
+
+export interface ServerOptions {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  /** Seed the demo tenant when the database is empty, write demo.json and print Dan's link. */
+  demo?: boolean;
+  clock?: Clock;
+  ids?: IdGenerator;
+  planner?: Planner;
+  calendarProvider?: CalendarProvider;
+  logger?: Logger & { child?: unknown };
+  rateLimit?: RateLimitConfig;
+  /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
+  publicUrl?: string;
+  ledgerSync?: "full" | "normal";
+  office?: { planner: "rules" | "llm"; llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean } };
+  /** Run before every route (ops request observer). */
+  middleware?: MiddlewareHandler[];
+  /** Extra route groups (ops /readyz, /metrics). */
+  routes?: Hono[];
+  /** Test knobs. */
+  heartbeatMs?: number;
+  presenceTickMs?: number;
+  deltaLogSize?: number;
+  retrySchedule?: readonly number[];
+}
+
+export interface LogLineServer {
+  app: Hono;
+  db: Db;
+  ledger: LedgerApi;
+  office: Office;
+  gateway: Gateway;
+  /** Set once listening. */
+  url?: string;
+  /** demo.json's content when demo mode seeded (or had seeded) the database. */
+  demo: DemoInfo | null;
+  listen(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+const consoleLogger: Logger = {
+  info: (o, m) => console.log(m ?? "", o),
+  warn: (o, m) => console.warn(m ?? "", o),
+  error: (o, m) => console.error(m ?? "", o),
+};
+
+/**
+ * Composition: DATA_DIR/logline.sqlite → ledger → Office → gateway, one Hono app (security
+ * headers and body limits first; gateway routes; the ledger's and Office's routes behind the
+ * gateway's auth; the web UI last), and listen/close.
+ */
+export async function createServer(opts: ServerOptions): Promise<LogLineServer> {
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? consoleLogger;
+  const db = openDatabase({ path: join(opts.dataDir, "logline.sqlite"), sync: opts.ledgerSync ?? "full" });
+  const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed") });
+
+  let planner = opts.planner;
+  let plannerActive = "rules";
+  if (!planner && opts.office?.planner === "llm") {
+    const llm = opts.office.llm;
+    const sel = await selectPlanner({
+      env: { OFFICE_PLANNER: "llm", ...(llm ? { OFFICE_LLM_BASE_URL: llm.baseUrl, OFFICE_LLM_MODEL: llm.model, ...(llm.apiKey ? { OFFICE_LLM_API_KEY: llm.apiKey } : {}) } : {}) },
+      rules: createRulesPlanner(),
+      db,
+      clock,
+      logger: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) },
+    });
+    planner = sel.planner;
+    plannerActive = sel.active;
+  }
+  const office = createOffice({
+    ledger,
+    db,
+    dataDir: opts.dataDir,
+    clock,
+    ...(opts.ids ? { ids: opts.ids } : {}),
+    ...(planner ? { planner } : {}),
+    ...(opts.calendarProvider ? { calendarProvider: opts.calendarProvider } : {}),
+    ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
+    logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
+  });
+  const gateway = createGateway({
+    ledger,
+    office,
+    db,
+    dataDir: opts.dataDir,
+    clock,
+    ...(opts.ids ? { ids: opts.ids } : {}),
+    logger,
+    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+    ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
+    ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
+  });
+  // After the gateway follows the ledger, so events from re-armed retries reach the projections.
+  await office.start();
+
+  const seeded = opts.demo ? await seedDemo(gateway.core) : null;
+
+  const guarded = new HonoApp();
+  const guard = moduleGuard(gateway.core) as unknown as MiddlewareHandler;
+  guarded.use("/v1/ledger/*", guard);
+  guarded.use("/v1/office/*", guard);
+  guarded.use("/v1/agents/:entity_id/trajectory", guard);
+  guarded.route("/", createLedgerRoutes(ledger, { loopbackOnly: false }));
+  guarded.route("/", createOfficeRoutes(office));
+
+  const app = createApp({
+    middleware: [securityHeaders(), bodyLimits(), ...(opts.middleware ?? [])],
+    routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
+    health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
+    onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
+  });
+
+  let server: ServerType | undefined;
+  const result: LogLineServer = {
+    app,
+    db,
+    ledger,
+    office,
+    gateway,
+    demo: seeded,
+    async listen() {
+      const port = await new Promise<number>((resolve, reject) => {
+        server = serve({ fetch: app.fetch, port: opts.port ?? 3000, hostname: opts.host ?? "127.0.0.1" }, (info: AddressInfo) => resolve(info.port));
+        server.once("error", reject);
+      });
+      const host = opts.host && opts.host !== "0.0.0.0" && opts.host !== "::" ? opts.host : "127.0.0.1";
+      const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+      result.url = url;
+      const base = opts.publicUrl ?? url;
+      gateway.setPublicUrl(base);
+      if (opts.demo) {
+        result.demo = writeDemoFile(opts.dataDir, seeded, base);
+        const dan = result.demo?.humans[0];
+        if (dan) logger.info({ signin_url: dan.signin_url, demo_file: join(opts.dataDir, "demo.json") }, `Demo: sign in as ${dan.display_name} → ${dan.signin_url}`);
+      }
+      return { url, port };
+    },
+    async close() {
+      gateway.close();
+      office.stop();
+      if (server) {
+        const s = server as ServerType & { closeAllConnections?: () => void };
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections?.();
+        });
+      }
+      ledger.close();
+      db.close();
+    },
+  };
+  return result;
+}
