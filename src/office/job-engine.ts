@@ -56,6 +56,12 @@ export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, emitter, context } = deps;
   const timers = new Map<string, { cancel(): void; attempt: number }>();
   const locks = new Map<string, Promise<unknown>>();
+  /** Work started by timers or boot, so tests and shutdown can wait for it. */
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    const t = p.catch(() => undefined).finally(() => inFlight.delete(t));
+    inFlight.add(t);
+  };
 
   /** Serialises work on one job inside this process (clicks, timers and messages can race). */
   function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -420,7 +426,7 @@ export function createJobEngine(deps: EngineDeps) {
     cancelTimer(tenantId, jobId);
     const handle = clock.setTimeout(() => {
       timers.delete(jobKey(tenantId, jobId));
-      void runScheduledRetry(tenantId, jobId, attempt).catch((e) => deps.onError(e, "retry"));
+      track(runScheduledRetry(tenantId, jobId, attempt).catch((e) => deps.onError(e, "retry")));
     }, delayMs);
     timers.set(jobKey(tenantId, jobId), { ...handle, attempt });
   }
@@ -460,8 +466,10 @@ export function createJobEngine(deps: EngineDeps) {
         if (!last.status) {
           const agent = context.profile(t, job.owner_entity_id);
           if (agent) {
-            void withLock(jobKey(t, jobId), () => runTool(job, agent, [], { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }, { resumeCallId: last.tool_call_id })).catch((e) =>
-              deps.onError(e, "resume"),
+            track(
+              withLock(jobKey(t, jobId), () => runTool(job, agent, [], { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }, { resumeCallId: last.tool_call_id })).catch((e) =>
+                deps.onError(e, "resume"),
+              ),
             );
             armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });
           }
@@ -494,6 +502,9 @@ export function createJobEngine(deps: EngineDeps) {
     rearm,
     approverOf,
     hasTimer: (t: string, j: string) => timers.has(jobKey(t, j)),
+    async idle() {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
     stopAll() {
       for (const h of timers.values()) h.cancel();
       timers.clear();

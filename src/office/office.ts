@@ -47,7 +47,12 @@ export interface CreateOfficeDeps {
   breaker?: { threshold?: number; windowMs?: number };
 }
 
-export type Office = OfficeApi & { artifacts: ArtifactStore; planner: Planner };
+export type Office = OfficeApi & {
+  artifacts: ArtifactStore;
+  planner: Planner;
+  /** Resolves when work started by retry timers or boot has finished (tests, graceful shutdown). */
+  idle(): Promise<void>;
+};
 
 const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -117,6 +122,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       return buildTrajectory(context, tenantId, entityId);
     },
     artifact: (tenantId, artifactId) => artifacts.get(tenantId, artifactId),
+    idle: () => engine.idle(),
     async start() {
       engine.rearm(deps.ledger.tenants());
     },

@@ -43,12 +43,28 @@ export interface World {
 export async function setupWorld(opts: { office?: Partial<CreateOfficeDeps>; agents?: Array<{ id: string; name: string; allowed_tools?: string[] }>; seed?: boolean } = {}): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "office-"));
   const db = openDatabase({ path: join(dir, "logline.db") });
-  const clock = createManualClock();
+  const manual = createManualClock();
+  const manual_advance = manual.advance.bind(manual);
+  // Advancing the clock also waits for the retries the timers started (they append twice).
+  let current: { idle(): Promise<void> } | undefined;
+  const clock = Object.assign(manual, {
+    advance: async (ms: number) => {
+      const step = 1_000;
+      for (let left = ms; left > 0; left -= step) {
+        await manual_advance(Math.min(step, left));
+        await current?.idle();
+      }
+    },
+  });
   const ids = letterIds();
   const ledger = createLedger({ db, dataDir: dir, clock, ids });
   const agents = opts.agents ?? [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] }];
   if (opts.seed !== false) await seedDirectory(ledger, agents);
-  const newOffice = (extra: Partial<CreateOfficeDeps> = {}) => createOffice({ ledger, db, dataDir: dir, clock, ids, retrySchedule: [0, 10_000, 60_000, 300_000], ...opts.office, ...extra });
+  const newOffice = (extra: Partial<CreateOfficeDeps> = {}) => {
+    const o = createOffice({ ledger, db, dataDir: dir, clock, ids, retrySchedule: [0, 10_000, 60_000, 300_000], ...opts.office, ...extra });
+    current = o;
+    return o;
+  };
   const office = newOffice();
   return {
     dir,
