@@ -32,12 +32,26 @@ export async function boot() {
     const cursor = await refreshAll();
     setState({ booted: true });
     startLive(cursor);
+    if (url.searchParams.get("signin") === "failed") toast("That sign-in link is no longer valid.");
+    openFirstOnWide();
     await followRoute(getState().route);
   } catch {
     setState({ booted: true });
     toast("Couldn’t reach the server. Retrying…");
     setTimeout(() => void boot(), 5000);
   }
+}
+
+/**
+ * A sign-in link lands on "/": on a wide screen, go straight into the most recent chat with an
+ * agent coworker (the demo opens into Dan's chat with Office Scheduler); phones keep the list.
+ */
+function openFirstOnWide() {
+  const s = getState();
+  if (s.route.name !== "home" || innerWidth <= 760 || !s.conversations.length) return;
+  const withAgent = s.conversations.find((c) => c.participant_entity_ids.some((id) => s.entities[id]?.actor_type === "agent"));
+  const c = withAgent ?? s.conversations[0];
+  navigate(`/c/${encodeURIComponent(c.conversation_id)}`, { replace: true });
 }
 
 /** Loads what a route shows. @param {import("./router.js").Route} r */

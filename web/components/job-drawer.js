@@ -15,6 +15,8 @@ import { StatePill } from "./state-pill.js";
 
 /** The card the drawer's actions answer (the latest one), for the gateway's provenance check. @param {State} s @param {JobDrawer} d */
 function latestCardId(s, d) {
+  const given = /** @type {any} */ (d).actions_card_id;
+  if (typeof given === "string") return given;
   const items = s.timelines[d.conversation_id]?.items ?? [];
   for (let i = items.length - 1; i >= 0; i--) if (items[i].message.card?.job_id === d.job_id) return items[i].message.card?.card_id;
   const cards = d.timeline.filter((t) => t.kind === "card").sort((a, b) => a.ts.localeCompare(b.ts));

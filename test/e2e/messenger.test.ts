@@ -1,0 +1,206 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ARTIFACTS, DESKTOP, fillInputModal, launchBrowser, PHONE, shot, signedIn, startServer, type RunningServer, textOf } from "./harness.js";
+
+const ASK = "Can you schedule a 30-min call with Maria next week?";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [server, browser] = await Promise.all([startServer({ demo: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+const ana = () => server.demo!.humans.find((h) => h.display_name === "Ana")!;
+const card = (page: Page, type: string) => page.locator(`article[data-card-type="job.${type}"]`).last();
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.click();
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** Approve on the proposal, then wait for the tracking card that asks for details. */
+async function approveUntilWaiting(page: Page): Promise<void> {
+  await card(page, "formalize").getByRole("button", { name: "Approve" }).click();
+  await expect.poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 }).toBe(true);
+}
+
+async function openChatWithAgent(page: Page, conversationId?: string): Promise<void> {
+  if (conversationId) await page.goto(`${server.url}/c/${conversationId}`);
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+}
+
+describe("Messenger in a real browser", () => {
+  test("golden path by clicks and typing: propose → approve → provide info → finished with invite → accept; drawer; reload", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    // The sign-in link opens straight into Dan's chat with Office Scheduler.
+    await expect.poll(() => page.url()).toContain(`/c/${server.demo!.conversation_id}`);
+    await openChatWithAgent(page);
+    await expect.poll(() => textOf(page.locator(".chat-head h2"))).toMatch("Office Scheduler");
+    await shot(page, "01-desktop-chat-empty");
+
+    await send(page, ASK);
+    await page.locator(".msg-out .text", { hasText: ASK }).first().waitFor();
+    await card(page, "formalize").waitFor({ timeout: 15_000 });
+    const formalize = card(page, "formalize");
+    for (const label of ["Approve", "Reject", "Request changes", "Ask in chat"]) await expect.poll(() => formalize.getByRole("button", { name: label }).isVisible()).toBe(true);
+    await shot(page, "02-desktop-formalize-card");
+
+    await approveUntilWaiting(page);
+    // The optimistic bubble says what Dan did.
+    await page.locator(".msg-action", { hasText: "approved the job" }).first().waitFor();
+    // The proposal's moment has passed: its buttons are done, not clickable.
+    await expect.poll(() => formalize.getByRole("button", { name: /Approve/ }).isDisabled()).toBe(true);
+    const tracking = card(page, "tracking");
+    await expect.poll(() => tracking.getByRole("button", { name: "Dispute" }).isVisible()).toBe(true);
+    await shot(page, "03-desktop-tracking-waiting");
+
+    await tracking.getByRole("button", { name: "Provide info" }).click();
+    await page.getByRole("dialog").waitFor();
+    await shot(page, "04-desktop-input-modal");
+    await fillInputModal(page);
+    await page.getByRole("dialog").getByRole("button", { name: "Provide info" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+
+    const finished = card(page, "finished");
+    await finished.waitFor({ timeout: 20_000 });
+    await expect.poll(() => textOf(finished.locator(".artifact-title").first())).toMatch(/\.ics|invite/i);
+    await expect.poll(() => finished.getByRole("link", { name: "Download" }).first().getAttribute("href").then((v) => v ?? "")).toMatch(/\/v1\//);
+    await shot(page, "05-desktop-finished-card");
+    await finished.getByRole("button", { name: "Accept" }).click();
+    await expect.poll(() => textOf(finished.getByRole("button", { name: /Accept/ })), { timeout: 10_000 }).toMatch(/✓/);
+
+    // The drawer shows the whole chain.
+    await page.locator(".chat-head .job-chip, article[data-card-type='job.finished'] .card-details").last().click();
+    const drawer = page.getByRole("dialog", { name: "Job details" });
+    await drawer.locator(".drawer-timeline").waitFor();
+    await expect.poll(() => drawer.locator(".tl").count()).toBeGreaterThan(0);
+    await expect.poll(() => textOf(drawer)).toMatch(/Approved by Dan/);
+    await expect.poll(() => textOf(drawer)).toMatch(/calendar\.create_invite/);
+    await expect.poll(() => textOf(drawer)).toMatch(/Waiting/);
+    await expect.poll(() => textOf(drawer.locator(".drawer-head .pill"))).toMatch(/Done/i);
+    expect(page.url()).toMatch(/\/jobs\/job_/);
+    await drawer.locator(".tl-tool summary").first().click();
+    await drawer.locator(".audit summary").first().click();
+    await shot(page, "06-desktop-job-drawer");
+
+    // Reload: the same timeline, nothing twice.
+    await page.goto(`${server.url}/c/${server.demo!.conversation_id}`);
+    await card(page, "finished").waitFor();
+    const before = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
+    await page.reload();
+    await card(page, "finished").waitFor();
+    await page.waitForTimeout(500);
+    const after = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
+    expect(after).toEqual(before);
+    expect(new Set(after).size).toBe(after.length);
+
+    // Narrow screen: list, chat, and the drawer as a bottom sheet.
+    await page.setViewportSize(PHONE);
+    await shot(page, "07-phone-chat-cards");
+    await page.goto(`${server.url}/`);
+    await page.locator(".conv-row").first().waitFor();
+    await shot(page, "08-phone-conversation-list");
+    const jobId = await card(page, "finished").getAttribute("data-job-id").catch(() => null);
+    await page.goto(`${server.url}/jobs/${jobId ?? ""}`);
+    await page.getByRole("dialog", { name: "Job details" }).locator(".drawer-timeline").waitFor();
+    await shot(page, "09-phone-job-drawer");
+    await page.setViewportSize(DESKTOP);
+    await ctx.close();
+  });
+
+  test("the composer sends while a job is running", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    await openChatWithAgent(page, server.demo!.conversation_id);
+    await send(page, "Please schedule a 30-min call with Maria next week");
+    await card(page, "formalize").waitFor({ timeout: 15_000 });
+    await approveUntilWaiting(page);
+    const box = page.getByRole("textbox", { name: "Message" });
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.fill("While you wait: first line");
+    await box.press("Shift+Enter");
+    await box.type("second line");
+    await box.press("Enter");
+    const bubble = page.locator(".msg-out .text", { hasText: "second line" }).last();
+    await bubble.waitFor();
+    await expect.poll(() => textOf(bubble)).toMatch("first line\nsecond line");
+    // Confirmed by the server (the optimistic bubble was replaced by the real item).
+    await expect.poll(() => page.locator(".item-local").count(), { timeout: 10_000 }).toBe(0);
+    await ctx.close();
+  });
+
+  test("a second member of the tenant sees the cards arrive live", async () => {
+    // A group chat with both people and the agent, made through the API like any client would.
+    const res = await fetch(`${server.url}/v1/conversations`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${dan().token}`, "Content-Type": "application/json", "Idempotency-Key": `e2e-group-${Date.now()}` },
+      body: JSON.stringify({ title: "Front desk", participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }, { entity_id: server.demo!.agents[0]!.entity_id }] }),
+    });
+    expect(res.status).toBeLessThan(300);
+    const { conversation_id } = (await res.json()) as { conversation_id: string };
+
+    const a = await signedIn(browser, server.url, dan().token);
+    const b = await signedIn(browser, server.url, ana().token, PHONE);
+    await openChatWithAgent(a.page, conversation_id);
+    await openChatWithAgent(b.page, conversation_id);
+    await send(a.page, ASK);
+    await card(b.page, "formalize").waitFor({ timeout: 15_000 });
+    await b.page.locator(".msg-in .text", { hasText: ASK }).waitFor();
+    await card(a.page, "formalize").getByRole("button", { name: "Approve" }).click();
+    await card(b.page, "tracking").waitFor({ timeout: 15_000 });
+    await shot(b.page, "10-phone-second-member-live");
+    await a.ctx.close();
+    await b.ctx.close();
+  });
+
+  test("dispute, cancel with its confirm dialog, and an input-modal validation error", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    await openChatWithAgent(page, server.demo!.conversation_id);
+    await send(page, "Can you schedule a 15-min call with Maria next week?");
+    await card(page, "formalize").waitFor({ timeout: 15_000 });
+    await approveUntilWaiting(page);
+
+    // Validation: required fields left empty are flagged in place; nothing is sent.
+    await card(page, "tracking").getByRole("button", { name: "Provide info" }).click();
+    const modal = page.getByRole("dialog");
+    await modal.getByRole("button", { name: "Provide info" }).click();
+    await expect.poll(() => modal.locator(".field-error").first().isVisible()).toBe(true);
+    await expect.poll(() => modal.locator(".has-error").first().isVisible()).toBe(true);
+    await shot(page, "11-desktop-input-validation");
+    await modal.getByRole("button", { name: "Cancel" }).click();
+    await modal.waitFor({ state: "detached" });
+
+    // Dispute asks for a reason, then shows what Dan did.
+    await card(page, "tracking").getByRole("button", { name: "Dispute" }).click();
+    const dispute = page.getByRole("dialog");
+    await expect.poll(() => textOf(dispute)).toMatch(/Dispute this update/);
+    await dispute.locator("textarea").fill("Maria is on holiday next week; try the week after.");
+    await dispute.getByRole("button", { name: "Dispute" }).click();
+    await dispute.waitFor({ state: "detached" });
+    await page.locator(".msg-action", { hasText: "disputed" }).first().waitFor();
+    await expect.poll(() => page.locator(".msg-action.msg-failed").count()).toBe(0);
+
+    // Cancel asks first; "Go back" keeps the job, confirming cancels it.
+    const cancel = page.locator("article[data-card-type] button[data-action='job.cancel']:not([disabled])").last();
+    await cancel.click();
+    const confirm = page.getByRole("dialog");
+    await expect.poll(() => textOf(confirm)).toMatch("Cancel this job?");
+    await shot(page, "12-desktop-cancel-confirm");
+    await confirm.getByRole("button", { name: "Go back" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await cancel.click();
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    await page.locator(".msg-action", { hasText: "cancelled the job" }).first().waitFor();
+    await expect.poll(async () => (await page.locator("article[data-card-type] .pill").last().textContent())?.trim(), { timeout: 15_000 }).toMatch(/Cancelled/i);
+    await ctx.close();
+  });
+});
