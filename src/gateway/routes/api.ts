@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { z } from "zod";
 import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
 import { ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
@@ -79,16 +78,14 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
   // resume cursor comes from Last-Event-ID (automatic reconnects) or ?cursor= (a fresh page).
   app.get("/v1/stream", auth, (c) => {
     const p = c.get("principal");
-    const res = c.env?.outgoing;
-    if (!res) throw new AppError("SERVICE_UNAVAILABLE", "The stream needs a Node HTTP server");
     const rawCursor = c.req.header("last-event-id") ?? c.req.query("cursor");
     const state = core.tenant(p.tenantId);
     const cursor = cursorParam(rawCursor, c.req.header("last-event-id") !== undefined ? "Last-Event-ID" : "cursor", state.head);
+    const res = c.env?.outgoing;
+    if (!res) throw new AppError("SERVICE_UNAVAILABLE", "The stream needs a Node HTTP server");
     gw.stream(p, res, cursor ?? null);
     return RESPONSE_ALREADY_SENT;
   });
 
   return app;
 }
-
-export const ZLimit = z.coerce.number().int().min(1).max(1000);
