@@ -1,5 +1,5 @@
 import type { TRedactedValue } from "../../contracts/events.js";
-import { ZIngestMessageRequest, type TIngestMessageRequest } from "../../contracts/office.js";
+import { ZIngestMessageRequest, type TIngestMessageRequest, type TJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import { AppError, validationError } from "../shared/errors.js";
@@ -13,7 +13,7 @@ import type { Decision, Planner } from "./planner/planner.js";
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
  * its decision (only candidate job ids, nothing invented), and act: reply, propose, continue.
  */
-export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void }) {
+export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void; actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> } }) {
   const { context, engine } = deps;
 
   async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
@@ -59,7 +59,37 @@ export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: C
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) };
     const A = agent.entity_id;
 
+    // The LLM layer's ActionSummary ("Applied to: …", "assumed" when a default) is said next to
+    // the action so the person always sees which job was hit.
+    const summary = decision.llm?.action_summary;
+    const summaryDrafts = (): Draft[] => (summary ? [engine.textDraft(A, engine.sanitizeText(req.tenant_id, summary.text).text, summary.job_id)] : []);
+
     switch (decision.type) {
+      case "job_action": {
+        // A click-equivalent (an `[op …]` token or a validated model proposal): it runs through the
+        // same handler as a card button, with the button the job's own card offers for it.
+        const act = decision;
+        const job = context.job(req.tenant_id, act.job_id);
+        const card = job ? [...job.cards.values()].reverse().find((c) => c.buttons.some((b) => b.action.type === act.action)) : undefined;
+        const button = card?.buttons.find((b) => b.action.type === act.action);
+        if (!deps.actions || !card || !button) {
+          return { ids: await deps.emit(ec, [engine.textDraft(A, "That action isn’t on the job’s card right now; use the card’s buttons.", act.job_id)]), notes: "Action not offered" };
+        }
+        const r = await deps.actions.handle({
+          tenant_id: req.tenant_id,
+          trace_id: req.trace_id,
+          conversation_id: req.conversation_id,
+          job_id: act.job_id,
+          actor_entity_id: req.actor_entity_id,
+          card_id: card.card_id,
+          button_id: button.button_id,
+          action: button.action,
+          ...(act.args ? { input: act.args } : {}),
+          ...(req.message_event_id ? { causation_id: req.message_event_id } : {}),
+        });
+        const extra = summary ? await deps.emit(ec, summaryDrafts()) : [];
+        return { ids: [...r.ids, ...extra], notes: r.notes ?? "Job action", job_id: act.job_id };
+      }
       case "chat_reply":
         return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.text).text)]), notes: "Chat reply" };
       case "request_input":
@@ -84,11 +114,16 @@ export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: C
           if (job.state !== "waiting_input") {
             return { ids: await deps.emit(ec, [engine.textDraft(A, "Noted.", jobId)]), notes: "Job not waiting for input" };
           }
+          // A chat answer fills the form the open Tracking card asked for, so it carries that
+          // card's Provide info button as its provenance (the ledger checks it was offered).
+          const tracking = job.latest["job.tracking"];
+          const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
+          if (!tracking || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "Please use Provide info on the job’s card.", jobId)]), notes: "No open form" };
           const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
           const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined));
           const next: JobView = { ...job, slots: { ...job.slots, ...slots }, state: "in_progress" };
           const drafts: Draft[] = [
-            { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs } },
+            { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } } },
             engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
           ];
           const step = engine.nextStep(next, agent);
