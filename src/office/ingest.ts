@@ -13,7 +13,7 @@ import type { Decision, Planner } from "./planner/planner.js";
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
  * its decision (only candidate job ids, nothing invented), and act: reply, propose, continue.
  */
-export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void; actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> } }) {
+export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Promise<{ ids: string[]; notes?: string; job_id?: string }>; ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void; actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> } }) {
   const { context, engine } = deps;
 
   async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
@@ -64,7 +64,23 @@ export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: C
     const summary = decision.llm?.action_summary;
     const summaryDrafts = (): Draft[] => (summary ? [engine.textDraft(A, engine.sanitizeText(req.tenant_id, summary.text).text, summary.job_id)] : []);
 
+    // The LLM layer's ActionSummary ("Applied to: …") is posted after the action it describes.
+    const summary = decision.llm?.action_summary;
+    const withSummary = async (r: { ids: string[]; notes: string; job_id?: string }) =>
+      summary ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, summary.text).text.slice(0, 500), summary.job_id)]))] } : r;
+
     switch (decision.type) {
+      case "job_action": {
+        // A click-equivalent goes through the same gate as a click: it must match a button
+        // offered on the job's latest card, and it is written as the person who asked.
+        const job = context.job(req.tenant_id, decision.job_id);
+        const cards = job ? [job.latest["job.finished"], job.latest["job.tracking"], job.latest["job.formalize"]].filter((c) => c !== undefined) : [];
+        const latest = cards.sort((a, b) => b!.created_at.localeCompare(a!.created_at))[0];
+        const button = latest?.buttons.find((b) => b.action.type === decision.action);
+        if (!job || !latest || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "That isn’t possible for this job right now.", decision.job_id)]), notes: "Action not offered" };
+        const r = await deps.handleClick({ tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, job_id: job.job_id, actor_entity_id: req.actor_entity_id, card_id: latest.card_id, button_id: button.button_id, action: button.action, ...(decision.args ? { input: decision.args } : {}), ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) });
+        return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
+      }
       case "job_action": {
         // A click-equivalent (an `[op …]` token or a validated model proposal): it runs through the
         // same handler as a card button, with the button the job's own card offers for it.
@@ -125,10 +141,11 @@ export function createIngest(deps: { ledger: LedgerApi; clock: Clock; context: C
           const drafts: Draft[] = [
             { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } } },
             engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
+            ...summaryDrafts(),
           ];
           const step = engine.nextStep(next, agent);
-          if (step.run) return { ids: await engine.runTool(next, agent, drafts, ec), notes: "Continued the job", job_id: jobId };
-          return { ids: await deps.emit(ec, [...drafts, ...step.drafts]), notes: "Continued the job", job_id: jobId };
+          if (step.run) return withSummary({ ids: await engine.runTool(next, agent, drafts, ec), notes: "Continued the job", job_id: jobId });
+          return withSummary({ ids: await deps.emit(ec, [...drafts, ...step.drafts]), notes: "Continued the job", job_id: jobId });
         });
       }
     }
