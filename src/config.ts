@@ -76,8 +76,11 @@ export interface Config {
   dataDir: string;
   /** Seed the demo tenant, only ever on an empty database. */
   demo: boolean;
-  /** Where people reach this server: invite and sign-in links; `https://` turns on Secure cookies. */
-  publicUrl: string;
+  /**
+   * Where people reach this server: invite and sign-in links; `https://` turns on Secure cookies.
+   * Unset outside production: the listening address is used.
+   */
+  publicUrl?: string;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Logs as coloured lines instead of JSON (development on a terminal). */
   prettyLogs: boolean;
@@ -154,7 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     host: e.HOST ?? "127.0.0.1",
     dataDir: resolve(cwd, e.DATA_DIR ?? "./data"),
     demo: e.LOGLINE_DEMO ?? nodeEnv !== "production",
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${port}`,
+    ...(e.PUBLIC_URL ? { publicUrl: e.PUBLIC_URL } : {}),
     logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
     prettyLogs: nodeEnv === "development" && Boolean(process.stdout.isTTY),
     ledgerSync: e.LEDGER_SYNC ?? "full",
@@ -197,7 +200,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     port: c.port,
     data_dir: c.dataDir,
     demo: c.demo,
-    public_url: c.publicUrl,
+    public_url: c.publicUrl ?? "(the listening address)",
     ledger_sync: c.ledgerSync,
     planner: c.office.planner,
     ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { assertServerStopped, runningServerPid } from "../ops/data-dir.js";
 import { silentLogger } from "../ops/logger.js";
+import type { LogLineServer } from "../server.js";
 
 /**
  * Admin writes that must go through the gateway's own code (its token store, its workspace
@@ -9,19 +10,11 @@ import { silentLogger } from "../ops/logger.js";
  * its public endpoint; with it stopped, the server is built in-process, used, and closed.
  */
 
-interface InProcessServer {
-  app: { request(path: string, init?: RequestInit): Response | Promise<Response> };
-  ledger: { facts: { entity(t: string, e: string): unknown } };
-  gateway: { core: { tokens: { issue(p: { tenantId: string; entityId: string }): string; revokeAll(p: { tenantId: string; entityId: string }): number } } };
-  close(): Promise<void> | void;
-}
-
-const SERVER_MODULE = "../server.js";
-
-async function withServer<T>(config: Config, use: (s: InProcessServer) => Promise<T>): Promise<T> {
-  const { createServer } = (await import(SERVER_MODULE)) as { createServer(opts: Record<string, unknown>): Promise<InProcessServer> };
+/** Loaded only by the commands that need it, so `verify` or `backup` start fast. */
+async function withServer<T>(config: Config, use: (s: LogLineServer) => Promise<T>): Promise<T> {
+  const { createServer } = await import("../server.js");
   // demo off: an admin command on an empty data dir must not seed the demo tenant.
-  const server = await createServer({ dataDir: config.dataDir, demo: false, publicUrl: config.publicUrl, logger: silentLogger(), ledgerSync: config.ledgerSync });
+  const server = await createServer({ dataDir: config.dataDir, demo: false, logger: silentLogger(), ledgerSync: config.ledgerSync });
   try {
     return await use(server);
   } finally {
@@ -29,7 +22,7 @@ async function withServer<T>(config: Config, use: (s: InProcessServer) => Promis
   }
 }
 
-export const signinUrl = (config: Config, token: string) => `${config.publicUrl}/signin?token=${encodeURIComponent(token)}`;
+export const signinUrl = (config: Config, token: string) => `${config.publicUrl ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
 
 function localUrl(config: Config): string {
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : config.host.includes(":") ? `[${config.host}]` : config.host;

@@ -1,58 +1,31 @@
-import type { Hono, MiddlewareHandler } from "hono";
 import type { Config } from "../config.js";
-import type { LedgerApi } from "../ledger/index.js";
+import { createServer, type LogLineServer } from "../server.js";
 import { openDatabase } from "../shared/db.js";
 import { databasePath } from "./data-dir.js";
 import type { Logger } from "./logger.js";
 import type { OpsRuntime } from "./runtime.js";
 
-/** The part of `createServer` (src/server.ts) the composition root relies on. */
-export interface ServerOptions {
-  dataDir: string;
-  port?: number;
-  host?: string;
-  demo?: boolean;
-  publicUrl?: string;
-  logger?: Logger;
-  rateLimit?: { capacity: number; refillPerSecond: number };
-  ledgerSync?: "full" | "normal";
-  office?: Config["office"];
-  /** Run before every route (the ops request observer). */
-  middleware?: MiddlewareHandler[];
-  /** Extra route groups (the ops `/readyz` and `/metrics`). */
-  routes?: Hono[];
-}
-export interface RunningServer {
-  app: Hono;
-  ledger: LedgerApi;
-  listen(): Promise<unknown>;
-  close(): Promise<void> | void;
-}
-type CreateServer = (opts: ServerOptions) => Promise<RunningServer>;
-
-// A plain string so this file compiles before and after src/server.ts changes shape; the
-// options above are what it is asked for.
-const SERVER_MODULE = "../server.js";
-
 /** How long EventSource clients wait before reconnecting after a shutdown closed their stream. */
 export const RECONNECT_MS = 2000;
 
 /**
- * Builds the server with the ops hooks, starts listening, and registers the shutdown order:
- * readiness goes false at once (shutdown flag), open SSE streams get a `retry:` frame and end,
- * then the server stops accepting, waits for in-flight requests (and so in-flight appends),
- * stops Office and closes the ledger and database.
+ * Builds the server with the ops hooks (request observer first in the middleware, `/readyz` and
+ * `/metrics` in the routes), starts listening, and registers the shutdown order:
+ * 1. new requests are refused (503 + Connection: close; event-stream requests are dropped so
+ *    EventSource retries) while requests in flight — and so their appends — finish;
+ * 2. open event streams get a `retry:` frame and end, after every committed event reached them;
+ * 3. the server stops listening, Office stops, the ledger flushes queued appends, the db closes.
+ * Readiness is false from the first step on.
  */
-export async function bootServer(deps: { config: Config; logger: Logger; ops: OpsRuntime }): Promise<{ url: string; server: RunningServer }> {
+export async function bootServer(deps: { config: Config; logger: Logger; ops: OpsRuntime }): Promise<{ url: string; server: LogLineServer }> {
   const { config, logger, ops } = deps;
-  const { createServer } = (await import(SERVER_MODULE)) as { createServer: CreateServer };
   const started = performance.now();
   const server = await createServer({
     dataDir: config.dataDir,
     port: config.port,
     host: config.host,
     demo: config.demo,
-    publicUrl: config.publicUrl,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     logger,
     rateLimit: { capacity: config.rateLimit.burst, refillPerSecond: config.rateLimit.perMinute / 60 },
     ledgerSync: config.ledgerSync,
@@ -69,17 +42,26 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   const probeDb = openDatabase({ path: databasePath(config.dataDir), sync: config.ledgerSync });
   ops.setProbeDb(probeDb);
 
-  const listening = (await server.listen()) as { port?: number; url?: string } | undefined;
-  const port = listening?.port ?? config.port;
-  const url = listening?.url ?? `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  const { url } = await server.listen();
   ops.markBooted(rebuildSeconds);
   logger.info({ rebuild_ms: Math.round(rebuildSeconds * 1000) }, "boot complete");
 
-  ops.shutdown.add({ name: "sse streams", run: () => void logger.info({ closed: ops.sse.closeAll(RECONNECT_MS) }, "closed event streams with a retry hint") });
+  const budget = Math.max(100, config.shutdownTimeoutMs - 1000);
+  ops.shutdown.add({
+    name: "requests in flight",
+    run: async () => {
+      const r = await ops.drain.drain(budget);
+      if (!r.drained) logger.warn({ left: r.left }, "requests still in flight at the shutdown deadline");
+    },
+  });
+  ops.shutdown.add({ name: "event streams", run: () => void logger.info({ closed: ops.sse.closeAll(RECONNECT_MS) }, "closed event streams with a retry hint") });
   ops.shutdown.add({ name: "server", run: () => server.close() });
-  ops.shutdown.add({ name: "ops", run: () => {
+  ops.shutdown.add({
+    name: "ops",
+    run: () => {
       unobserve();
       probeDb.close();
-    } });
+    },
+  });
   return { url, server };
 }

@@ -5,9 +5,12 @@ import { newId } from "../shared/ids.js";
 import type { Logger } from "./logger.js";
 import type { LoglineMetrics } from "./metrics.js";
 import type { SseTracker } from "./sse-tracker.js";
+import type { RequestDrain } from "./drain.js";
 
 export interface RequestObserverDeps {
   logger: Logger;
+  /** Tracks requests in flight and refuses new ones once shutdown began (see drain.ts). */
+  drain?: RequestDrain;
   metrics?: LoglineMetrics;
   sse?: SseTracker;
   /** Paths not worth a log line each (probes, scrapes); still counted in metrics. */
@@ -30,7 +33,26 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
     const incoming = c.req.header("x-trace-id");
     const traceId = incoming && TRACE_ID.test(incoming) ? incoming : newId("trc");
     c.set("trace_id" as never, traceId as never);
-    await next();
+    if (deps.drain?.isDraining() && !quiet.has(c.req.path) && (c.req.header("accept") ?? "").includes("text/event-stream")) {
+      // An EventSource treats any non-200 answer as final and stops reconnecting; a dropped
+      // connection is a network error, which it retries after its `retry:` delay.
+      (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy();
+      return c.body(null, 503);
+    }
+    if (deps.drain?.isDraining() && !quiet.has(c.req.path)) {
+      // Shutting down: no new work starts. Connection: close moves keep-alive clients off this
+      // process; Retry-After tells them when to come back.
+      c.header("connection", "close");
+      c.header("retry-after", "2");
+      c.header("x-trace-id", traceId);
+      return c.json({ error: { code: "SERVICE_UNAVAILABLE", message: "The server is restarting; retry in a few seconds.", details: { trace_id: traceId } } }, 503);
+    }
+    const done = deps.drain?.enter();
+    try {
+      await next();
+    } finally {
+      done?.();
+    }
     const seconds = (performance.now() - started) / 1000;
     const route = routeOf(c);
     const status = c.res.status;

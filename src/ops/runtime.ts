@@ -7,11 +7,13 @@ import type { Logger } from "./logger.js";
 import { createLoglineMetrics, type LoglineMetrics } from "./metrics.js";
 import { createRequestObserver } from "./request-log.js";
 import { createShutdown, type ShutdownCoordinator } from "./shutdown.js";
+import { createRequestDrain, type RequestDrain } from "./drain.js";
 import { createSseTracker, type SseTracker } from "./sse-tracker.js";
 
 export interface OpsRuntime {
   metrics: LoglineMetrics;
   sse: SseTracker;
+  drain: RequestDrain;
   shutdown: ShutdownCoordinator;
   /** For `createApp({ middleware })`: trace ids, request logs, request metrics, SSE tracking. */
   middleware: MiddlewareHandler[];
@@ -37,6 +39,7 @@ export function createOpsRuntime(deps: {
   const metrics = createLoglineMetrics();
   metrics.up.set(Math.floor(Date.now() / 1000));
   const sse = createSseTracker(metrics.sseClients);
+  const drain = createRequestDrain();
   const shutdown = createShutdown({ logger: deps.logger, timeoutMs: deps.shutdownTimeoutMs });
   let booted = false;
   let probeDb: Db | undefined;
@@ -56,8 +59,9 @@ export function createOpsRuntime(deps: {
   return {
     metrics,
     sse,
+    drain,
     shutdown,
-    middleware: [createRequestObserver({ logger: deps.logger, metrics, sse })],
+    middleware: [createRequestObserver({ logger: deps.logger, metrics, sse, drain })],
     routes,
     observeLedger(ledger) {
       return ledger.subscribe((e: TStoredEvent) => {

@@ -23,13 +23,13 @@ describe("parseConfig", () => {
       host: "127.0.0.1",
       dataDir: "/srv/logline/data",
       demo: true,
-      publicUrl: "http://localhost:3000",
       logLevel: "info",
       ledgerSync: "full",
       office: { planner: "rules" },
       shutdownTimeoutMs: 10_000,
     });
     expect(c.office.llm).toBeUndefined();
+    expect(c.publicUrl).toBeUndefined();
   });
 
   it("turns the demo off by default in production and requires PUBLIC_URL there", () => {

@@ -65,7 +65,7 @@ function build() {
 async function listen(app: Hono): Promise<{ url: string; server: ServerType }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await once(server, "listening");
-  cleanups.push(() => new Promise<void>((r) => (server.closeAllConnections?.(), server.close(() => r()))));
+  cleanups.push(() => new Promise<void>((r) => ((server as unknown as { closeAllConnections(): void }).closeAllConnections(), server.close(() => r()))));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
