@@ -91,7 +91,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
   }
 
   function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn"): TUblEvent | null {
-    const event = engine.violationEvent(raw, v, { event_id: ids("evt"), ts: clock.iso(), mode });
+    const event = engine.violationEvent(raw, v, { event_id: ids("evt"), ts: clock.iso(), mode, tenant_id: tenantId, fold });
     // A violation is recorded in the ledger of the tenant that sent it, never in a tenant the
     // refused event claimed to belong to.
     return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;

@@ -1,7 +1,8 @@
+import { createFold } from "./fold.js";
+import { createPolicyEngine, loadPolicyPack } from "./policy/index.js";
 import type { LedgerFold, PolicyEngine } from "./policy/types.js";
-import { createBasicEngine, createBasicFold } from "./basic-policy.js";
 
-/** The engine and fold a ledger uses when none is injected. */
+/** The engine and fold a ledger uses when none is injected: Policy Pack v1 over the ledger's fold. */
 export function createDefaultPolicy(): { engine: PolicyEngine; fold: LedgerFold } {
-  return { engine: createBasicEngine(), fold: createBasicFold() };
+  return { engine: createPolicyEngine(loadPolicyPack()), fold: createFold() };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { EventSource } from "eventsource";
 import { createApp } from "../../src/app.js";
 import { createLedgerRoutes } from "../../src/ledger/routes.js";
@@ -12,7 +13,7 @@ let server: ServerType | undefined;
 const sources: EventSource[] = [];
 afterEach(async () => {
   for (const s of sources.splice(0)) s.close();
-  await new Promise<void>((r) => (server ? (server.closeAllConnections?.(), server.close(() => r())) : r()));
+  await new Promise<void>((r) => (server ? ((server as Server).closeAllConnections(), server.close(() => r())) : r()));
   server = undefined;
   t?.cleanup();
 });
