@@ -20,6 +20,13 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * The platform acting on a tenant's behalf where no person can yet: registering a new tenant's
+ * first entity and a person joining through an admin's invite (the policy pack lets only
+ * admins or system actors register entities, and the newcomer is neither yet).
+ */
+export const GATEWAY_SYSTEM_ACTOR = { entity_id: "system_gateway", actor_type: "system" as const };
+
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /** What every command and read shares. Internal to the gateway. */

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
-import type { Core } from "./core.js";
+import { GATEWAY_SYSTEM_ACTOR, type Core } from "./core.js";
 
 export const DEMO_TENANT = "tnt_acme_001";
 export const DEMO_CONVERSATION = "cnv_9f2a";
@@ -24,8 +24,8 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
   const dan = { entity_id: "ent_human_dan", actor_type: "human" as const };
   const ana = { entity_id: "ent_human_ana", actor_type: "human" as const };
   const events: TUblEvent[] = [
-    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, { entity_id: dan.entity_id, actor_type: "human", display_name: "Dan", roles: ["job_approver", "admin"] }),
-    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, ana, { entity_id: ana.entity_id, actor_type: "human", display_name: "Ana", roles: ["member"] }),
+    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, { entity_id: dan.entity_id, actor_type: "human", display_name: "Dan", roles: ["job_approver", "admin"] }),
+    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, { entity_id: ana.entity_id, actor_type: "human", display_name: "Ana", roles: ["member"] }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, {
       entity_id: "ent_agent_scheduler",
       actor_type: "agent",

@@ -5,7 +5,7 @@ import { fillInput } from "../support/golden.js";
 let t: TestServer;
 let dan: string;
 let ana: string;
-const req = (path: string, init: RequestInit = {}) => t.server.app.request(path, init);
+const req = async (path: string, init: RequestInit = {}): Promise<Response> => t.server.app.request(path, init);
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, token = dan) =>
   req(path, {
     method: "POST",

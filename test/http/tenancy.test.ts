@@ -11,7 +11,7 @@ let dan: string; // tenant A (demo)
 let bob: string; // tenant B
 let bobId: string;
 let jobA: any;
-const req = (path: string, init: RequestInit = {}) => t.server.app.request(path, init);
+const req = async (path: string, init: RequestInit = {}): Promise<Response> => t.server.app.request(path, init);
 const as = (token: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
   req(path, {
     method,

@@ -3,7 +3,7 @@ import type { ZAcceptInviteRequest, ZCreateAgentRequest, ZCreateInviteRequest, Z
 import { WORKSPACE_CONVERSATION_ID } from "../../../contracts/events.js";
 import { AppError } from "../../shared/errors.js";
 import { hashSecret, newSecret, type Principal } from "../auth/token-store.js";
-import { notFound, type Core } from "../core.js";
+import { GATEWAY_SYSTEM_ACTOR, notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
@@ -17,7 +17,7 @@ export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWo
   const tenantId = core.ids("tnt");
   const ownerId = core.ids("ent");
   let token = "";
-  const ev = core.event(tenantId, "entity.registered", WORKSPACE_CONVERSATION_ID, { entity_id: ownerId, actor_type: "human" }, {
+  const ev = core.event(tenantId, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, {
     entity_id: ownerId,
     actor_type: "human",
     display_name: body.owner.display_name,
@@ -72,7 +72,7 @@ export async function acceptInvite(core: Core, invite: string, body: z.infer<typ
   const row = openInvite(core, invite);
   const entityId = core.ids("ent");
   let token = "";
-  const ev = core.event(row.tenant_id, "entity.registered", WORKSPACE_CONVERSATION_ID, { entity_id: entityId, actor_type: "human" }, {
+  const ev = core.event(row.tenant_id, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, {
     entity_id: entityId,
     actor_type: "human",
     display_name: body.display_name,
