@@ -8,7 +8,9 @@ const PREVIEW_FIELDS = 6;
 function preview(obj: Record<string, unknown> | undefined): Record<string, string | number | boolean> | undefined {
   if (!obj) return undefined;
   const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(obj)) {
+  // Sorted: the ledger stores canonical JSON, so a replayed event's keys come back sorted, and
+  // a preview must not depend on whether it was built live or on boot.
+  for (const [k, v] of Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (Object.keys(out).length >= PREVIEW_FIELDS) break;
     if (typeof v === "number" || typeof v === "boolean") out[k] = v;
     else if (typeof v === "string") out[k] = maskPii(v).slice(0, 200);
@@ -39,7 +41,7 @@ export function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTim
     case "job.changes_requested":
       return { kind: "message", ...base, body_text: `Requested changes: ${ev.payload.changes_text}` };
     case "job.input_provided":
-      return { kind: "message", ...base, body_text: `Provided ${Object.keys(ev.payload.inputs).join(", ")}` };
+      return { kind: "message", ...base, body_text: `Provided ${Object.keys(ev.payload.inputs).sort().join(", ")}` };
     case "job.proposed":
       return card(base, ev.payload.proposed_card);
     case "job.progress":
