@@ -108,6 +108,11 @@ export function trackingButtons(c: CardContext, inputSchema: TInputSchema = INFO
   ];
 }
 
+/** While work runs (the Job Drawer's in_progress set): Got it / Dispute / Cancel / Ask in chat. */
+export function progressButtons(c: CardContext): TCardButton[] {
+  return [ackButton(c), disputeButton(c), cancelButton(c), askButton(c, `Quick question about “${c.title}” — what should I assume?`)];
+}
+
 /** A retryable failure: Got it / Retry now / Switch to X / Dispute / Cancel. */
 export function retryButtons(c: CardContext, switchTo: { value: string; label: string }): TCardButton[] {
   return [

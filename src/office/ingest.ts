@@ -59,11 +59,6 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) };
     const A = agent.entity_id;
 
-    // The LLM layer's ActionSummary ("Applied to: …", "assumed" when a default) is said next to
-    // the action so the person always sees which job was hit.
-    const summary = decision.llm?.action_summary;
-    const summaryDrafts = (): Draft[] => (summary ? [engine.textDraft(A, engine.sanitizeText(req.tenant_id, summary.text).text, summary.job_id)] : []);
-
     // The LLM layer's ActionSummary ("Applied to: …") is posted after the action it describes.
     const summary = decision.llm?.action_summary;
     const withSummary = async (r: { ids: string[]; notes: string; job_id?: string }) =>
@@ -80,31 +75,6 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         if (!job || !latest || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "That isn’t possible for this job right now.", decision.job_id)]), notes: "Action not offered" };
         const r = await deps.handleClick({ tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, job_id: job.job_id, actor_entity_id: req.actor_entity_id, card_id: latest.card_id, button_id: button.button_id, action: button.action, ...(decision.args ? { input: decision.args } : {}), ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) });
         return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
-      }
-      case "job_action": {
-        // A click-equivalent (an `[op …]` token or a validated model proposal): it runs through the
-        // same handler as a card button, with the button the job's own card offers for it.
-        const act = decision;
-        const job = context.job(req.tenant_id, act.job_id);
-        const card = job ? [...job.cards.values()].reverse().find((c) => c.buttons.some((b) => b.action.type === act.action)) : undefined;
-        const button = card?.buttons.find((b) => b.action.type === act.action);
-        if (!deps.actions || !card || !button) {
-          return { ids: await deps.emit(ec, [engine.textDraft(A, "That action isn’t on the job’s card right now; use the card’s buttons.", act.job_id)]), notes: "Action not offered" };
-        }
-        const r = await deps.actions.handle({
-          tenant_id: req.tenant_id,
-          trace_id: req.trace_id,
-          conversation_id: req.conversation_id,
-          job_id: act.job_id,
-          actor_entity_id: req.actor_entity_id,
-          card_id: card.card_id,
-          button_id: button.button_id,
-          action: button.action,
-          ...(act.args ? { input: act.args } : {}),
-          ...(req.message_event_id ? { causation_id: req.message_event_id } : {}),
-        });
-        const extra = summary ? await deps.emit(ec, summaryDrafts()) : [];
-        return { ids: [...r.ids, ...extra], notes: r.notes ?? "Job action", job_id: act.job_id };
       }
       case "chat_reply":
         return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.text).text)]), notes: "Chat reply" };
@@ -141,7 +111,6 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
           const drafts: Draft[] = [
             { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } } },
             engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
-            ...summaryDrafts(),
           ];
           const step = engine.nextStep(next, agent);
           if (step.run) return withSummary({ ids: await engine.runTool(next, agent, drafts, ec), notes: "Continued the job", job_id: jobId });

@@ -167,7 +167,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
         case "job.cancel": {
           engine.cancelTimer(req.tenant_id, J);
           if (job.state === "failed") {
-            return { ids: await deps.emit(ec, [human("job.acknowledged"), engine.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)]) };
+            return { ids: await deps.emit(ec, [engine.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)]) };
           }
           const name = context.profile(req.tenant_id, clicker.entity_id)?.display_name ?? clicker.entity_id;
           const fc = engine.cardCtx(job, agent);
@@ -179,7 +179,10 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           const switchTo = req.action.type === "job.switch_tool" ? (req.action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
           if (job.state === "failed") return followUp(req, job, agent, clicker, switchTo ? { meeting_link: switchTo as JobSlots["meeting_link"] } : {}, req.action.type === "job.retry" ? "retry" : "switch");
           engine.cancelTimer(req.tenant_id, J);
-          const drafts: Draft[] = [switchTo ? human("job.input_provided", { inputs: { meeting_link: switchTo } }) : human("job.acknowledged")];
+          // The pack lets a switch be recorded as the person's change request; a bare retry has
+          // no job event of its own (the gateway's click bubble and the causation id record it).
+          const label = copy.LINK_OPTIONS.find((o) => o.value === switchTo)?.label ?? switchTo;
+          const drafts: Draft[] = switchTo ? [human("job.changes_requested", { changes_text: `Switch to ${label}` })] : [];
           const next: JobView = { ...job, slots: switchTo ? { ...job.slots, meeting_link: switchTo as JobSlots["meeting_link"] } : job.slots, state: "in_progress" };
           if (job.state === "waiting_input") drafts.push(engine.stateDraft(A, J, "waiting_input", "in_progress", switchTo ? "tool_switched" : "retry_requested"));
           const step = engine.nextStep(next, agent);
@@ -206,7 +209,6 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
   /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
   async function followUp(req: TJobActionRequest, job: JobView, agent: EntityProfile, clicker: TActor, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch") {
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.causation_id ? { causation_id: req.causation_id } : {}) };
-    const ack: Draft = { event_type: "job.acknowledged", actor: clicker, job_id: job.job_id, payload: { job_id: job.job_id, ...provenance(req) } };
     const who = job.slots.attendee_name;
     let spec;
     if (job.kind === "schedule_meeting") {
@@ -225,7 +227,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
       spec = { title: `Follow up: ${job.title}`.slice(0, 120), kind: "generic" as const, goal: `Follow up on “${job.title}”`, slots: {}, constraints: [`Follows up job ${job.job_id}`], parent_job_id: job.job_id };
     }
     const p = engine.proposeDrafts(agent, { tenant_id: req.tenant_id, conversation_id: job.conversation_id }, spec);
-    return { ids: await deps.emit(ec, [ack, ...p.drafts]), job_id: p.job_id, notes: "Proposed a follow-up job" };
+    return { ids: await deps.emit(ec, p.drafts), job_id: p.job_id, notes: "Proposed a follow-up job" };
   }
 
   return { handle, check };

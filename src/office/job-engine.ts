@@ -5,7 +5,7 @@ import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import { isAppError } from "../shared/errors.js";
 import type { IdGenerator } from "../shared/ids.js";
-import { buildFinishedCard, buildFormalizeCard, buildTrackingCard, completedButtons, failedButtons, retryButtons, authButtons, trackingButtons, type CardContext, INFO_SCHEMA } from "./cards.js";
+import { authButtons, buildFinishedCard, buildFormalizeCard, buildTrackingCard, completedButtons, failedButtons, INFO_SCHEMA, progressButtons, retryButtons, trackingButtons, type CardContext } from "./cards.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext, Emitter } from "./emitter.js";
 import { missingMeetingInputs, type JobSlots, type JobView } from "./job-machine.js";
@@ -289,7 +289,19 @@ export function createJobEngine(deps: EngineDeps) {
           ...(prevCall && attempt > 1 ? { retry_of_tool_call_id: prevCall.tool_call_id } : {}),
         },
       };
-      emitted.push(...(await emitter.emit(ec, [...prefix, called])));
+      // A person's action started this run: say so on a Tracking card before the call.
+      const starting: Draft[] = [];
+      if (prefix.length) {
+        const pc = cardCtx(job, agent);
+        const card = buildTrackingCard(pc, {
+          state: "in_progress",
+          status_line: "Creating invite…",
+          steps: copy.meetingSteps("create"),
+          buttons: progressButtons(pc),
+        });
+        starting.push({ event_type: "job.progress", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: { ...card, progress: { ...card.progress, percent: 50, current_step: "create_invite" } } } });
+      }
+      emitted.push(...(await emitter.emit(ec, [...prefix, ...starting, called])));
     }
     const provider = tool.providerOf(input);
     const out = await deps.router.execute(tool.name, input, { tenant_id: job.tenant_id, job_id: job.job_id, idempotency_key: idem, attempt, now: clock.now() });
@@ -302,14 +314,6 @@ export function createJobEngine(deps: EngineDeps) {
       const artifacts: TArtifactRef[] = out.artifacts;
       const resultId = ids("evt");
       const withEvent = artifacts.map((a) => ({ ...a, event_id: resultId }));
-      const tracking = buildTrackingCard(c, {
-        state: "in_progress",
-        status_line: "Invite created. Sending it now.",
-        steps: copy.meetingSteps("done"),
-        buttons: trackingButtons(c),
-        artifacts_preview: withEvent,
-        last_tool_call_id: callId,
-      });
       const fc = cardCtx(job, agent);
       const finished = buildFinishedCard(fc, {
         result: "completed",
@@ -337,7 +341,6 @@ export function createJobEngine(deps: EngineDeps) {
               retryable: false,
             },
           },
-          ...cardDrafts(A, job.job_id, "job.progress", tracking),
           ...cardDrafts(A, job.job_id, "job.completed", finished),
         ])),
       );

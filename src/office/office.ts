@@ -89,7 +89,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const planner = deps.planner ?? rules;
   const emit = emitter.emit;
   const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
-  const ingest = createIngest({ ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
+  const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
 
   const parseAction = (raw: unknown) => {
     const r = ZJobActionRequest.safeParse(raw);

@@ -55,7 +55,18 @@ export function findPii(text: string): Array<{ kind: "email" | "phone"; value: s
   return found.sort((a, b) => a.at - b.at).map(({ kind, value }) => ({ kind, value }));
 }
 
-/** True when a JSON-able value holds a raw email or phone anywhere (used by tests and the Emitter). */
-export function containsRawPii(value: unknown): boolean {
-  return findPii(JSON.stringify(value ?? null)).length > 0;
+/** Hashes and vault pointers are pointers, not data (as in the ledger's no_raw_pii policy). */
+const POINTER = /^(blake3:|vault_ref:)/;
+
+/** Every raw email or phone in the string values (and keys) of a JSON-able value. */
+export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; value: string; path: string }> {
+  const out: Array<{ kind: "email" | "phone"; value: string; path: string }> = [];
+  const walk = (v: unknown, path: string) => {
+    if (typeof v === "string") {
+      if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ ...p, path });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
+  };
+  walk(value, "");
+  return out;
 }

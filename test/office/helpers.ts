@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { createLedger, type LedgerApi } from "../../src/ledger/index.js";
+import { createFold } from "../../src/ledger/fold.js";
+import { createPolicyEngine, loadPolicyPack } from "../../src/ledger/policy/index.js";
 import { createManualClock } from "../../src/shared/clock.js";
 import { openDatabase, type Db } from "../../src/shared/db.js";
 import { createOffice, type CreateOfficeDeps, type Office } from "../../src/office/index.js";
@@ -57,7 +59,8 @@ export async function setupWorld(opts: { office?: Partial<CreateOfficeDeps>; age
     },
   });
   const ids = letterIds();
-  const ledger = createLedger({ db, dataDir: dir, clock, ids });
+  // The real Policy Pack v1: Office's events must pass membership, provenance, FSM, authority, PII.
+  const ledger = createLedger({ db, dataDir: dir, clock, ids, engine: createPolicyEngine(loadPolicyPack()), fold: createFold() });
   const agents = opts.agents ?? [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] }];
   if (opts.seed !== false) await seedDirectory(ledger, agents);
   const newOffice = (extra: Partial<CreateOfficeDeps> = {}) => {

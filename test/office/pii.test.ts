@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findPii } from "../../src/office/pii.js";
+import { findPiiDeep } from "../../src/office/pii.js";
 import { setupWorld, T, type World } from "./helpers.js";
 import { completeGolden } from "./flows.js";
 
@@ -19,7 +19,7 @@ describe("PII never reaches the ledger", () => {
     for (const e of all) {
       // Emails: nowhere in the event. Phones: in the payload (the seed's trace id has 8 digits).
       expect(JSON.stringify(e).match(EMAIL) ?? [], `${e.event_type} ${e.event_id}`).toEqual([]);
-      expect(findPii(JSON.stringify(e.payload)), `${e.event_type} ${e.event_id}`).toEqual([]);
+      expect(findPiiDeep(e.payload), `${e.event_type} ${e.event_id}`).toEqual([]);
     }
     const input = all.find((e) => e.event_type === "job.input_provided")!.payload as any;
     expect(input.inputs.maria_email).toMatchObject({ redacted: "m***@acme.com", hash: expect.stringMatching(/^blake3:[0-9a-f]{64}$/), vault_ref: expect.stringMatching(/^vault_ref:/) });
@@ -57,7 +57,7 @@ describe("PII never reaches the ledger", () => {
   it("PII typed into a request is vaulted before the proposal is written", async () => {
     const r = await w.office.ingestMessage({ tenant_id: T, trace_id: "trc_x", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_dan", body_text: "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom" });
     const evs = w.events(r.job_id);
-    for (const e of evs) expect(findPii(JSON.stringify(e.payload)), JSON.stringify(e.payload)).toEqual([]);
+    for (const e of evs) expect(findPiiDeep(e.payload)).toEqual([]);
     const card = (evs[1]!.payload as any).proposed_card;
     expect(card.job.inputs_needed[0]).toMatchObject({ status: "provided", value_preview: "m***@acme.com" });
   });
