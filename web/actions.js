@@ -103,24 +103,24 @@ export function sendText(cid, text) {
   attempt();
 }
 
-/** What the optimistic bubble says for each action, in the person's own words. */
-const ACTION_PHRASE = /** @type {Record<string, string>} */ ({
-  "job.approve": "approved the job",
-  "job.reject": "rejected the job",
-  "job.request_changes": "asked for changes",
-  "job.provide_input": "provided the details",
+/** What the optimistic bubble says; the same words the gateway's own action message uses. */
+const VERBS = /** @type {Record<string, string>} */ ({
+  "job.approve": "approved",
+  "job.reject": "rejected",
+  "job.request_changes": "requested changes to",
+  "job.provide_input": "provided details for",
   "job.ack": "acknowledged",
   "job.dispute": "disputed",
-  "job.cancel": "cancelled the job",
-  "job.follow_up": "asked for a follow-up job",
-  "job.retry": "asked to try again",
-  "job.switch_tool": "asked to switch tool",
+  "job.cancel": "cancelled",
+  "job.follow_up": "asked for a follow-up to",
+  "job.retry": "asked to retry",
+  "job.switch_tool": "asked to switch tools for",
 });
 
 /**
  * Sends a card button's action. Resolves when the server accepted it; rejects with the
  * ApiError so an open input modal can show field errors in place.
- * @param {{ card_id: string, job_id: string, conversation_id?: string, card_type?: string }} card
+ * @param {{ card_id: string, job_id: string, conversation_id?: string, card_type?: string, title?: string }} card
  * @param {CardButton} button
  * @param {Record<string, string|number|boolean>} [input]
  */
@@ -129,7 +129,8 @@ export async function runAction(card, button, input) {
   const cid = card.conversation_id ?? getState().route.conversationId ?? "";
   const bkey = `${card.card_id}:${button.button_id}`;
   const name = getState().me?.display_name ?? "You";
-  const phrase = `${name} ${ACTION_PHRASE[action.type] ?? action.type}` + (action.type === "job.ack" && card.card_type === "job.finished" ? " the outcome" : "");
+  const title = card.title ?? getState().jobs[card.job_id]?.title;
+  const phrase = `${name} ${VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}`;
   const localId = `la_${newKey().slice(3)}`;
   const key = newKey();
   const body = { conversation_id: cid || undefined, card_id: card.card_id, button_id: button.button_id, action, ...(input ? { input } : {}) };

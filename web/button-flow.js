@@ -28,7 +28,7 @@ function schemaFor(b) {
 }
 
 /**
- * @param {{ card_id: string, job_id: string, conversation_id?: string, card_type?: string }} card
+ * @param {{ card_id: string, job_id: string, conversation_id?: string, card_type?: string, title?: string }} card
  * @param {CardButton} b
  */
 export async function clickButton(card, b) {

@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { createServer } from "../../src/server.js";
+import { startTestServer } from "../support/server.js";
 
 /**
- * Browser-test plumbing: a real LogLine server on a free loopback port with a fresh data dir
- * (test/support/server.ts when it is there, else `src/main.ts` as a child process), and one
- * Debian Chromium shared by every test in a file.
+ * Browser-test plumbing: a real LogLine server on a free loopback port with a fresh data dir,
+ * and one Debian Chromium shared by every test in a file.
  */
 export interface DemoInfo {
   tenant_id: string;
@@ -26,62 +25,25 @@ export interface RunningServer {
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(root, "test", "artifacts");
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const quiet = { info() {}, warn() {}, error() {} };
 
-async function viaSupport(demo: boolean): Promise<RunningServer | null> {
-  const path = join(root, "test", "support", "server.ts");
-  if (!existsSync(path)) return null;
-  const mod = (await import(path)) as Record<string, unknown>;
-  const start = (mod["startServer"] ?? mod["startTestServer"] ?? mod["default"]) as ((o?: object) => Promise<RunningServer>) | undefined;
-  if (typeof start !== "function") return null;
-  return start({ demo });
-}
-
-async function viaProcess(demo: boolean): Promise<RunningServer> {
+/**
+ * The real server on 127.0.0.1:0 over a fresh temp data dir: the shared test server when the
+ * demo is wanted, an empty database otherwise (onboarding starts from nothing).
+ */
+export async function startServer(opts: { demo: boolean }): Promise<RunningServer> {
+  if (opts.demo) return startTestServer();
   const dataDir = mkdtempSync(join(tmpdir(), "logline-e2e-"));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOGLINE_DEMO: demo ? "1" : "0", PUBLIC_URL: url, LOG_LEVEL: "warn", NODE_ENV: "test" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const demoPath = join(dataDir, "demo.json");
+  const server = await createServer({ demo: false, logger: quiet, ledgerSync: "normal", dataDir, port: 0, host: "127.0.0.1" });
+  const { url } = await server.listen();
   return {
     url,
-    demo: demo && existsSync(demoPath) ? (JSON.parse(readFileSync(demoPath, "utf8")) as DemoInfo) : null,
+    demo: null,
     close: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
+      await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function startServer(opts: { demo: boolean }): Promise<RunningServer> {
-  return (await viaSupport(opts.demo)) ?? viaProcess(opts.demo);
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -57,7 +57,7 @@ describe("Messenger in a real browser", () => {
 
     await approveUntilWaiting(page);
     // The optimistic bubble says what Dan did.
-    await page.locator(".msg-action", { hasText: "approved the job" }).first().waitFor();
+    await page.locator(".msg-action", { hasText: "approved" }).first().waitFor();
     // The proposal's moment has passed: its buttons are done, not clickable.
     await expect.poll(() => formalize.getByRole("button", { name: /Approve/ }).isDisabled()).toBe(true);
     const tracking = card(page, "tracking");
@@ -75,6 +75,8 @@ describe("Messenger in a real browser", () => {
     await finished.waitFor({ timeout: 20_000 });
     await expect.poll(() => textOf(finished.locator(".artifact-title").first())).toMatch(/\.ics|invite/i);
     await expect.poll(() => finished.getByRole("link", { name: "Download" }).first().getAttribute("href").then((v) => v ?? "")).toMatch(/\/v1\//);
+    const jobId = await finished.getAttribute("data-job-id");
+    expect(jobId).toBeTruthy();
     await shot(page, "05-desktop-finished-card");
     await finished.getByRole("button", { name: "Accept" }).click();
     await expect.poll(() => textOf(finished.getByRole("button", { name: /Accept/ })), { timeout: 10_000 }).toMatch(/✓/);
@@ -84,6 +86,9 @@ describe("Messenger in a real browser", () => {
     const drawer = page.getByRole("dialog", { name: "Job details" });
     await drawer.locator(".drawer-timeline").waitFor();
     await expect.poll(() => drawer.locator(".tl").count()).toBeGreaterThan(0);
+    // The last 12 items show first; "Show all" opens the whole chain.
+    const showAll = drawer.getByRole("button", { name: /Show all/ });
+    if (await showAll.isVisible()) await showAll.click();
     await expect.poll(() => textOf(drawer)).toMatch(/Approved by Dan/);
     await expect.poll(() => textOf(drawer)).toMatch(/calendar\.create_invite/);
     await expect.poll(() => textOf(drawer)).toMatch(/Waiting/);
@@ -110,8 +115,7 @@ describe("Messenger in a real browser", () => {
     await page.goto(`${server.url}/`);
     await page.locator(".conv-row").first().waitFor();
     await shot(page, "08-phone-conversation-list");
-    const jobId = await card(page, "finished").getAttribute("data-job-id").catch(() => null);
-    await page.goto(`${server.url}/jobs/${jobId ?? ""}`);
+    await page.goto(`${server.url}/jobs/${jobId}`);
     await page.getByRole("dialog", { name: "Job details" }).locator(".drawer-timeline").waitFor();
     await shot(page, "09-phone-job-drawer");
     await page.setViewportSize(DESKTOP);
@@ -199,7 +203,7 @@ describe("Messenger in a real browser", () => {
     await confirm.waitFor({ state: "detached" });
     await cancel.click();
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
-    await page.locator(".msg-action", { hasText: "cancelled the job" }).first().waitFor();
+    await page.locator(".msg-action", { hasText: "cancelled" }).first().waitFor();
     await expect.poll(async () => (await page.locator("article[data-card-type] .pill").last().textContent())?.trim(), { timeout: 15_000 }).toMatch(/Cancelled/i);
     await ctx.close();
   });

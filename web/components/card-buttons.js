@@ -22,16 +22,17 @@ function inferredChoice(card, jobState) {
  * The button row, in the order the card gives (the seed's order), styled by `style`. Pending
  * while a click is in flight, ✓ once accepted; on a card whose moment has passed every button
  * is shown as done and cannot be clicked ("Ask in chat" stays: it only fills the composer).
- * @param {{ card: any, buttons: CardButton[], live: boolean, jobState?: string }} props
+ * @param {{ card: any, buttons: CardButton[], live: boolean, jobState?: string, acted?: Set<string> }} props
  */
-export function CardButtons({ card, buttons, live, jobState }) {
+export function CardButtons({ card, buttons, live, jobState, acted }) {
   const statuses = getState().buttons;
-  const inferred = live ? null : inferredChoice(card, jobState);
+  const clicked = buttons.find((b) => acted?.has(`${card.card_id}:${b.button_id}`))?.button_id;
+  const inferred = live ? null : clicked ?? inferredChoice(card, jobState);
   return html`<div class="card-buttons" role="group" aria-label="Card actions">
     ${buttons.map((b) => {
       const st = statuses[`${card.card_id}:${b.button_id}`];
       const isAsk = b.action.type === "chat.ask";
-      const done = st?.status === "done" || (!live && inferred === b.button_id);
+      const done = st?.status === "done" || (!isAsk && acted?.has(`${card.card_id}:${b.button_id}`)) || (!live && inferred === b.button_id);
       const disabled = !isAsk && (!live || st?.status === "pending" || done);
       const cls = `btn btn-${b.style ?? "secondary"}${done ? " btn-done" : ""}${st?.status === "pending" ? " btn-pending" : ""}`;
       return html`<button key=${b.button_id} type="button" class=${cls} disabled=${disabled}

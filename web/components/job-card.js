@@ -17,9 +17,9 @@ const KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Job prop
  * A job card: the seed's top row (title + state pill), the short job id, owner and time, the
  * type's body, and the button row. Unknown card types or fields render title, summary and
  * buttons only. Tapping the card (not a control in it) opens the Job Drawer.
- * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string }} props
+ * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string, acted?: Set<string> }} props
  */
-export function JobCard({ card, ts, live, jobState }) {
+export function JobCard({ card, ts, live, jobState, acted }) {
   const c = /** @type {any} */ (card);
   const body =
     c.card_type === "job.formalize" && c.job ? html`<${FormalizeBody} card=${c} />`
@@ -50,7 +50,7 @@ export function JobCard({ card, ts, live, jobState }) {
     </header>
     ${c.summary ? html`<p class="card-summary">${c.summary}</p>` : null}
     ${body}
-    ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} />` : null}
+    ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} acted=${acted} />` : null}
     <button type="button" class="card-details" onClick=${open}>Job details ›</button>
   </article>`;
 }

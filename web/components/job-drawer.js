@@ -80,7 +80,7 @@ export function JobDrawer({ s, onClose }) {
             const st = s.buttons[`${cardId}:${b.button_id}`];
             return html`<button key=${b.button_id} type="button" class=${`btn btn-${b.style ?? "secondary"}`} data-action=${b.action.type}
               disabled=${st?.status === "pending"}
-              onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id }, b)}>${b.label}</button>`;
+              onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id, title: d.title }, b)}>${b.label}</button>`;
           })}</div>
         </section>` : null}
         <section class="drawer-section" aria-label="Timeline">

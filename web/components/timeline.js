@@ -16,6 +16,8 @@ export function Timeline({ s, cid }) {
   const items = tl?.items ?? [];
   const locals = s.locals[cid] ?? [];
   const latest = latestCardByJob(items);
+  // Buttons the server recorded a click for (its action messages): shown as done, even after a reload.
+  const acted = new Set(items.map((i) => /** @type {any} */ (i.message).action).filter(Boolean).map((a) => `${a.card_id}:${a.button_id}`));
   const me = s.me?.entity_id;
   const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
@@ -56,8 +58,9 @@ export function Timeline({ s, cid }) {
       const job = s.jobs[m.card.job_id];
       const isLatest = latest[m.card.job_id] === m.card.card_id;
       const live = isLatest && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
-      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} /></div>`;
+      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} acted=${acted} /></div>`;
     }
+    if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
     if (m.kind === "artifact" && m.artifact) return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} />`;
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.kind === "text" || typeof m.body_text === "string") {
