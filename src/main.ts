@@ -48,10 +48,11 @@ try {
 const other = runningServerPid(config.dataDir);
 if (other !== null) fail(`Another LogLine (pid ${other}) is already running on ${config.dataDir}`, 1);
 
+let activePlanner: string | undefined;
 const ops = createOpsRuntime({
   logger,
   dataDir: config.dataDir,
-  planner: () => ({ kind: config.office.planner }),
+  planner: () => ({ kind: config.office.planner, state: activePlanner ? `active: ${activePlanner}` : "starting" }),
   ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   shutdownTimeoutMs: config.shutdownTimeoutMs,
 });
@@ -61,6 +62,7 @@ ops.shutdown.installSignalHandlers();
 logger.info(describeConfig(config), "starting");
 try {
   const running = await bootServer({ config, logger, ops });
+  activePlanner = running.planner;
   const removePidFile = writePidFile(config.dataDir);
   ops.shutdown.add({ name: "pid file", run: removePidFile });
   logger.info({ url: running.url, public_url: config.publicUrl }, `LogLine listening on ${running.url}`);

@@ -17,7 +17,7 @@ export const RECONNECT_MS = 2000;
  * 3. the server stops listening, Office stops, the ledger flushes queued appends, the db closes.
  * Readiness is false from the first step on.
  */
-export async function bootServer(deps: { config: Config; logger: Logger; ops: OpsRuntime }): Promise<{ url: string; server: LogLineServer }> {
+export async function bootServer(deps: { config: Config; logger: Logger; ops: OpsRuntime }): Promise<{ url: string; server: LogLineServer; planner: string }> {
   const { config, logger, ops } = deps;
   const started = performance.now();
   const server = await createServer({
@@ -34,6 +34,10 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     routes: [ops.routes],
   });
   const rebuildSeconds = (performance.now() - started) / 1000;
+  // The planner actually in use: with OFFICE_PLANNER=llm and the endpoint unusable at boot,
+  // Office may have fallen back to rules; /healthz is where the server says which.
+  const health = (await (await server.app.request("/healthz")).json()) as { planner?: string };
+  const planner = health.planner ?? config.office.planner;
 
   // Every module holds this same ledger object and calls `ledger.append(…)` through it, so
   // timing the property here covers appends from the gateway, Office and the REST route alike.
@@ -63,5 +67,5 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
       probeDb.close();
     },
   });
-  return { url, server };
+  return { url, server, planner };
 }
