@@ -31,6 +31,7 @@ export interface ContextBuilder {
   conversationJobs(tenantId: string, conversationId: string): JobView[];
   agentJobIds(tenantId: string, entityId: string): string[];
   allJobIds(tenantId: string): string[];
+  lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
   frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame & { jobViews: JobView[] };
 }
 
@@ -86,6 +87,11 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
       return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" })
         .filter((e) => e.event_type === "job.created" && e.payload.owner_entity_id === entityId)
         .map((e) => e.job_id ?? "");
+    },
+    lastMessageBy(tenantId, conversationId, entityId) {
+      return queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "message.sent" })
+        .filter((e) => e.actor.entity_id === entityId)
+        .at(-1)?.event_id;
     },
     allJobIds(tenantId) {
       return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" }).map((e) => e.job_id ?? "");

@@ -56,7 +56,9 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     if ((decision.type === "continue_job" || (decision.type !== "chat_reply" && decision.type !== "propose_job" && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
       decision = { type: "request_input", question: "Which job do you mean? Reply on its card or name it." };
     }
-    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) };
+    // Caused by the person's message: named by the gateway, else their latest message here.
+    const cause = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
     const A = agent.entity_id;
 
     // The LLM layer's ActionSummary ("Applied to: …") is posted after the action it describes.

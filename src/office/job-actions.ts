@@ -64,7 +64,9 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
   async function handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> {
     return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
       const { job, agent, button, clicker } = load(req);
-      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.causation_id ? { causation_id: req.causation_id } : {}) };
+      // A click is caused by the gateway's record of it, else by the card message that offered it.
+      const cause = req.causation_id ?? job.card_events.get(req.card_id);
+      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
       const A = agent.entity_id;
       const J = job.job_id;
       const human = (event_type: string, payload: Record<string, unknown> = {}): Draft => ({ event_type, actor: clicker, job_id: J, payload: { job_id: J, ...payload, ...provenance(req) } });
@@ -208,7 +210,8 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
 
   /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
   async function followUp(req: TJobActionRequest, job: JobView, agent: EntityProfile, clicker: TActor, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch") {
-    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(req.causation_id ? { causation_id: req.causation_id } : {}) };
+    const cause = req.causation_id ?? job.card_events.get(req.card_id);
+    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
     const who = job.slots.attendee_name;
     let spec;
     if (job.kind === "schedule_meeting") {

@@ -43,6 +43,8 @@ export interface JobView {
   /** Every card posted for the job (by card_id), and the latest of each type. */
   cards: Map<string, TJobCard>;
   latest: Partial<Record<TJobCard["card_type"], TJobCard>>;
+  /** The message.sent that offered each card: what a click on it was caused by. */
+  card_events: Map<string, string>;
   approvals: Array<{ by: string; at: string; action: string; reason?: string }>;
   disputes: Array<{ by: string; at: string; reason: string }>;
   tools: ToolAttempt[];
@@ -96,6 +98,7 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
         slots: {},
         cards: new Map(),
         latest: {},
+        card_events: new Map(),
         approvals: [],
         disputes: [],
         tools: [],
@@ -121,6 +124,7 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
         if (e.payload.kind === "card" && e.payload.card) {
           job.cards.set(e.payload.card.card_id, e.payload.card);
           job.latest[e.payload.card.card_type] = e.payload.card;
+          job.card_events.set(e.payload.card.card_id, e.event_id);
         }
         break;
       case "job.approved":
