@@ -26,7 +26,12 @@ describe("golden path: schedule a meeting + send invite", () => {
 
     await w.office.jobAction(click(tracking, "Provide info", GOLDEN_INPUT));
     evs = w.events(jobId);
-    console.log(evs.map((e) => `${e.event_type} ${e.actor.actor_type} ${(e.payload as any).next_state ?? (e.payload as any).card?.card_type ?? ""}`).join("\n"));
-    expect(evs.at(-2)!.event_type).toBe("job.completed");
+    expect(evs.map((e) => e.event_type)).toEqual([
+      "job.created", "job.proposed", "message.sent",
+      "job.approved", "job.state_changed", "job.state_changed", "job.progress", "message.sent",
+      "job.input_provided", "job.state_changed", "job.progress", "tool.called", "tool.result", "job.completed", "message.sent",
+    ]);
+    expect(lastCard(evs, jobId)).toMatchObject({ card_type: "job.finished", outcome: { result: "completed" } });
+    expect(lastCard(evs, jobId).buttons.map((b: any) => b.label)).toEqual(["Accept", "Dispute", "Follow-up", "Ask in chat"]);
   });
 });
