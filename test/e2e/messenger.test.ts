@@ -139,6 +139,23 @@ describe("Messenger in a real browser", () => {
     await expect.poll(() => textOf(bubble)).toMatch("first line\nsecond line");
     // Confirmed by the server (the optimistic bubble was replaced by the real item).
     await expect.poll(() => page.locator(".item-local").count(), { timeout: 10_000 }).toBe(0);
+
+    // A file picked in the composer arrives as an artifact message with name, size and download.
+    await page.getByTestId("file-input").setInputFiles({ name: "price-list.csv", mimeType: "text/csv", buffer: Buffer.from("item,price\nvalve,12.50\n") });
+    const file = page.locator(".bubble-file", { hasText: "price-list.csv" });
+    await file.waitFor({ timeout: 10_000 });
+    await expect.poll(() => file.getByRole("link", { name: /Download/ }).getAttribute("href").then((v) => v ?? "")).toMatch(/^\/v1\/artifacts\//);
+    await shot(page, "13-desktop-composer-while-running");
+
+    // Contacts: add one by hand, import a CSV, see them listed.
+    await page.getByRole("link", { name: "Contacts" }).click();
+    await page.getByLabel("Name").fill("Maria Lopes");
+    await page.getByLabel("Company").fill("Acme");
+    await page.getByRole("button", { name: "Add contact" }).click();
+    await page.locator(".person-name", { hasText: "Maria Lopes" }).waitFor();
+    await page.locator(".import-btn input").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from("name,email,phone,company\nJoao Silva,joao@example.com,,Silva Lda\n") });
+    await page.locator(".person-name", { hasText: "Joao Silva" }).waitFor({ timeout: 10_000 });
+    await shot(page, "14-desktop-contacts");
     await ctx.close();
   });
 

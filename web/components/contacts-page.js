@@ -7,7 +7,12 @@ import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
 
 /** @typedef {import('../store.js').State} State */
-/** @typedef {{ contact_id?: string, entity_id?: string, display_name: string, email?: string, phone?: string, company?: string }} Contact */
+/** @typedef {{ value?: string | null, redacted?: string }} Revealed */
+/** @typedef {{ contact_id?: string, entity_id?: string, display_name: string, email?: string, phone?: string, company?: string,
+ *   emails?: Revealed[], phones?: Revealed[] }} Contact */
+
+/** @param {Revealed[] | undefined} list */
+const first = (list) => list?.[0]?.value ?? list?.[0]?.redacted ?? undefined;
 
 /** @param {any} r @returns {Contact[]} */
 const list = (r) => (Array.isArray(r) ? r : r?.items ?? []);
@@ -73,13 +78,13 @@ export function ContactsPage({ s }) {
         <button class="btn btn-primary" type="submit" disabled=${busy}>Add contact</button>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
       </form>
-      <p class="muted small">CSV columns: name, email, phone, company (header row optional).</p>
+      <p class="muted small">Import a CSV with a header row: name, email, phone, company.</p>
       ${items === null ? html`<div class="loading">Loading contacts…</div>` : null}
       <ul class="people">
         ${(items ?? []).map((c) => html`<li key=${c.contact_id ?? c.entity_id ?? c.display_name} class="person">
           <${Avatar} name=${c.display_name} id=${c.entity_id ?? c.display_name} />
           <span class="person-text"><span class="person-name">${c.display_name}</span>
-            <span class="person-sub">${[c.company, c.email, c.phone].filter(Boolean).join(" · ")}</span></span>
+            <span class="person-sub">${[c.company, c.email ?? first(c.emails), c.phone ?? first(c.phones)].filter(Boolean).join(" · ")}</span></span>
         </li>`)}
         ${items && items.length === 0 ? html`<li class="conv-empty">No contacts yet. Add one above or import a CSV.</li>` : null}
       </ul>

@@ -67,7 +67,8 @@ function Item({ it }) {
       head = ["card", html`Card: ${CARD_KIND[it.card_type] ?? "Card"} — “${it.summary ?? it.title ?? ""}”`, "card"];
       break;
     case "message":
-      head = ["chat", `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
+      // Action messages already start with who did it ("Dan approved …").
+      head = ["chat", String(it.body_text ?? "").startsWith(it.actor_name) ? it.body_text : `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
       break;
     case "artifact":
       head = ["file", `Artifact: ${it.title ?? it.artifact?.title ?? ""}`, "ok"];

@@ -106,7 +106,7 @@ export function OnboardingPage({ s }) {
           <button type="button" class="btn btn-secondary" onClick=${() => void copyText(inv.url)}>Copy link</button></div>` : null}
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
         <div class="modal-actions">
-          <button type="button" class="btn btn-ghost" onClick=${() => { setError(null); setStep(2); }}>${inv.url ? "Next" : "Skip for now"}</button>
+          <button type="button" class=${`btn ${inv.url ? "btn-primary" : "btn-ghost"}`} onClick=${() => { setError(null); setStep(2); }}>${inv.url ? "Next" : "Skip for now"}</button>
           ${inv.url ? null : html`<button class="btn btn-primary" type="submit" disabled=${busy}>Create invite link</button>`}
         </div>
       </form>` : null}
