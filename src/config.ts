@@ -162,7 +162,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     prettyLogs: nodeEnv === "development" && Boolean(process.stdout.isTTY),
     ledgerSync: e.LEDGER_SYNC ?? "full",
     office: { planner, ...(llm ? { llm } : {}) },
-    rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 600, burst: e.RATE_LIMIT_BURST ?? 120 },
+    // The gateway's own generous default (20/s sustained, bursts of 120 per entity).
+    rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 1200, burst: e.RATE_LIMIT_BURST ?? 120 },
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
