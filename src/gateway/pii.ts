@@ -1,7 +1,9 @@
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { VaultApi } from "../office/office-api.js";
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// The lookbehinds make each pattern start only at the edge of a run, keeping scans linear on
+// long runs of letters or digits (an unanchored run-then-@ pattern is quadratic without an @).
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 // 9–15 digits with the usual separators; dates (8 digits) and times stay untouched.
 const PHONE = /(?<![\w+])\+?\(?\d[\d\s().-]{7,20}\d(?!\w)/g;
 
@@ -15,8 +17,8 @@ function digits(s: string): number {
  */
 export function scrubText(tenantId: string, text: string, vault: VaultApi): { text: string; refs: TRedactedValue[] } {
   const found: Array<{ start: number; end: number; kind: "email" | "phone"; value: string }> = [];
-  for (const m of text.matchAll(EMAIL)) found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
-  for (const m of text.matchAll(PHONE)) {
+  if (text.includes("@")) for (const m of text.matchAll(EMAIL)) found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
+  for (const m of /\d/.test(text) ? text.matchAll(PHONE) : []) {
     const n = digits(m[0]);
     if (n < 9 || n > 15) continue;
     if (found.some((f) => m.index < f.end && m.index + m[0].length > f.start)) continue;

@@ -1,0 +1,22 @@
+/**
+ * The benchmark's server, in its own process so its RSS is the server's alone. Prints one JSON
+ * line {url, demo} when listening; exits on SIGTERM.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer } from "../../src/server.js";
+
+const dataDir = mkdtempSync(join(tmpdir(), "logline-bench-"));
+const quiet = { info() {}, warn() {}, error() {} };
+// The benchmark drives one person far past a human's pace, so the per-entity limit is raised.
+const server = await createServer({ dataDir, demo: true, logger: quiet, port: 0, host: "127.0.0.1", ledgerSync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full", rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 } });
+const { url } = await server.listen();
+process.stdout.write(`${JSON.stringify({ url, demo: server.demo })}\n`);
+const stop = async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());
