@@ -37,6 +37,7 @@ export interface EngineDeps {
 }
 
 export const CALENDAR_TOOL = "calendar.create_invite";
+const BREAKER_WINDOW_MS = 5 * 60_000;
 
 export const agentActor = (id: string): TActor => ({ entity_id: id, actor_type: "agent" });
 
@@ -463,7 +464,13 @@ export function createJobEngine(deps: EngineDeps) {
     for (const t of tenantIds) {
       for (const jobId of new Set(context.allJobIds(t))) {
         const job = context.job(t, jobId);
-        if (!job || job.state !== "in_progress") continue;
+        if (!job) continue;
+        // The circuit breaker is memory; its recent failures are in the ledger, so boot refills it.
+        for (const a of job.tools) {
+          if (a.status !== "error" || !a.result_at || !a.provider || !a.error_code) continue;
+          if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS) deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
+        }
+        if (job.state !== "in_progress") continue;
         const last = job.tools.at(-1);
         if (!last) continue;
         if (!last.status) {

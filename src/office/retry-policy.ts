@@ -42,7 +42,8 @@ export function failureWeight(code: ToolErrorCode, priorUnknowns: number): numbe
 }
 
 export interface CircuitBreaker {
-  record(tenantId: string, provider: string, weight: number): void;
+  /** `at` defaults to now; boot passes the failure's own time from the ledger. */
+  record(tenantId: string, provider: string, weight: number, at?: number): void;
   isOpen(tenantId: string, provider: string): boolean;
   reset(tenantId: string, provider: string): void;
 }
@@ -58,9 +59,9 @@ export function createCircuitBreaker(deps: { clock: Clock; threshold?: number; w
     return list;
   };
   return {
-    record(t, p, weight) {
+    record(t, p, weight, at) {
       if (weight <= 0) return;
-      recent(`${t}|${p}`).push({ at: deps.clock.now(), weight });
+      recent(`${t}|${p}`).push({ at: at ?? deps.clock.now(), weight });
     },
     isOpen: (t, p) => recent(`${t}|${p}`).reduce((s, f) => s + f.weight, 0) >= threshold,
     reset: (t, p) => void failures.delete(`${t}|${p}`),

@@ -75,3 +75,18 @@ describe("a scheduled retry survives a restart", () => {
     b.stop();
   });
 });
+
+describe("the circuit breaker survives a restart", () => {
+  it("recent failures are re-read from the ledger on start(), so the 10th still opens it", async () => {
+    w = await setupWorld({ office: { calendarProvider: createScriptedCalendarProvider(["PROVIDER_TIMEOUT"]) } });
+    for (let i = 0; i < 9; i++) await completeGolden(w);
+    w.office.stop();
+    const next = w.newOffice({ calendarProvider: createScriptedCalendarProvider(["PROVIDER_TIMEOUT"]) });
+    await next.start();
+    w.office = next;
+    const tenth = await completeGolden(w);
+    expect(stateOf(w, tenth)).toBe("failed");
+    expect(w.events(tenth).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload).toMatchObject({ reason_code: "provider_circuit_open" });
+    next.stop();
+  });
+});
