@@ -31,7 +31,7 @@ function compile(path: string): FieldPath {
   const segs: Segment[] = [];
   for (const part of path.split(".")) {
     const m = /^([^[\]]*)((?:\[\d*\])*)$/.exec(part);
-    if (!m) throw new Error(`invalid field path ${JSON.stringify(path)}`);
+    if (!m || (!m[1] && !m[2])) throw new Error(`invalid field path ${JSON.stringify(path)}`);
     if (m[1]) segs.push(m[1]);
     for (const idx of (m[2] ?? "").match(/\[\d*\]/g) ?? []) segs.push(idx === "[]" ? EVERY : Number(idx.slice(1, -1)));
   }

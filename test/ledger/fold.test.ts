@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { ZUblEvent } from "../../contracts/events.js";
+import { createFold, foldsEqual } from "../../src/ledger/fold.js";
+import { feed, happy, newEngine, registerEvent, scenario, T } from "./policy/helpers.js";
+
+const J = "job_sched_4c1b";
+const golden = () => {
+  const fold = createFold();
+  feed(newEngine(), fold, happy());
+  return fold;
+};
+
+describe("the ledger fold", () => {
+  it("knows the golden path's facts", () => {
+    const fold = golden();
+    expect(fold.jobState(T, J)).toBe("completed");
+    expect(fold.jobConversation(T, J)).toBe("cnv_9f2a");
+    expect(fold.job(T, J)).toEqual({ state: "completed", conversation_id: "cnv_9f2a", owner_entity_id: "ent_agent_scheduler", title: "Schedule call with Maria" });
+    expect(fold.isMember(T, "cnv_9f2a", "ent_human_dan")).toBe(true);
+    expect(fold.isMember(T, "cnv_9f2a", "ent_human_nobody")).toBe(false);
+    expect(fold.isMember("tnt_other", "cnv_9f2a", "ent_human_dan")).toBe(false);
+    expect(fold.entity(T, "ent_agent_scheduler")).toMatchObject({ actor_type: "agent", display_name: "Office Scheduler", roles: [], allowed_tools: ["calendar.create_invite"] });
+    expect(fold.entity(T, "ent_human_dan")?.roles).toEqual(["job_approver"]);
+    expect(fold.entityCount(T)).toBe(2);
+    expect(fold.hasConversation(T, "cnv_9f2a")).toBe(true);
+    expect(fold.hasConversation(T, "cnv_workspace")).toBe(true);
+    expect(fold.hasConversation(T, "cnv_nope")).toBe(false);
+    expect(fold.hasEvent(T, "evt_0013")).toBe(true);
+    expect(fold.hasEvent("tnt_other", "evt_0013")).toBe(false);
+    expect(fold.toolCall(T, "tcall_001")).toMatchObject({ job_id: J, tool_name: "calendar.create_invite", has_result: true, ts_ms: Date.parse("2025-12-27T10:15:24.000Z") });
+    expect(fold.hasToolIdempotencyKey(T, J, "calendar.create_invite", "idem:job_sched_4c1b:calendar.create_invite:v1")).toBe(true);
+    expect(fold.hasToolIdempotencyKey(T, "job_other", "calendar.create_invite", "idem:job_sched_4c1b:calendar.create_invite:v1")).toBe(false);
+  });
+
+  it("counts every registered entity as a member of the workspace conversation", () => {
+    const fold = golden();
+    expect(fold.isMember(T, "cnv_workspace", "ent_agent_scheduler")).toBe(true);
+    fold.apply(ZUblEvent.parse(registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" })));
+    expect(fold.isMember(T, "cnv_workspace", "ent_human_eve")).toBe(true);
+    expect(fold.isMember(T, "cnv_9f2a", "ent_human_eve")).toBe(false);
+  });
+
+  it("remembers offered cards and the union of their buttons over updates", () => {
+    const fold = golden();
+    const tracking = fold.card(T, "card_tracking_001");
+    expect(tracking).toMatchObject({ job_id: J, conversation_id: "cnv_9f2a", messaged: true });
+    expect(tracking?.buttons.get("btn_input_001")).toBe("job.provide_input");
+    expect(tracking?.buttons.get("btn_cancel_001")).toBe("job.cancel");
+    expect(fold.card(T, "card_formalize_001")?.buttons.get("btn_approve_001")).toBe("job.approve");
+  });
+
+  it("marks a card as offered only once a card message shows it", () => {
+    const events = happy();
+    const fold = createFold();
+    feed(newEngine(), fold, events.slice(0, events.findIndex((e) => e.event_id === "evt_0004")));
+    expect(fold.card(T, "card_formalize_001")?.messaged).toBe(false);
+    feed(newEngine(), fold, [events.find((e) => e.event_id === "evt_0004")!]);
+    expect(fold.card(T, "card_formalize_001")?.messaged).toBe(true);
+  });
+
+  it("a fold rebuilt from the accepted events equals the live one", () => {
+    for (const s of ["happy-path.json", "failure-retries-exhausted.json"]) {
+      const events = scenario(s).events;
+      const live = createFold();
+      feed(newEngine(), live, events);
+      const rebuilt = createFold();
+      for (const e of events) rebuilt.apply(ZUblEvent.parse(e));
+      expect(foldsEqual(live, rebuilt)).toBe(true);
+      expect(rebuilt.snapshot()).toEqual(live.snapshot());
+    }
+  });
+
+  describe("mark / rollbackTo / release", () => {
+    const events = happy().map((e) => ZUblEvent.parse(e));
+    const snap = (f: ReturnType<typeof createFold>) => JSON.stringify(f.snapshot());
+
+    it("rolls back everything after a mark, including a tenant it created", () => {
+      const fold = createFold();
+      const empty = snap(fold);
+      const m = fold.mark();
+      for (const e of events) fold.apply(e);
+      fold.rollbackTo(m);
+      expect(snap(fold)).toBe(empty);
+      expect(fold.snapshot()).toEqual({});
+    });
+
+    it("nests: a batch mark inside a commit mark", () => {
+      const fold = createFold();
+      for (const e of events.slice(0, 6)) fold.apply(e);
+      const s0 = snap(fold);
+      const commit = fold.mark();
+      for (const e of events.slice(6, 9)) fold.apply(e);
+      const s1 = snap(fold);
+      const batch = fold.mark();
+      for (const e of events.slice(9, 14)) fold.apply(e);
+      fold.rollbackTo(batch); // the second batch is refused
+      expect(snap(fold)).toBe(s1);
+      for (const e of events.slice(9, 12)) fold.apply(e);
+      fold.rollbackTo(commit); // then the commit fails
+      expect(snap(fold)).toBe(s0);
+    });
+
+    it("release forgets undo information, and a released mark cannot be rolled back to", () => {
+      const fold = createFold();
+      const m = fold.mark();
+      for (const e of events.slice(0, 5)) fold.apply(e);
+      fold.release(m);
+      const s = snap(fold);
+      const m2 = fold.mark();
+      fold.apply(events[5]!);
+      fold.rollbackTo(m2);
+      expect(snap(fold)).toBe(s);
+      expect(() => fold.rollbackTo(m - 1)).toThrow(/released/);
+    });
+
+    it("release(fold.mark()) after a commit also works (the position is the current one)", () => {
+      const fold = createFold();
+      const m = fold.mark();
+      for (const e of events.slice(0, 5)) fold.apply(e);
+      fold.release(fold.mark());
+      const s = snap(fold);
+      const m2 = fold.mark();
+      for (const e of events.slice(5, 8)) fold.apply(e);
+      fold.rollbackTo(m2);
+      expect(snap(fold)).toBe(s);
+      expect(m2).toBeGreaterThanOrEqual(m);
+    });
+
+    it("re-registering an entity and rolling back restores the old one", () => {
+      const fold = createFold();
+      for (const e of events.slice(0, 3)) fold.apply(e);
+      const m = fold.mark();
+      fold.apply(ZUblEvent.parse(registerEvent("evt_re", { entity_id: "ent_human_dan", actor_type: "human", display_name: "Daniel", roles: ["admin"] })));
+      expect(fold.entity(T, "ent_human_dan")?.roles).toEqual(["admin"]);
+      fold.rollbackTo(m);
+      expect(fold.entity(T, "ent_human_dan")).toMatchObject({ display_name: "Dan", roles: ["job_approver"] });
+    });
+  });
+});
