@@ -14,12 +14,14 @@ export function canonicalize(value: unknown): string {
   return write(value);
 }
 
+// The cheap class test runs on every string; the exact (lookaround) one only when it hits.
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function write(value: unknown): string {
   switch (typeof value) {
     case "string":
-      if (LONE_SURROGATE.test(value)) throw new TypeError("canonical JSON: string holds a lone surrogate");
+      if (ANY_SURROGATE.test(value) && LONE_SURROGATE.test(value)) throw new TypeError("canonical JSON: string holds a lone surrogate");
       return JSON.stringify(value);
     case "number":
       if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: ${value} is not a JSON number`);

@@ -13,7 +13,7 @@ export const GENESIS_HASH = HASH_PREFIX + "0".repeat(64);
 
 export function chainHash(prevHash: string, canonical: string): string {
   hasher.init();
-  hasher.update(prevHash);
-  hasher.update(canonical);
+  // One UTF-8 encode in native code: hash-wasm's own string path is ≈ 3× slower on 1 KB.
+  hasher.update(Buffer.from(prevHash + canonical, "utf8"));
   return HASH_PREFIX + hasher.digest("hex");
 }

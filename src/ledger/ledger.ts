@@ -50,10 +50,13 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   migrateLedger(db);
   const store = createLedgerStore(db);
   const heads = new Map<string, Head>();
-  for (const [tenantId, tenantSeq, payload, hash] of store.bootRows()) {
-    fold.apply(JSON.parse(payload) as TUblEvent);
-    heads.set(tenantId, { seq: tenantSeq, hash });
+  const lastSeq = new Map<string, number>();
+  for (const payload of store.bootPayloads()) {
+    const event = JSON.parse(payload) as TUblEvent & { seq: number };
+    fold.apply(event);
+    lastSeq.set(event.tenant_id, event.seq);
   }
+  for (const [tenantId, seq] of lastSeq) heads.set(tenantId, { seq, hash: store.hashAt(tenantId, seq)! });
   fold.release(fold.mark());
 
   const listeners = new Set<(e: TStoredEvent) => void>();

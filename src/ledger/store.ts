@@ -63,7 +63,10 @@ export function createLedgerStore(db: Db) {
     `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
      VALUES (@tenant_id, @tenant_seq, @head_hash, @signature, @key_id, @ts)`,
   );
-  const bootScan = db.prepare(`SELECT tenant_id, tenant_seq, payload, hash FROM ledger_events ORDER BY seq`).raw(true);
+  // Payload only: the envelope inside carries tenant_id and seq, and every extra column read
+  // costs a string per row on the 1M-row boot path.
+  const bootScan = db.prepare(`SELECT payload FROM ledger_events ORDER BY seq`).pluck();
+  const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
   const scanTenant = db
     .prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`)
@@ -80,8 +83,9 @@ export function createLedgerStore(db: Db) {
   return {
     insertEvent: (row: EventRow) => void insertEvent.run(row),
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
-    /** [tenant_id, tenant_seq, payload, hash] in global order: the boot path. */
-    bootRows: () => bootScan.iterate() as IterableIterator<[string, number, string, string]>,
+    /** Every payload in global order: the boot path. */
+    bootPayloads: () => bootScan.iterate() as IterableIterator<string>,
+    hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
     scan: (tenantId?: string, afterTenantSeq = 0) =>
       (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,

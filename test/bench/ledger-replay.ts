@@ -1,0 +1,21 @@
+/**
+ * Child process of the ledger benchmark: boots a ledger on an existing database (migrations,
+ * streaming every row into the fold, loading heads) and prints one JSON line with the timing and
+ * this process's peak RSS, which is why it runs in its own process.
+ */
+import { openDatabase } from "../../src/shared/db.js";
+import { createLedger } from "../../src/ledger/index.js";
+
+const [dbPath, dataDir] = process.argv.slice(2) as [string, string];
+const db = openDatabase({ path: dbPath });
+const events = db.prepare("SELECT count(*) FROM ledger_events").pluck().get() as number;
+const rssBefore = process.memoryUsage().rss;
+const t0 = performance.now();
+const ledger = createLedger({ db, dataDir });
+const ms = performance.now() - t0;
+const tenants = ledger.tenants().length;
+process.stdout.write(
+  JSON.stringify({ events, ms, eventsPerSec: events / (ms / 1000), peakRssMiB: process.resourceUsage().maxRSS / 1024, rssBeforeMiB: rssBefore / 2 ** 20, tenants }) + "\n",
+);
+ledger.close();
+db.close();

@@ -1,0 +1,165 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openDatabase, type Db } from "../../src/shared/db.js";
+import { createLedger } from "../../src/ledger/index.js";
+import { canonicalize } from "../../src/ledger/canonical-json.js";
+import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
+import { createLedgerStore, migrateLedger, type EventRow } from "../../src/ledger/store.js";
+import { benchMessage, setupEvents, TENANT } from "./ledger-fixtures.js";
+
+/**
+ * Ledger throughput on the same ≈ 1 KB events, synchronous=FULL throughout:
+ * the full append path (policy pack + fold, canonical JSON, BLAKE3 chain, Ed25519 checkpoint,
+ * insert, one fsync per commit) against raw better-sqlite3 inserts of identical rows into an
+ * identical table in the same process; then boot replay of 1M events in a child process.
+ */
+export interface LedgerBenchFigures {
+  lines: string[];
+}
+
+const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000);
+
+function rate(n: number, ms: number) {
+  return n / (ms / 1000);
+}
+const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** Rows exactly as the ledger would store them (canonical payload, chained hashes), for raw inserts. */
+function buildRows(count: number, startSeq: number, prev: string): { rows: EventRow[]; head: string } {
+  const rows: EventRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = { ...benchMessage(), seq: startSeq + i };
+    const payload = canonicalize(e);
+    const hash = chainHash(prev, payload);
+    rows.push({
+      tenant_id: e.tenant_id,
+      tenant_seq: e.seq,
+      event_id: e.event_id,
+      event_type: e.event_type,
+      ts: e.ts,
+      conversation_id: e.conversation_id,
+      job_id: null,
+      trace_id: e.trace_id,
+      actor_entity_id: e.actor.entity_id,
+      actor_type: e.actor.actor_type,
+      payload,
+      prev_hash: prev,
+      hash,
+    });
+    prev = hash;
+  }
+  return { rows, head: prev };
+}
+
+function rawInsert(db: Db, rows: EventRow[], perTx: number): number {
+  const store = createLedgerStore(db);
+  const tx = db.transaction((chunk: EventRow[]) => chunk.forEach(store.insertEvent));
+  const t0 = performance.now();
+  for (let i = 0; i < rows.length; i += perTx) tx.immediate(rows.slice(i, i + perTx));
+  return performance.now() - t0;
+}
+
+export async function runLedgerBench(log: (line: string) => void = console.log): Promise<LedgerBenchFigures> {
+  const lines: string[] = [];
+  const out = (s: string) => (lines.push(s), log(s));
+  const dir = mkdtempSync(join(tmpdir(), "ledger-bench-"));
+  try {
+    const payloadBytes = canonicalize({ ...benchMessage(), seq: 1 }).length;
+    out(`ledger: events of ${payloadBytes} bytes canonical JSON, synchronous=FULL, WAL`);
+
+    // Full path and raw inserts run interleaved, round by round, so load from anything else on
+    // the machine weighs on both sides of each ratio alike.
+    const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
+    const ledger = createLedger({ db, dataDir: join(dir, "full") });
+    await ledger.append({ tenant_id: TENANT, events: setupEvents() });
+    const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
+    migrateLedger(rawDb);
+
+    const SINGLE = 400;
+    const BATCHES = 300;
+    const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
+    // warm-up: JIT both paths before timing
+    for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
+
+    let fullSingleMs = 0;
+    let rawSingleMs = 0;
+    for (let i = 0; i < SINGLE; i++) {
+      const t = performance.now();
+      await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+      fullSingleMs += performance.now() - t;
+      rawSingleMs += rawInsert(rawDb, rows.slice(i, i + 1), 1);
+    }
+    let fullBatchedMs = 0;
+    let rawBatchedMs = 0;
+    for (let i = 0; i < BATCHES; i++) {
+      const events = Array.from({ length: 100 }, benchMessage);
+      const t = performance.now();
+      await ledger.append({ tenant_id: TENANT, events });
+      fullBatchedMs += performance.now() - t;
+      rawBatchedMs += rawInsert(rawDb, rows.slice(SINGLE + i * 100, SINGLE + (i + 1) * 100), 100);
+    }
+    const CONCURRENT = 6000;
+    const IN_FLIGHT = 64;
+    let t0 = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next++ < CONCURRENT) await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+      }),
+    );
+    const fullConcurrent = rate(CONCURRENT, performance.now() - t0);
+    ledger.close();
+    db.close();
+    rawDb.close();
+
+    const fullSingle = rate(SINGLE, fullSingleMs);
+    const rawSingle = rate(SINGLE, rawSingleMs);
+    const fullBatched = rate(BATCHES * 100, fullBatchedMs);
+    const rawBatched = rate(BATCHES * 100, rawBatchedMs);
+    out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${(fullSingle / rawSingle * 100).toFixed(0)}%`);
+    out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
+    out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${(fullBatched / rawBatched * 100).toFixed(0)}%`);
+
+    // --- boot replay -------------------------------------------------------------------------
+    const replayDir = join(dir, "replay");
+    const replayPath = join(replayDir, "logline.sqlite");
+    const build = openDatabase({ path: replayPath, sync: "normal" });
+    migrateLedger(build);
+    build.pragma("synchronous = OFF"); // building the fixture, not measuring it
+    const setup = setupEvents();
+    let prev = GENESIS_HASH;
+    const setupRows = setup.map((e, i) => {
+      const payload = canonicalize({ ...e, seq: i + 1 });
+      const hash = chainHash(prev, payload);
+      const row: EventRow = { tenant_id: e.tenant_id, tenant_seq: i + 1, event_id: e.event_id, event_type: e.event_type, ts: e.ts, conversation_id: e.conversation_id, job_id: null, trace_id: e.trace_id, actor_entity_id: e.actor.entity_id, actor_type: e.actor.actor_type, payload, prev_hash: prev, hash };
+      prev = hash;
+      return row;
+    });
+    rawInsert(build, setupRows, 10);
+    t0 = performance.now();
+    for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
+      const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev);
+      prev = chunk.head;
+      rawInsert(build, chunk.rows, 20_000);
+    }
+    build.pragma("wal_checkpoint(TRUNCATE)");
+    build.close();
+    const buildSecs = (performance.now() - t0) / 1000;
+
+    const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
+    const result = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as {
+      events: number;
+      ms: number;
+      eventsPerSec: number;
+      peakRssMiB: number;
+      rssBeforeMiB: number;
+    };
+    out(`  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`);
+    return { lines };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
