@@ -1,9 +1,8 @@
 import { blake3 } from "@noble/hashes/blake3.js";
-import type { TArtifactRef, TCardButton, TFormalizeCard } from "../../contracts/cards.js";
+import type { TArtifactRef, TFormalizeCard } from "../../contracts/cards.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
-import { isAppError } from "../shared/errors.js";
 import type { IdGenerator } from "../shared/ids.js";
 import { authButtons, buildFinishedCard, buildFormalizeCard, buildTrackingCard, completedButtons, failedButtons, INFO_SCHEMA, progressButtons, retryButtons, trackingButtons, type CardContext } from "./cards.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
@@ -12,6 +11,7 @@ import { missingMeetingInputs, type JobSlots, type JobView } from "./job-machine
 import * as copy from "./narrator.js";
 import { findPii } from "./pii.js";
 import { decideAfterFailure, failureWeight, type CircuitBreaker } from "./retry-policy.js";
+import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 import type { ToolErrorCode } from "./tools/tool.js";
 import type { Vault } from "./vault.js";
@@ -37,7 +37,6 @@ export interface EngineDeps {
 }
 
 export const CALENDAR_TOOL = "calendar.create_invite";
-const BREAKER_WINDOW_MS = 5 * 60_000;
 
 export const agentActor = (id: string): TActor => ({ entity_id: id, actor_type: "agent" });
 
@@ -55,14 +54,7 @@ export function toolCallId(jobId: string, attempt: number): string {
 
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, emitter, context } = deps;
-  const timers = new Map<string, { cancel(): void; attempt: number }>();
   const locks = new Map<string, Promise<unknown>>();
-  /** Work started by timers or boot, so tests and shutdown can wait for it. */
-  const inFlight = new Set<Promise<unknown>>();
-  const track = (p: Promise<unknown>) => {
-    const t = p.catch(() => undefined).finally(() => inFlight.delete(t));
-    inFlight.add(t);
-  };
 
   /** Serialises work on one job inside this process (clicks, timers and messages can race). */
   function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
@@ -251,12 +243,7 @@ export function createJobEngine(deps: EngineDeps) {
   }
 
   const jobKey = (t: string, j: string) => `${t}|${j}`;
-
-  function cancelTimer(tenantId: string, jobId: string) {
-    const k = jobKey(tenantId, jobId);
-    timers.get(k)?.cancel();
-    timers.delete(k);
-  }
+  const scheduler = createRetryScheduler({ clock, context, breaker: deps.breaker, onError: deps.onError, withLock, jobKey, runTool: (...a) => runTool(...a) });
 
   /**
    * Records the intent (prefix drafts + tool.called), runs the tool, records the outcome and
@@ -385,7 +372,7 @@ export function createJobEngine(deps: EngineDeps) {
         last_tool_call_id: callId,
       });
       emitted.push(...(await emitter.emit(ec2, [resultDraft, ...cardDrafts(A, job.job_id, "job.progress", card)])));
-      armRetry(job.tenant_id, job.job_id, decision.delayMs, decision.attempt);
+      scheduler.arm(job.tenant_id, job.job_id, decision.delayMs, decision.attempt);
       return emitted;
     }
     if (decision.kind === "wait_input") {
@@ -426,76 +413,6 @@ export function createJobEngine(deps: EngineDeps) {
     return emitted;
   }
 
-  function armRetry(tenantId: string, jobId: string, delayMs: number, attempt: number) {
-    cancelTimer(tenantId, jobId);
-    const handle = clock.setTimeout(() => {
-      timers.delete(jobKey(tenantId, jobId));
-      track(runScheduledRetry(tenantId, jobId, attempt).catch((e) => deps.onError(e, "retry")));
-    }, delayMs);
-    timers.set(jobKey(tenantId, jobId), { ...handle, attempt });
-  }
-
-  /** A timer fired: re-read the job from the ledger and run the attempt only if it is still due. */
-  function runScheduledRetry(tenantId: string, jobId: string, attempt: number): Promise<string[]> {
-    return withLock(jobKey(tenantId, jobId), async () => {
-      const job = context.job(tenantId, jobId);
-      if (!job || job.state !== "in_progress") return [];
-      const last = job.tools.at(-1);
-      if (!last || last.status !== "error" || !last.retryable || last.attempt + 1 !== attempt) return [];
-      const agent = context.profile(tenantId, job.owner_entity_id);
-      if (!agent) return [];
-      try {
-        return await runTool(job, agent, [], { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.result_event_id ?? job.last_event_id });
-      } catch (e) {
-        // Another process already recorded this attempt: its tool.called id is ours too.
-        if (isAppError(e) && e.code === "DUPLICATE_EVENT_ID") return [];
-        throw e;
-      }
-    });
-  }
-
-  /**
-   * Boot: re-derive what was pending from the ledger. A retryable failure arms its retry at
-   * (result time + delay); a tool.called with no result (the process died mid-call) is
-   * resumed with the same call id and idempotency key.
-   */
-  function rearm(tenantIds: string[]): Array<{ tenant_id: string; job_id: string; due_in_ms: number }> {
-    const armed: Array<{ tenant_id: string; job_id: string; due_in_ms: number }> = [];
-    for (const t of tenantIds) {
-      for (const jobId of new Set(context.allJobIds(t))) {
-        const job = context.job(t, jobId);
-        if (!job) continue;
-        // The circuit breaker is memory; its recent failures are in the ledger, so boot refills it.
-        for (const a of job.tools) {
-          if (a.status !== "error" || !a.result_at || !a.provider || !a.error_code) continue;
-          if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS) deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
-        }
-        if (job.state !== "in_progress") continue;
-        const last = job.tools.at(-1);
-        if (!last) continue;
-        if (!last.status) {
-          const agent = context.profile(t, job.owner_entity_id);
-          if (agent) {
-            track(
-              withLock(jobKey(t, jobId), () => runTool(job, agent, [], { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }, { resumeCallId: last.tool_call_id })).catch((e) =>
-                deps.onError(e, "resume"),
-              ),
-            );
-            armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });
-          }
-          continue;
-        }
-        if (last.status !== "error" || !last.retryable) continue;
-        const delay = (last.suggested_wait_seconds ?? 0) * 1000;
-        const due = Date.parse(last.result_at ?? job.updated_at) + delay;
-        const inMs = Math.max(0, due - clock.now());
-        armRetry(t, jobId, inMs, last.attempt + 1);
-        armed.push({ tenant_id: t, job_id: jobId, due_in_ms: inMs });
-      }
-    }
-    return armed;
-  }
-
   return {
     withLock,
     jobKey,
@@ -508,19 +425,13 @@ export function createJobEngine(deps: EngineDeps) {
     formalizeCardFor,
     nextStep,
     runTool,
-    cancelTimer,
-    rearm,
+    cancelTimer: (t: string, j: string) => scheduler.cancel(t, j),
+    rearm: (tenantIds: string[]) => scheduler.rearm(tenantIds),
     approverOf,
-    hasTimer: (t: string, j: string) => timers.has(jobKey(t, j)),
-    async idle() {
-      while (inFlight.size) await Promise.all([...inFlight]);
-    },
-    stopAll() {
-      for (const h of timers.values()) h.cancel();
-      timers.clear();
-    },
+    hasTimer: (t: string, j: string) => scheduler.has(t, j),
+    idle: () => scheduler.idle(),
+    stopAll: () => scheduler.stopAll(),
   };
 }
 
 export type JobEngine = ReturnType<typeof createJobEngine>;
-export type { TCardButton };

@@ -1,0 +1,123 @@
+import type { Clock } from "../shared/clock.js";
+import { isAppError } from "../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "./context-builder.js";
+import type { Draft, EmitContext } from "./emitter.js";
+import type { JobView } from "./job-machine.js";
+import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
+import type { ToolErrorCode } from "./tools/tool.js";
+
+const BREAKER_WINDOW_MS = 5 * 60_000;
+
+/**
+ * Retry timers. Nothing here is remembered across a restart on purpose: the ledger holds each
+ * failed attempt with its wait, so `rearm` re-derives every pending retry (and the breaker's
+ * recent failures) on boot. A timer re-reads the job before acting, so a stale timer is harmless.
+ */
+export function createRetryScheduler(deps: {
+  clock: Clock;
+  context: ContextBuilder;
+  breaker: CircuitBreaker;
+  onError: (err: unknown, where: string) => void;
+  withLock: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+  jobKey: (t: string, j: string) => string;
+  runTool: (job: JobView, agent: EntityProfile, prefix: Draft[], ec: EmitContext, opts?: { resumeCallId?: string }) => Promise<string[]>;
+}) {
+  const { clock, context, withLock, jobKey, runTool } = deps;
+  const timers = new Map<string, { cancel(): void; attempt: number }>();
+  /** Work started by timers or boot, so tests and shutdown can wait for it. */
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    const t = p.catch(() => undefined).finally(() => inFlight.delete(t));
+    inFlight.add(t);
+  };
+
+  function cancel(tenantId: string, jobId: string) {
+    const k = jobKey(tenantId, jobId);
+    timers.get(k)?.cancel();
+    timers.delete(k);
+  }
+
+  function arm(tenantId: string, jobId: string, delayMs: number, attempt: number) {
+    cancel(tenantId, jobId);
+    const handle = clock.setTimeout(() => {
+      timers.delete(jobKey(tenantId, jobId));
+      track(runScheduledRetry(tenantId, jobId, attempt).catch((e) => deps.onError(e, "retry")));
+    }, delayMs);
+    timers.set(jobKey(tenantId, jobId), { ...handle, attempt });
+  }
+
+  /** A timer fired: re-read the job from the ledger and run the attempt only if it is still due. */
+  function runScheduledRetry(tenantId: string, jobId: string, attempt: number): Promise<string[]> {
+    return withLock(jobKey(tenantId, jobId), async () => {
+      const job = context.job(tenantId, jobId);
+      if (!job || job.state !== "in_progress") return [];
+      const last = job.tools.at(-1);
+      if (!last || last.status !== "error" || !last.retryable || last.attempt + 1 !== attempt) return [];
+      const agent = context.profile(tenantId, job.owner_entity_id);
+      if (!agent) return [];
+      try {
+        return await runTool(job, agent, [], { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.result_event_id ?? job.last_event_id });
+      } catch (e) {
+        // Another process already recorded this attempt: its tool.called id is ours too.
+        if (isAppError(e) && e.code === "DUPLICATE_EVENT_ID") return [];
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Boot: re-derive what was pending from the ledger. A retryable failure arms its retry at
+   * (result time + delay); a tool.called with no result (the process died mid-call) is
+   * resumed with the same call id and idempotency key.
+   */
+  function rearm(tenantIds: string[]): Array<{ tenant_id: string; job_id: string; due_in_ms: number }> {
+    const armed: Array<{ tenant_id: string; job_id: string; due_in_ms: number }> = [];
+    for (const t of tenantIds) {
+      for (const jobId of new Set(context.allJobIds(t))) {
+        const job = context.job(t, jobId);
+        if (!job) continue;
+        // The circuit breaker is memory; its recent failures are in the ledger, so boot refills it.
+        for (const a of job.tools) {
+          if (a.status !== "error" || !a.result_at || !a.provider || !a.error_code) continue;
+          if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS) deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
+        }
+        if (job.state !== "in_progress") continue;
+        const last = job.tools.at(-1);
+        if (!last) continue;
+        if (!last.status) {
+          const agent = context.profile(t, job.owner_entity_id);
+          if (agent) {
+            track(
+              withLock(jobKey(t, jobId), () => runTool(job, agent, [], { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }, { resumeCallId: last.tool_call_id })).catch((e) =>
+                deps.onError(e, "resume"),
+              ),
+            );
+            armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });
+          }
+          continue;
+        }
+        if (last.status !== "error" || !last.retryable) continue;
+        const delay = (last.suggested_wait_seconds ?? 0) * 1000;
+        const due = Date.parse(last.result_at ?? job.updated_at) + delay;
+        const inMs = Math.max(0, due - clock.now());
+        arm(t, jobId, inMs, last.attempt + 1);
+        armed.push({ tenant_id: t, job_id: jobId, due_in_ms: inMs });
+      }
+    }
+    return armed;
+  }
+
+  return {
+    arm,
+    cancel,
+    rearm,
+    has: (t: string, j: string) => timers.has(jobKey(t, j)),
+    async idle() {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    stopAll() {
+      for (const h of timers.values()) h.cancel();
+      timers.clear();
+    },
+  };
+}
