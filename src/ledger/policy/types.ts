@@ -80,7 +80,7 @@ export interface ViolationEventContext {
   event_id: string;
   ts: string;
   mode: "enforce" | "warn";
-  /** The batch's tenant, used when the raw event names none (or a malformed one). */
+  /** The batch's tenant: the violation is written there (the raw event's claim is used only without it). */
   tenant_id?: string;
   /**
    * The fold the refused event was checked against. When given (or remembered from the last

@@ -24,7 +24,9 @@ export function buildViolationEvent(
 ): TUblEvent | null {
   const r = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   if (r.event_type === "policy.violation") return null;
-  const tenantId = idOf(r.tenant_id) ?? ctx.tenant_id;
+  // The batch's tenant wins over what the raw event claims: a violation is recorded in the
+  // ledger of the tenant that sent it, and names only that tenant's objects.
+  const tenantId = ctx.tenant_id ?? idOf(r.tenant_id);
   if (!tenantId) return null;
 
   const fold = ctx.fold as Partial<PolicyFold> | undefined;

@@ -475,3 +475,16 @@ describe("Policy Pack v1: every policy refuses what it should and passes what it
     expect(() => engine.check(bare, ev("evt_0001"))).toThrow(/createFold/);
   });
 });
+
+describe("the policy.violation of a cross-tenant attempt", () => {
+  it("is written for the batch's tenant and names none of the other tenant's objects", () => {
+    const { engine, fold } = after("evt_0013");
+    feed(engine, fold, [registerEvent("evt_b_0001", { entity_id: "ent_human_mallory", actor_type: "human", display_name: "M" }, SYSTEM, "tnt_other")]);
+    const raw = { ...ev("evt_0001"), event_id: "evt_x", actor: { entity_id: "ent_human_mallory", actor_type: "human" } };
+    const d = engine.check(fold, raw);
+    if (d.ok) throw new Error("expected a refusal");
+    const v = engine.violationEvent(raw, d.violation, { event_id: "evt_pol_x", ts: "2025-12-27T10:30:00.000Z", mode: "enforce", tenant_id: "tnt_other", fold });
+    expect(v).toMatchObject({ tenant_id: "tnt_other", conversation_id: "cnv_workspace" });
+    expect(v).not.toHaveProperty("job_id");
+  });
+});
