@@ -198,6 +198,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
         }
       }
       fold.rollbackTo(groupMark);
+      fold.release(groupMark);
       for (const [k, v] of headsBefore) v ? heads.set(k, v) : heads.delete(k);
       const error = isStorageError(e) ? toStorageError(e) : e;
       for (const p of group) p.reject(error);

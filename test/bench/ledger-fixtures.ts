@@ -34,17 +34,22 @@ export function setupEvents() {
   ];
 }
 
+// Ids shaped like newId's (prefix + 32 hex, increasing) but from a counter: newId draws random
+// bytes per id, which would dominate building the 1M-event replay fixture.
+const RUN = Date.now().toString(16).padStart(12, "0");
+const idOf = (prefix: string) => `${prefix}_${RUN}7${n.toString(16).padStart(19, "0")}`;
+
 /** A message.sent whose canonical JSON is ≈ 1 KB. */
 export function benchMessage() {
   n++;
   return {
-    event_id: newId("evt"),
+    event_id: idOf("evt"),
     ts: new Date(T0 + 1000 + n).toISOString(),
     tenant_id: TENANT,
-    trace_id: newId("trc"),
+    trace_id: idOf("trc"),
     conversation_id: CONV,
     actor: ACTOR,
     event_type: "message.sent",
-    payload: { message_id: newId("msg"), kind: "text", body_text: BODY.slice(0, 640) },
+    payload: { message_id: idOf("msg"), kind: "text", body_text: BODY.slice(0, 640) },
   };
 }
