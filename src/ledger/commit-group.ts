@@ -60,6 +60,16 @@ type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unkno
  */
 export function createCommitGroupWriter(deps: CommitGroupDeps) {
   const { db, store, signer, engine, fold, heads, clock, ids } = deps;
+  // Transaction control prepared once: db.exec would parse these on every batch.
+  const sql = (text: string) => {
+    const stmt = db.prepare(text);
+    return () => void stmt.run();
+  };
+  const begin = sql("BEGIN IMMEDIATE");
+  const commit = sql("COMMIT");
+  const savepoint = sql("SAVEPOINT ledger_batch");
+  const releaseSavepoint = sql("RELEASE ledger_batch");
+  const rollbackToSavepoint = sql("ROLLBACK TO ledger_batch");
 
   function headOf(tenantId: string): Head {
     return heads.get(tenantId) ?? { seq: 0, hash: GENESIS_HASH };
@@ -116,7 +126,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     const head0 = headOf(tenantId);
     const mark = fold.mark();
     const batchOut: TStoredEvent[] = [];
-    db.exec("SAVEPOINT ledger_batch");
+    savepoint();
     try {
       let head = head0;
       const accepted: string[] = [];
@@ -134,14 +144,14 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       heads.set(tenantId, head);
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
       p.opts?.withinCommit?.(result);
-      db.exec("RELEASE ledger_batch");
+      releaseSavepoint();
       out.push(...batchOut);
       return { ok: true, result };
     } catch (e) {
       // Storage failures abort the whole group (SQLite may already have rolled it back).
       if (isStorageError(e)) throw e;
-      db.exec("ROLLBACK TO ledger_batch");
-      db.exec("RELEASE ledger_batch");
+      rollbackToSavepoint();
+      releaseSavepoint();
       fold.rollbackTo(mark);
       if (hadHead) heads.set(tenantId, head0);
       else heads.delete(tenantId);
@@ -185,10 +195,10 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     const outcomes: Outcome[] = [];
     const committed: TStoredEvent[] = [];
     try {
-      db.exec("BEGIN IMMEDIATE");
+      begin();
       for (const p of group) outcomes.push(writeBatch(p, committed, headsBefore));
       if (committed.length > 0) checkpointTenants(committed);
-      db.exec("COMMIT");
+      commit();
     } catch (e) {
       if (db.inTransaction) {
         try {
