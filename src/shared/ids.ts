@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /**
  * Time-ordered ids (UUIDv7 layout, hex, with a type prefix such as `evt_`, `job_`).
@@ -7,6 +7,23 @@ import { randomBytes } from "node:crypto";
  */
 let lastMs = 0;
 let counter = 0;
+
+// Randomness is drawn from the CSPRNG in 4 KiB blocks and handed out 8 bytes per id: a
+// randomBytes call per id cost ≈ a fifth of the CPU when events were built in bulk. Each byte
+// is used once; the block is refilled when spent.
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolAt = POOL_BYTES;
+
+function random8Hex(): string {
+  if (poolAt + 8 > POOL_BYTES) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const hex = pool.toString("hex", poolAt, poolAt + 8);
+  poolAt += 8;
+  return hex;
+}
 
 export function newId(prefix: string, nowMs: number = Date.now()): string {
   if (nowMs <= lastMs) {
@@ -18,8 +35,7 @@ export function newId(prefix: string, nowMs: number = Date.now()): string {
   }
   const time = nowMs.toString(16).padStart(12, "0");
   const seq = (counter & 0xfff).toString(16).padStart(3, "0");
-  const rand = randomBytes(8).toString("hex");
-  return `${prefix}_${time}7${seq}${rand}`;
+  return `${prefix}_${time}7${seq}${random8Hex()}`;
 }
 
 export type IdGenerator = (prefix: string) => string;
