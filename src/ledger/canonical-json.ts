@@ -14,14 +14,13 @@ export function canonicalize(value: unknown): string {
   return write(value);
 }
 
-// The cheap class test runs on every string; the exact (lookaround) one only when it hits.
-const ANY_SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// `String#isWellFormed` (native, ES2024) is false exactly when a string holds a lone surrogate.
+const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
 
 function write(value: unknown): string {
   switch (typeof value) {
     case "string":
-      if (ANY_SURROGATE.test(value) && LONE_SURROGATE.test(value)) throw new TypeError("canonical JSON: string holds a lone surrogate");
+      if (!isWellFormed(value)) throw new TypeError("canonical JSON: string holds a lone surrogate");
       return JSON.stringify(value);
     case "number":
       if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: ${value} is not a JSON number`);
@@ -50,8 +49,26 @@ function writeArray(items: unknown[]): string {
   return out + "]";
 }
 
+// Object keys repeat from event to event: their JSON form is kept (bounded) instead of re-escaped.
+const quotedKeys = new Map<string, string>();
+function writeKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = write(key);
+    if (quotedKeys.size < 4096) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
 function writeObject(obj: Record<string, unknown>): string {
-  const keys = Object.keys(obj).sort();
+  const keys = Object.keys(obj);
+  // Objects often arrive with their keys in order already; sort only when they are not.
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
   let out = "{";
   let first = true;
   for (const key of keys) {
@@ -59,7 +76,7 @@ function writeObject(obj: Record<string, unknown>): string {
     if (v === undefined) continue;
     if (!first) out += ",";
     first = false;
-    out += write(key) + ":" + write(v);
+    out += writeKey(key) + ":" + write(v);
   }
   return out + "}";
 }

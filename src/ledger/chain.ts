@@ -11,9 +11,24 @@ const hasher = await createBLAKE3();
 export const HASH_PREFIX = "blake3:";
 export const GENESIS_HASH = HASH_PREFIX + "0".repeat(64);
 
+// UTF-8 is encoded in native code into one reused buffer: hash-wasm's own string path is ≈ 3×
+// slower on 1 KB, and a fresh Buffer per event was garbage. Grown when an input cannot fit.
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
 export function chainHash(prevHash: string, canonical: string): string {
+  const worst = (prevHash.length + canonical.length) * 3; // UTF-8 bytes per UTF-16 unit ≤ 3
+  if (worst > scratch.length) scratch = Buffer.allocUnsafe(worst);
+  let n: number;
+  const last = prevHash.charCodeAt(prevHash.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    // A trailing high surrogate could pair with the canonical text's first unit: encode the
+    // concatenation as one string, exactly as before.
+    n = scratch.write(prevHash + canonical, 0, "utf8");
+  } else {
+    n = scratch.write(prevHash, 0, "utf8");
+    n += scratch.write(canonical, n, "utf8");
+  }
   hasher.init();
-  // One UTF-8 encode in native code: hash-wasm's own string path is ≈ 3× slower on 1 KB.
-  hasher.update(Buffer.from(prevHash + canonical, "utf8"));
+  hasher.update(scratch.subarray(0, n));
   return HASH_PREFIX + hasher.digest("hex");
 }

@@ -78,4 +78,47 @@ describe("canonicalize (RFC 8785)", () => {
       { numRuns: 300 },
     );
   });
+
+  it("is byte-identical to the plain reference serialiser (sort every object, regex surrogate test)", () => {
+    // The chain hashes these bytes: the fast paths (keys already in order, cached key text,
+    // native well-formedness test) must never change a single one.
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const reference = (v: unknown): string => {
+      if (typeof v === "string") {
+        if (lone.test(v)) throw new TypeError("lone surrogate");
+        return JSON.stringify(v);
+      }
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) throw new TypeError("not a JSON number");
+        return String(v);
+      }
+      if (typeof v === "boolean") return String(v);
+      if (v === null) return "null";
+      if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : reference(x))).join(",")}]`;
+      if (typeof v === "object") {
+        const o = v as Record<string, unknown>;
+        const keys = Object.keys(o).sort().filter((k) => o[k] !== undefined);
+        return `{${keys.map((k) => reference(k) + ":" + reference(o[k])).join(",")}}`;
+      }
+      throw new TypeError("cannot serialise");
+    };
+    const outcome = (f: () => string) => {
+      try {
+        return f();
+      } catch (e) {
+        return `throws ${(e as Error).name}`;
+      }
+    };
+    const anyString = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string(), fc.constantFrom("\ud800", "a\udc00b", "\ud83d\ude00", "10", "9", "__proto__x"));
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(anyString, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined)),
+      node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 5 }), fc.dictionary(anyString, tie("node"), { maxKeys: 6 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(outcome(() => canonicalize(v))).toBe(outcome(() => reference(v)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

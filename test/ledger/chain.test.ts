@@ -16,6 +16,19 @@ describe("chainHash", () => {
     );
   });
 
+  it("stays identical for any previous hash text and for inputs larger than the reused buffer", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 200 }), (prev, s) => {
+        expect(chainHash(prev, s)).toBe(noble(prev, s));
+      }),
+      { numRuns: 500 },
+    );
+    expect(chainHash("x\ud83d", "\ude00y")).toBe(noble("x\ud83d", "\ude00y"));
+    const big = "é€😀".repeat(30_000);
+    expect(chainHash(GENESIS_HASH, big)).toBe(noble(GENESIS_HASH, big));
+    expect(chainHash(GENESIS_HASH, "{}")).toBe(noble(GENESIS_HASH, "{}"));
+  });
+
   it("matches the BLAKE3 reference digest of the empty input", () => {
     expect(chainHash("", "")).toBe("blake3:af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262");
   });
