@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   RAW_PII_DETECTED: 422,
   NOT_A_MEMBER: 403,
   INVALID_INPUT: 422,
+  /** A `[ref …]`/`[op …]` token in a person's message was refused (nothing stored, no model call). */
+  INVALID_TOKEN: 422,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

@@ -14,6 +14,7 @@ import {
   ZTenantId,
   ZTraceId,
 } from "./primitives.js";
+import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
 
 /**
  * Workspace-wide events (people joining, contacts) are not about any one chat; they carry this
@@ -55,6 +56,15 @@ export const ZMessageSentPayload = z.strictObject({
   /** Sensitive values typed into chat, moved to the vault; body_text holds their redacted form. */
   pii_refs: z.array(ZRedactedValue).max(50).optional(),
   reply_to_message_id: short(128).optional(),
+  /** An agent's reply that executed an action: which job it hit, and whether that was assumed. */
+  action_summary: ZActionSummary.optional(),
+  /** Surfaces v0 validated by Office; their buttons carry `[op …]` tokens. */
+  surfaces: z.array(ZSurface).max(6).optional(),
+  /** A rich reply as the safe document AST; body_text keeps the plain-text fallback. */
+  render: ZRenderDoc.optional(),
+  citations: z.array(ZCitation).max(20).optional(),
+  /** A clarifying question's choices, each a token a click sends back as the person's message. */
+  choices: z.array(ZChoice).min(2).max(5).optional(),
 });
 
 export const ZMessageDeliveredPayload = z.strictObject({

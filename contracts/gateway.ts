@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
+import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
 import {
   ZActorType,
   ZButtonId,
@@ -118,6 +119,11 @@ export const ZTimelineItem = z.object({
     body_text: z.string().optional(),
     card: ZJobCard.optional(),
     artifact: ZArtifactRef.optional(),
+    action_summary: ZActionSummary.optional(),
+    surfaces: z.array(ZSurface).optional(),
+    render: ZRenderDoc.optional(),
+    citations: z.array(ZCitation).optional(),
+    choices: z.array(ZChoice).optional(),
   }),
 });
 

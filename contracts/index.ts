@@ -6,3 +6,4 @@ export * from "./ledger.js";
 export * from "./office.js";
 export * from "./gateway.js";
 export * from "./sse.js";
+export * from "./llm.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZPriorityListPayload, ZSurfaceOpTrigger, ZTodaySchedulePayload, ZTriageTablePayload, ZWhatNextPayload } from "../../../contracts/llm.js";
 import { parseTokens, type OpToken } from "./tokens.js";
 
 /**
@@ -8,84 +9,13 @@ import { parseTokens, type OpToken } from "./tokens.js";
  * surface is checked per kind; a malformed or unknown one is dropped whole, because half a
  * schedule or a triage group without its buttons misleads more than no surface at all.
  */
-const label = z.string().trim().min(1).max(120);
-const jobRef = z.string().min(1).max(128);
-const opToken = z.string().min(1).max(600);
-
-export const ZSurfaceOpTrigger = z.object({ label, opToken, confirm: z.boolean().nullish() });
-
-const ZWhatNext = z.object({
-  headline: z.string().trim().min(1).max(200),
-  body: z.string().max(1000).nullish(),
-  targetJobId: jobRef.nullish(),
-  primaryAction: ZSurfaceOpTrigger.nullish(),
-  secondaryActions: z.array(ZSurfaceOpTrigger).max(4).nullish(),
-  notes: z.array(z.string().max(300)).max(5).nullish(),
-});
-
-const ZTodaySchedule = z.object({
-  blocks: z
-    .array(
-      z.object({
-        kind: z.enum(["event", "focus"]),
-        title: label,
-        start: z.iso.datetime({ offset: true }),
-        end: z.iso.datetime({ offset: true }),
-        locked: z.boolean().nullish(),
-        jobId: jobRef.nullish(),
-      }),
-    )
-    .min(1)
-    .max(24),
-  suggestions: z.array(z.object({ previewChange: z.string().min(1).max(300), acceptOp: opToken })).max(5).nullish(),
-  suggestAlternativesOp: opToken.nullish(),
-});
-
-const ZPriorityList = z.object({
-  items: z
-    .array(
-      z.object({
-        rank: z.number().int().min(1).max(50),
-        label,
-        reason: z.string().max(200).nullish(),
-        estimateMinutes: z.number().int().min(1).max(1440).nullish(),
-        jobId: jobRef.nullish(),
-        actions: z.array(ZSurfaceOpTrigger).max(3).nullish(),
-      }),
-    )
-    .min(1)
-    .max(12),
-});
-
-const ZTriageTable = z.object({
-  groups: z
-    .array(
-      z.object({
-        summary: z.string().trim().min(1).max(300),
-        approveOp: opToken.nullish(),
-        declineOp: opToken.nullish(),
-        items: z
-          .array(
-            z.object({
-              preview: z.string().trim().min(1).max(300),
-              jobId: jobRef.nullish(),
-              approveOp: opToken.nullish(),
-              declineOp: opToken.nullish(),
-            }),
-          )
-          .min(1)
-          .max(20),
-      }),
-    )
-    .min(1)
-    .max(8),
-});
+export { ZSurfaceOpTrigger };
 
 export const SURFACE_PAYLOADS = {
-  what_next_v1: ZWhatNext,
-  today_schedule_v1: ZTodaySchedule,
-  priority_list_v1: ZPriorityList,
-  triage_table_v1: ZTriageTable,
+  what_next_v1: ZWhatNextPayload,
+  today_schedule_v1: ZTodaySchedulePayload,
+  priority_list_v1: ZPriorityListPayload,
+  triage_table_v1: ZTriageTablePayload,
 } as const;
 export type SurfaceKind = keyof typeof SURFACE_PAYLOADS;
 export const SURFACE_KINDS = Object.keys(SURFACE_PAYLOADS) as SurfaceKind[];
