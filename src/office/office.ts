@@ -1,6 +1,3 @@
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { drizzle } from "drizzle-orm/better-sqlite3";
-import { fileURLToPath } from "node:url";
 import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -13,6 +10,7 @@ import { createEmitter } from "./emitter.js";
 import { createIngest } from "./ingest.js";
 import { createJobActions } from "./job-actions.js";
 import { createJobEngine } from "./job-engine.js";
+import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
@@ -54,11 +52,7 @@ export type Office = OfficeApi & {
   idle(): Promise<void>;
 };
 
-const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
-
-export function migrateOffice(db: Db): void {
-  migrate(drizzle(db), { migrationsFolder: MIGRATIONS, migrationsTable: "__office_migrations" });
-}
+export { migrateOffice };
 
 export function createOffice(deps: CreateOfficeDeps): Office {
   const clock = deps.clock ?? systemClock;

@@ -61,3 +61,6 @@ export const officeOutbox = sqliteTable(
   },
   (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey)],
 );
+
+/** The LLM layer's tables (packets, ThreadContext) live in llm/schema.ts; Office's migrations create them. */
+export { officeLlmPackets, officeThreadContext } from "./llm/schema.js";

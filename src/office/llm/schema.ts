@@ -1,9 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * The LLM layer's tables. They are created by `ensureLlmTables` (store.ts) with
- * `CREATE TABLE IF NOT EXISTS` until they move into Office's generated migrations; the DDL there
- * must stay in step with these definitions.
+ * The LLM layer's tables, part of Office's schema (re-exported by ../schema.ts) and created by
+ * its generated migrations (`DRIZZLE_MODULE=office npx drizzle-kit generate`).
  */
 
 /** Request/response packets (protocol doc "Storing JSON conversation"), stored after redaction. */

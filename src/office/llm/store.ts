@@ -1,43 +1,14 @@
 import type { Db } from "../../shared/db.js";
+import { migrateOffice } from "../migrate.js";
 import { RECENT_LIMIT, emptyThreadContext, type ThreadContext } from "./thread-context.js";
 
 /**
  * SQLite access for the LLM layer's two tables (schema.ts). Every read and write is scoped by
  * tenant: a conversation id from another tenant simply has no row here.
  */
-const DDL = `
-CREATE TABLE IF NOT EXISTS office_llm_packets (
-  id TEXT PRIMARY KEY NOT NULL,
-  tenant_id TEXT NOT NULL,
-  conversation_id TEXT NOT NULL,
-  turn INTEGER NOT NULL,
-  created_at TEXT NOT NULL,
-  sender_role TEXT NOT NULL,
-  packet_type TEXT NOT NULL,
-  in_reply_to_request_id TEXT,
-  model_id TEXT,
-  job_id TEXT,
-  outcome TEXT,
-  redaction TEXT NOT NULL,
-  packet_json TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS office_llm_packets_conv_turn_idx ON office_llm_packets (tenant_id, conversation_id, turn);
-CREATE INDEX IF NOT EXISTS office_llm_packets_job_idx ON office_llm_packets (tenant_id, job_id);
-CREATE TABLE IF NOT EXISTS office_thread_context (
-  tenant_id TEXT NOT NULL,
-  conversation_id TEXT NOT NULL,
-  last_job_id TEXT,
-  recent_job_ids TEXT NOT NULL,
-  pinned_job_id TEXT,
-  focus_job_id TEXT,
-  turn INTEGER NOT NULL,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (tenant_id, conversation_id)
-);
-`;
-
+/** The tables come from Office's generated migrations (0001_llm_tables); applying them twice is a no-op. */
 export function ensureLlmTables(db: Db): void {
-  db.exec(DDL);
+  migrateOffice(db);
 }
 
 export interface StoredPacket {
