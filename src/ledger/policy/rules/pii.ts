@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldPath } from "../paths.js";
+import { regexPrefilter } from "../regex-prefilter.js";
 import type { RuleType } from "../rule.js";
 
 const ZAllowIfPresent = z.strictObject({
@@ -42,7 +43,9 @@ export const rejectIfRegexMatch: RuleType<z.infer<typeof ZSpec>> = {
   schema: ZSpec,
   shape: false,
   compile(spec, env) {
-    const regexes = spec.patterns.map((p) => new RegExp(p, spec.flags ?? ""));
+    // Each regex with what every match of it must contain (when the pattern shows it): most
+    // strings lack it (no "@", no digit) and are passed over without running the regex.
+    const regexes = spec.patterns.map((p) => ({ re: new RegExp(p, spec.flags ?? ""), mayMatch: regexPrefilter(p) }));
     const prefixes = spec.exempt_value_prefixes ?? [];
     const skip = new Set<string>();
     for (const s of env.siblings) if (s.type === "allow_if_present") for (const p of s.paths as string[]) skip.add(p);
@@ -51,7 +54,7 @@ export const rejectIfRegexMatch: RuleType<z.infer<typeof ZSpec>> = {
 
     const hit = (s: string) => {
       for (const pre of prefixes) if (s.startsWith(pre)) return false;
-      for (const r of regexes) if (r.test(s)) return true;
+      for (const r of regexes) if ((r.mayMatch === null || r.mayMatch(s)) && r.re.test(s)) return true;
       return false;
     };
     const walk = (v: unknown, path: string, depth: number): string | null => {
