@@ -50,6 +50,10 @@ export interface ServerOptions {
   presenceTickMs?: number;
   deltaLogSize?: number;
   retrySchedule?: readonly number[];
+  /** How long `close()` lets requests in flight finish before cutting their connections (ms, default 5000). */
+  closeGraceMs?: number;
+  /** Called with each append's latency in ms, committed or refused (ops metrics). */
+  onAppend?: (ms: number) => void;
 }
 
 export interface LogLineServer {
@@ -81,7 +85,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? consoleLogger;
   const db = openDatabase({ path: join(opts.dataDir, "logline.sqlite"), sync: opts.ledgerSync ?? "full" });
-  const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed") });
+  const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed"), ...(opts.onAppend ? { onAppend: opts.onAppend } : {}) });
 
   let planner = opts.planner;
   let plannerActive = "rules";
@@ -168,15 +172,25 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       return { url, port };
     },
     async close() {
+      // Event streams end first (they never go idle on their own); then the server stops
+      // listening and closes connections as they go idle, so a request in flight — and the
+      // append behind it — is answered rather than cut. Only after the grace period are the
+      // remaining connections cut.
       gateway.close();
-      office.stop();
       if (server) {
-        const s = server as ServerType & { closeAllConnections?: () => void };
+        const s = server as ServerType & { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections?.();
+          const idle = setInterval(() => s.closeIdleConnections?.(), 25);
+          const force = setTimeout(() => s.closeAllConnections?.(), opts.closeGraceMs ?? 5000);
+          s.close(() => {
+            clearInterval(idle);
+            clearTimeout(force);
+            resolve();
+          });
+          s.closeIdleConnections?.();
         });
       }
+      office.stop();
       ledger.close();
       db.close();
     },

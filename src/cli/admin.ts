@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
-import { assertServerStopped, runningServerPid } from "../ops/data-dir.js";
+import { readAdminFile } from "../ops/admin-endpoint.js";
+import { runningServerPid } from "../ops/data-dir.js";
+import { rotateEntityTokens } from "../ops/token-rotation.js";
 import { silentLogger } from "../ops/logger.js";
 import type { LogLineServer } from "../server.js";
 
@@ -22,7 +24,8 @@ async function withServer<T>(config: Config, use: (s: LogLineServer) => Promise<
   }
 }
 
-export const signinUrl = (config: Config, token: string) => `${config.publicUrl ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
+export const signinUrl = (config: Config, token: string, listening?: string) =>
+  `${config.publicUrl ?? listening ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
 
 function localUrl(config: Config): string {
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : config.host.includes(":") ? `[${config.host}]` : config.host;
@@ -40,20 +43,34 @@ export async function createWorkspace(config: Config, input: { name: string; own
     if (!res.ok) throw new Error(`workspace create refused (${res.status}): ${body.error?.message ?? "unknown error"}`);
     return { tenant_id: body.tenant_id, owner_entity_id: body.owner_entity_id, signin_url: signinUrl(config, body.token) };
   };
-  if (runningServerPid(config.dataDir) !== null) return call(await fetch(`${localUrl(config)}/v1/workspaces`, init));
+  // The running server's own address when it published one (PORT=0, or HOST differs from here).
+  if (runningServerPid(config.dataDir) !== null) return call(await fetch(`${readAdminFile(config.dataDir)?.url ?? localUrl(config)}/v1/workspaces`, init));
   return withServer(config, async (s) => call(await s.app.request("/v1/workspaces", init)));
 }
 
 /**
- * Needs the server stopped: a running gateway caches resolved tokens in memory, so revoking
- * them from another process would leave the old token working there until a restart.
+ * With the server running, the server does it (POST /v1/admin/tokens/rotate on loopback with the
+ * secret from admin.json): it caches resolved tokens in memory, so a revocation written from
+ * another process would leave the old token working there until a restart. With it stopped,
+ * an in-process server does it.
  */
 export async function rotateToken(config: Config, input: { tenant: string; entity: string }) {
-  assertServerStopped(config.dataDir, "token rotate");
+  const pid = runningServerPid(config.dataDir);
+  if (pid !== null) {
+    const admin = readAdminFile(config.dataDir);
+    if (!admin) throw new Error(`LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`);
+    const res = await fetch(`${admin.url}/v1/admin/tokens/rotate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${admin.token}` },
+      body: JSON.stringify({ tenant_id: input.tenant, entity_id: input.entity }),
+    });
+    const body = (await res.json().catch(() => ({}))) as { revoked?: number; token?: string; error?: { message?: string } };
+    if (!res.ok || !body.token) throw new Error(body.error?.message ?? `token rotate refused by the server (${res.status})`);
+    return { entity_id: input.entity, revoked: body.revoked ?? 0, signin_url: signinUrl(config, body.token, admin.url) };
+  }
   return withServer(config, async (s) => {
-    if (!s.ledger.facts.entity(input.tenant, input.entity)) throw new Error(`No entity ${input.entity} in tenant ${input.tenant}`);
-    const p = { tenantId: input.tenant, entityId: input.entity };
-    const revoked = s.gateway.core.tokens.revokeAll(p);
-    return { entity_id: input.entity, revoked, signin_url: signinUrl(config, s.gateway.core.tokens.issue(p)) };
+    const r = rotateEntityTokens(s, input.tenant, input.entity);
+    if (!r) throw new Error(`No entity ${input.entity} in tenant ${input.tenant}`);
+    return { entity_id: input.entity, revoked: r.revoked, signin_url: signinUrl(config, r.token) };
   });
 }

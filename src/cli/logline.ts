@@ -1,15 +1,12 @@
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
 import { ConfigError, loadConfig } from "../config.js";
-import { verifyLedger } from "../ledger/index.js";
-import { loadVerifier } from "../ledger/signing.js";
 import { createBackup, describeFailures } from "../ops/backup.js";
 import { databasePath } from "../ops/data-dir.js";
 import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
 import { createProgress } from "../ops/progress.js";
 import { RestoreRefused, restoreBackup } from "../ops/restore.js";
 import { createWorkspace, rotateToken } from "./admin.js";
+import { verifyDataDir } from "./verify-command.js";
 
 /**
  * `npm run logline -- <command>`: the admin tasks of a LogLine install. Reads the same
@@ -23,7 +20,7 @@ const USAGE = `Usage: npm run logline -- <command> [options]
                                   create a workspace; prints the owner's sign-in link
   token rotate --tenant <id> --entity <id>
                                   revoke an entity's tokens and print a fresh sign-in link
-                                  (server stopped)
+                                  (works with the server running or stopped)
   verify [--tenant <id>]          recompute hash chains and checkpoint signatures
   backup <file>                   online backup (server may run), checked after copying
   restore <file>                  replace DATA_DIR with a checked backup (server stopped)
@@ -63,7 +60,7 @@ async function run(argv: string[]): Promise<number> {
 
   switch (command) {
     case "verify":
-      return verify(dataDir, values.tenant);
+      return verifyDataDir(dataDir, values.tenant);
 
     case "backup": {
       const target = need(sub, "the backup file");
@@ -121,37 +118,6 @@ async function run(argv: string[]): Promise<number> {
 
     default:
       throw new UsageError(`unknown command ${[command, sub, ...rest].filter(Boolean).join(" ")}`);
-  }
-}
-
-function verify(dataDir: string, tenant: string | undefined): number {
-  const path = databasePath(dataDir);
-  if (!existsSync(path)) {
-    process.stderr.write(`No database at ${path}\n`);
-    return 1;
-  }
-  const verifier = loadVerifier(dataDir);
-  if (!verifier) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
-  // Read-only: verify runs safely beside a live server.
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    const tenants = tenant ? [tenant] : (db.prepare("SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id").pluck().all() as string[]);
-    const progress = createProgress("verify");
-    let broken = 0;
-    tenants.forEach((t, i) => {
-      progress.update(i, tenants.length);
-      const [r] = verifyLedger({ db, verifiers: verifier ? [verifier] : [], tenantId: t });
-      if (!r) return;
-      if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head seq:${r.head?.tenant_seq ?? 0}\n`);
-      else {
-        broken++;
-        process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
-      }
-    });
-    progress.done(tenants.length === 0 ? "no tenants" : `${tenants.length} tenant(s), ${broken} broken`);
-    return broken ? 1 : 0;
-  } finally {
-    db.close();
   }
 }
 

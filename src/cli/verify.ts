@@ -1,35 +1,16 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../shared/db.js";
-import { verifyLedger } from "../ledger/index.js";
-import { loadVerifier } from "../ledger/signing.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { verifyDataDir } from "./verify-command.js";
 
 /**
- * `npm run verify [-- --tenant T] [--data-dir D]`: recomputes every tenant's chain and checkpoint
- * signatures from the database file and prints one line per tenant. Exit code 1 on any break,
- * 2 when there is nothing to verify with (no database or no key).
+ * `npm run verify [-- --tenant T] [--data-dir D]`: the same verify as `npm run logline -- verify`
+ * (same configuration, DATA_DIR from the environment or `.env`, same output and exit codes).
  */
-const { values } = parseArgs({
-  options: { tenant: { type: "string" }, "data-dir": { type: "string" } },
-});
-const dataDir = values["data-dir"] ?? process.env.DATA_DIR ?? "./data";
-const dbPath = join(dataDir, "logline.sqlite");
-if (!existsSync(dbPath)) {
-  console.error(`No ledger database at ${dbPath}`);
-  process.exit(2);
+try {
+  const { values } = parseArgs({ options: { tenant: { type: "string" }, "data-dir": { type: "string" } } });
+  const config = loadConfig({ ...process.env, ...(values["data-dir"] ? { DATA_DIR: values["data-dir"] } : {}) });
+  process.exitCode = verifyDataDir(config.dataDir, values.tenant);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exitCode = err instanceof ConfigError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
 }
-const verifier = loadVerifier(dataDir);
-if (!verifier) console.error(`No signing key in ${dataDir}: every checkpoint will fail its signature check`);
-
-const db = openDatabase({ path: dbPath });
-const reports = verifyLedger({ db, verifiers: verifier ? [verifier] : [], ...(values.tenant ? { tenantId: values.tenant } : {}) });
-db.close();
-
-for (const r of reports) {
-  const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
-  if (r.ok) console.log(`ok    ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}`);
-  else console.log(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}`);
-}
-if (reports.length === 0) console.log("no tenants to verify");
-process.exit(reports.every((r) => r.ok) ? 0 : 1);

@@ -31,6 +31,8 @@ export interface CreateLedgerDeps {
   signer?: Signer;
   /** A subscriber threw; the commit itself has already succeeded. */
   onListenerError?: (err: unknown) => void;
+  /** Called with each append's latency in ms (queued → committed or refused), for metrics. */
+  onAppend?: (ms: number) => void;
 }
 
 /**
@@ -106,10 +108,14 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       if (closed) return Promise.reject(new AppError("SERVICE_UNAVAILABLE", "The ledger is closed"));
       const parsed = ZAppendRequest.safeParse(req);
       if (!parsed.success) return Promise.reject(validationError(parsed.error.issues, "append request"));
-      return new Promise<TAppendResponse>((resolve, reject) => {
+      const appended = new Promise<TAppendResponse>((resolve, reject) => {
         queue.push({ req: parsed.data, opts, resolve, reject });
         schedule();
       });
+      const onAppend = deps.onAppend;
+      if (!onAppend) return appended;
+      const started = performance.now();
+      return appended.finally(() => onAppend(performance.now() - started));
     },
 
     query(req) {

@@ -1,10 +1,8 @@
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { createPrivateKey } from "node:crypto";
 import Database from "better-sqlite3";
 import type { TVerifyReport } from "../../contracts/ledger.js";
-import { verifyLedger } from "../ledger/index.js";
-import { createSigner, SIGNING_KEY_FILE } from "../ledger/signing.js";
+import { SIGNING_KEY_FILE, verifierFromKey, verifyLedger } from "../ledger/index.js";
 import { databasePath, isDatabaseFile } from "./data-dir.js";
 import { noProgress, type Progress } from "./progress.js";
 
@@ -116,7 +114,7 @@ export function checkCopy(copy: Database.Database, file: string, files: number):
     const key = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path = ?`).pluck().get(SIGNING_KEY_FILE) as Buffer | undefined;
     const hasLedger = copy.prepare("SELECT 1 FROM sqlite_master WHERE name = 'ledger_events'").get();
     if (hasLedger) {
-      const verifiers = key ? [createSigner(createPrivateKey(key))] : [];
+      const verifiers = key ? [verifierFromKey(key)] : [];
       ledger = verifyLedger({ db: copy, verifiers });
     }
   }

@@ -4,6 +4,7 @@ import { openDatabase } from "../shared/db.js";
 import { databasePath } from "./data-dir.js";
 import type { Logger } from "./logger.js";
 import type { OpsRuntime } from "./runtime.js";
+import { rotateEntityTokens } from "./token-rotation.js";
 
 /** How long EventSource clients wait before reconnecting after a shutdown closed their stream. */
 export const RECONNECT_MS = 2000;
@@ -31,6 +32,9 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     ledgerSync: config.ledgerSync,
     office: config.office,
     middleware: ops.middleware,
+    // Every module appends through this one ledger, so its hook times the gateway's, Office's
+    // and the REST route's appends alike.
+    onAppend: (ms) => ops.observeAppend(ms),
     routes: [ops.routes],
   });
   const rebuildSeconds = (performance.now() - started) / 1000;
@@ -39,18 +43,19 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   const health = (await (await server.app.request("/healthz")).json()) as { planner?: string };
   const planner = health.planner ?? config.office.planner;
 
-  // Every module holds this same ledger object and calls `ledger.append(…)` through it, so
-  // timing the property here covers appends from the gateway, Office and the REST route alike.
-  server.ledger.append = ops.timeAppend(server.ledger.append.bind(server.ledger));
   const unobserve = ops.observeLedger(server.ledger);
+  ops.admin.bind({ rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId) });
   const probeDb = openDatabase({ path: databasePath(config.dataDir), sync: config.ledgerSync });
   ops.setProbeDb(probeDb);
 
   const { url } = await server.listen();
+  const unpublish = ops.admin.publish(config.dataDir, url);
   ops.markBooted(rebuildSeconds);
   logger.info({ rebuild_ms: Math.round(rebuildSeconds * 1000) }, "boot complete");
 
   const budget = Math.max(100, config.shutdownTimeoutMs - 1000);
+  // First: a stopping server takes no more admin commands.
+  ops.shutdown.add({ name: "admin file", run: unpublish });
   ops.shutdown.add({
     name: "requests in flight",
     run: async () => {

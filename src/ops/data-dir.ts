@@ -5,12 +5,17 @@ import { join } from "node:path";
 export const DB_FILE = "logline.sqlite";
 /** Written by a running server; admin commands that rewrite data refuse while it is alive. */
 export const PID_FILE = "logline.pid";
+/** Written by a running server for the CLI on this machine: its URL and a per-boot admin secret. */
+export const ADMIN_FILE = "admin.json";
 
 export const databasePath = (dataDir: string) => join(dataDir, DB_FILE);
 
-/** The database and its WAL companions: copied by the backup API, never as plain files. */
+/**
+ * The database and its WAL companions (copied by the backup API, never as plain files) and the
+ * files that belong to one running process, which a backup must not carry.
+ */
 export function isDatabaseFile(name: string): boolean {
-  return name === DB_FILE || name.startsWith(`${DB_FILE}-`) || name === PID_FILE;
+  return name === DB_FILE || name.startsWith(`${DB_FILE}-`) || name === PID_FILE || name === ADMIN_FILE;
 }
 
 /** The pid of a live server using this data dir, or null. A stale file (crash, SIGKILL) is ignored. */

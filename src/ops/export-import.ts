@@ -4,11 +4,7 @@ import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import Database from "better-sqlite3";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { createLedger } from "../ledger/index.js";
-import { canonicalize } from "../ledger/canonical-json.js";
-import { GENESIS_HASH, chainHash } from "../ledger/chain.js";
-import { createLedgerStore } from "../ledger/store.js";
-import { toStoredEvent } from "../ledger/stored-event.js";
+import { GENESIS_HASH, countTenantEvents, createChainChecker, createLedger, importVerifiedEvents, readTenantEvents } from "../ledger/index.js";
 import { openDatabase } from "../shared/db.js";
 import { assertServerStopped, databasePath } from "./data-dir.js";
 import { noProgress, type Progress } from "./progress.js";
@@ -34,22 +30,15 @@ export async function exportTenant(opts: { dataDir: string; tenant: string; out:
   if (!existsSync(path)) throw new Error(`No database at ${path}`);
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const total = db.prepare("SELECT COUNT(*) FROM ledger_events WHERE tenant_id = ?").pluck().get(opts.tenant) as number;
+    const total = countTenantEvents(db, opts.tenant);
     if (total === 0) throw new Error(`Tenant ${opts.tenant} has no events in ${path}`);
-    const store = createLedgerStore(db);
     let n = 0;
     let head = GENESIS_HASH;
-    // A single read transaction: the export is one consistent snapshot even while appends land.
-    db.exec("BEGIN");
-    try {
-      for (const row of store.scan(opts.tenant, 0)) {
-        const event = toStoredEvent(row);
-        head = event.integrity.hash;
-        if (!opts.out.write(JSON.stringify(event) + "\n")) await once(opts.out, "drain");
-        progress.update(++n, total);
-      }
-    } finally {
-      db.exec("COMMIT");
+    // One read transaction (inside readTenantEvents): a consistent snapshot while appends land.
+    for (const event of readTenantEvents(db, opts.tenant)) {
+      head = event.integrity.hash;
+      if (!opts.out.write(JSON.stringify(event) + "\n")) await once(opts.out, "drain");
+      progress.update(++n, total);
     }
     progress.done(`${n.toLocaleString("en")} events of ${opts.tenant}, head ${head}`);
     return { tenant: opts.tenant, events: n, head };
@@ -83,7 +72,7 @@ export async function readExport(file: string, progress: Progress = noProgress):
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   const events: TStoredEvent[] = [];
   let tenant: string | undefined;
-  let prev = GENESIS_HASH;
+  const chain = createChainChecker();
   let lineNo = 0;
   for await (const line of lines) {
     lineNo++;
@@ -97,15 +86,14 @@ export async function readExport(file: string, progress: Progress = noProgress):
     tenant ??= e.tenant_id;
     if (e.tenant_id !== tenant) throw new Error(`${file}:${lineNo}: tenant ${e.tenant_id} in an export of ${tenant}`);
     if (e.seq !== events.length + 1) throw new Error(`${file}:${lineNo}: seq ${e.seq} where ${events.length + 1} was expected (missing or reordered lines)`);
-    const { integrity, ...envelope } = e;
-    if (!integrity || integrity.prev_hash !== prev) throw new Error(`${file}:${lineNo}: seq ${e.seq} does not link to the line before`);
-    if (chainHash(prev, canonicalize(envelope)) !== integrity.hash) throw new Error(`${file}:${lineNo}: seq ${e.seq} hash mismatch (the event was edited)`);
-    prev = integrity.hash;
+    const link = chain.check(e);
+    if (!link.ok && link.reason === "unlinked") throw new Error(`${file}:${lineNo}: seq ${e.seq} does not link to the line before`);
+    if (!link.ok) throw new Error(`${file}:${lineNo}: seq ${e.seq} hash mismatch (the event was edited)`);
     events.push(e);
     progress.update(events.length);
   }
   if (!tenant) throw new Error(`${file}: no events`);
-  return { tenant, events, head: prev };
+  return { tenant, events, head: chain.head() };
 }
 
 export interface ImportReport {
@@ -129,22 +117,13 @@ export async function importTenant(opts: { dataDir: string; file: string; progre
     if (ledger.head(check.tenant).tenant_seq > 0) {
       throw new Error(`Tenant ${check.tenant} already has events in ${opts.dataDir}; import only into a data dir without it`);
     }
-    const size = opts.batch ?? 500;
-    for (let i = 0; i < check.events.length; i += size) {
-      const events = check.events.slice(i, i + size).map(({ integrity: _i, seq: _s, ...envelope }) => envelope);
-      try {
-        await ledger.append({ tenant_id: check.tenant, events });
-      } catch (err) {
-        throw new Error(`import stopped at seq ${i + 1}..${i + events.length}: ${(err as Error).message}`, { cause: err });
-      }
-      progress.update(Math.min(i + size, check.events.length), check.events.length);
-    }
-    const head = ledger.head(check.tenant);
-    if (head.hash !== check.head) throw new Error(`imported chain ends on ${head.hash}, the export on ${check.head}`);
-    const verify = ledger.verify(check.tenant);
-    if (!verify.ok) throw new Error(`imported ledger does not verify: ${verify.first_break?.message}`);
-    progress.done(`${check.events.length.toLocaleString("en")} events of ${check.tenant}, head ${head.hash}`);
-    return { tenant: check.tenant, events: check.events.length, head: head.hash };
+    const r = await importVerifiedEvents(ledger, check.tenant, check.events, {
+      ...(opts.batch ? { batch: opts.batch } : {}),
+      onProgress: (done, total) => progress.update(done, total),
+    });
+    if (r.head !== check.head) throw new Error(`imported chain ends on ${r.head}, the export on ${check.head}`);
+    progress.done(`${r.events.toLocaleString("en")} events of ${check.tenant}, head ${r.head}`);
+    return { tenant: check.tenant, events: r.events, head: r.head };
   } finally {
     ledger.close();
     db.close();

@@ -9,20 +9,23 @@ import { createRequestObserver } from "./request-log.js";
 import { createShutdown, type ShutdownCoordinator } from "./shutdown.js";
 import { createRequestDrain, type RequestDrain } from "./drain.js";
 import { createSseTracker, type SseTracker } from "./sse-tracker.js";
+import { createAdminEndpoint } from "./admin-endpoint.js";
 
 export interface OpsRuntime {
   metrics: LoglineMetrics;
   sse: SseTracker;
   drain: RequestDrain;
   shutdown: ShutdownCoordinator;
+  /** The loopback admin endpoint (token rotation on a running server) and its admin.json. */
+  admin: ReturnType<typeof createAdminEndpoint>;
   /** For `createApp({ middleware })`: trace ids, request logs, request metrics, SSE tracking. */
   middleware: MiddlewareHandler[];
   /** `/readyz` and `/metrics`, mounted with the modules' routes. */
   routes: Hono;
   /** Counts committed events by type, tool results by outcome, violations by code. */
   observeLedger(ledger: LedgerApi): () => void;
-  /** Wraps an append function so its latency lands in the append histogram. */
-  timeAppend<A extends unknown[], R>(append: (...args: A) => Promise<R>): (...args: A) => Promise<R>;
+  /** One append's latency in ms (the ledger's `onAppend` hook) into the append histogram. */
+  observeAppend(ms: number): void;
   /** Boot finished: migrations applied, projections rebuilt. `rebuildSeconds` is recorded. */
   markBooted(rebuildSeconds?: number): void;
   /** The database connection the readiness probe takes its write lock on. */
@@ -55,12 +58,15 @@ export function createOpsRuntime(deps: {
     isShuttingDown: () => shutdown.isShuttingDown(),
     planner: deps.planner,
   });
+  const admin = createAdminEndpoint();
+  routes.route("/", admin.routes);
 
   return {
     metrics,
     sse,
     drain,
     shutdown,
+    admin,
     middleware: [createRequestObserver({ logger: deps.logger, metrics, sse, drain })],
     routes,
     observeLedger(ledger) {
@@ -75,15 +81,8 @@ export function createOpsRuntime(deps: {
         }
       });
     },
-    timeAppend(append) {
-      return async (...args) => {
-        const t = performance.now();
-        try {
-          return await append(...args);
-        } finally {
-          metrics.appendDuration.observe((performance.now() - t) / 1000);
-        }
-      };
+    observeAppend(ms) {
+      metrics.appendDuration.observe(ms / 1000);
     },
     markBooted(rebuildSeconds) {
       if (rebuildSeconds !== undefined) metrics.projectionRebuild.set(rebuildSeconds);

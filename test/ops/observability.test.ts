@@ -121,8 +121,7 @@ describe("/metrics and /readyz", () => {
       { event_type: "tool.result", payload: { tool_name: "calendar.create_invite", status: "error", error: { error_code: "TIMEOUT" } } },
       { event_type: "policy.violation", payload: { code: "INVALID_PROVENANCE" } },
     ]) listeners.forEach((l) => l(e));
-    const timed = ops.timeAppend(async () => "ok");
-    await timed();
+    ops.observeAppend(3);
 
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(text).toContain('logline_http_requests_total{method="GET",route="/v1/boom",status="500"} 1');

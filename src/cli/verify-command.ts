@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { loadVerifier, verifyLedger } from "../ledger/index.js";
+import { databasePath } from "../ops/data-dir.js";
+import { createProgress } from "../ops/progress.js";
+
+/**
+ * The one verify behind both `npm run verify` and `npm run logline -- verify`, so they print the
+ * same lines and exit with the same codes: 0 every chain verifies, 1 a break (or no database).
+ * Output: one line per tenant on stdout, `ok` or `BROKEN` with the first break.
+ */
+export function verifyDataDir(dataDir: string, tenant: string | undefined): number {
+  const path = databasePath(dataDir);
+  if (!existsSync(path)) {
+    process.stderr.write(`No database at ${path}\n`);
+    return 1;
+  }
+  const verifier = loadVerifier(dataDir);
+  if (!verifier) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
+  // Read-only: verify runs safely beside a live server.
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const tenants = tenant ? [tenant] : (db.prepare("SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id").pluck().all() as string[]);
+    const progress = createProgress("verify");
+    let broken = 0;
+    tenants.forEach((t, i) => {
+      progress.update(i, tenants.length);
+      const [r] = verifyLedger({ db, verifiers: verifier ? [verifier] : [], tenantId: t });
+      if (!r) return;
+      const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
+      if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`);
+      else {
+        broken++;
+        process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
+      }
+    });
+    progress.done(tenants.length === 0 ? "no tenants" : `${tenants.length} tenant(s), ${broken} broken`);
+    return broken ? 1 : 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,103 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { ADMIN_FILE } from "./data-dir.js";
+import { isLocalCaller } from "./health.js";
+
+/**
+ * Admin commands a running server performs for the CLI on the same machine. Some state lives
+ * only in the server's memory (the gateway caches resolved tokens), so a change made from
+ * another process would not be seen until a restart; the CLI asks the server instead.
+ *
+ * Two locks: the caller must be local (no proxy in between, see isLocalCaller) and present the
+ * per-boot secret from DATA_DIR/admin.json (mode 0600). Whoever can read that file can already
+ * read the database and the keys, so the endpoint grants nothing new.
+ */
+
+export interface AdminActions {
+  /** Revokes every token of the entity and issues one fresh token; null when there is no such entity. */
+  rotateToken(tenantId: string, entityId: string): { revoked: number; token: string } | null;
+}
+
+export interface AdminFile {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+const ZRotate = z.object({ tenant_id: z.string().min(1).max(200), entity_id: z.string().min(1).max(200) }).strict();
+
+const fail = (c: Context, status: 400 | 403 | 404 | 422 | 503, code: string, message: string, details: Record<string, unknown> = {}) =>
+  c.json({ error: { code, message, details } }, status);
+
+export function createAdminEndpoint(): {
+  routes: Hono;
+  /** The server's actions, set once it is built (routes answer 503 before). */
+  bind(actions: AdminActions): void;
+  /** Writes admin.json for this boot; returns its remover. */
+  publish(dataDir: string, url: string): () => void;
+} {
+  const secret = randomBytes(32).toString("base64url");
+  let actions: AdminActions | undefined;
+  const routes = new Hono();
+
+  routes.post("/v1/admin/tokens/rotate", async (c) => {
+    if (!isLocalCaller(c) || !hasSecret(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
+    if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return fail(c, 400, "INVALID_JSON", "The body must be JSON.");
+    }
+    const parsed = ZRotate.safeParse(body);
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const i of parsed.error.issues) fields[String(i.path[0] ?? "body")] ??= i.message;
+      return fail(c, 422, "INVALID_INPUT", "tenant_id and entity_id are required.", { fields });
+    }
+    const r = actions.rotateToken(parsed.data.tenant_id, parsed.data.entity_id);
+    if (!r) return fail(c, 404, "NOT_FOUND", `No entity ${parsed.data.entity_id} in tenant ${parsed.data.tenant_id}`);
+    c.header("cache-control", "no-store");
+    return c.json({ entity_id: parsed.data.entity_id, revoked: r.revoked, token: r.token });
+  });
+
+  return {
+    routes,
+    bind(a) {
+      actions = a;
+    },
+    publish(dataDir, url) {
+      const file = join(dataDir, ADMIN_FILE);
+      const content: AdminFile = { url, token: secret, pid: process.pid };
+      writeFileSync(file, JSON.stringify(content) + "\n", { mode: 0o600 });
+      return () => {
+        try {
+          if ((JSON.parse(readFileSync(file, "utf8")) as AdminFile).pid === process.pid) rmSync(file);
+        } catch {
+          // Already gone.
+        }
+      };
+    },
+  };
+}
+
+/** admin.json of the server running on `dataDir`, or null. */
+export function readAdminFile(dataDir: string): AdminFile | null {
+  try {
+    const a = JSON.parse(readFileSync(join(dataDir, ADMIN_FILE), "utf8")) as AdminFile;
+    return typeof a.url === "string" && typeof a.token === "string" ? a : null;
+  } catch {
+    return null;
+  }
+}
+
+function hasSecret(c: Context, secret: string): boolean {
+  const m = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");
+  if (!m) return false;
+  const a = Buffer.from(m[1]!);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

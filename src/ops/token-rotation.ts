@@ -1,0 +1,14 @@
+import type { LogLineServer } from "../server.js";
+
+/**
+ * Revokes every token of one entity and issues a fresh one, through the gateway's token store
+ * (whose revocation also empties its in-memory cache, so the old token stops working at once).
+ * Null when the tenant has no such entity. Used in-process by the CLI with the server stopped
+ * and by the running server's admin endpoint.
+ */
+export function rotateEntityTokens(server: Pick<LogLineServer, "gateway" | "ledger">, tenantId: string, entityId: string): { revoked: number; token: string } | null {
+  if (!server.ledger.facts.entity(tenantId, entityId)) return null;
+  const p = { tenantId, entityId };
+  const revoked = server.gateway.core.tokens.revokeAll(p);
+  return { revoked, token: server.gateway.core.tokens.issue(p) };
+}
