@@ -57,8 +57,20 @@ export const rejectIfRegexMatch: RuleType<z.infer<typeof ZSpec>> = {
       for (const r of regexes) if ((r.mayMatch === null || r.mayMatch(s)) && r.re.test(s)) return true;
       return false;
     };
+    // Object keys repeat from event to event: their verdict is kept (bounded) rather than re-scanned.
+    const keyHits = new Map<string, boolean>();
+    const keyHit = (k: string) => {
+      let h = keyHits.get(k);
+      if (h === undefined) {
+        h = hit(k);
+        if (keyHits.size < 4096) keyHits.set(k, h);
+      }
+      return h;
+    };
+    // A path's length is known without flattening it: only paths as long as a declared one are looked up.
+    const skipLengths = new Set([...skip].map((p) => p.length));
     const walk = (v: unknown, path: string, depth: number): string | null => {
-      if (skip.has(path) || depth > 64) return null;
+      if (depth > 64 || (skipLengths.has(path.length) && skip.has(path))) return null;
       if (typeof v === "string") return hit(v) ? path : null;
       if (v === null || typeof v !== "object") return null;
       if (Array.isArray(v)) {
@@ -70,7 +82,7 @@ export const rejectIfRegexMatch: RuleType<z.infer<typeof ZSpec>> = {
       }
       for (const k of Object.keys(v)) {
         const child = `${path}.${k}`;
-        if (hit(k)) return `${path} (a key)`;
+        if (keyHit(k)) return `${path} (a key)`;
         const r = walk((v as Record<string, unknown>)[k], child, depth + 1);
         if (r) return r;
       }
