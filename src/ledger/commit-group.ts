@@ -78,7 +78,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
   /** Chains and inserts one validated event; returns the new head. */
   function writeEvent(event: TUblEvent, head: Head, out: TStoredEvent[]): Head {
     const { integrity: _ignored, seq: _assigned, ...rest } = event;
-    const envelope = { ...rest, seq: head.seq + 1 };
+    const envelope: Omit<TStoredEvent, "integrity"> & { integrity?: TStoredEvent["integrity"] } = { ...rest, seq: head.seq + 1 };
     const payload = canonicalize(envelope);
     const hash = chainHash(head.hash, payload);
     store.insertEvent({
@@ -96,7 +96,9 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       prev_hash: head.hash,
       hash,
     });
-    out.push({ ...envelope, integrity: { hash, prev_hash: head.hash } } as TStoredEvent);
+    // The envelope is this function's own object, already hashed: it becomes the stored event.
+    envelope.integrity = { hash, prev_hash: head.hash };
+    out.push(envelope as TStoredEvent);
     return { seq: envelope.seq, hash };
   }
 
