@@ -64,7 +64,7 @@ export const ZMessageSentPayload = z.strictObject({
   render: ZRenderDoc.optional(),
   citations: z.array(ZCitation).max(20).optional(),
   /** A clarifying question's choices, each a token a click sends back as the person's message. */
-  choices: z.array(ZChoice).min(2).max(5).optional(),
+  choices: z.array(ZChoice).min(1).max(5).optional(),
 });
 
 export const ZMessageDeliveredPayload = z.strictObject({

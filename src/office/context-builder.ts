@@ -9,6 +9,10 @@ import type { PlanFrame } from "./planner/planner.js";
  * answers, the agent's profile and the conversation's jobs. Everything is read from the ledger.
  */
 
+const RECENT_CLOSED = 5;
+const RECENT_MESSAGES = 6;
+const MAX_DOCUMENTS = 10;
+
 export interface EntityProfile {
   entity_id: string;
   actor_type: "human" | "agent";
@@ -77,6 +81,28 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
       .map((e) => job(tenantId, e.job_id ?? ""))
       .filter((j): j is JobView => j !== null);
 
+  /**
+   * Untrusted material the model may read as data: the last few chat messages (people's and
+   * agents' words) and the latest tool outcomes of this conversation's jobs.
+   */
+  function documentsFor(tenantId: string, conversationId: string, jobViews: JobView[]): NonNullable<PlanFrame["documents"]> {
+    const docs: NonNullable<PlanFrame["documents"]> = [];
+    const messages = queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "message.sent" })
+      .filter((e) => e.event_type === "message.sent" && e.payload.kind === "text" && e.payload.body_text)
+      .slice(-(RECENT_MESSAGES + 1), -1);
+    for (const e of messages) {
+      if (e.event_type !== "message.sent") continue;
+      const who = profile(tenantId, e.actor.entity_id)?.display_name ?? e.actor.entity_id;
+      docs.push({ doc_id: `msg_${e.event_id}`.slice(0, 128), kind: "chat_message", text: `${who}: ${e.payload.body_text ?? ""}`.slice(0, 1000) });
+    }
+    for (const j of jobViews) {
+      const last = j.tools.at(-1);
+      if (!last) continue;
+      docs.push({ doc_id: `tool_${last.tool_call_id}`.slice(0, 128), kind: "tool_output", text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(0, 1000) });
+    }
+    return docs.slice(-MAX_DOCUMENTS);
+  }
+
   return {
     profile,
     participants,
@@ -112,6 +138,12 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
       // The default target: the one job waiting on input, else the one open job, else none.
       const waiting = open.filter((j) => j.state === "waiting_input");
       const target = waiting.length === 1 ? waiting[0] : open.length === 1 ? open[0] : undefined;
+      // Recently closed jobs are offered too, so "follow up on the call" or a #-picked finished
+      // job resolves to an id instead of a guess; they never become the default target.
+      const closed = jobViews
+        .filter((j) => !open.includes(j))
+        .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+        .slice(0, RECENT_CLOSED);
       return {
         tenant_id: input.tenant_id,
         conversation_id: input.conversation_id,
@@ -121,8 +153,9 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
         agent: { entity_id: input.agent.entity_id, display_name: input.agent.display_name, ...(input.agent.role ? { role: input.agent.role } : {}), allowed_tools: input.agent.allowed_tools },
         sender: { entity_id: input.sender.entity_id, display_name: input.sender.display_name },
         text: input.text,
-        jobs: open.map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),
-        ...(target ? { default_job_id: target.job_id } : {}),
+        jobs: [...open, ...closed].map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),
+        ...(target ? { default_job_id: target.job_id, focus_job_id: target.job_id } : {}),
+        documents: documentsFor(input.tenant_id, input.conversation_id, jobViews),
         jobViews,
       };
     },

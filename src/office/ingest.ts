@@ -8,6 +8,7 @@ import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { Decision, Planner } from "./planner/planner.js";
+import { messageExtras } from "./message-extras.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -61,10 +62,18 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
     const A = agent.entity_id;
 
-    // The LLM layer's ActionSummary ("Applied to: …") is posted after the action it describes.
+    // Structured extras (ActionSummary, surfaces, render, citations, choices) ride on the agent's
+    // message; body_text stays a readable fallback for any client that ignores them.
+    const scrub = (t: string) => engine.sanitizeText(req.tenant_id, t).text;
+    const extras = messageExtras(decision.llm, scrub);
+    const say = (text: string, jobId?: string, withExtras = true): Draft => {
+      const d = engine.textDraft(A, scrub(text), jobId);
+      return withExtras ? { ...d, payload: { ...d.payload, ...extras } } : d;
+    };
+    // The ActionSummary ("Applied to: …") is posted after the action it describes.
     const summary = decision.llm?.action_summary;
     const withSummary = async (r: { ids: string[]; notes: string; job_id?: string }) =>
-      summary ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, summary.text).text.slice(0, 500), summary.job_id)]))] } : r;
+      summary ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [say(summary.text.slice(0, 500), summary.job_id)]))] } : r;
 
     switch (decision.type) {
       case "job_action": {
@@ -79,11 +88,11 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
       }
       case "chat_reply":
-        return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.text).text)]), notes: "Chat reply" };
+        return { ids: await deps.emit(ec, [say(decision.text)]), notes: "Chat reply" };
       case "request_input":
-        return { ids: await deps.emit(ec, [engine.textDraft(A, engine.sanitizeText(req.tenant_id, decision.question).text, decision.job_id)]), notes: "Asked a question" };
+        return { ids: await deps.emit(ec, [say(decision.question, decision.job_id)]), notes: "Asked a question" };
       case "escalate":
-        return { ids: await deps.emit(ec, [engine.textDraft(A, `I need a person for this: ${engine.sanitizeText(req.tenant_id, decision.reason).text}`, decision.job_id)]), notes: "Escalated" };
+        return { ids: await deps.emit(ec, [say(`I need a person for this: ${decision.reason}`, decision.job_id)]), notes: "Escalated" };
       case "propose_job": {
         const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
         const p = engine.proposeDrafts(agent, req, {

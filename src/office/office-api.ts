@@ -6,6 +6,19 @@ import type {
   TOfficeResponse,
 } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
+import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+
+/** One stored request/response packet, as the Job Drawer shows it. */
+export interface LlmPacketView {
+  id: string;
+  turn: number;
+  created_at: string;
+  packet_type: "request" | "response";
+  model_id: string | null;
+  outcome: string | null;
+  redaction: "default" | "full";
+  packet: Record<string, unknown>;
+}
 
 export interface StoredArtifact {
   artifact_id: string;
@@ -64,6 +77,18 @@ export interface OfficeApi {
   /** A file Office produced (e.g. an .ics invite), or null when not this tenant's. */
   artifact(tenantId: string, artifactId: string): StoredArtifact | null;
   vault: VaultApi;
+  /** Throws INVALID_TOKEN when a token a person typed is malformed or names a job not on offer; no writes. */
+  checkMessage(req: { tenant_id: string; conversation_id: string; actor_entity_id: string; body_text: string }): void;
+  /** The conversation's ThreadContext (pinned job, changed target, last and recent jobs). */
+  threadContext(tenantId: string, conversationId: string): TThreadContextView;
+  /** Pin (or unpin with null) a job, or change the target later messages default to; persisted. */
+  setThreadContext(tenantId: string, conversationId: string, what: "pin" | "target", jobId: string | null): TThreadContextView;
+  /** Assist: validated suggestions for one job (one model call with the LLM planner, the job's slots otherwise). */
+  assist(tenantId: string, jobId: string, traceId: string): Promise<TAssistResponse>;
+  /** Applies a suggestion the person saw in Assist, through Office like any action. */
+  applySuggestion(req: { tenant_id: string; trace_id: string; job_id: string; suggestion_id: string; actor_entity_id: string; confirm?: boolean }): Promise<TOfficeResponse>;
+  /** The LLM packets stored for a job (redacted unless OFFICE_LLM_LOG_FULL=1), newest first. */
+  llmPackets(tenantId: string, jobId: string): LlmPacketView[];
   /** Re-derives pending retries from the ledger and arms their timers. */
   start(): Promise<void>;
   stop(): void;

@@ -12,6 +12,11 @@ import { createJobActions } from "./job-actions.js";
 import { createJobEngine } from "./job-engine.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
+import { createAssist } from "./assist.js";
+import { createContextAwareRules } from "./llm/context-aware-rules.js";
+import type { LlmPlanner } from "./llm/llm-planner.js";
+import { createLlmStore } from "./llm/store.js";
+import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
@@ -80,8 +85,14 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     onError,
   });
   const rules = createRulesPlanner();
-  const planner = deps.planner ?? rules;
+  const llmStore = createLlmStore(deps.db);
+  const chosen = deps.planner ?? rules;
+  const llm = chosen.name === "llm" && "suggest" in chosen ? (chosen as LlmPlanner) : undefined;
+  // The rules get the same token and ThreadContext handling as the LLM planner (see context-aware-rules).
+  const planner = chosen.name === "rules" ? createContextAwareRules({ rules: chosen, store: llmStore, clock }) : chosen;
   const emit = emitter.emit;
+  const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
+  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, ...(llm ? { llm } : {}) });
   const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
   const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
 
@@ -116,6 +127,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       return buildTrajectory(context, tenantId, entityId);
     },
     artifact: (tenantId, artifactId) => artifacts.get(tenantId, artifactId),
+    checkMessage: (req) => threads.checkMessage(req),
+    threadContext: (t, c) => threads.get(t, c),
+    setThreadContext: (t, c, what, jobId) => threads.set(t, c, what, jobId),
+    assist: (t, j, trace) => assist.list(t, j, trace),
+    async applySuggestion(req) {
+      const r = await assist.apply(req);
+      return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: r.notes };
+    },
+    llmPackets: (t, jobId) =>
+      llmStore.listPackets(t, { jobId, limit: 20 }).map((p) => ({ id: p.id, turn: p.turn, created_at: p.created_at, packet_type: p.packet_type, model_id: p.model_id, outcome: p.outcome, redaction: p.redaction, packet: p.packet })),
     idle: () => engine.idle(),
     async start() {
       engine.rearm(deps.ledger.tenants());

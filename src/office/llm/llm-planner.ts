@@ -1,4 +1,3 @@
-import type { TCardActionType } from "../../../contracts/cards.js";
 import type { Clock } from "../../shared/clock.js";
 import { defaultIds, type IdGenerator } from "../../shared/ids.js";
 import type { PlanFrame, PlanJobRef, Planner } from "../planner/planner.js";
@@ -7,12 +6,15 @@ import { calmReply, decideFromAnswer, type LlmDecision, type TurnFacts } from ".
 import { extractJsonObject } from "./json-extract.js";
 import { makeDocuments, rawSummary, redactPacket, PROTOCOL, type RequestPacket, type ResponsePacket } from "./packet.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
+import { createSuggestCall, type SuggestInput } from "./suggest-call.js";
+import type { SuggestionResult } from "./suggestions.js";
 import type { ChatOutcome, ChatProvider } from "./provider.js";
 import { buildWireSchema } from "./response-schema.js";
 import type { LlmStore, StoredPacket } from "./store.js";
-import { buildActionSummary, defaultIsActionAllowed, type IsActionAllowed } from "./target-labels.js";
+import { defaultIsActionAllowed, type IsActionAllowed } from "./target-labels.js";
 import { changeTarget, noteJobs, pinJob, resolveTarget, type ThreadContext } from "./thread-context.js";
-import { checkMessageTokens, opSlots } from "./token-check.js";
+import { checkMessageTokens } from "./token-check.js";
+import { decisionFromOp } from "./op-decision.js";
 import type { OpToken, RefToken } from "./tokens.js";
 
 export interface LlmPlannerDeps {
@@ -34,6 +36,8 @@ export interface LlmPlanner extends Planner {
     pin(tenantId: string, conversationId: string, jobId: string | null): ThreadContext;
     changeTarget(tenantId: string, conversationId: string, jobId: string | null): ThreadContext;
   };
+  /** Assist: one model call for a job's suggestions, validated by the 001 rules. */
+  suggest(input: SuggestInput): Promise<SuggestionResult>;
   /** Stored packets, newest first, for the job drawer's audit view. */
   packets(tenantId: string, q: { conversationId?: string; jobId?: string; limit?: number }): StoredPacket[];
 }
@@ -73,7 +77,7 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     }
     // A quick action (a surface button or a typed [op …]) is a click: it is already exact, so
     // it is executed as such without asking a model to restate it.
-    if (op) return fromOpToken(op, check.llmText, jobs, frame);
+    if (op) return decisionFromOp(op, check.llmText, jobs, frame.jobs);
 
     const turn = store.nextTurn(frame.tenant_id, frame.conversation_id, clock.iso());
     const resolution = resolveTarget({
@@ -194,23 +198,6 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     });
   }
 
-  function fromOpToken(op: OpToken, llmText: string, jobs: ReadonlyMap<string, PlanJobRef>, frame: PlanFrame): LlmDecision {
-    const job = jobs.get(op.job)!;
-    const summary = buildActionSummary(job, op.type, "token", frame.jobs);
-    const note = llmText.replace(/\[(ref|op)#\d+\]/g, "").trim();
-    if (op.type === "provide_input") {
-      return { type: "continue_job", job_id: job.job_id, slots: opSlots(op), ...(note ? { text: note } : {}), llm: { outcome: "executed", action_summary: summary, dropped: [] } };
-    }
-    return {
-      type: "job_action",
-      job_id: job.job_id,
-      action: `job.${op.type}` as TCardActionType,
-      ...(Object.keys(op.args).length ? { args: op.args } : {}),
-      ...(note ? { text: note } : {}),
-      llm: { outcome: "executed", action_summary: summary, dropped: [] },
-    };
-  }
-
   const update = (fn: (ctx: ThreadContext, jobId: string | null) => ThreadContext) => (tenantId: string, conversationId: string, jobId: string | null) => {
     const next = fn(store.getThreadContext(tenantId, conversationId), jobId);
     store.saveThreadContext(tenantId, conversationId, next, clock.iso());
@@ -226,6 +213,7 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       changeTarget: update(changeTarget),
     },
     packets: (t, q) => store.listPackets(t, q),
+    suggest: createSuggestCall({ provider, store, clock, ids, logFull: deps.logFull === true }),
   };
 }
 

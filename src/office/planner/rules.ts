@@ -116,7 +116,9 @@ export function planRules(frame: PlanFrame): Decision {
     return { type: "request_input", question: "Do you want me to schedule that? Tell me how long and when, and I’ll propose a job.", choices: ["Yes, schedule it", "No"] };
   }
   if (/\?\s*$/.test(text)) {
-    if (jobs.length) return { type: "chat_reply", text: `I’m on it — ${jobs.length === 1 ? `“${jobs[0]!.title}” is ${jobs[0]!.state.replace("_", " ")}` : `${jobs.length} jobs are open here`}. You can keep chatting.` };
+    // The frame also offers recently closed jobs (as reference targets); only open ones count here.
+    const open = jobs.filter((j) => ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state));
+    if (open.length) return { type: "chat_reply", text: `I’m on it — ${open.length === 1 ? `“${open[0]!.title}” is ${open[0]!.state.replace("_", " ")}` : `${open.length} jobs are open here`}. You can keep chatting.` };
     return { type: "chat_reply", text: "Good question — I can’t answer that from here. If you need something done, tell me and I’ll propose a job." };
   }
   return { type: "chat_reply", text: "Noted." };
