@@ -5,7 +5,22 @@ import { api } from "./api.js";
 import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
 import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
 
-const POLL_MS = 10_000;
+/**
+ * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
+ * sets `window.LOGLINE_LIVE = { pollMs, retryMs }` before the app starts (tests do, to keep
+ * the wait short). Read when needed, so a setting applies to the next outage.
+ * @returns {{ pollMs: number, retryMs: number }}
+ */
+function timing() {
+  const t = /** @type {any} */ (globalThis).LOGLINE_LIVE ?? {};
+  const ms = (/** @type {unknown} */ v, /** @type {number} */ d) => (typeof v === "number" && v >= 50 ? v : d);
+  return { pollMs: ms(t.pollMs, 10_000), retryMs: ms(t.retryMs, 1000) };
+}
+
+/** Seconds between polls, for the "updates every N s" banner. */
+export function pollSeconds() {
+  return Math.round(timing().pollMs / 100) / 10;
+}
 
 /** @type {{ close: () => void } | null} */
 let stream = null;
@@ -15,7 +30,7 @@ let cursor = null;
 let poller = null;
 /** @type {ReturnType<typeof setTimeout> | null} */
 let retryTimer = null;
-let retryDelay = 1000;
+let retryDelay = 0;
 /** @type {ReturnType<typeof setTimeout> | null} */
 let drawerTimer = null;
 
@@ -39,7 +54,7 @@ function connect() {
 }
 
 function onOpen() {
-  retryDelay = 1000;
+  retryDelay = 0;
   setState({ connection: "live" });
   if (poller) clearInterval(poller);
   poller = null;
@@ -48,15 +63,16 @@ function onOpen() {
 /** @param {boolean} closed */
 function onDown(closed) {
   setState({ connection: "down" });
-  if (!poller) poller = setInterval(() => void poll(), POLL_MS);
+  if (!poller) poller = setInterval(() => void poll(), timing().pollMs);
   if (!closed) return; // the browser is already reconnecting, with Last-Event-ID
   stream?.close();
   stream = null;
   if (retryTimer) return;
   // A closed stream may mean the cursor is gone (410); resync first so nothing is missed.
+  // Back off 1 s, 2 s, 4 s … up to 15 s; the poll keeps the page current meanwhile.
+  retryDelay = retryDelay ? Math.min(retryDelay * 2, 15_000) : timing().retryMs;
   retryTimer = setTimeout(async () => {
     retryTimer = null;
-    retryDelay = Math.min(retryDelay * 2, 15_000);
     try {
       cursor = (await refreshAll()) ?? cursor;
     } catch {
@@ -140,15 +156,21 @@ function onFrame(name, data, id) {
   advance(id);
 }
 
+/**
+ * The server no longer holds what we missed: reload the list and the open views, then stream
+ * from the cursor that reload returned. If the reload fails, the outage path retries it —
+ * streaming from "now" without it would silently skip the gap.
+ */
 async function resync() {
   stream?.close();
   stream = null;
-  cursor = null;
   try {
-    cursor = await refreshAll();
-  } finally {
-    connect();
+    cursor = (await refreshAll()) ?? cursor;
+  } catch {
+    onDown(true);
+    return;
   }
+  connect();
 }
 
 /** @param {string} jobId */

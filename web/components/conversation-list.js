@@ -5,6 +5,7 @@ import { getState, setState } from "../store.js";
 import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
 import { ConversationRow } from "./conversation-row.js";
+import { pollSeconds } from "../live.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -33,7 +34,7 @@ export function ConversationList({ s }) {
       </div>
     </header>
     ${s.connection !== "live" ? html`<div class=${`conn conn-${s.connection}`} role="status">
-      ${s.connection === "down" ? "Reconnecting… updates every 10 s meanwhile" : "Connecting…"}</div>` : null}
+      ${s.connection === "down" ? `Reconnecting… updates every ${pollSeconds()} s meanwhile` : "Connecting…"}</div>` : null}
     <div class="search"><input type="search" placeholder="Search conversations" aria-label="Search conversations"
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} /></div>
     <ul class="conv-list">
