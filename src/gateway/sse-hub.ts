@@ -39,8 +39,8 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return l;
   };
 
-  function write(c: Client, chunk: string): void {
-    if (!chunk || c.res.destroyed) return;
+  function write(c: Client, chunk: string | Buffer): void {
+    if (chunk.length === 0 || c.res.destroyed) return;
     c.res.write(chunk);
     if (c.res.writableLength > MAX_BUFFERED_BYTES) c.res.destroy();
   }
@@ -51,14 +51,16 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
       const set = clients.get(tenantId);
       if (!set || set.size === 0) continue;
       const lastSeq = groups.reduce((m, g) => (g.seq !== null && g.seq > m ? g.seq : m), 0);
-      // Serialize once per viewer, not once per connection: many tabs share a person.
-      const cache = new Map<string, string>();
+      // Serialize and encode once per viewer, not once per connection: many tabs share a
+      // person, and every connection of one viewer is written the same Buffer.
+      const cache = new Map<string, Buffer>();
       const firstSeq = groups.find((g) => g.seq !== null)?.seq ?? Infinity;
       for (const c of set) {
-        let chunk: string;
+        let chunk: string | Buffer;
         if (c.sentUpTo < firstSeq) {
-          chunk = cache.get(c.entityId) ?? renderGroups(groups, c.entityId, c.sentUpTo);
-          cache.set(c.entityId, chunk);
+          let b = cache.get(c.entityId);
+          if (!b) cache.set(c.entityId, (b = Buffer.from(renderGroups(groups, c.entityId, c.sentUpTo), "utf8")));
+          chunk = b;
         } else chunk = renderGroups(groups, c.entityId, c.sentUpTo);
         write(c, chunk);
         if (lastSeq > c.sentUpTo) c.sentUpTo = lastSeq;
@@ -71,7 +73,7 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     heartbeat = clock.setTimeout(() => {
       const now = clock.iso();
       for (const [tenantId, set] of clients) {
-        const frame = renderFrame("heartbeat", { tenant_id: tenantId, server_time: now });
+        const frame = Buffer.from(renderFrame("heartbeat", { tenant_id: tenantId, server_time: now }), "utf8");
         for (const c of set) write(c, frame);
       }
       armHeartbeat();

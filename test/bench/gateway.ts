@@ -4,9 +4,11 @@
  *  2. the same with 1,000 SSE clients on the tenant: delivery to the last client (p50/p99),
  *     and server RSS per connection;
  *  3. sustained message POSTs/s with auth + idempotency (a human-only chat, 64 in flight).
+ * The server runs in its own process (gateway-server.ts) and the SSE clients in another
+ * (gateway-clients.ts), so neither the clients' parsing nor this driver is in the server's figures.
  * Runs standalone (`npx tsx test/bench/gateway.ts`) or from test/bench/run.ts via runGatewayBench().
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
@@ -57,66 +59,54 @@ function post(url: string, token: string, path: string, body: unknown): Promise<
   });
 }
 
-/** A raw SSE client: counts Formalize-card frames as they arrive. */
-function sseClient(url: string, token: string, onCard: () => void): Promise<http.ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${url}/v1/stream`, { headers: { cookie: `ll_session=${token}` }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode}`));
-      let tail = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        const s = tail + chunk;
-        let at = 0;
-        for (;;) {
-          const i = s.indexOf('"card_type":"job.formalize"', at);
-          if (i < 0) break;
-          // one Formalize card = one timeline.append; the job.update that follows carries no card_type
-          if (s.lastIndexOf("event: timeline.append", i) > s.lastIndexOf("\n\n", i) - 400) onCard();
-          at = i + 1;
-        }
-        tail = s.slice(-40);
-      });
-      resolve(req);
-    });
-    req.on("error", reject);
-  });
-}
-
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms (n=${xs.length})`;
 
-/** POSTs `n` messages one after another; for each, waits until every client saw one more card. */
+/**
+ * POSTs `n` messages one after another; for each, waits until every SSE client saw one more
+ * Formalize card. The clients live in a child process (gateway-clients.ts) that reports, in wall
+ * time, when the last of them got each card; latency = that time − the time the POST was sent.
+ */
 async function postToCard(s: Started, clients: number, n: number): Promise<{ latencies: number[]; rssPerConnKb?: number }> {
-  const counts = new Array<number>(clients).fill(0);
-  let waiting: { target: number; left: number; t0: number; done: (ms: number) => void } | null = null;
-  const rss0 = rssKb(s.child.pid!);
-  const reqs: http.ClientRequest[] = [];
-  for (let i = 0; i < clients; i++) {
-    reqs.push(
-      await sseClient(s.url, s.token, () => {
-        counts[i]!++;
-        if (waiting && counts[i] === waiting.target && --waiting.left === 0) waiting.done(performance.now() - waiting.t0);
-      }),
-    );
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  const rss1 = rssKb(s.child.pid!);
-  const latencies: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const target = Math.max(...counts) + 1;
-    const ms = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("no Formalize card within 10 s")), 10_000);
-      waiting = { target, left: clients, t0: performance.now(), done: (v) => (clearTimeout(timer), resolve(v)) };
-      void post(s.url, s.token, "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: `Can you schedule a 30-min call with Maria ${k} next week?` });
+  const script = fileURLToPath(new URL("./gateway-clients.ts", import.meta.url));
+  const child = fork(script, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let onMessage: (m: { opened?: number; card?: number; at?: number }) => void = () => {};
+  child.on("message", (m) => onMessage(m as { opened?: number; card?: number; at?: number }));
+  try {
+    const rss0 = rssKb(s.child.pid!);
+    await new Promise<void>((resolve) => {
+      onMessage = (m) => m.opened !== undefined && resolve();
+      child.send({ open: { url: s.url, token: s.token, n: clients } });
     });
-    latencies.push(ms);
-    waiting = null;
+    await new Promise((r) => setTimeout(r, 500));
+    const rss1 = rssKb(s.child.pid!);
+    const latencies: number[] = [];
+    let last = 0;
+    for (let k = 0; k < n; k++) {
+      const ms = await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no Formalize card within 10 s")), 10_000);
+        const t0 = performance.timeOrigin + performance.now();
+        onMessage = (m) => {
+          if (m.card === undefined || m.card <= last) return;
+          last = m.card;
+          clearTimeout(timer);
+          resolve(m.at! - t0);
+        };
+        void post(s.url, s.token, "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: `Can you schedule a 30-min call with Maria ${k} next week?` });
+      });
+      latencies.push(ms);
+    }
+    return { latencies, ...(clients > 1 ? { rssPerConnKb: (rss1 - rss0) / clients } : {}) };
+  } finally {
+    const exited = new Promise((r) => child.once("exit", r));
+    if (child.connected) child.send({ close: true });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
   }
-  for (const r of reqs) r.destroy();
-  return { latencies, ...(clients > 1 ? { rssPerConnKb: (rss1 - rss0) / clients } : {}) };
 }
 
 async function sustainedPosts(s: Started, seconds: number, inFlight: number): Promise<{ rps: number; errors: number }> {
