@@ -1,6 +1,6 @@
 // @ts-check
 import { html, useState } from "../lib/preact.js";
-import { api } from "../api.js";
+import { api, ApiError } from "../api.js";
 import { refreshAll } from "../actions.js";
 import { navigate } from "../router.js";
 import { setState, toast } from "../store.js";
@@ -8,48 +8,103 @@ import { Avatar } from "./avatar.js";
 import { ModalFrame } from "./modal-frame.js";
 
 /** @typedef {import('../store.js').State} State */
+/** @typedef {import('../types.js').Entity} Entity */
 
-/** Start a conversation with any coworker (agent or human) or contact. @param {{ s: State }} props */
+/**
+ * Start a conversation with any coworker (agent or human) or contact: one tap opens (or reuses)
+ * the one-to-one chat; "New group" switches to picking several people and naming the group,
+ * as messengers people already know do.
+ * @param {{ s: State }} props
+ */
 export function NewConversation({ s }) {
   const [q, setQ] = useState("");
   const [busy, setBusy] = useState(false);
+  const [group, setGroup] = useState(false);
+  const [picked, setPicked] = useState(/** @type {string[]} */ ([]));
+  const [name, setName] = useState("");
+  const [error, setError] = useState(/** @type {string | null} */ (null));
   const me = s.me?.entity_id;
   const people = Object.values(s.entities)
     .filter((e) => e.entity_id !== me && e.actor_type !== "system")
     .filter((e) => !q.trim() || e.display_name.toLowerCase().includes(q.trim().toLowerCase()))
     .sort((a, b) => (a.actor_type === "agent" ? 0 : 1) - (b.actor_type === "agent" ? 0 : 1) || a.display_name.localeCompare(b.display_name));
   const close = () => setState({ dialog: null });
-  /** @param {import('../types.js').Entity} e */
-  const start = async (e) => {
+
+  /** @param {string} title @param {string[]} others */
+  const create = async (title, others) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.createConversation({ title, participants: [{ entity_id: me ?? "" }, ...others.map((id) => ({ entity_id: id }))] });
+      await refreshAll();
+      close();
+      navigate(`/c/${encodeURIComponent(r.conversation_id)}`);
+    } catch (err) {
+      setBusy(false);
+      const msg = err instanceof Error ? err.message : "Couldn’t start the conversation";
+      // In group mode the form stays open with the server's reason next to it.
+      if (group && err instanceof ApiError) setError(msg);
+      else toast(msg);
+    }
+  };
+
+  /** @param {Entity} e */
+  const startOne = (e) => {
     const existing = s.conversations.find((c) => c.participant_entity_ids.length === 2 && c.participant_entity_ids.includes(e.entity_id));
     if (existing) {
       close();
       navigate(`/c/${encodeURIComponent(existing.conversation_id)}`);
       return;
     }
-    setBusy(true);
-    try {
-      const r = await api.createConversation({ title: e.display_name, participants: [{ entity_id: me ?? "" }, { entity_id: e.entity_id }] });
-      await refreshAll();
-      close();
-      navigate(`/c/${encodeURIComponent(r.conversation_id)}`);
-    } catch (err) {
-      setBusy(false);
-      toast(err instanceof Error ? err.message : "Couldn’t start the conversation");
-    }
+    void create(e.display_name, [e.entity_id]);
   };
-  return html`<${ModalFrame} title="New conversation" onClose=${close}>
-    <input type="search" class="modal-search" placeholder="Search coworkers and contacts" aria-label="Search coworkers and contacts"
-      value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} />
-    <ul class="people">
-      ${people.map((e) => html`<li key=${e.entity_id}><button type="button" class="person" disabled=${busy} onClick=${() => void start(e)}>
-        <${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
-        <span class="person-text"><span class="person-name">${e.display_name}</span>
-          <span class="person-sub">${e.actor_type === "agent" ? e.role ?? "Agent coworker" : e.kind === "contact" ? "Contact" : "Coworker"}</span></span>
-        ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}
-      </button></li>`)}
-      ${people.length === 0 ? html`<li class="conv-empty">No one here yet — add coworkers from onboarding or contacts.</li>` : null}
-    </ul>
-    <div class="modal-actions"><button type="button" class="btn btn-ghost" onClick=${() => { close(); navigate("/onboarding?step=agent"); }}>＋ Add an agent coworker</button></div>
+
+  /** @param {string} id */
+  const toggle = (id) => setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : [...picked, id]);
+  const names = picked.map((id) => s.entities[id]?.display_name ?? "").filter(Boolean);
+  const canCreate = picked.length >= 2 && !busy;
+  const submitGroup = (/** @type {Event} */ ev) => {
+    ev.preventDefault();
+    if (!canCreate) return;
+    void create(name.trim() || names.join(", "), picked);
+  };
+
+  /** @param {Entity} e */
+  const row = (e) => {
+    const sub = e.actor_type === "agent" ? e.role ?? "Agent coworker" : e.kind === "contact" ? "Contact" : "Coworker";
+    const body = html`<${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
+      <span class="person-text"><span class="person-name">${e.display_name}</span><span class="person-sub">${sub}</span></span>
+      ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}`;
+    if (!group) return html`<li key=${e.entity_id}><button type="button" class="person" disabled=${busy} onClick=${() => startOne(e)}>${body}</button></li>`;
+    const on = picked.includes(e.entity_id);
+    return html`<li key=${e.entity_id}><button type="button" role="checkbox" aria-checked=${on ? "true" : "false"} aria-label=${e.display_name}
+      class=${`person person-pick${on ? " picked" : ""}`} disabled=${busy} onClick=${() => toggle(e.entity_id)}>
+      <span class="pick-box" aria-hidden="true">${on ? "✓" : ""}</span>${body}</button></li>`;
+  };
+
+  return html`<${ModalFrame} title=${group ? "New group" : "New conversation"} onClose=${close}>
+    <form class="modal-form new-conv" onSubmit=${submitGroup}>
+      ${group ? html`<div class="form-field">
+          <label for="group_name">Group name</label>
+          <input id="group_name" type="text" maxlength="120" placeholder=${names.length ? names.join(", ") : "e.g. Front desk"} value=${name}
+            onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
+        </div>` : null}
+      <input type="search" class="modal-search" placeholder="Search coworkers and contacts" aria-label="Search coworkers and contacts"
+        value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} />
+      ${!group && people.length > 1 ? html`<button type="button" class="btn btn-ghost new-group" onClick=${() => { setGroup(true); setError(null); }}>👥 New group</button>` : null}
+      <ul class="people">
+        ${people.map(row)}
+        ${people.length === 0 ? html`<li class="conv-empty">No one here yet — add coworkers from onboarding or contacts.</li>` : null}
+      </ul>
+      ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
+      <div class="modal-actions">
+        ${group
+          ? html`<button type="button" class="btn btn-ghost" onClick=${() => { setGroup(false); setPicked([]); setError(null); }}>Back</button>
+              <button type="submit" class="btn btn-primary" disabled=${!canCreate}>
+                ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}Create group${picked.length ? ` (${picked.length + 1})` : ""}</button>`
+          : html`<button type="button" class="btn btn-ghost" onClick=${() => { close(); navigate("/onboarding?step=agent"); }}>＋ Add an agent coworker</button>`}
+      </div>
+      ${group && picked.length < 2 ? html`<p class="hint">Pick at least two coworkers.</p>` : null}
+    </form>
   <//>`;
 }
