@@ -178,6 +178,13 @@ export const ZJobDrawerResponse = z.object({
   artifacts: z.array(ZArtifactRef),
   raw_events: z.array(z.record(z.string(), z.unknown())).optional(),
   cursor: ZCursor,
+  /** Office's LLM packets for this job (redacted) and what validation did with each model answer. */
+  llm: z
+    .object({
+      packets: z.array(z.record(z.string(), z.unknown())),
+      proposals: z.array(z.object({ packet_id: z.string(), turn: z.number(), created_at: z.string(), model: z.string().nullable(), outcome: z.string().nullable(), proposed: z.array(z.string()), dropped: z.array(z.unknown()) })),
+    })
+    .optional(),
 });
 
 export type TCreateWorkspaceRequest = z.infer<typeof ZCreateWorkspaceRequest>;

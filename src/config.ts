@@ -44,6 +44,15 @@ const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
     .refine((v): v is T => (values as readonly string[]).includes(v), { message: `${name} must be one of ${values.join(", ")}` })
     .transform((v) => v as T);
 
+function isJsonObject(v: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return !!parsed && typeof parsed === "object" && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** Raw environment → typed values. Unset and empty variables both mean "use the default". */
@@ -62,6 +71,14 @@ const ZEnv = z.object({
   OFFICE_LLM_API_KEY: z.string().trim().min(1).optional(),
   OFFICE_LLM_TIMEOUT_MS: int("OFFICE_LLM_TIMEOUT_MS", 100, 600_000).optional(),
   OFFICE_LLM_LOG_FULL: bool("OFFICE_LLM_LOG_FULL").optional(),
+  OFFICE_LLM_MAX_TOKENS: int("OFFICE_LLM_MAX_TOKENS", 64, 8_000).optional(),
+  OFFICE_LLM_RESPONSE_FORMAT: oneOf("OFFICE_LLM_RESPONSE_FORMAT", ["json_schema", "json_object"]).optional(),
+  OFFICE_LLM_EXTRA_BODY: z
+    .string()
+    .trim()
+    .refine(isJsonObject, { message: "OFFICE_LLM_EXTRA_BODY must be a JSON object, e.g. {\"think\":false}" })
+    .transform((v) => JSON.parse(v) as Record<string, unknown>)
+    .optional(),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 1_000_000).optional(),
   RATE_LIMIT_BURST: int("RATE_LIMIT_BURST", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
@@ -87,7 +104,7 @@ export interface Config {
   ledgerSync: "full" | "normal";
   office: {
     planner: "rules" | "llm";
-    llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean };
+    llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> };
   };
   rateLimit: { perMinute: number; burst: number };
   /** When set, `/metrics` also answers non-loopback callers that present it as a bearer token. */
@@ -147,6 +164,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       ...(e.OFFICE_LLM_API_KEY ? { apiKey: e.OFFICE_LLM_API_KEY } : {}),
       timeoutMs: e.OFFICE_LLM_TIMEOUT_MS ?? 20_000,
       logFull: e.OFFICE_LLM_LOG_FULL ?? false,
+      ...(e.OFFICE_LLM_MAX_TOKENS ? { maxTokens: e.OFFICE_LLM_MAX_TOKENS } : {}),
+      ...(e.OFFICE_LLM_RESPONSE_FORMAT ? { responseFormat: e.OFFICE_LLM_RESPONSE_FORMAT } : {}),
+      ...(e.OFFICE_LLM_EXTRA_BODY ? { extraBody: e.OFFICE_LLM_EXTRA_BODY } : {}),
     };
   }
 

@@ -40,7 +40,7 @@ export interface ServerOptions {
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
   publicUrl?: string;
   ledgerSync?: "full" | "normal";
-  office?: { planner: "rules" | "llm"; llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean } };
+  office?: { planner: "rules" | "llm"; llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> } };
   /** Run before every route (ops request observer). */
   middleware?: MiddlewareHandler[];
   /** Extra route groups (ops /readyz, /metrics). */
@@ -70,6 +70,22 @@ export interface LogLineServer {
   close(): Promise<void>;
 }
 
+/** The validated LLM settings (src/config.ts) in the variables selectPlanner reads: every one of them, not just the endpoint. */
+function llmEnv(llm: NonNullable<ServerOptions["office"]>["llm"]): Record<string, string> {
+  if (!llm) return { OFFICE_PLANNER: "llm" };
+  return {
+    OFFICE_PLANNER: "llm",
+    OFFICE_LLM_BASE_URL: llm.baseUrl,
+    OFFICE_LLM_MODEL: llm.model,
+    ...(llm.apiKey ? { OFFICE_LLM_API_KEY: llm.apiKey } : {}),
+    OFFICE_LLM_TIMEOUT_MS: String(llm.timeoutMs),
+    OFFICE_LLM_LOG_FULL: llm.logFull ? "1" : "0",
+    ...(llm.maxTokens ? { OFFICE_LLM_MAX_TOKENS: String(llm.maxTokens) } : {}),
+    ...(llm.responseFormat ? { OFFICE_LLM_RESPONSE_FORMAT: llm.responseFormat } : {}),
+    ...(llm.extraBody ? { OFFICE_LLM_EXTRA_BODY: JSON.stringify(llm.extraBody) } : {}),
+  };
+}
+
 const consoleLogger: Logger = {
   info: (o, m) => console.log(m ?? "", o),
   warn: (o, m) => console.warn(m ?? "", o),
@@ -88,11 +104,10 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed"), ...(opts.onAppend ? { onAppend: opts.onAppend } : {}) });
 
   let planner = opts.planner;
-  let plannerActive = "rules";
+  let plannerActive: string = planner?.name ?? "rules";
   if (!planner && opts.office?.planner === "llm") {
-    const llm = opts.office.llm;
     const sel = await selectPlanner({
-      env: { OFFICE_PLANNER: "llm", ...(llm ? { OFFICE_LLM_BASE_URL: llm.baseUrl, OFFICE_LLM_MODEL: llm.model, ...(llm.apiKey ? { OFFICE_LLM_API_KEY: llm.apiKey } : {}) } : {}) },
+      env: llmEnv(opts.office.llm),
       rules: createRulesPlanner(),
       db,
       clock,

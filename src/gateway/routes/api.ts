@@ -4,7 +4,8 @@ import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, 
 import { ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
 import { authenticate, checkBodyIdentity, type GwEnv } from "../auth/middleware.js";
-import { createConversation, markRead, postText } from "../commands/conversations.js";
+import { createConversation, markRead, memberConversation, postText } from "../commands/conversations.js";
+import { llmAudit } from "../commands/llm.js";
 import { submitJobAction } from "../commands/job-action.js";
 import { createAgent, createInvite } from "../commands/workspaces.js";
 import type { Gateway } from "../gateway.js";
@@ -49,11 +50,13 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     const p = c.get("principal");
     checkBodyIdentity(p, body);
     const conversationId = c.req.param("id");
-    return idempotentWrite(core, c, raw, (idem) =>
-      body.kind === "text"
-        ? postText(core, p, conversationId, body, idem)
-        : submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem),
-    );
+    return idempotentWrite(core, c, raw, (idem) => {
+      if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
+      // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.
+      memberConversation(core, p, conversationId);
+      core.office.checkMessage({ tenant_id: p.tenantId, conversation_id: conversationId, actor_entity_id: p.entityId, body_text: body.body_text });
+      return postText(core, p, conversationId, body, idem);
+    });
   });
 
   app.post("/v1/conversations/:id/read", auth, async (c) => {
@@ -63,7 +66,10 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     return idempotentWrite(core, c, raw, (idem) => markRead(core, c.get("principal"), c.req.param("id"), body, idem));
   });
 
-  app.get("/v1/jobs/:job_id", auth, (c) => c.json(getJob(core, c.get("principal"), c.req.param("job_id"))));
+  app.get("/v1/jobs/:job_id", auth, (c) => {
+    const job = getJob(core, c.get("principal"), c.req.param("job_id"));
+    return c.json({ ...job, llm: llmAudit(core, c.get("principal"), job.job_id) });
+  });
 
   app.post("/v1/jobs/:job_id/actions", auth, async (c) => {
     const { raw, value } = await readJson(c);

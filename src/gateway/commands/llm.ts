@@ -1,0 +1,72 @@
+import { formatCursor } from "../../../contracts/primitives.js";
+import type { Principal } from "../auth/token-store.js";
+import { notFound, type Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { memberConversation } from "./conversations.js";
+
+/**
+ * Gateway commands for Office's LLM layer: ThreadContext (pin, Change target) and Assist. Each
+ * checks membership first, so a conversation or job of another tenant (or one the person is not
+ * in) answers NOT_FOUND before Office is asked anything.
+ */
+
+/** A job the person may see: its conversation has them as a participant. */
+export function memberJob(core: Core, p: Principal, jobId: string) {
+  const state = core.tenant(p.tenantId);
+  const job = state.jobs.get(jobId);
+  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  return job;
+}
+
+/** ThreadContext writes live in Office's table, not the ledger: the stored response is what makes them idempotent. */
+export function setThreadContext(core: Core, p: Principal, conversationId: string, what: "pin" | "target", jobId: string | null, idem: IdemScope): StoredResponse {
+  memberConversation(core, p, conversationId);
+  const view = core.office.setThreadContext(p.tenantId, conversationId, what, jobId);
+  const stored = { status: 200, body: view };
+  core.idem.record(idem, stored);
+  return stored;
+}
+
+export async function applySuggestion(core: Core, p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined; trace_id?: string }, idem: IdemScope): Promise<StoredResponse> {
+  const job = memberJob(core, p, jobId);
+  const r = await core.office.applySuggestion({
+    tenant_id: p.tenantId,
+    trace_id: body.trace_id ?? core.ids("trc"),
+    job_id: jobId,
+    suggestion_id: suggestionId,
+    actor_entity_id: p.entityId,
+    ...(body.confirm !== undefined ? { confirm: body.confirm } : {}),
+  });
+  const stored = {
+    status: 202,
+    body: { accepted: true, conversation_id: job.conversation_id, job_id: jobId, client_action: "assist.apply", created_event_ids: r.emitted_event_ids, cursor: formatCursor(core.ledger.head(p.tenantId).tenant_seq) },
+  };
+  core.idem.record(idem, stored);
+  return stored;
+}
+
+/**
+ * What the Job Drawer shows of the LLM layer: the stored packets (already redacted by Office
+ * unless OFFICE_LLM_LOG_FULL=1) and, per model answer, what it proposed and what validation
+ * did with it.
+ */
+export function llmAudit(core: Core, p: Principal, jobId: string) {
+  const packets = core.office.llmPackets(p.tenantId, jobId);
+  const proposals = packets
+    .filter((x) => x.packet_type === "response")
+    .map((x) => {
+      const answer = (x.packet.answer ?? null) as Record<string, unknown> | null;
+      const validation = (x.packet.validation ?? {}) as Record<string, unknown>;
+      const ops = Array.isArray(answer?.operations) ? (answer!.operations as Array<Record<string, unknown>>) : Array.isArray(answer?.suggestions) ? (answer!.suggestions as Array<Record<string, unknown>>) : [];
+      return {
+        packet_id: x.id,
+        turn: x.turn,
+        created_at: x.created_at,
+        model: x.model_id,
+        outcome: x.outcome,
+        proposed: ops.slice(0, 10).map((o) => String(o.type ?? "unknown").slice(0, 64)),
+        dropped: Array.isArray(validation.dropped) ? (validation.dropped as unknown[]).slice(0, 20) : [],
+      };
+    });
+  return { packets, proposals };
+}
