@@ -46,6 +46,15 @@ export function hashRequest(method: string, path: string, body: Uint8Array | str
   return createHash("sha256").update(method).update("\0").update(path).update("\0").update(body).digest("hex");
 }
 
+// begin() and record() of one request get the same scope object: its key material is derived once.
+const materialOf = new WeakMap<IdemScope, { key: string; keyHash: string; aesKey: Buffer }>();
+
+function scopeMaterial(scope: IdemScope): { key: string; keyHash: string; aesKey: Buffer } {
+  let m = materialOf.get(scope);
+  if (!m || m.key !== scope.key) materialOf.set(scope, (m = { ...keyMaterial(scope.key), key: scope.key }));
+  return m;
+}
+
 function keyMaterial(key: string): { keyHash: string; aesKey: Buffer } {
   const keyHash = createHash("sha256").update("idem-id\0").update(key).digest("hex");
   const aesKey = createHash("sha256").update("idem-seal\0").update(key).digest();
@@ -81,7 +90,7 @@ export function createIdempotencyStore(deps: { db: Db; clock: Clock; retentionMs
 
   return {
     begin(scope) {
-      const { keyHash, aesKey } = keyMaterial(scope.key);
+      const { keyHash, aesKey } = scopeMaterial(scope);
       const slot = `${scope.tenantId}\0${scope.entityId}\0${keyHash}`;
       const running = inFlight.get(slot);
       if (running !== undefined) {
@@ -97,7 +106,7 @@ export function createIdempotencyStore(deps: { db: Db; clock: Clock; retentionMs
       return { kind: "new", release: () => void inFlight.delete(slot) };
     },
     record(scope, response) {
-      const { keyHash, aesKey } = keyMaterial(scope.key);
+      const { keyHash, aesKey } = scopeMaterial(scope);
       insert.run(scope.tenantId, scope.entityId, keyHash, scope.requestHash, response.status, seal(aesKey, JSON.stringify(response.body)), clock.now());
     },
     prune() {

@@ -21,7 +21,9 @@ interface Started {
 
 async function startServer(): Promise<Started> {
   const script = fileURLToPath(new URL("./gateway-server.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+  // BENCH_SERVER_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
+  const prof = process.env.BENCH_SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -129,6 +131,16 @@ export async function runGatewayBench(): Promise<void> {
   console.log("\n== gateway ==");
   const s = await startServer();
   try {
+    const only = process.env.BENCH_GATEWAY_ONLY; // "card" | "many" | "posts": one part, for profiling
+    if (only === "posts") {
+      const sus = await sustainedPosts(s, 8, 64);
+      console.log(`sustained message POSTs: ${sus.rps.toFixed(0)} /s, ${sus.errors} errors`);
+      return;
+    }
+    if (only === "card") {
+      console.log(`POST message → Formalize card on 1 SSE client: ${fmt((await postToCard(s, 1, 300)).latencies)}`);
+      return;
+    }
     await postToCard(s, 1, 20); // warm-up
     const idle = await postToCard(s, 1, 200);
     console.log(`POST message → Formalize card on 1 SSE client: ${fmt(idle.latencies)}`);
