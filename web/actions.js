@@ -96,7 +96,11 @@ export function sendText(cid, text) {
     updateLocal(cid, localId, { status: "sending" });
     api.sendText(cid, text, localId, key).then(
       (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
-      () => updateLocal(cid, localId, { status: "failed" }),
+      (e) => {
+        updateLocal(cid, localId, { status: "failed" });
+        // A refused job reference says why (the server stored nothing): pick the job again.
+        if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
+      },
     );
   };
   addLocal(cid, { local_id: localId, kind: "text", text, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });

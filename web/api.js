@@ -115,6 +115,18 @@ export const api = {
    */
   jobAction: (jobId, body, key) => request("POST", `/v1/jobs/${enc(jobId)}/actions`, { body, key }),
 
+  /** @param {string} cid @returns {Promise<import('./types.js').ThreadContext>} */
+  threadContext: (cid) => request("GET", `/v1/conversations/${enc(cid)}/context`),
+  /** Pin (or unpin with null) a job for the conversation. @param {string} cid @param {string | null} jobId */
+  setPin: (cid, jobId) => request("POST", `/v1/conversations/${enc(cid)}/context/pin`, { body: { job_id: jobId } }),
+  /** The ActionSummary's Change: the job the next message defaults to. @param {string} cid @param {string | null} jobId */
+  setTarget: (cid, jobId) => request("POST", `/v1/conversations/${enc(cid)}/context/target`, { body: { job_id: jobId } }),
+  /** @param {string} jobId @returns {Promise<import('./types.js').AssistResponse>} */
+  assist: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/assist`),
+  /** @param {string} jobId @param {string} suggestionId @param {boolean} confirm */
+  applySuggestion: (jobId, suggestionId, confirm) =>
+    request("POST", `/v1/jobs/${enc(jobId)}/assist/${enc(suggestionId)}/apply`, { body: confirm ? { confirm: true } : {} }),
+
   listEntities: () => request("GET", "/v1/entities"),
   listPresence: () => request("GET", "/v1/presence"),
   listContacts: () => request("GET", "/v1/contacts"),

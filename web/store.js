@@ -28,6 +28,7 @@
  *   toast: { text: string, n: number } | null,
  *   prefill: { conversationId: string, text: string, n: number } | null,
  *   dialog: Dialog | null,
+ *   threads: Record<string, import('./types.js').ThreadContext>,
  * }} State
  */
 
@@ -57,6 +58,7 @@ let state = {
   toast: null,
   prefill: null,
   dialog: null,
+  threads: {},
 };
 
 /** @type {Set<() => void>} */

@@ -43,4 +43,12 @@
  *   status: 'sending'|'sent'|'failed', event_ids: string[], retry: () => void }} LocalBubble
  */
 
+/** @typedef {import('../contracts/llm').TThreadContextView} ThreadContext */
+/** @typedef {import('../contracts/llm').TAssistResponse} AssistResponse */
+/** @typedef {import('../contracts/llm').TSuggestionView} SuggestionView */
+/** @typedef {import('../contracts/llm').TActionSummary} ActionSummary */
+/** @typedef {import('../contracts/llm').TSurface} Surface */
+/** @typedef {import('../contracts/llm').TRenderDoc} RenderDoc */
+/** @typedef {import('../contracts/llm').TRenderBlock} RenderBlock */
+
 export {};

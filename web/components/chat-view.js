@@ -1,5 +1,6 @@
 // @ts-check
-import { html, useState } from "../lib/preact.js";
+import { html, useEffect, useState } from "../lib/preact.js";
+import { loadThread, pinJob } from "../thread-actions.js";
 import { uploadFile } from "../actions.js";
 import { otherParty } from "./conversation-list.js";
 import { ChatHeader } from "./chat-header.js";
@@ -9,23 +10,13 @@ import { Timeline } from "./timeline.js";
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
 
-const PIN_KEY = "logline.pinned";
-/** @returns {Record<string, string>} */
-const pins = () => {
-  try {
-    return JSON.parse(localStorage.getItem(PIN_KEY) ?? "{}");
-  } catch {
-    return {};
-  }
-};
-
 /**
  * The job the header chip shows: the pinned one, else the conversation's active job, else
  * the most recently seen job that is still open.
  * @param {State} s @param {string} cid @returns {JobHead | undefined}
  */
 function activeJob(s, cid) {
-  const pinned = pins()[cid];
+  const pinned = s.threads[cid]?.pinned_job_id;
   if (pinned && s.jobs[pinned]) return s.jobs[pinned];
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   if (conv?.active_job) return { ...conv.active_job, ...s.jobs[conv.active_job.job_id] };
@@ -42,19 +33,16 @@ function activeJob(s, cid) {
 /** @param {{ s: State, cid: string }} props */
 export function ChatView({ s, cid }) {
   const [drag, setDrag] = useState(false);
-  const [, bump] = useState(0);
+  // The pin lives in the conversation's ThreadContext on the server (it also steers which job a
+  // message without a reference applies to).
+  useEffect(() => void loadThread(cid), [cid]);
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   const ids = conv?.participant_entity_ids ?? [];
   const other = otherParty(s, ids);
   const job = activeJob(s, cid);
-  const pinned = !!job && pins()[cid] === job.job_id;
-  const togglePin = () => {
-    const p = pins();
-    if (pinned) delete p[cid];
-    else if (job) p[cid] = job.job_id;
-    localStorage.setItem(PIN_KEY, JSON.stringify(p));
-    bump((n) => n + 1);
-  };
+  const pinned = !!job && s.threads[cid]?.pinned_job_id === job.job_id;
+  const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
+  const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
   return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label="Conversation"
     onDragOver=${(/** @type {DragEvent} */ e) => { if (e.dataTransfer?.types.includes("Files")) { e.preventDefault(); setDrag(true); } }}
     onDragLeave=${(/** @type {DragEvent} */ e) => { if (e.currentTarget === e.target) setDrag(false); }}
@@ -66,7 +54,7 @@ export function ChatView({ s, cid }) {
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length} />
     <${Timeline} s=${s} cid=${cid} />
-    <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} />
+    <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to send the file</div>` : null}
   </section>`;
 }

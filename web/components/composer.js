@@ -3,6 +3,7 @@ import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { sendText, uploadFile } from "../actions.js";
 import { navigate } from "../router.js";
+import { refToken } from "../tokens.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
 
@@ -14,12 +15,17 @@ const TEMPLATES = [
 
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
- * job runs. Attach a file with the clip or by dropping it on the chat.
- * @param {{ cid: string, prefill: { conversationId: string, text: string, n: number } | null, job?: JobHead, onPin: () => void, pinned: boolean }} props
+ * job runs. Attach a file with the clip or by dropping it on the chat. Typing `#` opens a picker
+ * of this conversation's jobs; a picked job becomes a chip and is sent as a `[ref …]` token, so
+ * the server knows exactly which job the person means (names never resolve identity).
+ * @param {{ cid: string, prefill: { conversationId: string, text: string, n: number } | null, job?: JobHead, onPin: () => void, pinned: boolean, jobs?: JobHead[] }} props
  */
-export function Composer({ cid, prefill, job, onPin, pinned }) {
+export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const [text, setText] = useState("");
   const [menu, setMenu] = useState(false);
+  const [refs, setRefs] = useState(/** @type {Array<{ job_id: string, title: string }>} */ ([]));
+  const [query, setQuery] = useState(/** @type {string | null} */ (null));
+  const matches = query === null ? [] : jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.toLowerCase())).slice(0, 8);
   const area = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
   const file = useRef(/** @type {HTMLInputElement | null} */ (null));
 
@@ -32,15 +38,33 @@ export function Composer({ cid, prefill, job, onPin, pinned }) {
       });
     }
   }, [prefill?.n]);
-  useEffect(() => setText(""), [cid]);
+  useEffect(() => { setText(""); setRefs([]); setQuery(null); }, [cid]);
   useLayoutGrow(area, text);
 
   const send = () => {
-    const t = text.trim();
+    const t = [text.trim(), ...refs.map((r) => refToken(r.job_id, r.title))].filter(Boolean).join(" ");
     if (!t) return;
     sendText(cid, t);
     setText("");
+    setRefs([]);
+    setQuery(null);
     area.current?.focus();
+  };
+  /** @param {string} value @param {number} caret */
+  const onText = (value, caret) => {
+    setText(value);
+    const m = /(^|\s)#([^\s#]*)$/.exec(value.slice(0, caret));
+    setQuery(m ? m[2] : null);
+  };
+  /** The `#query` typed so far is replaced by a chip. @param {JobHead} j */
+  const pick = (j) => {
+    const el = area.current;
+    const caret = el?.selectionStart ?? text.length;
+    const before = text.slice(0, caret).replace(/#[^\s#]*$/, "");
+    setText(`${before}${text.slice(caret)}`);
+    setRefs((r) => (r.some((x) => x.job_id === j.job_id) ? r : [...r, { job_id: j.job_id, title: j.title ?? j.job_id }]));
+    setQuery(null);
+    requestAnimationFrame(() => el?.focus());
   };
   /** @param {string} t */
   const useTemplate = (t) => {
@@ -55,17 +79,25 @@ export function Composer({ cid, prefill, job, onPin, pinned }) {
       ${TEMPLATES.map((t) => html`<button key=${t.label} type="button" role="menuitem" onClick=${() => useTemplate(t.text)}>${t.label}</button>`)}
       ${job ? html`<span class="quick-title">Current job</span>
         <button type="button" role="menuitem" onClick=${() => { setMenu(false); navigate(`/jobs/${encodeURIComponent(job.job_id)}`); }}>Open “${job.title ?? job.job_id}”</button>
-        <button type="button" role="menuitem" onClick=${() => { setMenu(false); onPin(); }}>${pinned ? "Unpin job from header" : "Pin job to header"}</button>` : null}
+        <button type="button" role="menuitem" onClick=${() => { setMenu(false); onPin(); }}>${pinned ? "Unpin job from this conversation" : "Pin job to this conversation"}</button>` : null}
     </div>` : null}
+    ${query !== null ? html`<ul class="job-picker" role="listbox" aria-label="Pick a job">
+      ${matches.length ? matches.map((j) => html`<li key=${j.job_id}><button type="button" role="option" onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => pick(j)}>
+        <span>${j.title ?? j.job_id}</span> <span class="muted small">${j.state.replace("_", " ")}</span></button></li>`)
+        : html`<li class="muted small">No job matches</li>`}
+    </ul>` : null}
+    ${refs.length ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map((r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
+      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => setRefs((x) => x.filter((y) => y.job_id !== r.job_id))}>×</button></span>`)}</div>` : null}
     <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
     <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => { for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f); e.currentTarget.value = ""; }} />
     <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message"
-      value=${text} onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)}
+      value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) { e.preventDefault(); pick(matches[0]); return; }
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
-        if (e.key === "Escape") setMenu(false);
+        if (e.key === "Escape") { setMenu(false); setQuery(null); }
       }}></textarea>
     <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
   </footer>`;

@@ -6,6 +6,7 @@ import { clock, humanize, shortId } from "../format.js";
 import { clickButton } from "../button-flow.js";
 import { getState } from "../store.js";
 import { ArtifactList } from "./artifact-list.js";
+import { AssistSection, ModelProposals } from "./assist-section.js";
 import { DrawerTimeline } from "./drawer-timeline.js";
 import { JobIdChip } from "./job-id-chip.js";
 import { StatePill } from "./state-pill.js";
@@ -83,6 +84,8 @@ export function JobDrawer({ s, onClose }) {
               onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id, title: d.title }, b)}>${b.label}</button>`;
           })}</div>
         </section>` : null}
+        <${AssistSection} jobId=${d.job_id} />
+        <${ModelProposals} proposals=${d.llm?.proposals ?? []} />
         <section class="drawer-section" aria-label="Timeline">
           <h3>Timeline</h3>
           <${DrawerTimeline} items=${d.timeline} />

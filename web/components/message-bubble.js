@@ -2,6 +2,7 @@
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
+import { TokenText } from "./token-text.js";
 
 /**
  * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
@@ -12,7 +13,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action 
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}`}>
     <div class="bubble">
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${text}</span>
+      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}<${TokenText} text=${text} /></span>
       <span class="meta">${clock(ts)}${mine ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
         ${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span>` : null}</span>
     </div>

@@ -6,6 +6,9 @@ import { ArtifactMessage } from "./artifact-message.js";
 import { JobCard } from "./job-card.js";
 import { MessageBubble } from "./message-bubble.js";
 import { SystemEvent } from "./system-event.js";
+import { ActionSummaryBar } from "./action-summary.js";
+import { RenderDocView } from "./render-doc.js";
+import { ChoiceButtons, SurfaceCards } from "./surface-cards.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
@@ -63,10 +66,28 @@ export function Timeline({ s, cid }) {
     if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
     if (m.kind === "artifact" && m.artifact) return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} />`;
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
+    if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
       return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} />`;
     }
     return html`<${SystemEvent} text="A message this version can’t show yet." />`;
+  }
+
+  /**
+   * An agent's reply with structured parts: the rich render (else the text), surfaces, choices,
+   * and the ActionSummary; an ActionSummary alone replaces its "Applied to" fallback text.
+   * @param {TimelineItem} it @param {any} m @param {boolean} mine @param {string | undefined} sender
+   */
+  function agentReply(it, m, mine, sender) {
+    const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
+    const text = m.action_summary && !m.render ? null : m.body_text;
+    return html`<div class="agent-reply">
+      ${m.render ? html`<div class="msg msg-in"><div class="bubble">${sender ? html`<span class="sender">${sender}</span>` : null}<${RenderDocView} doc=${m.render} /></div></div>`
+        : text ? html`<${MessageBubble} text=${text} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} />` : null}
+      ${m.surfaces?.length ? html`<${SurfaceCards} surfaces=${m.surfaces} cid=${cid} />` : null}
+      ${m.choices?.length ? html`<${ChoiceButtons} choices=${m.choices} cid=${cid} />` : null}
+      ${m.action_summary ? html`<${ActionSummaryBar} summary=${m.action_summary} cid=${cid} jobs=${jobs} />` : null}
+    </div>`;
   }
 
   return html`<div class="timeline" ref=${box} role="log" aria-live="polite" aria-label="Messages"

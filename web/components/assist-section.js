@@ -1,0 +1,53 @@
+// @ts-check
+import { html, useEffect, useState } from "../lib/preact.js";
+import { applySuggestion, loadAssist } from "../thread-actions.js";
+
+/** @typedef {import('../types.js').SuggestionView} SuggestionView */
+
+/**
+ * The Job Drawer's Assist: validated suggestions with Apply / Dismiss. Nothing applies without
+ * the click; Dismiss only hides it here.
+ * @param {{ jobId: string }} props
+ */
+export function AssistSection({ jobId }) {
+  const [items, setItems] = useState(/** @type {SuggestionView[] | null} */ (null));
+  const [busy, setBusy] = useState("");
+  useEffect(() => {
+    setItems(null);
+    let live = true;
+    void loadAssist(jobId).then((r) => live && setItems(r?.suggestions ?? []));
+    return () => { live = false; };
+  }, [jobId]);
+  /** @param {SuggestionView} s */
+  const drop = (s) => setItems((list) => (list ?? []).filter((x) => x.suggestion_id !== s.suggestion_id));
+  return html`<section class="drawer-section" aria-label="Assist">
+    <h3>Assist</h3>
+    ${items === null ? html`<p class="muted small">Looking for suggestions…</p>` : null}
+    ${items?.length === 0 ? html`<p class="muted small">No suggestions for this job.</p>` : null}
+    <ul class="assist-list">${(items ?? []).map((s) => html`<li key=${s.suggestion_id} class="assist-item" data-type=${s.type}>
+      <div><strong>${s.preview}</strong>${s.requires_confirmation ? html` <span class="badge-assumed">confirm</span>` : null}</div>
+      <div class="muted small">${s.rationale}</div>
+      <div class="card-buttons">
+        <button type="button" class="btn btn-small btn-primary" disabled=${busy === s.suggestion_id}
+          onClick=${async () => { setBusy(s.suggestion_id); if (await applySuggestion(jobId, s)) drop(s); setBusy(""); }}>Apply</button>
+        <button type="button" class="btn btn-small btn-ghost" onClick=${() => drop(s)}>Dismiss</button>
+      </div>
+    </li>`)}</ul>
+  </section>`;
+}
+
+/**
+ * What the model proposed for this job and what validation did with it (from the redacted
+ * packets the server keeps).
+ * @param {{ proposals: Array<{ packet_id: string, turn: number, created_at: string, outcome: string | null, proposed: string[], dropped: unknown[] }> }} props
+ */
+export function ModelProposals({ proposals }) {
+  if (!proposals.length) return null;
+  return html`<section class="drawer-section" aria-label="Model proposals">
+    <h3>Model proposals</h3>
+    <ul class="proposal-list">${proposals.map((p) => html`<li key=${p.packet_id}>
+      <span>Turn ${p.turn}: ${p.proposed.join(", ") || "nothing usable"}</span> → <strong>${p.outcome ?? "—"}</strong>
+      ${p.dropped.length ? html`<ul class="muted small">${p.dropped.map((d, i) => html`<li key=${i}>dropped: ${String(/** @type {any} */ (d)?.reason ?? "")}</li>`)}</ul>` : null}
+    </li>`)}</ul>
+  </section>`;
+}

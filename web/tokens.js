@@ -1,0 +1,33 @@
+// @ts-check
+// The chat tokens a person's message may carry. The server parses them strictly; here they are
+// only formatted (the # picker) and displayed as chips, never trusted for identity.
+
+/** Quotes a value exactly as the server's formatRefToken does. @param {string} v */
+const q = (v) => `"${v.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/** @param {string} jobId @param {string} name */
+export function refToken(jobId, name) {
+  return `[ref v:1 type:"job" id:${q(jobId)} name:${q(name.slice(0, 120))}]`;
+}
+
+const TOKEN = /\[(ref|op) v:1 ((?:[a-z_]+:(?:"(?:[^"\\]|\\.)*"|[^\s\]]+)\s*)+)\]/g;
+
+/**
+ * Splits text into plain runs and tokens (label for a chip). Display only.
+ * @param {string} text @returns {Array<{ text: string } | { chip: string, kind: 'ref'|'op' }>}
+ */
+export function splitTokens(text) {
+  /** @type {Array<{ text: string } | { chip: string, kind: 'ref'|'op' }>} */
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    if (m.index > at) out.push({ text: text.slice(at, m.index) });
+    const kind = /** @type {'ref'|'op'} */ (m[1]);
+    const name = /name:"((?:[^"\\]|\\.)*)"/.exec(m[2])?.[1];
+    const type = /type:"?([a-z_]+)"?/.exec(m[2])?.[1] ?? "";
+    out.push({ chip: kind === "ref" ? `# ${name ?? "job"}` : `⚡ ${type.replace("_", " ")}`, kind });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at) });
+  return out;
+}
