@@ -105,17 +105,17 @@ describe("LLM layer in a real browser", () => {
     await assumed.getByRole("button", { name: "Change" }).click();
     await shot(page, "llm-04-action-summary-change");
     await assumed.getByRole("option", { name: "Send invoice to Acme" }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).target_job_id).toBe(invoice);
+    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).target_job_id, { timeout: 10_000 }).toBe(invoice);
 
     // Pin / unpin from the quick actions (persisted server-side, not in localStorage).
     await page.getByRole("button", { name: "Quick actions" }).click();
     await page.getByRole("menuitem", { name: /Pin job to this conversation/ }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id).not.toBeNull();
+    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 }).not.toBeNull();
     expect(await page.evaluate(() => localStorage.getItem("logline.pinned"))).toBeNull();
     await page.getByRole("button", { name: "Quick actions" }).click();
     await shot(page, "llm-05-pinned-quick-actions");
     await page.getByRole("menuitem", { name: /Unpin job from this conversation/ }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id).toBeNull();
+    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 }).toBeNull();
 
     // Assist in the Job Drawer: one model call, validated suggestions, Apply re-proposes the card.
     const due = new Date(Date.now() + 7 * 86_400_000).toISOString();
@@ -139,7 +139,7 @@ describe("LLM layer in a real browser", () => {
     await shot(page, "llm-06-assist");
     await item.getByRole("button", { name: "Apply" }).click();
     await expect.poll(async () => (await api(`/v1/jobs/${invoice}`)).due_at ?? null, { timeout: 15_000 }).not.toBeNull();
-    await expect.poll(() => drawer.locator(".assist-item").count()).toBe(0);
+    await expect.poll(() => drawer.locator(".assist-item").count(), { timeout: 10_000 }).toBe(0);
     await shot(page, "llm-07-assist-applied");
     await ctx.close();
   });
