@@ -31,24 +31,36 @@ export function messageExtras(llm: LlmTurnExtras | undefined, scrub: (s: string)
   if (choices.length) out.choices = choices.map((c) => ({ label: c.label.slice(0, 200), token: c.token }));
 
   const kept: Record<string, unknown> = {};
+  const fits = (key: string, value: unknown) => ZMessageSentPayload.safeParse({ message_id: "msg_probe", kind: "text", body_text: "probe", [key]: value }).success;
   for (const [key, value] of Object.entries(out)) {
     const clean = scrubStrings(value, scrub);
-    const probe = ZMessageSentPayload.safeParse({ message_id: "msg_probe", kind: "text", body_text: "probe", [key]: clean });
-    if (probe.success) kept[key] = clean;
+    // Lists are checked item by item, so one bad surface or choice drops alone.
+    if (Array.isArray(clean)) {
+      const items = clean.filter((item) => fits(key, [item]));
+      if (items.length) kept[key] = items;
+    } else if (fits(key, clean)) kept[key] = clean;
   }
   return kept;
 }
 
 /**
- * Tokens carry identity exactly: a scrubbed token would be a different token, so one that holds
- * anything sensitive becomes empty, which the contract refuses, and its block is dropped.
+ * Ids were checked against what the backend offered, and Office's phone pattern reads digit runs
+ * inside a time-ordered id (job_01a1…78107000…) as a number: they are never scrubbed. Tokens
+ * carry identity exactly, so a token whose other parts (a name, an argument) hold anything
+ * sensitive becomes empty, which the contract refuses, and its block is dropped.
  */
+const ID_KEYS = new Set(["job_id", "jobId", "targetJobId", "doc_id", "surface_id"]);
 const TOKEN_KEYS = new Set(["token", "change_token", "opToken", "acceptOp", "approveOp", "declineOp", "suggestAlternativesOp"]);
+const TOKEN_IDS = /\b(id|job):"(?:[^"\\]|\\.)*"/g;
 
 function scrubStrings(v: unknown, scrub: (s: string) => string, key = ""): unknown {
   if (typeof v === "string") {
-    const clean = scrub(v);
-    return TOKEN_KEYS.has(key) && clean !== v ? "" : clean;
+    if (ID_KEYS.has(key)) return v;
+    if (TOKEN_KEYS.has(key)) {
+      const masked = v.replace(TOKEN_IDS, '$1:""');
+      return scrub(masked) === masked ? v : "";
+    }
+    return scrub(v);
   }
   if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub, key));
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubStrings(x, scrub, k)]));
