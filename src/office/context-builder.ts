@@ -1,129 +1,110 @@
-import type { TEntityRegisteredPayload, TStoredEvent } from "../../contracts/events.js";
+import type { TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { foldJob, type JobView } from "./job-machine.js";
 import { queryAll } from "./ledger-reads.js";
+import type { EntityProfile, JobSummary, OfficeView } from "./office-view.js";
 import type { PlanFrame } from "./planner/planner.js";
+
+export type { EntityProfile, JobSummary } from "./office-view.js";
 
 /**
  * Assembles what Office knows before it decides: who is in the conversation, which agent
- * answers, the agent's profile and the conversation's jobs. Everything is read from the ledger.
+ * answers, the agent's profile and the conversation's jobs. Frames are built from the in-memory
+ * Office view (no ledger read per message); a job's full fold — cards, approvals, tool attempts —
+ * is read from its own indexed events only when an action needs it.
  */
 
 const RECENT_CLOSED = 5;
 const RECENT_MESSAGES = 6;
 const MAX_DOCUMENTS = 10;
-
-export interface EntityProfile {
-  entity_id: string;
-  actor_type: "human" | "agent";
-  display_name: string;
-  roles: string[];
-  role?: string;
-  capabilities: string[];
-  allowed_tools: string[];
-  memory_scope?: string;
-}
+const OPEN: ReadonlySet<string> = new Set(["proposed", "approved", "in_progress", "waiting_input"]);
 
 export interface ContextBuilder {
   profile(tenantId: string, entityId: string): EntityProfile | undefined;
   /** Participants in join order. */
-  participants(tenantId: string, conversationId: string): string[];
+  participants(tenantId: string, conversationId: string): readonly string[];
   /** The agent that answers a message, by the rules: one agent → it; several → named, else first. */
   answeringAgent(tenantId: string, conversationId: string, text: string, senderId: string): EntityProfile | undefined;
+  /** Every event of one job, from the ledger's job index. */
   jobEvents(tenantId: string, jobId: string): TStoredEvent[];
+  /** The job folded from its events (one indexed read), or null if it does not exist. */
   job(tenantId: string, jobId: string): JobView | null;
-  conversationJobs(tenantId: string, conversationId: string): JobView[];
-  agentJobIds(tenantId: string, entityId: string): string[];
-  allJobIds(tenantId: string): string[];
+  /** The conversation's jobs as summaries, in creation order (no ledger read). */
+  conversationJobs(tenantId: string, conversationId: string): JobSummary[];
+  agentJobIds(tenantId: string, entityId: string): readonly string[];
+  allJobIds(tenantId: string): readonly string[];
+  jobSummary(tenantId: string, jobId: string): JobSummary | undefined;
   lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
-  frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame & { jobViews: JobView[] };
+  frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame;
 }
 
-export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilder {
-  const { ledger } = deps;
+export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView }): ContextBuilder {
+  const { ledger, view } = deps;
 
   const profile = (tenantId: string, entityId: string): EntityProfile | undefined => {
-    const regs = queryAll(ledger, { tenant_id: tenantId, event_type: "entity.registered" }).filter(
-      (e) => (e.payload as TEntityRegisteredPayload).entity_id === entityId,
-    );
-    const last = regs.at(-1)?.payload as TEntityRegisteredPayload | undefined;
-    if (!last) {
-      const f = ledger.facts.entity(tenantId, entityId);
-      return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
-    }
-    return {
-      entity_id: entityId,
-      actor_type: last.actor_type,
-      display_name: last.display_name,
-      roles: last.roles ?? [],
-      ...(last.role ? { role: last.role } : {}),
-      capabilities: last.capabilities ?? [],
-      allowed_tools: last.allowed_tools ?? [],
-      ...(last.memory_scope ? { memory_scope: last.memory_scope } : {}),
-    };
-  };
-
-  const participants = (tenantId: string, conversationId: string): string[] => {
-    const created = queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "conversation.created" });
-    const out: string[] = [];
-    for (const e of created) {
-      if (e.event_type !== "conversation.created") continue;
-      for (const p of e.payload.participants) if (!out.includes(p.entity_id)) out.push(p.entity_id);
-    }
-    return out;
+    const registered = view.profile(tenantId, entityId);
+    if (registered) return registered;
+    // Entities known to the ledger's own fold without a registration event (e.g. a workspace owner).
+    const f = ledger.facts.entity(tenantId, entityId);
+    return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
   };
 
   const jobEvents = (tenantId: string, jobId: string) => queryAll(ledger, { tenant_id: tenantId, job_id: jobId });
-  const job = (tenantId: string, jobId: string) => foldJob(jobEvents(tenantId, jobId));
 
-  const conversationJobs = (tenantId: string, conversationId: string): JobView[] =>
-    queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "job.created" })
-      .map((e) => job(tenantId, e.job_id ?? ""))
-      .filter((j): j is JobView => j !== null);
+  const conversationJobs = (tenantId: string, conversationId: string): JobSummary[] => {
+    const out: JobSummary[] = [];
+    for (const id of view.conversationJobIds(tenantId, conversationId)) {
+      const j = view.job(tenantId, id);
+      if (j) out.push(j);
+    }
+    return out;
+  };
 
   /**
    * Untrusted material the model may read as data: the last few chat messages (people's and
    * agents' words) and the latest tool outcomes of this conversation's jobs.
    */
-  function documentsFor(tenantId: string, conversationId: string, jobViews: JobView[]): NonNullable<PlanFrame["documents"]> {
+  function documentsFor(tenantId: string, conversationId: string, jobs: readonly JobSummary[]): NonNullable<PlanFrame["documents"]> {
     const docs: NonNullable<PlanFrame["documents"]> = [];
-    const messages = queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "message.sent" })
-      .filter((e) => e.event_type === "message.sent" && e.payload.kind === "text" && e.payload.body_text)
-      .slice(-(RECENT_MESSAGES + 1), -1);
-    for (const e of messages) {
-      if (e.event_type !== "message.sent") continue;
-      const who = profile(tenantId, e.actor.entity_id)?.display_name ?? e.actor.entity_id;
-      docs.push({ doc_id: `msg_${e.event_id}`.slice(0, 128), kind: "chat_message", text: `${who}: ${e.payload.body_text ?? ""}`.slice(0, 1000) });
+    // The newest text is the message being answered; it is the frame's `text`, not a document.
+    for (const m of view.recentTexts(tenantId, conversationId).slice(-(RECENT_MESSAGES + 1), -1)) {
+      const who = profile(tenantId, m.entity_id)?.display_name ?? m.entity_id;
+      docs.push({ doc_id: `msg_${m.event_id}`.slice(0, 128), kind: "chat_message", text: `${who}: ${m.text}`.slice(0, 1000) });
     }
-    for (const j of jobViews) {
-      const last = j.tools.at(-1);
+    for (const j of jobs) {
+      const last = j.last_tool;
       if (!last) continue;
       docs.push({ doc_id: `tool_${last.tool_call_id}`.slice(0, 128), kind: "tool_output", text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(0, 1000) });
     }
     return docs.slice(-MAX_DOCUMENTS);
   }
 
+  /** The `n` most recently updated of `jobs`, newest first, without sorting them all. */
+  function latestUpdated(jobs: readonly JobSummary[], n: number): JobSummary[] {
+    const top: JobSummary[] = [];
+    for (const j of jobs) {
+      if (top.length === n && j.updated_at <= top[n - 1]!.updated_at) continue;
+      let i = top.length;
+      while (i > 0 && top[i - 1]!.updated_at < j.updated_at) i--;
+      top.splice(i, 0, j);
+      if (top.length > n) top.pop();
+    }
+    return top;
+  }
+
   return {
     profile,
-    participants,
+    participants: (t, c) => view.participants(t, c),
     jobEvents,
-    job,
+    job: (tenantId, jobId) => foldJob(jobEvents(tenantId, jobId)),
     conversationJobs,
-    agentJobIds(tenantId, entityId) {
-      return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" })
-        .filter((e) => e.event_type === "job.created" && e.payload.owner_entity_id === entityId)
-        .map((e) => e.job_id ?? "");
-    },
-    lastMessageBy(tenantId, conversationId, entityId) {
-      return queryAll(ledger, { tenant_id: tenantId, conversation_id: conversationId, event_type: "message.sent" })
-        .filter((e) => e.actor.entity_id === entityId)
-        .at(-1)?.event_id;
-    },
-    allJobIds(tenantId) {
-      return queryAll(ledger, { tenant_id: tenantId, event_type: "job.created" }).map((e) => e.job_id ?? "");
-    },
+    agentJobIds: (t, id) => view.agentJobIds(t, id),
+    allJobIds: (t) => view.tenantJobIds(t),
+    jobSummary: (t, j) => view.job(t, j),
+    lastMessageBy: (t, c, id) => view.lastMessageBy(t, c, id),
     answeringAgent(tenantId, conversationId, text, senderId) {
-      const agents = participants(tenantId, conversationId)
+      const agents = view
+        .participants(tenantId, conversationId)
         .filter((id) => id !== senderId)
         .map((id) => profile(tenantId, id))
         .filter((p): p is EntityProfile => p?.actor_type === "agent");
@@ -133,17 +114,17 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
       return named ?? agents[0];
     },
     frame(input) {
-      const jobViews = conversationJobs(input.tenant_id, input.conversation_id).filter((j) => j.owner_entity_id === input.agent.entity_id);
-      const open = jobViews.filter((j) => ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state));
+      const jobs = conversationJobs(input.tenant_id, input.conversation_id).filter((j) => j.owner_entity_id === input.agent.entity_id);
+      const open = jobs.filter((j) => OPEN.has(j.state));
       // The default target: the one job waiting on input, else the one open job, else none.
       const waiting = open.filter((j) => j.state === "waiting_input");
       const target = waiting.length === 1 ? waiting[0] : open.length === 1 ? open[0] : undefined;
       // Recently closed jobs are offered too, so "follow up on the call" or a #-picked finished
       // job resolves to an id instead of a guess; they never become the default target.
-      const closed = jobViews
-        .filter((j) => !open.includes(j))
-        .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
-        .slice(0, RECENT_CLOSED);
+      const closed = latestUpdated(
+        jobs.filter((j) => !OPEN.has(j.state)),
+        RECENT_CLOSED,
+      );
       return {
         tenant_id: input.tenant_id,
         conversation_id: input.conversation_id,
@@ -155,8 +136,7 @@ export function createContextBuilder(deps: { ledger: LedgerApi }): ContextBuilde
         text: input.text,
         jobs: [...open, ...closed].map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),
         ...(target ? { default_job_id: target.job_id, focus_job_id: target.job_id } : {}),
-        documents: documentsFor(input.tenant_id, input.conversation_id, jobViews),
-        jobViews,
+        documents: documentsFor(input.tenant_id, input.conversation_id, jobs),
       };
     },
   };

@@ -6,6 +6,7 @@ import { validationError } from "../shared/errors.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
+import { createOfficeView } from "./office-view.js";
 import { createEmitter } from "./emitter.js";
 import { createIngest } from "./ingest.js";
 import { createJobActions } from "./job-actions.js";
@@ -13,6 +14,7 @@ import { createJobEngine } from "./job-engine.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
 import { createAssist } from "./assist.js";
+import { createAssistStore } from "./llm/assist-store.js";
 import { createContextAwareRules } from "./llm/context-aware-rules.js";
 import type { LlmPlanner } from "./llm/llm-planner.js";
 import { createLlmStore } from "./llm/store.js";
@@ -69,7 +71,9 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids });
   const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
   const router = createToolRouter({ clock, tools: [createCalendarInviteTool({ provider: deps.calendarProvider ?? createLocalCalendarProvider(), vault, artifacts, ids })] });
-  const context = createContextBuilder({ ledger: deps.ledger });
+  // Built here, not in start(): requests can reach Office before start() re-arms the retries.
+  const view = createOfficeView({ ledger: deps.ledger, onError });
+  const context = createContextBuilder({ ledger: deps.ledger, view });
   const emitter = createEmitter({ ledger: deps.ledger, clock, ids });
   const engine = createJobEngine({
     ledger: deps.ledger,
@@ -92,7 +96,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const planner = chosen.name === "rules" ? createContextAwareRules({ rules: chosen, store: llmStore, clock }) : chosen;
   const emit = emitter.emit;
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
-  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, ...(llm ? { llm } : {}) });
+  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
   const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
   const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
 
@@ -131,6 +135,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     threadContext: (t, c) => threads.get(t, c),
     setThreadContext: (t, c, what, jobId) => threads.set(t, c, what, jobId),
     assist: (t, j, trace) => assist.list(t, j, trace),
+    checkSuggestion: (req) => void assist.check(req),
+    claimSuggestion: (req) => assist.claim(req).preview,
     async applySuggestion(req) {
       const r = await assist.apply(req);
       return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: r.notes };

@@ -74,6 +74,12 @@ export function createRetryScheduler(deps: {
     const armed: Array<{ tenant_id: string; job_id: string; due_in_ms: number }> = [];
     for (const t of tenantIds) {
       for (const jobId of new Set(context.allJobIds(t))) {
+        // Only a job still running or one with a recent failure matters here; the summary says
+        // which, so boot folds those few jobs instead of every job the tenant ever had.
+        const summary = context.jobSummary(t, jobId);
+        if (!summary) continue;
+        const recentFailure = summary.last_error_at !== undefined && clock.now() - Date.parse(summary.last_error_at) < BREAKER_WINDOW_MS;
+        if (summary.state !== "in_progress" && !recentFailure) continue;
         const job = context.job(t, jobId);
         if (!job) continue;
         // The circuit breaker is memory; its recent failures are in the ledger, so boot refills it.

@@ -1,0 +1,209 @@
+import type { TEntityRegisteredPayload, TStoredEvent } from "../../contracts/events.js";
+import type { TJobState } from "../../contracts/primitives.js";
+import type { LedgerApi } from "../ledger/index.js";
+
+/**
+ * What Office needs to decide on a message, held in memory so that building a frame costs the
+ * same on the first message as on the millionth. Rebuilt from one `ledger.replay` when created,
+ * then kept current by `ledger.subscribe`, which runs synchronously after each commit and before
+ * `append()` resolves: whatever Office appended is visible here when its `await` returns.
+ *
+ * Only small rows: entity profiles, participants, job ids per conversation/agent/tenant, a
+ * summary per job (no cards — the full job is folded from its own indexed events when asked),
+ * the last message id per (conversation, entity) and the last few chat texts per conversation.
+ */
+
+export interface EntityProfile {
+  entity_id: string;
+  actor_type: "human" | "agent";
+  display_name: string;
+  roles: string[];
+  role?: string;
+  capabilities: string[];
+  allowed_tools: string[];
+  memory_scope?: string;
+}
+
+/** The fields of `foldJob`'s JobView a frame reads, folded the same way, event by event. */
+export interface JobSummary {
+  job_id: string;
+  tenant_id: string;
+  conversation_id: string;
+  owner_entity_id: string;
+  title: string;
+  state: TJobState;
+  created_at: string;
+  updated_at: string;
+  /** The latest tool call (JobView.tools.at(-1)) and its outcome, if any. */
+  last_tool?: { tool_call_id: string; tool_name: string; status?: "success" | "error"; error_code?: string };
+  /** When the job last recorded a failed tool result: boot refills the circuit breaker from these. */
+  last_error_at?: string;
+}
+
+export interface RecentText {
+  event_id: string;
+  entity_id: string;
+  /** The body, cut to what a frame document can hold. */
+  text: string;
+}
+
+/** Chat messages a frame quotes: the latest few, plus the one being answered. */
+export const RECENT_TEXTS_KEPT = 7;
+const TEXT_CHARS_KEPT = 1000;
+
+export interface OfficeView {
+  /** The entity's latest `entity.registered`, or undefined if it never registered. */
+  profile(tenantId: string, entityId: string): EntityProfile | undefined;
+  /** Participants of the conversation's `conversation.created`, in join order. */
+  participants(tenantId: string, conversationId: string): readonly string[];
+  job(tenantId: string, jobId: string): JobSummary | undefined;
+  /** Job ids in creation order. */
+  conversationJobIds(tenantId: string, conversationId: string): readonly string[];
+  agentJobIds(tenantId: string, entityId: string): readonly string[];
+  tenantJobIds(tenantId: string): readonly string[];
+  lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
+  /** The conversation's last RECENT_TEXTS_KEPT text messages with a body, oldest first. */
+  recentTexts(tenantId: string, conversationId: string): readonly RecentText[];
+  /** Folds one committed event in; the subscription calls it, exposed for rebuild checks. */
+  apply(event: TStoredEvent): void;
+  /** Every index as plain maps, for comparing a rebuilt view with a live one. */
+  snapshot(): Record<string, Map<string, unknown>>;
+  /** Stops following the ledger. */
+  close(): void;
+}
+
+const key = (...parts: string[]) => parts.join("\u0000");
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function push<T>(map: Map<string, T[]>, k: string, value: T): void {
+  const list = map.get(k);
+  if (list) list.push(value);
+  else map.set(k, [value]);
+}
+
+function toProfile(p: TEntityRegisteredPayload): EntityProfile {
+  return {
+    entity_id: p.entity_id,
+    actor_type: p.actor_type,
+    display_name: p.display_name,
+    roles: p.roles ?? [],
+    ...(p.role ? { role: p.role } : {}),
+    capabilities: p.capabilities ?? [],
+    allowed_tools: p.allowed_tools ?? [],
+    ...(p.memory_scope ? { memory_scope: p.memory_scope } : {}),
+  };
+}
+
+export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unknown, where: string) => void }): OfficeView {
+  const profiles = new Map<string, EntityProfile>();
+  const participants = new Map<string, string[]>();
+  const jobs = new Map<string, JobSummary>();
+  const byConversation = new Map<string, string[]>();
+  const byAgent = new Map<string, string[]>();
+  const byTenant = new Map<string, string[]>();
+  const lastMessage = new Map<string, string>();
+  const texts = new Map<string, RecentText[]>();
+
+  /** Mirrors foldJob for the summary's fields; the rebuild test checks the two agree. */
+  function applyToJob(e: TStoredEvent, jobId: string): void {
+    const k = key(e.tenant_id, jobId);
+    if (e.event_type === "job.created") {
+      const p = e.payload;
+      jobs.set(k, { job_id: p.job_id, tenant_id: e.tenant_id, conversation_id: p.conversation_id, owner_entity_id: p.owner_entity_id, title: p.title, state: "draft", created_at: e.ts, updated_at: e.ts });
+      push(byConversation, key(e.tenant_id, e.conversation_id), jobId);
+      push(byAgent, key(e.tenant_id, p.owner_entity_id), jobId);
+      push(byTenant, e.tenant_id, jobId);
+      return;
+    }
+    const job = jobs.get(k);
+    if (!job) return;
+    job.updated_at = e.ts;
+    switch (e.event_type) {
+      case "job.proposed":
+        job.title = e.payload.proposed_card.title;
+        job.state = "proposed";
+        break;
+      case "job.approved":
+        job.state = "approved";
+        break;
+      case "job.rejected":
+        job.state = "rejected";
+        break;
+      case "job.state_changed":
+        job.state = e.payload.next_state;
+        break;
+      case "job.completed":
+        if (e.payload.finished_card.outcome.result === "completed") job.state = "completed";
+        break;
+      case "tool.called":
+        job.last_tool = { tool_call_id: e.payload.tool_call_id, tool_name: e.payload.tool_name };
+        break;
+      case "tool.result": {
+        if (e.payload.status === "error") job.last_error_at = e.ts;
+        const t = job.last_tool;
+        if (t && t.tool_call_id === e.payload.tool_call_id) {
+          t.status = e.payload.status;
+          if (e.payload.error) t.error_code = e.payload.error.error_code;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  function apply(e: TStoredEvent): void {
+    if (e.job_id) applyToJob(e, e.job_id);
+    switch (e.event_type) {
+      case "entity.registered":
+        profiles.set(key(e.tenant_id, e.payload.entity_id), toProfile(e.payload));
+        break;
+      case "conversation.created": {
+        const k = key(e.tenant_id, e.conversation_id);
+        const list = participants.get(k) ?? [];
+        for (const p of e.payload.participants) if (!list.includes(p.entity_id)) list.push(p.entity_id);
+        participants.set(k, list);
+        break;
+      }
+      case "message.sent": {
+        lastMessage.set(key(e.tenant_id, e.conversation_id, e.actor.entity_id), e.event_id);
+        const body = e.payload.kind === "text" ? e.payload.body_text : undefined;
+        if (body) {
+          const k = key(e.tenant_id, e.conversation_id);
+          const list = texts.get(k) ?? [];
+          list.push({ event_id: e.event_id, entity_id: e.actor.entity_id, text: body.slice(0, TEXT_CHARS_KEPT) });
+          if (list.length > RECENT_TEXTS_KEPT) list.shift();
+          texts.set(k, list);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  deps.ledger.replay(apply);
+  // Replay and subscribe run in the same synchronous stretch, and commits happen only from the
+  // ledger's own scheduled flush, so no event falls between them or is folded twice.
+  const unsubscribe = deps.ledger.subscribe((e) => {
+    try {
+      apply(e);
+    } catch (err) {
+      deps.onError?.(err, "office-view");
+    }
+  });
+
+  return {
+    profile: (t, id) => profiles.get(key(t, id)),
+    participants: (t, c) => participants.get(key(t, c)) ?? EMPTY,
+    job: (t, j) => jobs.get(key(t, j)),
+    conversationJobIds: (t, c) => byConversation.get(key(t, c)) ?? EMPTY,
+    agentJobIds: (t, id) => byAgent.get(key(t, id)) ?? EMPTY,
+    tenantJobIds: (t) => byTenant.get(t) ?? EMPTY,
+    lastMessageBy: (t, c, id) => lastMessage.get(key(t, c, id)),
+    recentTexts: (t, c) => texts.get(key(t, c)) ?? EMPTY,
+    apply,
+    snapshot: () => ({ profiles, participants, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
+    close: unsubscribe,
+  };
+}
