@@ -181,6 +181,8 @@ export const ZSuggestionView = z.object({
   /** One line a person reads before clicking Apply. */
   preview: z.string(),
   payload: z.record(z.string(), z.unknown()),
+  /** What Apply does: re-propose the job's Formalize card with the change, or post it as a chat message. */
+  applies_as: z.enum(["card", "message"]).optional(),
 });
 
 export const ZAssistResponse = z.object({

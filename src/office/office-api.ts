@@ -8,6 +8,16 @@ import type {
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 
+/** A person's Apply of an Assist suggestion. */
+export interface ApplySuggestionInput {
+  tenant_id: string;
+  trace_id: string;
+  job_id: string;
+  suggestion_id: string;
+  actor_entity_id: string;
+  confirm?: boolean;
+}
+
 /** One stored request/response packet, as the Job Drawer shows it. */
 export interface LlmPacketView {
   id: string;
@@ -85,8 +95,18 @@ export interface OfficeApi {
   setThreadContext(tenantId: string, conversationId: string, what: "pin" | "target", jobId: string | null): TThreadContextView;
   /** Assist: validated suggestions for one job (one model call with the LLM planner, the job's slots otherwise). */
   assist(tenantId: string, jobId: string, traceId: string): Promise<TAssistResponse>;
-  /** Applies a suggestion the person saw in Assist, through Office like any action. */
-  applySuggestion(req: { tenant_id: string; trace_id: string; job_id: string; suggestion_id: string; actor_entity_id: string; confirm?: boolean }): Promise<TOfficeResponse>;
+  /**
+   * Synchronous pre-check of Apply, no writes: the job, membership, that the suggestion is still
+   * offered (stored, unexpired, not applied) and confirmation. Throws NOT_FOUND or VALIDATION_ERROR.
+   */
+  checkSuggestion(req: ApplySuggestionInput): void;
+  /**
+   * Marks the suggestion applied, synchronously, so the gateway can run it inside the commit of
+   * the person's click (a second click finds it taken and rolls back). Returns its one-line preview.
+   */
+  claimSuggestion(req: ApplySuggestionInput): string;
+  /** Carries out a suggestion claimed by a click, once, through Office like any action. */
+  applySuggestion(req: ApplySuggestionInput & { causation_id?: string }): Promise<TOfficeResponse>;
   /** The LLM packets stored for a job (redacted unless OFFICE_LLM_LOG_FULL=1), newest first. */
   llmPackets(tenantId: string, jobId: string): LlmPacketView[];
   /** Re-derives pending retries from the ledger and arms their timers. */

@@ -14,6 +14,7 @@ import { createJobEngine } from "./job-engine.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
 import { createAssist } from "./assist.js";
+import { createAssistStore } from "./llm/assist-store.js";
 import { createContextAwareRules } from "./llm/context-aware-rules.js";
 import type { LlmPlanner } from "./llm/llm-planner.js";
 import { createLlmStore } from "./llm/store.js";
@@ -95,7 +96,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const planner = chosen.name === "rules" ? createContextAwareRules({ rules: chosen, store: llmStore, clock }) : chosen;
   const emit = emitter.emit;
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
-  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, ...(llm ? { llm } : {}) });
+  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
   const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
   const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
 
@@ -134,6 +135,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     threadContext: (t, c) => threads.get(t, c),
     setThreadContext: (t, c, what, jobId) => threads.set(t, c, what, jobId),
     assist: (t, j, trace) => assist.list(t, j, trace),
+    checkSuggestion: (req) => void assist.check(req),
+    claimSuggestion: (req) => assist.claim(req).preview,
     async applySuggestion(req) {
       const r = await assist.apply(req);
       return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: r.notes };

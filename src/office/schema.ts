@@ -62,5 +62,5 @@ export const officeOutbox = sqliteTable(
   (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey)],
 );
 
-/** The LLM layer's tables (packets, ThreadContext) live in llm/schema.ts; Office's migrations create them. */
-export { officeLlmPackets, officeThreadContext } from "./llm/schema.js";
+/** The LLM layer's tables (packets, ThreadContext, Assist suggestions) live in llm/schema.ts; Office's migrations create them. */
+export { officeAssistSuggestions, officeLlmPackets, officeThreadContext } from "./llm/schema.js";

@@ -112,8 +112,10 @@ describe("golden path through the gateway with the scripted model", () => {
     expect(a.source).toBe("llm");
     expect(a.suggestions.map((s: any) => s.suggestion_id)).toEqual(["s1"]);
     expect(a.rejected.map((r: any) => r.suggestion_id).sort()).toEqual(["s2", "s3"]);
+    // A next action is a proposal: the drawer says it is posted in the chat, not put on the card.
+    expect(a.suggestions[0].applies_as).toBe("message");
     const applied = await as("POST", `/v1/jobs/${jobId}/assist/s1/apply`, {});
     expect(applied.status).toBe(202);
-    await waitFor(async () => (await timeline()).some((i) => i.message.body_text?.startsWith("Noted from Assist") && i.message.action_summary?.action === "assist.propose_next_action"));
+    await waitFor(async () => (await timeline()).some((i) => i.message.body_text === "Proposed next step: Send an agenda" && i.message.action_summary?.action === "assist.propose_next_action"));
   });
 });

@@ -1,4 +1,3 @@
-import { formatCursor } from "../../../contracts/primitives.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
@@ -27,22 +26,36 @@ export function setThreadContext(core: Core, p: Principal, conversationId: strin
   return stored;
 }
 
+/**
+ * Apply of an Assist suggestion, the way a card click works: Office pre-checks it (no writes),
+ * the gateway appends the person's readable bubble and, in that same commit, the idempotent
+ * response and Office's claim of the suggestion (so a replay or a second click executes
+ * nothing), answers 202, and Office carries the suggestion out afterwards.
+ */
 export async function applySuggestion(core: Core, p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined; trace_id?: string }, idem: IdemScope): Promise<StoredResponse> {
   const job = memberJob(core, p, jobId);
-  const r = await core.office.applySuggestion({
+  const req = {
     tenant_id: p.tenantId,
     trace_id: body.trace_id ?? core.ids("trc"),
     job_id: jobId,
     suggestion_id: suggestionId,
     actor_entity_id: p.entityId,
     ...(body.confirm !== undefined ? { confirm: body.confirm } : {}),
-  });
-  const stored = {
-    status: 202,
-    body: { accepted: true, conversation_id: job.conversation_id, job_id: jobId, client_action: "assist.apply", created_event_ids: r.emitted_event_ids, cursor: formatCursor(core.ledger.head(p.tenantId).tenant_seq) },
   };
-  core.idem.record(idem, stored);
-  return stored;
+  core.office.checkSuggestion(req);
+  const me = core.me(p);
+  const bubble = core.event(p.tenantId, "message.sent", job.conversation_id, { entity_id: p.entityId, actor_type: "human" }, {
+    message_id: core.ids("msg"),
+    kind: "system",
+    body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, 8000),
+  }, { job_id: jobId, trace_id: req.trace_id });
+  const res = await core.commit(p.tenantId, [bubble], {
+    idem,
+    extra: () => void core.office.claimSuggestion(req),
+    body: (r) => ({ accepted: true, conversation_id: job.conversation_id, job_id: jobId, client_action: "assist.apply", created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+  });
+  core.later("office.applySuggestion", () => core.office.applySuggestion({ ...req, causation_id: bubble.event_id }));
+  return res;
 }
 
 /**

@@ -44,3 +44,22 @@ export const officeThreadContext = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.conversationId] })],
 );
+
+/**
+ * Assist suggestions a person was shown, so Apply acts on exactly what they saw, across a
+ * restart, until `expires_at`. `status` moves offered → applied (in the gateway's commit of the
+ * click) → done (once Office carried it out), so one click is carried out once.
+ */
+export const officeAssistSuggestions = sqliteTable(
+  "office_assist_suggestions",
+  {
+    tenantId: text("tenant_id").notNull(),
+    jobId: text("job_id").notNull(),
+    suggestionId: text("suggestion_id").notNull(),
+    viewJson: text("view_json").notNull(),
+    status: text("status").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.jobId, t.suggestionId] }), index("office_assist_suggestions_expiry_idx").on(t.expiresAt)],
+);

@@ -4,12 +4,12 @@ import { migrateOffice } from "../../../src/office/migrate.js";
 import { createLlmStore } from "../../../src/office/llm/store.js";
 
 describe("office llm tables come from Office's migrations", () => {
-  it("a fresh database gets office_llm_packets and office_thread_context, recorded in __office_migrations", () => {
+  it("a fresh database gets office_llm_packets, office_thread_context and office_assist_suggestions, recorded in __office_migrations", () => {
     const db = openDatabase({ path: ":memory:" });
     migrateOffice(db);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
-    expect(tables).toEqual(expect.arrayContaining(["office_llm_packets", "office_thread_context", "__office_migrations"]));
-    expect((db.prepare("SELECT count(*) AS n FROM __office_migrations").get() as { n: number }).n).toBe(2);
+    expect(tables).toEqual(expect.arrayContaining(["office_llm_packets", "office_thread_context", "office_assist_suggestions", "__office_migrations"]));
+    expect((db.prepare("SELECT count(*) AS n FROM __office_migrations").get() as { n: number }).n).toBe(3);
     db.close();
   });
 
