@@ -1,15 +1,13 @@
 import type { TRedactedValue } from "../../contracts/events.js";
-import type { VaultApi } from "../office/office-api.js";
+import { findPhones, type VaultApi } from "../office/index.js";
 
-// The lookbehinds make each pattern start only at the edge of a run, keeping scans linear on
+// The lookbehind makes the pattern start only at the edge of a run, keeping scans linear on
 // long runs of letters or digits (an unanchored run-then-@ pattern is quadratic without an @).
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-// 9–15 digits with the usual separators; dates (8 digits) and times stay untouched.
-const PHONE = /(?<![\w+])\+?\(?\d[\d\s().-]{7,20}\d(?!\w)/g;
-
-function digits(s: string): number {
-  return s.replace(/\D/g, "").length;
-}
+// Office's phone finder: never inside an id, pointer or ISO timestamp, and from 8 digits up,
+// like the ledger's no_raw_pii policy — what that policy would refuse is vaulted here instead,
+// and members read the original back through resolveText.
+const PHONE_MIN_DIGITS = 8;
 
 /**
  * Moves emails and phone numbers typed into chat to the vault before anything reaches the
@@ -18,11 +16,9 @@ function digits(s: string): number {
 export function scrubText(tenantId: string, text: string, vault: VaultApi): { text: string; refs: TRedactedValue[] } {
   const found: Array<{ start: number; end: number; kind: "email" | "phone"; value: string }> = [];
   if (text.includes("@")) for (const m of text.matchAll(EMAIL)) found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
-  for (const m of /\d/.test(text) ? text.matchAll(PHONE) : []) {
-    const n = digits(m[0]);
-    if (n < 9 || n > 15) continue;
-    if (found.some((f) => m.index < f.end && m.index + m[0].length > f.start)) continue;
-    found.push({ start: m.index, end: m.index + m[0].length, kind: "phone", value: m[0].trim() });
+  for (const p of findPhones(text, PHONE_MIN_DIGITS)) {
+    if (found.some((f) => p.start < f.end && p.end > f.start)) continue;
+    found.push({ ...p, kind: "phone" });
   }
   if (found.length === 0) return { text, refs: [] };
   found.sort((a, b) => a.start - b.start);

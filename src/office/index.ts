@@ -6,3 +6,5 @@ export type { Planner, PlanFrame, Decision, SlotValues } from "./planner/planner
 export { createRulesPlanner } from "./planner/rules.js";
 export { createLocalCalendarProvider, createScriptedCalendarProvider, type CalendarProvider } from "./tools/calendar-provider.js";
 export { DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
+/** The phone finder Office scrubs with, shared so the gateway's chat scrub reads text the same way. */
+export { findPhones } from "./pii.js";

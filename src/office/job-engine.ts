@@ -97,14 +97,18 @@ export function createJobEngine(deps: EngineDeps) {
 
   /** Free text bound for the ledger: emails and phones go to the vault, their redacted form stays. */
   function sanitizeText(tenantId: string, text: string): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
-    let out = text;
+    // Replaced where each was found, so the same digits inside an id elsewhere stay intact.
+    let out = "";
+    let at = 0;
     const refs = [];
     for (const p of findPii(text)) {
+      if (p.start < at) continue;
       const v = deps.vault.put(tenantId, p.kind, p.value);
       refs.push(v);
-      out = out.split(p.value).join(v.redacted);
+      out += text.slice(at, p.start) + v.redacted;
+      at = p.end;
     }
-    return { text: out, refs };
+    return { text: out + text.slice(at), refs };
   }
 
   function formalizeCardFor(

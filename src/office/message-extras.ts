@@ -44,8 +44,7 @@ export function messageExtras(llm: LlmTurnExtras | undefined, scrub: (s: string)
 }
 
 /**
- * Ids were checked against what the backend offered, and Office's phone pattern reads digit runs
- * inside a time-ordered id (job_01a1…78107000…) as a number: they are never scrubbed. Tokens
+ * Ids were checked against what the backend offered, so they are kept exactly as they are. Tokens
  * carry identity exactly, so a token whose other parts (a name, an argument) hold anything
  * sensitive becomes empty, which the contract refuses, and its block is dropped.
  */

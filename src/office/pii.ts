@@ -7,16 +7,61 @@
 export const EMAIL_RE = /[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}/gi;
 
 /**
- * Phone-like runs: an optional +, then 8+ digits/spaces/dashes/parens with at least 7 digits.
- * ISO dates and times are excluded by the caller (`stripTimestamps`), which keeps card
- * timestamps from reading as phone numbers.
+ * Phones are found in two passes, both anchored at the edges of a run:
+ *  - spaced: digits with spaces, dashes or parens between them (at most 4 in a row), the shape
+ *    of the ledger's no_raw_pii pattern, so everything that policy would refuse is found here
+ *    first and vaulted instead of failing the append;
+ *  - dotted: `212.555.0123`, groups of 2–4 digits (not IP addresses or dd.mm.yyyy dates).
+ * The lookbehind is what keeps ids out: a digit run inside `job_0193a1…78107000…` or a hex hash
+ * follows a letter, digit or `_`, and a run right after `-`, `.`, `/` or `+` belongs to a
+ * longer token (a UUID, a decimal, a path). The lookahead refuses a run that goes on into
+ * letters. The bounded repetition keeps every scan linear.
  */
-export const PHONE_RE = /\+?\(?\d[\d\s().-]{6,}\d/g;
+const EDGE_BEFORE = String.raw`(?<![\w/.+-])(?<!\d:)`;
+const EDGE_AFTER = String.raw`(?![\w-])`;
+const ISO_DATE_AHEAD = String.raw`(?!\d{4}-\d{2}-\d{2}(?!\d))`;
+const MAX_DIGITS = 15;
 
-const ISO_TS_RE = /\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
+function spacedPhone(minDigits: number): RegExp {
+  return new RegExp(`${EDGE_BEFORE}${ISO_DATE_AHEAD}\\+?(?:\\((?=\\d{1,5}\\)))?\\d(?:[ \\t()-]{0,4}\\d){${minDigits - 1},${MAX_DIGITS - 1}}${EDGE_AFTER}`, "g");
+}
+const DOTTED_PHONE = new RegExp(`${EDGE_BEFORE}\\+?\\d{1,4}(?:\\.\\d{2,4}){2,4}(?![\\w-]|\\.\\d)`, "g");
+const NOT_DOTTED_PHONE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\d{1,2}\.\d{1,2}\.\d{2,4})$/;
+const SPACED = new Map<number, RegExp>();
 
-export function stripTimestamps(text: string): string {
-  return text.replace(ISO_TS_RE, "<ts>");
+/**
+ * Values that look numeric but are never a phone: ISO timestamps (with `T` or a space before
+ * the time) and pointers (`vault_ref:…`, `blake3:…`). They are blanked before the scan.
+ */
+const ISO_TS_RE = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g;
+const POINTER_RE = /\b(?:vault_ref|blake3):[^\s"'`,;()<>]+/g;
+
+const blank = (s: string) => " ".repeat(s.length);
+
+export interface PhoneMatch {
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** Phone numbers in a text with their positions, in order; `minDigits` between 7 and 15. */
+export function findPhones(text: string, minDigits = 7): PhoneMatch[] {
+  if (!/\d/.test(text)) return [];
+  const masked = text.replace(ISO_TS_RE, blank).replace(POINTER_RE, blank);
+  let spaced = SPACED.get(minDigits);
+  if (!spaced) SPACED.set(minDigits, (spaced = spacedPhone(minDigits)));
+  const out: PhoneMatch[] = [];
+  for (const m of masked.matchAll(spaced)) out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
+  if (masked.includes(".")) {
+    for (const m of masked.matchAll(DOTTED_PHONE)) {
+      const n = digitsOf(m[0]).length;
+      if (n < minDigits || n > MAX_DIGITS || NOT_DOTTED_PHONE.test(m[0])) continue;
+      if (out.some((f) => m.index < f.end && m.index + m[0].length > f.start)) continue;
+      out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
+    }
+    out.sort((a, b) => a.start - b.start);
+  }
+  return out;
 }
 
 export function isEmail(value: string): boolean {
@@ -27,9 +72,11 @@ export function digitsOf(value: string): string {
   return value.replace(/\D/g, "");
 }
 
+/** A whole value (a form field) that is a phone number. */
 export function isPhone(value: string): boolean {
-  const d = digitsOf(value);
-  return d.length >= 7 && d.length <= 15 && /^\+?[\d\s().-]+$/.test(value.trim());
+  const v = value.trim();
+  const found = findPhones(v);
+  return found.length === 1 && found[0]!.start === 0 && found[0]!.end === v.length;
 }
 
 /** `maria@acme.com` → `m***@acme.com` */
@@ -43,16 +90,21 @@ export function redactPhone(phone: string): string {
   return `***-***-${digitsOf(phone).slice(-3)}`;
 }
 
-/** Every email and phone found in a text, in order of appearance. */
-export function findPii(text: string): Array<{ kind: "email" | "phone"; value: string }> {
-  const found: Array<{ kind: "email" | "phone"; value: string; at: number }> = [];
-  for (const m of text.matchAll(EMAIL_RE)) found.push({ kind: "email", value: m[0], at: m.index ?? 0 });
-  const noEmails = text.replace(EMAIL_RE, (s) => " ".repeat(s.length));
-  const masked = noEmails.replace(ISO_TS_RE, (s) => " ".repeat(s.length));
-  for (const m of masked.matchAll(PHONE_RE)) {
-    if (digitsOf(m[0]).length >= 7) found.push({ kind: "phone", value: m[0].trim(), at: m.index ?? 0 });
-  }
-  return found.sort((a, b) => a.at - b.at).map(({ kind, value }) => ({ kind, value }));
+export interface PiiMatch {
+  kind: "email" | "phone";
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** Every email and phone found in a text, in order of appearance, with positions. */
+export function findPii(text: string): PiiMatch[] {
+  const found: PiiMatch[] = [];
+  // Without an @ there is no address, and the unanchored email pattern is costly on long runs.
+  if (text.includes("@")) for (const m of text.matchAll(EMAIL_RE)) found.push({ kind: "email", value: m[0], start: m.index, end: m.index + m[0].length });
+  const noEmails = found.length ? text.replace(EMAIL_RE, blank) : text;
+  for (const p of findPhones(noEmails)) found.push({ kind: "phone", ...p });
+  return found.sort((a, b) => a.start - b.start);
 }
 
 /** Hashes and vault pointers are pointers, not data (as in the ledger's no_raw_pii policy). */
@@ -63,7 +115,7 @@ export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; va
   const out: Array<{ kind: "email" | "phone"; value: string; path: string }> = [];
   const walk = (v: unknown, path: string) => {
     if (typeof v === "string") {
-      if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ ...p, path });
+      if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ kind: p.kind, value: p.value, path });
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
     else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
   };
