@@ -43,9 +43,8 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
   app.get("/v1/conversations", auth, (c) => c.json(listConversations(core, c.get("principal"))));
   app.get("/v1/conversations/:id", auth, (c) => c.json(getConversation(core, c.get("principal"), c.req.param("id"))));
   // The main spec lists GET …/messages next to …/timeline: one projection, one pagination, two names.
-  for (const path of ["/v1/conversations/:id/timeline", "/v1/conversations/:id/messages"]) {
-    app.get(path, auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
-  }
+  app.get("/v1/conversations/:id/timeline", auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
+  app.get("/v1/conversations/:id/messages", auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
 
   app.post("/v1/conversations/:id/messages", auth, async (c) => {
     const { raw, value } = await readJson(c);
