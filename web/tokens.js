@@ -31,3 +31,27 @@ export function splitTokens(text) {
   if (at < text.length) out.push({ text: text.slice(at) });
   return out;
 }
+
+/**
+ * The text to send: each picked job's `#Title` mark (where the person picked it) becomes its
+ * `[ref …]` token in place; a job whose mark the person deleted from the text but whose chip is
+ * still shown is appended at the end. Longer titles first, so "#Call Bruno" wins over "#Call".
+ * @param {string} text @param {Array<{ job_id: string, title: string }>} refs @returns {string}
+ */
+export function placeRefs(text, refs) {
+  let out = text;
+  /** @type {string[]} */
+  const tail = [];
+  for (const r of [...refs].sort((a, b) => b.title.length - a.title.length)) {
+    const mark = refMark(r.title);
+    const at = out.indexOf(mark);
+    if (at >= 0) out = out.slice(0, at) + refToken(r.job_id, r.title) + out.slice(at + mark.length);
+    else tail.push(refToken(r.job_id, r.title));
+  }
+  return [out.trim(), ...tail].filter(Boolean).join(" ");
+}
+
+/** How a picked job reads in the composer's text until it is sent. @param {string} title */
+export function refMark(title) {
+  return `#${title}`;
+}

@@ -8,7 +8,8 @@ import { ARTIFACTS, launchBrowser, shot, signedIn, textOf } from "./harness.js";
 /**
  * The LLM layer in a real browser, against the real server with OFFICE_PLANNER=llm pointing at
  * the scripted model: `#` picker → chip → message; a surface's button; ActionSummary with
- * "assumed" and Change; pin/unpin; Assist → Apply in the Job Drawer.
+ * "assumed" and Change; pin/unpin; Assist → Apply in the Job Drawer; a picked job's token where
+ * the cursor was; a surface button marked confirm asks first.
  */
 let server: TestServer;
 let model: ScriptedModel;
@@ -141,6 +142,50 @@ describe("LLM layer in a real browser", () => {
     await expect.poll(async () => (await api(`/v1/jobs/${invoice}`)).due_at ?? null, { timeout: 15_000 }).not.toBeNull();
     await expect.poll(() => drawer.locator(".assist-item").count(), { timeout: 10_000 }).toBe(0);
     await shot(page, "llm-07-assist-applied");
+    await ctx.close();
+  });
+
+  test("a job picked with # lands where the cursor was; a surface button marked confirm asks first", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, token());
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.waitFor();
+    model.script(propose("generic", "Order paper for the office", "Order a box of A4 paper", null));
+    await send(page, "Please order paper for the office");
+    await page.locator('article[data-card-type="job.formalize"]', { hasText: "Order paper for the office" }).waitFor({ timeout: 15_000 });
+    const paper = await jobNamed("Order paper for the office");
+
+    // The person writes, moves the cursor back between "check" and "today", and picks the job there.
+    const approveOp = `[op v:1 type:"approve" job:"${paper}"]`;
+    model.script(answer([{ ...nulls, type: "chat_reply", text: "Here is what I would do next." }], [
+      { surface_id: "next-2", kind: "what_next_v1", title: "Next step", payload: { headline: "Approve the paper order", body: null, targetJobId: paper, primaryAction: { label: "Approve order", opToken: approveOp, confirm: true }, secondaryActions: null, notes: null } },
+    ]));
+    await box.click();
+    await box.fill("Please check today");
+    await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange("Please check ".length, "Please check ".length));
+    await box.pressSequentially("#Orde");
+    await page.getByRole("listbox", { name: "Pick a job" }).getByRole("option", { name: /Order paper for the office/ }).click();
+    await expect.poll(() => box.inputValue()).toBe("Please check #Order paper for the office today");
+    await shot(page, "llm-08-chip-at-cursor");
+    await box.press("Enter");
+    await expect.poll(() => ((model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined)?.[1]?.content as string | undefined) ?? "", { timeout: 15_000 }).toContain("Please check [ref#1] today");
+    const stored = async () => ((await api(`/v1/conversations/${C}/timeline`)).items as any[]).map((i) => i.message.body_text as string | undefined);
+    expect(await stored()).toContain(`Please check [ref v:1 type:"job" id:"${paper}" name:"Order paper for the office"] today`);
+
+    // The surface's button asks first: Go back sends nothing; confirming sends the [op …] token.
+    const surfaceBtn = page.locator(`.surface button[data-op='${approveOp}']`);
+    await surfaceBtn.waitFor({ timeout: 15_000 });
+    const dialog = page.getByRole("dialog", { name: "Approve order?" });
+    await surfaceBtn.click();
+    await dialog.waitFor();
+    await shot(page, "llm-09-surface-confirm");
+    await dialog.getByRole("button", { name: "Go back" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await stored()).not.toContain(approveOp);
+    expect((await api(`/v1/jobs/${paper}`)).state).toBe("proposed");
+    await surfaceBtn.click();
+    await dialog.getByRole("button", { name: "Approve order" }).click();
+    await expect.poll(async () => (await stored()).includes(approveOp), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await api(`/v1/jobs/${paper}`)).state, { timeout: 15_000 }).not.toBe("proposed");
     await ctx.close();
   });
 });

@@ -1,12 +1,15 @@
 // @ts-check
 import { html, useEffect, useState } from "../lib/preact.js";
+import { confirmDialog } from "../button-flow.js";
 import { applySuggestion, loadAssist } from "../thread-actions.js";
 
 /** @typedef {import('../types.js').SuggestionView} SuggestionView */
 
 /**
  * The Job Drawer's Assist: validated suggestions with Apply / Dismiss. Nothing applies without
- * the click; Dismiss only hides it here.
+ * the click, and one that needs confirmation (a past date, a high priority) asks first; Dismiss
+ * only hides it here. Each says what Apply will do: change the job's card, or post a proposal
+ * in the chat.
  * @param {{ jobId: string }} props
  */
 export function AssistSection({ jobId }) {
@@ -27,14 +30,25 @@ export function AssistSection({ jobId }) {
     <ul class="assist-list">${(items ?? []).map((s) => html`<li key=${s.suggestion_id} class="assist-item" data-type=${s.type}>
       <div><strong>${s.preview}</strong>${s.requires_confirmation ? html` <span class="badge-assumed">confirm</span>` : null}</div>
       <div class="muted small">${s.rationale}</div>
+      <div class="muted small assist-effect">${EFFECT[s.applies_as ?? "message"]}</div>
       <div class="card-buttons">
         <button type="button" class="btn btn-small btn-primary" disabled=${busy === s.suggestion_id}
-          onClick=${async () => { setBusy(s.suggestion_id); if (await applySuggestion(jobId, s)) drop(s); setBusy(""); }}>Apply</button>
+          onClick=${async () => {
+            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: "This suggestion needs your confirmation before it is applied.", okLabel: "Apply" }))) return;
+            setBusy(s.suggestion_id);
+            if (await applySuggestion(jobId, s)) drop(s);
+            setBusy("");
+          }}>Apply</button>
         <button type="button" class="btn btn-small btn-ghost" onClick=${() => drop(s)}>Dismiss</button>
       </div>
     </li>`)}</ul>
   </section>`;
 }
+
+const EFFECT = {
+  card: "Apply re-proposes the job with this change for approval.",
+  message: "A proposal: Apply posts it in the chat; nothing on the job changes.",
+};
 
 /**
  * What the model proposed for this job and what validation did with it (from the redacted

@@ -3,7 +3,7 @@ import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { sendText, uploadFile } from "../actions.js";
 import { navigate } from "../router.js";
-import { refToken } from "../tokens.js";
+import { placeRefs, refMark } from "../tokens.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
 
@@ -16,8 +16,9 @@ const TEMPLATES = [
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
  * job runs. Attach a file with the clip or by dropping it on the chat. Typing `#` opens a picker
- * of this conversation's jobs; a picked job becomes a chip and is sent as a `[ref …]` token, so
- * the server knows exactly which job the person means (names never resolve identity).
+ * of this conversation's jobs; a picked job becomes a chip and a `#Title` mark where the cursor
+ * was, sent as a `[ref …]` token at that place, so the server knows exactly which job the person
+ * means (names never resolve identity).
  * @param {{ cid: string, prefill: { conversationId: string, text: string, n: number } | null, job?: JobHead, onPin: () => void, pinned: boolean, jobs?: JobHead[] }} props
  */
 export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
@@ -42,7 +43,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   useLayoutGrow(area, text);
 
   const send = () => {
-    const t = [text.trim(), ...refs.map((r) => refToken(r.job_id, r.title))].filter(Boolean).join(" ");
+    const t = placeRefs(text, refs);
     if (!t) return;
     sendText(cid, t);
     setText("");
@@ -56,15 +57,26 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     const m = /(^|\s)#([^\s#]*)$/.exec(value.slice(0, caret));
     setQuery(m ? m[2] : null);
   };
-  /** The `#query` typed so far is replaced by a chip. @param {JobHead} j */
+  /** The `#query` typed so far becomes the job's mark, right there, with the caret after it. @param {JobHead} j */
   const pick = (j) => {
     const el = area.current;
     const caret = el?.selectionStart ?? text.length;
+    const title = j.title ?? j.job_id;
     const before = text.slice(0, caret).replace(/#[^\s#]*$/, "");
-    setText(`${before}${text.slice(caret)}`);
-    setRefs((r) => (r.some((x) => x.job_id === j.job_id) ? r : [...r, { job_id: j.job_id, title: j.title ?? j.job_id }]));
+    const after = text.slice(caret);
+    const known = refs.some((x) => x.job_id === j.job_id);
+    // A job picked twice keeps its first place: one token per job.
+    const mark = known ? "" : `${refMark(title)}${/^\s/.test(after) ? "" : " "}`;
+    setText(`${before}${mark}${after}`);
+    if (!known) setRefs((r) => [...r, { job_id: j.job_id, title }]);
     setQuery(null);
-    requestAnimationFrame(() => el?.focus());
+    const at = before.length + mark.length;
+    requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(at, at); });
+  };
+  /** Removing a chip removes its mark from the text too. @param {{ job_id: string, title: string }} r */
+  const unpick = (r) => {
+    setRefs((x) => x.filter((y) => y.job_id !== r.job_id));
+    setText((t) => t.replace(new RegExp(`${escapeRe(refMark(r.title))} ?`), ""));
   };
   /** @param {string} t */
   const useTemplate = (t) => {
@@ -87,7 +99,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         : html`<li class="muted small">No job matches</li>`}
     </ul>` : null}
     ${refs.length ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map((r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
-      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => setRefs((x) => x.filter((y) => y.job_id !== r.job_id))}>×</button></span>`)}</div>` : null}
+      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => unpick(r)}>×</button></span>`)}</div>` : null}
     <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
     <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
@@ -112,3 +124,6 @@ function useLayoutGrow(ref, text) {
     el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
   }, [text]);
 }
+
+/** @param {string} s */
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,17 +1,24 @@
 // @ts-check
 import { html } from "../lib/preact.js";
 import { sendText } from "../actions.js";
+import { confirmDialog } from "../button-flow.js";
 
 /** @typedef {import('../types.js').Surface} Surface */
 
 /**
  * Surfaces v0 as compact cards. A button never acts by itself: it sends its `[op …]` token as
- * the person's message, through the same checks as anything typed or clicked.
+ * the person's message, through the same checks as anything typed or clicked. A button marked
+ * `confirm` asks first, in the same dialog as a card button's confirm; Go back sends nothing.
  * @param {{ surfaces: Surface[], cid: string }} props
  */
 export function SurfaceCards({ surfaces, cid }) {
-  /** @param {{ label: string, opToken: string }} b @param {string} key */
-  const btn = (b, key) => html`<button key=${key} type="button" class="btn btn-small btn-secondary" data-op=${b.opToken} onClick=${() => sendText(cid, b.opToken)}>${b.label}</button>`;
+  /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b */
+  const run = async (b) => {
+    if (b.confirm && !(await confirmDialog({ title: `${b.label}?`, body: "The agent acts on this as if you had clicked it on the job.", okLabel: b.label }))) return;
+    sendText(cid, b.opToken);
+  };
+  /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b @param {string} key */
+  const btn = (b, key) => html`<button key=${key} type="button" class="btn btn-small btn-secondary" data-op=${b.opToken} data-confirm=${b.confirm ? "true" : null} onClick=${() => void run(b)}>${b.label}</button>`;
   return html`<div class="surfaces">${surfaces.map((s) => html`<section key=${s.surface_id} class="surface" aria-label=${s.title} data-kind=${s.kind}>
     <h4>${s.title}</h4>
     ${s.kind === "what_next_v1" ? html`<p class="surface-headline">${s.payload.headline}</p>
