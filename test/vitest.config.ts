@@ -25,6 +25,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // expect.poll's 1 s default fails a wait for a state that takes a moment on a loaded
+          // 2-core machine (a write's fsync, a page's boot); polls still return as soon as it holds.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

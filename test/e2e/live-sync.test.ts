@@ -65,10 +65,15 @@ async function anaSays(text: string, conversationId = pairId): Promise<void> {
 
 const shown = (page: Page, text: string) => page.locator(".msg .text", { hasText: text }).count();
 
-/** Every text appears exactly once, now and still after a moment (a late duplicate would show then). */
-async function eachOnce(page: Page, texts: string[]): Promise<void> {
+/**
+ * Every text appears exactly once, and still does once a later message has arrived: frames come
+ * in order, so a late duplicate of anything before that message would be on the page by then.
+ */
+async function eachOnce(page: Page, texts: string[], conversationId = pairId): Promise<void> {
   for (const t of texts) await expect.poll(() => shown(page, t), { timeout: 15_000 }).toBe(1);
-  await page.waitForTimeout(300);
+  const later = nonce("later");
+  await anaSays(later, conversationId);
+  await expect.poll(() => shown(page, later), { timeout: 15_000 }).toBe(1);
   for (const t of texts) expect(await shown(page, t), t).toBe(1);
 }
 
@@ -110,9 +115,7 @@ describe("Live updates in a real browser", () => {
       await expect.poll(() => shown(page, polled), { timeout: 3000 }).toBe(1);
       expect(Date.now() - t0).toBeLessThan(3000);
       const from = Date.now();
-      await page.waitForTimeout(2000);
-      const polls = proxy.listCalls.filter((t) => t >= from).length;
-      expect(polls).toBeGreaterThanOrEqual(3);
+      await expect.poll(() => proxy.listCalls.filter((t) => t >= from).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
     } finally {
       proxy.blockStreams(false);
     }
@@ -166,8 +169,9 @@ describe("Live updates in a real browser", () => {
     await expect.poll(unreadOnServer, { timeout: 5000 }).toBe(0);
 
     // A message in the open conversation is read at once.
-    await anaSays(nonce("while open"), cid);
-    await page.waitForTimeout(500);
+    const open = nonce("while open");
+    await anaSays(open, cid);
+    await expect.poll(() => shown(page, open), { timeout: 10_000 }).toBe(1);
     expect(await badge.count()).toBe(0);
     await expect.poll(unreadOnServer, { timeout: 5000 }).toBe(0);
 

@@ -104,7 +104,8 @@ describe("Messenger in a real browser", () => {
     const before = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
     await page.reload();
     await card(page, "finished").waitFor();
-    await page.waitForTimeout(500);
+    // The stream is open (the "Connecting…" banner is gone): what it replays is on the page.
+    await expect.poll(() => page.locator(".conn").count(), { timeout: 15_000 }).toBe(0);
     const after = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
     expect(after).toEqual(before);
     expect(new Set(after).size).toBe(after.length);
