@@ -1,0 +1,60 @@
+import { blake3 } from "@noble/hashes/blake3.js";
+import type { TActor } from "../../contracts/primitives.js";
+import type { Clock } from "../shared/clock.js";
+import type { IdGenerator } from "../shared/ids.js";
+import type { CardContext } from "./cards.js";
+import type { EntityProfile } from "./context-builder.js";
+import type { Draft } from "./emitter.js";
+
+/** The drafts every step of a job is made of: card contexts, card events, state changes, chat text. */
+
+export const CALENDAR_TOOL = "calendar.create_invite";
+
+export const agentActor = (id: string): TActor => ({ entity_id: id, actor_type: "agent" });
+
+/** Letters-only digest: deterministic ids that no PII scanner can read as a phone number. */
+export function letterHash(s: string, n = 16): string {
+  const h = blake3(new TextEncoder().encode(s));
+  let out = "";
+  for (let i = 0; i < n; i++) out += String.fromCharCode(97 + (h[i]! % 26));
+  return out;
+}
+
+export function toolCallId(jobId: string, attempt: number): string {
+  return `tcall_${letterHash(jobId)}_a${attempt}`;
+}
+
+export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenerator }) {
+  const { clock, ids } = deps;
+
+  function cardCtx(job: { job_id: string; tenant_id: string; conversation_id: string; title: string }, agent: EntityProfile): CardContext {
+    const who = { entity_id: agent.entity_id, display_name: agent.display_name, actor_type: "agent" as const };
+    return { card_id: ids("card"), job_id: job.job_id, tenant_id: job.tenant_id, conversation_id: job.conversation_id, now: clock.iso(), title: job.title, owner: who, author: who };
+  }
+
+  const cardDrafts = (agentId: string, jobId: string, type: "job.progress" | "job.completed" | "job.proposed", card: Record<string, unknown>): Draft[] => {
+    const key = type === "job.progress" ? "tracking_card" : type === "job.completed" ? "finished_card" : "proposed_card";
+    return [
+      { event_type: type, actor: agentActor(agentId), job_id: jobId, payload: { job_id: jobId, [key]: card } },
+      { event_type: "message.sent", actor: agentActor(agentId), job_id: jobId, payload: { message_id: ids("msg"), kind: "card", card } },
+    ];
+  };
+
+  const stateDraft = (agentId: string, jobId: string, prev: string, next: string, reason_code: string, note?: string, extra: Record<string, unknown> = {}): Draft => ({
+    event_type: "job.state_changed",
+    actor: agentActor(agentId),
+    job_id: jobId,
+    payload: { job_id: jobId, prev_state: prev, next_state: next, reason_code, ...(note ? { note } : {}), ...extra },
+  });
+
+  const textDraft = (agentId: string, text: string, jobId?: string): Draft => ({
+    event_type: "message.sent",
+    actor: agentActor(agentId),
+    ...(jobId ? { job_id: jobId } : {}),
+    payload: { message_id: ids("msg"), kind: "text", body_text: text },
+  });
+
+  return { cardCtx, cardDrafts, stateDraft, textDraft };
+}
+
+export type JobDrafts = ReturnType<typeof createJobDrafts>;

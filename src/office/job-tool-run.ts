@@ -1,0 +1,219 @@
+import type { TArtifactRef } from "../../contracts/cards.js";
+import type { Clock } from "../shared/clock.js";
+import type { IdGenerator } from "../shared/ids.js";
+import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "./cards.js";
+import type { EntityProfile } from "./context-builder.js";
+import type { Draft, EmitContext, Emitter } from "./emitter.js";
+import { agentActor, CALENDAR_TOOL, toolCallId, type JobDrafts } from "./job-drafts.js";
+import type { JobView } from "./job-machine.js";
+import * as copy from "./narrator.js";
+import { decideAfterFailure, failureWeight, type CircuitBreaker } from "./retry-policy.js";
+import type { ToolRouter } from "./tools/tool-router.js";
+import type { ToolErrorCode } from "./tools/tool.js";
+
+/**
+ * One tool attempt of a job, recorded around the side effect: the intent (`tool.called`) is
+ * durable before the tool runs, the outcome and the job's next card follow it.
+ */
+export function createToolRun(deps: {
+  clock: Clock;
+  ids: IdGenerator;
+  emitter: Emitter;
+  router: ToolRouter;
+  breaker: CircuitBreaker;
+  schedule: readonly number[];
+  defaultTimezone: string;
+  drafts: JobDrafts;
+  approverOf: (job: JobView) => Array<{ entity_id: string; display_name: string }>;
+  /** Schedules the next attempt of a retryable failure. */
+  armRetry: (tenantId: string, jobId: string, delayMs: number, attempt: number) => void;
+}) {
+  const { clock, ids, emitter, approverOf } = deps;
+  const { cardCtx, cardDrafts, stateDraft } = deps.drafts;
+
+  function toolInput(job: JobView, agent: EntityProfile) {
+    const s = job.slots;
+    const email = s.attendee_email!;
+    return {
+      title: s.title ?? job.title.replace(/^Schedule\s+/i, "").replace(/^./, (m) => m.toUpperCase()),
+      duration_minutes: s.duration_minutes ?? 30,
+      time_window: s.time_window!,
+      ...(s.day_hint ? { day_hint: s.day_hint } : {}),
+      timezone: s.timezone!,
+      meeting_link: s.meeting_link!,
+      organizer: { name: agent.display_name, entity_id: agent.entity_id },
+      attendees: [{ name: s.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }],
+      ...(s.notes ? { notes_hint: s.notes.slice(0, 300) } : {}),
+    };
+  }
+
+  /**
+   * Records the intent (prefix drafts + tool.called), runs the tool, records the outcome and
+   * the job's next card. The tool.called id is derived from (job, attempt), so if two
+   * processes race to the same retry the ledger refuses the second as a duplicate.
+   */
+  async function runTool(job: JobView, agent: EntityProfile, prefix: Draft[], ec: EmitContext, opts: { resumeCallId?: string } = {}): Promise<string[]> {
+    const emitted: string[] = [];
+    const input = toolInput(job, agent);
+    const tool = deps.router.get(CALENDAR_TOOL)!;
+    const attempt = opts.resumeCallId ? job.tools.at(-1)!.attempt : (job.tools.at(-1)?.attempt ?? 0) + 1;
+    const callId = opts.resumeCallId ?? toolCallId(job.job_id, attempt);
+    const prevCall = job.tools.at(-1);
+    const idem = `idem:${job.job_id}:${tool.name}:${tool.version}`;
+    const sanitized = tool.sanitize(input);
+    if (!opts.resumeCallId) {
+      const called: Draft = {
+        event_type: "tool.called",
+        event_id: `evt_${callId}`,
+        actor: agentActor(agent.entity_id),
+        job_id: job.job_id,
+        payload: {
+          tool_call_id: callId,
+          tool_name: tool.name,
+          tool_version: tool.version,
+          purpose: tool.purpose(input),
+          inputs: sanitized.inputs,
+          pii_policy: { redactions_applied: sanitized.redactions_applied, hashes_applied: sanitized.hashes_applied, raw_pii_stored: false },
+          idempotency_key: idem,
+          attempt,
+          ...(prevCall && attempt > 1 ? { retry_of_tool_call_id: prevCall.tool_call_id } : {}),
+        },
+      };
+      // A person's action started this run: say so on a Tracking card before the call.
+      const starting: Draft[] = [];
+      if (prefix.length) {
+        const pc = cardCtx(job, agent);
+        const card = buildTrackingCard(pc, {
+          state: "in_progress",
+          status_line: "Creating invite…",
+          steps: copy.meetingSteps("create"),
+          buttons: progressButtons(pc),
+        });
+        starting.push({ event_type: "job.progress", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: { ...card, progress: { ...card.progress, percent: 50, current_step: "create_invite" } } } });
+      }
+      emitted.push(...(await emitter.emit(ec, [...prefix, ...starting, called])));
+    }
+    const provider = tool.providerOf(input);
+    const out = await deps.router.execute(tool.name, input, { tenant_id: job.tenant_id, job_id: job.job_id, idempotency_key: idem, attempt, now: clock.now() });
+    const ec2: EmitContext = { ...ec, causation_id: emitted.at(-1) ?? `evt_${callId}` };
+    const A = agent.entity_id;
+    const c = cardCtx(job, agent);
+    if (out.ok) {
+      deps.breaker.reset(job.tenant_id, provider);
+      const sched = out.output.scheduled_time as { start: string; end: string; timezone: string };
+      const artifacts: TArtifactRef[] = out.artifacts;
+      const resultId = ids("evt");
+      const withEvent = artifacts.map((a) => ({ ...a, event_id: resultId }));
+      const fc = cardCtx(job, agent);
+      const finished = buildFinishedCard(fc, {
+        result: "completed",
+        summary: copy.completedSummary(job.slots, sched.start, sched.end, sched.timezone),
+        artifacts: withEvent,
+        buttons: completedButtons(fc),
+        next_actions: [{ label: "Create follow-up job", suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." } }],
+      });
+      emitted.push(
+        ...(await emitter.emit(ec2, [
+          {
+            event_type: "tool.result",
+            event_id: resultId,
+            actor: agentActor(A),
+            job_id: job.job_id,
+            payload: {
+              tool_call_id: callId,
+              tool_name: tool.name,
+              status: "success",
+              latency_ms: out.latency_ms,
+              output: out.output,
+              artifacts: withEvent,
+              safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+              attempt,
+              retryable: false,
+            },
+          },
+          ...cardDrafts(A, job.job_id, "job.completed", finished),
+        ])),
+      );
+      return emitted;
+    }
+
+    const err = out.error;
+    const priorUnknowns = job.tools.filter((t) => t.error_code === "UNKNOWN" && t.tool_call_id !== callId).length;
+    deps.breaker.record(job.tenant_id, provider, failureWeight(err.error_code as ToolErrorCode, priorUnknowns));
+    const decision = decideAfterFailure({
+      code: err.error_code as ToolErrorCode,
+      attempt,
+      schedule: deps.schedule,
+      breakerOpen: deps.breaker.isOpen(job.tenant_id, provider),
+      ...(err.suggested_wait_seconds !== undefined ? { suggestedWaitSeconds: err.suggested_wait_seconds } : {}),
+      priorUnknowns,
+    });
+    const resultDraft: Draft = {
+      event_type: "tool.result",
+      actor: agentActor(A),
+      job_id: job.job_id,
+      payload: {
+        tool_call_id: callId,
+        tool_name: tool.name,
+        status: "error",
+        latency_ms: out.latency_ms,
+        error: decision.kind === "retry" ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) } : err,
+        safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+        attempt,
+        retryable: decision.kind === "retry",
+      },
+    };
+    const alt = copy.alternativeLink(job.slots.meeting_link);
+    if (decision.kind === "retry") {
+      const card = buildTrackingCard(c, {
+        state: "in_progress",
+        status_line: copy.retryStatus(err.error_code as ToolErrorCode, decision.delayMs),
+        blockers: [err.message_safe],
+        steps: copy.meetingSteps("retry"),
+        buttons: retryButtons(c, alt),
+        last_tool_call_id: callId,
+      });
+      emitted.push(...(await emitter.emit(ec2, [resultDraft, ...cardDrafts(A, job.job_id, "job.progress", card)])));
+      deps.armRetry(job.tenant_id, job.job_id, decision.delayMs, decision.attempt);
+      return emitted;
+    }
+    if (decision.kind === "wait_input") {
+      const auth = decision.reason_code === "provider_auth_required";
+      const fields: Record<string, string> = {};
+      if (!auth) fields.time_window = err.message_safe;
+      const schema = copy.meetingInputSchema(["attendee_email", "time_window"], job.slots, deps.defaultTimezone, {}, { time_window: job.slots.time_window });
+      const card = buildTrackingCard(c, {
+        state: "waiting_input",
+        status_line: auth ? copy.AUTH_STATUS : copy.INVALID_STATUS,
+        blockers: [err.message_safe],
+        waiting_on: approverOf(job),
+        steps: copy.meetingSteps("blocked_tool"),
+        buttons: auth ? authButtons(c, alt) : trackingButtons(c, schema),
+        last_tool_call_id: callId,
+      });
+      emitted.push(
+        ...(await emitter.emit(ec2, [resultDraft, stateDraft(A, job.job_id, "in_progress", "waiting_input", decision.reason_code, err.message_safe), ...cardDrafts(A, job.job_id, "job.progress", card)])),
+      );
+      return emitted;
+    }
+    const fc = cardCtx(job, agent);
+    const finished = buildFinishedCard(fc, {
+      result: "failed",
+      summary: copy.EXHAUSTED_SUMMARY,
+      failure_reason: err.message_safe,
+      artifacts: [],
+      buttons: failedButtons(fc, alt),
+      next_actions: [{ label: "Try again later", suggested_action: { type: "job.retry", job_id: job.job_id } }],
+    });
+    emitted.push(
+      ...(await emitter.emit(ec2, [
+        resultDraft,
+        stateDraft(A, job.job_id, "in_progress", "failed", decision.reason_code, decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries."),
+        ...cardDrafts(A, job.job_id, "job.completed", finished),
+      ])),
+    );
+    return emitted;
+  }
+
+  return runTool;
+}
