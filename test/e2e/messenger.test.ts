@@ -21,6 +21,16 @@ const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
 const ana = () => server.demo!.humans.find((h) => h.display_name === "Ana")!;
 const card = (page: Page, type: string) => page.locator(`article[data-card-type="job.${type}"]`).last();
 
+/**
+ * Sends a request and waits for the proposal it brings: one more Formalize card than before.
+ * Waiting for "a" card would find an older job's card in the same chat and click that one.
+ */
+async function askForJob(page: Page, text: string): Promise<void> {
+  const before = await page.locator('article[data-card-type="job.formalize"]').count();
+  await send(page, text);
+  await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
+}
+
 async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole("textbox", { name: "Message" });
   await box.click();
@@ -126,8 +136,7 @@ describe("Messenger in a real browser", () => {
   test("the composer sends while a job is running", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token);
     await openChatWithAgent(page, server.demo!.conversation_id);
-    await send(page, "Please schedule a 30-min call with Maria next week");
-    await card(page, "formalize").waitFor({ timeout: 15_000 });
+    await askForJob(page, "Please schedule a 30-min call with Maria next week");
     await approveUntilWaiting(page);
     const box = page.getByRole("textbox", { name: "Message" });
     await expect.poll(() => box.isEnabled()).toBe(true);
@@ -187,8 +196,7 @@ describe("Messenger in a real browser", () => {
   test("dispute, cancel with its confirm dialog, and an input-modal validation error", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token);
     await openChatWithAgent(page, server.demo!.conversation_id);
-    await send(page, "Can you schedule a 15-min call with Maria next week?");
-    await card(page, "formalize").waitFor({ timeout: 15_000 });
+    await askForJob(page, "Can you schedule a 15-min call with Maria next week?");
     await approveUntilWaiting(page);
 
     // Validation: required fields left empty are flagged in place; nothing is sent.
