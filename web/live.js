@@ -71,15 +71,9 @@ function onDown(closed) {
   // A closed stream may mean the cursor is gone (410); resync first so nothing is missed.
   // Back off 1 s, 2 s, 4 s … up to 15 s; the poll keeps the page current meanwhile.
   retryDelay = retryDelay ? Math.min(retryDelay * 2, 15_000) : timing().retryMs;
-  retryTimer = setTimeout(async () => {
+  retryTimer = setTimeout(() => {
     retryTimer = null;
-    try {
-      cursor = (await refreshAll()) ?? cursor;
-    } catch {
-      onDown(true);
-      return;
-    }
-    connect();
+    void resync();
   }, retryDelay);
 }
 

@@ -12,15 +12,10 @@ import { APPLICABLE, REPROPOSE, applyCardChange, cardChangeOf, suggestionView } 
 import type { AssistStore } from "./llm/assist-store.js";
 import type { LlmPlanner } from "./llm/llm-planner.js";
 import { formatRefToken } from "./llm/tokens.js";
+import type { ApplySuggestionInput } from "./office-api.js";
 import { validateSuggestions } from "./llm/suggestions.js";
 
-export interface ApplySuggestionRequest {
-  tenant_id: string;
-  trace_id: string;
-  job_id: string;
-  suggestion_id: string;
-  actor_entity_id: string;
-  confirm?: boolean;
+export interface ApplySuggestionRequest extends ApplySuggestionInput {
   /** The gateway's bubble for the person's click. */
   causation_id?: string;
 }

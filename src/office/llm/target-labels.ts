@@ -1,26 +1,15 @@
 import type { TCardActionType } from "../../../contracts/cards.js";
-import type { TJobState } from "../../../contracts/primitives.js";
+import { JOB_STATES, type TJobState } from "../../../contracts/primitives.js";
+import { isActionAllowed } from "../job-machine.js";
 import type { PlanJobRef } from "../planner/planner.js";
 import type { ActionSummary } from "./types.js";
 import type { TargetSource } from "./thread-context.js";
 
-/** Which clicks a job accepts in each state; mirrors Office's job machine (the executor re-checks). */
-const ACTIONS_BY_STATE: Record<TJobState, TCardActionType[]> = {
-  draft: ["chat.ask"],
-  proposed: ["job.approve", "job.reject", "job.request_changes", "chat.ask"],
-  approved: ["job.cancel", "chat.ask"],
-  in_progress: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
-  waiting_input: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
-  completed: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],
-  failed: ["job.ack", "job.dispute", "job.follow_up", "job.retry", "job.switch_tool", "job.cancel", "chat.ask"],
-  cancelled: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],
-  rejected: ["job.follow_up", "chat.ask"],
-};
-
 export type IsActionAllowed = (state: string, action: TCardActionType) => boolean;
 
+/** The job machine's own table, so the planner's pre-check and the executor never disagree. */
 export const defaultIsActionAllowed: IsActionAllowed = (state, action) =>
-  (ACTIONS_BY_STATE as Record<string, TCardActionType[] | undefined>)[state]?.includes(action) ?? false;
+  (JOB_STATES as readonly string[]).includes(state) && isActionAllowed(state as TJobState, action);
 
 export const ACTION_VERBS: Record<string, string> = {
   approve: "Approve",
