@@ -12,6 +12,8 @@ import { verifyTenant } from "../../src/ledger/verify.js";
 import type { TUblEvent } from "../../contracts/events.js";
 import { GOLDEN_KEY_PEM, writeGoldenLedger, type GoldenRows } from "./fixtures/golden-ledger.js";
 import { messageSent, openTestLedger, setupTenant } from "./helpers.js";
+import { isIsoTime } from "../../src/ledger/policy/fast-event.js";
+import { ZIsoTime } from "../../contracts/primitives.js";
 
 const golden = JSON.parse(readFileSync(new URL("./fixtures/golden-ledger.json", import.meta.url), "utf8")) as GoldenRows;
 
@@ -125,5 +127,20 @@ describe("a group's first batch undoes itself without a savepoint", () => {
     } finally {
       t.cleanup();
     }
+  });
+});
+
+describe("the fast path's timestamp check", () => {
+  it("gives ZIsoTime's verdict on date-like and random strings", () => {
+    const part = (n: number) => fc.integer({ min: 0, max: 10 ** n + 3 }).map((x) => String(x).padStart(n, "0"));
+    const dateLike = fc
+      .tuple(part(4), part(2), part(2), fc.constantFrom("T", "t", " "), part(2), part(2), part(2), fc.constantFrom("", ".0", ".123", ".1234567"), fc.constantFrom("Z", "z", "", "+02:00", "-23:59", "+24:00", "+0200"))
+      .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
+    fc.assert(
+      fc.property(fc.oneof(dateLike, fc.string(), fc.constantFrom("2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2000-02-29T12:00Z", "1900-02-29T12:00Z")), (s) => {
+        expect(isIsoTime(s)).toBe(ZIsoTime.safeParse(s).success);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

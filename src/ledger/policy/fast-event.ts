@@ -23,6 +23,14 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 128;
 const isShort = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;
 
+// ZIsoTime's check is its own regex (zod's datetime format runs nothing else on a string): the
+// same RegExp object tested directly saves a zod parse (≈ 1 µs) per event. Should the schema
+// ever carry no such pattern, the parse itself runs.
+const isoPattern = (ZIsoTime as unknown as { _zod?: { def?: { pattern?: unknown } } })._zod?.def?.pattern;
+const isoRegex = isoPattern instanceof RegExp && !isoPattern.global && !isoPattern.sticky ? isoPattern : null;
+/** `ZIsoTime.safeParse(ts).success`, without the parse when the schema's pattern is at hand. */
+export const isIsoTime = (ts: string): boolean => (isoRegex ? isoRegex.test(ts) : ZIsoTime.safeParse(ts).success);
+
 export function fastParseEvent(raw: unknown): TUblEvent | null {
   if (!isPlain(raw) || raw.event_type !== "message.sent") return null;
   const keys = Object.keys(raw);
@@ -49,7 +57,7 @@ export function fastParseEvent(raw: unknown): TUblEvent | null {
   for (const k of REQUIRED) if (!Object.hasOwn(raw, k)) return null;
   const { event_id, ts, tenant_id, trace_id, conversation_id, actor, payload } = raw;
   if (!isId(event_id) || !isId(tenant_id) || !isId(trace_id) || !isId(conversation_id)) return null;
-  if (typeof ts !== "string" || !ZIsoTime.safeParse(ts).success) return null;
+  if (typeof ts !== "string" || !isIsoTime(ts)) return null;
   if (!isPlain(actor)) return null;
   const actorKeys = Object.keys(actor);
   if (actorKeys.length !== 2 || !Object.hasOwn(actor, "entity_id") || !Object.hasOwn(actor, "actor_type") || !isId(actor.entity_id) || typeof actor.actor_type !== "string" || !ACTOR_TYPES.has(actor.actor_type)) return null;
