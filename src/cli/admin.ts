@@ -38,13 +38,17 @@ export async function createWorkspace(config: Config, input: { name: string; own
     headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
     body: JSON.stringify({ name: input.name, owner: { display_name: input.owner } }),
   };
-  const call = async (res: Response) => {
+  const call = async (res: Response, listening?: string) => {
     const body = (await res.json()) as { tenant_id: string; owner_entity_id: string; token: string; error?: { message: string } };
     if (!res.ok) throw new Error(`workspace create refused (${res.status}): ${body.error?.message ?? "unknown error"}`);
-    return { tenant_id: body.tenant_id, owner_entity_id: body.owner_entity_id, signin_url: signinUrl(config, body.token) };
+    return { tenant_id: body.tenant_id, owner_entity_id: body.owner_entity_id, signin_url: signinUrl(config, body.token, listening) };
   };
-  // The running server's own address when it published one (PORT=0, or HOST differs from here).
-  if (runningServerPid(config.dataDir) !== null) return call(await fetch(`${readAdminFile(config.dataDir)?.url ?? localUrl(config)}/v1/workspaces`, init));
+  // The running server's own address when it published one (PORT=0, or HOST differs from here);
+  // the link must point there too, not at this shell's PORT.
+  if (runningServerPid(config.dataDir) !== null) {
+    const url = readAdminFile(config.dataDir)?.url;
+    return call(await fetch(`${url ?? localUrl(config)}/v1/workspaces`, init), url);
+  }
   return withServer(config, async (s) => call(await s.app.request("/v1/workspaces", init)));
 }
 

@@ -1,14 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { Hono } from "hono";
 import { parseConfig } from "../../src/config.js";
 import { readAdminFile } from "../../src/ops/admin-endpoint.js";
+import { writePidFile } from "../../src/ops/data-dir.js";
 import { bootServer } from "../../src/ops/boot.js";
 import { silentLogger } from "../../src/ops/logger.js";
 import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { createServer } from "../../src/server.js";
 import { tempDir } from "../ledger/helpers.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const execFileAsync = promisify(execFile);
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -81,6 +88,22 @@ describe("admin endpoint (token rotation on a running server)", () => {
     expect(unknown.body.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringMatching(/No entity ent_nobody/) });
     // Nothing was rotated by any of these: the demo token still works.
     expect((await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${server.demo!.humans[0]!.token}` } })).status).toBe(200);
+  });
+
+  it("`workspace create` against a running server prints a link to that server, not to this shell's PORT", async () => {
+    const { dir, url } = await boot();
+    cleanups.push(writePidFile(dir)); // as main.ts does: it is how the CLI knows a server is running
+    // Another process, as from a shell; its environment names no port, so its default (3000) is
+    // not where the server listens. Async: this process must keep serving while it runs.
+    const { stdout } = await execFileAsync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "cli", "logline.ts"), "workspace", "create", "--name", "Acme Plumbing", "--owner", "Maria"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir },
+      timeout: 30_000,
+    });
+    const link = /(\S+)\/signin\?token=(\S+)/.exec(stdout)!;
+    expect(link[1]).toBe(url);
+    const token = decodeURIComponent(link[2]!);
+    expect((await fetch(`${url}/v1/session`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
 });
 
