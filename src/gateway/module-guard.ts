@@ -14,7 +14,13 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
   return async (c, next) =>
     auth(c, async () => {
       if (c.req.method === "GET" || c.req.method === "HEAD") {
-        if (c.req.query("tenant_id") === undefined && !c.req.path.startsWith("/v1/ledger/keys")) {
+        if (c.req.query("tenant_id") === undefined && c.req.path.startsWith("/v1/agents/")) {
+          // The trajectory is a Messenger read like the gateway's own: the tenant comes from the
+          // token. Office's route still takes it from the query, so hand it the caller's.
+          const url = new URL(c.req.url);
+          url.searchParams.set("tenant_id", c.get("principal").tenantId);
+          c.req.raw = new Request(url, c.req.raw);
+        } else if (c.req.query("tenant_id") === undefined && !c.req.path.startsWith("/v1/ledger/keys")) {
           throw new AppError("VALIDATION_ERROR", "tenant_id is required", { field: "tenant_id" });
         }
         return next();

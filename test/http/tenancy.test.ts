@@ -65,6 +65,16 @@ describe("tenant isolation", () => {
     expect((await as(bob, "GET", "/v1/ledger/verify?tenant_id=tnt_acme_001")).status).toBe(403);
   });
 
+  it("an agent's trajectory takes the tenant from the token, as the API table shows it (no query)", async () => {
+    const own = await as(dan, "GET", "/v1/agents/ent_agent_scheduler/trajectory");
+    expect(own.status).toBe(200);
+    expect(((await own.json()) as any).jobs.map((j: any) => j.job_id)).toContain(jobA.job_id);
+    const foreign = await as(bob, "GET", "/v1/agents/ent_agent_scheduler/trajectory");
+    expect(foreign.status).toBe(404);
+    expect(((await foreign.json()) as any).error.code).toBe("NOT_FOUND");
+    expect((await as(bob, "GET", "/v1/agents/ent_agent_scheduler/trajectory?tenant_id=tnt_acme_001")).status).toBe(403);
+  });
+
   it("lists only the caller's tenant", async () => {
     const convs = ((await (await as(bob, "GET", "/v1/conversations")).json()) as any).items;
     expect(convs).toEqual([]);
