@@ -63,6 +63,9 @@ export async function loadTimeline(cid) {
   try {
     const r = await api.timeline(cid);
     mergeItems(cid, itemsOf(r), { replace: true });
+    // After the items: a card only knows the state it was posted in, the server knows the job's
+    // state now (a rejected or cancelled job has no later card to say so).
+    for (const j of Array.isArray(r?.jobs) ? r.jobs : []) mergeJob(j);
     markReadSoon(cid);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) toast("That conversation isn’t available.");

@@ -57,10 +57,20 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
   const items = pageTimeline(all, { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}), limit });
   const first = items[0];
   const hasOlder = first !== undefined && all[0] !== first;
+  // The current head of every job with a card on this page. A card carries the state it was
+  // posted in; a job rejected or cancelled without a later card would otherwise look still open
+  // to a client that was not connected when it happened.
+  const jobs = new Map<string, Record<string, unknown>>();
+  for (const it of items) {
+    const jobId = it.message.card?.job_id;
+    const job = jobId !== undefined && !jobs.has(jobId) ? state.jobs.get(jobId) : undefined;
+    if (job) jobs.set(job.job_id, jobHeader(state, job));
+  }
   return {
     tenant_id: p.tenantId,
     conversation_id: conversationId,
     items: items.map((it) => presentItem(core, p.tenantId, it)),
+    jobs: [...jobs.values()],
     /** Pass as `before` to page back; null at the beginning. */
     next_cursor: hasOlder ? first.cursor : null,
     cursor: formatCursor(state.head),

@@ -242,3 +242,32 @@ describe("rate limit", () => {
     }
   });
 });
+
+describe("timeline job heads", () => {
+  it("names each carded job's current state, so a job rejected without a later card does not look open after a reload", async () => {
+    const own = await startTestServer();
+    try {
+      const tok = own.demo.humans[0]!.token;
+      const call = (path: string, body?: unknown) =>
+        own.server.app.request(path, {
+          ...(body ? { method: "POST", body: JSON.stringify(body) } : {}),
+          headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", "idempotency-key": `k${Math.random()}` },
+        });
+      const page = async () => (await (await call("/v1/conversations/cnv_9f2a/timeline")).json()) as { items: any[]; jobs: any[] };
+      expect((await call("/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
+      const card = await waitFor(async () => (await page()).items.find((i) => i.message.card)?.message.card, 5000, "formalize card");
+      expect((await page()).jobs).toEqual([expect.objectContaining({ job_id: card.job_id, state: "proposed" })]);
+      const reject = card.buttons.find((b: any) => b.action.type === "job.reject");
+      expect((await call(`/v1/jobs/${card.job_id}/actions`, { card_id: card.card_id, button_id: reject.button_id, action: reject.action })).status).toBe(202);
+      const after = await waitFor(async () => {
+        const p = await page();
+        return p.jobs[0]?.state === "rejected" ? p : undefined;
+      }, 5000, "rejected head");
+      // The only card still says proposed; the head is what tells the client it is over.
+      expect(after.items.filter((i) => i.message.card).map((i) => i.message.card.state)).toEqual(["proposed"]);
+      expect(after.jobs[0]).toMatchObject({ job_id: card.job_id, title: card.title, available_actions: [] });
+    } finally {
+      await own.close();
+    }
+  });
+});
