@@ -129,4 +129,26 @@ describe("attachments", () => {
     const noFile = await req("/v1/conversations/cnv_dan_ana/attachments", { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "upload-2" }, body: new FormData() });
     expect(noFile.status).toBe(400);
   });
+
+  it("a file or group name with an email or phone in it is accepted, and the ledger gets only the redacted form", async () => {
+    const dan = t.demo.humans[0]!.token;
+    const form = new FormData();
+    form.append("file", new Blob(["notes"], { type: "text/plain" }), "call maria.lopez@contoso.com +351 912 345 678.txt");
+    const up = await req("/v1/conversations/cnv_dan_ana/attachments", { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "upload-pii" }, body: form });
+    expect(up.status).toBe(202);
+    const { artifact_id } = (await up.json()) as { artifact_id: string };
+    const dl = await req(`/v1/artifacts/${artifact_id}`, { headers: { authorization: `Bearer ${dan}` } });
+    expect(dl.headers.get("content-disposition")).toBe('attachment; filename="call maria.lopez@contoso.com +351 912 345 678.txt"');
+    const tl = ((await (await req("/v1/conversations/cnv_dan_ana/timeline", { headers: { authorization: `Bearer ${dan}` } })).json()) as any).items;
+    expect(tl.at(-1).message.artifact.title).toContain("m***@contoso.com");
+
+    const group = await json(dan, "POST", "/v1/conversations", { participants: [{ entity_id: "ent_human_ana" }], title: "Deal with bob@contoso.com, call +1 415 555 0100" });
+    expect(group.status).toBe(202);
+    const { conversation_id } = (await group.json()) as { conversation_id: string };
+    const conv = ((await (await json(dan, "GET", `/v1/conversations/${conversation_id}`)).json()) as any).conversation;
+    expect(conv.title).toMatch(/^Deal with b\*\*\*@contoso\.com, call /);
+
+    const stored = JSON.stringify(t.server.ledger.query({ tenant_id: "tnt_acme_001", limit: 1000 }).events);
+    for (const raw of ["maria.lopez@contoso.com", "912 345 678", "bob@contoso.com", "415 555 0100"]) expect(stored).not.toContain(raw);
+  });
 });

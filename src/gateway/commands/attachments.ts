@@ -4,6 +4,7 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { scrubText } from "../pii.js";
 import { memberConversation } from "./conversations.js";
 
 /** Types a browser may render from our origin; everything else is served as octet-stream. */
@@ -34,11 +35,16 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
   mkdirSync(dir, { recursive: true });
   const path = join(dir, artifactId);
   writeFileSync(path, Buffer.from(await file.arrayBuffer()), { mode: 0o600 });
+  // A file name is typed by a person like a message ("call maria@acme.com.txt"): its emails and
+  // phones go to the vault, and the ledger gets the redacted name. The download keeps the name
+  // as uploaded (gateway_attachments is not the ledger and is served only to members).
+  const { text: shown, refs } = scrubText(p.tenantId, filename, core.office.vault);
   const ev = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
     message_id: core.ids("msg"),
     kind: "artifact",
-    body_text: filename,
-    artifact: { artifact_id: artifactId, kind: "file", title: filename, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
+    body_text: shown,
+    ...(refs.length ? { pii_refs: refs } : {}),
+    artifact: { artifact_id: artifactId, kind: "file", title: shown, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
   });
   try {
     return await core.commit(p.tenantId, [ev], {

@@ -22,7 +22,10 @@ export async function createConversation(core: Core, p: Principal, body: z.infer
   for (const id of ids) if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
   const unique = [...new Set(ids)];
   const others = unique.filter((id) => id !== p.entityId);
-  const title = body.title ?? (others.map((id) => state.entities.get(id)!.display_name).join(", ") || me.display_name);
+  // A group's name is typed like a message: an email or phone in it goes to the vault and the
+  // ledger keeps only the redacted form (the title is shown as stored).
+  const typed = body.title === undefined ? undefined : scrubText(p.tenantId, body.title, core.office.vault).text;
+  const title = typed ?? (others.map((id) => state.entities.get(id)!.display_name).join(", ") || me.display_name);
   const conversationId = core.ids("cnv");
   const ev = core.event(p.tenantId, "conversation.created", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
     conversation_id: conversationId,
