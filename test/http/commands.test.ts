@@ -129,6 +129,7 @@ describe("bad input answers the standard error shape and writes nothing", () => 
       ["invalid json", () => post("/v1/conversations/cnv_dan_ana/messages", "{not json"), 400, "INVALID_JSON"],
       ["unknown field", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "x", extra: 1 }), 400, "VALIDATION_ERROR"],
       ["missing body_text", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text" }), 400, "VALIDATION_ERROR"],
+      ["blank body_text", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: " \n\t " }), 400, "VALIDATION_ERROR"],
       ["unknown kind", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "html", body_text: "x" }), 400, "VALIDATION_ERROR"],
       ["form body", () => post("/v1/conversations/cnv_dan_ana/messages", "a=b", { "content-type": "application/x-www-form-urlencoded" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
       ["unknown conversation", () => post("/v1/conversations/cnv_nope/messages", { kind: "text", body_text: "x" }), 404, "NOT_FOUND"],

@@ -48,6 +48,8 @@ export async function postText(
   idem?: IdemScope,
 ): Promise<StoredResponse> {
   const conv = memberConversation(core, p, conversationId);
+  // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
+  if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const state = core.tenant(p.tenantId);
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
   const messageId = core.ids("msg");
