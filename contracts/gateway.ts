@@ -18,24 +18,47 @@ import {
 
 // ---- commands -------------------------------------------------------------------------------
 
+const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[A-Za-z]{2,}/;
+const PHONE_IN_TEXT = /\+?\d[\d\s().-]{5,}\d/g;
+
+/** Seven or more digits in one phone-shaped run, or an email address. */
+export function hasContactDetails(text: string): boolean {
+  if (EMAIL_IN_TEXT.test(text)) return true;
+  for (const m of text.matchAll(PHONE_IN_TEXT)) if (m[0].replace(/\D/g, "").length >= 7) return true;
+  return false;
+}
+
+/**
+ * Names of workspaces, people and agents are plain data that every member sees and that the
+ * ledger keeps forever, so they may not carry an email address or phone number (those belong in
+ * a contact, where they go to the vault).
+ */
+const ZName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !hasContactDetails(v), { message: "must not contain an email address or phone number" });
+
 export const ZCreateWorkspaceRequest = z.strictObject({
-  name: z.string().trim().min(1).max(120),
-  owner: z.strictObject({ display_name: z.string().trim().min(1).max(120) }),
+  name: ZName(120),
+  owner: z.strictObject({ display_name: ZName(120) }),
 });
 export const ZCreateWorkspaceResponse = z.object({ tenant_id: ZTenantId, owner_entity_id: ZEntityId, token: z.string() });
 
 export const ZCreateInviteRequest = z.strictObject({
-  display_name: z.string().trim().min(1).max(120).optional(),
+  display_name: ZName(120).optional(),
   roles: z.array(z.enum(["job_approver", "admin", "member"])).max(5).optional(),
 });
 export const ZCreateInviteResponse = z.object({ invite_token: z.string(), url: z.string() });
-export const ZAcceptInviteRequest = z.strictObject({ display_name: z.string().trim().min(1).max(120) });
+export const ZAcceptInviteRequest = z.strictObject({ display_name: ZName(120) });
 export const ZAcceptInviteResponse = z.object({ entity_id: ZEntityId, token: z.string(), tenant_id: ZTenantId });
 
 export const ZCreateAgentRequest = z.strictObject({
-  display_name: z.string().trim().min(1).max(120),
-  role: z.string().trim().min(1).max(64),
-  capabilities: z.array(z.string().max(64)).max(30).default([]),
+  display_name: ZName(120),
+  role: ZName(64),
+  capabilities: z.array(ZName(64)).max(30).default([]),
   allowed_tools: z.array(z.string().max(128)).max(50).default([]),
 });
 export const ZCreateAgentResponse = z.object({ entity_id: ZEntityId });
@@ -202,12 +225,17 @@ export type TJobTimelineItem = z.infer<typeof ZJobTimelineItem>;
 
 /** `POST /v1/contacts` and `PATCH /v1/contacts/:id`: emails and phones go to the vault, never the ledger. */
 export const ZUpsertContactRequest = z.strictObject({
-  display_name: z.string().trim().min(1).max(120),
+  display_name: ZName(120),
   email: z.string().trim().max(254).optional(),
   phone: z.string().trim().max(40).optional(),
-  company: z.string().trim().max(120).optional(),
+  company: ZName(120).optional(),
   kind: z.enum(["customer", "vendor", "partner", "other"]).optional(),
-  notes: z.string().max(1000).optional(),
+  // Emails and phones have their own fields (they go to the vault); notes stay plain data.
+  notes: z
+    .string()
+    .max(1000)
+    .refine((v) => !hasContactDetails(v), { message: "must not contain an email address or phone number (use the email and phone fields)" })
+    .optional(),
 });
 export const ZPatchContactRequest = ZUpsertContactRequest.partial();
 /** `POST /v1/contacts/import`: CSV text with a header row (name|display_name, email, phone, company, kind, notes). */

@@ -1,5 +1,5 @@
 import { WORKSPACE_CONVERSATION_ID, type TRedactedValue } from "../../../contracts/events.js";
-import type { TUpsertContactRequest } from "../../../contracts/gateway.js";
+import { ZUpsertContactRequest, type TUpsertContactRequest } from "../../../contracts/gateway.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
@@ -100,7 +100,7 @@ export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
     const display = get(name);
     if (!display) throw new AppError("VALIDATION_ERROR", `Row ${i + 2} has no name`, { field: "csv", row: i + 2 });
     const k = get(kind);
-    return {
+    const contact = {
       display_name: display.slice(0, 120),
       ...(get(email) ? { email: get(email) } : {}),
       ...(get(phone) ? { phone: get(phone) } : {}),
@@ -108,5 +108,13 @@ export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
       ...(["customer", "vendor", "partner", "other"].includes(k) ? { kind: k as "customer" } : {}),
       ...(get(notes) ? { notes: get(notes).slice(0, 1000) } : {}),
     };
+    // The same rules as a contact added by hand, so an import can't slip PII into a name.
+    const parsed = ZUpsertContactRequest.safeParse(contact);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.map(String).join(".") ?? "";
+      throw new AppError("VALIDATION_ERROR", `Row ${i + 2}: ${field} ${issue?.message ?? "is invalid"}`, { field: "csv", row: i + 2, column: field });
+    }
+    return parsed.data;
   });
 }
