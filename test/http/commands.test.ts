@@ -101,12 +101,18 @@ describe("job actions: provenance and input", () => {
       ["unknown card", { ...ok, card_id: "card_forged" }],
       ["forged button", { ...ok, button_id: "btn_forged" }],
       ["action not matching the button", { ...ok, action: { type: "job.cancel", job_id: formalize.job_id } }],
+      ["action naming another job", { ...ok, action: { type: "job.approve", job_id: "job_other" } }],
     ];
+    const messages: string[] = [];
     for (const [what, body] of cases) {
       const res = await post(`/v1/jobs/${formalize.job_id}/actions`, body);
       expect(res.status, what).toBe(422);
-      expect((await errorOf(res)).code, what).toBe("INVALID_PROVENANCE");
+      const err = await errorOf(res);
+      expect(err.code, what).toBe("INVALID_PROVENANCE");
+      messages.push(err.message);
     }
+    // each refusal says what was wrong, so a client can tell them apart
+    expect(new Set(messages).size).toBe(cases.length);
   });
 
   it("answers INVALID_INPUT with field details at once when the modal's input is wrong", async () => {

@@ -48,8 +48,11 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
     throw new AppError("INVALID_PROVENANCE", "That card was never posted for this job in this conversation", { card_id: a.card_id });
   }
   if (!button) throw new AppError("INVALID_PROVENANCE", "That button is not on this card", { button_id: a.button_id });
-  if (button.action.type !== a.action.type || ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== a.job_id)) {
+  if (button.action.type !== a.action.type) {
     throw new AppError("INVALID_PROVENANCE", "The action does not match the button", { expected: button.action.type, got: a.action.type });
+  }
+  if ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== a.job_id) {
+    throw new AppError("INVALID_PROVENANCE", "The action names another job than the one clicked", { expected_job_id: a.job_id, got_job_id: a.action.job_id });
   }
 
   // "Ask in chat" is a question, not a transition: it becomes the person's own message.
