@@ -15,6 +15,10 @@ export const GENESIS_HASH = HASH_PREFIX + "0".repeat(64);
 // slower on 1 KB, and a fresh Buffer per event was garbage. Grown when an input cannot fit.
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
+// Lower-case hex of every byte value: the 32 digest bytes become text by table lookup, cheaper
+// than hash-wasm's generic hex digest; the same characters ("0"–"9", "a"–"f"), so the same hash.
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function chainHash(prevHash: string, canonical: string): string {
   const worst = (prevHash.length + canonical.length) * 3; // UTF-8 bytes per UTF-16 unit ≤ 3
   if (worst > scratch.length) scratch = Buffer.allocUnsafe(worst);
@@ -30,5 +34,8 @@ export function chainHash(prevHash: string, canonical: string): string {
   }
   hasher.init();
   hasher.update(scratch.subarray(0, n));
-  return HASH_PREFIX + hasher.digest("hex");
+  const digest = hasher.digest("binary");
+  let out = HASH_PREFIX;
+  for (let i = 0; i < digest.length; i++) out += HEX[digest[i]!]!;
+  return out;
 }

@@ -121,11 +121,33 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
 
   let lastFold: LedgerFold | undefined;
 
+  // The pack's mode of each policy as `modeOf` reads it (through byId, so a repeated id behaves alike).
+  const packMode = new Map(policies.map((p) => [p, byId.get(p.id)?.mode ?? ("off" as PolicyMode)]));
+
+  // Which policies of a list apply to an event type never changes, so it is worked out once per
+  // known type rather than per event and policy. Only contract event types are kept: the shape
+  // policies also see whatever event_type a request claims, and that must not grow a cache.
+  const applicable = new Map<CompiledPolicy[], Map<string, CompiledPolicy[]>>([
+    [shapePolicies, new Map()],
+    [foldPolicies, new Map()],
+  ]);
+  function applying(list: CompiledPolicy[], eventType: string): CompiledPolicy[] {
+    const known = Object.prototype.hasOwnProperty.call(EVENT_PAYLOADS, eventType);
+    const cache = applicable.get(list);
+    let out = known ? cache?.get(eventType) : undefined;
+    if (!out) {
+      out = list.filter((p) => p.appliesTo(eventType));
+      if (known) cache?.set(eventType, out);
+    }
+    return out;
+  }
+
   /** Runs a list of policies in order: the first enforced violation, else null (warnings collected). */
   function runAll(list: CompiledPolicy[], ctx: RuleContext, warnings: PolicyViolation[]): PolicyViolation | null {
-    for (const p of list) {
-      if (!p.appliesTo(ctx.eventType)) continue;
-      const mode = modeOf(ctx.tenantId, p.id);
+    // Same as modeOf(ctx.tenantId, p.id) per policy, with the tenant's overrides looked up once.
+    const overrides = tenantModes.get(ctx.tenantId);
+    for (const p of applying(list, ctx.eventType)) {
+      const mode = overrides?.get(p.id) ?? (packMode.get(p) as PolicyMode);
       if (mode === "off") continue;
       const v = run(p, ctx);
       if (!v) continue;
