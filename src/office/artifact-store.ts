@@ -1,19 +1,26 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, like, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { StoredArtifact } from "./office-api.js";
+import { redactIcs, replaceInsensitive } from "./tools/ics-redact.js";
 import { officeArtifacts, officeOutbox } from "./schema.js";
 
 export interface ArtifactStore {
-  save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer }): { size_bytes: number; sha256: string };
+  /** `vault_refs`: the vault entries whose values the bytes embed (an invite's attendees). */
+  save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer; vault_refs?: string[] }): { size_bytes: number; sha256: string };
   get(tenantId: string, artifactId: string): StoredArtifact | null;
   /** Queues a message to someone outside the workspace; the same idempotency key queues once. */
-  enqueue(o: { outbox_id: string; tenant_id: string; job_id: string; idempotency_key: string; to_vault_ref?: string; to_redacted: string; subject: string; body: string; artifact_id?: string }): { outbox_id: string; artifact_id: string | null; created: boolean };
+  enqueue(o: { outbox_id: string; tenant_id: string; job_id: string; idempotency_key: string; to_vault_ref?: string; to_redacted: string; subject: string; body: string; artifact_id?: string; vault_refs?: string[] }): { outbox_id: string; artifact_id: string | null; created: boolean };
   outbox(tenantId: string, jobId?: string): Array<typeof officeOutbox.$inferSelect>;
+  /**
+   * Replaces every copy of an erased vault value (files and outbox rows that embed `vaultRef`)
+   * with its redacted form; called before the vault forgets the value. Returns what it rewrote.
+   */
+  forget(tenantId: string, vaultRef: string, value: string, redacted: string): { artifacts: number; outbox: number };
 }
 
 /** Files under DATA_DIR/artifacts/<tenant>/, rows in office_artifacts; a tenant reads only its own. */
@@ -29,7 +36,7 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       const sha256 = createHash("sha256").update(a.bytes).digest("hex");
       orm
         .insert(officeArtifacts)
-        .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path, sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso() })
+        .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path, sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
         .onConflictDoNothing()
         .run();
       return { size_bytes: a.bytes.length, sha256 };
@@ -62,6 +69,7 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
           artifactId: o.artifact_id ?? null,
           status: "queued",
           createdAt: deps.clock.iso(),
+          vaultRefs: o.vault_refs?.length ? JSON.stringify(o.vault_refs) : o.to_vault_ref ? JSON.stringify([o.to_vault_ref]) : null,
         })
         .run();
       return { outbox_id: o.outbox_id, artifact_id: o.artifact_id ?? null, created: true };
@@ -70,5 +78,47 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       const rows = orm.select().from(officeOutbox).where(eq(officeOutbox.tenantId, tenantId)).all();
       return jobId ? rows.filter((r) => r.jobId === jobId) : rows;
     },
+    forget(tenantId, vaultRef, value, redacted) {
+      const quoted = `%${JSON.stringify(vaultRef)}%`;
+      const replace = (text: string) => replaceInsensitive(text, value, redacted);
+      let artifacts = 0;
+      let outbox = 0;
+      deps.db.transaction(() => {
+        const rows = orm.select().from(officeOutbox).where(and(eq(officeOutbox.tenantId, tenantId), or(like(officeOutbox.vaultRefs, quoted), eq(officeOutbox.toVaultRef, vaultRef)))).all();
+        for (const r of rows) {
+          orm
+            .update(officeOutbox)
+            .set({ toVaultRef: r.toVaultRef === vaultRef ? null : r.toVaultRef, toRedacted: replace(r.toRedacted), subject: replace(r.subject), body: replace(r.body) })
+            .where(eq(officeOutbox.outboxId, r.outboxId))
+            .run();
+          outbox++;
+        }
+        // Files written before refs were recorded are matched through their outbox row or, for
+        // calendars, by content: an erase must not miss a copy because it predates the column.
+        const linked = new Set(rows.map((r) => r.artifactId).filter((id): id is string => !!id));
+        const files = orm.select().from(officeArtifacts).where(and(eq(officeArtifacts.tenantId, tenantId), or(like(officeArtifacts.vaultRefs, quoted), isNull(officeArtifacts.vaultRefs)))).all();
+        for (const f of files) {
+          if (f.vaultRefs === null && !linked.has(f.artifactId) && f.mimeType !== "text/calendar") continue;
+          let before: string;
+          try {
+            before = readFileSync(f.path, "utf8");
+          } catch {
+            continue; // the file is gone already
+          }
+          const after = f.mimeType === "text/calendar" ? redactIcs(before, value, redacted) : replace(before);
+          if (after === before) continue;
+          const bytes = Buffer.from(after, "utf8");
+          writeFileSync(f.path, bytes);
+          orm
+            .update(officeArtifacts)
+            .set({ sizeBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") })
+            .where(eq(officeArtifacts.artifactId, f.artifactId))
+            .run();
+          artifacts++;
+        }
+      })();
+      return { artifacts, outbox };
+    },
   };
 }
+

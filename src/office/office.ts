@@ -68,8 +68,9 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const onError = (err: unknown, where: string) => deps.logger?.error({ err, where }, "office error");
   migrateOffice(deps.db);
 
-  const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids });
   const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
+  // Erasing a vault entry also rewrites every Office-held copy of its value (invite files, outbox).
+  const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids, onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted) });
   const router = createToolRouter({ clock, tools: [createCalendarInviteTool({ provider: deps.calendarProvider ?? createLocalCalendarProvider(), vault, artifacts, ids })] });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });

@@ -36,6 +36,8 @@ export const officeArtifacts = sqliteTable(
     sizeBytes: integer("size_bytes").notNull(),
     sha256: text("sha256").notNull(),
     createdAt: text("created_at").notNull(),
+    /** JSON array of the vault refs whose values the file embeds, so erasing one rewrites it; null on rows from before. */
+    vaultRefs: text("vault_refs"),
   },
   (t) => [index("office_artifacts_tenant_job_idx").on(t.tenantId, t.jobId)],
 );
@@ -58,6 +60,8 @@ export const officeOutbox = sqliteTable(
     artifactId: text("artifact_id"),
     status: text("status").notNull(),
     createdAt: text("created_at").notNull(),
+    /** JSON array of the vault refs this message was addressed to; null on rows from before (to_vault_ref only). */
+    vaultRefs: text("vault_refs"),
   },
   (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey)],
 );

@@ -17,6 +17,12 @@ export interface VaultDeps {
   dataDir: string;
   clock: Clock;
   ids: IdGenerator;
+  /**
+   * Called with the value while it can still be read, before it is erased: whoever holds copies
+   * (Office's invite files and outbox) replaces them with `redacted`. If it throws, nothing is
+   * erased, so the erase can be retried without leaving a copy behind.
+   */
+  onErase?: (tenantId: string, vaultRef: string, value: string, redacted: string) => void;
 }
 
 export type Vault = VaultApi & {
@@ -101,18 +107,12 @@ export function createVault(deps: VaultDeps): Vault {
       return { redacted, hash, vault_ref: ref };
     },
     get(tenantId, vaultRef) {
-      const row = orm
-        .select()
-        .from(officeVault)
-        .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef)))
-        .get();
-      if (!row || row.erasedAt) return null;
-      const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(row.iv, "base64"));
-      decipher.setAAD(Buffer.from(`${tenantId}|${vaultRef}`));
-      decipher.setAuthTag(Buffer.from(row.tag, "base64"));
-      return Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
+      return read(tenantId, vaultRef)?.value ?? null;
     },
     erase(tenantId, vaultRef) {
+      const entry = read(tenantId, vaultRef);
+      if (!entry) return false;
+      deps.onErase?.(tenantId, vaultRef, entry.value, redact(entry.kind, entry.value));
       const res = orm
         .update(officeVault)
         .set({ ciphertext: "", iv: "", tag: "", erasedAt: deps.clock.iso() })
@@ -121,6 +121,20 @@ export function createVault(deps: VaultDeps): Vault {
       return res.changes > 0;
     },
   };
+
+  function read(tenantId: string, vaultRef: string): { kind: "email" | "phone" | "text"; value: string } | null {
+    const row = orm
+      .select()
+      .from(officeVault)
+      .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef)))
+      .get();
+    if (!row || row.erasedAt) return null;
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(row.iv, "base64"));
+    decipher.setAAD(Buffer.from(`${tenantId}|${vaultRef}`));
+    decipher.setAuthTag(Buffer.from(row.tag, "base64"));
+    const value = Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
+    return { kind: row.kind as "email" | "phone" | "text", value };
+  }
 }
 
 /** Shape helper: the ledger-safe form of a vaulted value. */

@@ -41,6 +41,31 @@ describe("PII never reaches the ledger", () => {
     expect(w.ledger.verify(T).ok).toBe(true);
   });
 
+  it("erasing also rewrites the .ics invite and the outbox row: only the redacted form is left", async () => {
+    const jobId = await completeGolden(w);
+    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email.vault_ref;
+    const [row] = w.office.artifacts.outbox(T, jobId);
+    const before = w.office.artifact(T, row!.artifactId!)!.bytes.toString("utf8");
+    expect(before).toContain("maria@acme.com");
+    expect(row!.vaultRefs).toBe(JSON.stringify([ref]));
+
+    expect(w.office.vault.erase(T, ref)).toBe(true);
+    const after = w.office.artifact(T, row!.artifactId!)!.bytes.toString("utf8");
+    expect(after.toLowerCase()).not.toContain("maria@acme.com");
+    expect(after.replace(/\r\n /g, "")).toMatch(/^ATTENDEE;CN=Maria;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:m\*\*\*@acme\.com\r$/m);
+    // Still one calendar: CRLF lines of at most 75 octets, the same frame as before.
+    expect(after.startsWith("BEGIN:VCALENDAR\r\n") && after.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    for (const line of after.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    expect(after.split("\r\n").length).toBe(before.split("\r\n").length);
+    const dbRow = w.db.prepare("select size_bytes, sha256 from office_artifacts where artifact_id = ?").get(row!.artifactId) as { size_bytes: number };
+    expect(dbRow.size_bytes).toBe(Buffer.byteLength(after));
+
+    const [redacted] = w.office.artifacts.outbox(T, jobId);
+    expect(JSON.stringify(redacted)).not.toContain("maria@acme.com");
+    expect(redacted).toMatchObject({ toVaultRef: null, toRedacted: "m***@acme.com" });
+    expect(w.ledger.verify(T).ok).toBe(true);
+  });
+
   it("hashes are salted per tenant, values are encrypted at rest and bound to their tenant", () => {
     const a = w.office.vault.put(T, "email", "Maria@Acme.com");
     const b = w.office.vault.put("tnt_other", "email", "maria@acme.com");

@@ -118,11 +118,12 @@ export function createCalendarInviteTool(deps: { provider: CalendarProvider; vau
         subject: `Invitation: ${i.title}`,
         body: `${i.organizer.name} invited you to “${i.title}”.${ev.meeting_url ? ` Join: ${ev.meeting_url}` : ""}`,
         artifact_id: artifactId,
+        vault_refs: i.attendees.map((a) => a.vault_ref),
       });
       // A retry whose first attempt already queued the invite reuses that invite's file.
       const finalArtifactId = queued.created ? artifactId : (queued.artifact_id ?? artifactId);
       const saved = queued.created
-        ? deps.artifacts.save({ artifact_id: artifactId, tenant_id: ctx.tenant_id, job_id: ctx.job_id, filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(ics, "utf8") })
+        ? deps.artifacts.save({ artifact_id: artifactId, tenant_id: ctx.tenant_id, job_id: ctx.job_id, filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(ics, "utf8"), vault_refs: i.attendees.map((a) => a.vault_ref) })
         : { size_bytes: deps.artifacts.get(ctx.tenant_id, finalArtifactId)?.bytes.length ?? 0 };
       const inviteUrl = `/v1/artifacts/${finalArtifactId}`;
       const artifacts: TArtifactRef[] = [

@@ -1,0 +1,36 @@
+import { foldLine } from "./ics.js";
+
+/**
+ * Rewrites an `.ics` so an erased value no longer appears in it: lines are unfolded, every
+ * occurrence (any case) becomes the redacted form, and lines are folded again. An ATTENDEE
+ * left with a redacted address asks for no reply (RSVP=FALSE): nobody can answer for it.
+ * The result is still one valid RFC 5545 calendar; `mailto:m***@acme.com` is a well-formed URI.
+ */
+export function redactIcs(ics: string, value: string, redacted: string): string {
+  if (!value) return ics;
+  const needle = value.toLowerCase();
+  const lines = ics.replace(/\r?\n[ \t]/g, "").split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  let changed = false;
+  const out = lines.map((line) => {
+    if (!line.toLowerCase().includes(needle)) return line;
+    changed = true;
+    let next = replaceInsensitive(line, value, redacted);
+    if (/^ATTENDEE[;:]/i.test(next)) next = next.replace(/;RSVP=TRUE(?=[;:])/i, ";RSVP=FALSE");
+    return next;
+  });
+  return changed ? out.map(foldLine).join("\r\n") + "\r\n" : ics;
+}
+
+/** Literal replace ignoring case: addresses are matched the way the vault canonicalises them. */
+export function replaceInsensitive(text: string, value: string, by: string): string {
+  const lower = text.toLowerCase();
+  const needle = value.toLowerCase();
+  let out = "";
+  let at = 0;
+  for (let i = lower.indexOf(needle); i >= 0; i = lower.indexOf(needle, at)) {
+    out += text.slice(at, i) + by;
+    at = i + value.length;
+  }
+  return out + text.slice(at);
+}
