@@ -50,6 +50,26 @@ export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ i
   });
 }
 
+/**
+ * Deleting a contact is a `contact.upserted` with `deleted: true` plus the erasure of its
+ * addresses in the vault, in the same commit: the ledger keeps only the hashes and redactions it
+ * always had (so it still verifies) and nothing can reveal the values again. An address another
+ * contact still lists is kept; it is that contact's too.
+ */
+export async function deleteContact(core: Core, p: Principal, row: ContactRow, idem?: IdemScope): Promise<StoredResponse> {
+  const state = core.tenant(p.tenantId);
+  const stillUsed = new Set([...state.contacts.values()].filter((c) => c.contact_id !== row.contact_id).flatMap((c) => [...c.emails, ...c.phones].map((v) => v.vault_ref)));
+  const refs = [...row.emails, ...row.phones].map((v) => v.vault_ref).filter((r): r is string => !!r && !stillUsed.has(r));
+  const payload = { contact_id: row.contact_id, display_name: row.display_name, kind: row.kind as "customer", emails: [], phones: [], deleted: true };
+  const ev = core.event(p.tenantId, "contact.upserted", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: "human" }, payload);
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    status: 200,
+    extra: () => refs.forEach((r) => core.office.vault.erase(p.tenantId, r)),
+    body: (r) => ({ accepted: true, contact_id: row.contact_id, deleted: true, erased: refs.length, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+  });
+}
+
 export function existingContact(core: Core, p: Principal, id: string): ContactRow {
   const row = core.tenant(p.tenantId).contacts.get(id);
   if (!row) throw notFound("Contact");
