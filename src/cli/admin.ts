@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { readAdminFile } from "../ops/admin-endpoint.js";
-import { runningServerPid } from "../ops/data-dir.js";
+import { assertServerStopped, runningServerPid } from "../ops/data-dir.js";
 import { rotateEntityTokens } from "../ops/token-rotation.js";
 import { silentLogger } from "../ops/logger.js";
 import type { LogLineServer } from "../server.js";
@@ -77,4 +77,13 @@ export async function rotateToken(config: Config, input: { tenant: string; entit
     if (!r) throw new Error(`No entity ${input.entity} in tenant ${input.tenant}`);
     return { entity_id: input.entity, revoked: r.revoked, signin_url: signinUrl(config, r.token) };
   });
+}
+
+/**
+ * Erases one vault entry and every Office-held copy of its value (invite files, outbox rows).
+ * Offline only, like restore: the files are rewritten outside the running server's sight.
+ */
+export async function eraseVaultEntry(config: Config, input: { tenant: string; ref: string }): Promise<boolean> {
+  assertServerStopped(config.dataDir, "vault erase");
+  return withServer(config, async (s) => s.office.vault.erase(input.tenant, input.ref));
 }

@@ -5,7 +5,7 @@ import { databasePath } from "../ops/data-dir.js";
 import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
 import { createProgress } from "../ops/progress.js";
 import { RestoreRefused, restoreBackup } from "../ops/restore.js";
-import { createWorkspace, rotateToken } from "./admin.js";
+import { createWorkspace, eraseVaultEntry, rotateToken } from "./admin.js";
 import { verifyDataDir } from "./verify-command.js";
 
 /**
@@ -21,6 +21,9 @@ const USAGE = `Usage: npm run logline -- <command> [options]
   token rotate --tenant <id> --entity <id>
                                   revoke an entity's tokens and print a fresh sign-in link
                                   (works with the server running or stopped)
+  vault erase --tenant <id> --ref <vault_ref:…>
+                                  erase a vault entry and every Office copy of its value;
+                                  the ledger keeps verifying (server stopped)
   verify [--tenant <id>]          recompute hash chains and checkpoint signatures
   backup <file>                   online backup (server may run), checked after copying
   restore <file>                  replace DATA_DIR with a checked backup (server stopped)
@@ -43,6 +46,7 @@ async function run(argv: string[]): Promise<number> {
       name: { type: "string" },
       owner: { type: "string" },
       out: { type: "string" },
+      ref: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -113,6 +117,19 @@ async function run(argv: string[]): Promise<number> {
       if (sub !== "rotate") throw new UsageError(`token: unknown subcommand ${sub ?? "(none)"}; try \`token rotate\``);
       const r = await rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
       process.stdout.write(`revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`);
+      return 0;
+    }
+
+    case "vault": {
+      if (sub !== "erase") throw new UsageError(`vault: unknown subcommand ${sub ?? "(none)"}; try \`vault erase\``);
+      const ref = need(values.ref, "--ref");
+      if (!ref.startsWith("vault_ref:")) throw new UsageError("vault erase: --ref must look like vault_ref:…");
+      const erased = await eraseVaultEntry(config, { tenant: need(values.tenant, "--tenant"), ref });
+      if (!erased) {
+        process.stderr.write(`no live vault entry ${ref} in tenant ${values.tenant} (unknown or already erased)\n`);
+        return 1;
+      }
+      process.stdout.write(`erased ${ref}\n`);
       return 0;
     }
 

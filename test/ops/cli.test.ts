@@ -64,6 +64,30 @@ describe("logline CLI", () => {
     expect(unknown.err).toMatch(/No entity ent_nobody/);
   });
 
+  it("vault erase forgets one entry with the server stopped; the chain still verifies", async () => {
+    const dir = tempDir("cli-");
+    cleanups.push(() => dir.cleanup());
+    const s = await createServer({ dataDir: dir.dir, demo: false, logger: silentLogger() });
+    const put = s.office.vault.put("tnt_cli", "email", "maria@acme.com");
+    await s.close();
+
+    const bad = logline(dir.dir, "vault", "erase", "--tenant", "tnt_cli", "--ref", "maria@acme.com");
+    expect(bad.code).toBe(2);
+    const erased = logline(dir.dir, "vault", "erase", "--tenant", "tnt_cli", "--ref", put.vault_ref);
+    expect(erased.code, erased.err).toBe(0);
+    expect(erased.out).toContain(`erased ${put.vault_ref}`);
+    const again = logline(dir.dir, "vault", "erase", "--tenant", "tnt_cli", "--ref", put.vault_ref);
+    expect(again.code).toBe(1);
+
+    const after = await createServer({ dataDir: dir.dir, demo: false, logger: silentLogger() });
+    try {
+      expect(after.office.vault.get("tnt_cli", put.vault_ref)).toBeNull();
+    } finally {
+      await after.close();
+    }
+    expect(logline(dir.dir, "verify").code).toBe(0);
+  });
+
   it("backs up, verifies, exports and imports through the commands, with exit codes that mean something", () => {
     const dir = tempDir("cli-");
     cleanups.push(() => dir.cleanup());
