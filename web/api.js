@@ -132,6 +132,8 @@ export const api = {
   listContacts: () => request("GET", "/v1/contacts"),
   /** @param {{ display_name: string, email?: string, phone?: string, company?: string }} body */
   addContact: (body) => request("POST", "/v1/contacts", { body }),
+  /** Admins only: the contact's addresses are erased for good. @param {string} contactId */
+  deleteContact: (contactId) => request("DELETE", `/v1/contacts/${enc(contactId)}`),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 

@@ -4,6 +4,7 @@ import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
 import { toast } from "../store.js";
 import { navigate } from "../router.js";
+import { confirmDialog } from "../button-flow.js";
 import { Avatar } from "./avatar.js";
 
 /** @typedef {import('../store.js').State} State */
@@ -59,6 +60,20 @@ export function ContactsPage({ s }) {
       toast(err instanceof ApiError ? `Import failed: ${err.message}` : "Import failed");
     }
   };
+  /** @param {Contact} c */
+  const remove = async (c) => {
+    if (!c.contact_id) return;
+    const ok = await confirmDialog({ title: `Delete ${c.display_name}?`, body: "Their email and phone are erased for good, also from invites already sent. This cannot be undone.", okLabel: "Delete", danger: true });
+    if (!ok) return;
+    try {
+      await api.deleteContact(c.contact_id);
+      toast("Contact deleted");
+      await load();
+    } catch (err) {
+      toast(err instanceof ApiError ? `Couldn’t delete: ${err.message}` : "Couldn’t delete the contact");
+    }
+  };
+  const isAdmin = s.me?.roles?.includes("admin") ?? false;
   /** @param {string} k */
   const bind = (k) => ({ value: /** @type {any} */ (form)[k], onInput: (/** @type {any} */ e) => setForm({ ...form, [k]: e.currentTarget.value }) });
 
@@ -85,6 +100,7 @@ export function ContactsPage({ s }) {
           <${Avatar} name=${c.display_name} id=${c.entity_id ?? c.display_name} />
           <span class="person-text"><span class="person-name">${c.display_name}</span>
             <span class="person-sub">${[c.company, c.email ?? first(c.emails), c.phone ?? first(c.phones)].filter(Boolean).join(" · ")}</span></span>
+          ${isAdmin && c.contact_id ? html`<button type="button" class="btn btn-ghost btn-small" aria-label=${`Delete ${c.display_name}`} onClick=${() => remove(c)}>Delete</button>` : null}
         </li>`)}
         ${items && items.length === 0 ? html`<li class="conv-empty">No contacts yet. Add one above or import a CSV.</li>` : null}
       </ul>
