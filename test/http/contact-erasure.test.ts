@@ -41,6 +41,19 @@ describe("DELETE /v1/contacts/:id", () => {
     expect((await as(dan, "DELETE", `/v1/contacts/${contact_id}`)).status).toBe(404);
   });
 
+  it("after the erase the timeline shows only the redacted form of the address", async () => {
+    const dan = t.demo.humans[0]!.token;
+    const timeline = async () => JSON.stringify(await (await as(dan, "GET", "/v1/conversations/cnv_9f2a/timeline")).json());
+    const { contact_id } = (await (await as(dan, "POST", "/v1/contacts", { display_name: "Carla", email: "carla@acme.com" })).json()) as { contact_id: string };
+    expect((await as(dan, "POST", "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Carla's address is carla@acme.com" })).status).toBe(202);
+    expect(await timeline()).toContain("carla@acme.com");
+    expect((await as(dan, "DELETE", `/v1/contacts/${contact_id}`)).status).toBe(200);
+    const after = await timeline();
+    expect(after).not.toContain("carla@acme.com");
+    expect(after).toContain("c***@acme.com");
+    expect(t.server.ledger.verify(T).ok).toBe(true);
+  });
+
   it("refuses bad calls with the standard error shape", async () => {
     const dan = t.demo.humans[0]!.token;
     const ana = t.demo.humans[1]!.token;
