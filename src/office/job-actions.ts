@@ -7,7 +7,7 @@ import { buildFinishedCard, buildTrackingCard, completedButtons, trackingButtons
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext } from "./emitter.js";
 import { checkAction, invalidInputError, validateInput } from "./governance-gate.js";
-import { applyInputs, foldJob, missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "./job-machine.js";
+import { applyInputs, missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import * as copy from "./narrator.js";
 import { extractMeetingSlots } from "./planner/slots.js";
@@ -92,11 +92,9 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
       switch (req.action.type) {
         case "job.approve": {
           const drafts: Draft[] = [human("job.approved"), engine.stateDraft(A, J, "approved", "in_progress", "approved_by_user")];
-          const next = foldJob([...context.jobEvents(req.tenant_id, J)]);
-          next!.state = "in_progress";
-          next!.approvals.push({ by: clicker.entity_id, at: "", action: "approved" });
-          const step = engine.nextStep(next!, agent);
-          if (step.run) return { ids: await engine.runTool(next!, agent, drafts, ec) };
+          const next: JobView = { ...job, state: "in_progress", approvals: [...job.approvals, { by: clicker.entity_id, at: "", action: "approved" }] };
+          const step = engine.nextStep(next, agent);
+          if (step.run) return { ids: await engine.runTool(next, agent, drafts, ec) };
           return { ids: await deps.emit(ec, [...drafts, ...step.drafts]) };
         }
         case "job.reject": {
