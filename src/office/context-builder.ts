@@ -1,4 +1,3 @@
-import type { TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { foldJob, type JobView } from "./job-machine.js";
 import { queryAll } from "./ledger-reads.js";
@@ -25,8 +24,6 @@ export interface ContextBuilder {
   participants(tenantId: string, conversationId: string): readonly string[];
   /** The agent that answers a message, by the rules: one agent → it; several → named, else first. */
   answeringAgent(tenantId: string, conversationId: string, text: string, senderId: string): EntityProfile | undefined;
-  /** Every event of one job, from the ledger's job index. */
-  jobEvents(tenantId: string, jobId: string): TStoredEvent[];
   /** The job folded from its events (one indexed read), or null if it does not exist. */
   job(tenantId: string, jobId: string): JobView | null;
   /** The conversation's jobs as summaries, in creation order (no ledger read). */
@@ -48,8 +45,6 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     const f = ledger.facts.entity(tenantId, entityId);
     return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
   };
-
-  const jobEvents = (tenantId: string, jobId: string) => queryAll(ledger, { tenant_id: tenantId, job_id: jobId });
 
   const conversationJobs = (tenantId: string, conversationId: string): JobSummary[] => {
     const out: JobSummary[] = [];
@@ -95,8 +90,7 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
   return {
     profile,
     participants: (t, c) => view.participants(t, c),
-    jobEvents,
-    job: (tenantId, jobId) => foldJob(jobEvents(tenantId, jobId)),
+    job: (tenantId, jobId) => foldJob(queryAll(ledger, { tenant_id: tenantId, job_id: jobId })),
     conversationJobs,
     agentJobIds: (t, id) => view.agentJobIds(t, id),
     allJobIds: (t) => view.tenantJobIds(t),
