@@ -2,7 +2,7 @@ import { formatCursor, parseCursor } from "../../contracts/primitives.js";
 import type { TTimelineItem } from "../../contracts/gateway.js";
 import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
-import { memberConversation } from "./commands/conversations.js";
+import { memberConversation, memberJob } from "./commands/conversations.js";
 import { notFound, type Core } from "./core.js";
 import { summarize } from "./projections/conversations.js";
 import { jobHeader, ownerOf } from "./projections/jobs.js";
@@ -80,8 +80,7 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
 /** The Job Drawer: header, actions for the current state, normalized timeline, artifacts, raw events. */
 export function getJob(core: Core, p: Principal, jobId: string) {
   const state = core.tenant(p.tenantId);
-  const job = state.jobs.get(jobId);
-  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  const job = memberJob(core, p, jobId);
   const header = jobHeader(state, job);
   const raw = core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 }).events.map((e) => ({
     event_id: e["event_id"],

@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import type { ConversationRow } from "../projections/state.js";
+import type { ConversationRow, JobRow } from "../projections/state.js";
 import { scrubText } from "../pii.js";
 
 /** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
@@ -13,6 +13,14 @@ export function memberConversation(core: Core, p: Principal, conversationId: str
   const conv = core.tenant(p.tenantId).conversations.get(conversationId);
   if (!conv || !conv.participants.has(p.entityId)) throw notFound("Conversation");
   return conv;
+}
+
+/** A job the person may see: its conversation has them as a participant. */
+export function memberJob(core: Core, p: Principal, jobId: string): JobRow {
+  const state = core.tenant(p.tenantId);
+  const job = state.jobs.get(jobId);
+  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  return job;
 }
 
 export async function createConversation(core: Core, p: Principal, body: z.infer<typeof ZCreateConversationRequest>, idem?: IdemScope): Promise<StoredResponse> {

@@ -2,9 +2,9 @@ import type { TCardAction } from "../../../contracts/cards.js";
 import type { TJobActionRequest } from "../../../contracts/office.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
-import { notFound, type Core } from "../core.js";
+import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import { memberConversation, postText } from "./conversations.js";
+import { memberConversation, memberJob, postText } from "./conversations.js";
 
 export interface JobActionInput {
   job_id: string;
@@ -38,8 +38,7 @@ const VERBS: Record<TCardAction["type"], string> = {
  */
 export async function submitJobAction(core: Core, p: Principal, a: JobActionInput, idem?: IdemScope): Promise<StoredResponse> {
   const state = core.tenant(p.tenantId);
-  const job = state.jobs.get(a.job_id);
-  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
+  const job = memberJob(core, p, a.job_id);
   const conversationId = a.conversation_id ?? job.conversation_id;
   memberConversation(core, p, conversationId);
   const card = state.cards.get(a.card_id);

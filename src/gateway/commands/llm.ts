@@ -1,21 +1,13 @@
 import type { Principal } from "../auth/token-store.js";
-import { notFound, type Core } from "../core.js";
+import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import { memberConversation } from "./conversations.js";
+import { memberConversation, memberJob } from "./conversations.js";
 
 /**
  * Gateway commands for Office's LLM layer: ThreadContext (pin, Change target) and Assist. Each
  * checks membership first, so a conversation or job of another tenant (or one the person is not
  * in) answers NOT_FOUND before Office is asked anything.
  */
-
-/** A job the person may see: its conversation has them as a participant. */
-export function memberJob(core: Core, p: Principal, jobId: string) {
-  const state = core.tenant(p.tenantId);
-  const job = state.jobs.get(jobId);
-  if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Job");
-  return job;
-}
 
 /** ThreadContext writes live in Office's table, not the ledger: the stored response is what makes them idempotent. */
 export function setThreadContext(core: Core, p: Principal, conversationId: string, what: "pin" | "target", jobId: string | null, idem: IdemScope): StoredResponse {
