@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { createServer } from "../../src/server.js";
 import { startTestServer } from "../support/server.js";
 
@@ -56,9 +57,13 @@ export async function launchBrowser(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** A fresh context signed in through the one-click link, like a person opening it. */
-export async function signedIn(browser: Browser, url: string, token: string, viewport = DESKTOP): Promise<{ ctx: BrowserContext; page: Page }> {
+/**
+ * A fresh context signed in through the one-click link, like a person opening it; `live` sets
+ * the page's poll/retry timings before the app starts.
+ */
+export async function signedIn(browser: Browser, url: string, token: string, viewport = DESKTOP, live?: { pollMs?: number; retryMs?: number }): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
+  if (live) await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
   const page = await ctx.newPage();
   page.on("pageerror", (e) => console.error("pageerror:", e.message));
   await page.goto(`${url}/signin?token=${encodeURIComponent(token)}`);
@@ -101,4 +106,31 @@ export async function fillInputModal(page: Page, overrides: Record<string, strin
 /** The trimmed text of the first match ("" when there is none yet), for expect.poll. */
 export async function textOf(l: import("playwright-core").Locator): Promise<string> {
   return ((await l.first().textContent({ timeout: 2000 }).catch(() => "")) ?? "").trim();
+}
+
+/** Types a message in the composer and sends it with Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.click();
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+/** The latest card of a type (`formalize`, `tracking`, `finished`) on the page. */
+export const card = (page: Page, type: string) => page.locator(`article[data-card-type="job.${type}"]`).last();
+
+/**
+ * Sends a request and waits for the proposal it brings: one more Formalize card than before.
+ * Waiting for "a" card would find an older job's card in the same chat and click that one.
+ */
+export async function askForJob(page: Page, text: string): Promise<void> {
+  const before = await page.locator('article[data-card-type="job.formalize"]').count();
+  await send(page, text);
+  await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
+}
+
+/** Approve on the proposal, then wait for the tracking card that asks for details. */
+export async function approveUntilWaiting(page: Page): Promise<void> {
+  await card(page, "formalize").getByRole("button", { name: "Approve" }).click();
+  await expect.poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 }).toBe(true);
 }

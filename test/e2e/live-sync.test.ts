@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
-import { ARTIFACTS, DESKTOP, fillInputModal, launchBrowser, shot, textOf } from "./harness.js";
+import { approveUntilWaiting, ARTIFACTS, askForJob, card, DESKTOP, fillInputModal, launchBrowser, shot, signedIn, textOf } from "./harness.js";
 import { startProxy, type StreamProxy } from "./live-proxy.js";
 
 /**
@@ -42,12 +42,7 @@ afterAll(async () => {
 
 /** Dan's browser through the proxy; `live` sets the page's poll/retry timings before it starts. */
 async function openAsDan(path: string, live?: { pollMs?: number; retryMs?: number }): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport: DESKTOP });
-  if (live) await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
-  const page = await ctx.newPage();
-  page.on("pageerror", (e) => console.error("pageerror:", e.message));
-  await page.goto(`${proxy.url}/signin?token=${encodeURIComponent(dan().token)}`);
-  await page.locator(".sidebar").waitFor();
+  const { ctx, page } = await signedIn(browser, proxy.url, dan().token, DESKTOP, live);
   await page.goto(`${proxy.url}${path}`);
   await page.getByRole("textbox", { name: "Message" }).waitFor();
   await waitLive(page);
@@ -187,16 +182,10 @@ describe("Live updates in a real browser", () => {
 
   test("the input modal shows the server's field errors in place (an email the browser accepts, the server refuses)", async () => {
     const { ctx, page } = await openAsDan(`/c/${server.demo.conversation_id}`);
-    const card = (type: string) => page.locator(`article[data-card-type="job.${type}"]`).last();
-    const box = page.getByRole("textbox", { name: "Message" });
     // One more proposal than before: the demo chat already holds cards an earlier click could hit.
-    const proposals = await page.locator('article[data-card-type="job.formalize"]').count();
-    await box.fill("Can you schedule a 30-min call with Maria next week?");
-    await box.press("Enter");
-    await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(proposals + 1);
-    await card("formalize").getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => card("tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 }).toBe(true);
-    await card("tracking").getByRole("button", { name: "Provide info" }).click();
+    await askForJob(page, "Can you schedule a 30-min call with Maria next week?");
+    await approveUntilWaiting(page);
+    await card(page, "tracking").getByRole("button", { name: "Provide info" }).click();
     const modal = page.getByRole("dialog");
     await modal.waitFor();
     await fillInputModal(page, { email: "maria.acme.com" });
@@ -215,7 +204,7 @@ describe("Live updates in a real browser", () => {
     await emailField.locator("input").fill("maria@acme.com");
     await modal.getByRole("button", { name: "Provide info" }).click();
     await modal.waitFor({ state: "detached" });
-    await card("finished").waitFor({ timeout: 20_000 });
+    await card(page, "finished").waitFor({ timeout: 20_000 });
     await ctx.close();
   });
 

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startScriptedModel, type ScriptedModel } from "../office/llm/scripted-model.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { ARTIFACTS, launchBrowser, shot, signedIn, textOf } from "./harness.js";
+import { ARTIFACTS, launchBrowser, send, shot, signedIn, textOf } from "./harness.js";
 
 /**
  * The LLM layer in a real browser, against the real server with OFFICE_PLANNER=llm pointing at
@@ -40,13 +40,6 @@ const nulls = { text: null, job_id: null, action: null, kind: null, title: null,
 const answer = (ops: unknown[], surfaces: unknown = null) => ({ content: JSON.stringify({ operations: ops, surfaces, render: null, citations: null }) });
 const propose = (kind: string, title: string, goal: string, slots: Record<string, unknown> | null) => answer([{ ...nulls, type: "propose_job", kind, title, goal, slots }]);
 const meetingSlots = { duration_minutes: 30, attendee_name: "Bruno", attendee_email: null, time_window: null, timezone: null, meeting_link: null, title: null, day_hint: "next week" };
-
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.click();
-  await box.fill(text);
-  await box.press("Enter");
-}
 
 describe("LLM layer in a real browser", () => {
   test("# picker → chip → message; surface button; ActionSummary with Change; pin/unpin; Assist → Apply", async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ARTIFACTS, DESKTOP, fillInputModal, launchBrowser, PHONE, shot, signedIn, startServer, type RunningServer, textOf } from "./harness.js";
+import { approveUntilWaiting, ARTIFACTS, askForJob, card, DESKTOP, fillInputModal, launchBrowser, PHONE, send, shot, signedIn, startServer, type RunningServer, textOf } from "./harness.js";
 
 const ASK = "Can you schedule a 30-min call with Maria next week?";
 
@@ -19,30 +19,6 @@ afterAll(async () => {
 
 const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
 const ana = () => server.demo!.humans.find((h) => h.display_name === "Ana")!;
-const card = (page: Page, type: string) => page.locator(`article[data-card-type="job.${type}"]`).last();
-
-/**
- * Sends a request and waits for the proposal it brings: one more Formalize card than before.
- * Waiting for "a" card would find an older job's card in the same chat and click that one.
- */
-async function askForJob(page: Page, text: string): Promise<void> {
-  const before = await page.locator('article[data-card-type="job.formalize"]').count();
-  await send(page, text);
-  await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.click();
-  await box.fill(text);
-  await box.press("Enter");
-}
-
-/** Approve on the proposal, then wait for the tracking card that asks for details. */
-async function approveUntilWaiting(page: Page): Promise<void> {
-  await card(page, "formalize").getByRole("button", { name: "Approve" }).click();
-  await expect.poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 }).toBe(true);
-}
 
 async function openChatWithAgent(page: Page, conversationId?: string): Promise<void> {
   if (conversationId) await page.goto(`${server.url}/c/${conversationId}`);
