@@ -1,10 +1,8 @@
-import { createPrivateKey } from "node:crypto";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { Db } from "../shared/db.js";
 import { canonicalize } from "./canonical-json.js";
 import { GENESIS_HASH, chainHash } from "./chain.js";
 import type { LedgerApi } from "./ledger-api.js";
-import { createSigner, type Signer } from "./signing.js";
 import { createLedgerStore } from "./store.js";
 import { toStoredEvent } from "./stored-event.js";
 
@@ -87,10 +85,4 @@ export async function importVerifiedEvents(
   const report = ledger.verify(tenantId);
   if (!report.ok) throw new Error(`imported ledger does not verify: ${report.first_break?.message}`);
   return { events: events.length, head: head.hash };
-}
-
-/** A checkpoint verifier from the PEM of a signing key (e.g. the copy inside a backup). */
-export function verifierFromKey(pem: Buffer | string): Pick<Signer, "keyId" | "verifyCheckpoint"> {
-  const { keyId, verifyCheckpoint } = createSigner(createPrivateKey(pem));
-  return { keyId, verifyCheckpoint };
 }

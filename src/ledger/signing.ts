@@ -20,6 +20,9 @@ export interface Signer {
   verifyCheckpoint(claim: CheckpointClaim, signature: string): boolean;
 }
 
+/** The verifying half of a signer: what checking a ledger's checkpoints needs. */
+export type Verifier = Pick<Signer, "keyId" | "verifyCheckpoint">;
+
 /**
  * The node's Ed25519 key. With a data dir it is created on first boot as a 0600 PEM file next to
  * the database and reused afterwards (it must never be committed or served); without one the key
@@ -55,16 +58,14 @@ export function createSigner(privateKey: KeyObject): Signer {
     publicKeyPem,
     publicKeyHex,
     signCheckpoint: (claim) => sign(null, Buffer.from(canonicalize(claimOf(claim))), privateKey).toString("base64url"),
-    verifyCheckpoint: (claim, signature) => verifyCheckpointSignature(publicKey, claim, signature),
+    verifyCheckpoint(claim, signature) {
+      try {
+        return verify(null, Buffer.from(canonicalize(claimOf(claim))), publicKey, Buffer.from(signature, "base64url"));
+      } catch {
+        return false;
+      }
+    },
   };
-}
-
-export function verifyCheckpointSignature(publicKey: KeyObject, claim: CheckpointClaim, signature: string): boolean {
-  try {
-    return verify(null, Buffer.from(canonicalize(claimOf(claim))), publicKey, Buffer.from(signature, "base64url"));
-  } catch {
-    return false;
-  }
 }
 
 /** Only these three fields are signed, whatever else the caller's object carries. */
@@ -72,10 +73,14 @@ function claimOf(c: CheckpointClaim): CheckpointClaim {
   return { tenant_id: c.tenant_id, tenant_seq: c.tenant_seq, head_hash: c.head_hash };
 }
 
-/** The verifying half of the key in a data dir, without creating one; null when there is none. */
-export function loadVerifier(dataDir: string): Pick<Signer, "keyId" | "verifyCheckpoint"> | null {
-  const file = join(dataDir, SIGNING_KEY_FILE);
-  if (!existsSync(file)) return null;
-  const { keyId, verifyCheckpoint } = createSigner(createPrivateKey(readFileSync(file)));
+/** A checkpoint verifier from the PEM of a signing key (e.g. the copy inside a backup). */
+export function verifierFromKey(pem: Buffer | string): Verifier {
+  const { keyId, verifyCheckpoint } = createSigner(createPrivateKey(pem));
   return { keyId, verifyCheckpoint };
+}
+
+/** The verifying half of the key in a data dir, without creating one; null when there is none. */
+export function loadVerifier(dataDir: string): Verifier | null {
+  const file = join(dataDir, SIGNING_KEY_FILE);
+  return existsSync(file) ? verifierFromKey(readFileSync(file)) : null;
 }

@@ -1,13 +1,13 @@
 import type { TVerifyReport } from "../../contracts/ledger.js";
 import type { Db } from "../shared/db.js";
-import type { Signer } from "./signing.js";
+import type { Verifier } from "./signing.js";
 import { createLedgerStore } from "./store.js";
 import { verifyTenant } from "./verify.js";
 
 export interface VerifyLedgerOptions {
   db: Db;
   /** Keys whose checkpoint signatures count; a checkpoint signed by any other key is a break. */
-  verifiers: Array<Pick<Signer, "keyId" | "verifyCheckpoint">>;
+  verifiers: Verifier[];
   /** One tenant, or every tenant in the table. */
   tenantId?: string;
 }

@@ -1,10 +1,9 @@
 import type { TVerifyReport } from "../../contracts/ledger.js";
 import { chainHash, GENESIS_HASH } from "./chain.js";
-import type { Signer } from "./signing.js";
+import type { Verifier } from "./signing.js";
 import type { CheckpointRow, LedgerStore } from "./store.js";
 
 type Break = NonNullable<TVerifyReport["first_break"]>;
-type Verifier = Pick<Signer, "keyId" | "verifyCheckpoint">;
 
 /**
  * Recomputes a tenant's chain from genesis and checks every signed checkpoint against it, stopping
