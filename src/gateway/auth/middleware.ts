@@ -59,20 +59,17 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<GwEnv> {
     if (!p) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
     const via = bearer ? "bearer" : "cookie";
     if (via === "cookie" && !SAFE_METHODS.has(c.req.method)) checkCsrf(c);
-    const qTenant = c.req.query("tenant_id");
-    if (qTenant !== undefined && qTenant !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
-    const qActor = c.req.query("actor_entity_id");
-    if (qActor !== undefined && qActor !== p.entityId) throw new AppError("FORBIDDEN", "actor_entity_id does not match your token", { field: "actor_entity_id" });
+    checkIdentity(p, { tenant_id: c.req.query("tenant_id"), actor_entity_id: c.req.query("actor_entity_id") });
     c.set("principal", p);
     c.set("authVia", via);
     await next();
   };
 }
 
-/** Body fields that name the actor must name the token's own tenant and entity. */
-export function checkBodyIdentity(p: Principal, body: { tenant_id?: string | undefined; actor_entity_id?: string | undefined }): void {
-  if (body.tenant_id !== undefined && body.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
-  if (body.actor_entity_id !== undefined && body.actor_entity_id !== p.entityId) {
+/** Body or query fields that name the actor must name the token's own tenant and entity. */
+export function checkIdentity(p: Principal, fields: { tenant_id?: string | undefined; actor_entity_id?: string | undefined }): void {
+  if (fields.tenant_id !== undefined && fields.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
+  if (fields.actor_entity_id !== undefined && fields.actor_entity_id !== p.entityId) {
     throw new AppError("FORBIDDEN", "actor_entity_id does not match your token", { field: "actor_entity_id" });
   }
 }

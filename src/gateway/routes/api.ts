@@ -3,7 +3,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
 import { ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
-import { authenticate, checkBodyIdentity, type GwEnv } from "../auth/middleware.js";
+import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
 import { createConversation, markRead, memberConversation, postText } from "../commands/conversations.js";
 import { llmAudit } from "../commands/llm.js";
 import { submitJobAction } from "../commands/job-action.js";
@@ -37,7 +37,7 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
   app.post("/v1/conversations", auth, async (c) => {
     const { raw, value } = await readJson(c);
     const body = parseWith(ZCreateConversationRequest, value, "conversation");
-    checkBodyIdentity(c.get("principal"), body);
+    checkIdentity(c.get("principal"), body);
     return idempotentWrite(core, c, raw, (idem) => createConversation(core, c.get("principal"), body, idem));
   });
   app.get("/v1/conversations", auth, (c) => c.json(listConversations(core, c.get("principal"))));
@@ -50,7 +50,7 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     const { raw, value } = await readJson(c);
     const body = parseWith(ZPostMessageRequest, value, "message");
     const p = c.get("principal");
-    checkBodyIdentity(p, body);
+    checkIdentity(p, body);
     const conversationId = c.req.param("id");
     return idempotentWrite(core, c, raw, (idem) => {
       if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
@@ -64,7 +64,7 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
   app.post("/v1/conversations/:id/read", auth, async (c) => {
     const { raw, value } = await readJson(c);
     const body = parseWith(ZReadMarkerRequest, value, "read marker");
-    checkBodyIdentity(c.get("principal"), body);
+    checkIdentity(c.get("principal"), body);
     return idempotentWrite(core, c, raw, (idem) => markRead(core, c.get("principal"), c.req.param("id"), body, idem));
   });
 
@@ -78,7 +78,7 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     const body = parseWith(ZJobActionSubmit, value, "job action");
     const jobId = parseWith(ZJobId, c.req.param("job_id"), "job_id");
     const p = c.get("principal");
-    checkBodyIdentity(p, body);
+    checkIdentity(p, body);
     return idempotentWrite(core, c, raw, (idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem));
   });
 
