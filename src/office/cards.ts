@@ -44,9 +44,6 @@ const bid = (c: CardContext, name: string) => `btn_${name}_${c.card_id.replace(/
 export const CHANGES_SCHEMA: TInputSchema = {
   fields: [{ key: "changes_request", label: "What should change?", type: "multiline", required: true, placeholder: "e.g. make it 45 minutes, on Zoom" }],
 };
-export const DISPUTE_SCHEMA: TInputSchema = {
-  fields: [{ key: "dispute_reason", label: "What’s wrong?", type: "multiline", required: true }],
-};
 export const INFO_SCHEMA: TInputSchema = { fields: [{ key: "info", label: "Details", type: "multiline", required: true }] };
 
 export function askButton(c: CardContext, prompt: string, n = ""): TCardButton {

@@ -193,27 +193,6 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
   return job;
 }
 
-/** The job FSM (the seed's, as enforced by the ledger's policy.job_fsm). */
-export const TRANSITIONS: ReadonlyArray<readonly [TJobState, TJobState]> = [
-  ["draft", "proposed"],
-  ["proposed", "approved"],
-  ["proposed", "rejected"],
-  ["approved", "in_progress"],
-  ["in_progress", "waiting_input"],
-  ["in_progress", "completed"],
-  ["in_progress", "failed"],
-  ["in_progress", "cancelled"],
-  ["waiting_input", "in_progress"],
-  ["waiting_input", "failed"],
-  ["waiting_input", "cancelled"],
-];
-
-export function canTransition(from: TJobState, to: TJobState): boolean {
-  return TRANSITIONS.some(([a, b]) => a === from && b === to);
-}
-
-export const TERMINAL: ReadonlySet<TJobState> = new Set(["completed", "failed", "cancelled", "rejected"]);
-
 /** Which clicks each state accepts; anything else is refused as ILLEGAL_JOB_TRANSITION. */
 const ACTIONS_BY_STATE: Record<TJobState, TCardActionType[]> = {
   draft: ["chat.ask"],
@@ -230,15 +209,6 @@ const ACTIONS_BY_STATE: Record<TJobState, TCardActionType[]> = {
 export function isActionAllowed(state: TJobState, action: TCardActionType): boolean {
   return ACTIONS_BY_STATE[state].includes(action);
 }
-
-/** The Job Drawer's default action labels by state (seed: "Default action sets by state"). */
-export const DRAWER_ACTIONS: Record<string, string[]> = {
-  proposed: ["Approve", "Reject", "Request changes", "Ask in chat"],
-  waiting_input: ["Provide info", "Cancel", "Ask in chat"],
-  in_progress: ["Got it", "Dispute", "Cancel", "Ask in chat"],
-  completed: ["Accept", "Dispute", "Follow-up", "Ask in chat"],
-  failed: ["Try later", "Switch tool", "Cancel", "Ask in chat"],
-};
 
 /** Required inputs of a meeting job that are still missing, in the seed's order. */
 export function missingMeetingInputs(slots: JobSlots): Array<"attendee_email" | "time_window" | "timezone" | "meeting_link"> {

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import type { TRedactedValue } from "../../contracts/events.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
@@ -135,9 +134,4 @@ export function createVault(deps: VaultDeps): Vault {
     const value = Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
     return { kind: row.kind as "email" | "phone" | "text", value };
   }
-}
-
-/** Shape helper: the ledger-safe form of a vaulted value. */
-export function toRedactedValue(v: { redacted: string; hash: string; vault_ref: string }): TRedactedValue {
-  return { redacted: v.redacted, hash: v.hash, vault_ref: v.vault_ref };
 }

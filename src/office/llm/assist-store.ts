@@ -5,8 +5,6 @@ import { migrateOffice } from "../migrate.js";
 /** How long a shown suggestion can still be applied: long enough for a person to come back to the drawer. */
 export const SUGGESTION_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type SuggestionStatus = "offered" | "applied" | "done";
-
 /**
  * The suggestions Assist showed, per tenant and job (office_assist_suggestions). Every read and
  * write names the tenant and the job, so a suggestion id from another tenant or job has no row.

@@ -18,7 +18,6 @@ export const SURFACE_PAYLOADS = {
   triage_table_v1: ZTriageTablePayload,
 } as const;
 export type SurfaceKind = keyof typeof SURFACE_PAYLOADS;
-export const SURFACE_KINDS = Object.keys(SURFACE_PAYLOADS) as SurfaceKind[];
 
 export type Surface = {
   [K in SurfaceKind]: { surface_id: string; kind: K; title: string; payload: z.infer<(typeof SURFACE_PAYLOADS)[K]> };
