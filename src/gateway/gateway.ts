@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/ledger-api.js";
 import type { OfficeApi } from "../office/office-api.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -72,14 +73,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   // Boot: replay every stored event (this also fills each tenant's resume log), then follow the
   // tail. Both run in this same synchronous turn, so no commit can fall between them.
-  deps.ledger.replay((ev) => {
+  const project = (ev: TStoredEvent) => {
     const deltas = projector.apply(ev);
     if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
-  });
-  const unsubscribe = deps.ledger.subscribe((ev) => {
-    const deltas = projector.apply(ev);
-    if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
-  });
+  };
+  deps.ledger.replay(project);
+  const unsubscribe = deps.ledger.subscribe(project);
 
   function tickPresence(): void {
     const now = clock.now();
