@@ -53,7 +53,7 @@ export function ChatView({ s, cid }) {
     }}>
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length} />
-    <${Timeline} s=${s} cid=${cid} />
+    <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to send the file</div>` : null}
   </section>`;

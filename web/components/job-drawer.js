@@ -4,7 +4,7 @@ import { Icon } from "./icon.js";
 import { copyText } from "../actions.js";
 import { clock, humanize, shortId } from "../format.js";
 import { clickButton } from "../button-flow.js";
-import { getState } from "../store.js";
+import { getState, latestCardByJob } from "../store.js";
 import { ArtifactList } from "./artifact-list.js";
 import { AssistSection, ModelProposals } from "./assist-section.js";
 import { DrawerTimeline } from "./drawer-timeline.js";
@@ -18,8 +18,8 @@ import { StatePill } from "./state-pill.js";
 function latestCardId(s, d) {
   const given = /** @type {any} */ (d).actions_card_id;
   if (typeof given === "string") return given;
-  const items = s.timelines[d.conversation_id]?.items ?? [];
-  for (let i = items.length - 1; i >= 0; i--) if (items[i].message.card?.job_id === d.job_id) return items[i].message.card?.card_id;
+  const inChat = latestCardByJob(s.timelines[d.conversation_id]?.items ?? [])[d.job_id];
+  if (inChat) return inChat;
   const cards = d.timeline.filter((t) => t.kind === "card").sort((a, b) => a.ts.localeCompare(b.ts));
   return /** @type {any} */ (cards[cards.length - 1])?.card_id;
 }

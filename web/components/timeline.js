@@ -12,9 +12,10 @@ import { ChoiceButtons, SurfaceCards } from "./surface-cards.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
+/** @typedef {import('../types.js').JobHead} JobHead */
 
-/** @param {{ s: State, cid: string }} props */
-export function Timeline({ s, cid }) {
+/** @param {{ s: State, cid: string, jobs: JobHead[] }} props */
+export function Timeline({ s, cid, jobs }) {
   const tl = s.timelines[cid];
   const items = tl?.items ?? [];
   const locals = s.locals[cid] ?? [];
@@ -79,7 +80,6 @@ export function Timeline({ s, cid }) {
    * @param {TimelineItem} it @param {any} m @param {boolean} mine @param {string | undefined} sender
    */
   function agentReply(it, m, mine, sender) {
-    const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
     const text = m.action_summary && !m.render ? null : m.body_text;
     return html`<div class="agent-reply">
       ${m.render ? html`<div class="msg msg-in"><div class="bubble">${sender ? html`<span class="sender">${sender}</span>` : null}<${RenderDocView} doc=${m.render} /></div></div>`
