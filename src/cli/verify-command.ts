@@ -20,21 +20,23 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
   // Read-only: verify runs safely beside a live server.
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const tenants = tenant ? [tenant] : (db.prepare("SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id").pluck().all() as string[]);
     const progress = createProgress("verify");
     let broken = 0;
-    tenants.forEach((t, i) => {
-      progress.update(i, tenants.length);
-      const [r] = verifyLedger({ db, verifiers: verifier ? [verifier] : [], tenantId: t });
-      if (!r) return;
-      const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
-      if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`);
-      else {
-        broken++;
-        process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
-      }
+    const reports = verifyLedger({
+      db,
+      verifiers: verifier ? [verifier] : [],
+      tenantId: tenant,
+      onProgress: (done, total) => progress.update(done, total),
+      onReport(r) {
+        const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
+        if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`);
+        else {
+          broken++;
+          process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
+        }
+      },
     });
-    progress.done(tenants.length === 0 ? "no tenants" : `${tenants.length} tenant(s), ${broken} broken`);
+    progress.done(reports.length === 0 ? "no tenants" : `${reports.length} tenant(s), ${broken} broken`);
     return broken ? 1 : 0;
   } finally {
     db.close();

@@ -10,11 +10,20 @@ export interface VerifyLedgerOptions {
   verifiers: Verifier[];
   /** One tenant, or every tenant in the table. */
   tenantId?: string;
+  /** Before each tenant: how many are done out of how many. */
+  onProgress?: (done: number, total: number) => void;
+  /** Each tenant's report as soon as it is ready (the CLI prints it then). */
+  onReport?: (report: TVerifyReport) => void;
 }
 
 /** Verifies a ledger database offline (the CLI's core): one report per tenant. */
 export function verifyLedger(opts: VerifyLedgerOptions): TVerifyReport[] {
   const store = createLedgerStore(opts.db);
   const tenants = opts.tenantId ? [opts.tenantId] : store.tenants();
-  return tenants.map((t) => verifyTenant(store, opts.verifiers, t));
+  return tenants.map((t, i) => {
+    opts.onProgress?.(i, tenants.length);
+    const report = verifyTenant(store, opts.verifiers, t);
+    opts.onReport?.(report);
+    return report;
+  });
 }
