@@ -1,10 +1,10 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { ADMIN_FILE } from "./data-dir.js";
-import { isLocalCaller } from "./health.js";
+import { hasBearer, isLocalCaller } from "./health.js";
 
 /**
  * Admin commands a running server performs for the CLI on the same machine. Some state lives
@@ -44,7 +44,7 @@ export function createAdminEndpoint(): {
   const routes = new Hono();
 
   routes.post("/v1/admin/tokens/rotate", async (c) => {
-    if (!isLocalCaller(c) || !hasSecret(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
+    if (!isLocalCaller(c) || !hasBearer(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
     if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
     let body: unknown;
     try {
@@ -92,12 +92,4 @@ export function readAdminFile(dataDir: string): AdminFile | null {
   } catch {
     return null;
   }
-}
-
-function hasSecret(c: Context, secret: string): boolean {
-  const m = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");
-  if (!m) return false;
-  const a = Buffer.from(m[1]!);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -76,7 +76,7 @@ export function createOpsRoutes(deps: OpsRoutesDeps): Hono {
     return c.json({ ok: r.ready, checks: r.checks }, r.ready ? 200 : 503);
   });
   app.get("/metrics", (c) => {
-    if (!isLocalCaller(c) && !hasToken(c, deps.metricsToken)) {
+    if (!isLocalCaller(c) && !hasBearer(c, deps.metricsToken)) {
       return c.json({ error: { code: "FORBIDDEN", message: "Metrics are served to loopback callers or with the metrics token." } }, 403);
     }
     return c.body(deps.metrics.registry.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
@@ -98,7 +98,8 @@ export function isLocalCaller(c: Context): boolean {
   return loopback && !proxied;
 }
 
-function hasToken(c: Context, token: string | undefined): boolean {
+/** `Authorization: Bearer <token>` with exactly `token`, compared in constant time; false when no token is set. */
+export function hasBearer(c: Context, token: string | undefined): boolean {
   if (!token) return false;
   const m = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");
   if (!m) return false;
