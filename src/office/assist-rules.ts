@@ -1,5 +1,5 @@
 import type { TFormalizeCard } from "../../contracts/cards.js";
-import type { JobView } from "./job-machine.js";
+import { isOpenState, type JobView } from "./job-machine.js";
 import { letterHash } from "./job-engine.js";
 import { parseTimeWindow } from "./time-window.js";
 
@@ -13,7 +13,7 @@ export function rulesSuggestions(job: JobView, nowMs: number): Record<string, un
   const add = (type: string, payload: Record<string, unknown>, rationale: string, confidence = 0.7) =>
     out.push({ type, suggestionId: `sug_${type}_${letterHash(`${job.job_id}|${type}|${JSON.stringify(payload)}`, 10)}`, confidence, rationale, payload: { jobId: job.job_id, ...payload } });
 
-  const open = ["proposed", "approved", "in_progress", "waiting_input"].includes(job.state);
+  const open = isOpenState(job.state);
   const plan = (job.latest["job.formalize"] as TFormalizeCard | undefined)?.plan_hint ?? [];
   if (open && plan.length >= 2) {
     add("split_subtasks", { subtasks: plan.slice(0, 5).map((title, i) => ({ title: title.slice(0, 120), order: i + 1 })) }, "The plan already has separate steps", 0.8);

@@ -1,5 +1,5 @@
 import type { LedgerApi } from "../ledger/index.js";
-import { foldJob, type JobView } from "./job-machine.js";
+import { foldJob, isOpenState, type JobView } from "./job-machine.js";
 import { queryAll } from "./ledger-reads.js";
 import type { EntityProfile, JobSummary, OfficeView } from "./office-view.js";
 import type { PlanFrame } from "./planner/planner.js";
@@ -16,7 +16,6 @@ export type { EntityProfile, JobSummary } from "./office-view.js";
 const RECENT_CLOSED = 5;
 const RECENT_MESSAGES = 6;
 const MAX_DOCUMENTS = 10;
-const OPEN: ReadonlySet<string> = new Set(["proposed", "approved", "in_progress", "waiting_input"]);
 
 export interface ContextBuilder {
   profile(tenantId: string, entityId: string): EntityProfile | undefined;
@@ -109,14 +108,14 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     },
     frame(input) {
       const jobs = conversationJobs(input.tenant_id, input.conversation_id).filter((j) => j.owner_entity_id === input.agent.entity_id);
-      const open = jobs.filter((j) => OPEN.has(j.state));
+      const open = jobs.filter((j) => isOpenState(j.state));
       // The default target: the one job waiting on input, else the one open job, else none.
       const waiting = open.filter((j) => j.state === "waiting_input");
       const target = waiting.length === 1 ? waiting[0] : open.length === 1 ? open[0] : undefined;
       // Recently closed jobs are offered too, so "follow up on the call" or a #-picked finished
       // job resolves to an id instead of a guess; they never become the default target.
       const closed = latestUpdated(
-        jobs.filter((j) => !OPEN.has(j.state)),
+        jobs.filter((j) => !isOpenState(j.state)),
         RECENT_CLOSED,
       );
       return {

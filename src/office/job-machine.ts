@@ -1,6 +1,6 @@
 import type { TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
 import type { TStoredEvent } from "../../contracts/events.js";
-import type { TJobState } from "../../contracts/primitives.js";
+import { ACTIVE_JOB_STATES, type TJobState } from "../../contracts/primitives.js";
 import type { SlotValues } from "./planner/planner.js";
 
 /**
@@ -191,6 +191,13 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
     }
   }
   return job;
+}
+
+const OPEN_STATES: ReadonlySet<string> = new Set(ACTIVE_JOB_STATES);
+
+/** Proposed, approved, in progress or waiting for input: neither a draft nor finished. */
+export function isOpenState(state: string): boolean {
+  return OPEN_STATES.has(state);
 }
 
 /** Which clicks each state accepts; anything else is refused as ILLEGAL_JOB_TRANSITION. */

@@ -2,6 +2,7 @@ import { CARD_ACTION_TYPES } from "../../contracts/cards.js";
 import type { TAffordancesRequest, TAffordancesResponse } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
 import type { ContextBuilder } from "./context-builder.js";
+import { isOpenState } from "./job-machine.js";
 import type { AgentTrajectory } from "./office-api.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 
@@ -33,7 +34,7 @@ export function buildTrajectory(context: ContextBuilder, tenantId: string, entit
       approvals: j.approvals,
       disputes: j.disputes,
     })),
-    open_commitments: jobs.filter((j) => ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state)).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state })),
+    open_commitments: jobs.filter((j) => isOpenState(j.state)).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state })),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isOpenState } from "../job-machine.js";
 import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
 import { extractMeetingSlots } from "./slots.js";
 
@@ -117,7 +118,7 @@ export function planRules(frame: PlanFrame): Decision {
   }
   if (/\?\s*$/.test(text)) {
     // The frame also offers recently closed jobs (as reference targets); only open ones count here.
-    const open = jobs.filter((j) => ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state));
+    const open = jobs.filter((j) => isOpenState(j.state));
     if (open.length) return { type: "chat_reply", text: `I’m on it — ${open.length === 1 ? `“${open[0]!.title}” is ${open[0]!.state.replace("_", " ")}` : `${open.length} jobs are open here`}. You can keep chatting.` };
     return { type: "chat_reply", text: "Good question — I can’t answer that from here. If you need something done, tell me and I’ll propose a job." };
   }
