@@ -8,6 +8,7 @@ import {
   mergeConversation,
   mergeItems,
   mergeJob,
+  removeLocal,
   seqOf,
   setButton,
   setConversations,
@@ -18,6 +19,7 @@ import {
   updateLocal,
 } from "./store.js";
 
+/** @typedef {import('./types.js').Accepted} Accepted */
 /** @typedef {import('./types.js').CardButton} CardButton */
 /** @typedef {import('./types.js').JobCard} JobCard */
 
@@ -91,23 +93,36 @@ export function markReadSoon(cid) {
   });
 }
 
-/** @param {string} cid @param {string} text */
-export function sendText(cid, text) {
-  const localId = `lm_${newKey().slice(3)}`;
+/**
+ * Shows an optimistic bubble and sends; the bubble's retry repeats the call with the same
+ * idempotency key, so a retry never executes twice.
+ * @param {string} cid @param {string} prefix of the local id @param {string} text what the bubble says
+ * @param {(localId: string, key: string) => Promise<Accepted>} call
+ * @param {(e: unknown) => void} onFail
+ */
+function sendWithBubble(cid, prefix, text, call, onFail) {
+  const localId = `${prefix}_${newKey().slice(3)}`;
   const key = newKey();
   const attempt = () => {
     updateLocal(cid, localId, { status: "sending" });
-    api.sendText(cid, text, localId, key).then(
+    call(localId, key).then(
       (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
       (e) => {
         updateLocal(cid, localId, { status: "failed" });
-        // A refused job reference says why (the server stored nothing): pick the job again.
-        if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
+        onFail(e);
       },
     );
   };
   addLocal(cid, { local_id: localId, kind: "text", text, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });
   attempt();
+}
+
+/** @param {string} cid @param {string} text */
+export function sendText(cid, text) {
+  sendWithBubble(cid, "lm", text, (localId, key) => api.sendText(cid, text, localId, key), (e) => {
+    // A refused job reference says why (the server stored nothing): pick the job again.
+    if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
+  });
 }
 
 /** What the optimistic bubble says; the same words the gateway's own action message uses. */
@@ -161,28 +176,11 @@ export async function runAction(card, button, input) {
   return send();
 }
 
-/** @param {string} cid @param {string} localId */
-function removeLocal(cid, localId) {
-  const s = getState();
-  setState({ locals: { ...s.locals, [cid]: (s.locals[cid] ?? []).filter((l) => l.local_id !== localId) } });
-}
-
 /** @param {string} cid @param {File} file */
 export async function uploadFile(cid, file) {
-  const localId = `lf_${newKey().slice(3)}`;
-  const key = newKey();
-  const attempt = () => {
-    updateLocal(cid, localId, { status: "sending" });
-    api.uploadAttachment(cid, file, key).then(
-      (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
-      (e) => {
-        updateLocal(cid, localId, { status: "failed" });
-        if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
-      },
-    );
-  };
-  addLocal(cid, { local_id: localId, kind: "text", text: `📎 ${file.name}`, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });
-  attempt();
+  sendWithBubble(cid, "lf", `📎 ${file.name}`, (_localId, key) => api.uploadAttachment(cid, file, key), (e) => {
+    if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
+  });
 }
 
 /** @param {string} jobId */

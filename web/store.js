@@ -185,6 +185,11 @@ export function updateLocal(cid, localId, patch) {
   if (patch.event_ids) mergeItems(cid, []);
 }
 
+/** @param {string} cid @param {string} localId */
+export function removeLocal(cid, localId) {
+  setState({ locals: { ...state.locals, [cid]: (state.locals[cid] ?? []).filter((l) => l.local_id !== localId) } });
+}
+
 /** @param {string} key @param {{ status: 'pending'|'done'|'error', message?: string } | null} v */
 export function setButton(key, v) {
   const buttons = { ...state.buttons };
