@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { EMAIL_RE } from "../pii.js";
 
 /**
  * Storage redaction for LLM packets (protocol doc "History minimization"). By default a
@@ -12,7 +13,7 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, "Bearer [secret]"],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g, "[jwt]"],
   [/\b(api[_-]?key|token|secret|password|passwd)\s*[:=]\s*\S+/gi, "$1=[secret]"],
-  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, "[email]"],
+  [EMAIL_RE, "[email]"],
   // International numbers only: a looser pattern would eat dates and time windows.
   [/(?<![\w+])\+\d[\d\s().-]{7,}\d/g, "[phone]"],
 ];
