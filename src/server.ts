@@ -62,6 +62,8 @@ export interface LogLineServer {
   ledger: LedgerApi;
   office: Office;
   gateway: Gateway;
+  /** The planner in use: "rules" when OFFICE_PLANNER=llm fell back at boot (also on /healthz). */
+  planner: string;
   /** Set once listening. */
   url?: string;
   /** demo.json's content when demo mode seeded (or had seeded) the database. */
@@ -168,6 +170,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ledger,
     office,
     gateway,
+    planner: plannerActive,
     demo: seeded,
     async listen() {
       const port = await new Promise<number>((resolve, reject) => {

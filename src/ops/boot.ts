@@ -39,9 +39,8 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   });
   const rebuildSeconds = (performance.now() - started) / 1000;
   // The planner actually in use: with OFFICE_PLANNER=llm and the endpoint unusable at boot,
-  // Office may have fallen back to rules; /healthz is where the server says which.
-  const health = (await (await server.app.request("/healthz")).json()) as { planner?: string };
-  const planner = health.planner ?? config.office.planner;
+  // Office may have fallen back to rules.
+  const planner = server.planner;
 
   const unobserve = ops.observeLedger(server.ledger);
   ops.admin.bind({ rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId) });
