@@ -2,7 +2,7 @@ export { createLlmPlanner, type LlmPlanner, type LlmPlannerDeps } from "./llm-pl
 export { selectPlanner, type PlannerSelection, type SelectPlannerDeps } from "./select-planner.js";
 export { createChatProvider, type ChatProvider, type ChatOutcome } from "./provider.js";
 export { readLlmConfig, type LlmConfig } from "./config.js";
-export { createLlmStore, ensureLlmTables, type LlmStore, type StoredPacket } from "./store.js";
+export { createLlmStore, type LlmStore, type StoredPacket } from "./store.js";
 export { checkMessageTokens, type TokenCheck } from "./token-check.js";
 export { parseTokens, formatOpToken, formatRefToken } from "./tokens.js";
 export { validateRenderDoc, type RenderDoc } from "./render-ast.js";

@@ -2,15 +2,6 @@ import type { Db } from "../../shared/db.js";
 import { migrateOffice } from "../migrate.js";
 import { RECENT_LIMIT, emptyThreadContext, type ThreadContext } from "./thread-context.js";
 
-/**
- * SQLite access for the LLM layer's two tables (schema.ts). Every read and write is scoped by
- * tenant: a conversation id from another tenant simply has no row here.
- */
-/** The tables come from Office's generated migrations (0001_llm_tables); applying them twice is a no-op. */
-export function ensureLlmTables(db: Db): void {
-  migrateOffice(db);
-}
-
 export interface StoredPacket {
   id: string;
   tenant_id: string;
@@ -44,8 +35,13 @@ interface CtxRow {
   turn: number;
 }
 
+/**
+ * SQLite access for the LLM layer's two tables (schema.ts). Every read and write is scoped by
+ * tenant: a conversation id from another tenant simply has no row here.
+ */
 export function createLlmStore(db: Db): LlmStore {
-  ensureLlmTables(db);
+  // The tables come from Office's generated migrations (0001_llm_tables); applying them twice is a no-op.
+  migrateOffice(db);
   const getCtx = db.prepare<[string, string], CtxRow>(
     "SELECT last_job_id, recent_job_ids, pinned_job_id, focus_job_id, turn FROM office_thread_context WHERE tenant_id = ? AND conversation_id = ?",
   );
