@@ -1,5 +1,5 @@
 import { serve, type ServerType } from "@hono/node-server";
-import type { Hono, MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createApp } from "./app.js";
@@ -20,10 +20,10 @@ import {
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import { createOffice, createOfficeRoutes, createRulesPlanner, type CalendarProvider, type Office, type Planner } from "./office/index.js";
 import { selectPlanner } from "./office/llm/index.js";
+import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
 import type { IdGenerator } from "./shared/ids.js";
-import { Hono as HonoApp } from "hono";
 
 export interface ServerOptions {
   dataDir: string;
@@ -102,7 +102,7 @@ const consoleLogger: Logger = {
 export async function createServer(opts: ServerOptions): Promise<LogLineServer> {
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? consoleLogger;
-  const db = openDatabase({ path: join(opts.dataDir, "logline.sqlite"), sync: opts.ledgerSync ?? "full" });
+  const db = openDatabase({ path: databasePath(opts.dataDir), sync: opts.ledgerSync ?? "full" });
   const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed"), ...(opts.onAppend ? { onAppend: opts.onAppend } : {}) });
 
   let planner = opts.planner;
@@ -148,7 +148,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
 
   const seeded = opts.demo ? await seedDemo(gateway.core) : null;
 
-  const guarded = new HonoApp();
+  const guarded = new Hono();
   const guard = moduleGuard(gateway.core) as unknown as MiddlewareHandler;
   guarded.use("/v1/ledger/*", guard);
   guarded.use("/v1/office/*", guard);
