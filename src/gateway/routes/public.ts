@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ZAcceptInviteRequest, ZCreateWorkspaceRequest, ZSessionRequest } from "../../../contracts/gateway.js";
 import { AppError } from "../../shared/errors.js";
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
@@ -64,8 +64,8 @@ export function createPublicRoutes(core: Core): Hono<GwEnv> {
   });
   // Signing out revokes the token itself, not just the cookie: a copied cookie stops working too.
   app.delete("/v1/session", auth, (c) => {
-    const token = bearerOf(c) ?? c.req.header("cookie")?.match(new RegExp(`${SESSION_COOKIE}=([^;]+)`))?.[1];
-    if (token) core.tokens.revoke(decodeURIComponent(token));
+    const token = bearerOf(c) ?? getCookie(c, SESSION_COOKIE);
+    if (token) core.tokens.revoke(token);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.json({ ok: true });
   });
