@@ -76,13 +76,10 @@ const enc = encodeURIComponent;
 export const api = {
   /** @param {string} token */
   signIn: (token) => request("POST", "/v1/session", { body: { token } }),
-  signOut: () => request("DELETE", "/v1/session"),
   /** @returns {Promise<any>} who the session belongs to */
   me: () => request("GET", "/v1/session"),
 
   listConversations: () => request("GET", "/v1/conversations"),
-  /** @param {string} id */
-  getConversation: (id) => request("GET", `/v1/conversations/${enc(id)}`),
   /** @param {string} id */
   timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
   /** @param {{ title?: string, participants: {entity_id:string}[] }} body */
@@ -141,8 +138,6 @@ export const api = {
   createWorkspace: (body) => request("POST", "/v1/workspaces", { body }),
   /** @param {{ display_name?: string, roles?: string[] }} body */
   createInvite: (body) => request("POST", "/v1/invites", { body }),
-  /** @param {string} token */
-  getInvite: (token) => request("GET", `/v1/invites/${enc(token)}`),
   /** @param {string} token @param {string} displayName */
   acceptInvite: (token, displayName) =>
     request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),

@@ -4,7 +4,7 @@ import { avatarHue, initials } from "../format.js";
 
 /**
  * Initials in a coloured circle; agents get a small badge so they read as coworkers, not users.
- * @param {{ name: string, id?: string, agent?: boolean, size?: 'sm'|'md'|'lg' }} props
+ * @param {{ name: string, id?: string, agent?: boolean, size?: 'sm'|'md' }} props
  */
 export function Avatar({ name, id, agent, size = "md" }) {
   return html`<span class=${`avatar avatar-${size} hue-${avatarHue(id ?? name)}`} aria-hidden="true">

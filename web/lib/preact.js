@@ -11,10 +11,6 @@ import * as P from "/vendor/htm/preact/standalone.module.js";
 export const html = P.html;
 /** @type {typeof import('preact').render} */
 export const render = P.render;
-/** @type {typeof import('preact').h} */
-export const h = P.h;
-/** @type {typeof import('preact').createContext} */
-export const createContext = P.createContext;
 /** @type {typeof import('preact/hooks').useState} */
 export const useState = P.useState;
 /** @type {typeof import('preact/hooks').useEffect} */
@@ -23,9 +19,3 @@ export const useEffect = P.useEffect;
 export const useLayoutEffect = P.useLayoutEffect;
 /** @type {typeof import('preact/hooks').useRef} */
 export const useRef = P.useRef;
-/** @type {typeof import('preact/hooks').useMemo} */
-export const useMemo = P.useMemo;
-/** @type {typeof import('preact/hooks').useCallback} */
-export const useCallback = P.useCallback;
-/** @type {typeof import('preact/hooks').useContext} */
-export const useContext = P.useContext;
