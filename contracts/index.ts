@@ -7,3 +7,4 @@ export * from "./office.js";
 export * from "./gateway.js";
 export * from "./sse.js";
 export * from "./llm.js";
+export * from "./when.js";

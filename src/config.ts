@@ -83,6 +83,23 @@ const ZEnv = z.object({
   RATE_LIMIT_BURST: int("RATE_LIMIT_BURST", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587" })
+    .optional(),
+  SMTP_USER: z.string().trim().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .refine((v) => /^(?:[^<>@\s][^<>@]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(v), { message: "MAIL_FROM must be an address, e.g. office@example.com or Office <office@example.com>" })
+    .optional(),
+  CALDAV_URL: httpUrl("CALDAV_URL").optional(),
+  CALDAV_USERNAME: z.string().trim().min(1).optional(),
+  CALDAV_PASSWORD: z.string().min(1).optional(),
+  CALDAV_CALENDAR: z.string().trim().min(1).optional(),
+  JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
 });
 
 export interface Config {
@@ -111,6 +128,30 @@ export interface Config {
   metricsToken?: string;
   /** How long a SIGTERM may wait for in-flight work before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Outgoing mail (invites); absent means nothing is emailed and the cards say so. */
+  mail?: MailConfig;
+  /** The organizer's CalDAV calendar; absent means events are not written to any calendar. */
+  caldav?: CalDavConfig;
+  /** Jitsi Meet server rooms are created on (a self-hosted one works the same). */
+  jitsiBaseUrl: string;
+}
+
+export interface MailConfig {
+  /** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the first byte); credentials removed. */
+  url: string;
+  user?: string;
+  password?: string;
+  /** The envelope and header sender, also the invite's ORGANIZER unless a person's address is known. */
+  from: { name?: string; address: string };
+}
+
+export interface CalDavConfig {
+  /** The server's CalDAV root or principal URL (discovery starts there). */
+  url: string;
+  username: string;
+  password: string;
+  /** Which calendar: its display name or a path/URL; the first calendar when absent. */
+  calendar?: string;
 }
 
 /** A configuration problem: `message` is the one line shown to whoever started the process. */
@@ -140,7 +181,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const variable = String(issue.path[0] ?? "environment");
     const got = present[variable];
     // Secrets are never echoed back, even when wrong.
-    const shown = got === undefined || /KEY|TOKEN/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? got.slice(0, 60) + "…" : got)})`;
+    const shown = got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? got.slice(0, 60) + "…" : got)})`;
     const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;
     throw new ConfigError(variable, `Invalid configuration: ${what}${shown}`);
   }
@@ -173,6 +214,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   return {
     env: nodeEnv,
     port,
+    ...(mailConfig(e) ? { mail: mailConfig(e)! } : {}),
+    ...(calDavConfig(e) ? { caldav: calDavConfig(e)! } : {}),
+    jitsiBaseUrl: e.JITSI_BASE_URL ?? "https://meet.jit.si",
     // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
     host: e.HOST ?? "127.0.0.1",
     dataDir: resolve(cwd, e.DATA_DIR ?? "./data"),
@@ -187,6 +231,32 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
+}
+
+type Env = z.infer<typeof ZEnv>;
+
+/** SMTP settings: credentials from the URL or from SMTP_USER/SMTP_PASSWORD (which win). */
+function mailConfig(e: Env): MailConfig | undefined {
+  if (!e.SMTP_URL && !e.MAIL_FROM) return undefined;
+  if (!e.SMTP_URL) throw new ConfigError("SMTP_URL", "Invalid configuration: SMTP_URL is required when MAIL_FROM is set (e.g. smtp://user:pass@mail.example.com:587)");
+  if (!e.MAIL_FROM) throw new ConfigError("MAIL_FROM", "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)");
+  const url = new URL(e.SMTP_URL);
+  const user = e.SMTP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
+  const password = e.SMTP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
+  url.username = "";
+  url.password = "";
+  const m = /^\s*(?:"?([^"<]*?)"?\s*<([^>]+)>|(\S+))\s*$/.exec(e.MAIL_FROM)!;
+  const name = m[1]?.trim();
+  return { url: url.toString().replace(/\/$/, ""), ...(user ? { user } : {}), ...(password ? { password } : {}), from: { ...(name ? { name } : {}), address: (m[2] ?? m[3])!.trim() } };
+}
+
+function calDavConfig(e: Env): CalDavConfig | undefined {
+  if (!e.CALDAV_URL) {
+    if (e.CALDAV_USERNAME || e.CALDAV_PASSWORD || e.CALDAV_CALENDAR) throw new ConfigError("CALDAV_URL", "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set");
+    return undefined;
+  }
+  if (!e.CALDAV_USERNAME || !e.CALDAV_PASSWORD) throw new ConfigError(e.CALDAV_USERNAME ? "CALDAV_PASSWORD" : "CALDAV_USERNAME", "Invalid configuration: CALDAV_USERNAME and CALDAV_PASSWORD are required when CALDAV_URL is set");
+  return { url: e.CALDAV_URL, username: e.CALDAV_USERNAME, password: e.CALDAV_PASSWORD, ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}) };
 }
 
 /**
@@ -226,5 +296,8 @@ export function describeConfig(c: Config): Record<string, unknown> {
     planner: c.office.planner,
     ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),
     metrics_token: c.metricsToken ? "set" : "unset",
+    mail: c.mail ? `${c.mail.url} as ${c.mail.from.address}` : "off (invites are not emailed)",
+    caldav: c.caldav ? c.caldav.url : "off (events are not written to a calendar)",
+    jitsi: c.jitsiBaseUrl,
   };
 }

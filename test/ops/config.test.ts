@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, loadConfig, parseConfig } from "../../src/config.js";
+import { ConfigError, describeConfig, loadConfig, parseConfig } from "../../src/config.js";
 
 const fail = (env: Record<string, string>) => {
   try {
@@ -30,6 +30,10 @@ describe("parseConfig", () => {
     });
     expect(c.office.llm).toBeUndefined();
     expect(c.publicUrl).toBeUndefined();
+    // Connectors are off until set; Jitsi rooms default to the public Jitsi Meet service.
+    expect(c.mail).toBeUndefined();
+    expect(c.caldav).toBeUndefined();
+    expect(c.jitsiBaseUrl).toBe("https://meet.jit.si");
   });
 
   it("turns the demo off by default in production and requires PUBLIC_URL there", () => {
@@ -51,6 +55,14 @@ describe("parseConfig", () => {
     [{ OFFICE_PLANNER: "llm" }, "OFFICE_LLM_BASE_URL", /OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm/],
     [{ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" }, "OFFICE_LLM_MODEL", /OFFICE_LLM_MODEL is required/],
     [{ OFFICE_LLM_TIMEOUT_MS: "5s" }, "OFFICE_LLM_TIMEOUT_MS", /OFFICE_LLM_TIMEOUT_MS must be a whole number/],
+    [{ SMTP_URL: "mail.example.com:587", MAIL_FROM: "o@example.com" }, "SMTP_URL", /SMTP_URL must be an smtp:\/\/ \(STARTTLS\) or smtps:\/\/ \(TLS\) URL/],
+    [{ SMTP_URL: "smtp://mail.example.com:587" }, "MAIL_FROM", /MAIL_FROM is required when SMTP_URL is set/],
+    [{ MAIL_FROM: "o@example.com" }, "SMTP_URL", /SMTP_URL is required when MAIL_FROM is set/],
+    [{ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "office" }, "MAIL_FROM", /MAIL_FROM must be an address/],
+    [{ CALDAV_URL: "https://dav.example.com/", CALDAV_USERNAME: "dan" }, "CALDAV_PASSWORD", /CALDAV_USERNAME and CALDAV_PASSWORD are required/],
+    [{ CALDAV_USERNAME: "dan" }, "CALDAV_URL", /CALDAV_URL is required when CALDAV_USERNAME/],
+    [{ CALDAV_URL: "dav.example.com" }, "CALDAV_URL", /CALDAV_URL must be an http:\/\/ or https:\/\/ URL/],
+    [{ JITSI_BASE_URL: "meet.example.com" }, "JITSI_BASE_URL", /JITSI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
   ])("refuses %j naming %s", (env, variable, message) => {
     const err = fail(env as Record<string, string>);
     expect(err.variable).toBe(variable);
@@ -62,6 +74,27 @@ describe("parseConfig", () => {
     const err = fail({ METRICS_TOKEN: "short-secret" });
     expect(err.variable).toBe("METRICS_TOKEN");
     expect(err.message).not.toContain("short-secret");
+  });
+
+  it("never echoes mail or calendar credentials, even inside a malformed URL", () => {
+    const err = fail({ SMTP_URL: "smtp://dan:hunter2@mail example.com", MAIL_FROM: "o@example.com" });
+    expect(err.message).not.toContain("hunter2");
+    expect(fail({ CALDAV_URL: "dav://dan:hunter2@dav.example.com" }).message).not.toContain("hunter2");
+  });
+
+  it("reads SMTP credentials from the URL or from SMTP_USER/SMTP_PASSWORD, and keeps them out of the URL", () => {
+    const fromUrl = parseConfig({ SMTP_URL: "smtps://office%40example.com:p%3Ass@mail.example.com:465", MAIL_FROM: "Acme Office <office@example.com>" });
+    expect(fromUrl.mail).toEqual({ url: "smtps://mail.example.com:465", user: "office@example.com", password: "p:ss", from: { name: "Acme Office", address: "office@example.com" } });
+    const separate = parseConfig({ SMTP_URL: "smtp://relay.example.com:587", SMTP_USER: "u", SMTP_PASSWORD: "pw", MAIL_FROM: "office@example.com" });
+    expect(separate.mail).toEqual({ url: "smtp://relay.example.com:587", user: "u", password: "pw", from: { address: "office@example.com" } });
+    expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
+  });
+
+  it("configures CalDAV and a self-hosted Jitsi", () => {
+    const c = parseConfig({ CALDAV_URL: "https://cloud.example.com/remote.php/dav/", CALDAV_USERNAME: "dan", CALDAV_PASSWORD: "s3cret", CALDAV_CALENDAR: "Work", JITSI_BASE_URL: "https://meet.example.com/" });
+    expect(c.caldav).toEqual({ url: "https://cloud.example.com/remote.php/dav", username: "dan", password: "s3cret", calendar: "Work" });
+    expect(c.jitsiBaseUrl).toBe("https://meet.example.com");
+    expect(JSON.stringify(describeConfig(c))).not.toContain("s3cret");
   });
 
   it("configures the LLM planner", () => {
