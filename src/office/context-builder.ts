@@ -31,6 +31,12 @@ export interface ContextBuilder {
   allJobIds(tenantId: string): readonly string[];
   jobSummary(tenantId: string, jobId: string): JobSummary | undefined;
   lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
+  /**
+   * Who can take work no tool can do: a person (approver or admin, not the sender, the named one
+   * when a name is given) and the conversation where the agent and that person are both members,
+   * a direct chat first. Undefined when nobody fits.
+   */
+  handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string): { person: EntityProfile; conversation_id: string } | undefined;
   frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame;
 }
 
@@ -44,6 +50,21 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     const f = ledger.facts.entity(tenantId, entityId);
     return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
   };
+
+  function handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string) {
+    const wanted = name?.trim().toLowerCase();
+    const people = view
+      .entities(tenantId)
+      .filter((p) => p.actor_type === "human" && p.entity_id !== senderId && p.roles.some((r) => r === "job_approver" || r === "admin"))
+      .filter((p) => !wanted || p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted);
+    for (const person of people) {
+      const shared = view.conversationsOf(tenantId, person.entity_id).filter((c) => view.participants(tenantId, c).includes(agentId));
+      const direct = shared.find((c) => view.participants(tenantId, c).length === 2);
+      const conversation_id = direct ?? shared[0];
+      if (conversation_id) return { person, conversation_id };
+    }
+    return undefined;
+  }
 
   const conversationJobs = (tenantId: string, conversationId: string): JobSummary[] => {
     const out: JobSummary[] = [];
@@ -88,6 +109,7 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
 
   return {
     profile,
+    handoffTarget,
     participants: (t, c) => view.participants(t, c),
     job: (tenantId, jobId) => foldJob(queryAll(ledger, { tenant_id: tenantId, job_id: jobId })),
     conversationJobs,

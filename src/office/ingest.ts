@@ -8,7 +8,9 @@ import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { Decision, Planner } from "./planner/planner.js";
+import { CALENDAR_TOOL } from "./job-drafts.js";
 import { messageExtras } from "./message-extras.js";
+import * as copy from "./narrator.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -54,7 +56,12 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
 
     const frame = context.frame({ tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id, now: deps.clock.iso(), default_timezone: deps.defaultTimezone, agent, sender, text: req.body_text });
     let decision = await decide(frame);
-    if ((decision.type === "continue_job" || (decision.type !== "chat_reply" && decision.type !== "propose_job" && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
+    // A job is proposed only for work a tool of this agent can do; anything else is declined
+    // with an offer to hand it to a person, whichever planner suggested it.
+    if (decision.type === "propose_job" && !(decision.kind === "schedule_meeting" && agent.allowed_tools.includes(CALENDAR_TOOL))) {
+      decision = { type: "decline_work", request: decision.title };
+    }
+    if ((decision.type === "continue_job" || ("job_id" in decision && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
       decision = { type: "request_input", question: "Which job do you mean? Reply on its card or name it." };
     }
     // Caused by the person's message: named by the gateway, else their latest message here.
@@ -93,6 +100,31 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         return { ids: await deps.emit(ec, [say(decision.question, decision.job_id)]), notes: "Asked a question" };
       case "escalate":
         return { ids: await deps.emit(ec, [say(`I need a person for this: ${decision.reason}`, decision.job_id)]), notes: "Escalated" };
+      case "decline_work": {
+        const request = scrub(decision.request);
+        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A);
+        const reply = say(copy.declineWork(agent, request, target?.person.display_name), undefined, false);
+        const choices = target ? [{ label: `Hand it to ${target.person.display_name}`, token: `Hand it to ${target.person.display_name}: ${request}` }, { label: "No thanks", token: "No thanks" }] : [];
+        return { ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]), notes: "Declined work no tool can do" };
+      }
+      case "handoff": {
+        const request = scrub(decision.request);
+        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A, decision.to_name);
+        if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name))]), notes: "Nobody to hand it to" };
+        // The job is opened in the person's chat with the agent first; the reply here is built
+        // from the job it created, so it never says "handed over" for something not written.
+        const p = engine.proposeDrafts(agent, { tenant_id: req.tenant_id, conversation_id: target.conversation_id }, {
+          title: `From ${sender.display_name}: ${request}`.slice(0, 120),
+          kind: "handoff",
+          goal: copy.handoffGoal(sender.display_name, request),
+          slots: { requested_by: sender.entity_id, request },
+        });
+        const made = await deps.emit({ tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: target.conversation_id, ...(cause ? { causation_id: cause } : {}) }, p.drafts);
+        const created = context.job(req.tenant_id, p.job_id);
+        if (!created) return { ids: made, notes: "Handoff not recorded" };
+        const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title), undefined, false)]);
+        return { ids: [...made, ...ids], notes: "Handed to a person", job_id: p.job_id };
+      }
       case "propose_job": {
         const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
         const p = engine.proposeDrafts(agent, req, {

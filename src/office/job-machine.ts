@@ -9,7 +9,15 @@ import type { SlotValues } from "./planner/planner.js";
  * trajectory and "reconstruct by job_id" all use.
  */
 
-export type JobSlots = Omit<SlotValues, "attendee_email"> & { attendee_email?: TRedactedValue; notes?: string };
+export type JobSlots = Omit<SlotValues, "attendee_email"> & {
+  attendee_email?: TRedactedValue;
+  notes?: string;
+  /** A handoff job: who asked, and what (in their words, PII already vaulted). */
+  requested_by?: string;
+  request?: string;
+};
+
+export type JobKind = "schedule_meeting" | "handoff" | "generic";
 
 export interface ToolAttempt {
   tool_call_id: string;
@@ -33,7 +41,7 @@ export interface JobView {
   title: string;
   owner_entity_id: string;
   parent_job_id?: string;
-  kind: "schedule_meeting" | "generic";
+  kind: JobKind;
   goal: string;
   state: TJobState;
   trace_id: string;
@@ -113,7 +121,7 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
       case "job.proposed": {
         const card = e.payload.proposed_card;
         const ext = card.job as { kind?: string; slots?: JobSlots };
-        job.kind = ext.kind === "schedule_meeting" ? "schedule_meeting" : "generic";
+        job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" ? ext.kind : "generic";
         job.slots = { ...(ext.slots ?? {}) };
         job.goal = card.job.goal;
         job.title = card.title;

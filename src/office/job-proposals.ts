@@ -4,7 +4,7 @@ import { buildFormalizeCard } from "./cards.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft } from "./emitter.js";
 import { agentActor, type JobDrafts } from "./job-drafts.js";
-import type { JobSlots } from "./job-machine.js";
+import type { JobKind, JobSlots } from "./job-machine.js";
 import * as copy from "./narrator.js";
 
 /** Proposal building: the Formalize card for a job's spec, and the drafts that open a new job. */
@@ -15,12 +15,13 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
   function formalizeCardFor(
     job: { job_id: string; tenant_id: string; conversation_id: string; title: string },
     agent: EntityProfile,
-    spec: { kind: "schedule_meeting" | "generic"; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
+    spec: { kind: JobKind; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
   ): TFormalizeCard {
     const c = cardCtx(job, agent);
     const s = spec.slots;
     const who = s.attendee_name?.split(/\s+/)[0];
     const meeting = spec.kind === "schedule_meeting";
+    const handoff = spec.kind === "handoff";
     const inputs = meeting
       ? [
           { key: `${copy.slug(s.attendee_name)}_contact`, label: `${who ?? "Attendee"} email/contact`, ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }) },
@@ -42,14 +43,20 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
               { kind: "record", description: "Calendar event created" },
               { kind: "link", description: `Invite link sent to ${who ?? "the attendee"}` },
             ]
-          : [{ kind: "message", description: "Outcome reported here" }],
+          : handoff
+            ? [{ kind: "message", description: "You do it and mark it done here; I only keep track" }]
+            : [{ kind: "message", description: "Outcome reported here" }],
         ...(spec.constraints?.length ? { constraints: spec.constraints } : {}),
-        sla_hint: meeting ? (missing ? "ETA ~5 minutes after details" : "ETA ~5 minutes") : "ETA depends on the details",
+        sla_hint: meeting ? (missing ? "ETA ~5 minutes after details" : "ETA ~5 minutes") : handoff ? "When you get to it" : "ETA depends on the details",
         kind: spec.kind,
         slots: s,
       },
       {
-        plan_hint: meeting ? [...(missing ? ["Collect missing details"] : []), "Create calendar invite", `Send invite to ${who ?? "the attendee"}`] : ["Confirm the details", "Do the work", "Report back here"],
+        plan_hint: meeting
+          ? [...(missing ? ["Collect missing details"] : []), "Create calendar invite", `Send invite to ${who ?? "the attendee"}`]
+          : handoff
+            ? ["You take it on (Approve)", "You do the work", "You mark it done here"]
+            : ["Confirm the details", "Do the work", "Report back here"],
         ...(spec.parent_job_id ? { parent_job_id: spec.parent_job_id } : {}),
       },
     );
@@ -59,7 +66,7 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
   function proposeDrafts(
     agent: EntityProfile,
     at: { tenant_id: string; conversation_id: string },
-    spec: { title: string; kind: "schedule_meeting" | "generic"; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
+    spec: { title: string; kind: JobKind; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
   ): { job_id: string; drafts: Draft[] } {
     const job_id = ids("job");
     const job = { job_id, tenant_id: at.tenant_id, conversation_id: at.conversation_id, title: spec.title };

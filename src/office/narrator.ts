@@ -102,3 +102,25 @@ export function answerAbout(job: JobView, prompt: string): string {
   if (job.state === "waiting_input") return `${base} I need a few details first — use “Provide info” on the card or just tell me here.`;
   return `${base} Ask me anything about it here; the job keeps its place.`;
 }
+
+/** What an agent can actually do, from the tools it may use; nothing it cannot. */
+export function capabilities(allowedTools: readonly string[]): string {
+  return allowedTools.includes("calendar.create_invite") ? "I can schedule meetings and send calendar invites" : "I have no tools to do work with yet";
+}
+
+export function declineWork(agent: { allowed_tools: readonly string[] }, request: string, handTo?: string): string {
+  const offer = handTo ? ` Shall I hand “${request}” to ${handTo}? It becomes a job in their chat with me.` : " It needs a person, and I found nobody (an approver or admin in a chat with me) to hand it to.";
+  return `I can’t do that myself. ${capabilities(agent.allowed_tools)}.${offer}`;
+}
+
+export function noHandoffTarget(name?: string): string {
+  return name ? `I can’t hand it to ${name}: they are not an approver or admin in a chat with me.` : "I found nobody (an approver or admin in a chat with me) to hand it to.";
+}
+
+export function handoffGoal(requester: string, request: string): string {
+  return `${requester} asked for this and no tool of mine can do it: ${request}. Approve to take it on; mark it done here when it is.`.slice(0, 500);
+}
+
+export function handedOff(person: string, title: string): string {
+  return `Handed to ${person}: it is waiting in their chat with me as “${title}”.`;
+}

@@ -56,6 +56,10 @@ export interface OfficeView {
   profile(tenantId: string, entityId: string): EntityProfile | undefined;
   /** Participants of the conversation's `conversation.created`, in join order. */
   participants(tenantId: string, conversationId: string): readonly string[];
+  /** Everyone registered in the tenant (people and agents), in registration order. */
+  entities(tenantId: string): readonly EntityProfile[];
+  /** The conversations an entity is a member of, oldest first. */
+  conversationsOf(tenantId: string, entityId: string): readonly string[];
   job(tenantId: string, jobId: string): JobSummary | undefined;
   /** Job ids in creation order. */
   conversationJobIds(tenantId: string, conversationId: string): readonly string[];
@@ -103,6 +107,8 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
   const byTenant = new Map<string, string[]>();
   const lastMessage = new Map<string, string>();
   const texts = new Map<string, RecentText[]>();
+  const byTenantEntities = new Map<string, string[]>();
+  const memberOf = new Map<string, string[]>();
 
   /** Mirrors foldJob for the summary's fields; the rebuild test checks the two agree. */
   function applyToJob(e: TStoredEvent, jobId: string): void {
@@ -155,13 +161,20 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
   function apply(e: TStoredEvent): void {
     if (e.job_id) applyToJob(e, e.job_id);
     switch (e.event_type) {
-      case "entity.registered":
-        profiles.set(key(e.tenant_id, e.payload.entity_id), toProfile(e.payload));
+      case "entity.registered": {
+        const k = key(e.tenant_id, e.payload.entity_id);
+        if (!profiles.has(k)) push(byTenantEntities, e.tenant_id, e.payload.entity_id);
+        profiles.set(k, toProfile(e.payload));
         break;
+      }
       case "conversation.created": {
         const k = key(e.tenant_id, e.conversation_id);
         const list = participants.get(k) ?? [];
-        for (const p of e.payload.participants) if (!list.includes(p.entity_id)) list.push(p.entity_id);
+        for (const p of e.payload.participants) {
+          if (list.includes(p.entity_id)) continue;
+          list.push(p.entity_id);
+          push(memberOf, key(e.tenant_id, p.entity_id), e.conversation_id);
+        }
         participants.set(k, list);
         break;
       }
@@ -196,6 +209,8 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
   return {
     profile: (t, id) => profiles.get(key(t, id)),
     participants: (t, c) => participants.get(key(t, c)) ?? EMPTY,
+    entities: (t) => (byTenantEntities.get(t) ?? EMPTY).map((id) => profiles.get(key(t, id))!),
+    conversationsOf: (t, id) => memberOf.get(key(t, id)) ?? EMPTY,
     job: (t, j) => jobs.get(key(t, j)),
     conversationJobIds: (t, c) => byConversation.get(key(t, c)) ?? EMPTY,
     agentJobIds: (t, id) => byAgent.get(key(t, id)) ?? EMPTY,
@@ -203,7 +218,7 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     lastMessageBy: (t, c, id) => lastMessage.get(key(t, c, id)),
     recentTexts: (t, c) => texts.get(key(t, c)) ?? EMPTY,
     apply,
-    snapshot: () => ({ profiles, participants, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
+    snapshot: () => ({ profiles, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
     close: unsubscribe,
   };
 }

@@ -49,11 +49,11 @@ describe("LLM layer in a real browser", () => {
     model.script(propose("schedule_meeting", "Schedule call with Bruno", "Book a 30-minute call with Bruno next week", meetingSlots));
     await send(page, "Can you schedule a 30-min call with Bruno next week?");
     await page.locator('article[data-card-type="job.formalize"]').first().waitFor({ timeout: 15_000 });
-    model.script(propose("generic", "Send invoice to Acme", "Send the December invoice to Acme", null));
-    await send(page, "Please send the invoice to Acme");
+    model.script(propose("schedule_meeting", "Schedule call with Acme", "Book a call with Acme about the December invoice", null));
+    await send(page, "Please set up a call with Acme about the invoice");
     await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(2);
     const bruno = await jobNamed("Schedule call with Bruno");
-    const invoice = await jobNamed("Send invoice to Acme");
+    const invoice = await jobNamed("Schedule call with Acme");
 
     // # picker: type "#Bru", pick the job, it becomes a chip; the sent text carries the token.
     const approveOp = `[op v:1 type:"approve" job:"${bruno}"]`;
@@ -98,7 +98,7 @@ describe("LLM layer in a real browser", () => {
     expect(await textOf(assumed)).toMatch(/Schedule call with Bruno/);
     await assumed.getByRole("button", { name: "Change" }).click();
     await shot(page, "llm-04-action-summary-change");
-    await assumed.getByRole("option", { name: "Send invoice to Acme" }).click();
+    await assumed.getByRole("option", { name: "Schedule call with Acme" }).click();
     await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).target_job_id, { timeout: 10_000 }).toBe(invoice);
 
     // Pin / unpin from the quick actions (persisted server-side, not in localStorage).
@@ -142,10 +142,10 @@ describe("LLM layer in a real browser", () => {
     const { ctx, page } = await signedIn(browser, server.url, token());
     const box = page.getByRole("textbox", { name: "Message" });
     await box.waitFor();
-    model.script(propose("generic", "Order paper for the office", "Order a box of A4 paper", null));
-    await send(page, "Please order paper for the office");
-    await page.locator('article[data-card-type="job.formalize"]', { hasText: "Order paper for the office" }).waitFor({ timeout: 15_000 });
-    const paper = await jobNamed("Order paper for the office");
+    model.script(propose("schedule_meeting", "Plan review with Carla", "Book a review with Carla", null));
+    await send(page, "Please book a review with Carla");
+    await page.locator('article[data-card-type="job.formalize"]', { hasText: "Plan review with Carla" }).waitFor({ timeout: 15_000 });
+    const paper = await jobNamed("Plan review with Carla");
 
     // The person writes, moves the cursor back between "check" and "today", and picks the job there.
     const approveOp = `[op v:1 type:"approve" job:"${paper}"]`;
@@ -155,14 +155,14 @@ describe("LLM layer in a real browser", () => {
     await box.click();
     await box.fill("Please check today");
     await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange("Please check ".length, "Please check ".length));
-    await box.pressSequentially("#Orde");
-    await page.getByRole("listbox", { name: "Pick a job" }).getByRole("option", { name: /Order paper for the office/ }).click();
-    await expect.poll(() => box.inputValue()).toBe("Please check #Order paper for the office today");
+    await box.pressSequentially("#Plan");
+    await page.getByRole("listbox", { name: "Pick a job" }).getByRole("option", { name: /Plan review with Carla/ }).click();
+    await expect.poll(() => box.inputValue()).toBe("Please check #Plan review with Carla today");
     await shot(page, "llm-08-chip-at-cursor");
     await box.press("Enter");
     await expect.poll(() => ((model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined)?.[1]?.content as string | undefined) ?? "", { timeout: 15_000 }).toContain("Please check [ref#1] today");
     const stored = async () => ((await api(`/v1/conversations/${C}/timeline`)).items as any[]).map((i) => i.message.body_text as string | undefined);
-    expect(await stored()).toContain(`Please check [ref v:1 type:"job" id:"${paper}" name:"Order paper for the office"] today`);
+    expect(await stored()).toContain(`Please check [ref v:1 type:"job" id:"${paper}" name:"Plan review with Carla"] today`);
 
     // The surface's button asks first: Go back sends nothing; confirming sends the [op …] token.
     const surfaceBtn = page.locator(`.surface button[data-op='${approveOp}']`);

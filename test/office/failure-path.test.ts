@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedCalendarProvider } from "../../src/office/index.js";
 import type { ToolErrorCode } from "../../src/office/tools/tool.js";
-import { AGENT, click, GOLDEN_INPUT, setupWorld, T, type World } from "./helpers.js";
+import { AGENT, click, CONV, DAN, GOLDEN_INPUT, setupWorld, T, TRACE, type World } from "./helpers.js";
 import { approveGolden, card, completeGolden, stateOf } from "./flows.js";
 
 let w: World;
@@ -180,9 +180,22 @@ describe("failure path", () => {
     });
   });
 
-  it("a tool outside the agent's allowed list is refused and recorded", async () => {
+  it("an agent without the calendar tool proposes no meeting: it says what it can't do", async () => {
     await worldWith(["ok"], { agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: [] }] });
+    const r = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "Schedule a 30-min call with Maria next week" });
+    expect(r.notes).toBe("Declined work no tool can do");
+    expect(w.events().some((e) => e.event_type === "job.created")).toBe(false);
+    const reply = w.events().filter((e) => e.event_type === "message.sent").at(-1)!.payload as { body_text: string };
+    expect(reply.body_text).toMatch(/^I can’t do that myself\. I have no tools to do work with yet\./);
+  });
+
+  it("a tool taken away after the proposal is refused and recorded", async () => {
+    await worldWith(["ok"]);
     const jobId = await approveGolden(w);
+    await w.ledger.append({
+      tenant_id: T,
+      events: [{ event_id: "evt_revoke_tools", event_type: "entity.registered", ts: "2025-12-27T10:16:00.000Z", tenant_id: T, trace_id: "trc_admin", conversation_id: "cnv_workspace", actor: { entity_id: "system_policy_agent", actor_type: "system" }, payload: { entity_id: AGENT, actor_type: "agent", display_name: "Office Scheduler", roles: ["job_owner", "member"], allowed_tools: [] } }],
+    });
     await w.office.jobAction(click(card(w, jobId), "Provide info", GOLDEN_INPUT));
     expect(tools(jobId)).toHaveLength(0);
     const sc = w.events(jobId).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload;

@@ -81,9 +81,17 @@ describe("rules planner", () => {
     ["order more printer paper", "Order more printer paper"],
     ["Update the price list for January", "Update the price list for January"],
     ["Could you call the bank about the transfer?", "Call the bank about the transfer"],
-  ])("proposes a generic job for a work verb: %s", (text, title) => {
+  ])("declines work no tool can do, naming the request: %s", (text, request) => {
     const d = planRules(frame(text));
-    expect(d).toMatchObject({ type: "propose_job", kind: "generic", title });
+    expect(d).toEqual({ type: "decline_work", request });
+  });
+
+  it.each([
+    ["Hand it to Dan: Send invoice 123 to ACME", { type: "handoff", to_name: "Dan", request: "Send invoice 123 to ACME" }],
+    ["hand this to a person: book a table for Friday", { type: "handoff", request: "book a table for Friday" }],
+    ["Hand it over to Ana — order paper", { type: "handoff", to_name: "Ana", request: "order paper" }],
+  ])("reads an accepted handoff: %s", (text, decision) => {
+    expect(planRules(frame(text))).toEqual(decision);
   });
 
   it("asks when it cannot tell", () => {

@@ -63,6 +63,10 @@ export type Decision = (
   | { type: "continue_job"; job_id: string; slots: SlotValues; text?: string }
   | { type: "request_input"; job_id?: string; question: string; choices?: string[] }
   | { type: "escalate"; job_id?: string; reason: string }
+  /** Work none of the agent's tools can do: say so and offer to hand `request` to a person. */
+  | { type: "decline_work"; request: string }
+  /** The person accepted the offer: hand `request` to a person (the named one, if any) as a job in their chat. */
+  | { type: "handoff"; request: string; to_name?: string }
   /** A click-equivalent: a person's `[op …]` token, or a model proposal that passed validation. */
   | { type: "job_action"; job_id: string; action: TCardActionType; args?: Record<string, string>; text?: string }
 ) & {

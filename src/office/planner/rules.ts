@@ -69,23 +69,19 @@ function proposeMeeting(text: string): Decision {
   };
 }
 
-function proposeGeneric(text: string, verbAt: number): Decision {
+/** The request as a short phrase: from the work verb on, without pleasantries or end punctuation. */
+function requestPhrase(text: string, verbAt: number): string {
   const phrase = text
     .slice(verbAt)
     .replace(/\b(please|pls|for me|thanks|thank you)\b/gi, "")
     .replace(/[?.!\s]+$/g, "")
     .replace(/\s{2,}/g, " ")
     .trim();
-  const title = cap(phrase).slice(0, 60).replace(/\s+\S*$/, (m) => (phrase.length > 60 ? "" : m));
-  return {
-    type: "propose_job",
-    kind: "generic",
-    title: title || "Task",
-    goal: cap(phrase).slice(0, 500),
-    slots: {},
-    rationale: "Work verb at the start of a request",
-  };
+  return cap(phrase).slice(0, 200);
 }
+
+/** "Hand it to Dan: send invoice 123" (the offer's choice sends this) or "hand this to a person: …". */
+const HANDOFF = /^hand (?:it|this|that)?\s*(?:over\s+)?to\s+(?:a person|someone|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
 
 export function planRules(frame: PlanFrame): Decision {
   const text = frame.text.trim();
@@ -98,14 +94,18 @@ export function planRules(frame: PlanFrame): Decision {
     delete slots.attendee_name;
     if (Object.keys(slots).length > 0 && !isScheduling(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
   }
+  const handoff = HANDOFF.exec(text);
+  if (handoff) return { type: "handoff", request: handoff[2]!.trim().slice(0, 200), ...(handoff[1] ? { to_name: handoff[1] } : {}) };
   if (isScheduling(text)) return proposeMeeting(text);
 
   const work = WORK_VERB.exec(text);
   if (work) {
     const verbAt = text.toLowerCase().indexOf(work[1]!.toLowerCase(), work.index);
-    // "call" next to a meeting noun is a meeting ("call with Maria" handled above); "call the bank" is work
-    return proposeGeneric(text, verbAt);
+    // "call" next to a meeting noun is a meeting ("call with Maria" handled above); "call the bank"
+    // is work no tool of ours does: say so rather than propose a job nobody can finish.
+    return { type: "decline_work", request: requestPhrase(text, verbAt) };
   }
+  if (/^no,? thanks?\b|^no thank you\b/i.test(text)) return { type: "chat_reply", text: "Okay, I’ll leave it." };
 
   if (GREETING.test(text)) return { type: "chat_reply", text: `Hi ${frame.sender.display_name}! Tell me what you need — for example “schedule a 30-min call with Maria next week”.` };
   if (THANKS.test(text)) return { type: "chat_reply", text: "You’re welcome." };

@@ -52,8 +52,8 @@ describe("LLM planner inside Office", () => {
 
   it("a prompt-injected cancel and an invented id change nothing in the ledger", async () => {
     const { office, say } = await world();
-    model!.script(answer([{ ...nulls, type: "propose_job", kind: "generic", title: "Send invoice to Acme", goal: "Send the December invoice", slots: null }]));
-    const jobId = (await say("please send the invoice to Acme")).job_id!;
+    model!.script(answer([{ ...nulls, type: "propose_job", kind: "schedule_meeting", title: "Schedule call with Maria", goal: "Schedule a call with Maria", slots: null }]));
+    const jobId = (await say("please set up a call with Maria")).job_id!;
     await office.jobAction(click(lastCard(w!.events(jobId), jobId), "Approve"));
     const before = w!.events(jobId).map((e) => e.event_type);
 
