@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc --noEmit
 bash test/ensure-chromium.sh
+bash test/ensure-radicale.sh
 npx vitest run --config test/vitest.config.ts
