@@ -5,6 +5,7 @@ import { and, eq, isNull, like, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
+import { AppError } from "../shared/errors.js";
 import type { StoredArtifact } from "./office-api.js";
 import { redactIcs, replaceInsensitive } from "./tools/ics-redact.js";
 import { officeArtifacts, officeOutbox } from "./schema.js";
@@ -13,8 +14,18 @@ export interface ArtifactStore {
   /** `vault_refs`: the vault entries whose values the bytes embed (an invite's attendees). */
   save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer; vault_refs?: string[] }): { size_bytes: number; sha256: string };
   get(tenantId: string, artifactId: string): StoredArtifact | null;
-  /** Queues a message to someone outside the workspace; the same idempotency key queues once. */
-  enqueue(o: { outbox_id: string; tenant_id: string; job_id: string; idempotency_key: string; to_vault_ref?: string; to_redacted: string; subject: string; body: string; artifact_id?: string; vault_refs?: string[] }): { outbox_id: string; artifact_id: string | null; created: boolean };
+  /**
+   * Queues a message to someone outside the workspace; the same idempotency key queues once
+   * (the second call returns the first row, whatever it is given). `status` is `held` when this
+   * server has no mail configured (kept, never sent until resent) and `queued` (the default)
+   * otherwise: due at once for the mail worker. Throws VALIDATION_ERROR without a recipient.
+   */
+  enqueue(o: { outbox_id: string; tenant_id: string; job_id: string; idempotency_key: string; to_vault_ref?: string; to_redacted: string; subject: string; body: string; artifact_id?: string; vault_refs?: string[]; status?: "held" | "queued" }): {
+    outbox_id: string;
+    artifact_id: string | null;
+    created: boolean;
+    status: string;
+  };
   outbox(tenantId: string, jobId?: string): Array<typeof officeOutbox.$inferSelect>;
   /**
    * Replaces every copy of an erased vault value (files and outbox rows that embed `vaultRef`)
@@ -53,8 +64,12 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       return { artifact_id: row.artifactId, tenant_id: row.tenantId, ...(row.jobId ? { job_id: row.jobId } : {}), filename: row.filename, mime_type: row.mimeType, bytes };
     },
     enqueue(o) {
+      const refs = o.vault_refs?.length ? o.vault_refs : o.to_vault_ref ? [o.to_vault_ref] : [];
+      if (!refs.length) throw new AppError("VALIDATION_ERROR", "An outbox message needs at least one recipient", { field: "vault_refs" });
       const existing = orm.select().from(officeOutbox).where(and(eq(officeOutbox.tenantId, o.tenant_id), eq(officeOutbox.idempotencyKey, o.idempotency_key))).get();
-      if (existing) return { outbox_id: existing.outboxId, artifact_id: existing.artifactId, created: false };
+      if (existing) return { outbox_id: existing.outboxId, artifact_id: existing.artifactId, created: false, status: existing.status };
+      const status = o.status ?? "queued";
+      const now = deps.clock.iso();
       orm
         .insert(officeOutbox)
         .values({
@@ -67,12 +82,15 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
           subject: o.subject,
           body: o.body,
           artifactId: o.artifact_id ?? null,
-          status: "queued",
-          createdAt: deps.clock.iso(),
-          vaultRefs: o.vault_refs?.length ? JSON.stringify(o.vault_refs) : o.to_vault_ref ? JSON.stringify([o.to_vault_ref]) : null,
+          status,
+          createdAt: now,
+          vaultRefs: JSON.stringify(refs),
+          // Held rows get no due time: only a resend (once mail is configured) makes them due.
+          nextAttemptAt: status === "queued" ? now : null,
+          updatedAt: now,
         })
         .run();
-      return { outbox_id: o.outbox_id, artifact_id: o.artifact_id ?? null, created: true };
+      return { outbox_id: o.outbox_id, artifact_id: o.artifact_id ?? null, created: true, status };
     },
     outbox(tenantId, jobId) {
       const rows = orm.select().from(officeOutbox).where(eq(officeOutbox.tenantId, tenantId)).all();

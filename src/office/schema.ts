@@ -44,7 +44,9 @@ export const officeArtifacts = sqliteTable(
 
 /**
  * Messages to people outside the workspace (invites). The unique idempotency key is what makes
- * a retried tool call send once even when the first attempt's answer was lost.
+ * a retried tool call send once even when the first attempt's answer was lost. The delivery
+ * columns are the mail worker's whole memory (src/office/mail): `status` is held | queued |
+ * sending | sent | failed, and a row found `sending` at boot is re-sent with its `message_id`.
  */
 export const officeOutbox = sqliteTable(
   "office_outbox",
@@ -62,8 +64,22 @@ export const officeOutbox = sqliteTable(
     createdAt: text("created_at").notNull(),
     /** JSON array of the vault refs this message was addressed to; null on rows from before (to_vault_ref only). */
     vaultRefs: text("vault_refs"),
+    /** SMTP attempts made so far (each one counted before it starts). */
+    attempts: integer("attempts").notNull().default(0),
+    /** `attempts` when the row was last resent by hand: the backoff schedule counts from there. */
+    retryBase: integer("retry_base").notNull().default(0),
+    /** When a queued row is due; null on rows queued before delivery existed (held at boot). */
+    nextAttemptAt: text("next_attempt_at"),
+    /** The server's refusal or a short connection description; never a recipient's address. */
+    lastError: text("last_error"),
+    /** The server's answer to the accepted message (its 250 line). */
+    lastResponse: text("last_response"),
+    /** Fixed at the first attempt, so every re-send (after a crash too) carries the same Message-ID. */
+    messageId: text("message_id"),
+    sentAt: text("sent_at"),
+    updatedAt: text("updated_at"),
   },
-  (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey)],
+  (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey), index("office_outbox_status_due_idx").on(t.status, t.nextAttemptAt)],
 );
 
 /** The LLM layer's tables (packets, ThreadContext, Assist suggestions) live in llm/schema.ts; Office's migrations create them. */
