@@ -15,6 +15,7 @@ import {
   ZTraceId,
 } from "./primitives.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
+import { ZWhen } from "./when.js";
 
 /**
  * Workspace-wide events (people joining, contacts) are not about any one chat; they carry this
@@ -157,8 +158,11 @@ export const ZJobChangesRequestedPayload = z.strictObject({
 
 export const ZJobInputProvidedPayload = z.strictObject({
   job_id: ZJobId,
-  /** Sanitized: plain values are previews, sensitive ones are redacted with a vault pointer. */
-  inputs: z.record(short(64), z.union([short(500), z.number(), z.boolean(), ZRedactedValue])),
+  /**
+   * Sanitized: plain values are previews, sensitive ones are redacted with a vault pointer; a
+   * time window also carries the structured window Office resolved from it (`when`).
+   */
+  inputs: z.record(short(64), z.union([short(500), z.number(), z.boolean(), ZRedactedValue, ZWhen])),
   ...provenance,
 });
 

@@ -18,7 +18,8 @@ import {
   type RateLimitConfig,
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
-import { createOffice, createOfficeRoutes, createRulesPlanner, type CalendarProvider, type Office, type Planner } from "./office/index.js";
+import type { CalDavConfig, MailConfig } from "./config.js";
+import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type Office, type Planner } from "./office/index.js";
 import { selectPlanner } from "./office/llm/index.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
@@ -34,7 +35,10 @@ export interface ServerOptions {
   clock?: Clock;
   ids?: IdGenerator;
   planner?: Planner;
-  calendarProvider?: CalendarProvider;
+  /** The organizer's calendar, injected (tests); `connectors.caldav` builds a CalDAV one. */
+  calendarProvider?: CalDavCalendar;
+  /** Optional outside services, each off until configured (see src/config.ts). */
+  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
@@ -118,6 +122,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     planner = sel.planner;
     plannerActive = sel.active;
   }
+  const calendar = opts.calendarProvider ?? (opts.connectors?.caldav ? createCalDavCalendar(opts.connectors.caldav) : undefined);
   const office = createOffice({
     ledger,
     db,
@@ -125,7 +130,9 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     clock,
     ...(opts.ids ? { ids: opts.ids } : {}),
     ...(planner ? { planner } : {}),
-    ...(opts.calendarProvider ? { calendarProvider: opts.calendarProvider } : {}),
+    ...(calendar ? { calendarProvider: calendar } : {}),
+    ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
+    ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
     ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
     logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
   });

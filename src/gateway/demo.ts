@@ -33,7 +33,7 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
       roles: ["job_owner"],
       role: "Scheduler",
       capabilities: ["Scheduling", "Calendar invites"],
-      allowed_tools: ["calendar.create_invite"],
+      allowed_tools: ["calendar.create_invite", "mail.send"],
     }),
     core.event(t, "conversation.created", DEMO_CONVERSATION, dan, {
       conversation_id: DEMO_CONVERSATION,

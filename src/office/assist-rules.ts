@@ -1,7 +1,9 @@
 import type { TFormalizeCard } from "../../contracts/cards.js";
 import { isOpenState, type JobView } from "./job-machine.js";
 import { letterHash } from "./job-engine.js";
-import { parseTimeWindow } from "./time-window.js";
+import { Temporal } from "temporal-polyfill";
+import type { TWhen } from "../../contracts/when.js";
+import { parseWhen } from "./when/index.js";
 
 /**
  * Assist without a model: suggestions derived from what the job already says (its slots, its
@@ -18,7 +20,9 @@ export function rulesSuggestions(job: JobView, nowMs: number): Record<string, un
   if (open && plan.length >= 2) {
     add("split_subtasks", { subtasks: plan.slice(0, 5).map((title, i) => ({ title: title.slice(0, 120), order: i + 1 })) }, "The plan already has separate steps", 0.8);
   }
-  const due = dueFromWindow(`${job.slots.day_hint ?? ""} ${job.slots.time_window ?? ""}`, nowMs);
+  // The window given, or the week the request named ("next week"), read as of the request.
+  const hinted = job.slots.day_hint ? parseWhen(job.slots.day_hint, { now: Date.parse(job.created_at), timezone: job.slots.timezone ?? "UTC" }) : null;
+  const due = dueFromWindow(job.slots.when ?? hinted ?? undefined);
   if (open && due) add("set_due_date", { dueDateISO: due }, "Due by the end of the time window you gave", 0.6);
   if (open && /\b(urgent|asap|as soon as possible|today)\b/i.test(`${job.goal} ${job.title}`)) add("set_priority", { priority: "high" }, "The request sounds time critical", 0.6);
   const next = NEXT_ACTION[job.state];
@@ -33,25 +37,13 @@ const NEXT_ACTION: Record<string, string> = {
   completed: "Create a follow-up job if anything is left to do.",
 };
 
-/** The last moment of the window's first day, as an ISO time (UTC); none when the window names no day. */
-export function dueFromWindow(text: string, nowMs: number): string | null {
-  const w = parseTimeWindow(text);
-  const now = new Date(nowMs);
-  let day: Date | null = null;
-  if (w.date && w.date.y > 0) day = new Date(Date.UTC(w.date.y, w.date.m - 1, w.date.d));
-  else if (w.date) day = new Date(Date.UTC(now.getUTCFullYear(), w.date.m - 1, w.date.d));
-  else if (w.day === "today") day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  else if (w.day === "tomorrow") day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-  else if (w.weekdays?.length) {
-    // The last weekday of the window, in the coming week (or the one after, for "next week").
-    const last = w.weekdays.at(-1)!;
-    const ahead = ((last - now.getUTCDay() + 7) % 7 || 7) + (w.week === "next" ? 7 : 0);
-    day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ahead));
-  } else if (w.week === "next") {
-    const toFriday = ((5 - now.getUTCDay() + 7) % 7) + 7;
-    day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + toFriday));
-  }
-  if (!day) return null;
-  const minutes = w.toMin ?? 17 * 60;
-  return new Date(day.getTime() + minutes * 60_000).toISOString();
+/** The end of the window's last day (its daily end time, in its zone), as an ISO instant; none without a window. */
+export function dueFromWindow(when: TWhen | undefined): string | null {
+  if (!when) return null;
+  // The last day of the window the meeting may fall on ("next week" ends on its Friday).
+  let last = Temporal.PlainDate.from(when.end_date);
+  const first = Temporal.PlainDate.from(when.start_date);
+  while (when.weekdays && !when.weekdays.includes(last.dayOfWeek) && Temporal.PlainDate.compare(last, first) > 0) last = last.subtract({ days: 1 });
+  const end = last.toZonedDateTime({ timeZone: when.timezone, plainTime: Temporal.PlainTime.from(when.to_time) });
+  return new Date(end.epochMilliseconds).toISOString();
 }

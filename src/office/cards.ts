@@ -128,7 +128,7 @@ export function authButtons(c: CardContext, switchTo: { value: string; label: st
       button_id: bid(c, "connect"),
       label: "Connect calendar",
       style: "primary",
-      confirm: { title: "Calendar connected?", body: "Connect it in Settings, then press Continue and I’ll try again." },
+      confirm: { title: "Calendar sign-in fixed?", body: "Check CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD on the server, then press Continue and I’ll try again." },
       action: { type: "job.retry", job_id: c.job_id },
     },
     { button_id: bid(c, "switch_tool"), label: `Use ${switchTo.label} instead`, style: "secondary", action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value } },

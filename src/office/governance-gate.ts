@@ -3,7 +3,8 @@ import type { TJobActionRequest } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
 import { isActionAllowed, type JobView } from "./job-machine.js";
 import { isEmail } from "./pii.js";
-import { isSpecificWindow, parseTimeWindow } from "./time-window.js";
+import { mentionsTime } from "./planner/slots.js";
+import { isMeetingUrl } from "./tools/meeting-rooms.js";
 import { normalizeTimeZone } from "./tools/tz.js";
 
 /**
@@ -66,7 +67,12 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
     else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = `${f.label} must be text.`;
     else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = "That doesn’t look like an email address.";
     else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = "Unknown timezone — use a name like Europe/Lisbon.";
-    else if (f.key === "time_window" && !isSpecificWindow(parseTimeWindow(String(v)))) errors[f.key] = "Give days or times, e.g. Tue–Thu, 14:00–17:00.";
+    else if (f.key === "time_window" && !mentionsTime(String(v))) errors[f.key] = "Give days or times, e.g. Tue–Thu, 14:00–17:00, or January 5 at 3pm.";
+    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = "Paste the meeting’s https:// link.";
+  }
+  // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.
+  if (given.meeting_link === "link" && schema.fields.some((f) => f.key === "meeting_url") && !(typeof given.meeting_url === "string" && given.meeting_url.trim()) && !errors.meeting_url) {
+    errors.meeting_url = "Paste the meeting’s https:// link.";
   }
   const known = new Set(schema.fields.map((f) => f.key));
   for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = "Not a field of this form.";

@@ -4,7 +4,8 @@ export { createOffice, migrateOffice, type CreateOfficeDeps, type Office, type O
 export { createOfficeRoutes } from "./routes.js";
 export type { Planner, PlanFrame, Decision, SlotValues } from "./planner/planner.js";
 export { createRulesPlanner } from "./planner/rules.js";
-export { createLocalCalendarProvider, createScriptedCalendarProvider, type CalendarProvider } from "./tools/calendar-provider.js";
+export { createScriptedCalendarProvider } from "./tools/scripted-calendar.js";
+export { createCalDavCalendar, type CalDavCalendar } from "./calendar/index.js";
 export { DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
 /** The phone finder Office scrubs with, shared so the gateway's chat scrub reads text the same way. */
 export { findPhones } from "./pii.js";

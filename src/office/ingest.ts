@@ -1,4 +1,3 @@
-import type { TRedactedValue } from "../../contracts/events.js";
 import { ZIngestMessageRequest, type TIngestMessageRequest, type TJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -9,6 +8,7 @@ import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { Decision, Planner } from "./planner/planner.js";
 import { CALENDAR_TOOL } from "./job-drafts.js";
+import { findMeeting } from "./planner/slots.js";
 import { messageExtras } from "./message-extras.js";
 import * as copy from "./narrator.js";
 
@@ -29,15 +29,12 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     }
   }
 
-  function vaultSlots(tenantId: string, slots: Decision extends never ? never : Record<string, unknown>): JobSlots {
-    const out: Record<string, unknown> = { ...slots };
-    if (typeof slots.attendee_email === "string") {
-      const r = engine.sanitizeText(tenantId, slots.attendee_email).refs[0];
-      if (r) out.attendee_email = { redacted: r.redacted, hash: r.hash, vault_ref: r.vault_ref } satisfies TRedactedValue;
-      else delete out.attendee_email;
-    }
-    for (const k of ["title", "attendee_name", "time_window", "day_hint"]) if (typeof out[k] === "string") out[k] = engine.sanitizeText(tenantId, out[k] as string).text;
-    return out as JobSlots;
+  /** Planner slots → ledger-safe job slots (vault pointers, the resolved window), on top of `prev`. */
+  function vaultSlots(tenantId: string, slots: Record<string, unknown>, text: string, prev: JobSlots = {}): JobSlots {
+    // A meeting link comes from the person's own words, never from a planner's (a model could make one up).
+    const { meeting_url: _ignored, ...planned } = slots;
+    const pasted = findMeeting(text);
+    return engine.intakeSlots(tenantId, pasted.meeting_url ? { ...planned, ...pasted } : planned, prev) as JobSlots;
   }
 
   return async function ingest(raw: TIngestMessageRequest): Promise<{ ids: string[]; notes: string; job_id?: string }> {
@@ -126,7 +123,7 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         return { ids: [...made, ...ids], notes: "Handed to a person", job_id: p.job_id };
       }
       case "propose_job": {
-        const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
+        const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text);
         const p = engine.proposeDrafts(agent, req, {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,
@@ -148,7 +145,7 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
           const tracking = job.latest["job.tracking"];
           const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
           if (!tracking || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "Please use Provide info on the job’s card.", jobId)]), notes: "No open form" };
-          const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>);
+          const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text, job.slots);
           const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined));
           const next: JobView = { ...job, slots: { ...job.slots, ...slots }, state: "in_progress" };
           const drafts: Draft[] = [

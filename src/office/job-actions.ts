@@ -3,7 +3,7 @@ import type { TRedactedValue } from "../../contracts/events.js";
 import type { TJobActionRequest } from "../../contracts/office.js";
 import type { TActor } from "../../contracts/primitives.js";
 import { AppError } from "../shared/errors.js";
-import { buildFinishedCard, buildTrackingCard, completedButtons, trackingButtons } from "./cards.js";
+import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "./cards.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext } from "./emitter.js";
 import { checkAction, invalidInputError, validateInput } from "./governance-gate.js";
@@ -11,8 +11,8 @@ import { applyInputs, missingMeetingInputs, slotForInputKey, type JobSlots, type
 import type { JobEngine } from "./job-engine.js";
 import * as copy from "./narrator.js";
 import { extractMeetingSlots } from "./planner/slots.js";
-import { isEmail } from "./pii.js";
-import { normalizeTimeZone } from "./tools/tz.js";
+import { describeWhen } from "./when/index.js";
+import type { TWhen } from "../../contracts/when.js";
 import type { ContextBuilder } from "./context-builder.js";
 import type { IdGenerator } from "../shared/ids.js";
 
@@ -38,19 +38,27 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
 
   const provenance = (req: TJobActionRequest) => ({ card_id: req.card_id, button_id: req.button_id, action: req.action });
 
-  /** Input values bound for the ledger: emails to the vault, everything else as short text. */
-  function sanitizeInputs(tenantId: string, input: Record<string, unknown>): Record<string, string | number | boolean | TRedactedValue> {
-    const out: Record<string, string | number | boolean | TRedactedValue> = {};
+  /**
+   * Input values bound for the ledger, keyed as the form named them: meeting details go through
+   * the intake (emails and links to the vault, the time words resolved into a window, which is
+   * recorded beside them as `when`), everything else as short scrubbed text.
+   */
+  function sanitizeInputs(tenantId: string, input: Record<string, unknown>, prev: JobSlots): Record<string, string | number | boolean | TRedactedValue | TWhen> {
+    const bySlot: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(input)) {
-      if (typeof v === "string" && (k.endsWith("_email") || isEmail(v))) {
-        const r = engine.sanitizeText(tenantId, v.trim()).refs[0];
-        out[k] = r ? { redacted: r.redacted, hash: r.hash, vault_ref: r.vault_ref } : v;
-      } else if (typeof v === "string") {
-        let text = engine.sanitizeText(tenantId, v).text.slice(0, 500);
-        if (k === "timezone") text = normalizeTimeZone(text) ?? text;
-        out[k] = text;
-      } else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
+      const slot = slotForInputKey(k);
+      if (slot && slot !== "notes") bySlot[slot] = v;
     }
+    const slots = engine.intakeSlots(tenantId, bySlot, prev) as Record<string, string | number | boolean | TRedactedValue | TWhen | undefined>;
+    const out: Record<string, string | number | boolean | TRedactedValue | TWhen> = {};
+    for (const [k, v] of Object.entries(input)) {
+      const slot = slotForInputKey(k);
+      const value = slot ? slots[slot] : undefined;
+      if (value !== undefined) out[k] = value;
+      else if (typeof v === "string" && slot !== "attendee_email" && slot !== "meeting_url") out[k] = engine.sanitizeText(tenantId, v).text.slice(0, 500);
+      else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
+    }
+    for (const k of ["when", "link_label", "meeting_link"] as const) if (slots[k] !== undefined && !(k in out)) out[k] = slots[k]!;
     return out;
   }
 
@@ -114,12 +122,9 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           if (job.kind === "schedule_meeting") {
             const found = extractMeetingSlots(raw);
             if (!/\bwith\s+[A-ZÀ-Ý]/.test(raw)) delete found.attendee_name;
-            const email = found.attendee_email;
-            delete found.attendee_email;
-            slots = { ...slots, ...(found as Omit<typeof found, "attendee_email">) };
-            if (email) slots.attendee_email = sanitizeInputs(req.tenant_id, { attendee_email: email }).attendee_email as TRedactedValue;
+            slots = { ...slots, ...engine.intakeSlots(req.tenant_id, found, slots) };
             const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute` : "a";
-            goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${slots.day_hint ? ` ${slots.day_hint}` : slots.time_window ? ` (${slots.time_window})` : ""} and send an invite`;
+            goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${slots.when ? ` (${describeWhen(slots.when)})` : slots.day_hint ? ` ${slots.day_hint}` : ""} and send an invite`;
           } else {
             goal = `${job.goal} — ${changes.text}`.slice(0, 500);
           }
@@ -127,7 +132,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           return { ids: await deps.emit(ec, [human("job.changes_requested", { changes_text: changes.text.slice(0, 2000) }), ...engine.cardDrafts(A, J, "job.proposed", card)]) };
         }
         case "job.provide_input": {
-          const inputs = sanitizeInputs(req.tenant_id, req.input ?? {});
+          const inputs = sanitizeInputs(req.tenant_id, req.input ?? {}, job.slots);
           const drafts: Draft[] = [human("job.input_provided", { inputs })];
           if (job.state === "in_progress") {
             return { ids: await deps.emit(ec, [...drafts, engine.textDraft(A, "Noted — I’ll use that.", J)]) };
@@ -166,6 +171,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
         }
         case "job.cancel": {
           engine.cancelTimer(req.tenant_id, J);
+          engine.mail.cancelForJob(req.tenant_id, J);
           if (job.state === "failed") {
             return { ids: await deps.emit(ec, [engine.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)]) };
           }
@@ -179,6 +185,8 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           const switchTo = req.action.type === "job.switch_tool" ? (req.action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
           if (job.state === "failed") return followUp(req, job, agent, clicker, switchTo ? { meeting_link: switchTo as JobSlots["meeting_link"] } : {}, req.action.type === "job.retry" ? "retry" : "switch");
           engine.cancelTimer(req.tenant_id, J);
+          // The invite exists and only its email failed: Resend delivers the same message again.
+          if (req.action.type === "job.retry" && engine.mail.hasInvite(job)) return { ids: await resendMail(job, agent, ec) };
           // The pack lets a switch be recorded as the person's change request; a bare retry has
           // no job event of its own (the gateway's click bubble and the causation id record it).
           const label = copy.LINK_OPTIONS.find((o) => o.value === switchTo)?.label ?? switchTo;
@@ -206,6 +214,22 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
     });
   }
 
+  /** Back to work on the email step: the job runs again and the outbox sends the same message now. */
+  async function resendMail(job: JobView, agent: EntityProfile, ec: EmitContext): Promise<string[]> {
+    const A = agent.entity_id;
+    const c = engine.cardCtx(job, agent);
+    const card = buildTrackingCard(c, {
+      state: "in_progress",
+      status_line: `Resending the invite to ${job.slots.attendee_email?.redacted ?? "the attendee"}…`,
+      steps: copy.meetingSteps("send"),
+      buttons: progressButtons(c),
+    });
+    const drafts: Draft[] = job.state === "waiting_input" ? [engine.stateDraft(A, job.job_id, "waiting_input", "in_progress", "resend_requested")] : [];
+    const ids = await deps.emit(ec, [...drafts, ...engine.cardDrafts(A, job.job_id, "job.progress", card)]);
+    engine.mail.resend(job.tenant_id, job.job_id);
+    return ids;
+  }
+
   /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
   async function followUp(req: TJobActionRequest, job: JobView, agent: EntityProfile, clicker: TActor, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch") {
     const cause = req.causation_id ?? job.card_events.get(req.card_id);
@@ -214,7 +238,8 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
     let spec;
     if (job.kind === "schedule_meeting") {
       const slots: JobSlots = { ...job.slots, ...override };
-      if (why === "follow_up") delete slots.time_window;
+      // A follow-up is at another time: the window is asked for again.
+      if (why === "follow_up") for (const k of ["time_window", "when", "day_hint"] as const) delete slots[k];
       const title = why === "follow_up" ? `Schedule follow-up with ${who ?? "attendee"}` : job.title;
       spec = {
         title: title.slice(0, 120),
@@ -231,5 +256,17 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
     return { ids: await deps.emit(ec, p.drafts), job_id: p.job_id, notes: "Proposed a follow-up job" };
   }
 
-  return { handle, check };
+  /** Resend from the Outbox screen: the same step as the card's Resend, for the message's job. */
+  async function resendOutbox(tenantId: string, jobId: string): Promise<{ ids: string[]; job_id: string }> {
+    return engine.withLock(engine.jobKey(tenantId, jobId), async () => {
+      const job = context.job(tenantId, jobId);
+      const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
+      if (!job || !agent) throw new AppError("NOT_FOUND", "No such job.", { job_id: jobId });
+      if (job.state !== "waiting_input" && job.state !== "in_progress") throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`, { job_id: jobId, state: job.state });
+      const ec: EmitContext = { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: job.last_event_id };
+      return { ids: await resendMail(job, agent, ec), job_id: jobId };
+    });
+  }
+
+  return { handle, check, resendOutbox };
 }

@@ -9,6 +9,7 @@ import type { Draft } from "./emitter.js";
 /** The drafts every step of a job is made of: card contexts, card events, state changes, chat text. */
 
 export const CALENDAR_TOOL = "calendar.create_invite";
+export const MAIL_TOOL = "mail.send";
 
 export const agentActor = (id: string): TActor => ({ entity_id: id, actor_type: "agent" });
 
@@ -20,8 +21,9 @@ export function letterHash(s: string, n = 16): string {
   return out;
 }
 
-export function toolCallId(jobId: string, attempt: number): string {
-  return `tcall_${letterHash(jobId)}_a${attempt}`;
+/** One id per (job, tool, attempt); the calendar tool keeps the form older ledgers already hold. */
+export function toolCallId(jobId: string, attempt: number, tool: string = CALENDAR_TOOL): string {
+  return tool === CALENDAR_TOOL ? `tcall_${letterHash(jobId)}_a${attempt}` : `tcall_${letterHash(`${jobId}|${tool}`)}_a${attempt}`;
 }
 
 export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenerator }) {

@@ -3,10 +3,17 @@ import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { ContextBuilder } from "./context-builder.js";
 import type { Emitter } from "./emitter.js";
+import type { MailConfig } from "../config.js";
+import type { Db } from "../shared/db.js";
+import type { ArtifactStore } from "./artifact-store.js";
 import { createJobDrafts } from "./job-drafts.js";
+import { createJobMailer } from "./job-mail.js";
+import type { MailTransport } from "./mail/index.js";
 import { createNextStep } from "./job-next-step.js";
 import { createJobProposals } from "./job-proposals.js";
 import { createToolRun } from "./job-tool-run.js";
+import type { JobSlots } from "./job-machine.js";
+import { createMeetingIntake } from "./meeting-intake.js";
 import { findPii } from "./pii.js";
 import type { CircuitBreaker } from "./retry-policy.js";
 import { createRetryScheduler } from "./retry-scheduler.js";
@@ -35,6 +42,13 @@ export interface EngineDeps {
   schedule: readonly number[];
   defaultTimezone: string;
   onError: (err: unknown, where: string) => void;
+  /** Where outbox rows and invite files live (the mail step). */
+  db: Db;
+  artifacts: ArtifactStore;
+  /** Outgoing mail; absent = invites are not emailed. */
+  mail?: MailConfig;
+  mailTransport?: Pick<MailTransport, "send">;
+  mailSchedule?: readonly number[];
 }
 
 export function createJobEngine(deps: EngineDeps) {
@@ -73,6 +87,10 @@ export function createJobEngine(deps: EngineDeps) {
     return { text: out + text.slice(at), refs };
   }
 
+  const intake = createMeetingIntake({ vault: deps.vault, scrub: (t, text) => sanitizeText(t, text).text, defaultTimezone: deps.defaultTimezone });
+  /** Planner or form values → ledger-safe slot changes, the time window resolved as of now. */
+  const intakeSlots = (tenantId: string, update: Record<string, unknown>, prev: JobSlots = {}) => intake.intake(tenantId, update, prev, clock.now());
+
   const jobKey = (t: string, j: string) => `${t}|${j}`;
   const scheduler = createRetryScheduler({ clock, context, breaker: deps.breaker, onError: deps.onError, withLock, jobKey, runTool: (...a) => runTool(...a) });
   /**
@@ -80,7 +98,23 @@ export function createJobEngine(deps: EngineDeps) {
    * the job's next card. The tool.called id is derived from (job, attempt), so if two
    * processes race to the same retry the ledger refuses the second as a duplicate.
    */
+  const mail = createJobMailer({
+    db: deps.db,
+    clock,
+    vault: deps.vault,
+    artifacts: deps.artifacts,
+    context,
+    emitter: deps.emitter,
+    drafts,
+    withLock,
+    jobKey,
+    ...(deps.mail ? { mail: deps.mail } : {}),
+    ...(deps.mailTransport ? { transport: deps.mailTransport } : {}),
+    ...(deps.mailSchedule ? { schedule: deps.mailSchedule } : {}),
+    onError: deps.onError,
+  });
   const runTool = createToolRun({
+    mailer: mail.mailer,
     clock,
     ids,
     emitter: deps.emitter,
@@ -101,6 +135,7 @@ export function createJobEngine(deps: EngineDeps) {
     stateDraft: drafts.stateDraft,
     textDraft: drafts.textDraft,
     sanitizeText,
+    intakeSlots,
     proposeDrafts: proposals.proposeDrafts,
     formalizeCardFor: proposals.formalizeCardFor,
     nextStep,
@@ -109,8 +144,15 @@ export function createJobEngine(deps: EngineDeps) {
     rearm: (tenantIds: string[]) => scheduler.rearm(tenantIds),
     approverOf,
     hasTimer: (t: string, j: string) => scheduler.has(t, j),
-    idle: () => scheduler.idle(),
-    stopAll: () => scheduler.stopAll(),
+    mail,
+    idle: async () => {
+      await scheduler.idle();
+      await mail.idle();
+    },
+    stopAll: () => {
+      scheduler.stopAll();
+      void mail.stop();
+    },
   };
 }
 

@@ -1,7 +1,8 @@
-import type { TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
+import type { TArtifactRef, TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { ACTIVE_JOB_STATES, type TJobState } from "../../contracts/primitives.js";
 import type { SlotValues } from "./planner/planner.js";
+import { meetingType } from "./tools/meeting-rooms.js";
 
 /**
  * The job as Office sees it, folded from its ledger events only (no Office table holds job
@@ -9,8 +10,10 @@ import type { SlotValues } from "./planner/planner.js";
  * trajectory and "reconstruct by job_id" all use.
  */
 
-export type JobSlots = Omit<SlotValues, "attendee_email"> & {
+export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   attendee_email?: TRedactedValue;
+  /** A pasted meeting link lives in the vault; the ledger keeps "Zoom link" and the pointer. */
+  meeting_url?: TRedactedValue;
   notes?: string;
   /** A handoff job: who asked, and what (in their words, PII already vaulted). */
   requested_by?: string;
@@ -32,6 +35,9 @@ export interface ToolAttempt {
   result_at?: string;
   result_event_id?: string;
   provider?: string;
+  /** A successful result's recorded output and artifacts: what cards may say happened. */
+  output?: Record<string, unknown>;
+  artifacts?: TArtifactRef[];
 }
 
 export interface JobView {
@@ -62,7 +68,7 @@ export interface JobView {
   last_reason_code?: string;
 }
 
-const SLOT_KEYS = new Set(["duration_minutes", "attendee_name", "time_window", "timezone", "meeting_link", "title", "day_hint"]);
+const SLOT_KEYS = new Set(["duration_minutes", "attendee_name", "time_window", "timezone", "meeting_link", "meeting_url", "link_label", "when", "title", "day_hint"]);
 
 /** Maps an input field key from a card form to the slot it fills. */
 export function slotForInputKey(key: string): keyof JobSlots | undefined {
@@ -186,6 +192,8 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
           t.status = e.payload.status;
           t.result_at = e.ts;
           t.result_event_id = e.event_id;
+          if (e.payload.output) t.output = e.payload.output;
+          if (e.payload.artifacts) t.artifacts = e.payload.artifacts;
           if (e.payload.error) {
             t.error_code = e.payload.error.error_code;
             t.retryable = e.payload.error.retryable;
@@ -226,11 +234,14 @@ export function isActionAllowed(state: TJobState, action: TCardActionType): bool
 }
 
 /** Required inputs of a meeting job that are still missing, in the seed's order. */
-export function missingMeetingInputs(slots: JobSlots): Array<"attendee_email" | "time_window" | "timezone" | "meeting_link"> {
-  const out: Array<"attendee_email" | "time_window" | "timezone" | "meeting_link"> = [];
+export type MeetingInput = "attendee_email" | "time_window" | "timezone" | "meeting_link" | "meeting_url";
+
+export function missingMeetingInputs(slots: JobSlots): MeetingInput[] {
+  const out: MeetingInput[] = [];
   if (!slots.attendee_email) out.push("attendee_email");
-  if (!slots.time_window) out.push("time_window");
+  if (!slots.when && !slots.time_window) out.push("time_window");
   if (!slots.timezone) out.push("timezone");
   if (!slots.meeting_link) out.push("meeting_link");
+  else if (meetingType(slots.meeting_link) === "link" && !slots.meeting_url) out.push("meeting_url");
   return out;
 }

@@ -6,6 +6,8 @@ import type { Draft } from "./emitter.js";
 import { agentActor, type JobDrafts } from "./job-drafts.js";
 import type { JobKind, JobSlots } from "./job-machine.js";
 import * as copy from "./narrator.js";
+import { meetingLabel, meetingType } from "./tools/meeting-rooms.js";
+import { describeWhen } from "./when/index.js";
 
 /** Proposal building: the Formalize card for a job's spec, and the drafts that open a new job. */
 export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: string; drafts: JobDrafts }) {
@@ -25,9 +27,15 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
     const inputs = meeting
       ? [
           { key: `${copy.slug(s.attendee_name)}_contact`, label: `${who ?? "Attendee"} email/contact`, ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }) },
-          { key: "time_window", label: "Preferred days/times", ...(s.time_window ? { status: "provided" as const, value_preview: s.time_window } : { status: "missing" as const }) },
+          { key: "time_window", label: "Preferred days/times", ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when).slice(0, 200) } : { status: "missing" as const }) },
           { key: "timezone", label: "Timezone confirmation", ...(s.timezone ? { status: "provided" as const, value_preview: s.timezone } : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }) },
-          { key: "meeting_link", label: "Meeting link type", ...(s.meeting_link ? { status: "provided" as const, value_preview: copy.LINK_OPTIONS.find((o) => o.value === s.meeting_link)?.label ?? s.meeting_link } : { status: "missing" as const, value_preview: "Google Meet?" }) },
+          {
+            key: "meeting_link",
+            label: "Where to meet",
+            ...(s.meeting_link && (meetingType(s.meeting_link) !== "link" || s.meeting_url)
+              ? { status: "provided" as const, value_preview: meetingLabel(s.meeting_link, s.link_label) }
+              : { status: "missing" as const, value_preview: s.link_label ? `Paste your ${s.link_label} link` : "Jitsi Meet, a link, phone or in person?" }),
+          },
         ]
       : [];
     const missing = inputs.some((i) => i.status === "missing");
@@ -40,8 +48,8 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
         ...(inputs.length ? { inputs_needed: inputs } : {}),
         expected_outputs: meeting
           ? [
-              { kind: "record", description: "Calendar event created" },
-              { kind: "link", description: `Invite link sent to ${who ?? "the attendee"}` },
+              { kind: "record", description: "Calendar invite (.ics), in your calendar if one is connected" },
+              { kind: "message", description: `Invite emailed to ${who ?? "the attendee"} if mail is set up` },
             ]
           : handoff
             ? [{ kind: "message", description: "You do it and mark it done here; I only keep track" }]

@@ -4,12 +4,22 @@ import type { IdGenerator } from "../shared/ids.js";
 import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "./cards.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext, Emitter } from "./emitter.js";
-import { agentActor, CALENDAR_TOOL, toolCallId, type JobDrafts } from "./job-drafts.js";
+import { agentActor, CALENDAR_TOOL, MAIL_TOOL, toolCallId, type JobDrafts } from "./job-drafts.js";
 import type { JobView } from "./job-machine.js";
 import * as copy from "./narrator.js";
 import { decideAfterFailure, failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 import type { ToolErrorCode } from "./tools/tool.js";
+import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
+import { meetingType } from "./tools/meeting-rooms.js";
+import { parseWhen } from "./when/index.js";
+
+/** Emails an invite the calendar tool created; `enabled` is false when mail is not configured. */
+export interface InviteMailer {
+  readonly enabled: boolean;
+  /** Queues the job's invite for delivery (once per job); its mail.send calls are recorded as they happen. */
+  queueInvite(job: JobView, invite: CreateInviteOutput): void;
+}
 
 /**
  * One tool attempt of a job, recorded around the side effect: the intent (`tool.called`) is
@@ -27,20 +37,25 @@ export function createToolRun(deps: {
   approverOf: (job: JobView) => Array<{ entity_id: string; display_name: string }>;
   /** Schedules the next attempt of a retryable failure. */
   armRetry: (tenantId: string, jobId: string, delayMs: number, attempt: number) => void;
+  /** Emails invites when mail is configured (the outbox worker records each mail.send). */
+  mailer?: InviteMailer;
 }) {
   const { clock, ids, emitter, approverOf } = deps;
   const { cardCtx, cardDrafts, stateDraft } = deps.drafts;
 
+  /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
   function toolInput(job: JobView, agent: EntityProfile) {
     const s = job.slots;
     const email = s.attendee_email!;
+    const timezone = s.timezone ?? deps.defaultTimezone;
+    // Jobs recorded before windows were structured carry only the words: read them as of the job's start.
+    const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone }) : null);
+    const type = meetingType(s.meeting_link) ?? "jitsi";
     return {
       title: s.title ?? job.title.replace(/^Schedule\s+/i, "").replace(/^./, (m) => m.toUpperCase()),
       duration_minutes: s.duration_minutes ?? 30,
-      time_window: s.time_window!,
-      ...(s.day_hint ? { day_hint: s.day_hint } : {}),
-      timezone: s.timezone!,
-      meeting_link: s.meeting_link!,
+      when,
+      meeting: { type, ...(s.link_label ? { label: s.link_label } : {}), ...(s.meeting_url?.vault_ref ? { url_ref: s.meeting_url.vault_ref } : {}) },
       organizer: { name: agent.display_name, entity_id: agent.entity_id },
       attendees: [{ name: s.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }],
       ...(s.notes ? { notes_hint: s.notes.slice(0, 300) } : {}),
@@ -100,40 +115,49 @@ export function createToolRun(deps: {
     const c = cardCtx(job, agent);
     if (out.ok) {
       deps.breaker.reset(job.tenant_id, provider);
-      const sched = out.output.scheduled_time as { start: string; end: string; timezone: string };
-      const artifacts: TArtifactRef[] = out.artifacts;
+      const invite = out.output as CreateInviteOutput;
       const resultId = ids("evt");
-      const withEvent = artifacts.map((a) => ({ ...a, event_id: resultId }));
+      const withEvent: TArtifactRef[] = out.artifacts.map((a) => ({ ...a, event_id: resultId }));
+      const resultDraft: Draft = {
+        event_type: "tool.result",
+        event_id: resultId,
+        actor: agentActor(A),
+        job_id: job.job_id,
+        payload: {
+          tool_call_id: callId,
+          tool_name: tool.name,
+          status: "success",
+          latency_ms: out.latency_ms,
+          output: out.output,
+          artifacts: withEvent,
+          safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+          attempt,
+          retryable: false,
+        },
+      };
+      const mail = deps.mailer?.enabled ? (deps.router.isAllowed(agent.allowed_tools, MAIL_TOOL) ? "send" : "not_allowed") : "not_configured";
+      if (mail === "send") {
+        // The invite exists; the email is a step of its own (mail.send), delivered in the background.
+        const card = buildTrackingCard(c, {
+          state: "in_progress",
+          status_line: `${copy.inviteFactsShort(invite)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? "the attendee" })}`.slice(0, 300),
+          steps: copy.meetingSteps("send"),
+          buttons: progressButtons(c),
+          artifacts_preview: withEvent,
+        });
+        emitted.push(...(await emitter.emit(ec2, [resultDraft, ...cardDrafts(A, job.job_id, "job.progress", card)])));
+        deps.mailer!.queueInvite(job, invite);
+        return emitted;
+      }
       const fc = cardCtx(job, agent);
       const finished = buildFinishedCard(fc, {
         result: "completed",
-        summary: copy.completedSummary(job.slots, sched.start, sched.end, sched.timezone),
+        summary: `${copy.inviteFacts(invite, job.slots)} ${copy.mailFacts({ kind: mail })}`,
         artifacts: withEvent,
         buttons: completedButtons(fc),
         next_actions: [{ label: "Create follow-up job", suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." } }],
       });
-      emitted.push(
-        ...(await emitter.emit(ec2, [
-          {
-            event_type: "tool.result",
-            event_id: resultId,
-            actor: agentActor(A),
-            job_id: job.job_id,
-            payload: {
-              tool_call_id: callId,
-              tool_name: tool.name,
-              status: "success",
-              latency_ms: out.latency_ms,
-              output: out.output,
-              artifacts: withEvent,
-              safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
-              attempt,
-              retryable: false,
-            },
-          },
-          ...cardDrafts(A, job.job_id, "job.completed", finished),
-        ])),
-      );
+      emitted.push(...(await emitter.emit(ec2, [resultDraft, ...cardDrafts(A, job.job_id, "job.completed", finished)])));
       return emitted;
     }
 

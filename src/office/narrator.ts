@@ -1,6 +1,8 @@
 import type { TInputSchema, TStep } from "../../contracts/cards.js";
 import type { JobSlots, JobView } from "./job-machine.js";
-import { linkLabel } from "./tools/calendar-create-invite.js";
+import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
+import { MEETING_OPTIONS, meetingLabel } from "./tools/meeting-rooms.js";
+import { formatSlot } from "./when/index.js";
 import type { ToolErrorCode } from "./tools/tool.js";
 
 /**
@@ -15,14 +17,15 @@ export const MISSING_LABEL: Record<string, (s: JobSlots) => string> = {
   attendee_email: (s) => `${possessive(s.attendee_name)} email`,
   time_window: () => "preferred days/times",
   timezone: () => "timezone",
-  meeting_link: () => "meeting link type",
+  meeting_link: () => "meeting place",
+  meeting_url: (s) => `the ${s.link_label ?? "meeting"} link`,
 };
 
 export function waitingStatus(missing: string[], s: JobSlots): string {
   return `Waiting for: ${missing.map((k) => MISSING_LABEL[k]?.(s) ?? k).join(" + ")}`;
 }
 
-export function meetingSteps(phase: "collect" | "create" | "done" | "retry" | "blocked_tool"): TStep[] {
+export function meetingSteps(phase: "collect" | "create" | "send" | "done" | "retry" | "blocked_tool" | "blocked_send"): TStep[] {
   const who = "Send invite";
   const st = (collect: TStep["state"], create: TStep["state"], send: TStep["state"]): TStep[] => [
     { key: "collect_inputs", label: "Collect details", state: collect },
@@ -33,15 +36,13 @@ export function meetingSteps(phase: "collect" | "create" | "done" | "retry" | "b
   if (phase === "create") return st("done", "doing", "todo");
   if (phase === "retry") return st("done", "doing", "todo");
   if (phase === "blocked_tool") return st("done", "blocked", "todo");
+  if (phase === "send") return st("done", "done", "doing");
+  if (phase === "blocked_send") return st("done", "done", "blocked");
   return st("done", "done", "done");
 }
 
-export const LINK_OPTIONS = [
-  { value: "google_meet", label: "Google Meet" },
-  { value: "zoom", label: "Zoom" },
-  { value: "teams", label: "Teams" },
-  { value: "phone", label: "Phone" },
-];
+/** The meeting places this server can really offer. */
+export const LINK_OPTIONS = MEETING_OPTIONS;
 
 /** The Provide info form: only what is missing (or wrong), with what is known prefilled. */
 export function meetingInputSchema(missing: string[], s: JobSlots, defaultTz: string, errors: Record<string, string> = {}, given: Record<string, unknown> = {}): TInputSchema {
@@ -52,7 +53,9 @@ export function meetingInputSchema(missing: string[], s: JobSlots, defaultTz: st
   if (missing.includes("attendee_email")) fields.push({ key: `${slug(s.attendee_name)}_email`, label: `${who} email`, type: "string", required: true, placeholder: "name at company", ...err(`${slug(s.attendee_name)}_email`) });
   if (missing.includes("time_window")) fields.push({ key: "time_window", label: "Preferred days/times", type: "multiline", required: true, placeholder: "Tue–Thu, 14:00–17:00", ...prev("time_window"), ...err("time_window") });
   if (missing.includes("timezone")) fields.push({ key: "timezone", label: "Timezone", type: "string", required: true, placeholder: defaultTz, default_value: defaultTz, hint: "IANA name, e.g. Europe/Lisbon", ...err("timezone") });
-  if (missing.includes("meeting_link")) fields.push({ key: "meeting_link", label: "Meeting link", type: "select", required: true, options: LINK_OPTIONS, ...err("meeting_link") });
+  if (missing.includes("meeting_link")) fields.push({ key: "meeting_link", label: "Where to meet", type: "select", required: true, options: LINK_OPTIONS, ...err("meeting_link") });
+  if (missing.includes("meeting_url") || missing.includes("meeting_link"))
+    fields.push({ key: "meeting_url", label: `Paste a ${s.link_label ?? "meeting"} link`, type: "string", required: missing.includes("meeting_url"), placeholder: "https://…", hint: "Only if you chose “Paste a link”: your own Zoom, Google Meet or Teams meeting", ...err("meeting_url") });
   return { fields };
 }
 
@@ -67,19 +70,60 @@ export function retryStatus(code: ToolErrorCode, delayMs: number): string {
   return `${what[code] ?? "Calendar provider failed."} Retrying in ${when}.`;
 }
 
-export const AUTH_STATUS = "Calendar isn’t connected. Connect it to continue.";
+export const AUTH_STATUS = "The calendar server refused the sign-in. Fix it to continue.";
 export const INVALID_STATUS = "I can’t use that email/time window. Please confirm the details.";
 export const EXHAUSTED_SUMMARY = "I couldn’t finish because the calendar provider is unavailable right now.";
 
+/** The other meeting place "Switch" offers: one that needs no outside service at all. */
 export function alternativeLink(current?: string): { value: string; label: string } {
-  return current === "zoom" ? { value: "google_meet", label: "Google Meet" } : { value: "zoom", label: "Zoom" };
+  return current === "phone" ? { value: "jitsi", label: meetingLabel("jitsi") } : { value: "phone", label: meetingLabel("phone") };
 }
 
-export function completedSummary(s: JobSlots, start: string, end: string, tz: string): string {
-  const fmt = (iso: string, withDay: boolean) =>
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz, ...(withDay ? { weekday: "short", day: "numeric", month: "short" } : {}), hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(iso));
-  const to = s.attendee_email?.redacted ?? s.attendee_name ?? "the attendee";
-  return `Created a ${s.duration_minutes ?? 30}-minute invite (${linkLabel(s.meeting_link ?? "")}) for ${fmt(start, true)}–${fmt(end, false)} (${tz}) and sent it to ${to}.`;
+/** What the invite tool did, each clause from its recorded output. */
+export function inviteFacts(out: CreateInviteOutput, s: JobSlots): string {
+  const place =
+    out.meeting.type === "jitsi" ? " with a Jitsi Meet room" : out.meeting.type === "link" ? ` with the ${out.meeting.label} you pasted` : out.meeting.type === "phone" ? " (by phone)" : " (in person)";
+  const minutes = Math.round((Date.parse(out.scheduled_time.end) - Date.parse(out.scheduled_time.start)) / 60_000);
+  const calendar = out.calendar.written
+    ? out.calendar.created === false
+      ? ` It was already in the calendar “${out.calendar.name ?? "calendar"}”.`
+      : ` Added to the calendar “${out.calendar.name ?? "calendar"}”.`
+    : " Not added to any calendar: none is connected (CALDAV_URL).";
+  return `Created a ${minutes}-minute invite${s.title ? ` “${s.title}”` : ""} for ${formatSlot(Date.parse(out.scheduled_time.start), Date.parse(out.scheduled_time.end), out.scheduled_time.timezone)}${place}.${calendar}`;
+}
+
+/** The invite in one short clause, for a Tracking card's status line (≤ 300 with the mail clause). */
+export function inviteFactsShort(out: CreateInviteOutput): string {
+  const when = formatSlot(Date.parse(out.scheduled_time.start), Date.parse(out.scheduled_time.end), out.scheduled_time.timezone);
+  return `Invite created for ${when}${out.calendar.written ? `, in the calendar “${(out.calendar.name ?? "calendar").slice(0, 40)}”` : ""}.`;
+}
+
+export type MailFacts =
+  | { kind: "not_configured" }
+  | { kind: "not_allowed" }
+  | { kind: "queued"; to: string }
+  | { kind: "sent"; to: string; response: string }
+  | { kind: "retrying"; to: string; error: string; next_at: string; timezone: string }
+  | { kind: "refused"; to: string; error: string };
+
+/** What happened to the email, from the mail.send results (or from the fact that none ran). */
+export function mailFacts(m: MailFacts): string {
+  switch (m.kind) {
+    case "not_configured":
+      return "Not emailed: mail is not set up on this server (SMTP_URL). Download invite.ics below and send it yourself.";
+    case "not_allowed":
+      return "Not emailed: I am not allowed to send mail (mail.send). Download invite.ics below and send it yourself.";
+    case "queued":
+      return `Emailing it to ${m.to}…`;
+    case "sent":
+      return `Emailed it to ${m.to}; their mail server accepted it (${m.response.slice(0, 120)}).`;
+    case "retrying": {
+      const at = new Intl.DateTimeFormat("en-GB", { timeZone: m.timezone, hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(m.next_at));
+      return `Not emailed yet: ${m.error.slice(0, 100)}. Trying again at ${at}.`;
+    }
+    case "refused":
+      return `Not emailed: the mail server refused it (${m.error.slice(0, 100)}). Resend, or download invite.ics and send it yourself.`;
+  }
 }
 
 const STATE_WORDS: Record<string, string> = {
@@ -97,8 +141,9 @@ export function answerAbout(job: JobView, prompt: string): string {
   const state = STATE_WORDS[job.state] ?? job.state;
   const base = `“${job.title}” is ${state}.`;
   if (/change/i.test(prompt)) return `${base} Tell me what to change — duration, days/times, timezone or link type — and I’ll update the proposal.`;
-  if (/connect/i.test(prompt)) return `${base} Connect your calendar in Settings, then press “Connect calendar” on the card and I’ll try again.`;
-  if (/fail|why/i.test(prompt)) return `${base} The calendar provider kept failing. You can try later, switch tool, or close it.`;
+  if (/connect/i.test(prompt)) return `${base} The calendar server refused the sign-in: an admin checks CALDAV_USERNAME and CALDAV_PASSWORD, then “Connect calendar” on the card tries again.`;
+  if (/refused/i.test(prompt)) return `${base} The mail server refused the invite; its answer is on the card. Resend once the address or the server is fixed, or download the .ics and send it yourself.`;
+  if (/fail|why/i.test(prompt)) return `${base} ${job.tools.at(-1)?.error_code ? `The last tool call failed (${job.tools.at(-1)!.error_code}).` : "Nothing failed yet."} You can try later, switch tool, or close it.`;
   if (job.state === "waiting_input") return `${base} I need a few details first — use “Provide info” on the card or just tell me here.`;
   return `${base} Ask me anything about it here; the job keeps its place.`;
 }

@@ -1,3 +1,4 @@
+import type { OutboxDelivery } from "./mail/index.js";
 import type {
   TAffordancesRequest,
   TAffordancesResponse,
@@ -110,6 +111,14 @@ export interface OfficeApi {
   /** The LLM packets stored for a job (redacted unless OFFICE_LLM_LOG_FULL=1), newest first. */
   llmPackets(tenantId: string, jobId: string): LlmPacketView[];
   /** Re-derives pending retries from the ledger and arms their timers. */
+  /** The tenant's outgoing email (invites), newest first, with whether mail is configured at all. */
+  outbox(tenantId: string): { mail_configured: boolean; messages: OutboxDelivery[] };
+  /**
+   * Sends a message again now (refused, or waiting for a retry), as its job's Resend does: the job
+   * goes back to work and the next attempt is recorded as a mail.send call. CONFLICT when the
+   * message was sent already or its job is closed.
+   */
+  resendOutbox(tenantId: string, outboxId: string): Promise<TOfficeResponse>;
   start(): Promise<void>;
   stop(): void;
 }

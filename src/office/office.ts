@@ -2,7 +2,7 @@ import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.j
 import type { LedgerApi } from "../ledger/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
-import { validationError } from "../shared/errors.js";
+import { AppError, validationError } from "../shared/errors.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
@@ -22,8 +22,12 @@ import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
+import type { MailConfig } from "../config.js";
+import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
-import { createLocalCalendarProvider, type CalendarProvider } from "./tools/calendar-provider.js";
+import { createJitsiRooms } from "./tools/meeting-rooms.js";
+import { MAIL_TOOL_INFO } from "./job-mail.js";
+import type { MailTransport } from "./mail/index.js";
 import { createToolRouter } from "./tools/tool-router.js";
 import { buildAffordances, buildTrajectory } from "./trajectory.js";
 import { createVault } from "./vault.js";
@@ -42,7 +46,15 @@ export interface CreateOfficeDeps {
   ids?: IdGenerator;
   /** `rules` by default; the LLM planner plugs in here. */
   planner?: Planner;
-  calendarProvider?: CalendarProvider;
+  /** The organizer's calendar (CalDAV); absent = events are written to no calendar and the cards say so. */
+  calendarProvider?: CalDavCalendar;
+  /** Jitsi Meet server rooms are named on (default the public service). */
+  jitsiBaseUrl?: string;
+  /** Outgoing mail; absent = invites are not emailed and the cards say so. */
+  mail?: MailConfig;
+  /** Tests: a transport instead of SMTP_URL's, and a shorter backoff. */
+  mailTransport?: Pick<MailTransport, "send">;
+  mailSchedule?: readonly number[];
   logger?: OfficeLogger;
   /** Delay before each attempt: attempt 1 immediate, then +10 s, +60 s, +5 min. */
   retrySchedule?: readonly number[];
@@ -71,7 +83,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
   // Erasing a vault entry also rewrites every Office-held copy of its value (invite files, outbox).
   const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids, onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted) });
-  const router = createToolRouter({ clock, tools: [createCalendarInviteTool({ provider: deps.calendarProvider ?? createLocalCalendarProvider(), vault, artifacts, ids })] });
+  // Meeting rooms are named from a keyed hash (the vault's secret): unguessable, stable per job.
+  const rooms = createJitsiRooms({ baseUrl: deps.jitsiBaseUrl ?? "https://meet.jit.si", keyedHash: (v) => vault.hashOf("meeting-rooms", "text", v) });
+  const inviteTool = createCalendarInviteTool({
+    vault,
+    artifacts,
+    rooms,
+    ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}),
+    ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
+  });
+  const router = createToolRouter({ clock, tools: [inviteTool], runElsewhere: [MAIL_TOOL_INFO] });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
@@ -88,6 +109,11 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     schedule: deps.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
     defaultTimezone,
     onError,
+    db: deps.db,
+    artifacts,
+    ...(deps.mail ? { mail: deps.mail } : {}),
+    ...(deps.mailTransport ? { mailTransport: deps.mailTransport } : {}),
+    ...(deps.mailSchedule ? { mailSchedule: deps.mailSchedule } : {}),
   });
   const rules = createRulesPlanner();
   const llmStore = createLlmStore(deps.db);
@@ -144,9 +170,18 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     },
     llmPackets: (t, jobId) =>
       llmStore.listPackets(t, { jobId, limit: 20 }).map((p) => ({ id: p.id, turn: p.turn, created_at: p.created_at, packet_type: p.packet_type, model_id: p.model_id, outcome: p.outcome, redaction: p.redaction, packet: p.packet })),
+    outbox: (tenantId) => ({ mail_configured: engine.mail.mailer.enabled, messages: engine.mail.list(tenantId).reverse() }),
+    async resendOutbox(tenantId, outboxId) {
+      const row = engine.mail.list(tenantId).find((m) => m.outbox_id === outboxId);
+      if (!row) throw new AppError("NOT_FOUND", "No such outgoing message.", { outbox_id: outboxId });
+      if (row.status === "sent") throw new AppError("CONFLICT", "This message was sent already.", { outbox_id: outboxId });
+      const r = await actions.resendOutbox(tenantId, row.job_id);
+      return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: "Resending" };
+    },
     idle: () => engine.idle(),
     async start() {
       engine.rearm(deps.ledger.tenants());
+      engine.mail.start();
     },
     stop() {
       engine.stopAll();

@@ -58,7 +58,7 @@ describe("golden path through the gateway with the scripted model", () => {
     model.script({
       content: JSON.stringify({
         operations: [
-          op({ type: "provide_input", job_id: card.job_id, slots: { duration_minutes: null, attendee_name: null, attendee_email: "bruno@acme.com", time_window: "Tuesday 14:00-16:00", timezone: "Europe/Lisbon", meeting_link: "google_meet", title: null, day_hint: null } }),
+          op({ type: "provide_input", job_id: card.job_id, slots: { duration_minutes: null, attendee_name: null, attendee_email: "bruno@acme.com", time_window: "Tuesday 14:00-16:00", timezone: "Europe/Lisbon", meeting_link: "jitsi", title: null, day_hint: null } }),
         ],
         surfaces: [{ surface_id: "next-1", kind: "what_next_v1", title: "What's next", payload: { headline: "Invite on its way", body: null, targetJobId: card.job_id, primaryAction: { label: "Cancel it", opToken: cancelOp, confirm: true }, secondaryActions: null, notes: null } }],
         render: null,

@@ -30,7 +30,8 @@ describe("every button does something real", () => {
       const after = card(w, jobId);
       expect(after.card_id).not.toBe(before.card_id);
       expect(after.job.goal).toMatch(/45-minute/);
-      expect(after.job.inputs_needed.find((i: any) => i.key === "meeting_link")).toMatchObject({ status: "provided", value_preview: "Zoom" });
+      // Zoom is not a service this server talks to: the person's own Zoom link is asked for.
+      expect(after.job.inputs_needed.find((i: any) => i.key === "meeting_link")).toMatchObject({ status: "missing", value_preview: "Paste your Zoom link" });
       expect(after.job.inputs_needed.find((i: any) => i.key === "timezone")).toMatchObject({ status: "provided", value_preview: "Europe/Lisbon" });
       // the replaced card can no longer be approved
       await expect(w.office.jobAction(click(before, "Approve"))).rejects.toMatchObject({ code: "INVALID_PROVENANCE" });
@@ -98,9 +99,11 @@ describe("every button does something real", () => {
     });
 
     it("a request with every detail skips waiting_input and completes on Approve", async () => {
-      const jobId = await proposeGolden(w, "Schedule a 30-min call with Maria maria@acme.com tomorrow 14:00-17:00 Europe/Lisbon on Zoom");
+      const jobId = await proposeGolden(w, "Schedule a 30-min call with Maria maria@acme.com tomorrow 14:00-17:00 Europe/Lisbon on Zoom https://acme.zoom.us/j/5550142");
       await w.office.jobAction(click(card(w, jobId), "Approve"));
       expect(stateOf(w, jobId)).toBe("completed");
+      // The pasted link goes into the invite, and the card names it without repeating it.
+      expect(card(w, jobId).outcome.summary).toContain("with the Zoom link you pasted");
     });
 
     it("Cancel closes the job with a Finished card (cancelled)", async () => {

@@ -20,7 +20,12 @@ describe("chat keeps working around jobs", () => {
   it("the details typed into chat fill the waiting job (with the open card as provenance)", async () => {
     const jobId = await approveGolden(w);
     await say("maria@acme.com, Tue–Thu 14:00–17:00, Europe/Lisbon, Google Meet");
+    // No Google Meet is created here: the person's own link is what is still missing.
+    expect(stateOf(w, jobId)).toBe("waiting_input");
+    expect(JSON.stringify(card(w, jobId))).toContain("Google Meet");
+    await say("here it is: https://meet.google.com/abc-defg-hij");
     expect(stateOf(w, jobId)).toBe("completed");
+    expect(card(w, jobId).outcome.summary).toContain("with the Google Meet link you pasted");
     const input = w.events(jobId).find((e) => e.event_type === "job.input_provided")!;
     expect(input.actor).toEqual({ entity_id: DAN, actor_type: "human" });
     expect(input.payload).toMatchObject({ action: { type: "job.provide_input" } });

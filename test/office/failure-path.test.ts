@@ -22,14 +22,14 @@ describe("failure path", () => {
     expect(stateOf(w, jobId)).toBe("in_progress");
     const retry = card(w, jobId);
     expect(retry.progress.status_line).toBe("Calendar provider timed out. Retrying in ~10 seconds.");
-    expect(labels(retry)).toEqual(["Got it", "Retry now", "Switch to Zoom", "Dispute", "Cancel"]);
+    expect(labels(retry)).toEqual(["Got it", "Retry now", "Switch to Phone", "Dispute", "Cancel"]);
     expect(tools(jobId).at(-1)!.payload).toMatchObject({ status: "error", attempt: 1, retryable: true, error: { error_code: "PROVIDER_TIMEOUT", retryable: true, suggested_wait_seconds: 10 } });
     await w.clock.advance(9_000);
     expect(provider.calls).toHaveLength(1);
     await w.clock.advance(1_000);
     expect(provider.calls).toHaveLength(2);
     const t = tools(jobId);
-    expect(t[2]!.payload).toMatchObject({ attempt: 2, retry_of_tool_call_id: (t[0]!.payload as any).tool_call_id, idempotency_key: `idem:${jobId}:calendar.create_invite:v1` });
+    expect(t[2]!.payload).toMatchObject({ attempt: 2, retry_of_tool_call_id: (t[0]!.payload as any).tool_call_id, idempotency_key: `idem:${jobId}:calendar.create_invite:v2` });
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -71,20 +71,20 @@ describe("failure path", () => {
     const jobId = await completeGolden(w);
     expect(stateOf(w, jobId)).toBe("waiting_input");
     const sc = w.events(jobId).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload;
-    expect(sc).toMatchObject({ prev_state: "in_progress", next_state: "waiting_input", reason_code: "provider_auth_required", note: "Calendar account not connected." });
+    expect(sc).toMatchObject({ prev_state: "in_progress", next_state: "waiting_input", reason_code: "provider_auth_required", note: "Calendar sign-in was refused. Check CALDAV_USERNAME and CALDAV_PASSWORD." });
     const c = card(w, jobId);
-    expect(c.progress.status_line).toBe("Calendar isn’t connected. Connect it to continue.");
-    expect(labels(c)).toEqual(["Connect calendar", "Use Zoom instead", "Cancel", "Ask in chat"]);
+    expect(c.progress.status_line).toBe("The calendar server refused the sign-in. Fix it to continue.");
+    expect(labels(c)).toEqual(["Connect calendar", "Use Phone instead", "Cancel", "Ask in chat"]);
     await w.office.jobAction(click(c, "Connect calendar"));
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
-  it("PROVIDER_AUTH_REQUIRED → Use Zoom instead switches the link and runs again", async () => {
+  it("PROVIDER_AUTH_REQUIRED → Use Phone instead switches the meeting place and runs again", async () => {
     const provider = await worldWith(["PROVIDER_AUTH_REQUIRED", "ok"]);
     const jobId = await completeGolden(w);
-    await w.office.jobAction(click(card(w, jobId), "Use Zoom instead"));
-    expect(provider.calls.at(-1)!.link_type).toBe("zoom");
-    expect(tools(jobId).filter((e) => e.event_type === "tool.called").at(-1)!.payload).toMatchObject({ inputs: { meeting_link: "zoom", provider: "zoom" }, attempt: 2 });
+    await w.office.jobAction(click(card(w, jobId), "Use Phone instead"));
+    expect(provider.calls.at(-1)!.ics).toContain("LOCATION:Phone");
+    expect(tools(jobId).filter((e) => e.event_type === "tool.called").at(-1)!.payload).toMatchObject({ inputs: { meeting: { type: "phone" }, provider: "caldav" }, attempt: 2 });
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -120,11 +120,11 @@ describe("failure path", () => {
     expect(provider.calls).toHaveLength(2);
   });
 
-  it("Switch to Zoom on a retry card retries with the other provider", async () => {
+  it("Switch to Phone on a retry card retries with the other meeting place", async () => {
     const provider = await worldWith(["PROVIDER_TIMEOUT", "ok"]);
     const jobId = await completeGolden(w);
-    await w.office.jobAction(click(card(w, jobId), "Switch to Zoom"));
-    expect(provider.calls.map((c) => c.link_type)).toEqual(["google_meet", "zoom"]);
+    await w.office.jobAction(click(card(w, jobId), "Switch to Phone"));
+    expect(provider.calls.map((c) => /LOCATION:Phone/.test(c.ics))).toEqual([false, true]);
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -169,7 +169,7 @@ describe("failure path", () => {
     it("Switch tool proposes a linked job on the other provider", async () => {
       const jobId = await failed();
       const r = await w.office.jobAction(click(card(w, jobId), "Switch tool"));
-      expect(card(w, r.job_id!).job.inputs_needed.find((i: any) => i.key === "meeting_link").value_preview).toBe("Zoom");
+      expect(card(w, r.job_id!).job.inputs_needed.find((i: any) => i.key === "meeting_link").value_preview).toBe("Phone");
     });
     it("Cancel closes the matter; Ask in chat answers", async () => {
       const jobId = await failed();

@@ -126,4 +126,4 @@ export function click(card: any, label: string, input?: Record<string, string | 
   return { tenant_id: T, trace_id: TRACE, conversation_id: card.conversation_id, job_id: card.job_id, actor_entity_id: DAN, card_id: card.card_id, button_id: b.button_id, action: b.action, ...(input ? { input } : {}) };
 }
 
-export const GOLDEN_INPUT = { maria_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "google_meet" };
+export const GOLDEN_INPUT = { maria_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "jitsi" };

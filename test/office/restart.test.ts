@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedCalendarProvider } from "../../src/office/index.js";
+import { inviteUid } from "../../src/office/tools/calendar-create-invite.js";
 import { setupWorld, type World } from "./helpers.js";
 import { completeGolden, stateOf } from "./flows.js";
 
@@ -54,7 +55,7 @@ describe("a scheduled retry survives a restart", () => {
 
   it("a tool call cut off mid-flight is resumed with the same call id and idempotency key", async () => {
     let release!: () => void;
-    const hang = { providerFor: () => "google", createEvent: () => new Promise<never>((_, rej) => (release = () => rej(new Error("process died")))) };
+    const hang = { ...createScriptedCalendarProvider(["ok"]), put: () => new Promise<never>((_, rej) => (release = () => rej(new Error("process died")))) };
     w = await setupWorld({ office: { calendarProvider: hang } });
     const pending = completeGolden(w).catch(() => undefined);
     for (let i = 0; i < 200 && !w.events().some((e) => e.event_type === "tool.called"); i++) await new Promise((r) => setTimeout(r, 10));
@@ -66,7 +67,8 @@ describe("a scheduled retry survives a restart", () => {
     await b.start();
     await b.idle();
     expect(provider.calls).toHaveLength(1);
-    expect(provider.calls[0]!.idempotency_key).toBe(`idem:${jobId}:calendar.create_invite:v1`);
+    // The resumed call writes the same event (its UID comes from the call's idempotency key).
+    expect(provider.calls[0]!.uid).toBe(inviteUid(`idem:${jobId}:calendar.create_invite:v2`));
     const results = w.events(jobId).filter((e) => e.event_type === "tool.result");
     expect((results[0]!.payload as any).tool_call_id).toBe((calls(jobId)[0]!.payload as any).tool_call_id);
     expect(stateOf(w, jobId)).toBe("completed");

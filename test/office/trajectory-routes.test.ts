@@ -28,7 +28,7 @@ describe("dignity trajectory, affordances, REST", () => {
   it("affordances: an agent's allowed tools; a person's actions by role", async () => {
     const a = await w.office.affordances({ tenant_id: T, entity_id: AGENT });
     expect(a.tools.map((x) => x.name)).toEqual(["calendar.create_invite"]);
-    expect(a.tools[0]).toMatchObject({ version: "v1", side_effects: true });
+    expect(a.tools[0]).toMatchObject({ version: "v2", side_effects: true });
     const h = await w.office.affordances({ tenant_id: T, entity_id: DAN });
     expect(h.actions).toContain("job.approve");
     expect(h.tools).toEqual([]);

@@ -2,11 +2,14 @@ import { EventSource } from "eventsource";
 import { getJson, postJson, waitFor } from "./server.js";
 
 /** Values a person would type into the Provide-info modal, by field. */
-export function fillInput(schema: { fields: Array<{ key: string; type: string; options?: Array<{ value: string }>; default_value?: unknown }> } | undefined) {
+export function fillInput(schema: { fields: Array<{ key: string; type: string; required?: boolean; options?: Array<{ value: string }>; default_value?: unknown }> } | undefined) {
   const out: Record<string, string> = {};
   for (const f of schema?.fields ?? []) {
-    if (/email|contact/.test(f.key)) out[f.key] = "maria@acme.com";
-    else if (f.type === "select") out[f.key] = f.options?.[0]?.value ?? "google_meet";
+    // The pasted-link box is for "Paste a link" only; the first place offered (Jitsi) needs none.
+    if (f.key === "meeting_url") {
+      if (f.required) out[f.key] = "https://meet.example.com/weekly-sync";
+    } else if (/email|contact/.test(f.key)) out[f.key] = "maria@acme.com";
+    else if (f.type === "select") out[f.key] = f.options?.[0]?.value ?? "jitsi";
     else if (f.key === "time_window") out[f.key] = "Tue–Thu, 14:00–17:00";
     else if (f.key === "timezone") out[f.key] = "Europe/Lisbon";
     else out[f.key] = typeof f.default_value === "string" ? f.default_value : "ok";

@@ -5,6 +5,7 @@ import { createApiRoutes } from "./api.js";
 import { createContactRoutes } from "./contacts.js";
 import { createFileRoutes } from "./files.js";
 import { createLlmRoutes } from "./llm.js";
+import { createOutboxRoutes } from "./outbox.js";
 import { createPublicRoutes } from "./public.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -15,5 +16,6 @@ export function createGatewayRoutes(gw: Gateway): Hono {
   app.route("/", createLlmRoutes(gw));
   app.route("/", createContactRoutes(gw.core));
   app.route("/", createFileRoutes(gw.core));
+  app.route("/", createOutboxRoutes(gw.core));
   return app as unknown as Hono;
 }

@@ -1,6 +1,7 @@
 import type { TFormalizeCard } from "../../../contracts/cards.js";
 import type { TSuggestionView } from "../../../contracts/llm.js";
 import { dueFromWindow } from "../assist-rules.js";
+import { parseWhen } from "../when/index.js";
 import type { Suggestion } from "./suggestions.js";
 
 /**
@@ -32,7 +33,7 @@ export interface CardChange {
  */
 export function deferral(strategy: string, nowMs: number): CardChange {
   if (strategy === "someday") return { priority: "low", due_at: null };
-  if (strategy === "next_week") return { due_at: dueFromWindow("next week", nowMs) };
+  if (strategy === "next_week") return { due_at: dueFromWindow(parseWhen("next week", { now: nowMs, timezone: "UTC" }) ?? undefined) };
   const now = new Date(nowMs);
   // Day 0 of the month after next is the last day of next month.
   return { due_at: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 0, 17)).toISOString() };

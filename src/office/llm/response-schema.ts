@@ -20,7 +20,7 @@ const SLOT_SHAPE = {
   attendee_email: z.string().max(254).nullish(),
   time_window: z.string().max(200).nullish(),
   timezone: z.string().max(64).nullish(),
-  meeting_link: z.enum(["google_meet", "zoom", "teams", "phone", "in_person"]).nullish(),
+  meeting_link: z.enum(["jitsi", "google_meet", "zoom", "teams", "phone", "in_person"]).nullish(),
   title: z.string().max(120).nullish(),
   day_hint: z.string().max(120).nullish(),
 };
@@ -67,7 +67,7 @@ function wireOperation(jobIds: readonly string[]) {
         attendee_email: n(z.string()),
         time_window: n(z.string()),
         timezone: n(z.string()),
-        meeting_link: n(z.enum(["google_meet", "zoom", "teams", "phone", "in_person"])),
+        meeting_link: n(z.enum(["jitsi", "google_meet", "zoom", "teams", "phone", "in_person"])),
         title: n(z.string()),
         day_hint: n(z.string()),
       }),

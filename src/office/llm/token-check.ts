@@ -13,7 +13,7 @@ export type TokenCheck =
   | { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number }
   | { ok: false; error: TokenError | { code: "TOKEN_UNKNOWN_JOB" | "TOKEN_NOT_ALLOWED" | "TOKEN_BAD_VALUE" | "TOKEN_TOO_MANY"; message: string; index: number } };
 
-const MEETING_LINKS = new Set(["google_meet", "zoom", "teams", "phone", "in_person"]);
+const MEETING_LINKS = new Set(["jitsi", "google_meet", "zoom", "teams", "phone", "in_person"]);
 
 export function checkMessageTokens(text: string, jobs: ReadonlyMap<string, PlanJobRef>, isActionAllowed: IsActionAllowed): TokenCheck {
   const parsed = parseTokens(text);
@@ -38,7 +38,7 @@ export function checkMessageTokens(text: string, jobs: ReadonlyMap<string, PlanJ
 function badArgs(op: OpToken): string | null {
   for (const [k, v] of Object.entries(op.args)) {
     if (k === "duration_minutes" && !(/^\d{1,3}$/.test(v) && Number(v) >= 5 && Number(v) <= 600)) return "duration_minutes must be a whole number of minutes (5–600).";
-    if (k === "meeting_link" && !MEETING_LINKS.has(v)) return "meeting_link must be google_meet, zoom, teams, phone or in_person.";
+    if (k === "meeting_link" && !MEETING_LINKS.has(v)) return "meeting_link must be jitsi, google_meet, zoom, teams, phone or in_person.";
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import type { TCardActionType } from "../../../contracts/cards.js";
+import type { TWhen } from "../../../contracts/when.js";
 import type { LlmTurnExtras } from "../llm/types.js";
 
 /**
@@ -43,7 +44,14 @@ export type SlotValues = Partial<{
   attendee_email: string;
   time_window: string;
   timezone: string;
-  meeting_link: "google_meet" | "zoom" | "teams" | "phone" | "in_person";
+  /** jitsi | link | phone | in_person (older jobs may hold google_meet, zoom or teams: a link to paste). */
+  meeting_link: string;
+  /** The meeting URL a person pasted (meeting_link "link"). */
+  meeting_url: string;
+  /** The service of a pasted or requested link ("Zoom"), for labels. */
+  link_label: string;
+  /** The structured window, resolved by Office from `time_window` (never by a planner). */
+  when: TWhen;
   title: string;
   day_hint: string;
 }>;

@@ -1,6 +1,7 @@
 import { isOpenState } from "../job-machine.js";
 import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
 import { extractMeetingSlots } from "./slots.js";
+import { describeWhen, parseWhen } from "../when/index.js";
 
 /**
  * The default planner: deterministic, no network. It proposes a job only when the message is
@@ -50,13 +51,14 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function proposeMeeting(text: string): Decision {
+function proposeMeeting(text: string, frame: PlanFrame): Decision {
   const slots: SlotValues = extractMeetingSlots(text);
   const noun = meetingNoun(text);
   const who = slots.attendee_name;
   const title = who ? `Schedule ${noun} with ${who}` : `Schedule ${noun}`;
   const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute ${noun}` : `a ${noun}`;
-  const when = slots.day_hint ? ` ${slots.day_hint}` : slots.time_window ? ` (${slots.time_window})` : "";
+  const window = slots.time_window ? parseWhen(slots.time_window, { now: Date.parse(frame.now), timezone: slots.timezone ?? frame.default_timezone }) : null;
+  const when = slots.day_hint ? ` ${slots.day_hint}` : window ? ` (${describeWhen(window)})` : "";
   slots.title = `${cap(noun)}${who ? ` with ${who}` : ""}`;
   return {
     type: "propose_job",
@@ -96,7 +98,7 @@ export function planRules(frame: PlanFrame): Decision {
   }
   const handoff = HANDOFF.exec(text);
   if (handoff) return { type: "handoff", request: handoff[2]!.trim().slice(0, 200), ...(handoff[1] ? { to_name: handoff[1] } : {}) };
-  if (isScheduling(text)) return proposeMeeting(text);
+  if (isScheduling(text)) return proposeMeeting(text, frame);
 
   const work = WORK_VERB.exec(text);
   if (work) {

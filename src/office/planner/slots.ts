@@ -1,6 +1,6 @@
-import { findTimeZone } from "../tools/tz.js";
 import { EMAIL_RE } from "../pii.js";
-import { isSpecificWindow, parseTimeWindow, type TimeWindow } from "../time-window.js";
+import { isMeetingUrl, linkServiceOf } from "../tools/meeting-rooms.js";
+import { findTimeZone, parseWhen } from "../when/index.js";
 import type { SlotValues } from "./planner.js";
 
 /** Slot extraction for meeting requests. Pure and table-tested; every field is optional. */
@@ -52,31 +52,29 @@ export function findAttendee(text: string): string | undefined {
   return undefined;
 }
 
-export function findMeetingLink(text: string): SlotValues["meeting_link"] {
+/** Where the meeting happens, from the words: a pasted URL, a named service (whose link the person pastes), Jitsi, phone, in person. */
+export function findMeeting(text: string): Pick<SlotValues, "meeting_link" | "meeting_url" | "link_label"> {
+  const url = /\bhttps:\/\/[^\s<>"')]+/i.exec(text)?.[0]?.replace(/[.,;:!?]+$/, "");
+  if (url && isMeetingUrl(url)) return { meeting_link: "link", meeting_url: url, link_label: linkServiceOf(url) };
   const t = text.toLowerCase();
-  if (/google meet|\bg-?meet\b|\bhangouts?\b|\bmeet link\b|\bgoogle\b/.test(t)) return "google_meet";
-  if (/\bzoom\b/.test(t)) return "zoom";
-  if (/\b(ms |microsoft )?teams\b/.test(t)) return "teams";
-  if (/\bby phone\b|\bphone call\b|\bover the phone\b|\bon the phone\b/.test(t)) return "phone";
-  if (/\bin[- ]person\b|\bat the office\b|\bface[- ]to[- ]face\b/.test(t)) return "in_person";
-  return undefined;
+  if (/\bjitsi\b/.test(t)) return { meeting_link: "jitsi" };
+  if (/google meet|\bg-?meet\b|\bhangouts?\b|\bgoogle\b/.test(t)) return { meeting_link: "link", link_label: "Google Meet" };
+  if (/\bzoom\b/.test(t)) return { meeting_link: "link", link_label: "Zoom" };
+  if (/\b(ms |microsoft )?teams\b/.test(t)) return { meeting_link: "link", link_label: "Teams" };
+  if (/\bby phone\b|\bphone call\b|\bover the phone\b|\bon the phone\b/.test(t)) return { meeting_link: "phone" };
+  if (/\bin[- ]person\b|\bat the office\b|\bface[- ]to[- ]face\b/.test(t)) return { meeting_link: "in_person" };
+  if (/\bvideo( call)?\b/.test(t)) return { meeting_link: "jitsi" };
+  return {};
 }
 
-const DAY_ABBR = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+const WEEK_WORDS = /\b(?:the week after next|next week|this week)\b/i;
 
-/** A canonical, readable window ("Tue–Thu, 14:00–17:00"), deterministic for the same input. */
-export function formatWindow(w: TimeWindow): string {
-  const parts: string[] = [];
-  if (w.day) parts.push(w.day);
-  if (w.date) parts.push(`${w.date.y ? `${w.date.y}-` : ""}${String(w.date.m).padStart(2, "0")}-${String(w.date.d).padStart(2, "0")}`);
-  if (w.weekdays?.length) {
-    const d = w.weekdays;
-    const contiguous = d.length > 2 && d.every((v, i) => i === 0 || v === (d[i - 1]! + 1) % 7);
-    parts.push(contiguous ? `${DAY_ABBR[d[0]!]}–${DAY_ABBR[d[d.length - 1]!]}` : d.map((x) => DAY_ABBR[x]).join(", "));
-  }
-  if (w.fromMin !== undefined && w.toMin !== undefined) parts.push(`${hhmm(w.fromMin)}–${hhmm(w.toMin)}`);
-  return parts.join(", ");
+/** A fixed reference: whether words name a time does not depend on when they are read. */
+const PROBE = { now: Date.UTC(2026, 0, 7, 12), timezone: "UTC" };
+
+/** True when the text says when (a day, a date, a time of day): the words then become the job's time window. */
+export function mentionsTime(text: string): boolean {
+  return parseWhen(text, PROBE) !== null;
 }
 
 export function extractMeetingSlots(text: string): SlotValues {
@@ -87,12 +85,17 @@ export function extractMeetingSlots(text: string): SlotValues {
   if (attendee) slots.attendee_name = attendee;
   const email = text.match(EMAIL_RE)?.[0];
   if (email) slots.attendee_email = email;
-  const w = parseTimeWindow(text);
-  if (isSpecificWindow(w)) slots.time_window = formatWindow(w);
-  if (w.week) slots.day_hint = `${w.week} week`;
+  // "with maria@acme.com": the address's first name-like part names the attendee on the card.
+  const local = email?.split("@")[0]?.split(/[._+-]/)[0];
+  if (!attendee && local && /^[a-z]{2,}$/i.test(local)) slots.attendee_name = local[0]!.toUpperCase() + local.slice(1).toLowerCase();
+  // The person's own words travel as the window's source; Office resolves them into a
+  // structured window (relative to the moment asked, in the job's timezone) once, at intake.
+  // A week alone ("next week") is a hint: the days and times within it are still asked for.
+  const week = WEEK_WORDS.exec(text);
+  if (week && !mentionsTime(text.replace(week[0], " "))) slots.day_hint = week[0].toLowerCase();
+  else if (mentionsTime(text)) slots.time_window = text.trim().slice(0, 300);
   const tz = findTimeZone(text);
   if (tz) slots.timezone = tz;
-  const link = findMeetingLink(text);
-  if (link) slots.meeting_link = link;
+  Object.assign(slots, findMeeting(text));
   return slots;
 }

@@ -1,24 +1,20 @@
 import { z } from "zod";
 import type { TArtifactRef } from "../../../contracts/cards.js";
-import type { IdGenerator } from "../../shared/ids.js";
+import { ZWhen } from "../../../contracts/when.js";
 import type { ArtifactStore } from "../artifact-store.js";
+import type { CalDavCalendar } from "../calendar/index.js";
+import { letterHash } from "../job-drafts.js";
 import type { Vault } from "../vault.js";
-import { PROVIDER_OF, type CalendarProvider, type MeetingLinkType } from "./calendar-provider.js";
-import { writeIcs } from "./ics.js";
-import { pickSlot } from "./slot-picker.js";
+import { buildInviteIcs, describeWhen, pickSlot, windowBounds } from "../when/index.js";
+import { meetingLabel, MEETING_TYPES, type MeetingRooms } from "./meeting-rooms.js";
 import { ToolFailure, type ToolDefinition } from "./tool.js";
-import { isValidTimeZone } from "./tz.js";
 
-const ZLink = z.enum(["google_meet", "zoom", "teams", "phone", "in_person"]);
-
-/** Runtime input: attendees are vault pointers plus their ledger-safe forms, never raw. */
+/** Runtime input: attendees and a pasted link are vault pointers plus their ledger-safe forms, never raw. */
 export const ZCreateInviteInput = z.object({
   title: z.string().min(1).max(120),
   duration_minutes: z.number().int().min(5).max(480),
-  time_window: z.string().min(1).max(300),
-  day_hint: z.string().max(60).optional(),
-  timezone: z.string().refine(isValidTimeZone, "unknown timezone"),
-  meeting_link: ZLink,
+  when: ZWhen,
+  meeting: z.object({ type: z.enum(MEETING_TYPES), label: z.string().max(60).optional(), url_ref: z.string().startsWith("vault_ref:").optional() }),
   organizer: z.object({ name: z.string().min(1).max(120), entity_id: z.string().min(1) }),
   attendees: z
     .array(z.object({ name: z.string().min(1).max(120), vault_ref: z.string().startsWith("vault_ref:"), email_redacted: z.string(), email_hash: z.string() }))
@@ -28,47 +24,58 @@ export const ZCreateInviteInput = z.object({
 });
 export type CreateInviteInput = z.infer<typeof ZCreateInviteInput>;
 
+/** What happened, and only that: each field is a fact the cards may state. */
 export const ZCreateInviteOutput = z.object({
-  calendar_provider: z.string(),
-  event_id: z.string(),
-  meeting_link: z.string().optional(),
-  invite_url: z.string(),
+  event_uid: z.string(),
   scheduled_time: z.object({ start: z.string(), end: z.string(), timezone: z.string() }),
+  meeting: z.object({ type: z.enum(MEETING_TYPES), label: z.string(), url: z.string().optional(), pasted: z.boolean() }),
+  calendar: z.object({ written: z.boolean(), created: z.boolean().optional(), name: z.string().optional(), reason: z.enum(["not_configured"]).optional() }),
+  invite_artifact_id: z.string(),
+  invite_url: z.string(),
   attendees_count: z.number().int(),
-  outbox_id: z.string(),
 });
+export type CreateInviteOutput = z.infer<typeof ZCreateInviteOutput>;
 
-const LINK_LABEL: Record<MeetingLinkType, string> = { google_meet: "Google Meet", zoom: "Zoom", teams: "Teams", phone: "Phone", in_person: "In person" };
-
-export function linkLabel(t: string): string {
-  return LINK_LABEL[t as MeetingLinkType] ?? t;
+export interface InviteToolDeps {
+  vault: Vault;
+  artifacts: ArtifactStore;
+  rooms: MeetingRooms;
+  /** The organizer's calendar; absent = events are not written to any calendar. */
+  calendar?: CalDavCalendar;
+  /** The address invites come from (MAIL_FROM); absent = the .ics names no organizer. */
+  organizerAddress?: { name?: string; address: string };
 }
 
+/** The invite's UID: one per job, so a retry, the calendar and the email all name the same event. */
+/** The event's UID, fixed per job so a retry or a resend updates one event; not address-shaped, so it never reads as PII. */
+export const inviteUid = (idempotencyKey: string) => `logline-${letterHash(`uid|${idempotencyKey}`, 24)}`;
+
 /**
- * `calendar.create_invite` v1: picks a slot in the window, asks the provider for the event and
- * link, writes the `.ics`, and queues the invite in the tenant outbox. The attendee's address
- * is read from the vault here and nowhere else.
+ * `calendar.create_invite` v2: picks a free slot inside the structured window (the organizer's
+ * calendar's busy times excluded when one is connected), names the meeting place (a Jitsi room we
+ * name, the link the person pasted, phone, in person), writes the `.ics`, and puts the event in
+ * the organizer's calendar when one is connected. It sends nothing: mailing is `mail.send`.
  */
-export function createCalendarInviteTool(deps: { provider: CalendarProvider; vault: Vault; artifacts: ArtifactStore; ids: IdGenerator }): ToolDefinition<CreateInviteInput> {
+export function createCalendarInviteTool(deps: InviteToolDeps): ToolDefinition<CreateInviteInput> {
   return {
     name: "calendar.create_invite",
-    version: "v1",
-    description: "Create a calendar event with a meeting link and send the invite (.ics)",
+    version: "v2",
+    description: "Pick a free time in the requested window, create the calendar event (.ics) with its meeting place, and write it to the organizer's calendar when one is connected",
     side_effects: true,
     input: ZCreateInviteInput,
     output: ZCreateInviteOutput,
-    purpose: (i) => `Create a ${i.duration_minutes}-minute meeting invite with ${LINK_LABEL[i.meeting_link]}`,
-    providerOf: (i) => deps.provider.providerFor?.(i.meeting_link) ?? PROVIDER_OF[i.meeting_link],
+    purpose: (i) => `Create a ${i.duration_minutes}-minute meeting (${meetingLabel(i.meeting.type, i.meeting.label)}) in ${describeWhen(i.when)}`,
+    providerOf: () => (deps.calendar ? "caldav" : "local"),
     sanitize(i) {
       return {
         inputs: {
-          start_window: i.time_window,
-          ...(i.day_hint ? { day_hint: i.day_hint } : {}),
-          timezone: i.timezone,
+          window: i.when,
+          timezone: i.when.timezone,
           duration_minutes: i.duration_minutes,
           attendees: i.attendees.map((a) => ({ label: a.name, email_redacted: a.email_redacted, email_hash: a.email_hash, email_ref: a.vault_ref })),
-          meeting_link: i.meeting_link,
-          provider: deps.provider.providerFor?.(i.meeting_link) ?? PROVIDER_OF[i.meeting_link],
+          meeting: { type: i.meeting.type, ...(i.meeting.label ? { label: i.meeting.label } : {}), ...(i.meeting.url_ref ? { url_ref: i.meeting.url_ref } : {}) },
+          calendar: deps.calendar ? "caldav" : "none",
+          provider: deps.calendar ? "caldav" : "local",
           title: i.title,
           ...(i.notes_hint ? { notes_hint: i.notes_hint } : {}),
         },
@@ -77,72 +84,64 @@ export function createCalendarInviteTool(deps: { provider: CalendarProvider; vau
       };
     },
     async run(i, ctx) {
-      const slot = pickSlot({ window: i.time_window, ...(i.day_hint ? { dayHint: i.day_hint } : {}), timezone: i.timezone, durationMinutes: i.duration_minutes, nowMs: ctx.now });
-      if (!slot) throw new ToolFailure("INVALID_INPUT", "No time inside that window works. Please give another day or time.");
+      const bounds = windowBounds(i.when);
+      const busy = deps.calendar ? await deps.calendar.busy(bounds.start, bounds.end) : [];
+      const slot = pickSlot(i.when, { durationMinutes: i.duration_minutes, now: ctx.now, busy });
+      if (!slot) {
+        const why = i.when.exact_start ? "That time is taken or has already passed" : deps.calendar ? "Your calendar has no free time" : "No time is left";
+        throw new ToolFailure("INVALID_INPUT", `${why} (${describeWhen(i.when)}). Please give another day or time.`);
+      }
       const attendees = i.attendees.map((a) => {
         const email = deps.vault.get(ctx.tenant_id, a.vault_ref);
         if (!email) throw new ToolFailure("INVALID_INPUT", `The address for ${a.name} is no longer available. Please provide it again.`);
         return { name: a.name, email };
       });
-      const ev = await deps.provider.createEvent({
-        tenant_id: ctx.tenant_id,
-        idempotency_key: ctx.idempotency_key,
-        link_type: i.meeting_link,
-        title: i.title,
-        start_utc: slot.startUtc,
-        end_utc: slot.endUtc,
-        timezone: i.timezone,
-        attendees,
-      });
-      const artifactId = deps.ids("art");
-      const ics = writeIcs({
-        uid: `${ev.provider_event_id}@logline.office`,
-        dtstampUtc: ctx.now,
-        timezone: i.timezone,
-        localStart: slot.localStart,
-        localEnd: slot.localEnd,
+      const pasted = i.meeting.url_ref ? deps.vault.get(ctx.tenant_id, i.meeting.url_ref) : undefined;
+      if (i.meeting.type === "link" && !pasted) throw new ToolFailure("INVALID_INPUT", "The meeting link you pasted is no longer available. Please paste it again.");
+      const url = i.meeting.type === "jitsi" ? deps.rooms.roomUrl(`${ctx.tenant_id}|${ctx.idempotency_key}`) : (pasted ?? undefined);
+      const label = meetingLabel(i.meeting.type, i.meeting.label);
+      const uid = inviteUid(ctx.idempotency_key);
+      const base = {
+        uid,
+        stamp: ctx.now,
+        start: slot.start,
+        end: slot.end,
+        timezone: i.when.timezone,
         summary: i.title,
-        ...(i.notes_hint ? { description: i.notes_hint } : {}),
-        ...(i.meeting_link === "in_person" ? { location: "In person" } : i.meeting_link === "phone" ? { location: "Phone" } : {}),
-        organizer: { name: i.organizer.name, email: `${i.organizer.entity_id.replace(/[^A-Za-z0-9._-]/g, "-")}@office.invalid` },
+        description: [url ? `Join: ${url}` : undefined, i.notes_hint].filter(Boolean).join("\n\n") || undefined,
+        location: url ?? (i.meeting.type === "phone" ? "Phone" : i.meeting.type === "in_person" ? "In person" : undefined),
+        ...(url ? { url } : {}),
+        ...(deps.organizerAddress ? { organizer: { name: deps.organizerAddress.name ?? i.organizer.name, email: deps.organizerAddress.address } } : {}),
         attendees,
-        ...(ev.meeting_url ? { url: ev.meeting_url } : {}),
-      });
-      const queued = deps.artifacts.enqueue({
-        outbox_id: deps.ids("obx"),
-        tenant_id: ctx.tenant_id,
-        job_id: ctx.job_id,
-        idempotency_key: ctx.idempotency_key,
-        to_vault_ref: i.attendees[0]!.vault_ref,
-        to_redacted: i.attendees.map((a) => a.email_redacted).join(", "),
-        subject: `Invitation: ${i.title}`,
-        body: `${i.organizer.name} invited you to “${i.title}”.${ev.meeting_url ? ` Join: ${ev.meeting_url}` : ""}`,
-        artifact_id: artifactId,
-        vault_refs: i.attendees.map((a) => a.vault_ref),
-      });
-      // A retry whose first attempt already queued the invite reuses that invite's file.
-      const finalArtifactId = queued.created ? artifactId : (queued.artifact_id ?? artifactId);
-      const saved = queued.created
-        ? deps.artifacts.save({ artifact_id: artifactId, tenant_id: ctx.tenant_id, job_id: ctx.job_id, filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(ics, "utf8"), vault_refs: i.attendees.map((a) => a.vault_ref) })
-        : { size_bytes: deps.artifacts.get(ctx.tenant_id, finalArtifactId)?.bytes.length ?? 0 };
-      const inviteUrl = `/v1/artifacts/${finalArtifactId}`;
-      const artifacts: TArtifactRef[] = [
-        { artifact_id: finalArtifactId, kind: "file", title: `Calendar invite (${LINK_LABEL[i.meeting_link]})`, url: inviteUrl, mime_type: "text/calendar", size_bytes: saved.size_bytes },
-      ];
-      if (ev.meeting_url) artifacts.push({ artifact_id: `${finalArtifactId}_link`, kind: "link", title: `${LINK_LABEL[i.meeting_link]} link`, url: ev.meeting_url });
-      return {
-        ok: true,
-        output: {
-          calendar_provider: deps.provider.providerFor?.(i.meeting_link) ?? PROVIDER_OF[i.meeting_link],
-          event_id: ev.provider_event_id,
-          ...(ev.meeting_url ? { meeting_link: ev.meeting_url } : {}),
-          invite_url: inviteUrl,
-          scheduled_time: { start: new Date(slot.startUtc).toISOString(), end: new Date(slot.endUtc).toISOString(), timezone: i.timezone },
-          attendees_count: attendees.length + 1,
-          outbox_id: queued.outbox_id,
-        },
-        artifacts,
       };
+      const calendar = deps.calendar ? await writeToCalendar(deps.calendar, uid, buildInviteIcs({ ...base, method: null })) : { written: false, reason: "not_configured" as const };
+      const ics = buildInviteIcs({ ...base, method: deps.organizerAddress ? "REQUEST" : "PUBLISH" });
+      // Deterministic per job: a retry rewrites the same file instead of leaving a second one.
+      const artifactId = `art_${letterHash(`ics|${ctx.tenant_id}|${ctx.idempotency_key}`, 20)}`;
+      const saved = deps.artifacts.save({ artifact_id: artifactId, tenant_id: ctx.tenant_id, job_id: ctx.job_id, filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(ics, "utf8"), vault_refs: i.attendees.map((a) => a.vault_ref) });
+      const inviteUrl = `/v1/artifacts/${artifactId}`;
+      const artifacts: TArtifactRef[] = [{ artifact_id: artifactId, kind: "file", title: "Calendar invite (.ics)", url: inviteUrl, mime_type: "text/calendar", size_bytes: saved.size_bytes }];
+      // Only a room we named goes on the card as a link; a pasted link stays in the vault and the .ics.
+      if (i.meeting.type === "jitsi" && url) artifacts.push({ artifact_id: `${artifactId}_room`, kind: "link", title: "Jitsi Meet room", url });
+      const output: CreateInviteOutput = {
+        event_uid: uid,
+        scheduled_time: { start: new Date(slot.start).toISOString(), end: new Date(slot.end).toISOString(), timezone: i.when.timezone },
+        meeting: { type: i.meeting.type, label, ...(i.meeting.type === "jitsi" && url ? { url } : {}), pasted: i.meeting.type === "link" },
+        calendar,
+        invite_artifact_id: artifactId,
+        invite_url: inviteUrl,
+        attendees_count: attendees.length,
+      };
+      return { ok: true, output, artifacts };
     },
   };
 }
+
+async function writeToCalendar(calendar: CalDavCalendar, uid: string, ics: string): Promise<CreateInviteOutput["calendar"]> {
+  const put = await calendar.put(uid, ics);
+  const about = await calendar.describe();
+  return { written: true, created: put.created, name: about.displayName };
+}
+
+/** A short name for a meeting place, for copy written before a tool ran (a proposal, a form). */
+export { meetingLabel as linkLabel } from "./meeting-rooms.js";

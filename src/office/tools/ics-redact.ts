@@ -1,4 +1,3 @@
-import { foldLine } from "./ics.js";
 
 /**
  * Rewrites an `.ics` so an erased value no longer appears in it: lines are unfolded, every
@@ -33,4 +32,22 @@ export function replaceInsensitive(text: string, value: string, by: string): str
     at = i + value.length;
   }
   return out + text.slice(at);
+}
+
+/** RFC 5545 line folding at 75 octets, never inside a UTF-8 sequence (continuation lines start with a space). */
+export function foldLine(line: string): string {
+  const bytes = Buffer.from(line, "utf8");
+  if (bytes.length <= 75) return line;
+  const parts: string[] = [];
+  let start = 0;
+  let limit = 75;
+  while (start < bytes.length) {
+    let end = Math.min(start + limit, bytes.length);
+    // back off to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx)
+    while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+    parts.push(bytes.subarray(start, end).toString("utf8"));
+    start = end;
+    limit = 74;
+  }
+  return parts.join("\r\n ");
 }

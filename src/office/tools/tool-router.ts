@@ -1,8 +1,15 @@
 import type { Clock } from "../../shared/clock.js";
 import { ToolFailure, type ToolContext, type ToolDefinition, type ToolOutcome } from "./tool.js";
 
+export interface ToolInfo {
+  name: string;
+  version: string;
+  description: string;
+  side_effects: boolean;
+}
+
 export interface ToolRouter {
-  list(): Array<{ name: string; version: string; description: string; side_effects: boolean }>;
+  list(): ToolInfo[];
   get(name: string): ToolDefinition<unknown> | undefined;
   /** A tool runs for an agent only when named in its `allowed_tools` (entity.registered). */
   isAllowed(allowedTools: readonly string[] | undefined, name: string): boolean;
@@ -10,12 +17,17 @@ export interface ToolRouter {
   execute(name: string, input: unknown, ctx: ToolContext): Promise<ToolOutcome & { latency_ms: number }>;
 }
 
-export function createToolRouter(deps: { tools: ToolDefinition<any>[]; clock: Clock }): ToolRouter {
+/**
+ * `tools` run here; `runElsewhere` are tools another worker runs and records (mail.send is run
+ * by the outbox worker): they are listed and can be allowed, but `execute` does not run them.
+ */
+export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock }): ToolRouter {
   const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
+  const catalog: ToolInfo[] = [...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })), ...(deps.runElsewhere ?? [])];
   return {
-    list: () => [...byName.values()].map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })),
+    list: () => catalog.map((t) => ({ ...t })),
     get: (name) => byName.get(name),
-    isAllowed: (allowed, name) => byName.has(name) && (allowed ?? []).includes(name),
+    isAllowed: (allowed, name) => catalog.some((t) => t.name === name) && (allowed ?? []).includes(name),
     async execute(name, input, ctx) {
       const tool = byName.get(name);
       const started = deps.clock.now();

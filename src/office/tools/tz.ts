@@ -1,6 +1,7 @@
-/** Time-zone arithmetic on top of Intl only (no tz database of our own). */
-
-const fmtCache = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Time-zone names as people write them ("Lisbon time", "CET", "Europe/Lisbon") → IANA zones.
+ * No arithmetic here: zone math is Temporal's (src/office/when).
+ */
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -9,62 +10,6 @@ export function isValidTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Minutes east of UTC of `tz` at instant `utcMs`. */
-export function offsetMinutes(tz: string, utcMs: number): number {
-  let f = fmtCache.get(tz);
-  if (!f) fmtCache.set(tz, (f = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "longOffset" })));
-  const name = f.formatToParts(new Date(utcMs)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
-  const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
-  if (!m) return 0;
-  return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-}
-
-export interface LocalDateTime {
-  y: number;
-  m: number;
-  d: number;
-  hh: number;
-  mm: number;
-}
-
-/** The UTC instant of a wall-clock time in `tz` (the later one in a DST gap, the first in an overlap). */
-export function localToUtc(tz: string, l: LocalDateTime): number {
-  const guess = Date.UTC(l.y, l.m - 1, l.d, l.hh, l.mm);
-  let utc = guess - offsetMinutes(tz, guess) * 60_000;
-  utc = guess - offsetMinutes(tz, utc) * 60_000;
-  return utc;
-}
-
-export function utcToLocal(tz: string, utcMs: number): LocalDateTime {
-  const d = new Date(utcMs + offsetMinutes(tz, utcMs) * 60_000);
-  return { y: d.getUTCFullYear(), m: d.getUTCMonth() + 1, d: d.getUTCDate(), hh: d.getUTCHours(), mm: d.getUTCMinutes() };
-}
-
-/** Offset transitions of `tz` during a UTC year, found by daily probing then bisection. */
-export function transitionsInYear(tz: string, year: number): Array<{ atUtc: number; from: number; to: number }> {
-  const out: Array<{ atUtc: number; from: number; to: number }> = [];
-  let t = Date.UTC(year, 0, 1);
-  const end = Date.UTC(year + 1, 0, 1);
-  let off = offsetMinutes(tz, t);
-  while (t < end) {
-    const next = t + 86_400_000;
-    const o2 = offsetMinutes(tz, next);
-    if (o2 !== off) {
-      let lo = t;
-      let hi = next;
-      while (hi - lo > 60_000) {
-        const mid = lo + Math.floor((hi - lo) / 2 / 60_000) * 60_000;
-        if (offsetMinutes(tz, mid) === off) lo = mid;
-        else hi = mid;
-      }
-      out.push({ atUtc: hi, from: off, to: o2 });
-      off = o2;
-    }
-    t = next;
-  }
-  return out;
 }
 
 const ABBREVIATIONS: Record<string, string> = {
