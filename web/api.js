@@ -131,6 +131,10 @@ export const api = {
   addContact: (body) => request("POST", "/v1/contacts", { body }),
   /** Admins only: the contact's addresses are erased for good. @param {string} contactId */
   deleteContact: (contactId) => request("DELETE", `/v1/contacts/${enc(contactId)}`),
+  /** Admins: outgoing email (invites) and whether mail is configured. */
+  listOutbox: () => request("GET", "/v1/outbox"),
+  /** Admins: send a refused or waiting message again (its job goes back to work). @param {string} outboxId */
+  resendOutbox: (outboxId) => request("POST", `/v1/outbox/${enc(outboxId)}/resend`),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 
@@ -141,7 +145,7 @@ export const api = {
   /** @param {string} token @param {string} displayName */
   acceptInvite: (token, displayName) =>
     request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
-  /** @param {{ display_name: string, role: string, capabilities: string[] }} body */
+  /** @param {{ display_name: string, role: string, capabilities: string[], allowed_tools?: string[] }} body */
   createAgent: (body) => request("POST", "/v1/agents", { body }),
 
   /**

@@ -17,7 +17,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Client-side routes that all load the single page. */
-const SPA_ROUTES = [/^\/$/, /^\/c\/[^/]+$/, /^\/jobs\/[^/]+$/, /^\/contacts$/, /^\/onboarding$/, /^\/invite\/[^/]+$/, /^\/signin$/];
+const SPA_ROUTES = [/^\/$/, /^\/c\/[^/]+$/, /^\/jobs\/[^/]+$/, /^\/contacts$/, /^\/outbox$/, /^\/onboarding$/, /^\/invite\/[^/]+$/, /^\/signin$/];
 
 const root = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 

@@ -63,6 +63,10 @@ describe("Messenger in a real browser", () => {
     await expect.poll(() => finished.getByRole("link", { name: "Download" }).first().getAttribute("href").then((v) => v ?? "")).toMatch(/\/v1\//);
     const jobId = await finished.getAttribute("data-job-id");
     expect(jobId).toBeTruthy();
+    // The demo has no mail server or calendar: the card says so, and the only links are ones a tool recorded.
+    await expect.poll(() => textOf(finished)).toMatch(/Not emailed: mail is not set up on this server \(SMTP_URL\)/);
+    await expect.poll(() => textOf(finished)).toMatch(/Not added to any calendar/);
+    await expect.poll(() => finished.locator("a[href^='https://meet.jit.si/']").count()).toBeGreaterThan(0);
     await shot(page, "05-desktop-finished-card");
     await finished.getByRole("button", { name: "Accept" }).click();
     await expect.poll(() => textOf(finished.getByRole("button", { name: /Accept/ })), { timeout: 10_000 }).toMatch(/✓/);
@@ -107,6 +111,18 @@ describe("Messenger in a real browser", () => {
     await shot(page, "09-phone-job-drawer");
     await page.setViewportSize(DESKTOP);
     await ctx.close();
+  });
+
+  test("the Outbox: admins see what was emailed and that mail is not set up; members have no Outbox", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    await page.getByRole("link", { name: "Outbox" }).click();
+    await page.getByRole("heading", { name: "Outbox" }).waitFor();
+    await expect.poll(() => textOf(page.getByRole("status").filter({ hasText: "Mail is not set up" }))).toMatch(/SMTP_URL/);
+    await ctx.close();
+    const asAna = await signedIn(browser, server.url, ana().token);
+    await asAna.page.locator(".conv-row").first().waitFor();
+    expect(await asAna.page.getByRole("link", { name: "Outbox" }).count()).toBe(0);
+    await asAna.ctx.close();
   });
 
   test("the composer sends while a job is running", async () => {

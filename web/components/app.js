@@ -5,6 +5,7 @@ import { navigate } from "../router.js";
 import { ChatView } from "./chat-view.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { ContactsPage } from "./contacts-page.js";
+import { OutboxPage } from "./outbox-page.js";
 import { ConversationList } from "./conversation-list.js";
 import { InputModal } from "./input-modal.js";
 import { InvitePage } from "./invite-page.js";
@@ -37,6 +38,7 @@ export function App() {
   const closeDrawer = () => navigate(cid ? `/c/${encodeURIComponent(cid)}` : "/");
   let main;
   if (r.name === "contacts") main = html`<${ContactsPage} s=${s} />`;
+  else if (r.name === "outbox") main = html`<${OutboxPage} />`;
   else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
   else
     main = html`<section class="welcome">

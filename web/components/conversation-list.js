@@ -29,6 +29,8 @@ export function ConversationList({ s }) {
       <div class="head-actions">
         <a class="icon-btn" href="/contacts" title="Contacts" aria-label="Contacts"
           onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/contacts"); }}><${Icon} name="users" /></a>
+        ${s.me?.roles?.includes("admin") ? html`<a class="icon-btn" href="/outbox" title="Outbox" aria-label="Outbox"
+          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/outbox"); }}><${Icon} name="mail" /></a>` : null}
         <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"
           onClick=${() => setState({ dialog: { type: "new-conversation" } })}><${Icon} name="plus" /></button>
       </div>

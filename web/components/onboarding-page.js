@@ -62,7 +62,9 @@ export function OnboardingPage({ s }) {
     e.preventDefault();
     if (!agent.name.trim() || !agent.role.trim()) return setError("Give your agent a name and a role.");
     void run(async () => {
-      const r = await api.createAgent({ display_name: agent.name.trim(), role: agent.role.trim(), capabilities: agent.caps });
+      // The tools behind the badges: an agent gets only what it can really use.
+      const schedules = agent.caps.includes("Scheduling") || agent.caps.includes("Calendar invites");
+      const r = await api.createAgent({ display_name: agent.name.trim(), role: agent.role.trim(), capabilities: agent.caps, allowed_tools: schedules ? ["calendar.create_invite", "mail.send"] : [] });
       const me = (await api.me())?.entity_id ?? s.me?.entity_id;
       let cid;
       try {
