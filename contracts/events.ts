@@ -93,6 +93,8 @@ export const ZEntityRegisteredPayload = z.strictObject({
   allowed_tools: z.array(short(128)).max(50).optional(),
   memory_scope: short(64).optional(),
   avatar_url: short(500).optional(),
+  /** A person's own address, kept in the vault: invites they ask for list them as an attendee. */
+  email: ZRedactedValue.optional(),
 });
 
 export const ZContactUpsertedPayload = z.strictObject({

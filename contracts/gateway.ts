@@ -238,6 +238,9 @@ export const ZUpsertContactRequest = z.strictObject({
     .optional(),
 });
 export const ZPatchContactRequest = ZUpsertContactRequest.partial();
+/** `PUT /v1/me/email`: your own address (null removes it); it goes to the vault, the ledger keeps its redaction. */
+export const ZSetMyEmailRequest = z.strictObject({ email: z.string().trim().min(3).max(254).nullable() });
+
 /** `POST /v1/contacts/import`: CSV text with a header row (name|display_name, email, phone, company, kind, notes). */
 export const ZImportContactsRequest = z.strictObject({ csv: z.string().min(1).max(1_000_000) });
 export type TUpsertContactRequest = z.infer<typeof ZUpsertContactRequest>;

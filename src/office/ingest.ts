@@ -123,7 +123,8 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         return { ids: [...made, ...ids], notes: "Handed to a person", job_id: p.job_id };
       }
       case "propose_job": {
-        const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text);
+        // Who asked is recorded with the job: the invite lists them too once their address is known.
+        const slots = { ...vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text), ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}) };
         const p = engine.proposeDrafts(agent, req, {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,

@@ -115,6 +115,7 @@ export function createJobEngine(deps: EngineDeps) {
   });
   const runTool = createToolRun({
     mailer: mail.mailer,
+    profileOf: (tenantId, entityId) => context.profile(tenantId, entityId),
     clock,
     ids,
     emitter: deps.emitter,

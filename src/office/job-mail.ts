@@ -17,6 +17,7 @@ import * as copy from "./narrator.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import type { Vault } from "./vault.js";
 import { formatSlot } from "./when/index.js";
+import { inviteAttendees } from "./meeting-intake.js";
 
 /**
  * A Message-ID is shaped like an address (`<obx_…@sender.domain>`), and the ledger takes no
@@ -207,6 +208,8 @@ export function createJobMailer(deps: {
     enabled: Boolean(transport && from),
     queueInvite(job: JobView, invite: CreateInviteOutput) {
       const email = job.slots.attendee_email;
+      // Everyone the invite lists gets it: the attendee, and the person who asked when their address is known.
+      const to = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
       const when = formatSlot(Date.parse(invite.scheduled_time.start), Date.parse(invite.scheduled_time.end), invite.scheduled_time.timezone);
       const title = job.slots.title ?? job.title;
       deps.artifacts.enqueue({
@@ -215,11 +218,11 @@ export function createJobMailer(deps: {
         job_id: job.job_id,
         idempotency_key: idem(job.job_id),
         ...(email?.vault_ref ? { to_vault_ref: email.vault_ref } : {}),
-        to_redacted: email?.redacted ?? "",
+        to_redacted: to.map((a) => a.email_redacted).join(" and ").slice(0, 200) || (email?.redacted ?? ""),
         subject: `Invitation: ${title} — ${when}`.slice(0, 200),
         body: [`You are invited to “${title}”.`, `When: ${when}`, invite.meeting.url ? `Join: ${invite.meeting.url}` : `Where: ${invite.meeting.label}`, "The invite is attached; your calendar can add it with Accept."].join("\n"),
         artifact_id: invite.invite_artifact_id,
-        ...(email?.vault_ref ? { vault_refs: [email.vault_ref] } : {}),
+        ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),
         status: "queued",
       });
       worker.poke();

@@ -13,6 +13,7 @@ import type { ToolErrorCode } from "./tools/tool.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import { meetingType } from "./tools/meeting-rooms.js";
 import { parseWhen } from "./when/index.js";
+import { inviteAttendees } from "./meeting-intake.js";
 
 /** Emails an invite the calendar tool created; `enabled` is false when mail is not configured. */
 export interface InviteMailer {
@@ -39,6 +40,8 @@ export function createToolRun(deps: {
   armRetry: (tenantId: string, jobId: string, delayMs: number, attempt: number) => void;
   /** Emails invites when mail is configured (the outbox worker records each mail.send). */
   mailer?: InviteMailer;
+  /** A person's profile: the one who asked for a meeting is invited too when their address is known. */
+  profileOf?: (tenantId: string, entityId: string) => EntityProfile | undefined;
 }) {
   const { clock, ids, emitter, approverOf } = deps;
   const { cardCtx, cardDrafts, stateDraft } = deps.drafts;
@@ -46,7 +49,6 @@ export function createToolRun(deps: {
   /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
   function toolInput(job: JobView, agent: EntityProfile) {
     const s = job.slots;
-    const email = s.attendee_email!;
     const timezone = s.timezone ?? deps.defaultTimezone;
     // Jobs recorded before windows were structured carry only the words: read them as of the job's start.
     const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone }) : null);
@@ -57,7 +59,7 @@ export function createToolRun(deps: {
       when,
       meeting: { type, ...(s.link_label ? { label: s.link_label } : {}), ...(s.meeting_url?.vault_ref ? { url_ref: s.meeting_url.vault_ref } : {}) },
       organizer: { name: agent.display_name, entity_id: agent.entity_id },
-      attendees: [{ name: s.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }],
+      attendees: inviteAttendees(s, s.requested_by ? deps.profileOf?.(job.tenant_id, s.requested_by) : undefined),
       ...(s.notes ? { notes_hint: s.notes.slice(0, 300) } : {}),
     };
   }

@@ -72,3 +72,22 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
 }
 
 export type MeetingIntake = ReturnType<typeof createMeetingIntake>;
+
+export interface InviteAttendee {
+  name: string;
+  vault_ref: string;
+  email_redacted: string;
+  email_hash: string;
+}
+
+/**
+ * Who the invite is for: the attendee the job names, and the person who asked for the meeting
+ * when they have given their own address (PUT /v1/me/email) and it is not the same one.
+ */
+export function inviteAttendees(slots: JobSlots, requester?: { display_name: string; email?: TRedactedValue }): InviteAttendee[] {
+  const email = slots.attendee_email;
+  const out: InviteAttendee[] = email ? [{ name: slots.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }] : [];
+  const own = requester?.email;
+  if (own?.vault_ref && !out.some((a) => a.email_hash && a.email_hash === own.hash)) out.push({ name: requester!.display_name, vault_ref: own.vault_ref, email_redacted: own.redacted, email_hash: own.hash ?? "" });
+  return out;
+}

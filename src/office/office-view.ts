@@ -1,4 +1,4 @@
-import type { TEntityRegisteredPayload, TStoredEvent } from "../../contracts/events.js";
+import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import type { LedgerApi } from "../ledger/index.js";
 
@@ -22,6 +22,8 @@ export interface EntityProfile {
   capabilities: string[];
   allowed_tools: string[];
   memory_scope?: string;
+  /** A person's own address (vault pointer): invites they ask for list them as an attendee. */
+  email?: TRedactedValue;
 }
 
 /** The fields of `foldJob`'s JobView a frame reads, folded the same way, event by event. */
@@ -95,6 +97,7 @@ function toProfile(p: TEntityRegisteredPayload): EntityProfile {
     capabilities: p.capabilities ?? [],
     allowed_tools: p.allowed_tools ?? [],
     ...(p.memory_scope ? { memory_scope: p.memory_scope } : {}),
+    ...(p.email ? { email: p.email } : {}),
   };
 }
 

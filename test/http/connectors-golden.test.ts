@@ -35,6 +35,20 @@ afterAll(async () => {
 
 describe("golden path with mail and a calendar configured", () => {
   it("emails the iMIP invite and writes the event, and the Finished card says exactly that", async () => {
+    // Dan gives his own address: the invite he asks for lists him as an attendee too.
+    const put = (body: unknown, token = dan) => fetch(`${t.url}/v1/me/email`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` }, body: JSON.stringify(body) });
+    for (const bad of [{ email: "not-an-address" }, { email: 42 }, {}, { email: "dan@acme.test", extra: 1 }, { email: `${"a".repeat(250)}@acme.test` }]) {
+      const r = await put(bad);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error.code).toBe("VALIDATION_ERROR");
+    }
+    const set = await put({ email: "dan@acme.test" });
+    expect(set.status).toBe(200);
+    expect((await set.json()).email).toBe("d***@acme.test");
+    expect((await getJson(`${t.url}/v1/session`, dan)).body.email).toBe("d***@acme.test");
+    // Nobody else sees it: the directory lists no addresses.
+    expect(JSON.stringify((await getJson(`${t.url}/v1/entities`, t.demo.humans[1]!.token)).body)).not.toContain("acme.test");
+
     const s = openStream(t.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
     expect((await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
@@ -56,13 +70,15 @@ describe("golden path with mail and a calendar configured", () => {
     // The mailbox: one iMIP message, the same event, the ledger's digest of its Message-ID.
     expect(smtp.received).toHaveLength(1);
     const msg = smtp.received[0]!;
-    expect(msg.to).toEqual(["maria@acme.com"]);
+    expect(msg.to.sort()).toEqual(["dan@acme.test", "maria@acme.com"]);
     expect(messageIdDigest(msg.mail.messageId!)).toBe(mail.output.message_id_sha256);
     const part = msg.mail.attachments.find((a) => a.contentType === "text/calendar")!;
     expect((part.headers.get("content-type") as { params: Record<string, string> }).params.method).toBe("REQUEST");
     const mailed = new ICAL.Event(new ICAL.Component(ICAL.parse(part.content.toString("utf8"))).getFirstSubcomponent("vevent")!);
     expect(mailed.uid).toBe(invite.output.event_uid);
     expect(mailed.startDate.toJSDate().toISOString()).toBe(invite.output.scheduled_time.start);
+    expect(mailed.attendees.map((a) => String(a.getFirstValue()).toLowerCase()).sort()).toEqual(["mailto:dan@acme.test", "mailto:maria@acme.com"]);
+    expect(String(mailed.component.getFirstPropertyValue("organizer")).toLowerCase()).toBe("mailto:office@acme.test");
 
     // The calendar: the event under the same UID at the same instant, on a Tue–Thu at 14:00–17:00 Lisbon.
     const stored = await createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }).get(invite.output.event_uid);
@@ -72,14 +88,14 @@ describe("golden path with mail and a calendar configured", () => {
     expect(local).toMatch(/^(Tue|Wed|Thu) (14|15|16):(00|30)$/);
 
     expect(finished.outcome.summary).toContain(`Added to the calendar “${invite.output.calendar.name}”.`);
-    expect(finished.outcome.summary).toContain("Emailed it to m***@acme.com; their mail server accepted it (");
+    expect(finished.outcome.summary).toContain("Emailed it to m***@acme.com and d***@acme.test; their mail server accepted it (");
     expect(finished.outcome.summary).not.toMatch(/Not emailed|Not added/);
 
     // Admins see it in the Outbox, sent, with the id the mailbox received.
     const outbox = await getJson(`${t.url}/v1/outbox`, dan);
     expect(outbox.status).toBe(200);
     expect(outbox.body.mail_configured).toBe(true);
-    expect(outbox.body.messages).toEqual([expect.objectContaining({ job_id: jobId, status: "sent", attempts: 1, message_id: msg.mail.messageId, to_redacted: "m***@acme.com" })]);
+    expect(outbox.body.messages).toEqual([expect.objectContaining({ job_id: jobId, status: "sent", attempts: 1, message_id: msg.mail.messageId, to_redacted: "m***@acme.com and d***@acme.test" })]);
     const ana = t.demo.humans[1]!.token;
     expect((await getJson(`${t.url}/v1/outbox`, ana)).status).toBe(403);
     await waitFor(async () => (await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body.state === "completed", 5000, "completed");

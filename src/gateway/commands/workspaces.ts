@@ -106,3 +106,34 @@ export async function createAgent(core: Core, p: Principal, body: z.infer<typeof
   });
   return core.commit(p.tenantId, [ev], { idem, status: 201, body: (res) => ({ entity_id: entityId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }) });
 }
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+/**
+ * A person sets (or, with null, removes) their own address: the address goes to the vault and a
+ * fresh `entity.registered` carries its redaction and pointer, written by the platform for them
+ * (people may not register entities themselves). The vault keeps one entry per address, which a
+ * contact or a job may share, so a replaced address is not erased here.
+ */
+export async function setMyEmail(core: Core, p: Principal, email: string | null, idem?: IdemScope): Promise<StoredResponse> {
+  const me = core.me(p);
+  if (me.actor_type !== "human") throw new AppError("FORBIDDEN", "Only a person has an email address here");
+  if (email !== null && !EMAIL.test(email)) throw new AppError("VALIDATION_ERROR", "Invalid email", { field: "email" });
+  const v = email === null ? undefined : core.office.vault.put(p.tenantId, "email", email);
+  const stored = v ? { redacted: v.redacted, hash: v.hash, vault_ref: v.vault_ref } : undefined;
+  const ev = core.event(p.tenantId, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, {
+    entity_id: me.entity_id,
+    actor_type: "human",
+    display_name: me.display_name,
+    roles: me.roles,
+    ...(me.role ? { role: me.role } : {}),
+    ...(me.capabilities ? { capabilities: me.capabilities } : {}),
+    ...(me.avatar_url ? { avatar_url: me.avatar_url } : {}),
+    ...(stored ? { email: stored } : {}),
+  });
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    status: 200,
+    body: (res) => ({ entity_id: me.entity_id, email: stored?.redacted ?? null, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
+  });
+}

@@ -15,6 +15,7 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(p.capabilities !== undefined ? { capabilities: p.capabilities } : {}),
       ...(p.allowed_tools !== undefined ? { allowed_tools: p.allowed_tools } : {}),
       ...(p.avatar_url !== undefined ? { avatar_url: p.avatar_url } : {}),
+      ...(p.email !== undefined ? { email: p.email } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
       updated_at: ev.ts,
       source_event_id: ev.event_id,

@@ -16,6 +16,8 @@ export interface EntityRow {
   capabilities?: string[];
   allowed_tools?: string[];
   avatar_url?: string;
+  /** The person's own address (a vault pointer and its redaction). */
+  email?: TRedactedValue;
   registered_ms: number;
   updated_at: string;
   source_event_id: string;

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
+import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest, ZSetMyEmailRequest } from "../../../contracts/gateway.js";
 import { ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
 import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
 import { createConversation, markRead, memberConversation, postText } from "../commands/conversations.js";
 import { llmAudit } from "../commands/llm.js";
 import { submitJobAction } from "../commands/job-action.js";
-import { createAgent, createInvite } from "../commands/workspaces.js";
+import { createAgent, createInvite, setMyEmail } from "../commands/workspaces.js";
 import type { Gateway } from "../gateway.js";
 import { parseWith, readJson } from "../http-body.js";
 import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "../reads.js";
@@ -29,6 +29,12 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     const { raw, value } = await readJson(c);
     const body = parseWith(ZCreateAgentRequest, value, "agent");
     return idempotentWrite(core, c, raw, (idem) => createAgent(core, c.get("principal"), body, idem));
+  });
+
+  app.put("/v1/me/email", auth, async (c) => {
+    const { raw, value } = await readJson(c);
+    const body = parseWith(ZSetMyEmailRequest, value, "email");
+    return idempotentWrite(core, c, raw, (idem) => setMyEmail(core, c.get("principal"), body.email, idem));
   });
 
   app.get("/v1/entities", auth, (c) => c.json(listEntities(core, c.get("principal"))));

@@ -60,7 +60,7 @@ export function createPublicRoutes(core: Core): Hono<GwEnv> {
   app.get("/v1/session", auth, (c) => {
     const p = c.get("principal");
     const me = core.me(p);
-    return c.json({ tenant_id: p.tenantId, entity_id: p.entityId, display_name: me.display_name, actor_type: me.actor_type, roles: me.roles });
+    return c.json({ tenant_id: p.tenantId, entity_id: p.entityId, display_name: me.display_name, actor_type: me.actor_type, roles: me.roles, email: me.email?.redacted ?? null });
   });
   // Signing out revokes the token itself, not just the cookie: a copied cookie stops working too.
   app.delete("/v1/session", auth, (c) => {
