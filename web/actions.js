@@ -31,7 +31,7 @@ export async function loadSession() {
   try {
     const me = await api.me();
     const m = me?.entity ?? me;
-    setState({ me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles }, signedOut: false });
+    setState({ me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null }, signedOut: false });
     if (me?.entity) setEntities([me.entity]);
     return true;
   } catch (e) {

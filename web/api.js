@@ -147,6 +147,8 @@ export const api = {
     request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
   /** @param {{ display_name: string, role: string, capabilities: string[], allowed_tools?: string[] }} body */
   createAgent: (body) => request("POST", "/v1/agents", { body }),
+  /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
+  setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
 
   /**
    * Opens the SSE stream. Frames are named events; `error` frames share their name with the

@@ -33,11 +33,11 @@
  */
 
 /**
- * The one dialog open at a time (modal or confirm or new conversation).
+ * The one dialog open at a time (modal, confirm, new conversation or your profile).
  * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
  *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
  *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
- *   | { type: 'new-conversation' }} Dialog
+ *   | { type: 'new-conversation' } | { type: 'profile' }} Dialog
  */
 
 /** @type {State} */

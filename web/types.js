@@ -29,7 +29,7 @@
  *   role?: string, capabilities?: string[], email?: string, phone?: string, kind?: string }} Entity
  */
 
-/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[] }} Me */
+/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null }} Me */
 
 /**
  * The job header the UI tracks for chips, drawer and stale-button detection.

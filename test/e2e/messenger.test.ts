@@ -113,11 +113,25 @@ describe("Messenger in a real browser", () => {
     await ctx.close();
   });
 
-  test("the Outbox: admins see what was emailed and that mail is not set up; members have no Outbox", async () => {
+  test("the Outbox: admins see what was emailed and that mail is not set up; members have no Outbox; your own email", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token);
     await page.getByRole("link", { name: "Outbox" }).click();
     await page.getByRole("heading", { name: "Outbox" }).waitFor();
     await expect.poll(() => textOf(page.getByRole("status").filter({ hasText: "Mail is not set up" }))).toMatch(/SMTP_URL/);
+    // Your profile: your own address, for the invites you ask for; a bad one is refused in place.
+    await page.getByRole("button", { name: "Your profile" }).click();
+    const dialog = page.getByRole("dialog", { name: "Your profile" });
+    await dialog.getByLabel("Your email").fill("dan@@acme");
+    await dialog.evaluate((d) => d.querySelector("form")!.noValidate = true);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => textOf(dialog.getByRole("alert"))).toMatch(/Invalid email/);
+    await dialog.getByLabel("Your email").fill("dan@acme.test");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Your profile" }).click();
+    await expect.poll(() => textOf(page.getByRole("dialog", { name: "Your profile" }))).toMatch(/Your email on file: d\*\*\*@acme\.test/);
+    await page.getByRole("dialog", { name: "Your profile" }).getByRole("button", { name: "Remove my email" }).click();
+    await page.getByRole("dialog", { name: "Your profile" }).waitFor({ state: "detached" });
     await ctx.close();
     const asAna = await signedIn(browser, server.url, ana().token);
     await asAna.page.locator(".conv-row").first().waitFor();

@@ -6,6 +6,7 @@ import { ChatView } from "./chat-view.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { ContactsPage } from "./contacts-page.js";
 import { OutboxPage } from "./outbox-page.js";
+import { ProfileDialog } from "./profile-dialog.js";
 import { ConversationList } from "./conversation-list.js";
 import { InputModal } from "./input-modal.js";
 import { InvitePage } from "./invite-page.js";
@@ -28,6 +29,7 @@ export function App() {
     ${s.dialog?.type === "input" ? html`<${InputModal} d=${s.dialog} />` : null}
     ${s.dialog?.type === "confirm" ? html`<${ConfirmDialog} d=${s.dialog} />` : null}
     ${s.dialog?.type === "new-conversation" ? html`<${NewConversation} s=${s} />` : null}
+    ${s.dialog?.type === "profile" ? html`<${ProfileDialog} s=${s} />` : null}
     <${Toast} toast=${s.toast} />`;
   if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
   if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;

@@ -23,7 +23,8 @@ export function ConversationList({ s }) {
   return html`<aside class="sidebar" aria-label="Conversations">
     <header class="sidebar-head">
       <div class="me">
-        ${s.me ? html`<${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" />` : null}
+        ${s.me ? html`<button type="button" class="me-btn" aria-label="Your profile" title="Your profile" onClick=${() => setState({ dialog: { type: "profile" } })}>
+          <${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" /></button>` : null}
         <span class="brand">LogLine</span>
       </div>
       <div class="head-actions">

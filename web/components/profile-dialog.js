@@ -1,0 +1,54 @@
+// @ts-check
+import { html, useState } from "../lib/preact.js";
+import { api, ApiError } from "../api.js";
+import { getState, setState, toast } from "../store.js";
+import { ModalFrame } from "./modal-frame.js";
+
+/** @typedef {import('../store.js').State} State */
+
+/**
+ * Your profile: your name and roles, and your own email address, which calendar invites you ask
+ * for list you on (it is kept in the vault; coworkers never see it).
+ * @param {{ s: State }} props
+ */
+export function ProfileDialog({ s }) {
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  const close = () => setState({ dialog: null });
+  const me = s.me;
+  if (!me) return null;
+
+  /** @param {string | null} value */
+  const save = async (value) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.setMyEmail(value);
+      const cur = getState().me;
+      if (cur) setState({ me: { ...cur, email: r.email ?? null } });
+      toast(value ? "Email saved" : "Email removed");
+      close();
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiError ? err.message : "Couldn’t save your email");
+    }
+  };
+
+  return html`<${ModalFrame} title="Your profile" onClose=${close}>
+    <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); if (email.trim()) void save(email.trim()); }}>
+      <p><strong>${me.display_name}</strong>${me.roles?.length ? html` <span class="muted small">· ${me.roles.join(", ")}</span>` : null}</p>
+      <p class="muted small">${me.email ? html`Your email on file: <strong>${me.email}</strong>.` : "No email on file."} Meeting invites you ask an agent for are sent to you too. Only the workspace’s agents use it; coworkers don’t see it.</p>
+      <div class="form-field">
+        <label for="my_email">Your email</label>
+        <input id="my_email" type="email" autocomplete="email" maxlength="254" required value=${email}
+          onInput=${(/** @type {any} */ e) => setEmail(e.currentTarget.value)} />
+      </div>
+      ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
+      <div class="modal-actions">
+        ${me.email ? html`<button type="button" class="btn btn-ghost" disabled=${busy} onClick=${() => save(null)}>Remove my email</button>` : null}
+        <button type="submit" class="btn btn-primary" disabled=${busy}>Save</button>
+      </div>
+    </form>
+  <//>`;
+}
