@@ -28,7 +28,12 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound((c) => c.json(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`).toBody(), 404));
 
   app.onError((err, c) => {
-    if (isAppError(err)) return c.json(err.toBody(), err.status as 400);
+    if (isAppError(err)) {
+      // Any 429 says when to come back, wherever it was raised.
+      const wait = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+      if (err.status === 429 && typeof wait === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(wait));
+      return c.json(err.toBody(), err.status as 400);
+    }
     // Hono raises HTTPException for body-limit and similar transport problems.
     const status = (err as { status?: number }).status;
     if (status === 413) return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413);

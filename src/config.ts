@@ -81,6 +81,8 @@ const ZEnv = z.object({
     .optional(),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 1_000_000).optional(),
   RATE_LIMIT_BURST: int("RATE_LIMIT_BURST", 1, 1_000_000).optional(),
+  STREAMS_PER_TOKEN: int("STREAMS_PER_TOKEN", 1, 100_000).optional(),
+  STREAMS_PER_TENANT: int("STREAMS_PER_TENANT", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
   SMTP_URL: z
@@ -124,6 +126,8 @@ export interface Config {
     llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> };
   };
   rateLimit: { perMinute: number; burst: number };
+  /** Concurrent event streams allowed per token and per workspace. */
+  streams: { perToken: number; perTenant: number };
   /** When set, `/metrics` also answers non-loopback callers that present it as a bearer token. */
   metricsToken?: string;
   /** How long a SIGTERM may wait for in-flight work before the process exits anyway. */
@@ -228,6 +232,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     office: { planner, ...(llm ? { llm } : {}) },
     // The gateway's own generous default (20/s sustained, bursts of 120 per entity).
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 1200, burst: e.RATE_LIMIT_BURST ?? 120 },
+    streams: { perToken: e.STREAMS_PER_TOKEN ?? 20, perTenant: e.STREAMS_PER_TENANT ?? 5000 },
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };

@@ -1,21 +1,25 @@
 import { serve, type ServerType } from "@hono/node-server";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createApp } from "./app.js";
 import {
   bodyLimits,
+  conversationFilterFor,
   createGateway,
   createGatewayRoutes,
   createStaticRoutes,
+  eventFilterFor,
   moduleGuard,
   securityHeaders,
   seedDemo,
   writeDemoFile,
   type DemoInfo,
   type Gateway,
+  type GwEnv,
   type Logger,
   type RateLimitConfig,
+  type StreamLimits,
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, MailConfig } from "./config.js";
@@ -41,6 +45,8 @@ export interface ServerOptions {
   connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
+  /** Concurrent streams per token and per tenant (429 beyond). */
+  streamLimits?: StreamLimits;
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
   publicUrl?: string;
   ledgerSync?: "full" | "normal";
@@ -145,6 +151,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.ids ? { ids: opts.ids } : {}),
     logger,
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.streamLimits ? { streamLimits: opts.streamLimits } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
@@ -160,8 +167,10 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   guarded.use("/v1/ledger/*", guard);
   guarded.use("/v1/office/*", guard);
   guarded.use("/v1/agents/:entity_id/trajectory", guard);
-  guarded.route("/", createLedgerRoutes(ledger, { loopbackOnly: false }));
-  guarded.route("/", createOfficeRoutes(office));
+  // One read rule (src/gateway/visibility.ts) for ledger queries and streams and the trajectory.
+  const reader = (c: Context) => (c as unknown as Context<GwEnv>).get("principal");
+  guarded.route("/", createLedgerRoutes(ledger, { loopbackOnly: false, readFilter: (c) => eventFilterFor(gateway.core, reader(c)) }));
+  guarded.route("/", createOfficeRoutes(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
 
   const app = createApp({
     middleware: [securityHeaders(), bodyLimits(), ...(opts.middleware ?? [])],

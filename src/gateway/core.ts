@@ -10,6 +10,7 @@ import type { TokenStore, Principal } from "./auth/token-store.js";
 import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.js";
 import type { Projector } from "./projections/projector.js";
 import { createTenantState, type EntityRow, type TenantState } from "./projections/state.js";
+import type { LiveConnections } from "./live-connections.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
 
@@ -43,6 +44,10 @@ export interface Core {
   tokens: TokenStore;
   idem: IdempotencyStore;
   limiter: RateLimiter;
+  /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */
+  tenantLimiter: RateLimiter;
+  /** Open streams by token: capped, and ended when the token is revoked or the roles change. */
+  live: LiveConnections;
   publicUrl: () => string | undefined;
   /** The tenant's projections (an empty state for a tenant with no events yet). */
   tenant(tenantId: string): TenantState;

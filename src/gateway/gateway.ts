@@ -12,7 +12,10 @@ import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
 import { presenceFrame } from "./projections/presence.js";
 import { createProjector } from "./projections/projector.js";
-import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./rate-limit.js";
+import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
+
+const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
+import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
 import { createSseHub } from "./sse-hub.js";
 
 export interface GatewayDeps {
@@ -25,6 +28,8 @@ export interface GatewayDeps {
   ids?: IdGenerator;
   logger?: Logger;
   rateLimit?: RateLimitConfig;
+  /** Caps on concurrent streams per token and per tenant. */
+  streamLimits?: StreamLimits;
   /** The URL people open (invite links, demo sign-in); may be set later by `setPublicUrl`. */
   publicUrl?: string;
   /** Delta groups kept per tenant for SSE resume (default 10,000). */
@@ -38,7 +43,7 @@ export interface Gateway {
   /** Internal shared state for the route adapters. */
   readonly core: Core;
   /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
-  stream(p: Principal, res: ServerResponse, cursor: number | null): void;
+  stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
   setPublicUrl(url: string): void;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
@@ -68,13 +73,30 @@ export function createGateway(deps: GatewayDeps): Gateway {
     tokens: createTokenStore({ db: deps.db, clock }),
     idem: createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
+    tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
+    live: createLiveConnections(deps.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
   });
+  const { live } = core;
+
+  // Revocation is immediate: a revoked token's streams end now, and tokens revoked elsewhere
+  // (the admin CLI, another process) are noticed within half a second.
+  core.tokens.onRevoke((r) => ("tokenHash" in r ? live.closeToken(r.tokenHash) : live.closeEntity(r.tenantId, r.entityId)));
+  const revocationSweep = setInterval(() => {
+    for (const h of live.tokens()) if (core.tokens.isRevoked(h)) live.closeToken(h);
+  }, 500);
+  revocationSweep.unref();
 
   // Boot: replay every stored event (this also fills each tenant's resume log), then follow the
   // tail. Both run in this same synchronous turn, so no commit can fall between them.
   const project = (ev: TStoredEvent) => {
+    // A change of roles changes what the person may read: their open streams end, and a
+    // reconnect is judged by the new roles.
+    const who = ev.event_type === "entity.registered" ? (ev.payload as { entity_id: string }).entity_id : undefined;
+    const rolesOf = (id: string) => projector.tenant(ev.tenant_id)?.entities.get(id)?.roles.join();
+    const before = who ? rolesOf(who) : undefined;
     const deltas = projector.apply(ev);
+    if (who && before !== undefined && before !== rolesOf(who)) live.closeEntity(ev.tenant_id, who);
     if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
   };
   deps.ledger.replay(project);
@@ -100,7 +122,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     core,
-    stream(p, res, cursor) {
+    stream(p, res, cursor, tokenHash) {
+      live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
       const state = core.tenant(p.tenantId);
       const hello = {
         tenant_id: p.tenantId,
@@ -120,6 +143,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     tickPresence,
     close() {
       timer?.cancel();
+      clearInterval(revocationSweep);
       unsubscribe();
       hub.close();
     },

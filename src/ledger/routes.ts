@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import type { TStoredEvent } from "../../contracts/events.js";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { ZAppendRequest } from "../../contracts/ledger.js";
@@ -13,6 +14,11 @@ export interface LedgerRoutesOptions {
   loopbackOnly?: boolean;
   /** SSE heartbeat comment interval; 15 s by default. */
   heartbeatMs?: number;
+  /**
+   * Which events the caller may read (query pages and stream frames), decided per request by
+   * whoever sits in front (the gateway's membership rule); undefined reads everything.
+   */
+  readFilter?: (c: Context) => ((e: TStoredEvent) => boolean) | undefined;
 }
 
 const ZTenantQuery = z.strictObject({ tenant_id: ZTenantId });
@@ -41,9 +47,17 @@ export function createLedgerRoutes(ledger: LedgerApi, opts: LedgerRoutesOptions 
     },
   );
 
-  app.get("/v1/ledger/query", (c) => c.json(ledger.query(c.req.query() as never)));
+  app.get("/v1/ledger/query", (c) => {
+    const page = ledger.query(c.req.query() as never);
+    const visible = opts.readFilter?.(c);
+    // The page keeps its cursor: a reader who may not see some events still pages past them.
+    return c.json(visible ? { ...page, events: page.events.filter((e) => visible(e as TStoredEvent)) } : page);
+  });
 
-  app.get("/v1/ledger/stream", (c) => streamTenant(ledger, c, { heartbeatMs: opts.heartbeatMs ?? 15_000 }));
+  app.get("/v1/ledger/stream", (c) => {
+    const visible = opts.readFilter?.(c);
+    return streamTenant(ledger, c, { heartbeatMs: opts.heartbeatMs ?? 15_000, ...(visible ? { visible } : {}) });
+  });
 
   app.get("/v1/ledger/keys", (c) => c.json(ledger.keys()));
 

@@ -8,6 +8,8 @@ import type { LedgerApi } from "./ledger-api.js";
 
 export interface StreamOptions {
   heartbeatMs: number;
+  /** Events the reader may see; others advance the stream silently. */
+  visible?: (e: TStoredEvent) => boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export function streamTenant(ledger: LedgerApi, c: Context, opts: StreamOptions)
   const send = (e: TStoredEvent) => {
     if (e.tenant_id !== tenantId || e.seq <= last) return;
     last = e.seq;
+    if (opts.visible && !opts.visible(e)) return;
     pending += `id: ${formatCursor(e.seq)}\nevent: ledger.event\ndata: ${JSON.stringify(e)}\n\n`;
     if (!flushQueued) {
       flushQueued = true;

@@ -84,7 +84,8 @@ export interface OfficeApi {
    */
   checkJobAction(req: TJobActionRequest): void;
   affordances(req: TAffordancesRequest): Promise<TAffordancesResponse>;
-  trajectory(tenantId: string, entityId: string): Promise<AgentTrajectory>;
+  /** `canSee` limits the jobs to conversations the reader may read (undefined: all). */
+  trajectory(tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): Promise<AgentTrajectory>;
   /** A file Office produced (e.g. an .ics invite), or null when not this tenant's. */
   artifact(tenantId: string, artifactId: string): StoredArtifact | null;
   vault: VaultApi;

@@ -154,8 +154,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       if (!r.success) throw validationError(r.error.issues);
       return buildAffordances(context, router, r.data);
     },
-    async trajectory(tenantId, entityId) {
-      return buildTrajectory(context, tenantId, entityId);
+    async trajectory(tenantId, entityId, canSee) {
+      return buildTrajectory(context, tenantId, entityId, canSee);
     },
     artifact: (tenantId, artifactId) => artifacts.get(tenantId, artifactId),
     checkMessage: (req) => threads.checkMessage(req),

@@ -10,13 +10,14 @@ import type { ToolRouter } from "./tools/tool-router.js";
  * The agent's dignity trajectory: identity, every job it owned with its outcome, who approved
  * or disputed what and when, and what it still owes. Derived from the ledger on each call.
  */
-export function buildTrajectory(context: ContextBuilder, tenantId: string, entityId: string): AgentTrajectory {
+export function buildTrajectory(context: ContextBuilder, tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): AgentTrajectory {
   const p = context.profile(tenantId, entityId);
   if (!p || p.actor_type !== "agent") throw new AppError("NOT_FOUND", "No such agent.", { entity_id: entityId });
   const jobs = context
     .agentJobIds(tenantId, entityId)
     .map((id) => context.job(tenantId, id))
-    .filter((j) => j !== null);
+    .filter((j) => j !== null)
+    .filter((j) => !canSee || canSee(j.conversation_id));
   return {
     tenant_id: tenantId,
     entity_id: entityId,

@@ -10,7 +10,7 @@ import { createServer } from "../../src/server.js";
 const dataDir = mkdtempSync(join(tmpdir(), "logline-bench-"));
 const quiet = { info() {}, warn() {}, error() {} };
 // The benchmark drives one person far past a human's pace, so the per-entity limit is raised.
-const server = await createServer({ dataDir, demo: true, logger: quiet, port: 0, host: "127.0.0.1", ledgerSync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full", rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 } });
+const server = await createServer({ dataDir, demo: true, logger: quiet, port: 0, host: "127.0.0.1", ledgerSync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full", rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 }, streamLimits: { perToken: 100_000, perTenant: 100_000 } });
 const { url } = await server.listen();
 process.stdout.write(`${JSON.stringify({ url, demo: server.demo })}\n`);
 const stop = async () => {

@@ -2,13 +2,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "../../shared/errors.js";
-import type { Principal, TokenStore } from "./token-store.js";
+import { hashSecret, type Principal, type TokenStore } from "./token-store.js";
 
 export const SESSION_COOKIE = "ll_session";
 export const CSRF_HEADER = "x-logline-csrf";
 
 export type GwEnv = {
-  Variables: { principal: Principal; authVia: "bearer" | "cookie" };
+  Variables: { principal: Principal; authVia: "bearer" | "cookie"; tokenHash: string };
   Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse };
 };
 
@@ -61,6 +61,7 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<GwEnv> {
     if (via === "cookie" && !SAFE_METHODS.has(c.req.method)) checkCsrf(c);
     checkIdentity(p, { tenant_id: c.req.query("tenant_id"), actor_entity_id: c.req.query("actor_entity_id") });
     c.set("principal", p);
+    c.set("tokenHash", hashSecret(token));
     c.set("authVia", via);
     await next();
   };

@@ -16,6 +16,10 @@ export interface TokenStore {
   revoke(token: string): boolean;
   /** Revokes every token of an entity. */
   revokeAll(p: Principal): number;
+  /** True when the token (by hash) is unknown or revoked in the database now, whoever revoked it (the CLI too). */
+  isRevoked(tokenHash: string): boolean;
+  /** Called after each revocation made through this store. */
+  onRevoke(listener: (r: { tokenHash: string } | { tenantId: string; entityId: string }) => void): void;
 }
 
 /**
@@ -41,6 +45,7 @@ export function createTokenStore(deps: { db: Db; clock: Clock }): TokenStore {
   // Hot path: every request resolves its token. A small cache keyed by hash avoids a query per
   // request; revocation clears it, so a revoked token stops working at once.
   const cache = new Map<string, Principal>();
+  const listeners: Array<(r: { tokenHash: string } | { tenantId: string; entityId: string }) => void> = [];
 
   return {
     issue(p) {
@@ -63,11 +68,24 @@ export function createTokenStore(deps: { db: Db; clock: Clock }): TokenStore {
     revoke(token) {
       const h = hashSecret(token);
       cache.delete(h);
-      return revokeOne.run(clock.iso(), h).changes > 0;
+      const done = revokeOne.run(clock.iso(), h).changes > 0;
+      for (const l of listeners) l({ tokenHash: h });
+      return done;
     },
     revokeAll(p) {
       cache.clear();
-      return revokeEntity.run(clock.iso(), p.tenantId, p.entityId).changes;
+      const n = revokeEntity.run(clock.iso(), p.tenantId, p.entityId).changes;
+      for (const l of listeners) l({ tenantId: p.tenantId, entityId: p.entityId });
+      return n;
+    },
+    isRevoked(tokenHash) {
+      const row = select.get(tokenHash);
+      if (row && !row.revoked_at) return false;
+      cache.delete(tokenHash);
+      return true;
+    },
+    onRevoke(listener) {
+      listeners.push(listener);
     },
   };
 }

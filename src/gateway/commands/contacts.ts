@@ -34,7 +34,7 @@ function payloadOf(core: Core, p: Principal, contactId: string, body: TUpsertCon
 }
 
 /** Contacts are people who are not users (customers, vendors); one `contact.upserted` each. */
-export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ id?: string; body: TUpsertContactRequest }>, idem?: IdemScope): Promise<StoredResponse> {
+export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ id?: string; body: TUpsertContactRequest }>, idem?: IdemScope, status = 201): Promise<StoredResponse> {
   bodies.forEach((b, i) => check(b.body, bodies.length > 1 ? i + 2 : undefined));
   const state = core.tenant(p.tenantId);
   const ids: string[] = [];
@@ -45,7 +45,7 @@ export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ i
   });
   return core.commit(p.tenantId, events, {
     idem,
-    status: 201,
+    status,
     body: (r) => ({ accepted: true, contact_ids: ids, ...(ids.length === 1 ? { contact_id: ids[0] } : {}), created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
   });
 }

@@ -97,7 +97,7 @@ export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
     const cursor = cursorParam(rawCursor, c.req.header("last-event-id") !== undefined ? "Last-Event-ID" : "cursor", state.head);
     const res = c.env?.outgoing;
     if (!res) throw new AppError("SERVICE_UNAVAILABLE", "The stream needs a Node HTTP server");
-    gw.stream(p, res, cursor ?? null);
+    gw.stream(p, res, cursor ?? null, c.get("tokenHash"));
     return RESPONSE_ALREADY_SENT;
   });
 

@@ -22,7 +22,8 @@ export function createContactRoutes(core: Core): Hono<GwEnv> {
     const p = c.get("principal");
     const prev = existingContact(core, p, c.req.param("id"));
     const body = { display_name: patch.display_name ?? prev.display_name, ...patch } as typeof patch & { display_name: string };
-    return idempotentWrite(core, c, raw, (idem) => upsertContacts(core, p, [{ id: prev.contact_id, body }], idem));
+    // An edit answers 200 (201 is for a contact created).
+    return idempotentWrite(core, c, raw, (idem) => upsertContacts(core, p, [{ id: prev.contact_id, body }], idem, 200));
   });
   // Admins only: deleting erases the contact's addresses for good (see deleteContact).
   app.delete("/v1/contacts/:id", auth, async (c) => {

@@ -7,6 +7,23 @@ import { hashRequest, parseIdempotencyKey, type IdemScope, type StoredResponse }
 /** Anonymous writes (new workspace, accepting an invite) share one scope, so their keys must be unguessable. */
 const ANON_MIN_KEY = 16;
 
+/** 429 with Retry-After when either bucket (the caller's, the workspace's) is empty. */
+export function refuseOverLimit(c: Context, ...waits: number[]): void {
+  const wait = Math.max(0, ...waits);
+  if (wait === 0) return;
+  c.header("Retry-After", String(wait));
+  throw new AppError("RATE_LIMITED", `Too many writes; retry in ${wait} s`, { retry_after_seconds: wait });
+}
+
+/**
+ * Rate limit for writes that do not go through `idempotentWrite` (the ledger's and Office's own
+ * routes): the caller's bucket and the workspace's, `cost` tokens each (one per event appended).
+ */
+export function chargeWrite(core: Core, c: Context<GwEnv>, cost = 1): void {
+  const p = c.get("principal");
+  refuseOverLimit(c, core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost), core.tenantLimiter.take(p.tenantId, cost));
+}
+
 /**
  * The one path every write takes: rate limit, Idempotency-Key, then either the stored response
  * (same key, same request) or the command, whose response is stored in its own commit.
@@ -20,11 +37,7 @@ export async function idempotentWrite(
 ): Promise<Response> {
   const p = opts.anonymous ? undefined : c.get("principal");
   const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${c.env?.incoming?.socket?.remoteAddress ?? "local"}`;
-  const wait = core.limiter.take(limiterKey);
-  if (wait > 0) {
-    c.header("Retry-After", String(wait));
-    throw new AppError("RATE_LIMITED", `Too many writes; retry in ${wait} s`, { retry_after_seconds: wait });
-  }
+  refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
   const key = parseIdempotencyKey(c.req.header("idempotency-key"));
   if (!p && key.length < ANON_MIN_KEY) {
     throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be a random value of at least ${ANON_MIN_KEY} characters here`, { field: "Idempotency-Key" });

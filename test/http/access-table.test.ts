@@ -1,0 +1,185 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createOpsRuntime } from "../../src/ops/runtime.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
+import { ACCESS, CALLERS, renderAccessTable, type AccessRow, type Caller } from "../support/access-table.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+
+/**
+ * The access table (test/support/access-table.ts), driven over real HTTP: every route × every
+ * kind of caller → the status the table says. A route the server has and the table does not
+ * list fails the run, so a new route cannot land without deciding who may call it.
+ */
+let t: TestServer;
+const T = "tnt_acme_001";
+const tokens = {} as Record<Caller, string | undefined>;
+let jobId = "";
+let approve: { card_id: string; button_id: string; action: unknown } | undefined;
+let artifactId = "";
+let contactId = "";
+let otherTenant = "";
+
+const core = () => t.server.gateway.core;
+const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId, entityId });
+
+beforeAll(async () => {
+  // With the ops routes (/readyz, /metrics) as `npm start` mounts them.
+  const dataDir = mkdtempSync(join(tmpdir(), "logline-access-"));
+  const ops = createOpsRuntime({ logger: quietLogger, dataDir, planner: () => ({ kind: "rules" }), shutdownTimeoutMs: 5000 });
+  t = await startTestServer({ dataDir, routes: [ops.routes] });
+  ops.setProbeDb(t.server.db);
+  ops.markBooted();
+  const dan = t.demo.humans.find((h) => h.display_name === "Dan")!;
+  const ana = t.demo.humans.find((h) => h.display_name === "Ana")!;
+  tokens.admin = dan.token;
+  tokens.member = ana.token;
+  const revoked = issue(ana.entity_id);
+  core().tokens.revoke(revoked);
+  tokens.revoked = revoked;
+  const ws = await createWorkspace(core(), { name: "Other Co", owner: { display_name: "Olga" } });
+  const body = ws.body as { token: string; tenant_id: string };
+  tokens.other = body.token;
+  otherTenant = body.tenant_id;
+
+  // Things that live in Dan's chat with the agent: a proposed job and a file.
+  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  const card = await waitFor(async () => (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan.token)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"), 5000, "formalize card");
+  jobId = card.job_id;
+  const b = card.buttons.find((x: any) => x.action.type === "job.approve");
+  approve = { card_id: card.card_id, button_id: b.button_id, action: b.action };
+  const form = new FormData();
+  form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "prices.csv");
+  const up = await fetch(`${t.url}/v1/conversations/cnv_9f2a/attachments`, { method: "POST", headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-upload-1" }, body: form });
+  artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
+  contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
+}, 30_000);
+afterAll(() => t?.close());
+
+const quietLogger = { info() {}, warn() {}, error() {}, debug() {}, child() { return quietLogger; } } as never;
+
+let n = 0;
+const key = () => `k-access-${++n}-${Date.now()}`;
+
+/** The request a row makes for a caller: a path and fetch options (credentials added by `call`). */
+function requestFor(row: AccessRow, caller: Caller): { path: string; init?: RequestInit; token?: string | null } {
+  const own = row.variant === "own";
+  const conv = own ? "cnv_dan_ana" : "cnv_9f2a";
+  const json = (body: unknown, method = row.method): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const me = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : "ent_other";
+  const tenant = caller === "other" ? otherTenant : T;
+  const message = { event_id: `evt_access_${n}_${caller}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor: { entity_id: me, actor_type: "human" }, payload: { message_id: `msg_access_${n}_${caller}`, kind: "text", body_text: "hello" } };
+  switch (`${row.method} ${row.route}`) {
+    case "GET /*":
+      return { path: "/" };
+    case "POST /v1/admin/tokens/rotate":
+      return { path: "/v1/admin/tokens/rotate", init: json({ tenant_id: T, entity_id: "ent_human_ana" }) };
+    case "POST /v1/workspaces":
+      return { path: "/v1/workspaces", init: json({ name: "Another Co", owner: { display_name: "Zed" } }), token: null };
+    case "GET /v1/invites/:invite":
+      return { path: "/v1/invites/inv_unknown" };
+    case "POST /v1/invites/:invite/accept":
+      return { path: "/v1/invites/inv_unknown/accept", init: json({ display_name: "Zed" }), token: null };
+    case "POST /v1/session":
+      return { path: "/v1/session", init: json({ token: tokens[caller] ?? "llt_not_a_token" }), token: null };
+    case "GET /signin":
+      return { path: `/signin?token=${encodeURIComponent(tokens[caller] ?? "llt_not_a_token")}`, token: null };
+    case "DELETE /v1/session":
+      // Signing out revokes the token: each caller signs out a fresh one of their own.
+      return { path: "/v1/session", init: { method: "DELETE" }, token: caller === "admin" ? issue("ent_human_dan") : caller === "member" ? issue("ent_human_ana") : caller === "other" ? issue(core().tenant(otherTenant).entities.keys().next().value!, otherTenant) : undefined };
+    case "PUT /v1/me/email":
+      return { path: "/v1/me/email", init: json({ email: "me@example.com" }) };
+    case "POST /v1/invites":
+      return { path: "/v1/invites", init: json({ display_name: "Newcomer" }) };
+    case "POST /v1/agents":
+      return { path: "/v1/agents", init: json({ display_name: "Helper", role: "Assistant" }) };
+    case "POST /v1/outbox/:id/resend":
+      return { path: "/v1/outbox/obx_unknown/resend", init: json({}) };
+    case "POST /v1/contacts":
+      return { path: "/v1/contacts", init: json({ display_name: "Ann Other" }) };
+    case "POST /v1/contacts/import":
+      return { path: "/v1/contacts/import", init: json({ csv: "name,email\nBea,bea@example.com\n" }) };
+    case "PATCH /v1/contacts/:id":
+      return { path: `/v1/contacts/${contactId}`, init: json({ display_name: "Setup Contact", company: "Acme" }) };
+    case "DELETE /v1/contacts/:id":
+      return { path: `/v1/contacts/${contactId}`, init: { method: "DELETE" } };
+    case "POST /v1/conversations":
+      return { path: "/v1/conversations", init: json({ title: "Pair", participants: [{ entity_id: me }, { entity_id: "ent_agent_scheduler" }] }) };
+    case "POST /v1/conversations/:id/messages":
+      return { path: `/v1/conversations/${conv}/messages`, init: json({ kind: "text", body_text: "hello" }) };
+    case "POST /v1/conversations/:id/read":
+      return { path: `/v1/conversations/${conv}/read`, init: json({ cursor: "seq:1" }) };
+    case "POST /v1/conversations/:id/attachments": {
+      const form = new FormData();
+      form.append("file", new Blob(["x"], { type: "text/plain" }), "note.txt");
+      return { path: `/v1/conversations/${conv}/attachments`, init: { method: "POST", body: form } };
+    }
+    case "GET /v1/artifacts/:id":
+      return { path: `/v1/artifacts/${artifactId}` };
+    case "POST /v1/conversations/:id/context/pin":
+    case "POST /v1/conversations/:id/context/target":
+      return { path: row.route.replace(":id", conv), init: json({ job_id: jobId }) };
+    case "GET /v1/jobs/:job_id":
+    case "GET /v1/jobs/:job_id/assist":
+      return { path: row.route.replace(":job_id", jobId) };
+    case "POST /v1/jobs/:job_id/actions":
+      return { path: `/v1/jobs/${jobId}/actions`, init: json({ conversation_id: "cnv_9f2a", ...approve }) };
+    case "POST /v1/jobs/:job_id/assist/:suggestion_id/apply":
+      return { path: `/v1/jobs/${jobId}/assist/sug_unknown/apply`, init: json({}) };
+    case "GET /v1/ledger/query":
+    case "GET /v1/ledger/stream":
+    case "GET /v1/ledger/checkpoint":
+    case "GET /v1/ledger/verify":
+      return { path: `${row.route}?tenant_id=${T}` };
+    case "POST /v1/ledger/append":
+      return { path: "/v1/ledger/append", init: json({ tenant_id: T, events: [message] }) };
+    case "POST /v1/office/ingest_message":
+      return { path: "/v1/office/ingest_message", init: json({ tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor_entity_id: me, body_text: "hello" }) };
+    case "POST /v1/office/job_action":
+      return { path: "/v1/office/job_action", init: json({ tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor_entity_id: me, job_id: jobId, card_id: "card_unknown", button_id: "btn_unknown", action: { type: "job.approve", job_id: jobId } }) };
+    case "GET /v1/office/affordances":
+      return { path: `/v1/office/affordances?tenant_id=${T}&entity_id=ent_agent_scheduler` };
+    case "GET /v1/agents/:entity_id/trajectory":
+      return { path: "/v1/agents/ent_agent_scheduler/trajectory" };
+    default:
+      return { path: row.route.replace(":id", conv) };
+  }
+  void tenant;
+}
+
+async function call(row: AccessRow, caller: Caller): Promise<number> {
+  const r = requestFor(row, caller);
+  const token = r.token === null ? undefined : (r.token ?? tokens[caller]);
+  const headers = new Headers(r.init?.headers);
+  if (token && caller !== "anonymous") headers.set("authorization", `Bearer ${token}`);
+  if (r.init?.method && r.init.method !== "GET") headers.set("idempotency-key", key());
+  const ctl = new AbortController();
+  const res = await fetch(`${t.url}${r.path}`, { ...r.init, headers, redirect: "manual", signal: ctl.signal });
+  // Streams stay open: the status is the answer.
+  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) ctl.abort();
+  else await res.arrayBuffer();
+  return res.status;
+}
+
+describe("who may call what (test/support/access-table.ts)", () => {
+  it("lists every route the server has", () => {
+    const served = new Set(
+      t.server.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`),
+    );
+    const listed = new Set(ACCESS.map((r) => `${r.method} ${r.route}`));
+    expect([...served].filter((r) => !listed.has(r)).sort()).toEqual([]);
+    expect([...listed].filter((r) => !served.has(r)).sort()).toEqual([]);
+  });
+
+  it.each(ACCESS.map((r) => [`${r.method} ${r.route}${r.variant ? ` (${r.variant})` : ""}`, r] as const))("%s", async (_name, row) => {
+    const got: Record<string, number> = {};
+    for (const caller of CALLERS) got[caller] = await call(row, caller);
+    expect(got).toEqual(row.expect);
+  });
+
+  it("the README's “Who can see and do what” is this table", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    expect(readme).toContain(renderAccessTable());
+  });
+});

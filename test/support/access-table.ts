@@ -1,0 +1,106 @@
+/**
+ * Who may call what: every route of the server, and the status each kind of caller gets. The
+ * access test drives each row over real HTTP against a running server, fails when the server
+ * has a route this table does not list, and checks that the README's "Who can see and do what"
+ * section is exactly `renderAccessTable()`.
+ *
+ * Callers (demo workspace): anonymous (no credentials); revoked (a signed-out token); other
+ * tenant (the owner and admin of another workspace); member (Ana: a member, in her direct chat
+ * with Dan, not in Dan's chat with the agent); admin (Dan: admin and approver, in both). Agents
+ * hold no token: Office acts for them inside the conversations they are in.
+ *
+ * Paths name Dan's chat with the agent (`cnv_9f2a`) and what lives there (its job, the invite
+ * file), so the member column is "someone else's conversation"; rows marked (own) name Ana's
+ * own direct chat.
+ */
+
+export type Caller = "anonymous" | "revoked" | "other" | "member" | "admin";
+export const CALLERS: Caller[] = ["anonymous", "revoked", "other", "member", "admin"];
+export const CALLER_LABEL: Record<Caller, string> = { anonymous: "anonymous", revoked: "revoked token", other: "other workspace", member: "member", admin: "admin" };
+
+export interface AccessRow {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The route as the server registers it. */
+  route: string;
+  /** A few words for the README. */
+  what: string;
+  /** Which case of the route this row drives, when one route has several rows. */
+  variant?: string;
+  expect: Record<Caller, number>;
+}
+
+const all = (n: number): Record<Caller, number> => ({ anonymous: n, revoked: n, other: n, member: n, admin: n });
+const signedIn = (other: number, member: number, admin: number): Record<Caller, number> => ({ anonymous: 401, revoked: 401, other, member, admin });
+
+export const ACCESS: AccessRow[] = [
+  // Public: no session needed.
+  { method: "GET", route: "/healthz", what: "liveness", expect: all(200) },
+  { method: "GET", route: "/readyz", what: "readiness", expect: all(200) },
+  { method: "GET", route: "/metrics", what: "Prometheus metrics (this machine, or METRICS_TOKEN)", expect: all(200) },
+  { method: "POST", route: "/v1/admin/tokens/rotate", what: "rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)", expect: all(403) },
+  { method: "POST", route: "/v1/workspaces", what: "create a workspace (sign-up)", expect: all(201) },
+  { method: "GET", route: "/v1/invites/:invite", what: "read an invite (unknown code)", expect: all(404) },
+  { method: "POST", route: "/v1/invites/:invite/accept", what: "join with an invite (unknown code)", expect: all(404) },
+  { method: "POST", route: "/v1/session", what: "exchange a token for the session cookie", expect: { anonymous: 401, revoked: 401, other: 200, member: 200, admin: 200 } },
+  { method: "GET", route: "/signin", what: "one-click sign-in link (a bad token lands on the sign-in page)", expect: all(302) },
+  // Who am I.
+  { method: "GET", route: "/v1/session", what: "who am I", expect: signedIn(200, 200, 200) },
+  { method: "DELETE", route: "/v1/session", what: "sign out (revokes the token)", expect: signedIn(200, 200, 200) },
+  { method: "PUT", route: "/v1/me/email", what: "set my own email", expect: signedIn(200, 200, 200) },
+  // Workspace administration.
+  { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },
+  { method: "POST", route: "/v1/agents", what: "add an agent coworker", expect: signedIn(201, 403, 201) },
+  { method: "GET", route: "/v1/outbox", what: "the Outbox", expect: signedIn(200, 403, 200) },
+  { method: "POST", route: "/v1/outbox/:id/resend", what: "resend an email (unknown id)", expect: signedIn(404, 403, 404) },
+  // The directory.
+  { method: "GET", route: "/v1/entities", what: "people and agents of my workspace", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/presence", what: "their presence", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/contacts", what: "contacts", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/contacts", what: "add a contact", expect: signedIn(201, 201, 201) },
+  { method: "POST", route: "/v1/contacts/import", what: "import contacts (CSV)", expect: signedIn(201, 201, 201) },
+  { method: "PATCH", route: "/v1/contacts/:id", what: "edit a contact of my workspace", expect: signedIn(404, 200, 200) },
+  { method: "DELETE", route: "/v1/contacts/:id", what: "delete a contact (erases its addresses)", expect: signedIn(404, 403, 200) },
+  // Conversations.
+  { method: "GET", route: "/v1/conversations", what: "my conversations", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/conversations", what: "start a conversation I am in (with the agent)", expect: signedIn(404, 202, 202) },
+  { method: "GET", route: "/v1/conversations/:id", what: "a conversation", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/conversations/:id", variant: "own", what: "my own conversation", expect: signedIn(404, 200, 200) },
+  { method: "GET", route: "/v1/conversations/:id/timeline", what: "its timeline", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/conversations/:id/messages", what: "its messages", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/conversations/:id/messages", what: "post a message", expect: signedIn(404, 404, 202) },
+  { method: "POST", route: "/v1/conversations/:id/messages", variant: "own", what: "post in my own conversation", expect: signedIn(404, 202, 202) },
+  { method: "POST", route: "/v1/conversations/:id/read", what: "mark it read", expect: signedIn(404, 404, 202) },
+  { method: "POST", route: "/v1/conversations/:id/attachments", what: "attach a file", expect: signedIn(404, 404, 202) },
+  { method: "GET", route: "/v1/artifacts/:id", what: "download a file of it", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/conversations/:id/context", what: "its job context", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/conversations/:id/context/pin", what: "pin a job", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/conversations/:id/context/target", what: "target a job", expect: signedIn(404, 404, 200) },
+  // Jobs (read and acted on through their conversation).
+  { method: "GET", route: "/v1/jobs/:job_id", what: "a job", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/jobs/:job_id/actions", what: "click a card button (Approve)", expect: signedIn(404, 404, 202) },
+  { method: "GET", route: "/v1/jobs/:job_id/assist", what: "Assist suggestions", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/jobs/:job_id/assist/:suggestion_id/apply", what: "apply a suggestion (unknown id)", expect: signedIn(404, 404, 404) },
+  { method: "GET", route: "/v1/stream", what: "my live updates (SSE)", expect: signedIn(200, 200, 200) },
+  // The ledger and Office.
+  { method: "GET", route: "/v1/ledger/query", what: "ledger events (only those I may read)", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/ledger/stream", what: "ledger tail (only what I may read)", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/ledger/keys", what: "public signing keys", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/ledger/checkpoint", what: "signed checkpoint", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/ledger/verify", what: "verify the whole log", expect: signedIn(403, 403, 200) },
+  { method: "POST", route: "/v1/ledger/append", what: "append events as myself", expect: signedIn(403, 404, 200) },
+  { method: "POST", route: "/v1/ledger/append", variant: "own", what: "append a message to my own conversation", expect: signedIn(403, 200, 200) },
+  { method: "POST", route: "/v1/office/ingest_message", what: "hand a message to Office", expect: signedIn(403, 404, 200) },
+  { method: "POST", route: "/v1/office/job_action", what: "act on a job through Office (a card never offered)", expect: signedIn(403, 404, 422) },
+  { method: "GET", route: "/v1/office/affordances", what: "what an entity can do", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/agents/:entity_id/trajectory", what: "an agent's record (jobs I may read)", expect: signedIn(404, 200, 200) },
+  // The web app.
+  { method: "GET", route: "/*", what: "the web app's pages and files", expect: all(200) },
+];
+
+/** The README section's table, rendered from ACCESS. */
+export function renderAccessTable(): string {
+  const head = `| route | what | ${CALLERS.map((c) => CALLER_LABEL[c]).join(" | ")} |`;
+  const rule = `|${"---|".repeat(CALLERS.length + 2)}`;
+  const rows = ACCESS.map((r) => `| \`${r.method} ${r.route}\`${r.variant ? ` (${r.variant})` : ""} | ${r.what} | ${CALLERS.map((c) => r.expect[c]).join(" | ")} |`);
+  return [head, rule, ...rows].join("\n");
+}
