@@ -47,7 +47,7 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
       }
       // Every write is rate limited like the Messenger's: one token per request, one per event appended.
       const events = c.req.path === "/v1/ledger/append" && Array.isArray(body?.["events"]) ? (body["events"] as unknown[]).length : 1;
-      chargeWrite(core, c, events);
+      await chargeWrite(core, c, events);
       if (body && typeof body === "object") {
         if (body["tenant_id"] !== undefined && body["tenant_id"] !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
         if (c.req.path.startsWith("/v1/office/") && body["actor_entity_id"] !== p.entityId && !isAdmin) {

@@ -3,7 +3,10 @@
  *  1. POST a message → the agent's Formalize card on one SSE client (p50/p99), idle server;
  *  2. the same with 1,000 SSE clients on the tenant: delivery to the last client (p50/p99),
  *     and server RSS per connection;
- *  3. sustained message POSTs/s with auth + idempotency (a human-only chat, 64 in flight).
+ *  3. sustained message POSTs/s with auth + idempotency (a human-only chat, 64 in flight);
+ *  4. noisy neighbour, on a server with the production rate limits: one token hammers every
+ *     write route (Messenger posts, ledger append, Office ingest) while another workspace posts
+ *     at a person's pace; its latency is measured idle and during, side by side.
  * The server runs in its own process (gateway-server.ts) and the SSE clients in another
  * (gateway-clients.ts), so neither the clients' parsing nor this driver is in the server's figures.
  * Runs standalone (`npx tsx test/bench/gateway.ts`) or from test/bench/run.ts via runGatewayBench().
@@ -16,14 +19,15 @@ import { fileURLToPath } from "node:url";
 interface Started {
   url: string;
   token: string;
+  other?: { token: string; entity: string };
   child: ChildProcess;
 }
 
-async function startServer(): Promise<Started> {
+async function startServer(env: Record<string, string> = {}): Promise<Started> {
   const script = fileURLToPath(new URL("./gateway-server.ts", import.meta.url));
   // BENCH_SERVER_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
   const prof = process.env.BENCH_SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -33,8 +37,8 @@ async function startServer(): Promise<Started> {
     });
     child.once("exit", (code) => reject(new Error(`bench server exited ${code}`)));
   });
-  const { url, demo } = JSON.parse(line) as { url: string; demo: { humans: Array<{ token: string }> } };
-  return { url, token: demo.humans[0]!.token, child };
+  const { url, demo, other } = JSON.parse(line) as { url: string; demo: { humans: Array<{ token: string }> }; other?: { token: string; owner_entity_id: string } };
+  return { url, token: demo.humans[0]!.token, ...(other ? { other: { token: other.token, entity: other.owner_entity_id } } : {}), child };
 }
 
 function rssKb(pid: number): number {
@@ -127,11 +131,73 @@ async function sustainedPosts(s: Started, seconds: number, inFlight: number): Pr
   return { rps: ok / ((performance.now() - t0) / 1000), errors };
 }
 
+/**
+ * Tenant A's one token floods every write route (64 in flight) for as long as tenant B posts
+ * `n` messages one after another; B's latencies are taken the same way with A quiet first.
+ */
+async function noisyNeighbour(n: number): Promise<void> {
+  const s = await startServer({ BENCH_LIMITS: "default" });
+  try {
+    const other = s.other!;
+    const conv = await new Promise<string>((resolve, reject) => {
+      const data = JSON.stringify({ title: "Notes", participants: [{ entity_id: other.entity }] });
+      const req = http.request(`${s.url}/v1/conversations`, { method: "POST", agent, headers: { authorization: `Bearer ${other.token}`, "content-type": "application/json", "content-length": Buffer.byteLength(data), "idempotency-key": `bench-conv-${process.pid}` } }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => (res.statusCode === 202 ? resolve((JSON.parse(body) as { conversation_id: string }).conversation_id) : reject(new Error(`creating the neighbour's conversation answered ${res.statusCode}: ${body}`))));
+      });
+      req.on("error", reject);
+      req.end(data);
+    });
+    const timed = async () => {
+      const xs: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        const st = await post(s.url, other.token, `/v1/conversations/${conv}/messages`, { kind: "text", body_text: `neighbour ${i}` });
+        if (st !== 202) throw new Error(`the neighbour's post answered ${st}`);
+        xs.push(performance.now() - t0);
+        // A busy person's pace (10 posts/s), well inside the per-person limit.
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return xs;
+    };
+    const idle = await timed();
+    let stop = false;
+    const codes = new Map<number, number>();
+    const flood = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const k = i % 3;
+        const st =
+          k === 0
+            ? await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: `flood ${w}-${i}` })
+            : k === 1
+              ? await post(s.url, s.token, "/v1/ledger/append", { tenant_id: "tnt_acme_001", events: [{ event_id: `evt_flood_${w}_${i}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: "tnt_acme_001", trace_id: "trc_flood", conversation_id: "cnv_dan_ana", actor: { entity_id: "ent_human_dan", actor_type: "human" }, payload: { message_id: `msg_flood_${w}_${i}`, kind: "text", body_text: "flood" } }] })
+              : await post(s.url, s.token, "/v1/office/ingest_message", { tenant_id: "tnt_acme_001", trace_id: "trc_flood", conversation_id: "cnv_dan_ana", actor_entity_id: "ent_human_dan", body_text: "flood" });
+        codes.set(st, (codes.get(st) ?? 0) + 1);
+      }
+    };
+    const t0 = performance.now();
+    const flooders = Array.from({ length: 64 }, (_, w) => flood(w));
+    await new Promise((r) => setTimeout(r, 300));
+    const during = await timed();
+    stop = true;
+    await Promise.all(flooders);
+    const secs = (performance.now() - t0) / 1000;
+    const accepted = [...codes].filter(([c]) => c < 300).reduce((a, [, v]) => a + v, 0);
+    console.log(`noisy neighbour: the flooding token got ${accepted} writes accepted (${(accepted / secs).toFixed(0)}/s) and ${codes.get(429) ?? 0} × 429 in ${secs.toFixed(1)} s`);
+    console.log(`  the other workspace's posts: idle ${fmt(idle)}; during the flood ${fmt(during)}; p99 ratio ${(pct(during, 99) / pct(idle, 99)).toFixed(2)}×`);
+  } finally {
+    s.child.kill("SIGTERM");
+    await new Promise((r) => s.child.once("exit", r));
+  }
+}
+
 export async function runGatewayBench(): Promise<void> {
   console.log("\n== gateway ==");
   const s = await startServer();
   try {
-    const only = process.env.BENCH_GATEWAY_ONLY; // "card" | "many" | "posts": one part, for profiling
+    const only = process.env.BENCH_GATEWAY_ONLY; // "card" | "many" | "posts" | "neighbour": one part, for profiling
+    if (only === "neighbour") return await noisyNeighbour(100);
     if (only === "posts") {
       const sus = await sustainedPosts(s, 8, 64);
       console.log(`sustained message POSTs: ${sus.rps.toFixed(0)} /s, ${sus.errors} errors`);
@@ -149,6 +215,7 @@ export async function runGatewayBench(): Promise<void> {
     console.log(`server RSS per SSE connection: ${many.rssPerConnKb!.toFixed(1)} KB`);
     const sus = await sustainedPosts(s, 8, 64);
     console.log(`sustained message POSTs (auth + Idempotency-Key, 500-byte body, 64 in flight): ${sus.rps.toFixed(0)} /s, ${sus.errors} errors`);
+    await noisyNeighbour(100);
   } finally {
     s.child.kill("SIGTERM");
     agent.destroy();

@@ -7,10 +7,18 @@ import { hashRequest, parseIdempotencyKey, type IdemScope, type StoredResponse }
 /** Anonymous writes (new workspace, accepting an invite) share one scope, so their keys must be unguessable. */
 const ANON_MIN_KEY = 16;
 
-/** 429 with Retry-After when either bucket (the caller's, the workspace's) is empty. */
-export function refuseOverLimit(c: Context, ...waits: number[]): void {
+/**
+ * How long a refused write is held before its 429 goes out. A client that floods with many
+ * requests in flight is slowed to a few requests per second per connection instead of spinning
+ * the server on refusals, so other workspaces keep their latency.
+ */
+export const REFUSAL_HOLD_MS = 500;
+
+/** 429 with Retry-After when either bucket (the caller's, the workspace's) is empty, after holding the refusal briefly. */
+export async function refuseOverLimit(c: Context, ...waits: number[]): Promise<void> {
   const wait = Math.max(0, ...waits);
   if (wait === 0) return;
+  await new Promise((r) => setTimeout(r, Math.min(REFUSAL_HOLD_MS, wait * 1000)));
   c.header("Retry-After", String(wait));
   throw new AppError("RATE_LIMITED", `Too many writes; retry in ${wait} s`, { retry_after_seconds: wait });
 }
@@ -19,9 +27,9 @@ export function refuseOverLimit(c: Context, ...waits: number[]): void {
  * Rate limit for writes that do not go through `idempotentWrite` (the ledger's and Office's own
  * routes): the caller's bucket and the workspace's, `cost` tokens each (one per event appended).
  */
-export function chargeWrite(core: Core, c: Context<GwEnv>, cost = 1): void {
+export async function chargeWrite(core: Core, c: Context<GwEnv>, cost = 1): Promise<void> {
   const p = c.get("principal");
-  refuseOverLimit(c, core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost), core.tenantLimiter.take(p.tenantId, cost));
+  await refuseOverLimit(c, core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost), core.tenantLimiter.take(p.tenantId, cost));
 }
 
 /**
@@ -37,7 +45,7 @@ export async function idempotentWrite(
 ): Promise<Response> {
   const p = opts.anonymous ? undefined : c.get("principal");
   const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${c.env?.incoming?.socket?.remoteAddress ?? "local"}`;
-  refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
+  await refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
   const key = parseIdempotencyKey(c.req.header("idempotency-key"));
   if (!p && key.length < ANON_MIN_KEY) {
     throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be a random value of at least ${ANON_MIN_KEY} characters here`, { field: "Idempotency-Key" });
