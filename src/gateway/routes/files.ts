@@ -1,3 +1,4 @@
+import contentDisposition from "content-disposition";
 import { Hono } from "hono";
 import { readFile } from "node:fs/promises";
 import { AppError } from "../../shared/errors.js";
@@ -5,6 +6,16 @@ import { authenticate, type GwEnv } from "../auth/middleware.js";
 import { attachFile, findArtifact } from "../commands/attachments.js";
 import type { Core } from "../core.js";
 import { idempotentWrite } from "./write.js";
+
+/**
+ * `attachment` with the name in filename* (UTF-8, RFC 5987) and a plain-ASCII filename for old
+ * clients (accents dropped, other characters as "_"); control characters never reach the header.
+ */
+function attachmentDisposition(name: string): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f]/g, "") || "file";
+  const ascii = clean.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]/g, "_");
+  return contentDisposition(clean, { type: "attachment", fallback: ascii });
+}
 
 export function createFileRoutes(core: Core): Hono<GwEnv> {
   const app = new Hono<GwEnv>();
@@ -32,7 +43,8 @@ export function createFileRoutes(core: Core): Hono<GwEnv> {
     return new Response(typeof bytes === "string" ? bytes : new Uint8Array(bytes), {
       headers: {
         "content-type": found.mime,
-        "content-disposition": `attachment; filename="${found.filename}"`,
+        // RFC 6266: an ASCII fallback plus filename* (RFC 5987, UTF-8) for any Unicode name.
+        "content-disposition": attachmentDisposition(found.filename),
         "x-content-type-options": "nosniff",
         "content-security-policy": "sandbox; default-src 'none'",
         "cache-control": "private, no-store",
