@@ -82,6 +82,9 @@ const ZEnv = z.object({
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 1_000_000).optional(),
   RATE_LIMIT_BURST: int("RATE_LIMIT_BURST", 1, 1_000_000).optional(),
   STREAMS_PER_TOKEN: int("STREAMS_PER_TOKEN", 1, 100_000).optional(),
+  HTTP_HEADERS_TIMEOUT_MS: int("HTTP_HEADERS_TIMEOUT_MS", 1000, 600_000).optional(),
+  HTTP_REQUEST_TIMEOUT_MS: int("HTTP_REQUEST_TIMEOUT_MS", 1000, 3_600_000).optional(),
+  HTTP_KEEPALIVE_TIMEOUT_MS: int("HTTP_KEEPALIVE_TIMEOUT_MS", 100, 600_000).optional(),
   STREAMS_PER_TENANT: int("STREAMS_PER_TENANT", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
@@ -128,6 +131,8 @@ export interface Config {
   rateLimit: { perMinute: number; burst: number };
   /** Concurrent event streams allowed per token and per workspace. */
   streams: { perToken: number; perTenant: number };
+  /** Deadlines for slow clients: headers, the whole request, idle keep-alive. */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** When set, `/metrics` also answers non-loopback callers that present it as a bearer token. */
   metricsToken?: string;
   /** How long a SIGTERM may wait for in-flight work before the process exits anyway. */
@@ -233,6 +238,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     // The gateway's own generous default (20/s sustained, bursts of 120 per entity).
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 1200, burst: e.RATE_LIMIT_BURST ?? 120 },
     streams: { perToken: e.STREAMS_PER_TOKEN ?? 20, perTenant: e.STREAMS_PER_TENANT ?? 5000 },
+    httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestMs: e.HTTP_REQUEST_TIMEOUT_MS ?? 60_000, keepAliveMs: e.HTTP_KEEPALIVE_TIMEOUT_MS ?? 5_000 },
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };

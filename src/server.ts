@@ -45,6 +45,8 @@ export interface ServerOptions {
   connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
+  /** Deadlines for slow clients (defaults: DEFAULT_HTTP_TIMEOUTS). */
+  httpTimeouts?: Partial<HttpTimeouts>;
   /** Concurrent streams per token and per tenant (429 beyond). */
   streamLimits?: StreamLimits;
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
@@ -65,6 +67,17 @@ export interface ServerOptions {
   /** Called with each append's latency in ms, committed or refused (ops metrics). */
   onAppend?: (ms: number) => void;
 }
+
+export interface HttpTimeouts {
+  /** A request's headers must have arrived by then. */
+  headersMs: number;
+  /** The whole request (headers and body) must have arrived by then. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
 export interface LogLineServer {
   app: Hono;
@@ -190,7 +203,13 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     demo: seeded,
     async listen() {
       const port = await new Promise<number>((resolve, reject) => {
-        server = serve({ fetch: app.fetch, port: opts.port ?? 3000, hostname: opts.host ?? "127.0.0.1" }, (info: AddressInfo) => resolve(info.port));
+        const tm = { ...DEFAULT_HTTP_TIMEOUTS, ...opts.httpTimeouts };
+        // Slow or stalled clients are dropped: headers, the whole request body, and idle
+        // keep-alive each have a deadline, checked every second. Streams (responses) are not cut.
+        server = serve(
+          { fetch: app.fetch, port: opts.port ?? 3000, hostname: opts.host ?? "127.0.0.1", serverOptions: { headersTimeout: tm.headersMs, requestTimeout: tm.requestMs, keepAliveTimeout: tm.keepAliveMs, connectionsCheckingInterval: 1000 } },
+          (info: AddressInfo) => resolve(info.port),
+        );
         server.once("error", reject);
       });
       const host = opts.host && opts.host !== "0.0.0.0" && opts.host !== "::" ? opts.host : "127.0.0.1";

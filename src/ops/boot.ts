@@ -30,6 +30,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     logger,
     rateLimit: { capacity: config.rateLimit.burst, refillPerSecond: config.rateLimit.perMinute / 60 },
     streamLimits: config.streams,
+    httpTimeouts: config.httpTimeouts,
     ledgerSync: config.ledgerSync,
     office: config.office,
     connectors: { jitsiBaseUrl: config.jitsiBaseUrl, ...(config.mail ? { mail: config.mail } : {}), ...(config.caldav ? { caldav: config.caldav } : {}) },

@@ -36,6 +36,17 @@ describe("parseConfig", () => {
     expect(c.jitsiBaseUrl).toBe("https://meet.jit.si");
   });
 
+  it("reads stream caps and slow-client deadlines, with defaults, and refuses values out of range", () => {
+    const d = parseConfig({}, "/srv/logline");
+    expect(d.streams).toEqual({ perToken: 20, perTenant: 5000 });
+    expect(d.httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 });
+    const c = parseConfig({ STREAMS_PER_TOKEN: "3", STREAMS_PER_TENANT: "50", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "30000", HTTP_KEEPALIVE_TIMEOUT_MS: "1000" }, "/srv/logline");
+    expect(c.streams).toEqual({ perToken: 3, perTenant: 50 });
+    expect(c.httpTimeouts).toEqual({ headersMs: 2000, requestMs: 30_000, keepAliveMs: 1000 });
+    expect(fail({ STREAMS_PER_TOKEN: "0" }).message).toContain("STREAMS_PER_TOKEN");
+    expect(fail({ HTTP_HEADERS_TIMEOUT_MS: "10" }).message).toContain("HTTP_HEADERS_TIMEOUT_MS");
+  });
+
   it("turns the demo off by default in production and requires PUBLIC_URL there", () => {
     expect(fail({ NODE_ENV: "production" }).variable).toBe("PUBLIC_URL");
     const c = parseConfig({ NODE_ENV: "production", PUBLIC_URL: "https://chat.example.com/" }, "/srv");
