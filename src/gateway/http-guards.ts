@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import type { IncomingMessage } from "node:http";
 import { AppError } from "../shared/errors.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,12 +29,55 @@ export function securityHeaders(): MiddlewareHandler {
   });
 }
 
+/** How much of a refused body is read and dropped so the 413 reaches the client; beyond this the connection is cut. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/** Reads and discards what is left of a request body; resolves when it ended or a bound was hit. */
+function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", done);
+      req.off("error", done);
+      req.off("close", done);
+      req.off("pause", keepFlowing);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) done();
+    };
+    const timer = setTimeout(done, maxMs);
+    // The request may still be wired to a body stream nobody reads any more, which pauses it
+    // when its queue fills; keep it flowing until the end.
+    const keepFlowing = () => setImmediate(() => req.resume());
+    req.on("pause", keepFlowing);
+    req.on("data", onData);
+    req.once("end", done);
+    req.once("error", done);
+    req.once("close", done);
+    req.resume();
+  });
+}
+
 /**
  * 1 MiB for every request body (8 MiB for attachment uploads). bodyLimit counts bytes as they
  * stream in, so a chunked body without Content-Length is cut off just the same.
  */
 export function bodyLimits(): MiddlewareHandler {
-  const onError: Parameters<typeof bodyLimit>[0]["onError"] = (c) => c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is too large").toBody(), 413);
+  const onError: Parameters<typeof bodyLimit>[0]["onError"] = async (c) => {
+    // The client is usually still sending. Closing on it now would reset the connection and
+    // lose our answer, so the rest of the body is read and dropped (within bounds) first, and
+    // the connection is closed after the 413 has gone out.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (incoming) await drain(incoming, DRAIN_MAX_BYTES, DRAIN_MAX_MS);
+    c.header("Connection", "close");
+    return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is too large").toBody(), 413);
+  };
   const small = bodyLimit({ maxSize: MAX_BODY_BYTES, onError });
   const large = bodyLimit({ maxSize: MAX_ATTACHMENT_BYTES, onError });
   return (c, next) => {
