@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -26,11 +27,27 @@ export function runningServerPid(dataDir: string): number | null {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
   try {
     process.kill(pid, 0);
-    return pid;
   } catch (err) {
-    // EPERM: alive but someone else's process — still a server holding the data dir.
-    return (err as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+    // EPERM: alive but someone else's process — possibly a server under another user.
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return null;
   }
+  // After a reboot or a crash the pid may belong to anything else now: only a LogLine process counts.
+  return isLogLineProcess(pid) ? pid : null;
+}
+
+/**
+ * True when `pid` runs LogLine (its command line names the entry point or the project), read
+ * from /proc where there is one, else from `ps`. When it cannot be told, it is assumed to be.
+ */
+export function isLogLineProcess(pid: number): boolean {
+  let command: string;
+  try {
+    command = existsSync("/proc/self/cmdline") ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ") : execFileSync("ps", ["-p", String(pid), "-o", "command="], { encoding: "utf8" });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return !(code === "ENOENT" || (err as { status?: number }).status === 1);
+  }
+  return /src[\\/]main\.ts|logline/i.test(command);
 }
 
 export function writePidFile(dataDir: string): () => void {

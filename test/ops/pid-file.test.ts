@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PID_FILE, runningServerPid } from "../../src/ops/data-dir.js";
+
+/** A pid file blocks a start only while it names a live LogLine process. */
+let dir: string;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pidFile(pid: number) {
+  dir = mkdtempSync(join(tmpdir(), "logline-pid-"));
+  writeFileSync(join(dir, PID_FILE), `${pid}\n`);
+  return dir;
+}
+
+function live(args: string[]): Promise<number> {
+  const c = spawn(process.execPath, args, { stdio: "ignore" });
+  children.push(c);
+  return new Promise((resolve) => c.once("spawn", () => resolve(c.pid!)));
+}
+
+describe("the pid file", () => {
+  it("naming a live LogLine server: it is running", async () => {
+    const pid = await live(["-e", "setTimeout(() => {}, 30000)", "src/main.ts"]);
+    expect(runningServerPid(pidFile(pid))).toBe(pid);
+  });
+
+  it("naming a live process that is not LogLine (the pid was reused after a crash): stale, the start goes on", async () => {
+    const pid = await live(["-e", "setTimeout(() => {}, 30000)"]);
+    expect(runningServerPid(pidFile(pid))).toBeNull();
+  });
+
+  it("naming no process, or garbage: stale", () => {
+    expect(runningServerPid(pidFile(2 ** 22 + 12345))).toBeNull();
+    writeFileSync(join(dir, PID_FILE), "not a pid\n");
+    expect(runningServerPid(dir)).toBeNull();
+  });
+});
