@@ -23,7 +23,8 @@ export function isDatabaseFile(name: string): boolean {
 export function runningServerPid(dataDir: string): number | null {
   const file = join(dataDir, PID_FILE);
   if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, "utf8").trim());
+  const [pidText, started] = readFileSync(file, "utf8").trim().split(/\s+/, 2);
+  const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
   try {
     process.kill(pid, 0);
@@ -31,8 +32,28 @@ export function runningServerPid(dataDir: string): number | null {
     // EPERM: alive but someone else's process — possibly a server under another user.
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return null;
   }
-  // After a reboot or a crash the pid may belong to anything else now: only a LogLine process counts.
+  // After a reboot or a crash the pid may belong to anything else now: it is the server only if
+  // it is the very process that wrote the file (same start time), or, for a file without one,
+  // a LogLine process.
+  if (started) {
+    const now = processStartTime(pid);
+    return now === undefined || now === started ? pid : null;
+  }
   return isLogLineProcess(pid) ? pid : null;
+}
+
+/** When a process started, as the system records it (/proc's start tick, or ps), or undefined when it cannot be told. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    if (existsSync("/proc/self/stat")) {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces, in parentheses); starttime is field 22.
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    }
+    return execFileSync("ps", ["-p", String(pid), "-o", "lstart="], { encoding: "utf8" }).trim().replace(/\s+/g, "_") || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -52,10 +73,10 @@ export function isLogLineProcess(pid: number): boolean {
 
 export function writePidFile(dataDir: string): () => void {
   const file = join(dataDir, PID_FILE);
-  writeFileSync(file, `${process.pid}\n`);
+  writeFileSync(file, `${process.pid} ${processStartTime(process.pid) ?? ""}`.trim() + "\n");
   return () => {
     try {
-      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+      if (readFileSync(file, "utf8").trim().split(/\s+/)[0] === String(process.pid)) rmSync(file);
     } catch {
       // Already gone.
     }

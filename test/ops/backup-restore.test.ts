@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createBackup } from "../../src/ops/backup.js";
 import { RestoreRefused, restoreBackup } from "../../src/ops/restore.js";
-import { PID_FILE } from "../../src/ops/data-dir.js";
+import { PID_FILE, processStartTime } from "../../src/ops/data-dir.js";
 import { messageSent, openTestLedger, setupTenant, tempDir, type TestLedger } from "../ledger/helpers.js";
 
 const cleanups: Array<() => void> = [];
@@ -137,7 +137,9 @@ describe("restore", () => {
     writeFileSync(join(target.dir, "old.txt"), "old");
     const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
     cleanups.push(() => sleeper.kill());
-    writeFileSync(join(target.dir, PID_FILE), String(sleeper.pid));
+    await new Promise((r) => sleeper.once("spawn", r));
+    // As a server writes it: its pid and when it started.
+    writeFileSync(join(target.dir, PID_FILE), `${sleeper.pid} ${processStartTime(sleeper.pid!)}`);
     expect(() => restoreBackup({ file: report.file, dataDir: target.dir })).toThrow(new RegExp(`pid ${sleeper.pid}\\) is running`));
     sleeper.kill();
     await new Promise((r) => sleeper.once("exit", r));

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PID_FILE, runningServerPid } from "../../src/ops/data-dir.js";
+import { PID_FILE, processStartTime, runningServerPid, writePidFile } from "../../src/ops/data-dir.js";
 
 /** A pid file blocks a start only while it names a live LogLine process. */
 let dir: string;
@@ -13,9 +13,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function pidFile(pid: number) {
+function pidFile(pid: number, started?: string) {
   dir = mkdtempSync(join(tmpdir(), "logline-pid-"));
-  writeFileSync(join(dir, PID_FILE), `${pid}\n`);
+  writeFileSync(join(dir, PID_FILE), `${pid}${started ? ` ${started}` : ""}\n`);
   return dir;
 }
 
@@ -26,6 +26,26 @@ function live(args: string[]): Promise<number> {
 }
 
 describe("the pid file", () => {
+  it("a server writes its pid and start time, and removes the file when it stops", () => {
+    dir = mkdtempSync(join(tmpdir(), "logline-pid-"));
+    const remove = writePidFile(dir);
+    const [pid, started] = readFileSync(join(dir, PID_FILE), "utf8").trim().split(" ");
+    expect(Number(pid)).toBe(process.pid);
+    expect(started).toBe(processStartTime(process.pid));
+    remove();
+    expect(existsSync(join(dir, PID_FILE))).toBe(false);
+  });
+
+  it("naming the process that wrote it (same start time): running, whatever its command line", async () => {
+    const pid = await live(["-e", "setTimeout(() => {}, 30000)"]);
+    expect(runningServerPid(pidFile(pid, processStartTime(pid)))).toBe(pid);
+  });
+
+  it("naming a pid now used by a process that started later: stale", async () => {
+    const pid = await live(["-e", "setTimeout(() => {}, 30000)", "src/main.ts"]);
+    expect(runningServerPid(pidFile(pid, "1"))).toBeNull();
+  });
+
   it("naming a live LogLine server: it is running", async () => {
     const pid = await live(["-e", "setTimeout(() => {}, 30000)", "src/main.ts"]);
     expect(runningServerPid(pidFile(pid))).toBe(pid);
