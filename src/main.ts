@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
+import { DataKeyError } from "./shared/errors.js";
 import { databasePath, runningServerPid, writePidFile } from "./ops/data-dir.js";
 import { createLogger, type Logger } from "./ops/logger.js";
 import { SchemaTooNewError, assertSchemaNotNewer } from "./ops/migration-guard.js";
@@ -67,6 +68,8 @@ try {
   ops.shutdown.add({ name: "pid file", run: removePidFile });
   logger.info({ url: running.url, public_url: config.publicUrl }, `LogLine listening on ${running.url}`);
 } catch (err) {
+  // A missing or wrong key is not fixed by restarting: exit as a configuration error.
+  if (err instanceof DataKeyError) fail(`LogLine will not start: ${err.message}`, EX_CONFIG, logger);
   logger.fatal({ err }, "boot failed");
   fail(`LogLine failed to start: ${(err as Error).message}`, 1, logger);
 }

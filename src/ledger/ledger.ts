@@ -46,10 +46,12 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy();
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
-  const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir);
   if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);
 
   migrateLedger(db);
+  // Once there is history, its key must be the one that signed it: never a silent new one.
+  const signedWith = deps.signer ? undefined : (db.prepare("SELECT key_id FROM ledger_checkpoints ORDER BY id DESC LIMIT 1").pluck().get() as string | undefined);
+  const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir, signedWith);
   const store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DataKeyError } from "../shared/errors.js";
 import { canonicalize } from "./canonical-json.js";
 
 export const SIGNING_KEY_FILE = "ledger-signing-key.pem";
@@ -28,12 +29,21 @@ export type Verifier = Pick<Signer, "keyId" | "verifyCheckpoint">;
  * the database and reused afterwards (it must never be committed or served); without one the key
  * is ephemeral, which suits tests and throwaway ledgers.
  */
-export function loadOrCreateSigner(dataDir?: string): Signer {
+export function loadOrCreateSigner(dataDir?: string, signedWith?: string): Signer {
   let privateKey: KeyObject;
   if (dataDir) {
     const file = join(dataDir, SIGNING_KEY_FILE);
     if (existsSync(file)) {
       privateKey = createPrivateKey(readFileSync(file));
+      const signer = createSigner(privateKey);
+      if (signedWith && signer.keyId !== signedWith) {
+        throw new DataKeyError(
+          `${file} holds key ${signer.keyId}, but this ledger was signed with ${signedWith}: put back the original file (every backup has it); a different key cannot continue this history.`,
+        );
+      }
+      return signer;
+    } else if (signedWith) {
+      throw new DataKeyError(`${file} is missing, but this ledger was signed with ${signedWith}: restore the file from a backup (npm run backup copies it) before starting; a new key would leave the history unverifiable.`);
     } else {
       mkdirSync(dataDir, { recursive: true });
       privateKey = generateKeyPairSync("ed25519").privateKey;

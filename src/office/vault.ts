@@ -5,6 +5,7 @@ import { blake3 } from "@noble/hashes/blake3.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Clock } from "../shared/clock.js";
+import { DataKeyError } from "../shared/errors.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { VaultApi } from "./office-api.js";
@@ -33,9 +34,12 @@ export type Vault = VaultApi & {
  * The key lives in a file next to the database, not in it: a copy of the database alone does
  * not reveal the PII. Created once with mode 0600.
  */
-function loadKey(dataDir: string): Buffer {
+function loadKey(dataDir: string, hasEntries: boolean): Buffer {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "office-vault.key");
+  if (!existsSync(path) && hasEntries) {
+    throw new DataKeyError(`${path} is missing, but the vault holds encrypted entries: restore the file from a backup (npm run backup copies it) before starting; a new key could not open them.`);
+  }
   if (!existsSync(path)) {
     writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
     chmodSync(path, 0o600);
@@ -52,8 +56,16 @@ function canonical(kind: "email" | "phone" | "text", value: string): string {
 }
 
 export function createVault(deps: VaultDeps): Vault {
-  const key = loadKey(deps.dataDir);
   const orm = drizzle(deps.db);
+  const sample = orm.select().from(officeVault).where(isNull(officeVault.erasedAt)).limit(1).get();
+  const key = loadKey(deps.dataDir, sample !== undefined);
+  if (sample) {
+    try {
+      read(sample.tenantId, sample.vaultRef);
+    } catch {
+      throw new DataKeyError(`${join(deps.dataDir, "office-vault.key")} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`);
+    }
+  }
   const salts = new Map<string, Buffer>();
 
   // The per-tenant salt is derived from the vault key, so the same address hashes differently in

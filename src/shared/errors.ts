@@ -36,3 +36,15 @@ export function validationError(issues: ReadonlyArray<{ path: PropertyKey[]; mes
     ...(field ? { field } : {}),
   });
 }
+
+/**
+ * A key the data directory's history depends on is missing or is not the one that wrote it.
+ * The server must not start (a new key would silently orphan the history); the message says
+ * which file and how to put it back.
+ */
+export class DataKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DataKeyError";
+  }
+}
