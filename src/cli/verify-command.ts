@@ -7,7 +7,8 @@ import { createProgress } from "../ops/progress.js";
 /**
  * The one verify behind both `npm run verify` and `npm run logline -- verify`, so they print the
  * same lines and exit with the same codes: 0 every chain verifies, 1 a break (or no database).
- * Output: one line per tenant on stdout, `ok` or `BROKEN` with the first break.
+ * Output: one line per tenant on stdout, `ok` or `BROKEN` with the first break, then one for
+ * SQLite's integrity check of the whole database.
  */
 export function verifyDataDir(dataDir: string, tenant: string | undefined): number {
   const path = databasePath(dataDir);
@@ -37,6 +38,18 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
       },
     });
     progress.done(reports.length === 0 ? "no tenants" : `${reports.length} tenant(s), ${broken} broken`);
+    // Then every table, not only the ledger's: Office's, the gateway's, their indexes.
+    let integrity: string[];
+    try {
+      integrity = db.prepare("PRAGMA integrity_check(10)").pluck().all() as string[];
+    } catch (err) {
+      integrity = [(err as Error).message];
+    }
+    if (integrity.length === 1 && integrity[0] === "ok") process.stdout.write("ok     database  integrity_check of every table\n");
+    else {
+      broken++;
+      process.stdout.write(`BROKEN database  integrity_check: ${integrity.join("; ").slice(0, 500)}\n`);
+    }
     return broken ? 1 : 0;
   } finally {
     db.close();

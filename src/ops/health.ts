@@ -19,6 +19,8 @@ export interface ReadinessDeps {
   isShuttingDown(): boolean;
   /** The planner in use and, when the runtime can tell, whether it is answering. Informative only. */
   planner(): { kind: string; state?: string };
+  /** The boot-time `PRAGMA quick_check` of the whole database (every table, not only the ledger's). */
+  bootCheck?(): ReadinessCheck | undefined;
 }
 
 /** Below this much free space in DATA_DIR readiness fails: appends are about to answer 507. */
@@ -34,9 +36,24 @@ export function checkReadiness(deps: ReadinessDeps): { ready: boolean; checks: R
   checks.boot = { ok: deps.isBooted(), projections_rebuilt: deps.isBooted() };
   checks.shutdown = { ok: !deps.isShuttingDown(), shutting_down: deps.isShuttingDown() };
   if (deps.db) checks.database = probeWritable(deps.db);
+  const structure = deps.bootCheck?.();
+  if (structure) checks.structure = structure;
   if (deps.dataDir) checks.disk = probeDisk(deps.dataDir);
   checks.planner = { ok: true, ...deps.planner() };
   return { ready: Object.values(checks).every((c) => c.ok), checks };
+}
+
+/**
+ * SQLite's quick_check over every table and index (the ledger's, Office's, the gateway's): a
+ * damaged page anywhere is reported, with the first problems SQLite names.
+ */
+export function quickCheck(db: Db): ReadinessCheck {
+  try {
+    const rows = db.prepare("PRAGMA quick_check(5)").pluck().all() as string[];
+    return rows.length === 1 && rows[0] === "ok" ? { ok: true, quick_check: "ok" } : { ok: false, quick_check: rows };
+  } catch (err) {
+    return { ok: false, quick_check: [(err as Error).message] };
+  }
 }
 
 function probeWritable(db: Db): ReadinessCheck {

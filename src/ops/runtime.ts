@@ -2,7 +2,7 @@ import type { Hono, MiddlewareHandler } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Db } from "../shared/db.js";
-import { createOpsRoutes } from "./health.js";
+import { createOpsRoutes, quickCheck, type ReadinessCheck } from "./health.js";
 import type { Logger } from "./logger.js";
 import { createLoglineMetrics, type LoglineMetrics } from "./metrics.js";
 import { createRequestObserver } from "./request-log.js";
@@ -46,6 +46,7 @@ export function createOpsRuntime(deps: {
   const shutdown = createShutdown({ logger: deps.logger, timeoutMs: deps.shutdownTimeoutMs });
   let booted = false;
   let probeDb: Db | undefined;
+  let bootCheck: ReadinessCheck | undefined;
 
   const routes = createOpsRoutes({
     metrics,
@@ -55,6 +56,7 @@ export function createOpsRuntime(deps: {
       return probeDb;
     },
     isBooted: () => booted,
+    bootCheck: () => bootCheck,
     isShuttingDown: () => shutdown.isShuttingDown(),
     planner: deps.planner,
   });
@@ -90,6 +92,9 @@ export function createOpsRuntime(deps: {
     },
     setProbeDb(db) {
       probeDb = db;
+      // Once per boot: a damaged page in any table shows on /readyz (503) until it is repaired.
+      bootCheck = quickCheck(db);
+      if (!bootCheck.ok) deps.logger.error({ quick_check: bootCheck.quick_check }, "database damaged: PRAGMA quick_check failed");
     },
   };
 }
