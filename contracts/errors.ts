@@ -7,6 +7,7 @@ import { z } from "zod";
 export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  SIGNUP_CLOSED: 403,
   NOT_FOUND: 404,
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import { checkTrustedProxies } from "./gateway/client-address.js";
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
@@ -87,6 +88,19 @@ const ZEnv = z.object({
   HTTP_KEEPALIVE_TIMEOUT_MS: int("HTTP_KEEPALIVE_TIMEOUT_MS", 100, 600_000).optional(),
   STREAMS_PER_TENANT: int("STREAMS_PER_TENANT", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
+  SIGNUP: z.enum(["open", "invite", "closed"], { message: "SIGNUP must be one of open, invite, closed" }).optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((x) => x.trim()).filter(Boolean) : []))
+    .superRefine((list, ctx) => {
+      try {
+        checkTrustedProxies(list);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: `TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal (${(err as Error).message})` });
+      }
+    }),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
   SMTP_URL: z
     .string()
@@ -135,6 +149,10 @@ export interface Config {
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** When set, `/metrics` also answers non-loopback callers that present it as a bearer token. */
   metricsToken?: string;
+  /** Sign-up; unset: open until the first workspace exists, then invite. */
+  signup?: "open" | "invite" | "closed";
+  /** Proxies whose X-Forwarded-For is believed for client addresses. */
+  trustedProxies: string[];
   /** How long a SIGTERM may wait for in-flight work before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** Outgoing mail (invites); absent means nothing is emailed and the cards say so. */
@@ -240,6 +258,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     streams: { perToken: e.STREAMS_PER_TOKEN ?? 20, perTenant: e.STREAMS_PER_TENANT ?? 5000 },
     httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestMs: e.HTTP_REQUEST_TIMEOUT_MS ?? 60_000, keepAliveMs: e.HTTP_KEEPALIVE_TIMEOUT_MS ?? 5_000 },
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+    ...(e.SIGNUP ? { signup: e.SIGNUP } : {}),
+    trustedProxies: e.TRUSTED_PROXIES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
   };
 }
@@ -307,6 +327,8 @@ export function describeConfig(c: Config): Record<string, unknown> {
     planner: c.office.planner,
     ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),
     metrics_token: c.metricsToken ? "set" : "unset",
+    signup: c.signup ?? "open until the first workspace, then invite",
+    trusted_proxies: c.trustedProxies.length ? c.trustedProxies.join(",") : "none",
     mail: c.mail ? `${c.mail.url} as ${c.mail.from.address}` : "off (invites are not emailed)",
     caldav: c.caldav ? c.caldav.url : "off (events are not written to a calendar)",
     jitsi: c.jitsiBaseUrl,

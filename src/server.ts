@@ -51,6 +51,10 @@ export interface ServerOptions {
   streamLimits?: StreamLimits;
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
   publicUrl?: string;
+  /** Sign-up mode; unset: open until the first workspace exists, then invite. */
+  signup?: "open" | "invite" | "closed";
+  /** Proxies whose X-Forwarded-For is believed (rate limits of anonymous requests). */
+  trustedProxies?: readonly string[];
   ledgerSync?: "full" | "normal";
   office?: { planner: "rules" | "llm"; llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> } };
   /** Run before every route (ops request observer). */
@@ -166,6 +170,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
     ...(opts.streamLimits ? { streamLimits: opts.streamLimits } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.signup ? { signup: opts.signup } : {}),
+    ...(opts.trustedProxies ? { trustedProxies: opts.trustedProxies } : {}),
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
     ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),

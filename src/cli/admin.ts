@@ -1,3 +1,5 @@
+import { ZCreateWorkspaceRequest } from "../../contracts/gateway.js";
+import { createWorkspace as createWorkspaceCommand } from "../gateway/commands/workspaces.js";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { readAdminFile } from "../ops/admin-endpoint.js";
@@ -45,11 +47,21 @@ export async function createWorkspace(config: Config, input: { name: string; own
   };
   // The running server's own address when it published one (PORT=0, or HOST differs from here);
   // the link must point there too, not at this shell's PORT.
-  if (runningServerPid(config.dataDir) !== null) {
-    const url = readAdminFile(config.dataDir)?.url;
-    return call(await fetch(`${url ?? localUrl(config)}/v1/workspaces`, init), url);
+  // The machine's administrator creates workspaces whatever SIGNUP says: through the running
+  // server's admin endpoint (loopback, the secret from admin.json), or an in-process server.
+  const pid = runningServerPid(config.dataDir);
+  if (pid !== null) {
+    const admin = readAdminFile(config.dataDir);
+    if (!admin) throw new Error(`LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`);
+    const headers = { ...(init.headers as Record<string, string>), authorization: `Bearer ${admin.token}` };
+    return call(await fetch(`${admin.url}/v1/admin/workspaces`, { ...init, headers }), admin.url);
   }
-  return withServer(config, async (s) => call(await s.app.request("/v1/workspaces", init)));
+  return withServer(config, async (s) => {
+    const body = ZCreateWorkspaceRequest.safeParse({ name: input.name, owner: { display_name: input.owner } });
+    if (!body.success) throw new Error(`workspace create refused: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    const made = (await createWorkspaceCommand(s.gateway.core, body.data)).body as { tenant_id: string; owner_entity_id: string; token: string };
+    return { tenant_id: made.tenant_id, owner_entity_id: made.owner_entity_id, signin_url: signinUrl(config, made.token) };
+  });
 }
 
 /**

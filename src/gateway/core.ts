@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TEventType, TPayloadOf, TUblEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/ledger-api.js";
@@ -31,6 +32,9 @@ export const GATEWAY_SYSTEM_ACTOR = { entity_id: "system_gateway", actor_type: "
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /** What every command and read shares. Internal to the gateway. */
+/** open: anyone may create a workspace; invite: people join by invite link only; closed: no new workspaces and no new members by invite. */
+export type SignupMode = "open" | "invite" | "closed";
+
 export interface Core {
   ledger: LedgerApi;
   office: OfficeApi;
@@ -49,6 +53,10 @@ export interface Core {
   /** Open streams by token: capped, and ended when the token is revoked or the roles change. */
   live: LiveConnections;
   publicUrl: () => string | undefined;
+  /** Where a request came from (the socket peer, or X-Forwarded-For through TRUSTED_PROXIES). */
+  clientAddress: (c: Context) => string;
+  /** Whether new workspaces may be created now: open, invite (join by invite only) or closed. */
+  signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */
   tenant(tenantId: string): TenantState;
   /** The acting entity as the projections know it; UNAUTHORIZED when it no longer exists. */

@@ -6,7 +6,7 @@ import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createTokenStore, type Principal } from "./auth/token-store.js";
-import { createCore, silentLogger, type Core, type Logger } from "./core.js";
+import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
@@ -15,6 +15,7 @@ import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
+import { createClientAddress } from "./client-address.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
 import { createSseHub } from "./sse-hub.js";
 
@@ -32,6 +33,10 @@ export interface GatewayDeps {
   streamLimits?: StreamLimits;
   /** The URL people open (invite links, demo sign-in); may be set later by `setPublicUrl`. */
   publicUrl?: string;
+  /** Sign-up; unset: open until the first workspace exists, then invite. */
+  signup?: SignupMode;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES). */
+  trustedProxies?: readonly string[];
   /** Delta groups kept per tenant for SSE resume (default 10,000). */
   deltaLogSize?: number;
   heartbeatMs?: number;
@@ -76,6 +81,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
     live: createLiveConnections(deps.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
+    clientAddress: createClientAddress(deps.trustedProxies ?? []),
+    signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
 

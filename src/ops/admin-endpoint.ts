@@ -1,3 +1,4 @@
+import { ZCreateWorkspaceRequest } from "../../contracts/gateway.js";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,8 @@ import { hasBearer, isLocalCaller } from "./health.js";
 export interface AdminActions {
   /** Revokes every token of the entity and issues one fresh token; null when there is no such entity. */
   rotateToken(tenantId: string, entityId: string): { revoked: number; token: string } | null;
+  /** A new workspace for the machine's administrator, whatever SIGNUP says. */
+  createWorkspace(name: string, owner: string): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
 }
 
 export interface AdminFile {
@@ -62,6 +65,21 @@ export function createAdminEndpoint(): {
     if (!r) return fail(c, 404, "NOT_FOUND", `No entity ${parsed.data.entity_id} in tenant ${parsed.data.tenant_id}`);
     c.header("cache-control", "no-store");
     return c.json({ entity_id: parsed.data.entity_id, revoked: r.revoked, token: r.token });
+  });
+
+  routes.post("/v1/admin/workspaces", async (c) => {
+    if (!isLocalCaller(c) || !hasBearer(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
+    if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return fail(c, 400, "INVALID_JSON", "The body must be JSON.");
+    }
+    const parsed = ZCreateWorkspaceRequest.safeParse(body);
+    if (!parsed.success) return fail(c, 422, "INVALID_INPUT", `Invalid workspace: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    c.header("cache-control", "no-store");
+    return c.json(await actions.createWorkspace(parsed.data.name, parsed.data.owner.display_name), 201);
   });
 
   return {

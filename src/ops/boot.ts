@@ -5,6 +5,7 @@ import { databasePath } from "./data-dir.js";
 import type { Logger } from "./logger.js";
 import type { OpsRuntime } from "./runtime.js";
 import { rotateEntityTokens } from "./token-rotation.js";
+import { createWorkspace } from "../gateway/commands/workspaces.js";
 
 /** How long EventSource clients wait before reconnecting after a shutdown closed their stream. */
 export const RECONNECT_MS = 2000;
@@ -27,6 +28,8 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     host: config.host,
     demo: config.demo,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    ...(config.signup ? { signup: config.signup } : {}),
+    trustedProxies: config.trustedProxies,
     logger,
     rateLimit: { capacity: config.rateLimit.burst, refillPerSecond: config.rateLimit.perMinute / 60 },
     streamLimits: config.streams,
@@ -46,7 +49,10 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   const planner = server.planner;
 
   const unobserve = ops.observeLedger(server.ledger);
-  ops.admin.bind({ rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId) });
+  ops.admin.bind({
+    rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId),
+    createWorkspace: async (name, owner) => (await createWorkspace(server.gateway.core, { name, owner: { display_name: owner } })).body as { tenant_id: string; owner_entity_id: string; token: string },
+  });
   const probeDb = openDatabase({ path: databasePath(config.dataDir), sync: config.ledgerSync });
   ops.setProbeDb(probeDb);
 

@@ -28,7 +28,8 @@ beforeAll(async () => {
   // With the ops routes (/readyz, /metrics) as `npm start` mounts them.
   const dataDir = mkdtempSync(join(tmpdir(), "logline-access-"));
   const ops = createOpsRuntime({ logger: quietLogger, dataDir, planner: () => ({ kind: "rules" }), shutdownTimeoutMs: 5000 });
-  t = await startTestServer({ dataDir, routes: [ops.routes] });
+  // The production default for sign-up (closed once a workspace exists).
+  t = await startTestServer({ dataDir, routes: [ops.routes], signup: undefined });
   ops.setProbeDb(t.server.db);
   ops.markBooted();
   const dan = t.demo.humans.find((h) => h.display_name === "Dan")!;
@@ -73,6 +74,8 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
   switch (`${row.method} ${row.route}`) {
     case "GET /*":
       return { path: "/" };
+    case "POST /v1/admin/workspaces":
+      return { path: "/v1/admin/workspaces", init: json({ name: "Sneaky Co", owner: { display_name: "Zed" } }) };
     case "POST /v1/admin/tokens/rotate":
       return { path: "/v1/admin/tokens/rotate", init: json({ tenant_id: T, entity_id: "ent_human_ana" }) };
     case "POST /v1/workspaces":

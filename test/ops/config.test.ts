@@ -47,6 +47,14 @@ describe("parseConfig", () => {
     expect(fail({ HTTP_HEADERS_TIMEOUT_MS: "10" }).message).toContain("HTTP_HEADERS_TIMEOUT_MS");
   });
 
+  it("reads SIGNUP and TRUSTED_PROXIES, refusing what they cannot mean", () => {
+    expect(parseConfig({}, "/srv/logline")).toMatchObject({ trustedProxies: [] });
+    expect(parseConfig({}, "/srv/logline").signup).toBeUndefined();
+    expect(parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline")).toMatchObject({ signup: "closed", trustedProxies: ["loopback", "10.0.0.0/8", "192.168.1.4"] });
+    expect(fail({ SIGNUP: "maybe" }).message).toContain("SIGNUP must be one of open, invite, closed");
+    expect(fail({ TRUSTED_PROXIES: "not-an-ip" }).message).toContain("TRUSTED_PROXIES must list IP addresses");
+  });
+
   it("turns the demo off by default in production and requires PUBLIC_URL there", () => {
     expect(fail({ NODE_ENV: "production" }).variable).toBe("PUBLIC_URL");
     const c = parseConfig({ NODE_ENV: "production", PUBLIC_URL: "https://chat.example.com/" }, "/srv");

@@ -20,7 +20,8 @@ export interface TestServer {
  */
 export async function startTestServer(opts: Partial<ServerOptions> & { keep?: boolean } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "logline-"));
-  const server = await createServer({ demo: true, logger: quiet, ledgerSync: "normal", ...opts, dataDir, port: 0, host: "127.0.0.1" });
+  // Sign-up open, so tests can make second workspaces; `signup: undefined` gives the production default.
+  const server = await createServer({ demo: true, logger: quiet, ledgerSync: "normal", signup: "open", ...opts, dataDir, port: 0, host: "127.0.0.1" });
   const { url } = await server.listen();
   if (!server.demo) throw new Error("demo was not seeded");
   return {

@@ -20,6 +20,9 @@ export function createPublicRoutes(core: Core): Hono<GwEnv> {
     setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", secure: secure(), maxAge: 30 * 24 * 3600 });
 
   app.post("/v1/workspaces", async (c) => {
+    if (core.signupMode() !== "open") {
+      throw new AppError("SIGNUP_CLOSED", "This server does not take new workspaces. Ask an admin of your workspace for an invite link.", { signup: core.signupMode() });
+    }
     const { raw, value } = await readJson(c);
     const body = parseWith(ZCreateWorkspaceRequest, value, "workspace");
     return idempotentWrite(core, c, raw, (idem) => createWorkspace(core, body, idem), { anonymous: true });
@@ -28,6 +31,7 @@ export function createPublicRoutes(core: Core): Hono<GwEnv> {
   app.get("/v1/invites/:invite", (c) => c.json(describeInvite(core, c.req.param("invite"))));
 
   app.post("/v1/invites/:invite/accept", async (c) => {
+    if (core.signupMode() === "closed") throw new AppError("SIGNUP_CLOSED", "This server takes no new members now (SIGNUP=closed). Ask its administrator.", { signup: "closed" });
     const { raw, value } = await readJson(c);
     const body = parseWith(ZAcceptInviteRequest, value, "invite acceptance");
     return idempotentWrite(core, c, raw, (idem) => acceptInvite(core, c.req.param("invite"), body, idem), { anonymous: true });

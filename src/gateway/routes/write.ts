@@ -44,7 +44,7 @@ export async function idempotentWrite(
   opts: { anonymous?: boolean } = {},
 ): Promise<Response> {
   const p = opts.anonymous ? undefined : c.get("principal");
-  const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${c.env?.incoming?.socket?.remoteAddress ?? "local"}`;
+  const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${core.clientAddress(c)}`;
   await refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
   const key = parseIdempotencyKey(c.req.header("idempotency-key"));
   if (!p && key.length < ANON_MIN_KEY) {
