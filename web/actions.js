@@ -166,8 +166,11 @@ export async function runAction(card, button, input) {
       return r;
     } catch (e) {
       const fieldErrors = e instanceof ApiError && (e.code === "VALIDATION_ERROR" || e.code === "INVALID_INPUT") && input;
-      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : "Failed" });
-      if (fieldErrors) removeLocal(cid, localId);
+      // Refused (a 4xx other than timeouts and rate limits): nothing happened, so no bubble may
+      // say it did; the card shows the server's reason. A lost connection keeps a retryable bubble.
+      const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
+      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : "Failed", ...(refused ? { refused: true } : {}) });
+      if (fieldErrors || refused) removeLocal(cid, localId);
       else updateLocal(cid, localId, { status: "failed" });
       throw e;
     }

@@ -23,7 +23,7 @@
  *   drawer: { job_id: string, data: JobDrawer | null, error: string | null } | null,
  *   presence: Record<string, Presence>,
  *   entities: Record<string, Entity>,
- *   buttons: Record<string, { status: 'pending'|'done'|'error', message?: string }>,
+ *   buttons: Record<string, { status: 'pending'|'done'|'error', message?: string, refused?: boolean }>,
  *   connection: 'connecting' | 'live' | 'down',
  *   toast: { text: string, n: number } | null,
  *   prefill: { conversationId: string, text: string, n: number } | null,
@@ -190,7 +190,7 @@ export function removeLocal(cid, localId) {
   setState({ locals: { ...state.locals, [cid]: (state.locals[cid] ?? []).filter((l) => l.local_id !== localId) } });
 }
 
-/** @param {string} key @param {{ status: 'pending'|'done'|'error', message?: string } | null} v */
+/** @param {string} key @param {{ status: 'pending'|'done'|'error', message?: string, refused?: boolean } | null} v */
 export function setButton(key, v) {
   const buttons = { ...state.buttons };
   if (v) buttons[key] = v;

@@ -23,6 +23,24 @@ export function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" 
   return { card, button };
 }
 
+/**
+ * Who may click what, as the policy pack rules it (policy.actor_authorization): Approve and
+ * Reject are an approver's or an admin's; every other button is any person's in the
+ * conversation. Checked before anything is recorded, so a refused click shows nothing.
+ */
+export const APPROVER_ACTIONS: ReadonlySet<string> = new Set(["job.approve", "job.reject"]);
+
+export function mayClick(roles: readonly string[], actionType: string): boolean {
+  return !APPROVER_ACTIONS.has(actionType) || roles.includes("job_approver") || roles.includes("admin");
+}
+
+/** UNAUTHORIZED_ACTION (403), the policy's own code, when `roles` may not click `actionType`. */
+export function checkClicker(roles: readonly string[], actionType: string, label: string): void {
+  if (!mayClick(roles, actionType)) {
+    throw new AppError("UNAUTHORIZED_ACTION", `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`, { action: actionType, needs_role: "job_approver" });
+  }
+}
+
 export function checkAction(job: JobView | null, req: TJobActionRequest): { card: TJobCard; button: TCardButton } {
   if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
   if (job.conversation_id !== req.conversation_id) throw new AppError("JOB_CONVERSATION_MISMATCH", "That job belongs to another conversation.", { job_id: req.job_id });

@@ -6,7 +6,7 @@ import { AppError } from "../shared/errors.js";
 import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "./cards.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext } from "./emitter.js";
-import { checkAction, invalidInputError, validateInput } from "./governance-gate.js";
+import { checkAction, checkClicker, invalidInputError, validateInput } from "./governance-gate.js";
 import { applyInputs, missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import * as copy from "./narrator.js";
@@ -33,6 +33,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
     if (!agent) throw new AppError("NOT_FOUND", "The job’s owner is not registered.", { job_id: req.job_id });
     const who = context.profile(req.tenant_id, req.actor_entity_id);
     if (!who) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
+    if (who.actor_type === "human") checkClicker(who.roles, button.action.type, button.label);
     return { job: job!, agent, button, clicker: { entity_id: req.actor_entity_id, actor_type: who.actor_type } };
   }
 

@@ -2,6 +2,7 @@ import { CARD_ACTION_TYPES } from "../../contracts/cards.js";
 import type { TAffordancesRequest, TAffordancesResponse } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
 import type { ContextBuilder } from "./context-builder.js";
+import { mayClick } from "./governance-gate.js";
 import { isOpenState } from "./job-machine.js";
 import type { AgentTrajectory } from "./office-api.js";
 import type { ToolRouter } from "./tools/tool-router.js";
@@ -43,8 +44,7 @@ export function buildAffordances(context: ContextBuilder, router: ToolRouter, re
   const p = context.profile(req.tenant_id, req.entity_id);
   if (!p) throw new AppError("NOT_FOUND", "No such entity.", { entity_id: req.entity_id });
   const tools = p.actor_type === "agent" ? router.list().filter((t) => p.allowed_tools.includes(t.name)) : [];
-  const approver = p.roles.includes("job_approver") || p.roles.includes("admin");
-  const actions = CARD_ACTION_TYPES.filter((a) => approver || !["job.approve", "job.reject"].includes(a));
+  const actions = CARD_ACTION_TYPES.filter((a) => mayClick(p.roles, a));
   const quick = tools.some((t) => t.name === "calendar.create_invite")
     ? [
         { label: "Schedule a meeting", prompt_text: "Schedule a 30-min call with … next week" },

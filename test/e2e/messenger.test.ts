@@ -139,6 +139,22 @@ describe("Messenger in a real browser", () => {
     await asAna.ctx.close();
   });
 
+  test("a member's Approve is refused on the card itself, and no bubble says it happened", async () => {
+    const api = async (token: string, path: string, body: unknown) =>
+      (await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-e2e-${Math.random()}` }, body: JSON.stringify(body) })).json() as Promise<any>;
+    const made = await api(dan().token, "/v1/conversations", { title: "Front desk", participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }] });
+    await api(ana().token, `/v1/conversations/${made.conversation_id}/messages`, { kind: "text", body_text: "Office Scheduler, can you schedule a 30-min call with Maria next week?" });
+    const { ctx, page } = await signedIn(browser, server.url, ana().token);
+    await page.goto(`${server.url}/c/${made.conversation_id}`);
+    const formalize = card(page, "formalize");
+    await formalize.waitFor({ timeout: 15_000 });
+    await formalize.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => textOf(formalize.getByRole("alert"))).toMatch(/Only an approver or an admin of this workspace can approve/);
+    expect(await page.locator(".msg-action", { hasText: "approved" }).count()).toBe(0);
+    await expect.poll(() => formalize.getByRole("button", { name: "Approve" }).isEnabled()).toBe(true);
+    await ctx.close();
+  });
+
   test("the composer sends while a job is running", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token);
     await openChatWithAgent(page, server.demo!.conversation_id);

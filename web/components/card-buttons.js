@@ -28,6 +28,8 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
   const statuses = getState().buttons;
   const clicked = buttons.find((b) => acted?.has(`${card.card_id}:${b.button_id}`))?.button_id;
   const inferred = live ? null : clicked ?? inferredChoice(card, jobState);
+  // The server's reason for a refused click, said on the card itself.
+  const refusal = buttons.map((b) => statuses[`${card.card_id}:${b.button_id}`]).find((st) => st?.status === "error" && st.refused)?.message;
   return html`<div class="card-buttons" role="group" aria-label="Card actions">
     ${buttons.map((b) => {
       const st = statuses[`${card.card_id}:${b.button_id}`];
@@ -43,5 +45,6 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
       </button>`;
     })}
     ${!live ? html`<span class="card-moved">This step is done — see the latest card.</span>` : null}
+    ${refusal ? html`<p class="card-refusal" role="alert">${refusal}</p>` : null}
   </div>`;
 }
