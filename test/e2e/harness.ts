@@ -32,10 +32,10 @@ const quiet = { info() {}, warn() {}, error() {} };
  * The real server on 127.0.0.1:0 over a fresh temp data dir: the shared test server when the
  * demo is wanted, an empty database otherwise (onboarding starts from nothing).
  */
-export async function startServer(opts: { demo: boolean }): Promise<RunningServer> {
+export async function startServer(opts: { demo: boolean; signup?: "open" | "invite" | "closed" }): Promise<RunningServer> {
   if (opts.demo) return startTestServer();
   const dataDir = mkdtempSync(join(tmpdir(), "logline-e2e-"));
-  const server = await createServer({ demo: false, logger: quiet, ledgerSync: "normal", dataDir, port: 0, host: "127.0.0.1" });
+  const server = await createServer({ demo: false, logger: quiet, ledgerSync: "normal", dataDir, port: 0, host: "127.0.0.1", ...(opts.signup ? { signup: opts.signup } : {}) });
   const { url } = await server.listen();
   return {
     url,

@@ -8,7 +8,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  [server, browser] = await Promise.all([startServer({ demo: false }), launchBrowser()]);
+  // Sign-up left open: a second shop signs up on the same server further down.
+  [server, browser] = await Promise.all([startServer({ demo: false, signup: "open" }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
