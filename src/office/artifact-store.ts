@@ -7,6 +7,7 @@ import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 import type { StoredArtifact } from "./office-api.js";
+import { resolveStoredPath, storedPath } from "../shared/data-paths.js";
 import { redactIcs, replaceInsensitive } from "./tools/ics-redact.js";
 import { officeArtifacts, officeOutbox } from "./schema.js";
 
@@ -47,7 +48,7 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       const sha256 = createHash("sha256").update(a.bytes).digest("hex");
       orm
         .insert(officeArtifacts)
-        .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path, sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
+        .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path: storedPath(deps.dataDir, path), sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
         .onConflictDoNothing()
         .run();
       return { size_bytes: a.bytes.length, sha256 };
@@ -57,7 +58,7 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       if (!row) return null;
       let bytes: Buffer;
       try {
-        bytes = readFileSync(row.path);
+        bytes = readFileSync(resolveStoredPath(deps.dataDir, row.path));
       } catch {
         return null;
       }
@@ -118,15 +119,16 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
         for (const f of files) {
           if (f.vaultRefs === null && !linked.has(f.artifactId) && f.mimeType !== "text/calendar") continue;
           let before: string;
+          const file = resolveStoredPath(deps.dataDir, f.path);
           try {
-            before = readFileSync(f.path, "utf8");
+            before = readFileSync(file, "utf8");
           } catch {
             continue; // the file is gone already
           }
           const after = f.mimeType === "text/calendar" ? redactIcs(before, value, redacted) : replace(before);
           if (after === before) continue;
           const bytes = Buffer.from(after, "utf8");
-          writeFileSync(f.path, bytes);
+          writeFileSync(file, bytes);
           orm
             .update(officeArtifacts)
             .set({ sizeBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") })

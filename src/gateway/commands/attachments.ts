@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { resolveStoredPath, storedPath } from "../../shared/data-paths.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
@@ -52,7 +53,7 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
       extra: () =>
         void core.db
           .prepare("INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-          .run(artifactId, p.tenantId, conversationId, filename, mime, file.size, path, core.clock.iso()),
+          .run(artifactId, p.tenantId, conversationId, filename, mime, file.size, storedPath(core.dataDir, path), core.clock.iso()),
       body: (r) => ({ accepted: true, conversation_id: conversationId, artifact_id: artifactId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
     });
   } catch (err) {
@@ -76,7 +77,7 @@ export function findArtifact(core: Core, p: Principal, artifactId: string): Serv
     .get(artifactId, p.tenantId);
   if (row) {
     memberConversation(core, p, row.conversation_id);
-    return { path: row.path, filename: row.filename, mime: row.mime_type };
+    return { path: resolveStoredPath(core.dataDir, row.path), filename: row.filename, mime: row.mime_type };
   }
   const art = core.office.artifact(p.tenantId, artifactId);
   if (!art) throw notFound("Artifact");
