@@ -88,7 +88,7 @@ const ZEnv = z.object({
   HTTP_KEEPALIVE_TIMEOUT_MS: int("HTTP_KEEPALIVE_TIMEOUT_MS", 100, 600_000).optional(),
   STREAMS_PER_TENANT: int("STREAMS_PER_TENANT", 1, 1_000_000).optional(),
   METRICS_TOKEN: z.string().trim().min(16, { message: "METRICS_TOKEN must be at least 16 characters" }).optional(),
-  SIGNUP: z.enum(["open", "invite", "closed"], { message: "SIGNUP must be one of open, invite, closed" }).optional(),
+  SIGNUP: oneOf("SIGNUP", ["open", "invite", "closed"]).optional(),
   TRUSTED_PROXIES: z
     .string()
     .trim()

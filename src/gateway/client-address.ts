@@ -12,8 +12,9 @@ export function createClientAddress(trusted: readonly string[]): (c: Context) =>
   const trust = proxyaddr.compile([...trusted]);
   return (c) => {
     const req = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    // In-process requests (app.request) have no socket; a socket already closed has no address.
     if (!req?.socket) return "local";
-    return proxyaddr(req, trust);
+    return (proxyaddr(req, trust) as string | undefined) ?? "local";
   };
 }
 

@@ -31,10 +31,14 @@ export const GATEWAY_SYSTEM_ACTOR = { entity_id: "system_gateway", actor_type: "
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
-/** What every command and read shares. Internal to the gateway. */
-/** open: anyone may create a workspace; invite: people join by invite link only; closed: no new workspaces and no new members by invite. */
+/**
+ * Who may create a workspace through POST /v1/workspaces. `invite` and `closed` refuse the same
+ * thing (new workspaces; invite links keep working in both) and differ in what the refusal says:
+ * `invite` is the default once a workspace exists, `closed` is an operator saying sign-up is shut.
+ */
 export type SignupMode = "open" | "invite" | "closed";
 
+/** What every command and read shares. Internal to the gateway. */
 export interface Core {
   ledger: LedgerApi;
   office: OfficeApi;
@@ -55,7 +59,7 @@ export interface Core {
   publicUrl: () => string | undefined;
   /** Where a request came from (the socket peer, or X-Forwarded-For through TRUSTED_PROXIES). */
   clientAddress: (c: Context) => string;
-  /** Whether new workspaces may be created now: open, invite (join by invite only) or closed. */
+  /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */
   tenant(tenantId: string): TenantState;

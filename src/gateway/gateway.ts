@@ -6,6 +6,7 @@ import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createTokenStore, type Principal } from "./auth/token-store.js";
+import { createClientAddress } from "./client-address.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
@@ -13,11 +14,10 @@ import { migrateGateway } from "./migrate.js";
 import { presenceFrame } from "./projections/presence.js";
 import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
-
-const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
-import { createClientAddress } from "./client-address.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
 import { createSseHub } from "./sse-hub.js";
+
+const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
 export interface GatewayDeps {
   ledger: LedgerApi;

@@ -51,6 +51,8 @@ describe("parseConfig", () => {
     expect(parseConfig({}, "/srv/logline")).toMatchObject({ trustedProxies: [] });
     expect(parseConfig({}, "/srv/logline").signup).toBeUndefined();
     expect(parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline")).toMatchObject({ signup: "closed", trustedProxies: ["loopback", "10.0.0.0/8", "192.168.1.4"] });
+    expect(parseConfig({ SIGNUP: " Invite " }, "/srv/logline").signup).toBe("invite");
+    expect(parseConfig({ TRUSTED_PROXIES: "::1, fd00::/8" }, "/srv/logline").trustedProxies).toEqual(["::1", "fd00::/8"]);
     expect(fail({ SIGNUP: "maybe" }).message).toContain("SIGNUP must be one of open, invite, closed");
     expect(fail({ TRUSTED_PROXIES: "not-an-ip" }).message).toContain("TRUSTED_PROXIES must list IP addresses");
   });
@@ -82,6 +84,9 @@ describe("parseConfig", () => {
     [{ CALDAV_USERNAME: "dan" }, "CALDAV_URL", /CALDAV_URL is required when CALDAV_USERNAME/],
     [{ CALDAV_URL: "dav.example.com" }, "CALDAV_URL", /CALDAV_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ JITSI_BASE_URL: "meet.example.com" }, "JITSI_BASE_URL", /JITSI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
+    [{ SIGNUP: "maybe" }, "SIGNUP", /SIGNUP must be one of open, invite, closed \(got "maybe"\)/],
+    [{ TRUSTED_PROXIES: "not-an-ip" }, "TRUSTED_PROXIES", /TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback\/linklocal\/uniquelocal \(invalid IP address: not-an-ip\)/],
+    [{ TRUSTED_PROXIES: "loopback, 10.0.0.0/33" }, "TRUSTED_PROXIES", /TRUSTED_PROXIES must list IP addresses.*10\.0\.0\.0\/33/],
   ])("refuses %j naming %s", (env, variable, message) => {
     const err = fail(env as Record<string, string>);
     expect(err.variable).toBe(variable);

@@ -22,6 +22,8 @@ export function OnboardingPage({ s }) {
   const [step, setStep] = useState(startAtAgent ? 2 : s.me ? 1 : 0);
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
+  // The server takes no new workspaces (SIGNUP): its message says what to do, and retrying can't help.
+  const [signupClosed, setSignupClosed] = useState(false);
   const [ws, setWs] = useState({ name: "", owner: "" });
   const [inv, setInv] = useState({ name: "", url: "" });
   const [agent, setAgent] = useState({ name: "Office Scheduler", role: "Scheduler Agent", caps: ["Scheduling", "Calendar invites"] });
@@ -34,6 +36,7 @@ export function OnboardingPage({ s }) {
       await fn();
     } catch (e) {
       setError(msg(e));
+      if (e instanceof ApiError && e.code === "SIGNUP_CLOSED") setSignupClosed(true);
     } finally {
       setBusy(false);
     }
@@ -96,7 +99,7 @@ export function OnboardingPage({ s }) {
         <div class="form-field"><label for="ws-owner">Your name</label>
           <input id="ws-owner" autocomplete="name" placeholder="e.g. Dan Rivera" value=${ws.owner} onInput=${(/** @type {any} */ e) => setWs({ ...ws, owner: e.currentTarget.value })} /></div>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-        <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Create workspace</button>
+        <button class="btn btn-primary btn-block" type="submit" disabled=${busy || signupClosed}>Create workspace</button>
       </form>` : null}
       ${step === 1 ? html`<form class="modal-form" onSubmit=${createInvite}>
         <h1>Invite a coworker</h1>

@@ -12,6 +12,18 @@ export function requireAdmin(core: Core, p: Principal): void {
   if (!core.me(p).roles.includes("admin")) throw new AppError("FORBIDDEN", "Only a workspace admin can do this");
 }
 
+/**
+ * Sign-up through the public route: refused unless SIGNUP is open now. Invite links are not
+ * sign-up and work in every mode; the machine's administrator creates workspaces through the
+ * admin endpoint (`logline workspace create`) whatever SIGNUP says.
+ */
+export function refuseClosedSignup(core: Core): void {
+  const mode = core.signupMode();
+  if (mode === "open") return;
+  const why = mode === "closed" ? "Sign-up is closed on this server: it takes no new workspaces." : "New workspaces on this server are by invitation only.";
+  throw new AppError("SIGNUP_CLOSED", `${why} To join your team's workspace, ask one of its admins for an invite link.`, { signup: mode });
+}
+
 /** Onboarding step 1: a tenant and its owner (approver + admin), signed in at once. */
 export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWorkspaceRequest>, idem?: IdemScope): Promise<StoredResponse> {
   const tenantId = core.ids("tnt");

@@ -3,9 +3,10 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ZAcceptInviteRequest, ZCreateWorkspaceRequest, ZSessionRequest } from "../../../contracts/gateway.js";
 import { AppError } from "../../shared/errors.js";
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
-import { acceptInvite, createWorkspace, describeInvite } from "../commands/workspaces.js";
+import { acceptInvite, createWorkspace, describeInvite, refuseClosedSignup } from "../commands/workspaces.js";
 import type { Core } from "../core.js";
 import { parseWith, readJson } from "../http-body.js";
+import type { IdemScope } from "../idempotency.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -20,18 +21,20 @@ export function createPublicRoutes(core: Core): Hono<GwEnv> {
     setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", secure: secure(), maxAge: 30 * 24 * 3600 });
 
   app.post("/v1/workspaces", async (c) => {
-    if (core.signupMode() !== "open") {
-      throw new AppError("SIGNUP_CLOSED", "This server does not take new workspaces. Ask an admin of your workspace for an invite link.", { signup: core.signupMode() });
-    }
     const { raw, value } = await readJson(c);
     const body = parseWith(ZCreateWorkspaceRequest, value, "workspace");
-    return idempotentWrite(core, c, raw, (idem) => createWorkspace(core, body, idem), { anonymous: true });
+    // Checked after the idempotency lookup: a retry of a workspace created before sign-up shut
+    // still gets its stored 201, and the anonymous rate limit counts refused attempts too.
+    const run = (idem: IdemScope) => {
+      refuseClosedSignup(core);
+      return createWorkspace(core, body, idem);
+    };
+    return idempotentWrite(core, c, raw, run, { anonymous: true });
   });
 
   app.get("/v1/invites/:invite", (c) => c.json(describeInvite(core, c.req.param("invite"))));
 
   app.post("/v1/invites/:invite/accept", async (c) => {
-    if (core.signupMode() === "closed") throw new AppError("SIGNUP_CLOSED", "This server takes no new members now (SIGNUP=closed). Ask its administrator.", { signup: "closed" });
     const { raw, value } = await readJson(c);
     const body = parseWith(ZAcceptInviteRequest, value, "invite acceptance");
     return idempotentWrite(core, c, raw, (idem) => acceptInvite(core, c.req.param("invite"), body, idem), { anonymous: true });
