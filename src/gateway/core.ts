@@ -82,8 +82,6 @@ export interface Core {
     events: TUblEvent[],
     opts: { idem?: IdemScope | undefined; status?: number; body: (res: TAppendResponse) => unknown; extra?: () => void },
   ): Promise<StoredResponse>;
-  /** Runs Office work after the response is written; failures are logged, never thrown. */
-  later(what: string, fn: () => Promise<unknown>): void;
 }
 
 export function notFound(what: string): AppError {
@@ -91,7 +89,7 @@ export function notFound(what: string): AppError {
   return new AppError("NOT_FOUND", `${what} not found`);
 }
 
-export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit" | "later">): Core {
+export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit">): Core {
   const empty = new Map<string, TenantState>();
   const core: Core = {
     ...c,
@@ -135,11 +133,6 @@ export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit" | 
         },
       );
       return stored!;
-    },
-    later(what, fn) {
-      setImmediate(() => {
-        fn().catch((err: unknown) => c.logger.warn({ err: err instanceof Error ? { message: err.message, code: (err as AppError).code } : err, what }, "office call failed after the response"));
-      });
     },
   };
   return core;

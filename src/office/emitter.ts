@@ -32,7 +32,7 @@ export interface Emitter {
  * The only place Office writes. Fills the envelope (id, ts, trace, causation) and refuses a
  * batch carrying a raw email before the ledger has to: a leak is a bug here, not a policy event.
  */
-export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGenerator }): Emitter {
+export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGenerator; answering?: { withinCommit(): (() => void) | undefined } }): Emitter {
   return {
     async emit(ctx, drafts) {
       if (!drafts.length) return [];
@@ -58,7 +58,9 @@ export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGe
       if (new RegExp(EMAIL_RE.source, "i").test(raw)) {
         throw new AppError("RAW_PII_DETECTED", "Office refused to write a raw email address to the ledger.");
       }
-      const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events });
+      // Answering an inbox item: the item is deleted in the same commit as these events.
+      const withinCommit = deps.answering?.withinCommit();
+      const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events }, withinCommit ? { withinCommit } : undefined);
       return res.accepted_event_ids;
     },
   };

@@ -1,3 +1,4 @@
+import type { InboxWork } from "./inbox.js";
 import type { OutboxDelivery } from "./mail/index.js";
 import type {
   TAffordancesRequest,
@@ -73,6 +74,20 @@ export interface VaultApi {
  * and writes only through the LedgerApi; each call resolves with the ids it appended.
  */
 export interface OfficeApi {
+  /**
+   * Takes work for Office into its durable inbox: call it inside the commit that writes the
+   * accepted event (the gateway's commit `extra`), so the work exists exactly when the event
+   * does. Office answers it after the commit, or at its next start if the process stops first,
+   * exactly once: the first event it writes in answer removes the work in the same transaction.
+   */
+  accept(work: InboxWork): void;
+  /** Accepted work not answered yet. */
+  inboxPending(): number;
+  /**
+   * Shutdown: takes up no more accepted work and waits up to `ms` for what is running. Whatever
+   * is unfinished is answered at the next start.
+   */
+  drain(ms: number): Promise<{ drained: boolean; left: number }>;
   /** A person's message in a conversation with an agent: chat reply, proposal, or continuation. */
   ingestMessage(req: TIngestMessageRequest): Promise<TOfficeResponse>;
   /** A card button click; refuses actions the job's state or the card does not allow. */

@@ -8,6 +8,7 @@ import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
 import { createOfficeView } from "./office-view.js";
 import { createEmitter } from "./emitter.js";
+import { createAnswerMarker, createInbox } from "./inbox.js";
 import { createIngest } from "./ingest.js";
 import { createJobActions } from "./job-actions.js";
 import { createJobEngine } from "./job-engine.js";
@@ -96,7 +97,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
-  const emitter = createEmitter({ ledger: deps.ledger, clock, ids });
+  const answering = createAnswerMarker(deps.db);
+  const emitter = createEmitter({ ledger: deps.ledger, clock, ids, answering });
   const engine = createJobEngine({
     ledger: deps.ledger,
     clock,
@@ -126,6 +128,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
   const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
   const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
+
+  const inbox = createInbox({
+    db: deps.db,
+    vault,
+    clock,
+    marker: answering,
+    handlers: { message: (r) => ingest(r), job_action: (r) => actions.handle(parseAction(r)), suggestion: (r) => assist.apply(r) },
+    onError,
+    onWarn: (msg, details) => deps.logger?.info?.(details, msg),
+  });
 
   const parseAction = (raw: unknown) => {
     const r = ZJobActionRequest.safeParse(raw);
@@ -178,12 +190,20 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       const r = await actions.resendOutbox(tenantId, row.job_id);
       return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: "Resending" };
     },
-    idle: () => engine.idle(),
+    accept: (work) => inbox.accept(work),
+    inboxPending: () => inbox.pending(),
+    drain: (ms) => inbox.drain(ms),
+    async idle() {
+      await inbox.idle();
+      await engine.idle();
+    },
     async start() {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
+      inbox.start();
     },
     stop() {
+      inbox.stop();
       engine.stopAll();
     },
   };

@@ -84,3 +84,28 @@ export const officeOutbox = sqliteTable(
 
 /** The LLM layer's tables (packets, ThreadContext, Assist suggestions) live in llm/schema.ts; Office's migrations create them. */
 export { officeAssistSuggestions, officeLlmPackets, officeThreadContext } from "./llm/schema.js";
+
+/**
+ * Office's durable inbox: what the gateway accepted for Office (a person's message, a click, an
+ * Assist apply) and Office has not answered yet. A row commits in the same transaction as the
+ * accepted event and is deleted in the same transaction as the first event Office writes in
+ * answer, so after any crash a piece of work is either answered or still here. `request` is the
+ * call Office will make, sealed with the vault key (it holds the person's words before redaction).
+ */
+export const officeInbox = sqliteTable(
+  "office_inbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull(),
+    /** The accepted event this work answers (the message, or the click's bubble). */
+    eventId: text("event_id").notNull(),
+    kind: text("kind").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    request: text("request").notNull(),
+    acceptedAt: text("accepted_at").notNull(),
+    /** Attempts that ended in an unexpected error (a refusal or an answer ends the row). */
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (t) => [uniqueIndex("office_inbox_event").on(t.tenantId, t.eventId)],
+);

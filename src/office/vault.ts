@@ -28,6 +28,14 @@ export interface VaultDeps {
 export type Vault = VaultApi & {
   /** The tenant-salted BLAKE3 hash the ledger stores instead of the value. */
   hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
+  /**
+   * Encrypts a short-lived value Office keeps in its own tables (the durable inbox's requests)
+   * with the vault key; `label` is bound as associated data, so it opens only under the same
+   * tenant and label.
+   */
+  seal(tenantId: string, label: string, value: string): string;
+  /** The reverse of `seal`; throws when the key or label does not match. */
+  unseal(tenantId: string, label: string, sealed: string): string;
 };
 
 /**
@@ -86,6 +94,21 @@ export function createVault(deps: VaultDeps): Vault {
 
   return {
     hashOf,
+    seal(tenantId, label, value) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      cipher.setAAD(Buffer.from(`${tenantId}|sealed|${label}`));
+      const ct = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+      return [iv, cipher.getAuthTag(), ct].map((b) => b.toString("base64")).join(".");
+    },
+    unseal(tenantId, label, sealed) {
+      const [iv, tag, ct] = sealed.split(".").map((part) => Buffer.from(part, "base64"));
+      if (!iv || !tag || !ct) throw new Error("not a sealed value");
+      const decipher = createDecipheriv("aes-256-gcm", key, iv);
+      decipher.setAAD(Buffer.from(`${tenantId}|sealed|${label}`));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ct), decipher.final()]).toString("utf8");
+    },
     put(tenantId, kind, value) {
       const hash = hashOf(tenantId, kind, value);
       const redacted = redact(kind, value);

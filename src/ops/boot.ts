@@ -49,6 +49,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   const planner = server.planner;
 
   const unobserve = ops.observeLedger(server.ledger);
+  ops.observeInbox(() => server.office.inboxPending());
   ops.admin.bind({
     rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId),
     createWorkspace: async (name, owner) => (await createWorkspace(server.gateway.core, { name, owner: { display_name: owner } })).body as { tenant_id: string; owner_entity_id: string; token: string },
@@ -64,11 +65,22 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   const budget = Math.max(100, config.shutdownTimeoutMs - 1000);
   // First: a stopping server takes no more admin commands.
   ops.shutdown.add({ name: "admin file", run: unpublish });
+  let stopBy = 0;
   ops.shutdown.add({
     name: "requests in flight",
     run: async () => {
+      stopBy = Date.now() + budget;
       const r = await ops.drain.drain(budget);
       if (!r.drained) logger.warn({ left: r.left }, "requests still in flight at the shutdown deadline");
+    },
+  });
+  // Then what Office was answering when the signal came, in what is left of the same budget.
+  // Anything unfinished stays in its durable inbox and is answered at the next start.
+  ops.shutdown.add({
+    name: "office inbox",
+    run: async () => {
+      const r = await server.office.drain(Math.max(0, stopBy - Date.now()));
+      if (!r.drained) logger.warn({ left: r.left }, "Office work still running at the shutdown deadline; it is answered at the next start");
     },
   });
   ops.shutdown.add({ name: "event streams", run: () => void logger.info({ closed: ops.sse.closeAll(RECONNECT_MS) }, "closed event streams with a retry hint") });

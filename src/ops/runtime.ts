@@ -30,6 +30,8 @@ export interface OpsRuntime {
   markBooted(rebuildSeconds?: number): void;
   /** The database connection the readiness probe takes its write lock on. */
   setProbeDb(db: Db): void;
+  /** Office's accepted-but-unanswered work, read at each scrape. */
+  observeInbox(pending: () => number): void;
 }
 
 export function createOpsRuntime(deps: {
@@ -89,6 +91,9 @@ export function createOpsRuntime(deps: {
     markBooted(rebuildSeconds) {
       if (rebuildSeconds !== undefined) metrics.projectionRebuild.set(rebuildSeconds);
       booted = true;
+    },
+    observeInbox(pending) {
+      metrics.registry.gauge("logline_office_inbox_pending", "Accepted messages and clicks Office has not answered yet (its durable inbox).", pending);
     },
     setProbeDb(db) {
       probeDb = db;

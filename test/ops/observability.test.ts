@@ -122,10 +122,12 @@ describe("/metrics and /readyz", () => {
       { event_type: "policy.violation", payload: { code: "INVALID_PROVENANCE" } },
     ]) listeners.forEach((l) => l(e));
     ops.observeAppend(3);
+    ops.observeInbox(() => 3);
 
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(text).toContain('logline_http_requests_total{method="GET",route="/v1/boom",status="500"} 1');
     expect(text).toContain("logline_sse_clients 1");
+    expect(text).toContain("logline_office_inbox_pending 3");
     expect(text).toContain("logline_projection_rebuild_seconds 0.25");
     expect(text).toContain('logline_ledger_events_total{type="message.sent"} 1');
     expect(text).toContain('logline_tool_calls_total{outcome="TIMEOUT",tool="calendar.create_invite"} 1');

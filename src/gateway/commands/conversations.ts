@@ -68,8 +68,31 @@ export async function postText(
     body_text: text.slice(0, 8000),
     ...(refs.length ? { pii_refs: refs } : {}),
   }, { trace_id: traceId });
-  const res = await core.commit(p.tenantId, [ev], {
+  // Only conversations with an agent coworker have anyone for Office to speak for. The work
+  // enters Office's durable inbox in the same commit as the message: accepted means answered.
+  const forOffice = conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
+  return core.commit(p.tenantId, [ev], {
     idem,
+    ...(forOffice
+      ? {
+          extra: () =>
+            core.office.accept({
+              kind: "message",
+              request: {
+                tenant_id: p.tenantId,
+                trace_id: traceId,
+                conversation_id: conversationId,
+                actor_entity_id: p.entityId,
+                kind: "text",
+                // Office needs the real words (an attendee's address, say); the inbox keeps them
+                // sealed with the vault key, and Office vaults every sensitive value itself before
+                // anything it writes reaches the ledger.
+                body_text: body.body_text,
+                message_event_id: ev.event_id,
+              },
+            }),
+        }
+      : {}),
     body: (r) => ({
       accepted: true,
       conversation_id: conversationId,
@@ -80,23 +103,6 @@ export async function postText(
       cursor: r.cursor,
     }),
   });
-  // Only conversations with an agent coworker have anyone for Office to speak for.
-  if (conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent")) {
-    core.later("office.ingestMessage", () =>
-      core.office.ingestMessage({
-        tenant_id: p.tenantId,
-        trace_id: traceId,
-        conversation_id: conversationId,
-        actor_entity_id: p.entityId,
-        kind: "text",
-        // Office runs in this process and needs the real words (an attendee's address, say); it
-        // vaults every sensitive value itself before anything it writes reaches the ledger.
-        body_text: body.body_text,
-        message_event_id: ev.event_id,
-      }),
-    );
-  }
-  return res;
 }
 
 /** A read marker: everything up to `cursor` in this conversation is read (drives unread counts). */

@@ -81,10 +81,10 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
     body_text: `${me.display_name} ${VERBS[a.action.type]} “${job.title}”`.slice(0, 8000),
     action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
   }, { job_id: a.job_id, trace_id: traceId });
-  const res = await core.commit(p.tenantId, [bubble], {
+  // Office carries the click out from its durable inbox, taken in the same commit as the bubble.
+  return core.commit(p.tenantId, [bubble], {
     idem,
+    extra: () => core.office.accept({ kind: "job_action", request: { ...req, causation_id: bubble.event_id } }),
     body: (r) => ({ accepted: true, job_id: a.job_id, conversation_id: conversationId, client_action: a.action.type, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
   });
-  core.later("office.jobAction", () => core.office.jobAction({ ...req, causation_id: bubble.event_id }));
-  return res;
 }

@@ -41,13 +41,14 @@ export async function applySuggestion(core: Core, p: Principal, jobId: string, s
     kind: "system",
     body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, 8000),
   }, { job_id: jobId, trace_id: req.trace_id });
-  const res = await core.commit(p.tenantId, [bubble], {
+  return core.commit(p.tenantId, [bubble], {
     idem,
-    extra: () => void core.office.claimSuggestion(req),
+    extra: () => {
+      core.office.claimSuggestion(req);
+      core.office.accept({ kind: "suggestion", request: { ...req, causation_id: bubble.event_id } });
+    },
     body: (r) => ({ accepted: true, conversation_id: job.conversation_id, job_id: jobId, client_action: "assist.apply", created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
   });
-  core.later("office.applySuggestion", () => core.office.applySuggestion({ ...req, causation_id: bubble.event_id }));
-  return res;
 }
 
 /**

@@ -18,14 +18,15 @@ afterEach(() => {
 describe("0004_outbox_delivery on a data dir from before", () => {
   it("applies after 0003 and keeps existing outbox rows valid: attempts 0, no due time, status untouched", () => {
     dir = mkdtempSync(join(tmpdir(), "office-mig-"));
-    // The migrations as they were before this one.
+    // The migrations as they were before this one (it and every later one taken away).
     const before = join(dir, "migrations");
     cpSync(MIGRATIONS, before, { recursive: true });
     const journalPath = join(before, "meta", "_journal.json");
     const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-    journal.entries = journal.entries.filter((e) => e.tag !== "0004_outbox_delivery");
+    const at = journal.entries.findIndex((e) => e.tag === "0004_outbox_delivery");
+    for (const e of journal.entries.slice(at)) unlinkSync(join(before, `${e.tag}.sql`));
+    journal.entries = journal.entries.slice(0, at);
     writeFileSync(journalPath, JSON.stringify(journal));
-    unlinkSync(join(before, "0004_outbox_delivery.sql"));
 
     const db = openDatabase({ path: join(dir, "logline.db") });
     migrate(drizzle(db), { migrationsFolder: before, migrationsTable: "__office_migrations" });

@@ -1,0 +1,227 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { and, asc, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { TIngestMessageRequest, TJobActionRequest } from "../../contracts/office.js";
+import type { Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
+import { AppError } from "../shared/errors.js";
+import { isStorageError } from "../ledger/storage-errors.js";
+import type { ApplySuggestionInput } from "./office-api.js";
+import { officeInbox } from "./schema.js";
+import type { Vault } from "./vault.js";
+
+/**
+ * Work the gateway accepted for Office. Each names the accepted event it answers: the
+ * message's own id, or the click's bubble (`causation_id`).
+ */
+export type InboxWork =
+  | { kind: "message"; request: TIngestMessageRequest & { message_event_id: string } }
+  | { kind: "job_action"; request: TJobActionRequest & { causation_id: string } }
+  | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } };
+
+export interface InboxHandlers {
+  message(req: TIngestMessageRequest): Promise<unknown>;
+  job_action(req: TJobActionRequest): Promise<unknown>;
+  suggestion(req: ApplySuggestionInput & { causation_id: string }): Promise<unknown>;
+}
+
+interface Answering {
+  tenantId: string;
+  eventId: string;
+}
+
+/**
+ * Which inbox item the code running now answers. The emitter asks it for a `withinCommit` that
+ * deletes the item in the same transaction as the events it writes: the first answer ends the
+ * item, and later ones (or timers started while answering) delete nothing.
+ */
+export function createAnswerMarker(db: Db) {
+  const als = new AsyncLocalStorage<Answering>();
+  const remove = db.prepare("DELETE FROM office_inbox WHERE tenant_id = ? AND event_id = ?");
+  return {
+    run: <T>(item: Answering, fn: () => Promise<T>): Promise<T> => als.run(item, fn),
+    withinCommit(): (() => void) | undefined {
+      const item = als.getStore();
+      return item ? () => void remove.run(item.tenantId, item.eventId) : undefined;
+    },
+  };
+}
+export type AnswerMarker = ReturnType<typeof createAnswerMarker>;
+
+/** Backoff after an unexpected failure; storage failures (a full disk) retry without a cap. */
+const RETRY_MS = [1_000, 5_000, 30_000, 60_000];
+const MAX_ATTEMPTS = 5;
+
+function eventIdOf(work: InboxWork): string {
+  return work.kind === "message" ? work.request.message_event_id : work.request.causation_id;
+}
+
+/**
+ * Office's durable inbox. `accept` runs inside the commit that writes the accepted event (so a
+ * 202 means the row exists); the row is answered right after the commit and, if the process
+ * stopped first, at the next start. A person's messages are answered one at a time per
+ * conversation, in the order accepted; clicks run at once (jobs have their own locks).
+ */
+export function createInbox(deps: { db: Db; vault: Vault; clock: Clock; marker: AnswerMarker; handlers: InboxHandlers; onError: (e: unknown, where: string) => void; onWarn?: (msg: string, details: Record<string, unknown>) => void; retryMs?: readonly number[] }) {
+  const retryMs = deps.retryMs ?? RETRY_MS;
+  const orm = drizzle(deps.db);
+  const running = new Map<number, Promise<void>>();
+  const chains = new Map<string, Promise<void>>();
+  const retryTimers = new Set<NodeJS.Timeout>();
+  let kickQueued = false;
+  let stopped = true;
+
+  const label = (kind: string, eventId: string) => `inbox:${kind}:${eventId}`;
+
+  function accept(work: InboxWork): void {
+    const eventId = eventIdOf(work);
+    const tenantId = work.request.tenant_id;
+    const conversationId = "conversation_id" in work.request && work.request.conversation_id ? work.request.conversation_id : "";
+    orm
+      .insert(officeInbox)
+      .values({ tenantId, eventId, kind: work.kind, conversationId, request: deps.vault.seal(tenantId, label(work.kind, eventId), JSON.stringify(work.request)), acceptedAt: deps.clock.iso() })
+      .onConflictDoNothing()
+      .run();
+    // After the current synchronous commit: a row whose transaction rolled back is not found.
+    queueKick();
+  }
+
+  function queueKick(): void {
+    if (kickQueued || stopped) return;
+    kickQueued = true;
+    setImmediate(() => {
+      kickQueued = false;
+      kick();
+    });
+  }
+
+  /** Starts every row not already running, oldest first. */
+  function kick(): void {
+    if (stopped) return;
+    for (const row of orm.select().from(officeInbox).orderBy(asc(officeInbox.id)).all()) {
+      if (running.has(row.id)) continue;
+      start(row);
+    }
+  }
+
+  function start(row: typeof officeInbox.$inferSelect): void {
+    const chainKey = row.kind === "message" ? `${row.tenantId}|${row.conversationId}` : undefined;
+    const before = chainKey ? chains.get(chainKey) : undefined;
+    const p = (async () => {
+      if (before) await before;
+      await answer(row);
+    })().finally(() => {
+      running.delete(row.id);
+      if (chainKey && chains.get(chainKey) === p) chains.delete(chainKey);
+    });
+    running.set(row.id, p);
+    if (chainKey) chains.set(chainKey, p);
+  }
+
+  const where = (row: typeof officeInbox.$inferSelect) => and(eq(officeInbox.tenantId, row.tenantId), eq(officeInbox.eventId, row.eventId));
+
+  /** Deletes the row (answered, nothing to say, or refused). A failure here leaves it for a rerun, which is safe: nothing was written for it. */
+  function finish(row: typeof officeInbox.$inferSelect): void {
+    try {
+      orm.delete(officeInbox).where(where(row)).run();
+    } catch (e) {
+      deps.onError(e, "inbox.finish");
+    }
+  }
+
+  async function answer(row: typeof officeInbox.$inferSelect): Promise<void> {
+    if (stopped) return;
+    let request: unknown;
+    try {
+      request = JSON.parse(deps.vault.unseal(row.tenantId, label(row.kind, row.eventId), row.request));
+    } catch (e) {
+      deps.onError(e, "inbox.unseal");
+      finish(row);
+      return;
+    }
+    try {
+      await deps.marker.run({ tenantId: row.tenantId, eventId: row.eventId }, () => handle(row.kind, request));
+      finish(row);
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) {
+        // A refusal is an answer too (a stale click, a sender who left): nothing to retry.
+        deps.onWarn?.("office refused accepted work", { kind: row.kind, event_id: row.eventId, code: e.code });
+        finish(row);
+        return;
+      }
+      const storage = isStorageError(e) || isStorageError((e as { cause?: unknown } | null)?.cause) || (e instanceof AppError && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE"));
+      const attempts = row.attempts + 1;
+      if (!storage && attempts >= MAX_ATTEMPTS) {
+        deps.onError(e, "inbox.gave_up");
+        finish(row);
+        return;
+      }
+      if (stopped) return; // stopping: the row stays and is answered at the next start
+      deps.onError(e, "inbox.retry");
+      try {
+        orm.update(officeInbox).set({ attempts, lastError: (e instanceof Error ? e.message : String(e)).slice(0, 300) }).where(where(row)).run();
+      } catch {
+        // The disk may still be full: the retry below runs with the old count.
+      }
+      const t = setTimeout(() => {
+        retryTimers.delete(t);
+        queueKick();
+      }, retryMs[Math.min(attempts, retryMs.length) - 1]);
+      retryTimers.add(t);
+    }
+  }
+
+  function handle(kind: string, request: unknown): Promise<unknown> {
+    switch (kind) {
+      case "message":
+        return deps.handlers.message(request as TIngestMessageRequest);
+      case "job_action":
+        return deps.handlers.job_action(request as TJobActionRequest);
+      case "suggestion":
+        return deps.handlers.suggestion(request as ApplySuggestionInput & { causation_id: string });
+      default:
+        return Promise.reject(new AppError("VALIDATION_ERROR", `Unknown inbox kind ${kind}`));
+    }
+  }
+
+  /** Resolves when nothing is running or queued (retries waiting on a timer excepted). */
+  async function idle(): Promise<void> {
+    for (;;) {
+      await new Promise((r) => setImmediate(r));
+      if (!running.size && !kickQueued) return;
+      await Promise.allSettled([...running.values()]);
+    }
+  }
+
+  return {
+    accept,
+    /** Answers what was accepted before the last stop, and from now on what is accepted. */
+    start(): void {
+      stopped = false;
+      kick();
+    },
+    idle,
+    /** Rows not yet answered (the metrics gauge). */
+    pending: (): number => deps.db.prepare("SELECT COUNT(*) FROM office_inbox").pluck().get() as number,
+    /**
+     * Stops taking up rows and waits up to `ms` for the ones running. What is unfinished stays
+     * in the table and is answered at the next start.
+     */
+    async drain(ms: number): Promise<{ drained: boolean; left: number }> {
+      stopped = true;
+      for (const t of retryTimers) clearTimeout(t);
+      retryTimers.clear();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)));
+      const done = await Promise.race([Promise.allSettled([...running.values()]).then(() => "done" as const), deadline]);
+      clearTimeout(timer);
+      return { drained: done === "done", left: running.size };
+    },
+    stop(): void {
+      stopped = true;
+      for (const t of retryTimers) clearTimeout(t);
+      retryTimers.clear();
+    },
+  };
+}
+export type Inbox = ReturnType<typeof createInbox>;
