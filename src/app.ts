@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { AppError, isAppError } from "./shared/errors.js";
+import { isStorageError, toStorageError } from "./shared/storage-errors.js";
 
 /**
  * One Hono app: one error handler, one health route, and each module's routes mounted.
@@ -10,6 +11,8 @@ export interface AppDeps {
   routes: Hono[];
   health?: () => Record<string, unknown>;
   onUnexpectedError?: (err: unknown, traceId: string | undefined) => void;
+  /** A write met a full or unwritable disk (answered 507 / 503); for the operator's log. */
+  onStorageError?: (err: unknown) => void;
   /**
    * Runs before every route, in order (request logging, metrics). The ops observer sets
    * `c.var.trace_id`, which the error handler below reports when the client sent none.
@@ -33,6 +36,13 @@ export function createApp(deps: AppDeps): Hono {
       const wait = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
       if (err.status === 429 && typeof wait === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(wait));
       return c.json(err.toBody(), err.status as 400);
+    }
+    // A full or unwritable disk met outside the ledger's commit (a file, a vault or session row):
+    // the standard shape with 507 / 503, and the request wrote nothing that stays.
+    if (isStorageError(err)) {
+      const e = toStorageError(err);
+      deps.onStorageError?.(err);
+      return c.json(e.toBody(), e.status as 507);
     }
     // Hono raises HTTPException for body-limit and similar transport problems.
     const status = (err as { status?: number }).status;

@@ -196,6 +196,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
+    onStorageError: (err) => logger.error({ err }, "storage full or unavailable: a write was refused"),
   });
 
   let server: ServerType | undefined;

@@ -12,7 +12,7 @@ import type { LedgerStore } from "./store.js";
 import type { Signer } from "./signing.js";
 import { canonicalize } from "./canonical-json.js";
 import { chainHash, GENESIS_HASH } from "./chain.js";
-import { isStorageError, toStorageError } from "./storage-errors.js";
+import { isStorageError, toStorageError } from "../shared/storage-errors.js";
 
 export interface Head {
   seq: number;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import writeFileAtomic from "write-file-atomic";
 import { join } from "node:path";
 import { and, eq, isNull, like, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
@@ -44,13 +45,20 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       const dir = join(deps.dataDir, "artifacts", safe(a.tenant_id));
       mkdirSync(dir, { recursive: true });
       const path = join(dir, `${safe(a.artifact_id)}-${safe(a.filename)}`);
-      writeFileSync(path, a.bytes);
+      // Whole or not at all (temp file, fsync, rename); a row that cannot be written (a full
+      // disk) takes the file with it, so no file is left that nothing names.
+      writeFileAtomic.sync(path, a.bytes);
       const sha256 = createHash("sha256").update(a.bytes).digest("hex");
-      orm
-        .insert(officeArtifacts)
-        .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path: storedPath(deps.dataDir, path), sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
-        .onConflictDoNothing()
-        .run();
+      try {
+        orm
+          .insert(officeArtifacts)
+          .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path: storedPath(deps.dataDir, path), sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
+          .onConflictDoNothing()
+          .run();
+      } catch (err) {
+        rmSync(path, { force: true });
+        throw err;
+      }
       return { size_bytes: a.bytes.length, sha256 };
     },
     get(tenantId, artifactId) {
@@ -128,7 +136,8 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
           const after = f.mimeType === "text/calendar" ? redactIcs(before, value, redacted) : replace(before);
           if (after === before) continue;
           const bytes = Buffer.from(after, "utf8");
-          writeFileSync(file, bytes);
+          // Rewritten beside and renamed: a full disk leaves the old file, never half of it.
+          writeFileAtomic.sync(file, bytes);
           orm
             .update(officeArtifacts)
             .set({ sizeBytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") })

@@ -5,7 +5,7 @@ import type { TIngestMessageRequest, TJobActionRequest } from "../../contracts/o
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
-import { isStorageError } from "../ledger/storage-errors.js";
+import { isStorageError } from "../shared/storage-errors.js";
 import type { ApplySuggestionInput } from "./office-api.js";
 import { officeInbox } from "./schema.js";
 import type { Vault } from "./vault.js";

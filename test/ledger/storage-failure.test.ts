@@ -27,7 +27,7 @@ describe("storage failures", () => {
     const [r1, r2] = await Promise.all([post(app, { tenant_id: "ten_a", events: big }), post(app, { tenant_id: "ten_a", events: small })]);
     expect(r1.status).toBe(507);
     expect(r2.status).toBe(507);
-    expect(await r1.json()).toMatchObject({ error: { code: "STORAGE_FULL", message: expect.any(String), details: { sqlite_code: "SQLITE_FULL" } } });
+    expect(await r1.json()).toMatchObject({ error: { code: "STORAGE_FULL", message: expect.any(String), details: { storage_code: "SQLITE_FULL" } } });
 
     expect(t.db.prepare("SELECT count(*) FROM ledger_events").pluck().get()).toBe(rowsBefore);
     expect(t.ledger.head("ten_a")).toEqual(headBefore);
@@ -48,7 +48,7 @@ describe("storage failures", () => {
     t.db.pragma("query_only = 1");
     const res = await post(app, { tenant_id: "ten_a", events: [messageSent("ten_a")] });
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: { code: "STORAGE_UNAVAILABLE", details: { sqlite_code: expect.stringMatching(/^SQLITE_READONLY/) } } });
+    expect(await res.json()).toMatchObject({ error: { code: "STORAGE_UNAVAILABLE", details: { storage_code: expect.stringMatching(/^SQLITE_READONLY/) } } });
     t.db.pragma("query_only = 0");
     expect((await post(app, { tenant_id: "ten_a", events: [messageSent("ten_a")] })).status).toBe(200);
     expect(t.ledger.head("ten_a").tenant_seq).toBe(3);

@@ -1,7 +1,9 @@
-import { mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
 import { resolveStoredPath, storedPath } from "../../shared/data-paths.js";
 import { AppError } from "../../shared/errors.js";
+import { isStorageError, toStorageError } from "../../shared/storage-errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
@@ -32,10 +34,7 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
   const artifactId = core.ids("art");
   const filename = cleanName(file.name);
   const mime = safeMime(file.type || "application/octet-stream");
-  const dir = join(core.dataDir, "attachments", p.tenantId.replace(/[^A-Za-z0-9_-]/g, "_"));
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, artifactId);
-  writeFileSync(path, Buffer.from(await file.arrayBuffer()), { mode: 0o600 });
+  const bytes = Buffer.from(await file.arrayBuffer());
   // A file name is typed by a person like a message ("call maria@acme.com.txt"): its emails and
   // phones go to the vault, and the ledger gets the redacted name. The download keeps the name
   // as uploaded (gateway_attachments is not the ledger and is served only to members).
@@ -47,6 +46,16 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
     ...(refs.length ? { pii_refs: refs } : {}),
     artifact: { artifact_id: artifactId, kind: "file", title: shown, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
   });
+  const dir = join(core.dataDir, "attachments", p.tenantId.replace(/[^A-Za-z0-9_-]/g, "_"));
+  const path = join(dir, artifactId);
+  // The bytes reach their name whole or not at all (a temp file, fsync, rename); if the commit
+  // then fails (a full disk, say), the file goes too: nothing is left that no message names.
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic.sync(path, bytes, { mode: 0o600 });
+  } catch (err) {
+    throw toStorageError(err);
+  }
   try {
     return await core.commit(p.tenantId, [ev], {
       idem,
@@ -58,7 +67,7 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
     });
   } catch (err) {
     rmSync(path, { force: true });
-    throw err;
+    throw isStorageError(err) ? toStorageError(err) : err;
   }
 }
 
