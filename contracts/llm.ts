@@ -143,7 +143,7 @@ export const ZRenderBlock: z.ZodType<TRenderBlock> = z.lazy(() =>
         .max(100),
     }),
   ]),
-);
+).meta({ id: "RenderBlock" });
 
 /** A rich reply: an allowlisted tree the UI turns into DOM nodes (never HTML). */
 export const ZRenderDoc = z.object({ type: z.literal("doc"), children: z.array(ZRenderBlock).min(1).max(100) });

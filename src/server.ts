@@ -2,6 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { createRouter } from "./shared/openapi.js";
 import { createApp } from "./app.js";
 import {
   bodyLimits,
@@ -84,7 +85,7 @@ export interface HttpTimeouts {
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
 export interface LogLineServer {
-  app: Hono;
+  app: ReturnType<typeof createApp>;
   db: Db;
   ledger: LedgerApi;
   office: Office;
@@ -181,7 +182,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
 
   const seeded = opts.demo ? await seedDemo(gateway.core) : null;
 
-  const guarded = new Hono();
+  const guarded = createRouter();
   const guard = moduleGuard(gateway.core) as unknown as MiddlewareHandler;
   guarded.use("/v1/ledger/*", guard);
   guarded.use("/v1/office/*", guard);

@@ -6,7 +6,9 @@ import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createTokenStore, type Principal } from "./auth/token-store.js";
+import { createGatewayApi } from "./api.js";
 import { createClientAddress } from "./client-address.js";
+import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
@@ -45,7 +47,9 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
-  /** Internal shared state for the route adapters. */
+  /** The door: one method per REST route (what the route adapters call). */
+  readonly api: GatewayApi;
+  /** Internal shared state of the gateway (its stores, projections and the other modules' doors). */
   readonly core: Core;
   /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
   stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
@@ -127,7 +131,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   arm();
 
-  return {
+  const gateway: Gateway = {
+    get api() {
+      return api;
+    },
     core,
     stream(p, res, cursor, tokenHash) {
       live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
@@ -155,4 +162,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       hub.close();
     },
   };
+  const api = createGatewayApi(core, gateway);
+  return gateway;
 }

@@ -1,5 +1,6 @@
 /** Office's public door: the interface, its factory, its routes, and the provider seam. */
 export type { OfficeApi, VaultApi, StoredArtifact, AgentTrajectory } from "./office-api.js";
+export type { OutboxDelivery } from "./mail/index.js";
 export { createOffice, migrateOffice, type CreateOfficeDeps, type Office, type OfficeLogger } from "./office.js";
 export { createOfficeRoutes } from "./routes.js";
 export type { Planner, PlanFrame, Decision, SlotValues } from "./planner/planner.js";

@@ -62,7 +62,7 @@ function build() {
   return { app, ops, out };
 }
 
-async function listen(app: Hono): Promise<{ url: string; server: ServerType }> {
+async function listen(app: { fetch: (req: Request, env?: any) => Response | Promise<Response> }): Promise<{ url: string; server: ServerType }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await once(server, "listening");
   cleanups.push(() => new Promise<void>((r) => ((server as unknown as { closeAllConnections(): void }).closeAllConnections(), server.close(() => r()))));

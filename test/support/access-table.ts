@@ -37,6 +37,8 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/healthz", what: "liveness", expect: all(200) },
   { method: "GET", route: "/readyz", what: "readiness", expect: all(200) },
   { method: "GET", route: "/metrics", what: "Prometheus metrics (this machine, or METRICS_TOKEN)", expect: all(200) },
+  { method: "GET", route: "/v1/openapi.json", what: "the API description (OpenAPI 3.1)", expect: all(200) },
+  { method: "GET", route: "/docs", what: "the API reference page", expect: all(200) },
   { method: "POST", route: "/v1/admin/workspaces", what: "create a workspace whatever SIGNUP says (this machine, with the secret in DATA_DIR/admin.json)", expect: all(403) },
   { method: "POST", route: "/v1/admin/tokens/rotate", what: "rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)", expect: all(403) },
   { method: "POST", route: "/v1/workspaces", what: "create a workspace (sign-up; closed once one exists, SIGNUP)", expect: all(403) },

@@ -1,103 +1,124 @@
-import { Hono } from "hono";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { ZCreateAgentRequest, ZCreateConversationRequest, ZCreateInviteRequest, ZJobActionSubmit, ZPostMessageRequest, ZReadMarkerRequest, ZSetMyEmailRequest } from "../../../contracts/gateway.js";
-import { ZJobId } from "../../../contracts/primitives.js";
+import { createRoute, z } from "@hono/zod-openapi";
+import {
+  ZAcceptedResponse,
+  ZCreateAgentRequest,
+  ZCreateAgentResponse,
+  ZCreateConversationRequest,
+  ZCreateConversationResponse,
+  ZCreateInviteRequest,
+  ZCreateInviteResponse,
+  ZJobActionSubmit,
+  ZJobDrawerResponse,
+  ZPostMessageRequest,
+  ZReadMarkerRequest,
+  ZSetMyEmailRequest,
+} from "../../../contracts/gateway.js";
+import { ZConversationDetail, ZConversationList, ZEntityList, ZPresenceList, ZTimelinePage, ZWriteResult } from "../../../contracts/gateway-responses.js";
+import { ZConversationId, ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
+import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
-import { createConversation, markRead, memberConversation, postText } from "../commands/conversations.js";
-import { llmAudit } from "../commands/llm.js";
-import { submitJobAction } from "../commands/job-action.js";
-import { createAgent, createInvite, setMyEmail } from "../commands/workspaces.js";
 import type { Gateway } from "../gateway.js";
-import { parseWith, readJson } from "../http-body.js";
-import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "../reads.js";
 import { idempotentWrite } from "./write.js";
 
-/** Thin adapters: parse with the contract schema, one gateway call, a status. */
-export function createApiRoutes(gw: Gateway): Hono<GwEnv> {
-  const core = gw.core;
-  const app = new Hono<GwEnv>();
+const noParams = z.object({});
+const conversationParams = z.object({ id: ZConversationId });
+const jobParams = z.object({ job_id: ZJobId });
+const pageQuery = z.object({
+  limit: z.string().optional().openapi({ description: "1–1000 items (default 50)" }),
+  before: z.string().optional().openapi({ description: "A cursor `seq:N`: items before it (page back with `next_cursor`)" }),
+  cursor: z.string().optional().openapi({ description: "A cursor `seq:N`: items after it" }),
+  after: z.string().optional().openapi({ description: "Same as `cursor`" }),
+});
+
+/** The Messenger's authenticated API: thin adapters over `GatewayApi` (parse, one call, answer). */
+export function createApiRoutes(gw: Gateway) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
   const auth = authenticate(core.tokens);
+  const security = SIGNED_IN;
+  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(path: string, method: "post" | "put", body: T, summary: string, tags: string[], ok: Record<number, ReturnType<typeof json>>, params?: P) =>
+    createRoute({ method, path, summary, tags, security, middleware: [auth] as const, request: { body: jsonBody(body), params: params ?? (noParams as P) }, responses: { ...ok, ...errors(...WRITE_ERRORS) }, parameters: [IDEMPOTENCY_HEADER] });
 
-  app.post("/v1/invites", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZCreateInviteRequest, value, "invite");
-    return idempotentWrite(core, c, raw, (idem) => createInvite(core, c.get("principal"), body, idem));
+  route(app, write("/v1/invites", "post", ZCreateInviteRequest, "Invite a person (admins); the link works once", ["Workspace"], { 201: json(ZCreateInviteResponse, "The invite link") }), async (c) => {
+    const body = c.req.valid("json");
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.createInvite(c.get("principal"), body, idem));
   });
 
-  app.post("/v1/agents", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZCreateAgentRequest, value, "agent");
-    return idempotentWrite(core, c, raw, (idem) => createAgent(core, c.get("principal"), body, idem));
+  route(app, write("/v1/agents", "post", ZCreateAgentRequest, "Add an agent coworker (admins)", ["Workspace"], { 201: json(ZCreateAgentResponse, "The new agent") }), async (c) => {
+    const body = c.req.valid("json");
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.createAgent(c.get("principal"), body, idem));
   });
 
-  app.put("/v1/me/email", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZSetMyEmailRequest, value, "email");
-    return idempotentWrite(core, c, raw, (idem) => setMyEmail(core, c.get("principal"), body.email, idem));
+  route(app, write("/v1/me/email", "put", ZSetMyEmailRequest, "Set (or clear) my own email, kept in the vault", ["Session"], { 200: json(ZWriteResult, "Saved") }), async (c) => {
+    const body = c.req.valid("json");
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.setMyEmail(c.get("principal"), body.email, idem));
   });
 
-  app.get("/v1/entities", auth, (c) => c.json(listEntities(core, c.get("principal"))));
-  app.get("/v1/presence", auth, (c) => c.json(listPresence(core, c.get("principal"))));
+  const read = <P extends z.ZodObject = typeof noParams>(path: string, summary: string, tags: string[], schema: z.ZodType, params?: P, query?: z.ZodObject) =>
+    createRoute({ method: "get", path, summary, tags, security, middleware: [auth] as const, request: { params: params ?? (noParams as P), ...(query ? { query } : {}) }, responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) } });
 
-  app.post("/v1/conversations", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZCreateConversationRequest, value, "conversation");
+  route(app, read("/v1/entities", "People and agents of my workspace", ["Directory"], ZEntityList), (c) => c.json(api.listEntities(c.get("principal"))));
+  route(app, read("/v1/presence", "Their presence", ["Directory"], ZPresenceList), (c) => c.json(api.listPresence(c.get("principal"))));
+
+  route(app, write("/v1/conversations", "post", ZCreateConversationRequest, "Start a conversation I am in", ["Conversations"], { 202: json(ZCreateConversationResponse, "Created") }), async (c) => {
+    const body = c.req.valid("json");
     checkIdentity(c.get("principal"), body);
-    return idempotentWrite(core, c, raw, (idem) => createConversation(core, c.get("principal"), body, idem));
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.createConversation(c.get("principal"), body, idem));
   });
-  app.get("/v1/conversations", auth, (c) => c.json(listConversations(core, c.get("principal"))));
-  app.get("/v1/conversations/:id", auth, (c) => c.json(getConversation(core, c.get("principal"), c.req.param("id"))));
+  route(app, read("/v1/conversations", "My conversations, most recent first", ["Conversations"], ZConversationList), (c) => c.json(api.listConversations(c.get("principal"))));
+  route(app, read("/v1/conversations/{id}", "A conversation and its participants", ["Conversations"], ZConversationDetail, conversationParams), (c) =>
+    c.json(api.getConversation(c.get("principal"), c.req.valid("param").id)),
+  );
   // The main spec lists GET …/messages next to …/timeline: one projection, one pagination, two names.
-  app.get("/v1/conversations/:id/timeline", auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
-  app.get("/v1/conversations/:id/messages", auth, (c) => c.json(getTimeline(core, c.get("principal"), c.req.param("id"), c.req.query())));
+  for (const name of ["timeline", "messages"]) {
+    route(app, read(`/v1/conversations/{id}/${name}`, "A page of the conversation's items", ["Conversations"], ZTimelinePage, conversationParams, pageQuery), (c) =>
+      c.json(api.timeline(c.get("principal"), c.req.valid("param").id, c.req.query())),
+    );
+  }
 
-  app.post("/v1/conversations/:id/messages", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZPostMessageRequest, value, "message");
+  route(app, write("/v1/conversations/{id}/messages", "post", ZPostMessageRequest, "Post a message (Office answers on the stream) or a card click", ["Conversations"], { 202: json(ZAcceptedResponse, "Accepted") }, conversationParams), async (c) => {
+    const body = c.req.valid("json");
     const p = c.get("principal");
     checkIdentity(p, body);
-    const conversationId = c.req.param("id");
-    return idempotentWrite(core, c, raw, (idem) => {
-      if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
-      // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.
-      memberConversation(core, p, conversationId);
-      core.office.checkMessage({ tenant_id: p.tenantId, conversation_id: conversationId, actor_entity_id: p.entityId, body_text: body.body_text });
-      return postText(core, p, conversationId, body, idem);
-    });
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.postMessage(p, c.req.valid("param").id, body, idem));
   });
 
-  app.post("/v1/conversations/:id/read", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZReadMarkerRequest, value, "read marker");
+  route(app, write("/v1/conversations/{id}/read", "post", ZReadMarkerRequest, "Mark everything up to a cursor read", ["Conversations"], { 202: json(ZAcceptedResponse, "Accepted") }, conversationParams), async (c) => {
+    const body = c.req.valid("json");
     checkIdentity(c.get("principal"), body);
-    return idempotentWrite(core, c, raw, (idem) => markRead(core, c.get("principal"), c.req.param("id"), body, idem));
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.markRead(c.get("principal"), c.req.valid("param").id, body, idem));
   });
 
-  app.get("/v1/jobs/:job_id", auth, (c) => {
-    const job = getJob(core, c.get("principal"), c.req.param("job_id"));
-    return c.json({ ...job, llm: llmAudit(core, c.get("principal"), job.job_id) });
-  });
+  route(app, read("/v1/jobs/{job_id}", "The Job Drawer: header, actions, timeline, artifacts, raw events", ["Jobs"], ZJobDrawerResponse, jobParams), (c) => c.json(api.getJob(c.get("principal"), c.req.valid("param").job_id)));
 
-  app.post("/v1/jobs/:job_id/actions", auth, async (c) => {
-    const { raw, value } = await readJson(c);
-    const body = parseWith(ZJobActionSubmit, value, "job action");
-    const jobId = parseWith(ZJobId, c.req.param("job_id"), "job_id");
+  route(app, write("/v1/jobs/{job_id}/actions", "post", ZJobActionSubmit, "Click a card button (checked before anything is written)", ["Jobs"], { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") }, jobParams), async (c) => {
+    const body = c.req.valid("json");
     const p = c.get("principal");
     checkIdentity(p, body);
-    return idempotentWrite(core, c, raw, (idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem));
+    return idempotentWrite(core, c, await c.req.text(), (idem) => api.submitJobAction(p, c.req.valid("param").job_id, body, idem));
   });
 
   // SSE. A browser EventSource cannot send headers, so the session cookie authenticates it; the
   // resume cursor comes from Last-Event-ID (automatic reconnects) or ?cursor= (a fresh page).
-  app.get("/v1/stream", auth, (c) => {
+  const stream = createRoute({
+    method: "get",
+    path: "/v1/stream",
+    summary: "My live updates (server-sent events: hello, timeline.append, conversation.update, job.update, presence.update, artifact.added, heartbeat, error)",
+    tags: ["Live"],
+    security,
+    middleware: [auth] as const,
+    request: { query: z.object({ cursor: z.string().optional() }) },
+    responses: { 200: { description: "An event stream; resume with Last-Event-ID", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 429) },
+  });
+  route(app, stream, (c) => {
     const p = c.get("principal");
-    const rawCursor = c.req.header("last-event-id") ?? c.req.query("cursor");
-    const state = core.tenant(p.tenantId);
-    const cursor = cursorParam(rawCursor, c.req.header("last-event-id") !== undefined ? "Last-Event-ID" : "cursor", state.head);
+    const lastEventId = c.req.header("last-event-id");
+    const cursor = api.streamCursor(p, lastEventId ?? c.req.query("cursor"), lastEventId !== undefined ? "Last-Event-ID" : "cursor");
     const res = c.env?.outgoing;
     if (!res) throw new AppError("SERVICE_UNAVAILABLE", "The stream needs a Node HTTP server");
-    gw.stream(p, res, cursor ?? null, c.get("tokenHash"));
+    api.stream(p, res, cursor ?? null, c.get("tokenHash"));
     return RESPONSE_ALREADY_SENT;
   });
 

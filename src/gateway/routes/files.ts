@@ -1,10 +1,11 @@
+import { createRoute, z } from "@hono/zod-openapi";
 import contentDisposition from "content-disposition";
-import { Hono } from "hono";
-import { readFile } from "node:fs/promises";
+import { ZConversationId } from "../../../contracts/primitives.js";
+import { ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { AppError } from "../../shared/errors.js";
+import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import { attachFile, findArtifact } from "../commands/attachments.js";
-import type { Core } from "../core.js";
+import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -17,30 +18,52 @@ function attachmentDisposition(name: string): string {
   return contentDisposition(clean, { type: "attachment", fallback: ascii });
 }
 
-export function createFileRoutes(core: Core): Hono<GwEnv> {
-  const app = new Hono<GwEnv>();
-  const auth = authenticate(core.tokens);
+export function createFileRoutes(gw: Gateway) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
+  const common = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
 
-  app.post("/v1/conversations/:id/attachments", auth, async (c) => {
+  // The body is described, not validated by the router: the multipart bytes are hashed as sent
+  // for the Idempotency-Key, so they are read once, here.
+  const upload = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/conversations/{id}/attachments",
+    summary: "Attach a file (multipart/form-data, field `file`, up to 8 MiB)",
+    parameters: [IDEMPOTENCY_HEADER],
+    request: {
+      params: z.object({ id: ZConversationId }),
+      body: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } }, required: ["file"] } } } },
+    },
+    responses: { 202: json(ZWriteResult, "Accepted: an `artifact` message"), ...errors(...WRITE_ERRORS) },
+  });
+  route(app, upload, async (c) => {
     const type = (c.req.header("content-type") ?? "").toLowerCase();
     if (!type.startsWith("multipart/form-data")) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload the file as multipart/form-data (field `file`)");
     const raw = new Uint8Array(await c.req.arrayBuffer());
     let form: FormData;
     try {
-      form = await new Request("http://local/", { method: "POST", headers: { "content-type": c.req.header("content-type")! }, body: raw }).formData();
+      form = await new Request("http://local/", { method: "POST", headers: { "content-type": c.req.header("content-type") ?? "" }, body: raw }).formData();
     } catch {
       throw new AppError("VALIDATION_ERROR", "The multipart body could not be read", { field: "file" });
     }
     const file = form.get("file");
     if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "Field `file` is required", { field: "file" });
-    return idempotentWrite(core, c, raw, (idem) => attachFile(core, c.get("principal"), c.req.param("id"), file, idem));
+    return idempotentWrite(core, c, raw, (idem) => api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem));
   });
 
   // Downloads never render in our origin: attachment disposition, nosniff, and a sandbox CSP.
-  app.get("/v1/artifacts/:id", auth, async (c) => {
-    const found = findArtifact(core, c.get("principal"), c.req.param("id"));
-    const bytes = "path" in found ? await readFile(found.path) : found.bytes;
-    return new Response(typeof bytes === "string" ? bytes : new Uint8Array(bytes), {
+  const download = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/artifacts/{id}",
+    summary: "Download a file of a conversation I am in",
+    request: { params: z.object({ id: z.string().min(1).max(128) }) },
+    responses: { 200: { description: "The file, as an attachment", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }, ...errors(401, 404) },
+  });
+  route(app, download, async (c) => {
+    const found = await api.artifact(c.get("principal"), c.req.valid("param").id);
+    return new Response(typeof found.bytes === "string" ? found.bytes : new Uint8Array(found.bytes), {
       headers: {
         "content-type": found.mime,
         // RFC 6266: an ASCII fallback plus filename* (RFC 5987, UTF-8) for any Unicode name.

@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRouter } from "../../shared/openapi.js";
 import type { GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { createApiRoutes } from "./api.js";
@@ -9,13 +10,13 @@ import { createOutboxRoutes } from "./outbox.js";
 import { createPublicRoutes } from "./public.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
-export function createGatewayRoutes(gw: Gateway): Hono {
-  const app = new Hono<GwEnv>();
-  app.route("/", createPublicRoutes(gw.core));
+export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
+  const app = createRouter<GwEnv>();
+  app.route("/", createPublicRoutes(gw));
   app.route("/", createApiRoutes(gw));
   app.route("/", createLlmRoutes(gw));
-  app.route("/", createContactRoutes(gw.core));
-  app.route("/", createFileRoutes(gw.core));
-  app.route("/", createOutboxRoutes(gw.core));
-  return app as unknown as Hono;
+  app.route("/", createContactRoutes(gw));
+  app.route("/", createFileRoutes(gw));
+  app.route("/", createOutboxRoutes(gw));
+  return app;
 }

@@ -1,7 +1,8 @@
-import { Hono } from "hono";
+import { createRoute, z } from "@hono/zod-openapi";
+import { ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
+import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import { requireAdmin } from "../commands/workspaces.js";
-import type { Core } from "../core.js";
+import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -9,24 +10,22 @@ import { idempotentWrite } from "./write.js";
  * sent or failed, with the mail server's answer — and Resend, which puts the message's job back
  * to work exactly as the card's Resend button does (so the attempt is audited as mail.send).
  */
-export function createOutboxRoutes(core: Core): Hono<GwEnv> {
-  const app = new Hono<GwEnv>();
-  const auth = authenticate(core.tokens);
-  app.get("/v1/outbox", auth, (c) => {
-    const p = c.get("principal");
-    requireAdmin(core, p);
-    return c.json(core.office.outbox(p.tenantId));
+export function createOutboxRoutes(gw: Gateway) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
+  const common = { tags: ["Workspace"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  route(app, createRoute({ ...common, method: "get", path: "/v1/outbox", summary: "The Outbox (admins)", responses: { 200: json(ZOutboxView, "Outgoing email, newest first"), ...errors(401, 403) } }), (c) =>
+    c.json(api.outbox(c.get("principal"))),
+  );
+  const resend = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/outbox/{id}/resend",
+    summary: "Send a message again now (admins)",
+    parameters: [IDEMPOTENCY_HEADER],
+    request: { params: z.object({ id: z.string().min(1).max(128) }) },
+    responses: { 202: json(ZWriteResult, "Its job is back at work"), ...errors(...WRITE_ERRORS) },
   });
-  app.post("/v1/outbox/:id/resend", auth, async (c) => {
-    const p = c.get("principal");
-    requireAdmin(core, p);
-    const id = c.req.param("id");
-    return idempotentWrite(core, c, "", async (idem) => {
-      const r = await core.office.resendOutbox(p.tenantId, id);
-      const response = { status: 202, body: { accepted: true, outbox_id: id, job_id: r.job_id, created_event_ids: r.emitted_event_ids } };
-      core.idem.record(idem, response);
-      return response;
-    });
-  });
+  route(app, resend, (c) => idempotentWrite(core, c, "", (idem) => api.resendOutbox(c.get("principal"), c.req.valid("param").id, idem)));
   return app;
 }

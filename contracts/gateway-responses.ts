@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { ZConversationSummary, ZPresence, ZTimelineItem } from "./gateway.js";
+import { ZActorType, ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTenantId } from "./primitives.js";
+
+/**
+ * What the Messenger's read routes answer, for the OpenAPI document and for clients. The
+ * projections build these shapes; test/http/openapi.test.ts checks live answers against them.
+ */
+
+export const ZOk = z.object({ ok: z.literal(true) });
+
+/** `GET /v1/session` and `POST /v1/session`: who the token stands for. */
+export const ZSessionView = z.object({
+  tenant_id: ZTenantId,
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  actor_type: ZActorType,
+  roles: z.array(z.string()),
+  /** My own address, redacted (`d***@example.com`), or null. */
+  email: z.string().nullable(),
+});
+
+/** `GET /v1/invites/:invite`. */
+export const ZInviteView = z.object({ tenant_id: ZTenantId, display_name: z.string().nullable(), roles: z.array(z.string()), expires_at: ZIsoTime });
+
+const ZEntityItem = z.object({
+  entity_id: ZEntityId,
+  actor_type: ZActorType,
+  display_name: z.string(),
+  roles: z.array(z.string()),
+  role: z.string().optional(),
+  capabilities: z.array(z.string()).optional(),
+  allowed_tools: z.array(z.string()).optional(),
+  avatar_url: z.string().optional(),
+  presence: ZPresence.optional(),
+});
+
+export const ZEntityList = z.object({ tenant_id: ZTenantId, items: z.array(ZEntityItem), cursor: ZCursor });
+export const ZPresenceList = z.object({ tenant_id: ZTenantId, items: z.array(ZPresence), cursor: ZCursor });
+export const ZConversationList = z.object({ tenant_id: ZTenantId, items: z.array(ZConversationSummary), cursor: ZCursor });
+
+export const ZConversationDetail = z.object({
+  tenant_id: ZTenantId,
+  conversation: ZConversationSummary,
+  participants: z.array(
+    z.object({ entity_id: ZEntityId, display_name: z.string(), actor_type: ZActorType, role: z.string().optional(), capabilities: z.array(z.string()).optional(), presence: ZPresence.optional() }),
+  ),
+  cursor: ZCursor,
+});
+
+/** A page of a conversation: oldest first; `next_cursor` pages back (`?before=`), null at the start. */
+export const ZTimelinePage = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  items: z.array(ZTimelineItem),
+  /** The current head of every job with a card on this page. */
+  jobs: z.array(z.looseObject({ job_id: ZJobId, title: z.string(), state: ZJobState })),
+  next_cursor: ZCursor.nullable(),
+  cursor: ZCursor,
+});
+
+const ZRevealed = z.object({ redacted: z.string(), hash: z.string(), vault_ref: z.string().optional(), value: z.string().nullable() });
+export const ZContactList = z.object({
+  tenant_id: ZTenantId,
+  items: z.array(z.looseObject({ contact_id: z.string(), display_name: z.string(), company: z.string().optional(), emails: z.array(ZRevealed), phones: z.array(ZRevealed) })),
+});
+
+export const ZOutboxView = z.object({
+  mail_configured: z.boolean(),
+  messages: z.array(
+    z.object({
+      outbox_id: z.string(),
+      tenant_id: ZTenantId,
+      job_id: ZJobId,
+      artifact_id: z.string().nullable(),
+      to_redacted: z.string(),
+      subject: z.string(),
+      status: z.enum(["held", "queued", "sending", "sent", "failed"]),
+      attempts: z.number().int(),
+      next_attempt_at: z.string().nullable(),
+      last_error: z.string().nullable(),
+      last_response: z.string().nullable(),
+      message_id: z.string().nullable(),
+      sent_at: z.string().nullable(),
+      created_at: z.string(),
+      updated_at: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Writes answer 201/202/200 with what they created; the exact fields depend on the route. */
+export const ZWriteResult = z.looseObject({ accepted: z.boolean().optional(), created_event_ids: z.array(z.string()).optional(), cursor: ZCursor.optional() });

@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { AppError } from "../shared/errors.js";
+import type { Principal } from "./auth/token-store.js";
+import { attachFile, findArtifact } from "./commands/attachments.js";
+import { contactsFromCsv, deleteContact, existingContact, listContacts, upsertContacts } from "./commands/contacts.js";
+import { createConversation, markRead, memberConversation, memberJob, postText } from "./commands/conversations.js";
+import { submitJobAction } from "./commands/job-action.js";
+import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
+import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
+import type { Core } from "./core.js";
+import type { GatewayApi, SessionView } from "./gateway-api.js";
+import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
+import type { ServerResponse } from "node:http";
+
+/**
+ * The gateway's door over its commands and reads. Each method is what one route does once the
+ * request is parsed: the routes (src/gateway/routes/) only parse, call and answer.
+ */
+export function createGatewayApi(core: Core, live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void }): GatewayApi {
+  const sessionOf = (p: Principal): SessionView => {
+    const me = core.me(p);
+    return { tenant_id: p.tenantId, entity_id: p.entityId, display_name: me.display_name, actor_type: me.actor_type, roles: me.roles, email: me.email?.redacted ?? null };
+  };
+
+  return {
+    createWorkspace: (body, idem) => {
+      // Checked inside the write (after the idempotency lookup): a retry of a workspace created
+      // before sign-up shut still gets its stored 201.
+      refuseClosedSignup(core);
+      return createWorkspace(core, body, idem);
+    },
+    describeInvite: (invite) => describeInvite(core, invite),
+    acceptInvite: (invite, body, idem) => acceptInvite(core, invite, body, idem),
+    openSession(token) {
+      const principal = core.tokens.resolve(token);
+      if (!principal) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
+      return { principal, session: sessionOf(principal) };
+    },
+    session: sessionOf,
+    signOut: (token) => void core.tokens.revoke(token),
+    setMyEmail: (p, email, idem) => setMyEmail(core, p, email, idem),
+
+    createInvite: (p, body, idem) => createInvite(core, p, body, idem),
+    createAgent: (p, body, idem) => createAgent(core, p, body, idem),
+    outbox(p) {
+      requireAdmin(core, p);
+      return core.office.outbox(p.tenantId);
+    },
+    async resendOutbox(p, outboxId, idem) {
+      requireAdmin(core, p);
+      const r = await core.office.resendOutbox(p.tenantId, outboxId);
+      const response = { status: 202, body: { accepted: true, outbox_id: outboxId, job_id: r.job_id, created_event_ids: r.emitted_event_ids } };
+      core.idem.record(idem, response);
+      return response;
+    },
+
+    listEntities: (p) => listEntities(core, p),
+    listPresence: (p) => listPresence(core, p),
+    listContacts: (p) => listContacts(core, p),
+    createContact: (p, body, idem) => upsertContacts(core, p, [{ body }], idem),
+    importContacts: (p, body, idem) => upsertContacts(core, p, contactsFromCsv(body.csv).map((row) => ({ body: row })), idem),
+    updateContact(p, contactId, patch, idem) {
+      const prev = existingContact(core, p, contactId);
+      // An edit answers 200 (201 is for a contact created).
+      return upsertContacts(core, p, [{ id: prev.contact_id, body: { ...patch, display_name: patch.display_name ?? prev.display_name } }], idem, 200);
+    },
+    deleteContact(p, contactId, idem) {
+      requireAdmin(core, p);
+      return deleteContact(core, p, existingContact(core, p, contactId), idem);
+    },
+
+    createConversation: (p, body, idem) => createConversation(core, p, body, idem),
+    listConversations: (p) => listConversations(core, p),
+    getConversation: (p, id) => getConversation(core, p, id),
+    timeline: (p, id, query) => getTimeline(core, p, id, query),
+    postMessage(p, conversationId, body, idem) {
+      if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
+      // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.
+      memberConversation(core, p, conversationId);
+      core.office.checkMessage({ tenant_id: p.tenantId, conversation_id: conversationId, actor_entity_id: p.entityId, body_text: body.body_text });
+      return postText(core, p, conversationId, body, idem);
+    },
+    markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
+    attachFile: (p, id, file, idem) => attachFile(core, p, id, file, idem),
+    async artifact(p, artifactId) {
+      const found = findArtifact(core, p, artifactId);
+      return "path" in found ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) } : found;
+    },
+    threadContext(p, conversationId) {
+      memberConversation(core, p, conversationId);
+      return core.office.threadContext(p.tenantId, conversationId);
+    },
+    setThreadContext: (p, id, what, jobId, idem) => setThreadContext(core, p, id, what, jobId, idem),
+
+    getJob(p, jobId) {
+      const job = getJob(core, p, jobId);
+      return { ...job, llm: llmAudit(core, p, job.job_id) };
+    },
+    submitJobAction: (p, jobId, body, idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem),
+    assist(p, jobId, traceId) {
+      memberJob(core, p, jobId);
+      return core.office.assist(p.tenantId, jobId, traceId);
+    },
+    applySuggestion: (p, jobId, suggestionId, body, idem) => applySuggestion(core, p, jobId, suggestionId, body, idem),
+
+    stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),
+    streamCursor: (p, raw, from) => cursorParam(raw, from, core.tenant(p.tenantId).head),
+  };
+}

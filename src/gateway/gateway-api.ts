@@ -1,0 +1,124 @@
+import type { ServerResponse } from "node:http";
+import type { z } from "zod";
+import type {
+  ZAcceptInviteRequest,
+  ZCreateAgentRequest,
+  ZCreateConversationRequest,
+  ZCreateInviteRequest,
+  ZCreateWorkspaceRequest,
+  ZImportContactsRequest,
+  ZJobActionSubmit,
+  ZPatchContactRequest,
+  ZPostMessageRequest,
+  ZReadMarkerRequest,
+  ZUpsertContactRequest,
+} from "../../contracts/gateway.js";
+import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+import type { Principal } from "./auth/token-store.js";
+import type { ServedFile } from "./commands/attachments.js";
+import type { IdemScope, StoredResponse } from "./idempotency.js";
+import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
+import type { listContacts } from "./commands/contacts.js";
+import type { describeInvite } from "./commands/workspaces.js";
+import type { OutboxDelivery } from "../office/index.js";
+
+type In<T extends z.ZodType> = z.infer<T>;
+
+/** Who is signed in, as `GET /v1/session` answers. */
+export interface SessionView {
+  tenant_id: string;
+  entity_id: string;
+  display_name: string;
+  actor_type: "human" | "agent";
+  roles: string[];
+  email: string | null;
+}
+
+/**
+ * The gateway's door: one method per REST route of the Messenger (`/v1/...`), taking the caller
+ * and the parsed contract body and returning what the route answers. Writes take the request's
+ * idempotency scope and resolve with the stored response (status and body), committed with
+ * their events. Every method applies the read model (src/gateway/visibility.ts and the member
+ * checks): what the caller may not see answers NOT_FOUND, what they may not do FORBIDDEN.
+ */
+export interface GatewayApi {
+  // Workspaces, invites and sessions.
+  /** POST /v1/workspaces: a tenant and its owner, signed in (SIGNUP decides whether the web may). */
+  createWorkspace(body: In<typeof ZCreateWorkspaceRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/invites/:invite: who invited and to which workspace (NOT_FOUND when used or unknown). */
+  describeInvite(invite: string): ReturnType<typeof describeInvite>;
+  /** POST /v1/invites/:invite/accept: a new member with a token; the invite is used up. */
+  acceptInvite(invite: string, body: In<typeof ZAcceptInviteRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/session: the principal a token stands for (UNAUTHORIZED when unknown or revoked). */
+  openSession(token: string): { principal: Principal; session: SessionView };
+  /** GET /v1/session. */
+  session(p: Principal): SessionView;
+  /** DELETE /v1/session: the token is revoked (its streams close within a second). */
+  signOut(token: string): void;
+  /** PUT /v1/me/email: my own address, vault-backed (null removes it). */
+  setMyEmail(p: Principal, email: string | null, idem: IdemScope): Promise<StoredResponse>;
+
+  // Administration (admins).
+  /** POST /v1/invites. */
+  createInvite(p: Principal, body: In<typeof ZCreateInviteRequest>, idem: IdemScope): StoredResponse;
+  /** POST /v1/agents. */
+  createAgent(p: Principal, body: In<typeof ZCreateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/outbox. */
+  outbox(p: Principal): { mail_configured: boolean; messages: OutboxDelivery[] };
+  /** POST /v1/outbox/:id/resend: the message's job goes back to work, audited as mail.send. */
+  resendOutbox(p: Principal, outboxId: string, idem: IdemScope): Promise<StoredResponse>;
+
+  // The directory.
+  /** GET /v1/entities. */
+  listEntities(p: Principal): ReturnType<typeof listEntities>;
+  /** GET /v1/presence. */
+  listPresence(p: Principal): ReturnType<typeof listPresence>;
+  /** GET /v1/contacts. */
+  listContacts(p: Principal): ReturnType<typeof listContacts>;
+  /** POST /v1/contacts. */
+  createContact(p: Principal, body: In<typeof ZUpsertContactRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/contacts/import (CSV). */
+  importContacts(p: Principal, body: In<typeof ZImportContactsRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** PATCH /v1/contacts/:id. */
+  updateContact(p: Principal, contactId: string, patch: In<typeof ZPatchContactRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** DELETE /v1/contacts/:id (admins): the contact's addresses are erased for good. */
+  deleteContact(p: Principal, contactId: string, idem: IdemScope): Promise<StoredResponse>;
+
+  // Conversations.
+  /** POST /v1/conversations: one I am in. */
+  createConversation(p: Principal, body: In<typeof ZCreateConversationRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/conversations. */
+  listConversations(p: Principal): ReturnType<typeof listConversations>;
+  /** GET /v1/conversations/:id. */
+  getConversation(p: Principal, conversationId: string): ReturnType<typeof getConversation>;
+  /** GET /v1/conversations/:id/timeline (and …/messages): a page of items and the jobs on it. */
+  timeline(p: Principal, conversationId: string, query: Record<string, string | undefined>): ReturnType<typeof getTimeline>;
+  /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
+  postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/read. */
+  markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/attachments. */
+  attachFile(p: Principal, conversationId: string, file: File, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/artifacts/:id: an attachment or an Office file, for members of its conversation. */
+  artifact(p: Principal, artifactId: string): Promise<ServedFile>;
+  /** GET /v1/conversations/:id/context. */
+  threadContext(p: Principal, conversationId: string): TThreadContextView;
+  /** POST /v1/conversations/:id/context/pin and …/target. */
+  setThreadContext(p: Principal, conversationId: string, what: "pin" | "target", jobId: string | null, idem: IdemScope): StoredResponse;
+
+  // Jobs.
+  /** GET /v1/jobs/:job_id: the Job Drawer. */
+  getJob(p: Principal, jobId: string): ReturnType<typeof getJob> & { llm: unknown };
+  /** POST /v1/jobs/:job_id/actions: a card click, pre-checked, then carried out by Office. */
+  submitJobAction(p: Principal, jobId: string, body: In<typeof ZJobActionSubmit>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/jobs/:job_id/assist. */
+  assist(p: Principal, jobId: string, traceId: string): Promise<TAssistResponse>;
+  /** POST /v1/jobs/:job_id/assist/:suggestion_id/apply. */
+  applySuggestion(p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined }, idem: IdemScope): Promise<StoredResponse>;
+
+  // Live updates.
+  /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */
+  stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
+  /** The resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
+  streamCursor(p: Principal, raw: string | undefined, from: "Last-Event-ID" | "cursor"): number | undefined;
+}
