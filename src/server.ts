@@ -61,7 +61,8 @@ export interface ServerOptions {
   /** Run before every route (ops request observer). */
   middleware?: MiddlewareHandler[];
   /** Extra route groups (ops /readyz, /metrics). */
-  routes?: Hono[];
+  // biome-ignore lint/suspicious/noExplicitAny: route groups differ in their env and schema types
+  routes?: Hono<any, any, any>[];
   /** Test knobs. */
   heartbeatMs?: number;
   presenceTickMs?: number;

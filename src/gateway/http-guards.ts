@@ -1,7 +1,7 @@
-import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { IncomingMessage } from "node:http";
+import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -69,7 +69,7 @@ function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<v
  * stream in, so a chunked body without Content-Length is cut off just the same.
  */
 export function bodyLimits(): MiddlewareHandler {
-  const onError: Parameters<typeof bodyLimit>[0]["onError"] = async (c) => {
+  const onError = async (c: Context) => {
     // The client is usually still sending. Closing on it now would reset the connection and
     // lose our answer, so the rest of the body is read and dropped (within bounds) first, and
     // the connection is closed after the 413 has gone out.
@@ -78,46 +78,10 @@ export function bodyLimits(): MiddlewareHandler {
     c.header("Connection", "close");
     return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is too large").toBody(), 413);
   };
-  const small = bodyLimit({ maxSize: MAX_BODY_BYTES, onError });
-  const large = bodyLimit({ maxSize: MAX_ATTACHMENT_BYTES, onError });
+  const small = limitBody(MAX_BODY_BYTES, onError);
+  const large = limitBody(MAX_ATTACHMENT_BYTES, onError);
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    const attachment = /^\/v1\/conversations\/[^/]+\/attachments$/.test(c.req.path);
-    // A body without Content-Length (chunked) is read here, counted, and handed on with its
-    // length: the limit then holds whoever reads it later (the request validators turn a body
-    // stream that fails mid-read into "malformed JSON", which would hide the 413).
-    if (c.req.raw.body && !c.req.raw.headers.has("content-length")) {
-      const bytes = await readCapped(c.req.raw.body, attachment ? MAX_ATTACHMENT_BYTES : MAX_BODY_BYTES);
-      if (!bytes) return onError(c);
-      const headers = new Headers(c.req.raw.headers);
-      headers.delete("transfer-encoding");
-      headers.set("content-length", String(bytes.byteLength));
-      c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, body: bytes });
-    }
-    return attachment ? large(c, next) : small(c, next);
+    return /^\/v1\/conversations\/[^/]+\/attachments$/.test(c.req.path) ? large(c, next) : small(c, next);
   };
-}
-
-/** The whole body, or null as soon as it passes `max` bytes (what was read so far is dropped). */
-async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      reader.releaseLock();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { IncomingMessage } from "node:http";
 import { AppError } from "../shared/errors.js";
 
@@ -21,18 +21,4 @@ export function loopbackOnly(): MiddlewareHandler {
     }
     await next();
   };
-}
-
-/** Reads a JSON body: 415 for another content type, INVALID_JSON when it does not parse. */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json", { content_type: type || null });
-  }
-  const text = await c.req.text();
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new AppError("INVALID_JSON", "The request body is not valid JSON", { reason: (e as Error).message });
-  }
 }

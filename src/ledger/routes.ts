@@ -1,12 +1,13 @@
-import { Hono, type Context } from "hono";
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { bodyLimit } from "hono/body-limit";
-import { z } from "zod";
-import { ZAppendRequest } from "../../contracts/ledger.js";
+import { ZAppendRequest, ZAppendResponse, ZCheckpoint, ZKeysResponse, ZQueryRequest, ZQueryResponse, ZVerifyReport } from "../../contracts/ledger.js";
 import { ZTenantId } from "../../contracts/primitives.js";
-import { AppError, validationError } from "../shared/errors.js";
+import { limitBody } from "../shared/body-limit.js";
+import { AppError } from "../shared/errors.js";
+import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../shared/openapi.js";
 import type { LedgerApi } from "./ledger-api.js";
-import { loopbackOnly, MAX_BODY_BYTES, readJsonBody } from "./http-guards.js";
+import { loopbackOnly, MAX_BODY_BYTES } from "./http-guards.js";
 import { streamTenant } from "./sse.js";
 
 export interface LedgerRoutesOptions {
@@ -23,55 +24,72 @@ export interface LedgerRoutesOptions {
 
 const ZTenantQuery = z.strictObject({ tenant_id: ZTenantId });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw validationError(r.error.issues, what);
-  return r.data;
-}
-
-/** Thin HTTP adapters over LedgerApi under /v1/ledger. */
-export function createLedgerRoutes(ledger: LedgerApi, opts: LedgerRoutesOptions = {}): Hono {
-  const app = new Hono();
+/** Thin HTTP adapters over LedgerApi under /v1/ledger: parse with the contract, one call, answer. */
+export function createLedgerRoutes(ledger: LedgerApi, opts: LedgerRoutesOptions = {}) {
+  const app = createRouter();
   if (opts.loopbackOnly ?? true) app.use("/v1/ledger/*", loopbackOnly());
+  const common = { tags: ["Ledger"], security: SIGNED_IN };
 
-  app.post(
-    "/v1/ledger/append",
+  const append = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/ledger/append",
+    summary: "Append a batch of events: all or none, each checked by the policy pack",
     // Counts the bytes as they stream in, so a chunked body without Content-Length is capped too.
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413),
-    }),
-    async (c) => {
-      const req = parse(ZAppendRequest, await readJsonBody(c), "append request");
-      return c.json(await ledger.append(req));
-    },
-  );
+    middleware: limitBody(MAX_BODY_BYTES, (c) => c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413)),
+    request: { body: jsonBody(ZAppendRequest) },
+    responses: { 200: json(ZAppendResponse, "Committed (durable when answered)"), ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 507) },
+  });
+  route(app, append, async (c) => c.json(await ledger.append(c.req.valid("json"))));
 
-  app.get("/v1/ledger/query", (c) => {
-    const page = ledger.query(c.req.query() as never);
+  const query = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/query",
+    summary: "A page of a tenant's events (only those the caller may read; the cursor pages past the rest)",
+    request: { query: ZQueryRequest },
+    responses: { 200: json(ZQueryResponse, "Events in order and the cursor to continue from"), ...errors(400, 401, 403) },
+  });
+  route(app, query, (c) => {
+    const page = ledger.query(c.req.valid("query"));
     const visible = opts.readFilter?.(c);
     // The page keeps its cursor: a reader who may not see some events still pages past them.
     return c.json(visible ? { ...page, events: page.events.filter((e) => visible(e as TStoredEvent)) } : page);
   });
 
-  app.get("/v1/ledger/stream", (c) => {
+  const stream = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/stream",
+    summary: "A tenant's events as they commit (server-sent events; resume with Last-Event-ID or ?cursor=)",
+    request: { query: z.object({ tenant_id: ZTenantId, cursor: z.string().optional() }) },
+    responses: { 200: { description: "An event stream", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 403, 429) },
+  });
+  route(app, stream, (c) => {
     const visible = opts.readFilter?.(c);
     return streamTenant(ledger, c, { heartbeatMs: opts.heartbeatMs ?? 15_000, ...(visible ? { visible } : {}) });
   });
 
-  app.get("/v1/ledger/keys", (c) => c.json(ledger.keys()));
+  const keys = createRoute({ ...common, method: "get", path: "/v1/ledger/keys", summary: "The public keys checkpoints are signed with", responses: { 200: json(ZKeysResponse, "Ed25519 public keys"), ...errors(401) } });
+  route(app, keys, (c) => c.json(ledger.keys()));
 
-  app.get("/v1/ledger/checkpoint", (c) => {
-    const { tenant_id } = parse(ZTenantQuery, c.req.query(), "checkpoint request");
+  const checkpoint = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/checkpoint",
+    summary: "The tenant's latest signed checkpoint",
+    request: { query: ZTenantQuery },
+    responses: { 200: json(ZCheckpoint, "The checkpoint"), ...errors(400, 401, 403, 404) },
+  });
+  route(app, checkpoint, (c) => {
+    const { tenant_id } = c.req.valid("query");
     const cp = ledger.checkpoint(tenant_id);
     if (!cp) throw new AppError("NOT_FOUND", `No checkpoint yet for tenant ${tenant_id}`);
     return c.json(cp);
   });
 
-  app.get("/v1/ledger/verify", (c) => {
-    const { tenant_id } = parse(ZTenantQuery, c.req.query(), "verify request");
-    return c.json(ledger.verify(tenant_id));
-  });
+  const verify = createRoute({ ...common, method: "get", path: "/v1/ledger/verify", summary: "Recompute the tenant's chain and checkpoint signatures (admins and auditors)", request: { query: ZTenantQuery }, responses: { 200: json(ZVerifyReport, "The report (ok, or the first break)"), ...errors(400, 401, 403) } });
+  route(app, verify, (c) => c.json(ledger.verify(c.req.valid("query").tenant_id)));
 
   return app;
 }

@@ -1,9 +1,10 @@
-import { ZCreateWorkspaceRequest } from "../../contracts/gateway.js";
+import { ZCreateWorkspaceRequest, ZCreateWorkspaceResponse } from "../../contracts/gateway.js";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Hono, type Context } from "hono";
-import { z } from "zod";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { createRouter, json, jsonBody, route } from "../shared/openapi.js";
 import { ADMIN_FILE } from "./data-dir.js";
 import { hasBearer, isLocalCaller } from "./health.js";
 
@@ -31,12 +32,13 @@ export interface AdminFile {
 }
 
 const ZRotate = z.object({ tenant_id: z.string().min(1).max(200), entity_id: z.string().min(1).max(200) }).strict();
+const ZRotated = z.object({ entity_id: z.string(), revoked: z.number().int(), token: z.string() });
 
 const fail = (c: Context, status: 400 | 403 | 404 | 422 | 503, code: string, message: string, details: Record<string, unknown> = {}) =>
   c.json({ error: { code, message, details } }, status);
 
 export function createAdminEndpoint(): {
-  routes: Hono;
+  routes: OpenAPIHono;
   /** The server's actions, set once it is built (routes answer 503 before). */
   bind(actions: AdminActions): void;
   /** Writes admin.json for this boot; returns its remover. */
@@ -44,43 +46,47 @@ export function createAdminEndpoint(): {
 } {
   const secret = randomBytes(32).toString("base64url");
   let actions: AdminActions | undefined;
-  const routes = new Hono();
-
-  routes.post("/v1/admin/tokens/rotate", async (c) => {
+  const routes = createRouter();
+  // Checked before the body is read: nobody else gets as far as a parse error.
+  const gate: MiddlewareHandler = async (c, next) => {
     if (!isLocalCaller(c) || !hasBearer(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
     if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return fail(c, 400, "INVALID_JSON", "The body must be JSON.");
-    }
-    const parsed = ZRotate.safeParse(body);
-    if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const i of parsed.error.issues) fields[String(i.path[0] ?? "body")] ??= i.message;
-      return fail(c, 422, "INVALID_INPUT", "tenant_id and entity_id are required.", { fields });
-    }
-    const r = actions.rotateToken(parsed.data.tenant_id, parsed.data.entity_id);
-    if (!r) return fail(c, 404, "NOT_FOUND", `No entity ${parsed.data.entity_id} in tenant ${parsed.data.tenant_id}`);
-    c.header("cache-control", "no-store");
-    return c.json({ entity_id: parsed.data.entity_id, revoked: r.revoked, token: r.token });
-  });
+    await next();
+  };
+  const invalid = (message: (issues: z.core.$ZodIssue[]) => string) => (issues: z.core.$ZodIssue[], c: Context) => {
+    const fields: Record<string, string> = {};
+    for (const i of issues) fields[String(i.path[0] ?? "body")] ??= i.message;
+    return fail(c, 422, "INVALID_INPUT", message(issues), { fields });
+  };
+  const common = { tags: ["Operations"], middleware: gate, security: [{ admin: [] }] };
+  const refusals = { 403: { description: "Not a local caller with the admin secret" }, 422: { description: "Invalid input" }, 503: { description: "Still starting" } };
 
-  routes.post("/v1/admin/workspaces", async (c) => {
-    if (!isLocalCaller(c) || !hasBearer(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
-    if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return fail(c, 400, "INVALID_JSON", "The body must be JSON.");
-    }
-    const parsed = ZCreateWorkspaceRequest.safeParse(body);
-    if (!parsed.success) return fail(c, 422, "INVALID_INPUT", `Invalid workspace: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    c.header("cache-control", "no-store");
-    return c.json(await actions.createWorkspace(parsed.data.name, parsed.data.owner.display_name), 201);
-  });
+  const rotate = createRoute({ ...common, method: "post", path: "/v1/admin/tokens/rotate", summary: "Rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)", request: { body: jsonBody(ZRotate) }, responses: { 200: json(ZRotated, "The new token; the old ones are revoked"), 404: { description: "No such entity" }, ...refusals } });
+  route(
+    routes,
+    rotate,
+    (c) => {
+      const { tenant_id, entity_id } = c.req.valid("json");
+      const r = actions?.rotateToken(tenant_id, entity_id);
+      if (!r) return fail(c, 404, "NOT_FOUND", `No entity ${entity_id} in tenant ${tenant_id}`);
+      c.header("cache-control", "no-store");
+      return c.json({ entity_id, revoked: r.revoked, token: r.token });
+    },
+    invalid(() => "tenant_id and entity_id are required."),
+  );
+
+  const workspaces = createRoute({ ...common, method: "post", path: "/v1/admin/workspaces", summary: "Create a workspace whatever SIGNUP says (this machine, with the secret in DATA_DIR/admin.json)", request: { body: jsonBody(ZCreateWorkspaceRequest) }, responses: { 201: json(ZCreateWorkspaceResponse, "The workspace and its owner's token"), ...refusals } });
+  route(
+    routes,
+    workspaces,
+    async (c) => {
+      const body = c.req.valid("json");
+      c.header("cache-control", "no-store");
+      if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
+      return c.json(await actions.createWorkspace(body.name, body.owner.display_name), 201);
+    },
+    invalid((issues) => `Invalid workspace: ${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`),
+  );
 
   return {
     routes,

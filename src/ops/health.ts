@@ -1,7 +1,9 @@
 import { statfsSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual } from "node:crypto";
-import { Hono, type Context } from "hono";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createRouter, json, route } from "../shared/openapi.js";
 import type { Db } from "../shared/db.js";
 import type { LoglineMetrics } from "./metrics.js";
 
@@ -86,13 +88,27 @@ export interface OpsRoutesDeps extends ReadinessDeps {
 }
 
 /** `/readyz` and `/metrics`. (`/healthz`, liveness, is the app's own.) */
-export function createOpsRoutes(deps: OpsRoutesDeps): Hono {
-  const app = new Hono();
-  app.get("/readyz", (c) => {
+export function createOpsRoutes(deps: OpsRoutesDeps): OpenAPIHono {
+  const app = createRouter();
+  const readyz = createRoute({
+    method: "get",
+    path: "/readyz",
+    summary: "Readiness: booted, database writable and undamaged, disk space, not stopping, planner",
+    tags: ["Operations"],
+    responses: { 200: json(ZReadiness, "Ready"), 503: json(ZReadiness, "Not ready (the failing checks say why)") },
+  });
+  route(app, readyz, (c) => {
     const r = checkReadiness(deps);
     return c.json({ ok: r.ready, checks: r.checks }, r.ready ? 200 : 503);
   });
-  app.get("/metrics", (c) => {
+  const metrics = createRoute({
+    method: "get",
+    path: "/metrics",
+    summary: "Prometheus metrics (loopback callers, or Bearer METRICS_TOKEN)",
+    tags: ["Operations"],
+    responses: { 200: { description: "Prometheus text format", content: { "text/plain": { schema: z.string() } } }, 403: { description: "Neither local nor the metrics token" } },
+  });
+  route(app, metrics, (c) => {
     if (!isLocalCaller(c) && !hasBearer(c, deps.metricsToken)) {
       return c.json({ error: { code: "FORBIDDEN", message: "Metrics are served to loopback callers or with the metrics token." } }, 403);
     }
@@ -100,6 +116,8 @@ export function createOpsRoutes(deps: OpsRoutesDeps): Hono {
   });
   return app;
 }
+
+const ZReadiness = z.object({ ok: z.boolean(), checks: z.record(z.string(), z.unknown()) });
 
 /**
  * A direct connection from this machine. A request that came through a reverse proxy also

@@ -1,4 +1,5 @@
-import type { Hono, MiddlewareHandler } from "hono";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Db } from "../shared/db.js";
@@ -21,7 +22,7 @@ export interface OpsRuntime {
   /** For `createApp({ middleware })`: trace ids, request logs, request metrics, SSE tracking. */
   middleware: MiddlewareHandler[];
   /** `/readyz` and `/metrics`, mounted with the modules' routes. */
-  routes: Hono;
+  routes: OpenAPIHono;
   /** Counts committed events by type, tool results by outcome, violations by code. */
   observeLedger(ledger: LedgerApi): () => void;
   /** One append's latency in ms (the ledger's `onAppend` hook) into the append histogram. */

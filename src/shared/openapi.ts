@@ -1,5 +1,5 @@
 import { OpenAPIHono, type RouteConfig, type RouteConfigToEnv, type RouteHandler } from "@hono/zod-openapi";
-import type { Env, MiddlewareHandler } from "hono";
+import type { Context, Env, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { ZErrorBody } from "../../contracts/errors.js";
 import { validationError } from "./errors.js";
@@ -64,8 +64,14 @@ export const IDEMPOTENCY_HEADER = {
  * body inline; here the body comes from the command and the document is checked against the
  * served routes by test/http/openapi.test.ts instead.
  */
-export function route<E extends Env, R extends RouteConfig>(app: OpenAPIHono<E>, config: R, handler: (c: RouteContext<R, E>) => Response | Promise<Response>): void {
-  app.openapi(config, handler as never);
+export function route<E extends Env, R extends RouteConfig>(
+  app: OpenAPIHono<E>,
+  config: R,
+  handler: (c: RouteContext<R, E>) => Response | Promise<Response>,
+  /** Instead of the standard VALIDATION_ERROR, for a route with its own refusal shape. */
+  onInvalid?: (issues: z.core.$ZodIssue[], c: Context) => Response,
+): void {
+  app.openapi(config, handler as never, onInvalid ? (result, c) => (result.success ? undefined : onInvalid(result.error.issues, c)) : undefined);
 }
 
 /** The context a route's handler gets: its middleware's variables and its validated inputs. */

@@ -78,7 +78,7 @@ describe("admin endpoint (token rotation on a running server)", () => {
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe("INVALID_JSON");
     const missing = await post(JSON.stringify({ tenant_id: server.demo!.tenant_id }));
-    expect(missing.status).toBe(422);
+    expect(missing.status, JSON.stringify(missing.body)).toBe(422);
     expect(missing.body.error.code).toBe("INVALID_INPUT");
     expect(Object.keys(missing.body.error.details.fields as object)).toEqual(["entity_id"]);
     const extra = await post(JSON.stringify({ tenant_id: "t", entity_id: "e", roles: ["admin"] }));

@@ -1,0 +1,116 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ZConversationDetail, ZConversationList, ZEntityList, ZPresenceList, ZSessionView, ZTimelinePage } from "../../contracts/gateway-responses.js";
+import { ZJobDrawerResponse } from "../../contracts/gateway.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+
+/**
+ * The OpenAPI document is generated from the zod schemas the routes validate with. Checked
+ * here: an independent validator accepts it as OpenAPI 3.1; every route the server serves is in
+ * it (the web app's catch-all for static files aside); live answers match the response schemas
+ * it states; /docs renders it.
+ */
+let t: TestServer;
+let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const res = await fetch(`${t.url}/v1/openapi.json`);
+  expect(res.status).toBe(200);
+  doc = await res.json();
+});
+afterAll(() => t?.close());
+
+const asOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, "{$1}");
+
+describe("GET /v1/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document (checked by an independent validator)", async () => {
+    const validator = new Validator();
+    const res = await validator.validate(structuredClone(doc));
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("describes every route the server serves, and nothing it does not", () => {
+    const served = new Set(
+      t.server.app.routes
+        .filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*")
+        .map((r) => `${r.method.toLowerCase()} ${asOpenApiPath(r.path)}`),
+    );
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)));
+    expect([...served].filter((r) => !documented.has(r)).sort()).toEqual([]);
+    expect([...documented].filter((r) => !served.has(r)).sort()).toEqual([]);
+  });
+
+  it("names a success response and the standard error shape for every operation, and a body schema for every JSON write", () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const statuses = Object.keys(op.responses);
+        expect(statuses.some((s) => /^[23]/.test(s)), `${method} ${path}`).toBe(true);
+        if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !path.endsWith("/resend")) expect(op.requestBody, `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(doc.paths["/v1/conversations/{id}/messages"]!["post"]!.responses["422"]).toBeDefined();
+  });
+
+  it("states response shapes the live answers match", async () => {
+    const dan = t.demo.humans[0]!.token;
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    const timeline = await waitFor(async () => {
+      const r = (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body;
+      return r.items.some((i: any) => i.message.card) ? r : null;
+    }, 5000, "a card");
+    expect(ZTimelinePage.safeParse(timeline).error).toBeUndefined();
+    expect(ZSessionView.safeParse((await getJson(`${t.url}/v1/session`, dan)).body).error).toBeUndefined();
+    expect(ZEntityList.safeParse((await getJson(`${t.url}/v1/entities`, dan)).body).error).toBeUndefined();
+    expect(ZPresenceList.safeParse((await getJson(`${t.url}/v1/presence`, dan)).body).error).toBeUndefined();
+    expect(ZConversationList.safeParse((await getJson(`${t.url}/v1/conversations`, dan)).body).error).toBeUndefined();
+    expect(ZConversationDetail.safeParse((await getJson(`${t.url}/v1/conversations/cnv_9f2a`, dan)).body).error).toBeUndefined();
+    const jobId = timeline.items.find((i: any) => i.message.card).message.card.job_id;
+    expect(ZJobDrawerResponse.safeParse((await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body).error).toBeUndefined();
+  });
+
+  it("a body that is not JSON, or not JSON at all, gets the standard error shape", async () => {
+    const dan = t.demo.humans[0]!.token;
+    const post = (body: string, type: string) =>
+      fetch(`${t.url}/v1/contacts`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": type, "idempotency-key": `k-${Math.random()}` }, body });
+    const plain = await post("display_name=Bea", "text/plain");
+    expect(plain.status).toBe(415);
+    expect((await plain.json()).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    const broken = await post("{nope", "application/json");
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.code).toBe("INVALID_JSON");
+    const invalid = await post(JSON.stringify({ display_name: "" }), "application/json");
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "display_name" } });
+  });
+});
+
+describe("GET /docs", () => {
+  it("renders every operation of the document as HTML with no script, under the strict CSP", async () => {
+    const res = await fetch(`${t.url}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
+    const html = await res.text();
+    expect(html).not.toMatch(/<script/i);
+    for (const path of Object.keys(doc.paths)) expect(html, path).toContain(`<code>${path}</code>`);
+  });
+});
+
+describe("the web app's files", () => {
+  it("serves pages, files and vendored modules with an ETag, answers 304 on revalidation, and refuses paths out of web/", async () => {
+    const page = await fetch(`${t.url}/c/cnv_9f2a`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const etag = page.headers.get("etag");
+    expect(etag).toBeTruthy();
+    expect((await fetch(`${t.url}/c/cnv_9f2a`, { headers: { "if-none-match": etag! } })).status).toBe(304);
+    const css = await fetch(`${t.url}/docs.css`);
+    expect(css.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(css.headers.get("x-content-type-options")).toBe("nosniff");
+    expect((await fetch(`${t.url}/vendor/preact/package.json`)).status).toBe(200);
+    for (const p of ["/..%2fpackage.json", "/%2e%2e/package.json", "/vendor/preact/..%2f..%2fpackage.json"]) expect((await fetch(`${t.url}${p}`)).status, p).toBe(404);
+  });
+});
