@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Hono, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { newId } from "./shared/ids.js";
 import { AppError, isAppError } from "./shared/errors.js";
 import { renderReference } from "./shared/api-reference.js";
 import { createRouter, json, route } from "./shared/openapi.js";
@@ -22,14 +24,15 @@ export interface AppDeps {
   /** A write met a full or unwritable disk (answered 507 / 503); for the operator's log. */
   onStorageError?: (err: unknown) => void;
   /**
-   * Runs before every route, in order (request logging, metrics). The ops observer sets
-   * `c.var.trace_id`, which the error handler below reports when the client sent none.
+   * Runs before every route, in order (request logging, metrics), after Hono's `requestId`,
+   * which takes a well-formed `x-trace-id` or mints one (`c.var.requestId`, echoed back).
    */
   middleware?: MiddlewareHandler[];
 }
 
 export function createApp(deps: AppDeps) {
   const app = createRouter();
+  app.use("*", requestId({ headerName: "x-trace-id", limitLength: 128, generator: () => newId("trc") }));
   for (const m of deps.middleware ?? []) app.use("*", m);
 
   const healthz = createRoute({ method: "get", path: "/healthz", summary: "Liveness (and the active planner)", tags: ["Operations"], responses: { 200: json(z.looseObject({ ok: z.literal(true) }), "Alive") } });
@@ -78,7 +81,7 @@ export function createApp(deps: AppDeps) {
     if (err instanceof HTTPException && status === 400 && /json/i.test(err.message)) {
       return c.json(new AppError("INVALID_JSON", "The request body is not valid JSON").toBody(), 400);
     }
-    const traceId = c.req.header("x-trace-id") ?? ((c.var as Record<string, unknown>).trace_id as string | undefined);
+    const traceId = c.get("requestId");
     deps.onUnexpectedError?.(err, traceId);
     return c.json({ error: { code: "INTERNAL", message: "Something went wrong on our side.", details: traceId ? { trace_id: traceId } : {} } }, 500);
   });

@@ -17,22 +17,18 @@ export interface RequestObserverDeps {
   quietPaths?: string[];
 }
 
-const TRACE_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
-
 /**
  * One structured line per request: trace_id, tenant, route, method, status, latency. It logs the
  * route *pattern* (`/v1/invites/:invite_token/accept`), never the raw path or query, so ids,
  * invite tokens and `?token=` sign-in links cannot leak into logs; no headers, no bodies.
- * The trace id comes from a well-formed `x-trace-id` header or is minted here, is stored as
- * `c.var.trace_id` and echoed in the response header.
+ * The trace id is Hono's request id (`requestId` in src/app.ts: a well-formed `x-trace-id`
+ * header, or a new one), echoed in the response header.
  */
 export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHandler {
   const quiet = new Set(deps.quietPaths ?? ["/healthz", "/readyz", "/metrics"]);
   return async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header("x-trace-id");
-    const traceId = incoming && TRACE_ID.test(incoming) ? incoming : newId("trc");
-    c.set("trace_id" as never, traceId as never);
+    const traceId = (c.var as { requestId?: string }).requestId ?? newId("trc");
     if (deps.drain?.isDraining() && !quiet.has(c.req.path) && (c.req.header("accept") ?? "").includes("text/event-stream")) {
       // An EventSource treats any non-200 answer as final and stops reconnecting; a dropped
       // connection is a network error, which it retries after its `retry:` delay.
@@ -44,7 +40,6 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
       // process; Retry-After tells them when to come back.
       c.header("connection", "close");
       c.header("retry-after", "2");
-      c.header("x-trace-id", traceId);
       return c.json({ error: { code: "SERVICE_UNAVAILABLE", message: "The server is restarting; retry in a few seconds.", details: { trace_id: traceId } } }, 503);
     }
     const done = deps.drain?.enter();
