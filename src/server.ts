@@ -53,7 +53,7 @@ export interface ServerOptions {
   /** The URL people open; defaults to the listening address. https makes the cookie Secure. */
   publicUrl?: string;
   /** Sign-up mode; unset: open until the first workspace exists, then invite. */
-  signup?: "open" | "invite" | "closed";
+  signup?: "open" | "invite" | "closed" | undefined;
   /** Proxies whose X-Forwarded-For is believed (rate limits of anonymous requests). */
   trustedProxies?: readonly string[];
   ledgerSync?: "full" | "normal";

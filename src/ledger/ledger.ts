@@ -18,7 +18,7 @@ import { verifyTenant } from "./verify.js";
 export interface CreateLedgerDeps {
   db: Db;
   /** Where the signing key lives; without it the key is ephemeral. */
-  dataDir?: string;
+  dataDir?: string | undefined;
   clock?: Clock;
   ids?: IdGenerator;
   engine?: PolicyEngine;

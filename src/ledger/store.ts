@@ -41,9 +41,9 @@ export type ScanRow = [number, string, string, string];
 
 export interface QueryFilter {
   tenantId: string;
-  conversationId?: string;
-  jobId?: string;
-  eventType?: string;
+  conversationId?: string | undefined;
+  jobId?: string | undefined;
+  eventType?: string | undefined;
   afterTenantSeq: number;
   limit: number;
 }

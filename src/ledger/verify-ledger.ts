@@ -9,7 +9,7 @@ export interface VerifyLedgerOptions {
   /** Keys whose checkpoint signatures count; a checkpoint signed by any other key is a break. */
   verifiers: Verifier[];
   /** One tenant, or every tenant in the table. */
-  tenantId?: string;
+  tenantId?: string | undefined;
   /** Before each tenant: how many are done out of how many. */
   onProgress?: (done: number, total: number) => void;
   /** Each tenant's report as soon as it is ready (the CLI prints it then). */

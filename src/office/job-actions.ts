@@ -184,7 +184,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
         case "job.retry":
         case "job.switch_tool": {
           const switchTo = req.action.type === "job.switch_tool" ? (req.action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
-          if (job.state === "failed") return followUp(req, job, agent, clicker, switchTo ? { meeting_link: switchTo as JobSlots["meeting_link"] } : {}, req.action.type === "job.retry" ? "retry" : "switch");
+          if (job.state === "failed") return followUp(req, job, agent, clicker, switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {}, req.action.type === "job.retry" ? "retry" : "switch");
           engine.cancelTimer(req.tenant_id, J);
           // The invite exists and only its email failed: Resend delivers the same message again.
           if (req.action.type === "job.retry" && engine.mail.hasInvite(job)) return { ids: await resendMail(job, agent, ec) };
@@ -192,7 +192,7 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           // no job event of its own (the gateway's click bubble and the causation id record it).
           const label = copy.LINK_OPTIONS.find((o) => o.value === switchTo)?.label ?? switchTo;
           const drafts: Draft[] = switchTo ? [human("job.changes_requested", { changes_text: `Switch to ${label}` })] : [];
-          const next: JobView = { ...job, slots: switchTo ? { ...job.slots, meeting_link: switchTo as JobSlots["meeting_link"] } : job.slots, state: "in_progress" };
+          const next: JobView = { ...job, slots: switchTo ? { ...job.slots, meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : job.slots, state: "in_progress" };
           if (job.state === "waiting_input") drafts.push(engine.stateDraft(A, J, "waiting_input", "in_progress", switchTo ? "tool_switched" : "retry_requested"));
           const step = engine.nextStep(next, agent);
           if (step.run) return { ids: await engine.runTool(next, agent, drafts, ec) };

@@ -14,7 +14,7 @@ export interface ReadinessCheck {
 
 export interface ReadinessDeps {
   /** A connection to the live database, used only to probe that a write lock can be taken. */
-  db?: Db;
+  db?: Db | undefined;
   dataDir?: string;
   /** True once boot finished: migrations applied, projections rebuilt from the ledger. */
   isBooted(): boolean;

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 export interface StreamProxy {
   url: string;
   /** Every /v1/stream request the browser made: its URL and the Last-Event-ID it resumed from. */
-  streams: Array<{ path: string; lastEventId: string | undefined; at: number; status?: number }>;
+  streams: Array<{ path: string; lastEventId: string | undefined; at: number; status?: number | undefined }>;
   /** GET /v1/conversations requests (the list), as times: what a refresh or a poll fetches. */
   listCalls: number[];
   setUpstream(url: string): void;

@@ -64,7 +64,7 @@ let n = 0;
 const key = () => `k-access-${++n}-${Date.now()}`;
 
 /** The request a row makes for a caller: a path and fetch options (credentials added by `call`). */
-function requestFor(row: AccessRow, caller: Caller): { path: string; init?: RequestInit; token?: string | null } {
+function requestFor(row: AccessRow, caller: Caller): { path: string; init?: RequestInit; token?: string | null | undefined } {
   const own = row.variant === "own";
   const conv = own ? "cnv_dan_ana" : "cnv_9f2a";
   const json = (body: unknown, method = row.method): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -44,7 +44,7 @@ export interface ConversationRow {
   created_by: string;
   created_at: string;
   last_item_ts?: string;
-  last_preview?: { kind: string; text?: string; job_id?: string; card_type?: string };
+  last_preview?: { kind: string; text?: string | undefined; job_id?: string; card_type?: string };
   /** entity → tenant_seq read up to (message.delivered, or their own last message). */
   read_marks: Map<string, number>;
   updated_at: string;

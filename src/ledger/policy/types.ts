@@ -81,13 +81,13 @@ export interface ViolationEventContext {
   ts: string;
   mode: "enforce" | "warn";
   /** The batch's tenant: the violation is written there (the raw event's claim is used only without it). */
-  tenant_id?: string;
+  tenant_id?: string | undefined;
   /**
    * The fold the refused event was checked against. When given (or remembered from the last
    * `check`), the violation event names the event's conversation/job only if they exist in the
    * tenant, so the violation event itself always passes the pack.
    */
-  fold?: LedgerFold;
+  fold?: LedgerFold | undefined;
 }
 
 export interface PolicyEngine {

@@ -58,7 +58,7 @@ export interface SuggestionEnvelope {
   generatedAt: string;
   surface: SuggestionSurface;
   must_abstain: boolean;
-  modelInfo?: { provider?: string; model?: string; version?: string; modelGeneratedAt?: string };
+  modelInfo?: { provider?: string | undefined; model?: string | undefined; version?: string | undefined; modelGeneratedAt?: string };
   suggestions: Suggestion[];
 }
 

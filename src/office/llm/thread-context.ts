@@ -3,7 +3,7 @@
  * model) so that "do it" without a reference resolves the same way every time.
  */
 export interface ThreadContext {
-  lastJobId?: string;
+  lastJobId?: string | undefined;
   /** Most recent first, no duplicates, at most RECENT_LIMIT. */
   recentJobIds: string[];
   pinnedJobId?: string;

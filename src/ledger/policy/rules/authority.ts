@@ -4,7 +4,7 @@ import { fieldPath } from "../paths.js";
 import type { RuleType } from "../rule.js";
 
 /** The entity at `actor_field` must be a member of the conversation at `conversation_field`. */
-export const requireConversationMembership: RuleType<{ actor_field: string; conversation_field: string; exempt_actor_types?: string[] }> = {
+export const requireConversationMembership: RuleType<{ actor_field: string; conversation_field: string; exempt_actor_types?: string[] | undefined }> = {
   schema: z.strictObject({
     type: z.literal("require_conversation_membership"),
     actor_field: z.string(),

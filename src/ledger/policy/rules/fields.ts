@@ -29,7 +29,7 @@ export const requireFields: RuleType<{ fields: string[] }> = {
 };
 
 /** `actor.actor_type` (or `field`) must be one of `allowed`. */
-export const requireActorTypeIn: RuleType<{ allowed: string[]; field?: string }> = {
+export const requireActorTypeIn: RuleType<{ allowed: string[]; field?: string | undefined }> = {
   schema: z.strictObject({ type: z.literal("require_actor_type_in"), allowed: z.array(z.string()).min(1), field: path.optional(), ...base }),
   shape: true,
   compile(spec) {
@@ -57,7 +57,7 @@ const ZEqualPair = z.strictObject({ a: path, b: path, note: z.string().optional(
  * When `if` holds (always, when omitted): every `then_require` field must be present, and each
  * `then_assert_equal` pair must be equal (for a `[]` path in `a`, every value of it).
  */
-export const requireIf: RuleType<{ if?: unknown; then_require?: string[]; then_assert_equal?: Array<{ a: string; b: string }> }> = {
+export const requireIf: RuleType<{ if?: unknown; then_require?: string[] | undefined; then_assert_equal?: Array<{ a: string; b: string }> | undefined }> = {
   schema: z
     .strictObject({
       type: z.literal("require_if"),

@@ -31,11 +31,11 @@ const INDEXES: Record<string, UniqueIndex> = {
 
 interface Spec {
   field: string;
-  scope_fields?: string[];
+  scope_fields?: string[] | undefined;
   /** A repeat is allowed when this field names an earlier call with the same key (a retry)… */
-  allow_retry_of_field?: string;
+  allow_retry_of_field?: string | undefined;
   /** …and this field (the attempt number) is greater than 1. */
-  retry_attempt_field?: string;
+  retry_attempt_field?: string | undefined;
 }
 
 /** The field's value must not have been seen before in the tenant (within its scope). */
