@@ -183,15 +183,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
 
   const seeded = opts.demo ? await seedDemo(gateway.core) : null;
 
-  const guarded = createRouter();
-  const guard = moduleGuard(gateway.core) as unknown as MiddlewareHandler;
+  const guarded = createRouter<GwEnv>();
+  const guard = moduleGuard(gateway.core);
   guarded.use("/v1/ledger/*", guard);
   guarded.use("/v1/office/*", guard);
   guarded.use("/v1/agents/:entity_id/trajectory", guard);
   // One read rule (src/gateway/visibility.ts) for ledger queries and streams and the trajectory.
-  const reader = (c: Context) => (c as unknown as Context<GwEnv>).get("principal");
-  guarded.route("/", createLedgerRoutes(ledger, { loopbackOnly: false, readFilter: (c) => eventFilterFor(gateway.core, reader(c)) }));
-  guarded.route("/", createOfficeRoutes(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
+  const reader = (c: Context<GwEnv>) => c.get("principal");
+  guarded.route("/", createLedgerRoutes<GwEnv>(ledger, { loopbackOnly: false, readFilter: (c) => eventFilterFor(gateway.core, reader(c)) }));
+  guarded.route("/", createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
 
   const app = createApp({
     middleware: [securityHeaders(), bodyLimits(), ...(opts.middleware ?? [])],

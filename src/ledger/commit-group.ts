@@ -247,7 +247,7 @@ type Envelope = Omit<TStoredEvent, "integrity"> & { integrity?: TStoredEvent["in
  * spread per event.
  */
 export function envelopeOf(event: TUblEvent, seq: number): Envelope {
-  const src = event as unknown as Record<string, unknown>;
+  const src: Record<string, unknown> = event;
   const keys = Object.keys(src);
   const out: Record<string, unknown> = {};
   let seqDone = false;
@@ -271,5 +271,5 @@ export function envelopeOf(event: TUblEvent, seq: number): Envelope {
     out[k] = src[k];
   }
   if (!seqDone) out.seq = seq;
-  return out as unknown as Envelope;
+  return out as Envelope;
 }

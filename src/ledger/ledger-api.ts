@@ -28,6 +28,9 @@ export interface AppendOptions {
   withinCommit?: (result: TAppendResponse) => void;
 }
 
+/** A page of `query`: the contract's response, its events typed as the stored envelopes they are. */
+export type LedgerPage = Omit<TQueryResponse, "events"> & { events: TStoredEvent[] };
+
 /**
  * The UBL: an append-only, hash-chained, signed event log per tenant. The methods mirror the
  * REST endpoints under /v1/ledger. Every other module writes only through `append`.
@@ -42,7 +45,7 @@ export interface LedgerApi {
   append(req: TAppendRequest, opts?: AppendOptions): Promise<TAppendResponse>;
 
   /** Events of one tenant in tenant_seq order, filtered, paginated by `after_cursor`. */
-  query(req: TQueryRequest): TQueryResponse;
+  query(req: TQueryRequest): LedgerPage;
 
   /**
    * Calls `listener` with every event committed from now on, in global commit order (and so

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, Env } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { ZAppendRequest, ZAppendResponse, ZCheckpoint, ZKeysResponse, ZQueryRequest, ZQueryResponse, ZVerifyReport } from "../../contracts/ledger.js";
 import { ZTenantId } from "../../contracts/primitives.js";
@@ -10,7 +10,7 @@ import type { LedgerApi } from "./ledger-api.js";
 import { loopbackOnly, MAX_BODY_BYTES } from "./http-guards.js";
 import { streamTenant } from "./sse.js";
 
-export interface LedgerRoutesOptions {
+export interface LedgerRoutesOptions<E extends Env = Env> {
   /** Default true: answer loopback clients only (403 otherwise) until auth sits in front. */
   loopbackOnly?: boolean;
   /** SSE heartbeat comment interval; 15 s by default. */
@@ -19,14 +19,14 @@ export interface LedgerRoutesOptions {
    * Which events the caller may read (query pages and stream frames), decided per request by
    * whoever sits in front (the gateway's membership rule); undefined reads everything.
    */
-  readFilter?: (c: Context) => ((e: TStoredEvent) => boolean) | undefined;
+  readFilter?: (c: Context<E>) => ((e: TStoredEvent) => boolean) | undefined;
 }
 
 const ZTenantQuery = z.strictObject({ tenant_id: ZTenantId });
 
 /** Thin HTTP adapters over LedgerApi under /v1/ledger: parse with the contract, one call, answer. */
-export function createLedgerRoutes(ledger: LedgerApi, opts: LedgerRoutesOptions = {}) {
-  const app = createRouter();
+export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts: LedgerRoutesOptions<E> = {}) {
+  const app = createRouter<E>();
   if (opts.loopbackOnly ?? true) app.use("/v1/ledger/*", loopbackOnly());
   const common = { tags: ["Ledger"], security: SIGNED_IN };
 

@@ -8,7 +8,7 @@ export function queryAll(ledger: LedgerApi, req: Omit<TQueryRequest, "limit" | "
   let after: string | undefined;
   for (;;) {
     const page = ledger.query({ ...req, limit: 1000, ...(after ? { after_cursor: after } : {}) });
-    out.push(...(page.events as unknown as TStoredEvent[]));
+    out.push(...page.events);
     if (!page.next_cursor || page.events.length < 1000) break;
     after = page.next_cursor;
   }

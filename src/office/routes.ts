@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, Env } from "hono";
 import { ZAffordancesResponse, ZIngestMessageRequest, ZJobActionRequest, ZOfficeResponse } from "../../contracts/office.js";
 import { ZEntityId, ZTenantId } from "../../contracts/primitives.js";
 import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../shared/openapi.js";
 import type { OfficeApi } from "./office-api.js";
 
-export interface OfficeRoutesOptions {
+export interface OfficeRoutesOptions<E extends Env = Env> {
   /** Which conversations the caller may read, decided by whoever sits in front (the gateway); undefined reads all. */
-  conversationFilter?: (c: Context) => ((conversationId: string) => boolean) | undefined;
+  conversationFilter?: (c: Context<E>) => ((conversationId: string) => boolean) | undefined;
 }
 
 const ZTrajectory = z.looseObject({
@@ -21,8 +21,8 @@ const ZTrajectory = z.looseObject({
 });
 
 /** Thin REST adapters over OfficeApi; auth and tenancy are the gateway's job in front of them. */
-export function createOfficeRoutes(office: OfficeApi, opts: OfficeRoutesOptions = {}) {
-  const app = createRouter();
+export function createOfficeRoutes<E extends Env = Env>(office: OfficeApi, opts: OfficeRoutesOptions<E> = {}) {
+  const app = createRouter<E>();
   const common = { tags: ["Office"], security: SIGNED_IN };
   const refusals = errors(400, 401, 403, 404, 409, 415, 422, 429, 503, 507);
 

@@ -109,6 +109,7 @@ function tenantOf(c: Context): string | undefined {
  */
 function wroteEventStream(res: ServerResponse | undefined): boolean {
   if (!res?.headersSent) return false;
-  const head = (res as unknown as { _header?: string | null })._header ?? "";
+  const raw: unknown = Reflect.get(res, "_header");
+  const head = typeof raw === "string" ? raw : "";
   return /\r\ncontent-type:\s*text\/event-stream/i.test(head);
 }

@@ -190,7 +190,7 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
       event = parsed.data;
     }
 
-    ctx.event = event as unknown as Record<string, unknown>;
+    ctx.event = event;
     const refusal = runAll(foldPolicies, ctx, warnings);
     if (refusal) return { ok: false, violation: refusal, warnings };
     return { ok: true, event, warnings };

@@ -26,7 +26,7 @@ const isShort = (v: unknown, max: number): v is string => typeof v === "string" 
 // ZIsoTime's check is its own regex (zod's datetime format runs nothing else on a string): the
 // same RegExp object tested directly saves a zod parse (≈ 1 µs) per event. Should the schema
 // ever carry no such pattern, the parse itself runs.
-const isoPattern = (ZIsoTime as unknown as { _zod?: { def?: { pattern?: unknown } } })._zod?.def?.pattern;
+const isoPattern: unknown = Reflect.get(ZIsoTime._zod.def, "pattern");
 const isoRegex = isoPattern instanceof RegExp && !isoPattern.global && !isoPattern.sticky ? isoPattern : null;
 /** `ZIsoTime.safeParse(ts).success`, without the parse when the schema's pattern is at hand. */
 export const isIsoTime = (ts: string): boolean => (isoRegex ? isoRegex.test(ts) : ZIsoTime.safeParse(ts).success);
@@ -81,7 +81,8 @@ export function fastParseEvent(raw: unknown): TUblEvent | null {
   }
   out.event_type = "message.sent";
   out.payload = p;
-  return out as unknown as TUblEvent;
+  // Every member was checked above, one by one, against what the contract parse would accept.
+  return out as TUblEvent;
 }
 
 /** `ZMessageSentPayload` restricted to message_id, kind, body_text, reply_to_message_id. */

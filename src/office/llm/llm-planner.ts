@@ -183,7 +183,7 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       in_reply_to_request_id: null,
       job_id: request.input.default_job_id,
       outcome: null,
-      packet: redactPacket(request, full) as unknown as Record<string, unknown>,
+      packet: redactPacket(request, full),
     });
     store.savePacket({
       ...base,
@@ -194,7 +194,7 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       in_reply_to_request_id: request.id,
       job_id: jobId,
       outcome: decision.llm.outcome,
-      packet: redactPacket(response, full) as unknown as Record<string, unknown>,
+      packet: redactPacket(response, full),
     });
   }
 

@@ -65,15 +65,22 @@ export function makeDocuments(docs: ReadonlyArray<{ doc_id: string; kind: string
   }));
 }
 
+/** A request as stored: by default each document's text is replaced by its digest and a preview. */
+export type StoredRequestPacket = Omit<RequestPacket, "context"> & {
+  context: Omit<RequestPacket["context"], "documents"> & { documents: Array<Omit<RequestDocument, "content"> & { content: RequestDocument["content"] | { digest: string; preview: string; length: number } }> };
+};
+
 /**
  * The stored form. Default: untrusted documents become digest + preview, strings are scrubbed
  * of secrets and contact details, the raw model text is digest + preview. Full: as sent,
  * except that secrets are still scrubbed (an API key has no debugging value).
  */
-export function redactPacket<P extends RequestPacket | ResponsePacket>(packet: P, full: boolean): P {
+export function redactPacket(packet: RequestPacket, full: boolean): StoredRequestPacket;
+export function redactPacket(packet: ResponsePacket, full: boolean): ResponsePacket;
+export function redactPacket(packet: RequestPacket | ResponsePacket, full: boolean): StoredRequestPacket | ResponsePacket {
   if (full) return scrubDeep(packet);
   if (packet.type === "request") {
-    const req = packet as RequestPacket;
+    const req = packet;
     return scrubDeep({
       ...req,
       context: {
@@ -85,11 +92,11 @@ export function redactPacket<P extends RequestPacket | ResponsePacket>(packet: P
           content: { digest: digest(d.content.text), preview: preview(d.content.text), length: d.content.text.length },
         })),
       },
-    }) as unknown as P;
+    });
   }
-  const res = packet as ResponsePacket;
+  const res = packet;
   const { text: _text, ...raw } = res.raw;
-  return scrubDeep({ ...res, raw }) as P;
+  return scrubDeep({ ...res, raw });
 }
 
 export function rawSummary(text: string, keepFull: boolean): ResponsePacket["raw"] {

@@ -11,8 +11,10 @@ import { OP_TYPES } from "./tokens.js";
  *    about absent vs null and strips unknown keys; the semantic checks come after it.
  */
 export const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"] as const;
-export const JOB_ACTIONS = OP_TYPES.filter((t) => t !== "provide_input");
-export type JobActionName = (typeof JOB_ACTIONS)[number];
+/** The operations a model may name as a job action: every token operation but provide_input. */
+const ZJobActionName = z.enum(OP_TYPES).exclude(["provide_input"]);
+export const JOB_ACTIONS = ZJobActionName.options;
+export type JobActionName = z.infer<typeof ZJobActionName>;
 
 const SLOT_SHAPE = {
   duration_minutes: z.number().int().min(5).max(600).nullish(),
@@ -29,7 +31,7 @@ export const ZModelOperation = z.object({
   type: z.enum(OPERATION_TYPES),
   text: z.string().max(2000).nullish(),
   job_id: z.string().max(128).nullish(),
-  action: z.enum(JOB_ACTIONS as unknown as [JobActionName, ...JobActionName[]]).nullish(),
+  action: ZJobActionName.nullish(),
   kind: z.enum(["schedule_meeting", "generic"]).nullish(),
   title: z.string().max(120).nullish(),
   goal: z.string().max(500).nullish(),
@@ -56,7 +58,7 @@ function wireOperation(jobIds: readonly string[]) {
     type: z.enum(OPERATION_TYPES),
     text: n(z.string()),
     job_id: jobIds.length ? n(jobId) : z.null(),
-    action: n(z.enum(JOB_ACTIONS as unknown as [JobActionName, ...JobActionName[]])),
+    action: n(ZJobActionName),
     kind: n(z.enum(["schedule_meeting", "generic"])),
     title: n(z.string()),
     goal: n(z.string()),

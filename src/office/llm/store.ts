@@ -23,7 +23,8 @@ export interface LlmStore {
   saveThreadContext(tenantId: string, conversationId: string, ctx: ThreadContext, now: string): void;
   /** Reserves the next turn number of a conversation (1, 2, …). */
   nextTurn(tenantId: string, conversationId: string, now: string): number;
-  savePacket(p: StoredPacket): void;
+  /** The packet is stored as JSON: any request or response packet. */
+  savePacket(p: Omit<StoredPacket, "packet"> & { packet: object }): void;
   listPackets(tenantId: string, q: { conversationId?: string; jobId?: string; limit?: number }): StoredPacket[];
 }
 
