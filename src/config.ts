@@ -208,7 +208,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const variable = String(issue.path[0] ?? "environment");
     const got = present[variable];
     // Secrets are never echoed back, even when wrong.
-    const shown = got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? got.slice(0, 60) + "…" : got)})`;
+    const shown = got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
     const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;
     throw new ConfigError(variable, `Invalid configuration: ${what}${shown}`);
   }

@@ -21,7 +21,7 @@ function fail(message: string, code: number, logger?: Logger): never {
   // One line on stderr whatever the log format, so `systemctl status` and a terminal show it.
   logger?.fatal(message);
   logger?.flush?.();
-  process.stderr.write(message + "\n");
+  process.stderr.write(`${message}\n`);
   process.exit(code);
 }
 

@@ -1,5 +1,5 @@
 import { serve, type ServerType } from "@hono/node-server";
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { Hono, Context, MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createRouter } from "./shared/openapi.js";

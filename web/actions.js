@@ -85,7 +85,7 @@ export function markReadSoon(cid) {
   if (!last) return;
   const seq = seqOf(last.cursor);
   const conv = getState().conversations.find((c) => c.conversation_id === cid);
-  if (conv && conv.unread_count) mergeConversation({ conversation_id: cid, unread_count: 0 });
+  if (conv?.unread_count) mergeConversation({ conversation_id: cid, unread_count: 0 });
   if (seq <= (readSent[cid] ?? -1)) return;
   readSent[cid] = seq;
   api.markRead(cid, last.cursor).catch(() => {

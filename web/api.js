@@ -65,7 +65,7 @@ async function request(method, path, opts = {}) {
     data = null;
   }
   if (!res.ok) {
-    const e = data && data.error;
+    const e = data?.error;
     throw new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, e?.details);
   }
   return data;

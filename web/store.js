@@ -157,7 +157,7 @@ function jobFromItem(item) {
 export function mergeItems(cid, incoming, opts = {}) {
   const tl = state.timelines[cid] ?? { items: [], loaded: false };
   const seen = new Set(tl.items.map((i) => i.event_id));
-  const fresh = incoming.filter((i) => i && i.event_id && !seen.has(i.event_id) && (seen.add(i.event_id), true));
+  const fresh = incoming.filter((i) => i?.event_id && !seen.has(i.event_id) && (seen.add(i.event_id), true));
   const items = tl.items.concat(fresh).sort((a, b) => seqOf(a.cursor) - seqOf(b.cursor) || a.ts.localeCompare(b.ts));
   const confirmed = new Set(items.map((i) => i.event_id));
   const clientIds = new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean));
@@ -201,7 +201,7 @@ export function setButton(key, v) {
 /** @param {Entity[]} list */
 export function setEntities(list) {
   const entities = { ...state.entities };
-  for (const e of list) if (e && e.entity_id) entities[e.entity_id] = { ...entities[e.entity_id], ...e };
+  for (const e of list) if (e?.entity_id) entities[e.entity_id] = { ...entities[e.entity_id], ...e };
   setState({ entities });
 }
 

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.js";
 import { createBackup, describeFailures } from "../ops/backup.js";
-import { databasePath } from "../ops/data-dir.js";
 import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
 import { createProgress } from "../ops/progress.js";
 import { RestoreRefused, restoreBackup } from "../ops/restore.js";
@@ -52,7 +51,7 @@ async function run(argv: string[]): Promise<number> {
   });
   const [command, sub, ...rest] = positionals;
   if (values.help || !command || command === "help") {
-    process.stdout.write(USAGE + "\n");
+    process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
   const config = loadConfig({ ...process.env, ...(values["data-dir"] ? { DATA_DIR: values["data-dir"] } : {}) });

@@ -52,16 +52,16 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
   await core.commit(t, events, {
     body: () => null,
     extra: () => {
-      tokens["dan"] = core.tokens.issue({ tenantId: t, entityId: dan.entity_id });
-      tokens["ana"] = core.tokens.issue({ tenantId: t, entityId: ana.entity_id });
+      tokens.dan = core.tokens.issue({ tenantId: t, entityId: dan.entity_id });
+      tokens.ana = core.tokens.issue({ tenantId: t, entityId: ana.entity_id });
     },
   });
   return {
     tenant_id: t,
     conversation_id: DEMO_CONVERSATION,
     humans: [
-      { entity_id: dan.entity_id, display_name: "Dan", token: tokens["dan"]!, signin_url: "" },
-      { entity_id: ana.entity_id, display_name: "Ana", token: tokens["ana"]!, signin_url: "" },
+      { entity_id: dan.entity_id, display_name: "Dan", token: tokens.dan!, signin_url: "" },
+      { entity_id: ana.entity_id, display_name: "Ana", token: tokens.ana!, signin_url: "" },
     ],
     agents: [{ entity_id: "ent_agent_scheduler", display_name: "Office Scheduler" }],
   };

@@ -46,28 +46,28 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
         body = undefined; // the route answers INVALID_JSON itself
       }
       // Every write is rate limited like the Messenger's: one token per request, one per event appended.
-      const events = c.req.path === "/v1/ledger/append" && Array.isArray(body?.["events"]) ? (body["events"] as unknown[]).length : 1;
+      const events = c.req.path === "/v1/ledger/append" && Array.isArray(body?.events) ? (body.events as unknown[]).length : 1;
       await chargeWrite(core, c, events);
       if (body && typeof body === "object") {
-        if (body["tenant_id"] !== undefined && body["tenant_id"] !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
-        if (c.req.path.startsWith("/v1/office/") && body["actor_entity_id"] !== p.entityId && !isAdmin) {
+        if (body.tenant_id !== undefined && body.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
+        if (c.req.path.startsWith("/v1/office/") && body.actor_entity_id !== p.entityId && !isAdmin) {
           throw new AppError("FORBIDDEN", "Only admins may act for someone else through Office", { field: "actor_entity_id" });
         }
         // Office acts in a conversation: only one the caller belongs to (ids of others answer 404, as everywhere).
-        const conversationId = body["conversation_id"];
+        const conversationId = body.conversation_id;
         if (c.req.path.startsWith("/v1/office/") && typeof conversationId === "string" && !isAdmin && !isParticipant(core, p.tenantId, conversationId, p.entityId)) {
           throw new AppError("NOT_FOUND", "No such conversation", { conversation_id: conversationId });
         }
-        if (c.req.path === "/v1/ledger/append" && Array.isArray(body["events"])) {
-          for (const raw of body["events"] as Array<Record<string, unknown> | null>) {
-            const actor = (raw?.["actor"] ?? {}) as { entity_id?: unknown; actor_type?: unknown };
-            if (raw?.["tenant_id"] !== undefined && raw["tenant_id"] !== p.tenantId) throw new AppError("FORBIDDEN", "An event names another tenant", { field: "events.tenant_id" });
-            const payload = (raw?.["payload"] ?? {}) as { deleted?: unknown };
-            if (raw?.["event_type"] === "contact.upserted" && payload.deleted === true) {
+        if (c.req.path === "/v1/ledger/append" && Array.isArray(body.events)) {
+          for (const raw of body.events as Array<Record<string, unknown> | null>) {
+            const actor = (raw?.actor ?? {}) as { entity_id?: unknown; actor_type?: unknown };
+            if (raw?.tenant_id !== undefined && raw.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "An event names another tenant", { field: "events.tenant_id" });
+            const payload = (raw?.payload ?? {}) as { deleted?: unknown };
+            if (raw?.event_type === "contact.upserted" && payload.deleted === true) {
               throw new AppError("FORBIDDEN", "Delete a contact with DELETE /v1/contacts/:id: it erases the contact's addresses in the same act", { field: "events.payload.deleted" });
             }
             // Like every other write: only into a conversation the caller is in (others answer 404).
-            const conv = raw?.["conversation_id"];
+            const conv = raw?.conversation_id;
             if (!isAdmin && typeof conv === "string" && conv !== WORKSPACE_CONVERSATION_ID && !isParticipant(core, p.tenantId, conv, p.entityId)) {
               throw new AppError("NOT_FOUND", "No such conversation", { conversation_id: conv });
             }

@@ -22,7 +22,7 @@ export function cursorParam(raw: string | undefined, name: string, head: number)
 
 /** Members see the PII typed into their tenant's chat; the projection itself keeps only redactions. */
 export function presentItem(core: Core, tenantId: string, item: TTimelineItem): TTimelineItem {
-  const refs = item.message["pii_refs"] as Array<{ redacted: string; vault_ref?: string }> | undefined;
+  const refs = item.message.pii_refs as Array<{ redacted: string; vault_ref?: string }> | undefined;
   if (!refs?.length || !item.message.body_text) return item;
   return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, core.office.vault) } };
 }
@@ -49,10 +49,10 @@ export function getConversation(core: Core, p: Principal, conversationId: string
 export function getTimeline(core: Core, p: Principal, conversationId: string, q: Record<string, string | undefined>) {
   const state = core.tenant(p.tenantId);
   memberConversation(core, p, conversationId);
-  const limit = q["limit"] === undefined ? 50 : Number(q["limit"]);
+  const limit = q.limit === undefined ? 50 : Number(q.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError("VALIDATION_ERROR", "limit must be an integer 1–1000", { field: "limit" });
-  const after = cursorParam(q["cursor"] ?? q["after"], "cursor", state.head);
-  const before = cursorParam(q["before"], "before", state.head + 1);
+  const after = cursorParam(q.cursor ?? q.after, "cursor", state.head);
+  const before = cursorParam(q.before, "before", state.head + 1);
   const all = state.timeline.get(conversationId) ?? [];
   const items = pageTimeline(all, { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}), limit });
   const first = items[0];
@@ -83,13 +83,13 @@ export function getJob(core: Core, p: Principal, jobId: string) {
   const job = memberJob(core, p, jobId);
   const header = jobHeader(state, job);
   const raw = core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 }).events.map((e) => ({
-    event_id: e["event_id"],
-    event_type: e["event_type"],
-    ts: e["ts"],
-    actor: e["actor"],
-    trace_id: e["trace_id"],
-    seq: e["seq"],
-    payload: e["payload"],
+    event_id: e.event_id,
+    event_type: e.event_type,
+    ts: e.ts,
+    actor: e.actor,
+    trace_id: e.trace_id,
+    seq: e.seq,
+    payload: e.payload,
   }));
   return {
     tenant_id: p.tenantId,
@@ -106,7 +106,7 @@ export function getJob(core: Core, p: Principal, jobId: string) {
     ...(job.priority ? { priority: job.priority } : {}),
     ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
     ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
-    available_actions: header["available_actions"],
+    available_actions: header.available_actions,
     ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
     timeline: [...(state.jobEvents.get(jobId) ?? [])].reverse(),
     artifacts: (state.artifacts.get(jobId) ?? []).map(({ produced_by_event_id: _p, ...a }) => a),

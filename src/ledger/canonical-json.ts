@@ -46,7 +46,7 @@ function writeArray(items: unknown[]): string {
     // JSON.stringify writes holes and undefined in arrays as null; keep the same meaning.
     out += item === undefined ? "null" : write(item);
   }
-  return out + "]";
+  return `${out}]`;
 }
 
 // Object keys repeat from event to event: their JSON form is kept (bounded) instead of re-escaped.
@@ -97,7 +97,7 @@ function writeObject(obj: Record<string, unknown>): string {
     if (v === undefined) continue;
     if (!first) out += ",";
     first = false;
-    out += writeKey(key) + ":" + write(v);
+    out += `${writeKey(key)}:${write(v)}`;
   }
-  return out + "}";
+  return `${out}}`;
 }

@@ -234,7 +234,10 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     }
     fold.release(fold.mark());
     deps.onCommitted(committed);
-    outcomes.forEach((o, i) => (o.ok ? group[i]!.resolve(o.result) : group[i]!.reject(o.error)));
+    for (const [i, o] of outcomes.entries()) {
+      if (o.ok) group[i]!.resolve(o.result);
+      else group[i]!.reject(o.error);
+    }
   };
 }
 

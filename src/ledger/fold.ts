@@ -1,7 +1,7 @@
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import { impliedJobState } from "./policy/job-transition.js";
-import type { CardFacts, FoldSnapshot, JobFacts, LedgerFold, PolicyFold, ToolCallFacts } from "./policy/types.js";
+import type { CardFacts, FoldSnapshot, JobFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
 
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
@@ -103,6 +103,7 @@ export function createFold(): PolicyFold {
     record(() => (job.state = prev));
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the card passed the contract parse when it was appended
   function addCard(s: TenantState, card: any, messaged: boolean): void {
     if (!card || typeof card.card_id !== "string") return;
     let rec = s.cards.get(card.card_id);
@@ -129,6 +130,7 @@ export function createFold(): PolicyFold {
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
     addToSet(s.seen, event.event_id);
+    // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
     switch (event.event_type) {
       case "entity.registered": {

@@ -62,7 +62,7 @@ export function createSigner(privateKey: KeyObject): Signer {
   // The raw 32-byte key is the last 32 bytes of the Ed25519 SPKI DER.
   const raw = publicKey.export({ type: "spki", format: "der" }).subarray(-32);
   const publicKeyHex = raw.toString("hex");
-  const keyId = "ed25519:" + createHash("sha256").update(raw).digest("hex").slice(0, 16);
+  const keyId = `ed25519:${createHash("sha256").update(raw).digest("hex").slice(0, 16)}`;
   return {
     keyId,
     publicKeyPem,

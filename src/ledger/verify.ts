@@ -24,7 +24,7 @@ export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId
 
   const checkCheckpoint = (c: CheckpointRow, chainHashAtSeq: string): Break | null => {
     const v = byKey.get(c.key_id);
-    if (!v || !v.verifyCheckpoint(c, c.signature)) {
+    if (!v?.verifyCheckpoint(c, c.signature)) {
       return { tenant_seq: c.tenant_seq, reason: "bad_signature", message: `Checkpoint at seq:${c.tenant_seq} has an invalid signature (key ${c.key_id})` };
     }
     if (c.head_hash !== chainHashAtSeq) {

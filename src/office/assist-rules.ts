@@ -10,7 +10,7 @@ import { parseWhen } from "./when/index.js";
  * plan, its state), shaped as a 001 envelope so they pass the same validator as a model's. The
  * feature works offline and the same job always gets the same suggestions (stable ids).
  */
-export function rulesSuggestions(job: JobView, nowMs: number): Record<string, unknown> {
+export function rulesSuggestions(job: JobView, _nowMs: number): Record<string, unknown> {
   const out: Array<Record<string, unknown>> = [];
   const add = (type: string, payload: Record<string, unknown>, rationale: string, confidence = 0.7) =>
     out.push({ type, suggestionId: `sug_${type}_${letterHash(`${job.job_id}|${type}|${JSON.stringify(payload)}`, 10)}`, confidence, rationale, payload: { jobId: job.job_id, ...payload } });

@@ -9,6 +9,7 @@ import type { Draft, EmitContext } from "./emitter.js";
 import { checkAction, checkClicker, invalidInputError, validateInput } from "./governance-gate.js";
 import { applyInputs, missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
+import type { ProposalSpec } from "./job-proposals.js";
 import * as copy from "./narrator.js";
 import { extractMeetingSlots } from "./planner/slots.js";
 import { describeWhen } from "./when/index.js";
@@ -232,11 +233,11 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
   }
 
   /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
-  async function followUp(req: TJobActionRequest, job: JobView, agent: EntityProfile, clicker: TActor, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch") {
+  async function followUp(req: TJobActionRequest, job: JobView, agent: EntityProfile, _clicker: TActor, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch") {
     const cause = req.causation_id ?? job.card_events.get(req.card_id);
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
     const who = job.slots.attendee_name;
-    let spec;
+    let spec: ProposalSpec;
     if (job.kind === "schedule_meeting") {
       const slots: JobSlots = { ...job.slots, ...override };
       // A follow-up is at another time: the window is asked for again.

@@ -100,7 +100,7 @@ export function createJobMailer(deps: {
   async function beforeAttempt(d: OutboxDelivery, attempt: number): Promise<void> {
     await deps.withLock(deps.jobKey(d.tenant_id, d.job_id), async () => {
       const loaded = await load(d);
-      if (!loaded || loaded.job.state !== "in_progress") throw new AppError("CONFLICT", "The job is not running; the email waits.");
+      if (loaded?.job.state !== "in_progress") throw new AppError("CONFLICT", "The job is not running; the email waits.");
       const { job, agent } = loaded;
       if (job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL))) return;
       await deps.emitter.emit(ecOf(job, job.last_event_id), [calledDraft(job, d, attempt, agent.entity_id)]);

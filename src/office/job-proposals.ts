@@ -9,6 +9,16 @@ import * as copy from "./narrator.js";
 import { meetingLabel, meetingType } from "./tools/meeting-rooms.js";
 import { describeWhen } from "./when/index.js";
 
+/** What a new job is proposed with. */
+export interface ProposalSpec {
+  title: string;
+  kind: JobKind;
+  goal: string;
+  slots: JobSlots;
+  constraints?: string[];
+  parent_job_id?: string;
+}
+
 /** Proposal building: the Formalize card for a job's spec, and the drafts that open a new job. */
 export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: string; drafts: JobDrafts }) {
   const { ids } = deps;
@@ -74,7 +84,7 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
   function proposeDrafts(
     agent: EntityProfile,
     at: { tenant_id: string; conversation_id: string },
-    spec: { title: string; kind: JobKind; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
+    spec: ProposalSpec,
   ): { job_id: string; drafts: Draft[] } {
     const job_id = ids("job");
     const job = { job_id, tenant_id: at.tenant_id, conversation_id: at.conversation_id, title: spec.title };

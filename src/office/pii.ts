@@ -116,7 +116,9 @@ export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; va
   const walk = (v: unknown, path: string) => {
     if (typeof v === "string") {
       if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ kind: p.kind, value: p.value, path });
-    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    } else if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
+    }
     else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
   };
   walk(value, "");

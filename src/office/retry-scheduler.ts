@@ -50,9 +50,9 @@ export function createRetryScheduler(deps: {
   function runScheduledRetry(tenantId: string, jobId: string, attempt: number): Promise<string[]> {
     return withLock(jobKey(tenantId, jobId), async () => {
       const job = context.job(tenantId, jobId);
-      if (!job || job.state !== "in_progress") return [];
+      if (job?.state !== "in_progress") return [];
       const last = job.tools.at(-1);
-      if (!last || last.status !== "error" || !last.retryable || last.attempt + 1 !== attempt) return [];
+      if (last?.status !== "error" || !last.retryable || last.attempt + 1 !== attempt) return [];
       const agent = context.profile(tenantId, job.owner_entity_id);
       if (!agent) return [];
       try {

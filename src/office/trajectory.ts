@@ -13,7 +13,7 @@ import type { ToolRouter } from "./tools/tool-router.js";
  */
 export function buildTrajectory(context: ContextBuilder, tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): AgentTrajectory {
   const p = context.profile(tenantId, entityId);
-  if (!p || p.actor_type !== "agent") throw new AppError("NOT_FOUND", "No such agent.", { entity_id: entityId });
+  if (p?.actor_type !== "agent") throw new AppError("NOT_FOUND", "No such agent.", { entity_id: entityId });
   const jobs = context
     .agentJobIds(tenantId, entityId)
     .map((id) => context.job(tenantId, id))

@@ -96,7 +96,7 @@ export function createAdminEndpoint(): {
     publish(dataDir, url) {
       const file = join(dataDir, ADMIN_FILE);
       const content: AdminFile = { url, token: secret, pid: process.pid };
-      writeFileSync(file, JSON.stringify(content) + "\n", { mode: 0o600 });
+      writeFileSync(file, `${JSON.stringify(content)}\n`, { mode: 0o600 });
       return () => {
         try {
           if ((JSON.parse(readFileSync(file, "utf8")) as AdminFile).pid === process.pid) rmSync(file);

@@ -73,7 +73,7 @@ export function isLogLineProcess(pid: number): boolean {
 
 export function writePidFile(dataDir: string): () => void {
   const file = join(dataDir, PID_FILE);
-  writeFileSync(file, `${process.pid} ${processStartTime(process.pid) ?? ""}`.trim() + "\n");
+  writeFileSync(file, `${`${process.pid} ${processStartTime(process.pid) ?? ""}`.trim()}\n`);
   return () => {
     try {
       if (readFileSync(file, "utf8").trim().split(/\s+/)[0] === String(process.pid)) rmSync(file);

@@ -37,7 +37,7 @@ export async function exportTenant(opts: { dataDir: string; tenant: string; out:
     // One read transaction (inside readTenantEvents): a consistent snapshot while appends land.
     for (const event of readTenantEvents(db, opts.tenant)) {
       head = event.integrity.hash;
-      if (!opts.out.write(JSON.stringify(event) + "\n")) await once(opts.out, "drain");
+      if (!opts.out.write(`${JSON.stringify(event)}\n`)) await once(opts.out, "drain");
       progress.update(++n, total);
     }
     progress.done(`${n.toLocaleString("en")} events of ${opts.tenant}, head ${head}`);

@@ -109,7 +109,7 @@ export function createMetricsRegistry(): MetricsRegistry {
         render() {
           const out: string[] = [];
           for (const [k, s] of series) {
-            sorted.forEach((b, i) => out.push(`${withLabels(`${name}_bucket`, k, `le="${num(b)}"`)} ${s.counts[i]}`));
+            for (const [i, b] of sorted.entries()) out.push(`${withLabels(`${name}_bucket`, k, `le="${num(b)}"`)} ${s.counts[i]}`);
             out.push(`${withLabels(`${name}_bucket`, k, 'le="+Inf"')} ${s.count}`);
             out.push(`${withLabels(`${name}_sum`, k)} ${num(s.sum)}`);
             out.push(`${withLabels(`${name}_count`, k)} ${s.count}`);
@@ -124,7 +124,7 @@ export function createMetricsRegistry(): MetricsRegistry {
       for (const m of metrics.values()) {
         out.push(`# HELP ${m.name} ${m.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`, `# TYPE ${m.name} ${m.type}`, ...m.render());
       }
-      return out.join("\n") + "\n";
+      return `${out.join("\n")}\n`;
     },
   };
 }

@@ -15,7 +15,7 @@ const ledger = createLedger({ db, dataDir });
 const ms = performance.now() - t0;
 const tenants = ledger.tenants().length;
 process.stdout.write(
-  JSON.stringify({ events, ms, eventsPerSec: events / (ms / 1000), peakRssMiB: process.resourceUsage().maxRSS / 1024, rssBeforeMiB: rssBefore / 2 ** 20, tenants }) + "\n",
+  `${JSON.stringify({ events, ms, eventsPerSec: events / (ms / 1000), peakRssMiB: process.resourceUsage().maxRSS / 1024, rssBeforeMiB: rssBefore / 2 ** 20, tenants })}\n`,
 );
 ledger.close();
 db.close();

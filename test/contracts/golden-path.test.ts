@@ -47,7 +47,7 @@ describe("fixtures/golden-path parse with the contracts", () => {
   }
 
   it("the card messages show exactly the cards their job events embed", () => {
-    const doc = JSON.parse(readFileSync(DIR + "happy-path.json", "utf8")) as { events: Array<Record<string, any>> };
+    const doc = JSON.parse(readFileSync(`${DIR}happy-path.json`, "utf8")) as { events: Array<Record<string, any>> };
     const byId = new Map(doc.events.map((e) => [e.event_id, e]));
     expect(byId.get("evt_0004")!.payload.card).toEqual(byId.get("evt_0003")!.payload.proposed_card);
     expect(byId.get("evt_0009")!.payload.card).toEqual(byId.get("evt_0008")!.payload.tracking_card);

@@ -49,7 +49,7 @@ export async function startServer(opts: { demo: boolean; signup?: "open" | "invi
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }

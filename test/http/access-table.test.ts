@@ -69,7 +69,6 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
   const conv = own ? "cnv_dan_ana" : "cnv_9f2a";
   const json = (body: unknown, method = row.method): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const me = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : "ent_other";
-  const tenant = caller === "other" ? otherTenant : T;
   const message = { event_id: `evt_access_${n}_${caller}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor: { entity_id: me, actor_type: "human" }, payload: { message_id: `msg_access_${n}_${caller}`, kind: "text", body_text: "hello" } };
   switch (`${row.method} ${row.route}`) {
     case "GET /*":
@@ -148,7 +147,6 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     default:
       return { path: row.route.replace(":id", conv) };
   }
-  void tenant;
 }
 
 async function call(row: AccessRow, caller: Caller): Promise<number> {

@@ -72,7 +72,7 @@ describe("idempotency", () => {
     }
     const none = await req("/v1/conversations/cnv_dan_ana/messages", { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json" }, body: JSON.stringify(body) });
     expect(none.status).toBe(400);
-    expect((await errorOf(none)).details?.["field"]).toBe("Idempotency-Key");
+    expect((await errorOf(none)).details?.field).toBe("Idempotency-Key");
   });
 
   it("two concurrent identical Approve clicks make exactly one transition", async () => {
@@ -124,7 +124,7 @@ describe("job actions: provenance and input", () => {
     expect(res.status).toBe(422);
     const e = await errorOf(res);
     expect(e.code).toBe("INVALID_INPUT");
-    expect(e.details?.["fields"]).toBeTruthy();
+    expect(e.details?.fields).toBeTruthy();
   });
 });
 

@@ -51,7 +51,7 @@ describe("GET /v1/openapi.json", () => {
         if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !path.endsWith("/resend")) expect(op.requestBody, `${method} ${path}`).toBeDefined();
       }
     }
-    expect(doc.paths["/v1/conversations/{id}/messages"]!["post"]!.responses["422"]).toBeDefined();
+    expect(doc.paths["/v1/conversations/{id}/messages"]!.post!.responses["422"]).toBeDefined();
   });
 
   it("states response shapes the live answers match", async () => {

@@ -27,7 +27,7 @@ describe("the append path keeps its bytes", () => {
     migrateLedger(db);
     const cols = (o: Record<string, unknown>) => Object.keys(o);
     const insertAll = (table: string, rows: Record<string, unknown>[]) => {
-      const stmt = db.prepare(`INSERT INTO ${table} (${cols(rows[0]!).join(", ")}) VALUES (${cols(rows[0]!).map((c) => "@" + c).join(", ")})`);
+      const stmt = db.prepare(`INSERT INTO ${table} (${cols(rows[0]!).join(", ")}) VALUES (${cols(rows[0]!).map((c) => `@${c}`).join(", ")})`);
       for (const r of rows) stmt.run(r);
     };
     insertAll("ledger_events", golden.events);
@@ -67,7 +67,7 @@ describe("canonicalize's key sort", () => {
       if (v === null || typeof v !== "object") return JSON.stringify(v);
       if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`;
       const o = v as Record<string, unknown>;
-      return `{${Object.keys(o).sort().map((k) => JSON.stringify(k) + ":" + reference(o[k])).join(",")}}`;
+      return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`;
     };
     const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: "grapheme", maxLength: 3 }), fc.constantFrom("10", "9", "0", "a", "A", "\u00e9", "\ud83d\ude00", "\uff61"));
     const obj = fc.dictionary(key, fc.oneof(fc.integer(), fc.dictionary(key, fc.boolean(), { maxKeys: 30 })), { maxKeys: 40 });

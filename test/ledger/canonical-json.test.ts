@@ -47,7 +47,7 @@ describe("canonicalize (RFC 8785)", () => {
 
   it("escapes strings as the RFC does (short escapes, lowercase \\u00xx, everything else literal)", () => {
     // RFC 8785 §3.2.2.2 example input and output.
-    const input = { string: "\u20ac$\u000f\u000aA'\u0042\u0022\u005c\\\"\/" };
+    const input = { string: "\u20ac$\u000f\u000aA'\u0042\u0022\u005c\\\"/" };
     expect(canonicalize(input)).toBe('{"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
     expect(canonicalize("\b\t\n\f\r\u0000\u001f\u007f")).toBe('"\\b\\t\\n\\f\\r\\u0000\\u001f\u007f"');
   });
@@ -98,7 +98,7 @@ describe("canonicalize (RFC 8785)", () => {
       if (typeof v === "object") {
         const o = v as Record<string, unknown>;
         const keys = Object.keys(o).sort().filter((k) => o[k] !== undefined);
-        return `{${keys.map((k) => reference(k) + ":" + reference(o[k])).join(",")}}`;
+        return `{${keys.map((k) => `${reference(k)}:${reference(o[k])}`).join(",")}}`;
       }
       throw new TypeError("cannot serialise");
     };

@@ -4,7 +4,7 @@ import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
 
-const noble = (prev: string, canonical: string) => "blake3:" + bytesToHex(blake3(utf8ToBytes(prev + canonical)));
+const noble = (prev: string, canonical: string) => `blake3:${bytesToHex(blake3(utf8ToBytes(prev + canonical)))}`;
 
 describe("chainHash", () => {
   it("is byte-identical to @noble/hashes' BLAKE3 over prev_hash ‖ canonical JSON", () => {

@@ -28,7 +28,7 @@ const FROM = { address: "office@acme.test", name: "Acme Office" };
 const mailAgent = [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite", "mail.send"] }];
 const results = (jobId: string, tool?: string) =>
   w.events(jobId).filter((e): e is TStoredEvent & { payload: any } => e.event_type === "tool.result" && (!tool || (e.payload as any).tool_name === tool));
-const summaryOf = (c: any): string => c.outcome?.summary ?? c.progress?.status_line;
+const _summaryOf = (c: any): string => c.outcome?.summary ?? c.progress?.status_line;
 const settle = async () => {
   for (let i = 0; i < 50; i++) {
     await w.office.idle();

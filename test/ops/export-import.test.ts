@@ -75,11 +75,11 @@ describe("export → import", () => {
     const lines = readFileSync(file, "utf8").trim().split("\n");
 
     const edited = join(work.dir, "edited.ndjson");
-    writeFileSync(edited, lines.map((l, i) => (i === 9 ? l.replace(`"body_text":"`, `"body_text":"edited `) : l)).join("\n") + "\n");
+    writeFileSync(edited, `${lines.map((l, i) => (i === 9 ? l.replace(`"body_text":"`, `"body_text":"edited `) : l)).join("\n")}\n`);
     await expect(readExport(edited)).rejects.toThrow(/edited\.ndjson:10: seq 10 hash mismatch/);
 
     const gap = join(work.dir, "gap.ndjson");
-    writeFileSync(gap, lines.filter((_, i) => i !== 20).join("\n") + "\n");
+    writeFileSync(gap, `${lines.filter((_, i) => i !== 20).join("\n")}\n`);
     await expect(readExport(gap)).rejects.toThrow(/gap\.ndjson:21: seq 22 where 21 was expected/);
 
     const dst = track(tempDir("import-"));

@@ -7,7 +7,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { createApp } from "../../src/app.js";
 import { createLogger } from "../../src/ops/logger.js";
-import { createOpsRuntime, type OpsRuntime } from "../../src/ops/runtime.js";
+import { createOpsRuntime, } from "../../src/ops/runtime.js";
 import { openDatabase } from "../../src/shared/db.js";
 import { tempDir } from "../ledger/helpers.js";
 
@@ -120,7 +120,8 @@ describe("/metrics and /readyz", () => {
       { event_type: "tool.result", payload: { tool_name: "calendar.create_invite", status: "success" } },
       { event_type: "tool.result", payload: { tool_name: "calendar.create_invite", status: "error", error: { error_code: "TIMEOUT" } } },
       { event_type: "policy.violation", payload: { code: "INVALID_PROVENANCE" } },
-    ]) listeners.forEach((l) => l(e));
+    ])
+      for (const l of listeners) l(e);
     ops.observeAppend(3);
     ops.observeInbox(() => 3);
 

@@ -4,7 +4,7 @@
 // without one. htm ships a self-contained build (Preact + hooks + htm, no imports) in
 // node_modules/htm/preact/standalone.module.js; the gateway serves node_modules/htm at
 // /vendor/htm/. Types come from the installed preact/htm packages.
-// @ts-ignore -- resolved by the browser, not by tsc; typed export by export below
+// @ts-expect-error -- resolved by the browser, not by tsc; typed export by export below
 import * as P from "/vendor/htm/preact/standalone.module.js";
 
 /** @type {typeof import('htm/preact').html} */

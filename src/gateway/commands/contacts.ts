@@ -35,7 +35,7 @@ function payloadOf(core: Core, p: Principal, contactId: string, body: TUpsertCon
 
 /** Contacts are people who are not users (customers, vendors); one `contact.upserted` each. */
 export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ id?: string; body: TUpsertContactRequest }>, idem?: IdemScope, status = 201): Promise<StoredResponse> {
-  bodies.forEach((b, i) => check(b.body, bodies.length > 1 ? i + 2 : undefined));
+  for (const [i, b] of bodies.entries()) check(b.body, bodies.length > 1 ? i + 2 : undefined);
   const state = core.tenant(p.tenantId);
   const ids: string[] = [];
   const events = bodies.map(({ id, body }) => {
@@ -65,7 +65,9 @@ export async function deleteContact(core: Core, p: Principal, row: ContactRow, i
   return core.commit(p.tenantId, [ev], {
     idem,
     status: 200,
-    extra: () => refs.forEach((r) => core.office.vault.erase(p.tenantId, r)),
+    extra: () => {
+      for (const r of refs) core.office.vault.erase(p.tenantId, r);
+    },
     body: (r) => ({ accepted: true, contact_id: row.contact_id, deleted: true, erased: refs.length, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
   });
 }

@@ -11,7 +11,7 @@ import { scrubText } from "../pii.js";
 /** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
 export function memberConversation(core: Core, p: Principal, conversationId: string): ConversationRow {
   const conv = core.tenant(p.tenantId).conversations.get(conversationId);
-  if (!conv || !conv.participants.has(p.entityId)) throw notFound("Conversation");
+  if (!conv?.participants.has(p.entityId)) throw notFound("Conversation");
   return conv;
 }
 

@@ -56,7 +56,7 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
 
   // "Ask in chat" is a question, not a transition: it becomes the person's own message.
   if (a.action.type === "chat.ask") {
-    const prompt = typeof a.input?.["text"] === "string" && a.input["text"] ? a.input["text"] : (button.action as { prompt_text: string }).prompt_text;
+    const prompt = typeof a.input?.text === "string" && a.input.text ? a.input.text : (button.action as { prompt_text: string }).prompt_text;
     return postText(core, p, conversationId, { body_text: prompt, trace_id: a.trace_id }, idem);
   }
 

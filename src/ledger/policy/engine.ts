@@ -132,7 +132,7 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     [foldPolicies, new Map()],
   ]);
   function applying(list: CompiledPolicy[], eventType: string): CompiledPolicy[] {
-    const known = Object.prototype.hasOwnProperty.call(EVENT_PAYLOADS, eventType);
+    const known = Object.hasOwn(EVENT_PAYLOADS, eventType);
     const cache = applicable.get(list);
     let out = known ? cache?.get(eventType) : undefined;
     if (!out) {
@@ -178,7 +178,7 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     const shapeRefusal = runAll(shapePolicies, ctx, warnings);
     if (shapeRefusal) return { ok: false, violation: shapeRefusal, warnings };
 
-    if (!Object.prototype.hasOwnProperty.call(EVENT_PAYLOADS, eventType)) {
+    if (!Object.hasOwn(EVENT_PAYLOADS, eventType)) {
       return { ok: false, violation: { policy_id: null, code: "UNKNOWN_EVENT_TYPE", message_safe: "event_type is not a known event type" }, warnings };
     }
     // A plain chat message is checked by hand (same result, tested); anything else, or anything

@@ -18,7 +18,7 @@ export const JOB_TRANSITION_EVENT_TYPES = [
  * two can never disagree about what an event means.
  */
 export function impliedJobState(event: { event_type: string; payload?: unknown }): TJobState | undefined {
-  const p = event.payload as Record<string, any> | undefined;
+  const p = event.payload as Record<string, unknown> | undefined;
   let next: unknown;
   switch (event.event_type) {
     case "job.created":
@@ -33,7 +33,7 @@ export function impliedJobState(event: { event_type: string; payload?: unknown }
       next = p?.next_state;
       break;
     case "job.completed":
-      next = p?.finished_card?.outcome?.result;
+      next = (p?.finished_card as { outcome?: { result?: unknown } } | undefined)?.outcome?.result;
       break;
     default:
       return undefined;

@@ -46,7 +46,7 @@ function compile(path: string): FieldPath {
           if (Array.isArray(v)) for (const x of v) if (x !== undefined) next.push(x);
         } else if (typeof seg === "number") {
           if (Array.isArray(v) && seg < v.length && v[seg] !== undefined) next.push(v[seg]);
-        } else if (Object.prototype.hasOwnProperty.call(v, seg)) {
+        } else if (Object.hasOwn(v, seg)) {
           const x = (v as Record<string, unknown>)[seg];
           if (x !== undefined) next.push(x);
         }
@@ -66,7 +66,7 @@ function compile(path: string): FieldPath {
             if (!Array.isArray(v)) return undefined;
             v = v[seg];
           } else {
-            if (!Object.prototype.hasOwnProperty.call(v, seg as string)) return undefined;
+            if (!Object.hasOwn(v, seg as string)) return undefined;
             v = (v as Record<string, unknown>)[seg as string];
           }
         }

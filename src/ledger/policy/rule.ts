@@ -20,6 +20,7 @@ export interface CompileEnv {
   readonly siblings: ReadonlyArray<Record<string, unknown>>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds rule types of every spec shape
 export interface RuleType<S = any> {
   /** The rule's JSON, checked when the pack is loaded (strict: a typo is a load error). */
   readonly schema: z.ZodType<S>;

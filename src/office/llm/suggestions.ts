@@ -105,6 +105,7 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
   const rejected: Array<{ index: number; suggestionId?: string; reason: string }> = [];
   const kept: Suggestion[] = [];
   let clarifications = 0;
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: each `return` is an early exit after recording a rejection
   env.data.suggestions.forEach((item, index) => {
     const id = item && typeof item === "object" && typeof (item as { suggestionId?: unknown }).suggestionId === "string" ? (item as { suggestionId: string }).suggestionId : undefined;
     const reject = (reason: string) => void rejected.push({ index, ...(id ? { suggestionId: id } : {}), reason });
@@ -162,7 +163,7 @@ function targetProblem(type: SuggestionType, p: Record<string, unknown>, ctx: Su
   return jobId ? null : `${ctx.surface} needs payload.jobId`;
 }
 
-const MARKDOWN = /[*_`#~|<>\[\]]|^\s*[-+]\s|\n|\(https?:/;
+const MARKDOWN = /[*_`#~|<>[\]]|^\s*[-+]\s|\n|\(https?:/;
 
 function rationaleProblem(r: string, source: string | undefined): string | null {
   if (!r.trim()) return "rationale is empty";

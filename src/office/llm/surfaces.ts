@@ -48,6 +48,7 @@ export function validateSurfaces(input: unknown, checks: SurfaceChecks): Surface
   if (input === null || input === undefined) return { surfaces, dropped };
   if (!Array.isArray(input)) return { surfaces, dropped: [{ index: -1, reason: "surfaces is not an array" }] };
   const seen = new Set<string>();
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: each `return` is an early exit after recording a drop
   input.slice(0, 6).forEach((raw, index) => {
     const env = ZEnvelope.safeParse(raw);
     if (!env.success) return void dropped.push({ index, reason: "malformed surface envelope" });
@@ -70,7 +71,7 @@ function checkReferences(payload: unknown, checks: SurfaceChecks): string | null
   const stack: Array<[string, unknown]> = [["", payload]];
   while (stack.length) {
     const [key, v] = stack.pop()!;
-    if (Array.isArray(v)) v.forEach((x) => stack.push([key, x]));
+    if (Array.isArray(v)) for (const x of v) stack.push([key, x]);
     else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) stack.push([k, x]);
     else if (typeof v === "string") {
       if ((key === "jobId" || key === "targetJobId") && !checks.candidateIds.has(v)) return `unknown job id in surface`;

@@ -74,6 +74,7 @@ export const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 1
 // CJK and ornamental variants.
 const LOOKALIKE_OPEN = /[［⟦【〚〔﹝⁅❲⦋⦍⦏〘｢「〖⟨⦗⸢⸤]/u;
 // Zero-width, joiner, bidi-control and other invisible code points that can hide or reorder text.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point is matched on its own, joiners and variation selectors included
 const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/u;
 const INVISIBLE_G = new RegExp(INVISIBLE.source, "gu");
 const TOKEN_START = /\[(ref|op) /g;

@@ -18,7 +18,7 @@ export function redactIcs(ics: string, value: string, redacted: string): string 
     if (/^ATTENDEE[;:]/i.test(next)) next = next.replace(/;RSVP=TRUE(?=[;:])/i, ";RSVP=FALSE");
     return next;
   });
-  return changed ? out.map(foldLine).join("\r\n") + "\r\n" : ics;
+  return changed ? `${out.map(foldLine).join("\r\n")}\r\n` : ics;
 }
 
 /** Literal replace ignoring case: addresses are matched the way the vault canonicalises them. */

@@ -21,6 +21,7 @@ export interface ToolRouter {
  * `tools` run here; `runElsewhere` are tools another worker runs and records (mail.send is run
  * by the outbox worker): they are listed and can be allowed, but `execute` does not run them.
  */
+// biome-ignore lint/suspicious/noExplicitAny: tools of every input shape share one router; each validates its own input
 export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock }): ToolRouter {
   const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
   const catalog: ToolInfo[] = [...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })), ...(deps.runElsewhere ?? [])];

@@ -105,7 +105,7 @@ export function expectPasses(engine: PackPolicyEngine, fold: PolicyFold, raw: un
 
 export function codeOf(policyId: string): string {
   const p = PACK.policies.find((x) => x.policy_id === policyId);
-  if (!p || p.on_violation.action !== "reject") throw new Error(`no rejecting policy ${policyId}`);
+  if (p?.on_violation.action !== "reject") throw new Error(`no rejecting policy ${policyId}`);
   return p.on_violation.code;
 }
 

@@ -36,6 +36,7 @@ type Make = () => Case;
 const J = "job_sched_4c1b";
 const ev = (id: string): Raw => structuredClone(happy().find((e) => e.event_id === id) as Raw);
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a mutator either edits the event in place or returns a replacement
 function mutateAt(eventId: string, f: (e: Raw, fold: PolicyFold, engine: PackPolicyEngine) => Raw | void, events?: Raw[]): Make {
   return () => {
     const { fold, event, engine } = at(eventId, events);

@@ -110,6 +110,7 @@ describe("card provenance", () => {
   });
 
   it("a stale Approve click after the job moved on is refused by the FSM", () => {
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: `after` here is this file's helper (the state after an event), not a hook
     const { engine, fold } = after("evt_0006");
     const d = engine.check(fold, renamed(happy().find((e) => e.event_id === "evt_0005")!, "evt_stale"));
     expect(d).toMatchObject({ ok: false, violation: { code: "ILLEGAL_JOB_TRANSITION" } });

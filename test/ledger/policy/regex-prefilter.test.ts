@@ -40,7 +40,7 @@ describe("regex prefilter", () => {
     const quant = fc.constantFrom("", "", "?", "*", "+", "{2}", "{0,2}", "{1,}", "+?", "??");
     const pattern = fc
       .tuple(fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 }), fc.option(fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 3 })))
-      .map(([a, b]) => a.map(([x, q]) => x + q).join("") + (b ? "|" + b.map(([x, q]) => x + q).join("") : ""));
+      .map(([a, b]) => a.map(([x, q]) => x + q).join("") + (b ? `|${b.map(([x, q]) => x + q).join("")}` : ""));
     fc.assert(
       fc.property(pattern, fc.constantFrom("", "i"), text, (source, flags, s) => {
         try {

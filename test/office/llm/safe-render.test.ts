@@ -49,7 +49,7 @@ describe("render AST", () => {
     });
     expect(r.doc?.children.map((c) => c.type)).toEqual(["heading", "list", "table", "code_block"]);
     expect(r.doc?.children[1]).toEqual({ type: "list", ordered: false, items: [{ type: "list_item", children: [{ type: "paragraph", children: [{ type: "text", text: "inline item" }] }] }] });
-    expect((r.doc?.children[3] as { language?: string }).language).toBeUndefined();
+    expect((r.doc?.children[3] as { language?: string } | undefined)?.language).toBeUndefined();
     expect(r.dropped).toEqual(["node type paragraph not allowed inline", "node type image not allowed", "heading level", "node type script not allowed"]);
   });
 

@@ -79,7 +79,7 @@ export function createMailWorld() {
     enqueue(o: { attendees?: Array<{ name: string; email: string }>; status?: "held" | "queued"; key?: string } = {}) {
       const attendees = o.attendees ?? [{ name: "Ann Lee", email: "ann@example.com" }];
       const put = attendees.map((a) => vault.put(T, "email", a.email));
-      put.forEach((p, i) => names.set(p.vault_ref, attendees[i]!.name));
+      for (const [i, p] of put.entries()) names.set(p.vault_ref, attendees[i]!.name);
       const artifactId = ids("art");
       const uid = `${ids("evt")}@logline.office`;
       const q = artifacts.enqueue({
