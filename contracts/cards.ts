@@ -1,17 +1,5 @@
 import { z } from "zod";
-import {
-  ZActorType,
-  ZButtonId,
-  ZCardId,
-  ZConversationId,
-  ZEntityId,
-  ZEventId,
-  ZIsoTime,
-  ZJobId,
-  ZJobState,
-  ZPriority,
-  ZTenantId,
-} from "./primitives.js";
+import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId } from "./primitives.js";
 
 /** A form the UI renders in the input modal (string, number, boolean, select, multiline). */
 export const ZInputField = z.object({
@@ -19,7 +7,10 @@ export const ZInputField = z.object({
   label: z.string().min(1).max(120),
   type: z.enum(["string", "number", "boolean", "select", "multiline"]),
   required: z.boolean().optional(),
-  options: z.array(z.object({ value: z.string().max(120), label: z.string().max(120) })).max(50).optional(),
+  options: z
+    .array(z.object({ value: z.string().max(120), label: z.string().max(120) }))
+    .max(50)
+    .optional(),
   placeholder: z.string().max(200).optional(),
   /** Extension: the value Office proposes (e.g. a contact suggestion); the person can change it. */
   default_value: z.union([z.string().max(500), z.number(), z.boolean()]).optional(),
@@ -140,7 +131,10 @@ export const ZTrackingCard = z.looseObject({
     status_line: z.string().min(1).max(300),
     current_step: z.string().max(120).optional(),
     blockers: z.array(z.string().max(300)).max(10).optional(),
-    waiting_on: z.array(z.object({ entity_id: ZEntityId, display_name: z.string().max(120) })).max(20).optional(),
+    waiting_on: z
+      .array(z.object({ entity_id: ZEntityId, display_name: z.string().max(120) }))
+      .max(20)
+      .optional(),
     steps: z.array(ZStep).max(20).optional(),
     last_update_at: ZIsoTime.optional(),
   }),

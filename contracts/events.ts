@@ -1,19 +1,6 @@
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
-import {
-  ZActor,
-  ZButtonId,
-  ZCardId,
-  ZConversationId,
-  ZEntityId,
-  ZEventId,
-  ZIsoTime,
-  ZJobId,
-  ZJobState,
-  ZSeverity,
-  ZTenantId,
-  ZTraceId,
-} from "./primitives.js";
+import { ZActor, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZSeverity, ZTenantId, ZTraceId } from "./primitives.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
 import { ZWhen } from "./when.js";
 
@@ -41,8 +28,14 @@ const provenance = {
 /** A value that was sensitive: the ledger keeps a redacted preview, a salted hash and a vault pointer. */
 export const ZRedactedValue = z.object({
   redacted: short(200),
-  hash: z.string().regex(/^blake3:[0-9a-f]{16,64}$/).optional(),
-  vault_ref: z.string().regex(/^vault_ref:[A-Za-z0-9_-]{1,100}$/).optional(),
+  hash: z
+    .string()
+    .regex(/^blake3:[0-9a-f]{16,64}$/)
+    .optional(),
+  vault_ref: z
+    .string()
+    .regex(/^vault_ref:[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
 });
 
 export const ZMessageSentPayload = z.strictObject({
@@ -77,7 +70,10 @@ export const ZMessageDeliveredPayload = z.strictObject({
 export const ZConversationCreatedPayload = z.strictObject({
   conversation_id: ZConversationId,
   title: z.string().min(1).max(120),
-  participants: z.array(z.object({ entity_id: ZEntityId })).min(1).max(500),
+  participants: z
+    .array(z.object({ entity_id: ZEntityId }))
+    .min(1)
+    .max(500),
   kind: z.enum(["direct", "group"]).optional(),
 });
 

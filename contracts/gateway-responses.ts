@@ -43,7 +43,14 @@ export const ZConversationDetail = z.object({
   tenant_id: ZTenantId,
   conversation: ZConversationSummary,
   participants: z.array(
-    z.object({ entity_id: ZEntityId, display_name: z.string(), actor_type: ZActorType, role: z.string().optional(), capabilities: z.array(z.string()).optional(), presence: ZPresence.optional() }),
+    z.object({
+      entity_id: ZEntityId,
+      display_name: z.string(),
+      actor_type: ZActorType,
+      role: z.string().optional(),
+      capabilities: z.array(z.string()).optional(),
+      presence: ZPresence.optional(),
+    }),
   ),
   cursor: ZCursor,
 });

@@ -1,20 +1,7 @@
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
-import {
-  ZActorType,
-  ZButtonId,
-  ZCardId,
-  ZConversationId,
-  ZCursor,
-  ZEntityId,
-  ZIsoTime,
-  ZJobId,
-  ZJobState,
-  ZPriority,
-  ZTenantId,
-  ZTraceId,
-} from "./primitives.js";
+import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId, ZTraceId } from "./primitives.js";
 
 // ---- commands -------------------------------------------------------------------------------
 
@@ -49,7 +36,10 @@ export const ZCreateWorkspaceResponse = z.object({ tenant_id: ZTenantId, owner_e
 
 export const ZCreateInviteRequest = z.strictObject({
   display_name: ZName(120).optional(),
-  roles: z.array(z.enum(["job_approver", "admin", "member"])).max(5).optional(),
+  roles: z
+    .array(z.enum(["job_approver", "admin", "member"]))
+    .max(5)
+    .optional(),
 });
 export const ZCreateInviteResponse = z.object({ invite_token: z.string(), url: z.string() });
 export const ZAcceptInviteRequest = z.strictObject({ display_name: ZName(120) });
@@ -69,7 +59,10 @@ export const ZCreateConversationRequest = z.strictObject({
   tenant_id: ZTenantId.optional(),
   trace_id: ZTraceId.optional(),
   title: z.string().trim().min(1).max(120).optional(),
-  participants: z.array(z.strictObject({ entity_id: ZEntityId })).min(1).max(500),
+  participants: z
+    .array(z.strictObject({ entity_id: ZEntityId }))
+    .min(1)
+    .max(500),
 });
 export const ZCreateConversationResponse = z.object({
   conversation_id: ZConversationId,
@@ -167,9 +160,7 @@ export const ZConversationSummary = z.object({
   title: z.string(),
   participant_entity_ids: z.array(ZEntityId),
   last_item_ts: ZIsoTime.optional(),
-  last_preview: z
-    .object({ kind: z.string(), text: z.string().optional(), job_id: ZJobId.optional(), card_type: z.string().optional() })
-    .optional(),
+  last_preview: z.object({ kind: z.string(), text: z.string().optional(), job_id: ZJobId.optional(), card_type: z.string().optional() }).optional(),
   unread_count: z.number().int().nonnegative(),
   agent_presence: z.array(ZPresence.omit({ tenant_id: true })).optional(),
   active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
@@ -205,7 +196,17 @@ export const ZJobDrawerResponse = z.object({
   llm: z
     .object({
       packets: z.array(z.record(z.string(), z.unknown())),
-      proposals: z.array(z.object({ packet_id: z.string(), turn: z.number(), created_at: z.string(), model: z.string().nullable(), outcome: z.string().nullable(), proposed: z.array(z.string()), dropped: z.array(z.unknown()) })),
+      proposals: z.array(
+        z.object({
+          packet_id: z.string(),
+          turn: z.number(),
+          created_at: z.string(),
+          model: z.string().nullable(),
+          outcome: z.string().nullable(),
+          proposed: z.array(z.string()),
+          dropped: z.array(z.unknown()),
+        }),
+      ),
     })
     .optional(),
 });

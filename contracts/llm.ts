@@ -26,7 +26,10 @@ export const ZActionSummary = z.strictObject({
   /** The `[ref …]` token of the job hit, for clients that re-send it. */
   change_token: ZChatToken.optional(),
   /** Other jobs the Change control may offer. */
-  change_candidates: z.array(z.object({ job_id: ZJobId, title: z.string().max(200) })).max(5).optional(),
+  change_candidates: z
+    .array(z.object({ job_id: ZJobId, title: z.string().max(200) }))
+    .max(5)
+    .optional(),
 });
 
 export const ZSurfaceOpTrigger = z.object({ label, opToken: ZChatToken, confirm: z.boolean().nullish() });
@@ -54,7 +57,10 @@ export const ZTodaySchedulePayload = z.object({
     )
     .min(1)
     .max(24),
-  suggestions: z.array(z.object({ previewChange: z.string().min(1).max(300), acceptOp: ZChatToken })).max(5).nullish(),
+  suggestions: z
+    .array(z.object({ previewChange: z.string().min(1).max(300), acceptOp: ZChatToken }))
+    .max(5)
+    .nullish(),
   suggestAlternativesOp: ZChatToken.nullish(),
 });
 
@@ -113,13 +119,13 @@ export const ZSurface = z.discriminatedUnion("kind", [
 
 const renderText = z.string().max(4000);
 /** Only `https:`/`mailto:` links; Office's validator has already parsed them as URLs. */
-const safeLink = z.string().max(2000).regex(/^(https:\/\/|mailto:)[^\s\u0000-\u001f]+$/);
+const safeLink = z
+  .string()
+  .max(2000)
+  .regex(/^(https:\/\/|mailto:)[^\s\u0000-\u001f]+$/);
 
 export const ZRenderText = z.object({ type: z.literal("text"), text: renderText });
-export const ZRenderInline = z.discriminatedUnion("type", [
-  ZRenderText,
-  z.object({ type: z.literal("link"), href: safeLink, children: z.array(ZRenderText).max(100) }),
-]);
+export const ZRenderInline = z.discriminatedUnion("type", [ZRenderText, z.object({ type: z.literal("link"), href: safeLink, children: z.array(ZRenderText).max(100) })]);
 
 export type TRenderBlock =
   | { type: "heading"; level: number; children: Array<z.infer<typeof ZRenderInline>> }
@@ -129,21 +135,35 @@ export type TRenderBlock =
   | { type: "code_block"; language?: string | undefined; text: string }
   | { type: "table"; rows: Array<{ type: "table_row"; cells: Array<{ type: "table_cell"; header: boolean; children: Array<z.infer<typeof ZRenderInline>> }> }> };
 
-export const ZRenderBlock: z.ZodType<TRenderBlock> = z.lazy(() =>
-  z.discriminatedUnion("type", [
-    z.object({ type: z.literal("heading"), level: z.number().int().min(1).max(6), children: z.array(ZRenderInline).max(100) }),
-    z.object({ type: z.literal("paragraph"), children: z.array(ZRenderInline).max(100) }),
-    z.object({ type: z.literal("list"), ordered: z.boolean(), items: z.array(z.object({ type: z.literal("list_item"), children: z.array(ZRenderBlock).max(100) })).max(100) }),
-    z.object({ type: z.literal("blockquote"), children: z.array(ZRenderBlock).max(100) }),
-    z.object({ type: z.literal("code_block"), language: z.string().regex(/^[a-z0-9+#-]{1,20}$/i).optional(), text: renderText }),
-    z.object({
-      type: z.literal("table"),
-      rows: z
-        .array(z.object({ type: z.literal("table_row"), cells: z.array(z.object({ type: z.literal("table_cell"), header: z.boolean(), children: z.array(ZRenderInline).max(100) })).max(100) }))
-        .max(100),
-    }),
-  ]),
-).meta({ id: "RenderBlock" });
+export const ZRenderBlock: z.ZodType<TRenderBlock> = z
+  .lazy(() =>
+    z.discriminatedUnion("type", [
+      z.object({ type: z.literal("heading"), level: z.number().int().min(1).max(6), children: z.array(ZRenderInline).max(100) }),
+      z.object({ type: z.literal("paragraph"), children: z.array(ZRenderInline).max(100) }),
+      z.object({ type: z.literal("list"), ordered: z.boolean(), items: z.array(z.object({ type: z.literal("list_item"), children: z.array(ZRenderBlock).max(100) })).max(100) }),
+      z.object({ type: z.literal("blockquote"), children: z.array(ZRenderBlock).max(100) }),
+      z.object({
+        type: z.literal("code_block"),
+        language: z
+          .string()
+          .regex(/^[a-z0-9+#-]{1,20}$/i)
+          .optional(),
+        text: renderText,
+      }),
+      z.object({
+        type: z.literal("table"),
+        rows: z
+          .array(
+            z.object({
+              type: z.literal("table_row"),
+              cells: z.array(z.object({ type: z.literal("table_cell"), header: z.boolean(), children: z.array(ZRenderInline).max(100) })).max(100),
+            }),
+          )
+          .max(100),
+      }),
+    ]),
+  )
+  .meta({ id: "RenderBlock" });
 
 /** A rich reply: an allowlisted tree the UI turns into DOM nodes (never HTML). */
 export const ZRenderDoc = z.object({ type: z.literal("doc"), children: z.array(ZRenderBlock).min(1).max(100) });

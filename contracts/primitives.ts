@@ -4,8 +4,7 @@ import { z } from "zod";
 export const ZIsoTime = z.iso.datetime({ offset: true });
 
 /** Ids are opaque strings; we bound their size so no id can carry a payload. */
-const id = (label: string) =>
-  z.string().min(1, `${label} is required`).max(128, `${label} is too long`);
+const id = (label: string) => z.string().min(1, `${label} is required`).max(128, `${label} is too long`);
 
 export const ZTenantId = id("tenant_id");
 export const ZEntityId = id("entity_id");
@@ -19,17 +18,7 @@ export const ZButtonId = id("button_id");
 export const ZActorType = z.enum(["human", "agent", "system"]);
 export const ZSeverity = z.enum(["info", "success", "warning", "error"]);
 
-export const JOB_STATES = [
-  "draft",
-  "proposed",
-  "approved",
-  "in_progress",
-  "waiting_input",
-  "completed",
-  "rejected",
-  "cancelled",
-  "failed",
-] as const;
+export const JOB_STATES = ["draft", "proposed", "approved", "in_progress", "waiting_input", "completed", "rejected", "cancelled", "failed"] as const;
 export const ZJobState = z.enum(JOB_STATES);
 
 export const TERMINAL_JOB_STATES = ["completed", "rejected", "cancelled", "failed"] as const;

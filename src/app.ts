@@ -35,7 +35,13 @@ export function createApp(deps: AppDeps) {
   app.use("*", requestId({ headerName: "x-trace-id", limitLength: 128, generator: () => newId("trc") }));
   for (const m of deps.middleware ?? []) app.use("*", m);
 
-  const healthz = createRoute({ method: "get", path: "/healthz", summary: "Liveness (and the active planner)", tags: ["Operations"], responses: { 200: json(z.looseObject({ ok: z.literal(true) }), "Alive") } });
+  const healthz = createRoute({
+    method: "get",
+    path: "/healthz",
+    summary: "Liveness (and the active planner)",
+    tags: ["Operations"],
+    responses: { 200: json(z.looseObject({ ok: z.literal(true) }), "Alive") },
+  });
   route(app, healthz, (c) => c.json({ ok: true, ...(deps.health?.() ?? {}) }));
 
   for (const r of deps.routes) app.route("/", r);
@@ -43,17 +49,39 @@ export function createApp(deps: AppDeps) {
   // The API described from the same zod schemas that validate its requests, and a reference
   // page rendered from that document on the server (no script, so the strict CSP holds).
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "A person's token (`llt_…`)" });
-  app.openAPIRegistry.registerComponent("securitySchemes", "session", { type: "apiKey", in: "cookie", name: "ll_session", description: "The web app's session cookie; writes also need the `x-logline-csrf` header" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "session", {
+    type: "apiKey",
+    in: "cookie",
+    name: "ll_session",
+    description: "The web app's session cookie; writes also need the `x-logline-csrf` header",
+  });
   let generated: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   // Built on first request, once every route is mounted.
   const document = () =>
     (generated ??= app.getOpenAPI31Document({
       openapi: "3.1.0",
-      info: { title: "LogLine API", version: "1", description: "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`." },
+      info: {
+        title: "LogLine API",
+        version: "1",
+        description:
+          "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`.",
+      },
     }));
-  const openapi = createRoute({ method: "get", path: "/v1/openapi.json", summary: "This document (OpenAPI 3.1)", tags: ["Operations"], responses: { 200: json(z.looseObject({ openapi: z.string() }), "The OpenAPI document") } });
+  const openapi = createRoute({
+    method: "get",
+    path: "/v1/openapi.json",
+    summary: "This document (OpenAPI 3.1)",
+    tags: ["Operations"],
+    responses: { 200: json(z.looseObject({ openapi: z.string() }), "The OpenAPI document") },
+  });
   route(app, openapi, (c) => c.json(document()));
-  const docs = createRoute({ method: "get", path: "/docs", summary: "The API reference, readable", tags: ["Operations"], responses: { 200: { description: "HTML", content: { "text/html": { schema: z.string() } } } } });
+  const docs = createRoute({
+    method: "get",
+    path: "/docs",
+    summary: "The API reference, readable",
+    tags: ["Operations"],
+    responses: { 200: { description: "HTML", content: { "text/html": { schema: z.string() } } } },
+  });
   route(app, docs, (c) => c.html(renderReference(document())));
 
   app.notFound((c) => c.json(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`).toBody(), 404));

@@ -18,8 +18,14 @@ const bool = (name: string) =>
     .refine((v) => BOOL_WORDS.has(v), { message: `${name} must be one of 1, 0, true, false, yes, no, on, off` })
     .transform((v) => BOOL_WORDS.get(v)!);
 const BOOL_WORDS = new Map([
-  ["1", true], ["true", true], ["yes", true], ["on", true],
-  ["0", false], ["false", false], ["no", false], ["off", false],
+  ["1", true],
+  ["true", true],
+  ["yes", true],
+  ["on", true],
+  ["0", false],
+  ["false", false],
+  ["no", false],
+  ["off", false],
 ]);
 
 const int = (name: string, min: number, max: number) =>
@@ -77,7 +83,7 @@ const ZEnv = z.object({
   OFFICE_LLM_EXTRA_BODY: z
     .string()
     .trim()
-    .refine(isJsonObject, { message: "OFFICE_LLM_EXTRA_BODY must be a JSON object, e.g. {\"think\":false}" })
+    .refine(isJsonObject, { message: 'OFFICE_LLM_EXTRA_BODY must be a JSON object, e.g. {"think":false}' })
     .transform((v) => JSON.parse(v) as Record<string, unknown>)
     .optional(),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 1_000_000).optional(),
@@ -93,7 +99,14 @@ const ZEnv = z.object({
     .string()
     .trim()
     .optional()
-    .transform((v) => (v ? v.split(",").map((x) => x.trim()).filter(Boolean) : []))
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : [],
+    )
     .superRefine((list, ctx) => {
       try {
         checkTrustedProxies(list);
@@ -105,14 +118,18 @@ const ZEnv = z.object({
   SMTP_URL: z
     .string()
     .trim()
-    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587" })
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+      message: "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587",
+    })
     .optional(),
   SMTP_USER: z.string().trim().min(1).optional(),
   SMTP_PASSWORD: z.string().min(1).optional(),
   MAIL_FROM: z
     .string()
     .trim()
-    .refine((v) => /^(?:[^<>@\s][^<>@]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(v), { message: "MAIL_FROM must be an address, e.g. office@example.com or Office <office@example.com>" })
+    .refine((v) => /^(?:[^<>@\s][^<>@]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(v), {
+      message: "MAIL_FROM must be an address, e.g. office@example.com or Office <office@example.com>",
+    })
     .optional(),
   CALDAV_URL: httpUrl("CALDAV_URL").optional(),
   CALDAV_USERNAME: z.string().trim().min(1).optional(),
@@ -140,7 +157,16 @@ export interface Config {
   ledgerSync: "full" | "normal";
   office: {
     planner: "rules" | "llm";
-    llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> };
+    llm?: {
+      baseUrl: string;
+      model: string;
+      apiKey?: string;
+      timeoutMs: number;
+      logFull: boolean;
+      maxTokens?: number;
+      responseFormat?: "json_schema" | "json_object";
+      extraBody?: Record<string, unknown>;
+    };
   };
   rateLimit: { perMinute: number; burst: number };
   /** Concurrent event streams allowed per token and per workspace. */
@@ -224,8 +250,13 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   const planner = e.OFFICE_PLANNER ?? "rules";
   let llm: Config["office"]["llm"];
   if (planner === "llm") {
-    if (!e.OFFICE_LLM_BASE_URL) throw new ConfigError("OFFICE_LLM_BASE_URL", "Invalid configuration: OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1)");
-    if (!e.OFFICE_LLM_MODEL) throw new ConfigError("OFFICE_LLM_MODEL", "Invalid configuration: OFFICE_LLM_MODEL is required when OFFICE_PLANNER=llm (the model name the endpoint serves)");
+    if (!e.OFFICE_LLM_BASE_URL)
+      throw new ConfigError(
+        "OFFICE_LLM_BASE_URL",
+        "Invalid configuration: OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1)",
+      );
+    if (!e.OFFICE_LLM_MODEL)
+      throw new ConfigError("OFFICE_LLM_MODEL", "Invalid configuration: OFFICE_LLM_MODEL is required when OFFICE_PLANNER=llm (the model name the endpoint serves)");
     llm = {
       baseUrl: e.OFFICE_LLM_BASE_URL,
       model: e.OFFICE_LLM_MODEL,
@@ -270,7 +301,8 @@ type Env = z.infer<typeof ZEnv>;
 function mailConfig(e: Env): MailConfig | undefined {
   if (!e.SMTP_URL && !e.MAIL_FROM) return undefined;
   if (!e.SMTP_URL) throw new ConfigError("SMTP_URL", "Invalid configuration: SMTP_URL is required when MAIL_FROM is set (e.g. smtp://user:pass@mail.example.com:587)");
-  if (!e.MAIL_FROM) throw new ConfigError("MAIL_FROM", "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)");
+  if (!e.MAIL_FROM)
+    throw new ConfigError("MAIL_FROM", "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)");
   const url = new URL(e.SMTP_URL);
   const user = e.SMTP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
   const password = e.SMTP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
@@ -278,15 +310,25 @@ function mailConfig(e: Env): MailConfig | undefined {
   url.password = "";
   const m = /^\s*(?:"?([^"<]*?)"?\s*<([^>]+)>|(\S+))\s*$/.exec(e.MAIL_FROM)!;
   const name = m[1]?.trim();
-  return { url: url.toString().replace(/\/$/, ""), ...(user ? { user } : {}), ...(password ? { password } : {}), from: { ...(name ? { name } : {}), address: (m[2] ?? m[3])!.trim() } };
+  return {
+    url: url.toString().replace(/\/$/, ""),
+    ...(user ? { user } : {}),
+    ...(password ? { password } : {}),
+    from: { ...(name ? { name } : {}), address: (m[2] ?? m[3])!.trim() },
+  };
 }
 
 function calDavConfig(e: Env): CalDavConfig | undefined {
   if (!e.CALDAV_URL) {
-    if (e.CALDAV_USERNAME || e.CALDAV_PASSWORD || e.CALDAV_CALENDAR) throw new ConfigError("CALDAV_URL", "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set");
+    if (e.CALDAV_USERNAME || e.CALDAV_PASSWORD || e.CALDAV_CALENDAR)
+      throw new ConfigError("CALDAV_URL", "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set");
     return undefined;
   }
-  if (!e.CALDAV_USERNAME || !e.CALDAV_PASSWORD) throw new ConfigError(e.CALDAV_USERNAME ? "CALDAV_PASSWORD" : "CALDAV_USERNAME", "Invalid configuration: CALDAV_USERNAME and CALDAV_PASSWORD are required when CALDAV_URL is set");
+  if (!e.CALDAV_USERNAME || !e.CALDAV_PASSWORD)
+    throw new ConfigError(
+      e.CALDAV_USERNAME ? "CALDAV_PASSWORD" : "CALDAV_USERNAME",
+      "Invalid configuration: CALDAV_USERNAME and CALDAV_PASSWORD are required when CALDAV_URL is set",
+    );
   return { url: e.CALDAV_URL, username: e.CALDAV_USERNAME, password: e.CALDAV_PASSWORD, ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}) };
 }
 

@@ -57,7 +57,19 @@ export interface ServerOptions {
   /** Proxies whose X-Forwarded-For is believed (rate limits of anonymous requests). */
   trustedProxies?: readonly string[];
   ledgerSync?: "full" | "normal";
-  office?: { planner: "rules" | "llm"; llm?: { baseUrl: string; model: string; apiKey?: string; timeoutMs: number; logFull: boolean; maxTokens?: number; responseFormat?: "json_schema" | "json_object"; extraBody?: Record<string, unknown> } };
+  office?: {
+    planner: "rules" | "llm";
+    llm?: {
+      baseUrl: string;
+      model: string;
+      apiKey?: string;
+      timeoutMs: number;
+      logFull: boolean;
+      maxTokens?: number;
+      responseFormat?: "json_schema" | "json_object";
+      extraBody?: Record<string, unknown>;
+    };
+  };
   /** Run before every route (ops request observer). */
   middleware?: MiddlewareHandler[];
   /** Extra route groups (ops /readyz, /metrics). */
@@ -132,7 +144,14 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? consoleLogger;
   const db = openDatabase({ path: databasePath(opts.dataDir), sync: opts.ledgerSync ?? "full" });
-  const ledger = createLedger({ db, dataDir: opts.dataDir, clock, ...(opts.ids ? { ids: opts.ids } : {}), onListenerError: (err) => logger.error({ err }, "ledger listener failed"), ...(opts.onAppend ? { onAppend: opts.onAppend } : {}) });
+  const ledger = createLedger({
+    db,
+    dataDir: opts.dataDir,
+    clock,
+    ...(opts.ids ? { ids: opts.ids } : {}),
+    onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
+    ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
+  });
 
   let planner = opts.planner;
   let plannerActive: string = planner?.name ?? "rules";
@@ -216,7 +235,12 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
         // Slow or stalled clients are dropped: headers, the whole request body, and idle
         // keep-alive each have a deadline, checked every second. Streams (responses) are not cut.
         server = serve(
-          { fetch: app.fetch, port: opts.port ?? 3000, hostname: opts.host ?? "127.0.0.1", serverOptions: { headersTimeout: tm.headersMs, requestTimeout: tm.requestMs, keepAliveTimeout: tm.keepAliveMs, connectionsCheckingInterval: 1000 } },
+          {
+            fetch: app.fetch,
+            port: opts.port ?? 3000,
+            hostname: opts.host ?? "127.0.0.1",
+            serverOptions: { headersTimeout: tm.headersMs, requestTimeout: tm.requestMs, keepAliveTimeout: tm.keepAliveMs, connectionsCheckingInterval: 1000 },
+          },
           (info: AddressInfo) => resolve(info.port),
         );
         server.once("error", reject);

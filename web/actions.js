@@ -31,7 +31,10 @@ export async function loadSession() {
   try {
     const me = await api.me();
     const m = me?.entity ?? me;
-    setState({ me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null }, signedOut: false });
+    setState({
+      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null },
+      signedOut: false,
+    });
     if (me?.entity) setEntities([me.entity]);
     return true;
   } catch (e) {
@@ -45,11 +48,7 @@ export async function loadSession() {
 
 /** Refreshes the list, directory and presence; returns the list's cursor. */
 export async function refreshAll() {
-  const [list, ents, pres] = await Promise.all([
-    api.listConversations(),
-    api.listEntities().catch(() => null),
-    api.listPresence().catch(() => null),
-  ]);
+  const [list, ents, pres] = await Promise.all([api.listConversations(), api.listEntities().catch(() => null), api.listPresence().catch(() => null)]);
   if (ents) setEntities(itemsOf(ents));
   for (const p of itemsOf(pres)) if (p?.entity_id) setPresence(p.entity_id, p);
   setConversations(itemsOf(list));
@@ -119,10 +118,16 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
 
 /** @param {string} cid @param {string} text */
 export function sendText(cid, text) {
-  sendWithBubble(cid, "lm", text, (localId, key) => api.sendText(cid, text, localId, key), (e) => {
-    // A refused job reference says why (the server stored nothing): pick the job again.
-    if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
-  });
+  sendWithBubble(
+    cid,
+    "lm",
+    text,
+    (localId, key) => api.sendText(cid, text, localId, key),
+    (e) => {
+      // A refused job reference says why (the server stored nothing): pick the job again.
+      if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
+    },
+  );
 }
 
 /** What the optimistic bubble says; the same words the gateway's own action message uses. */
@@ -175,15 +180,22 @@ export async function runAction(card, button, input) {
       throw e;
     }
   };
-  if (cid) addLocal(cid, { local_id: localId, kind: "action", text: phrase, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: () => void send().catch(() => {}) });
+  if (cid)
+    addLocal(cid, { local_id: localId, kind: "action", text: phrase, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: () => void send().catch(() => {}) });
   return send();
 }
 
 /** @param {string} cid @param {File} file */
 export async function uploadFile(cid, file) {
-  sendWithBubble(cid, "lf", `📎 ${file.name}`, (_localId, key) => api.uploadAttachment(cid, file, key), (e) => {
-    if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
-  });
+  sendWithBubble(
+    cid,
+    "lf",
+    `📎 ${file.name}`,
+    (_localId, key) => api.uploadAttachment(cid, file, key),
+    (e) => {
+      if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
+    },
+  );
 }
 
 /** @param {string} jobId */
@@ -192,7 +204,14 @@ export async function loadDrawer(jobId) {
     const data = await api.getJob(jobId);
     if (getState().drawer?.job_id !== jobId) return data;
     setState({ drawer: { job_id: jobId, data, error: null } });
-    mergeJob({ job_id: jobId, conversation_id: data.conversation_id, title: data.title, state: data.state, updated_at: data.updated_at, available_actions: data.available_actions });
+    mergeJob({
+      job_id: jobId,
+      conversation_id: data.conversation_id,
+      title: data.title,
+      state: data.state,
+      updated_at: data.updated_at,
+      available_actions: data.available_actions,
+    });
     return data;
   } catch (e) {
     if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : "Failed to load" } });

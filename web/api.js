@@ -121,8 +121,7 @@ export const api = {
   /** @param {string} jobId @returns {Promise<import('./types.js').AssistResponse>} */
   assist: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/assist`),
   /** @param {string} jobId @param {string} suggestionId @param {boolean} confirm */
-  applySuggestion: (jobId, suggestionId, confirm) =>
-    request("POST", `/v1/jobs/${enc(jobId)}/assist/${enc(suggestionId)}/apply`, { body: confirm ? { confirm: true } : {} }),
+  applySuggestion: (jobId, suggestionId, confirm) => request("POST", `/v1/jobs/${enc(jobId)}/assist/${enc(suggestionId)}/apply`, { body: confirm ? { confirm: true } : {} }),
 
   listEntities: () => request("GET", "/v1/entities"),
   listPresence: () => request("GET", "/v1/presence"),
@@ -143,8 +142,7 @@ export const api = {
   /** @param {{ display_name?: string, roles?: string[] }} body */
   createInvite: (body) => request("POST", "/v1/invites", { body }),
   /** @param {string} token @param {string} displayName */
-  acceptInvite: (token, displayName) =>
-    request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
+  acceptInvite: (token, displayName) => request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
   /** @param {{ display_name: string, role: string, capabilities: string[], allowed_tools?: string[] }} body */
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */

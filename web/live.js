@@ -114,7 +114,7 @@ function onFrame(name, data, id) {
           conversation_id: cid,
           last_item_ts: data.item.ts,
           last_preview: preview,
-          unread_count: open || mine ? conv?.unread_count ?? 0 : (conv?.unread_count ?? 0) + 1,
+          unread_count: open || mine ? (conv?.unread_count ?? 0) : (conv?.unread_count ?? 0) + 1,
         });
         if (open) markReadSoon(cid);
         const jobId = data.item.message?.card?.job_id ?? data.item.job_id;

@@ -161,9 +161,7 @@ export function mergeItems(cid, incoming, opts = {}) {
   const items = tl.items.concat(fresh).sort((a, b) => seqOf(a.cursor) - seqOf(b.cursor) || a.ts.localeCompare(b.ts));
   const confirmed = new Set(items.map((i) => i.event_id));
   const clientIds = new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean));
-  const locals = (state.locals[cid] ?? []).filter(
-    (l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id),
-  );
+  const locals = (state.locals[cid] ?? []).filter((l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id));
   for (const i of fresh) jobFromItem(i);
   setState({
     timelines: { ...state.timelines, [cid]: { items, loaded: tl.loaded || !!opts.replace } },

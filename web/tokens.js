@@ -3,7 +3,11 @@
 // only formatted (the # picker) and displayed as chips, never trusted for identity.
 
 /** Quotes a value exactly as the server's formatRefToken does. @param {string} v */
-const q = (v) => `"${v.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+const q = (v) =>
+  `"${v
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')}"`;
 
 /** @param {string} jobId @param {string} name */
 export function refToken(jobId, name) {

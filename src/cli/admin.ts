@@ -26,8 +26,7 @@ async function withServer<T>(config: Config, use: (s: LogLineServer) => Promise<
   }
 }
 
-export const signinUrl = (config: Config, token: string, listening?: string) =>
-  `${config.publicUrl ?? listening ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
+export const signinUrl = (config: Config, token: string, listening?: string) => `${config.publicUrl ?? listening ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
 
 function localUrl(config: Config): string {
   const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : config.host.includes(":") ? `[${config.host}]` : config.host;

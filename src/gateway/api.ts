@@ -58,7 +58,13 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     listPresence: (p) => listPresence(core, p),
     listContacts: (p) => listContacts(core, p),
     createContact: (p, body, idem) => upsertContacts(core, p, [{ body }], idem),
-    importContacts: (p, body, idem) => upsertContacts(core, p, contactsFromCsv(body.csv).map((row) => ({ body: row })), idem),
+    importContacts: (p, body, idem) =>
+      upsertContacts(
+        core,
+        p,
+        contactsFromCsv(body.csv).map((row) => ({ body: row })),
+        idem,
+      ),
     updateContact(p, contactId, patch, idem) {
       const prev = existingContact(core, p, contactId);
       // An edit answers 200 (201 is for a contact created).

@@ -24,7 +24,12 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
   const dan = { entity_id: "ent_human_dan", actor_type: "human" as const };
   const ana = { entity_id: "ent_human_ana", actor_type: "human" as const };
   const events: TUblEvent[] = [
-    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, { entity_id: dan.entity_id, actor_type: "human", display_name: "Dan", roles: ["job_approver", "admin"] }),
+    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, {
+      entity_id: dan.entity_id,
+      actor_type: "human",
+      display_name: "Dan",
+      roles: ["job_approver", "admin"],
+    }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, { entity_id: ana.entity_id, actor_type: "human", display_name: "Ana", roles: ["member"] }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, {
       entity_id: "ent_agent_scheduler",

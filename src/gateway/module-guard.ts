@@ -64,7 +64,9 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
             if (raw?.tenant_id !== undefined && raw.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "An event names another tenant", { field: "events.tenant_id" });
             const payload = (raw?.payload ?? {}) as { deleted?: unknown };
             if (raw?.event_type === "contact.upserted" && payload.deleted === true) {
-              throw new AppError("FORBIDDEN", "Delete a contact with DELETE /v1/contacts/:id: it erases the contact's addresses in the same act", { field: "events.payload.deleted" });
+              throw new AppError("FORBIDDEN", "Delete a contact with DELETE /v1/contacts/:id: it erases the contact's addresses in the same act", {
+                field: "events.payload.deleted",
+              });
             }
             // Like every other write: only into a conversation the caller is in (others answer 404).
             const conv = raw?.conversation_id;

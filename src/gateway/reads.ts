@@ -41,7 +41,14 @@ export function getConversation(core: Core, p: Principal, conversationId: string
   const conv = memberConversation(core, p, conversationId);
   const participants = conv.participant_entity_ids.map((id) => {
     const e = state.entities.get(id);
-    return { entity_id: id, display_name: e?.display_name ?? id, actor_type: e?.actor_type ?? "human", ...(e?.role ? { role: e.role } : {}), ...(e?.capabilities ? { capabilities: e.capabilities } : {}), presence: state.presence.get(id) };
+    return {
+      entity_id: id,
+      display_name: e?.display_name ?? id,
+      actor_type: e?.actor_type ?? "human",
+      ...(e?.role ? { role: e.role } : {}),
+      ...(e?.capabilities ? { capabilities: e.capabilities } : {}),
+      presence: state.presence.get(id),
+    };
   });
   return { tenant_id: p.tenantId, conversation: summarize(state, conv, p.entityId), participants, cursor: formatCursor(state.head) };
 }

@@ -109,7 +109,12 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
         const backlog = logOf(tenantId).since(cursor);
         if (backlog === "too_old") {
           out += renderFrame("hello", hello, `seq:${head}`);
-          out += renderFrame("error", { tenant_id: tenantId, code: "CURSOR_TOO_OLD", message: "Resume cursor is no longer available. Please resync.", recommended_action: "resync" });
+          out += renderFrame("error", {
+            tenant_id: tenantId,
+            code: "CURSOR_TOO_OLD",
+            message: "Resume cursor is no longer available. Please resync.",
+            recommended_action: "resync",
+          });
         } else {
           // hello names where this stream starts; the backlog's ids carry it forward to head.
           out += renderFrame("hello", hello, `seq:${cursor}`);

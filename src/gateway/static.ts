@@ -25,7 +25,9 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const nm = opts.nodeModules ?? root("../../node_modules");
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
-  const vendors = new Map(["htm", "preact"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]));
+  const vendors = new Map(
+    ["htm", "preact"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
+  );
   const app = new Hono();
   // One route for the whole web app (the access table lists it as one row).
   app.get("*", etag(), (c, next) => {

@@ -144,7 +144,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
         const decision = checkOne(tenantId, raw);
         for (const w of decision.warnings) {
           const ve = violationFor(tenantId, raw, w, "warn");
-          if (ve) (fold.apply(ve), (head = writeEvent(ve, head, batchOut)));
+          if (ve) fold.apply(ve), (head = writeEvent(ve, head, batchOut));
         }
         if (!decision.ok) throw new Refusal(index, raw, decision.violation);
         fold.apply(decision.event);

@@ -1,12 +1,4 @@
-import type {
-  TAppendRequest,
-  TAppendResponse,
-  TCheckpoint,
-  TKeysResponse,
-  TQueryRequest,
-  TQueryResponse,
-  TVerifyReport,
-} from "../../contracts/ledger.js";
+import type { TAppendRequest, TAppendResponse, TCheckpoint, TKeysResponse, TQueryRequest, TQueryResponse, TVerifyReport } from "../../contracts/ledger.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 
 /** Read-only facts the ledger keeps about a tenant (its own fold), for other modules' checks. */
@@ -14,9 +6,7 @@ export interface LedgerFacts {
   jobState(tenantId: string, jobId: string): string | undefined;
   jobConversation(tenantId: string, jobId: string): string | undefined;
   isMember(tenantId: string, conversationId: string, entityId: string): boolean;
-  entity(tenantId: string, entityId: string):
-    | { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[] }
-    | undefined;
+  entity(tenantId: string, entityId: string): { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[] } | undefined;
 }
 
 export interface AppendOptions {

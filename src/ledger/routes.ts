@@ -70,7 +70,13 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     return streamTenant(ledger, c, { heartbeatMs: opts.heartbeatMs ?? 15_000, ...(visible ? { visible } : {}) });
   });
 
-  const keys = createRoute({ ...common, method: "get", path: "/v1/ledger/keys", summary: "The public keys checkpoints are signed with", responses: { 200: json(ZKeysResponse, "Ed25519 public keys"), ...errors(401) } });
+  const keys = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/keys",
+    summary: "The public keys checkpoints are signed with",
+    responses: { 200: json(ZKeysResponse, "Ed25519 public keys"), ...errors(401) },
+  });
   route(app, keys, (c) => c.json(ledger.keys()));
 
   const checkpoint = createRoute({
@@ -88,7 +94,14 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     return c.json(cp);
   });
 
-  const verify = createRoute({ ...common, method: "get", path: "/v1/ledger/verify", summary: "Recompute the tenant's chain and checkpoint signatures (admins and auditors)", request: { query: ZTenantQuery }, responses: { 200: json(ZVerifyReport, "The report (ok, or the first break)"), ...errors(400, 401, 403) } });
+  const verify = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/verify",
+    summary: "Recompute the tenant's chain and checkpoint signatures (admins and auditors)",
+    request: { query: ZTenantQuery },
+    responses: { 200: json(ZVerifyReport, "The report (ok, or the first break)"), ...errors(400, 401, 403) },
+  });
   route(app, verify, (c) => c.json(ledger.verify(c.req.valid("query").tenant_id)));
 
   return app;

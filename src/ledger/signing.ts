@@ -43,7 +43,9 @@ export function loadOrCreateSigner(dataDir?: string, signedWith?: string): Signe
       }
       return signer;
     } else if (signedWith) {
-      throw new DataKeyError(`${file} is missing, but this ledger was signed with ${signedWith}: restore the file from a backup (npm run backup copies it) before starting; a new key would leave the history unverifiable.`);
+      throw new DataKeyError(
+        `${file} is missing, but this ledger was signed with ${signedWith}: restore the file from a backup (npm run backup copies it) before starting; a new key would leave the history unverifiable.`,
+      );
     } else {
       mkdirSync(dataDir, { recursive: true });
       privateKey = generateKeyPairSync("ed25519").privateKey;

@@ -21,7 +21,11 @@ export interface StreamOptions {
  */
 export function streamTenant(ledger: LedgerApi, c: Context, opts: StreamOptions): Response {
   const tenant = ZTenantId.safeParse(c.req.query("tenant_id"));
-  if (!tenant.success) throw validationError(tenant.error.issues.map((i) => ({ ...i, path: ["tenant_id"] })), "stream request");
+  if (!tenant.success)
+    throw validationError(
+      tenant.error.issues.map((i) => ({ ...i, path: ["tenant_id"] })),
+      "stream request",
+    );
   const tenantId = tenant.data;
   const rawCursor = c.req.header("last-event-id") ?? c.req.query("cursor");
   let last = 0;

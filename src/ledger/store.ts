@@ -67,15 +67,12 @@ export function createLedgerStore(db: Db) {
   const bootScan = db.prepare(`SELECT payload FROM ledger_events ORDER BY seq`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
-  const scanTenant = db
-    .prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`)
-    .raw(true);
+  const scanTenant = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`).raw(true);
   const latestCheckpoint = db.prepare(
     `SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints
      WHERE tenant_id = ? ORDER BY tenant_seq DESC, id DESC LIMIT 1`,
   );
-  const tenantCheckpoints = db
-    .prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
+  const tenantCheckpoints = db.prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
   const tenantIds = db.prepare(`SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id`).pluck();
   const queryCache = new Map<string, Statement<unknown[]>>();
 
@@ -83,7 +80,21 @@ export function createLedgerStore(db: Db) {
     // Positional binding: better-sqlite3 looks named parameters up by name on every run, which
     // cost ≈ 2 µs per row here. The append path and the bench's raw inserts share this statement.
     insertEvent: (r: EventRow) =>
-      void insertEvent.run(r.tenant_id, r.tenant_seq, r.event_id, r.event_type, r.ts, r.conversation_id, r.job_id, r.trace_id, r.actor_entity_id, r.actor_type, r.payload, r.prev_hash, r.hash),
+      void insertEvent.run(
+        r.tenant_id,
+        r.tenant_seq,
+        r.event_id,
+        r.event_type,
+        r.ts,
+        r.conversation_id,
+        r.job_id,
+        r.trace_id,
+        r.actor_entity_id,
+        r.actor_type,
+        r.payload,
+        r.prev_hash,
+        r.hash,
+      ),
     /** The same insert without a row object, in the columns' order: the append path's form. */
     insertEventValues: insertEvent.run.bind(insertEvent) as (
       tenantId: string,
@@ -104,8 +115,7 @@ export function createLedgerStore(db: Db) {
     /** Every payload in global order: the boot path. */
     bootPayloads: () => bootScan.iterate() as IterableIterator<string>,
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
-    scan: (tenantId?: string, afterTenantSeq = 0) =>
-      (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
+    scan: (tenantId?: string, afterTenantSeq = 0) => (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
     checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,
     tenants: () => tenantIds.all() as string[],
@@ -113,9 +123,9 @@ export function createLedgerStore(db: Db) {
       // One statement per filter combination (at most 8), prepared on first use.
       const where = ["tenant_id = ?", "tenant_seq > ?"];
       const args: unknown[] = [f.tenantId, f.afterTenantSeq];
-      if (f.conversationId !== undefined) (where.push("conversation_id = ?"), args.push(f.conversationId));
-      if (f.jobId !== undefined) (where.push("job_id = ?"), args.push(f.jobId));
-      if (f.eventType !== undefined) (where.push("event_type = ?"), args.push(f.eventType));
+      if (f.conversationId !== undefined) where.push("conversation_id = ?"), args.push(f.conversationId);
+      if (f.jobId !== undefined) where.push("job_id = ?"), args.push(f.jobId);
+      if (f.eventType !== undefined) where.push("event_type = ?"), args.push(f.eventType);
       const sql = `SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE ${where.join(" AND ")} ORDER BY tenant_seq LIMIT ?`;
       let stmt = queryCache.get(sql);
       if (!stmt) queryCache.set(sql, (stmt = db.prepare<unknown[]>(sql).raw(true)));

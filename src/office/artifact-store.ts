@@ -14,7 +14,10 @@ import { officeArtifacts, officeOutbox } from "./schema.js";
 
 export interface ArtifactStore {
   /** `vault_refs`: the vault entries whose values the bytes embed (an invite's attendees). */
-  save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer; vault_refs?: string[] }): { size_bytes: number; sha256: string };
+  save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer; vault_refs?: string[] }): {
+    size_bytes: number;
+    sha256: string;
+  };
   get(tenantId: string, artifactId: string): StoredArtifact | null;
   /**
    * Queues a message to someone outside the workspace; the same idempotency key queues once
@@ -22,7 +25,19 @@ export interface ArtifactStore {
    * server has no mail configured (kept, never sent until resent) and `queued` (the default)
    * otherwise: due at once for the mail worker. Throws VALIDATION_ERROR without a recipient.
    */
-  enqueue(o: { outbox_id: string; tenant_id: string; job_id: string; idempotency_key: string; to_vault_ref?: string; to_redacted: string; subject: string; body: string; artifact_id?: string; vault_refs?: string[]; status?: "held" | "queued" }): {
+  enqueue(o: {
+    outbox_id: string;
+    tenant_id: string;
+    job_id: string;
+    idempotency_key: string;
+    to_vault_ref?: string;
+    to_redacted: string;
+    subject: string;
+    body: string;
+    artifact_id?: string;
+    vault_refs?: string[];
+    status?: "held" | "queued";
+  }): {
     outbox_id: string;
     artifact_id: string | null;
     created: boolean;
@@ -52,7 +67,18 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       try {
         orm
           .insert(officeArtifacts)
-          .values({ artifactId: a.artifact_id, tenantId: a.tenant_id, jobId: a.job_id, filename: a.filename, mimeType: a.mime_type, path: storedPath(deps.dataDir, path), sizeBytes: a.bytes.length, sha256, createdAt: deps.clock.iso(), vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null })
+          .values({
+            artifactId: a.artifact_id,
+            tenantId: a.tenant_id,
+            jobId: a.job_id,
+            filename: a.filename,
+            mimeType: a.mime_type,
+            path: storedPath(deps.dataDir, path),
+            sizeBytes: a.bytes.length,
+            sha256,
+            createdAt: deps.clock.iso(),
+            vaultRefs: a.vault_refs?.length ? JSON.stringify(a.vault_refs) : null,
+          })
           .onConflictDoNothing()
           .run();
       } catch (err) {
@@ -62,7 +88,11 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       return { size_bytes: a.bytes.length, sha256 };
     },
     get(tenantId, artifactId) {
-      const row = orm.select().from(officeArtifacts).where(and(eq(officeArtifacts.tenantId, tenantId), eq(officeArtifacts.artifactId, artifactId))).get();
+      const row = orm
+        .select()
+        .from(officeArtifacts)
+        .where(and(eq(officeArtifacts.tenantId, tenantId), eq(officeArtifacts.artifactId, artifactId)))
+        .get();
       if (!row) return null;
       let bytes: Buffer;
       try {
@@ -75,7 +105,11 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
     enqueue(o) {
       const refs = o.vault_refs?.length ? o.vault_refs : o.to_vault_ref ? [o.to_vault_ref] : [];
       if (!refs.length) throw new AppError("VALIDATION_ERROR", "An outbox message needs at least one recipient", { field: "vault_refs" });
-      const existing = orm.select().from(officeOutbox).where(and(eq(officeOutbox.tenantId, o.tenant_id), eq(officeOutbox.idempotencyKey, o.idempotency_key))).get();
+      const existing = orm
+        .select()
+        .from(officeOutbox)
+        .where(and(eq(officeOutbox.tenantId, o.tenant_id), eq(officeOutbox.idempotencyKey, o.idempotency_key)))
+        .get();
       if (existing) return { outbox_id: existing.outboxId, artifact_id: existing.artifactId, created: false, status: existing.status };
       const status = o.status ?? "queued";
       const now = deps.clock.iso();
@@ -111,7 +145,11 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       let artifacts = 0;
       let outbox = 0;
       deps.db.transaction(() => {
-        const rows = orm.select().from(officeOutbox).where(and(eq(officeOutbox.tenantId, tenantId), or(like(officeOutbox.vaultRefs, quoted), eq(officeOutbox.toVaultRef, vaultRef)))).all();
+        const rows = orm
+          .select()
+          .from(officeOutbox)
+          .where(and(eq(officeOutbox.tenantId, tenantId), or(like(officeOutbox.vaultRefs, quoted), eq(officeOutbox.toVaultRef, vaultRef))))
+          .all();
         for (const r of rows) {
           orm
             .update(officeOutbox)
@@ -123,7 +161,11 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
         // Files written before refs were recorded are matched through their outbox row or, for
         // calendars, by content: an erase must not miss a copy because it predates the column.
         const linked = new Set(rows.map((r) => r.artifactId).filter((id): id is string => !!id));
-        const files = orm.select().from(officeArtifacts).where(and(eq(officeArtifacts.tenantId, tenantId), or(like(officeArtifacts.vaultRefs, quoted), isNull(officeArtifacts.vaultRefs)))).all();
+        const files = orm
+          .select()
+          .from(officeArtifacts)
+          .where(and(eq(officeArtifacts.tenantId, tenantId), or(like(officeArtifacts.vaultRefs, quoted), isNull(officeArtifacts.vaultRefs))))
+          .all();
         for (const f of files) {
           if (f.vaultRefs === null && !linked.has(f.artifactId) && f.mimeType !== "text/calendar") continue;
           let before: string;
@@ -150,4 +192,3 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
     },
   };
 }
-

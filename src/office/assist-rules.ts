@@ -13,7 +13,13 @@ import { parseWhen } from "./when/index.js";
 export function rulesSuggestions(job: JobView, _nowMs: number): Record<string, unknown> {
   const out: Array<Record<string, unknown>> = [];
   const add = (type: string, payload: Record<string, unknown>, rationale: string, confidence = 0.7) =>
-    out.push({ type, suggestionId: `sug_${type}_${letterHash(`${job.job_id}|${type}|${JSON.stringify(payload)}`, 10)}`, confidence, rationale, payload: { jobId: job.job_id, ...payload } });
+    out.push({
+      type,
+      suggestionId: `sug_${type}_${letterHash(`${job.job_id}|${type}|${JSON.stringify(payload)}`, 10)}`,
+      confidence,
+      rationale,
+      payload: { jobId: job.job_id, ...payload },
+    });
 
   const open = isOpenState(job.state);
   const plan = (job.latest["job.formalize"] as TFormalizeCard | undefined)?.plan_hint ?? [];

@@ -29,7 +29,15 @@ export interface ApplySuggestionRequest extends ApplySuggestionInput {
  * proposed job the change re-proposes the Formalize card (recorded as the person's "Request
  * changes" on that card); otherwise the agent posts it in the conversation with an ActionSummary.
  */
-export function createAssist(deps: { ledger: LedgerApi; context: ContextBuilder; engine: JobEngine; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; clock: Clock; store: AssistStore; llm?: LlmPlanner }) {
+export function createAssist(deps: {
+  ledger: LedgerApi;
+  context: ContextBuilder;
+  engine: JobEngine;
+  emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
+  clock: Clock;
+  store: AssistStore;
+  llm?: LlmPlanner;
+}) {
   const { context, engine, store } = deps;
 
   function jobOf(tenantId: string, jobId: string): JobView {
@@ -57,7 +65,13 @@ export function createAssist(deps: { ledger: LedgerApi; context: ContextBuilder;
           conversations,
           nowMs: now,
         })
-      : validateSuggestions(rulesSuggestions(job, now), { nowMs: now, requestId: `assist_${job.job_id}`, surface: "job_drawer", knownJobIds: new Set([job.job_id]), conversations });
+      : validateSuggestions(rulesSuggestions(job, now), {
+          nowMs: now,
+          requestId: `assist_${job.job_id}`,
+          surface: "job_drawer",
+          knownJobIds: new Set([job.job_id]),
+          conversations,
+        });
     const onCard = requestChanges(job) !== null;
     const views = result.ok ? result.envelope.suggestions.filter((s) => APPLICABLE.has(s.type)).map((s) => suggestionView(s, onCard)) : [];
     store.offer(tenantId, jobId, views, now);
@@ -98,7 +112,12 @@ export function createAssist(deps: { ledger: LedgerApi; context: ContextBuilder;
       if (!agent) throw new AppError("NOT_FOUND", "Job owner not found", { job_id: req.job_id });
       const s = store.take(req.tenant_id, req.job_id, req.suggestion_id);
       if (!s) throw new AppError("NOT_FOUND", "That suggestion was not applied by a click.", { suggestion_id: req.suggestion_id });
-      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: fresh.conversation_id, ...(req.causation_id ? { causation_id: req.causation_id } : {}) };
+      const ec: EmitContext = {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: fresh.conversation_id,
+        ...(req.causation_id ? { causation_id: req.causation_id } : {}),
+      };
       const clean = (text: string) => engine.sanitizeText(req.tenant_id, text).text;
       const rc = requestChanges(fresh);
       if (rc && REPROPOSE.has(s.type)) {
@@ -114,14 +133,35 @@ export function createAssist(deps: { ledger: LedgerApi; context: ContextBuilder;
           event_type: "job.changes_requested",
           actor: { entity_id: req.actor_entity_id, actor_type: "human" },
           job_id: fresh.job_id,
-          payload: { job_id: fresh.job_id, changes_text: clean(`Assist: ${s.preview}`).slice(0, 2000), card_id: rc.formalize.card_id, button_id: rc.button.button_id, action: rc.button.action },
+          payload: {
+            job_id: fresh.job_id,
+            changes_text: clean(`Assist: ${s.preview}`).slice(0, 2000),
+            card_id: rc.formalize.card_id,
+            button_id: rc.button.button_id,
+            action: rc.button.action,
+          },
         };
-        return { ids: await deps.emit(ec, [human, ...engine.cardDrafts(agent.entity_id, fresh.job_id, "job.proposed", card)]), job_id: fresh.job_id, notes: "Re-proposed the job with the suggestion" };
+        return {
+          ids: await deps.emit(ec, [human, ...engine.cardDrafts(agent.entity_id, fresh.job_id, "job.proposed", card)]),
+          job_id: fresh.job_id,
+          notes: "Re-proposed the job with the suggestion",
+        };
       }
       // A proposal of a next step (or a change a job past its proposal can no longer take on a
       // card) is the agent's chat message: the person acts on it, Apply does not.
-      const d = engine.textDraft(agent.entity_id, clean(`${s.type === "propose_next_action" ? "Proposed next step" : "Noted from Assist"}: ${s.preview}`).slice(0, 500), fresh.job_id);
-      const summary = { job_id: fresh.job_id, job_title: fresh.title.slice(0, 200), assumed: false, action: `assist.${s.type}`, source: "token", change_token: formatRefToken(fresh.job_id, fresh.title.slice(0, 120)) };
+      const d = engine.textDraft(
+        agent.entity_id,
+        clean(`${s.type === "propose_next_action" ? "Proposed next step" : "Noted from Assist"}: ${s.preview}`).slice(0, 500),
+        fresh.job_id,
+      );
+      const summary = {
+        job_id: fresh.job_id,
+        job_title: fresh.title.slice(0, 200),
+        assumed: false,
+        action: `assist.${s.type}`,
+        source: "token",
+        change_token: formatRefToken(fresh.job_id, fresh.title.slice(0, 120)),
+      };
       return { ids: await deps.emit(ec, [{ ...d, payload: { ...d.payload, action_summary: summary } }]), job_id: fresh.job_id, notes: "Recorded the suggestion" };
     });
   }

@@ -1,12 +1,4 @@
-import type {
-  TArtifactRef,
-  TCardButton,
-  TFinishedCard,
-  TFormalizeCard,
-  TInputSchema,
-  TStep,
-  TTrackingCard,
-} from "../../contracts/cards.js";
+import type { TArtifactRef, TCardButton, TFinishedCard, TFormalizeCard, TInputSchema, TStep, TTrackingCard } from "../../contracts/cards.js";
 import type { TJobState } from "../../contracts/primitives.js";
 
 /**
@@ -141,7 +133,12 @@ export function completedButtons(c: CardContext): TCardButton[] {
   return [
     { button_id: bid(c, "accept"), label: "Accept", style: "primary", action: { type: "job.ack", job_id: c.job_id } },
     disputeButton(c, "Office will ask what went wrong."),
-    { button_id: bid(c, "followup"), label: "Follow-up", style: "secondary", action: { type: "job.follow_up", job_id: c.job_id, prompt_text: "Make a follow-up job based on this outcome." } },
+    {
+      button_id: bid(c, "followup"),
+      label: "Follow-up",
+      style: "secondary",
+      action: { type: "job.follow_up", job_id: c.job_id, prompt_text: "Make a follow-up job based on this outcome." },
+    },
     askButton(c, `Any question about “${c.title}”?`),
   ];
 }
@@ -210,7 +207,14 @@ export function buildTrackingCard(
 
 export function buildFinishedCard(
   c: CardContext,
-  f: { result: TFinishedCard["outcome"]["result"]; summary: string; failure_reason?: string; artifacts: TArtifactRef[]; buttons: TCardButton[]; next_actions?: TFinishedCard["next_actions"] },
+  f: {
+    result: TFinishedCard["outcome"]["result"];
+    summary: string;
+    failure_reason?: string;
+    artifacts: TArtifactRef[];
+    buttons: TCardButton[];
+    next_actions?: TFinishedCard["next_actions"];
+  },
 ): TFinishedCard {
   return {
     ...base(c, f.result),

@@ -37,7 +37,16 @@ export interface ContextBuilder {
    * a direct chat first. Undefined when nobody fits.
    */
   handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string): { person: EntityProfile; conversation_id: string } | undefined;
-  frame(input: { tenant_id: string; conversation_id: string; trace_id: string; now: string; default_timezone: string; agent: EntityProfile; sender: EntityProfile; text: string }): PlanFrame;
+  frame(input: {
+    tenant_id: string;
+    conversation_id: string;
+    trace_id: string;
+    now: string;
+    default_timezone: string;
+    agent: EntityProfile;
+    sender: EntityProfile;
+    text: string;
+  }): PlanFrame;
 }
 
 export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView }): ContextBuilder {
@@ -89,7 +98,11 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     for (const j of jobs) {
       const last = j.last_tool;
       if (!last) continue;
-      docs.push({ doc_id: `tool_${last.tool_call_id}`.slice(0, 128), kind: "tool_output", text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(0, 1000) });
+      docs.push({
+        doc_id: `tool_${last.tool_call_id}`.slice(0, 128),
+        kind: "tool_output",
+        text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(0, 1000),
+      });
     }
     return docs.slice(-MAX_DOCUMENTS);
   }
@@ -146,7 +159,12 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
         trace_id: input.trace_id,
         now: input.now,
         default_timezone: input.default_timezone,
-        agent: { entity_id: input.agent.entity_id, display_name: input.agent.display_name, ...(input.agent.role ? { role: input.agent.role } : {}), allowed_tools: input.agent.allowed_tools },
+        agent: {
+          entity_id: input.agent.entity_id,
+          display_name: input.agent.display_name,
+          ...(input.agent.role ? { role: input.agent.role } : {}),
+          allowed_tools: input.agent.allowed_tools,
+        },
         sender: { entity_id: input.sender.entity_id, display_name: input.sender.display_name },
         text: input.text,
         jobs: [...open, ...closed].map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),

@@ -37,7 +37,10 @@ export function mayClick(roles: readonly string[], actionType: string): boolean 
 /** UNAUTHORIZED_ACTION (403), the policy's own code, when `roles` may not click `actionType`. */
 export function checkClicker(roles: readonly string[], actionType: string, label: string): void {
   if (!mayClick(roles, actionType)) {
-    throw new AppError("UNAUTHORIZED_ACTION", `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`, { action: actionType, needs_role: "job_approver" });
+    throw new AppError("UNAUTHORIZED_ACTION", `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`, {
+      action: actionType,
+      needs_role: "job_approver",
+    });
   }
 }
 
@@ -47,7 +50,10 @@ export function checkAction(job: JobView | null, req: TJobActionRequest): { card
   if (req.action.job_id !== undefined && req.action.job_id !== req.job_id) throw new AppError("VALIDATION_ERROR", "action.job_id must match job_id.", { field: "action.job_id" });
   const found = findButton(job, req);
   if (!isActionAllowed(job.state, req.action.type)) {
-    throw new AppError("ILLEGAL_JOB_TRANSITION", `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`, { state: job.state, action: req.action.type });
+    throw new AppError("ILLEGAL_JOB_TRANSITION", `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`, {
+      state: job.state,
+      action: req.action.type,
+    });
   }
   // A stale proposal cannot be approved once a newer one replaced it.
   if (found.card.card_type === "job.formalize" && job.latest["job.formalize"]?.card_id !== found.card.card_id) {
@@ -89,7 +95,12 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
     else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = "Paste the meeting’s https:// link.";
   }
   // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.
-  if (given.meeting_link === "link" && schema.fields.some((f) => f.key === "meeting_url") && !(typeof given.meeting_url === "string" && given.meeting_url.trim()) && !errors.meeting_url) {
+  if (
+    given.meeting_link === "link" &&
+    schema.fields.some((f) => f.key === "meeting_url") &&
+    !(typeof given.meeting_url === "string" && given.meeting_url.trim()) &&
+    !errors.meeting_url
+  ) {
     errors.meeting_url = "Paste the meeting’s https:// link.";
   }
   const known = new Set(schema.fields.map((f) => f.key));

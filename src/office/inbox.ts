@@ -62,7 +62,16 @@ function eventIdOf(work: InboxWork): string {
  * stopped first, at the next start. A person's messages are answered one at a time per
  * conversation, in the order accepted; clicks run at once (jobs have their own locks).
  */
-export function createInbox(deps: { db: Db; vault: Vault; clock: Clock; marker: AnswerMarker; handlers: InboxHandlers; onError: (e: unknown, where: string) => void; onWarn?: (msg: string, details: Record<string, unknown>) => void; retryMs?: readonly number[] }) {
+export function createInbox(deps: {
+  db: Db;
+  vault: Vault;
+  clock: Clock;
+  marker: AnswerMarker;
+  handlers: InboxHandlers;
+  onError: (e: unknown, where: string) => void;
+  onWarn?: (msg: string, details: Record<string, unknown>) => void;
+  retryMs?: readonly number[];
+}) {
   const retryMs = deps.retryMs ?? RETRY_MS;
   const orm = drizzle(deps.db);
   const running = new Map<number, Promise<void>>();
@@ -79,7 +88,14 @@ export function createInbox(deps: { db: Db; vault: Vault; clock: Clock; marker: 
     const conversationId = "conversation_id" in work.request && work.request.conversation_id ? work.request.conversation_id : "";
     orm
       .insert(officeInbox)
-      .values({ tenantId, eventId, kind: work.kind, conversationId, request: deps.vault.seal(tenantId, label(work.kind, eventId), JSON.stringify(work.request)), acceptedAt: deps.clock.iso() })
+      .values({
+        tenantId,
+        eventId,
+        kind: work.kind,
+        conversationId,
+        request: deps.vault.seal(tenantId, label(work.kind, eventId), JSON.stringify(work.request)),
+        acceptedAt: deps.clock.iso(),
+      })
       .onConflictDoNothing()
       .run();
     // After the current synchronous commit: a row whose transaction rolled back is not found.
@@ -149,7 +165,8 @@ export function createInbox(deps: { db: Db; vault: Vault; clock: Clock; marker: 
         finish(row);
         return;
       }
-      const storage = isStorageError(e) || isStorageError((e as { cause?: unknown } | null)?.cause) || (e instanceof AppError && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE"));
+      const storage =
+        isStorageError(e) || isStorageError((e as { cause?: unknown } | null)?.cause) || (e instanceof AppError && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE"));
       const attempts = row.attempts + 1;
       if (!storage && attempts >= MAX_ATTEMPTS) {
         deps.onError(e, "inbox.gave_up");
@@ -159,14 +176,21 @@ export function createInbox(deps: { db: Db; vault: Vault; clock: Clock; marker: 
       if (stopped) return; // stopping: the row stays and is answered at the next start
       deps.onError(e, "inbox.retry");
       try {
-        orm.update(officeInbox).set({ attempts, lastError: (e instanceof Error ? e.message : String(e)).slice(0, 300) }).where(where(row)).run();
+        orm
+          .update(officeInbox)
+          .set({ attempts, lastError: (e instanceof Error ? e.message : String(e)).slice(0, 300) })
+          .where(where(row))
+          .run();
       } catch {
         // The disk may still be full: the retry below runs with the old count.
       }
-      const t = setTimeout(() => {
-        retryTimers.delete(t);
-        queueKick();
-      }, retryMs[Math.min(attempts, retryMs.length) - 1]);
+      const t = setTimeout(
+        () => {
+          retryTimers.delete(t);
+          queueKick();
+        },
+        retryMs[Math.min(attempts, retryMs.length) - 1],
+      );
       retryTimers.add(t);
     }
   }

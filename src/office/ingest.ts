@@ -16,7 +16,19 @@ import * as copy from "./narrator.js";
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
  * its decision (only candidate job ids, nothing invented), and act: reply, propose, continue.
  */
-export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Promise<{ ids: string[]; notes?: string; job_id?: string }>; ledger: LedgerApi; clock: Clock; context: ContextBuilder; engine: JobEngine; planner: Planner; fallback: Planner; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; onError: (e: unknown, where: string) => void; actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> } }) {
+export function createIngest(deps: {
+  handleClick: (req: TJobActionRequest) => Promise<{ ids: string[]; notes?: string; job_id?: string }>;
+  ledger: LedgerApi;
+  clock: Clock;
+  context: ContextBuilder;
+  engine: JobEngine;
+  planner: Planner;
+  fallback: Planner;
+  emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
+  defaultTimezone: string;
+  onError: (e: unknown, where: string) => void;
+  actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
+}) {
   const { context, engine } = deps;
 
   async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
@@ -51,7 +63,16 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
     if (!agent) return { ids: [], notes: "No agent in this conversation" };
 
-    const frame = context.frame({ tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id, now: deps.clock.iso(), default_timezone: deps.defaultTimezone, agent, sender, text: req.body_text });
+    const frame = context.frame({
+      tenant_id: req.tenant_id,
+      conversation_id: req.conversation_id,
+      trace_id: req.trace_id,
+      now: deps.clock.iso(),
+      default_timezone: deps.defaultTimezone,
+      agent,
+      sender,
+      text: req.body_text,
+    });
     let decision = await decide(frame);
     // A job is proposed only for work a tool of this agent can do; anything else is declined
     // with an offer to hand it to a person, whichever planner suggested it.
@@ -77,7 +98,9 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
     // The ActionSummary ("Applied to: …") is posted after the action it describes.
     const summary = decision.llm?.action_summary;
     const withSummary = async (r: { ids: string[]; notes: string; job_id?: string }) =>
-      summary ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [say(summary.text.slice(0, 500), summary.job_id)]))] } : r;
+      summary
+        ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [say(summary.text.slice(0, 500), summary.job_id)]))] }
+        : r;
 
     switch (decision.type) {
       case "job_action": {
@@ -87,8 +110,20 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         const cards = job ? [job.latest["job.finished"], job.latest["job.tracking"], job.latest["job.formalize"]].filter((c) => c !== undefined) : [];
         const latest = cards.sort((a, b) => b!.created_at.localeCompare(a!.created_at))[0];
         const button = latest?.buttons.find((b) => b.action.type === decision.action);
-        if (!job || !latest || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "That isn’t possible for this job right now.", decision.job_id)]), notes: "Action not offered" };
-        const r = await deps.handleClick({ tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, job_id: job.job_id, actor_entity_id: req.actor_entity_id, card_id: latest.card_id, button_id: button.button_id, action: button.action, ...(decision.args ? { input: decision.args } : {}), ...(req.message_event_id ? { causation_id: req.message_event_id } : {}) });
+        if (!job || !latest || !button)
+          return { ids: await deps.emit(ec, [engine.textDraft(A, "That isn’t possible for this job right now.", decision.job_id)]), notes: "Action not offered" };
+        const r = await deps.handleClick({
+          tenant_id: req.tenant_id,
+          trace_id: req.trace_id,
+          conversation_id: req.conversation_id,
+          job_id: job.job_id,
+          actor_entity_id: req.actor_entity_id,
+          card_id: latest.card_id,
+          button_id: button.button_id,
+          action: button.action,
+          ...(decision.args ? { input: decision.args } : {}),
+          ...(req.message_event_id ? { causation_id: req.message_event_id } : {}),
+        });
         return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
       }
       case "chat_reply":
@@ -101,7 +136,12 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         const request = scrub(decision.request);
         const target = context.handoffTarget(req.tenant_id, sender.entity_id, A);
         const reply = say(copy.declineWork(agent, request, target?.person.display_name), undefined, false);
-        const choices = target ? [{ label: `Hand it to ${target.person.display_name}`, token: `Hand it to ${target.person.display_name}: ${request}` }, { label: "No thanks", token: "No thanks" }] : [];
+        const choices = target
+          ? [
+              { label: `Hand it to ${target.person.display_name}`, token: `Hand it to ${target.person.display_name}: ${request}` },
+              { label: "No thanks", token: "No thanks" },
+            ]
+          : [];
         return { ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]), notes: "Declined work no tool can do" };
       }
       case "handoff": {
@@ -110,13 +150,20 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
         if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name))]), notes: "Nobody to hand it to" };
         // The job is opened in the person's chat with the agent first; the reply here is built
         // from the job it created, so it never says "handed over" for something not written.
-        const p = engine.proposeDrafts(agent, { tenant_id: req.tenant_id, conversation_id: target.conversation_id }, {
-          title: `From ${sender.display_name}: ${request}`.slice(0, 120),
-          kind: "handoff",
-          goal: copy.handoffGoal(sender.display_name, request),
-          slots: { requested_by: sender.entity_id, request },
-        });
-        const made = await deps.emit({ tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: target.conversation_id, ...(cause ? { causation_id: cause } : {}) }, p.drafts);
+        const p = engine.proposeDrafts(
+          agent,
+          { tenant_id: req.tenant_id, conversation_id: target.conversation_id },
+          {
+            title: `From ${sender.display_name}: ${request}`.slice(0, 120),
+            kind: "handoff",
+            goal: copy.handoffGoal(sender.display_name, request),
+            slots: { requested_by: sender.entity_id, request },
+          },
+        );
+        const made = await deps.emit(
+          { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: target.conversation_id, ...(cause ? { causation_id: cause } : {}) },
+          p.drafts,
+        );
         const created = context.job(req.tenant_id, p.job_id);
         if (!created) return { ids: made, notes: "Handoff not recorded" };
         const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title), undefined, false)]);
@@ -124,7 +171,10 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
       }
       case "propose_job": {
         // Who asked is recorded with the job: the invite lists them too once their address is known.
-        const slots = { ...vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text), ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}) };
+        const slots = {
+          ...vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text),
+          ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}),
+        };
         const p = engine.proposeDrafts(agent, req, {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,
@@ -150,7 +200,12 @@ export function createIngest(deps: { handleClick: (req: TJobActionRequest) => Pr
           const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined));
           const next: JobView = { ...job, slots: { ...job.slots, ...slots }, state: "in_progress" };
           const drafts: Draft[] = [
-            { event_type: "job.input_provided", actor: { entity_id: sender.entity_id, actor_type: "human" }, job_id: jobId, payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } } },
+            {
+              event_type: "job.input_provided",
+              actor: { entity_id: sender.entity_id, actor_type: "human" },
+              job_id: jobId,
+              payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } },
+            },
             engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
           ];
           const step = engine.nextStep(next, agent);

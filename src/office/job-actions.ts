@@ -24,7 +24,13 @@ import type { IdGenerator } from "../shared/ids.js";
  * decides is written as the agent.
  */
 
-export function createJobActions(deps: { engine: JobEngine; context: ContextBuilder; emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>; defaultTimezone: string; ids: IdGenerator }) {
+export function createJobActions(deps: {
+  engine: JobEngine;
+  context: ContextBuilder;
+  emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
+  defaultTimezone: string;
+  ids: IdGenerator;
+}) {
   const { engine, context } = deps;
 
   function load(req: TJobActionRequest): { job: JobView; agent: EntityProfile; button: TCardButton; clicker: TActor } {
@@ -79,7 +85,12 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
       const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
       const A = agent.entity_id;
       const J = job.job_id;
-      const human = (event_type: string, payload: Record<string, unknown> = {}): Draft => ({ event_type, actor: clicker, job_id: J, payload: { job_id: J, ...payload, ...provenance(req) } });
+      const human = (event_type: string, payload: Record<string, unknown> = {}): Draft => ({
+        event_type,
+        actor: clicker,
+        job_id: J,
+        payload: { job_id: J, ...payload, ...provenance(req) },
+      });
       const errors = validateInput(button, req.input);
 
       if (Object.keys(errors).length) {
@@ -130,7 +141,13 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           } else {
             goal = `${job.goal} — ${changes.text}`.slice(0, 500);
           }
-          const card = engine.formalizeCardFor(job, agent, { kind: job.kind, goal, slots, constraints: [`Changes requested: ${changes.text}`.slice(0, 300)], ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}) });
+          const card = engine.formalizeCardFor(job, agent, {
+            kind: job.kind,
+            goal,
+            slots,
+            constraints: [`Changes requested: ${changes.text}`.slice(0, 300)],
+            ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
+          });
           return { ids: await deps.emit(ec, [human("job.changes_requested", { changes_text: changes.text.slice(0, 2000) }), ...engine.cardDrafts(A, J, "job.proposed", card)]) };
         }
         case "job.provide_input": {
@@ -179,13 +196,31 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           }
           const name = context.profile(req.tenant_id, clicker.entity_id)?.display_name ?? clicker.entity_id;
           const fc = engine.cardCtx(job, agent);
-          const finished = buildFinishedCard(fc, { result: "cancelled", summary: `Cancelled by ${name}. Nothing else will run for this job.`, artifacts: [], buttons: completedButtons(fc) });
-          return { ids: await deps.emit(ec, [engine.stateDraft(A, J, job.state, "cancelled", "cancelled_by_user", `Cancelled by ${name}`, provenance(req)), ...engine.cardDrafts(A, J, "job.completed", finished)]) };
+          const finished = buildFinishedCard(fc, {
+            result: "cancelled",
+            summary: `Cancelled by ${name}. Nothing else will run for this job.`,
+            artifacts: [],
+            buttons: completedButtons(fc),
+          });
+          return {
+            ids: await deps.emit(ec, [
+              engine.stateDraft(A, J, job.state, "cancelled", "cancelled_by_user", `Cancelled by ${name}`, provenance(req)),
+              ...engine.cardDrafts(A, J, "job.completed", finished),
+            ]),
+          };
         }
         case "job.retry":
         case "job.switch_tool": {
           const switchTo = req.action.type === "job.switch_tool" ? (req.action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
-          if (job.state === "failed") return followUp(req, job, agent, clicker, switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {}, req.action.type === "job.retry" ? "retry" : "switch");
+          if (job.state === "failed")
+            return followUp(
+              req,
+              job,
+              agent,
+              clicker,
+              switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {},
+              req.action.type === "job.retry" ? "retry" : "switch",
+            );
           engine.cancelTimer(req.tenant_id, J);
           // The invite exists and only its email failed: Resend delivers the same message again.
           if (req.action.type === "job.retry" && engine.mail.hasInvite(job)) return { ids: await resendMail(job, agent, ec) };
@@ -205,7 +240,12 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
           const q = engine.sanitizeText(req.tenant_id, req.action.prompt_text).text;
           return {
             ids: await deps.emit(ec, [
-              { event_type: "message.sent", actor: clicker, job_id: J, payload: { message_id: deps.ids("msg"), kind: "text", body_text: q, action: { card_id: req.card_id, button_id: req.button_id, type: "chat.ask", job_id: J } } },
+              {
+                event_type: "message.sent",
+                actor: clicker,
+                job_id: J,
+                payload: { message_id: deps.ids("msg"), kind: "text", body_text: q, action: { card_id: req.card_id, button_id: req.button_id, type: "chat.ask", job_id: J } },
+              },
               engine.textDraft(A, copy.answerAbout(job, q), J),
             ]),
           };
@@ -246,13 +286,23 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
       spec = {
         title: title.slice(0, 120),
         kind: "schedule_meeting" as const,
-        goal: why === "follow_up" ? `Schedule a follow-up ${slots.duration_minutes ?? 30}-minute call${who ? ` with ${who}` : ""} and send an invite` : `${job.goal} (${why === "retry" ? "second try" : `using ${copy.LINK_OPTIONS.find((o) => o.value === slots.meeting_link)?.label ?? slots.meeting_link}`})`,
+        goal:
+          why === "follow_up"
+            ? `Schedule a follow-up ${slots.duration_minutes ?? 30}-minute call${who ? ` with ${who}` : ""} and send an invite`
+            : `${job.goal} (${why === "retry" ? "second try" : `using ${copy.LINK_OPTIONS.find((o) => o.value === slots.meeting_link)?.label ?? slots.meeting_link}`})`,
         slots: why === "follow_up" ? { ...slots, title: `Follow-up with ${who ?? "attendee"}` } : slots,
         constraints: [`Follows up job ${job.job_id}`],
         parent_job_id: job.job_id,
       };
     } else {
-      spec = { title: `Follow up: ${job.title}`.slice(0, 120), kind: "generic" as const, goal: `Follow up on “${job.title}”`, slots: {}, constraints: [`Follows up job ${job.job_id}`], parent_job_id: job.job_id };
+      spec = {
+        title: `Follow up: ${job.title}`.slice(0, 120),
+        kind: "generic" as const,
+        goal: `Follow up on “${job.title}”`,
+        slots: {},
+        constraints: [`Follows up job ${job.job_id}`],
+        parent_job_id: job.job_id,
+      };
     }
     const p = engine.proposeDrafts(agent, { tenant_id: req.tenant_id, conversation_id: job.conversation_id }, spec);
     return { ids: await deps.emit(ec, p.drafts), job_id: p.job_id, notes: "Proposed a follow-up job" };
@@ -264,7 +314,8 @@ export function createJobActions(deps: { engine: JobEngine; context: ContextBuil
       const job = context.job(tenantId, jobId);
       const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
       if (!job || !agent) throw new AppError("NOT_FOUND", "No such job.", { job_id: jobId });
-      if (job.state !== "waiting_input" && job.state !== "in_progress") throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`, { job_id: jobId, state: job.state });
+      if (job.state !== "waiting_input" && job.state !== "in_progress")
+        throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`, { job_id: jobId, state: job.state });
       const ec: EmitContext = { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: job.last_event_id };
       return { ids: await resendMail(job, agent, ec), job_id: jobId };
     });

@@ -31,7 +31,16 @@ export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenera
 
   function cardCtx(job: { job_id: string; tenant_id: string; conversation_id: string; title: string }, agent: EntityProfile): CardContext {
     const who = { entity_id: agent.entity_id, display_name: agent.display_name, actor_type: "agent" as const };
-    return { card_id: ids("card"), job_id: job.job_id, tenant_id: job.tenant_id, conversation_id: job.conversation_id, now: clock.iso(), title: job.title, owner: who, author: who };
+    return {
+      card_id: ids("card"),
+      job_id: job.job_id,
+      tenant_id: job.tenant_id,
+      conversation_id: job.conversation_id,
+      now: clock.iso(),
+      title: job.title,
+      owner: who,
+      author: who,
+    };
   }
 
   const cardDrafts = (agentId: string, jobId: string, type: "job.progress" | "job.completed" | "job.proposed", card: Record<string, unknown>): Draft[] => {

@@ -154,7 +154,11 @@ export function foldJob(events: readonly TStoredEvent[]): JobView | null {
         job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "changes_requested", reason: e.payload.changes_text });
         break;
       case "job.acknowledged":
-        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: e.payload.action?.type === "job.ack" || !e.payload.action ? "acknowledged" : e.payload.action.type.replace("job.", "") });
+        job.approvals.push({
+          by: e.actor.entity_id,
+          at: e.ts,
+          action: e.payload.action?.type === "job.ack" || !e.payload.action ? "acknowledged" : e.payload.action.type.replace("job.", ""),
+        });
         break;
       case "job.disputed":
         job.disputes.push({ by: e.actor.entity_id, at: e.ts, reason: e.payload.reason_text });

@@ -72,7 +72,12 @@ export function createJobMailer(deps: {
     return job && agent ? { job, agent } : null;
   }
 
-  const ecOf = (job: JobView, causation?: string) => ({ tenant_id: job.tenant_id, trace_id: job.trace_id, conversation_id: job.conversation_id, ...(causation ? { causation_id: causation } : {}) });
+  const ecOf = (job: JobView, causation?: string) => ({
+    tenant_id: job.tenant_id,
+    trace_id: job.trace_id,
+    conversation_id: job.conversation_id,
+    ...(causation ? { causation_id: causation } : {}),
+  });
 
   function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: string): Draft {
     const callId = toolCallId(job.job_id, attempt, MAIL_TOOL);
@@ -107,7 +112,8 @@ export function createJobMailer(deps: {
     });
   }
 
-  const errorCode = (o: Extract<DeliveryOutcome, { status: "retry" | "failed" }>) => (o.status === "failed" && o.code && o.code >= 500 ? "INVALID_INPUT" : o.code && o.code >= 400 ? "PROVIDER_RATE_LIMIT" : "PROVIDER_UNAVAILABLE");
+  const errorCode = (o: Extract<DeliveryOutcome, { status: "retry" | "failed" }>) =>
+    o.status === "failed" && o.code && o.code >= 500 ? "INVALID_INPUT" : o.code && o.code >= 400 ? "PROVIDER_RATE_LIMIT" : "PROVIDER_UNAVAILABLE";
 
   /** Records the outcome and the card that states it, every word from this result and the invite's. */
   async function afterAttempt(d: OutboxDelivery, attempt: number, outcome: DeliveryOutcome): Promise<void> {
@@ -129,7 +135,14 @@ export function createJobMailer(deps: {
           status: outcome.status === "sent" ? "success" : "error",
           latency_ms: 0,
           ...(outcome.status === "sent"
-            ? { output: { outbox_id: d.outbox_id, message_id_sha256: messageIdDigest(outcome.message_id), server_response: scrubAddresses(outcome.response).slice(0, 300), refused_recipients: outcome.rejected } }
+            ? {
+                output: {
+                  outbox_id: d.outbox_id,
+                  message_id_sha256: messageIdDigest(outcome.message_id),
+                  server_response: scrubAddresses(outcome.response).slice(0, 300),
+                  refused_recipients: outcome.rejected,
+                },
+              }
             : {
                 error: {
                   error_code: errorCode(outcome),
@@ -151,7 +164,12 @@ export function createJobMailer(deps: {
       const tz = (invite?.output as CreateInviteOutput | undefined)?.scheduled_time.timezone ?? "UTC";
       let cards: Draft[] = [];
       if (job.state === "in_progress" && outcome.status === "sent") {
-        const finished = buildFinishedCard(c, { result: "completed", summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response })}`, artifacts, buttons: completedButtons(c) });
+        const finished = buildFinishedCard(c, {
+          result: "completed",
+          summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response })}`,
+          artifacts,
+          buttons: completedButtons(c),
+        });
         cards = drafts.cardDrafts(A, job.job_id, "job.completed", finished);
       } else if (job.state === "in_progress" && outcome.status === "retry") {
         const card = buildTrackingCard(c, {
@@ -173,7 +191,10 @@ export function createJobMailer(deps: {
           buttons: resendButtons(c),
           artifacts_preview: artifacts,
         });
-        cards = [drafts.stateDraft(A, job.job_id, "in_progress", "waiting_input", "mail_refused", outcome.error.slice(0, 500)), ...drafts.cardDrafts(A, job.job_id, "job.progress", card)];
+        cards = [
+          drafts.stateDraft(A, job.job_id, "in_progress", "waiting_input", "mail_refused", outcome.error.slice(0, 500)),
+          ...drafts.cardDrafts(A, job.job_id, "job.progress", card),
+        ];
       }
       await deps.emitter.emit(ecOf(job, job.last_event_id), [...pre, result, ...cards]);
     });
@@ -218,9 +239,19 @@ export function createJobMailer(deps: {
         job_id: job.job_id,
         idempotency_key: idem(job.job_id),
         ...(email?.vault_ref ? { to_vault_ref: email.vault_ref } : {}),
-        to_redacted: to.map((a) => a.email_redacted).join(" and ").slice(0, 200) || (email?.redacted ?? ""),
+        to_redacted:
+          to
+            .map((a) => a.email_redacted)
+            .join(" and ")
+            .slice(0, 200) ||
+          (email?.redacted ?? ""),
         subject: `Invitation: ${title} — ${when}`.slice(0, 200),
-        body: [`You are invited to “${title}”.`, `When: ${when}`, invite.meeting.url ? `Join: ${invite.meeting.url}` : `Where: ${invite.meeting.label}`, "The invite is attached; your calendar can add it with Accept."].join("\n"),
+        body: [
+          `You are invited to “${title}”.`,
+          `When: ${when}`,
+          invite.meeting.url ? `Join: ${invite.meeting.url}` : `Where: ${invite.meeting.label}`,
+          "The invite is attached; your calendar can add it with Accept.",
+        ].join("\n"),
         artifact_id: invite.invite_artifact_id,
         ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),
         status: "queued",
@@ -257,7 +288,13 @@ export function resendButtons(c: CardContext): TCardButton[] {
   const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
   return [
     { button_id: id("resend"), label: "Resend", style: "primary", action: { type: "job.retry", job_id: c.job_id } },
-    { button_id: id("cancel"), label: "Cancel", style: "danger", confirm: { title: "Cancel this job?", body: "The invite will not be emailed. The .ics stays downloadable." }, action: { type: "job.cancel", job_id: c.job_id } },
+    {
+      button_id: id("cancel"),
+      label: "Cancel",
+      style: "danger",
+      confirm: { title: "Cancel this job?", body: "The invite will not be emailed. The .ics stays downloadable." },
+      action: { type: "job.cancel", job_id: c.job_id },
+    },
     askButton(c, "Why was the invite refused, and what can I do?"),
   ];
 }

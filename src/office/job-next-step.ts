@@ -6,7 +6,9 @@ import { missingMeetingInputs, type JobView } from "./job-machine.js";
 import * as copy from "./narrator.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 
-const HANDOFF_DONE_SCHEMA = { fields: [{ key: "info", label: "What was done?", type: "multiline" as const, required: true, placeholder: "e.g. Sent invoice 123 to ACME by post" }] };
+const HANDOFF_DONE_SCHEMA = {
+  fields: [{ key: "info", label: "What was done?", type: "multiline" as const, required: true, placeholder: "e.g. Sent invoice 123 to ACME by post" }],
+};
 
 /** What an in-progress job does next: ask for what is missing, stop where no tool may act, or run. */
 export function createNextStep(deps: { context: ContextBuilder; router: ToolRouter; defaultTimezone: string; drafts: JobDrafts }) {
@@ -35,7 +37,13 @@ export function createNextStep(deps: { context: ContextBuilder; router: ToolRout
         ],
         buttons: trackingButtons(c, INFO_SCHEMA),
       });
-      return { drafts: [stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "no_tool_available", "No tool can do this job."), ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card)], run: false };
+      return {
+        drafts: [
+          stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "no_tool_available", "No tool can do this job."),
+          ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card),
+        ],
+        run: false,
+      };
     }
     const missing = missingMeetingInputs(job.slots);
     if (missing.length) {
@@ -48,7 +56,10 @@ export function createNextStep(deps: { context: ContextBuilder; router: ToolRout
         buttons: trackingButtons(c, copy.meetingInputSchema(missing, job.slots, deps.defaultTimezone)),
       });
       return {
-        drafts: [stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "missing_required_inputs", "Need contact + preferred times before creating invite."), ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card)],
+        drafts: [
+          stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "missing_required_inputs", "Need contact + preferred times before creating invite."),
+          ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card),
+        ],
         run: false,
       };
     }
@@ -62,7 +73,13 @@ export function createNextStep(deps: { context: ContextBuilder; router: ToolRout
         steps: copy.meetingSteps("blocked_tool"),
         buttons: trackingButtons(c, INFO_SCHEMA),
       });
-      return { drafts: [stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", `${CALENDAR_TOOL} is not in this agent’s allowed tools.`), ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card)], run: false };
+      return {
+        drafts: [
+          stateDraft(agent.entity_id, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", `${CALENDAR_TOOL} is not in this agent’s allowed tools.`),
+          ...cardDrafts(agent.entity_id, job.job_id, "job.progress", card),
+        ],
+        run: false,
+      };
     }
     return { drafts: [], run: true };
   }
@@ -75,7 +92,12 @@ export function createNextStep(deps: { context: ContextBuilder; router: ToolRout
     const A = agent.entity_id;
     if (job.slots.notes) {
       const fc = cardCtx(job, agent);
-      const finished = buildFinishedCard(fc, { result: "completed", summary: `Marked done in this chat: “${job.slots.notes.slice(0, 300)}”`, artifacts: [], buttons: completedButtons(fc) });
+      const finished = buildFinishedCard(fc, {
+        result: "completed",
+        summary: `Marked done in this chat: “${job.slots.notes.slice(0, 300)}”`,
+        artifacts: [],
+        buttons: completedButtons(fc),
+      });
       return { drafts: cardDrafts(A, job.job_id, "job.completed", finished), run: false };
     }
     const c = cardCtx(job, agent);
@@ -90,7 +112,10 @@ export function createNextStep(deps: { context: ContextBuilder; router: ToolRout
       ],
       buttons: trackingButtons(c, HANDOFF_DONE_SCHEMA),
     });
-    return { drafts: [stateDraft(A, job.job_id, "in_progress", "waiting_input", "waiting_on_person", "Handed to a person."), ...cardDrafts(A, job.job_id, "job.progress", card)], run: false };
+    return {
+      drafts: [stateDraft(A, job.job_id, "in_progress", "waiting_input", "waiting_on_person", "Handed to a person."), ...cardDrafts(A, job.job_id, "job.progress", card)],
+      run: false,
+    };
   }
 
   return { approverOf, nextStep };

@@ -36,9 +36,21 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
     const handoff = spec.kind === "handoff";
     const inputs = meeting
       ? [
-          { key: `${copy.slug(s.attendee_name)}_contact`, label: `${who ?? "Attendee"} email/contact`, ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }) },
-          { key: "time_window", label: "Preferred days/times", ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when).slice(0, 200) } : { status: "missing" as const }) },
-          { key: "timezone", label: "Timezone confirmation", ...(s.timezone ? { status: "provided" as const, value_preview: s.timezone } : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }) },
+          {
+            key: `${copy.slug(s.attendee_name)}_contact`,
+            label: `${who ?? "Attendee"} email/contact`,
+            ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }),
+          },
+          {
+            key: "time_window",
+            label: "Preferred days/times",
+            ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when).slice(0, 200) } : { status: "missing" as const }),
+          },
+          {
+            key: "timezone",
+            label: "Timezone confirmation",
+            ...(s.timezone ? { status: "provided" as const, value_preview: s.timezone } : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }),
+          },
           {
             key: "meeting_link",
             label: "Where to meet",
@@ -81,11 +93,7 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
   }
 
   /** job.created + job.proposed + its card message, for a new job. */
-  function proposeDrafts(
-    agent: EntityProfile,
-    at: { tenant_id: string; conversation_id: string },
-    spec: ProposalSpec,
-  ): { job_id: string; drafts: Draft[] } {
+  function proposeDrafts(agent: EntityProfile, at: { tenant_id: string; conversation_id: string }, spec: ProposalSpec): { job_id: string; drafts: Draft[] } {
     const job_id = ids("job");
     const job = { job_id, tenant_id: at.tenant_id, conversation_id: at.conversation_id, title: spec.title };
     const card = formalizeCardFor(job, agent, spec);
@@ -96,7 +104,13 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
           event_type: "job.created",
           actor: agentActor(agent.entity_id),
           job_id,
-          payload: { job_id, title: spec.title, conversation_id: at.conversation_id, owner_entity_id: agent.entity_id, ...(spec.parent_job_id ? { parent_job_id: spec.parent_job_id } : {}) },
+          payload: {
+            job_id,
+            title: spec.title,
+            conversation_id: at.conversation_id,
+            owner_entity_id: agent.entity_id,
+            ...(spec.parent_job_id ? { parent_job_id: spec.parent_job_id } : {}),
+          },
         },
         ...cardDrafts(agent.entity_id, job_id, "job.proposed", card),
       ],

@@ -106,7 +106,12 @@ export function createToolRun(deps: {
           steps: copy.meetingSteps("create"),
           buttons: progressButtons(pc),
         });
-        starting.push({ event_type: "job.progress", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: { ...card, progress: { ...card.progress, percent: 50, current_step: "create_invite" } } } });
+        starting.push({
+          event_type: "job.progress",
+          actor: agentActor(agent.entity_id),
+          job_id: job.job_id,
+          payload: { job_id: job.job_id, tracking_card: { ...card, progress: { ...card.progress, percent: 50, current_step: "create_invite" } } },
+        });
       }
       emitted.push(...(await emitter.emit(ec, [...prefix, ...starting, called])));
     }
@@ -157,7 +162,12 @@ export function createToolRun(deps: {
         summary: `${copy.inviteFacts(invite, job.slots)} ${copy.mailFacts({ kind: mail })}`,
         artifacts: withEvent,
         buttons: completedButtons(fc),
-        next_actions: [{ label: "Create follow-up job", suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." } }],
+        next_actions: [
+          {
+            label: "Create follow-up job",
+            suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." },
+          },
+        ],
       });
       emitted.push(...(await emitter.emit(ec2, [resultDraft, ...cardDrafts(A, job.job_id, "job.completed", finished)])));
       return emitted;
@@ -218,7 +228,11 @@ export function createToolRun(deps: {
         last_tool_call_id: callId,
       });
       emitted.push(
-        ...(await emitter.emit(ec2, [resultDraft, stateDraft(A, job.job_id, "in_progress", "waiting_input", decision.reason_code, err.message_safe), ...cardDrafts(A, job.job_id, "job.progress", card)])),
+        ...(await emitter.emit(ec2, [
+          resultDraft,
+          stateDraft(A, job.job_id, "in_progress", "waiting_input", decision.reason_code, err.message_safe),
+          ...cardDrafts(A, job.job_id, "job.progress", card),
+        ])),
       );
       return emitted;
     }
@@ -234,7 +248,14 @@ export function createToolRun(deps: {
     emitted.push(
       ...(await emitter.emit(ec2, [
         resultDraft,
-        stateDraft(A, job.job_id, "in_progress", "failed", decision.reason_code, decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries."),
+        stateDraft(
+          A,
+          job.job_id,
+          "in_progress",
+          "failed",
+          decision.reason_code,
+          decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries.",
+        ),
         ...cardDrafts(A, job.job_id, "job.completed", finished),
       ])),
     );

@@ -86,8 +86,11 @@ export interface InviteAttendee {
  */
 export function inviteAttendees(slots: JobSlots, requester?: { display_name: string; email?: TRedactedValue }): InviteAttendee[] {
   const email = slots.attendee_email;
-  const out: InviteAttendee[] = email ? [{ name: slots.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }] : [];
+  const out: InviteAttendee[] = email
+    ? [{ name: slots.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }]
+    : [];
   const own = requester?.email;
-  if (own?.vault_ref && !out.some((a) => a.email_hash && a.email_hash === own.hash)) out.push({ name: requester!.display_name, vault_ref: own.vault_ref, email_redacted: own.redacted, email_hash: own.hash ?? "" });
+  if (own?.vault_ref && !out.some((a) => a.email_hash && a.email_hash === own.hash))
+    out.push({ name: requester!.display_name, vault_ref: own.vault_ref, email_redacted: own.redacted, email_hash: own.hash ?? "" });
   return out;
 }

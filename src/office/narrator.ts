@@ -10,7 +10,12 @@ import type { ToolErrorCode } from "./tools/tool.js";
  * reply is written here, so the copy stays consistent across cards and chat.
  */
 
-export const slug = (name?: string) => (name ?? "attendee").split(/\s+/)[0]!.toLowerCase().normalize("NFD").replace(/[^a-z0-9]/g, "") || "attendee";
+export const slug = (name?: string) =>
+  (name ?? "attendee")
+    .split(/\s+/)[0]!
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[^a-z0-9]/g, "") || "attendee";
 const possessive = (name?: string) => (name ? `${name.split(/\s+/)[0]}’s` : "the attendee’s");
 
 export const MISSING_LABEL: Record<string, (s: JobSlots) => string> = {
@@ -50,12 +55,47 @@ export function meetingInputSchema(missing: string[], s: JobSlots, defaultTz: st
   const fields: TInputSchema["fields"] = [];
   const err = (k: string) => (errors[k] ? { error: errors[k] } : {});
   const prev = (k: string) => (typeof given[k] === "string" && !errors[k] ? { default_value: given[k] as string } : {});
-  if (missing.includes("attendee_email")) fields.push({ key: `${slug(s.attendee_name)}_email`, label: `${who} email`, type: "string", required: true, placeholder: "name at company", ...err(`${slug(s.attendee_name)}_email`) });
-  if (missing.includes("time_window")) fields.push({ key: "time_window", label: "Preferred days/times", type: "multiline", required: true, placeholder: "Tue–Thu, 14:00–17:00", ...prev("time_window"), ...err("time_window") });
-  if (missing.includes("timezone")) fields.push({ key: "timezone", label: "Timezone", type: "string", required: true, placeholder: defaultTz, default_value: defaultTz, hint: "IANA name, e.g. Europe/Lisbon", ...err("timezone") });
+  if (missing.includes("attendee_email"))
+    fields.push({
+      key: `${slug(s.attendee_name)}_email`,
+      label: `${who} email`,
+      type: "string",
+      required: true,
+      placeholder: "name at company",
+      ...err(`${slug(s.attendee_name)}_email`),
+    });
+  if (missing.includes("time_window"))
+    fields.push({
+      key: "time_window",
+      label: "Preferred days/times",
+      type: "multiline",
+      required: true,
+      placeholder: "Tue–Thu, 14:00–17:00",
+      ...prev("time_window"),
+      ...err("time_window"),
+    });
+  if (missing.includes("timezone"))
+    fields.push({
+      key: "timezone",
+      label: "Timezone",
+      type: "string",
+      required: true,
+      placeholder: defaultTz,
+      default_value: defaultTz,
+      hint: "IANA name, e.g. Europe/Lisbon",
+      ...err("timezone"),
+    });
   if (missing.includes("meeting_link")) fields.push({ key: "meeting_link", label: "Where to meet", type: "select", required: true, options: LINK_OPTIONS, ...err("meeting_link") });
   if (missing.includes("meeting_url") || missing.includes("meeting_link"))
-    fields.push({ key: "meeting_url", label: `Paste a ${s.link_label ?? "meeting"} link`, type: "string", required: missing.includes("meeting_url"), placeholder: "https://…", hint: "Only if you chose “Paste a link”: your own Zoom, Google Meet or Teams meeting", ...err("meeting_url") });
+    fields.push({
+      key: "meeting_url",
+      label: `Paste a ${s.link_label ?? "meeting"} link`,
+      type: "string",
+      required: missing.includes("meeting_url"),
+      placeholder: "https://…",
+      hint: "Only if you chose “Paste a link”: your own Zoom, Google Meet or Teams meeting",
+      ...err("meeting_url"),
+    });
   return { fields };
 }
 
@@ -82,7 +122,13 @@ export function alternativeLink(current?: string): { value: string; label: strin
 /** What the invite tool did, each clause from its recorded output. */
 export function inviteFacts(out: CreateInviteOutput, s: JobSlots): string {
   const place =
-    out.meeting.type === "jitsi" ? " with a Jitsi Meet room" : out.meeting.type === "link" ? ` with the ${out.meeting.label} you pasted` : out.meeting.type === "phone" ? " (by phone)" : " (in person)";
+    out.meeting.type === "jitsi"
+      ? " with a Jitsi Meet room"
+      : out.meeting.type === "link"
+        ? ` with the ${out.meeting.label} you pasted`
+        : out.meeting.type === "phone"
+          ? " (by phone)"
+          : " (in person)";
   const minutes = Math.round((Date.parse(out.scheduled_time.end) - Date.parse(out.scheduled_time.start)) / 60_000);
   const calendar = out.calendar.written
     ? out.calendar.created === false
@@ -141,9 +187,12 @@ export function answerAbout(job: JobView, prompt: string): string {
   const state = STATE_WORDS[job.state] ?? job.state;
   const base = `“${job.title}” is ${state}.`;
   if (/change/i.test(prompt)) return `${base} Tell me what to change — duration, days/times, timezone or link type — and I’ll update the proposal.`;
-  if (/connect/i.test(prompt)) return `${base} The calendar server refused the sign-in: an admin checks CALDAV_USERNAME and CALDAV_PASSWORD, then “Connect calendar” on the card tries again.`;
-  if (/refused/i.test(prompt)) return `${base} The mail server refused the invite; its answer is on the card. Resend once the address or the server is fixed, or download the .ics and send it yourself.`;
-  if (/fail|why/i.test(prompt)) return `${base} ${job.tools.at(-1)?.error_code ? `The last tool call failed (${job.tools.at(-1)!.error_code}).` : "Nothing failed yet."} You can try later, switch tool, or close it.`;
+  if (/connect/i.test(prompt))
+    return `${base} The calendar server refused the sign-in: an admin checks CALDAV_USERNAME and CALDAV_PASSWORD, then “Connect calendar” on the card tries again.`;
+  if (/refused/i.test(prompt))
+    return `${base} The mail server refused the invite; its answer is on the card. Resend once the address or the server is fixed, or download the .ics and send it yourself.`;
+  if (/fail|why/i.test(prompt))
+    return `${base} ${job.tools.at(-1)?.error_code ? `The last tool call failed (${job.tools.at(-1)!.error_code}).` : "Nothing failed yet."} You can try later, switch tool, or close it.`;
   if (job.state === "waiting_input") return `${base} I need a few details first — use “Provide info” on the card or just tell me here.`;
   return `${base} Ask me anything about it here; the job keeps its place.`;
 }
@@ -154,7 +203,9 @@ export function capabilities(allowedTools: readonly string[]): string {
 }
 
 export function declineWork(agent: { allowed_tools: readonly string[] }, request: string, handTo?: string): string {
-  const offer = handTo ? ` Shall I hand “${request}” to ${handTo}? It becomes a job in their chat with me.` : " It needs a person, and I found nobody (an approver or admin in a chat with me) to hand it to.";
+  const offer = handTo
+    ? ` Shall I hand “${request}” to ${handTo}? It becomes a job in their chat with me.`
+    : " It needs a person, and I found nobody (an approver or admin in a chat with me) to hand it to.";
   return `I can’t do that myself. ${capabilities(agent.allowed_tools)}.${offer}`;
 }
 

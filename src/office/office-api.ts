@@ -1,12 +1,6 @@
 import type { InboxWork } from "./inbox.js";
 import type { OutboxDelivery } from "./mail/index.js";
-import type {
-  TAffordancesRequest,
-  TAffordancesResponse,
-  TIngestMessageRequest,
-  TJobActionRequest,
-  TOfficeResponse,
-} from "../../contracts/office.js";
+import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 

@@ -118,7 +118,16 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     const k = key(e.tenant_id, jobId);
     if (e.event_type === "job.created") {
       const p = e.payload;
-      jobs.set(k, { job_id: p.job_id, tenant_id: e.tenant_id, conversation_id: p.conversation_id, owner_entity_id: p.owner_entity_id, title: p.title, state: "draft", created_at: e.ts, updated_at: e.ts });
+      jobs.set(k, {
+        job_id: p.job_id,
+        tenant_id: e.tenant_id,
+        conversation_id: p.conversation_id,
+        owner_entity_id: p.owner_entity_id,
+        title: p.title,
+        state: "draft",
+        created_at: e.ts,
+        updated_at: e.ts,
+      });
       push(byConversation, key(e.tenant_id, e.conversation_id), jobId);
       push(byAgent, key(e.tenant_id, p.owner_entity_id), jobId);
       push(byTenant, e.tenant_id, jobId);

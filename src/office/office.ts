@@ -181,7 +181,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: r.notes };
     },
     llmPackets: (t, jobId) =>
-      llmStore.listPackets(t, { jobId, limit: 20 }).map((p) => ({ id: p.id, turn: p.turn, created_at: p.created_at, packet_type: p.packet_type, model_id: p.model_id, outcome: p.outcome, redaction: p.redaction, packet: p.packet })),
+      llmStore.listPackets(t, { jobId, limit: 20 }).map((p) => ({
+        id: p.id,
+        turn: p.turn,
+        created_at: p.created_at,
+        packet_type: p.packet_type,
+        model_id: p.model_id,
+        outcome: p.outcome,
+        redaction: p.redaction,
+        packet: p.packet,
+      })),
     outbox: (tenantId) => ({ mail_configured: engine.mail.mailer.enabled, messages: engine.mail.list(tenantId).reverse() }),
     async resendOutbox(tenantId, outboxId) {
       const row = engine.mail.list(tenantId).find((m) => m.outbox_id === outboxId);

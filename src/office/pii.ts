@@ -118,8 +118,7 @@ export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; va
       if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ kind: p.kind, value: p.value, path });
     } else if (Array.isArray(v)) {
       for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
-    }
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
+    } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
   };
   walk(value, "");
   return out;

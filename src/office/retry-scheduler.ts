@@ -56,7 +56,12 @@ export function createRetryScheduler(deps: {
       const agent = context.profile(tenantId, job.owner_entity_id);
       if (!agent) return [];
       try {
-        return await runTool(job, agent, [], { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.result_event_id ?? job.last_event_id });
+        return await runTool(job, agent, [], {
+          tenant_id: tenantId,
+          trace_id: job.trace_id,
+          conversation_id: job.conversation_id,
+          causation_id: last.result_event_id ?? job.last_event_id,
+        });
       } catch (e) {
         // Another process already recorded this attempt: its tool.called id is ours too.
         if (isAppError(e) && e.code === "DUPLICATE_EVENT_ID") return [];
@@ -85,7 +90,8 @@ export function createRetryScheduler(deps: {
         // The circuit breaker is memory; its recent failures are in the ledger, so boot refills it.
         for (const a of job.tools) {
           if (a.status !== "error" || !a.result_at || !a.provider || !a.error_code) continue;
-          if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS) deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
+          if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS)
+            deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
         }
         if (job.state !== "in_progress") continue;
         const last = job.tools.at(-1);
@@ -94,9 +100,15 @@ export function createRetryScheduler(deps: {
           const agent = context.profile(t, job.owner_entity_id);
           if (agent) {
             track(
-              withLock(jobKey(t, jobId), () => runTool(job, agent, [], { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }, { resumeCallId: last.tool_call_id })).catch((e) =>
-                deps.onError(e, "resume"),
-              ),
+              withLock(jobKey(t, jobId), () =>
+                runTool(
+                  job,
+                  agent,
+                  [],
+                  { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id },
+                  { resumeCallId: last.tool_call_id },
+                ),
+              ).catch((e) => deps.onError(e, "resume")),
             );
             armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });
           }

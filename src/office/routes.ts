@@ -26,10 +26,24 @@ export function createOfficeRoutes<E extends Env = Env>(office: OfficeApi, opts:
   const common = { tags: ["Office"], security: SIGNED_IN };
   const refusals = errors(400, 401, 403, 404, 409, 415, 422, 429, 503, 507);
 
-  const ingest = createRoute({ ...common, method: "post", path: "/v1/office/ingest_message", summary: "Hand a message to Office and wait for its answer (events written)", request: { body: jsonBody(ZIngestMessageRequest) }, responses: { 200: json(ZOfficeResponse, "What Office wrote"), ...refusals } });
+  const ingest = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/office/ingest_message",
+    summary: "Hand a message to Office and wait for its answer (events written)",
+    request: { body: jsonBody(ZIngestMessageRequest) },
+    responses: { 200: json(ZOfficeResponse, "What Office wrote"), ...refusals },
+  });
   route(app, ingest, async (c) => c.json(await office.ingestMessage(c.req.valid("json"))));
 
-  const action = createRoute({ ...common, method: "post", path: "/v1/office/job_action", summary: "Act on a job as a card click would", request: { body: jsonBody(ZJobActionRequest) }, responses: { 200: json(ZOfficeResponse, "What Office wrote"), ...refusals } });
+  const action = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/office/job_action",
+    summary: "Act on a job as a card click would",
+    request: { body: jsonBody(ZJobActionRequest) },
+    responses: { 200: json(ZOfficeResponse, "What Office wrote"), ...refusals },
+  });
   route(app, action, async (c) => c.json(await office.jobAction(c.req.valid("json"))));
 
   const affordances = createRoute({

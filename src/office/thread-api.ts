@@ -21,8 +21,18 @@ export function createThreadApi(deps: { context: ContextBuilder; store: LlmStore
   function candidates(tenantId: string, conversationId: string, text: string, senderId: string): PlanJobRef[] {
     const sender = context.profile(tenantId, senderId);
     const agent = context.answeringAgent(tenantId, conversationId, text, senderId);
-    if (!sender || !agent) return context.conversationJobs(tenantId, conversationId).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id }));
-    return context.frame({ tenant_id: tenantId, conversation_id: conversationId, trace_id: "check", now: deps.clock.iso(), default_timezone: deps.defaultTimezone, agent, sender, text }).jobs;
+    if (!sender || !agent)
+      return context.conversationJobs(tenantId, conversationId).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id }));
+    return context.frame({
+      tenant_id: tenantId,
+      conversation_id: conversationId,
+      trace_id: "check",
+      now: deps.clock.iso(),
+      default_timezone: deps.defaultTimezone,
+      agent,
+      sender,
+      text,
+    }).jobs;
   }
 
   const view = (conversationId: string, ctx: ThreadContext): TThreadContextView => ({

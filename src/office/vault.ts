@@ -46,7 +46,9 @@ function loadKey(dataDir: string, hasEntries: boolean): Buffer {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "office-vault.key");
   if (!existsSync(path) && hasEntries) {
-    throw new DataKeyError(`${path} is missing, but the vault holds encrypted entries: restore the file from a backup (npm run backup copies it) before starting; a new key could not open them.`);
+    throw new DataKeyError(
+      `${path} is missing, but the vault holds encrypted entries: restore the file from a backup (npm run backup copies it) before starting; a new key could not open them.`,
+    );
   }
   if (!existsSync(path)) {
     writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
@@ -71,7 +73,9 @@ export function createVault(deps: VaultDeps): Vault {
     try {
       read(sample.tenantId, sample.vaultRef);
     } catch {
-      throw new DataKeyError(`${join(deps.dataDir, "office-vault.key")} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`);
+      throw new DataKeyError(
+        `${join(deps.dataDir, "office-vault.key")} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`,
+      );
     }
   }
   const salts = new Map<string, Buffer>();
@@ -89,8 +93,7 @@ export function createVault(deps: VaultDeps): Vault {
     return `blake3:${Buffer.from(blake3(bytes)).toString("hex")}`;
   };
 
-  const redact = (kind: "email" | "phone" | "text", value: string) =>
-    kind === "email" ? redactEmail(value) : kind === "phone" ? redactPhone(value) : `${value.slice(0, 1)}***`;
+  const redact = (kind: "email" | "phone" | "text", value: string) => (kind === "email" ? redactEmail(value) : kind === "phone" ? redactPhone(value) : `${value.slice(0, 1)}***`);
 
   return {
     hashOf,

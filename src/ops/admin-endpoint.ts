@@ -61,7 +61,14 @@ export function createAdminEndpoint(): {
   const common = { tags: ["Operations"], middleware: gate, security: [{ admin: [] }] };
   const refusals = { 403: { description: "Not a local caller with the admin secret" }, 422: { description: "Invalid input" }, 503: { description: "Still starting" } };
 
-  const rotate = createRoute({ ...common, method: "post", path: "/v1/admin/tokens/rotate", summary: "Rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)", request: { body: jsonBody(ZRotate) }, responses: { 200: json(ZRotated, "The new token; the old ones are revoked"), 404: { description: "No such entity" }, ...refusals } });
+  const rotate = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/admin/tokens/rotate",
+    summary: "Rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)",
+    request: { body: jsonBody(ZRotate) },
+    responses: { 200: json(ZRotated, "The new token; the old ones are revoked"), 404: { description: "No such entity" }, ...refusals },
+  });
   route(
     routes,
     rotate,
@@ -75,7 +82,14 @@ export function createAdminEndpoint(): {
     invalid(() => "tenant_id and entity_id are required."),
   );
 
-  const workspaces = createRoute({ ...common, method: "post", path: "/v1/admin/workspaces", summary: "Create a workspace whatever SIGNUP says (this machine, with the secret in DATA_DIR/admin.json)", request: { body: jsonBody(ZCreateWorkspaceRequest) }, responses: { 201: json(ZCreateWorkspaceResponse, "The workspace and its owner's token"), ...refusals } });
+  const workspaces = createRoute({
+    ...common,
+    method: "post",
+    path: "/v1/admin/workspaces",
+    summary: "Create a workspace whatever SIGNUP says (this machine, with the secret in DATA_DIR/admin.json)",
+    request: { body: jsonBody(ZCreateWorkspaceRequest) },
+    responses: { 201: json(ZCreateWorkspaceResponse, "The workspace and its owner's token"), ...refusals },
+  });
   route(
     routes,
     workspaces,

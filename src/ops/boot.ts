@@ -52,7 +52,8 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   ops.observeInbox(() => server.office.inboxPending());
   ops.admin.bind({
     rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId),
-    createWorkspace: async (name, owner) => (await createWorkspace(server.gateway.core, { name, owner: { display_name: owner } })).body as { tenant_id: string; owner_entity_id: string; token: string },
+    createWorkspace: async (name, owner) =>
+      (await createWorkspace(server.gateway.core, { name, owner: { display_name: owner } })).body as { tenant_id: string; owner_entity_id: string; token: string },
   });
   const probeDb = openDatabase({ path: databasePath(config.dataDir), sync: config.ledgerSync });
   ops.setProbeDb(probeDb);

@@ -50,7 +50,11 @@ export function processStartTime(pid: number): string | undefined {
       // Fields after the command name (which may hold spaces, in parentheses); starttime is field 22.
       return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
     }
-    return execFileSync("ps", ["-p", String(pid), "-o", "lstart="], { encoding: "utf8" }).trim().replace(/\s+/g, "_") || undefined;
+    return (
+      execFileSync("ps", ["-p", String(pid), "-o", "lstart="], { encoding: "utf8" })
+        .trim()
+        .replace(/\s+/g, "_") || undefined
+    );
   } catch {
     return undefined;
   }
@@ -63,7 +67,9 @@ export function processStartTime(pid: number): string | undefined {
 export function isLogLineProcess(pid: number): boolean {
   let command: string;
   try {
-    command = existsSync("/proc/self/cmdline") ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ") : execFileSync("ps", ["-p", String(pid), "-o", "command="], { encoding: "utf8" });
+    command = existsSync("/proc/self/cmdline")
+      ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")
+      : execFileSync("ps", ["-p", String(pid), "-o", "command="], { encoding: "utf8" });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return !(code === "ENOENT" || (err as { status?: number }).status === 1);

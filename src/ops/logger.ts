@@ -17,8 +17,23 @@ export interface LoggerOptions {
  * everything else a module might log: tokens, credentials, PII and message bodies.
  */
 const SECRET_KEYS = [
-  "token", "invite_token", "authorization", "cookie", "set-cookie", "api_key", "apiKey", "password", "secret",
-  "email", "phone", "body_text", "body", "text", "input", "signin_url", "url_with_token",
+  "token",
+  "invite_token",
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "api_key",
+  "apiKey",
+  "password",
+  "secret",
+  "email",
+  "phone",
+  "body_text",
+  "body",
+  "text",
+  "input",
+  "signin_url",
+  "url_with_token",
 ];
 export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)].map((p) =>
   p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)$/, (_m, dot: string, key: string) => `${dot}["${key}"]`) : p,

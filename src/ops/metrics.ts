@@ -64,7 +64,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     counter(name, help) {
       const values = new Map<string, number>();
       const c: Counter & Metric = {
-        name, help, type: "counter",
+        name,
+        help,
+        type: "counter",
         inc(labels = {}, by = 1) {
           const k = labelKey(labels);
           values.set(k, (values.get(k) ?? 0) + by);
@@ -77,7 +79,9 @@ export function createMetricsRegistry(): MetricsRegistry {
     gauge(name, help, collect) {
       const values = new Map<string, number>();
       const g: Gauge & Metric = {
-        name, help, type: "gauge",
+        name,
+        help,
+        type: "gauge",
         set: (value, labels = {}) => void values.set(labelKey(labels), value),
         inc(labels = {}, by = 1) {
           const k = labelKey(labels);
@@ -96,7 +100,9 @@ export function createMetricsRegistry(): MetricsRegistry {
       const sorted = [...buckets].sort((a, b) => a - b);
       const series = new Map<string, { counts: number[]; sum: number; count: number }>();
       const h: Histogram & Metric = {
-        name, help, type: "histogram",
+        name,
+        help,
+        type: "histogram",
         observe(value, labels = {}) {
           const k = labelKey(labels);
           let s = series.get(k);

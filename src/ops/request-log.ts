@@ -82,7 +82,7 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
 export function routeOf(c: Context): string {
   const routes = matchedRoutes(c);
   const answered = routes[c.req.routeIndex];
-  if (!answered || answered.method === "ALL" && answered.path.endsWith("*")) return "(unmatched)";
+  if (!answered || (answered.method === "ALL" && answered.path.endsWith("*"))) return "(unmatched)";
   return answered.path;
 }
 

@@ -31,9 +31,11 @@ function operation(path: string, method: string, op: Operation): HtmlEscapedStri
   return html`<section class="op" id="${id}">
     <h3><span class="method method-${method}">${method.toUpperCase()}</span> <code>${path}</code></h3>
     <p>${op.summary ?? ""}${op.security?.length ? html` <span class="auth">signed in</span>` : ""}</p>
-    ${op.parameters?.length
-      ? html`<h4>Parameters</h4><ul>${op.parameters.map((p) => html`<li><code>${p.name}</code> (${p.in}${p.required ? ", required" : ""})${p.description ? html` — ${p.description}` : ""}</li>`)}</ul>`
-      : ""}
+    ${
+      op.parameters?.length
+        ? html`<h4>Parameters</h4><ul>${op.parameters.map((p) => html`<li><code>${p.name}</code> (${p.in}${p.required ? ", required" : ""})${p.description ? html` — ${p.description}` : ""}</li>`)}</ul>`
+        : ""
+    }
     ${body.length ? html`<h4>Request body</h4>${body.map(([type, c]) => html`<p><code>${type}</code></p>${schemaBlock(c.schema)}`)}` : ""}
     <h4>Responses</h4>
     <ul>${Object.entries(op.responses ?? {}).map(([status, r]) => html`<li><strong>${status}</strong> ${r.description ?? ""}${Object.entries(r.content ?? {}).map(([, c]) => (c.schema && status.startsWith("2") ? schemaBlock(c.schema) : ""))}</li>`)}</ul>

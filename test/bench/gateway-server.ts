@@ -16,9 +16,19 @@ const defaults = process.env.BENCH_LIMITS === "default";
 // The benchmark drives one person far past a human's pace, so the per-entity limit is raised
 // (except in the noisy-neighbour part, which measures the limits themselves).
 const limits = defaults ? {} : { rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 }, streamLimits: { perToken: 100_000, perTenant: 100_000 } };
-const server = await createServer({ dataDir, demo: true, logger: quiet, port: 0, host: "127.0.0.1", ledgerSync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full", ...limits });
+const server = await createServer({
+  dataDir,
+  demo: true,
+  logger: quiet,
+  port: 0,
+  host: "127.0.0.1",
+  ledgerSync: process.env.LEDGER_SYNC === "normal" ? "normal" : "full",
+  ...limits,
+});
 const { url } = await server.listen();
-const other = defaults ? ((await createWorkspace(server.gateway.core, { name: "Neighbour Co", owner: { display_name: "Nell" } })).body as { token: string; owner_entity_id: string }) : undefined;
+const other = defaults
+  ? ((await createWorkspace(server.gateway.core, { name: "Neighbour Co", owner: { display_name: "Nell" } })).body as { token: string; owner_entity_id: string })
+  : undefined;
 process.stdout.write(`${JSON.stringify({ url, demo: server.demo, other })}\n`);
 const stop = async () => {
   await server.close();

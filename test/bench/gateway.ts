@@ -52,14 +52,23 @@ let keyN = 0;
 function post(url: string, token: string, path: string, body: unknown): Promise<number> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${path}`, {
-      method: "POST",
-      agent,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "content-length": Buffer.byteLength(data), "idempotency-key": `bench-${process.pid}-${++keyN}` },
-    }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      `${url}${path}`,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(data),
+          "idempotency-key": `bench-${process.pid}-${++keyN}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(data);
   });
@@ -141,11 +150,28 @@ async function noisyNeighbour(n: number): Promise<void> {
     const other = s.other!;
     const conv = await new Promise<string>((resolve, reject) => {
       const data = JSON.stringify({ title: "Notes", participants: [{ entity_id: other.entity }] });
-      const req = http.request(`${s.url}/v1/conversations`, { method: "POST", agent, headers: { authorization: `Bearer ${other.token}`, "content-type": "application/json", "content-length": Buffer.byteLength(data), "idempotency-key": `bench-conv-${process.pid}` } }, (res) => {
-        let body = "";
-        res.on("data", (d) => (body += d));
-        res.on("end", () => (res.statusCode === 202 ? resolve((JSON.parse(body) as { conversation_id: string }).conversation_id) : reject(new Error(`creating the neighbour's conversation answered ${res.statusCode}: ${body}`))));
-      });
+      const req = http.request(
+        `${s.url}/v1/conversations`,
+        {
+          method: "POST",
+          agent,
+          headers: {
+            authorization: `Bearer ${other.token}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(data),
+            "idempotency-key": `bench-conv-${process.pid}`,
+          },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (d) => (body += d));
+          res.on("end", () =>
+            res.statusCode === 202
+              ? resolve((JSON.parse(body) as { conversation_id: string }).conversation_id)
+              : reject(new Error(`creating the neighbour's conversation answered ${res.statusCode}: ${body}`)),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(data);
     });
@@ -171,8 +197,28 @@ async function noisyNeighbour(n: number): Promise<void> {
           k === 0
             ? await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: `flood ${w}-${i}` })
             : k === 1
-              ? await post(s.url, s.token, "/v1/ledger/append", { tenant_id: "tnt_acme_001", events: [{ event_id: `evt_flood_${w}_${i}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: "tnt_acme_001", trace_id: "trc_flood", conversation_id: "cnv_dan_ana", actor: { entity_id: "ent_human_dan", actor_type: "human" }, payload: { message_id: `msg_flood_${w}_${i}`, kind: "text", body_text: "flood" } }] })
-              : await post(s.url, s.token, "/v1/office/ingest_message", { tenant_id: "tnt_acme_001", trace_id: "trc_flood", conversation_id: "cnv_dan_ana", actor_entity_id: "ent_human_dan", body_text: "flood" });
+              ? await post(s.url, s.token, "/v1/ledger/append", {
+                  tenant_id: "tnt_acme_001",
+                  events: [
+                    {
+                      event_id: `evt_flood_${w}_${i}`,
+                      event_type: "message.sent",
+                      ts: new Date().toISOString(),
+                      tenant_id: "tnt_acme_001",
+                      trace_id: "trc_flood",
+                      conversation_id: "cnv_dan_ana",
+                      actor: { entity_id: "ent_human_dan", actor_type: "human" },
+                      payload: { message_id: `msg_flood_${w}_${i}`, kind: "text", body_text: "flood" },
+                    },
+                  ],
+                })
+              : await post(s.url, s.token, "/v1/office/ingest_message", {
+                  tenant_id: "tnt_acme_001",
+                  trace_id: "trc_flood",
+                  conversation_id: "cnv_dan_ana",
+                  actor_entity_id: "ent_human_dan",
+                  body_text: "flood",
+                });
         codes.set(st, (codes.get(st) ?? 0) + 1);
       }
     };

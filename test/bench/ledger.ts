@@ -119,9 +119,9 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     const rawSingle = rate(SINGLE, rawSingleMs);
     const fullBatched = rate(BATCHES * 100, fullBatchedMs);
     const rawBatched = rate(BATCHES * 100, rawBatchedMs);
-    out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${(fullSingle / rawSingle * 100).toFixed(0)}%`);
+    out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${((fullSingle / rawSingle) * 100).toFixed(0)}%`);
     out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
-    out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${(fullBatched / rawBatched * 100).toFixed(0)}%`);
+    out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${((fullBatched / rawBatched) * 100).toFixed(0)}%`);
 
     // --- boot replay -------------------------------------------------------------------------
     const replayDir = join(dir, "replay");
@@ -134,7 +134,21 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     const setupRows = setup.map((e, i) => {
       const payload = canonicalize({ ...e, seq: i + 1 });
       const hash = chainHash(prev, payload);
-      const row: EventRow = { tenant_id: e.tenant_id, tenant_seq: i + 1, event_id: e.event_id, event_type: e.event_type, ts: e.ts, conversation_id: e.conversation_id, job_id: null, trace_id: e.trace_id, actor_entity_id: e.actor.entity_id, actor_type: e.actor.actor_type, payload, prev_hash: prev, hash };
+      const row: EventRow = {
+        tenant_id: e.tenant_id,
+        tenant_seq: i + 1,
+        event_id: e.event_id,
+        event_type: e.event_type,
+        ts: e.ts,
+        conversation_id: e.conversation_id,
+        job_id: null,
+        trace_id: e.trace_id,
+        actor_entity_id: e.actor.entity_id,
+        actor_type: e.actor.actor_type,
+        payload,
+        prev_hash: prev,
+        hash,
+      };
       prev = hash;
       return row;
     });
@@ -157,7 +171,9 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
       peakRssMiB: number;
       rssBeforeMiB: number;
     };
-    out(`  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`);
+    out(
+      `  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`,
+    );
     return { lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });

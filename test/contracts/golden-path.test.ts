@@ -5,7 +5,9 @@ import { ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "../../co
 import { ZUblEvent } from "../../contracts/events.js";
 
 const DIR = fileURLToPath(new URL("../../fixtures/golden-path/", import.meta.url));
-const files = readdirSync(DIR).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 describe("fixtures/golden-path parse with the contracts", () => {
   it("has the happy path and the three failure scenarios", () => {

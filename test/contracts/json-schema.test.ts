@@ -8,7 +8,9 @@ describe("contracts/json-schema (npm run schemas)", () => {
   const fresh = buildJsonSchemas();
 
   it("the committed files equal a fresh export", () => {
-    const committed = readdirSync(JSON_SCHEMA_DIR).filter((f) => f.endsWith(".json")).sort();
+    const committed = readdirSync(JSON_SCHEMA_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
     expect(committed).toEqual(Object.keys(fresh).sort());
     for (const [file, text] of Object.entries(fresh)) {
       expect(readFileSync(JSON_SCHEMA_DIR + file, "utf8"), `${file} is stale: run npm run schemas`).toBe(text);

@@ -61,7 +61,13 @@ export const PHONE = { width: 390, height: 844 };
  * A fresh context signed in through the one-click link, like a person opening it; `live` sets
  * the page's poll/retry timings before the app starts.
  */
-export async function signedIn(browser: Browser, url: string, token: string, viewport = DESKTOP, live?: { pollMs?: number; retryMs?: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+export async function signedIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  viewport = DESKTOP,
+  live?: { pollMs?: number; retryMs?: number },
+): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
   if (live) await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
   const page = await ctx.newPage();
@@ -95,19 +101,29 @@ export async function fillInputModal(page: Page, overrides: Record<string, strin
     if (!key && label.includes("paste")) continue;
     const value = key
       ? overrides[key]!
-      : label.includes("email") || label.includes("contact") ? "maria@acme.com"
-      : label.includes("zone") ? "Europe/Lisbon"
-      : label.includes("title") ? "Intro call with Maria"
-      : label.includes("link") || label.includes("location") ? "Google Meet"
-      : label.includes("duration") || label.includes("minutes") ? "30"
-      : "Tue–Thu, 14:00–17:00";
+      : label.includes("email") || label.includes("contact")
+        ? "maria@acme.com"
+        : label.includes("zone")
+          ? "Europe/Lisbon"
+          : label.includes("title")
+            ? "Intro call with Maria"
+            : label.includes("link") || label.includes("location")
+              ? "Google Meet"
+              : label.includes("duration") || label.includes("minutes")
+                ? "30"
+                : "Tue–Thu, 14:00–17:00";
     await box.fill(value);
   }
 }
 
 /** The trimmed text of the first match ("" when there is none yet), for expect.poll. */
 export async function textOf(l: import("playwright-core").Locator): Promise<string> {
-  return ((await l.first().textContent({ timeout: 2000 }).catch(() => "")) ?? "").trim();
+  return (
+    (await l
+      .first()
+      .textContent({ timeout: 2000 })
+      .catch(() => "")) ?? ""
+  ).trim();
 }
 
 /** Types a message in the composer and sends it with Enter. */

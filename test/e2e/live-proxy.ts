@@ -32,7 +32,7 @@ export async function startProxy(upstream: string): Promise<StreamProxy> {
     const path = req.url ?? "/";
     const isStream = path.startsWith("/v1/stream");
     if (req.method === "GET" && /^\/v1\/conversations(\?|$)/.test(path)) listCalls.push(Date.now());
-    const entry = isStream ? { path, lastEventId: req.headers["last-event-id"] as string | undefined, at: Date.now() } as StreamProxy["streams"][number] : null;
+    const entry = isStream ? ({ path, lastEventId: req.headers["last-event-id"] as string | undefined, at: Date.now() } as StreamProxy["streams"][number]) : null;
     if (entry) streams.push(entry);
     if (isStream && blocked) {
       entry!.status = 503;

@@ -54,7 +54,11 @@ async function waitLive(page: Page, timeout = 15_000): Promise<void> {
 }
 
 async function anaSays(text: string, conversationId = pairId): Promise<void> {
-  const r = await postJson(`${server.url}/v1/conversations/${conversationId}/messages`, ana().token, { kind: "text", body_text: text, client_message_id: `cm_${Math.random().toString(36).slice(2)}` });
+  const r = await postJson(`${server.url}/v1/conversations/${conversationId}/messages`, ana().token, {
+    kind: "text",
+    body_text: text,
+    client_message_id: `cm_${Math.random().toString(36).slice(2)}`,
+  });
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
 }
 
@@ -135,7 +139,9 @@ describe("Live updates in a real browser", () => {
 
     await expect.poll(() => proxy.streams.slice(opened).some((s) => s.lastEventId), { timeout: 10_000 }).toBe(true);
     // After the error frame the page reloads and opens a fresh stream from the cursor it got.
-    await expect.poll(() => proxy.streams.slice(opened).filter((s) => !s.lastEventId && /cursor=seq%3A\d+|cursor=seq:\d+/.test(s.path)).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => proxy.streams.slice(opened).filter((s) => !s.lastEventId && /cursor=seq%3A\d+|cursor=seq:\d+/.test(s.path)).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await eachOnce(page, gap);
     await waitLive(page);
     const after = nonce("after the resync");
@@ -145,7 +151,10 @@ describe("Live updates in a real browser", () => {
   });
 
   test("unread badges count what arrives elsewhere and clear when the conversation is read (and stay cleared)", async () => {
-    const made = await postJson(`${server.url}/v1/conversations`, ana().token, { title: "Ana (unread)", participants: [{ entity_id: ana().entity_id }, { entity_id: dan().entity_id }] });
+    const made = await postJson(`${server.url}/v1/conversations`, ana().token, {
+      title: "Ana (unread)",
+      participants: [{ entity_id: ana().entity_id }, { entity_id: dan().entity_id }],
+    });
     expect(made.status).toBeLessThan(300);
     const cid = made.body.conversation_id as string;
     const { ctx, page } = await openAsDan(`/c/${server.demo.conversation_id}`);
@@ -160,7 +169,9 @@ describe("Live updates in a real browser", () => {
     await row.click();
     await page.getByRole("textbox", { name: "Message" }).waitFor();
     await expect.poll(() => badge.count()).toBe(0);
-    const unreadOnServer = async () => ((await getJson(`${server.url}/v1/conversations`, dan().token)).body.items as Array<{ conversation_id: string; unread_count: number }>).find((c) => c.conversation_id === cid)?.unread_count;
+    const unreadOnServer = async () =>
+      ((await getJson(`${server.url}/v1/conversations`, dan().token)).body.items as Array<{ conversation_id: string; unread_count: number }>).find((c) => c.conversation_id === cid)
+        ?.unread_count;
     await expect.poll(unreadOnServer, { timeout: 5000 }).toBe(0);
 
     // A message in the open conversation is read at once.

@@ -39,7 +39,16 @@ const jobNamed = async (title: string): Promise<string> => {
 const nulls = { text: null, job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null };
 const answer = (ops: unknown[], surfaces: unknown = null) => ({ content: JSON.stringify({ operations: ops, surfaces, render: null, citations: null }) });
 const propose = (kind: string, title: string, goal: string, slots: Record<string, unknown> | null) => answer([{ ...nulls, type: "propose_job", kind, title, goal, slots }]);
-const meetingSlots = { duration_minutes: 30, attendee_name: "Bruno", attendee_email: null, time_window: null, timezone: null, meeting_link: null, title: null, day_hint: "next week" };
+const meetingSlots = {
+  duration_minutes: 30,
+  attendee_name: "Bruno",
+  attendee_email: null,
+  time_window: null,
+  timezone: null,
+  meeting_link: null,
+  title: null,
+  day_hint: "next week",
+};
 
 describe("LLM layer in a real browser", () => {
   test("# picker → chip → message; surface button; ActionSummary with Change; pin/unpin; Assist → Apply", async () => {
@@ -60,7 +69,21 @@ describe("LLM layer in a real browser", () => {
     model.script(
       answer(
         [{ ...nulls, type: "job_action", job_id: bruno, action: "approve" }],
-        [{ surface_id: "next-1", kind: "what_next_v1", title: "What's next", payload: { headline: "Approve the call with Bruno", body: null, targetJobId: bruno, primaryAction: { label: "Approve now", opToken: approveOp, confirm: null }, secondaryActions: null, notes: null } }],
+        [
+          {
+            surface_id: "next-1",
+            kind: "what_next_v1",
+            title: "What's next",
+            payload: {
+              headline: "Approve the call with Bruno",
+              body: null,
+              targetJobId: bruno,
+              primaryAction: { label: "Approve now", opToken: approveOp, confirm: null },
+              secondaryActions: null,
+              notes: null,
+            },
+          },
+        ],
       ),
     );
     const box = page.getByRole("textbox", { name: "Message" });
@@ -91,7 +114,9 @@ describe("LLM layer in a real browser", () => {
     await expect.poll(async () => (await api(`/v1/jobs/${bruno}`)).state, { timeout: 15_000 }).toBe("waiting_input");
 
     // A message without a reference: the waiting job is the assumed default; Change moves the target.
-    model.script(answer([{ ...nulls, type: "provide_input", slots: { ...meetingSlots, duration_minutes: null, attendee_name: null, day_hint: null, time_window: "Tuesday 14:00-16:00" } }]));
+    model.script(
+      answer([{ ...nulls, type: "provide_input", slots: { ...meetingSlots, duration_minutes: null, attendee_name: null, day_hint: null, time_window: "Tuesday 14:00-16:00" } }]),
+    );
     await send(page, "Tuesday 14:00-16:00 works");
     const assumed = page.locator('[data-testid="action-summary"]', { has: page.locator(".badge-assumed") }).last();
     await assumed.waitFor({ timeout: 15_000 });
@@ -120,7 +145,14 @@ describe("LLM layer in a real browser", () => {
         surface: "job_drawer",
         must_abstain: false,
         suggestions: [
-          { type: "set_due_date", suggestionId: "due-1", confidence: 0.7, rationale: "Invoices are due within a week", requiresConfirmation: false, payload: { ...p, dueDateISO: due } },
+          {
+            type: "set_due_date",
+            suggestionId: "due-1",
+            confidence: 0.7,
+            rationale: "Invoices are due within a week",
+            requiresConfirmation: false,
+            payload: { ...p, dueDateISO: due },
+          },
           { type: "rewrite_title", suggestionId: "bad-1", confidence: 0.7, rationale: "x", requiresConfirmation: false, payload: { ...p, jobId: "job_invented", title: "Nope" } },
         ],
       }),
@@ -149,18 +181,42 @@ describe("LLM layer in a real browser", () => {
 
     // The person writes, moves the cursor back between "check" and "today", and picks the job there.
     const approveOp = `[op v:1 type:"approve" job:"${paper}"]`;
-    model.script(answer([{ ...nulls, type: "chat_reply", text: "Here is what I would do next." }], [
-      { surface_id: "next-2", kind: "what_next_v1", title: "Next step", payload: { headline: "Approve the paper order", body: null, targetJobId: paper, primaryAction: { label: "Approve order", opToken: approveOp, confirm: true }, secondaryActions: null, notes: null } },
-    ]));
+    model.script(
+      answer(
+        [{ ...nulls, type: "chat_reply", text: "Here is what I would do next." }],
+        [
+          {
+            surface_id: "next-2",
+            kind: "what_next_v1",
+            title: "Next step",
+            payload: {
+              headline: "Approve the paper order",
+              body: null,
+              targetJobId: paper,
+              primaryAction: { label: "Approve order", opToken: approveOp, confirm: true },
+              secondaryActions: null,
+              notes: null,
+            },
+          },
+        ],
+      ),
+    );
     await box.click();
     await box.fill("Please check today");
     await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange("Please check ".length, "Please check ".length));
     await box.pressSequentially("#Plan");
-    await page.getByRole("listbox", { name: "Pick a job" }).getByRole("option", { name: /Plan review with Carla/ }).click();
+    await page
+      .getByRole("listbox", { name: "Pick a job" })
+      .getByRole("option", { name: /Plan review with Carla/ })
+      .click();
     await expect.poll(() => box.inputValue()).toBe("Please check #Plan review with Carla today");
     await shot(page, "llm-08-chip-at-cursor");
     await box.press("Enter");
-    await expect.poll(() => ((model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined)?.[1]?.content as string | undefined) ?? "", { timeout: 15_000 }).toContain("Please check [ref#1] today");
+    await expect
+      .poll(() => ((model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined)?.[1]?.content as string | undefined) ?? "", {
+        timeout: 15_000,
+      })
+      .toContain("Please check [ref#1] today");
     const stored = async () => ((await api(`/v1/conversations/${C}/timeline`)).items as any[]).map((i) => i.message.body_text as string | undefined);
     expect(await stored()).toContain(`Please check [ref v:1 type:"job" id:"${paper}" name:"Plan review with Carla"] today`);
 

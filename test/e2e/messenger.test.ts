@@ -1,7 +1,22 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { approveUntilWaiting, ARTIFACTS, askForJob, card, DESKTOP, fillInputModal, launchBrowser, PHONE, send, shot, signedIn, startServer, type RunningServer, textOf } from "./harness.js";
+import {
+  approveUntilWaiting,
+  ARTIFACTS,
+  askForJob,
+  card,
+  DESKTOP,
+  fillInputModal,
+  launchBrowser,
+  PHONE,
+  send,
+  shot,
+  signedIn,
+  startServer,
+  type RunningServer,
+  textOf,
+} from "./harness.js";
 
 const ASK = "Can you schedule a 30-min call with Maria next week?";
 
@@ -60,7 +75,15 @@ describe("Messenger in a real browser", () => {
     const finished = card(page, "finished");
     await finished.waitFor({ timeout: 20_000 });
     await expect.poll(() => textOf(finished.locator(".artifact-title").first())).toMatch(/\.ics|invite/i);
-    await expect.poll(() => finished.getByRole("link", { name: "Download" }).first().getAttribute("href").then((v) => v ?? "")).toMatch(/\/v1\//);
+    await expect
+      .poll(() =>
+        finished
+          .getByRole("link", { name: "Download" })
+          .first()
+          .getAttribute("href")
+          .then((v) => v ?? ""),
+      )
+      .toMatch(/\/v1\//);
     const jobId = await finished.getAttribute("data-job-id");
     expect(jobId).toBeTruthy();
     // The demo has no mail server or calendar: the card says so, and the only links are ones a tool recorded.
@@ -122,7 +145,7 @@ describe("Messenger in a real browser", () => {
     await page.getByRole("button", { name: "Your profile" }).click();
     const dialog = page.getByRole("dialog", { name: "Your profile" });
     await dialog.getByLabel("Your email").fill("dan@@acme");
-    await dialog.evaluate((d) => d.querySelector("form")!.noValidate = true);
+    await dialog.evaluate((d) => (d.querySelector("form")!.noValidate = true));
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => textOf(dialog.getByRole("alert"))).toMatch(/Invalid email/);
     await dialog.getByLabel("Your email").fill("dan@acme.test");
@@ -141,9 +164,21 @@ describe("Messenger in a real browser", () => {
 
   test("a member's Approve is refused on the card itself, and no bubble says it happened", async () => {
     const api = async (token: string, path: string, body: unknown) =>
-      (await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-e2e-${Math.random()}` }, body: JSON.stringify(body) })).json() as Promise<any>;
-    const made = await api(dan().token, "/v1/conversations", { title: "Front desk", participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }] });
-    await api(ana().token, `/v1/conversations/${made.conversation_id}/messages`, { kind: "text", body_text: "Office Scheduler, can you schedule a 30-min call with Maria next week?" });
+      (
+        await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-e2e-${Math.random()}` },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<any>;
+    const made = await api(dan().token, "/v1/conversations", {
+      title: "Front desk",
+      participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }],
+    });
+    await api(ana().token, `/v1/conversations/${made.conversation_id}/messages`, {
+      kind: "text",
+      body_text: "Office Scheduler, can you schedule a 30-min call with Maria next week?",
+    });
     const { ctx, page } = await signedIn(browser, server.url, ana().token);
     await page.goto(`${server.url}/c/${made.conversation_id}`);
     const formalize = card(page, "formalize");
@@ -176,7 +211,14 @@ describe("Messenger in a real browser", () => {
     await page.getByTestId("file-input").setInputFiles({ name: "price-list.csv", mimeType: "text/csv", buffer: Buffer.from("item,price\nvalve,12.50\n") });
     const file = page.locator(".bubble-file", { hasText: "price-list.csv" });
     await file.waitFor({ timeout: 10_000 });
-    await expect.poll(() => file.getByRole("link", { name: /Download/ }).getAttribute("href").then((v) => v ?? "")).toMatch(/^\/v1\/artifacts\//);
+    await expect
+      .poll(() =>
+        file
+          .getByRole("link", { name: /Download/ })
+          .getAttribute("href")
+          .then((v) => v ?? ""),
+      )
+      .toMatch(/^\/v1\/artifacts\//);
     await shot(page, "13-desktop-composer-while-running");
 
     // Contacts: add one by hand, import a CSV, see them listed.
@@ -185,7 +227,9 @@ describe("Messenger in a real browser", () => {
     await page.getByLabel("Company").fill("Acme");
     await page.getByRole("button", { name: "Add contact" }).click();
     await page.locator(".person-name", { hasText: "Maria Lopes" }).waitFor();
-    await page.locator(".import-btn input").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from("name,email,phone,company\nJoao Silva,joao@example.com,,Silva Lda\n") });
+    await page
+      .locator(".import-btn input")
+      .setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from("name,email,phone,company\nJoao Silva,joao@example.com,,Silva Lda\n") });
     await page.locator(".person-name", { hasText: "Joao Silva" }).waitFor({ timeout: 10_000 });
     await shot(page, "14-desktop-contacts");
     await ctx.close();
@@ -196,7 +240,10 @@ describe("Messenger in a real browser", () => {
     const res = await fetch(`${server.url}/v1/conversations`, {
       method: "POST",
       headers: { Authorization: `Bearer ${dan().token}`, "Content-Type": "application/json", "Idempotency-Key": `e2e-group-${Date.now()}` },
-      body: JSON.stringify({ title: "Front desk", participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }, { entity_id: server.demo!.agents[0]!.entity_id }] }),
+      body: JSON.stringify({
+        title: "Front desk",
+        participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }, { entity_id: server.demo!.agents[0]!.entity_id }],
+      }),
     });
     expect(res.status).toBeLessThan(300);
     const { conversation_id } = (await res.json()) as { conversation_id: string };

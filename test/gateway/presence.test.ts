@@ -6,17 +6,44 @@ const T0 = Date.parse("2025-12-27T10:00:00.000Z");
 let seq = 0;
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
 function ev(type: string, min: number, actor: [string, string], payload: object, extra: object = {}): TStoredEvent {
-  return { event_id: `evt_${++seq}`, event_type: type, ts: at(min), tenant_id: "tnt_p", trace_id: "trc", conversation_id: "cnv_1", actor: { entity_id: actor[0], actor_type: actor[1] }, payload, seq, ...extra } as unknown as TStoredEvent;
+  return {
+    event_id: `evt_${++seq}`,
+    event_type: type,
+    ts: at(min),
+    tenant_id: "tnt_p",
+    trace_id: "trc",
+    conversation_id: "cnv_1",
+    actor: { entity_id: actor[0], actor_type: actor[1] },
+    payload,
+    seq,
+    ...extra,
+  } as unknown as TStoredEvent;
 }
 const DAN: [string, string] = ["ent_dan", "human"];
 const AGENT: [string, string] = ["ent_agent", "agent"];
-const card = (type: string, state: string, extra: object = {}) => ({ card_id: `card_${type}_${state}`, job_id: "job_1", card_type: type, state, title: "Schedule call", buttons: [], conversation_id: "cnv_1", tenant_id: "tnt_p", ...extra });
+const card = (type: string, state: string, extra: object = {}) => ({
+  card_id: `card_${type}_${state}`,
+  job_id: "job_1",
+  card_type: type,
+  state,
+  title: "Schedule call",
+  buttons: [],
+  conversation_id: "cnv_1",
+  tenant_id: "tnt_p",
+  ...extra,
+});
 
 function world() {
   seq = 0;
   const p = createProjector();
   const out: any[] = [];
-  const apply = (e: TStoredEvent) => out.push(...p.apply(e).filter((d) => d.event === "presence.update").map((d) => d.data));
+  const apply = (e: TStoredEvent) =>
+    out.push(
+      ...p
+        .apply(e)
+        .filter((d) => d.event === "presence.update")
+        .map((d) => d.data),
+    );
   apply(ev("entity.registered", 0, DAN, { entity_id: "ent_dan", actor_type: "human", display_name: "Dan", roles: ["job_approver"] }));
   apply(ev("entity.registered", 0, DAN, { entity_id: "ent_agent", actor_type: "agent", display_name: "Scheduler", roles: [] }));
   apply(ev("conversation.created", 0, DAN, { conversation_id: "cnv_1", title: "x", participants: [{ entity_id: "ent_dan" }, { entity_id: "ent_agent" }] }));
@@ -30,7 +57,15 @@ describe("presence derivation (seed rules)", () => {
   it("proposed counts as available; in_progress with evidence is working; stale degrades to available at exactly evidence + 3 min", () => {
     const w = world();
     w.apply(ev("job.created", 1, AGENT, { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" }, { job_id: "job_1" }));
-    w.apply(ev("job.proposed", 1, AGENT, { job_id: "job_1", proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }) }, { job_id: "job_1" }));
+    w.apply(
+      ev(
+        "job.proposed",
+        1,
+        AGENT,
+        { job_id: "job_1", proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }) },
+        { job_id: "job_1" },
+      ),
+    );
     expect(last(w.out, "ent_agent")).toMatchObject({ state: "available", detail: "Has proposals" });
     w.apply(ev("job.state_changed", 2, AGENT, { job_id: "job_1", prev_state: "proposed", next_state: "in_progress" }, { job_id: "job_1" }));
     expect(last(w.out, "ent_agent")).toMatchObject({ state: "working", job_id: "job_1", job_title: "Schedule call", detail: "Working on Schedule call", since: at(2) });
@@ -43,8 +78,18 @@ describe("presence derivation (seed rules)", () => {
   it("waiting_on_you for the humans in waiting_on, overriding everything but offline", () => {
     const w = world();
     w.apply(ev("job.created", 1, AGENT, { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" }, { job_id: "job_1" }));
-    w.apply(ev("job.state_changed", 2, AGENT, { job_id: "job_1", prev_state: "in_progress", next_state: "waiting_input", reason_code: "missing_required_inputs" }, { job_id: "job_1" }));
-    w.apply(ev("job.progress", 2, AGENT, { job_id: "job_1", tracking_card: card("job.tracking", "waiting_input", { progress: { status_line: "x", waiting_on: [{ entity_id: "ent_dan", display_name: "Dan" }] } }) }, { job_id: "job_1" }));
+    w.apply(
+      ev("job.state_changed", 2, AGENT, { job_id: "job_1", prev_state: "in_progress", next_state: "waiting_input", reason_code: "missing_required_inputs" }, { job_id: "job_1" }),
+    );
+    w.apply(
+      ev(
+        "job.progress",
+        2,
+        AGENT,
+        { job_id: "job_1", tracking_card: card("job.tracking", "waiting_input", { progress: { status_line: "x", waiting_on: [{ entity_id: "ent_dan", display_name: "Dan" }] } }) },
+        { job_id: "job_1" },
+      ),
+    );
     expect(last(w.out, "ent_dan")).toMatchObject({ state: "waiting_on_you", job_id: "job_1", detail: "Needs your input" });
     w.apply(ev("job.state_changed", 3, AGENT, { job_id: "job_1", prev_state: "waiting_input", next_state: "in_progress", reason_code: "inputs_received" }, { job_id: "job_1" }));
     expect(last(w.out, "ent_dan").state).toBe("available");

@@ -46,19 +46,36 @@ beforeAll(async () => {
 
   // Things that live in Dan's chat with the agent: a proposed job and a file.
   await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
-  const card = await waitFor(async () => (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan.token)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"), 5000, "formalize card");
+  const card = await waitFor(
+    async () =>
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan.token)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"),
+    5000,
+    "formalize card",
+  );
   jobId = card.job_id;
   const b = card.buttons.find((x: any) => x.action.type === "job.approve");
   approve = { card_id: card.card_id, button_id: b.button_id, action: b.action };
   const form = new FormData();
   form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "prices.csv");
-  const up = await fetch(`${t.url}/v1/conversations/cnv_9f2a/attachments`, { method: "POST", headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-upload-1" }, body: form });
+  const up = await fetch(`${t.url}/v1/conversations/cnv_9f2a/attachments`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-upload-1" },
+    body: form,
+  });
   artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
   contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
 }, 30_000);
 afterAll(() => t?.close());
 
-const quietLogger = { info() {}, warn() {}, error() {}, debug() {}, child() { return quietLogger; } } as never;
+const quietLogger = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child() {
+    return quietLogger;
+  },
+} as never;
 
 let n = 0;
 const key = () => `k-access-${++n}-${Date.now()}`;
@@ -69,7 +86,16 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
   const conv = own ? "cnv_dan_ana" : "cnv_9f2a";
   const json = (body: unknown, method = row.method): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const me = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : "ent_other";
-  const message = { event_id: `evt_access_${n}_${caller}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor: { entity_id: me, actor_type: "human" }, payload: { message_id: `msg_access_${n}_${caller}`, kind: "text", body_text: "hello" } };
+  const message = {
+    event_id: `evt_access_${n}_${caller}`,
+    event_type: "message.sent",
+    ts: new Date().toISOString(),
+    tenant_id: T,
+    trace_id: "trc_access",
+    conversation_id: conv,
+    actor: { entity_id: me, actor_type: "human" },
+    payload: { message_id: `msg_access_${n}_${caller}`, kind: "text", body_text: "hello" },
+  };
   switch (`${row.method} ${row.route}`) {
     case "GET /*":
       return { path: "/" };
@@ -89,7 +115,18 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: `/signin?token=${encodeURIComponent(tokens[caller] ?? "llt_not_a_token")}`, token: null };
     case "DELETE /v1/session":
       // Signing out revokes the token: each caller signs out a fresh one of their own.
-      return { path: "/v1/session", init: { method: "DELETE" }, token: caller === "admin" ? issue("ent_human_dan") : caller === "member" ? issue("ent_human_ana") : caller === "other" ? issue(core().tenant(otherTenant).entities.keys().next().value!, otherTenant) : undefined };
+      return {
+        path: "/v1/session",
+        init: { method: "DELETE" },
+        token:
+          caller === "admin"
+            ? issue("ent_human_dan")
+            : caller === "member"
+              ? issue("ent_human_ana")
+              : caller === "other"
+                ? issue(core().tenant(otherTenant).entities.keys().next().value!, otherTenant)
+                : undefined,
+      };
     case "PUT /v1/me/email":
       return { path: "/v1/me/email", init: json({ email: "me@example.com" }) };
     case "POST /v1/invites":
@@ -139,7 +176,19 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "POST /v1/office/ingest_message":
       return { path: "/v1/office/ingest_message", init: json({ tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor_entity_id: me, body_text: "hello" }) };
     case "POST /v1/office/job_action":
-      return { path: "/v1/office/job_action", init: json({ tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor_entity_id: me, job_id: jobId, card_id: "card_unknown", button_id: "btn_unknown", action: { type: "job.approve", job_id: jobId } }) };
+      return {
+        path: "/v1/office/job_action",
+        init: json({
+          tenant_id: T,
+          trace_id: "trc_access",
+          conversation_id: conv,
+          actor_entity_id: me,
+          job_id: jobId,
+          card_id: "card_unknown",
+          button_id: "btn_unknown",
+          action: { type: "job.approve", job_id: jobId },
+        }),
+      };
     case "GET /v1/office/affordances":
       return { path: `/v1/office/affordances?tenant_id=${T}&entity_id=ent_agent_scheduler` };
     case "GET /v1/agents/:entity_id/trajectory":
@@ -165,9 +214,7 @@ async function call(row: AccessRow, caller: Caller): Promise<number> {
 
 describe("who may call what (test/support/access-table.ts)", () => {
   it("lists every route the server has", () => {
-    const served = new Set(
-      t.server.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`),
-    );
+    const served = new Set(t.server.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
     const listed = new Set(ACCESS.map((r) => `${r.method} ${r.route}`));
     expect([...served].filter((r) => !listed.has(r)).sort()).toEqual([]);
     expect([...listed].filter((r) => !served.has(r)).sort()).toEqual([]);

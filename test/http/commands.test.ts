@@ -65,26 +65,37 @@ describe("idempotency", () => {
 
   it("requires a key of 1–255 printable characters", async () => {
     const body = { kind: "text", body_text: "x" };
-    for (const [headers, what] of [[{ "idempotency-key": "" }, "empty"], [{ "idempotency-key": "k".repeat(10 * 1024) }, "10 KB"], [{ "idempotency-key": "k".repeat(256) }, "256"]] as const) {
+    for (const [headers, what] of [
+      [{ "idempotency-key": "" }, "empty"],
+      [{ "idempotency-key": "k".repeat(10 * 1024) }, "10 KB"],
+      [{ "idempotency-key": "k".repeat(256) }, "256"],
+    ] as const) {
       const res = await post("/v1/conversations/cnv_dan_ana/messages", body, headers);
       expect(res.status, what).toBe(400);
       expect((await errorOf(res)).code).toBe("VALIDATION_ERROR");
     }
-    const none = await req("/v1/conversations/cnv_dan_ana/messages", { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const none = await req("/v1/conversations/cnv_dan_ana/messages", {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(none.status).toBe(400);
     expect((await errorOf(none)).details?.field).toBe("Idempotency-Key");
   });
 
   it("two concurrent identical Approve clicks make exactly one transition", async () => {
     const body = approveBody();
-    const [a, b] = await Promise.all([post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" }), post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" })]);
+    const [a, b] = await Promise.all([
+      post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" }),
+      post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" }),
+    ]);
     const statuses = [a.status, b.status].sort();
     expect(statuses[0]).toBe(202);
     expect([202, 409]).toContain(statuses[1]);
     if (statuses[1] === 409) expect((await errorOf(a.status === 409 ? a : b)).code).toBe("IDEMPOTENCY_IN_PROGRESS");
     const again = await post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" });
     expect(again.status).toBe(202);
-    await waitFor(async () => (await (await get(`/v1/jobs/${formalize.job_id}`)).json() as any).state === "waiting_input", 5000, "waiting_input");
+    await waitFor(async () => ((await (await get(`/v1/jobs/${formalize.job_id}`)).json()) as any).state === "waiting_input", 5000, "waiting_input");
     const job = (await (await get(`/v1/jobs/${formalize.job_id}`)).json()) as any;
     expect(job.raw_events.filter((e: any) => e.event_type === "job.approved")).toHaveLength(1);
     expect((await timeline()).filter((i) => i.message.action?.type === "job.approve")).toHaveLength(1);
@@ -120,7 +131,12 @@ describe("job actions: provenance and input", () => {
     const btn = tracking.buttons.find((b: any) => b.action.type === "job.provide_input");
     const input = fillInput(btn.action.input_schema);
     for (const k of Object.keys(input)) if (/email|contact/.test(k)) input[k] = "not-an-email";
-    const res = await post(`/v1/jobs/${tracking.job_id}/actions`, { card_id: tracking.card_id, button_id: btn.button_id, action: btn.action, input: Object.fromEntries(Object.entries(input).slice(0, 0)) });
+    const res = await post(`/v1/jobs/${tracking.job_id}/actions`, {
+      card_id: tracking.card_id,
+      button_id: btn.button_id,
+      action: btn.action,
+      input: Object.fromEntries(Object.entries(input).slice(0, 0)),
+    });
     expect(res.status).toBe(422);
     const e = await errorOf(res);
     expect(e.code).toBe("INVALID_INPUT");
@@ -143,7 +159,12 @@ describe("bad input answers the standard error shape and writes nothing", () => 
       ["bad read cursor", () => post("/v1/conversations/cnv_dan_ana/read", { cursor: "abc" }), 400, "VALIDATION_ERROR"],
       ["future read cursor", () => post("/v1/conversations/cnv_dan_ana/read", { cursor: "seq:99999" }), 404, "NOT_FOUND"],
       ["unknown participant", () => post("/v1/conversations", { participants: [{ entity_id: "ent_nobody" }] }), 404, "NOT_FOUND"],
-      ["job action missing card", () => post(`/v1/jobs/${formalize.job_id}/actions`, { button_id: "b", action: { type: "job.approve", job_id: formalize.job_id } }), 400, "VALIDATION_ERROR"],
+      [
+        "job action missing card",
+        () => post(`/v1/jobs/${formalize.job_id}/actions`, { button_id: "b", action: { type: "job.approve", job_id: formalize.job_id } }),
+        400,
+        "VALIDATION_ERROR",
+      ],
     ];
     for (const [what, run, status, code] of cases) {
       const res = await run();
@@ -199,7 +220,11 @@ describe("auth", () => {
     const jar = cookie.split(";")[0]!;
     expect((await req("/v1/conversations", { headers: { cookie: jar } })).status).toBe(200);
     const write = (h: Record<string, string>) =>
-      req("/v1/conversations/cnv_dan_ana/messages", { method: "POST", headers: { cookie: jar, "content-type": "application/json", "idempotency-key": `c${Math.random()}`, host: "localhost", ...h }, body: JSON.stringify({ kind: "text", body_text: "via cookie" }) });
+      req("/v1/conversations/cnv_dan_ana/messages", {
+        method: "POST",
+        headers: { cookie: jar, "content-type": "application/json", "idempotency-key": `c${Math.random()}`, host: "localhost", ...h },
+        body: JSON.stringify({ kind: "text", body_text: "via cookie" }),
+      });
     const noCsrf = await write({});
     expect(noCsrf.status).toBe(403);
     expect((await errorOf(noCsrf)).code).toBe("FORBIDDEN");
@@ -236,7 +261,11 @@ describe("rate limit", () => {
       const statuses: number[] = [];
       let limited: Response | undefined;
       for (let i = 0; i < 8; i++) {
-        const res = await small.server.app.request("/v1/conversations/cnv_dan_ana/messages", { method: "POST", headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", "idempotency-key": `f${i}` }, body: JSON.stringify({ kind: "text", body_text: `flood ${i}` }) });
+        const res = await small.server.app.request("/v1/conversations/cnv_dan_ana/messages", {
+          method: "POST",
+          headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", "idempotency-key": `f${i}` },
+          body: JSON.stringify({ kind: "text", body_text: `flood ${i}` }),
+        });
         statuses.push(res.status);
         if (res.status === 429) limited = res;
       }
@@ -266,10 +295,14 @@ describe("timeline job heads", () => {
       expect((await page()).jobs).toEqual([expect.objectContaining({ job_id: card.job_id, state: "proposed" })]);
       const reject = card.buttons.find((b: any) => b.action.type === "job.reject");
       expect((await call(`/v1/jobs/${card.job_id}/actions`, { card_id: card.card_id, button_id: reject.button_id, action: reject.action })).status).toBe(202);
-      const after = await waitFor(async () => {
-        const p = await page();
-        return p.jobs[0]?.state === "rejected" ? p : undefined;
-      }, 5000, "rejected head");
+      const after = await waitFor(
+        async () => {
+          const p = await page();
+          return p.jobs[0]?.state === "rejected" ? p : undefined;
+        },
+        5000,
+        "rejected head",
+      );
       // The only card still says proposed; the head is what tells the client it is over.
       expect(after.items.filter((i) => i.message.card).map((i) => i.message.card.state)).toEqual(["proposed"]);
       expect(after.jobs[0]).toMatchObject({ job_id: card.job_id, title: card.title, available_actions: [] });

@@ -36,7 +36,12 @@ afterAll(async () => {
 describe("golden path with mail and a calendar configured", () => {
   it("emails the iMIP invite and writes the event, and the Finished card says exactly that", async () => {
     // Dan gives his own address: the invite he asks for lists him as an attendee too.
-    const put = (body: unknown, token = dan) => fetch(`${t.url}/v1/me/email`, { method: "PUT", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` }, body: JSON.stringify(body) });
+    const put = (body: unknown, token = dan) =>
+      fetch(`${t.url}/v1/me/email`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` },
+        body: JSON.stringify(body),
+      });
     for (const bad of [{ email: "not-an-address" }, { email: 42 }, {}, { email: "dan@acme.test", extra: 1 }, { email: `${"a".repeat(250)}@acme.test` }]) {
       const r = await put(bad);
       expect(r.status).toBe(400);
@@ -51,7 +56,9 @@ describe("golden path with mail and a calendar configured", () => {
 
     const s = openStream(t.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
-    expect((await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
+    expect((await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(
+      202,
+    );
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
@@ -84,7 +91,9 @@ describe("golden path with mail and a calendar configured", () => {
     const stored = await createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }).get(invite.output.event_uid);
     const written = new ICAL.Event(new ICAL.Component(ICAL.parse(stored!.ics)).getFirstSubcomponent("vevent")!);
     expect(written.startDate.toJSDate().toISOString()).toBe(invite.output.scheduled_time.start);
-    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Lisbon", weekday: "short", hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(invite.output.scheduled_time.start));
+    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Lisbon", weekday: "short", hour: "2-digit", minute: "2-digit", hour12: false }).format(
+      new Date(invite.output.scheduled_time.start),
+    );
     expect(local).toMatch(/^(Tue|Wed|Thu) (14|15|16):(00|30)$/);
 
     expect(finished.outcome.summary).toContain(`Added to the calendar “${invite.output.calendar.name}”.`);
@@ -95,7 +104,9 @@ describe("golden path with mail and a calendar configured", () => {
     const outbox = await getJson(`${t.url}/v1/outbox`, dan);
     expect(outbox.status).toBe(200);
     expect(outbox.body.mail_configured).toBe(true);
-    expect(outbox.body.messages).toEqual([expect.objectContaining({ job_id: jobId, status: "sent", attempts: 1, message_id: msg.mail.messageId, to_redacted: "m***@acme.com and d***@acme.test" })]);
+    expect(outbox.body.messages).toEqual([
+      expect.objectContaining({ job_id: jobId, status: "sent", attempts: 1, message_id: msg.mail.messageId, to_redacted: "m***@acme.com and d***@acme.test" }),
+    ]);
     const ana = t.demo.humans[1]!.token;
     expect((await getJson(`${t.url}/v1/outbox`, ana)).status).toBe(403);
     await waitFor(async () => (await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body.state === "completed", 5000, "completed");

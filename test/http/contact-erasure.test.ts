@@ -7,7 +7,11 @@ const req = async (path: string, init: RequestInit = {}): Promise<Response> => t
 const as = (token: string, method: string, path: string, body?: unknown, key: string | null = `k-${Math.random()}`) =>
   req(path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(key && method !== "GET" ? { "idempotency-key": key } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(key && method !== "GET" ? { "idempotency-key": key } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details: unknown } }).error;
@@ -22,7 +26,8 @@ describe("DELETE /v1/contacts/:id", () => {
     const dan = t.demo.humans[0]!.token;
     const created = await as(dan, "POST", "/v1/contacts", { display_name: "Maria", email: "maria@acme.com", phone: "+351 912 345 678" });
     const { contact_id } = (await created.json()) as { contact_id: string };
-    const upserted = t.server.ledger.query({ tenant_id: T, event_type: "contact.upserted", limit: 100 }).events.find((e) => (e.payload as any).contact_id === contact_id)!.payload as any;
+    const upserted = t.server.ledger.query({ tenant_id: T, event_type: "contact.upserted", limit: 100 }).events.find((e) => (e.payload as any).contact_id === contact_id)!
+      .payload as any;
     const refs: string[] = [...upserted.emails, ...upserted.phones].map((v: any) => v.vault_ref);
     expect(refs).toHaveLength(2);
 
@@ -69,7 +74,11 @@ describe("DELETE /v1/contacts/:id", () => {
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe("NOT_FOUND");
 
-    const ws = await req("/v1/workspaces", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "workspace-erasure-0001" }, body: JSON.stringify({ name: "Other", owner: { display_name: "Olga" } }) });
+    const ws = await req("/v1/workspaces", {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": "workspace-erasure-0001" },
+      body: JSON.stringify({ name: "Other", owner: { display_name: "Olga" } }),
+    });
     const olga = ((await ws.json()) as { token: string }).token;
     const foreign = await as(olga, "DELETE", `/v1/contacts/${contact_id}`);
     expect(foreign.status).toBe(404);

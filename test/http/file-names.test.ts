@@ -14,7 +14,11 @@ afterAll(() => t.close());
 async function upload(name: string, body = "%PDF-1.4 test") {
   const form = new FormData();
   form.append("file", new Blob([body], { type: "application/pdf" }), name);
-  const r = await fetch(`${t.url}/v1/conversations/cnv_dan_ana/attachments`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": `k-name-${Math.random()}` }, body: form });
+  const r = await fetch(`${t.url}/v1/conversations/cnv_dan_ana/attachments`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dan}`, "idempotency-key": `k-name-${Math.random()}` },
+    body: form,
+  });
   expect(r.status).toBe(202);
   return ((await r.json()) as { artifact_id: string }).artifact_id;
 }

@@ -14,18 +14,27 @@ beforeAll(async () => {
   t = await startTestServer();
   dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
   ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
-  const made = await postJson(`${t.url}/v1/conversations`, dan, { title: "Front desk", participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }] });
+  const made = await postJson(`${t.url}/v1/conversations`, dan, {
+    title: "Front desk",
+    participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }],
+  });
   expect(made.status).toBe(202);
   conv = made.body.conversation_id;
 });
 afterAll(() => t.close());
 
-const head = async () => (await getJson(`${t.url}/v1/ledger/query?tenant_id=tnt_acme_001&limit=1`, dan)).body.head ?? (await getJson(`${t.url}/v1/ledger/checkpoint?tenant_id=tnt_acme_001`, dan)).body.tenant_seq;
+const head = async () =>
+  (await getJson(`${t.url}/v1/ledger/query?tenant_id=tnt_acme_001&limit=1`, dan)).body.head ??
+  (await getJson(`${t.url}/v1/ledger/checkpoint?tenant_id=tnt_acme_001`, dan)).body.tenant_seq;
 
 describe("who may click Approve", () => {
   it("a member's Approve is refused with the policy's code before anything happens; the approver's goes through", async () => {
     await postJson(`${t.url}/v1/conversations/${conv}/messages`, ana, { kind: "text", body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?" });
-    const card = await waitFor(async () => (await getJson(`${t.url}/v1/conversations/${conv}/timeline`, ana)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"), 5000, "formalize card");
+    const card = await waitFor(
+      async () => (await getJson(`${t.url}/v1/conversations/${conv}/timeline`, ana)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"),
+      5000,
+      "formalize card",
+    );
     const before = (await getJson(`${t.url}/v1/conversations/${conv}/timeline`, dan)).body.items.length;
     const seq = await head();
 

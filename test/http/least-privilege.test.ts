@@ -76,7 +76,13 @@ describe("reading: a person reads their conversations; the whole log is for admi
 
   it("Office acts only in a conversation the caller is in", async () => {
     t = await startTestServer();
-    const r = await postJson(`${t.url}/v1/office/ingest_message`, ana(), { tenant_id: T, trace_id: "trc_x", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_ana", body_text: "hello" });
+    const r = await postJson(`${t.url}/v1/office/ingest_message`, ana(), {
+      tenant_id: T,
+      trace_id: "trc_x",
+      conversation_id: "cnv_9f2a",
+      actor_entity_id: "ent_human_ana",
+      body_text: "hello",
+    });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe("NOT_FOUND");
   });
@@ -109,7 +115,16 @@ describe("revocation ends what depended on it", () => {
     t = await startTestServer();
     const s = openRaw(`/v1/ledger/stream?tenant_id=${T}`, ana());
     await waitFor(() => s.status() === 200, 3000, "open");
-    const ev = { event_id: "evt_role_change_1", event_type: "entity.registered", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_role", conversation_id: "cnv_workspace", actor: { entity_id: "system_gateway", actor_type: "system" }, payload: { entity_id: "ent_human_ana", actor_type: "human", display_name: "Ana", roles: ["member", "auditor"] } };
+    const ev = {
+      event_id: "evt_role_change_1",
+      event_type: "entity.registered",
+      ts: new Date().toISOString(),
+      tenant_id: T,
+      trace_id: "trc_role",
+      conversation_id: "cnv_workspace",
+      actor: { entity_id: "system_gateway", actor_type: "system" },
+      payload: { entity_id: "ent_human_ana", actor_type: "human", display_name: "Ana", roles: ["member", "auditor"] },
+    };
     const r = await postJson(`${t.url}/v1/ledger/append`, dan(), { tenant_id: T, events: [ev] });
     expect(r.status).toBe(200);
     await waitFor(() => s.ended() !== undefined, 1000, "stream ended");
@@ -144,13 +159,28 @@ describe("limits", () => {
 
   it("every write route is rate limited: ledger append (per event), Office ingest, Messenger posts", async () => {
     t = await startTestServer({ rateLimit: { capacity: 5, refillPerSecond: 0.01 } });
-    const msg = (i: number) => ({ event_id: `evt_rl_${i}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_rl", conversation_id: "cnv_dan_ana", actor: { entity_id: "ent_human_ana", actor_type: "human" }, payload: { message_id: `msg_rl_${i}`, kind: "text", body_text: `hi ${i}` } });
+    const msg = (i: number) => ({
+      event_id: `evt_rl_${i}`,
+      event_type: "message.sent",
+      ts: new Date().toISOString(),
+      tenant_id: T,
+      trace_id: "trc_rl",
+      conversation_id: "cnv_dan_ana",
+      actor: { entity_id: "ent_human_ana", actor_type: "human" },
+      payload: { message_id: `msg_rl_${i}`, kind: "text", body_text: `hi ${i}` },
+    });
     const first = await postJson(`${t.url}/v1/ledger/append`, ana(), { tenant_id: T, events: [0, 1, 2, 3, 4].map(msg) });
     expect(first.status).toBe(200);
     const over = await postJson(`${t.url}/v1/ledger/append`, ana(), { tenant_id: T, events: [msg(5)] });
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
-    const ingest = await postJson(`${t.url}/v1/office/ingest_message`, ana(), { tenant_id: T, trace_id: "trc_x", conversation_id: "cnv_dan_ana", actor_entity_id: "ent_human_ana", body_text: "hello" });
+    const ingest = await postJson(`${t.url}/v1/office/ingest_message`, ana(), {
+      tenant_id: T,
+      trace_id: "trc_x",
+      conversation_id: "cnv_dan_ana",
+      actor_entity_id: "ent_human_ana",
+      body_text: "hello",
+    });
     expect(ingest.status).toBe(429);
     expect((await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, ana(), { kind: "text", body_text: "x" })).status).toBe(429);
     // Another person in the same workspace is not held by Ana's bucket.
@@ -164,7 +194,16 @@ describe("workspace acts through the generic append route", () => {
     const created = await postJson(`${t.url}/v1/contacts`, dan(), { display_name: "Maria Lopes", email: "maria@acme.com" });
     expect(created.status).toBe(201);
     const id = created.body.contact_id;
-    const del = (actor: { entity_id: string; actor_type: string }, n: number) => ({ event_id: `evt_del_${n}`, event_type: "contact.upserted", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_del", conversation_id: "cnv_workspace", actor, payload: { contact_id: id, display_name: "Maria Lopes", kind: "other", emails: [], phones: [], deleted: true } });
+    const del = (actor: { entity_id: string; actor_type: string }, n: number) => ({
+      event_id: `evt_del_${n}`,
+      event_type: "contact.upserted",
+      ts: new Date().toISOString(),
+      tenant_id: T,
+      trace_id: "trc_del",
+      conversation_id: "cnv_workspace",
+      actor,
+      payload: { contact_id: id, display_name: "Maria Lopes", kind: "other", emails: [], phones: [], deleted: true },
+    });
     for (const [token, actor] of [
       [ana(), { entity_id: "ent_human_ana", actor_type: "human" }],
       [dan(), { entity_id: "ent_human_dan", actor_type: "human" }],

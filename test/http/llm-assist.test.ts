@@ -19,7 +19,11 @@ const office = (baseUrl: string) => ({ planner: "llm" as const, llm: { baseUrl, 
 const as = (method: string, path: string, body?: unknown, key?: string) =>
   t.server.app.request(path, {
     method,
-    headers: { authorization: `Bearer ${dan}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(method !== "GET" ? { "idempotency-key": key ?? `k${Math.random()}` } : {}) },
+    headers: {
+      authorization: `Bearer ${dan}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(method !== "GET" ? { "idempotency-key": key ?? `k${Math.random()}` } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 const json = async (r: Response) => (await r.json()) as any;

@@ -17,17 +17,35 @@ const C = "cnv_9f2a";
 const as = (method: string, path: string, body?: unknown) =>
   t.server.app.request(path, {
     method,
-    headers: { authorization: `Bearer ${dan}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(method !== "GET" ? { "idempotency-key": `k${Math.random()}` } : {}) },
+    headers: {
+      authorization: `Bearer ${dan}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(method !== "GET" ? { "idempotency-key": `k${Math.random()}` } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 const json = async (r: Response) => (await r.json()) as any;
 const timeline = async () => (await json(await as("GET", `/v1/conversations/${C}/timeline`))).items as any[];
-const op = (answer: Record<string, unknown>) => ({ type: null, text: null, job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null, ...answer });
+const op = (answer: Record<string, unknown>) => ({
+  type: null,
+  text: null,
+  job_id: null,
+  action: null,
+  kind: null,
+  title: null,
+  goal: null,
+  slots: null,
+  choices: null,
+  ...answer,
+});
 
 beforeAll(async () => {
   model = await startScriptedModel();
   t = await startTestServer({
-    office: { planner: "llm", llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 3000, logFull: false, maxTokens: 321, responseFormat: "json_object", extraBody: { think: false } } },
+    office: {
+      planner: "llm",
+      llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 3000, logFull: false, maxTokens: 321, responseFormat: "json_object", extraBody: { think: false } },
+    },
   });
   dan = t.demo.humans[0]!.token;
 });
@@ -58,9 +76,36 @@ describe("golden path through the gateway with the scripted model", () => {
     model.script({
       content: JSON.stringify({
         operations: [
-          op({ type: "provide_input", job_id: card.job_id, slots: { duration_minutes: null, attendee_name: null, attendee_email: "bruno@acme.com", time_window: "Tuesday 14:00-16:00", timezone: "Europe/Lisbon", meeting_link: "jitsi", title: null, day_hint: null } }),
+          op({
+            type: "provide_input",
+            job_id: card.job_id,
+            slots: {
+              duration_minutes: null,
+              attendee_name: null,
+              attendee_email: "bruno@acme.com",
+              time_window: "Tuesday 14:00-16:00",
+              timezone: "Europe/Lisbon",
+              meeting_link: "jitsi",
+              title: null,
+              day_hint: null,
+            },
+          }),
         ],
-        surfaces: [{ surface_id: "next-1", kind: "what_next_v1", title: "What's next", payload: { headline: "Invite on its way", body: null, targetJobId: card.job_id, primaryAction: { label: "Cancel it", opToken: cancelOp, confirm: true }, secondaryActions: null, notes: null } }],
+        surfaces: [
+          {
+            surface_id: "next-1",
+            kind: "what_next_v1",
+            title: "What's next",
+            payload: {
+              headline: "Invite on its way",
+              body: null,
+              targetJobId: card.job_id,
+              primaryAction: { label: "Cancel it", opToken: cancelOp, confirm: true },
+              secondaryActions: null,
+              notes: null,
+            },
+          },
+        ],
         render: null,
         citations: null,
       }),
@@ -101,7 +146,25 @@ describe("golden path through the gateway with the scripted model", () => {
         surface: "job_drawer",
         must_abstain: false,
         suggestions: [
-          { type: "propose_next_action", suggestionId: "s1", confidence: 0.8, rationale: "Agenda helps", requiresConfirmation: false, payload: { jobId, text: "Send an agenda", title: null, dueDateISO: null, priority: null, subtasks: null, questionId: null, question: null, choices: null, strategy: null } },
+          {
+            type: "propose_next_action",
+            suggestionId: "s1",
+            confidence: 0.8,
+            rationale: "Agenda helps",
+            requiresConfirmation: false,
+            payload: {
+              jobId,
+              text: "Send an agenda",
+              title: null,
+              dueDateISO: null,
+              priority: null,
+              subtasks: null,
+              questionId: null,
+              question: null,
+              choices: null,
+              strategy: null,
+            },
+          },
           { type: "set_priority", suggestionId: "s2", confidence: 1.5, rationale: "bad confidence", requiresConfirmation: false, payload: { jobId, priority: "high" } },
           { type: "rewrite_title", suggestionId: "s3", confidence: 0.5, rationale: "Other job", requiresConfirmation: false, payload: { jobId: "job_invented", title: "X" } },
         ],
@@ -116,6 +179,8 @@ describe("golden path through the gateway with the scripted model", () => {
     expect(a.suggestions[0].applies_as).toBe("message");
     const applied = await as("POST", `/v1/jobs/${jobId}/assist/s1/apply`, {});
     expect(applied.status).toBe(202);
-    await waitFor(async () => (await timeline()).some((i) => i.message.body_text === "Proposed next step: Send an agenda" && i.message.action_summary?.action === "assist.propose_next_action"));
+    await waitFor(async () =>
+      (await timeline()).some((i) => i.message.body_text === "Proposed next step: Send an agenda" && i.message.action_summary?.action === "assist.propose_next_action"),
+    );
   });
 });

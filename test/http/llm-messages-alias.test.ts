@@ -15,10 +15,18 @@ const json = async (r: Response) => (await r.json()) as any;
 beforeAll(async () => {
   t = await startTestServer();
   dan = t.demo.humans[0]!.token;
-  const ws = await t.server.app.request("/v1/workspaces", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-alias-0001" }, body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }) });
+  const ws = await t.server.app.request("/v1/workspaces", {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-alias-0001" },
+    body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }),
+  });
   bob = (await json(ws)).token;
   for (const text of ["one", "two", "three"]) {
-    const r = await t.server.app.request(`/v1/conversations/${C}/messages`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `alias-${text}` }, body: JSON.stringify({ kind: "text", body_text: text }) });
+    const r = await t.server.app.request(`/v1/conversations/${C}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `alias-${text}` },
+      body: JSON.stringify({ kind: "text", body_text: text }),
+    });
     expect(r.status).toBe(202);
   }
   await waitFor(async () => (await json(await get(dan, `/v1/conversations/${C}/timeline`))).items.some((i: any) => i.message.body_text === "three"));

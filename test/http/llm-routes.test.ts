@@ -13,7 +13,11 @@ const C = "cnv_9f2a";
 const as = (token: string, method: string, path: string, body?: unknown, key?: string) =>
   t.server.app.request(path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(method !== "GET" ? { "idempotency-key": key ?? `k${Math.random()}` } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(method !== "GET" ? { "idempotency-key": key ?? `k${Math.random()}` } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 const json = async (r: Response) => (await r.json()) as any;
@@ -23,7 +27,11 @@ const ref = (id: string, name: string) => `[ref v:1 type:"job" id:"${id}" name:"
 beforeAll(async () => {
   t = await startTestServer();
   dan = t.demo.humans[0]!.token;
-  const ws = await t.server.app.request("/v1/workspaces", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-llm-0001" }, body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }) });
+  const ws = await t.server.app.request("/v1/workspaces", {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-llm-0001" },
+    body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }),
+  });
   bob = ((await ws.json()) as any).token;
   expect((await as(dan, "POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
   jobId = await waitFor(async () => (await timeline()).find((i) => i.message.card)?.message.card.job_id as string | undefined);
@@ -33,7 +41,12 @@ afterAll(() => t.close());
 describe("tokens are checked before a message is stored", () => {
   it("a malformed token is a 422 INVALID_TOKEN and nothing is written", async () => {
     const before = t.server.ledger.head(t.demo.tenant_id).tenant_seq;
-    for (const bad of [`[ref v:2 type:"job" id:"${jobId}" name:"x"]`, `[ref v:1 type:"job" id:"job_nope" name:"x"]`, `[ref v:1 type:"job" id:"${jobId}" id:"${jobId}"]`, `[ref v:1 type:"job" id:"${jobId}`]) {
+    for (const bad of [
+      `[ref v:2 type:"job" id:"${jobId}" name:"x"]`,
+      `[ref v:1 type:"job" id:"job_nope" name:"x"]`,
+      `[ref v:1 type:"job" id:"${jobId}" id:"${jobId}"]`,
+      `[ref v:1 type:"job" id:"${jobId}`,
+    ]) {
       const r = await as(dan, "POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: `please ${bad}` });
       expect(r.status, bad).toBe(422);
       const body = await json(r);
@@ -82,7 +95,11 @@ describe("ThreadContext: pin and Change target", () => {
     }
     const missing = await as(dan, "POST", `/v1/conversations/${C}/context/target`, { job_id: "job_unknown" });
     expect(missing.status).toBe(404);
-    const noKey = await t.server.app.request(`/v1/conversations/${C}/context/pin`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json" }, body: "{}" });
+    const noKey = await t.server.app.request(`/v1/conversations/${C}/context/pin`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noKey.status).toBe(400);
     expect(Object.keys((await json(noKey)).error)).toEqual(expect.arrayContaining(["code", "message"]));
   });

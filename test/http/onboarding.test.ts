@@ -126,7 +126,11 @@ describe("attachments", () => {
     // a workspace of its own cannot fetch it
     const ws = (await (await json(null, "POST", "/v1/workspaces", { name: "Other", owner: { display_name: "Eve" } })).json()) as { token: string };
     expect((await req(`/v1/artifacts/${artifact_id}`, { headers: { authorization: `Bearer ${ws.token}` } })).status).toBe(404);
-    const noFile = await req("/v1/conversations/cnv_dan_ana/attachments", { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "upload-2" }, body: new FormData() });
+    const noFile = await req("/v1/conversations/cnv_dan_ana/attachments", {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": "upload-2" },
+      body: new FormData(),
+    });
     expect(noFile.status).toBe(400);
   });
 

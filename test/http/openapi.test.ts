@@ -34,9 +34,7 @@ describe("GET /v1/openapi.json", () => {
 
   it("describes every route the server serves, and nothing it does not", () => {
     const served = new Set(
-      t.server.app.routes
-        .filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*")
-        .map((r) => `${r.method.toLowerCase()} ${asOpenApiPath(r.path)}`),
+      t.server.app.routes.filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*").map((r) => `${r.method.toLowerCase()} ${asOpenApiPath(r.path)}`),
     );
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)));
     expect([...served].filter((r) => !documented.has(r)).sort()).toEqual([]);
@@ -47,7 +45,10 @@ describe("GET /v1/openapi.json", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const statuses = Object.keys(op.responses);
-        expect(statuses.some((s) => /^[23]/.test(s)), `${method} ${path}`).toBe(true);
+        expect(
+          statuses.some((s) => /^[23]/.test(s)),
+          `${method} ${path}`,
+        ).toBe(true);
         if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !path.endsWith("/resend")) expect(op.requestBody, `${method} ${path}`).toBeDefined();
       }
     }
@@ -57,10 +58,14 @@ describe("GET /v1/openapi.json", () => {
   it("states response shapes the live answers match", async () => {
     const dan = t.demo.humans[0]!.token;
     await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
-    const timeline = await waitFor(async () => {
-      const r = (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body;
-      return r.items.some((i: any) => i.message.card) ? r : null;
-    }, 5000, "a card");
+    const timeline = await waitFor(
+      async () => {
+        const r = (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body;
+        return r.items.some((i: any) => i.message.card) ? r : null;
+      },
+      5000,
+      "a card",
+    );
     expect(ZTimelinePage.safeParse(timeline).error).toBeUndefined();
     expect(ZSessionView.safeParse((await getJson(`${t.url}/v1/session`, dan)).body).error).toBeUndefined();
     expect(ZEntityList.safeParse((await getJson(`${t.url}/v1/entities`, dan)).body).error).toBeUndefined();

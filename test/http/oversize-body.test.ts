@@ -15,16 +15,25 @@ const TWO_MIB = Buffer.alloc(2 * 1024 * 1024, 0x61);
 
 function send(opts: { chunked: boolean; agent: http.Agent }): Promise<{ status: number; body: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${t.url}/v1/conversations/cnv_9f2a/messages`, {
-      method: "POST",
-      agent: opts.agent,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-big-${Math.random()}`, ...(opts.chunked ? {} : { "content-length": TWO_MIB.length }) },
-    }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-    });
+    const req = http.request(
+      `${t.url}/v1/conversations/cnv_9f2a/messages`,
+      {
+        method: "POST",
+        agent: opts.agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": `k-big-${Math.random()}`,
+          ...(opts.chunked ? {} : { "content-length": TWO_MIB.length }),
+        },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      },
+    );
     req.on("error", reject);
     if (opts.chunked) {
       // Sent in pieces without Content-Length, the way a streaming client does.
@@ -52,7 +61,11 @@ describe("oversized bodies", () => {
   });
 
   it("the server is fine afterwards: a normal post on a fresh connection is accepted", async () => {
-    const r = await fetch(`${t.url}/v1/conversations/cnv_dan_ana/messages`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k-after-big" }, body: JSON.stringify({ kind: "text", body_text: "still here" }) });
+    const r = await fetch(`${t.url}/v1/conversations/cnv_dan_ana/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k-after-big" },
+      body: JSON.stringify({ kind: "text", body_text: "still here" }),
+    });
     expect(r.status).toBe(202);
   });
 });

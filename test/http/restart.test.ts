@@ -4,7 +4,12 @@ import { postJson, startTestServer, getJson } from "../support/server.js";
 
 async function snapshot(url: string, token: string) {
   const convs = (await getJson(`${url}/v1/conversations`, token)).body;
-  const out: Record<string, unknown> = { convs, presence: (await getJson(`${url}/v1/presence`, token)).body, entities: (await getJson(`${url}/v1/entities`, token)).body, contacts: (await getJson(`${url}/v1/contacts`, token)).body };
+  const out: Record<string, unknown> = {
+    convs,
+    presence: (await getJson(`${url}/v1/presence`, token)).body,
+    entities: (await getJson(`${url}/v1/entities`, token)).body,
+    contacts: (await getJson(`${url}/v1/contacts`, token)).body,
+  };
   for (const c of convs.items) {
     out[`conv:${c.conversation_id}`] = (await getJson(`${url}/v1/conversations/${c.conversation_id}`, token)).body;
     const tl = (await getJson(`${url}/v1/conversations/${c.conversation_id}/timeline?limit=1000`, token)).body;
@@ -20,7 +25,10 @@ describe("projections are rebuilt from the ledger", () => {
     const dan = first.demo.humans[0]!.token;
     const ana = first.demo.humans[1]!.token;
     const s = openStream(first.url, { token: dan });
-    await postJson(`${first.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week? Her number is +351 912 345 678" });
+    await postJson(`${first.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week? Her number is +351 912 345 678",
+    });
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     await click(first.url, dan, formalize, "job.approve");
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;

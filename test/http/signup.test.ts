@@ -21,17 +21,29 @@ async function emptyServer(opts: Partial<ServerOptions> = {}): Promise<TestServe
 }
 
 const workspace = (url: string, headers: Record<string, string> = {}) =>
-  fetch(`${url}/v1/workspaces`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": `k-signup-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...headers }, body: JSON.stringify({ name: "Acme Plumbing", owner: { display_name: "Maria" } }) });
+  fetch(`${url}/v1/workspaces`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": `k-signup-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...headers },
+    body: JSON.stringify({ name: "Acme Plumbing", owner: { display_name: "Maria" } }),
+  });
 
 type ErrorBody = { error: { code: string; message: string; details: Record<string, unknown> } };
 
 /** An admin's invite on the demo workspace, accepted by an anonymous newcomer. */
 async function joinByInvite(t: TestServer): Promise<number> {
   const dan = t.demo.humans[0]!.token;
-  const inv = await fetch(`${t.url}/v1/invites`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `k-inv-${Date.now()}` }, body: JSON.stringify({ display_name: "Bea" }) });
+  const inv = await fetch(`${t.url}/v1/invites`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `k-inv-${Date.now()}` },
+    body: JSON.stringify({ display_name: "Bea" }),
+  });
   expect(inv.status).toBe(201);
   const code = ((await inv.json()) as { invite_token: string }).invite_token;
-  const join = await fetch(`${t.url}/v1/invites/${code}/accept`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": `k-join-${Math.random().toString(36).slice(2)}-${Date.now()}` }, body: JSON.stringify({ display_name: "Bea" }) });
+  const join = await fetch(`${t.url}/v1/invites/${code}/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": `k-join-${Math.random().toString(36).slice(2)}-${Date.now()}` },
+    body: JSON.stringify({ display_name: "Bea" }),
+  });
   return join.status;
 }
 

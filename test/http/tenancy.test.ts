@@ -15,14 +15,23 @@ const req = async (path: string, init: RequestInit = {}): Promise<Response> => t
 const as = (token: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
   req(path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(method !== "GET" ? { "idempotency-key": `k${Math.random()}` } : {}), ...extra },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(method !== "GET" ? { "idempotency-key": `k${Math.random()}` } : {}),
+      ...extra,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 
 beforeAll(async () => {
   t = await startTestServer();
   dan = t.demo.humans[0]!.token;
-  const ws = await req("/v1/workspaces", { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-0001" }, body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }) });
+  const ws = await req("/v1/workspaces", {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": "workspace-bob-0001" },
+    body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }),
+  });
   expect(ws.status).toBe(201);
   const b = (await ws.json()) as { token: string; owner_entity_id: string; tenant_id: string };
   bob = b.token;
@@ -117,7 +126,18 @@ describe("tenant isolation", () => {
   it("the ledger's append route takes events only from their own actor (admins may act as agents)", async () => {
     const ev = (actor: object, tenant = "tnt_acme_001") => ({
       tenant_id: tenant,
-      events: [{ event_id: `evt_${Math.random().toString(16).slice(2)}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: tenant, trace_id: "trc_1", conversation_id: "cnv_dan_ana", actor, payload: { message_id: "m1", kind: "text", body_text: "raw" } }],
+      events: [
+        {
+          event_id: `evt_${Math.random().toString(16).slice(2)}`,
+          event_type: "message.sent",
+          ts: new Date().toISOString(),
+          tenant_id: tenant,
+          trace_id: "trc_1",
+          conversation_id: "cnv_dan_ana",
+          actor,
+          payload: { message_id: "m1", kind: "text", body_text: "raw" },
+        },
+      ],
     });
     const ana = t.demo.humans[1]!.token;
     expect((await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_human_dan", actor_type: "human" }))).status).toBe(403);
@@ -125,8 +145,28 @@ describe("tenant isolation", () => {
     expect((await as(bob, "POST", "/v1/ledger/append", ev({ entity_id: bobId, actor_type: "human" }))).status).toBe(403);
     const own = await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_human_ana", actor_type: "human" }));
     expect(own.status).toBe(200);
-    expect((await as(dan, "POST", "/v1/office/ingest_message", { tenant_id: "tnt_acme_001", trace_id: "t", conversation_id: "cnv_dan_ana", actor_entity_id: "ent_human_ana", body_text: "x" })).status).not.toBe(403);
-    expect((await as(ana, "POST", "/v1/office/ingest_message", { tenant_id: "tnt_acme_001", trace_id: "t", conversation_id: "cnv_dan_ana", actor_entity_id: "ent_human_dan", body_text: "x" })).status).toBe(403);
+    expect(
+      (
+        await as(dan, "POST", "/v1/office/ingest_message", {
+          tenant_id: "tnt_acme_001",
+          trace_id: "t",
+          conversation_id: "cnv_dan_ana",
+          actor_entity_id: "ent_human_ana",
+          body_text: "x",
+        })
+      ).status,
+    ).not.toBe(403);
+    expect(
+      (
+        await as(ana, "POST", "/v1/office/ingest_message", {
+          tenant_id: "tnt_acme_001",
+          trace_id: "t",
+          conversation_id: "cnv_dan_ana",
+          actor_entity_id: "ent_human_dan",
+          body_text: "x",
+        })
+      ).status,
+    ).toBe(403);
     expect((await req("/v1/ledger/query?tenant_id=tnt_acme_001")).status).toBe(401);
   });
 });

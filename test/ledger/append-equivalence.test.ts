@@ -27,7 +27,11 @@ describe("the append path keeps its bytes", () => {
     migrateLedger(db);
     const cols = (o: Record<string, unknown>) => Object.keys(o);
     const insertAll = (table: string, rows: Record<string, unknown>[]) => {
-      const stmt = db.prepare(`INSERT INTO ${table} (${cols(rows[0]!).join(", ")}) VALUES (${cols(rows[0]!).map((c) => `@${c}`).join(", ")})`);
+      const stmt = db.prepare(
+        `INSERT INTO ${table} (${cols(rows[0]!).join(", ")}) VALUES (${cols(rows[0]!)
+          .map((c) => `@${c}`)
+          .join(", ")})`,
+      );
       for (const r of rows) stmt.run(r);
     };
     insertAll("ledger_events", golden.events);
@@ -67,7 +71,10 @@ describe("canonicalize's key sort", () => {
       if (v === null || typeof v !== "object") return JSON.stringify(v);
       if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`;
       const o = v as Record<string, unknown>;
-      return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`;
+      return `{${Object.keys(o)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${reference(o[k])}`)
+        .join(",")}}`;
     };
     const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: "grapheme", maxLength: 3 }), fc.constantFrom("10", "9", "0", "a", "A", "\u00e9", "\ud83d\ude00", "\uff61"));
     const obj = fc.dictionary(key, fc.oneof(fc.integer(), fc.dictionary(key, fc.boolean(), { maxKeys: 30 })), { maxKeys: 40 });
@@ -89,12 +96,15 @@ describe("a group's first batch undoes itself without a savepoint", () => {
       const insert = t.db.prepare("INSERT INTO caller_rows VALUES (?)");
       const first = messageSent("ten_a", "first");
       const [failed, ok] = await Promise.allSettled([
-        t.ledger.append({ tenant_id: "ten_a", events: [first] }, {
-          withinCommit: (r) => {
-            insert.run(r.cursor);
-            throw new Error("caller changed its mind");
+        t.ledger.append(
+          { tenant_id: "ten_a", events: [first] },
+          {
+            withinCommit: (r) => {
+              insert.run(r.cursor);
+              throw new Error("caller changed its mind");
+            },
           },
-        }),
+        ),
         t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "second")] }, { withinCommit: (r) => void insert.run(r.cursor) }),
       ]);
       expect(failed).toMatchObject({ status: "rejected", reason: { message: "caller changed its mind" } });
@@ -134,7 +144,17 @@ describe("the fast path's timestamp check", () => {
   it("gives ZIsoTime's verdict on date-like and random strings", () => {
     const part = (n: number) => fc.integer({ min: 0, max: 10 ** n + 3 }).map((x) => String(x).padStart(n, "0"));
     const dateLike = fc
-      .tuple(part(4), part(2), part(2), fc.constantFrom("T", "t", " "), part(2), part(2), part(2), fc.constantFrom("", ".0", ".123", ".1234567"), fc.constantFrom("Z", "z", "", "+02:00", "-23:59", "+24:00", "+0200"))
+      .tuple(
+        part(4),
+        part(2),
+        part(2),
+        fc.constantFrom("T", "t", " "),
+        part(2),
+        part(2),
+        part(2),
+        fc.constantFrom("", ".0", ".123", ".1234567"),
+        fc.constantFrom("Z", "z", "", "+02:00", "-23:59", "+24:00", "+0200"),
+      )
       .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
     fc.assert(
       fc.property(fc.oneof(dateLike, fc.string(), fc.constantFrom("2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2000-02-29T12:00Z", "1900-02-29T12:00Z")), (s) => {

@@ -49,7 +49,9 @@ describe("fold rebuilt on boot", () => {
       await t.ledger.append({ tenant_id: tenant, events: events.slice(0, 3) }).catch(() => undefined);
     }
     await t.ledger.append({ tenant_id: "ten_x", events: setupTenant("ten_x") });
-    await t.ledger.append({ tenant_id: "ten_x", events: [messageSent("ten_x"), { ...messageSent("ten_x"), actor: { entity_id: "ent_stranger", actor_type: "human" } }] }).catch(() => undefined);
+    await t.ledger
+      .append({ tenant_id: "ten_x", events: [messageSent("ten_x"), { ...messageSent("ten_x"), actor: { entity_id: "ent_stranger", actor_type: "human" } }] })
+      .catch(() => undefined);
 
     const { l: rebooted, fold: rebuilt } = openWithFold(t.reopen().dir);
     t.close();

@@ -9,7 +9,15 @@ describe("canonicalize (RFC 8785)", () => {
 
   it("orders keys as RFC 8785 §3.2.3's sorting example", () => {
     // The RFC's example: keys sorted by their UTF-16 code units, not by code points or locale.
-    const input = { "\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh", "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control", "\u00f6": "Latin Small Letter O With Diaeresis" };
+    const input = {
+      "\u20ac": "Euro Sign",
+      "\r": "Carriage Return",
+      "\ufb33": "Hebrew Letter Dalet With Dagesh",
+      "1": "One",
+      "\ud83d\ude00": "Emoji: Grinning Face",
+      "\u0080": "Control",
+      "\u00f6": "Latin Small Letter O With Diaeresis",
+    };
     // Read the keys off the text: JSON.parse would hoist the integer-like key "1" to the front.
     const keys = [...canonicalize(input).matchAll(/"((?:[^"\\]|\\.)*)":/g)].map((m) => JSON.parse(`"${m[1]}"`));
     expect(keys).toEqual(["\r", "1", "\u0080", "\u00f6", "\u20ac", "\ud83d\ude00", "\ufb33"]);
@@ -53,7 +61,9 @@ describe("canonicalize (RFC 8785)", () => {
   });
 
   it("reproduces the RFC's complete example", () => {
-    const input = JSON.parse('{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}');
+    const input = JSON.parse(
+      '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}',
+    );
     expect(canonicalize(input)).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
   });
 
@@ -97,7 +107,9 @@ describe("canonicalize (RFC 8785)", () => {
       if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : reference(x))).join(",")}]`;
       if (typeof v === "object") {
         const o = v as Record<string, unknown>;
-        const keys = Object.keys(o).sort().filter((k) => o[k] !== undefined);
+        const keys = Object.keys(o)
+          .sort()
+          .filter((k) => o[k] !== undefined);
         return `{${keys.map((k) => `${reference(k)}:${reference(o[k])}`).join(",")}}`;
       }
       throw new TypeError("cannot serialise");
@@ -109,7 +121,12 @@ describe("canonicalize (RFC 8785)", () => {
         return `throws ${(e as Error).name}`;
       }
     };
-    const anyString = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: "grapheme" }), fc.string(), fc.constantFrom("\ud800", "a\udc00b", "\ud83d\ude00", "10", "9", "__proto__x"));
+    const anyString = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: "grapheme" }),
+      fc.string(),
+      fc.constantFrom("\ud800", "a\udc00b", "\ud83d\ude00", "10", "9", "__proto__x"),
+    );
     const value = fc.letrec((tie) => ({
       leaf: fc.oneof(anyString, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined)),
       node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 5 }), fc.dictionary(anyString, tie("node"), { maxKeys: 6 })),

@@ -31,8 +31,7 @@ async function startServer(dataDir: string): Promise<{ proc: ChildProcess; base:
 }
 
 /** Resolves once the process is gone (a SIGKILLed child has a signalCode and no exitCode). */
-const exited = (p: ChildProcess) =>
-  new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once("exit", () => r())));
+const exited = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once("exit", () => r())));
 
 const append = (base: string, tenant: string, events: unknown[]) =>
   fetch(`${base}/v1/ledger/append`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenant, events }) });
@@ -41,7 +40,10 @@ async function readAll(base: string, tenant: string): Promise<TStoredEvent[]> {
   const out: TStoredEvent[] = [];
   let cursor: string | null = "seq:0";
   while (cursor) {
-    const page = (await (await fetch(`${base}/v1/ledger/query?tenant_id=${tenant}&limit=1000&after_cursor=${cursor}`)).json()) as { events: TStoredEvent[]; next_cursor: string | null };
+    const page = (await (await fetch(`${base}/v1/ledger/query?tenant_id=${tenant}&limit=1000&after_cursor=${cursor}`)).json()) as {
+      events: TStoredEvent[];
+      next_cursor: string | null;
+    };
     out.push(...page.events);
     cursor = page.next_cursor;
   }
@@ -67,7 +69,7 @@ describe("crash safety", () => {
         sent.push(batch);
         try {
           const res = await append(base, tenant, events);
-          if (res.status === 200) (acked.push(batch), (ackedEvents += batch.ids.length));
+          if (res.status === 200) acked.push(batch), (ackedEvents += batch.ids.length);
           else statuses.push(`${res.status} ${await res.text()}`);
         } catch {
           return; // connection cut by the kill: not acknowledged

@@ -39,18 +39,7 @@ function legal(eventType: string, from: string | undefined, to: string): boolean
   return [...fsmRule.transitions, ...(o?.extra_transitions ?? [])].some(([a, b]) => a === from && b === to);
 }
 
-type Kind =
-  | "created"
-  | "proposed"
-  | "card_msg"
-  | "approved"
-  | "rejected"
-  | "state_changed"
-  | "progress"
-  | "completed"
-  | "input"
-  | "tool_called"
-  | "tool_result";
+type Kind = "created" | "proposed" | "card_msg" | "approved" | "rejected" | "state_changed" | "progress" | "completed" | "input" | "tool_called" | "tool_result";
 
 interface Step {
   kind: Kind;
@@ -67,7 +56,20 @@ interface Step {
 }
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
-  kind: fc.constantFrom<Kind>("created", "proposed", "card_msg", "approved", "rejected", "state_changed", "state_changed", "progress", "completed", "input", "tool_called", "tool_result"),
+  kind: fc.constantFrom<Kind>(
+    "created",
+    "proposed",
+    "card_msg",
+    "approved",
+    "rejected",
+    "state_changed",
+    "state_changed",
+    "progress",
+    "completed",
+    "input",
+    "tool_called",
+    "tool_result",
+  ),
   job: fc.nat(JOBS.length - 1),
   actor: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(ACTORS.length - 1)),
   next: fc.nat(STATES.length - 1),
@@ -150,8 +152,18 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
         payload: { job_id: job, proposed_card: card("job.formalize", "proposed", { job: { job_id: job, goal: "Do the thing" }, buttons: withJob(FORMALIZE_BUTTONS) }) },
       };
     case "card_msg": {
-      const c = current !== "proposed" ? card("job.tracking", current, { progress: { status_line: "Working", waiting_on: [{ entity_id: "ent_human_dan", display_name: "Dan" }] }, buttons: withJob(TRACKING_BUTTONS) }) : lastCard.get(`${job}:embedded`);
-      return { ...base, event_type: "message.sent", payload: { message_id: `msg_${i}`, kind: "card", card: c ?? card("job.formalize", "proposed", { job: { job_id: job, goal: "x" }, buttons: withJob(FORMALIZE_BUTTONS) }) } };
+      const c =
+        current !== "proposed"
+          ? card("job.tracking", current, {
+              progress: { status_line: "Working", waiting_on: [{ entity_id: "ent_human_dan", display_name: "Dan" }] },
+              buttons: withJob(TRACKING_BUTTONS),
+            })
+          : lastCard.get(`${job}:embedded`);
+      return {
+        ...base,
+        event_type: "message.sent",
+        payload: { message_id: `msg_${i}`, kind: "card", card: c ?? card("job.formalize", "proposed", { job: { job_id: job, goal: "x" }, buttons: withJob(FORMALIZE_BUTTONS) }) },
+      };
     }
     case "approved":
       return { ...base, event_type: "job.approved", payload: { job_id: job, ...clickOf("job.approve") } };
@@ -161,13 +173,24 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
       return {
         ...base,
         event_type: "job.state_changed",
-        payload: { job_id: job, prev_state: step.natural || step.prev === null ? current : STATES[step.prev], next_state: state, ...(base.actor.actor_type === "human" ? clickOf("job.cancel") : {}) },
+        payload: {
+          job_id: job,
+          prev_state: step.natural || step.prev === null ? current : STATES[step.prev],
+          next_state: state,
+          ...(base.actor.actor_type === "human" ? clickOf("job.cancel") : {}),
+        },
       };
     case "progress":
       return {
         ...base,
         event_type: "job.progress",
-        payload: { job_id: job, tracking_card: card("job.tracking", state, { progress: { status_line: "Working", waiting_on: [{ entity_id: "ent_human_dan", display_name: "Dan" }] }, buttons: withJob(TRACKING_BUTTONS) }) },
+        payload: {
+          job_id: job,
+          tracking_card: card("job.tracking", state, {
+            progress: { status_line: "Working", waiting_on: [{ entity_id: "ent_human_dan", display_name: "Dan" }] },
+            buttons: withJob(TRACKING_BUTTONS),
+          }),
+        },
       };
     case "completed":
       return {

@@ -52,7 +52,14 @@ describe("the ledger fold", () => {
   it("marks a card as offered only once a card message shows it", () => {
     const events = happy();
     const fold = createFold();
-    feed(newEngine(), fold, events.slice(0, events.findIndex((e) => e.event_id === "evt_0004")));
+    feed(
+      newEngine(),
+      fold,
+      events.slice(
+        0,
+        events.findIndex((e) => e.event_id === "evt_0004"),
+      ),
+    );
     expect(fold.card(T, "card_formalize_001")?.messaged).toBe(false);
     feed(newEngine(), fold, [events.find((e) => e.event_id === "evt_0004")!]);
     expect(fold.card(T, "card_formalize_001")?.messaged).toBe(true);

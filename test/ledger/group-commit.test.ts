@@ -5,7 +5,11 @@ import { messageSent, openTestLedger, setupTenant, type TestLedger } from "./hel
 let t: TestLedger;
 afterEach(() => t?.cleanup());
 
-const count = (l: TestLedger, sql: string, ...args: unknown[]) => l.db.prepare(sql).pluck().get(...args) as number;
+const count = (l: TestLedger, sql: string, ...args: unknown[]) =>
+  l.db
+    .prepare(sql)
+    .pluck()
+    .get(...args) as number;
 
 describe("group commit", () => {
   it("commits concurrent appends in one transaction yet answers each batch on its own", async () => {
@@ -75,12 +79,15 @@ describe("group commit", () => {
     const insert = t.db.prepare("INSERT INTO caller_rows VALUES (?)");
     const [ok, failed] = await Promise.allSettled([
       t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") }, { withinCommit: (r) => void insert.run(r.cursor) }),
-      t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] }, {
-        withinCommit: (r) => {
-          insert.run(r.cursor);
-          throw new Error("caller changed its mind");
+      t.ledger.append(
+        { tenant_id: "ten_a", events: [messageSent("ten_a")] },
+        {
+          withinCommit: (r) => {
+            insert.run(r.cursor);
+            throw new Error("caller changed its mind");
+          },
         },
-      }),
+      ),
     ]);
     expect(ok.status).toBe("fulfilled");
     expect(failed).toMatchObject({ status: "rejected", reason: { message: "caller changed its mind" } });

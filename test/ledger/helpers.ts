@@ -87,7 +87,7 @@ export function conversationCreated(tenant: string, conversationId = CONV, membe
 
 /** A chat message; `size` pads body_text (letters only, so no PII pattern matches). */
 export function messageSent(tenant: string, text = "hello team", opts: { size?: number; conversationId?: string } = {}) {
-  const body = opts.size ? (`${text} ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(opts.size / 27))}`).slice(0, opts.size) : text;
+  const body = opts.size ? `${text} ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(opts.size / 27))}`.slice(0, opts.size) : text;
   return base(tenant, "message.sent", {
     conversation_id: opts.conversationId ?? CONV,
     payload: { message_id: newId("msg"), kind: "text", body_text: body },

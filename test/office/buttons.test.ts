@@ -85,7 +85,10 @@ describe("every button does something real", () => {
     it("Provide info missing a required field is refused", async () => {
       const jobId = await approveGolden(w);
       const { timezone: _tz, ...partial } = GOLDEN_INPUT;
-      await expect(w.office.jobAction(click(card(w, jobId), "Provide info", partial))).rejects.toMatchObject({ code: "INVALID_INPUT", details: { fields: { timezone: "Timezone is required." } } });
+      await expect(w.office.jobAction(click(card(w, jobId), "Provide info", partial))).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        details: { fields: { timezone: "Timezone is required." } },
+      });
     });
 
     it("Dispute pauses, records the reason and asks a clarifying question", async () => {
@@ -171,12 +174,16 @@ describe("every button does something real", () => {
 
     it("bad request bodies get VALIDATION_ERROR; unknown jobs NOT_FOUND; other conversation refused", async () => {
       await expect(w.office.jobAction({ tenant_id: T } as any)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
-      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: CONV, actor_entity_id: DAN, body_text: "" })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: CONV, actor_entity_id: DAN, body_text: "" })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+      });
       const jobId = await proposeGolden(w);
       const c = click(card(w, jobId), "Approve");
       await expect(w.office.jobAction({ ...c, job_id: "job_nope", action: { type: "job.approve", job_id: "job_nope" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
       await expect(w.office.jobAction({ ...c, conversation_id: "cnv_other" })).rejects.toMatchObject({ code: "JOB_CONVERSATION_MISMATCH" });
-      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: "cnv_other", actor_entity_id: DAN, body_text: "hi" })).rejects.toMatchObject({ code: "NOT_A_MEMBER" });
+      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: "cnv_other", actor_entity_id: DAN, body_text: "hi" })).rejects.toMatchObject({
+        code: "NOT_A_MEMBER",
+      });
     });
   });
 });

@@ -66,8 +66,20 @@ describe("handing work no tool can do to a person", () => {
     await w.ledger.append({
       tenant_id: T,
       events: [
-        { ...base, event_id: "evt_setup_ana", event_type: "entity.registered", conversation_id: "cnv_workspace", payload: { entity_id: ANA, actor_type: "human", display_name: "Ana", roles: ["member"] } },
-        { ...base, event_id: "evt_setup_anachat", event_type: "conversation.created", conversation_id: ANA_CHAT, payload: { conversation_id: ANA_CHAT, title: "Ana", participants: [{ entity_id: ANA }, { entity_id: "ent_agent_scheduler" }] } },
+        {
+          ...base,
+          event_id: "evt_setup_ana",
+          event_type: "entity.registered",
+          conversation_id: "cnv_workspace",
+          payload: { entity_id: ANA, actor_type: "human", display_name: "Ana", roles: ["member"] },
+        },
+        {
+          ...base,
+          event_id: "evt_setup_anachat",
+          event_type: "conversation.created",
+          conversation_id: ANA_CHAT,
+          payload: { conversation_id: ANA_CHAT, title: "Ana", participants: [{ entity_id: ANA }, { entity_id: "ent_agent_scheduler" }] },
+        },
       ],
     });
   });
@@ -76,7 +88,10 @@ describe("handing work no tool can do to a person", () => {
 
   it("offers to hand the request to an approver, and on acceptance opens a job in the approver’s chat", async () => {
     const r = await anaSays("Send invoice 123 to ACME");
-    const offer = w.events().filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent").at(-1)!;
+    const offer = w
+      .events()
+      .filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent")
+      .at(-1)!;
     expect((offer.payload as { body_text: string }).body_text).toContain("Shall I hand “Send invoice 123 to ACME” to Dan?");
     const choices = (offer.payload as { choices: Array<{ label: string; token: string }> }).choices;
     expect(choices.map((c) => c.label)).toEqual(["Hand it to Dan", "No thanks"]);
@@ -89,7 +104,10 @@ describe("handing work no tool can do to a person", () => {
     const proposal = card(w, handed.job_id!);
     expect(proposal).toMatchObject({ card_type: "job.formalize", title: "From Ana: Send invoice 123 to ACME", job: { kind: "handoff" } });
     // The reply to Ana names the job that was written, in Dan's chat.
-    const reply = w.events().filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent").at(-1)!;
+    const reply = w
+      .events()
+      .filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent")
+      .at(-1)!;
     expect((reply.payload as { body_text: string }).body_text).toBe("Handed to Dan: it is waiting in their chat with me as “From Ana: Send invoice 123 to ACME”.");
 
     // Dan takes it on; Office waits for him and never claims the work itself.

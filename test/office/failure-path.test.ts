@@ -23,7 +23,12 @@ describe("failure path", () => {
     const retry = card(w, jobId);
     expect(retry.progress.status_line).toBe("Calendar provider timed out. Retrying in ~10 seconds.");
     expect(labels(retry)).toEqual(["Got it", "Retry now", "Switch to Phone", "Dispute", "Cancel"]);
-    expect(tools(jobId).at(-1)!.payload).toMatchObject({ status: "error", attempt: 1, retryable: true, error: { error_code: "PROVIDER_TIMEOUT", retryable: true, suggested_wait_seconds: 10 } });
+    expect(tools(jobId).at(-1)!.payload).toMatchObject({
+      status: "error",
+      attempt: 1,
+      retryable: true,
+      error: { error_code: "PROVIDER_TIMEOUT", retryable: true, suggested_wait_seconds: 10 },
+    });
     await w.clock.advance(9_000);
     expect(provider.calls).toHaveLength(1);
     await w.clock.advance(1_000);
@@ -42,11 +47,16 @@ describe("failure path", () => {
     expect(card(w, jobId).progress.status_line).toBe("Calendar provider timed out. Retrying in ~5 minutes.");
     await w.clock.advance(300_000);
     expect(provider.calls).toHaveLength(4);
-    const called = tools(jobId).filter((e) => e.event_type === "tool.called").map((e) => Date.parse(e.ts) - start);
+    const called = tools(jobId)
+      .filter((e) => e.event_type === "tool.called")
+      .map((e) => Date.parse(e.ts) - start);
     expect(called).toEqual([0, 10_000, 70_000, 370_000]);
     expect(stateOf(w, jobId)).toBe("failed");
     const evs = w.events(jobId);
-    expect(evs.find((e) => e.event_type === "job.state_changed" && (e.payload as any).next_state === "failed")!.payload).toMatchObject({ prev_state: "in_progress", reason_code: "provider_timeout_retries_exhausted" });
+    expect(evs.find((e) => e.event_type === "job.state_changed" && (e.payload as any).next_state === "failed")!.payload).toMatchObject({
+      prev_state: "in_progress",
+      reason_code: "provider_timeout_retries_exhausted",
+    });
     const fin = card(w, jobId);
     expect(fin).toMatchObject({ card_type: "job.finished", outcome: { result: "failed", summary: "I couldn’t finish because the calendar provider is unavailable right now." } });
     expect(labels(fin)).toEqual(["Try later", "Switch tool", "Cancel", "Ask in chat"]);
@@ -70,8 +80,16 @@ describe("failure path", () => {
     await worldWith(["PROVIDER_AUTH_REQUIRED", "ok"]);
     const jobId = await completeGolden(w);
     expect(stateOf(w, jobId)).toBe("waiting_input");
-    const sc = w.events(jobId).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload;
-    expect(sc).toMatchObject({ prev_state: "in_progress", next_state: "waiting_input", reason_code: "provider_auth_required", note: "Calendar sign-in was refused. Check CALDAV_USERNAME and CALDAV_PASSWORD." });
+    const sc = w
+      .events(jobId)
+      .filter((e) => e.event_type === "job.state_changed")
+      .at(-1)!.payload;
+    expect(sc).toMatchObject({
+      prev_state: "in_progress",
+      next_state: "waiting_input",
+      reason_code: "provider_auth_required",
+      note: "Calendar sign-in was refused. Check CALDAV_USERNAME and CALDAV_PASSWORD.",
+    });
     const c = card(w, jobId);
     expect(c.progress.status_line).toBe("The calendar server refused the sign-in. Fix it to continue.");
     expect(labels(c)).toEqual(["Connect calendar", "Use Phone instead", "Cancel", "Ask in chat"]);
@@ -84,7 +102,11 @@ describe("failure path", () => {
     const jobId = await completeGolden(w);
     await w.office.jobAction(click(card(w, jobId), "Use Phone instead"));
     expect(provider.calls.at(-1)!.ics).toContain("LOCATION:Phone");
-    expect(tools(jobId).filter((e) => e.event_type === "tool.called").at(-1)!.payload).toMatchObject({ inputs: { meeting: { type: "phone" }, provider: "caldav" }, attempt: 2 });
+    expect(
+      tools(jobId)
+        .filter((e) => e.event_type === "tool.called")
+        .at(-1)!.payload,
+    ).toMatchObject({ inputs: { meeting: { type: "phone" }, provider: "caldav" }, attempt: 2 });
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -108,7 +130,11 @@ describe("failure path", () => {
     expect(card(w, jobId).progress.status_line).toBe("Calendar provider is unavailable. Retrying in ~1 minute.");
     await w.clock.advance(60_000);
     expect(stateOf(w, jobId)).toBe("completed");
-    expect(tools(jobId).filter((e) => e.event_type === "tool.result").map((e) => (e.payload as any).error?.error_code ?? "ok")).toEqual(["UNKNOWN", "PROVIDER_UNAVAILABLE", "ok"]);
+    expect(
+      tools(jobId)
+        .filter((e) => e.event_type === "tool.result")
+        .map((e) => (e.payload as any).error?.error_code ?? "ok"),
+    ).toEqual(["UNKNOWN", "PROVIDER_UNAVAILABLE", "ok"]);
   });
 
   it("Retry now runs the next attempt at once and the scheduled one never runs", async () => {
@@ -143,7 +169,10 @@ describe("failure path", () => {
     for (let i = 0; i < 10; i++) jobs.push(await completeGolden(w));
     for (const j of jobs.slice(0, 9)) expect(stateOf(w, j)).toBe("in_progress");
     expect(stateOf(w, jobs[9]!)).toBe("failed");
-    const sc = w.events(jobs[9]).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload as any;
+    const sc = w
+      .events(jobs[9])
+      .filter((e) => e.event_type === "job.state_changed")
+      .at(-1)!.payload as any;
     expect(sc.reason_code).toBe("provider_circuit_open");
     expect(labels(card(w, jobs[9]!))).toEqual(["Try later", "Switch tool", "Cancel", "Ask in chat"]);
     expect(provider.calls).toHaveLength(10);
@@ -182,10 +211,19 @@ describe("failure path", () => {
 
   it("an agent without the calendar tool proposes no meeting: it says what it can't do", async () => {
     await worldWith(["ok"], { agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: [] }] });
-    const r = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "Schedule a 30-min call with Maria next week" });
+    const r = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "Schedule a 30-min call with Maria next week",
+    });
     expect(r.notes).toBe("Declined work no tool can do");
     expect(w.events().some((e) => e.event_type === "job.created")).toBe(false);
-    const reply = w.events().filter((e) => e.event_type === "message.sent").at(-1)!.payload as { body_text: string };
+    const reply = w
+      .events()
+      .filter((e) => e.event_type === "message.sent")
+      .at(-1)!.payload as { body_text: string };
     expect(reply.body_text).toMatch(/^I can’t do that myself\. I have no tools to do work with yet\./);
   });
 
@@ -194,11 +232,25 @@ describe("failure path", () => {
     const jobId = await approveGolden(w);
     await w.ledger.append({
       tenant_id: T,
-      events: [{ event_id: "evt_revoke_tools", event_type: "entity.registered", ts: "2025-12-27T10:16:00.000Z", tenant_id: T, trace_id: "trc_admin", conversation_id: "cnv_workspace", actor: { entity_id: "system_policy_agent", actor_type: "system" }, payload: { entity_id: AGENT, actor_type: "agent", display_name: "Office Scheduler", roles: ["job_owner", "member"], allowed_tools: [] } }],
+      events: [
+        {
+          event_id: "evt_revoke_tools",
+          event_type: "entity.registered",
+          ts: "2025-12-27T10:16:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_admin",
+          conversation_id: "cnv_workspace",
+          actor: { entity_id: "system_policy_agent", actor_type: "system" },
+          payload: { entity_id: AGENT, actor_type: "agent", display_name: "Office Scheduler", roles: ["job_owner", "member"], allowed_tools: [] },
+        },
+      ],
     });
     await w.office.jobAction(click(card(w, jobId), "Provide info", GOLDEN_INPUT));
     expect(tools(jobId)).toHaveLength(0);
-    const sc = w.events(jobId).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload;
+    const sc = w
+      .events(jobId)
+      .filter((e) => e.event_type === "job.state_changed")
+      .at(-1)!.payload;
     expect(sc).toMatchObject({ next_state: "waiting_input", reason_code: "tool_not_allowed" });
     expect(card(w, jobId).progress.blockers).toEqual(["Tool not allowed: calendar.create_invite"]);
   });

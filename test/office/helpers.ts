@@ -42,7 +42,9 @@ export interface World {
   cleanup(): void;
 }
 
-export async function setupWorld(opts: { office?: Partial<CreateOfficeDeps>; agents?: Array<{ id: string; name: string; allowed_tools?: string[] }>; seed?: boolean } = {}): Promise<World> {
+export async function setupWorld(
+  opts: { office?: Partial<CreateOfficeDeps>; agents?: Array<{ id: string; name: string; allowed_tools?: string[] }>; seed?: boolean } = {},
+): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "office-"));
   const db = openDatabase({ path: join(dir, "logline.db") });
   const manual = createManualClock();
@@ -101,13 +103,29 @@ export async function seedDirectory(ledger: LedgerApi, agents: Array<{ id: strin
   const base = { ts: "2025-12-27T10:00:00.000Z", tenant_id: T, trace_id: "trc_setup", conversation_id: "cnv_workspace" };
   const sys = { entity_id: "system_policy_agent", actor_type: "system" as const };
   let n = 0;
-  const ev = (event_type: string, payload: Record<string, unknown>, conversation_id = "cnv_workspace") => ({ ...base, conversation_id, event_id: `evt_setup_${conversation}_${String.fromCharCode(97 + n++)}`, event_type, actor: sys, payload });
+  const ev = (event_type: string, payload: Record<string, unknown>, conversation_id = "cnv_workspace") => ({
+    ...base,
+    conversation_id,
+    event_id: `evt_setup_${conversation}_${String.fromCharCode(97 + n++)}`,
+    event_type,
+    actor: sys,
+    payload,
+  });
   await ledger.append({
     tenant_id: T,
     events: [
       ev("entity.registered", { entity_id: DAN, actor_type: "human", display_name: "Dan", roles: ["job_approver", "member"] }),
       ...agents.map((a) =>
-        ev("entity.registered", { entity_id: a.id, actor_type: "agent", display_name: a.name, roles: ["job_owner", "member"], role: "Scheduler", capabilities: ["scheduling"], allowed_tools: a.allowed_tools ?? [], memory_scope: "tenant" }),
+        ev("entity.registered", {
+          entity_id: a.id,
+          actor_type: "agent",
+          display_name: a.name,
+          roles: ["job_owner", "member"],
+          role: "Scheduler",
+          capabilities: ["scheduling"],
+          allowed_tools: a.allowed_tools ?? [],
+          memory_scope: "tenant",
+        }),
       ),
       ev("conversation.created", { conversation_id: conversation, title: "Maria", participants: [{ entity_id: DAN }, ...agents.map((a) => ({ entity_id: a.id }))] }, conversation),
     ],
@@ -123,7 +141,17 @@ export function lastCard(events: TStoredEvent[], jobId: string) {
 export function click(card: any, label: string, input?: Record<string, string | number | boolean>) {
   const b = card.buttons.find((x: any) => x.label === label);
   if (!b) throw new Error(`no button ${label} on ${card.card_type}: ${card.buttons.map((x: any) => x.label).join(", ")}`);
-  return { tenant_id: T, trace_id: TRACE, conversation_id: card.conversation_id, job_id: card.job_id, actor_entity_id: DAN, card_id: card.card_id, button_id: b.button_id, action: b.action, ...(input ? { input } : {}) };
+  return {
+    tenant_id: T,
+    trace_id: TRACE,
+    conversation_id: card.conversation_id,
+    job_id: card.job_id,
+    actor_entity_id: DAN,
+    card_id: card.card_id,
+    button_id: b.button_id,
+    action: b.action,
+    ...(input ? { input } : {}),
+  };
 }
 
 export const GOLDEN_INPUT = { maria_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "jitsi" };

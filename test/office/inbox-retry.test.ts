@@ -36,7 +36,15 @@ function setup(handlers: Partial<InboxHandlers>) {
 
 const message = (n: number) => ({
   kind: "message" as const,
-  request: { tenant_id: "tnt_1", trace_id: "trc_1", conversation_id: "cnv_1", actor_entity_id: "ent_1", kind: "text" as const, body_text: `hello ${n}`, message_event_id: `evt_${n}` },
+  request: {
+    tenant_id: "tnt_1",
+    trace_id: "trc_1",
+    conversation_id: "cnv_1",
+    actor_entity_id: "ent_1",
+    kind: "text" as const,
+    body_text: `hello ${n}`,
+    message_event_id: `evt_${n}`,
+  },
 });
 const until = async (cond: () => boolean) => {
   const end = Date.now() + 5000;
@@ -115,7 +123,11 @@ describe("inbox retries", () => {
 
   it("a row sealed under another key is dropped with an error, not retried forever", async () => {
     const t = setup({});
-    t.db.prepare("INSERT INTO office_inbox (tenant_id, event_id, kind, conversation_id, request, accepted_at) VALUES ('tnt_1', 'evt_x', 'message', 'cnv_1', 'AAAA.BBBB.CCCC', '2026-01-01T00:00:00Z')").run();
+    t.db
+      .prepare(
+        "INSERT INTO office_inbox (tenant_id, event_id, kind, conversation_id, request, accepted_at) VALUES ('tnt_1', 'evt_x', 'message', 'cnv_1', 'AAAA.BBBB.CCCC', '2026-01-01T00:00:00Z')",
+      )
+      .run();
     t.inbox.start();
     await t.inbox.idle();
     expect(t.rows()).toEqual([]);

@@ -31,7 +31,10 @@ describe("Office's durable inbox", () => {
     const dan = first.demo.humans[0]!.token;
     // The window between the 202 and Office's answer, held open: Office takes up nothing.
     first.server.office.stop();
-    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "Thanks! Reach me on +351 912 345 678 or dan.rivera@example.org" });
+    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "Thanks! Reach me on +351 912 345 678 or dan.rivera@example.org",
+    });
     expect(res.status).toBe(202);
     const messageEvent = res.body.created_event_ids[0] as string;
     await new Promise((r) => setTimeout(r, 100));

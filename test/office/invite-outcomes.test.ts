@@ -63,7 +63,13 @@ describe("what the cards say is what the ledger proves", () => {
 
   it("books what was asked, at the instant asked: “January 5 at 3pm Lisbon time”", async () => {
     w = await setupWorld();
-    const r = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "Schedule a 30-min call with maria@acme.com on January 5 at 3pm Lisbon time" });
+    const r = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "Schedule a 30-min call with maria@acme.com on January 5 at 3pm Lisbon time",
+    });
     const jobId = r.job_id!;
     await w.office.jobAction(click(card(w, jobId), "Approve"));
     await w.office.jobAction(click(card(w, jobId), "Provide info", { meeting_link: "jitsi" }));
@@ -146,7 +152,23 @@ describe("what the cards say is what the ledger proves", () => {
     dav = await startRadicale();
     const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password });
     // 27 Dec 2025 is a Saturday: the window "Tue–Thu, 14:00–17:00" (Lisbon, UTC+0) opens Tue 30 Dec.
-    await calendar.put("busy-1", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20251227T100000Z", "DTSTART:20251230T140000Z", "DTEND:20251230T150000Z", "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+    await calendar.put(
+      "busy-1",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//test//EN",
+        "BEGIN:VEVENT",
+        "UID:busy-1",
+        "DTSTAMP:20251227T100000Z",
+        "DTSTART:20251230T140000Z",
+        "DTEND:20251230T150000Z",
+        "SUMMARY:Busy",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
     w = await setupWorld({ office: { calendarProvider: calendar } });
     const jobId = await completeGolden(w);
     expect(stateOf(w, jobId)).toBe("completed");

@@ -48,9 +48,26 @@ describe("the Office view", () => {
       const full = foldJob(w.events(id))!;
       const s = live.job(T, id)!;
       states.set(id, s.state);
-      expect(s).toMatchObject({ job_id: full.job_id, title: full.title, state: full.state, owner_entity_id: full.owner_entity_id, conversation_id: full.conversation_id, created_at: full.created_at, updated_at: full.updated_at });
+      expect(s).toMatchObject({
+        job_id: full.job_id,
+        title: full.title,
+        state: full.state,
+        owner_entity_id: full.owner_entity_id,
+        conversation_id: full.conversation_id,
+        created_at: full.created_at,
+        updated_at: full.updated_at,
+      });
       const last = full.tools.at(-1);
-      expect(s.last_tool).toEqual(last ? { tool_call_id: last.tool_call_id, tool_name: last.tool_name, ...(last.status ? { status: last.status } : {}), ...(last.error_code ? { error_code: last.error_code } : {}) } : undefined);
+      expect(s.last_tool).toEqual(
+        last
+          ? {
+              tool_call_id: last.tool_call_id,
+              tool_name: last.tool_name,
+              ...(last.status ? { status: last.status } : {}),
+              ...(last.error_code ? { error_code: last.error_code } : {}),
+            }
+          : undefined,
+      );
     }
     // The timeout's retry ran live and met the scripted auth failure too.
     expect([states.get(done), states.get(retrying), states.get(waiting), states.get(rejected)]).toEqual(["completed", "waiting_input", "waiting_input", "rejected"]);
@@ -84,7 +101,13 @@ describe("the Office view", () => {
     // waiting_input, and the very next message is read as the answer to that job's question.
     const jobId = await approveGolden(w);
     expect(view.job(T, jobId)?.state).toBe("waiting_input");
-    const next = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "maria@acme.com, Tue–Thu 14:00–17:00, Europe/Lisbon, Google Meet" });
+    const next = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "maria@acme.com, Tue–Thu 14:00–17:00, Europe/Lisbon, Google Meet",
+    });
     expect(next).toMatchObject({ job_id: jobId, notes: "Continued the job" });
     expect(view.job(T, jobId)?.state).toBe(foldJob(w.events(jobId))!.state);
     expect((await w.office.trajectory(T, AGENT)).jobs.map((j) => j.job_id)).toEqual([jobId]);

@@ -68,7 +68,7 @@ describe("phone detection", () => {
     const prefix = fc.constantFrom("job", "evt", "msg", "card", "tcall", "vlt", "cnv", "trc");
     const ms = fc.integer({ min: 1_600_000_000_000, max: 2_100_000_000_000 });
     const id = fc.tuple(prefix, ms).map(([p, t]) => newId(p, t));
-    const around = fc.constantFrom("", " ", "id ", "(", '"', "[ref job:\"", "on ", "\n");
+    const around = fc.constantFrom("", " ", "id ", "(", '"', '[ref job:"', "on ", "\n");
     const after = fc.constantFrom("", " ", ")", '"', ".", ", ok", "\n");
     const wrapped = fc.oneof(
       id,

@@ -22,7 +22,11 @@ describe("PII never reaches the ledger", () => {
       expect(findPiiDeep(e.payload), `${e.event_type} ${e.event_id}`).toEqual([]);
     }
     const input = all.find((e) => e.event_type === "job.input_provided")!.payload as any;
-    expect(input.inputs.maria_email).toMatchObject({ redacted: "m***@acme.com", hash: expect.stringMatching(/^blake3:[0-9a-f]{64}$/), vault_ref: expect.stringMatching(/^vault_ref:/) });
+    expect(input.inputs.maria_email).toMatchObject({
+      redacted: "m***@acme.com",
+      hash: expect.stringMatching(/^blake3:[0-9a-f]{64}$/),
+      vault_ref: expect.stringMatching(/^vault_ref:/),
+    });
     const called = all.find((e) => e.event_type === "tool.called")!.payload as any;
     expect(called.inputs.attendees[0]).toMatchObject({ label: "Maria", email_redacted: "m***@acme.com", email_hash: input.inputs.maria_email.hash });
     expect(called.pii_policy).toEqual({ redactions_applied: ["email_redacted"], hashes_applied: ["email_hash"], raw_pii_stored: false });
@@ -44,7 +48,10 @@ describe("PII never reaches the ledger", () => {
   it("erasing also rewrites the .ics invite and the outbox row: only the redacted form is left", async () => {
     // Mail configured but the worker not started: the invite waits in the outbox.
     w.cleanup();
-    w = await setupWorld({ agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite", "mail.send"] }], office: { mail: { url: "smtp://127.0.0.1:9", from: { address: "office@acme.test" } } } });
+    w = await setupWorld({
+      agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite", "mail.send"] }],
+      office: { mail: { url: "smtp://127.0.0.1:9", from: { address: "office@acme.test" } } },
+    });
     const jobId = await completeGolden(w);
     const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email.vault_ref;
     const [row] = w.office.artifacts.outbox(T, jobId);
@@ -84,7 +91,13 @@ describe("PII never reaches the ledger", () => {
   });
 
   it("PII typed into a request is vaulted before the proposal is written", async () => {
-    const r = await w.office.ingestMessage({ tenant_id: T, trace_id: "trc_x", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_dan", body_text: "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom" });
+    const r = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: "trc_x",
+      conversation_id: "cnv_9f2a",
+      actor_entity_id: "ent_human_dan",
+      body_text: "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom",
+    });
     const evs = w.events(r.job_id);
     for (const e of evs) expect(findPiiDeep(e.payload)).toEqual([]);
     const card = (evs[1]!.payload as any).proposed_card;

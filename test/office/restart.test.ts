@@ -88,7 +88,12 @@ describe("the circuit breaker survives a restart", () => {
     w.office = next;
     const tenth = await completeGolden(w);
     expect(stateOf(w, tenth)).toBe("failed");
-    expect(w.events(tenth).filter((e) => e.event_type === "job.state_changed").at(-1)!.payload).toMatchObject({ reason_code: "provider_circuit_open" });
+    expect(
+      w
+        .events(tenth)
+        .filter((e) => e.event_type === "job.state_changed")
+        .at(-1)!.payload,
+    ).toMatchObject({ reason_code: "provider_circuit_open" });
     next.stop();
   });
 });

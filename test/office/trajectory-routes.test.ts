@@ -36,20 +36,54 @@ describe("dignity trajectory, affordances, REST", () => {
   });
 
   it("which agent answers: none → silent; several → the one named, else the first to join", async () => {
-    await seedDirectory(w.ledger, [{ id: "ent_agent_billing", name: "Billing Agent" }, { id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] }], "cnv_group");
-    const named = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: "cnv_group", actor_entity_id: DAN, body_text: "Office Scheduler, schedule a call with Ana tomorrow at 3pm" });
+    await seedDirectory(
+      w.ledger,
+      [
+        { id: "ent_agent_billing", name: "Billing Agent" },
+        { id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] },
+      ],
+      "cnv_group",
+    );
+    const named = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: "cnv_group",
+      actor_entity_id: DAN,
+      body_text: "Office Scheduler, schedule a call with Ana tomorrow at 3pm",
+    });
     expect(w.events().find((e) => e.event_id === named.emitted_event_ids[0])!.actor.entity_id).toBe(AGENT);
     const first = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: "cnv_group", actor_entity_id: DAN, body_text: "hello" });
     expect(w.events().find((e) => e.event_id === first.emitted_event_ids[0])!.actor.entity_id).toBe("ent_agent_billing");
-    await w.ledger.append({ tenant_id: T, events: [{ event_id: "evt_solo_conv", event_type: "conversation.created", ts: "2025-12-27T10:00:00.000Z", tenant_id: T, trace_id: "trc_setup", conversation_id: "cnv_solo", actor: { entity_id: "system_policy_agent", actor_type: "system" }, payload: { conversation_id: "cnv_solo", title: "Notes", participants: [{ entity_id: DAN }] } }] });
+    await w.ledger.append({
+      tenant_id: T,
+      events: [
+        {
+          event_id: "evt_solo_conv",
+          event_type: "conversation.created",
+          ts: "2025-12-27T10:00:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_setup",
+          conversation_id: "cnv_solo",
+          actor: { entity_id: "system_policy_agent", actor_type: "system" },
+          payload: { conversation_id: "cnv_solo", title: "Notes", participants: [{ entity_id: DAN }] },
+        },
+      ],
+    });
     const silent = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: "cnv_solo", actor_entity_id: DAN, body_text: "schedule a call with Ana" });
     expect(silent.emitted_event_ids).toEqual([]);
   });
 
   it("REST: thin routes with the standard error shape", async () => {
     const app = createApp({ routes: [createOfficeRoutes(w.office)] });
-    const post = (path: string, body: unknown) => app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
-    const ok = await post("/v1/office/ingest_message", { tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "Can you schedule a 30-min call with Maria next week?" });
+    const post = (path: string, body: unknown) =>
+      app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+    const ok = await post("/v1/office/ingest_message", {
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as any;
     expect(body).toMatchObject({ ok: true, notes: "Proposed a job card" });
@@ -71,7 +105,10 @@ describe("dignity trajectory, affordances, REST", () => {
     const again = await post("/v1/office/job_action", click(c, "Approve"));
     expect(again.status).toBe(409);
     expect(((await again.json()) as any).error.code).toBe("ILLEGAL_JOB_TRANSITION");
-    const badInput = await post("/v1/office/job_action", click(card(w, body.job_id), "Provide info", { maria_email: "nope", time_window: "Tue 10-12", timezone: "Europe/Lisbon", meeting_link: "zoom" }));
+    const badInput = await post(
+      "/v1/office/job_action",
+      click(card(w, body.job_id), "Provide info", { maria_email: "nope", time_window: "Tue 10-12", timezone: "Europe/Lisbon", meeting_link: "zoom" }),
+    );
     expect(badInput.status).toBe(422);
     expect(((await badInput.json()) as any).error).toMatchObject({ code: "INVALID_INPUT", details: { fields: { maria_email: expect.any(String) } } });
 

@@ -63,7 +63,9 @@ describe("admin endpoint (token rotation on a running server)", () => {
     const { dir, url, server } = await boot();
     const secret = JSON.parse(readFileSync(join(dir, "admin.json"), "utf8")).token as string;
     const post = (body: string, headers: Record<string, string> = {}) =>
-      fetch(`${url}/v1/admin/tokens/rotate`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: { code: string; message: string; details: Record<string, unknown> } } }));
+      fetch(`${url}/v1/admin/tokens/rotate`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers }, body }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as { error: { code: string; message: string; details: Record<string, unknown> } } }),
+      );
     const good = JSON.stringify({ tenant_id: server.demo!.tenant_id, entity_id: server.demo!.humans[0]!.entity_id });
 
     const noSecret = await post(good, { authorization: "Bearer nope" });
@@ -95,11 +97,15 @@ describe("admin endpoint (token rotation on a running server)", () => {
     cleanups.push(writePidFile(dir)); // as main.ts does: it is how the CLI knows a server is running
     // Another process, as from a shell; its environment names no port, so its default (3000) is
     // not where the server listens. Async: this process must keep serving while it runs.
-    const { stdout } = await execFileAsync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "cli", "logline.ts"), "workspace", "create", "--name", "Acme Plumbing", "--owner", "Maria"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir },
-      timeout: 30_000,
-    });
+    const { stdout } = await execFileAsync(
+      join(root, "node_modules", ".bin", "tsx"),
+      [join(root, "src", "cli", "logline.ts"), "workspace", "create", "--name", "Acme Plumbing", "--owner", "Maria"],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir },
+        timeout: 30_000,
+      },
+    );
     const link = /(\S+)\/signin\?token=(\S+)/.exec(stdout)!;
     expect(link[1]).toBe(url);
     const token = decodeURIComponent(link[2]!);
@@ -135,7 +141,10 @@ describe("createServer().close()", () => {
 
   it("cuts a request still running at the end of the grace period", async () => {
     const { server, url } = await withSlowRoute(300);
-    const hung = fetch(`${url}/hang`).then(() => "answered", () => "cut");
+    const hung = fetch(`${url}/hang`).then(
+      () => "answered",
+      () => "cut",
+    );
     await new Promise((r) => setTimeout(r, 100));
     const t = Date.now();
     await server.close();

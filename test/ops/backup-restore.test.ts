@@ -66,10 +66,13 @@ describe("backup during concurrent writes", () => {
 
     expect(report.ok).toBe(true);
     expect(report.integrity).toBe("ok");
-    expect(report.ledger.map((r) => [r.tenant_id, r.ok])).toEqual([["ten_a", true], ["ten_b", true]]);
+    expect(report.ledger.map((r) => [r.tenant_id, r.ok])).toEqual([
+      ["ten_a", true],
+      ["ten_b", true],
+    ]);
     expect(report.files).toBeGreaterThanOrEqual(2); // signing key + attachment
     expect(ackedDuringBackup).toBeGreaterThan(0); // the backup really raced with commits
-    expect((readdirSync(work.dir))).toEqual(["nightly.sqlite"]); // one self-contained file
+    expect(readdirSync(work.dir)).toEqual(["nightly.sqlite"]); // one self-contained file
 
     // Restore into an empty data dir and open it the way the server would.
     const target = track(tempDir("restored-"));

@@ -104,7 +104,12 @@ describe("logline CLI", () => {
     const tenant = /^ok +(\S+)/m.exec(logline(dir.dir, "verify").out)![1]!;
     const exported = logline(dir.dir, "export", "--tenant", tenant);
     expect(exported.code).toBe(0);
-    expect(exported.out.trim().split("\n").every((l) => JSON.parse(l).tenant_id === tenant)).toBe(true);
+    expect(
+      exported.out
+        .trim()
+        .split("\n")
+        .every((l) => JSON.parse(l).tenant_id === tenant),
+    ).toBe(true);
 
     const usage = logline(dir.dir, "export");
     expect(usage.code).toBe(2);

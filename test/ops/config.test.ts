@@ -40,7 +40,10 @@ describe("parseConfig", () => {
     const d = parseConfig({}, "/srv/logline");
     expect(d.streams).toEqual({ perToken: 20, perTenant: 5000 });
     expect(d.httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 });
-    const c = parseConfig({ STREAMS_PER_TOKEN: "3", STREAMS_PER_TENANT: "50", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "30000", HTTP_KEEPALIVE_TIMEOUT_MS: "1000" }, "/srv/logline");
+    const c = parseConfig(
+      { STREAMS_PER_TOKEN: "3", STREAMS_PER_TENANT: "50", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "30000", HTTP_KEEPALIVE_TIMEOUT_MS: "1000" },
+      "/srv/logline",
+    );
     expect(c.streams).toEqual({ perToken: 3, perTenant: 50 });
     expect(c.httpTimeouts).toEqual({ headersMs: 2000, requestMs: 30_000, keepAliveMs: 1000 });
     expect(fail({ STREAMS_PER_TOKEN: "0" }).message).toContain("STREAMS_PER_TOKEN");
@@ -50,7 +53,10 @@ describe("parseConfig", () => {
   it("reads SIGNUP and TRUSTED_PROXIES, refusing what they cannot mean", () => {
     expect(parseConfig({}, "/srv/logline")).toMatchObject({ trustedProxies: [] });
     expect(parseConfig({}, "/srv/logline").signup).toBeUndefined();
-    expect(parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline")).toMatchObject({ signup: "closed", trustedProxies: ["loopback", "10.0.0.0/8", "192.168.1.4"] });
+    expect(parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline")).toMatchObject({
+      signup: "closed",
+      trustedProxies: ["loopback", "10.0.0.0/8", "192.168.1.4"],
+    });
     expect(parseConfig({ SIGNUP: " Invite " }, "/srv/logline").signup).toBe("invite");
     expect(parseConfig({ TRUSTED_PROXIES: "::1, fd00::/8" }, "/srv/logline").trustedProxies).toEqual(["::1", "fd00::/8"]);
     expect(fail({ SIGNUP: "maybe" }).message).toContain("SIGNUP must be one of open, invite, closed");
@@ -85,7 +91,11 @@ describe("parseConfig", () => {
     [{ CALDAV_URL: "dav.example.com" }, "CALDAV_URL", /CALDAV_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ JITSI_BASE_URL: "meet.example.com" }, "JITSI_BASE_URL", /JITSI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ SIGNUP: "maybe" }, "SIGNUP", /SIGNUP must be one of open, invite, closed \(got "maybe"\)/],
-    [{ TRUSTED_PROXIES: "not-an-ip" }, "TRUSTED_PROXIES", /TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback\/linklocal\/uniquelocal \(invalid IP address: not-an-ip\)/],
+    [
+      { TRUSTED_PROXIES: "not-an-ip" },
+      "TRUSTED_PROXIES",
+      /TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback\/linklocal\/uniquelocal \(invalid IP address: not-an-ip\)/,
+    ],
     [{ TRUSTED_PROXIES: "loopback, 10.0.0.0/33" }, "TRUSTED_PROXIES", /TRUSTED_PROXIES must list IP addresses.*10\.0\.0\.0\/33/],
   ])("refuses %j naming %s", (env, variable, message) => {
     const err = fail(env as Record<string, string>);
@@ -108,21 +118,38 @@ describe("parseConfig", () => {
 
   it("reads SMTP credentials from the URL or from SMTP_USER/SMTP_PASSWORD, and keeps them out of the URL", () => {
     const fromUrl = parseConfig({ SMTP_URL: "smtps://office%40example.com:p%3Ass@mail.example.com:465", MAIL_FROM: "Acme Office <office@example.com>" });
-    expect(fromUrl.mail).toEqual({ url: "smtps://mail.example.com:465", user: "office@example.com", password: "p:ss", from: { name: "Acme Office", address: "office@example.com" } });
+    expect(fromUrl.mail).toEqual({
+      url: "smtps://mail.example.com:465",
+      user: "office@example.com",
+      password: "p:ss",
+      from: { name: "Acme Office", address: "office@example.com" },
+    });
     const separate = parseConfig({ SMTP_URL: "smtp://relay.example.com:587", SMTP_USER: "u", SMTP_PASSWORD: "pw", MAIL_FROM: "office@example.com" });
     expect(separate.mail).toEqual({ url: "smtp://relay.example.com:587", user: "u", password: "pw", from: { address: "office@example.com" } });
     expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
   });
 
   it("configures CalDAV and a self-hosted Jitsi", () => {
-    const c = parseConfig({ CALDAV_URL: "https://cloud.example.com/remote.php/dav/", CALDAV_USERNAME: "dan", CALDAV_PASSWORD: "s3cret", CALDAV_CALENDAR: "Work", JITSI_BASE_URL: "https://meet.example.com/" });
+    const c = parseConfig({
+      CALDAV_URL: "https://cloud.example.com/remote.php/dav/",
+      CALDAV_USERNAME: "dan",
+      CALDAV_PASSWORD: "s3cret",
+      CALDAV_CALENDAR: "Work",
+      JITSI_BASE_URL: "https://meet.example.com/",
+    });
     expect(c.caldav).toEqual({ url: "https://cloud.example.com/remote.php/dav", username: "dan", password: "s3cret", calendar: "Work" });
     expect(c.jitsiBaseUrl).toBe("https://meet.example.com");
     expect(JSON.stringify(describeConfig(c))).not.toContain("s3cret");
   });
 
   it("configures the LLM planner", () => {
-    const c = parseConfig({ OFFICE_PLANNER: "LLM", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/", OFFICE_LLM_MODEL: "qwen2.5", OFFICE_LLM_API_KEY: "k", OFFICE_LLM_LOG_FULL: "yes" });
+    const c = parseConfig({
+      OFFICE_PLANNER: "LLM",
+      OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/",
+      OFFICE_LLM_MODEL: "qwen2.5",
+      OFFICE_LLM_API_KEY: "k",
+      OFFICE_LLM_LOG_FULL: "yes",
+    });
     expect(c.office).toEqual({ planner: "llm", llm: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5", apiKey: "k", timeoutMs: 20_000, logFull: true } });
   });
 });

@@ -15,7 +15,16 @@ import { openDatabase } from "../../src/shared/db.js";
  * from the boot-time quick check, and `verify` reports the database BROKEN and exits 1.
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const quiet = { info() {}, warn() {}, error() {}, fatal() {}, debug() {}, child() { return quiet; } } as never;
+const quiet = {
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+  debug() {},
+  child() {
+    return quiet;
+  },
+} as never;
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

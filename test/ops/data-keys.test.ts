@@ -29,7 +29,11 @@ async function withHistory(): Promise<string> {
   const s = await boot();
   const { url } = await s.listen();
   const dan = s.demo!.humans[0]!.token;
-  const r = await fetch(`${url}/v1/contacts`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "k-keys-contact" }, body: JSON.stringify({ display_name: "Maria", email: "maria@acme.com" }) });
+  const r = await fetch(`${url}/v1/contacts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "k-keys-contact" },
+    body: JSON.stringify({ display_name: "Maria", email: "maria@acme.com" }),
+  });
   expect(r.status).toBe(201);
   await s.close();
   return dan;

@@ -72,7 +72,16 @@ afterAll(async () => {
 
 type Req = { path: string; init: RequestInit; anonymous?: boolean; ok: number };
 const json = (method: string, body: unknown): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-const message = (n: string) => ({ event_id: `evt_full_${n}`, event_type: "message.sent", ts: new Date().toISOString(), tenant_id: T, trace_id: "trc_full", conversation_id: "cnv_9f2a", actor: { entity_id: "ent_human_dan", actor_type: "human" }, payload: { message_id: `msg_full_${n}`, kind: "text", body_text: "hello" } });
+const message = (n: string) => ({
+  event_id: `evt_full_${n}`,
+  event_type: "message.sent",
+  ts: new Date().toISOString(),
+  tenant_id: T,
+  trace_id: "trc_full",
+  conversation_id: "cnv_9f2a",
+  actor: { entity_id: "ent_human_dan", actor_type: "human" },
+  payload: { message_id: `msg_full_${n}`, kind: "text", body_text: "hello" },
+});
 
 const ROUTES: Array<[string, () => Req]> = [
   ["POST /v1/workspaces", () => ({ path: "/v1/workspaces", init: json("POST", { name: "Full Co", owner: { display_name: "Zed" } }), anonymous: true, ok: 201 })],
@@ -98,7 +107,14 @@ const ROUTES: Array<[string, () => Req]> = [
   ["POST /v1/conversations/:id/context/target", () => ({ path: "/v1/conversations/cnv_9f2a/context/target", init: json("POST", { job_id: jobId }), ok: 200 })],
   ["POST /v1/jobs/:job_id/actions", () => ({ path: `/v1/jobs/${jobId}/actions`, init: json("POST", approve), ok: 202 })],
   ["POST /v1/ledger/append", () => ({ path: "/v1/ledger/append", init: json("POST", { tenant_id: T, events: [message("1")] }), ok: 200 })],
-  ["POST /v1/office/ingest_message", () => ({ path: "/v1/office/ingest_message", init: json("POST", { tenant_id: T, trace_id: "trc_full", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_dan", body_text: "hello again" }), ok: 200 })],
+  [
+    "POST /v1/office/ingest_message",
+    () => ({
+      path: "/v1/office/ingest_message",
+      init: json("POST", { tenant_id: T, trace_id: "trc_full", conversation_id: "cnv_9f2a", actor_entity_id: "ent_human_dan", body_text: "hello again" }),
+      ok: 200,
+    }),
+  ],
   ["DELETE /v1/contacts/:id", () => ({ path: `/v1/contacts/${contactId}`, init: { method: "DELETE" }, ok: 200 })],
   ["DELETE /v1/session", () => ({ path: "/v1/session", init: { method: "DELETE" }, ok: 200 })],
 ];

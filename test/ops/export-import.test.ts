@@ -39,7 +39,10 @@ async function seeded(): Promise<TestLedger> {
   await t.ledger.append({ tenant_id: "ten_b", events: setupTenant("ten_b") });
   await t.ledger.append({ tenant_id: "ten_a", events: [conversationCreated("ten_a", "cnv_other")] });
   for (let i = 0; i < 5; i++) {
-    await t.ledger.append({ tenant_id: "ten_a", events: Array.from({ length: 9 }, (_, j) => messageSent("ten_a", `m${i}-${j}`, { conversationId: j % 3 ? "cnv_general" : "cnv_other" })) });
+    await t.ledger.append({
+      tenant_id: "ten_a",
+      events: Array.from({ length: 9 }, (_, j) => messageSent("ten_a", `m${i}-${j}`, { conversationId: j % 3 ? "cnv_general" : "cnv_other" })),
+    });
     await t.ledger.append({ tenant_id: "ten_b", events: [messageSent("ten_b", `other tenant ${i}`)] });
   }
   return t;

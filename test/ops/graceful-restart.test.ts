@@ -31,7 +31,11 @@ async function freePort(): Promise<number> {
  * acknowledged one within ~60 ms, which a busy server may not).
  */
 async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess & { logs: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let logs = "";
   child.stdout!.on("data", (d) => (logs += d));
   child.stderr!.on("data", (d) => (logs += d));
@@ -141,7 +145,11 @@ describe("graceful restart with an SSE client attached", () => {
     await until(() => all.every((n) => bodies().some((d) => d.includes(`restart-msg-${n} done`))), "every message on the resumed stream");
 
     // Nothing lost, nothing repeated: each message exactly once, ids strictly increasing.
-    for (const n of all) expect(bodies().filter((d) => d.includes(`restart-msg-${n} done`)), `message ${n}`).toHaveLength(1);
+    for (const n of all)
+      expect(
+        bodies().filter((d) => d.includes(`restart-msg-${n} done`)),
+        `message ${n}`,
+      ).toHaveLength(1);
     const seqs = frames.filter((f) => f.id).map((f) => Number(f.id.replace("seq:", "")));
     const live = seqs.filter((_, i) => frames.filter((f) => f.id)[i]!.type !== "hello");
     for (let i = 1; i < live.length; i++) expect(live[i]).toBeGreaterThan(live[i - 1]!);
@@ -149,7 +157,11 @@ describe("graceful restart with an SSE client attached", () => {
 
     server.kill("SIGTERM");
     expect((await once(server, "exit"))[0]).toBe(0);
-    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], {
+      cwd: root,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    });
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(new RegExp(`^ok +${demo.tenant_id}`, "m"));
   }, 90_000);

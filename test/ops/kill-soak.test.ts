@@ -25,7 +25,11 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess & { logs: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let logs = "";
   child.stdout!.on("data", (d) => (logs += d));
   child.stderr!.on("data", (d) => (logs += d));
@@ -61,7 +65,12 @@ function random(seed: number): () => number {
  * what the kills land in.
  */
 async function startSlowModel(rnd: () => number): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const reply = JSON.stringify({ operations: [{ type: "chat_reply", text: "Noted, thank you.", job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null }], surfaces: null, render: null, citations: null });
+  const reply = JSON.stringify({
+    operations: [{ type: "chat_reply", text: "Noted, thank you.", job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null }],
+    surfaces: null,
+    render: null,
+    citations: null,
+  });
   const server = createHttpServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -71,7 +80,17 @@ async function startSlowModel(rnd: () => number): Promise<{ baseUrl: string; clo
         res.end(text);
       };
       if (req.method === "GET") return send({ object: "list", data: [{ id: "soak", object: "model" }] });
-      setTimeout(() => send({ id: "soak", object: "chat.completion", created: 0, model: "soak", choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }] }), 20 + Math.floor(rnd() * 100));
+      setTimeout(
+        () =>
+          send({
+            id: "soak",
+            object: "chat.completion",
+            created: 0,
+            model: "soak",
+            choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
+          }),
+        20 + Math.floor(rnd() * 100),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -93,7 +112,19 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     const base = `http://127.0.0.1:${port}`;
     const model = await startSlowModel(rnd);
     cleanups.push(() => model.close());
-    const env = { DATA_DIR: dir.dir, PORT: String(port), HOST: "127.0.0.1", LOGLINE_DEMO: "1", LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "8000", OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: model.baseUrl, OFFICE_LLM_MODEL: "soak", RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_BURST: "10000" };
+    const env = {
+      DATA_DIR: dir.dir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOGLINE_DEMO: "1",
+      LOG_LEVEL: "warn",
+      SHUTDOWN_TIMEOUT_MS: "8000",
+      OFFICE_PLANNER: "llm",
+      OFFICE_LLM_BASE_URL: model.baseUrl,
+      OFFICE_LLM_MODEL: "soak",
+      RATE_LIMIT_PER_MINUTE: "100000",
+      RATE_LIMIT_BURST: "10000",
+    };
 
     let server = await startServer(env, base);
     const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as { tenant_id: string; humans: Array<{ token: string }>; agents: Array<{ entity_id: string }> };
@@ -101,7 +132,11 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     // One conversation with the agent per sender: a person types a message every ~100 ms.
     const conversations: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${base}/v1/conversations`, { method: "POST", headers: { ...headers, "idempotency-key": `soak-conversation-${i}` }, body: JSON.stringify({ title: `Soak ${i}`, participants: [{ entity_id: demo.agents[0]!.entity_id }] }) });
+      const res = await fetch(`${base}/v1/conversations`, {
+        method: "POST",
+        headers: { ...headers, "idempotency-key": `soak-conversation-${i}` },
+        body: JSON.stringify({ title: `Soak ${i}`, participants: [{ entity_id: demo.agents[0]!.entity_id }] }),
+      });
       expect(res.status).toBe(202);
       conversations.push(((await res.json()) as { conversation_id: string }).conversation_id);
     }
@@ -156,7 +191,10 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     while (pending() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(pending(), `seed ${seed}`).toBe(0);
 
-    const stored = db.prepare("SELECT event_id FROM ledger_events WHERE tenant_id = ? AND event_type = 'message.sent' AND actor_type = 'human'").pluck().all(demo.tenant_id) as string[];
+    const stored = db
+      .prepare("SELECT event_id FROM ledger_events WHERE tenant_id = ? AND event_type = 'message.sent' AND actor_type = 'human'")
+      .pluck()
+      .all(demo.tenant_id) as string[];
     const answers = db
       .prepare("SELECT json_extract(payload, '$.causation_id') AS cause, COUNT(*) AS n FROM ledger_events WHERE tenant_id = ? AND actor_type = 'agent' GROUP BY cause")
       .all(demo.tenant_id) as Array<{ cause: string | null; n: number }>;
@@ -168,7 +206,11 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
 
     server.kill("SIGTERM");
     expect((await once(server, "exit"))[0]).toBe(0);
-    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], {
+      cwd: root,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    });
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
   }, 180_000);
 });

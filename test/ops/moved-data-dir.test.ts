@@ -28,7 +28,11 @@ describe("a data dir moved to another folder", () => {
     const dan = s.demo!.humans[0]!.token;
     const form = new FormData();
     form.append("file", new Blob(["a,b\n1,2\n"], { type: "text/csv" }), "prices.csv");
-    const up = await fetch(`${url}/v1/conversations/cnv_dan_ana/attachments`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-move-up" }, body: form });
+    const up = await fetch(`${url}/v1/conversations/cnv_dan_ana/attachments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-move-up" },
+      body: form,
+    });
     const attachment = ((await up.json()) as { artifact_id: string }).artifact_id;
     const stream = openStream(url, { token: dan });
     await postJson(`${url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });

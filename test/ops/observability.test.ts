@@ -7,7 +7,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import { createApp } from "../../src/app.js";
 import { createLogger } from "../../src/ops/logger.js";
-import { createOpsRuntime, } from "../../src/ops/runtime.js";
+import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { openDatabase } from "../../src/shared/db.js";
 import { tempDir } from "../ledger/helpers.js";
 
@@ -95,7 +95,17 @@ describe("request logs", () => {
     expect(boomBody.error.details.trace_id).toBe(failed.trace_id);
 
     const raw = out.raw();
-    for (const secret of ["llt_secret-token-value", "llt_other", "llt_in_query", "llt_cookie", "maria@example.com", "555 0100", "about the invoice", "inv_secret_invite_token", "cnv_9f2a"]) {
+    for (const secret of [
+      "llt_secret-token-value",
+      "llt_other",
+      "llt_in_query",
+      "llt_cookie",
+      "maria@example.com",
+      "555 0100",
+      "about the invoice",
+      "inv_secret_invite_token",
+      "cnv_9f2a",
+    ]) {
       expect(raw, secret).not.toContain(secret);
     }
   });

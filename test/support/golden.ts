@@ -67,7 +67,13 @@ export async function click(url: string, token: string, card: any, type: string,
   return postJson(
     `${url}/v1/jobs/${card.job_id}/actions`,
     token,
-    { conversation_id: card.conversation_id, card_id: card.card_id, button_id: btn.button_id, action: btn.action, ...(needsInput ? { input: fillInput(btn.action.input_schema) } : {}) },
+    {
+      conversation_id: card.conversation_id,
+      card_id: card.card_id,
+      button_id: btn.button_id,
+      action: btn.action,
+      ...(needsInput ? { input: fillInput(btn.action.input_schema) } : {}),
+    },
     key,
   );
 }

@@ -17,8 +17,18 @@ export function ActionSummaryBar({ summary, cid, jobs }) {
     <span>Applied to: <strong>${summary.job_title}</strong></span>
     ${summary.assumed ? html`<span class="badge-assumed" title="No job was named; this was the default">assumed</span>` : null}
     ${others.length ? html`<button type="button" class="link-btn" aria-expanded=${open} onClick=${() => setOpen(!open)}>Change</button>` : null}
-    ${open ? html`<ul class="picker-list" role="listbox" aria-label="Apply to another job">
-      ${others.map((j) => html`<li key=${j.job_id}><button type="button" role="option" onClick=${() => { setOpen(false); void changeTarget(cid, j.job_id); }}>${j.title ?? j.job_id}</button></li>`)}
-    </ul>` : null}
+    ${
+      open
+        ? html`<ul class="picker-list" role="listbox" aria-label="Apply to another job">
+      ${others.map(
+        (j) =>
+          html`<li key=${j.job_id}><button type="button" role="option" onClick=${() => {
+            setOpen(false);
+            void changeTarget(cid, j.job_id);
+          }}>${j.title ?? j.job_id}</button></li>`,
+      )}
+    </ul>`
+        : null
+    }
   </div>`;
 }

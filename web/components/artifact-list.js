@@ -8,7 +8,14 @@ import { bytes, safeUrl } from "../format.js";
 /** @param {ArtifactRef} a */
 export function artifactIcon(a) {
   /** @type {import('./icon.js').IconName} */
-  const name = a.mime_type === "text/calendar" || /\.ics$/i.test(a.title) || /\.ics(\?|$)/i.test(a.url ?? "") ? "calendar" : a.kind === "link" ? "link" : a.kind === "record" ? "record" : "file";
+  const name =
+    a.mime_type === "text/calendar" || /\.ics$/i.test(a.title) || /\.ics(\?|$)/i.test(a.url ?? "")
+      ? "calendar"
+      : a.kind === "link"
+        ? "link"
+        : a.kind === "record"
+          ? "record"
+          : "file";
   return html`<${Icon} name=${name} size=${22} />`;
 }
 
@@ -21,10 +28,14 @@ export function ArtifactList({ artifacts }) {
       <span class="artifact-icon" aria-hidden="true">${artifactIcon(a)}</span>
       <span class="artifact-text"><span class="artifact-title">${a.title}</span>
         ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? "Calendar invite" : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
-      ${url ? html`<span class="artifact-actions">
+      ${
+        url
+          ? html`<span class="artifact-actions">
         <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">Open</a>
         ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>Download</a>` : null}
-      </span>` : null}
+      </span>`
+          : null
+      }
     </li>`;
   })}</ul>`;
 }

@@ -19,7 +19,9 @@ export function AssistSection({ jobId }) {
     setItems(null);
     let live = true;
     void loadAssist(jobId).then((r) => live && setItems(r?.suggestions ?? []));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [jobId]);
   /** @param {SuggestionView} s */
   const drop = (s) => setItems((list) => (list ?? []).filter((x) => x.suggestion_id !== s.suggestion_id));
@@ -27,21 +29,24 @@ export function AssistSection({ jobId }) {
     <h3>Assist</h3>
     ${items === null ? html`<p class="muted small">Looking for suggestions…</p>` : null}
     ${items?.length === 0 ? html`<p class="muted small">No suggestions for this job.</p>` : null}
-    <ul class="assist-list">${(items ?? []).map((s) => html`<li key=${s.suggestion_id} class="assist-item" data-type=${s.type}>
+    <ul class="assist-list">${(items ?? []).map(
+      (s) => html`<li key=${s.suggestion_id} class="assist-item" data-type=${s.type}>
       <div><strong>${s.preview}</strong>${s.requires_confirmation ? html` <span class="badge-assumed">confirm</span>` : null}</div>
       <div class="muted small">${s.rationale}</div>
       <div class="muted small assist-effect">${EFFECT[s.applies_as ?? "message"]}</div>
       <div class="card-buttons">
         <button type="button" class="btn btn-small btn-primary" disabled=${busy === s.suggestion_id}
           onClick=${async () => {
-            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: "This suggestion needs your confirmation before it is applied.", okLabel: "Apply" }))) return;
+            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: "This suggestion needs your confirmation before it is applied.", okLabel: "Apply" })))
+              return;
             setBusy(s.suggestion_id);
             if (await applySuggestion(jobId, s)) drop(s);
             setBusy("");
           }}>Apply</button>
         <button type="button" class="btn btn-small btn-ghost" onClick=${() => drop(s)}>Dismiss</button>
       </div>
-    </li>`)}</ul>
+    </li>`,
+    )}</ul>
   </section>`;
 }
 
@@ -59,9 +64,11 @@ export function ModelProposals({ proposals }) {
   if (!proposals.length) return null;
   return html`<section class="drawer-section" aria-label="Model proposals">
     <h3>Model proposals</h3>
-    <ul class="proposal-list">${proposals.map((p) => html`<li key=${p.packet_id}>
+    <ul class="proposal-list">${proposals.map(
+      (p) => html`<li key=${p.packet_id}>
       <span>Turn ${p.turn}: ${p.proposed.join(", ") || "nothing usable"}</span> → <strong>${p.outcome ?? "—"}</strong>
       ${p.dropped.length ? html`<ul class="muted small">${p.dropped.map((d, i) => html`<li key=${i}>dropped: ${String(/** @type {any} */ (d)?.reason ?? "")}</li>`)}</ul>` : null}
-    </li>`)}</ul>
+    </li>`,
+    )}</ul>
   </section>`;
 }

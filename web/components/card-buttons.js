@@ -27,7 +27,7 @@ function inferredChoice(card, jobState) {
 export function CardButtons({ card, buttons, live, jobState, acted }) {
   const statuses = getState().buttons;
   const clicked = buttons.find((b) => acted?.has(`${card.card_id}:${b.button_id}`))?.button_id;
-  const inferred = live ? null : clicked ?? inferredChoice(card, jobState);
+  const inferred = live ? null : (clicked ?? inferredChoice(card, jobState));
   // The server's reason for a refused click, said on the card itself.
   const refusal = buttons.map((b) => statuses[`${card.card_id}:${b.button_id}`]).find((st) => st?.status === "error" && st.refused)?.message;
   return html`<div class="card-buttons" role="group" aria-label="Card actions">
@@ -39,7 +39,10 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
       const cls = `btn btn-${b.style ?? "secondary"}${done ? " btn-done" : ""}${st?.status === "pending" ? " btn-pending" : ""}`;
       return html`<button key=${b.button_id} type="button" class=${cls} disabled=${disabled}
         data-action=${b.action.type} title=${st?.status === "error" ? `Couldn’t send: ${st.message ?? ""}` : undefined}
-        onClick=${(/** @type {Event} */ e) => { e.stopPropagation(); void clickButton(card, b); }}>
+        onClick=${(/** @type {Event} */ e) => {
+          e.stopPropagation();
+          void clickButton(card, b);
+        }}>
         ${st?.status === "pending" ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}
         ${done ? "✓ " : null}${b.label}
       </button>`;

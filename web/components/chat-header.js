@@ -27,8 +27,12 @@ export function ChatHeader({ title, other, presence, job, members }) {
         ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}
       </div>
     </div>
-    ${job ? html`<button type="button" class="job-chip" aria-label=${`Open job: ${job.title ?? job.job_id}`}
+    ${
+      job
+        ? html`<button type="button" class="job-chip" aria-label=${`Open job: ${job.title ?? job.job_id}`}
       onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
-      <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>` : null}
+      <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>`
+        : null
+    }
   </header>`;
 }

@@ -44,8 +44,15 @@ export function ChatView({ s, cid }) {
   const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
   const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
   return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label="Conversation"
-    onDragOver=${(/** @type {DragEvent} */ e) => { if (e.dataTransfer?.types.includes("Files")) { e.preventDefault(); setDrag(true); } }}
-    onDragLeave=${(/** @type {DragEvent} */ e) => { if (e.currentTarget === e.target) setDrag(false); }}
+    onDragOver=${(/** @type {DragEvent} */ e) => {
+      if (e.dataTransfer?.types.includes("Files")) {
+        e.preventDefault();
+        setDrag(true);
+      }
+    }}
+    onDragLeave=${(/** @type {DragEvent} */ e) => {
+      if (e.currentTarget === e.target) setDrag(false);
+    }}
     onDrop=${(/** @type {DragEvent} */ e) => {
       e.preventDefault();
       setDrag(false);

@@ -35,11 +35,18 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       setText(prefill.text);
       requestAnimationFrame(() => {
         const el = area.current;
-        if (el) { el.focus(); el.setSelectionRange(el.value.length, el.value.length); }
+        if (el) {
+          el.focus();
+          el.setSelectionRange(el.value.length, el.value.length);
+        }
       });
     }
   }, [prefill?.n]);
-  useEffect(() => { setText(""); setRefs([]); setQuery(null); }, [cid]);
+  useEffect(() => {
+    setText("");
+    setRefs([]);
+    setQuery(null);
+  }, [cid]);
   useLayoutGrow(area, text);
 
   const send = () => {
@@ -71,7 +78,10 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     if (!known) setRefs((r) => [...r, { job_id: j.job_id, title }]);
     setQuery(null);
     const at = before.length + mark.length;
-    requestAnimationFrame(() => { el?.focus(); el?.setSelectionRange(at, at); });
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at, at);
+    });
   };
   /** Removing a chip removes its mark from the text too. @param {{ job_id: string, title: string }} r */
   const unpick = (r) => {
@@ -86,30 +96,72 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
 
   return html`<footer class="composer">
-    ${menu ? html`<div class="quick-menu" role="menu" aria-label="Quick actions">
+    ${
+      menu
+        ? html`<div class="quick-menu" role="menu" aria-label="Quick actions">
       <span class="quick-title">Start a job</span>
       ${TEMPLATES.map((t) => html`<button key=${t.label} type="button" role="menuitem" onClick=${() => useTemplate(t.text)}>${t.label}</button>`)}
-      ${job ? html`<span class="quick-title">Current job</span>
-        <button type="button" role="menuitem" onClick=${() => { setMenu(false); navigate(`/jobs/${encodeURIComponent(job.job_id)}`); }}>Open “${job.title ?? job.job_id}”</button>
-        <button type="button" role="menuitem" onClick=${() => { setMenu(false); onPin(); }}>${pinned ? "Unpin job from this conversation" : "Pin job to this conversation"}</button>` : null}
-    </div>` : null}
-    ${query !== null ? html`<ul class="job-picker" role="listbox" aria-label="Pick a job">
-      ${matches.length ? matches.map((j) => html`<li key=${j.job_id}><button type="button" role="option" onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => pick(j)}>
-        <span>${j.title ?? j.job_id}</span> <span class="muted small">${j.state.replace("_", " ")}</span></button></li>`)
-        : html`<li class="muted small">No job matches</li>`}
-    </ul>` : null}
-    ${refs.length ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map((r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
-      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => unpick(r)}>×</button></span>`)}</div>` : null}
+      ${
+        job
+          ? html`<span class="quick-title">Current job</span>
+        <button type="button" role="menuitem" onClick=${() => {
+          setMenu(false);
+          navigate(`/jobs/${encodeURIComponent(job.job_id)}`);
+        }}>Open “${job.title ?? job.job_id}”</button>
+        <button type="button" role="menuitem" onClick=${() => {
+          setMenu(false);
+          onPin();
+        }}>${pinned ? "Unpin job from this conversation" : "Pin job to this conversation"}</button>`
+          : null
+      }
+    </div>`
+        : null
+    }
+    ${
+      query !== null
+        ? html`<ul class="job-picker" role="listbox" aria-label="Pick a job">
+      ${
+        matches.length
+          ? matches.map(
+              (j) => html`<li key=${j.job_id}><button type="button" role="option" onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => pick(j)}>
+        <span>${j.title ?? j.job_id}</span> <span class="muted small">${j.state.replace("_", " ")}</span></button></li>`,
+            )
+          : html`<li class="muted small">No job matches</li>`
+      }
+    </ul>`
+        : null
+    }
+    ${
+      refs.length
+        ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map(
+            (r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
+      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => unpick(r)}>×</button></span>`,
+          )}</div>`
+        : null
+    }
     <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
     <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
-      onChange=${(/** @type {any} */ e) => { for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f); e.currentTarget.value = ""; }} />
+      onChange=${(/** @type {any} */ e) => {
+        for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f);
+        e.currentTarget.value = "";
+      }} />
     <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message"
       value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
-        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) { e.preventDefault(); pick(matches[0]); return; }
-        if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(); }
-        if (e.key === "Escape") { setMenu(false); setQuery(null); }
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) {
+          e.preventDefault();
+          pick(matches[0]);
+          return;
+        }
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+          e.preventDefault();
+          send();
+        }
+        if (e.key === "Escape") {
+          setMenu(false);
+          setQuery(null);
+        }
       }}></textarea>
     <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
   </footer>`;

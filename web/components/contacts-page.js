@@ -16,7 +16,7 @@ import { Avatar } from "./avatar.js";
 const first = (list) => list?.[0]?.value ?? list?.[0]?.redacted ?? undefined;
 
 /** @param {any} r @returns {Contact[]} */
-const list = (r) => (Array.isArray(r) ? r : r?.items ?? []);
+const list = (r) => (Array.isArray(r) ? r : (r?.items ?? []));
 
 /** Contacts: the list, add one, import a CSV (name,email,phone,company). @param {{ s: State }} props */
 export function ContactsPage({ s }) {
@@ -24,7 +24,11 @@ export function ContactsPage({ s }) {
   const [form, setForm] = useState({ display_name: "", email: "", phone: "", company: "" });
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
-  const load = () => api.listContacts().then((r) => setItems(list(r)), () => setItems([]));
+  const load = () =>
+    api.listContacts().then(
+      (r) => setItems(list(r)),
+      () => setItems([]),
+    );
   useEffect(() => void load(), []);
 
   /** @param {Event} e */
@@ -63,7 +67,12 @@ export function ContactsPage({ s }) {
   /** @param {Contact} c */
   const remove = async (c) => {
     if (!c.contact_id) return;
-    const ok = await confirmDialog({ title: `Delete ${c.display_name}?`, body: "Their email and phone are erased for good, also from invites already sent. This cannot be undone.", okLabel: "Delete", danger: true });
+    const ok = await confirmDialog({
+      title: `Delete ${c.display_name}?`,
+      body: "Their email and phone are erased for good, also from invites already sent. This cannot be undone.",
+      okLabel: "Delete",
+      danger: true,
+    });
     if (!ok) return;
     try {
       await api.deleteContact(c.contact_id);
@@ -96,22 +105,28 @@ export function ContactsPage({ s }) {
       <p class="muted small">Import a CSV with a header row: name, email, phone, company.</p>
       ${items === null ? html`<div class="loading">Loading contacts…</div>` : null}
       <ul class="people">
-        ${(items ?? []).map((c) => html`<li key=${c.contact_id ?? c.entity_id ?? c.display_name} class="person">
+        ${(items ?? []).map(
+          (c) => html`<li key=${c.contact_id ?? c.entity_id ?? c.display_name} class="person">
           <${Avatar} name=${c.display_name} id=${c.entity_id ?? c.display_name} />
           <span class="person-text"><span class="person-name">${c.display_name}</span>
             <span class="person-sub">${[c.company, c.email ?? first(c.emails), c.phone ?? first(c.phones)].filter(Boolean).join(" · ")}</span></span>
           ${isAdmin && c.contact_id ? html`<button type="button" class="btn btn-ghost btn-small" aria-label=${`Delete ${c.display_name}`} onClick=${() => remove(c)}>Delete</button>` : null}
-        </li>`)}
+        </li>`,
+        )}
         ${items && items.length === 0 ? html`<li class="conv-empty">No contacts yet. Add one above or import a CSV.</li>` : null}
       </ul>
       <h3 class="section-title">Coworkers</h3>
       <ul class="people">
-        ${Object.values(s.entities).filter((e) => e.entity_id !== s.me?.entity_id && e.actor_type !== "system" && e.kind !== "contact").map((e) => html`<li key=${e.entity_id} class="person">
+        ${Object.values(s.entities)
+          .filter((e) => e.entity_id !== s.me?.entity_id && e.actor_type !== "system" && e.kind !== "contact")
+          .map(
+            (e) => html`<li key=${e.entity_id} class="person">
           <${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
           <span class="person-text"><span class="person-name">${e.display_name}</span>
-            <span class="person-sub">${e.actor_type === "agent" ? e.role ?? "Agent coworker" : "Coworker"}</span></span>
+            <span class="person-sub">${e.actor_type === "agent" ? (e.role ?? "Agent coworker") : "Coworker"}</span></span>
           ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}
-        </li>`)}
+        </li>`,
+          )}
       </ul>
     </div>
   </section>`;

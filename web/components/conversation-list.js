@@ -11,7 +11,10 @@ import { pollSeconds } from "../live.js";
 
 /** The other side of a conversation: the agent if there is one, else the first other person. @param {State} s @param {string[]} ids */
 export function otherParty(s, ids) {
-  const others = ids.filter((id) => id !== s.me?.entity_id).map((id) => s.entities[id]).filter(Boolean);
+  const others = ids
+    .filter((id) => id !== s.me?.entity_id)
+    .map((id) => s.entities[id])
+    .filter(Boolean);
   return others.find((e) => e.actor_type === "agent") ?? others[0];
 }
 
@@ -23,21 +26,39 @@ export function ConversationList({ s }) {
   return html`<aside class="sidebar" aria-label="Conversations">
     <header class="sidebar-head">
       <div class="me">
-        ${s.me ? html`<button type="button" class="me-btn" aria-label="Your profile" title="Your profile" onClick=${() => setState({ dialog: { type: "profile" } })}>
-          <${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" /></button>` : null}
+        ${
+          s.me
+            ? html`<button type="button" class="me-btn" aria-label="Your profile" title="Your profile" onClick=${() => setState({ dialog: { type: "profile" } })}>
+          <${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" /></button>`
+            : null
+        }
         <span class="brand">LogLine</span>
       </div>
       <div class="head-actions">
         <a class="icon-btn" href="/contacts" title="Contacts" aria-label="Contacts"
-          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/contacts"); }}><${Icon} name="users" /></a>
-        ${s.me?.roles?.includes("admin") ? html`<a class="icon-btn" href="/outbox" title="Outbox" aria-label="Outbox"
-          onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/outbox"); }}><${Icon} name="mail" /></a>` : null}
+          onClick=${(/** @type {Event} */ e) => {
+            e.preventDefault();
+            navigate("/contacts");
+          }}><${Icon} name="users" /></a>
+        ${
+          s.me?.roles?.includes("admin")
+            ? html`<a class="icon-btn" href="/outbox" title="Outbox" aria-label="Outbox"
+          onClick=${(/** @type {Event} */ e) => {
+            e.preventDefault();
+            navigate("/outbox");
+          }}><${Icon} name="mail" /></a>`
+            : null
+        }
         <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"
           onClick=${() => setState({ dialog: { type: "new-conversation" } })}><${Icon} name="plus" /></button>
       </div>
     </header>
-    ${s.connection !== "live" ? html`<div class=${`conn conn-${s.connection}`} role="status">
-      ${s.connection === "down" ? `Reconnecting… updates every ${pollSeconds()} s meanwhile` : "Connecting…"}</div>` : null}
+    ${
+      s.connection !== "live"
+        ? html`<div class=${`conn conn-${s.connection}`} role="status">
+      ${s.connection === "down" ? `Reconnecting… updates every ${pollSeconds()} s meanwhile` : "Connecting…"}</div>`
+        : null
+    }
     <div class="search"><input type="search" placeholder="Search conversations" aria-label="Search conversations"
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} /></div>
     <ul class="conv-list">

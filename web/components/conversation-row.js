@@ -16,13 +16,17 @@ import { PresenceLine } from "./presence-line.js";
 export function ConversationRow({ conv, active, other, presence, onOpen }) {
   const isAgent = other?.actor_type === "agent";
   const preview = conv.last_preview;
-  const snippet = preview?.kind === "card" ? preview.text ?? "Job card" : preview?.kind === "artifact" ? preview.text ?? "File" : preview?.text ?? "";
+  const snippet = preview?.kind === "card" ? (preview.text ?? "Job card") : preview?.kind === "artifact" ? (preview.text ?? "File") : (preview?.text ?? "");
   const lead = preview?.kind === "card" ? html`<${Icon} name="card" size=${15} />` : preview?.kind === "artifact" ? html`<${Icon} name="clip" size=${15} />` : null;
   const unread = conv.unread_count > 0;
   return html`<li>
     <a href=${`/c/${encodeURIComponent(conv.conversation_id)}`} class=${`conv-row${active ? " active" : ""}${unread ? " unread" : ""}`}
       aria-current=${active ? "page" : undefined} data-conversation-id=${conv.conversation_id}
-      onClick=${(/** @type {MouseEvent} */ e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); onOpen(); }}>
+      onClick=${(/** @type {MouseEvent} */ e) => {
+        if (e.metaKey || e.ctrlKey) return;
+        e.preventDefault();
+        onOpen();
+      }}>
       <${Avatar} name=${conv.title} id=${other?.entity_id ?? conv.conversation_id} agent=${isAgent} />
       <span class="conv-main">
         <span class="conv-top">

@@ -38,7 +38,11 @@ function Item({ it }) {
   let detail = null;
   switch (it.kind) {
     case "state":
-      head = ["swap", html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`, "state"];
+      head = [
+        "swap",
+        html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`,
+        "state",
+      ];
       if (it.note) detail = html`<p class="tl-note">${it.note}</p>`;
       break;
     case "approval": {

@@ -13,7 +13,11 @@ export function FinishedBody({ card }) {
     <p class=${`outcome outcome-${o.result}`}>${o.summary}</p>
     ${o.failure_reason ? html`<p class="failure">Why: ${o.failure_reason}</p>` : null}
     ${artifacts.length ? html`<${ArtifactList} artifacts=${artifacts} />` : null}
-    ${next.length ? html`<div class="field"><span class="label">Next</span>
-      <ul class="bullets">${next.map((n, i) => html`<li key=${i}>${n.label}</li>`)}</ul></div>` : null}
+    ${
+      next.length
+        ? html`<div class="field"><span class="label">Next</span>
+      <ul class="bullets">${next.map((n, i) => html`<li key=${i}>${n.label}</li>`)}</ul></div>`
+        : null
+    }
   </div>`;
 }

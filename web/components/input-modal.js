@@ -37,7 +37,9 @@ function initial(f) {
 export function InputModal({ d }) {
   const fields = d.schema.fields;
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.key, initial(f)])));
-  const [errors, setErrors] = useState(/** @type {Record<string,string>} */ (Object.fromEntries(fields.filter((f) => f.error).map((f) => [f.key, /** @type {string} */ (f.error)]))));
+  const [errors, setErrors] = useState(
+    /** @type {Record<string,string>} */ (Object.fromEntries(fields.filter((f) => f.error).map((f) => [f.key, /** @type {string} */ (f.error)]))),
+  );
   const [formError, setFormError] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
   const first = useRef(/** @type {HTMLElement | null} */ (null));
@@ -53,12 +55,21 @@ export function InputModal({ d }) {
     const out = {};
     for (const f of fields) {
       const v = values[f.key];
-      if (f.type === "boolean") { out[f.key] = !!v; continue; }
+      if (f.type === "boolean") {
+        out[f.key] = !!v;
+        continue;
+      }
       const s = String(v ?? "").trim();
-      if (!s) { if (f.required) errs[f.key] = `${f.label} is required`; continue; }
+      if (!s) {
+        if (f.required) errs[f.key] = `${f.label} is required`;
+        continue;
+      }
       if (f.type === "number") {
         const n = Number(s);
-        if (!Number.isFinite(n)) { errs[f.key] = "Enter a number"; continue; }
+        if (!Number.isFinite(n)) {
+          errs[f.key] = "Enter a number";
+          continue;
+        }
         out[f.key] = n;
       } else out[f.key] = s;
     }
@@ -83,17 +94,25 @@ export function InputModal({ d }) {
   const control = (f, n) => {
     const id = `f_${f.key}`;
     const err = errors[f.key];
-    const common = { id, name: f.key, "aria-invalid": err ? "true" : undefined, "aria-describedby": err ? `${id}_err` : f.hint ? `${id}_hint` : undefined, ref: n === 0 ? first : undefined };
+    const common = {
+      id,
+      name: f.key,
+      "aria-invalid": err ? "true" : undefined,
+      "aria-describedby": err ? `${id}_err` : f.hint ? `${id}_hint` : undefined,
+      ref: n === 0 ? first : undefined,
+    };
     /** @param {any} e */
     const set = (e) => setValues({ ...values, [f.key]: f.type === "boolean" ? e.currentTarget.checked : e.currentTarget.value });
     let input;
     if (f.type === "multiline") input = html`<textarea ...${common} rows="3" placeholder=${f.placeholder} value=${values[f.key]} onInput=${set}></textarea>`;
-    else if (f.type === "select") input = html`<select ...${common} value=${values[f.key]} onChange=${set}>
+    else if (f.type === "select")
+      input = html`<select ...${common} value=${values[f.key]} onChange=${set}>
         <option value="">${f.placeholder ?? "Choose…"}</option>
         ${(f.options ?? []).map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
       </select>`;
     else if (f.type === "boolean") input = html`<input ...${common} type="checkbox" checked=${!!values[f.key]} onChange=${set} />`;
-    else input = html`<input ...${common} type=${f.type === "number" ? "number" : "text"} inputmode=${f.type === "number" ? "decimal" : undefined}
+    else
+      input = html`<input ...${common} type=${f.type === "number" ? "number" : "text"} inputmode=${f.type === "number" ? "decimal" : undefined}
         placeholder=${f.placeholder} value=${values[f.key]} onInput=${set} />`;
     return html`<div key=${f.key} class=${`form-field${f.type === "boolean" ? " form-field-check" : ""}${err ? " has-error" : ""}`}>
       <label for=${id}>${f.label}${f.required ? html`<span class="req" aria-hidden="true"> *</span>` : null}</label>

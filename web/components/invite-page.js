@@ -21,7 +21,13 @@ export function InvitePage({ token }) {
       navigate("/", { replace: true });
     } catch (err) {
       setBusy(false);
-      setError(err instanceof ApiError && (err.status === 404 || err.status === 410) ? "This invite link has expired or was already used." : err instanceof Error ? err.message : "Couldn’t join");
+      setError(
+        err instanceof ApiError && (err.status === 404 || err.status === 410)
+          ? "This invite link has expired or was already used."
+          : err instanceof Error
+            ? err.message
+            : "Couldn’t join",
+      );
     }
   };
   return html`<div class="auth">

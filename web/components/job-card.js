@@ -22,10 +22,13 @@ const KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Job prop
 export function JobCard({ card, ts, live, jobState, acted }) {
   const c = /** @type {any} */ (card);
   const body =
-    c.card_type === "job.formalize" && c.job ? html`<${FormalizeBody} card=${c} />`
-    : c.card_type === "job.tracking" && c.progress ? html`<${TrackingBody} card=${c} />`
-    : c.card_type === "job.finished" && c.outcome ? html`<${FinishedBody} card=${c} />`
-    : null;
+    c.card_type === "job.formalize" && c.job
+      ? html`<${FormalizeBody} card=${c} />`
+      : c.card_type === "job.tracking" && c.progress
+        ? html`<${TrackingBody} card=${c} />`
+        : c.card_type === "job.finished" && c.outcome
+          ? html`<${FinishedBody} card=${c} />`
+          : null;
   const open = () => navigate(`/jobs/${encodeURIComponent(card.job_id)}`);
   const owner = c.owner?.display_name ? `${c.owner.display_name}${c.owner.actor_type === "agent" ? " (Agent)" : ""}` : null;
   const buttons = Array.isArray(c.buttons) ? c.buttons : [];

@@ -63,7 +63,9 @@ export function JobDrawer({ s, onClose }) {
     <div class="drawer-body">
       ${dr.error ? html`<p class="form-error" role="alert">Couldn’t load this job: ${dr.error}</p>` : null}
       ${!d && !dr.error ? html`<div class="loading">Loading job…</div>` : null}
-      ${d ? html`
+      ${
+        d
+          ? html`
         <section class="drawer-section" aria-label="Summary">
           <h3>Summary</h3>
           <p class="goal">${d.goal}</p>
@@ -75,7 +77,9 @@ export function JobDrawer({ s, onClose }) {
             ${d.parent_job_id ? html` · follows up ${shortId(d.parent_job_id)}` : null}
           </p>
         </section>
-        ${d.available_actions.length && cardId ? html`<section class="drawer-section" aria-label="Actions">
+        ${
+          d.available_actions.length && cardId
+            ? html`<section class="drawer-section" aria-label="Actions">
           <h3>Actions</h3>
           <div class="card-buttons">${d.available_actions.map((b) => {
             const st = s.buttons[`${cardId}:${b.button_id}`];
@@ -83,17 +87,25 @@ export function JobDrawer({ s, onClose }) {
               disabled=${st?.status === "pending"}
               onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id, title: d.title }, b)}>${b.label}</button>`;
           })}</div>
-        </section>` : null}
+        </section>`
+            : null
+        }
         <${AssistSection} jobId=${d.job_id} />
         <${ModelProposals} proposals=${d.llm?.proposals ?? []} />
         <section class="drawer-section" aria-label="Timeline">
           <h3>Timeline</h3>
           <${DrawerTimeline} items=${d.timeline} />
         </section>
-        ${d.artifacts.length ? html`<section class="drawer-section" aria-label="Artifacts">
+        ${
+          d.artifacts.length
+            ? html`<section class="drawer-section" aria-label="Artifacts">
           <h3>Artifacts</h3><${ArtifactList} artifacts=${d.artifacts} />
-        </section>` : null}
-        ${raw.length ? html`<section class="drawer-section" aria-label="Audit">
+        </section>`
+            : null
+        }
+        ${
+          raw.length
+            ? html`<section class="drawer-section" aria-label="Audit">
           <details class="audit"><summary><h3>Audit trail <span class="muted">(${raw.length} ledger events)</span></h3></summary>
             <ol class="raw-events">${raw.map((ev) => {
               const e = /** @type {any} */ (ev);
@@ -103,7 +115,11 @@ export function JobDrawer({ s, onClose }) {
                 <pre class="json">${JSON.stringify(e, null, 2)}</pre></details></li>`;
             })}</ol>
           </details>
-        </section>` : null}` : null}
+        </section>`
+            : null
+        }`
+          : null
+      }
     </div>
   </aside>`;
 }

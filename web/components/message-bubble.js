@@ -14,8 +14,12 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action 
     <div class="bubble">
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}<${TokenText} text=${text} /></span>
-      <span class="meta">${clock(ts)}${mine ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
-        ${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span>` : null}</span>
+      <span class="meta">${clock(ts)}${
+        mine
+          ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
+        ${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span>`
+          : null
+      }</span>
     </div>
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>Couldn’t send — retry</button>` : null}
   </div>`;

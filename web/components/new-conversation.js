@@ -71,7 +71,7 @@ export function NewConversation({ s }) {
 
   /** @param {Entity} e */
   const row = (e) => {
-    const sub = e.actor_type === "agent" ? e.role ?? "Agent coworker" : e.kind === "contact" ? "Contact" : "Coworker";
+    const sub = e.actor_type === "agent" ? (e.role ?? "Agent coworker") : e.kind === "contact" ? "Contact" : "Coworker";
     const body = html`<${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
       <span class="person-text"><span class="person-name">${e.display_name}</span><span class="person-sub">${sub}</span></span>
       ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}`;
@@ -84,25 +84,45 @@ export function NewConversation({ s }) {
 
   return html`<${ModalFrame} title=${group ? "New group" : "New conversation"} onClose=${close}>
     <form class="modal-form new-conv" onSubmit=${submitGroup}>
-      ${group ? html`<div class="form-field">
+      ${
+        group
+          ? html`<div class="form-field">
           <label for="group_name">Group name</label>
           <input id="group_name" type="text" maxlength="120" placeholder=${names.length ? names.join(", ") : "e.g. Front desk"} value=${name}
             onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
-        </div>` : null}
+        </div>`
+          : null
+      }
       <input type="search" class="modal-search" placeholder="Search coworkers and contacts" aria-label="Search coworkers and contacts"
         value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} />
-      ${!group && people.length > 1 ? html`<button type="button" class="btn btn-ghost new-group" onClick=${() => { setGroup(true); setError(null); }}>👥 New group</button>` : null}
+      ${
+        !group && people.length > 1
+          ? html`<button type="button" class="btn btn-ghost new-group" onClick=${() => {
+              setGroup(true);
+              setError(null);
+            }}>👥 New group</button>`
+          : null
+      }
       <ul class="people">
         ${people.map(row)}
         ${people.length === 0 ? html`<li class="conv-empty">No one here yet — add coworkers from onboarding or contacts.</li>` : null}
       </ul>
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
       <div class="modal-actions">
-        ${group
-          ? html`<button type="button" class="btn btn-ghost" onClick=${() => { setGroup(false); setPicked([]); setError(null); }}>Back</button>
+        ${
+          group
+            ? html`<button type="button" class="btn btn-ghost" onClick=${() => {
+                setGroup(false);
+                setPicked([]);
+                setError(null);
+              }}>Back</button>
               <button type="submit" class="btn btn-primary" disabled=${!canCreate}>
                 ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}Create group${picked.length ? ` (${picked.length + 1})` : ""}</button>`
-          : html`<button type="button" class="btn btn-ghost" onClick=${() => { close(); navigate("/onboarding?step=agent"); }}>＋ Add an agent coworker</button>`}
+            : html`<button type="button" class="btn btn-ghost" onClick=${() => {
+                close();
+                navigate("/onboarding?step=agent");
+              }}>＋ Add an agent coworker</button>`
+        }
       </div>
       ${group && picked.length < 2 ? html`<p class="hint">Pick at least two coworkers.</p>` : null}
     </form>

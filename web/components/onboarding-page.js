@@ -67,7 +67,12 @@ export function OnboardingPage({ s }) {
     void run(async () => {
       // The tools behind the badges: an agent gets only what it can really use.
       const schedules = agent.caps.includes("Scheduling") || agent.caps.includes("Calendar invites");
-      const r = await api.createAgent({ display_name: agent.name.trim(), role: agent.role.trim(), capabilities: agent.caps, allowed_tools: schedules ? ["calendar.create_invite", "mail.send"] : [] });
+      const r = await api.createAgent({
+        display_name: agent.name.trim(),
+        role: agent.role.trim(),
+        capabilities: agent.caps,
+        allowed_tools: schedules ? ["calendar.create_invite", "mail.send"] : [],
+      });
       const me = (await api.me())?.entity_id ?? s.me?.entity_id;
       let cid;
       try {
@@ -88,10 +93,14 @@ export function OnboardingPage({ s }) {
     <div class="auth-card auth-card-wide">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <ol class="stepper" aria-label="Onboarding steps">
-        ${STEPS.map((t, i) => html`<li key=${t} class=${i === step ? "current" : i < step ? "done" : ""} aria-current=${i === step ? "step" : undefined}>
-          <span class="step-n">${i < step ? "✓" : i + 1}</span><span>${t}</span></li>`)}
+        ${STEPS.map(
+          (t, i) => html`<li key=${t} class=${i === step ? "current" : i < step ? "done" : ""} aria-current=${i === step ? "step" : undefined}>
+          <span class="step-n">${i < step ? "✓" : i + 1}</span><span>${t}</span></li>`,
+        )}
       </ol>
-      ${step === 0 ? html`<form class="modal-form" onSubmit=${createWorkspace}>
+      ${
+        step === 0
+          ? html`<form class="modal-form" onSubmit=${createWorkspace}>
         <h1>Create your workspace</h1>
         <p class="auth-lead">One place where your team and your agent coworkers get work done.</p>
         <div class="form-field"><label for="ws-name">Business name</label>
@@ -100,22 +109,37 @@ export function OnboardingPage({ s }) {
           <input id="ws-owner" autocomplete="name" placeholder="e.g. Dan Rivera" value=${ws.owner} onInput=${(/** @type {any} */ e) => setWs({ ...ws, owner: e.currentTarget.value })} /></div>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy || signupClosed}>Create workspace</button>
-      </form>` : null}
-      ${step === 1 ? html`<form class="modal-form" onSubmit=${createInvite}>
+      </form>`
+          : null
+      }
+      ${
+        step === 1
+          ? html`<form class="modal-form" onSubmit=${createInvite}>
         <h1>Invite a coworker</h1>
         <p class="auth-lead">Send them a link. They open it, type their name, and they’re in.</p>
         <div class="form-field"><label for="inv-name">Coworker’s name (optional)</label>
           <input id="inv-name" placeholder="e.g. Ana" value=${inv.name} onInput=${(/** @type {any} */ e) => setInv({ ...inv, name: e.currentTarget.value })} /></div>
-        ${inv.url ? html`<div class="invite-link">
+        ${
+          inv.url
+            ? html`<div class="invite-link">
           <input readonly aria-label="Invite link" value=${inv.url} onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} />
-          <button type="button" class="btn btn-secondary" onClick=${() => void copyText(inv.url)}>Copy link</button></div>` : null}
+          <button type="button" class="btn btn-secondary" onClick=${() => void copyText(inv.url)}>Copy link</button></div>`
+            : null
+        }
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
         <div class="modal-actions">
-          <button type="button" class=${`btn ${inv.url ? "btn-primary" : "btn-ghost"}`} onClick=${() => { setError(null); setStep(2); }}>${inv.url ? "Next" : "Skip for now"}</button>
+          <button type="button" class=${`btn ${inv.url ? "btn-primary" : "btn-ghost"}`} onClick=${() => {
+            setError(null);
+            setStep(2);
+          }}>${inv.url ? "Next" : "Skip for now"}</button>
           ${inv.url ? null : html`<button class="btn btn-primary" type="submit" disabled=${busy}>Create invite link</button>`}
         </div>
-      </form>` : null}
-      ${step === 2 ? html`<form class="modal-form" onSubmit=${createAgent}>
+      </form>`
+          : null
+      }
+      ${
+        step === 2
+          ? html`<form class="modal-form" onSubmit=${createAgent}>
         <h1>Add an agent coworker</h1>
         <p class="auth-lead">Agents propose jobs as cards. Nothing happens until you approve.</p>
         <div class="form-field"><label for="ag-name">Name</label>
@@ -123,12 +147,16 @@ export function OnboardingPage({ s }) {
         <div class="form-field"><label for="ag-role">Role</label>
           <input id="ag-role" placeholder="e.g. Ops Assistant" value=${agent.role} onInput=${(/** @type {any} */ e) => setAgent({ ...agent, role: e.currentTarget.value })} /></div>
         <fieldset class="form-field caps"><legend>Capabilities</legend>
-          <div class="chips">${CAPABILITIES.map((c) => html`<label key=${c} class=${`chip chip-toggle${agent.caps.includes(c) ? " on" : ""}`}>
-            <input type="checkbox" class="visually-hidden" checked=${agent.caps.includes(c)} onChange=${() => toggleCap(c)} />${c}</label>`)}</div>
+          <div class="chips">${CAPABILITIES.map(
+            (c) => html`<label key=${c} class=${`chip chip-toggle${agent.caps.includes(c) ? " on" : ""}`}>
+            <input type="checkbox" class="visually-hidden" checked=${agent.caps.includes(c)} onChange=${() => toggleCap(c)} />${c}</label>`,
+          )}</div>
         </fieldset>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Add agent and start chatting</button>
-      </form>` : null}
+      </form>`
+          : null
+      }
     </div>
   </div>`;
 }

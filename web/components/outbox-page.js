@@ -39,12 +39,15 @@ export function OutboxPage() {
     </header>
     <div class="page-body">
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-      ${data && !data.mail_configured
-        ? html`<p class="notice" role="status">Mail is not set up on this server, so invites are not emailed: each job’s card offers its invite.ics to send yourself. Set SMTP_URL and MAIL_FROM to send them.</p>`
-        : null}
+      ${
+        data && !data.mail_configured
+          ? html`<p class="notice" role="status">Mail is not set up on this server, so invites are not emailed: each job’s card offers its invite.ics to send yourself. Set SMTP_URL and MAIL_FROM to send them.</p>`
+          : null
+      }
       ${data === null && !error ? html`<div class="loading">Loading the outbox…</div>` : null}
       <ul class="outbox-list">
-        ${(data?.messages ?? []).map((m) => html`<li key=${m.outbox_id} class="outbox-item" data-status=${m.status}>
+        ${(data?.messages ?? []).map(
+          (m) => html`<li key=${m.outbox_id} class="outbox-item" data-status=${m.status}>
           <div class="outbox-main">
             <span class=${`pill pill-${m.status === "sent" ? "ok" : m.status === "failed" ? "bad" : m.status === "held" ? "warn" : "info"}`}>${STATUS[m.status] ?? m.status}</span>
             <span class="outbox-subject">${m.subject}</span>
@@ -55,10 +58,14 @@ export function OutboxPage() {
           </div>
           ${m.last_response || m.last_error ? html`<div class="outbox-answer small"><span class="muted">Server’s answer: </span><code>${m.status === "sent" ? m.last_response : m.last_error}</code></div>` : null}
           <div class="outbox-actions">
-            <a class="btn btn-ghost btn-small" href=${`/jobs/${m.job_id}`} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate(`/jobs/${m.job_id}`); }}>Open job</a>
+            <a class="btn btn-ghost btn-small" href=${`/jobs/${m.job_id}`} onClick=${(/** @type {Event} */ e) => {
+              e.preventDefault();
+              navigate(`/jobs/${m.job_id}`);
+            }}>Open job</a>
             ${m.status === "failed" || m.status === "queued" ? html`<button type="button" class="btn btn-secondary btn-small" aria-label=${`Resend ${m.subject}`} onClick=${() => resend(m)}>Resend</button>` : null}
           </div>
-        </li>`)}
+        </li>`,
+        )}
         ${data && data.messages.length === 0 ? html`<li class="conv-empty">No email sent yet.</li>` : null}
       </ul>
     </div>

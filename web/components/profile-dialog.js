@@ -36,7 +36,10 @@ export function ProfileDialog({ s }) {
   };
 
   return html`<${ModalFrame} title="Your profile" onClose=${close}>
-    <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); if (email.trim()) void save(email.trim()); }}>
+    <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => {
+      e.preventDefault();
+      if (email.trim()) void save(email.trim());
+    }}>
       <p><strong>${me.display_name}</strong>${me.roles?.length ? html` <span class="muted small">· ${me.roles.join(", ")}</span>` : null}</p>
       <p class="muted small">${me.email ? html`Your email on file: <strong>${me.email}</strong>.` : "No email on file."} Meeting invites you ask an agent for are sent to you too. The address itself is kept in the encrypted vault for the agents to use; coworkers see at most its masked form (like d***@acme.com).</p>
       <div class="form-field">

@@ -29,16 +29,22 @@ function inline(nodes) {
 /** @param {RenderBlock} b @param {number} i @returns {any} */
 function block(b, i) {
   switch (b.type) {
-    case "heading": return html`<p key=${i} class="render-heading">${inline(b.children)}</p>`;
-    case "paragraph": return html`<p key=${i}>${inline(b.children)}</p>`;
+    case "heading":
+      return html`<p key=${i} class="render-heading">${inline(b.children)}</p>`;
+    case "paragraph":
+      return html`<p key=${i}>${inline(b.children)}</p>`;
     case "list": {
       const items = b.items.map((it, k) => html`<li key=${k}>${it.children.map(block)}</li>`);
       return b.ordered ? html`<ol key=${i}>${items}</ol>` : html`<ul key=${i}>${items}</ul>`;
     }
-    case "blockquote": return html`<blockquote key=${i}>${b.children.map(block)}</blockquote>`;
-    case "code_block": return html`<pre key=${i}><code>${b.text}</code></pre>`;
-    case "table": return html`<table key=${i}><tbody>${b.rows.map((r, k) => html`<tr key=${k}>${r.cells.map((c, m) => (c.header ? html`<th key=${m}>${inline(c.children)}</th>` : html`<td key=${m}>${inline(c.children)}</td>`))}</tr>`)}</tbody></table>`;
-    default: return null;
+    case "blockquote":
+      return html`<blockquote key=${i}>${b.children.map(block)}</blockquote>`;
+    case "code_block":
+      return html`<pre key=${i}><code>${b.text}</code></pre>`;
+    case "table":
+      return html`<table key=${i}><tbody>${b.rows.map((r, k) => html`<tr key=${k}>${r.cells.map((c, m) => (c.header ? html`<th key=${m}>${inline(c.children)}</th>` : html`<td key=${m}>${inline(c.children)}</td>`))}</tr>`)}</tbody></table>`;
+    default:
+      return null;
   }
 }
 

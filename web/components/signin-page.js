@@ -40,7 +40,10 @@ export function SigninPage() {
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy || !token.trim()}>Sign in</button>
       </form>
       <div class="auth-alt"><span>New here?</span>
-        <a href="/onboarding" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); navigate("/onboarding"); }}>Create a workspace</a></div>
+        <a href="/onboarding" onClick=${(/** @type {Event} */ e) => {
+          e.preventDefault();
+          navigate("/onboarding");
+        }}>Create a workspace</a></div>
     </div>
   </div>`;
 }

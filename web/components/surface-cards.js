@@ -18,20 +18,43 @@ export function SurfaceCards({ surfaces, cid }) {
     sendText(cid, b.opToken);
   };
   /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b @param {string} key */
-  const btn = (b, key) => html`<button key=${key} type="button" class="btn btn-small btn-secondary" data-op=${b.opToken} data-confirm=${b.confirm ? "true" : null} onClick=${() => void run(b)}>${b.label}</button>`;
-  return html`<div class="surfaces">${surfaces.map((s) => html`<section key=${s.surface_id} class="surface" aria-label=${s.title} data-kind=${s.kind}>
+  const btn = (b, key) =>
+    html`<button key=${key} type="button" class="btn btn-small btn-secondary" data-op=${b.opToken} data-confirm=${b.confirm ? "true" : null} onClick=${() => void run(b)}>${b.label}</button>`;
+  return html`<div class="surfaces">${surfaces.map(
+    (s) => html`<section key=${s.surface_id} class="surface" aria-label=${s.title} data-kind=${s.kind}>
     <h4>${s.title}</h4>
-    ${s.kind === "what_next_v1" ? html`<p class="surface-headline">${s.payload.headline}</p>
+    ${
+      s.kind === "what_next_v1"
+        ? html`<p class="surface-headline">${s.payload.headline}</p>
       ${s.payload.body ? html`<p class="muted small">${s.payload.body}</p>` : null}
-      <div class="card-buttons">${s.payload.primaryAction ? btn(s.payload.primaryAction, "p") : null}${(s.payload.secondaryActions ?? []).map((a, i) => btn(a, `s${i}`))}</div>` : null}
-    ${s.kind === "today_schedule_v1" ? html`<ul class="surface-list">${s.payload.blocks.map((b, i) => html`<li key=${i}>${new Date(b.start).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}–${new Date(b.end).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} ${b.title}</li>`)}</ul>
-      <div class="card-buttons">${(s.payload.suggestions ?? []).map((x, i) => btn({ label: x.previewChange, opToken: x.acceptOp }, `x${i}`))}</div>` : null}
-    ${s.kind === "priority_list_v1" ? html`<ol class="surface-list">${s.payload.items.map((it, i) => html`<li key=${i}>${it.label}${it.reason ? html` <span class="muted small">— ${it.reason}</span>` : null}
-      ${(it.actions ?? []).map((a, k) => btn(a, `a${k}`))}</li>`)}</ol>` : null}
-    ${s.kind === "triage_table_v1" ? s.payload.groups.map((g, gi) => html`<div key=${gi} class="surface-group"><p>${g.summary}</p>
+      <div class="card-buttons">${s.payload.primaryAction ? btn(s.payload.primaryAction, "p") : null}${(s.payload.secondaryActions ?? []).map((a, i) => btn(a, `s${i}`))}</div>`
+        : null
+    }
+    ${
+      s.kind === "today_schedule_v1"
+        ? html`<ul class="surface-list">${s.payload.blocks.map((b, i) => html`<li key=${i}>${new Date(b.start).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}–${new Date(b.end).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} ${b.title}</li>`)}</ul>
+      <div class="card-buttons">${(s.payload.suggestions ?? []).map((x, i) => btn({ label: x.previewChange, opToken: x.acceptOp }, `x${i}`))}</div>`
+        : null
+    }
+    ${
+      s.kind === "priority_list_v1"
+        ? html`<ol class="surface-list">${s.payload.items.map(
+            (it, i) => html`<li key=${i}>${it.label}${it.reason ? html` <span class="muted small">— ${it.reason}</span>` : null}
+      ${(it.actions ?? []).map((a, k) => btn(a, `a${k}`))}</li>`,
+          )}</ol>`
+        : null
+    }
+    ${
+      s.kind === "triage_table_v1"
+        ? s.payload.groups.map(
+            (g, gi) => html`<div key=${gi} class="surface-group"><p>${g.summary}</p>
       <div class="card-buttons">${g.approveOp ? btn({ label: "Approve all", opToken: g.approveOp }, "ga") : null}${g.declineOp ? btn({ label: "Decline all", opToken: g.declineOp }, "gd") : null}</div>
-      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: "Approve", opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: "Decline", opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`) : null}
-  </section>`)}</div>`;
+      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: "Approve", opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: "Decline", opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`,
+          )
+        : null
+    }
+  </section>`,
+  )}</div>`;
 }
 
 /** A clarifying question's choices: each sends its token. @param {{ choices: Array<{ label: string, token: string }>, cid: string }} props */

@@ -21,7 +21,12 @@ export function Timeline({ s, cid, jobs }) {
   const locals = s.locals[cid] ?? [];
   const latest = latestCardByJob(items);
   // Buttons the server recorded a click for (its action messages): shown as done, even after a reload.
-  const acted = new Set(items.map((i) => /** @type {any} */ (i.message).action).filter(Boolean).map((a) => `${a.card_id}:${a.button_id}`));
+  const acted = new Set(
+    items
+      .map((i) => /** @type {any} */ (i.message).action)
+      .filter(Boolean)
+      .map((a) => `${a.card_id}:${a.button_id}`),
+  );
   const me = s.me?.entity_id;
   const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
@@ -82,8 +87,13 @@ export function Timeline({ s, cid, jobs }) {
   function agentReply(it, m, mine, sender) {
     const text = m.action_summary && !m.render ? null : m.body_text;
     return html`<div class="agent-reply">
-      ${m.render ? html`<div class="msg msg-in"><div class="bubble">${sender ? html`<span class="sender">${sender}</span>` : null}<${RenderDocView} doc=${m.render} /></div></div>`
-        : text ? html`<${MessageBubble} text=${text} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} />` : null}
+      ${
+        m.render
+          ? html`<div class="msg msg-in"><div class="bubble">${sender ? html`<span class="sender">${sender}</span>` : null}<${RenderDocView} doc=${m.render} /></div></div>`
+          : text
+            ? html`<${MessageBubble} text=${text} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} />`
+            : null
+      }
       ${m.surfaces?.length ? html`<${SurfaceCards} surfaces=${m.surfaces} cid=${cid} />` : null}
       ${m.choices?.length ? html`<${ChoiceButtons} choices=${m.choices} cid=${cid} />` : null}
       ${m.action_summary ? html`<${ActionSummaryBar} summary=${m.action_summary} cid=${cid} jobs=${jobs} />` : null}

@@ -17,15 +17,31 @@ export function TrackingBody({ card }) {
   const waiting = Array.isArray(p.waiting_on) ? p.waiting_on : [];
   return html`<div class="card-body">
     <p class="status-line">${p.status_line}</p>
-    ${typeof p.percent === "number" ? html`<div class="progress" role="progressbar" aria-valuenow=${p.percent} aria-valuemin="0" aria-valuemax="100">
-      <span style=${{ width: `${Math.max(0, Math.min(100, p.percent))}%` }}></span></div>` : null}
-    ${steps.length ? html`<ol class="steps">
+    ${
+      typeof p.percent === "number"
+        ? html`<div class="progress" role="progressbar" aria-valuenow=${p.percent} aria-valuemin="0" aria-valuemax="100">
+      <span style=${{ width: `${Math.max(0, Math.min(100, p.percent))}%` }}></span></div>`
+        : null
+    }
+    ${
+      steps.length
+        ? html`<ol class="steps">
       ${shown.map((st) => html`<li key=${st.key} class=${`step step-${st.state}`}><span class="step-icon" aria-hidden="true">${STEP_ICON[st.state] ?? "○"}</span>${st.label}</li>`)}
-      ${steps.length > MAX_STEPS ? html`<li class="step-more"><button type="button" class="linkish" onClick=${() => setAll(!all)}>
-        ${all ? "Show fewer steps" : `Show ${steps.length - MAX_STEPS} more steps`}</button></li>` : null}
-    </ol>` : null}
-    ${blockers.length ? html`<div class="blockers"><span class="label">Blockers</span>
-      <ul>${blockers.map((b, n) => html`<li key=${n}>${b}</li>`)}</ul></div>` : null}
+      ${
+        steps.length > MAX_STEPS
+          ? html`<li class="step-more"><button type="button" class="linkish" onClick=${() => setAll(!all)}>
+        ${all ? "Show fewer steps" : `Show ${steps.length - MAX_STEPS} more steps`}</button></li>`
+          : null
+      }
+    </ol>`
+        : null
+    }
+    ${
+      blockers.length
+        ? html`<div class="blockers"><span class="label">Blockers</span>
+      <ul>${blockers.map((b, n) => html`<li key=${n}>${b}</li>`)}</ul></div>`
+        : null
+    }
     ${waiting.length && card.state === "waiting_input" ? html`<p class="waiting-on">Waiting on: ${waiting.map((w) => w.display_name).join(", ")}</p>` : null}
     ${Array.isArray(card.artifacts_preview) && card.artifacts_preview.length ? html`<${ArtifactList} artifacts=${card.artifacts_preview} />` : null}
   </div>`;

@@ -39,13 +39,19 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
   // phones go to the vault, and the ledger gets the redacted name. The download keeps the name
   // as uploaded (gateway_attachments is not the ledger and is served only to members).
   const { text: shown, refs } = scrubText(p.tenantId, filename, core.office.vault);
-  const ev = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
-    message_id: core.ids("msg"),
-    kind: "artifact",
-    body_text: shown,
-    ...(refs.length ? { pii_refs: refs } : {}),
-    artifact: { artifact_id: artifactId, kind: "file", title: shown, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
-  });
+  const ev = core.event(
+    p.tenantId,
+    "message.sent",
+    conversationId,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      message_id: core.ids("msg"),
+      kind: "artifact",
+      body_text: shown,
+      ...(refs.length ? { pii_refs: refs } : {}),
+      artifact: { artifact_id: artifactId, kind: "file", title: shown, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
+    },
+  );
   const dir = join(core.dataDir, "attachments", p.tenantId.replace(/[^A-Za-z0-9_-]/g, "_"));
   const path = join(dir, artifactId);
   // The bytes reach their name whole or not at all (a temp file, fsync, rename); if the commit

@@ -34,14 +34,26 @@ function payloadOf(core: Core, p: Principal, contactId: string, body: TUpsertCon
 }
 
 /** Contacts are people who are not users (customers, vendors); one `contact.upserted` each. */
-export async function upsertContacts(core: Core, p: Principal, bodies: Array<{ id?: string; body: TUpsertContactRequest }>, idem?: IdemScope, status = 201): Promise<StoredResponse> {
+export async function upsertContacts(
+  core: Core,
+  p: Principal,
+  bodies: Array<{ id?: string; body: TUpsertContactRequest }>,
+  idem?: IdemScope,
+  status = 201,
+): Promise<StoredResponse> {
   for (const [i, b] of bodies.entries()) check(b.body, bodies.length > 1 ? i + 2 : undefined);
   const state = core.tenant(p.tenantId);
   const ids: string[] = [];
   const events = bodies.map(({ id, body }) => {
     const contactId = id ?? core.ids("ctc");
     ids.push(contactId);
-    return core.event(p.tenantId, "contact.upserted", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: "human" }, payloadOf(core, p, contactId, body, id ? state.contacts.get(id) : undefined));
+    return core.event(
+      p.tenantId,
+      "contact.upserted",
+      WORKSPACE_CONVERSATION_ID,
+      { entity_id: p.entityId, actor_type: "human" },
+      payloadOf(core, p, contactId, body, id ? state.contacts.get(id) : undefined),
+    );
   });
   return core.commit(p.tenantId, events, {
     idem,

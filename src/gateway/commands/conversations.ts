@@ -35,12 +35,19 @@ export async function createConversation(core: Core, p: Principal, body: z.infer
   const typed = body.title === undefined ? undefined : scrubText(p.tenantId, body.title, core.office.vault).text;
   const title = typed ?? (others.map((id) => state.entities.get(id)!.display_name).join(", ") || me.display_name);
   const conversationId = core.ids("cnv");
-  const ev = core.event(p.tenantId, "conversation.created", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
-    conversation_id: conversationId,
-    title: title.slice(0, 120),
-    participants: unique.map((entity_id) => ({ entity_id })),
-    kind: unique.length === 2 && !body.title ? "direct" : "group",
-  }, { ...(body.trace_id ? { trace_id: body.trace_id } : {}) });
+  const ev = core.event(
+    p.tenantId,
+    "conversation.created",
+    conversationId,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      conversation_id: conversationId,
+      title: title.slice(0, 120),
+      participants: unique.map((entity_id) => ({ entity_id })),
+      kind: unique.length === 2 && !body.title ? "direct" : "group",
+    },
+    { ...(body.trace_id ? { trace_id: body.trace_id } : {}) },
+  );
   return core.commit(p.tenantId, [ev], {
     idem,
     body: (res) => ({ accepted: true, conversation_id: conversationId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
@@ -62,12 +69,19 @@ export async function postText(
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
   const messageId = core.ids("msg");
   const traceId = body.trace_id ?? core.ids("trc");
-  const ev = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
-    message_id: messageId,
-    kind: "text",
-    body_text: text.slice(0, 8000),
-    ...(refs.length ? { pii_refs: refs } : {}),
-  }, { trace_id: traceId });
+  const ev = core.event(
+    p.tenantId,
+    "message.sent",
+    conversationId,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      message_id: messageId,
+      kind: "text",
+      body_text: text.slice(0, 8000),
+      ...(refs.length ? { pii_refs: refs } : {}),
+    },
+    { trace_id: traceId },
+  );
   // Only conversations with an agent coworker have anyone for Office to speak for. The work
   // enters Office's durable inbox in the same commit as the message: accepted means answered.
   const forOffice = conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");

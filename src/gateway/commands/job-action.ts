@@ -75,12 +75,19 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
   core.office.checkJobAction(req);
 
   const me = core.me(p);
-  const bubble = core.event(p.tenantId, "message.sent", conversationId, { entity_id: p.entityId, actor_type: "human" }, {
-    message_id: core.ids("msg"),
-    kind: "system",
-    body_text: `${me.display_name} ${VERBS[a.action.type]} “${job.title}”`.slice(0, 8000),
-    action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
-  }, { job_id: a.job_id, trace_id: traceId });
+  const bubble = core.event(
+    p.tenantId,
+    "message.sent",
+    conversationId,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      message_id: core.ids("msg"),
+      kind: "system",
+      body_text: `${me.display_name} ${VERBS[a.action.type]} “${job.title}”`.slice(0, 8000),
+      action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
+    },
+    { job_id: a.job_id, trace_id: traceId },
+  );
   // Office carries the click out from its durable inbox, taken in the same commit as the bubble.
   return core.commit(p.tenantId, [bubble], {
     idem,

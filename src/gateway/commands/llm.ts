@@ -24,7 +24,14 @@ export function setThreadContext(core: Core, p: Principal, conversationId: strin
  * response and Office's claim of the suggestion (so a replay or a second click executes
  * nothing), answers 202, and Office carries the suggestion out afterwards.
  */
-export async function applySuggestion(core: Core, p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined; trace_id?: string }, idem: IdemScope): Promise<StoredResponse> {
+export async function applySuggestion(
+  core: Core,
+  p: Principal,
+  jobId: string,
+  suggestionId: string,
+  body: { confirm?: boolean | undefined; trace_id?: string },
+  idem: IdemScope,
+): Promise<StoredResponse> {
   const job = memberJob(core, p, jobId);
   const req = {
     tenant_id: p.tenantId,
@@ -36,18 +43,32 @@ export async function applySuggestion(core: Core, p: Principal, jobId: string, s
   };
   core.office.checkSuggestion(req);
   const me = core.me(p);
-  const bubble = core.event(p.tenantId, "message.sent", job.conversation_id, { entity_id: p.entityId, actor_type: "human" }, {
-    message_id: core.ids("msg"),
-    kind: "system",
-    body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, 8000),
-  }, { job_id: jobId, trace_id: req.trace_id });
+  const bubble = core.event(
+    p.tenantId,
+    "message.sent",
+    job.conversation_id,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      message_id: core.ids("msg"),
+      kind: "system",
+      body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, 8000),
+    },
+    { job_id: jobId, trace_id: req.trace_id },
+  );
   return core.commit(p.tenantId, [bubble], {
     idem,
     extra: () => {
       core.office.claimSuggestion(req);
       core.office.accept({ kind: "suggestion", request: { ...req, causation_id: bubble.event_id } });
     },
-    body: (r) => ({ accepted: true, conversation_id: job.conversation_id, job_id: jobId, client_action: "assist.apply", created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      conversation_id: job.conversation_id,
+      job_id: jobId,
+      client_action: "assist.apply",
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }
 
@@ -63,7 +84,11 @@ export function llmAudit(core: Core, p: Principal, jobId: string) {
     .map((x) => {
       const answer = (x.packet.answer ?? null) as Record<string, unknown> | null;
       const validation = (x.packet.validation ?? {}) as Record<string, unknown>;
-      const ops = Array.isArray(answer?.operations) ? (answer!.operations as Array<Record<string, unknown>>) : Array.isArray(answer?.suggestions) ? (answer!.suggestions as Array<Record<string, unknown>>) : [];
+      const ops = Array.isArray(answer?.operations)
+        ? (answer!.operations as Array<Record<string, unknown>>)
+        : Array.isArray(answer?.suggestions)
+          ? (answer!.suggestions as Array<Record<string, unknown>>)
+          : [];
       return {
         packet_id: x.id,
         turn: x.turn,

@@ -52,7 +52,15 @@ export function createInvite(core: Core, p: Principal, body: z.infer<typeof ZCre
   core.db.transaction(() => {
     core.db
       .prepare("INSERT INTO gateway_invites (invite_hash, tenant_id, created_by, display_name, roles, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(hashSecret(invite), p.tenantId, p.entityId, body.display_name ?? null, JSON.stringify(body.roles ?? ["member"]), core.clock.iso(), new Date(core.clock.now() + INVITE_TTL_MS).toISOString());
+      .run(
+        hashSecret(invite),
+        p.tenantId,
+        p.entityId,
+        body.display_name ?? null,
+        JSON.stringify(body.roles ?? ["member"]),
+        core.clock.iso(),
+        new Date(core.clock.now() + INVITE_TTL_MS).toISOString(),
+      );
     if (idem) core.idem.record(idem, response);
   })();
   return response;
@@ -107,15 +115,21 @@ export async function acceptInvite(core: Core, invite: string, body: z.infer<typ
 export async function createAgent(core: Core, p: Principal, body: z.infer<typeof ZCreateAgentRequest>, idem?: IdemScope): Promise<StoredResponse> {
   requireAdmin(core, p);
   const entityId = core.ids("ent");
-  const ev = core.event(p.tenantId, "entity.registered", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: "human" }, {
-    entity_id: entityId,
-    actor_type: "agent",
-    display_name: body.display_name,
-    roles: ["job_owner"],
-    role: body.role,
-    capabilities: body.capabilities,
-    allowed_tools: body.allowed_tools,
-  });
+  const ev = core.event(
+    p.tenantId,
+    "entity.registered",
+    WORKSPACE_CONVERSATION_ID,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      entity_id: entityId,
+      actor_type: "agent",
+      display_name: body.display_name,
+      roles: ["job_owner"],
+      role: body.role,
+      capabilities: body.capabilities,
+      allowed_tools: body.allowed_tools,
+    },
+  );
   return core.commit(p.tenantId, [ev], { idem, status: 201, body: (res) => ({ entity_id: entityId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }) });
 }
 

@@ -68,7 +68,12 @@ function markRead(conv: ConversationRow, entityId: string, seq: number): void {
   if ((conv.read_marks.get(entityId) ?? 0) < seq) conv.read_marks.set(entityId, seq);
 }
 
-function previewText(p: { kind: string; body_text?: string | undefined; card?: { title: string; summary?: string | undefined } | undefined; artifact?: { title: string } | undefined }): string | undefined {
+function previewText(p: {
+  kind: string;
+  body_text?: string | undefined;
+  card?: { title: string; summary?: string | undefined } | undefined;
+  artifact?: { title: string } | undefined;
+}): string | undefined {
   const raw = p.card ? `${p.card.title}${p.card.summary ? ` — ${p.card.summary}` : ""}` : p.artifact ? p.artifact.title : p.body_text;
   if (raw === undefined) return undefined;
   return raw.length > PREVIEW_MAX ? `${raw.slice(0, PREVIEW_MAX - 1)}…` : raw;

@@ -82,7 +82,10 @@ export function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTim
   }
 }
 
-function card(base: { ts: string; actor_name: string; event_id: string }, c: { card_type: string; title: string; summary?: string | undefined; card_id: string }): TJobTimelineItem {
+function card(
+  base: { ts: string; actor_name: string; event_id: string },
+  c: { card_type: string; title: string; summary?: string | undefined; card_id: string },
+): TJobTimelineItem {
   return { kind: "card", ...base, card_type: c.card_type, title: c.title, summary: c.summary, card_id: c.card_id };
 }
 

@@ -72,7 +72,15 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
   const job = ensureJob(state, ev, jobId);
   const ms = Date.parse(ev.ts);
   const deltas: Delta[] = [];
-  const addArtifact = (a: { artifact_id: string; kind: "file" | "link" | "record" | "quote"; title: string; url?: string | undefined; mime_type?: string | undefined; size_bytes?: number | undefined; event_id?: string | undefined }) => {
+  const addArtifact = (a: {
+    artifact_id: string;
+    kind: "file" | "link" | "record" | "quote";
+    title: string;
+    url?: string | undefined;
+    mime_type?: string | undefined;
+    size_bytes?: number | undefined;
+    event_id?: string | undefined;
+  }) => {
     let list = state.artifacts.get(jobId);
     if (!list) state.artifacts.set(jobId, (list = []));
     if (list.some((x) => x.artifact_id === a.artifact_id)) return;

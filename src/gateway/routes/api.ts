@@ -38,13 +38,35 @@ export function createApiRoutes(gw: Gateway) {
   const app = createRouter<GwEnv>();
   const auth = authenticate(core.tokens);
   const security = SIGNED_IN;
-  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(path: string, method: "post" | "put", body: T, summary: string, tags: string[], ok: Record<number, ReturnType<typeof json>>, params?: P) =>
-    createRoute({ method, path, summary, tags, security, middleware: [auth] as const, request: { body: jsonBody(body), params: params ?? (noParams as P) }, responses: { ...ok, ...errors(...WRITE_ERRORS) }, parameters: [IDEMPOTENCY_HEADER] });
+  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
+    path: string,
+    method: "post" | "put",
+    body: T,
+    summary: string,
+    tags: string[],
+    ok: Record<number, ReturnType<typeof json>>,
+    params?: P,
+  ) =>
+    createRoute({
+      method,
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { body: jsonBody(body), params: params ?? (noParams as P) },
+      responses: { ...ok, ...errors(...WRITE_ERRORS) },
+      parameters: [IDEMPOTENCY_HEADER],
+    });
 
-  route(app, write("/v1/invites", "post", ZCreateInviteRequest, "Invite a person (admins); the link works once", ["Workspace"], { 201: json(ZCreateInviteResponse, "The invite link") }), async (c) => {
-    const body = c.req.valid("json");
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.createInvite(c.get("principal"), body, idem));
-  });
+  route(
+    app,
+    write("/v1/invites", "post", ZCreateInviteRequest, "Invite a person (admins); the link works once", ["Workspace"], { 201: json(ZCreateInviteResponse, "The invite link") }),
+    async (c) => {
+      const body = c.req.valid("json");
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.createInvite(c.get("principal"), body, idem));
+    },
+  );
 
   route(app, write("/v1/agents", "post", ZCreateAgentRequest, "Add an agent coworker (admins)", ["Workspace"], { 201: json(ZCreateAgentResponse, "The new agent") }), async (c) => {
     const body = c.req.valid("json");
@@ -57,16 +79,29 @@ export function createApiRoutes(gw: Gateway) {
   });
 
   const read = <P extends z.ZodObject = typeof noParams>(path: string, summary: string, tags: string[], schema: z.ZodType, params?: P, query?: z.ZodObject) =>
-    createRoute({ method: "get", path, summary, tags, security, middleware: [auth] as const, request: { params: params ?? (noParams as P), ...(query ? { query } : {}) }, responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) } });
+    createRoute({
+      method: "get",
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { params: params ?? (noParams as P), ...(query ? { query } : {}) },
+      responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
+    });
 
   route(app, read("/v1/entities", "People and agents of my workspace", ["Directory"], ZEntityList), (c) => c.json(api.listEntities(c.get("principal"))));
   route(app, read("/v1/presence", "Their presence", ["Directory"], ZPresenceList), (c) => c.json(api.listPresence(c.get("principal"))));
 
-  route(app, write("/v1/conversations", "post", ZCreateConversationRequest, "Start a conversation I am in", ["Conversations"], { 202: json(ZCreateConversationResponse, "Created") }), async (c) => {
-    const body = c.req.valid("json");
-    checkIdentity(c.get("principal"), body);
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.createConversation(c.get("principal"), body, idem));
-  });
+  route(
+    app,
+    write("/v1/conversations", "post", ZCreateConversationRequest, "Start a conversation I am in", ["Conversations"], { 202: json(ZCreateConversationResponse, "Created") }),
+    async (c) => {
+      const body = c.req.valid("json");
+      checkIdentity(c.get("principal"), body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.createConversation(c.get("principal"), body, idem));
+    },
+  );
   route(app, read("/v1/conversations", "My conversations, most recent first", ["Conversations"], ZConversationList), (c) => c.json(api.listConversations(c.get("principal"))));
   route(app, read("/v1/conversations/{id}", "A conversation and its participants", ["Conversations"], ZConversationDetail, conversationParams), (c) =>
     c.json(api.getConversation(c.get("principal"), c.req.valid("param").id)),
@@ -78,27 +113,65 @@ export function createApiRoutes(gw: Gateway) {
     );
   }
 
-  route(app, write("/v1/conversations/{id}/messages", "post", ZPostMessageRequest, "Post a message (Office answers on the stream) or a card click", ["Conversations"], { 202: json(ZAcceptedResponse, "Accepted") }, conversationParams), async (c) => {
-    const body = c.req.valid("json");
-    const p = c.get("principal");
-    checkIdentity(p, body);
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.postMessage(p, c.req.valid("param").id, body, idem));
-  });
+  route(
+    app,
+    write(
+      "/v1/conversations/{id}/messages",
+      "post",
+      ZPostMessageRequest,
+      "Post a message (Office answers on the stream) or a card click",
+      ["Conversations"],
+      { 202: json(ZAcceptedResponse, "Accepted") },
+      conversationParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const p = c.get("principal");
+      checkIdentity(p, body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.postMessage(p, c.req.valid("param").id, body, idem));
+    },
+  );
 
-  route(app, write("/v1/conversations/{id}/read", "post", ZReadMarkerRequest, "Mark everything up to a cursor read", ["Conversations"], { 202: json(ZAcceptedResponse, "Accepted") }, conversationParams), async (c) => {
-    const body = c.req.valid("json");
-    checkIdentity(c.get("principal"), body);
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.markRead(c.get("principal"), c.req.valid("param").id, body, idem));
-  });
+  route(
+    app,
+    write(
+      "/v1/conversations/{id}/read",
+      "post",
+      ZReadMarkerRequest,
+      "Mark everything up to a cursor read",
+      ["Conversations"],
+      { 202: json(ZAcceptedResponse, "Accepted") },
+      conversationParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      checkIdentity(c.get("principal"), body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.markRead(c.get("principal"), c.req.valid("param").id, body, idem));
+    },
+  );
 
-  route(app, read("/v1/jobs/{job_id}", "The Job Drawer: header, actions, timeline, artifacts, raw events", ["Jobs"], ZJobDrawerResponse, jobParams), (c) => c.json(api.getJob(c.get("principal"), c.req.valid("param").job_id)));
+  route(app, read("/v1/jobs/{job_id}", "The Job Drawer: header, actions, timeline, artifacts, raw events", ["Jobs"], ZJobDrawerResponse, jobParams), (c) =>
+    c.json(api.getJob(c.get("principal"), c.req.valid("param").job_id)),
+  );
 
-  route(app, write("/v1/jobs/{job_id}/actions", "post", ZJobActionSubmit, "Click a card button (checked before anything is written)", ["Jobs"], { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") }, jobParams), async (c) => {
-    const body = c.req.valid("json");
-    const p = c.get("principal");
-    checkIdentity(p, body);
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.submitJobAction(p, c.req.valid("param").job_id, body, idem));
-  });
+  route(
+    app,
+    write(
+      "/v1/jobs/{job_id}/actions",
+      "post",
+      ZJobActionSubmit,
+      "Click a card button (checked before anything is written)",
+      ["Jobs"],
+      { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") },
+      jobParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const p = c.get("principal");
+      checkIdentity(p, body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.submitJobAction(p, c.req.valid("param").job_id, body, idem));
+    },
+  );
 
   // SSE. A browser EventSource cannot send headers, so the session cookie authenticates it; the
   // resume cursor comes from Last-Event-ID (automatic reconnects) or ?cursor= (a fresh page).

@@ -14,7 +14,10 @@ import { idempotentWrite } from "./write.js";
  */
 function attachmentDisposition(name: string): string {
   const clean = name.replace(/[\u0000-\u001f\u007f]/g, "") || "file";
-  const ascii = clean.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]/g, "_");
+  const ascii = clean
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, "_");
   return contentDisposition(clean, { type: "attachment", fallback: ascii });
 }
 
@@ -59,7 +62,10 @@ export function createFileRoutes(gw: Gateway) {
     path: "/v1/artifacts/{id}",
     summary: "Download a file of a conversation I am in",
     request: { params: z.object({ id: z.string().min(1).max(128) }) },
-    responses: { 200: { description: "The file, as an attachment", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }, ...errors(401, 404) },
+    responses: {
+      200: { description: "The file, as an attachment", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+      ...errors(401, 404),
+    },
   });
   route(app, download, async (c) => {
     const found = await api.artifact(c.get("principal"), c.req.valid("param").id);

@@ -20,7 +20,15 @@ export function createLlmRoutes(gw: Gateway) {
   const common = { security: SIGNED_IN, middleware: authenticate(core.tokens) };
   const conversation = z.object({ id: ZConversationId });
 
-  const context = createRoute({ ...common, method: "get", path: "/v1/conversations/{id}/context", summary: "The conversation's job context (pinned, target, recent jobs)", tags: ["Conversations"], request: { params: conversation }, responses: { 200: json(ZThreadContextView, "Its ThreadContext"), ...errors(...READ_ERRORS) } });
+  const context = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/conversations/{id}/context",
+    summary: "The conversation's job context (pinned, target, recent jobs)",
+    tags: ["Conversations"],
+    request: { params: conversation },
+    responses: { 200: json(ZThreadContextView, "Its ThreadContext"), ...errors(...READ_ERRORS) },
+  });
   route(app, context, (c) => c.json(api.threadContext(c.get("principal"), c.req.valid("param").id)));
 
   for (const what of ["pin", "target"] as const) {
@@ -40,7 +48,15 @@ export function createLlmRoutes(gw: Gateway) {
     });
   }
 
-  const assist = createRoute({ ...common, method: "get", path: "/v1/jobs/{job_id}/assist", summary: "Assist: validated suggestions for a job", tags: ["Jobs"], request: { params: z.object({ job_id: ZJobId }) }, responses: { 200: json(ZAssistResponse, "Suggestions"), ...errors(...READ_ERRORS) } });
+  const assist = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/jobs/{job_id}/assist",
+    summary: "Assist: validated suggestions for a job",
+    tags: ["Jobs"],
+    request: { params: z.object({ job_id: ZJobId }) },
+    responses: { 200: json(ZAssistResponse, "Suggestions"), ...errors(...READ_ERRORS) },
+  });
   route(app, assist, async (c) => {
     const trace = c.req.header("x-trace-id");
     return c.json(await api.assist(c.get("principal"), c.req.valid("param").job_id, trace && ZTraceId.safeParse(trace).success ? trace : core.ids("trc")));

@@ -14,8 +14,16 @@ export function createOutboxRoutes(gw: Gateway) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Workspace"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
-  route(app, createRoute({ ...common, method: "get", path: "/v1/outbox", summary: "The Outbox (admins)", responses: { 200: json(ZOutboxView, "Outgoing email, newest first"), ...errors(401, 403) } }), (c) =>
-    c.json(api.outbox(c.get("principal"))),
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/outbox",
+      summary: "The Outbox (admins)",
+      responses: { 200: json(ZOutboxView, "Outgoing email, newest first"), ...errors(401, 403) },
+    }),
+    (c) => c.json(api.outbox(c.get("principal"))),
   );
   const resend = createRoute({
     ...common,

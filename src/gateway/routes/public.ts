@@ -36,7 +36,14 @@ export function createPublicRoutes(gw: Gateway) {
     return idempotentWrite(core, c, await c.req.text(), (idem) => api.createWorkspace(body, idem), { anonymous: true });
   });
 
-  const invite = createRoute({ method: "get", path: "/v1/invites/{invite}", summary: "Read an invite before accepting it", tags: ["Workspace"], request: { params: inviteParams }, responses: { 200: json(ZInviteView, "The invite"), ...errors(404) } });
+  const invite = createRoute({
+    method: "get",
+    path: "/v1/invites/{invite}",
+    summary: "Read an invite before accepting it",
+    tags: ["Workspace"],
+    request: { params: inviteParams },
+    responses: { 200: json(ZInviteView, "The invite"), ...errors(404) },
+  });
   route(app, invite, (c) => c.json(api.describeInvite(c.req.valid("param").invite)));
 
   const accept = createRoute({
@@ -90,11 +97,27 @@ export function createPublicRoutes(gw: Gateway) {
   });
 
   const auth = authenticate(core.tokens);
-  const me = createRoute({ method: "get", path: "/v1/session", summary: "Who am I", tags: ["Session"], security: SIGNED_IN, middleware: [auth] as const, responses: { 200: json(ZSessionView, "The signed-in entity"), ...errors(401) } });
+  const me = createRoute({
+    method: "get",
+    path: "/v1/session",
+    summary: "Who am I",
+    tags: ["Session"],
+    security: SIGNED_IN,
+    middleware: [auth] as const,
+    responses: { 200: json(ZSessionView, "The signed-in entity"), ...errors(401) },
+  });
   route(app, me, (c) => c.json(api.session(c.get("principal"))));
 
   // Signing out revokes the token itself, not just the cookie: a copied cookie stops working too.
-  const signOut = createRoute({ method: "delete", path: "/v1/session", summary: "Sign out: the token is revoked and its streams close", tags: ["Session"], security: SIGNED_IN, middleware: [auth] as const, responses: { 200: json(ZOk, "Signed out"), ...errors(401) } });
+  const signOut = createRoute({
+    method: "delete",
+    path: "/v1/session",
+    summary: "Sign out: the token is revoked and its streams close",
+    tags: ["Session"],
+    security: SIGNED_IN,
+    middleware: [auth] as const,
+    responses: { 200: json(ZOk, "Signed out"), ...errors(401) },
+  });
   route(app, signOut, (c) => {
     const token = bearerOf(c) ?? getCookie(c, SESSION_COOKIE);
     if (token) api.signOut(token);

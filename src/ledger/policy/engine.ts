@@ -83,9 +83,7 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
   const foldPolicies = policies.filter((p) => !p.shape && p.code !== null);
 
   const emitPolicy = pack.policies.find((p) => p.rules.some((r) => r.type === "emit_on_reject"));
-  const emitSpec: EmitOnRejectSpec | undefined = emitPolicy
-    ? ZEmitOnReject.parse(emitPolicy.rules.find((r) => r.type === "emit_on_reject"))
-    : undefined;
+  const emitSpec: EmitOnRejectSpec | undefined = emitPolicy ? ZEmitOnReject.parse(emitPolicy.rules.find((r) => r.type === "emit_on_reject")) : undefined;
 
   const policyForCode = (code: string) => policies.find((p) => p.code === code)?.id ?? null;
   const schemaIds: SchemaPolicies = {

@@ -17,8 +17,7 @@ const ENVELOPE_OPTIONAL = ["job_id", "causation_id", "correlation_id"] as const;
 const ACTOR_TYPES = new Set(["human", "agent", "system"]);
 const MESSAGE_KINDS = new Set(["text", "card", "system", "artifact"]);
 
-const isPlain = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 /** ZEventId/ZTenantId/…: a string of 1–128 UTF-16 units. */
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 128;
 const isShort = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;
@@ -60,7 +59,15 @@ export function fastParseEvent(raw: unknown): TUblEvent | null {
   if (typeof ts !== "string" || !isIsoTime(ts)) return null;
   if (!isPlain(actor)) return null;
   const actorKeys = Object.keys(actor);
-  if (actorKeys.length !== 2 || !Object.hasOwn(actor, "entity_id") || !Object.hasOwn(actor, "actor_type") || !isId(actor.entity_id) || typeof actor.actor_type !== "string" || !ACTOR_TYPES.has(actor.actor_type)) return null;
+  if (
+    actorKeys.length !== 2 ||
+    !Object.hasOwn(actor, "entity_id") ||
+    !Object.hasOwn(actor, "actor_type") ||
+    !isId(actor.entity_id) ||
+    typeof actor.actor_type !== "string" ||
+    !ACTOR_TYPES.has(actor.actor_type)
+  )
+    return null;
   if (!isPlain(payload)) return null;
   const p = fastMessagePayload(payload);
   if (!p) return null;

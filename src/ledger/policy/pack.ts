@@ -12,10 +12,7 @@ export const ZPolicySpec = z.strictObject({
   /** Event types: exact (`job.approved`), a family (`job.*`) or everything (`*`). */
   applies_to: z.array(z.string().min(1)).min(1),
   rules: z.array(z.looseObject({ type: z.string() })).min(1),
-  on_violation: z.discriminatedUnion("action", [
-    z.strictObject({ action: z.literal("reject"), code: knownCode }),
-    z.strictObject({ action: z.literal("emit_only") }),
-  ]),
+  on_violation: z.discriminatedUnion("action", [z.strictObject({ action: z.literal("reject"), code: knownCode }), z.strictObject({ action: z.literal("emit_only") })]),
   description: z.string().optional(),
   note: z.string().optional(),
 });

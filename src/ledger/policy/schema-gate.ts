@@ -15,7 +15,12 @@ export interface SchemaPolicies {
  */
 export function schemaViolation(eventType: string, issues: ReadonlyArray<z.core.$ZodIssue>, ids: SchemaPolicies): PolicyViolation {
   const first = issues[0];
-  const path = first ? first.path.map((s) => (typeof s === "number" ? `[${s}]` : String(s))).join(".").replace(/\.\[/g, "[") : "";
+  const path = first
+    ? first.path
+        .map((s) => (typeof s === "number" ? `[${s}]` : String(s)))
+        .join(".")
+        .replace(/\.\[/g, "[")
+    : "";
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
   const detail = `${path || "event"}: ${first?.message ?? "invalid"}${more}`.slice(0, 480);
   if (first?.path[0] === "payload") {

@@ -16,12 +16,7 @@ const idOf = (v: unknown): string | undefined => (typeof v === "string" && v.len
  * own (else the workspace conversation), so the violation event always passes the pack itself.
  * Never emitted about a `policy.violation` (a warning about a warning would never end).
  */
-export function buildViolationEvent(
-  raw: unknown,
-  violation: PolicyViolation,
-  ctx: ViolationEventContext,
-  spec: EmitOnRejectSpec,
-): TUblEvent | null {
+export function buildViolationEvent(raw: unknown, violation: PolicyViolation, ctx: ViolationEventContext, spec: EmitOnRejectSpec): TUblEvent | null {
   const r = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   if (r.event_type === "policy.violation") return null;
   // The batch's tenant wins over what the raw event claims: a violation is recorded in the

@@ -88,9 +88,13 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
   function answerFailure(status: number): ToolFailure {
     if (status === 404 || status === 410 || status === 409) {
       found = undefined; // the calendar may have been deleted or renamed: look again next time
-      return new ToolFailure("INVALID_INPUT", `The calendar server refused the request (HTTP ${status}): the calendar chosen by CALDAV_CALENDAR may be gone, or holds this event under another name.`);
+      return new ToolFailure(
+        "INVALID_INPUT",
+        `The calendar server refused the request (HTTP ${status}): the calendar chosen by CALDAV_CALENDAR may be gone, or holds this event under another name.`,
+      );
     }
-    if (status === 400 || status === 413 || status === 415 || status === 422) return new ToolFailure("INVALID_INPUT", `The calendar server refused the event data (HTTP ${status}).`);
+    if (status === 400 || status === 413 || status === 415 || status === 422)
+      return new ToolFailure("INVALID_INPUT", `The calendar server refused the event data (HTTP ${status}).`);
     return new ToolFailure("UNKNOWN", `The calendar server answered unexpectedly (HTTP ${status}).`);
   }
 
@@ -120,14 +124,26 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
         const responses = await at.client.calendarQuery({
           url: at.calendar.url,
           props: { "d:getetag": {}, "c:calendar-data": {} },
-          filters: [{ "comp-filter": { _attributes: { name: "VCALENDAR" }, "comp-filter": { _attributes: { name: "VEVENT" }, "time-range": { _attributes: { start: stamp(from, Math.floor), end: stamp(to, Math.ceil) } } } } }],
+          filters: [
+            {
+              "comp-filter": {
+                _attributes: { name: "VCALENDAR" },
+                "comp-filter": { _attributes: { name: "VEVENT" }, "time-range": { _attributes: { start: stamp(from, Math.floor), end: stamp(to, Math.ceil) } } },
+              },
+            },
+          ],
           depth: "1",
           fetch: guard.fetch,
         });
         // tsdav answers [] for some failed queries; only a multistatus is an answer.
         if (guard.lastStatus !== 207) throw answerFailure(guard.lastStatus ?? 0);
         const texts = responses.map((r) => r.props?.calendarData).map((d: unknown) => (typeof d === "string" ? d : (d as { _cdata?: unknown } | undefined)?._cdata));
-        return busyIntervals(texts.filter((t): t is string => typeof t === "string"), from, to, timeZone);
+        return busyIntervals(
+          texts.filter((t): t is string => typeof t === "string"),
+          from,
+          to,
+          timeZone,
+        );
       });
     },
 

@@ -40,5 +40,8 @@ export function pickCalendar(calendars: DAVCalendar[], wanted: string | undefine
   if (found) return found;
   const shown = looksLikePath ? (pathOf(w, base) ?? "that path") : w;
   const names = usable.map((c) => `"${displayNameOf(c)}"`).join(", ");
-  throw new ToolFailure("INVALID_INPUT", `No calendar matches CALDAV_CALENDAR "${shown}". ${names ? `Calendars found: ${names}.` : "The account has no calendar for events."}`.slice(0, 300));
+  throw new ToolFailure(
+    "INVALID_INPUT",
+    `No calendar matches CALDAV_CALENDAR "${shown}". ${names ? `Calendars found: ${names}.` : "The account has no calendar for events."}`.slice(0, 300),
+  );
 }

@@ -47,7 +47,14 @@ export function createAssistStore(db: Db): AssistStore {
   const offerAll = db.transaction((tenantId: string, jobId: string, views: TSuggestionView[], nowMs: number) => {
     purge.run(iso(nowMs));
     for (const v of views) {
-      upsert.run({ tenant_id: tenantId, job_id: jobId, suggestion_id: v.suggestion_id, view_json: JSON.stringify(v), created_at: iso(nowMs), expires_at: iso(nowMs + SUGGESTION_TTL_MS) });
+      upsert.run({
+        tenant_id: tenantId,
+        job_id: jobId,
+        suggestion_id: v.suggestion_id,
+        view_json: JSON.stringify(v),
+        created_at: iso(nowMs),
+        expires_at: iso(nowMs + SUGGESTION_TTL_MS),
+      });
     }
   });
   const takeOne = db.transaction((tenantId: string, jobId: string, suggestionId: string) => {

@@ -22,7 +22,11 @@ export function createContextAwareRules(deps: { rules: Planner; store: LlmStore;
     const jobs = new Map(frame.jobs.map((j) => [j.job_id, j] as const));
     const check = checkMessageTokens(frame.text, jobs, isActionAllowed);
     if (!check.ok) {
-      return { type: "chat_reply", text: `I couldn’t use the job reference in your message: ${check.error.message}`, llm: { outcome: "token_error", token_error: check.error, dropped: [] } };
+      return {
+        type: "chat_reply",
+        text: `I couldn’t use the job reference in your message: ${check.error.message}`,
+        llm: { outcome: "token_error", token_error: check.error, dropped: [] },
+      };
     }
     let ctx = store.getThreadContext(frame.tenant_id, frame.conversation_id);
     const remember = (ids: string[]) => {

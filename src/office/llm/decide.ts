@@ -126,8 +126,7 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
       if (Object.keys(slots).length === 0) return { drop: "provide_input without any value" };
       const target = resolveJob(op.job_id, facts);
       if (!target) return { ambiguous: true };
-      if (!facts.isActionAllowed(target.job.state, "job.provide_input") && target.job.state !== "proposed")
-        return { drop: `job is ${target.job.state}; it takes no input now` };
+      if (!facts.isActionAllowed(target.job.state, "job.provide_input") && target.job.state !== "proposed") return { drop: `job is ${target.job.state}; it takes no input now` };
       return { kind: "input", ...target, slots, ...(op.text?.trim() ? { text: op.text.trim() } : {}) };
     }
     case "job_action": {
@@ -135,7 +134,12 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
       const target = resolveJob(op.job_id, facts);
       if (!target) return { ambiguous: true };
       if (!facts.isActionAllowed(target.job.state, `job.${op.action}` as TCardActionType))
-        return { kind: "clarify", question: `${quoteTitle(target.job.title)} is ${target.job.state.replace("_", " ")}, so I can’t ${op.action.replace("_", " ")} it now. What would you like to do?`, choices: ["Leave it as it is", "Show me the job"], job: target.job };
+        return {
+          kind: "clarify",
+          question: `${quoteTitle(target.job.title)} is ${target.job.state.replace("_", " ")}, so I can’t ${op.action.replace("_", " ")} it now. What would you like to do?`,
+          choices: ["Leave it as it is", "Show me the job"],
+          job: target.job,
+        };
       return { kind: "action", ...target, action: op.action, ...(op.text?.trim() ? { text: op.text.trim() } : {}) };
     }
   }

@@ -72,7 +72,10 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     const op = check.tokens.find((t): t is OpToken => t.kind === "op");
     let ctx = store.getThreadContext(frame.tenant_id, frame.conversation_id);
     if (check.tokens.length) {
-      ctx = noteJobs(ctx, check.tokens.map((t) => (t.kind === "ref" ? t.id : t.job)));
+      ctx = noteJobs(
+        ctx,
+        check.tokens.map((t) => (t.kind === "ref" ? t.id : t.job)),
+      );
       saveCtx(frame, ctx);
     }
     // A quick action (a surface button or a typed [op …]) is a click: it is already exact, so
@@ -143,7 +146,11 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
   function interpret(outcome: ChatOutcome, facts: TurnFacts): { decision: LlmDecision; answer: Record<string, unknown> | null; content: string } {
     switch (outcome.kind) {
       case "unavailable":
-        return { decision: calmReply("unavailable", [{ what: "answer", reason: `model unavailable: ${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""}` }]), answer: null, content: "" };
+        return {
+          decision: calmReply("unavailable", [{ what: "answer", reason: `model unavailable: ${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""}` }]),
+          answer: null,
+          content: "",
+        };
       case "refused":
         return { decision: calmReply("invalid", [{ what: "answer", reason: "model refused" }]), answer: null, content: outcome.refusal };
       case "truncated":
@@ -173,7 +180,13 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       answer,
       validation: { outcome: decision.llm.outcome, decision_type: decision.type, job_id: jobId, dropped: decision.llm.dropped },
     };
-    const base = { tenant_id: frame.tenant_id, conversation_id: frame.conversation_id, turn: request.conversation.turn, model_id: provider.model, redaction: full ? "full" : "default" } as const;
+    const base = {
+      tenant_id: frame.tenant_id,
+      conversation_id: frame.conversation_id,
+      turn: request.conversation.turn,
+      model_id: provider.model,
+      redaction: full ? "full" : "default",
+    } as const;
     store.savePacket({
       ...base,
       id: request.id,

@@ -67,7 +67,9 @@ export function makeDocuments(docs: ReadonlyArray<{ doc_id: string; kind: string
 
 /** A request as stored: by default each document's text is replaced by its digest and a preview. */
 export type StoredRequestPacket = Omit<RequestPacket, "context"> & {
-  context: Omit<RequestPacket["context"], "documents"> & { documents: Array<Omit<RequestDocument, "content"> & { content: RequestDocument["content"] | { digest: string; preview: string; length: number } }> };
+  context: Omit<RequestPacket["context"], "documents"> & {
+    documents: Array<Omit<RequestDocument, "content"> & { content: RequestDocument["content"] | { digest: string; preview: string; length: number } }>;
+  };
 };
 
 /**

@@ -54,9 +54,7 @@ export function createChatProvider(deps: ChatProviderDeps): ChatProvider {
 
   function body(req: ChatRequest): string {
     const responseFormat =
-      config.responseFormat === "json_schema"
-        ? { type: "json_schema", json_schema: { name: req.schemaName, strict: true, schema: req.schema } }
-        : { type: "json_object" };
+      config.responseFormat === "json_schema" ? { type: "json_schema", json_schema: { name: req.schemaName, strict: true, schema: req.schema } } : { type: "json_object" };
     return JSON.stringify({
       ...(config.extraBody ?? {}),
       model: config.model,

@@ -81,8 +81,7 @@ function wireOperation(jobIds: readonly string[]) {
 function wireSurface(jobIds: readonly string[]) {
   const jobId = jobIds.length ? n(z.enum(jobIds as [string, ...string[]])) : z.null();
   const trigger = z.strictObject({ label: z.string(), opToken: z.string(), confirm: n(z.boolean()) });
-  const env = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
-    z.strictObject({ surface_id: z.string(), kind: z.enum([kind]), title: z.string(), payload });
+  const env = <K extends string, P extends z.ZodType>(kind: K, payload: P) => z.strictObject({ surface_id: z.string(), kind: z.enum([kind]), title: z.string(), payload });
   return z.union([
     env(
       "what_next_v1",
@@ -98,9 +97,7 @@ function wireSurface(jobIds: readonly string[]) {
     env(
       "today_schedule_v1",
       z.strictObject({
-        blocks: z.array(
-          z.strictObject({ kind: z.enum(["event", "focus"]), title: z.string(), start: z.string(), end: z.string(), locked: n(z.boolean()), jobId }),
-        ),
+        blocks: z.array(z.strictObject({ kind: z.enum(["event", "focus"]), title: z.string(), start: z.string(), end: z.string(), locked: n(z.boolean()), jobId })),
         suggestions: n(z.array(z.strictObject({ previewChange: z.string(), acceptOp: z.string() }))),
         suggestAlternativesOp: n(z.string()),
       }),

@@ -23,10 +23,7 @@ export const officeLlmPackets = sqliteTable(
     redaction: text("redaction").notNull(),
     packetJson: text("packet_json").notNull(),
   },
-  (t) => [
-    index("office_llm_packets_conv_turn_idx").on(t.tenantId, t.conversationId, t.turn),
-    index("office_llm_packets_job_idx").on(t.tenantId, t.jobId),
-  ],
+  (t) => [index("office_llm_packets_conv_turn_idx").on(t.tenantId, t.conversationId, t.turn), index("office_llm_packets_job_idx").on(t.tenantId, t.jobId)],
 );
 
 /** ThreadContext per conversation (contract §2.2), plus the turn counter packets are keyed by. */

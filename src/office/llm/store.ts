@@ -100,12 +100,12 @@ export function createLlmStore(db: Db): LlmStore {
     listPackets(tenantId, q) {
       const where = ["tenant_id = ?"];
       const args: unknown[] = [tenantId];
-      if (q.conversationId) (where.push("conversation_id = ?"), args.push(q.conversationId));
-      if (q.jobId) (where.push("job_id = ?"), args.push(q.jobId));
+      if (q.conversationId) where.push("conversation_id = ?"), args.push(q.conversationId);
+      if (q.jobId) where.push("job_id = ?"), args.push(q.jobId);
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
-      const rows = db
-        .prepare(`SELECT * FROM office_llm_packets WHERE ${where.join(" AND ")} ORDER BY turn DESC, created_at DESC LIMIT ${limit}`)
-        .all(...args) as Array<Omit<StoredPacket, "packet"> & { packet_json: string }>;
+      const rows = db.prepare(`SELECT * FROM office_llm_packets WHERE ${where.join(" AND ")} ORDER BY turn DESC, created_at DESC LIMIT ${limit}`).all(...args) as Array<
+        Omit<StoredPacket, "packet"> & { packet_json: string }
+      >;
       return rows.map(({ packet_json, ...r }) => ({ ...r, packet: JSON.parse(packet_json) as Record<string, unknown> }));
     },
   };

@@ -55,7 +55,10 @@ function wireSchema(jobId: string): Record<string, unknown> {
                 priority: { type: ["string", "null"], enum: ["low", "normal", "high", "urgent", null] },
                 title: str,
                 text: str,
-                subtasks: { type: ["array", "null"], items: { type: "object", additionalProperties: false, required: ["title", "order"], properties: { title: { type: "string" }, order: { type: "integer" } } } },
+                subtasks: {
+                  type: ["array", "null"],
+                  items: { type: "object", additionalProperties: false, required: ["title", "order"], properties: { title: { type: "string" }, order: { type: "integer" } } },
+                },
                 questionId: str,
                 question: str,
                 choices: { type: ["array", "null"], items: { type: "string" } },
@@ -143,14 +146,48 @@ export function createSuggestCall(deps: { provider: ChatProvider; store: LlmStor
       raw: { digest: digest(content), preview: preview(content, 200), length: content.length },
       answer,
       validation: result.ok
-        ? { outcome: result.envelope.must_abstain ? "abstain" : "suggestions", kept: result.envelope.suggestions.map((s) => s.suggestionId), dropped: result.rejected.map((r) => ({ what: "suggestion", index: r.index, reason: r.reason })) }
+        ? {
+            outcome: result.envelope.must_abstain ? "abstain" : "suggestions",
+            kept: result.envelope.suggestions.map((s) => s.suggestionId),
+            dropped: result.rejected.map((r) => ({ what: "suggestion", index: r.index, reason: r.reason })),
+          }
         : { outcome: "refused", kept: [], dropped: [{ what: "answer", reason: result.reason }] },
     };
-    const base = { tenant_id: input.tenant_id, conversation_id: input.conversation_id, turn, model_id: deps.provider.model, job_id: input.job.job_id, redaction: deps.logFull ? "full" : "default" } as const;
+    const base = {
+      tenant_id: input.tenant_id,
+      conversation_id: input.conversation_id,
+      turn,
+      model_id: deps.provider.model,
+      job_id: input.job.job_id,
+      redaction: deps.logFull ? "full" : "default",
+    } as const;
     // The job's own text is untrusted context: by default only its digest and a preview are kept.
-    const storedRequest = deps.logFull ? request : { ...request, input: { ...request.input, job: { job_id: input.job.job_id, state: input.job.state, digest: digest(JSON.stringify(input.job)), preview: preview(input.job.title) } } };
-    deps.store.savePacket({ ...base, id: requestId, created_at: request.created_at, sender_role: "agent", packet_type: "request", in_reply_to_request_id: null, outcome: null, packet: scrubDeep(storedRequest) as Record<string, unknown> });
-    deps.store.savePacket({ ...base, id: response.id, created_at: response.created_at, sender_role: "assistant", packet_type: "response", in_reply_to_request_id: requestId, outcome: response.validation.outcome, packet: scrubDeep(response) as Record<string, unknown> });
+    const storedRequest = deps.logFull
+      ? request
+      : {
+          ...request,
+          input: { ...request.input, job: { job_id: input.job.job_id, state: input.job.state, digest: digest(JSON.stringify(input.job)), preview: preview(input.job.title) } },
+        };
+    deps.store.savePacket({
+      ...base,
+      id: requestId,
+      created_at: request.created_at,
+      sender_role: "agent",
+      packet_type: "request",
+      in_reply_to_request_id: null,
+      outcome: null,
+      packet: scrubDeep(storedRequest) as Record<string, unknown>,
+    });
+    deps.store.savePacket({
+      ...base,
+      id: response.id,
+      created_at: response.created_at,
+      sender_role: "assistant",
+      packet_type: "response",
+      in_reply_to_request_id: requestId,
+      outcome: response.validation.outcome,
+      packet: scrubDeep(response) as Record<string, unknown>,
+    });
     return result;
   };
 }

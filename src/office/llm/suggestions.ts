@@ -84,7 +84,10 @@ const ZEnvelope = z.object({
   surface: z.enum(SUGGESTION_SURFACES),
   must_abstain: z.boolean().optional(),
   generatedAt: z.string().optional(),
-  modelInfo: z.object({ provider: z.string().max(64), model: z.string().max(128), version: z.string().max(64) }).partial().optional(),
+  modelInfo: z
+    .object({ provider: z.string().max(64), model: z.string().max(128), version: z.string().max(64) })
+    .partial()
+    .optional(),
   suggestions: z.array(z.unknown()).max(20),
 });
 
@@ -107,7 +110,8 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
   let clarifications = 0;
   // biome-ignore lint/suspicious/useIterableCallbackReturn: each `return` is an early exit after recording a rejection
   env.data.suggestions.forEach((item, index) => {
-    const id = item && typeof item === "object" && typeof (item as { suggestionId?: unknown }).suggestionId === "string" ? (item as { suggestionId: string }).suggestionId : undefined;
+    const id =
+      item && typeof item === "object" && typeof (item as { suggestionId?: unknown }).suggestionId === "string" ? (item as { suggestionId: string }).suggestionId : undefined;
     const reject = (reason: string) => void rejected.push({ index, ...(id ? { suggestionId: id } : {}), reason });
     const common = ZCommon.safeParse(item);
     if (!common.success) return reject(`${common.error.issues[0]?.path.join(".") || "suggestion"}: ${common.error.issues[0]?.message ?? "invalid"}`);
@@ -135,7 +139,14 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
       if (!byId && !byName) return reject("set_conversation names a conversation that does not exist (use propose_create_conversation)");
     }
     if (type === "ask_clarification" && ++clarifications > 1) return reject("more than one ask_clarification in one response");
-    kept.push({ type, suggestionId: s.suggestionId, confidence: s.confidence, rationale: s.rationale, ...(requiresConfirmation !== undefined ? { requiresConfirmation } : {}), payload: p });
+    kept.push({
+      type,
+      suggestionId: s.suggestionId,
+      confidence: s.confidence,
+      rationale: s.rationale,
+      ...(requiresConfirmation !== undefined ? { requiresConfirmation } : {}),
+      payload: p,
+    });
   });
 
   const modelInfo = { ...(env.data.modelInfo ?? {}), ...(env.data.generatedAt ? { modelGeneratedAt: env.data.generatedAt.slice(0, 40) } : {}) };

@@ -10,18 +10,7 @@
  */
 
 export const REF_TYPES = ["job"] as const;
-export const OP_TYPES = [
-  "approve",
-  "reject",
-  "request_changes",
-  "provide_input",
-  "ack",
-  "dispute",
-  "cancel",
-  "follow_up",
-  "retry",
-  "switch_tool",
-] as const;
+export const OP_TYPES = ["approve", "reject", "request_changes", "provide_input", "ack", "dispute", "cancel", "follow_up", "retry", "switch_tool"] as const;
 export type OpType = (typeof OP_TYPES)[number];
 
 /** Keys an op may carry besides v/type/job; anything else is refused. */
@@ -64,9 +53,7 @@ export interface TokenError {
   index: number;
 }
 
-export type TokenParseResult =
-  | { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number }
-  | { ok: false; error: TokenError };
+export type TokenParseResult = { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number } | { ok: false; error: TokenError };
 
 export const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 12, maxTokens: 20 } as const;
 
@@ -157,9 +144,7 @@ function escapePlaceholders(s: string): string {
   return s.replace(/\[(ref|op)#/g, "($1#");
 }
 
-type OneResult =
-  | { ok: true; token: Omit<RefToken, "placeholder"> | Omit<OpToken, "placeholder">; end: number }
-  | { ok: false; code: TokenErrorCode; message: string; at: number };
+type OneResult = { ok: true; token: Omit<RefToken, "placeholder"> | Omit<OpToken, "placeholder">; end: number } | { ok: false; code: TokenErrorCode; message: string; at: number };
 
 function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
   const err = (code: TokenErrorCode, message: string, at = start): OneResult => ({ ok: false, code, message, at });
@@ -184,7 +169,7 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
         const ch = line[i]!;
         if (ch === "\\") {
           const next = line[i + 1];
-          if (next !== '"' && next !== "\\") return err("TOKEN_SYNTAX", "Only \\\" and \\\\ escapes are allowed in a token.", i);
+          if (next !== '"' && next !== "\\") return err("TOKEN_SYNTAX", 'Only \\" and \\\\ escapes are allowed in a token.', i);
           value += next;
           i += 2;
         } else if (ch === '"') {
@@ -250,10 +235,15 @@ export function formatRefToken(jobId: string, name: string): string {
 }
 
 export function formatOpToken(type: OpType, jobId: string, args: Record<string, string> = {}): string {
-  const extra = Object.entries(args).map(([k, v]) => ` ${k}:${quote(v)}`).join("");
+  const extra = Object.entries(args)
+    .map(([k, v]) => ` ${k}:${quote(v)}`)
+    .join("");
   return `[op v:1 type:"${type}" job:${quote(jobId)}${extra}]`;
 }
 
 function quote(s: string): string {
-  return `"${s.replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return `"${s
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')}"`;
 }

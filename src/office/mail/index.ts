@@ -5,6 +5,14 @@
  */
 export { createSmtpTransport, type MailTransport, type SendResult, type SmtpTransportOptions } from "./smtp-transport.js";
 export { buildInviteMessage, stableMessageId, type InviteMessageInput, type MailAddress, type Recipient } from "./invite-message.js";
-export { createOutboxWorker, DEFAULT_MAIL_SCHEDULE_MS, type DeliveryHooks, type DeliveryOutcome, type OutboxWorker, type OutboxWorkerDeps, type ResendResult } from "./outbox-worker.js";
+export {
+  createOutboxWorker,
+  DEFAULT_MAIL_SCHEDULE_MS,
+  type DeliveryHooks,
+  type DeliveryOutcome,
+  type OutboxWorker,
+  type OutboxWorkerDeps,
+  type ResendResult,
+} from "./outbox-worker.js";
 export type { OutboxDelivery, OutboxRow, OutboxStatus } from "./outbox-store.js";
 export { classifyFailure, scrubAddresses, type FailureClass } from "./classify.js";

@@ -28,7 +28,11 @@ export interface InviteMessageInput {
  * as a duplicate by the receiving side.
  */
 export function stableMessageId(outboxId: string, fromAddress: string): string {
-  const domain = fromAddress.slice(fromAddress.lastIndexOf("@") + 1).trim().toLowerCase() || "localhost";
+  const domain =
+    fromAddress
+      .slice(fromAddress.lastIndexOf("@") + 1)
+      .trim()
+      .toLowerCase() || "localhost";
   return `<${outboxId.replace(/[^A-Za-z0-9._-]/g, "-")}@${domain}>`;
 }
 

@@ -12,7 +12,7 @@ export const DEFAULT_MAIL_SCHEDULE_MS: readonly number[] = [30_000, 120_000, 600
 const NOT_CONFIGURED = "Mail is not configured on this server";
 
 export type DeliveryOutcome =
-  | { status: "sent"; message_id: string; response: string; attempts: number; /** recipients the server refused while taking the rest */ rejected: number }
+  | { status: "sent"; message_id: string; response: string; attempts: number /** recipients the server refused while taking the rest */; rejected: number }
   | { status: "retry"; error: string; code?: number; next_attempt_at: string; attempts: number }
   | { status: "failed"; error: string; code?: number; attempts: number };
 

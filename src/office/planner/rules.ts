@@ -9,10 +9,13 @@ import { describeWhen, parseWhen } from "../when/index.js";
  * guesses a job into existence).
  */
 
-const SCHEDULE_VERB = /\b(schedule|book|set(?:ting)? up|arrange|organi[sz]e|plan|put|find (?:a )?time|get|line up|fix up|sort out|slot in|pencil in|need|want|have|can we (?:do|have))\b/i;
-const MEETING_NOUN = /\b(call|meeting|meet(?:ing)?|sync|demo|catch[- ]?up|1:1|one[- ]on[- ]one|interview|review|stand-?up|session|appointment|check[- ]in|chat|video call|conference)\b/i;
+const SCHEDULE_VERB =
+  /\b(schedule|book|set(?:ting)? up|arrange|organi[sz]e|plan|put|find (?:a )?time|get|line up|fix up|sort out|slot in|pencil in|need|want|have|can we (?:do|have))\b/i;
+const MEETING_NOUN =
+  /\b(call|meeting|meet(?:ing)?|sync|demo|catch[- ]?up|1:1|one[- ]on[- ]one|interview|review|stand-?up|session|appointment|check[- ]in|chat|video call|conference)\b/i;
 const STRONG_SCHEDULE = /\b(schedule|book|arrange|set up|find (?:a )?time|pencil in|put .* on (?:the|my) calendar|send (?:an? )?(?:calendar )?invite)\b/i;
-const WORK_VERB = /^(?:(?:can|could|would|will) you\s+|please\s+|pls\s+|i need you to\s+|i'd like you to\s+|go ahead and\s+|kindly\s+)*(send|call|prepare|draft|remind|order|update|write|create|email|reply|compile|file|pay|research|summari[sz]e|translate|check|review|follow up|invoice|submit|renew|cancel|ship|collect|reconcile|post|publish|contact|notify|book)\b/i;
+const WORK_VERB =
+  /^(?:(?:can|could|would|will) you\s+|please\s+|pls\s+|i need you to\s+|i'd like you to\s+|go ahead and\s+|kindly\s+)*(send|call|prepare|draft|remind|order|update|write|create|email|reply|compile|file|pay|research|summari[sz]e|translate|check|review|follow up|invoice|submit|renew|cancel|ship|collect|reconcile|post|publish|contact|notify|book)\b/i;
 const GREETING = /^(hi|hello|hey|yo|good (morning|afternoon|evening)|hiya|howdy|ola|olá)\b/i;
 const THANKS = /\b(thanks|thank you|thx|cheers|great job|nice work|well done|awesome|perfect)\b/i;
 const CAPABILITIES = /\b(what can you do|who are you|what do you do|help me understand|what are you)\b/i;
@@ -109,10 +112,14 @@ export function planRules(frame: PlanFrame): Decision {
   }
   if (/^no,? thanks?\b|^no thank you\b/i.test(text)) return { type: "chat_reply", text: "Okay, I’ll leave it." };
 
-  if (GREETING.test(text)) return { type: "chat_reply", text: `Hi ${frame.sender.display_name}! Tell me what you need — for example “schedule a 30-min call with Maria next week”.` };
+  if (GREETING.test(text))
+    return { type: "chat_reply", text: `Hi ${frame.sender.display_name}! Tell me what you need — for example “schedule a 30-min call with Maria next week”.` };
   if (THANKS.test(text)) return { type: "chat_reply", text: "You’re welcome." };
   if (CAPABILITIES.test(lower)) {
-    return { type: "chat_reply", text: `I’m ${frame.agent.display_name}${frame.agent.role ? `, ${frame.agent.role}` : ""}. I turn requests into jobs you approve — I can schedule meetings and send calendar invites.` };
+    return {
+      type: "chat_reply",
+      text: `I’m ${frame.agent.display_name}${frame.agent.role ? `, ${frame.agent.role}` : ""}. I turn requests into jobs you approve — I can schedule meetings and send calendar invites.`,
+    };
   }
   if (VAGUE_HELP.test(text)) return { type: "request_input", question: "Sure — what do you need? I can schedule a meeting and send the invite, or take on another task." };
   if (MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) {
@@ -121,7 +128,11 @@ export function planRules(frame: PlanFrame): Decision {
   if (/\?\s*$/.test(text)) {
     // The frame also offers recently closed jobs (as reference targets); only open ones count here.
     const open = jobs.filter((j) => isOpenState(j.state));
-    if (open.length) return { type: "chat_reply", text: `I’m on it — ${open.length === 1 ? `“${open[0]!.title}” is ${open[0]!.state.replace("_", " ")}` : `${open.length} jobs are open here`}. You can keep chatting.` };
+    if (open.length)
+      return {
+        type: "chat_reply",
+        text: `I’m on it — ${open.length === 1 ? `“${open[0]!.title}” is ${open[0]!.state.replace("_", " ")}` : `${open.length} jobs are open here`}. You can keep chatting.`,
+      };
     return { type: "chat_reply", text: "Good question — I can’t answer that from here. If you need something done, tell me and I’ll propose a job." };
   }
   return { type: "chat_reply", text: "Noted." };

@@ -5,7 +5,22 @@ import type { SlotValues } from "./planner.js";
 
 /** Slot extraction for meeting requests. Pure and table-tested; every field is optional. */
 
-const WORD_NUM: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, ten: 10, fifteen: 15, twenty: 20, thirty: 30, "forty-five": 45, sixty: 60, ninety: 90 };
+const WORD_NUM: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  ten: 10,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  "forty-five": 45,
+  sixty: 60,
+  ninety: 90,
+};
 
 export function findDuration(text: string): number | undefined {
   const t = text.toLowerCase();
@@ -21,10 +36,58 @@ export function findDuration(text: string): number | undefined {
 }
 
 const NOT_NAMES = new Set([
-  "me", "us", "you", "them", "the", "a", "an", "my", "our", "zoom", "google", "teams", "meet", "monday", "tuesday", "wednesday",
-  "thursday", "friday", "saturday", "sunday", "tomorrow", "today", "next", "this", "everyone", "team", "i",
-  "europe", "america", "asia", "utc", "cet", "est", "pst", "gmt", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
-  "on", "at", "via", "by", "in", "next", "weekdays",
+  "me",
+  "us",
+  "you",
+  "them",
+  "the",
+  "a",
+  "an",
+  "my",
+  "our",
+  "zoom",
+  "google",
+  "teams",
+  "meet",
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "tomorrow",
+  "today",
+  "next",
+  "this",
+  "everyone",
+  "team",
+  "i",
+  "europe",
+  "america",
+  "asia",
+  "utc",
+  "cet",
+  "est",
+  "pst",
+  "gmt",
+  "mon",
+  "tue",
+  "tues",
+  "wed",
+  "thu",
+  "thur",
+  "thurs",
+  "fri",
+  "sat",
+  "sun",
+  "on",
+  "at",
+  "via",
+  "by",
+  "in",
+  "next",
+  "weekdays",
 ]);
 
 /** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name. */

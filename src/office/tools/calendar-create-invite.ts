@@ -60,7 +60,8 @@ export function createCalendarInviteTool(deps: InviteToolDeps): ToolDefinition<C
   return {
     name: "calendar.create_invite",
     version: "v2",
-    description: "Pick a free time in the requested window, create the calendar event (.ics) with its meeting place, and write it to the organizer's calendar when one is connected",
+    description:
+      "Pick a free time in the requested window, create the calendar event (.ics) with its meeting place, and write it to the organizer's calendar when one is connected",
     side_effects: true,
     input: ZCreateInviteInput,
     output: ZCreateInviteOutput,
@@ -118,9 +119,19 @@ export function createCalendarInviteTool(deps: InviteToolDeps): ToolDefinition<C
       const ics = buildInviteIcs({ ...base, method: deps.organizerAddress ? "REQUEST" : "PUBLISH" });
       // Deterministic per job: a retry rewrites the same file instead of leaving a second one.
       const artifactId = `art_${letterHash(`ics|${ctx.tenant_id}|${ctx.idempotency_key}`, 20)}`;
-      const saved = deps.artifacts.save({ artifact_id: artifactId, tenant_id: ctx.tenant_id, job_id: ctx.job_id, filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(ics, "utf8"), vault_refs: i.attendees.map((a) => a.vault_ref) });
+      const saved = deps.artifacts.save({
+        artifact_id: artifactId,
+        tenant_id: ctx.tenant_id,
+        job_id: ctx.job_id,
+        filename: "invite.ics",
+        mime_type: "text/calendar",
+        bytes: Buffer.from(ics, "utf8"),
+        vault_refs: i.attendees.map((a) => a.vault_ref),
+      });
       const inviteUrl = `/v1/artifacts/${artifactId}`;
-      const artifacts: TArtifactRef[] = [{ artifact_id: artifactId, kind: "file", title: "Calendar invite (.ics)", url: inviteUrl, mime_type: "text/calendar", size_bytes: saved.size_bytes }];
+      const artifacts: TArtifactRef[] = [
+        { artifact_id: artifactId, kind: "file", title: "Calendar invite (.ics)", url: inviteUrl, mime_type: "text/calendar", size_bytes: saved.size_bytes },
+      ];
       // Only a room we named goes on the card as a link; a pasted link stays in the vault and the .ics.
       if (i.meeting.type === "jitsi" && url) artifacts.push({ artifact_id: `${artifactId}_room`, kind: "link", title: "Jitsi Meet room", url });
       const output: CreateInviteOutput = {

@@ -1,4 +1,3 @@
-
 /**
  * Rewrites an `.ics` so an erased value no longer appears in it: lines are unfolded, every
  * occurrence (any case) becomes the redacted form, and lines are folded again. An ATTENDEE

@@ -24,7 +24,10 @@ export interface ToolRouter {
 // biome-ignore lint/suspicious/noExplicitAny: tools of every input shape share one router; each validates its own input
 export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock }): ToolRouter {
   const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
-  const catalog: ToolInfo[] = [...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })), ...(deps.runElsewhere ?? [])];
+  const catalog: ToolInfo[] = [
+    ...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })),
+    ...(deps.runElsewhere ?? []),
+  ];
   return {
     list: () => catalog.map((t) => ({ ...t })),
     get: (name) => byName.get(name),
@@ -37,7 +40,10 @@ export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewh
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path.join(".") ?? "";
-        return done({ ok: false, error: { error_code: "INVALID_INPUT", message_safe: `Invalid ${field || "input"}: ${parsed.error.issues[0]?.message ?? "invalid"}`, retryable: false } });
+        return done({
+          ok: false,
+          error: { error_code: "INVALID_INPUT", message_safe: `Invalid ${field || "input"}: ${parsed.error.issues[0]?.message ?? "invalid"}`, retryable: false },
+        });
       }
       try {
         const out = await tool.run(parsed.data, ctx);

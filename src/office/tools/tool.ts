@@ -32,9 +32,7 @@ export interface ToolContext {
   now: number;
 }
 
-export type ToolOutcome =
-  | { ok: true; output: Record<string, unknown>; artifacts: TArtifactRef[] }
-  | { ok: false; error: ToolError };
+export type ToolOutcome = { ok: true; output: Record<string, unknown>; artifacts: TArtifactRef[] } | { ok: false; error: ToolError };
 
 /**
  * A registered tool. `input` is the runtime shape (may hold vault pointers, never raw PII);

@@ -61,7 +61,7 @@ export function minutesOf(time: string): number {
 }
 
 function hour24(h: number, meridiem: string | undefined): number {
-  if (meridiem === "pm") return h % 12 + 12;
+  if (meridiem === "pm") return (h % 12) + 12;
   if (meridiem === "am") return h % 12;
   return h;
 }
@@ -75,7 +75,7 @@ function timeRange(t: string): { from: string; to: string; rest: string } | unde
   let a = Number(h1);
   let b = Number(h2);
   if (a > 24 || b > 24) return undefined;
-  const first = ap1 ?? (ap2 && (ap2 === "pm" && a % 12 <= b % 12) ? ap2 : undefined);
+  const first = ap1 ?? (ap2 && ap2 === "pm" && a % 12 <= b % 12 ? ap2 : undefined);
   a = hour24(a, first);
   b = hour24(b, ap2);
   if (!ap1 && !ap2 && a < 8 && b <= 8) {
@@ -187,7 +187,10 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   const timezone = findTimeZone(source) ?? (isValidTimeZone(opts.timezone) ? opts.timezone : "UTC");
   const nowZoned = Temporal.Instant.fromEpochMilliseconds(opts.now).toZonedDateTimeISO(timezone);
   const today = nowZoned.toPlainDate();
-  let t = source.toLowerCase().replace(/[\u2013\u2014\u2012]/g, "-").replace(DURATION, " ");
+  let t = source
+    .toLowerCase()
+    .replace(/[\u2013\u2014\u2012]/g, "-")
+    .replace(DURATION, " ");
 
   const week = weekSpan(t, today);
   const set = weekdaySet(t);

@@ -43,7 +43,7 @@ describe("policy dispatch", () => {
         const fold = createFold();
         const modes: { tenant: string; policy: string; mode: PolicyMode }[] = [];
         for (const [m, event] of steps) {
-          if (m) (modes.push(m), warm.setTenantMode(m.tenant, m.policy, m.mode));
+          if (m) modes.push(m), warm.setTenantMode(m.tenant, m.policy, m.mode);
           const cold = createPolicyEngine(pack);
           for (const x of modes) cold.setTenantMode(x.tenant, x.policy, x.mode);
           const got = warm.check(fold, event);

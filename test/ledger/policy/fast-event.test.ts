@@ -4,8 +4,7 @@ import { ZUblEvent } from "../../../contracts/events.js";
 import { fastParseEvent } from "../../../src/ledger/policy/fast-event.js";
 
 /** Keys of every object, in order, all the way down: the fast path must build the same shapes. */
-const keyOrder = (v: unknown): unknown =>
-  v && typeof v === "object" ? (Array.isArray(v) ? v.map(keyOrder) : Object.entries(v).map(([k, x]) => [k, keyOrder(x)])) : typeof v;
+const keyOrder = (v: unknown): unknown => (v && typeof v === "object" ? (Array.isArray(v) ? v.map(keyOrder) : Object.entries(v).map(([k, x]) => [k, keyOrder(x)])) : typeof v);
 
 const base = () => ({
   event_id: "evt_1",
@@ -22,15 +21,53 @@ const str = fc.oneof(
   fc.constantFrom("", "x", "a".repeat(128), "a".repeat(129), "b".repeat(8000), "b".repeat(8001), "😀".repeat(64), "😀".repeat(65)),
   fc.string({ maxLength: 20 }),
 );
-const ts = fc.constantFrom("2026-01-05T09:00:00.000Z", "2026-01-05T09:00:00Z", "2026-01-05T09:00:00+02:00", "2026-01-05 09:00:00", "2026-13-05T09:00:00Z", "2026-01-05T09:00:00", "", "yesterday");
-const anyValue = fc.oneof(str, ts, fc.integer(), fc.constant(null), fc.constant(undefined), fc.boolean(), fc.constant({}), fc.constant([]), fc.constantFrom("human", "agent", "system", "robot", "text", "card", "system", "artifact", "voice"));
-const envelopeKey = fc.constantFrom("event_id", "ts", "tenant_id", "trace_id", "conversation_id", "job_id", "causation_id", "correlation_id", "seq", "integrity", "event_type", "extra", "__proto__");
+const ts = fc.constantFrom(
+  "2026-01-05T09:00:00.000Z",
+  "2026-01-05T09:00:00Z",
+  "2026-01-05T09:00:00+02:00",
+  "2026-01-05 09:00:00",
+  "2026-13-05T09:00:00Z",
+  "2026-01-05T09:00:00",
+  "",
+  "yesterday",
+);
+const anyValue = fc.oneof(
+  str,
+  ts,
+  fc.integer(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.boolean(),
+  fc.constant({}),
+  fc.constant([]),
+  fc.constantFrom("human", "agent", "system", "robot", "text", "card", "system", "artifact", "voice"),
+);
+const envelopeKey = fc.constantFrom(
+  "event_id",
+  "ts",
+  "tenant_id",
+  "trace_id",
+  "conversation_id",
+  "job_id",
+  "causation_id",
+  "correlation_id",
+  "seq",
+  "integrity",
+  "event_type",
+  "extra",
+  "__proto__",
+);
 const payloadKey = fc.constantFrom("message_id", "kind", "body_text", "reply_to_message_id", "card", "preview", "pii_refs", "unknown");
 const actorKey = fc.constantFrom("entity_id", "actor_type", "role");
 
 type Edit = { where: "envelope" | "payload" | "actor"; key: string; op: "set" | "delete"; value: unknown };
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ where: fc.constant("envelope" as const), key: envelopeKey, op: fc.constantFrom("set" as const, "delete" as const), value: fc.oneof(anyValue, ts, fc.constantFrom("message.sent", "message.delivered")) }),
+  fc.record({
+    where: fc.constant("envelope" as const),
+    key: envelopeKey,
+    op: fc.constantFrom("set" as const, "delete" as const),
+    value: fc.oneof(anyValue, ts, fc.constantFrom("message.sent", "message.delivered")),
+  }),
   fc.record({ where: fc.constant("payload" as const), key: payloadKey, op: fc.constantFrom("set" as const, "delete" as const), value: anyValue }),
   fc.record({ where: fc.constant("actor" as const), key: actorKey, op: fc.constantFrom("set" as const, "delete" as const), value: anyValue }),
 );

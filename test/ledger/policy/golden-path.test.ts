@@ -47,7 +47,14 @@ describe("the seed's golden path and failure path pass the pack, in order, from 
     fold.release(m0);
     const before = JSON.stringify(fold.snapshot());
     const m = fold.mark();
-    const batch = [...s.events.slice(5, 12), { ...s.events[5], event_id: "evt_bad", payload: { job_id: "job_sched_4c1b", card_id: "card_formalize_001", button_id: "btn_forged", action: { type: "job.approve", job_id: "job_sched_4c1b" } } }];
+    const batch = [
+      ...s.events.slice(5, 12),
+      {
+        ...s.events[5],
+        event_id: "evt_bad",
+        payload: { job_id: "job_sched_4c1b", card_id: "card_formalize_001", button_id: "btn_forged", action: { type: "job.approve", job_id: "job_sched_4c1b" } },
+      },
+    ];
     let refused = false;
     for (const raw of batch) {
       const d = engine.check(fold, raw);

@@ -12,9 +12,23 @@ describe("the pack is data", () => {
   it("uses every rule type the engine implements, and the seed's seventeen", () => {
     const used = new Set(PACK.policies.flatMap((p) => p.rules.map((r) => r.type)));
     const seed = [
-      "require_fields", "require_actor_type_in", "enforce_tenant_scope", "unique_per_tenant", "require_in", "require_if",
-      "lock_mapping_on_first_seen", "fsm", "require_conversation_membership", "allow_if", "require_button_provenance",
-      "require_prior_event", "monotonic_time", "require_job_state_in", "reject_if_regex_match", "allow_if_present", "emit_on_reject",
+      "require_fields",
+      "require_actor_type_in",
+      "enforce_tenant_scope",
+      "unique_per_tenant",
+      "require_in",
+      "require_if",
+      "lock_mapping_on_first_seen",
+      "fsm",
+      "require_conversation_membership",
+      "allow_if",
+      "require_button_provenance",
+      "require_prior_event",
+      "monotonic_time",
+      "require_job_state_in",
+      "reject_if_regex_match",
+      "allow_if_present",
+      "emit_on_reject",
     ];
     for (const t of seed) expect(used.has(t), t).toBe(true);
     expect([...used].sort()).toEqual(Object.keys(RULE_TYPES).sort());
@@ -72,9 +86,19 @@ describe("the pack is data", () => {
     expect(text.match(/"note":/g)?.length ?? 0).toBeGreaterThan(20);
     for (const p of PACK.policies) {
       const seedPolicies = [
-        "policy.envelope_required_fields", "policy.tenant_isolation", "policy.event_id_uniqueness", "policy.message_schema", "policy.job_schema",
-        "policy.job_conversation_lock", "policy.job_fsm", "policy.job_authority", "policy.card_provenance", "policy.tool_pairing",
-        "policy.tool_only_during_work", "policy.no_raw_pii", "policy.policy_violation_event",
+        "policy.envelope_required_fields",
+        "policy.tenant_isolation",
+        "policy.event_id_uniqueness",
+        "policy.message_schema",
+        "policy.job_schema",
+        "policy.job_conversation_lock",
+        "policy.job_fsm",
+        "policy.job_authority",
+        "policy.card_provenance",
+        "policy.tool_pairing",
+        "policy.tool_only_during_work",
+        "policy.no_raw_pii",
+        "policy.policy_violation_event",
       ];
       if (!seedPolicies.includes(p.policy_id)) expect(p.note, `${p.policy_id} is not the seed's: it needs a note`).toBeTruthy();
     }

@@ -2,24 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ZUblEvent } from "../../../contracts/events.js";
 import { createFold } from "../../../src/ledger/fold.js";
 import type { PackPolicyEngine, PolicyFold } from "../../../src/ledger/policy/index.js";
-import {
-  AGENT,
-  DAN,
-  PACK,
-  SYSTEM,
-  T,
-  after,
-  at,
-  conversationEvent,
-  expectPasses,
-  expectRefused,
-  feed,
-  happy,
-  registerEvent,
-  renamed,
-  scenario,
-  type Raw,
-} from "./helpers.js";
+import { AGENT, DAN, PACK, SYSTEM, T, after, at, conversationEvent, expectPasses, expectRefused, feed, happy, registerEvent, renamed, scenario, type Raw } from "./helpers.js";
 
 /**
  * For each policy of the pack: one event it refuses (with its own code, and a valid
@@ -78,10 +61,13 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
       ],
       ["an actor the tenant never registered", mutateAt("evt_0001", (e) => void (e.actor.entity_id = "ent_human_nobody"))],
       ["a job.created owned by an unregistered entity", mutateAt("evt_0002", (e) => void (e.payload.owner_entity_id = "ent_agent_ghost"))],
-      ["a job the tenant never created", mutateAt("evt_0003", (e) => {
-        e.job_id = e.payload.job_id = e.payload.proposed_card.job_id = "job_unknown";
-        for (const b of e.payload.proposed_card.buttons) b.action.job_id = "job_unknown";
-      })],
+      [
+        "a job the tenant never created",
+        mutateAt("evt_0003", (e) => {
+          e.job_id = e.payload.job_id = e.payload.proposed_card.job_id = "job_unknown";
+          for (const b of e.payload.proposed_card.buttons) b.action.job_id = "job_unknown";
+        }),
+      ],
       ["a conversation with an unregistered participant", mutateAt("evt_setup_0003", (e) => void e.payload.participants.push({ entity_id: "ent_ghost" }))],
     ],
     valid: [["the golden path's first message", validAt("evt_0001")]],
@@ -96,7 +82,10 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     refused: [
       ["a second job.created for the same job", afterThen("evt_0002", () => renamed(ev("evt_0002"), "evt_dup_job"))],
       ["creating the reserved workspace conversation", afterThen("evt_setup_0003", () => conversationEvent("evt_c_ws", "cnv_workspace", ["ent_human_dan"]))],
-      ["re-using a tool_call_id", afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_dup_call"), payload: { ...ev("evt_0020").payload, idempotency_key: "idem:other" } }))],
+      [
+        "re-using a tool_call_id",
+        afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_dup_call"), payload: { ...ev("evt_0020").payload, idempotency_key: "idem:other" } })),
+      ],
     ],
     valid: [["a new job", validAt("evt_0002")]],
   },
@@ -169,14 +158,20 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
       ["approving twice", afterThen("evt_0005", () => renamed(ev("evt_0005"), "evt_approve_again"))],
       ["waiting_input → completed by state change", mutateAt("evt_0010", (e) => void (e.payload.next_state = "completed"))],
       ["a prev_state that is not the job's", mutateAt("evt_0010", (e) => void (e.payload.prev_state = "in_progress"))],
-      ["leaving a terminal state", afterThen("evt_0013", () => ({ ...renamed(ev("evt_0010"), "evt_reopen"), payload: { job_id: J, prev_state: "completed", next_state: "in_progress" } }))],
+      [
+        "leaving a terminal state",
+        afterThen("evt_0013", () => ({ ...renamed(ev("evt_0010"), "evt_reopen"), payload: { job_id: J, prev_state: "completed", next_state: "in_progress" } })),
+      ],
       ["completing twice", afterThen("evt_0013", () => renamed(ev("evt_0012"), "evt_complete_again"))],
       ["completing a job that never started", mutateAt("evt_0005", (e) => ({ ...ev("evt_0012"), event_id: "evt_early_done", ts: e.ts }))],
-      ["a failed Finished card for a job that is completed", afterThen("evt_0013", () => {
-        const e = renamed(ev("evt_0012"), "evt_fail_after");
-        e.payload.finished_card.outcome.result = "failed";
-        return e;
-      })],
+      [
+        "a failed Finished card for a job that is completed",
+        afterThen("evt_0013", () => {
+          const e = renamed(ev("evt_0012"), "evt_fail_after");
+          e.payload.finished_card.outcome.result = "failed";
+          return e;
+        }),
+      ],
     ],
     valid: [
       ["approved → in_progress written as the seed writes it (prev_state proposed)", validAt("evt_0006")],
@@ -249,7 +244,10 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
 
   "policy.workspace_authority": {
     refused: [
-      ["a registration by a human who is not an admin", afterThen("evt_setup_0003", () => registerEvent("evt_reg_x", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" }, DAN))],
+      [
+        "a registration by a human who is not an admin",
+        afterThen("evt_setup_0003", () => registerEvent("evt_reg_x", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" }, DAN)),
+      ],
       [
         "a policy.violation written by an agent",
         afterThen("evt_0001", () => ({
@@ -288,7 +286,13 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     refused: [
       ["a tool call without job_id", mutateAt("evt_0020", (e) => void delete e.job_id)],
       ["an error result without its error", mutateAt("evt_0021", (e) => void ((e.payload.status = "error"), delete e.payload.output))],
-      ["a retry without an attempt number", afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_retry_x"), payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_009", retry_of_tool_call_id: "tcall_001" } }))],
+      [
+        "a retry without an attempt number",
+        afterThen("evt_0021", () => ({
+          ...renamed(ev("evt_0020"), "evt_retry_x"),
+          payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_009", retry_of_tool_call_id: "tcall_001" },
+        })),
+      ],
     ],
     valid: [["the golden tool call", validAt("evt_0020")]],
   },
@@ -300,14 +304,23 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
 
   "policy.tool_idempotency": {
     refused: [
-      ["a new call re-using a job+tool key", afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_call_2"), payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002" } }))],
+      [
+        "a new call re-using a job+tool key",
+        afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_call_2"), payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002" } })),
+      ],
       [
         "a 'retry' of a call that does not exist",
-        afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_call_2"), payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002", attempt: 2, retry_of_tool_call_id: "tcall_nope" } })),
+        afterThen("evt_0021", () => ({
+          ...renamed(ev("evt_0020"), "evt_call_2"),
+          payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002", attempt: 2, retry_of_tool_call_id: "tcall_nope" },
+        })),
       ],
       [
         "a 'retry' with attempt 1",
-        afterThen("evt_0021", () => ({ ...renamed(ev("evt_0020"), "evt_call_2"), payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002", attempt: 1, retry_of_tool_call_id: "tcall_001" } })),
+        afterThen("evt_0021", () => ({
+          ...renamed(ev("evt_0020"), "evt_call_2"),
+          payload: { ...ev("evt_0020").payload, tool_call_id: "tcall_002", attempt: 1, retry_of_tool_call_id: "tcall_001" },
+        })),
       ],
     ],
     valid: [["a retry naming the earlier call of the same key", validAt("evt_retry_0001", scenario("failure-retryable.json").events)]],
@@ -329,7 +342,10 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
 
   "policy.no_raw_pii": {
     refused: [
-      ["the seed's Finished card summary with maria@acme.com", mutateAt("evt_0012", (e) => void (e.payload.finished_card.outcome.summary = "Sent it to maria@acme.com for Tue–Thu."))],
+      [
+        "the seed's Finished card summary with maria@acme.com",
+        mutateAt("evt_0012", (e) => void (e.payload.finished_card.outcome.summary = "Sent it to maria@acme.com for Tue–Thu.")),
+      ],
       ["an upper-case email in tool inputs", mutateAt("evt_0020", (e) => void (e.payload.inputs.attendees[0].email = "MARIA@ACME.COM"))],
       ["an email as an object key", mutateAt("evt_0020", (e) => void (e.payload.inputs["maria@acme.com"] = true))],
       ["a phone number in chat", mutateAt("evt_0001", (e) => void (e.payload.body_text = "Call Maria on +351 912 345 678 please"))],
@@ -339,7 +355,10 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     valid: [
       ["timestamps, redacted emails, hashes and vault refs (the golden tool call)", validAt("evt_0020")],
       ["the redacted Finished card", validAt("evt_0012")],
-      ["documentation-domain placeholders and dates in text", mutateAt("evt_0001", (e) => void (e.payload.body_text = "Use name@example.com; meet 2025-12-30 14:30, order 1234, url https://zoom.us/j/98765432101"))],
+      [
+        "documentation-domain placeholders and dates in text",
+        mutateAt("evt_0001", (e) => void (e.payload.body_text = "Use name@example.com; meet 2025-12-30 14:30, order 1234, url https://zoom.us/j/98765432101")),
+      ],
     ],
   },
 };
@@ -426,12 +445,16 @@ describe("Policy Pack v1: every policy refuses what it should and passes what it
 
     it("uses the batch tenant when the raw event has none", () => {
       const engine = at("evt_0001").engine;
-      const v = engine.violationEvent({}, { policy_id: null, code: "UNKNOWN_EVENT_TYPE", message_safe: "x" }, {
-        event_id: "evt_pol_0004",
-        ts: "2025-12-27T10:16:10.000Z",
-        mode: "enforce",
-        tenant_id: T,
-      });
+      const v = engine.violationEvent(
+        {},
+        { policy_id: null, code: "UNKNOWN_EVENT_TYPE", message_safe: "x" },
+        {
+          event_id: "evt_pol_0004",
+          ts: "2025-12-27T10:16:10.000Z",
+          mode: "enforce",
+          tenant_id: T,
+        },
+      );
       expect(v).toMatchObject({ tenant_id: T, conversation_id: "cnv_workspace", payload: { violated_policy_id: "schema_gate", event_type: "unknown", event_id: "unknown" } });
     });
   });

@@ -69,8 +69,15 @@ describe("card provenance", () => {
         payload: { conversation_id: "cnv_other", title: "Other", participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_agent_scheduler" }] },
       },
     ]);
-    const s = JSON.stringify([happy()[4], happy()[5], happy()[6]]).replaceAll(J, "job_b").replaceAll('"cnv_9f2a"', '"cnv_other"').replaceAll("card_formalize_001", "card_formalize_b");
-    feed(engine, fold, (JSON.parse(s) as Raw[]).map((e, i) => ({ ...e, event_id: `evt_b${i}` })));
+    const s = JSON.stringify([happy()[4], happy()[5], happy()[6]])
+      .replaceAll(J, "job_b")
+      .replaceAll('"cnv_9f2a"', '"cnv_other"')
+      .replaceAll("card_formalize_001", "card_formalize_b");
+    feed(
+      engine,
+      fold,
+      (JSON.parse(s) as Raw[]).map((e, i) => ({ ...e, event_id: `evt_b${i}` })),
+    );
     // In cnv_9f2a, point at job_b's card (which lives in cnv_other).
     Object.assign(event.payload, click("card_formalize_b", "btn_approve_001", "job.approve", J));
     expectRefused(engine, fold, event, P, "INVALID_PROVENANCE");

@@ -5,16 +5,44 @@ import { busyIntervals } from "../../../src/office/calendar/busy-intervals.js";
 const UTC = (s: string) => Date.parse(s);
 const cal = (...body: string[][]) => `${["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", ...body.flat(), "END:VCALENDAR"].join("\r\n")}\r\n`;
 const vevent = (...lines: string[]) => ["BEGIN:VEVENT", "DTSTAMP:20250101T000000Z", ...lines, "END:VEVENT"];
-const NEW_YORK = ["BEGIN:VTIMEZONE", "TZID:America/New_York", "BEGIN:STANDARD", "DTSTART:19701101T020000", "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU", "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:19700308T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0400", "END:DAYLIGHT", "END:VTIMEZONE"];
+const NEW_YORK = [
+  "BEGIN:VTIMEZONE",
+  "TZID:America/New_York",
+  "BEGIN:STANDARD",
+  "DTSTART:19701101T020000",
+  "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU",
+  "TZOFFSETFROM:-0400",
+  "TZOFFSETTO:-0500",
+  "END:STANDARD",
+  "BEGIN:DAYLIGHT",
+  "DTSTART:19700308T020000",
+  "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU",
+  "TZOFFSETFROM:-0500",
+  "TZOFFSETTO:-0400",
+  "END:DAYLIGHT",
+  "END:VTIMEZONE",
+];
 const span = (a: string, b: string) => ({ start: UTC(a), end: UTC(b) });
 
 describe("busyIntervals", () => {
   it("expands a series in its VTIMEZONE across DST, with EXDATE, a moved and a cancelled instance", () => {
     const series = cal(
       NEW_YORK,
-      vevent("UID:s", "DTSTART;TZID=America/New_York:20300301T090000", "DTEND;TZID=America/New_York:20300301T100000", "RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE;TZID=America/New_York:20300315T090000"),
+      vevent(
+        "UID:s",
+        "DTSTART;TZID=America/New_York:20300301T090000",
+        "DTEND;TZID=America/New_York:20300301T100000",
+        "RRULE:FREQ=WEEKLY;COUNT=6",
+        "EXDATE;TZID=America/New_York:20300315T090000",
+      ),
       vevent("UID:s", "RECURRENCE-ID;TZID=America/New_York:20300322T090000", "DTSTART;TZID=America/New_York:20300322T160000", "DTEND;TZID=America/New_York:20300322T170000"),
-      vevent("UID:s", "RECURRENCE-ID;TZID=America/New_York:20300329T090000", "DTSTART;TZID=America/New_York:20300329T090000", "DTEND;TZID=America/New_York:20300329T100000", "STATUS:CANCELLED"),
+      vevent(
+        "UID:s",
+        "RECURRENCE-ID;TZID=America/New_York:20300329T090000",
+        "DTSTART;TZID=America/New_York:20300329T090000",
+        "DTEND;TZID=America/New_York:20300329T100000",
+        "STATUS:CANCELLED",
+      ),
     );
     expect(busyIntervals([series], UTC("2030-03-01T00:00:00Z"), UTC("2030-04-30T00:00:00Z"), "UTC")).toEqual([
       span("2030-03-01T14:00:00Z", "2030-03-01T15:00:00Z"),

@@ -9,10 +9,40 @@ const CRLF = (lines: string[]) => `${lines.join("\r\n")}\r\n`;
 
 /** A one-event calendar object; `extra` lines go inside the VEVENT, `outer` before it. */
 function ics(uid: string, start: string, end: string, extra: string[] = [], outer: string[] = []): string {
-  return CRLF(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//LogLine tests//EN", ...outer, "BEGIN:VEVENT", `UID:${uid}`, "DTSTAMP:20250101T000000Z", `DTSTART${start}`, `DTEND${end}`, "SUMMARY:Test", ...extra, "END:VEVENT", "END:VCALENDAR"]);
+  return CRLF([
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//LogLine tests//EN",
+    ...outer,
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    "DTSTAMP:20250101T000000Z",
+    `DTSTART${start}`,
+    `DTEND${end}`,
+    "SUMMARY:Test",
+    ...extra,
+    "END:VEVENT",
+    "END:VCALENDAR",
+  ]);
 }
 
-const NEW_YORK = ["BEGIN:VTIMEZONE", "TZID:America/New_York", "BEGIN:STANDARD", "DTSTART:19701101T020000", "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU", "TZOFFSETFROM:-0400", "TZOFFSETTO:-0500", "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:19700308T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0400", "END:DAYLIGHT", "END:VTIMEZONE"];
+const NEW_YORK = [
+  "BEGIN:VTIMEZONE",
+  "TZID:America/New_York",
+  "BEGIN:STANDARD",
+  "DTSTART:19701101T020000",
+  "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU",
+  "TZOFFSETFROM:-0400",
+  "TZOFFSETTO:-0500",
+  "END:STANDARD",
+  "BEGIN:DAYLIGHT",
+  "DTSTART:19700308T020000",
+  "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU",
+  "TZOFFSETFROM:-0500",
+  "TZOFFSETTO:-0400",
+  "END:DAYLIGHT",
+  "END:VTIMEZONE",
+];
 
 async function failureOf(p: Promise<unknown>): Promise<ToolFailure> {
   const err = await p.then(

@@ -4,7 +4,15 @@ import { openDatabase } from "../../../src/shared/db.js";
 import { applyCardChange, cardChangeOf, deferral } from "../../../src/office/llm/assist-apply.js";
 import { SUGGESTION_TTL_MS, createAssistStore } from "../../../src/office/llm/assist-store.js";
 
-const view = (id: string, type = "set_priority", payload: Record<string, unknown> = { priority: "low" }) => ({ suggestion_id: id, type, confidence: 0.5, rationale: "r", requires_confirmation: false, preview: `p ${id}`, payload });
+const view = (id: string, type = "set_priority", payload: Record<string, unknown> = { priority: "low" }) => ({
+  suggestion_id: id,
+  type,
+  confidence: 0.5,
+  rationale: "r",
+  requires_confirmation: false,
+  preview: `p ${id}`,
+  payload,
+});
 const T0 = Date.parse("2026-03-04T09:00:00Z"); // a Wednesday
 
 describe("stored Assist suggestions", () => {
@@ -35,7 +43,8 @@ describe("stored Assist suggestions", () => {
 });
 
 describe("what Apply puts on a re-proposed card", () => {
-  const card = (job: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ title: "Old", job: { job_id: "job_1", goal: "g", ...job }, ...extra }) as unknown as TFormalizeCard;
+  const card = (job: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    ({ title: "Old", job: { job_id: "job_1", goal: "g", ...job }, ...extra }) as unknown as TFormalizeCard;
   const id = (s: string) => s;
 
   it("defer_task maps each strategy onto a due date or priority", () => {

@@ -100,8 +100,24 @@ describe("packet redaction", () => {
 
 describe("config", () => {
   it("reads the OFFICE_LLM_* variables with bounded defaults", () => {
-    const r = readLlmConfig({ OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/", OFFICE_LLM_MODEL: "qwen3:8b", OFFICE_LLM_TIMEOUT_MS: "999999", OFFICE_LLM_EXTRA_BODY: '{"think":false}' });
-    expect(r).toEqual({ ok: true, config: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3:8b", timeoutMs: 120_000, maxTokens: 1500, responseFormat: "json_schema", extraBody: { think: false }, logFull: false } });
+    const r = readLlmConfig({
+      OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/",
+      OFFICE_LLM_MODEL: "qwen3:8b",
+      OFFICE_LLM_TIMEOUT_MS: "999999",
+      OFFICE_LLM_EXTRA_BODY: '{"think":false}',
+    });
+    expect(r).toEqual({
+      ok: true,
+      config: {
+        baseUrl: "http://127.0.0.1:11434/v1",
+        model: "qwen3:8b",
+        timeoutMs: 120_000,
+        maxTokens: 1500,
+        responseFormat: "json_schema",
+        extraBody: { think: false },
+        logFull: false,
+      },
+    });
     expect(readLlmConfig({ OFFICE_LLM_MODEL: "m" }).ok).toBe(false);
     expect(readLlmConfig({ OFFICE_LLM_BASE_URL: "file:///x", OFFICE_LLM_MODEL: "m" }).ok).toBe(false);
     expect(readLlmConfig({ OFFICE_LLM_BASE_URL: "http://x", OFFICE_LLM_MODEL: "m", OFFICE_LLM_EXTRA_BODY: "[1]" }).ok).toBe(false);

@@ -16,8 +16,18 @@ describe("structured extras on an agent's message", () => {
         dropped: [],
         action_summary: { job_id: JOB, job_title: "Call Bruno", action: "provide_input", assumed: true, source: "focus", text: "Applied to: Call Bruno", change_candidates: [] },
         surfaces: [
-          { surface_id: "s1", kind: "what_next_v1", title: "Next", payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } } },
-          { surface_id: "s2", kind: "what_next_v1", title: "Next", payload: { headline: "x", primaryAction: { label: "Set", opToken: `[op v:1 type:"provide_input" job:"${JOB}" time_window:"call +351 912 345 678"]` } } },
+          {
+            surface_id: "s1",
+            kind: "what_next_v1",
+            title: "Next",
+            payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } },
+          },
+          {
+            surface_id: "s2",
+            kind: "what_next_v1",
+            title: "Next",
+            payload: { headline: "x", primaryAction: { label: "Set", opToken: `[op v:1 type:"provide_input" job:"${JOB}" time_window:"call +351 912 345 678"]` } },
+          },
         ],
         confirm_op: { label: "Approve it", token: op },
       },
@@ -32,7 +42,21 @@ describe("structured extras on an agent's message", () => {
   });
 
   it("keeps a clean surface with its op token", () => {
-    const out = messageExtras({ outcome: "reply", dropped: [], surfaces: [{ surface_id: "s1", kind: "what_next_v1", title: "Next", payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } } }] }, scrub);
+    const out = messageExtras(
+      {
+        outcome: "reply",
+        dropped: [],
+        surfaces: [
+          {
+            surface_id: "s1",
+            kind: "what_next_v1",
+            title: "Next",
+            payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } },
+          },
+        ],
+      },
+      scrub,
+    );
     const s = (out.surfaces as any[])[0];
     expect(s.payload.primaryAction.opToken).toBe(op);
     expect(s.payload.targetJobId).toBe(JOB);

@@ -32,7 +32,18 @@ async function world() {
 describe("LLM planner inside Office", () => {
   it("proposes, then fills the waiting job from text with an ActionSummary in the timeline", async () => {
     const { office, say } = await world();
-    model!.script(answer([{ ...nulls, type: "propose_job", kind: "schedule_meeting", title: "Schedule call with Maria", goal: "Book a 30-minute call with Maria next week", slots: { ...slots, duration_minutes: 30, attendee_name: "Maria" } }]));
+    model!.script(
+      answer([
+        {
+          ...nulls,
+          type: "propose_job",
+          kind: "schedule_meeting",
+          title: "Schedule call with Maria",
+          goal: "Book a 30-minute call with Maria next week",
+          slots: { ...slots, duration_minutes: 30, attendee_name: "Maria" },
+        },
+      ]),
+    );
     const proposed = await say("Can you schedule a 30-min call with Maria next week?");
     const jobId = proposed.job_id!;
     expect(jobId).toBeTruthy();
@@ -40,11 +51,23 @@ describe("LLM planner inside Office", () => {
     const state = () => [...w!.events(jobId)].reverse().find((e) => e.event_type === "job.state_changed")?.payload as { next_state?: string } | undefined;
     expect(state()?.next_state).toBe("waiting_input");
 
-    model!.script(answer([{ ...nulls, type: "provide_input", job_id: jobId, slots: { ...slots, attendee_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "google_meet" } }]));
+    model!.script(
+      answer([
+        {
+          ...nulls,
+          type: "provide_input",
+          job_id: jobId,
+          slots: { ...slots, attendee_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "google_meet" },
+        },
+      ]),
+    );
     await say("maria@acme.com, Tue–Thu 14–17 Lisbon, Google Meet");
     const types = w!.events(jobId).map((e) => e.event_type);
     expect(types).toContain("job.input_provided");
-    const texts = w!.events(jobId).filter((e) => e.event_type === "message.sent").map((e) => (e.payload as { body_text?: string }).body_text ?? "");
+    const texts = w!
+      .events(jobId)
+      .filter((e) => e.event_type === "message.sent")
+      .map((e) => (e.payload as { body_text?: string }).body_text ?? "");
     expect(texts.some((t) => t.startsWith("Applied to: Schedule call with Maria"))).toBe(true);
     // The raw address went to the vault, never into the ledger.
     expect(JSON.stringify(w!.events())).not.toContain("maria@acme.com");
@@ -66,7 +89,10 @@ describe("LLM planner inside Office", () => {
     expect(after.filter((e) => e.event_type !== "message.sent").map((e) => e.event_type)).toEqual(before.filter((t) => t !== "message.sent"));
     const all = w!.events();
     expect(all.some((e) => e.event_type === "job.state_changed" && (e.payload as { next_state: string }).next_state === "cancelled")).toBe(false);
-    const lastTexts = all.filter((e) => e.event_type === "message.sent").slice(-2).map((e) => (e.payload as { body_text?: string }).body_text);
+    const lastTexts = all
+      .filter((e) => e.event_type === "message.sent")
+      .slice(-2)
+      .map((e) => (e.payload as { body_text?: string }).body_text);
     expect(lastTexts[0]).toContain("Nothing changes until you confirm");
     expect(lastTexts[1]).toContain("Which job do you mean?");
   });
@@ -76,7 +102,10 @@ describe("LLM planner inside Office", () => {
     model!.script({ status: 503 }, { status: 503 });
     const r = await say("hello?");
     expect(r.notes).toBe("Chat reply");
-    const last = w!.events().filter((e) => e.event_type === "message.sent").at(-1)!.payload as { body_text: string };
+    const last = w!
+      .events()
+      .filter((e) => e.event_type === "message.sent")
+      .at(-1)!.payload as { body_text: string };
     expect(last.body_text).toContain("can’t reach my language model");
   });
 });

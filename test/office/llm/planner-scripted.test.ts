@@ -250,7 +250,10 @@ describe("LLM planner with a scripted model", () => {
     expect(h.model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-test-0123456789abcdefghij");
     const packets = h.planner.packets("ten_1", { conversationId: "cnv_1" });
     expect(packets.map((p) => [p.packet_type, p.turn, p.redaction])).toEqual(
-      expect.arrayContaining([["request", 1, "default"], ["response", 1, "default"]]),
+      expect.arrayContaining([
+        ["request", 1, "default"],
+        ["response", 1, "default"],
+      ]),
     );
     const response = packets.find((p) => p.packet_type === "response")!;
     expect(response.job_id).toBe("job_maria");

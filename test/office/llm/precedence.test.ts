@@ -6,14 +6,34 @@ const ctx = (c: Partial<ThreadContext>): ThreadContext => ({ recentJobIds: [], .
 
 describe("target precedence (tokens → conversation focus → pinned → last)", () => {
   const table: Array<[string, Parameters<typeof resolveTarget>[0], ReturnType<typeof resolveTarget>]> = [
-    ["tokens win over everything", { tokenJobIds: ["B"], roomFocusJobId: "A", ctx: ctx({ pinnedJobId: "C", lastJobId: "D" }), candidateIds: offered }, { kind: "tokens", jobIds: ["B"] }],
+    [
+      "tokens win over everything",
+      { tokenJobIds: ["B"], roomFocusJobId: "A", ctx: ctx({ pinnedJobId: "C", lastJobId: "D" }), candidateIds: offered },
+      { kind: "tokens", jobIds: ["B"] },
+    ],
     ["several tokens stay several (the model must choose or ask)", { tokenJobIds: ["B", "C", "B"], ctx: ctx({}), candidateIds: offered }, { kind: "tokens", jobIds: ["B", "C"] }],
-    ["room focus before pinned and last", { tokenJobIds: [], roomFocusJobId: "A", ctx: ctx({ pinnedJobId: "C", lastJobId: "D" }), candidateIds: offered }, { kind: "default", jobId: "A", source: "focus" }],
-    ["a person's Change outranks the room focus", { tokenJobIds: [], roomFocusJobId: "A", ctx: ctx({ focusJobId: "B", pinnedJobId: "C" }), candidateIds: offered }, { kind: "default", jobId: "B", source: "focus" }],
+    [
+      "room focus before pinned and last",
+      { tokenJobIds: [], roomFocusJobId: "A", ctx: ctx({ pinnedJobId: "C", lastJobId: "D" }), candidateIds: offered },
+      { kind: "default", jobId: "A", source: "focus" },
+    ],
+    [
+      "a person's Change outranks the room focus",
+      { tokenJobIds: [], roomFocusJobId: "A", ctx: ctx({ focusJobId: "B", pinnedJobId: "C" }), candidateIds: offered },
+      { kind: "default", jobId: "B", source: "focus" },
+    ],
     ["pinned before last", { tokenJobIds: [], ctx: ctx({ pinnedJobId: "C", lastJobId: "D" }), candidateIds: offered }, { kind: "default", jobId: "C", source: "pinned" }],
     ["last when nothing else", { tokenJobIds: [], ctx: ctx({ lastJobId: "D" }), candidateIds: offered }, { kind: "default", jobId: "D", source: "last" }],
-    ["a stale focus falls through to pinned", { tokenJobIds: [], roomFocusJobId: "GONE", ctx: ctx({ pinnedJobId: "C" }), candidateIds: offered }, { kind: "default", jobId: "C", source: "pinned" }],
-    ["a stale pin falls through to last", { tokenJobIds: [], ctx: ctx({ pinnedJobId: "GONE", lastJobId: "D" }), candidateIds: offered }, { kind: "default", jobId: "D", source: "last" }],
+    [
+      "a stale focus falls through to pinned",
+      { tokenJobIds: [], roomFocusJobId: "GONE", ctx: ctx({ pinnedJobId: "C" }), candidateIds: offered },
+      { kind: "default", jobId: "C", source: "pinned" },
+    ],
+    [
+      "a stale pin falls through to last",
+      { tokenJobIds: [], ctx: ctx({ pinnedJobId: "GONE", lastJobId: "D" }), candidateIds: offered },
+      { kind: "default", jobId: "D", source: "last" },
+    ],
     ["nothing known: no default (never the only job by guess)", { tokenJobIds: [], ctx: ctx({ recentJobIds: ["A"] }), candidateIds: offered }, { kind: "none" }],
     ["nothing offered: no default", { tokenJobIds: [], roomFocusJobId: "A", ctx: ctx({ lastJobId: "A" }), candidateIds: new Set() }, { kind: "none" }],
   ];

@@ -40,15 +40,36 @@ describe("render AST", () => {
       children: [
         { type: "heading", level: 2, children: [{ type: "text", text: "Summary" }] },
         { type: "list", ordered: false, items: [{ type: "list_item", children: [{ type: "text", text: "inline item" }] }] },
-        { type: "table", rows: [{ type: "table_row", cells: [{ type: "table_cell", header: true, children: [{ type: "paragraph", children: [] }, { type: "text", text: "h" }] }] }] },
-        { type: "code_block", language: "js\" onload=\"x", text: "let a = 1" },
+        {
+          type: "table",
+          rows: [
+            {
+              type: "table_row",
+              cells: [
+                {
+                  type: "table_cell",
+                  header: true,
+                  children: [
+                    { type: "paragraph", children: [] },
+                    { type: "text", text: "h" },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { type: "code_block", language: 'js" onload="x', text: "let a = 1" },
         { type: "image", src: "https://example.com/a.png" },
         { type: "heading", level: 9, children: [] },
         { type: "script", text: "alert(1)" },
       ],
     });
     expect(r.doc?.children.map((c) => c.type)).toEqual(["heading", "list", "table", "code_block"]);
-    expect(r.doc?.children[1]).toEqual({ type: "list", ordered: false, items: [{ type: "list_item", children: [{ type: "paragraph", children: [{ type: "text", text: "inline item" }] }] }] });
+    expect(r.doc?.children[1]).toEqual({
+      type: "list",
+      ordered: false,
+      items: [{ type: "list_item", children: [{ type: "paragraph", children: [{ type: "text", text: "inline item" }] }] }],
+    });
     expect((r.doc?.children[3] as { language?: string } | undefined)?.language).toBeUndefined();
     expect(r.dropped).toEqual(["node type paragraph not allowed inline", "node type image not allowed", "heading level", "node type script not allowed"]);
   });
@@ -59,7 +80,10 @@ describe("render AST", () => {
     const r = validateRenderDoc({ type: "doc", children: [deep, { type: "paragraph", children: [{ type: "text", text: "a\u202Eb" }] }] });
     expect(r.dropped).toContain("too deep");
     expect(JSON.stringify(r.doc)).toContain('"ab"');
-    const big = validateRenderDoc({ type: "doc", children: Array.from({ length: 100 }, () => ({ type: "paragraph", children: Array.from({ length: 10 }, () => ({ type: "text", text: "t" })) })) });
+    const big = validateRenderDoc({
+      type: "doc",
+      children: Array.from({ length: 100 }, () => ({ type: "paragraph", children: Array.from({ length: 10 }, () => ({ type: "text", text: "t" })) })),
+    });
     expect(big.dropped.some((d) => d.includes("invalid"))).toBe(true);
   });
 

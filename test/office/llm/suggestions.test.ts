@@ -18,7 +18,14 @@ const s = (over: Record<string, unknown> = {}, payload: Record<string, unknown> 
   payload: { jobId: "job_1", title: "Draft Q1 launch email", ...payload },
   ...over,
 });
-const env = (suggestions: unknown[], over: Record<string, unknown> = {}) => ({ contractVersion: 1, requestId: "model-id", surface: "job_drawer", must_abstain: false, suggestions, ...over });
+const env = (suggestions: unknown[], over: Record<string, unknown> = {}) => ({
+  contractVersion: 1,
+  requestId: "model-id",
+  surface: "job_drawer",
+  must_abstain: false,
+  suggestions,
+  ...over,
+});
 
 describe("suggestion contract v1", () => {
   it("accepts a valid envelope; server id and time are canonical; unknown envelope fields ignored", () => {
@@ -74,7 +81,8 @@ describe("suggestion contract v1", () => {
   });
 
   it("only one ask_clarification per response: the second is rejected, the rest kept", () => {
-    const q = (id: string) => s({ type: "ask_clarification", suggestionId: id }, { questionId: `q-${id}`, question: "Which project?", choices: ["Website Redesign", "No project"] });
+    const q = (id: string) =>
+      s({ type: "ask_clarification", suggestionId: id }, { questionId: `q-${id}`, question: "Which project?", choices: ["Website Redesign", "No project"] });
     const r = validateSuggestions(env([q("a"), q("b"), s({ suggestionId: "c" })]), ctx);
     expect(r.ok && r.envelope.suggestions.map((x) => x.suggestionId)).toEqual(["a", "c"]);
     expect(r.ok && r.rejected[0]).toMatchObject({ suggestionId: "b", reason: "more than one ask_clarification in one response" });
@@ -92,16 +100,31 @@ describe("suggestion contract v1", () => {
         s({ type: "set_due_date", suggestionId: "d", requiresConfirmation: true }, { dueDateISO: "2026-02-13T22:00:00Z" }),
         s({ type: "set_priority", suggestionId: "p" }, { priority: "high" }),
         s({ type: "set_conversation", suggestionId: "c" }, { conversationName: "website redesign" }),
-        s({ type: "split_subtasks", suggestionId: "t" }, { subtasks: [{ title: "Collect", order: 1 }, { title: "Draft", order: 2 }] }),
+        s(
+          { type: "split_subtasks", suggestionId: "t" },
+          {
+            subtasks: [
+              { title: "Collect", order: 1 },
+              { title: "Draft", order: 2 },
+            ],
+          },
+        ),
       ]),
       ctx,
     );
-    expect(r.ok && r.envelope.suggestions.map((x) => [x.suggestionId, x.requiresConfirmation])).toEqual([["d", true], ["p", true], ["c", undefined], ["t", undefined]]);
+    expect(r.ok && r.envelope.suggestions.map((x) => [x.suggestionId, x.requiresConfirmation])).toEqual([
+      ["d", true],
+      ["p", true],
+      ["c", undefined],
+      ["t", undefined],
+    ]);
   });
 
   it("on_create accepts a jobTempId; propose_create_conversation needs no target", () => {
     const r = validateSuggestions(
-      env([s({}, { jobId: undefined, jobTempId: "tmp-1" }), s({ type: "propose_create_conversation", suggestionId: "n" }, { conversationName: "Launch" })], { surface: "on_create" }),
+      env([s({}, { jobId: undefined, jobTempId: "tmp-1" }), s({ type: "propose_create_conversation", suggestionId: "n" }, { conversationName: "Launch" })], {
+        surface: "on_create",
+      }),
       { ...ctx, surface: "on_create" },
     );
     expect(r.ok && r.envelope.suggestions).toHaveLength(2);

@@ -45,7 +45,9 @@ describe("buildInviteMessage (iMIP)", () => {
     const bare = inviteIcs("u", to).replace("METHOD:REQUEST\r\n", "");
     const mail = await render(buildInviteMessage({ outboxId: "obx_2", from: MAIL_FROM, to, subject: "s", text: "t", ics: bare }));
     expect(mail.attachments.find((a) => a.contentType === "text/calendar")?.content.toString()).toMatch(/^BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\n/);
-    expect(() => buildInviteMessage({ outboxId: "obx_3", from: MAIL_FROM, to, subject: "s", text: "t", ics: inviteIcs("u", to), method: "CANCEL" })).toThrow(/METHOD is REQUEST, not CANCEL/);
+    expect(() => buildInviteMessage({ outboxId: "obx_3", from: MAIL_FROM, to, subject: "s", text: "t", ics: inviteIcs("u", to), method: "CANCEL" })).toThrow(
+      /METHOD is REQUEST, not CANCEL/,
+    );
   });
 
   it("refuses an invite without recipients", () => {
@@ -57,10 +59,20 @@ describe("buildInviteMessage (iMIP)", () => {
 
 describe("failure classification", () => {
   it("4xx retries, 5xx fails, connection errors retry, other setup errors fail; addresses never survive", () => {
-    expect(classifyFailure({ responseCode: 451, response: "451 4.3.0 <ann@example.com>: try later" })).toEqual({ retryable: true, code: 451, error: "451 4.3.0 <a***@example.com>: try later" });
+    expect(classifyFailure({ responseCode: 451, response: "451 4.3.0 <ann@example.com>: try later" })).toEqual({
+      retryable: true,
+      code: 451,
+      error: "451 4.3.0 <a***@example.com>: try later",
+    });
     expect(classifyFailure({ responseCode: 550, response: "550 5.1.1 unknown user ann@example.com" })).toMatchObject({ retryable: false, code: 550 });
-    expect(classifyFailure({ code: "ESOCKET", originalCode: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:1" })).toEqual({ retryable: true, error: "The mail server refused the connection (ECONNREFUSED)" });
-    expect(classifyFailure({ code: "ETIMEDOUT", timeoutType: "GREETING_TIMEOUT", message: "Greeting never received" })).toMatchObject({ retryable: true, error: expect.stringContaining("GREETING_TIMEOUT") });
+    expect(classifyFailure({ code: "ESOCKET", originalCode: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:1" })).toEqual({
+      retryable: true,
+      error: "The mail server refused the connection (ECONNREFUSED)",
+    });
+    expect(classifyFailure({ code: "ETIMEDOUT", timeoutType: "GREETING_TIMEOUT", message: "Greeting never received" })).toMatchObject({
+      retryable: true,
+      error: expect.stringContaining("GREETING_TIMEOUT"),
+    });
     expect(classifyFailure({ code: "ETLS", message: "certificate has expired" })).toMatchObject({ retryable: false, error: "ETLS: certificate has expired" });
     expect(scrubAddresses("to bob@localhost and b***@x.org")).toBe("to b***@localhost and b***@x.org");
   });

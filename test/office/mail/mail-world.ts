@@ -94,7 +94,15 @@ export function createMailWorld() {
         vault_refs: put.map((p) => p.vault_ref),
         ...(o.status ? { status: o.status } : {}),
       });
-      artifacts.save({ artifact_id: artifactId, tenant_id: T, job_id: "job_mail_1", filename: "invite.ics", mime_type: "text/calendar", bytes: Buffer.from(inviteIcs(uid, attendees)), vault_refs: put.map((p) => p.vault_ref) });
+      artifacts.save({
+        artifact_id: artifactId,
+        tenant_id: T,
+        job_id: "job_mail_1",
+        filename: "invite.ics",
+        mime_type: "text/calendar",
+        bytes: Buffer.from(inviteIcs(uid, attendees)),
+        vault_refs: put.map((p) => p.vault_ref),
+      });
       return { outboxId: q.outbox_id, artifactId, uid, refs: put.map((p) => p.vault_ref), status: q.status };
     },
     worker(opts: WorkerOpts = {}): OutboxWorker {

@@ -99,7 +99,9 @@ describe("bad inputs and refusals", () => {
   it("enqueue without recipients is a VALIDATION_ERROR; the same idempotency key enqueues once", () => {
     w = createMailWorld();
     const base = { outbox_id: "obx_x", tenant_id: T, job_id: "job_1", idempotency_key: "idem_1", to_redacted: "", subject: "s", body: "b" };
-    expect(() => w.artifacts.enqueue({ ...base, vault_refs: [] })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR", message: "An outbox message needs at least one recipient" }));
+    expect(() => w.artifacts.enqueue({ ...base, vault_refs: [] })).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR", message: "An outbox message needs at least one recipient" }),
+    );
     const a = w.enqueue({ key: "idem_same" });
     const b = w.enqueue({ key: "idem_same", status: "held" });
     expect(b).toMatchObject({ outboxId: a.outboxId, status: "queued" });

@@ -57,7 +57,15 @@ describe("outbox worker delivering to a real SMTP server", () => {
     expect(ics).toMatch(/ATTENDEE;CN=Bo Chen;.*:mailto:bo@example\.org/);
 
     const [d] = worker.list(T);
-    expect(d).toMatchObject({ outbox_id: outboxId, status: "sent", attempts: 1, message_id: `<${outboxId}@acme.test>`, sent_at: w.clock.iso(), last_error: null, next_attempt_at: null });
+    expect(d).toMatchObject({
+      outbox_id: outboxId,
+      status: "sent",
+      attempts: 1,
+      message_id: `<${outboxId}@acme.test>`,
+      sent_at: w.clock.iso(),
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(d?.last_response).toMatch(/^250 /);
   });
 
@@ -121,7 +129,12 @@ describe("outbox worker delivering to a real SMTP server", () => {
     w = createMailWorld();
     server = await startSmtp();
     server.rcptReplies.push({ code: 550, message: "5.1.1 <ann@example.com> unknown" });
-    const { outboxId } = w.enqueue({ attendees: [{ name: "Ann Lee", email: "ann@example.com" }, { name: "Bo Chen", email: "bo@example.org" }] });
+    const { outboxId } = w.enqueue({
+      attendees: [
+        { name: "Ann Lee", email: "ann@example.com" },
+        { name: "Bo Chen", email: "bo@example.org" },
+      ],
+    });
     const outcomes: unknown[] = [];
     const worker = w.worker({ transport: smtp(server), hooks: { afterAttempt: async (_r, _a, o) => void outcomes.push(o) } });
     worker.start();

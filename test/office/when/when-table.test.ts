@@ -74,7 +74,17 @@ describe("meeting times: words → window → slot → .ics, in the asker's zone
     expect(slot && new Date(slot.start).toISOString()).toBe(start.replace("Z", ".000Z"));
     expect(slot!.end - slot!.start).toBe(30 * 60_000);
 
-    const ics = buildInviteIcs({ uid: "evt-1@test", stamp: now, start: slot!.start, end: slot!.end, timezone: when!.timezone, summary: words, attendees: [{ name: "Maria", email: "maria@acme.com" }], method: "REQUEST", organizer: { name: "Office", email: "office@acme.com" } });
+    const ics = buildInviteIcs({
+      uid: "evt-1@test",
+      stamp: now,
+      start: slot!.start,
+      end: slot!.end,
+      timezone: when!.timezone,
+      summary: words,
+      attendees: [{ name: "Maria", email: "maria@acme.com" }],
+      method: "REQUEST",
+      organizer: { name: "Office", email: "office@acme.com" },
+    });
     const event = new ICAL.Event(new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent("vevent")!);
     expect(event.startDate.toJSDate().toISOString()).toBe(new Date(slot!.start).toISOString());
     expect(event.endDate.toJSDate().toISOString()).toBe(new Date(slot!.end).toISOString());
@@ -86,7 +96,10 @@ describe("meeting times: words → window → slot → .ics, in the asker's zone
     expect(new Set(CASES.map((c) => c[0]))).toEqual(new Set(["Europe/Lisbon", "America/New_York", "Asia/Kolkata", "Australia/Sydney"]));
   });
 
-  it.each(["Schedule a 30 min call with Maria", "call Maria now", "Send invoice 123 to ACME", "a 45-minute meeting", "rooms 12 and 14", "+351 912-345-678", ""])("finds no time in “%s”", (words) => {
-    expect(parseWhen(words, { now: Date.parse("2026-11-24T10:00:00Z"), timezone: "Europe/Lisbon" })).toBeNull();
-  });
+  it.each(["Schedule a 30 min call with Maria", "call Maria now", "Send invoice 123 to ACME", "a 45-minute meeting", "rooms 12 and 14", "+351 912-345-678", ""])(
+    "finds no time in “%s”",
+    (words) => {
+      expect(parseWhen(words, { now: Date.parse("2026-11-24T10:00:00Z"), timezone: "Europe/Lisbon" })).toBeNull();
+    },
+  );
 });

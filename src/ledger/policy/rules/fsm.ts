@@ -21,10 +21,7 @@ const ZSpec = z.strictObject({
   same_state_allowed: z.array(z.string()).optional(),
   /** Per event type: extra legal transitions, and terminal states it may restate. */
   event_overrides: z
-    .record(
-      z.string(),
-      z.strictObject({ extra_transitions: z.array(ZPair).optional(), restate_terminal: z.array(ZState).optional(), note: z.string().optional() }),
-    )
+    .record(z.string(), z.strictObject({ extra_transitions: z.array(ZPair).optional(), restate_terminal: z.array(ZState).optional(), note: z.string().optional() }))
     .optional(),
   note: z.string().optional(),
   event_types: z.array(z.string()).optional(),

@@ -26,7 +26,10 @@ const ZSpec = z.strictObject({
   paths: z.array(z.string()).min(1),
   patterns: z.array(z.string()).min(1),
   /** RegExp flags (e.g. "i"). */
-  flags: z.string().regex(/^[imsu]*$/).optional(),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/)
+    .optional(),
   /** What the pattern finds, for the message ("Raw email detected in …"). */
   label: z.string().max(40).optional(),
   /** Values starting with these are pointers, not data (hashes, vault references). */
