@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
-import { checkTrustedProxies } from "./gateway/client-address.js";
+import { checkTrustedProxies } from "./gateway/index.js";
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
@@ -336,7 +336,7 @@ function calDavConfig(e: Env): CalDavConfig | undefined {
  * Reads `.env` (or the file named by ENV_FILE) when present. Variables already set in the real
  * environment win, so a systemd `Environment=` line always overrides the file.
  */
-export function readEnvFile(env: Record<string, string | undefined>, cwd = process.cwd()): Record<string, string | undefined> {
+function readEnvFile(env: Record<string, string | undefined>, cwd = process.cwd()): Record<string, string | undefined> {
   const file = resolve(cwd, env.ENV_FILE ?? ".env");
   if (!existsSync(file)) {
     if (env.ENV_FILE) throw new ConfigError("ENV_FILE", `Invalid configuration: ENV_FILE points at ${file}, which does not exist`);

@@ -25,7 +25,7 @@ import {
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, MailConfig } from "./config.js";
 import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type Office, type Planner } from "./office/index.js";
-import { selectPlanner } from "./office/llm/index.js";
+import { selectPlanner } from "./office/index.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
@@ -86,7 +86,7 @@ export interface ServerOptions {
   onAppend?: (ms: number) => void;
 }
 
-export interface HttpTimeouts {
+interface HttpTimeouts {
   /** A request's headers must have arrived by then. */
   headersMs: number;
   /** The whole request (headers and body) must have arrived by then. */
@@ -95,7 +95,7 @@ export interface HttpTimeouts {
   keepAliveMs: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
+const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
 export interface LogLineServer {
   app: ReturnType<typeof createApp>;

@@ -10,7 +10,7 @@ const q = (v) =>
     .replace(/"/g, '\\"')}"`;
 
 /** @param {string} jobId @param {string} name */
-export function refToken(jobId, name) {
+function refToken(jobId, name) {
   return `[ref v:1 type:"job" id:${q(jobId)} name:${q(name.slice(0, 120))}]`;
 }
 

@@ -1,5 +1,4 @@
 import { ZCreateWorkspaceRequest } from "../../contracts/gateway.js";
-import { createWorkspace as createWorkspaceCommand } from "../gateway/commands/workspaces.js";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { readAdminFile } from "../ops/admin-endpoint.js";
@@ -58,7 +57,7 @@ export async function createWorkspace(config: Config, input: { name: string; own
   return withServer(config, async (s) => {
     const body = ZCreateWorkspaceRequest.safeParse({ name: input.name, owner: { display_name: input.owner } });
     if (!body.success) throw new Error(`workspace create refused: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    const made = (await createWorkspaceCommand(s.gateway.core, body.data)).body as { tenant_id: string; owner_entity_id: string; token: string };
+    const made = await s.gateway.createWorkspaceAsOperator(body.data.name, body.data.owner.display_name);
     return { tenant_id: made.tenant_id, owner_entity_id: made.owner_entity_id, signin_url: signinUrl(config, made.token) };
   });
 }

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TEventType, TPayloadOf, TUblEvent } from "../../contracts/events.js";
-import type { LedgerApi } from "../ledger/ledger-api.js";
-import type { OfficeApi } from "../office/office-api.js";
+import type { LedgerApi } from "../ledger/index.js";
+import type { OfficeApi } from "../office/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
 import { GATEWAY_SYSTEM_ACTOR, type Core } from "./core.js";
 
-export const DEMO_TENANT = "tnt_acme_001";
-export const DEMO_CONVERSATION = "cnv_9f2a";
+const DEMO_TENANT = "tnt_acme_001";
+const DEMO_CONVERSATION = "cnv_9f2a";
 
 export interface DemoInfo {
   tenant_id: string;

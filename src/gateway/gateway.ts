@@ -1,12 +1,13 @@
 import type { ServerResponse } from "node:http";
 import type { TStoredEvent } from "../../contracts/events.js";
-import type { LedgerApi } from "../ledger/ledger-api.js";
-import type { OfficeApi } from "../office/office-api.js";
+import type { LedgerApi } from "../ledger/index.js";
+import type { OfficeApi } from "../office/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
+import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
@@ -54,6 +55,8 @@ export interface Gateway {
   /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
   stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
   setPublicUrl(url: string): void;
+  /** The machine's administrator creates a workspace (CLI, admin endpoint): SIGNUP does not apply. */
+  createWorkspaceAsOperator(name: string, owner: string): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
   close(): void;
@@ -153,6 +156,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     setPublicUrl(url) {
       publicUrl = url;
+    },
+    async createWorkspaceAsOperator(name, owner) {
+      const made = await createWorkspace(core, { name, owner: { display_name: owner } });
+      return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
     close() {

@@ -4,8 +4,8 @@ import type { IncomingMessage } from "node:http";
 import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-export const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * Strict CSP: only our own scripts, styles and connections; images may also be data: URLs.

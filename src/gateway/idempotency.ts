@@ -16,7 +16,7 @@ export interface StoredResponse {
   body: unknown;
 }
 
-export type IdemBegin = { kind: "new"; release(): void } | { kind: "replay"; response: StoredResponse };
+type IdemBegin = { kind: "new"; release(): void } | { kind: "replay"; response: StoredResponse };
 
 export interface IdempotencyStore {
   /**
@@ -30,7 +30,7 @@ export interface IdempotencyStore {
   prune(): number;
 }
 
-export const MAX_IDEMPOTENCY_KEY = 255;
+const MAX_IDEMPOTENCY_KEY = 255;
 
 /** Validates the header; keys are scoped per tenant and entity, so they need not be global. */
 export function parseIdempotencyKey(raw: string | undefined): string {

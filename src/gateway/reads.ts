@@ -21,7 +21,7 @@ export function cursorParam(raw: string | undefined, name: string, head: number)
 }
 
 /** Members see the PII typed into their tenant's chat; the projection itself keeps only redactions. */
-export function presentItem(core: Core, tenantId: string, item: TTimelineItem): TTimelineItem {
+function presentItem(core: Core, tenantId: string, item: TTimelineItem): TTimelineItem {
   const refs = item.message.pii_refs as Array<{ redacted: string; vault_ref?: string }> | undefined;
   if (!refs?.length || !item.message.body_text) return item;
   return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, core.office.vault) } };

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { Clock } from "../shared/clock.js";
 import { createDeltaLog, renderFrame, renderGroups, type DeltaGroup, type DeltaLog } from "./delta-log.js";
 
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** A client this far behind is cut; it resumes from its cursor when it reconnects. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 

@@ -12,7 +12,7 @@ import type { Core } from "./core.js";
  */
 
 /** Roles that read the whole tenant log. */
-export const WHOLE_LOG_ROLES = ["admin", "auditor"] as const;
+const WHOLE_LOG_ROLES = ["admin", "auditor"] as const;
 
 /** Workspace events a member reads; anything else in the workspace conversation is whole-log only. */
 const MEMBER_WORKSPACE_EVENTS = new Set<string>(["entity.registered", "contact.upserted", "conversation.created"]);

@@ -8,7 +8,7 @@ import { createBLAKE3 } from "hash-wasm";
  */
 const hasher = await createBLAKE3();
 
-export const HASH_PREFIX = "blake3:";
+const HASH_PREFIX = "blake3:";
 export const GENESIS_HASH = HASH_PREFIX + "0".repeat(64);
 
 // UTF-8 is encoded in native code into one reused buffer: hash-wasm's own string path is ≈ 3×

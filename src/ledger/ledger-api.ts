@@ -19,7 +19,7 @@ export interface AppendOptions {
 }
 
 /** A page of `query`: the contract's response, its events typed as the stored envelopes they are. */
-export type LedgerPage = Omit<TQueryResponse, "events"> & { events: TStoredEvent[] };
+type LedgerPage = Omit<TQueryResponse, "events"> & { events: TStoredEvent[] };
 
 /**
  * The UBL: an append-only, hash-chained, signed event log per tenant. The methods mirror the

@@ -6,7 +6,7 @@ import { canonicalize } from "./canonical-json.js";
 
 export const SIGNING_KEY_FILE = "ledger-signing-key.pem";
 
-export interface CheckpointClaim {
+interface CheckpointClaim {
   tenant_id: string;
   tenant_seq: number;
   head_hash: string;

@@ -33,7 +33,7 @@ const base = (c: CardContext, state: TJobState) => ({
 /** Button ids are unique per card instance and say what they are, for readable provenance. */
 const bid = (c: CardContext, name: string) => `btn_${name}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
 
-export const CHANGES_SCHEMA: TInputSchema = {
+const CHANGES_SCHEMA: TInputSchema = {
   fields: [{ key: "changes_request", label: "What should change?", type: "multiline", required: true, placeholder: "e.g. make it 45 minutes, on Zoom" }],
 };
 export const INFO_SCHEMA: TInputSchema = { fields: [{ key: "info", label: "Details", type: "multiline", required: true }] };
@@ -42,7 +42,7 @@ export function askButton(c: CardContext, prompt: string, n = ""): TCardButton {
   return { button_id: bid(c, `askchat${n}`), label: "Ask in chat", style: "secondary", action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt } };
 }
 
-export function formalizeButtons(c: CardContext): TCardButton[] {
+function formalizeButtons(c: CardContext): TCardButton[] {
   return [
     { button_id: bid(c, "approve"), label: "Approve", style: "primary", action: { type: "job.approve", job_id: c.job_id } },
     {

@@ -4,7 +4,7 @@ import { queryAll } from "./ledger-reads.js";
 import type { EntityProfile, JobSummary, OfficeView } from "./office-view.js";
 import type { PlanFrame } from "./planner/planner.js";
 
-export type { EntityProfile, JobSummary } from "./office-view.js";
+export type { EntityProfile } from "./office-view.js";
 
 /**
  * Assembles what Office knows before it decides: who is in the conversation, which agent

@@ -13,7 +13,7 @@ import { normalizeTimeZone } from "./tools/tz.js";
  * the job's state allows it, and the input fits the card's form.
  */
 
-export function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
+function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
   const card = job.cards.get(req.card_id);
   if (!card) throw new AppError("INVALID_PROVENANCE", "That card does not belong to this job.", { card_id: req.card_id });
   const button = card.buttons.find((b) => b.button_id === req.button_id);
@@ -28,7 +28,7 @@ export function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" 
  * Reject are an approver's or an admin's; every other button is any person's in the
  * conversation. Checked before anything is recorded, so a refused click shows nothing.
  */
-export const APPROVER_ACTIONS: ReadonlySet<string> = new Set(["job.approve", "job.reject"]);
+const APPROVER_ACTIONS: ReadonlySet<string> = new Set(["job.approve", "job.reject"]);
 
 export function mayClick(roles: readonly string[], actionType: string): boolean {
   return !APPROVER_ACTIONS.has(actionType) || roles.includes("job_approver") || roles.includes("admin");

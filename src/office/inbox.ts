@@ -6,18 +6,9 @@ import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 import { isStorageError } from "../shared/storage-errors.js";
-import type { ApplySuggestionInput } from "./office-api.js";
+import type { ApplySuggestionInput, InboxWork } from "./office-api.js";
 import { officeInbox } from "./schema.js";
 import type { Vault } from "./vault.js";
-
-/**
- * Work the gateway accepted for Office. Each names the accepted event it answers: the
- * message's own id, or the click's bubble (`causation_id`).
- */
-export type InboxWork =
-  | { kind: "message"; request: TIngestMessageRequest & { message_event_id: string } }
-  | { kind: "job_action"; request: TJobActionRequest & { causation_id: string } }
-  | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } };
 
 export interface InboxHandlers {
   message(req: TIngestMessageRequest): Promise<unknown>;
@@ -248,4 +239,3 @@ export function createInbox(deps: {
     },
   };
 }
-export type Inbox = ReturnType<typeof createInbox>;

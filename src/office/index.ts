@@ -1,12 +1,12 @@
 /** Office's public door: the interface, its factory, its routes, and the provider seam. */
-export type { OfficeApi, VaultApi, StoredArtifact, AgentTrajectory } from "./office-api.js";
+export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";
-export { createOffice, migrateOffice, type CreateOfficeDeps, type Office, type OfficeLogger } from "./office.js";
+export { createOffice, type CreateOfficeDeps, type Office } from "./office.js";
 export { createOfficeRoutes } from "./routes.js";
-export type { Planner, PlanFrame, Decision, SlotValues } from "./planner/planner.js";
+export type { Planner } from "./planner/planner.js";
 export { createRulesPlanner } from "./planner/rules.js";
+export { selectPlanner } from "./llm/index.js";
 export { createScriptedCalendarProvider } from "./tools/scripted-calendar.js";
 export { createCalDavCalendar, type CalDavCalendar } from "./calendar/index.js";
-export { DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
 /** The phone finder Office scrubs with, shared so the gateway's chat scrub reads text the same way. */
 export { findPhones } from "./pii.js";

@@ -20,7 +20,7 @@ import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 import type { Vault } from "./vault.js";
 
-export { agentActor, CALENDAR_TOOL, letterHash, toolCallId } from "./job-drafts.js";
+export { letterHash } from "./job-drafts.js";
 
 /**
  * The Job Engine: every job transition Office makes, as batches of drafts handed to the

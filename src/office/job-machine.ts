@@ -22,7 +22,7 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
 
 export type JobKind = "schedule_meeting" | "handoff" | "generic";
 
-export interface ToolAttempt {
+interface ToolAttempt {
   tool_call_id: string;
   tool_name: string;
   attempt: number;

@@ -281,10 +281,8 @@ export function createJobMailer(deps: {
   };
 }
 
-export type JobMailer = ReturnType<typeof createJobMailer>;
-
 /** After the mail server refused the invite: Resend / Cancel / Ask in chat. */
-export function resendButtons(c: CardContext): TCardButton[] {
+function resendButtons(c: CardContext): TCardButton[] {
   const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
   return [
     { button_id: id("resend"), label: "Resend", style: "primary", action: { type: "job.retry", job_id: c.job_id } },

@@ -71,8 +71,6 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
   return { intake };
 }
 
-export type MeetingIntake = ReturnType<typeof createMeetingIntake>;
-
 export interface InviteAttendee {
   name: string;
   vault_ref: string;

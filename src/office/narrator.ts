@@ -18,7 +18,7 @@ export const slug = (name?: string) =>
     .replace(/[^a-z0-9]/g, "") || "attendee";
 const possessive = (name?: string) => (name ? `${name.split(/\s+/)[0]}’s` : "the attendee’s");
 
-export const MISSING_LABEL: Record<string, (s: JobSlots) => string> = {
+const MISSING_LABEL: Record<string, (s: JobSlots) => string> = {
   attendee_email: (s) => `${possessive(s.attendee_name)} email`,
   time_window: () => "preferred days/times",
   timezone: () => "timezone",
@@ -198,7 +198,7 @@ export function answerAbout(job: JobView, prompt: string): string {
 }
 
 /** What an agent can actually do, from the tools it may use; nothing it cannot. */
-export function capabilities(allowedTools: readonly string[]): string {
+function capabilities(allowedTools: readonly string[]): string {
   return allowedTools.includes("calendar.create_invite") ? "I can schedule meetings and send calendar invites" : "I have no tools to do work with yet";
 }
 

@@ -1,8 +1,16 @@
-import type { InboxWork } from "./inbox.js";
 import type { OutboxDelivery } from "./mail/index.js";
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+
+/**
+ * Work the gateway accepted for Office. Each names the accepted event it answers: the
+ * message's own id, or the click's bubble (`causation_id`).
+ */
+export type InboxWork =
+  | { kind: "message"; request: TIngestMessageRequest & { message_event_id: string } }
+  | { kind: "job_action"; request: TJobActionRequest & { causation_id: string } }
+  | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } };
 
 /** A person's Apply of an Assist suggestion. */
 export interface ApplySuggestionInput {
@@ -15,7 +23,7 @@ export interface ApplySuggestionInput {
 }
 
 /** One stored request/response packet, as the Job Drawer shows it. */
-export interface LlmPacketView {
+interface LlmPacketView {
   id: string;
   turn: number;
   created_at: string;

@@ -42,7 +42,7 @@ export interface JobSummary {
   last_error_at?: string;
 }
 
-export interface RecentText {
+interface RecentText {
   event_id: string;
   entity_id: string;
   /** The body, cut to what a frame document can hold. */
@@ -50,7 +50,7 @@ export interface RecentText {
 }
 
 /** Chat messages a frame quotes: the latest few, plus the one being answered. */
-export const RECENT_TEXTS_KEPT = 7;
+const RECENT_TEXTS_KEPT = 7;
 const TEXT_CHARS_KEPT = 1000;
 
 export interface OfficeView {

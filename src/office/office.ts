@@ -33,7 +33,7 @@ import { createToolRouter } from "./tools/tool-router.js";
 import { buildAffordances, buildTrajectory } from "./trajectory.js";
 import { createVault } from "./vault.js";
 
-export interface OfficeLogger {
+interface OfficeLogger {
   error(obj: unknown, msg?: string): void;
   info?(obj: unknown, msg?: string): void;
 }
@@ -71,8 +71,6 @@ export type Office = OfficeApi & {
   /** Resolves when work started by retry timers or boot has finished (tests, graceful shutdown). */
   idle(): Promise<void>;
 };
-
-export { migrateOffice };
 
 export function createOffice(deps: CreateOfficeDeps): Office {
   const clock = deps.clock ?? systemClock;

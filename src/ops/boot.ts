@@ -5,10 +5,9 @@ import { databasePath } from "./data-dir.js";
 import type { Logger } from "./logger.js";
 import type { OpsRuntime } from "./runtime.js";
 import { rotateEntityTokens } from "./token-rotation.js";
-import { createWorkspace } from "../gateway/commands/workspaces.js";
 
 /** How long EventSource clients wait before reconnecting after a shutdown closed their stream. */
-export const RECONNECT_MS = 2000;
+const RECONNECT_MS = 2000;
 
 /**
  * Builds the server with the ops hooks (request observer first in the middleware, `/readyz` and
@@ -52,8 +51,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
   ops.observeInbox(() => server.office.inboxPending());
   ops.admin.bind({
     rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId),
-    createWorkspace: async (name, owner) =>
-      (await createWorkspace(server.gateway.core, { name, owner: { display_name: owner } })).body as { tenant_id: string; owner_entity_id: string; token: string },
+    createWorkspace: (name, owner) => server.gateway.createWorkspaceAsOperator(name, owner),
   });
   const probeDb = openDatabase({ path: databasePath(config.dataDir), sync: config.ledgerSync });
   ops.setProbeDb(probeDb);

@@ -64,7 +64,7 @@ export function processStartTime(pid: number): string | undefined {
  * True when `pid` runs LogLine (its command line names the entry point or the project), read
  * from /proc where there is one, else from `ps`. When it cannot be told, it is assumed to be.
  */
-export function isLogLineProcess(pid: number): boolean {
+function isLogLineProcess(pid: number): boolean {
   let command: string;
   try {
     command = existsSync("/proc/self/cmdline")

@@ -12,7 +12,7 @@ export interface ReadinessCheck {
   [detail: string]: unknown;
 }
 
-export interface ReadinessDeps {
+interface ReadinessDeps {
   /** A connection to the live database, used only to probe that a write lock can be taken. */
   db?: Db | undefined;
   dataDir?: string;
@@ -33,7 +33,7 @@ const MIN_FREE_BYTES = 8 * 1024 * 1024;
  * lock (not read-only, not wedged) and the data dir has room. The planner's state is reported,
  * never gated on: with an LLM down, Office still answers with a clarifying question.
  */
-export function checkReadiness(deps: ReadinessDeps): { ready: boolean; checks: Record<string, ReadinessCheck> } {
+function checkReadiness(deps: ReadinessDeps): { ready: boolean; checks: Record<string, ReadinessCheck> } {
   const checks: Record<string, ReadinessCheck> = {};
   checks.boot = { ok: deps.isBooted(), projections_rebuilt: deps.isBooted() };
   checks.shutdown = { ok: !deps.isShuttingDown(), shutting_down: deps.isShuttingDown() };

@@ -35,7 +35,7 @@ const SECRET_KEYS = [
   "signin_url",
   "url_with_token",
 ];
-export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)].map((p) =>
+const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)].map((p) =>
   p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)$/, (_m, dot: string, key: string) => `${dot}["${key}"]`) : p,
 );
 

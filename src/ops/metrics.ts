@@ -24,7 +24,7 @@ const withLabels = (name: string, key: string, extra = "") => {
 };
 const num = (n: number) => (Number.isFinite(n) ? String(n) : n > 0 ? "+Inf" : n < 0 ? "-Inf" : "NaN");
 
-export interface Counter {
+interface Counter {
   inc(labels?: Labels, by?: number): void;
   get(labels?: Labels): number;
 }
@@ -34,14 +34,14 @@ export interface Gauge {
   dec(labels?: Labels, by?: number): void;
   get(labels?: Labels): number;
 }
-export interface Histogram {
+interface Histogram {
   observe(value: number, labels?: Labels): void;
   /** Number of observations so far. */
   count(labels?: Labels): number;
 }
 
 /** Seconds: from sub-millisecond SQLite commits to multi-second LLM calls. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface MetricsRegistry {
   counter(name: string, help: string): Counter;
@@ -51,7 +51,7 @@ export interface MetricsRegistry {
   render(): string;
 }
 
-export function createMetricsRegistry(): MetricsRegistry {
+function createMetricsRegistry(): MetricsRegistry {
   const metrics = new Map<string, Metric>();
 
   function register<M extends Metric>(m: M): M {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 
 /** Modules that own tables, each with `src/<module>/migrations` and a `__<module>_migrations` table. */
-export const MIGRATING_MODULES = ["ledger", "office", "gateway"] as const;
+const MIGRATING_MODULES = ["ledger", "office", "gateway"] as const;
 
 export class SchemaTooNewError extends Error {
   constructor(message: string) {
@@ -17,7 +17,7 @@ interface Journal {
 }
 
 /** The newest migration this build knows for a module (drizzle's `when`, ms), or null when it has none. */
-export function newestKnownMigration(module: string): number | null {
+function newestKnownMigration(module: string): number | null {
   const file = fileURLToPath(new URL(`../${module}/migrations/meta/_journal.json`, import.meta.url));
   if (!existsSync(file)) return null;
   const journal = JSON.parse(readFileSync(file, "utf8")) as Journal;

@@ -79,7 +79,7 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
 }
 
 /** The pattern of the handler that answered, e.g. `/v1/jobs/:job_id`; `(unmatched)` for 404s. */
-export function routeOf(c: Context): string {
+function routeOf(c: Context): string {
   const routes = matchedRoutes(c);
   const answered = routes[c.req.routeIndex];
   if (!answered || (answered.method === "ALL" && answered.path.endsWith("*"))) return "(unmatched)";

@@ -1,6 +1,6 @@
 import type { Logger } from "./logger.js";
 
-export interface ShutdownStep {
+interface ShutdownStep {
   name: string;
   run(): void | Promise<void>;
 }

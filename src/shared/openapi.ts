@@ -1,5 +1,5 @@
 import { OpenAPIHono, type RouteConfig, type RouteConfigToEnv, type RouteHandler } from "@hono/zod-openapi";
-import type { Context, Env, MiddlewareHandler } from "hono";
+import type { Context, Env } from "hono";
 import type { z } from "zod";
 import { ZErrorBody } from "../../contracts/errors.js";
 import { validationError } from "./errors.js";
@@ -79,5 +79,3 @@ export type RouteContext<R extends RouteConfig, E extends Env = Env> = Parameter
 
 /** Bearer token or the web app's session cookie. */
 export const SIGNED_IN: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }];
-
-export type { MiddlewareHandler };

@@ -16,7 +16,7 @@ export function isStorageError(e: unknown): boolean {
 }
 
 /** Whether `e` (or what caused it) is a full disk. */
-export function isDiskFull(e: unknown): boolean {
+function isDiskFull(e: unknown): boolean {
   const code = codeOf(e);
   return code === "SQLITE_FULL" || (code !== undefined && FS_FULL.has(code)) || (e instanceof AppError && e.code === "STORAGE_FULL");
 }

@@ -2,8 +2,8 @@ import { newId } from "../../src/shared/ids.js";
 
 /** Shared shapes for the ledger benchmarks: one tenant, one conversation, ~1 KB chat messages. */
 export const TENANT = "ten_bench";
-export const CONV = "cnv_bench";
-export const ACTOR = { entity_id: "ent_bench_human", actor_type: "human" as const };
+const CONV = "cnv_bench";
+const ACTOR = { entity_id: "ent_bench_human", actor_type: "human" as const };
 const T0 = Date.parse("2026-01-05T09:00:00.000Z");
 let n = 0;
 

@@ -50,12 +50,12 @@ export function openTestLedger(extra: Partial<CreateLedgerDeps> = {}, existingDi
 const T0 = Date.parse("2026-01-05T09:00:00.000Z");
 let tick = 0;
 /** Strictly increasing timestamps, so time-ordering rules never trip in storage tests. */
-export function nextTs(): string {
+function nextTs(): string {
   return new Date(T0 + tick++ * 1000).toISOString();
 }
 
-export const HUMAN = { entity_id: "ent_alice", actor_type: "human" as const };
-export const CONV = "cnv_general";
+const HUMAN = { entity_id: "ent_alice", actor_type: "human" as const };
+const CONV = "cnv_general";
 
 function base(tenant: string, type: string, extra: Record<string, unknown> = {}) {
   return {

@@ -16,7 +16,7 @@ export const AGENT = "ent_agent_scheduler";
 export const TRACE = "trc_20251227_001";
 
 /** Ids without long digit runs, so a phone-number scan of the ledger never trips on them. */
-export function letterIds() {
+function letterIds() {
   let n = 0;
   return (prefix: string) => {
     n++;

@@ -16,7 +16,7 @@
 
 export type Caller = "anonymous" | "revoked" | "other" | "member" | "admin";
 export const CALLERS: Caller[] = ["anonymous", "revoked", "other", "member", "admin"];
-export const CALLER_LABEL: Record<Caller, string> = { anonymous: "anonymous", revoked: "revoked token", other: "other workspace", member: "member", admin: "admin" };
+const CALLER_LABEL: Record<Caller, string> = { anonymous: "anonymous", revoked: "revoked token", other: "other workspace", member: "member", admin: "admin" };
 
 export interface AccessRow {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -37,7 +37,7 @@ export async function startTestServer(opts: Partial<ServerOptions> & { keep?: bo
 }
 
 /** Headers for a bearer-authed JSON write. */
-export function writeHeaders(token: string, key?: string): Record<string, string> {
+function writeHeaders(token: string, key?: string): Record<string, string> {
   return { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": key ?? `k-${Math.random().toString(36).slice(2)}${Date.now()}` };
 }
 

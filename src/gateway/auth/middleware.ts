@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors.js";
 import { hashSecret, type Principal, type TokenStore } from "./token-store.js";
 
 export const SESSION_COOKIE = "ll_session";
-export const CSRF_HEADER = "x-logline-csrf";
+const CSRF_HEADER = "x-logline-csrf";
 
 export type GwEnv = {
   Variables: { principal: Principal; authVia: "bearer" | "cookie"; tokenHash: string };
@@ -27,7 +27,7 @@ export function bearerOf(c: Context): string | undefined {
  * a cross-site <form> cannot send one, and a cross-site fetch with one needs a CORS preflight
  * this server never grants. An Origin header, when present, must also be our own origin.
  */
-export function checkCsrf(c: Context): void {
+function checkCsrf(c: Context): void {
   if (!c.req.header(CSRF_HEADER)) {
     throw new AppError("FORBIDDEN", "Cookie-authenticated writes must send the X-LogLine-CSRF header", { reason: "csrf" });
   }

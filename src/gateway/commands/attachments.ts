@@ -13,7 +13,7 @@ import { memberConversation } from "./conversations.js";
 /** Types a browser may render from our origin; everything else is served as octet-stream. */
 const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain", "text/csv", "text/calendar"]);
 
-export function safeMime(type: string): string {
+function safeMime(type: string): string {
   const t = type.split(";")[0]!.trim().toLowerCase();
   return INLINE_SAFE.has(t) ? t : "application/octet-stream";
 }

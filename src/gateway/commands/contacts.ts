@@ -100,7 +100,7 @@ export function listContacts(core: Core, p: Principal) {
 }
 
 /** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
+function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = "";

@@ -79,7 +79,7 @@ function previewText(p: {
   return raw.length > PREVIEW_MAX ? `${raw.slice(0, PREVIEW_MAX - 1)}…` : raw;
 }
 
-export function unreadCount(state: TenantState, conv: ConversationRow, viewer: string): number {
+function unreadCount(state: TenantState, conv: ConversationRow, viewer: string): number {
   const mark = conv.read_marks.get(viewer) ?? 0;
   const items = state.timeline.get(conv.conversation_id) ?? [];
   let n = 0;

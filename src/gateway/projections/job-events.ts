@@ -20,12 +20,12 @@ function preview(obj: Record<string, unknown> | undefined): Record<string, strin
   return out;
 }
 
-export function maskPii(s: string): string {
+function maskPii(s: string): string {
   return s.replace(/([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g, "$1***@$2");
 }
 
 /** projection_job_events: the drawer's normalized timeline, per the seed's mapping. */
-export function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTimelineItem | null {
+function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTimelineItem | null {
   const base = { ts: ev.ts, actor_name: displayName(state, ev.actor.entity_id), event_id: ev.event_id };
   switch (ev.event_type) {
     case "job.state_changed":

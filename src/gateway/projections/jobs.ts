@@ -2,7 +2,6 @@ import type { TCardButton, TJobCard } from "../../../contracts/cards.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TJobState } from "../../../contracts/primitives.js";
 import type { CardRow, Delta, JobRow, TenantState } from "./state.js";
-import { displayName } from "./state.js";
 
 const TRACKING_STATES: readonly TJobState[] = ["approved", "in_progress", "waiting_input"];
 const TERMINAL: readonly TJobState[] = ["completed", "rejected", "cancelled", "failed"];
@@ -11,7 +10,7 @@ const TERMINAL: readonly TJobState[] = ["completed", "rejected", "cancelled", "f
  * The buttons the UI may show for a job now: the latest card's, when that card still fits the
  * job's state (the UI never invents actions, and a stale card's buttons would be refused).
  */
-export function availableActions(job: JobRow): TCardButton[] {
+function availableActions(job: JobRow): TCardButton[] {
   const card = job.last_card;
   if (!card) return [];
   const fits =
@@ -180,5 +179,3 @@ function audience(state: TenantState, job: JobRow): { audience?: ReadonlySet<str
   const conv = state.conversations.get(job.conversation_id);
   return conv ? { audience: conv.participants } : {};
 }
-
-export { displayName };

@@ -1,7 +1,7 @@
 import type { TPresence, TPresenceState } from "../../../contracts/gateway.js";
 import type { Delta, EntityRow, JobRow, TenantState } from "./state.js";
 
-export const PRESENCE_TTL = {
+const PRESENCE_TTL = {
   humanOfflineMs: 30 * 60_000,
   agentOfflineMs: 5 * 60_000,
   /** "Working" needs evidence this fresh; otherwise the owner shows available ("Paused"). */
@@ -37,7 +37,7 @@ function isWaitingOn(job: JobRow, entityId: string): boolean {
 }
 
 /** The seed's derivation, pure: offline → waiting_on_you → working (with evidence) → available. */
-export function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): Derived {
+function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): Derived {
   const lastSeen = state.lastSeenMs.get(entity.entity_id) ?? entity.registered_ms;
   const ttl = entity.actor_type === "agent" ? PRESENCE_TTL.agentOfflineMs : PRESENCE_TTL.humanOfflineMs;
   if (nowMs - lastSeen > ttl) return { state: "offline", sinceMs: lastSeen + ttl };

@@ -87,7 +87,7 @@ export interface JobRow {
   source_event_id: string;
 }
 
-export interface ArtifactRow extends TArtifactRef {
+interface ArtifactRow extends TArtifactRef {
   produced_by_event_id: string;
   produced_at: string;
 }

@@ -2,9 +2,6 @@ import { JOB_STATES, type TJobState } from "../../../contracts/primitives.js";
 
 const STATES: ReadonlySet<string> = new Set(JOB_STATES);
 
-/** Event types that move a job's state, and so are what the job FSM judges. */
-export const JOB_TRANSITION_EVENT_TYPES = ["job.created", "job.proposed", "job.approved", "job.rejected", "job.state_changed", "job.completed"] as const;
-
 /**
  * The state an event puts its job in, or undefined when it does not move the job. One
  * definition shared by the fold (which applies it) and the FSM rule (which judges it), so the

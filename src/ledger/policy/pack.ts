@@ -6,7 +6,7 @@ import { ERROR_STATUS } from "../../../contracts/errors.js";
 const ZMode = z.enum(["enforce", "warn", "off"]);
 const knownCode = z.string().refine((c) => c in ERROR_STATUS, "code must be one of contracts/errors.ts ERROR_STATUS (so it maps to an HTTP status)");
 
-export const ZPolicySpec = z.strictObject({
+const ZPolicySpec = z.strictObject({
   policy_id: z.string().min(1).max(128),
   mode: ZMode.optional(),
   /** Event types: exact (`job.approved`), a family (`job.*`) or everything (`*`). */
@@ -17,7 +17,7 @@ export const ZPolicySpec = z.strictObject({
   note: z.string().optional(),
 });
 
-export const ZPolicyPack = z.strictObject({
+const ZPolicyPack = z.strictObject({
   policy_pack_id: z.string().min(1),
   version: z.string().min(1),
   default_mode: ZMode,

@@ -15,7 +15,7 @@ export interface RuleContext {
 /** A compiled rule: null when the event passes, else a message that names fields, never values. */
 export type RuleCheck = (ctx: RuleContext) => string | null;
 
-export interface CompileEnv {
+interface CompileEnv {
   /** Every rule of the same policy, as written (so a rule can read its siblings' settings). */
   readonly siblings: ReadonlyArray<Record<string, unknown>>;
 }

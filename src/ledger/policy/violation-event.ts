@@ -6,7 +6,7 @@ import type { PolicyFold, PolicyViolation, ViolationEventContext } from "./types
 const MAX: Record<string, number> = { violated_policy_id: 128, code: 64, event_type: 64, event_id: 128, message_safe: 500 };
 
 /** The id used in `violated_policy_id` when the refusal came from the schema gate, not a policy. */
-export const SCHEMA_GATE_ID = "schema_gate";
+const SCHEMA_GATE_ID = "schema_gate";
 
 const idOf = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 && v.length <= 128 ? v : undefined);
 

@@ -8,7 +8,7 @@ import { ToolFailure } from "../tools/tool.js";
  * a header or a server body: they go to people and to the audit log.
  */
 
-export const AUTH_REFUSED = "Calendar sign-in was refused. Check CALDAV_USERNAME and CALDAV_PASSWORD.";
+const AUTH_REFUSED = "Calendar sign-in was refused. Check CALDAV_USERNAME and CALDAV_PASSWORD.";
 
 /** A fetch for one calendar operation, with what it saw along the way. */
 export interface Guard {
@@ -51,7 +51,7 @@ function remember(guard: Guard, failure: ToolFailure): ToolFailure {
 }
 
 /** The failure an HTTP status means on its own, or undefined when the caller must decide. */
-export function statusFailure(status: number, retryAfter?: string | null): ToolFailure | undefined {
+function statusFailure(status: number, retryAfter?: string | null): ToolFailure | undefined {
   if (status === 401 || status === 403) return new ToolFailure("PROVIDER_AUTH_REQUIRED", AUTH_REFUSED);
   if (status === 429) return new ToolFailure("PROVIDER_RATE_LIMIT", "The calendar server asked us to slow down.", waitSeconds(retryAfter));
   if (status >= 500) return new ToolFailure("PROVIDER_UNAVAILABLE", `The calendar server is having trouble (HTTP ${status}).`);

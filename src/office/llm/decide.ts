@@ -204,7 +204,7 @@ function fromIntent(act: Exclude<Intent, { kind: "reply" }>, replyText: string, 
 }
 
 /** "Which job do you mean? A or B?" with the candidates as `[ref …]` choices. */
-export function whichJob(facts: Pick<TurnFacts, "candidates">, dropped: DroppedItem[]): LlmDecision {
+function whichJob(facts: Pick<TurnFacts, "candidates">, dropped: DroppedItem[]): LlmDecision {
   const options = facts.candidates.slice(0, 5);
   if (options.length === 0) {
     return {

@@ -1,13 +1,1 @@
-export { createLlmPlanner, type LlmPlanner, type LlmPlannerDeps } from "./llm-planner.js";
-export { selectPlanner, type PlannerSelection, type SelectPlannerDeps } from "./select-planner.js";
-export { createChatProvider, type ChatProvider, type ChatOutcome } from "./provider.js";
-export { readLlmConfig, type LlmConfig } from "./config.js";
-export { createLlmStore, type LlmStore, type StoredPacket } from "./store.js";
-export { checkMessageTokens, type TokenCheck } from "./token-check.js";
-export { parseTokens, formatOpToken, formatRefToken } from "./tokens.js";
-export { validateRenderDoc, type RenderDoc } from "./render-ast.js";
-export { validateSurfaces, type Surface } from "./surfaces.js";
-export { validateSuggestions, type SuggestionEnvelope } from "./suggestions.js";
-export { safeHref } from "./safe-url.js";
-export type { ActionSummary, LlmTurnExtras, DroppedItem } from "./types.js";
-export type { LlmDecision } from "./decide.js";
+export { selectPlanner } from "./select-planner.js";

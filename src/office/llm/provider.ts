@@ -1,12 +1,12 @@
 import type { Clock } from "../../shared/clock.js";
 import type { LlmConfig } from "./config.js";
 
-export interface ChatMessage {
+interface ChatMessage {
   role: "system" | "user";
   content: string;
 }
 
-export interface ChatRequest {
+interface ChatRequest {
   messages: ChatMessage[];
   /** JSON schema the answer must follow (sent as `response_format` when the server supports it). */
   schema: Record<string, unknown>;

@@ -6,20 +6,20 @@ import { safeHref } from "./safe-url.js";
  * allowlist: unknown node types and invalid fields are dropped (and counted), never passed on.
  * There is no image node, so nothing a model writes can make the browser fetch a remote URL.
  */
-export type InlineNode = { type: "text"; text: string } | { type: "link"; href: string; children: Array<{ type: "text"; text: string }> };
-export type BlockNode =
+type InlineNode = { type: "text"; text: string } | { type: "link"; href: string; children: Array<{ type: "text"; text: string }> };
+type BlockNode =
   | { type: "heading"; level: 1 | 2 | 3 | 4 | 5 | 6; children: InlineNode[] }
   | { type: "paragraph"; children: InlineNode[] }
   | { type: "list"; ordered: boolean; items: ListItemNode[] }
   | { type: "blockquote"; children: BlockNode[] }
   | { type: "code_block"; language?: string; text: string }
   | { type: "table"; rows: TableRowNode[] };
-export type ListItemNode = { type: "list_item"; children: BlockNode[] };
-export type TableRowNode = { type: "table_row"; cells: TableCellNode[] };
-export type TableCellNode = { type: "table_cell"; header: boolean; children: InlineNode[] };
+type ListItemNode = { type: "list_item"; children: BlockNode[] };
+type TableRowNode = { type: "table_row"; cells: TableCellNode[] };
+type TableCellNode = { type: "table_cell"; header: boolean; children: InlineNode[] };
 export type RenderDoc = { type: "doc"; children: BlockNode[] };
 
-export const RENDER_LIMITS = { maxDepth: 8, maxNodes: 400, maxText: 4000, maxChildren: 100 } as const;
+const RENDER_LIMITS = { maxDepth: 8, maxNodes: 400, maxText: 4000, maxChildren: 100 } as const;
 
 export interface RenderValidation {
   doc: RenderDoc | null;

@@ -10,11 +10,9 @@ import { OP_TYPES } from "./tokens.js";
  *  - `ZModelAnswer`: the zod reading applied to whatever comes back, schema or not. It is lenient
  *    about absent vs null and strips unknown keys; the semantic checks come after it.
  */
-export const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"] as const;
+const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"] as const;
 /** The operations a model may name as a job action: every token operation but provide_input. */
 const ZJobActionName = z.enum(OP_TYPES).exclude(["provide_input"]);
-export const JOB_ACTIONS = ZJobActionName.options;
-export type JobActionName = z.infer<typeof ZJobActionName>;
 
 const SLOT_SHAPE = {
   duration_minutes: z.number().int().min(5).max(600).nullish(),

@@ -7,7 +7,7 @@ import { createChatProvider } from "./provider.js";
 import { createLlmStore } from "./store.js";
 import type { IsActionAllowed } from "./target-labels.js";
 
-export interface PlannerLogger {
+interface PlannerLogger {
   info(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
 }

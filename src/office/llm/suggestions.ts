@@ -7,8 +7,8 @@ import { z } from "zod";
  * shown. Per the contract: a broken envelope is refused whole; a broken suggestion is refused
  * alone; unknown payload keys are stripped; when nothing survives, `must_abstain` is forced.
  */
-export const SUGGESTION_SURFACES = ["on_create", "formalize", "job_drawer", "today_plan"] as const;
-export type SuggestionSurface = (typeof SUGGESTION_SURFACES)[number];
+const SUGGESTION_SURFACES = ["on_create", "formalize", "job_drawer", "today_plan"] as const;
+type SuggestionSurface = (typeof SUGGESTION_SURFACES)[number];
 
 const target = { jobId: z.string().min(1).max(128).optional(), jobTempId: z.string().min(1).max(128).optional() };
 const name50 = z.string().trim().min(1).max(50);
@@ -52,7 +52,7 @@ export interface Suggestion {
   payload: Record<string, unknown>;
 }
 
-export interface SuggestionEnvelope {
+interface SuggestionEnvelope {
   contractVersion: 1;
   requestId: string;
   generatedAt: string;

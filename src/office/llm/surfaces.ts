@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { ZPriorityListPayload, ZSurfaceOpTrigger, ZTodaySchedulePayload, ZTriageTablePayload, ZWhatNextPayload } from "../../../contracts/llm.js";
+import { ZPriorityListPayload, ZTodaySchedulePayload, ZTriageTablePayload, ZWhatNextPayload } from "../../../contracts/llm.js";
 import { parseTokens, type OpToken } from "./tokens.js";
-
 /**
  * Interactive surfaces v0 (contract §7): structured blocks next to the reply. A surface never
  * acts by itself: every button is an `[op …]` token that, when a person clicks it, is sent back
@@ -9,15 +8,14 @@ import { parseTokens, type OpToken } from "./tokens.js";
  * surface is checked per kind; a malformed or unknown one is dropped whole, because half a
  * schedule or a triage group without its buttons misleads more than no surface at all.
  */
-export { ZSurfaceOpTrigger };
 
-export const SURFACE_PAYLOADS = {
+const SURFACE_PAYLOADS = {
   what_next_v1: ZWhatNextPayload,
   today_schedule_v1: ZTodaySchedulePayload,
   priority_list_v1: ZPriorityListPayload,
   triage_table_v1: ZTriageTablePayload,
 } as const;
-export type SurfaceKind = keyof typeof SURFACE_PAYLOADS;
+type SurfaceKind = keyof typeof SURFACE_PAYLOADS;
 
 export type Surface = {
   [K in SurfaceKind]: { surface_id: string; kind: K; title: string; payload: z.infer<(typeof SURFACE_PAYLOADS)[K]> };

@@ -9,7 +9,7 @@
  * and quoted lines (`> …`) are neutralised instead of parsed.
  */
 
-export const REF_TYPES = ["job"] as const;
+const REF_TYPES = ["job"] as const;
 export const OP_TYPES = ["approve", "reject", "request_changes", "provide_input", "ack", "dispute", "cancel", "follow_up", "retry", "switch_tool"] as const;
 export type OpType = (typeof OP_TYPES)[number];
 
@@ -55,7 +55,7 @@ export interface TokenError {
 
 export type TokenParseResult = { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number } | { ok: false; error: TokenError };
 
-export const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 12, maxTokens: 20 } as const;
+const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 12, maxTokens: 20 } as const;
 
 // Brackets a client never inserts but that render almost like `[`: fullwidth, mathematical,
 // CJK and ornamental variants.

@@ -132,5 +132,3 @@ export function createOutboxStore(db: Db, clock: Clock) {
     requeue: (r: OutboxRow) => patch(r, { status: "queued", nextAttemptAt: clock.iso(), retryBase: r.attempts }),
   };
 }
-
-export type OutboxStore = ReturnType<typeof createOutboxStore>;

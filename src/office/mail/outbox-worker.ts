@@ -8,7 +8,7 @@ import { createOutboxStore, toDelivery, type OutboxDelivery, type OutboxRow, typ
 import type { MailTransport } from "./smtp-transport.js";
 
 /** 30 s, 2 min, 10 min, 30 min, 2 h, 6 h: seven attempts over about nine hours, then failed. */
-export const DEFAULT_MAIL_SCHEDULE_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 7_200_000, 21_600_000];
+const DEFAULT_MAIL_SCHEDULE_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 7_200_000, 21_600_000];
 const NOT_CONFIGURED = "Mail is not configured on this server";
 
 export type DeliveryOutcome =
@@ -41,7 +41,7 @@ export interface OutboxWorkerDeps {
   logger?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
 }
 
-export type ResendResult = { ok: true; delivery: OutboxDelivery } | { ok: false; code: "ALREADY_SENT" | "IN_PROGRESS" | "NOT_CONFIGURED"; message: string };
+type ResendResult = { ok: true; delivery: OutboxDelivery } | { ok: false; code: "ALREADY_SENT" | "IN_PROGRESS" | "NOT_CONFIGURED"; message: string };
 
 export interface OutboxWorker {
   /** Holds undated legacy rows, resumes rows left `sending` by a crash (same Message-ID), then sends what is due. */

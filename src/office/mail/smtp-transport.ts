@@ -3,7 +3,7 @@ import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { MailConfig } from "../../config.js";
 
 /** What the server said when it took the message. */
-export interface SendResult {
+interface SendResult {
   /** The server's final answer, e.g. `250 2.0.0 Ok: queued as 4F2A`. */
   response: string;
   messageId: string;

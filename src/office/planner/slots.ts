@@ -22,7 +22,7 @@ const WORD_NUM: Record<string, number> = {
   ninety: 90,
 };
 
-export function findDuration(text: string): number | undefined {
+function findDuration(text: string): number | undefined {
   const t = text.toLowerCase();
   if (/\bhalf(?: an| a)? hour\b|\bhalf-hour\b|\bhalf hour\b/.test(t)) return 30;
   if (/\bquarter(?: of an)? hour\b/.test(t)) return 15;
@@ -91,7 +91,7 @@ const NOT_NAMES = new Set([
 ]);
 
 /** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name. */
-export function findAttendee(text: string): string | undefined {
+function findAttendee(text: string): string | undefined {
   const nameWord = "[A-ZÀ-Ý][a-zà-ÿ'’-]+";
   const patterns = [
     new RegExp(`\\bwith\\s+(${nameWord}(?:\\s+${nameWord})?)`),

@@ -10,7 +10,7 @@ import { meetingLabel, MEETING_TYPES, type MeetingRooms } from "./meeting-rooms.
 import { ToolFailure, type ToolDefinition } from "./tool.js";
 
 /** Runtime input: attendees and a pasted link are vault pointers plus their ledger-safe forms, never raw. */
-export const ZCreateInviteInput = z.object({
+const ZCreateInviteInput = z.object({
   title: z.string().min(1).max(120),
   duration_minutes: z.number().int().min(5).max(480),
   when: ZWhen,
@@ -25,7 +25,7 @@ export const ZCreateInviteInput = z.object({
 export type CreateInviteInput = z.infer<typeof ZCreateInviteInput>;
 
 /** What happened, and only that: each field is a fact the cards may state. */
-export const ZCreateInviteOutput = z.object({
+const ZCreateInviteOutput = z.object({
   event_uid: z.string(),
   scheduled_time: z.object({ start: z.string(), end: z.string(), timezone: z.string() }),
   meeting: z.object({ type: z.enum(MEETING_TYPES), label: z.string(), url: z.string().optional(), pasted: z.boolean() }),
@@ -153,6 +153,4 @@ async function writeToCalendar(calendar: CalDavCalendar, uid: string, ics: strin
   const about = await calendar.describe();
   return { written: true, created: put.created, name: about.displayName };
 }
-
 /** A short name for a meeting place, for copy written before a tool ran (a proposal, a form). */
-export { meetingLabel as linkLabel } from "./meeting-rooms.js";

@@ -34,7 +34,7 @@ export function replaceInsensitive(text: string, value: string, by: string): str
 }
 
 /** RFC 5545 line folding at 75 octets, never inside a UTF-8 sequence (continuation lines start with a space). */
-export function foldLine(line: string): string {
+function foldLine(line: string): string {
   const bytes = Buffer.from(line, "utf8");
   if (bytes.length <= 75) return line;
   const parts: string[] = [];

@@ -2,10 +2,10 @@ import type { z } from "zod";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 
 /** The seed's tool error codes. */
-export const TOOL_ERROR_CODES = ["PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "PROVIDER_UNAVAILABLE", "UNKNOWN"] as const;
+const TOOL_ERROR_CODES = ["PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "PROVIDER_UNAVAILABLE", "UNKNOWN"] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
-export interface ToolError {
+interface ToolError {
   error_code: ToolErrorCode;
   message_safe: string;
   retryable: boolean;

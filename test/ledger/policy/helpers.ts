@@ -5,7 +5,7 @@ import { ZUblEvent } from "../../../contracts/events.js";
 import { createFold } from "../../../src/ledger/fold.js";
 import { createPolicyEngine, loadPolicyPack, type PackPolicyEngine, type PolicyDecision, type PolicyFold } from "../../../src/ledger/policy/index.js";
 
-export const GOLDEN_DIR = fileURLToPath(new URL("../../../fixtures/golden-path/", import.meta.url));
+const GOLDEN_DIR = fileURLToPath(new URL("../../../fixtures/golden-path/", import.meta.url));
 export const PACK = loadPolicyPack();
 
 export type Raw = Record<string, any>;
@@ -103,7 +103,7 @@ export function expectPasses(engine: PackPolicyEngine, fold: PolicyFold, raw: un
   expect(d.warnings).toEqual([]);
 }
 
-export function codeOf(policyId: string): string {
+function codeOf(policyId: string): string {
   const p = PACK.policies.find((x) => x.policy_id === policyId);
   if (p?.on_violation.action !== "reject") throw new Error(`no rejecting policy ${policyId}`);
   return p.on_violation.code;

@@ -9,7 +9,7 @@ import { startScriptedModel, type ScriptedModel } from "./scripted-model.js";
 
 export const REPLIES = JSON.parse(readFileSync(new URL("../../../fixtures/llm/scripted-replies.json", import.meta.url), "utf8")) as Record<string, string>;
 
-export const JOBS: PlanJobRef[] = [
+const JOBS: PlanJobRef[] = [
   { job_id: "job_maria", title: "Schedule call with Maria", state: "waiting_input", conversation_id: "cnv_1" },
   { job_id: "job_invoice", title: "Send invoice to Acme", state: "proposed", conversation_id: "cnv_1" },
   { job_id: "job_report", title: "Compile weekly report", state: "completed", conversation_id: "cnv_1" },

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * `/v1/chat/completions` and `/v1/models`. Each completion request consumes the next step of the
  * script; every request body is recorded so tests can assert what was sent.
  */
-export type Step =
+type Step =
   | { content: string; finish_reason?: string; model?: string }
   | { refusal: string }
   | { status: number; body?: string }

@@ -3,12 +3,12 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 
 /** A scripted refusal: the next RCPT (or DATA) gets this answer instead of 250. */
-export interface Refusal {
+interface Refusal {
   code: number;
   message: string;
 }
 
-export interface Received {
+interface Received {
   from: string;
   to: string[];
   user: string | undefined;

@@ -1,3 +1,0 @@
-export * from "./errors.js";
-export * from "./clock.js";
-export * from "./ids.js";
