@@ -55,7 +55,8 @@ export const ZVerifyReport = z.object({
 });
 
 export const ZKeysResponse = z.object({
-  keys: z.array(z.object({ key_id: z.string(), alg: z.literal("Ed25519"), public_key_pem: z.string(), public_key_hex: z.string() })),
+  /** The key signing new checkpoints first (`current: true`), then the keys rotated out, whose checkpoints still verify. */
+  keys: z.array(z.object({ key_id: z.string(), alg: z.literal("Ed25519"), public_key_pem: z.string(), public_key_hex: z.string(), current: z.boolean() })),
 });
 
 export type TAppendRequest = z.infer<typeof ZAppendRequest>;

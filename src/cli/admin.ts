@@ -1,8 +1,12 @@
 import { ZCreateWorkspaceRequest } from "../../contracts/gateway.js";
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import type { Config } from "../config.js";
 import { readAdminFile } from "../ops/admin-endpoint.js";
-import { assertServerStopped, runningServerPid } from "../ops/data-dir.js";
+import { assertServerStopped, databasePath, runningServerPid } from "../ops/data-dir.js";
+import { rotateSigningKey } from "../ledger/index.js";
+import { migrateOffice, rotateVaultKey } from "../office/index.js";
+import { openDatabase } from "../shared/db.js";
 import { rotateEntityTokens } from "../ops/token-rotation.js";
 import { silentLogger } from "../ops/logger.js";
 import type { LogLineServer } from "../server.js";
@@ -96,4 +100,27 @@ export async function rotateToken(config: Config, input: { tenant: string; entit
 export async function eraseVaultEntry(config: Config, input: { tenant: string; ref: string }): Promise<boolean> {
   assertServerStopped(config.dataDir, "vault erase");
   return withServer(config, async (s) => s.office.vault.erase(input.tenant, input.ref));
+}
+
+/**
+ * `keys rotate-signing` / `keys rotate-vault`, with the server stopped: a running server holds
+ * its keys in memory and would go on signing (or sealing) with the old one. See
+ * rotateSigningKey and rotateVaultKey for how each stays safe if it stops half-way.
+ */
+export function rotateKeys(config: Config, which: "signing" | "vault"): string {
+  assertServerStopped(config.dataDir, `keys rotate-${which}`);
+  const path = databasePath(config.dataDir);
+  if (!existsSync(path)) throw new Error(`No database at ${path}: there is nothing to rotate yet.`);
+  const db = openDatabase({ path, sync: "full" });
+  try {
+    if (which === "signing") {
+      const r = rotateSigningKey({ dataDir: config.dataDir, db, now: new Date().toISOString() });
+      return `signing key rotated: ${r.retired} retired (its checkpoints still verify), ${r.current} signs from now on; ${r.tenants} tenant(s) re-checkpointed`;
+    }
+    migrateOffice(db);
+    const r = rotateVaultKey({ dataDir: config.dataDir, db });
+    return `vault key rotated: ${r.entries} entr${r.entries === 1 ? "y" : "ies"} and ${r.waiting} waiting request(s) re-encrypted`;
+  } finally {
+    db.close();
+  }
 }

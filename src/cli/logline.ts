@@ -4,7 +4,7 @@ import { createBackup, describeFailures } from "../ops/backup.js";
 import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
 import { createProgress } from "../ops/progress.js";
 import { RestoreRefused, restoreBackup } from "../ops/restore.js";
-import { createWorkspace, eraseVaultEntry, rotateToken } from "./admin.js";
+import { createWorkspace, eraseVaultEntry, rotateKeys, rotateToken } from "./admin.js";
 import { verifyDataDir } from "./verify-command.js";
 
 /**
@@ -23,6 +23,10 @@ const USAGE = `Usage: npm run logline -- <command> [options]
   vault erase --tenant <id> --ref <vault_ref:…>
                                   erase a vault entry and every Office copy of its value;
                                   the ledger keeps verifying (server stopped)
+  keys rotate-signing             a new ledger signing key; old public keys stay published
+                                  and every old checkpoint still verifies (server stopped)
+  keys rotate-vault               a new vault encryption key; every entry re-encrypted in one
+                                  transaction (server stopped)
   verify [--tenant <id>]          recompute hash chains and checkpoint signatures
   backup <file>                   online backup (server may run), checked after copying
   restore <file>                  replace DATA_DIR with a checked backup (server stopped)
@@ -116,6 +120,13 @@ async function run(argv: string[]): Promise<number> {
       if (sub !== "rotate") throw new UsageError(`token: unknown subcommand ${sub ?? "(none)"}; try \`token rotate\``);
       const r = await rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
       process.stdout.write(`revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`);
+      return 0;
+    }
+
+    case "keys": {
+      if (sub !== "rotate-signing" && sub !== "rotate-vault")
+        throw new UsageError(`keys: unknown subcommand ${sub ?? "(none)"}; try \`keys rotate-signing\` or \`keys rotate-vault\``);
+      process.stdout.write(`${rotateKeys(config, sub === "rotate-signing" ? "signing" : "vault")}\n`);
       return 0;
     }
 

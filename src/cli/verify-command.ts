@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { loadVerifier, verifyLedger } from "../ledger/index.js";
+import { loadVerifiers, verifyLedger } from "../ledger/index.js";
 import { databasePath } from "../ops/data-dir.js";
 import { createProgress } from "../ops/progress.js";
 
@@ -16,8 +16,8 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
     process.stderr.write(`No database at ${path}\n`);
     return 1;
   }
-  const verifier = loadVerifier(dataDir);
-  if (!verifier) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
+  const verifiers = loadVerifiers(dataDir);
+  if (verifiers.length === 0) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
   // Read-only: verify runs safely beside a live server.
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -25,7 +25,7 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
     let broken = 0;
     const reports = verifyLedger({
       db,
-      verifiers: verifier ? [verifier] : [],
+      verifiers,
       tenantId: tenant,
       onProgress: (done, total) => progress.update(done, total),
       onReport(r) {

@@ -4,4 +4,5 @@ export { createLedger } from "./ledger.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";
 export { countTenantEvents, createChainChecker, importVerifiedEvents, readTenantEvents, GENESIS_HASH } from "./portable.js";
-export { loadVerifier, verifierFromKey, SIGNING_KEY_FILE } from "./signing.js";
+export { loadVerifiers, verifierFromKey, verifierFromPublicKey, SIGNING_KEY_FILE, RETIRED_KEYS_DIR } from "./signing.js";
+export { rotateSigningKey } from "./key-rotation.js";

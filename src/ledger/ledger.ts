@@ -10,7 +10,7 @@ import type { LedgerFold, PolicyEngine } from "./policy/types.js";
 import { GENESIS_HASH } from "./chain.js";
 import { createCommitGroupWriter, type Head, type PendingAppend } from "./commit-group.js";
 import { createDefaultPolicy } from "./default-policy.js";
-import { loadOrCreateSigner, type Signer } from "./signing.js";
+import { loadOrCreateSigner, retiredVerifiers, type Signer } from "./signing.js";
 import { createLedgerStore, migrateLedger } from "./store.js";
 import { toStoredEvent } from "./stored-event.js";
 import { verifyTenant } from "./verify.js";
@@ -52,6 +52,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   // Once there is history, its key must be the one that signed it: never a silent new one.
   const signedWith = deps.signer ? undefined : (db.prepare("SELECT key_id FROM ledger_checkpoints ORDER BY id DESC LIMIT 1").pluck().get() as string | undefined);
   const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir, signedWith);
+  // Keys rotated out: the checkpoints they signed still verify, and they stay published.
+  const retired = deps.dataDir ? retiredVerifiers(deps.dataDir).filter((v) => v.keyId !== signer.keyId) : [];
   const store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();
@@ -161,11 +163,14 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
     },
 
     keys() {
-      return { keys: [{ key_id: signer.keyId, alg: "Ed25519" as const, public_key_pem: signer.publicKeyPem, public_key_hex: signer.publicKeyHex }] };
+      const current = { key_id: signer.keyId, alg: "Ed25519" as const, public_key_pem: signer.publicKeyPem, public_key_hex: signer.publicKeyHex, current: true };
+      return {
+        keys: [current, ...retired.map((k) => ({ key_id: k.keyId, alg: "Ed25519" as const, public_key_pem: k.publicKeyPem, public_key_hex: k.publicKeyHex, current: false }))],
+      };
     },
 
     verify(tenantId) {
-      return verifyTenant(store, [signer], tenantId);
+      return verifyTenant(store, [signer, ...retired], tenantId);
     },
 
     tenants() {

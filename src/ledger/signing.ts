@@ -1,10 +1,14 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataKeyError } from "../shared/errors.js";
 import { canonicalize } from "./canonical-json.js";
 
 export const SIGNING_KEY_FILE = "ledger-signing-key.pem";
+/** A new key waiting for its rotation to commit (see rotateSigningKey). */
+export const NEXT_SIGNING_KEY_FILE = `${SIGNING_KEY_FILE}.next`;
+/** The public halves of keys rotated out: checkpoints they signed still verify with them. */
+export const RETIRED_KEYS_DIR = "retired-signing-keys";
 
 interface CheckpointClaim {
   tenant_id: string;
@@ -32,6 +36,7 @@ export type Verifier = Pick<Signer, "keyId" | "verifyCheckpoint">;
 export function loadOrCreateSigner(dataDir?: string, signedWith?: string): Signer {
   let privateKey: KeyObject;
   if (dataDir) {
+    finishRotation(dataDir, signedWith);
     const file = join(dataDir, SIGNING_KEY_FILE);
     if (existsSync(file)) {
       privateKey = createPrivateKey(readFileSync(file));
@@ -64,7 +69,7 @@ export function createSigner(privateKey: KeyObject): Signer {
   // The raw 32-byte key is the last 32 bytes of the Ed25519 SPKI DER.
   const raw = publicKey.export({ type: "spki", format: "der" }).subarray(-32);
   const publicKeyHex = raw.toString("hex");
-  const keyId = `ed25519:${createHash("sha256").update(raw).digest("hex").slice(0, 16)}`;
+  const keyId = keyIdOf(raw);
   return {
     keyId,
     publicKeyPem,
@@ -80,6 +85,8 @@ export function createSigner(privateKey: KeyObject): Signer {
   };
 }
 
+const keyIdOf = (raw: Buffer): string => `ed25519:${createHash("sha256").update(raw).digest("hex").slice(0, 16)}`;
+
 /** Only these three fields are signed, whatever else the caller's object carries. */
 function claimOf(c: CheckpointClaim): CheckpointClaim {
   return { tenant_id: c.tenant_id, tenant_seq: c.tenant_seq, head_hash: c.head_hash };
@@ -92,7 +99,53 @@ export function verifierFromKey(pem: Buffer | string): Verifier {
 }
 
 /** The verifying half of the key in a data dir, without creating one; null when there is none. */
-export function loadVerifier(dataDir: string): Verifier | null {
+function loadVerifier(dataDir: string): Verifier | null {
   const file = join(dataDir, SIGNING_KEY_FILE);
   return existsSync(file) ? verifierFromKey(readFileSync(file)) : null;
+}
+
+/** A checkpoint verifier from a public key (SPKI PEM), as published at /v1/ledger/keys. */
+export function verifierFromPublicKey(pem: Buffer | string): Verifier & { publicKeyPem: string; publicKeyHex: string } {
+  const publicKey = createPublicKey(pem);
+  const raw = publicKey.export({ type: "spki", format: "der" }).subarray(-32);
+  return {
+    keyId: keyIdOf(raw),
+    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+    publicKeyHex: raw.toString("hex"),
+    verifyCheckpoint(claim, signature) {
+      try {
+        return verify(null, Buffer.from(canonicalize(claimOf(claim))), publicKey, Buffer.from(signature, "base64url"));
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The keys rotated out of a data dir (public halves), oldest first by file name. */
+export function retiredVerifiers(dataDir: string): Array<ReturnType<typeof verifierFromPublicKey>> {
+  const dir = join(dataDir, RETIRED_KEYS_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".pub.pem"))
+    .sort()
+    .map((f) => verifierFromPublicKey(readFileSync(join(dir, f))));
+}
+
+/** Every key whose checkpoints count in this data dir: the current one and the retired ones. */
+export function loadVerifiers(dataDir: string): Verifier[] {
+  const current = loadVerifier(dataDir);
+  return [...(current ? [current] : []), ...retiredVerifiers(dataDir).filter((v) => v.keyId !== current?.keyId)];
+}
+
+/**
+ * A rotation stopped half-way (see rotateSigningKey): the new key file is kept when the ledger's
+ * last checkpoint was signed with it (the rotation committed) and dropped otherwise.
+ */
+function finishRotation(dataDir: string, signedWith: string | undefined): void {
+  const next = join(dataDir, NEXT_SIGNING_KEY_FILE);
+  if (!existsSync(next)) return;
+  const nextId = createSigner(createPrivateKey(readFileSync(next))).keyId;
+  if (signedWith === nextId) renameSync(next, join(dataDir, SIGNING_KEY_FILE));
+  else rmSync(next, { force: true });
 }

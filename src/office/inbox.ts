@@ -9,6 +9,7 @@ import { isStorageError } from "../shared/storage-errors.js";
 import type { ApplySuggestionInput, InboxWork } from "./office-api.js";
 import { officeInbox } from "./schema.js";
 import type { Vault } from "./vault.js";
+import { inboxLabel } from "./vault-key.js";
 
 export interface InboxHandlers {
   message(req: TIngestMessageRequest): Promise<unknown>;
@@ -71,7 +72,7 @@ export function createInbox(deps: {
   let kickQueued = false;
   let stopped = true;
 
-  const label = (kind: string, eventId: string) => `inbox:${kind}:${eventId}`;
+  const label = inboxLabel;
 
   function accept(work: InboxWork): void {
     const eventId = eventIdOf(work);

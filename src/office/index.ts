@@ -2,10 +2,12 @@
 export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";
 export { createOffice, type CreateOfficeDeps, type Office } from "./office.js";
+export { migrateOffice } from "./migrate.js";
 export { createOfficeRoutes } from "./routes.js";
 export type { Planner } from "./planner/planner.js";
 export { createRulesPlanner } from "./planner/rules.js";
 export { selectPlanner } from "./llm/index.js";
+export { rotateVaultKey } from "./vault-key.js";
 export { createScriptedCalendarProvider } from "./tools/scripted-calendar.js";
 export { createCalDavCalendar, type CalDavCalendar } from "./calendar/index.js";
 /** The phone finder Office scrubs with, shared so the gateway's chat scrub reads text the same way. */

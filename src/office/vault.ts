@@ -1,16 +1,14 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHmac } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Clock } from "../shared/clock.js";
-import { DataKeyError } from "../shared/errors.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { VaultApi } from "./office-api.js";
 import { digitsOf, redactEmail, redactPhone } from "./pii.js";
 import { officeVault } from "./schema.js";
+import { decrypt, encrypt, loadVaultKeys, sealWith, unsealWith } from "./vault-key.js";
 
 export interface VaultDeps {
   db: Db;
@@ -38,27 +36,6 @@ export type Vault = VaultApi & {
   unseal(tenantId: string, label: string, sealed: string): string;
 };
 
-/**
- * The key lives in a file next to the database, not in it: a copy of the database alone does
- * not reveal the PII. Created once with mode 0600.
- */
-function loadKey(dataDir: string, hasEntries: boolean): Buffer {
-  mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, "office-vault.key");
-  if (!existsSync(path) && hasEntries) {
-    throw new DataKeyError(
-      `${path} is missing, but the vault holds encrypted entries: restore the file from a backup (npm run backup copies it) before starting; a new key could not open them.`,
-    );
-  }
-  if (!existsSync(path)) {
-    writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
-    chmodSync(path, 0o600);
-  }
-  const key = Buffer.from(readFileSync(path, "utf8").trim(), "hex");
-  if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte hex key`);
-  return key;
-}
-
 function canonical(kind: "email" | "phone" | "text", value: string): string {
   if (kind === "email") return value.trim().toLowerCase();
   if (kind === "phone") return digitsOf(value);
@@ -67,24 +44,18 @@ function canonical(kind: "email" | "phone" | "text", value: string): string {
 
 export function createVault(deps: VaultDeps): Vault {
   const orm = drizzle(deps.db);
+  // The key lives in a file next to the database, not in it: a copy of the database alone does
+  // not reveal the PII. One live entry is enough to tell whether the file is the right key.
   const sample = orm.select().from(officeVault).where(isNull(officeVault.erasedAt)).limit(1).get();
-  const key = loadKey(deps.dataDir, sample !== undefined);
-  if (sample) {
-    try {
-      read(sample.tenantId, sample.vaultRef);
-    } catch {
-      throw new DataKeyError(
-        `${join(deps.dataDir, "office-vault.key")} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`,
-      );
-    }
-  }
+  const keys = loadVaultKeys(deps.dataDir, sample ? { aad: `${sample.tenantId}|${sample.vaultRef}`, box: sample } : undefined);
+  const key = keys.enc;
   const salts = new Map<string, Buffer>();
 
   // The per-tenant salt is derived from the vault key, so the same address hashes differently in
   // two tenants (no cross-tenant linking) and nothing extra has to be stored.
   const saltOf = (tenantId: string) => {
     let s = salts.get(tenantId);
-    if (!s) salts.set(tenantId, (s = createHmac("sha256", key).update(`tenant-salt:${tenantId}`).digest()));
+    if (!s) salts.set(tenantId, (s = createHmac("sha256", keys.hash).update(`tenant-salt:${tenantId}`).digest()));
     return s;
   };
 
@@ -97,21 +68,8 @@ export function createVault(deps: VaultDeps): Vault {
 
   return {
     hashOf,
-    seal(tenantId, label, value) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      cipher.setAAD(Buffer.from(`${tenantId}|sealed|${label}`));
-      const ct = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
-      return [iv, cipher.getAuthTag(), ct].map((b) => b.toString("base64")).join(".");
-    },
-    unseal(tenantId, label, sealed) {
-      const [iv, tag, ct] = sealed.split(".").map((part) => Buffer.from(part, "base64"));
-      if (!iv || !tag || !ct) throw new Error("not a sealed value");
-      const decipher = createDecipheriv("aes-256-gcm", key, iv);
-      decipher.setAAD(Buffer.from(`${tenantId}|sealed|${label}`));
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(ct), decipher.final()]).toString("utf8");
-    },
+    seal: (tenantId, label, value) => sealWith(key, tenantId, label, value),
+    unseal: (tenantId, label, sealed) => unsealWith(key, tenantId, label, sealed),
     put(tenantId, kind, value) {
       const hash = hashOf(tenantId, kind, value);
       const redacted = redact(kind, value);
@@ -121,25 +79,13 @@ export function createVault(deps: VaultDeps): Vault {
         .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.hash, hash), isNull(officeVault.erasedAt)))
         .get();
       if (existing) return { redacted, hash, vault_ref: existing.ref };
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
       // The tenant and reference are bound as associated data: a row copied to another tenant
       // or reference fails to decrypt.
       const ref = `vault_ref:${deps.ids("vlt")}`;
-      cipher.setAAD(Buffer.from(`${tenantId}|${ref}`));
-      const ct = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
+      const box = encrypt(key, `${tenantId}|${ref}`, value);
       orm
         .insert(officeVault)
-        .values({
-          vaultRef: ref,
-          tenantId,
-          kind,
-          hash,
-          iv: iv.toString("base64"),
-          tag: cipher.getAuthTag().toString("base64"),
-          ciphertext: ct.toString("base64"),
-          createdAt: deps.clock.iso(),
-        })
+        .values({ vaultRef: ref, tenantId, kind, hash, ...box, createdAt: deps.clock.iso() })
         .run();
       return { redacted, hash, vault_ref: ref };
     },
@@ -166,10 +112,6 @@ export function createVault(deps: VaultDeps): Vault {
       .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef)))
       .get();
     if (!row || row.erasedAt) return null;
-    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(row.iv, "base64"));
-    decipher.setAAD(Buffer.from(`${tenantId}|${vaultRef}`));
-    decipher.setAuthTag(Buffer.from(row.tag, "base64"));
-    const value = Buffer.concat([decipher.update(Buffer.from(row.ciphertext, "base64")), decipher.final()]).toString("utf8");
-    return { kind: row.kind as "email" | "phone" | "text", value };
+    return { kind: row.kind as "email" | "phone" | "text", value: decrypt(key, `${tenantId}|${vaultRef}`, row) };
   }
 }

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readd
 import { dirname, join, relative, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { TVerifyReport } from "../../contracts/ledger.js";
-import { SIGNING_KEY_FILE, verifierFromKey, verifyLedger } from "../ledger/index.js";
+import { RETIRED_KEYS_DIR, SIGNING_KEY_FILE, verifierFromKey, verifierFromPublicKey, verifyLedger } from "../ledger/index.js";
 import { databasePath, isDatabaseFile } from "./data-dir.js";
 import { noProgress, type Progress } from "./progress.js";
 
@@ -114,7 +114,9 @@ export function checkCopy(copy: Database.Database, file: string, files: number):
     const key = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path = ?`).pluck().get(SIGNING_KEY_FILE) as Buffer | undefined;
     const hasLedger = copy.prepare("SELECT 1 FROM sqlite_master WHERE name = 'ledger_events'").get();
     if (hasLedger) {
-      const verifiers = key ? [verifierFromKey(key)] : [];
+      // The current key and the public halves of the keys rotated out, as bundled in the copy.
+      const retired = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path LIKE ?`).pluck().all(`${RETIRED_KEYS_DIR}/%.pub.pem`) as Buffer[];
+      const verifiers = [...(key ? [verifierFromKey(key)] : []), ...retired.map((pem) => verifierFromPublicKey(pem))];
       ledger = verifyLedger({ db: copy, verifiers });
     }
   }
