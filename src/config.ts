@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { checkTrustedProxies } from "./gateway/index.js";
+import { LLM_DEFAULTS, type LlmConfig } from "./office/index.js";
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
@@ -76,7 +77,7 @@ const ZEnv = z.object({
   OFFICE_LLM_BASE_URL: httpUrl("OFFICE_LLM_BASE_URL").optional(),
   OFFICE_LLM_MODEL: z.string().trim().min(1).optional(),
   OFFICE_LLM_API_KEY: z.string().trim().min(1).optional(),
-  OFFICE_LLM_TIMEOUT_MS: int("OFFICE_LLM_TIMEOUT_MS", 100, 600_000).optional(),
+  OFFICE_LLM_TIMEOUT_MS: int("OFFICE_LLM_TIMEOUT_MS", 1_000, 600_000).optional(),
   OFFICE_LLM_LOG_FULL: bool("OFFICE_LLM_LOG_FULL").optional(),
   OFFICE_LLM_MAX_TOKENS: int("OFFICE_LLM_MAX_TOKENS", 64, 8_000).optional(),
   OFFICE_LLM_RESPONSE_FORMAT: oneOf("OFFICE_LLM_RESPONSE_FORMAT", ["json_schema", "json_object"]).optional(),
@@ -157,16 +158,7 @@ export interface Config {
   ledgerSync: "full" | "normal";
   office: {
     planner: "rules" | "llm";
-    llm?: {
-      baseUrl: string;
-      model: string;
-      apiKey?: string;
-      timeoutMs: number;
-      logFull: boolean;
-      maxTokens?: number;
-      responseFormat?: "json_schema" | "json_object";
-      extraBody?: Record<string, unknown>;
-    };
+    llm?: LlmConfig;
   };
   rateLimit: { perMinute: number; burst: number };
   /** Concurrent event streams allowed per token and per workspace. */
@@ -261,10 +253,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
       baseUrl: e.OFFICE_LLM_BASE_URL,
       model: e.OFFICE_LLM_MODEL,
       ...(e.OFFICE_LLM_API_KEY ? { apiKey: e.OFFICE_LLM_API_KEY } : {}),
-      timeoutMs: e.OFFICE_LLM_TIMEOUT_MS ?? 20_000,
+      timeoutMs: e.OFFICE_LLM_TIMEOUT_MS ?? LLM_DEFAULTS.timeoutMs,
       logFull: e.OFFICE_LLM_LOG_FULL ?? false,
-      ...(e.OFFICE_LLM_MAX_TOKENS ? { maxTokens: e.OFFICE_LLM_MAX_TOKENS } : {}),
-      ...(e.OFFICE_LLM_RESPONSE_FORMAT ? { responseFormat: e.OFFICE_LLM_RESPONSE_FORMAT } : {}),
+      maxTokens: e.OFFICE_LLM_MAX_TOKENS ?? LLM_DEFAULTS.maxTokens,
+      responseFormat: e.OFFICE_LLM_RESPONSE_FORMAT ?? LLM_DEFAULTS.responseFormat,
       ...(e.OFFICE_LLM_EXTRA_BODY ? { extraBody: e.OFFICE_LLM_EXTRA_BODY } : {}),
     };
   }
@@ -353,7 +345,19 @@ function readEnvFile(env: Record<string, string | undefined>, cwd = process.cwd(
 
 /** The boot path: `.env` + environment → Config. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
-  return parseConfig(readEnvFile(env, cwd), cwd);
+  return deepFreeze(parseConfig(readEnvFile(env, cwd), cwd));
+}
+
+/** Every variable the schema reads (the README's configuration table lists exactly these). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZEnv.shape);
+
+/** Parsed once at boot and passed down read-only: nothing changes a setting afterwards. */
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** What is safe to log about the configuration (no keys, no tokens). */

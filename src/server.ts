@@ -24,7 +24,7 @@ import {
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, MailConfig } from "./config.js";
-import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type Office, type Planner } from "./office/index.js";
+import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type LlmConfig, type Office, type Planner } from "./office/index.js";
 import { selectPlanner } from "./office/index.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
@@ -59,16 +59,7 @@ export interface ServerOptions {
   ledgerSync?: "full" | "normal";
   office?: {
     planner: "rules" | "llm";
-    llm?: {
-      baseUrl: string;
-      model: string;
-      apiKey?: string;
-      timeoutMs: number;
-      logFull: boolean;
-      maxTokens?: number;
-      responseFormat?: "json_schema" | "json_object";
-      extraBody?: Record<string, unknown>;
-    };
+    llm?: LlmConfig;
   };
   /** Run before every route (ops request observer). */
   middleware?: MiddlewareHandler[];
@@ -113,22 +104,6 @@ export interface LogLineServer {
   close(): Promise<void>;
 }
 
-/** The validated LLM settings (src/config.ts) in the variables selectPlanner reads: every one of them, not just the endpoint. */
-function llmEnv(llm: NonNullable<ServerOptions["office"]>["llm"]): Record<string, string> {
-  if (!llm) return { OFFICE_PLANNER: "llm" };
-  return {
-    OFFICE_PLANNER: "llm",
-    OFFICE_LLM_BASE_URL: llm.baseUrl,
-    OFFICE_LLM_MODEL: llm.model,
-    ...(llm.apiKey ? { OFFICE_LLM_API_KEY: llm.apiKey } : {}),
-    OFFICE_LLM_TIMEOUT_MS: String(llm.timeoutMs),
-    OFFICE_LLM_LOG_FULL: llm.logFull ? "1" : "0",
-    ...(llm.maxTokens ? { OFFICE_LLM_MAX_TOKENS: String(llm.maxTokens) } : {}),
-    ...(llm.responseFormat ? { OFFICE_LLM_RESPONSE_FORMAT: llm.responseFormat } : {}),
-    ...(llm.extraBody ? { OFFICE_LLM_EXTRA_BODY: JSON.stringify(llm.extraBody) } : {}),
-  };
-}
-
 const consoleLogger: Logger = {
   info: (o, m) => console.log(m ?? "", o),
   warn: (o, m) => console.warn(m ?? "", o),
@@ -157,7 +132,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   let plannerActive: string = planner?.name ?? "rules";
   if (!planner && opts.office?.planner === "llm") {
     const sel = await selectPlanner({
-      env: llmEnv(opts.office.llm),
+      llm: opts.office.llm,
       rules: createRulesPlanner(),
       db,
       clock,

@@ -20,7 +20,9 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   model = await startScriptedModel();
   [server, browser] = await Promise.all([
-    startTestServer({ office: { planner: "llm", llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 5000, logFull: false } } }),
+    startTestServer({
+      office: { planner: "llm", llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 5000, maxTokens: 1500, responseFormat: "json_schema", logFull: false } },
+    }),
     launchBrowser(),
   ]);
 });

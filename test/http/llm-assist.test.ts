@@ -15,7 +15,10 @@ let t: TestServer;
 let dan: string;
 let jobId: string;
 const C = "cnv_9f2a";
-const office = (baseUrl: string) => ({ planner: "llm" as const, llm: { baseUrl, model: "scripted", timeoutMs: 3000, logFull: false } });
+const office = (baseUrl: string) => ({
+  planner: "llm" as const,
+  llm: { baseUrl, model: "scripted", timeoutMs: 3000, maxTokens: 1500, responseFormat: "json_schema" as const, logFull: false },
+});
 const as = (method: string, path: string, body?: unknown, key?: string) =>
   t.server.app.request(path, {
     method,

@@ -150,7 +150,10 @@ describe("parseConfig", () => {
       OFFICE_LLM_API_KEY: "k",
       OFFICE_LLM_LOG_FULL: "yes",
     });
-    expect(c.office).toEqual({ planner: "llm", llm: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5", apiKey: "k", timeoutMs: 20_000, logFull: true } });
+    expect(c.office).toEqual({
+      planner: "llm",
+      llm: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5", apiKey: "k", timeoutMs: 20_000, maxTokens: 1500, responseFormat: "json_schema", logFull: true },
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * LLM planner configuration, read once from the environment by the composition root.
- * Everything has a safe default except the endpoint and the model name.
+ * The language-model settings, as src/config.ts validates them from OFFICE_LLM_* at boot (the
+ * only place the environment is read). Nothing here parses or clamps: a value out of range has
+ * already stopped the start with the variable and its range.
  */
 export interface LlmConfig {
   /** OpenAI-compatible base, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
@@ -19,48 +20,5 @@ export interface LlmConfig {
   logFull: boolean;
 }
 
-export type LlmConfigResult = { ok: true; config: LlmConfig } | { ok: false; reason: string };
-
-export function readLlmConfig(env: Record<string, string | undefined>): LlmConfigResult {
-  const baseUrl = env.OFFICE_LLM_BASE_URL?.trim();
-  const model = env.OFFICE_LLM_MODEL?.trim();
-  if (!baseUrl) return { ok: false, reason: "OFFICE_LLM_BASE_URL is not set" };
-  if (!model) return { ok: false, reason: "OFFICE_LLM_MODEL is not set" };
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return { ok: false, reason: "OFFICE_LLM_BASE_URL is not a URL" };
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, reason: "OFFICE_LLM_BASE_URL must be http(s)" };
-  let extraBody: Record<string, unknown> | undefined;
-  if (env.OFFICE_LLM_EXTRA_BODY) {
-    try {
-      const parsed: unknown = JSON.parse(env.OFFICE_LLM_EXTRA_BODY);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      extraBody = parsed as Record<string, unknown>;
-    } catch {
-      return { ok: false, reason: "OFFICE_LLM_EXTRA_BODY must be a JSON object" };
-    }
-  }
-  const apiKey = env.OFFICE_LLM_API_KEY?.trim();
-  return {
-    ok: true,
-    config: {
-      baseUrl: baseUrl.replace(/\/+$/, ""),
-      model,
-      ...(apiKey ? { apiKey } : {}),
-      timeoutMs: boundedInt(env.OFFICE_LLM_TIMEOUT_MS, 20_000, 1_000, 120_000),
-      maxTokens: boundedInt(env.OFFICE_LLM_MAX_TOKENS, 1_500, 64, 8_000),
-      responseFormat: env.OFFICE_LLM_RESPONSE_FORMAT === "json_object" ? "json_object" : "json_schema",
-      ...(extraBody ? { extraBody } : {}),
-      logFull: env.OFFICE_LLM_LOG_FULL === "1",
-    },
-  };
-}
-
-function boundedInt(raw: string | undefined, dflt: number, min: number, max: number): number {
-  const n = raw === undefined ? NaN : Number(raw);
-  if (!Number.isFinite(n)) return dflt;
-  return Math.min(max, Math.max(min, Math.round(n)));
-}
+/** What an unset OFFICE_LLM_* variable means. */
+export const LLM_DEFAULTS = { timeoutMs: 20_000, maxTokens: 1_500, responseFormat: "json_schema" } as const;

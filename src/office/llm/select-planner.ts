@@ -1,7 +1,7 @@
 import type { Clock } from "../../shared/clock.js";
 import type { Db } from "../../shared/db.js";
 import type { Planner } from "../planner/planner.js";
-import { readLlmConfig } from "./config.js";
+import type { LlmConfig } from "./config.js";
 import { createLlmPlanner, type LlmPlanner } from "./llm-planner.js";
 import { createChatProvider } from "./provider.js";
 import { createLlmStore } from "./store.js";
@@ -13,7 +13,8 @@ interface PlannerLogger {
 }
 
 export interface SelectPlannerDeps {
-  env: Record<string, string | undefined>;
+  /** The validated settings (src/config.ts); absent: the rules planner. */
+  llm: LlmConfig | undefined;
   rules: Planner;
   db: Db;
   clock: Pick<Clock, "iso" | "now">;
@@ -37,25 +38,21 @@ export interface PlannerSelection {
  * and `/healthz` says which planner is in charge.
  */
 export async function selectPlanner(deps: SelectPlannerDeps): Promise<PlannerSelection> {
-  if ((deps.env.OFFICE_PLANNER ?? "rules") !== "llm") return { planner: deps.rules, active: "rules" };
-  const cfg = readLlmConfig(deps.env);
-  if (!cfg.ok) {
-    deps.logger.warn({ reason: cfg.reason }, "OFFICE_PLANNER=llm but the LLM is not configured; using the rules planner");
-    return { planner: deps.rules, active: "rules", fallback_reason: cfg.reason };
-  }
-  const provider = createChatProvider({ config: cfg.config, clock: deps.clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const config = deps.llm;
+  if (!config) return { planner: deps.rules, active: "rules" };
+  const provider = createChatProvider({ config, clock: deps.clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   const probe = await provider.probe();
   if (!probe.ok) {
-    deps.logger.warn({ reason: probe.reason, base_url: cfg.config.baseUrl, model: cfg.config.model }, "LLM unreachable at boot; using the rules planner");
+    deps.logger.warn({ reason: probe.reason, base_url: config.baseUrl, model: config.model }, "LLM unreachable at boot; using the rules planner");
     return { planner: deps.rules, active: "rules", fallback_reason: probe.reason };
   }
   const llm = createLlmPlanner({
     provider,
     store: createLlmStore(deps.db),
     clock: deps.clock,
-    logFull: cfg.config.logFull,
+    logFull: config.logFull,
     ...(deps.isActionAllowed ? { isActionAllowed: deps.isActionAllowed } : {}),
   });
-  deps.logger.info({ base_url: cfg.config.baseUrl, model: cfg.config.model, log_full: cfg.config.logFull }, "LLM planner active");
+  deps.logger.info({ base_url: config.baseUrl, model: config.model, log_full: config.logFull }, "LLM planner active");
   return { planner: llm, active: "llm", llm };
 }

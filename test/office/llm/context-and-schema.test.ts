@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildContextInput, pendingActions } from "../../../src/office/llm/context-input.js";
 import { buildWireSchema } from "../../../src/office/llm/response-schema.js";
 import { redactPacket, makeDocuments, PROTOCOL, type RequestPacket } from "../../../src/office/llm/packet.js";
-import { readLlmConfig } from "../../../src/office/llm/config.js";
+import { ConfigError, loadConfig } from "../../../src/config.js";
 
 const jobs = (n: number) => Array.from({ length: n }, (_, i) => ({ job_id: `job_${i}`, title: `Job ${i}`, state: i % 2 ? "proposed" : "waiting_input", conversation_id: "cnv_1" }));
 
@@ -99,27 +99,39 @@ describe("packet redaction", () => {
 });
 
 describe("config", () => {
-  it("reads the OFFICE_LLM_* variables with bounded defaults", () => {
-    const r = readLlmConfig({
+  it("takes the OFFICE_LLM_* variables from the one config schema: values as given, defaults filled, nothing clamped", () => {
+    const c = loadConfig({
+      OFFICE_PLANNER: "llm",
       OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1/",
       OFFICE_LLM_MODEL: "qwen3:8b",
-      OFFICE_LLM_TIMEOUT_MS: "999999",
+      OFFICE_LLM_TIMEOUT_MS: "300000",
       OFFICE_LLM_EXTRA_BODY: '{"think":false}',
     });
-    expect(r).toEqual({
-      ok: true,
-      config: {
-        baseUrl: "http://127.0.0.1:11434/v1",
-        model: "qwen3:8b",
-        timeoutMs: 120_000,
-        maxTokens: 1500,
-        responseFormat: "json_schema",
-        extraBody: { think: false },
-        logFull: false,
-      },
+    expect(c.office.llm).toEqual({
+      baseUrl: "http://127.0.0.1:11434/v1",
+      model: "qwen3:8b",
+      timeoutMs: 300_000,
+      maxTokens: 1500,
+      responseFormat: "json_schema",
+      extraBody: { think: false },
+      logFull: false,
     });
-    expect(readLlmConfig({ OFFICE_LLM_MODEL: "m" }).ok).toBe(false);
-    expect(readLlmConfig({ OFFICE_LLM_BASE_URL: "file:///x", OFFICE_LLM_MODEL: "m" }).ok).toBe(false);
-    expect(readLlmConfig({ OFFICE_LLM_BASE_URL: "http://x", OFFICE_LLM_MODEL: "m", OFFICE_LLM_EXTRA_BODY: "[1]" }).ok).toBe(false);
+    const refused = (env: Record<string, string>, variable: string, says: RegExp) => {
+      const run = () => loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://x", OFFICE_LLM_MODEL: "m", ...env });
+      expect(run).toThrow(ConfigError);
+      expect(run).toThrow(says);
+      try {
+        run();
+      } catch (e) {
+        expect((e as ConfigError).variable).toBe(variable);
+      }
+    };
+    refused({ OFFICE_LLM_TIMEOUT_MS: "999999" }, "OFFICE_LLM_TIMEOUT_MS", /between 1000 and 600000/);
+    refused({ OFFICE_LLM_TIMEOUT_MS: "10" }, "OFFICE_LLM_TIMEOUT_MS", /between 1000 and 600000/);
+    refused({ OFFICE_LLM_MAX_TOKENS: "9000" }, "OFFICE_LLM_MAX_TOKENS", /between 64 and 8000/);
+    refused({ OFFICE_LLM_BASE_URL: "file:///x" }, "OFFICE_LLM_BASE_URL", /http:\/\/ or https:\/\/ URL/);
+    refused({ OFFICE_LLM_EXTRA_BODY: "[1]" }, "OFFICE_LLM_EXTRA_BODY", /JSON object/);
+    refused({ OFFICE_LLM_RESPONSE_FORMAT: "yaml" }, "OFFICE_LLM_RESPONSE_FORMAT", /one of json_schema, json_object/);
+    expect(() => loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_MODEL: "m" })).toThrow(/OFFICE_LLM_BASE_URL is required/);
   });
 });
