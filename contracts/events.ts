@@ -1,3 +1,4 @@
+import { LIMITS } from "./facts.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
 import { ZActor, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZSeverity, ZTenantId, ZTraceId } from "./primitives.js";
@@ -41,7 +42,7 @@ export const ZRedactedValue = z.object({
 export const ZMessageSentPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
   kind: z.enum(["text", "card", "system", "artifact"]),
-  body_text: short(8000).optional(),
+  body_text: short(LIMITS.messageChars).optional(),
   card: ZJobCard.optional(),
   artifact: ZArtifactRef.optional(),
   preview: z.object({ title: short(200).optional(), subtitle: short(200).optional(), severity: ZSeverity.optional() }).optional(),

@@ -1,3 +1,4 @@
+import { LIMITS } from "./facts.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
@@ -78,7 +79,7 @@ export const ZPostMessageRequest = z.discriminatedUnion("kind", [
     tenant_id: ZTenantId.optional(),
     trace_id: ZTraceId.optional(),
     actor_entity_id: ZEntityId.optional(),
-    body_text: z.string().min(1).max(8000),
+    body_text: z.string().min(1).max(LIMITS.messageChars),
     client_message_id: z.string().max(128).optional(),
   }),
   z.strictObject({

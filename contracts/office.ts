@@ -1,3 +1,4 @@
+import { LIMITS } from "./facts.js";
 import { z } from "zod";
 import { ZCardAction } from "./cards.js";
 import { ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZJobId, ZTenantId, ZTraceId } from "./primitives.js";
@@ -11,7 +12,7 @@ export const ZIngestMessageRequest = z.strictObject({
   conversation_id: ZConversationId,
   actor_entity_id: ZEntityId,
   kind: z.literal("text").default("text"),
-  body_text: z.string().min(1).max(8000),
+  body_text: z.string().min(1).max(LIMITS.messageChars),
   /** The ledger event of the person's message; Office's events name it as their cause. */
   message_event_id: ZEventId.optional(),
 });

@@ -2,6 +2,7 @@
 // What a person can do, as functions over the api and the store. Components call these; none of
 // them touches fetch.
 import { api, ApiError, newKey } from "./api.js";
+import { ACTION_VERBS } from "./lib/facts.js";
 import {
   addLocal,
   getState,
@@ -130,20 +131,6 @@ export function sendText(cid, text) {
   );
 }
 
-/** What the optimistic bubble says; the same words the gateway's own action message uses. */
-const VERBS = /** @type {Record<string, string>} */ ({
-  "job.approve": "approved",
-  "job.reject": "rejected",
-  "job.request_changes": "requested changes to",
-  "job.provide_input": "provided details for",
-  "job.ack": "acknowledged",
-  "job.dispute": "disputed",
-  "job.cancel": "cancelled",
-  "job.follow_up": "asked for a follow-up to",
-  "job.retry": "asked to retry",
-  "job.switch_tool": "asked to switch tools for",
-});
-
 /**
  * Sends a card button's action. Resolves when the server accepted it; rejects with the
  * ApiError so an open input modal can show field errors in place.
@@ -157,7 +144,8 @@ export async function runAction(card, button, input) {
   const bkey = `${card.card_id}:${button.button_id}`;
   const name = getState().me?.display_name ?? "You";
   const title = card.title ?? getState().jobs[card.job_id]?.title;
-  const phrase = `${name} ${VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}`;
+  // The same words the gateway's own action message uses (ACTION_VERBS comes from the server).
+  const phrase = `${name} ${ACTION_VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}`;
   const localId = `la_${newKey().slice(3)}`;
   const key = newKey();
   const body = { conversation_id: cid || undefined, card_id: card.card_id, button_id: button.button_id, action, ...(input ? { input } : {}) };

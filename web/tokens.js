@@ -1,6 +1,7 @@
 // @ts-check
 // The chat tokens a person's message may carry. The server parses them strictly; here they are
 // only formatted (the # picker) and displayed as chips, never trusted for identity.
+import { LIMITS } from "./lib/facts.js";
 
 /** Quotes a value exactly as the server's formatRefToken does. @param {string} v */
 const q = (v) =>
@@ -11,7 +12,7 @@ const q = (v) =>
 
 /** @param {string} jobId @param {string} name */
 function refToken(jobId, name) {
-  return `[ref v:1 type:"job" id:${q(jobId)} name:${q(name.slice(0, 120))}]`;
+  return `[ref v:1 type:"job" id:${q(jobId)} name:${q(name.slice(0, LIMITS.titleChars))}]`;
 }
 
 const TOKEN = /\[(ref|op) v:1 ((?:[a-z_]+:(?:"(?:[^"\\]|\\.)*"|[^\s\]]+)\s*)+)\]/g;

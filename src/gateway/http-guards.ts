@@ -1,11 +1,11 @@
+import { LIMITS } from "../../contracts/facts.js";
 import type { Context, MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { IncomingMessage } from "node:http";
 import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
 
-const MAX_BODY_BYTES = 1024 * 1024;
-const MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024;
+const { bodyBytes: MAX_BODY_BYTES, attachmentBytes: MAX_ATTACHMENT_BYTES } = LIMITS;
 
 /**
  * Strict CSP: only our own scripts, styles and connections; images may also be data: URLs.

@@ -1,3 +1,4 @@
+import { ACTION_VERBS, LIMITS } from "../../contracts/facts.js";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { etag } from "hono/etag";
@@ -28,14 +29,20 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const vendors = new Map(
     ["htm", "preact"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
   );
+  // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
+  const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\n`;
   const app = new Hono();
   // One route for the whole web app (the access table lists it as one row).
-  app.get("*", etag(), (c, next) => {
+  app.get("*", etag(), async (c, next) => {
     const path = c.req.path;
     if (path.startsWith("/v1/")) return next();
-    if (SPA_ROUTES.some((r) => r.test(path))) return page(c, next);
+    if (path === "/app/facts.js") {
+      headers(path, c);
+      return c.body(facts, 200, { "content-type": "text/javascript; charset=utf-8" });
+    }
+    if (SPA_ROUTES.some((r) => r.test(path))) return await page(c, next);
     const vendor = vendors.get(/^\/vendor\/([a-z]+)\//.exec(path)?.[1] ?? "");
-    return (vendor ?? files)(c, next);
+    return await (vendor ?? files)(c, next);
   });
   return app;
 }

@@ -1,8 +1,9 @@
+import { LIMITS } from "../../contracts/facts.js";
 import type { MiddlewareHandler } from "hono";
 import type { IncomingMessage } from "node:http";
 import { AppError } from "../shared/errors.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = LIMITS.bodyBytes;
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 

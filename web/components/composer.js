@@ -1,4 +1,5 @@
 // @ts-check
+import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { sendText, uploadFile } from "../actions.js";
@@ -146,7 +147,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f);
         e.currentTarget.value = "";
       }} />
-    <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message"
+    <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message" maxlength=${LIMITS.messageChars}
       value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) {

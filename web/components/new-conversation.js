@@ -1,4 +1,5 @@
 // @ts-check
+import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { refreshAll } from "../actions.js";
@@ -88,7 +89,7 @@ export function NewConversation({ s }) {
         group
           ? html`<div class="form-field">
           <label for="group_name">Group name</label>
-          <input id="group_name" type="text" maxlength="120" placeholder=${names.length ? names.join(", ") : "e.g. Front desk"} value=${name}
+          <input id="group_name" type="text" maxlength=${LIMITS.titleChars} placeholder=${names.length ? names.join(", ") : "e.g. Front desk"} value=${name}
             onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
         </div>`
           : null

@@ -1,4 +1,5 @@
 // @ts-check
+import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { getState, setState, toast } from "../store.js";
@@ -44,7 +45,7 @@ export function ProfileDialog({ s }) {
       <p class="muted small">${me.email ? html`Your email on file: <strong>${me.email}</strong>.` : "No email on file."} Meeting invites you ask an agent for are sent to you too. The address itself is kept in the encrypted vault for the agents to use; coworkers see at most its masked form (like d***@acme.com).</p>
       <div class="form-field">
         <label for="my_email">Your email</label>
-        <input id="my_email" type="email" autocomplete="email" maxlength="254" required value=${email}
+        <input id="my_email" type="email" autocomplete="email" maxlength=${LIMITS.emailChars} required value=${email}
           onInput=${(/** @type {any} */ e) => setEmail(e.currentTarget.value)} />
       </div>
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../../contracts/facts.js";
 import type { z } from "zod";
 import type { ZCreateConversationRequest, ZReadMarkerRequest } from "../../../contracts/gateway.js";
 import { parseCursor } from "../../../contracts/primitives.js";
@@ -77,7 +78,7 @@ export async function postText(
     {
       message_id: messageId,
       kind: "text",
-      body_text: text.slice(0, 8000),
+      body_text: text.slice(0, LIMITS.messageChars),
       ...(refs.length ? { pii_refs: refs } : {}),
     },
     { trace_id: traceId },

@@ -1,3 +1,4 @@
+import { actionPhrase, LIMITS } from "../../../contracts/facts.js";
 import type { TCardAction } from "../../../contracts/cards.js";
 import type { TJobActionRequest } from "../../../contracts/office.js";
 import { AppError } from "../../shared/errors.js";
@@ -15,20 +16,6 @@ export interface JobActionInput {
   input?: Record<string, string | number | boolean> | undefined;
   trace_id?: string | undefined;
 }
-
-const VERBS: Record<TCardAction["type"], string> = {
-  "job.approve": "approved",
-  "job.reject": "rejected",
-  "job.request_changes": "requested changes to",
-  "job.provide_input": "provided details for",
-  "job.ack": "acknowledged",
-  "job.dispute": "disputed",
-  "job.cancel": "cancelled",
-  "job.follow_up": "asked for a follow-up to",
-  "job.retry": "asked to retry",
-  "job.switch_tool": "asked to switch tools for",
-  "chat.ask": "asked about",
-};
 
 /**
  * A card button click. The gateway checks that the button was really offered (provenance,
@@ -83,7 +70,7 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
     {
       message_id: core.ids("msg"),
       kind: "system",
-      body_text: `${me.display_name} ${VERBS[a.action.type]} “${job.title}”`.slice(0, 8000),
+      body_text: actionPhrase(me.display_name, a.action.type, job.title).slice(0, LIMITS.messageChars),
       action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
     },
     { job_id: a.job_id, trace_id: traceId },

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../../contracts/facts.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
@@ -51,7 +52,7 @@ export async function applySuggestion(
     {
       message_id: core.ids("msg"),
       kind: "system",
-      body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, 8000),
+      body_text: `${me.display_name} applied an Assist suggestion to “${job.title}”`.slice(0, LIMITS.messageChars),
     },
     { job_id: jobId, trace_id: req.trace_id },
   );

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../../contracts/facts.js";
 import type { TUblEvent } from "../../../contracts/events.js";
 import { ZIsoTime } from "../../../contracts/primitives.js";
 
@@ -105,7 +106,7 @@ function fastMessagePayload(payload: Record<string, unknown>): Record<string, un
   let seen = 2;
   if (!Object.hasOwn(payload, "message_id") || !Object.hasOwn(payload, "kind")) return null;
   if ("body_text" in payload) {
-    if (!isShort(body_text, 8000)) return null;
+    if (!isShort(body_text, LIMITS.messageChars)) return null;
     out.body_text = body_text;
     seen++;
   }

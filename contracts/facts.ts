@@ -1,0 +1,40 @@
+import type { TCardActionType } from "./cards.js";
+
+/**
+ * Facts the server and the web app share, defined once. The server imports them; the web app
+ * loads them from the server (`/app/facts.js`, rendered from this module), never re-typed.
+ */
+
+/** Limits every layer enforces: the REST contracts, the ledger's event schema, the UI's fields. */
+export const LIMITS = {
+  /** A chat message's text, in characters. */
+  messageChars: 8000,
+  /** A conversation's or job's title. */
+  titleChars: 120,
+  /** An email address (RFC 5321). */
+  emailChars: 254,
+  /** Any request body but an upload. */
+  bodyBytes: 1024 * 1024,
+  /** An attachment upload. */
+  attachmentBytes: 8 * 1024 * 1024,
+} as const;
+
+/** What a click says in the conversation, after the person's name: "Dan approved “Call with Maria”". */
+export const ACTION_VERBS: Record<TCardActionType, string> = {
+  "job.approve": "approved",
+  "job.reject": "rejected",
+  "job.request_changes": "requested changes to",
+  "job.provide_input": "provided details for",
+  "job.ack": "acknowledged",
+  "job.dispute": "disputed",
+  "job.cancel": "cancelled",
+  "job.follow_up": "asked for a follow-up to",
+  "job.retry": "asked to retry",
+  "job.switch_tool": "asked to switch tools for",
+  "chat.ask": "asked about",
+};
+
+/** The action bubble's words, built the same way by the server and by the UI's optimistic copy. */
+export function actionPhrase(name: string, type: TCardActionType, title: string | undefined): string {
+  return `${name} ${ACTION_VERBS[type]} ${title ? `“${title}”` : "the job"}`;
+}

@@ -1,0 +1,11 @@
+// @ts-check
+// The facts the UI shares with the server (button verbs, limits). They are defined once, in
+// contracts/facts.ts; the gateway serves them as /app/facts.js, and this file only re-exports
+// them with their types.
+// @ts-expect-error -- served by the gateway, not a file in web/; typed by the exports below
+import * as F from "/app/facts.js";
+
+/** @type {typeof import('../../contracts/facts.js').LIMITS} */
+export const LIMITS = F.LIMITS;
+/** @type {typeof import('../../contracts/facts.js').ACTION_VERBS} */
+export const ACTION_VERBS = F.ACTION_VERBS;
