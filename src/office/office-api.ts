@@ -124,11 +124,8 @@ export interface OfficeApi {
    * the person's click (a second click finds it taken and rolls back). Returns its one-line preview.
    */
   claimSuggestion(req: ApplySuggestionInput): string;
-  /** Carries out a suggestion claimed by a click, once, through Office like any action. */
-  applySuggestion(req: ApplySuggestionInput & { causation_id?: string }): Promise<TOfficeResponse>;
   /** The LLM packets stored for a job (redacted unless OFFICE_LLM_LOG_FULL=1), newest first. */
   llmPackets(tenantId: string, jobId: string): LlmPacketView[];
-  /** Re-derives pending retries from the ledger and arms their timers. */
   /** The tenant's outgoing email (invites), newest first, with whether mail is configured at all. */
   outbox(tenantId: string): { mail_configured: boolean; messages: OutboxDelivery[] };
   /**
@@ -137,6 +134,8 @@ export interface OfficeApi {
    * message was sent already or its job is closed.
    */
   resendOutbox(tenantId: string, outboxId: string): Promise<TOfficeResponse>;
+  /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */
   start(): Promise<void>;
+  /** Stops every timer and worker (pending work stays recorded and resumes at the next start). */
   stop(): void;
 }

@@ -174,10 +174,6 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     assist: (t, j, trace) => assist.list(t, j, trace),
     checkSuggestion: (req) => void assist.check(req),
     claimSuggestion: (req) => assist.claim(req).preview,
-    async applySuggestion(req) {
-      const r = await assist.apply(req);
-      return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: r.notes };
-    },
     llmPackets: (t, jobId) =>
       llmStore.listPackets(t, { jobId, limit: 20 }).map((p) => ({
         id: p.id,
