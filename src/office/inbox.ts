@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TIngestMessageRequest, TJobActionRequest } from "../../contracts/office.js";
 import type { Clock } from "../shared/clock.js";
@@ -104,12 +104,23 @@ export function createInbox(deps: {
   }
 
   /** Starts every row not already running, oldest first. */
+  /** The highest row taken up: each kick reads only rows accepted since (one indexed range). */
+  let seen = 0;
+
+  /** Starts the rows accepted since the last kick, oldest first. */
   function kick(): void {
     if (stopped) return;
-    for (const row of orm.select().from(officeInbox).orderBy(asc(officeInbox.id)).all()) {
-      if (running.has(row.id)) continue;
-      start(row);
+    for (const row of orm.select().from(officeInbox).where(gt(officeInbox.id, seen)).orderBy(asc(officeInbox.id)).all()) {
+      seen = Math.max(seen, row.id);
+      if (!running.has(row.id)) start(row);
     }
+  }
+
+  /** A row whose answer failed, taken up again when its backoff is over (if it is still there). */
+  function retry(id: number): void {
+    if (stopped || running.has(id)) return;
+    const row = orm.select().from(officeInbox).where(eq(officeInbox.id, id)).get();
+    if (row) start(row);
   }
 
   function start(row: typeof officeInbox.$inferSelect): void {
@@ -179,7 +190,7 @@ export function createInbox(deps: {
       const t = setTimeout(
         () => {
           retryTimers.delete(t);
-          queueKick();
+          retry(row.id);
         },
         retryMs[Math.min(attempts, retryMs.length) - 1],
       );
@@ -214,6 +225,7 @@ export function createInbox(deps: {
     /** Answers what was accepted before the last stop, and from now on what is accepted. */
     start(): void {
       stopped = false;
+      seen = 0;
       kick();
     },
     idle,
