@@ -82,7 +82,8 @@ export function createApp(deps: AppDeps) {
     tags: ["Operations"],
     responses: { 200: { description: "HTML", content: { "text/html": { schema: z.string() } } } },
   });
-  route(app, docs, (c) => c.html(renderReference(document())));
+  let page: ReturnType<typeof renderReference> | undefined;
+  route(app, docs, async (c) => c.html(await (page ??= renderReference(document()))));
 
   app.notFound((c) => c.json(new AppError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`).toBody(), 404));
 
