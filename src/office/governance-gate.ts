@@ -44,20 +44,28 @@ export function checkClicker(roles: readonly string[], actionType: string, label
   }
 }
 
-export function checkAction(job: JobView | null, req: TJobActionRequest): { card: TJobCard; button: TCardButton } {
+/** The request names a job of this tenant and conversation (NOT_FOUND, JOB_CONVERSATION_MISMATCH). */
+export function checkAddress(job: JobView | null, req: Pick<TJobActionRequest, "tenant_id" | "conversation_id" | "job_id" | "action">): asserts job is JobView {
   if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
   if (job.conversation_id !== req.conversation_id) throw new AppError("JOB_CONVERSATION_MISMATCH", "That job belongs to another conversation.", { job_id: req.job_id });
   if (req.action.job_id !== undefined && req.action.job_id !== req.job_id) throw new AppError("VALIDATION_ERROR", "action.job_id must match job_id.", { field: "action.job_id" });
-  const found = findButton(job, req);
-  if (!isActionAllowed(job.state, req.action.type)) {
+}
+
+/**
+ * The click against the job's own history: the button was offered on one of its cards, the
+ * job's state accepts the action, and a proposal is the newest one.
+ */
+export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
+  const found = findButton(job, click);
+  if (!isActionAllowed(job.state, click.action.type)) {
     throw new AppError("ILLEGAL_JOB_TRANSITION", `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`, {
       state: job.state,
-      action: req.action.type,
+      action: click.action.type,
     });
   }
   // A stale proposal cannot be approved once a newer one replaced it.
   if (found.card.card_type === "job.formalize" && job.latest["job.formalize"]?.card_id !== found.card.card_id) {
-    throw new AppError("INVALID_PROVENANCE", "That proposal was replaced by a newer one.", { card_id: req.card_id });
+    throw new AppError("INVALID_PROVENANCE", "That proposal was replaced by a newer one.", { card_id: click.card_id });
   }
   return found;
 }

@@ -6,6 +6,7 @@ import type { ContextBuilder } from "./context-builder.js";
 import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
+import type { LedgerInput } from "./jobs/model.js";
 import type { Decision, Planner } from "./planner/planner.js";
 import { CALENDAR_TOOL } from "./job-drafts.js";
 import { findMeeting } from "./planner/slots.js";
@@ -188,29 +189,12 @@ export function createIngest(deps: {
         const jobId = decision.job_id;
         return engine.withLock(engine.jobKey(req.tenant_id, jobId), async () => {
           const job = context.job(req.tenant_id, jobId) as JobView;
-          if (job.state !== "waiting_input") {
-            return { ids: await deps.emit(ec, [engine.textDraft(A, "Noted.", jobId)]), notes: "Job not waiting for input" };
-          }
-          // A chat answer fills the form the open Tracking card asked for, so it carries that
-          // card's Provide info button as its provenance (the ledger checks it was offered).
-          const tracking = job.latest["job.tracking"];
-          const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
-          if (!tracking || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, "Please use Provide info on the job’s card.", jobId)]), notes: "No open form" };
-          const slots = vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text, job.slots);
-          const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined));
-          const next: JobView = { ...job, slots: { ...job.slots, ...slots }, state: "in_progress" };
-          const drafts: Draft[] = [
-            {
-              event_type: "job.input_provided",
-              actor: { entity_id: sender.entity_id, actor_type: "human" },
-              job_id: jobId,
-              payload: { job_id: jobId, inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: jobId } },
-            },
-            engine.stateDraft(A, jobId, "waiting_input", "in_progress", "inputs_received"),
-          ];
-          const step = engine.nextStep(next, agent);
-          if (step.run) return withSummary({ ids: await engine.runTool(next, agent, drafts, ec), notes: "Continued the job", job_id: jobId });
-          return withSummary({ ids: await deps.emit(ec, [...drafts, ...step.drafts]), notes: "Continued the job", job_id: jobId });
+          // The answer is made ledger-safe only when the job is waiting for it.
+          const slots = job.state === "waiting_input" ? vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text, job.slots) : {};
+          const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined)) as Record<string, LedgerInput>;
+          const r = await engine.run(job, agent, { type: "answer_in_chat", by: { entity_id: sender.entity_id, actor_type: "human" }, inputs }, ec);
+          const out = { ids: r.ids, notes: r.notes ?? "Continued the job", ...(r.job_id ? { job_id: r.job_id } : {}) };
+          return r.job_id ? withSummary(out) : out;
         });
       }
     }

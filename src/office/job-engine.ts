@@ -6,28 +6,33 @@ import type { Emitter } from "./emitter.js";
 import type { MailConfig } from "../config.js";
 import type { Db } from "../shared/db.js";
 import type { ArtifactStore } from "./artifact-store.js";
-import { createJobDrafts } from "./job-drafts.js";
+import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "./job-drafts.js";
 import { createJobMailer } from "./job-mail.js";
 import type { MailTransport } from "./mail/index.js";
-import { createNextStep } from "./job-next-step.js";
 import { createJobProposals } from "./job-proposals.js";
-import { createToolRun } from "./job-tool-run.js";
-import type { JobSlots } from "./job-machine.js";
+import type { JobSlots, JobView } from "./job-machine.js";
+import { decide } from "./jobs/decide.js";
+import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
+import { priorUnknowns } from "./jobs/step.js";
+import type { EntityProfile } from "./context-builder.js";
+import type { EmitContext } from "./emitter.js";
+import { invalidInputError } from "./governance-gate.js";
 import { createMeetingIntake } from "./meeting-intake.js";
 import { findPii } from "./pii.js";
-import type { CircuitBreaker } from "./retry-policy.js";
+import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
+import type { ToolErrorCode } from "./tools/tool.js";
 import type { Vault } from "./vault.js";
 
 export { letterHash } from "./job-drafts.js";
 
 /**
- * The Job Engine: every job transition Office makes, as batches of drafts handed to the
- * Emitter. A step is one append (all-or-nothing); a tool call is two — the intent
- * (`tool.called`) is durable before the side effect runs, the outcome follows it.
- * The parts live beside it: drafts (job-drafts), proposals (job-proposals), the next step of
- * a running job (job-next-step), a tool attempt (job-tool-run) and retry timers (retry-scheduler).
+ * The Job Engine is the runner around the pure job decider (jobs/decide.ts): it gives a
+ * command the job and the facts it needs, writes the decision's events in one append
+ * (all-or-nothing) and carries out its effects — tool calls, retry timers, the mail outbox,
+ * the circuit breaker. A tool call is two appends: the intent (`tool.called`) is durable
+ * before the side effect runs, and the outcome is decided and written after it.
  */
 
 export interface EngineDeps {
@@ -69,7 +74,6 @@ export function createJobEngine(deps: EngineDeps) {
 
   const drafts = createJobDrafts({ clock, ids });
   const proposals = createJobProposals({ ids, defaultTimezone: deps.defaultTimezone, drafts });
-  const { approverOf, nextStep } = createNextStep({ context, router: deps.router, defaultTimezone: deps.defaultTimezone, drafts });
 
   /** Free text bound for the ledger: emails and phones go to the vault, their redacted form stays. */
   function sanitizeText(tenantId: string, text: string): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
@@ -92,58 +96,106 @@ export function createJobEngine(deps: EngineDeps) {
   const intakeSlots = (tenantId: string, update: Record<string, unknown>, prev: JobSlots = {}) => intake.intake(tenantId, update, prev, clock.now());
 
   const jobKey = (t: string, j: string) => `${t}|${j}`;
-  const scheduler = createRetryScheduler({ clock, context, breaker: deps.breaker, onError: deps.onError, withLock, jobKey, runTool: (...a) => runTool(...a) });
-  /**
-   * Records the intent (prefix drafts + tool.called), runs the tool, records the outcome and
-   * the job's next card. The tool.called id is derived from (job, attempt), so if two
-   * processes race to the same retry the ledger refuses the second as a duplicate.
-   */
+  const scheduler = createRetryScheduler({ clock, context, breaker: deps.breaker, onError: deps.onError, withLock, jobKey, run: (...a) => run(...a) });
   const mail = createJobMailer({
     db: deps.db,
     clock,
     vault: deps.vault,
     artifacts: deps.artifacts,
     context,
-    emitter: deps.emitter,
-    drafts,
     withLock,
     jobKey,
+    run: (...a) => run(...a),
     ...(deps.mail ? { mail: deps.mail } : {}),
     ...(deps.mailTransport ? { transport: deps.mailTransport } : {}),
     ...(deps.mailSchedule ? { schedule: deps.mailSchedule } : {}),
     onError: deps.onError,
   });
-  const runTool = createToolRun({
-    mailer: mail.mailer,
-    profileOf: (tenantId, entityId) => context.profile(tenantId, entityId),
-    clock,
-    ids,
-    emitter: deps.emitter,
-    router: deps.router,
-    breaker: deps.breaker,
-    schedule: deps.schedule,
-    defaultTimezone: deps.defaultTimezone,
-    drafts,
-    approverOf,
-    armRetry: (t, j, delayMs, attempt) => scheduler.arm(t, j, delayMs, attempt),
-  });
+
+  /** What a decision about `agent`'s job may read: now, ids, members, the tool and mail facts. */
+  function decideContext(tenantId: string, agent: EntityProfile): DecideContext {
+    const tool = deps.router.get(CALENDAR_TOOL);
+    if (!tool) throw new Error(`${CALENDAR_TOOL} is not registered`);
+    const mailAllowed = deps.router.isAllowed(agent.allowed_tools, MAIL_TOOL);
+    return {
+      now: clock.iso(),
+      ids,
+      agent,
+      defaultTimezone: deps.defaultTimezone,
+      profileOf: (entityId) => context.profile(tenantId, entityId),
+      calendar: { tool, allowed: deps.router.isAllowed(agent.allowed_tools, CALENDAR_TOOL) },
+      mail: mail.mailer.enabled ? (mailAllowed ? "send" : "not_allowed") : "not_configured",
+      retrySchedule: deps.schedule,
+    };
+  }
+
+  /** Decide `cmd` for the job and carry the decision out (the caller holds the job's lock). */
+  async function run(job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext): Promise<Decision & { ids: string[] }> {
+    const decision = decide(job, cmd, decideContext(job.tenant_id, agent));
+    return { ...decision, ids: await carryOut(job, agent, decision, ec) };
+  }
+
+  /**
+   * Effects in order: cancellations before the events are written (nothing stale fires after a
+   * pause or a cancel), the events in one append, then the rest. A tool's outcome is decided
+   * against the job the decision ran it for and carried out the same way.
+   */
+  async function carryOut(job: JobView, agent: EntityProfile, decision: Decision, ec: EmitContext): Promise<string[]> {
+    const t = job.tenant_id;
+    for (const e of decision.effects) {
+      if (e.type === "cancel_retry") scheduler.cancel(t, job.job_id);
+      else if (e.type === "cancel_mail") mail.cancelForJob(t, job.job_id);
+    }
+    const written = decision.events.length ? await deps.emitter.emit(ec, decision.events) : [];
+    if (decision.refusal) throw invalidInputError(decision.refusal.fields, { emitted_event_ids: written });
+    const out = [...written];
+    for (const e of decision.effects) {
+      switch (e.type) {
+        case "run_tool": {
+          const { call } = e;
+          const outcome = await deps.router.execute(call.tool_name, call.input, {
+            tenant_id: t,
+            job_id: e.job.job_id,
+            idempotency_key: call.idempotency_key,
+            attempt: call.attempt,
+            now: clock.now(),
+          });
+          if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
+          const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
+          const next = decide(e.job, cmd, decideContext(t, agent));
+          out.push(...(await carryOut(e.job, agent, next, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
+          break;
+        }
+        case "reset_breaker":
+          deps.breaker.reset(t, e.provider);
+          break;
+        case "arm_retry":
+          scheduler.arm(t, job.job_id, e.delay_ms, e.attempt);
+          break;
+        case "queue_invite":
+          mail.mailer.queueInvite(e.job, e.invite);
+          break;
+        case "resend_mail":
+          mail.resend(t, job.job_id);
+          break;
+        default:
+          break;
+      }
+    }
+    return out;
+  }
 
   return {
     withLock,
     jobKey,
-    cardCtx: drafts.cardCtx,
     cardDrafts: drafts.cardDrafts,
-    stateDraft: drafts.stateDraft,
     textDraft: drafts.textDraft,
     sanitizeText,
     intakeSlots,
     proposeDrafts: proposals.proposeDrafts,
     formalizeCardFor: proposals.formalizeCardFor,
-    nextStep,
-    runTool,
-    cancelTimer: (t: string, j: string) => scheduler.cancel(t, j),
+    run,
     rearm: (tenantIds: string[]) => scheduler.rearm(tenantIds),
-    approverOf,
     hasTimer: (t: string, j: string) => scheduler.has(t, j),
     mail,
     idle: async () => {

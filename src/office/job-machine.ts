@@ -1,6 +1,6 @@
 import type { TArtifactRef, TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { ACTIVE_JOB_STATES, type TJobState } from "../../contracts/primitives.js";
+import { ACTIVE_JOB_STATES, type TActor, type TJobState } from "../../contracts/primitives.js";
 import type { SlotValues } from "./planner/planner.js";
 import { meetingType } from "./tools/meeting-rooms.js";
 
@@ -78,7 +78,7 @@ export function slotForInputKey(key: string): keyof JobSlots | undefined {
   return SLOT_KEYS.has(key) ? (key as keyof JobSlots) : undefined;
 }
 
-export function applyInputs(slots: JobSlots, inputs: Record<string, unknown>): JobSlots {
+function applyInputs(slots: JobSlots, inputs: Record<string, unknown>): JobSlots {
   const next: JobSlots = { ...slots };
   for (const [k, v] of Object.entries(inputs)) {
     const slot = slotForInputKey(k);
@@ -91,126 +91,150 @@ export function applyInputs(slots: JobSlots, inputs: Record<string, unknown>): J
   return next;
 }
 
-export function foldJob(events: readonly TStoredEvent[]): JobView | null {
-  let job: JobView | null = null;
-  for (const e of events) {
-    if (e.event_type === "job.created") {
-      const p = e.payload;
-      job = {
-        job_id: p.job_id,
-        tenant_id: e.tenant_id,
-        conversation_id: p.conversation_id,
-        title: p.title,
-        owner_entity_id: p.owner_entity_id,
-        ...(p.parent_job_id ? { parent_job_id: p.parent_job_id } : {}),
-        kind: "generic",
-        goal: p.title,
-        state: "draft",
-        trace_id: e.trace_id,
-        created_at: e.ts,
-        updated_at: e.ts,
-        slots: {},
-        cards: new Map(),
-        latest: {},
-        card_events: new Map(),
-        approvals: [],
-        disputes: [],
-        tools: [],
-        last_event_id: e.event_id,
-      };
-      continue;
+/** The smallest event `evolve` reads: a stored event, or a draft about to be written. */
+export interface JobEvent {
+  event_type: string;
+  payload: object;
+  actor: TActor;
+  event_id?: string;
+  ts?: string;
+  tenant_id?: string;
+  trace_id?: string;
+}
+
+/**
+ * One event applied to the job: the whole state machine's memory. `job.created` starts a job;
+ * any other event before it is ignored. Pure: the same events always fold to the same view.
+ */
+export function evolve(state: JobView | null, e: JobEvent): JobView | null {
+  if (e.event_type === "job.created") {
+    const p = e.payload as Extract<TStoredEvent, { event_type: "job.created" }>["payload"];
+    return {
+      job_id: p.job_id,
+      tenant_id: e.tenant_id ?? "",
+      conversation_id: p.conversation_id,
+      title: p.title,
+      owner_entity_id: p.owner_entity_id,
+      ...(p.parent_job_id ? { parent_job_id: p.parent_job_id } : {}),
+      kind: "generic",
+      goal: p.title,
+      state: "draft",
+      trace_id: e.trace_id ?? "",
+      created_at: e.ts ?? "",
+      updated_at: e.ts ?? "",
+      slots: {},
+      cards: new Map(),
+      latest: {},
+      card_events: new Map(),
+      approvals: [],
+      disputes: [],
+      tools: [],
+      last_event_id: e.event_id ?? "",
+    };
+  }
+  if (!state) return null;
+  const job: JobView = {
+    ...state,
+    ...(e.ts ? { updated_at: e.ts } : {}),
+    ...(e.event_id ? { last_event_id: e.event_id } : {}),
+  };
+  const at = e.ts ?? state.updated_at;
+  const by = e.actor.entity_id;
+  const ev = e as TStoredEvent;
+  switch (ev.event_type) {
+    case "job.proposed": {
+      const card = ev.payload.proposed_card;
+      const ext = card.job as { kind?: string; slots?: JobSlots };
+      job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" ? ext.kind : "generic";
+      job.slots = { ...(ext.slots ?? {}) };
+      job.goal = card.job.goal;
+      job.title = card.title;
+      job.state = "proposed";
+      break;
     }
-    if (!job) continue;
-    job.updated_at = e.ts;
-    job.last_event_id = e.event_id;
-    switch (e.event_type) {
-      case "job.proposed": {
-        const card = e.payload.proposed_card;
-        const ext = card.job as { kind?: string; slots?: JobSlots };
-        job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" ? ext.kind : "generic";
-        job.slots = { ...(ext.slots ?? {}) };
-        job.goal = card.job.goal;
-        job.title = card.title;
-        job.state = "proposed";
-        break;
+    case "message.sent":
+      if (ev.payload.kind === "card" && ev.payload.card) {
+        const card = ev.payload.card;
+        job.cards = new Map(job.cards).set(card.card_id, card);
+        job.latest = { ...job.latest, [card.card_type]: card };
+        if (e.event_id) job.card_events = new Map(job.card_events).set(card.card_id, e.event_id);
       }
-      case "message.sent":
-        if (e.payload.kind === "card" && e.payload.card) {
-          job.cards.set(e.payload.card.card_id, e.payload.card);
-          job.latest[e.payload.card.card_type] = e.payload.card;
-          job.card_events.set(e.payload.card.card_id, e.event_id);
-        }
-        break;
-      case "job.approved":
-        job.state = "approved";
-        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "approved" });
-        break;
-      case "job.rejected":
-        job.state = "rejected";
-        job.outcome = "rejected";
-        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "rejected", ...(e.payload.reason_text ? { reason: e.payload.reason_text } : {}) });
-        break;
-      case "job.changes_requested":
-        job.approvals.push({ by: e.actor.entity_id, at: e.ts, action: "changes_requested", reason: e.payload.changes_text });
-        break;
-      case "job.acknowledged":
-        job.approvals.push({
-          by: e.actor.entity_id,
-          at: e.ts,
-          action: e.payload.action?.type === "job.ack" || !e.payload.action ? "acknowledged" : e.payload.action.type.replace("job.", ""),
-        });
-        break;
-      case "job.disputed":
-        job.disputes.push({ by: e.actor.entity_id, at: e.ts, reason: e.payload.reason_text });
-        break;
-      case "job.input_provided":
-        job.slots = applyInputs(job.slots, e.payload.inputs);
-        break;
-      case "job.state_changed":
-        job.state = e.payload.next_state;
-        if (e.payload.reason_code) job.last_reason_code = e.payload.reason_code;
-        if (["failed", "cancelled", "rejected", "completed"].includes(e.payload.next_state)) job.outcome = e.payload.next_state;
-        break;
-      case "job.completed": {
-        const r = e.payload.finished_card.outcome.result;
-        job.outcome = r;
-        if (r === "completed") job.state = "completed";
-        break;
-      }
-      case "tool.called": {
-        const p = e.payload;
-        const inputs = p.inputs as { provider?: string };
-        job.tools.push({
+      break;
+    case "job.approved":
+      job.state = "approved";
+      job.approvals = [...job.approvals, { by, at, action: "approved" }];
+      break;
+    case "job.rejected":
+      job.state = "rejected";
+      job.outcome = "rejected";
+      job.approvals = [...job.approvals, { by, at, action: "rejected", ...(ev.payload.reason_text ? { reason: ev.payload.reason_text } : {}) }];
+      break;
+    case "job.changes_requested":
+      job.approvals = [...job.approvals, { by, at, action: "changes_requested", reason: ev.payload.changes_text }];
+      break;
+    case "job.acknowledged": {
+      const action = ev.payload.action?.type === "job.ack" || !ev.payload.action ? "acknowledged" : ev.payload.action.type.replace("job.", "");
+      job.approvals = [...job.approvals, { by, at, action }];
+      break;
+    }
+    case "job.disputed":
+      job.disputes = [...job.disputes, { by, at, reason: ev.payload.reason_text }];
+      break;
+    case "job.input_provided":
+      job.slots = applyInputs(job.slots, ev.payload.inputs);
+      break;
+    case "job.state_changed":
+      job.state = ev.payload.next_state;
+      if (ev.payload.reason_code) job.last_reason_code = ev.payload.reason_code;
+      if (["failed", "cancelled", "rejected", "completed"].includes(ev.payload.next_state)) job.outcome = ev.payload.next_state;
+      break;
+    case "job.completed": {
+      const r = ev.payload.finished_card.outcome.result;
+      job.outcome = r;
+      if (r === "completed") job.state = "completed";
+      break;
+    }
+    case "tool.called": {
+      const p = ev.payload;
+      const inputs = p.inputs as { provider?: string };
+      job.tools = [
+        ...job.tools,
+        {
           tool_call_id: p.tool_call_id,
           tool_name: p.tool_name,
           attempt: p.attempt ?? 1,
-          called_at: e.ts,
-          called_event_id: e.event_id,
+          called_at: at,
+          called_event_id: e.event_id ?? "",
           ...(typeof inputs.provider === "string" ? { provider: inputs.provider } : {}),
-        });
-        break;
-      }
-      case "tool.result": {
-        const t = job.tools.find((x) => x.tool_call_id === e.payload.tool_call_id);
-        if (t) {
-          t.status = e.payload.status;
-          t.result_at = e.ts;
-          t.result_event_id = e.event_id;
-          if (e.payload.output) t.output = e.payload.output;
-          if (e.payload.artifacts) t.artifacts = e.payload.artifacts;
-          if (e.payload.error) {
-            t.error_code = e.payload.error.error_code;
-            t.retryable = e.payload.error.retryable;
-            if (e.payload.error.suggested_wait_seconds !== undefined) t.suggested_wait_seconds = e.payload.error.suggested_wait_seconds;
-          }
-        }
-        break;
-      }
-      default:
-        break;
+        },
+      ];
+      break;
     }
+    case "tool.result": {
+      const p = ev.payload;
+      job.tools = job.tools.map((t) => {
+        if (t.tool_call_id !== p.tool_call_id) return t;
+        const r: ToolAttempt = { ...t, status: p.status, result_at: at, ...(e.event_id ? { result_event_id: e.event_id } : {}) };
+        if (p.output) r.output = p.output;
+        if (p.artifacts) r.artifacts = p.artifacts;
+        if (p.error) {
+          r.error_code = p.error.error_code;
+          r.retryable = p.error.retryable;
+          if (p.error.suggested_wait_seconds !== undefined) r.suggested_wait_seconds = p.error.suggested_wait_seconds;
+        }
+        return r;
+      });
+      break;
+    }
+    default:
+      break;
   }
   return job;
+}
+
+/** The job folded from its events: what restart, trajectory and "reconstruct by job_id" use. */
+export function foldJob(events: readonly JobEvent[]): JobView | null {
+  return events.reduce<JobView | null>(evolve, null);
 }
 
 const OPEN_STATES: ReadonlySet<string> = new Set(ACTIVE_JOB_STATES);

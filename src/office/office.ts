@@ -10,8 +10,8 @@ import { createOfficeView } from "./office-view.js";
 import { createEmitter } from "./emitter.js";
 import { createAnswerMarker, createInbox } from "./inbox.js";
 import { createIngest } from "./ingest.js";
-import { createJobActions } from "./job-actions.js";
 import { createJobEngine } from "./job-engine.js";
+import { createJobClicks } from "./jobs/clicks.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
 import { createAssist } from "./assist.js";
@@ -124,7 +124,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const emit = emitter.emit;
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
   const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
-  const actions = createJobActions({ engine, context, emit, defaultTimezone, ids });
+  const actions = createJobClicks({ engine, context });
   const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
 
   const inbox = createInbox({

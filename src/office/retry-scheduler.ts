@@ -1,7 +1,8 @@
 import type { Clock } from "../shared/clock.js";
 import { isAppError } from "../shared/errors.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
+import type { EmitContext } from "./emitter.js";
+import type { JobCommand } from "./jobs/model.js";
 import type { JobView } from "./job-machine.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import type { ToolErrorCode } from "./tools/tool.js";
@@ -20,9 +21,10 @@ export function createRetryScheduler(deps: {
   onError: (err: unknown, where: string) => void;
   withLock: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   jobKey: (t: string, j: string) => string;
-  runTool: (job: JobView, agent: EntityProfile, prefix: Draft[], ec: EmitContext, opts?: { resumeCallId?: string }) => Promise<string[]>;
+  /** Decides a command for the job and carries it out (the job engine). */
+  run: (job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext) => Promise<{ ids: string[] }>;
 }) {
-  const { clock, context, withLock, jobKey, runTool } = deps;
+  const { clock, context, withLock, jobKey } = deps;
   const timers = new Map<string, { cancel(): void; attempt: number }>();
   /** Work started by timers or boot, so tests and shutdown can wait for it. */
   const inFlight = new Set<Promise<unknown>>();
@@ -46,22 +48,26 @@ export function createRetryScheduler(deps: {
     timers.set(jobKey(tenantId, jobId), { ...handle, attempt });
   }
 
-  /** A timer fired: re-read the job from the ledger and run the attempt only if it is still due. */
+  /** A timer fired: re-read the job from the ledger; the decider runs the attempt only if it is still due. */
   function runScheduledRetry(tenantId: string, jobId: string, attempt: number): Promise<string[]> {
     return withLock(jobKey(tenantId, jobId), async () => {
       const job = context.job(tenantId, jobId);
-      if (job?.state !== "in_progress") return [];
+      const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
+      if (!job || !agent) return [];
       const last = job.tools.at(-1);
-      if (last?.status !== "error" || !last.retryable || last.attempt + 1 !== attempt) return [];
-      const agent = context.profile(tenantId, job.owner_entity_id);
-      if (!agent) return [];
       try {
-        return await runTool(job, agent, [], {
-          tenant_id: tenantId,
-          trace_id: job.trace_id,
-          conversation_id: job.conversation_id,
-          causation_id: last.result_event_id ?? job.last_event_id,
-        });
+        const r = await deps.run(
+          job,
+          agent,
+          { type: "retry_due", attempt },
+          {
+            tenant_id: tenantId,
+            trace_id: job.trace_id,
+            conversation_id: job.conversation_id,
+            causation_id: last?.result_event_id ?? job.last_event_id,
+          },
+        );
+        return r.ids;
       } catch (e) {
         // Another process already recorded this attempt: its tool.called id is ours too.
         if (isAppError(e) && e.code === "DUPLICATE_EVENT_ID") return [];
@@ -101,13 +107,7 @@ export function createRetryScheduler(deps: {
           if (agent) {
             track(
               withLock(jobKey(t, jobId), () =>
-                runTool(
-                  job,
-                  agent,
-                  [],
-                  { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id },
-                  { resumeCallId: last.tool_call_id },
-                ),
+                deps.run(job, agent, { type: "resume_call" }, { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }),
               ).catch((e) => deps.onError(e, "resume")),
             );
             armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });

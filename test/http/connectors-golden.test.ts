@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCalDavCalendar } from "../../src/office/index.js";
-import { messageIdDigest } from "../../src/office/job-mail.js";
+import { messageIdDigest } from "../../src/office/jobs/mail-step.js";
 import { startSmtp, type FakeSmtp } from "../office/mail/smtp-fixture.js";
 import { startRadicale, type Radicale } from "../support/radicale.js";
 import { cardFrame, click, openStream } from "../support/golden.js";

@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { createCalDavCalendar } from "../../src/office/index.js";
-import { messageIdDigest } from "../../src/office/job-mail.js";
+import { messageIdDigest } from "../../src/office/jobs/mail-step.js";
 import { startRadicale, type Radicale } from "../support/radicale.js";
 import { freePort, startSmtp, type FakeSmtp } from "./mail/smtp-fixture.js";
 import { AGENT, click, CONV, DAN, GOLDEN_INPUT, setupWorld, T, TRACE, type World } from "./helpers.js";

@@ -1,0 +1,121 @@
+import type { TJobActionRequest } from "../../../contracts/office.js";
+import { AppError } from "../../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { EmitContext } from "../emitter.js";
+import { checkAddress, invalidInputError } from "../governance-gate.js";
+import { slotForInputKey, type JobSlots, type JobView } from "../job-machine.js";
+import type { JobEngine } from "../job-engine.js";
+import { extractMeetingSlots } from "../planner/slots.js";
+import { checkClickCommand } from "./decide.js";
+import type { Click, LedgerInput, Prepared } from "./model.js";
+
+/**
+ * Card clicks, from request to decision: read the job, name the clicker, check the click
+ * (nothing is stored for a refused one), make its words ledger-safe, then let the job engine
+ * decide and carry it out under the job's lock. Human clicks are written as the person, with
+ * the card, button and action that caused them; what Office decides is written as the agent.
+ */
+export function createJobClicks(deps: { engine: JobEngine; context: ContextBuilder }) {
+  const { engine, context } = deps;
+
+  function load(req: TJobActionRequest): { job: JobView; agent: EntityProfile; click: Click } {
+    const job = context.job(req.tenant_id, req.job_id);
+    checkAddress(job, req);
+    const agent = context.profile(req.tenant_id, job.owner_entity_id);
+    if (!agent) throw new AppError("NOT_FOUND", "The job’s owner is not registered.", { job_id: req.job_id });
+    const who = context.profile(req.tenant_id, req.actor_entity_id);
+    if (!who) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
+    const click: Click = {
+      card_id: req.card_id,
+      button_id: req.button_id,
+      action: req.action,
+      by: { entity_id: req.actor_entity_id, actor_type: who.actor_type, display_name: who.display_name || req.actor_entity_id, roles: who.roles },
+      ...(req.input ? { input: req.input } : {}),
+    };
+    return { job, agent, click };
+  }
+
+  /**
+   * Form answers bound for the ledger, keyed as the form named them: meeting details go through
+   * the intake (emails and links to the vault, the time words resolved into a window, which is
+   * recorded beside them as `when`), everything else as short scrubbed text.
+   */
+  function sanitizeInputs(tenantId: string, input: Record<string, unknown>, prev: JobSlots): Record<string, LedgerInput> {
+    const bySlot: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(input)) {
+      const slot = slotForInputKey(k);
+      if (slot && slot !== "notes") bySlot[slot] = v;
+    }
+    const slots = engine.intakeSlots(tenantId, bySlot, prev) as Record<string, LedgerInput | undefined>;
+    const out: Record<string, LedgerInput> = {};
+    for (const [k, v] of Object.entries(input)) {
+      const slot = slotForInputKey(k);
+      const value = slot ? slots[slot] : undefined;
+      if (value !== undefined) out[k] = value;
+      else if (typeof v === "string" && slot !== "attendee_email" && slot !== "meeting_url") out[k] = engine.sanitizeText(tenantId, v).text.slice(0, 500);
+      else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
+    }
+    for (const k of ["when", "link_label", "meeting_link"] as const) if (slots[k] !== undefined && !(k in out)) out[k] = slots[k]!;
+    return out;
+  }
+
+  /** The click's words made ledger-safe: this writes to the vault, so it runs after the checks. */
+  function prepare(job: JobView, click: Click): Prepared {
+    const t = job.tenant_id;
+    const input = click.input ?? {};
+    const scrub = (raw: string) => engine.sanitizeText(t, raw).text;
+    switch (click.action.type) {
+      case "job.reject":
+        return typeof input.reason === "string" ? { text: scrub(input.reason) } : {};
+      case "job.request_changes": {
+        const raw = String(input.changes_request ?? "");
+        if (job.kind !== "schedule_meeting") return { text: scrub(raw) };
+        const found = extractMeetingSlots(raw);
+        // A name is only changed when the person says "with <Name>".
+        if (!/\bwith\s+[A-ZÀ-Ý]/.test(raw)) delete found.attendee_name;
+        return { text: scrub(raw), slots: engine.intakeSlots(t, found, job.slots) };
+      }
+      case "job.provide_input":
+        return { inputs: sanitizeInputs(t, input, job.slots) };
+      case "job.dispute":
+        return { text: scrub(String(input.dispute_reason ?? input.details ?? input.reason ?? "")) };
+      case "chat.ask":
+        return { text: scrub(click.action.prompt_text) };
+      default:
+        return {};
+    }
+  }
+
+  /** Check a click without writing anything (the gateway's synchronous pre-check). */
+  function check(req: TJobActionRequest): void {
+    const { job, click } = load(req);
+    const { fieldErrors } = checkClickCommand(job, click);
+    if (Object.keys(fieldErrors).length) throw invalidInputError(fieldErrors);
+  }
+
+  async function handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> {
+    return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
+      const { job, agent, click } = load(req);
+      const { fieldErrors } = checkClickCommand(job, click);
+      // A click is caused by the gateway's record of it, else by the card message that offered it.
+      const cause = req.causation_id ?? job.card_events.get(req.card_id);
+      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
+      const prepared = Object.keys(fieldErrors).length ? {} : prepare(job, click);
+      const r = await engine.run(job, agent, { type: "click", click, prepared }, ec);
+      return { ids: r.ids, ...(r.notes ? { notes: r.notes } : {}), ...(r.job_id ? { job_id: r.job_id } : {}) };
+    });
+  }
+
+  /** Resend from the Outbox screen: the same step as the card's Resend, for the message's job. */
+  async function resendOutbox(tenantId: string, jobId: string): Promise<{ ids: string[]; job_id: string }> {
+    return engine.withLock(engine.jobKey(tenantId, jobId), async () => {
+      const job = context.job(tenantId, jobId);
+      const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
+      if (!job || !agent) throw new AppError("NOT_FOUND", "No such job.", { job_id: jobId });
+      const ec: EmitContext = { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: job.last_event_id };
+      return { ids: (await engine.run(job, agent, { type: "resend_mail" }, ec)).ids, job_id: jobId };
+    });
+  }
+
+  return { handle, check, resendOutbox };
+}

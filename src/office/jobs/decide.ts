@@ -1,0 +1,292 @@
+import type { TCardButton } from "../../../contracts/cards.js";
+import { AppError } from "../../shared/errors.js";
+import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
+import type { Draft } from "../emitter.js";
+import { checkClick, checkClicker, invalidInputError, validateInput } from "../governance-gate.js";
+import { missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "../job-machine.js";
+import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
+import * as copy from "../narrator.js";
+import { describeWhen } from "../when/index.js";
+import type { Click, DecideContext, Decision, JobCommand, JobEffect, Prepared } from "./model.js";
+import { noDecision } from "./model.js";
+import { mailAttempt, mailOutcome } from "./mail-step.js";
+import { recordOutcome } from "./outcome.js";
+import { afterDrafts, draftsFor, nextStep, startTool } from "./step.js";
+
+/**
+ * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
+ * that record it and the effects the runner carries out — without reading or writing anything.
+ * A refused command throws the AppError the person sees (ILLEGAL_JOB_TRANSITION,
+ * INVALID_PROVENANCE, UNAUTHORIZED_ACTION, INVALID_INPUT, CONFLICT). `evolve` (job-machine.ts)
+ * folds the events back into the job, so `decide` then `evolve` is the whole machine.
+ */
+export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
+  switch (cmd.type) {
+    case "click":
+      return decideClick(job, cmd.click, cmd.prepared, ctx);
+    case "answer_in_chat":
+      return answerInChat(job, cmd, ctx);
+    case "retry_due": {
+      // A timer re-reads the job: it runs only if that very attempt is still the one due.
+      const last = job.tools.at(-1);
+      if (job.state !== "in_progress" || last?.status !== "error" || !last.retryable || last.attempt + 1 !== cmd.attempt) return noDecision();
+      return startTool(job, [], ctx);
+    }
+    case "resume_call": {
+      const last = job.tools.at(-1);
+      if (job.state !== "in_progress" || !last || last.status) return noDecision();
+      return startTool(job, [], ctx, { call_id: last.tool_call_id, attempt: last.attempt });
+    }
+    case "record_outcome":
+      return recordOutcome(job, cmd, ctx);
+    case "resend_mail":
+      if (job.state !== "waiting_input" && job.state !== "in_progress")
+        throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`, { job_id: job.job_id, state: job.state });
+      return resendMail(job, ctx);
+    case "mail_attempt":
+      return mailAttempt(job, cmd.delivery, cmd.attempt, ctx);
+    case "mail_outcome":
+      return mailOutcome(job, cmd.delivery, cmd.attempt, cmd.outcome, ctx);
+  }
+}
+
+/**
+ * The checks a click must pass before anything is recorded: offered on this job's card, allowed
+ * in its state, by someone who may click it. Returns the button and the form's field errors
+ * (a bad form answer is not refused here: Provide info answers it with a card that says why).
+ */
+export function checkClickCommand(job: JobView, click: Click): { button: TCardButton; fieldErrors: Record<string, string> } {
+  const { button } = checkClick(job, click);
+  if (click.by.actor_type === "human") checkClicker(click.by.roles, button.action.type, button.label);
+  const fieldErrors = validateInput(button, click.input);
+  if (Object.keys(fieldErrors).length && click.action.type !== "job.provide_input") throw invalidInputError(fieldErrors);
+  return { button, fieldErrors };
+}
+
+const has = (o: Record<string, string>) => Object.keys(o).length > 0;
+
+function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: DecideContext): Decision {
+  const { fieldErrors } = checkClickCommand(job, click);
+  const d = draftsFor(ctx);
+  const A = ctx.agent.entity_id;
+  const J = job.job_id;
+  const provenance = { card_id: click.card_id, button_id: click.button_id, action: click.action };
+  const human = (event_type: string, payload: Record<string, unknown> = {}): Draft => ({
+    event_type,
+    actor: { entity_id: click.by.entity_id, actor_type: click.by.actor_type },
+    job_id: J,
+    payload: { job_id: J, ...payload, ...provenance },
+  });
+  const text = prepared.text ?? "";
+  const action = click.action;
+
+  if (has(fieldErrors)) {
+    // A bad form answer gets a field error now and a Tracking card saying what is wrong.
+    const c = d.cardCtx(job, ctx.agent);
+    const meeting = job.kind === "schedule_meeting";
+    const missing = meeting ? [...new Set([...missingMeetingInputs(job.slots), ...Object.keys(fieldErrors).map((k) => slotForInputKey(k) ?? k)])] : [];
+    const schema = meeting ? copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, fieldErrors, click.input ?? {}) : undefined;
+    const card = buildTrackingCard(c, {
+      state: job.state,
+      status_line: `Please fix: ${Object.values(fieldErrors).join(" ")}`.slice(0, 300),
+      waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
+      steps: copy.meetingSteps("collect"),
+      buttons: trackingButtons(c, schema),
+    });
+    return { events: d.cardDrafts(A, J, "job.progress", card), effects: [], refusal: { fields: fieldErrors } };
+  }
+
+  switch (action.type) {
+    case "job.approve": {
+      const events = [human("job.approved"), d.stateDraft(A, J, "approved", "in_progress", "approved_by_user")];
+      return nextStep(afterDrafts(job, events), events, ctx);
+    }
+    case "job.reject":
+      return {
+        events: [
+          human("job.rejected", { ...(action.reason_code ? { reason_code: action.reason_code } : {}), ...(text ? { reason_text: text } : {}) }),
+          d.textDraft(A, "Understood — I won’t do this. What would you like instead?", J),
+        ],
+        effects: [],
+      };
+    case "job.request_changes": {
+      let slots: JobSlots = job.slots;
+      let goal: string;
+      if (job.kind === "schedule_meeting") {
+        slots = { ...slots, ...prepared.slots };
+        const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute` : "a";
+        const when = slots.when ? ` (${describeWhen(slots.when)})` : slots.day_hint ? ` ${slots.day_hint}` : "";
+        goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${when} and send an invite`;
+      } else {
+        goal = `${job.goal} — ${text}`.slice(0, 500);
+      }
+      const card = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: d }).formalizeCardFor(job, ctx.agent, {
+        kind: job.kind,
+        goal,
+        slots,
+        constraints: [`Changes requested: ${text}`.slice(0, 300)],
+        ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
+      });
+      return { events: [human("job.changes_requested", { changes_text: text.slice(0, 2000) }), ...d.cardDrafts(A, J, "job.proposed", card)], effects: [] };
+    }
+    case "job.provide_input": {
+      const given = human("job.input_provided", { inputs: prepared.inputs ?? {} });
+      if (job.state === "in_progress") return { events: [given, d.textDraft(A, "Noted — I’ll use that.", J)], effects: [] };
+      const events = [given, d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received")];
+      return nextStep(afterDrafts(job, events), events, ctx);
+    }
+    case "job.ack":
+      return { events: [human("job.acknowledged")], effects: [] };
+    case "job.dispute": {
+      const reason = text.slice(0, 2000);
+      const events: Draft[] = [human("job.disputed", { reason_text: reason, ...(action.reason_code ? { reason_code: action.reason_code } : {}) })];
+      const effects: JobEffect[] = [];
+      if (job.state === "in_progress") {
+        // Dispute pauses: no retry fires while the person is being asked what is wrong.
+        effects.push({ type: "cancel_retry" });
+        const c = d.cardCtx(job, ctx.agent);
+        const card = buildTrackingCard(c, {
+          state: "waiting_input",
+          status_line: `Paused: ${reason}`.slice(0, 300),
+          blockers: ["Disputed — waiting for clarification"],
+          waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
+          steps: copy.meetingSteps("collect"),
+          buttons: trackingButtons(c, job.kind === "schedule_meeting" ? copy.meetingInputSchema(["time_window"], job.slots, ctx.defaultTimezone) : undefined),
+        });
+        events.push(d.stateDraft(A, J, "in_progress", "waiting_input", "disputed_by_user", reason.slice(0, 500)), ...d.cardDrafts(A, J, "job.progress", card));
+      }
+      const question = ["completed", "failed", "cancelled"].includes(job.state)
+        ? `Sorry about that. What was wrong with “${job.title}”? I can propose a follow-up job to fix it.`
+        : `I’ve paused “${job.title}”. What should I do differently? Tell me here or use Provide info.`;
+      events.push(d.textDraft(A, question, J));
+      return { events, effects };
+    }
+    case "job.cancel": {
+      const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }];
+      if (job.state === "failed") return { events: [d.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)], effects };
+      const name = click.by.display_name;
+      const fc = d.cardCtx(job, ctx.agent);
+      const finished = buildFinishedCard(fc, {
+        result: "cancelled",
+        summary: `Cancelled by ${name}. Nothing else will run for this job.`,
+        artifacts: [],
+        buttons: completedButtons(fc),
+      });
+      return {
+        events: [d.stateDraft(A, J, job.state, "cancelled", "cancelled_by_user", `Cancelled by ${name}`, provenance), ...d.cardDrafts(A, J, "job.completed", finished)],
+        effects,
+      };
+    }
+    case "job.retry":
+    case "job.switch_tool": {
+      const switchTo = action.type === "job.switch_tool" ? (action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
+      if (job.state === "failed")
+        return followUp(job, ctx, switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {}, action.type === "job.retry" ? "retry" : "switch");
+      // The invite exists and only its email failed: Resend delivers the same message again.
+      if (action.type === "job.retry" && hasInvite(job)) return withEffect(resendMail(job, ctx), { type: "cancel_retry" });
+      // A switch is recorded as the person's change request; a bare retry has no job event of
+      // its own (the gateway's click bubble and the causation id record it).
+      const label = copy.LINK_OPTIONS.find((o) => o.value === switchTo)?.label ?? switchTo;
+      const events: Draft[] = switchTo ? [human("job.changes_requested", { changes_text: `Switch to ${label}` })] : [];
+      if (job.state === "waiting_input") events.push(d.stateDraft(A, J, "waiting_input", "in_progress", switchTo ? "tool_switched" : "retry_requested"));
+      const next = afterDrafts(job, events);
+      const switched = switchTo ? { ...next, slots: { ...next.slots, meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } } : next;
+      return withEffect(nextStep(switched, events, ctx), { type: "cancel_retry" });
+    }
+    case "job.follow_up":
+      return followUp(job, ctx, {}, "follow_up");
+    case "chat.ask":
+      return {
+        events: [
+          {
+            event_type: "message.sent",
+            actor: { entity_id: click.by.entity_id, actor_type: click.by.actor_type },
+            job_id: J,
+            payload: { message_id: ctx.ids("msg"), kind: "text", body_text: text, action: { card_id: click.card_id, button_id: click.button_id, type: "chat.ask", job_id: J } },
+          },
+          d.textDraft(A, copy.answerAbout(job, text), J),
+        ],
+        effects: [],
+      };
+    default:
+      throw new AppError("VALIDATION_ERROR", "Unknown action.");
+  }
+}
+
+/** Cancel effects come first: the runner performs them before it writes the events. */
+const withEffect = (d: Decision, e: JobEffect): Decision => ({ ...d, effects: [e, ...d.effects] });
+
+/** The calendar invite exists (only its email can still be pending or refused). */
+const hasInvite = (job: JobView) => job.tools.some((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
+
+/** Back to work on the email step: the job runs again and the outbox sends the same message now. */
+function resendMail(job: JobView, ctx: DecideContext): Decision {
+  const d = draftsFor(ctx);
+  const A = ctx.agent.entity_id;
+  const c = d.cardCtx(job, ctx.agent);
+  const card = buildTrackingCard(c, {
+    state: "in_progress",
+    status_line: `Resending the invite to ${job.slots.attendee_email?.redacted ?? "the attendee"}…`,
+    steps: copy.meetingSteps("send"),
+    buttons: progressButtons(c),
+  });
+  const events = job.state === "waiting_input" ? [d.stateDraft(A, job.job_id, "waiting_input", "in_progress", "resend_requested")] : [];
+  return { events: [...events, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "resend_mail" }] };
+}
+
+/** A chat answer fills the open Tracking card's form; its Provide info button is the provenance. */
+function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_chat" }>, ctx: DecideContext): Decision {
+  const d = draftsFor(ctx);
+  const A = ctx.agent.entity_id;
+  const J = job.job_id;
+  if (job.state !== "waiting_input") return { events: [d.textDraft(A, "Noted.", J)], effects: [], notes: "Job not waiting for input" };
+  const tracking = job.latest["job.tracking"];
+  const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
+  if (!tracking || !button) return { events: [d.textDraft(A, "Please use Provide info on the job’s card.", J)], effects: [], notes: "No open form" };
+  const events: Draft[] = [
+    {
+      event_type: "job.input_provided",
+      actor: cmd.by,
+      job_id: J,
+      payload: { job_id: J, inputs: cmd.inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: J } },
+    },
+    d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received"),
+  ];
+  return { ...nextStep(afterDrafts(job, events), events, ctx), notes: "Continued the job", job_id: J };
+}
+
+/** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
+function followUp(job: JobView, ctx: DecideContext, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch"): Decision {
+  const who = job.slots.attendee_name;
+  let spec: ProposalSpec;
+  if (job.kind === "schedule_meeting") {
+    const slots: JobSlots = { ...job.slots, ...override };
+    // A follow-up is at another time: the window is asked for again.
+    if (why === "follow_up") for (const k of ["time_window", "when", "day_hint"] as const) delete slots[k];
+    const title = why === "follow_up" ? `Schedule follow-up with ${who ?? "attendee"}` : job.title;
+    const using = copy.LINK_OPTIONS.find((o) => o.value === slots.meeting_link)?.label ?? slots.meeting_link;
+    spec = {
+      title: title.slice(0, 120),
+      kind: "schedule_meeting",
+      goal:
+        why === "follow_up"
+          ? `Schedule a follow-up ${slots.duration_minutes ?? 30}-minute call${who ? ` with ${who}` : ""} and send an invite`
+          : `${job.goal} (${why === "retry" ? "second try" : `using ${using}`})`,
+      slots: why === "follow_up" ? { ...slots, title: `Follow-up with ${who ?? "attendee"}` } : slots,
+      constraints: [`Follows up job ${job.job_id}`],
+      parent_job_id: job.job_id,
+    };
+  } else {
+    spec = {
+      title: `Follow up: ${job.title}`.slice(0, 120),
+      kind: "generic",
+      goal: `Follow up on “${job.title}”`,
+      slots: {},
+      constraints: [`Follows up job ${job.job_id}`],
+      parent_job_id: job.job_id,
+    };
+  }
+  const proposals = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) });
+  const p = proposals.proposeDrafts(ctx.agent, { tenant_id: job.tenant_id, conversation_id: job.conversation_id }, spec);
+  return { events: p.drafts, effects: [], job_id: p.job_id, notes: "Proposed a follow-up job" };
+}

@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
+import { AppError } from "../../shared/errors.js";
+import { askButton, buildFinishedCard, buildTrackingCard, type CardContext, completedButtons, progressButtons } from "../cards.js";
+import type { Draft } from "../emitter.js";
+import { agentActor, MAIL_TOOL, toolCallId } from "../job-drafts.js";
+import type { JobView } from "../job-machine.js";
+import { type DeliveryOutcome, type OutboxDelivery, scrubAddresses } from "../mail/index.js";
+import * as copy from "../narrator.js";
+import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import type { DecideContext, Decision } from "./model.js";
+import { approverOf, draftsFor } from "./step.js";
+
+/**
+ * The email step of a meeting job, decided like every other: each delivery attempt of the
+ * outbox is a `mail.send` call — the intent before the SMTP conversation, the result after it —
+ * and the card that follows says what the mail server answered: sent (the job completes),
+ * retrying, or refused (the job waits for a person: Resend or Cancel).
+ */
+
+/**
+ * A Message-ID is shaped like an address (`<obx_…@sender.domain>`), and the ledger takes no
+ * address; it keeps the SHA-256 of the exact header value, which anyone holding the delivered
+ * email can recompute. The Outbox screen shows the id itself.
+ */
+export const messageIdDigest = (messageId: string) => `sha256:${createHash("sha256").update(messageId, "utf8").digest("hex")}`;
+
+export const mailIdempotencyKey = (jobId: string) => `idem:${jobId}:${MAIL_TOOL}:v1`;
+
+const calledOf = (job: JobView, attempt: number) => job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL));
+
+function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: string): Draft {
+  const callId = toolCallId(job.job_id, attempt, MAIL_TOOL);
+  const prev = job.tools.filter((t) => t.tool_name === MAIL_TOOL && t.tool_call_id !== callId).at(-1);
+  return {
+    event_type: "tool.called",
+    event_id: `evt_${callId}`,
+    actor: agentActor(agentId),
+    job_id: job.job_id,
+    payload: {
+      tool_call_id: callId,
+      tool_name: MAIL_TOOL,
+      tool_version: "v1",
+      purpose: `Email the invite to ${d.to_redacted}`,
+      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: "invite.ics", provider: "smtp" },
+      pii_policy: { redactions_applied: ["to"], hashes_applied: [], raw_pii_stored: false },
+      idempotency_key: mailIdempotencyKey(job.job_id),
+      attempt,
+      ...(prev && attempt > 1 ? { retry_of_tool_call_id: prev.tool_call_id } : {}),
+    },
+  };
+}
+
+/** The intent of a delivery attempt; a resumed attempt already has it, a job no longer running sends nothing. */
+export function mailAttempt(job: JobView, d: OutboxDelivery, attempt: number, ctx: DecideContext): Decision {
+  if (job.state !== "in_progress") throw new AppError("CONFLICT", "The job is not running; the email waits.");
+  if (calledOf(job, attempt)) return { events: [], effects: [] };
+  return { events: [calledDraft(job, d, attempt, ctx.agent.entity_id)], effects: [] };
+}
+
+const errorCode = (o: Extract<DeliveryOutcome, { status: "retry" | "failed" }>) =>
+  o.status === "failed" && o.code && o.code >= 500 ? "INVALID_INPUT" : o.code && o.code >= 400 ? "PROVIDER_RATE_LIMIT" : "PROVIDER_UNAVAILABLE";
+
+/** The delivery's result and the card that states it, every word from this result and the invite's. */
+export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, outcome: DeliveryOutcome, ctx: DecideContext): Decision {
+  const A = ctx.agent.entity_id;
+  const drafts = draftsFor(ctx);
+  const callId = toolCallId(job.job_id, attempt, MAIL_TOOL);
+  const called = calledOf(job, attempt);
+  // Nothing was called for a job no longer running: nothing to record.
+  if (!called && job.state !== "in_progress") return { events: [], effects: [] };
+  const pre: Draft[] = called ? [] : [calledDraft(job, d, attempt, A)];
+  const result: Draft = {
+    event_type: "tool.result",
+    actor: agentActor(A),
+    job_id: job.job_id,
+    payload: {
+      tool_call_id: callId,
+      tool_name: MAIL_TOOL,
+      status: outcome.status === "sent" ? "success" : "error",
+      latency_ms: 0,
+      ...(outcome.status === "sent"
+        ? {
+            output: {
+              outbox_id: d.outbox_id,
+              message_id_sha256: messageIdDigest(outcome.message_id),
+              server_response: scrubAddresses(outcome.response).slice(0, 300),
+              refused_recipients: outcome.rejected,
+            },
+          }
+        : {
+            error: {
+              error_code: errorCode(outcome),
+              message_safe: outcome.error.slice(0, 300),
+              retryable: outcome.status === "retry",
+              ...(outcome.status === "retry" ? { suggested_wait_seconds: Math.max(1, Math.round((Date.parse(outcome.next_attempt_at) - Date.parse(ctx.now)) / 1000)) } : {}),
+            },
+          }),
+      safety: { pii_leak_detected: false, redaction_summary: ["recipient addresses not stored raw"] },
+      attempt,
+      retryable: outcome.status === "retry",
+    },
+  };
+  const invite = job.tools.find((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
+  const output = invite?.output as CreateInviteOutput | undefined;
+  const facts = output ? `${copy.inviteFacts(output, job.slots)} ` : "";
+  const short = output ? `${copy.inviteFactsShort(output)} ` : "";
+  const artifacts: TArtifactRef[] = invite?.artifacts ?? [];
+  const c = drafts.cardCtx(job, ctx.agent);
+  const tz = output?.scheduled_time.timezone ?? "UTC";
+  let cards: Draft[] = [];
+  if (job.state === "in_progress" && outcome.status === "sent") {
+    const finished = buildFinishedCard(c, {
+      result: "completed",
+      summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response })}`,
+      artifacts,
+      buttons: completedButtons(c),
+    });
+    cards = drafts.cardDrafts(A, job.job_id, "job.completed", finished);
+  } else if (job.state === "in_progress" && outcome.status === "retry") {
+    const card = buildTrackingCard(c, {
+      state: "in_progress",
+      status_line: `${short}${copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz })}`.slice(0, 300),
+      blockers: [outcome.error.slice(0, 300)],
+      steps: copy.meetingSteps("send"),
+      buttons: progressButtons(c),
+      artifacts_preview: artifacts,
+    });
+    cards = drafts.cardDrafts(A, job.job_id, "job.progress", card);
+  } else if (job.state === "in_progress" && outcome.status === "failed") {
+    const card = buildTrackingCard(c, {
+      state: "waiting_input",
+      status_line: `${short}${copy.mailFacts({ kind: "refused", to: d.to_redacted, error: outcome.error })}`.slice(0, 300),
+      blockers: [outcome.error.slice(0, 300)],
+      waiting_on: approverOf(job, ctx.profileOf),
+      steps: copy.meetingSteps("blocked_send"),
+      buttons: resendButtons(c),
+      artifacts_preview: artifacts,
+    });
+    cards = [
+      drafts.stateDraft(A, job.job_id, "in_progress", "waiting_input", "mail_refused", outcome.error.slice(0, 500)),
+      ...drafts.cardDrafts(A, job.job_id, "job.progress", card),
+    ];
+  }
+  return { events: [...pre, result, ...cards], effects: [] };
+}
+
+/** After the mail server refused the invite: Resend / Cancel / Ask in chat. */
+function resendButtons(c: CardContext): TCardButton[] {
+  const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
+  return [
+    { button_id: id("resend"), label: "Resend", style: "primary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: id("cancel"),
+      label: "Cancel",
+      style: "danger",
+      confirm: { title: "Cancel this job?", body: "The invite will not be emailed. The .ics stays downloadable." },
+      action: { type: "job.cancel", job_id: c.job_id },
+    },
+    askButton(c, "Why was the invite refused, and what can I do?"),
+  ];
+}

@@ -1,0 +1,119 @@
+import type { TCardAction } from "../../../contracts/cards.js";
+import type { TRedactedValue } from "../../../contracts/events.js";
+import type { TActor } from "../../../contracts/primitives.js";
+import type { TWhen } from "../../../contracts/when.js";
+import type { IdGenerator } from "../../shared/ids.js";
+import type { EntityProfile } from "../context-builder.js";
+import type { Draft } from "../emitter.js";
+import type { JobSlots, JobView } from "../job-machine.js";
+import type { DeliveryOutcome, OutboxDelivery } from "../mail/index.js";
+import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import type { ToolDefinition, ToolOutcome } from "../tools/tool.js";
+
+/**
+ * The job state machine's vocabulary, shared by the pure decider (`decide`) and the runner
+ * that performs its effects. A command is something asked of a job; a decision is the events
+ * that record it plus the effects the runner must carry out. Nothing here does I/O.
+ */
+
+/** A value bound for the ledger from a card form, already scrubbed (PII in the vault). */
+export type LedgerInput = string | number | boolean | TRedactedValue | TWhen;
+
+/** The person (or agent) behind a click, as the workspace knows them. */
+export interface Clicker extends TActor {
+  display_name: string;
+  roles: readonly string[];
+}
+
+/** A click on a card button, exactly as the gateway accepted it. */
+export interface Click {
+  card_id: string;
+  button_id: string;
+  action: TCardAction;
+  by: Clicker;
+  /** The form answer as typed; the decider reads it only to check it and to refill a form. */
+  input?: Record<string, unknown>;
+}
+
+/**
+ * What the runner made ledger-safe before deciding (free text scrubbed, emails and links put
+ * in the vault, time words resolved): the decider never sees a raw address.
+ */
+export interface Prepared {
+  /** The click's free text (reason, change request, dispute, question), scrubbed. */
+  text?: string;
+  /** Form answers keyed as the form named them. */
+  inputs?: Record<string, LedgerInput>;
+  /** A change request's meeting details, read from its words. */
+  slots?: Partial<JobSlots>;
+}
+
+/** One planned tool call: what the runner hands the tool router. */
+export interface PlannedCall {
+  call_id: string;
+  tool_name: string;
+  attempt: number;
+  input: unknown;
+  idempotency_key: string;
+  provider: string;
+}
+
+export type JobCommand =
+  | { type: "click"; click: Click; prepared: Prepared }
+  /** A chat answer fills the form the open Tracking card asked for. */
+  | { type: "answer_in_chat"; by: TActor; inputs: Record<string, LedgerInput> }
+  /** A retry timer fired for this attempt. */
+  | { type: "retry_due"; attempt: number }
+  /** Boot found a tool call without a result: run it again under the same id and key. */
+  | { type: "resume_call" }
+  /** The tool answered; `breaker_open` is the provider's circuit after counting this failure. */
+  | { type: "record_outcome"; call: PlannedCall; outcome: ToolOutcome & { latency_ms: number }; breaker_open: boolean }
+  /** Resend from the Outbox screen. */
+  | { type: "resend_mail" }
+  /** The outbox is about to deliver the invite (attempt n): the mail.send intent. */
+  | { type: "mail_attempt"; delivery: OutboxDelivery; attempt: number }
+  /** The mail server answered attempt n. */
+  | { type: "mail_outcome"; delivery: OutboxDelivery; attempt: number; outcome: DeliveryOutcome };
+
+export type JobEffect =
+  /** Run the tool; its outcome comes back as `record_outcome` against `job`. */
+  | { type: "run_tool"; job: JobView; call: PlannedCall }
+  | { type: "cancel_retry" }
+  | { type: "arm_retry"; delay_ms: number; attempt: number }
+  | { type: "cancel_mail" }
+  | { type: "resend_mail" }
+  | { type: "queue_invite"; job: JobView; invite: CreateInviteOutput }
+  /** The provider answered: its circuit closes again. */
+  | { type: "reset_breaker"; provider: string };
+
+export interface Decision {
+  events: Draft[];
+  effects: JobEffect[];
+  /** Refused after the events are written: a bad form answer gets field errors and a card saying why. */
+  refusal?: { fields: Record<string, string> };
+  /** A new job the decision opened (a follow-up), and a note for the caller. */
+  job_id?: string;
+  notes?: string;
+}
+
+/** The facts about the tool a meeting job runs, as far as deciding needs them (no `run`). */
+type ToolFacts = Pick<ToolDefinition<unknown>, "name" | "version" | "purpose" | "sanitize" | "providerOf">;
+
+/** Everything a decision may read besides the job: time, ids and the workspace's facts. */
+export interface DecideContext {
+  now: string;
+  ids: IdGenerator;
+  /** The agent that owns the job. */
+  agent: EntityProfile;
+  defaultTimezone: string;
+  /** A member's profile (names on cards; the requester is invited to their meeting). */
+  profileOf(entityId: string): EntityProfile | undefined;
+  /** The calendar tool and whether this agent may use it. */
+  calendar: { tool: ToolFacts; allowed: boolean };
+  /** What happens to an invite's email: sent by the outbox, not allowed, or no mail set up. */
+  mail: "send" | "not_allowed" | "not_configured";
+  /** Delay before each attempt of a retryable failure. */
+  retrySchedule: readonly number[];
+}
+
+export const noDecision = (): Decision => ({ events: [], effects: [] });

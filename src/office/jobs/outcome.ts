@@ -1,0 +1,143 @@
+import type { TArtifactRef } from "../../../contracts/cards.js";
+import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "../cards.js";
+import type { Draft } from "../emitter.js";
+import { agentActor } from "../job-drafts.js";
+import type { JobView } from "../job-machine.js";
+import * as copy from "../narrator.js";
+import { decideAfterFailure } from "../retry-policy.js";
+import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import type { ToolErrorCode } from "../tools/tool.js";
+import type { DecideContext, Decision, JobCommand, JobEffect } from "./model.js";
+import { approverOf, draftsFor, priorUnknowns, waitFor } from "./step.js";
+
+/**
+ * What a tool's outcome means for the job: the result exactly as the tool reported it, and the
+ * card that states it. A success says only what the output holds; a failure is retried, waits
+ * for a person, or fails the job, as the retry policy rules.
+ */
+/** What the tool's outcome means: the result as recorded and the card that states it. */
+export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "record_outcome" }>, ctx: DecideContext): Decision {
+  const d = draftsFor(ctx);
+  const A = ctx.agent.entity_id;
+  const { call, outcome: out } = cmd;
+  const c = d.cardCtx(job, ctx.agent);
+  if (out.ok) {
+    const invite = out.output as CreateInviteOutput;
+    // Artifacts point at the event that recorded them, so its id is chosen here.
+    const resultId = ctx.ids("evt");
+    const withEvent: TArtifactRef[] = out.artifacts.map((a) => ({ ...a, event_id: resultId }));
+    const resultDraft: Draft = {
+      event_type: "tool.result",
+      event_id: resultId,
+      actor: agentActor(A),
+      job_id: job.job_id,
+      payload: {
+        tool_call_id: call.call_id,
+        tool_name: call.tool_name,
+        status: "success",
+        latency_ms: out.latency_ms,
+        output: out.output,
+        artifacts: withEvent,
+        safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+        attempt: call.attempt,
+        retryable: false,
+      },
+    };
+    const effects: JobEffect[] = [{ type: "reset_breaker", provider: call.provider }];
+    if (ctx.mail === "send") {
+      // The invite exists; the email is a step of its own (mail.send), delivered in the background.
+      const card = buildTrackingCard(c, {
+        state: "in_progress",
+        status_line: `${copy.inviteFactsShort(invite)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? "the attendee" })}`.slice(0, 300),
+        steps: copy.meetingSteps("send"),
+        buttons: progressButtons(c),
+        artifacts_preview: withEvent,
+      });
+      return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [...effects, { type: "queue_invite", job, invite }] };
+    }
+    const fc = d.cardCtx(job, ctx.agent);
+    const finished = buildFinishedCard(fc, {
+      result: "completed",
+      summary: `${copy.inviteFacts(invite, job.slots)} ${copy.mailFacts({ kind: ctx.mail })}`,
+      artifacts: withEvent,
+      buttons: completedButtons(fc),
+      next_actions: [
+        {
+          label: "Create follow-up job",
+          suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." },
+        },
+      ],
+    });
+    return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.completed", finished)], effects };
+  }
+
+  const err = out.error;
+  const decision = decideAfterFailure({
+    code: err.error_code as ToolErrorCode,
+    attempt: call.attempt,
+    schedule: ctx.retrySchedule,
+    breakerOpen: cmd.breaker_open,
+    ...(err.suggested_wait_seconds !== undefined ? { suggestedWaitSeconds: err.suggested_wait_seconds } : {}),
+    priorUnknowns: priorUnknowns(job, call.call_id),
+  });
+  const resultDraft: Draft = {
+    event_type: "tool.result",
+    actor: agentActor(A),
+    job_id: job.job_id,
+    payload: {
+      tool_call_id: call.call_id,
+      tool_name: call.tool_name,
+      status: "error",
+      latency_ms: out.latency_ms,
+      error: decision.kind === "retry" ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) } : err,
+      safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+      attempt: call.attempt,
+      retryable: decision.kind === "retry",
+    },
+  };
+  const alt = copy.alternativeLink(job.slots.meeting_link);
+  if (decision.kind === "retry") {
+    const card = buildTrackingCard(c, {
+      state: "in_progress",
+      status_line: copy.retryStatus(err.error_code as ToolErrorCode, decision.delayMs),
+      blockers: [err.message_safe],
+      steps: copy.meetingSteps("retry"),
+      buttons: retryButtons(c, alt),
+      last_tool_call_id: call.call_id,
+    });
+    return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }] };
+  }
+  if (decision.kind === "wait_input") {
+    const auth = decision.reason_code === "provider_auth_required";
+    const schema = copy.meetingInputSchema(["attendee_email", "time_window"], job.slots, ctx.defaultTimezone, {}, { time_window: job.slots.time_window });
+    return {
+      events: [
+        resultDraft,
+        ...waitFor(job, ctx, decision.reason_code, err.message_safe, c, {
+          state: "waiting_input",
+          status_line: auth ? copy.AUTH_STATUS : copy.INVALID_STATUS,
+          blockers: [err.message_safe],
+          waiting_on: approverOf(job, ctx.profileOf),
+          steps: copy.meetingSteps("blocked_tool"),
+          buttons: auth ? authButtons(c, alt) : trackingButtons(c, schema),
+          last_tool_call_id: call.call_id,
+        }),
+      ],
+      effects: [],
+    };
+  }
+  const fc = d.cardCtx(job, ctx.agent);
+  const finished = buildFinishedCard(fc, {
+    result: "failed",
+    summary: copy.EXHAUSTED_SUMMARY,
+    failure_reason: err.message_safe,
+    artifacts: [],
+    buttons: failedButtons(fc, alt),
+    next_actions: [{ label: "Try again later", suggested_action: { type: "job.retry", job_id: job.job_id } }],
+  });
+  const note = decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries.";
+  return {
+    events: [resultDraft, d.stateDraft(A, job.job_id, "in_progress", "failed", decision.reason_code, note), ...d.cardDrafts(A, job.job_id, "job.completed", finished)],
+    effects: [],
+  };
+}
