@@ -95,5 +95,35 @@ export const ZOutboxView = z.object({
   ),
 });
 
+/** The MCP servers (admins): state, why one is failing, and the tools each offers. */
+export const ZMcpStatus = z.object({
+  servers: z.array(
+    z.object({
+      name: z.string(),
+      transport: z.enum(["stdio", "http"]),
+      state: z.enum(["connecting", "connected", "failing", "stopped"]),
+      error: z.string().optional(),
+      since: z.string(),
+      restarts: z.number().int(),
+      tools: z.array(
+        z.object({
+          name: z.string(),
+          server: z.string(),
+          tool: z.string(),
+          title: z.string().optional(),
+          description: z.string(),
+          inputSchema: z.record(z.string(), z.unknown()),
+          annotations: z.object({
+            readOnlyHint: z.boolean().optional(),
+            destructiveHint: z.boolean().optional(),
+            idempotentHint: z.boolean().optional(),
+            openWorldHint: z.boolean().optional(),
+          }),
+        }),
+      ),
+    }),
+  ),
+});
+
 /** Writes answer 201/202/200 with what they created; the exact fields depend on the route. */
 export const ZWriteResult = z.looseObject({ accepted: z.boolean().optional(), created_event_ids: z.array(z.string()).optional(), cursor: ZCursor.optional() });

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { checkTrustedProxies } from "./gateway/index.js";
-import { LLM_DEFAULTS, type LlmConfig } from "./office/index.js";
+import { LLM_DEFAULTS, type LlmConfig, type McpServerConfig, parseMcpServers } from "./office/index.js";
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
@@ -137,6 +137,7 @@ const ZEnv = z.object({
   CALDAV_PASSWORD: z.string().min(1).optional(),
   CALDAV_CALENDAR: z.string().trim().min(1).optional(),
   JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
+  MCP_CONFIG: z.string().trim().min(1).optional(),
 });
 
 export interface Config {
@@ -179,6 +180,8 @@ export interface Config {
   caldav?: CalDavConfig;
   /** Jitsi Meet server rooms are created on (a self-hosted one works the same). */
   jitsiBaseUrl: string;
+  /** MCP servers agents may use (MCP_CONFIG); empty when none is configured. */
+  mcp: { file?: string; servers: McpServerConfig[] };
 }
 
 export interface MailConfig {
@@ -267,6 +270,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     ...(mailConfig(e) ? { mail: mailConfig(e)! } : {}),
     ...(calDavConfig(e) ? { caldav: calDavConfig(e)! } : {}),
     jitsiBaseUrl: e.JITSI_BASE_URL ?? "https://meet.jit.si",
+    mcp: mcpConfig(e.MCP_CONFIG, env, cwd),
     // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
     host: e.HOST ?? "127.0.0.1",
     dataDir: resolve(cwd, e.DATA_DIR ?? "./data"),
@@ -324,6 +328,23 @@ function calDavConfig(e: Env): CalDavConfig | undefined {
   return { url: e.CALDAV_URL, username: e.CALDAV_USERNAME, password: e.CALDAV_PASSWORD, ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}) };
 }
 
+/** The MCP servers file, read and checked at boot: a bad file stops the boot like a bad variable. */
+function mcpConfig(path: string | undefined, env: Record<string, string | undefined>, cwd: string): Config["mcp"] {
+  if (!path) return { servers: [] };
+  const file = resolve(cwd, path);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError("MCP_CONFIG", `Invalid configuration: MCP_CONFIG points at ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  try {
+    return { file, servers: parseMcpServers(text, env) };
+  } catch (err) {
+    throw new ConfigError("MCP_CONFIG", `Invalid configuration: MCP_CONFIG ${file}: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Reads `.env` (or the file named by ENV_FILE) when present. Variables already set in the real
  * environment win, so a systemd `Environment=` line always overrides the file.
@@ -378,5 +399,6 @@ export function describeConfig(c: Config): Record<string, unknown> {
     mail: c.mail ? `${c.mail.url} as ${c.mail.from.address}` : "off (invites are not emailed)",
     caldav: c.caldav ? c.caldav.url : "off (events are not written to a calendar)",
     jitsi: c.jitsiBaseUrl,
+    mcp_servers: c.mcp.servers.length ? c.mcp.servers.map((m) => `${m.name} (${m.transport})`).join(", ") : "none",
   };
 }

@@ -25,7 +25,7 @@ import {
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, MailConfig } from "./config.js";
 import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type LlmConfig, type Office, type Planner } from "./office/index.js";
-import { selectPlanner } from "./office/index.js";
+import { type McpServerConfig, selectPlanner } from "./office/index.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
@@ -43,7 +43,7 @@ export interface ServerOptions {
   /** The organizer's calendar, injected (tests); `connectors.caldav` builds a CalDAV one. */
   calendarProvider?: CalDavCalendar;
   /** Optional outside services, each off until configured (see src/config.ts). */
-  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string };
+  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string; mcpServers?: readonly McpServerConfig[] };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
   /** Deadlines for slow clients (defaults: DEFAULT_HTTP_TIMEOUTS). */
@@ -152,6 +152,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(calendar ? { calendarProvider: calendar } : {}),
     ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
     ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
+    ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),
     ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
     logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
   });

@@ -42,6 +42,10 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
 
     createInvite: (p, body, idem) => createInvite(core, p, body, idem),
     createAgent: (p, body, idem) => createAgent(core, p, body, idem),
+    mcpStatus(p) {
+      requireAdmin(core, p);
+      return { servers: core.office.mcpStatus() };
+    },
     outbox(p) {
       requireAdmin(core, p);
       return core.office.outbox(p.tenantId);

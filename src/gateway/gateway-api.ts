@@ -20,7 +20,7 @@ import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
-import type { OutboxDelivery } from "../office/index.js";
+import type { McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
 
@@ -63,6 +63,8 @@ export interface GatewayApi {
   createInvite(p: Principal, body: In<typeof ZCreateInviteRequest>, idem: IdemScope): StoredResponse;
   /** POST /v1/agents. */
   createAgent(p: Principal, body: In<typeof ZCreateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/admin/mcp: the MCP servers' state and tools (admins). */
+  mcpStatus(p: Principal): { servers: McpServerStatus[] };
   /** GET /v1/outbox. */
   outbox(p: Principal): { mail_configured: boolean; messages: OutboxDelivery[] };
   /** POST /v1/outbox/:id/resend: the message's job goes back to work, audited as mail.send. */

@@ -1,3 +1,4 @@
+import type { McpServerStatus } from "./mcp/hub.js";
 import type { OutboxDelivery } from "./mail/index.js";
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
@@ -134,6 +135,8 @@ export interface OfficeApi {
    * message was sent already or its job is closed.
    */
   resendOutbox(tenantId: string, outboxId: string): Promise<TOfficeResponse>;
+  /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
+  mcpStatus(): McpServerStatus[];
   /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */
   start(): Promise<void>;
   /** Stops every timer and worker (pending work stays recorded and resumes at the next start). */

@@ -24,6 +24,8 @@ import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
 import type { MailConfig } from "../config.js";
+import type { McpServerConfig } from "./mcp/config.js";
+import { createMcpHub } from "./mcp/hub.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
@@ -59,6 +61,8 @@ export interface CreateOfficeDeps {
   logger?: OfficeLogger;
   /** Delay before each attempt: attempt 1 immediate, then +10 s, +60 s, +5 min. */
   retrySchedule?: readonly number[];
+  /** MCP servers whose tools agents may be allowed (MCP_CONFIG). */
+  mcpServers?: readonly McpServerConfig[];
   /** Timezone suggested (never assumed) when a request names none. */
   defaultTimezone?: string;
   /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
@@ -78,6 +82,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const defaultTimezone = deps.defaultTimezone ?? "Europe/Lisbon";
   const onError = (err: unknown, where: string) => deps.logger?.error({ err, where }, "office error");
   migrateOffice(deps.db);
+  const mcp = createMcpHub({ servers: deps.mcpServers ?? [], clock, clientVersion: "0.1.0", onError });
 
   const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
   // Erasing a vault entry also rewrites every Office-held copy of its value (invite files, outbox).
@@ -200,14 +205,18 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await inbox.idle();
       await engine.idle();
     },
+    mcpStatus: () => mcp.status(),
     async start() {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
+      // MCP servers connect in the background: a slow or dead one never holds up the boot.
+      void mcp.start().catch((e) => onError(e, "mcp.start"));
     },
     stop() {
       inbox.stop();
       engine.stopAll();
+      void mcp.stop();
     },
   };
 }

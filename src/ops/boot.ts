@@ -35,7 +35,12 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     httpTimeouts: config.httpTimeouts,
     ledgerSync: config.ledgerSync,
     office: config.office,
-    connectors: { jitsiBaseUrl: config.jitsiBaseUrl, ...(config.mail ? { mail: config.mail } : {}), ...(config.caldav ? { caldav: config.caldav } : {}) },
+    connectors: {
+      jitsiBaseUrl: config.jitsiBaseUrl,
+      mcpServers: config.mcp.servers,
+      ...(config.mail ? { mail: config.mail } : {}),
+      ...(config.caldav ? { caldav: config.caldav } : {}),
+    },
     middleware: ops.middleware,
     // Every module appends through this one ledger, so its hook times the gateway's, Office's
     // and the REST route's appends alike.

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
+import { ZMcpStatus, ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
 
 /**
- * The Outbox (admins): every email Office sent or tried to send for the workspace — queued,
+ * The MCP servers' status (admins), and the Outbox (admins): every email Office sent or tried to send for the workspace — queued,
  * sent or failed, with the mail server's answer — and Resend, which puts the message's job back
  * to work exactly as the card's Resend button does (so the attempt is audited as mail.send).
  */
@@ -24,6 +24,17 @@ export function createOutboxRoutes(gw: Gateway) {
       responses: { 200: json(ZOutboxView, "Outgoing email, newest first"), ...errors(401, 403) },
     }),
     (c) => c.json(api.outbox(c.get("principal"))),
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/admin/mcp",
+      summary: "MCP servers and their tools (admins)",
+      responses: { 200: json(ZMcpStatus, "Each server: connected or failing and why, and its tools with their hints"), ...errors(401, 403) },
+    }),
+    (c) => c.json(api.mcpStatus(c.get("principal"))),
   );
   const resend = createRoute({
     ...common,
