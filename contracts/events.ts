@@ -94,6 +94,16 @@ export const ZEntityRegisteredPayload = z.strictObject({
   email: ZRedactedValue.optional(),
 });
 
+/**
+ * What an agent may do with one tool, chosen by an admin: `auto` runs without asking, `approve`
+ * runs only in a job a person approved, `off` not at all. The policy pack enforces it.
+ */
+export const ZAgentToolModeSetPayload = z.strictObject({
+  agent_entity_id: ZEntityId,
+  tool_name: short(128).min(1),
+  mode: z.enum(["auto", "approve", "off"]),
+});
+
 export const ZContactUpsertedPayload = z.strictObject({
   contact_id: short(128).min(1),
   display_name: z.string().min(1).max(120),
@@ -216,6 +226,7 @@ export const EVENT_PAYLOADS = {
   "message.delivered": ZMessageDeliveredPayload,
   "conversation.created": ZConversationCreatedPayload,
   "entity.registered": ZEntityRegisteredPayload,
+  "agent.tool_mode_set": ZAgentToolModeSetPayload,
   "contact.upserted": ZContactUpsertedPayload,
   "job.created": ZJobCreatedPayload,
   "job.proposed": ZJobProposedPayload,
@@ -268,6 +279,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("message.delivered"),
   eventSchema("conversation.created"),
   eventSchema("entity.registered"),
+  eventSchema("agent.tool_mode_set"),
   eventSchema("contact.upserted"),
   eventSchema("job.created"),
   eventSchema("job.proposed"),

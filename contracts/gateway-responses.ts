@@ -95,6 +95,34 @@ export const ZOutboxView = z.object({
   ),
 });
 
+const ZToolAnnotations = z.object({
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+const ZToolMode = z.enum(["auto", "approve", "off"]);
+
+/** An agent's tools as an admin chooses them: built-in and MCP, each with its mode. */
+export const ZAgentTools = z.object({
+  agent_entity_id: z.string(),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      source: z.enum(["built-in", "mcp"]),
+      server: z.string().optional(),
+      title: z.string().optional(),
+      description: z.string(),
+      annotations: ZToolAnnotations,
+      mode: ZToolMode,
+      mode_set: z.boolean(),
+      suggested_mode: ZToolMode,
+      modes: z.array(ZToolMode),
+      available: z.boolean(),
+    }),
+  ),
+});
+
 /** The MCP servers (admins): state, why one is failing, and the tools each offers. */
 export const ZMcpStatus = z.object({
   servers: z.array(

@@ -54,6 +54,14 @@ export const ZCreateAgentRequest = z.strictObject({
 });
 export const ZCreateAgentResponse = z.object({ entity_id: ZEntityId });
 
+/** An admin's choice of what an agent may do with tools: auto, approve (a person approves each call) or off. */
+export const ZSetAgentToolsRequest = z.strictObject({
+  tools: z
+    .array(z.strictObject({ name: z.string().min(1).max(128), mode: z.enum(["auto", "approve", "off"]) }))
+    .min(1)
+    .max(200),
+});
+
 export const ZSessionRequest = z.strictObject({ token: z.string().min(1).max(512) });
 
 export const ZCreateConversationRequest = z.strictObject({

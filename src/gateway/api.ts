@@ -1,3 +1,4 @@
+import { agentTools, setAgentTools } from "./commands/agent-tools.js";
 import { readFile } from "node:fs/promises";
 import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
@@ -42,6 +43,8 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
 
     createInvite: (p, body, idem) => createInvite(core, p, body, idem),
     createAgent: (p, body, idem) => createAgent(core, p, body, idem),
+    agentTools: (p, agentId) => agentTools(core, p, agentId),
+    setAgentTools: (p, agentId, body, idem) => setAgentTools(core, p, agentId, body, idem),
     mcpStatus(p) {
       requireAdmin(core, p);
       return { servers: core.office.mcpStatus() };

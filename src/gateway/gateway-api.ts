@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type {
   ZAcceptInviteRequest,
   ZCreateAgentRequest,
+  ZSetAgentToolsRequest,
   ZCreateConversationRequest,
   ZCreateInviteRequest,
   ZCreateWorkspaceRequest,
@@ -20,7 +21,7 @@ import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
-import type { McpServerStatus, OutboxDelivery } from "../office/index.js";
+import type { AgentToolView, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
 
@@ -63,6 +64,10 @@ export interface GatewayApi {
   createInvite(p: Principal, body: In<typeof ZCreateInviteRequest>, idem: IdemScope): StoredResponse;
   /** POST /v1/agents. */
   createAgent(p: Principal, body: In<typeof ZCreateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/agents/:id/tools (admins). */
+  agentTools(p: Principal, agentId: string): { agent_entity_id: string; tools: AgentToolView[] };
+  /** PUT /v1/agents/:id/tools (admins): each changed mode is an agent.tool_mode_set. */
+  setAgentTools(p: Principal, agentId: string, body: In<typeof ZSetAgentToolsRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/admin/mcp: the MCP servers' state and tools (admins). */
   mcpStatus(p: Principal): { servers: McpServerStatus[] };
   /** GET /v1/outbox. */

@@ -1,5 +1,6 @@
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
+import type { TToolMode } from "./policy/types.js";
 import { impliedJobState } from "./policy/job-transition.js";
 import type { CardFacts, FoldSnapshot, JobFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
 
@@ -19,6 +20,8 @@ interface JobRec {
   conversation_id: string;
   owner_entity_id: string;
   title: string;
+  /** True once a person's job.approved was accepted. */
+  approved?: boolean;
 }
 
 interface EntityRec {
@@ -27,6 +30,8 @@ interface EntityRec {
   roles: string[];
   allowed_tools?: string[];
   role?: string;
+  /** agent.tool_mode_set: tool → auto / approve / off. */
+  tool_modes?: Map<string, TToolMode>;
 }
 
 interface CardRec {
@@ -137,7 +142,20 @@ export function createFold(): PolicyFold {
         const rec: EntityRec = { actor_type: p.actor_type, display_name: p.display_name, roles: p.roles ?? [] };
         if (p.allowed_tools) rec.allowed_tools = p.allowed_tools;
         if (p.role) rec.role = p.role;
+        // Registering again (a new name, new roles) keeps the tool modes admins chose.
+        const modes = s.entities.get(p.entity_id)?.tool_modes;
+        if (modes) rec.tool_modes = modes;
         setInMap(s.entities, p.entity_id, rec);
+        return;
+      }
+      case "agent.tool_mode_set": {
+        const rec = s.entities.get(p.agent_entity_id);
+        if (!rec) return;
+        if (!rec.tool_modes) {
+          rec.tool_modes = new Map();
+          record(() => delete rec.tool_modes);
+        }
+        setInMap(rec.tool_modes, p.tool_name, p.mode);
         return;
       }
       case "conversation.created": {
@@ -161,7 +179,15 @@ export function createFold(): PolicyFold {
         setJobState(s.jobs.get(p.job_id), "proposed");
         addCard(s, p.proposed_card, false);
         return;
-      case "job.approved":
+      case "job.approved": {
+        const job = s.jobs.get(p.job_id);
+        if (job && !job.approved) {
+          job.approved = true;
+          record(() => delete job.approved);
+        }
+        setJobState(job, impliedJobState(event));
+        return;
+      }
       case "job.rejected":
       case "job.state_changed":
         setJobState(s.jobs.get(p.job_id), impliedJobState(event));
@@ -263,7 +289,7 @@ export function createFold(): PolicyFold {
           seen: [...s.seen].sort(),
           jobs: sortedObject(s.jobs, (j) => ({ ...j })),
           conversations: sortedObject(s.conversations, (m) => [...m].sort()),
-          entities: sortedObject(s.entities, (e) => ({ ...e, roles: [...e.roles] })),
+          entities: sortedObject(s.entities, (e) => ({ ...e, roles: [...e.roles], ...(e.tool_modes ? { tool_modes: sortedObject(e.tool_modes, (m) => m) } : {}) })),
           cards: sortedObject(s.cards, (c) => ({
             job_id: c.job_id,
             conversation_id: c.conversation_id,

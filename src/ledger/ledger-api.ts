@@ -6,7 +6,10 @@ export interface LedgerFacts {
   jobState(tenantId: string, jobId: string): string | undefined;
   jobConversation(tenantId: string, jobId: string): string | undefined;
   isMember(tenantId: string, conversationId: string, entityId: string): boolean;
-  entity(tenantId: string, entityId: string): { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[] } | undefined;
+  entity(
+    tenantId: string,
+    entityId: string,
+  ): { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[]; tool_modes?: ReadonlyMap<string, "auto" | "approve" | "off"> } | undefined;
 }
 
 export interface AppendOptions {

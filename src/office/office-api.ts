@@ -1,3 +1,4 @@
+import type { AgentToolView } from "./mcp/agent-tools.js";
 import type { McpServerStatus } from "./mcp/hub.js";
 import type { OutboxDelivery } from "./mail/index.js";
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
@@ -135,6 +136,8 @@ export interface OfficeApi {
    * message was sent already or its job is closed.
    */
   resendOutbox(tenantId: string, outboxId: string): Promise<TOfficeResponse>;
+  /** An agent's tools (built-in and MCP) with the modes admins chose; null when no such agent. */
+  agentTools(tenantId: string, agentEntityId: string): AgentToolView[] | null;
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
   mcpStatus(): McpServerStatus[];
   /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */

@@ -24,6 +24,8 @@ export interface EntityProfile {
   memory_scope?: string;
   /** A person's own address (vault pointer): invites they ask for list them as an attendee. */
   email?: TRedactedValue;
+  /** What an admin chose per tool (agent.tool_mode_set); a tool absent here has no mode set. */
+  tool_modes?: Readonly<Record<string, "auto" | "approve" | "off">>;
 }
 
 /** The fields of `foldJob`'s JobView a frame reads, folded the same way, event by event. */
@@ -175,8 +177,16 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     switch (e.event_type) {
       case "entity.registered": {
         const k = key(e.tenant_id, e.payload.entity_id);
-        if (!profiles.has(k)) push(byTenantEntities, e.tenant_id, e.payload.entity_id);
-        profiles.set(k, toProfile(e.payload));
+        const before = profiles.get(k);
+        if (!before) push(byTenantEntities, e.tenant_id, e.payload.entity_id);
+        // Registering again keeps the tool modes admins chose.
+        profiles.set(k, { ...toProfile(e.payload), ...(before?.tool_modes ? { tool_modes: before.tool_modes } : {}) });
+        break;
+      }
+      case "agent.tool_mode_set": {
+        const k = key(e.tenant_id, e.payload.agent_entity_id);
+        const p = profiles.get(k);
+        if (p) profiles.set(k, { ...p, tool_modes: { ...p.tool_modes, [e.payload.tool_name]: e.payload.mode } });
         break;
       }
       case "conversation.created": {

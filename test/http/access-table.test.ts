@@ -135,6 +135,10 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/agents", init: json({ display_name: "Helper", role: "Assistant" }) };
     case "POST /v1/outbox/:id/resend":
       return { path: "/v1/outbox/obx_unknown/resend", init: json({}) };
+    case "GET /v1/agents/:id/tools":
+      return { path: "/v1/agents/ent_agent_unknown/tools" };
+    case "PUT /v1/agents/:id/tools":
+      return { path: "/v1/agents/ent_agent_unknown/tools", init: json({ tools: [{ name: "calendar.create_invite", mode: "off" }] }) };
     case "POST /v1/contacts":
       return { path: "/v1/contacts", init: json({ display_name: "Ann Other" }) };
     case "POST /v1/contacts/import":

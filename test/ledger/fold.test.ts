@@ -15,7 +15,7 @@ describe("the ledger fold", () => {
     const fold = golden();
     expect(fold.jobState(T, J)).toBe("completed");
     expect(fold.jobConversation(T, J)).toBe("cnv_9f2a");
-    expect(fold.job(T, J)).toEqual({ state: "completed", conversation_id: "cnv_9f2a", owner_entity_id: "ent_agent_scheduler", title: "Schedule call with Maria" });
+    expect(fold.job(T, J)).toEqual({ state: "completed", conversation_id: "cnv_9f2a", owner_entity_id: "ent_agent_scheduler", title: "Schedule call with Maria", approved: true });
     expect(fold.isMember(T, "cnv_9f2a", "ent_human_dan")).toBe(true);
     expect(fold.isMember(T, "cnv_9f2a", "ent_human_nobody")).toBe(false);
     expect(fold.isMember("tnt_other", "cnv_9f2a", "ent_human_dan")).toBe(false);

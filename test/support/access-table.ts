@@ -54,6 +54,8 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },
   { method: "POST", route: "/v1/agents", what: "add an agent coworker", expect: signedIn(201, 403, 201) },
   { method: "GET", route: "/v1/admin/mcp", what: "MCP servers and their tools", expect: signedIn(200, 403, 200) },
+  { method: "GET", route: "/v1/agents/:id/tools", what: "an agent's tools and modes (unknown agent)", expect: signedIn(404, 403, 404) },
+  { method: "PUT", route: "/v1/agents/:id/tools", what: "set an agent's tool modes (unknown agent)", expect: signedIn(404, 403, 404) },
   { method: "GET", route: "/v1/outbox", what: "the Outbox", expect: signedIn(200, 403, 200) },
   { method: "POST", route: "/v1/outbox/:id/resend", what: "resend an email (unknown id)", expect: signedIn(404, 403, 404) },
   // The directory.

@@ -7,6 +7,7 @@ import { createContactRoutes } from "./contacts.js";
 import { createFileRoutes } from "./files.js";
 import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
+import { createAgentToolRoutes } from "./agent-tools.js";
 import { createPublicRoutes } from "./public.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -18,5 +19,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createContactRoutes(gw));
   app.route("/", createFileRoutes(gw));
   app.route("/", createOutboxRoutes(gw));
+  app.route("/", createAgentToolRoutes(gw));
   return app;
 }

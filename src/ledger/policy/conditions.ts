@@ -5,7 +5,9 @@ import { jobIdOf, type RuleContext } from "./rule.js";
  * The condition language of `allow_if` (and of `require_if`'s `if`). An object's keys are
  * AND-ed; `any_of` / `all_of` / `not` combine. Field tests: `{field, eq | ne | in | present}`.
  * Actor tests read the fold: `actor_has_role`, `actor_is_job_owner`,
- * `actor_is_job_owner_or_system`, `actor_type_in`, `actor_tool_allowed` (path of a tool name).
+ * `actor_is_job_owner_or_system`, `actor_type_in`, `actor_tool_allowed` (path of a tool name:
+ * in the actor's `allowed_tools`, or its tool mode is auto or approve), `actor_tool_auto` (the
+ * actor's mode for that tool is auto), `job_approved` (a person approved the event's job).
  */
 export interface Condition {
   test(ctx: RuleContext): boolean;
@@ -73,10 +75,36 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
     parts.push({
       test: (c) => {
         const tool = path.get(c.event);
-        const tools = c.actorId ? c.fold.entity(c.tenantId, c.actorId)?.allowed_tools : undefined;
-        return typeof tool === "string" && (tools?.includes(tool) ?? false);
+        const actor = c.actorId ? c.fold.entity(c.tenantId, c.actorId) : undefined;
+        if (typeof tool !== "string" || !actor) return false;
+        const mode = actor.tool_modes?.get(tool);
+        return mode === "auto" || mode === "approve" || (mode === undefined && (actor.allowed_tools?.includes(tool) ?? false));
       },
-      text: `${path.path} is in the actor's allowed_tools`,
+      text: `${path.path} is one of the actor's allowed tools`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_tool_auto")) {
+    keys.delete("actor_tool_auto");
+    const path = fieldPath(String(s.actor_tool_auto));
+    parts.push({
+      test: (c) => {
+        const tool = path.get(c.event);
+        return typeof tool === "string" && !!c.actorId && c.fold.entity(c.tenantId, c.actorId)?.tool_modes?.get(tool) === "auto";
+      },
+      text: `${path.path} runs without approval for the actor (mode auto)`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("job_approved")) {
+    keys.delete("job_approved");
+    const want = s.job_approved !== false;
+    parts.push({
+      test: (c) => {
+        const jobId = jobIdOf(c.event);
+        return (jobId ? (c.fold.job(c.tenantId, jobId)?.approved ?? false) : false) === want;
+      },
+      text: want ? "a person approved the job" : "nobody approved the job",
       usesFold: true,
     });
   }

@@ -4,9 +4,14 @@ import type { LedgerFacts } from "../ledger-api.js";
 
 export type PolicyMode = "enforce" | "warn" | "off";
 
+/** What an agent may do with a tool (agent.tool_mode_set). */
+export type TToolMode = "auto" | "approve" | "off";
+
 /** A job as the fold knows it. */
 export interface JobFacts {
   readonly state: TJobState;
+  /** True once a person approved it (job.approved). */
+  readonly approved?: boolean;
   /** Locked by `job.created`; every later event of the job must name this conversation. */
   readonly conversation_id: string;
   readonly owner_entity_id: string;

@@ -16,7 +16,7 @@ import type { McpServerConfig } from "./config.js";
  * error codes the rest of Office knows.
  */
 
-interface McpToolInfo {
+export interface McpToolInfo {
   /** `<server>.<tool>`: the name agents are allowed, cards show and the ledger records. */
   name: string;
   server: string;

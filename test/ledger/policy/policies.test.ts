@@ -302,6 +302,31 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     valid: [["calendar.create_invite for the Scheduler", validAt("evt_0020")]],
   },
 
+  "policy.tool_approval": {
+    refused: [
+      [
+        "a call in a job its agent marked approved itself",
+        mutateAt(
+          "evt_0020",
+          (e) => e,
+          happy().map((e) =>
+            e.event_id === "evt_0005"
+              ? { ...e, event_type: "job.state_changed", actor: AGENT, payload: { job_id: J, prev_state: "proposed", next_state: "approved", reason_code: "self_approved" } }
+              : e,
+          ),
+        ),
+      ],
+      [
+        "a draft job started without saying it runs auto tools",
+        afterThen("evt_0002", () => ({
+          ...renamed(ev("evt_0006"), "evt_start"),
+          payload: { job_id: J, prev_state: "draft", next_state: "in_progress", reason_code: "approved_by_user" },
+        })),
+      ],
+    ],
+    valid: [["a call in a job a person approved", validAt("evt_0020")]],
+  },
+
   "policy.tool_idempotency": {
     refused: [
       [
