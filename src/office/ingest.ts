@@ -7,6 +7,10 @@ import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { LedgerInput } from "./jobs/model.js";
+import { ledgerArguments } from "./mcp/arguments.js";
+import { checkRun, isToolCommand, toolsReply } from "./mcp/commands.js";
+import type { McpToolInfo } from "./mcp/hub.js";
+import type { EntityProfile } from "./context-builder.js";
 import type { Decision, Planner } from "./planner/planner.js";
 import { CALENDAR_TOOL } from "./job-drafts.js";
 import { findMeeting } from "./planner/slots.js";
@@ -29,8 +33,35 @@ export function createIngest(deps: {
   defaultTimezone: string;
   onError: (e: unknown, where: string) => void;
   actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
+  /** The connected MCP servers' tools. */
+  mcpTools?: () => readonly McpToolInfo[];
 }) {
   const { context, engine } = deps;
+
+  /**
+   * `/tools` and `/run`: answered from the agent's modes and the tools' schemas, never by a
+   * planner. A run that passes the checks opens a tool job: started at once when the tool is
+   * auto for this agent, else proposed for approval. The exact arguments go to the vault.
+   */
+  async function toolCommand(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext) {
+    const tools = deps.mcpTools?.() ?? [];
+    const reply = (text: string) => deps.emit(ec, [engine.textDraft(agent.entity_id, engine.sanitizeText(req.tenant_id, text).text)]);
+    if (/^\/tools\b/.test(req.body_text.trim())) return { ids: await reply(toolsReply(agent, tools)), notes: "Listed tools" };
+    const run = checkRun(agent, tools, req.body_text);
+    if (!run.ok) return { ids: await reply(run.reply), notes: "Tool not run" };
+    const exact = JSON.stringify(run.args);
+    const ref = engine.vaultText(req.tenant_id, exact);
+    const purpose = `${run.tool.title ?? run.tool.tool}, asked by ${sender.display_name}: ${run.tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160)}`;
+    const spec = { name: run.tool.name, server: run.tool.server, args: ledgerArguments(run.args, (t) => engine.sanitizeText(req.tenant_id, t).text), args_ref: ref, purpose };
+    const r = await engine.openToolJob(
+      agent,
+      { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id },
+      spec,
+      { entity_id: sender.entity_id, actor_type: "human" },
+      ec,
+    );
+    return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
+  }
 
   async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
     try {
@@ -63,6 +94,15 @@ export function createIngest(deps: {
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
     const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
     if (!agent) return { ids: [], notes: "No agent in this conversation" };
+    if (isToolCommand(req.body_text)) {
+      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      return toolCommand(req, sender, agent, {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: req.conversation_id,
+        ...(cause0 ? { causation_id: cause0 } : {}),
+      });
+    }
 
     const frame = context.frame({
       tenant_id: req.tenant_id,

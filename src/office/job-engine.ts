@@ -10,10 +10,14 @@ import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "./job-drafts.js";
 import { createJobMailer } from "./job-mail.js";
 import type { MailTransport } from "./mail/index.js";
 import { createJobProposals } from "./job-proposals.js";
-import type { JobSlots, JobView } from "./job-machine.js";
+import { foldJob, type JobSlots, type JobView } from "./job-machine.js";
 import { decide } from "./jobs/decide.js";
+import { openToolJob as openToolJobDecision, type ToolCallSpec } from "./jobs/mcp-step.js";
+import { createMcpRunner } from "./jobs/mcp-runner.js";
+import type { McpHub } from "./mcp/hub.js";
+import type { TActor } from "../../contracts/primitives.js";
 import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
-import { priorUnknowns } from "./jobs/step.js";
+import { priorUnknowns } from "./jobs/basics.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { EmitContext } from "./emitter.js";
 import { invalidInputError } from "./governance-gate.js";
@@ -54,6 +58,8 @@ export interface EngineDeps {
   mail?: MailConfig;
   mailTransport?: Pick<MailTransport, "send">;
   mailSchedule?: readonly number[];
+  /** MCP servers' tools (absent: no MCP server is configured). */
+  mcp?: McpHub;
 }
 
 export function createJobEngine(deps: EngineDeps) {
@@ -126,7 +132,31 @@ export function createJobEngine(deps: EngineDeps) {
       calendar: { tool, allowed: deps.router.isAllowed(agent.allowed_tools, CALENDAR_TOOL) },
       mail: mail.mailer.enabled ? (mailAllowed ? "send" : "not_allowed") : "not_configured",
       retrySchedule: deps.schedule,
+      ...(deps.mcp ? { mcpTool: (name: string) => deps.mcp!.tool(name) } : {}),
     };
+  }
+
+  const mcpRunner = deps.mcp
+    ? createMcpRunner({
+        hub: deps.mcp,
+        vault: deps.vault,
+        artifacts: deps.artifacts,
+        now: () => clock.now(),
+        scrub: (t, text) => sanitizeText(t, text).text,
+        apply: (t, jobId, agent, cmd, ec) =>
+          withLock(jobKey(t, jobId), async () => {
+            const job = context.job(t, jobId);
+            if (job) await carryOut(job, agent, decide(job, cmd, decideContext(t, agent)), ec);
+          }),
+        onError: deps.onError,
+      })
+    : undefined;
+
+  /** A new tool job a person asked for (/run): proposed, or started at once when the tool is auto. */
+  async function openToolJob(agent: EntityProfile, at: { tenant_id: string; conversation_id: string; trace_id: string }, spec: ToolCallSpec, by: TActor, ec: EmitContext) {
+    const decision = openToolJobDecision(decideContext(at.tenant_id, agent), at, spec, by);
+    const job = foldJob(decision.events.map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id }))) as JobView;
+    return { ...decision, ids: await carryOut(job, agent, decision, ec) };
   }
 
   /** Decide `cmd` for the job and carry the decision out (the caller holds the job's lock). */
@@ -145,6 +175,7 @@ export function createJobEngine(deps: EngineDeps) {
     for (const e of decision.effects) {
       if (e.type === "cancel_retry") scheduler.cancel(t, job.job_id);
       else if (e.type === "cancel_mail") mail.cancelForJob(t, job.job_id);
+      else if (e.type === "abort_call") mcpRunner?.abort(t, job.job_id);
     }
     const written = decision.events.length ? await deps.emitter.emit(ec, decision.events) : [];
     if (decision.refusal) throw invalidInputError(decision.refusal.fields, { emitted_event_ids: written });
@@ -153,6 +184,16 @@ export function createJobEngine(deps: EngineDeps) {
       switch (e.type) {
         case "run_tool": {
           const { call } = e;
+          if (call.provider.startsWith("mcp:")) {
+            // An MCP call runs outside the job's lock (Cancel must reach it); its outcome comes back as a command.
+            if (!mcpRunner) throw new Error("no MCP servers are configured");
+            mcpRunner.launch(e.job, agent, call, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` }, (ok) => {
+              if (ok) deps.breaker.reset(t, call.provider);
+              else deps.breaker.record(t, call.provider, 1);
+              return !ok && deps.breaker.isOpen(t, call.provider);
+            });
+            break;
+          }
           const outcome = await deps.router.execute(call.tool_name, call.input, {
             tenant_id: t,
             job_id: e.job.job_id,
@@ -191,16 +232,20 @@ export function createJobEngine(deps: EngineDeps) {
     cardDrafts: drafts.cardDrafts,
     textDraft: drafts.textDraft,
     sanitizeText,
+    /** Any text into the vault (a tool's exact arguments): its reference. */
+    vaultText: (tenantId: string, text: string) => deps.vault.put(tenantId, "text", text).vault_ref,
     intakeSlots,
     proposeDrafts: proposals.proposeDrafts,
     formalizeCardFor: proposals.formalizeCardFor,
     run,
+    openToolJob,
     rearm: (tenantIds: string[]) => scheduler.rearm(tenantIds),
     hasTimer: (t: string, j: string) => scheduler.has(t, j),
     mail,
     idle: async () => {
       await scheduler.idle();
       await mail.idle();
+      await mcpRunner?.idle();
     },
     stopAll: () => {
       scheduler.stopAll();

@@ -18,9 +18,11 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   /** A handoff job: who asked, and what (in their words, PII already vaulted). */
   requested_by?: string;
   request?: string;
+  /** A tool job (MCP): the tool, its arguments as the ledger keeps them, and the vault entry of the exact ones. */
+  tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string };
 };
 
-export type JobKind = "schedule_meeting" | "handoff" | "generic";
+export type JobKind = "schedule_meeting" | "handoff" | "tool_call" | "generic";
 
 interface ToolAttempt {
   tool_call_id: string;
@@ -35,6 +37,9 @@ interface ToolAttempt {
   result_at?: string;
   result_event_id?: string;
   provider?: string;
+  /** An MCP call: its arguments as the ledger keeps them, and the vault entry of the exact ones. */
+  args?: Record<string, unknown>;
+  args_ref?: string;
   /** A successful result's recorded output and artifacts: what cards may say happened. */
   output?: Record<string, unknown>;
   artifacts?: TArtifactRef[];
@@ -145,7 +150,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
     case "job.proposed": {
       const card = ev.payload.proposed_card;
       const ext = card.job as { kind?: string; slots?: JobSlots };
-      job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" ? ext.kind : "generic";
+      job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" || ext.kind === "tool_call" ? ext.kind : "generic";
       job.slots = { ...(ext.slots ?? {}) };
       job.goal = card.job.goal;
       job.title = card.title;
@@ -196,7 +201,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
     }
     case "tool.called": {
       const p = ev.payload;
-      const inputs = p.inputs as { provider?: string };
+      const inputs = p.inputs as { provider?: string; arguments?: Record<string, unknown>; arguments_ref?: string };
       job.tools = [
         ...job.tools,
         {
@@ -206,6 +211,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
           called_at: at,
           called_event_id: e.event_id ?? "",
           ...(typeof inputs.provider === "string" ? { provider: inputs.provider } : {}),
+          ...(typeof inputs.arguments_ref === "string" ? { args_ref: inputs.arguments_ref, args: inputs.arguments ?? {} } : {}),
         },
       ];
       break;

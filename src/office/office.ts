@@ -117,6 +117,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     onError,
     db: deps.db,
     artifacts,
+    mcp,
     ...(deps.mail ? { mail: deps.mail } : {}),
     ...(deps.mailTransport ? { mailTransport: deps.mailTransport } : {}),
     ...(deps.mailSchedule ? { mailSchedule: deps.mailSchedule } : {}),
@@ -131,7 +132,19 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
   const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
   const actions = createJobClicks({ engine, context });
-  const ingest = createIngest({ handleClick: (r) => actions.handle(r), ledger: deps.ledger, clock, context, engine, planner, fallback: rules, emit, defaultTimezone, onError });
+  const ingest = createIngest({
+    mcpTools: () => mcp.tools(),
+    handleClick: (r) => actions.handle(r),
+    ledger: deps.ledger,
+    clock,
+    context,
+    engine,
+    planner,
+    fallback: rules,
+    emit,
+    defaultTimezone,
+    onError,
+  });
 
   const inbox = createInbox({
     db: deps.db,

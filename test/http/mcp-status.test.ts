@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { filesServer } from "../support/mcp.js";
 import { getJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
 const T = "tnt_acme_001";
@@ -17,17 +18,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-status-"));
   t = await startTestServer({
     connectors: {
-      mcpServers: [
-        {
-          name: "files",
-          transport: "stdio",
-          command: process.execPath,
-          args: [resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), dir],
-          env: {},
-          timeoutMs: 10_000,
-        },
-        { name: "ghost", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, timeoutMs: 5_000 },
-      ],
+      mcpServers: [filesServer(dir), { name: "ghost", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, timeoutMs: 5_000 }],
     },
   });
 }, 60_000);

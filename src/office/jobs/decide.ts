@@ -10,8 +10,10 @@ import { describeWhen } from "../when/index.js";
 import type { Click, DecideContext, Decision, JobCommand, JobEffect, Prepared } from "./model.js";
 import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
+import { recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
-import { afterDrafts, draftsFor, nextStep, startTool } from "./step.js";
+import { afterDrafts, draftsFor } from "./basics.js";
+import { nextStep, startTool } from "./step.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -30,13 +32,19 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
       // A timer re-reads the job: it runs only if that very attempt is still the one due.
       const last = job.tools.at(-1);
       if (job.state !== "in_progress" || last?.status !== "error" || !last.retryable || last.attempt + 1 !== cmd.attempt) return noDecision();
-      return startTool(job, [], ctx);
+      const spec = toolCallOf(job);
+      return spec ? startToolCall(job, [], ctx, spec) : startTool(job, [], ctx);
     }
     case "resume_call": {
       const last = job.tools.at(-1);
       if (job.state !== "in_progress" || !last || last.status) return noDecision();
+      if (last.args_ref) return resumeToolCall(job, last, ctx);
       return startTool(job, [], ctx, { call_id: last.tool_call_id, attempt: last.attempt });
     }
+    case "tool_progress":
+      return toolProgress(job, cmd, ctx);
+    case "record_mcp_outcome":
+      return recordToolOutcome(job, cmd, ctx);
     case "record_outcome":
       return recordOutcome(job, cmd, ctx);
     case "resend_mail":
@@ -162,7 +170,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       return { events, effects };
     }
     case "job.cancel": {
-      const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }];
+      const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }, { type: "abort_call" }];
       if (job.state === "failed") return { events: [d.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)], effects };
       const name = click.by.display_name;
       const fc = d.cardCtx(job, ctx.agent);
@@ -211,6 +219,30 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
     default:
       throw new AppError("VALIDATION_ERROR", "Unknown action.");
   }
+}
+
+/**
+ * Boot found an MCP call with no result (the process stopped during it). A tool that only reads
+ * or says a second call is harmless is called again under the same id; any other may or may not
+ * have done its work, so a person decides (Try again / Cancel).
+ */
+function resumeToolCall(job: JobView, last: JobView["tools"][number], ctx: DecideContext): Decision {
+  const tool = ctx.mcpTool?.(last.tool_name);
+  const call = {
+    call_id: last.tool_call_id,
+    tool_name: last.tool_name,
+    attempt: last.attempt,
+    input: { args_ref: last.args_ref },
+    idempotency_key: `idem:${job.job_id}:${last.tool_name}:mcp`,
+    provider: last.provider ?? "mcp",
+  };
+  if (tool?.annotations.readOnlyHint || tool?.annotations.idempotentHint) return { events: [], effects: [{ type: "run_tool", job, call }] };
+  const message_safe = "The server was restarted during the call; it may or may not have finished.";
+  return recordToolOutcome(
+    job,
+    { type: "record_mcp_outcome", call, outcome: { ok: false, error: { error_code: "UNKNOWN", message_safe, retryable: false }, latency_ms: 0 }, breaker_open: false },
+    ctx,
+  );
 }
 
 /** Cancel effects come first: the runner performs them before it writes the events. */

@@ -9,7 +9,7 @@ import { type DeliveryOutcome, type OutboxDelivery, scrubAddresses } from "../ma
 import * as copy from "../narrator.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { DecideContext, Decision } from "./model.js";
-import { approverOf, draftsFor } from "./step.js";
+import { approverOf, draftsFor } from "./basics.js";
 
 /**
  * The email step of a meeting job, decided like every other: each delivery attempt of the

@@ -8,7 +8,9 @@ import type { Draft } from "../emitter.js";
 import type { JobSlots, JobView } from "../job-machine.js";
 import type { DeliveryOutcome, OutboxDelivery } from "../mail/index.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
-import type { ToolDefinition, ToolOutcome } from "../tools/tool.js";
+import type { ToolDefinition, ToolErrorCode, ToolOutcome } from "../tools/tool.js";
+import type { McpToolInfo } from "../mcp/hub.js";
+import type { TArtifactRef } from "../../../contracts/cards.js";
 
 /**
  * The job state machine's vocabulary, shared by the pure decider (`decide`) and the runner
@@ -70,15 +72,26 @@ export type JobCommand =
   | { type: "record_outcome"; call: PlannedCall; outcome: ToolOutcome & { latency_ms: number }; breaker_open: boolean }
   /** Resend from the Outbox screen. */
   | { type: "resend_mail" }
+  /** An MCP tool reported progress during a call. */
+  | { type: "tool_progress"; call_id: string; tool_name: string; progress: number; total?: number; message?: string }
+  /** An MCP tool answered (its content already scrubbed, capped and stored as artifacts by the runner). */
+  | { type: "record_mcp_outcome"; call: PlannedCall; outcome: McpOutcome; breaker_open: boolean }
   /** The outbox is about to deliver the invite (attempt n): the mail.send intent. */
   | { type: "mail_attempt"; delivery: OutboxDelivery; attempt: number }
   /** The mail server answered attempt n. */
   | { type: "mail_outcome"; delivery: OutboxDelivery; attempt: number; outcome: DeliveryOutcome };
 
+/** An MCP call's answer as the decider sees it: the runner has scrubbed the text and stored the content. */
+export type McpOutcome =
+  | { ok: true; text: string; content_types: string[]; artifacts: TArtifactRef[]; truncated?: boolean; latency_ms: number }
+  | { ok: false; error: { error_code: ToolErrorCode; message_safe: string; retryable: boolean }; latency_ms: number };
+
 export type JobEffect =
   /** Run the tool; its outcome comes back as `record_outcome` against `job`. */
   | { type: "run_tool"; job: JobView; call: PlannedCall }
   | { type: "cancel_retry" }
+  /** Cancel the job's call in flight (the protocol's cancellation is sent). */
+  | { type: "abort_call" }
   | { type: "arm_retry"; delay_ms: number; attempt: number }
   | { type: "cancel_mail" }
   | { type: "resend_mail" }
@@ -114,6 +127,8 @@ export interface DecideContext {
   mail: "send" | "not_allowed" | "not_configured";
   /** Delay before each attempt of a retryable failure. */
   retrySchedule: readonly number[];
+  /** An MCP tool's description and hints, when its server is connected. */
+  mcpTool?: (name: string) => McpToolInfo | undefined;
 }
 
 export const noDecision = (): Decision => ({ events: [], effects: [] });

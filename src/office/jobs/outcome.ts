@@ -1,14 +1,13 @@
 import type { TArtifactRef } from "../../../contracts/cards.js";
 import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "../cards.js";
-import type { Draft } from "../emitter.js";
-import { agentActor } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
 import { decideAfterFailure } from "../retry-policy.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { ToolErrorCode } from "../tools/tool.js";
 import type { DecideContext, Decision, JobCommand, JobEffect } from "./model.js";
-import { approverOf, draftsFor, priorUnknowns, waitFor } from "./step.js";
+import { approverOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
+import { waitFor } from "./step.js";
 
 /**
  * What a tool's outcome means for the job: the result exactly as the tool reported it, and the
@@ -26,23 +25,15 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     // Artifacts point at the event that recorded them, so its id is chosen here.
     const resultId = ctx.ids("evt");
     const withEvent: TArtifactRef[] = out.artifacts.map((a) => ({ ...a, event_id: resultId }));
-    const resultDraft: Draft = {
-      event_type: "tool.result",
-      event_id: resultId,
-      actor: agentActor(A),
-      job_id: job.job_id,
-      payload: {
-        tool_call_id: call.call_id,
-        tool_name: call.tool_name,
-        status: "success",
-        latency_ms: out.latency_ms,
-        output: out.output,
-        artifacts: withEvent,
-        safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
-        attempt: call.attempt,
-        retryable: false,
-      },
-    };
+    const resultDraft = toolResultDraft(
+      job,
+      ctx,
+      call,
+      "success",
+      out.latency_ms,
+      { output: out.output, artifacts: withEvent, safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] }, retryable: false },
+      resultId,
+    );
     const effects: JobEffect[] = [{ type: "reset_breaker", provider: call.provider }];
     if (ctx.mail === "send") {
       // The invite exists; the email is a step of its own (mail.send), delivered in the background.
@@ -80,21 +71,11 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     ...(err.suggested_wait_seconds !== undefined ? { suggestedWaitSeconds: err.suggested_wait_seconds } : {}),
     priorUnknowns: priorUnknowns(job, call.call_id),
   });
-  const resultDraft: Draft = {
-    event_type: "tool.result",
-    actor: agentActor(A),
-    job_id: job.job_id,
-    payload: {
-      tool_call_id: call.call_id,
-      tool_name: call.tool_name,
-      status: "error",
-      latency_ms: out.latency_ms,
-      error: decision.kind === "retry" ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) } : err,
-      safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
-      attempt: call.attempt,
-      retryable: decision.kind === "retry",
-    },
-  };
+  const resultDraft = toolResultDraft(job, ctx, call, "error", out.latency_ms, {
+    error: decision.kind === "retry" ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) } : err,
+    safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+    retryable: decision.kind === "retry",
+  });
   const alt = copy.alternativeLink(job.slots.meeting_link);
   if (decision.kind === "retry") {
     const card = buildTrackingCard(c, {

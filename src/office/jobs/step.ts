@@ -1,11 +1,13 @@
 import { type CardContext, buildFinishedCard, buildTrackingCard, completedButtons, INFO_SCHEMA, progressButtons, trackingButtons } from "../cards.js";
 import type { Draft } from "../emitter.js";
-import { agentActor, CALENDAR_TOOL, createJobDrafts, toolCallId, type JobDrafts } from "../job-drafts.js";
-import { evolve, missingMeetingInputs, type JobView } from "../job-machine.js";
+import { agentActor, CALENDAR_TOOL, toolCallId } from "../job-drafts.js";
+import { missingMeetingInputs, type JobView } from "../job-machine.js";
 import { inviteAttendees } from "../meeting-intake.js";
 import * as copy from "../narrator.js";
 import { meetingType } from "../tools/meeting-rooms.js";
 import { parseWhen } from "../when/index.js";
+import { approverOf, draftsFor } from "./basics.js";
+import { toolCallOf, toolJobStep } from "./mcp-step.js";
 import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js";
 
 /**
@@ -17,22 +19,6 @@ import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js
 const HANDOFF_DONE_SCHEMA = {
   fields: [{ key: "info", label: "What was done?", type: "multiline" as const, required: true, placeholder: "e.g. Sent invoice 123 to ACME by post" }],
 };
-
-export const draftsFor = (ctx: DecideContext): JobDrafts => createJobDrafts({ clock: { iso: () => ctx.now }, ids: ctx.ids });
-
-/** The job as it will be once `drafts` are written (ids and times not yet known). */
-export function afterDrafts(job: JobView, drafts: readonly Draft[]): JobView {
-  return drafts.reduce<JobView>((j, d) => evolve(j, d) ?? j, job);
-}
-
-/** Who approved the job: the person a waiting job waits on. */
-export function approverOf(job: JobView, profileOf: DecideContext["profileOf"]): Array<{ entity_id: string; display_name: string }> {
-  const by = [...job.approvals].reverse().find((a) => a.action === "approved")?.by;
-  return by ? [{ entity_id: by, display_name: profileOf(by)?.display_name ?? by }] : [];
-}
-
-/** Calls of the job that ended UNKNOWN, other than `callId`: an unexplained failure is retried once. */
-export const priorUnknowns = (job: JobView, callId: string) => job.tools.filter((t) => t.error_code === "UNKNOWN" && t.tool_call_id !== callId).length;
 
 /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
 function toolInput(job: JobView, ctx: DecideContext) {
@@ -68,6 +54,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
   const A = ctx.agent.entity_id;
   const c = () => d.cardCtx(job, ctx.agent);
   const stop = (events: Draft[]): Decision => ({ events: [...prefix, ...events], effects: [] });
+  if (job.kind === "tool_call" || toolCallOf(job)) return toolJobStep(job, prefix, ctx);
   if (job.kind === "handoff") {
     // Work handed to a person: Office waits to be told it is done, and quotes what it is told.
     if (job.slots.notes) {

@@ -10,7 +10,7 @@ import { foldJob, isActionAllowed, type JobEvent, type JobSlots, type JobView } 
 import { createJobProposals } from "../../../src/office/job-proposals.js";
 import { decide } from "../../../src/office/jobs/decide.js";
 import type { Clicker, DecideContext, Decision, JobCommand, PlannedCall } from "../../../src/office/jobs/model.js";
-import { afterDrafts, draftsFor } from "../../../src/office/jobs/step.js";
+import { afterDrafts, draftsFor } from "../../../src/office/jobs/basics.js";
 import type { OutboxDelivery } from "../../../src/office/mail/index.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/retry-policy.js";
 import { parseWhen } from "../../../src/office/when/index.js";
@@ -360,7 +360,7 @@ describe("a running job", () => {
     const retrying = then(history, decide(given(history), { type: "record_outcome", call, outcome: timeout(), breaker_open: false }, context()));
     const job = given(retrying);
     const d = decide(job, click(job, "job.cancel", ANA), context());
-    expect(effectTypes(d)).toEqual(["cancel_retry", "cancel_mail"]);
+    expect(effectTypes(d)).toEqual(["cancel_retry", "cancel_mail", "abort_call"]);
     expect(stateChanges(d)).toEqual(["in_progress→cancelled:cancelled_by_user"]);
     expect(JSON.stringify(d.events.at(-1)!.payload)).toContain("Cancelled by Ana");
     expect(given(then(retrying, d)).state).toBe("cancelled");

@@ -1,0 +1,173 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { click, timelineOf } from "../support/golden.js";
+import { badServer, filesServer } from "../support/mcp.js";
+import { postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+
+/**
+ * MCP tools from the chat, through the real server: the reference filesystem server on a
+ * temporary folder (listing is auto; writing needs approval and really writes only after it),
+ * and a server whose tool never answers (Cancel sends the protocol's cancellation).
+ */
+
+const T = "tnt_acme_001";
+const CONV = "cnv_9f2a";
+const AGENT = "ent_agent_scheduler";
+let t: TestServer;
+let dir: string;
+let marker: string;
+let dan: string;
+
+const say = (text: string) => postJson(`${t.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: text });
+const items = () => timelineOf(t.url, dan, CONV);
+const cards = async (type: string) => (await items()).map((i) => i.message.card).filter((c) => c?.card_type === type);
+const textsAfter = async (n: number) => (await items()).slice(n).filter((i) => i.message.kind === "text" && i.sender.entity_id === AGENT);
+const events = (type: string) => t.server.ledger.query({ tenant_id: T, event_type: type, limit: 1000 }).events as any[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mcp-jobs-"));
+  writeFileSync(join(dir, "hello.txt"), "hi");
+  marker = join(dir, "cancelled.marker");
+  t = await startTestServer({
+    connectors: {
+      mcpServers: [filesServer(dir), badServer(marker)],
+    },
+  });
+  dan = t.demo.humans[0]!.token;
+  await waitFor(() => t.server.office.mcpStatus().every((s) => s.state === "connected"), 15_000, "MCP servers");
+  const r = await fetch(`${t.url}/v1/agents/${AGENT}/tools`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "modes-1" },
+    body: JSON.stringify({
+      tools: [
+        { name: "files.list_directory", mode: "auto" },
+        { name: "files.write_file", mode: "approve" },
+        { name: "bad.hang", mode: "approve" },
+        { name: "bad.html", mode: "auto" },
+      ],
+    }),
+  });
+  expect(r.status).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("/tools and /run from the chat", () => {
+  it("/tools lists what the agent may use and how", async () => {
+    const n = (await items()).length;
+    await say("/tools");
+    const reply = await waitFor(async () => (await textsAfter(n)).find((i) => i.message.body_text?.startsWith("What I can do with tools")), 5_000, "tools reply");
+    expect(reply.message.body_text).toContain("files.list_directory — runs at once");
+    expect(reply.message.body_text).toContain("files.write_file — asks you first");
+    expect(reply.message.body_text).not.toContain("files.move_file");
+  });
+
+  it("an auto tool runs at once: the Finished card quotes the recorded answer", async () => {
+    const before = (await cards("job.finished")).length;
+    await say(`/run files.list_directory path=${dir}`);
+    const done = await waitFor(async () => (await cards("job.finished"))[before], 10_000, "finished card");
+    expect(done.outcome.result).toBe("completed");
+    expect(done.outcome.summary).toContain("files.list_directory answered");
+    expect(done.outcome.summary).toContain("hello.txt");
+    const job = events("job.created").find((e) => e.payload.job_id === done.job_id);
+    expect(job).toBeDefined();
+    const start = events("job.state_changed").find((e) => e.job_id === done.job_id && e.payload.prev_state === "draft");
+    expect(start.payload).toMatchObject({ next_state: "in_progress", reason_code: "auto_allowed" });
+    const called = events("tool.called").find((e) => e.job_id === done.job_id);
+    expect(called.payload).toMatchObject({ tool_name: "files.list_directory", inputs: { server: "files", arguments: { path: dir } } });
+    const result = events("tool.result").find((e) => e.job_id === done.job_id);
+    expect(result.payload.output.text).toContain("hello.txt");
+    expect(events("job.approved").some((e) => e.job_id === done.job_id)).toBe(false);
+  });
+
+  it("a tool that changes things is proposed first; the file exists only after Approve, with the approved content", async () => {
+    const before = (await cards("job.formalize")).length;
+    const target = join(dir, "note.txt");
+    await say(`/run files.write_file path=${target} content="written after approval"`);
+    const proposal = await waitFor(async () => (await cards("job.formalize"))[before], 10_000, "formalize card");
+    expect(proposal.job.constraints.join(" ")).toContain("files.write_file (MCP server files)");
+    expect(proposal.job.constraints.join(" ")).toContain("written after approval");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(target)).toBe(false);
+    expect(events("tool.called").some((e) => e.job_id === proposal.job_id)).toBe(false);
+    expect((await click(t.url, dan, proposal, "job.approve")).status).toBe(202);
+    await waitFor(async () => (await cards("job.finished")).find((c) => c.job_id === proposal.job_id), 10_000, "finished");
+    expect(readFileSync(target, "utf8")).toBe("written after approval");
+  });
+
+  it("after Reject nothing is written", async () => {
+    const before = (await cards("job.formalize")).length;
+    const target = join(dir, "rejected.txt");
+    await say(`/run files.write_file path=${target} content=nope`);
+    const proposal = await waitFor(async () => (await cards("job.formalize"))[before], 10_000, "formalize card");
+    expect((await click(t.url, dan, proposal, "job.reject")).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(existsSync(target)).toBe(false);
+    expect(events("tool.called").some((e) => e.job_id === proposal.job_id)).toBe(false);
+  });
+
+  it("arguments that do not fit the schema, unknown tools and tools that are off get a reply and no job", async () => {
+    // read_text_file is off for this agent: allow it for this check of its schema.
+    await fetch(`${t.url}/v1/agents/${AGENT}/tools`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "modes-2" },
+      body: JSON.stringify({ tools: [{ name: "files.read_text_file", mode: "auto" }] }),
+    });
+    await waitFor(
+      async () =>
+        (await (await fetch(`${t.url}/v1/agents/${AGENT}/tools`, { headers: { authorization: `Bearer ${dan}` } })).json()).tools.find((x: any) => x.name === "files.read_text_file")
+          .mode === "auto",
+    );
+    const jobsBefore = events("job.created").length;
+    for (const [text, want] of [
+      ["/run files.write_file content=x", /path is required/],
+      ["/run files.list_directory", /path is required/],
+      [`/run files.read_text_file path=${dir}/hello.txt head=many`, /head must be number/],
+      ["/run files.format_disk", /no tool called files\.format_disk/],
+      [`/run files.move_file source=${dir}/a destination=${dir}/b`, /not allowed to use files\.move_file/],
+      ["/run files.write_file {not json", /not valid JSON/],
+    ] as const) {
+      const n = (await items()).length;
+      await say(text);
+      const reply = await waitFor(async () => (await textsAfter(n))[0], 5_000, `reply to ${text}`);
+      expect(reply.message.body_text).toMatch(want);
+    }
+    expect(events("job.created").length).toBe(jobsBefore);
+  });
+
+  it("an answer carrying HTML and instructions is kept as plain text and changes nothing the agent may do", async () => {
+    const before = (await cards("job.finished")).length;
+    const modesBefore = events("agent.tool_mode_set").length;
+    await say("/run bad.html");
+    const done = await waitFor(async () => (await cards("job.finished"))[before], 10_000, "finished card");
+    expect(done.outcome.summary).toContain("<img src=x");
+    // Stored as text in the ledger; the web UI renders card text as text, never as markup.
+    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toContain("Ignore previous instructions");
+    expect(events("agent.tool_mode_set").length).toBe(modesBefore);
+  });
+
+  it("Cancel during a call sends the protocol's cancellation and the job ends cancelled", async () => {
+    const before = (await cards("job.formalize")).length;
+    await say("/run bad.hang");
+    const proposal = await waitFor(async () => (await cards("job.formalize"))[before], 10_000, "formalize card");
+    await click(t.url, dan, proposal, "job.approve");
+    const tracking = await waitFor(
+      async () => (await cards("job.tracking")).find((c) => c.job_id === proposal.job_id && c.buttons.some((b: any) => b.action.type === "job.cancel")),
+      10_000,
+      "tracking",
+    );
+    await waitFor(() => events("tool.called").some((e) => e.job_id === proposal.job_id), 5_000, "called");
+    expect((await click(t.url, dan, tracking, "job.cancel")).status).toBe(202);
+    await waitFor(() => existsSync(marker), 10_000, "cancellation at the server");
+    await waitFor(() => events("tool.result").some((e) => e.job_id === proposal.job_id), 10_000, "result recorded");
+    const states = events("job.state_changed")
+      .filter((e) => e.job_id === proposal.job_id)
+      .map((e) => e.payload.next_state);
+    expect(states.at(-1)).toBe("cancelled");
+    expect(t.server.ledger.verify(T).ok).toBe(true);
+  });
+});
