@@ -134,6 +134,12 @@ export const api = {
   listOutbox: () => request("GET", "/v1/outbox"),
   /** Admins: send a refused or waiting message again (its job goes back to work). @param {string} outboxId */
   resendOutbox: (outboxId) => request("POST", `/v1/outbox/${enc(outboxId)}/resend`),
+  /** Admins: the MCP servers, connected or failing and why, with their tools. */
+  mcpStatus: () => request("GET", "/v1/admin/mcp"),
+  /** Admins: an agent's tools and what it may do with each. @param {string} agentId */
+  agentTools: (agentId) => request("GET", `/v1/agents/${enc(agentId)}/tools`),
+  /** Admins: auto / approve / off per tool. @param {string} agentId @param {Array<{ name: string, mode: string }>} tools */
+  setAgentTools: (agentId, tools) => request("PUT", `/v1/agents/${enc(agentId)}/tools`, { body: { tools } }),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 

@@ -11,6 +11,7 @@ export function parseRoute(path) {
   if (seg[0] === "jobs" && seg[1]) return { name: "job", jobId: seg[1] };
   if (seg[0] === "contacts") return { name: "contacts" };
   if (seg[0] === "outbox") return { name: "outbox" };
+  if (seg[0] === "tools") return { name: "tools" };
   if (seg[0] === "onboarding") return { name: "onboarding" };
   if (seg[0] === "invite" && seg[1]) return { name: "invite", token: seg[1] };
   if (seg[0] === "signin") return { name: "signin" };

@@ -6,6 +6,7 @@ import { ChatView } from "./chat-view.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 import { ContactsPage } from "./contacts-page.js";
 import { OutboxPage } from "./outbox-page.js";
+import { ToolsPage } from "./tools-page.js";
 import { ProfileDialog } from "./profile-dialog.js";
 import { ConversationList } from "./conversation-list.js";
 import { InputModal } from "./input-modal.js";
@@ -41,6 +42,7 @@ export function App() {
   let main;
   if (r.name === "contacts") main = html`<${ContactsPage} s=${s} />`;
   else if (r.name === "outbox") main = html`<${OutboxPage} />`;
+  else if (r.name === "tools") main = html`<${ToolsPage} />`;
   else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
   else
     main = html`<section class="welcome">

@@ -46,7 +46,12 @@ export function ConversationList({ s }) {
           onClick=${(/** @type {Event} */ e) => {
             e.preventDefault();
             navigate("/outbox");
-          }}><${Icon} name="mail" /></a>`
+          }}><${Icon} name="mail" /></a>
+        <a class="icon-btn" href="/tools" title="Tools" aria-label="Tools"
+          onClick=${(/** @type {Event} */ e) => {
+            e.preventDefault();
+            navigate("/tools");
+          }}><${Icon} name="tool" /></a>`
             : null
         }
         <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"

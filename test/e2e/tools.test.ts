@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { filesServer } from "../support/mcp.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { card, launchBrowser, send, signedIn } from "./harness.js";
+
+/**
+ * The Tools screen in a real browser, with the reference filesystem server connected: an admin
+ * sees the server and chooses what the agent may do; then in the chat the agent lists the
+ * folder at once. A member has no Tools screen.
+ */
+let server: TestServer;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mcp-e2e-"));
+  writeFileSync(join(dir, "quarterly-report.txt"), "numbers");
+  [server, browser] = await Promise.all([startTestServer({ connectors: { mcpServers: [filesServer(dir)] } }), launchBrowser()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const human = (name: string) => server.demo.humans.find((h) => h.display_name === name)!;
+
+describe("Tools (admins)", () => {
+  test("an admin sees the server, lets the agent list folders, and the agent does it from the chat", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, human("Dan").token);
+    await page.getByRole("link", { name: "Tools" }).click();
+    const files = page.locator(".tool-servers li", { hasText: "files" });
+    await expect.poll(() => files.textContent(), { timeout: 15_000 }).toContain("Connected");
+    const mode = page.getByRole("combobox", { name: "Mode for files.list_directory", exact: true });
+    await mode.waitFor();
+    expect(await mode.inputValue()).toBe("off");
+    expect(await mode.locator("option").allTextContents()).toContain("Runs at once (suggested)");
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+    await mode.selectOption("auto");
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, { headers: { authorization: `Bearer ${human("Dan").token}` } })).json()).tools.find(
+            (t: { name: string }) => t.name === "files.list_directory",
+          ).mode,
+      )
+      .toBe("auto");
+
+    await page.goto(`${server.url}/c/${server.demo.conversation_id}`);
+    await send(page, `/run files.list_directory path=${dir}`);
+    const finished = card(page, "finished");
+    await expect.poll(() => finished.last().textContent(), { timeout: 15_000 }).toContain("quarterly-report.txt");
+    await ctx.close();
+  });
+
+  test("a member has no Tools screen", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, human("Ana").token);
+    await page.getByRole("textbox", { name: "Message" }).waitFor();
+    expect(await page.getByRole("link", { name: "Tools" }).count()).toBe(0);
+    await ctx.close();
+  });
+});
