@@ -7,11 +7,11 @@ import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { LedgerInput } from "./jobs/model.js";
-import { ledgerArguments } from "./mcp/arguments.js";
+import { checkArguments, ledgerArguments } from "./mcp/arguments.js";
 import { checkRun, isToolCommand, toolsReply } from "./mcp/commands.js";
 import type { McpToolInfo } from "./mcp/hub.js";
 import type { EntityProfile } from "./context-builder.js";
-import type { Decision, Planner } from "./planner/planner.js";
+import type { Decision, Planner, PlanTool } from "./planner/planner.js";
 import { CALENDAR_TOOL } from "./job-drafts.js";
 import { findMeeting } from "./planner/slots.js";
 import { messageExtras } from "./message-extras.js";
@@ -49,18 +49,25 @@ export function createIngest(deps: {
     if (/^\/tools\b/.test(req.body_text.trim())) return { ids: await reply(toolsReply(agent, tools)), notes: "Listed tools" };
     const run = checkRun(agent, tools, req.body_text);
     if (!run.ok) return { ids: await reply(run.reply), notes: "Tool not run" };
-    const exact = JSON.stringify(run.args);
-    const ref = engine.vaultText(req.tenant_id, exact);
-    const purpose = `${run.tool.title ?? run.tool.tool}, asked by ${sender.display_name}: ${run.tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160)}`;
-    const spec = { name: run.tool.name, server: run.tool.server, args: ledgerArguments(run.args, (t) => engine.sanitizeText(req.tenant_id, t).text), args_ref: ref, purpose };
-    const r = await engine.openToolJob(
-      agent,
-      { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id },
-      spec,
-      { entity_id: sender.entity_id, actor_type: "human" },
-      ec,
-    );
+    return openTool(req, sender, agent, run.tool, run.args, ec);
+  }
+
+  /** A checked call becomes a tool job: the exact arguments to the vault, their scrubbed preview to the ledger. */
+  async function openTool(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, tool: McpToolInfo, args: Record<string, unknown>, ec: EmitContext) {
+    const ref = engine.vaultText(req.tenant_id, JSON.stringify(args));
+    const purpose = `${tool.title ?? tool.tool}, asked by ${sender.display_name}: ${tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160)}`;
+    const spec = { name: tool.name, server: tool.server, args: ledgerArguments(args, (t) => engine.sanitizeText(req.tenant_id, t).text), args_ref: ref, purpose };
+    const at = { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id };
+    const r = await engine.openToolJob(agent, at, spec, { entity_id: sender.entity_id, actor_type: "human" }, ec);
     return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
+  }
+
+  /** The MCP tools this agent may call, as a planner sees them. */
+  function planTools(agent: EntityProfile): PlanTool[] {
+    return (deps.mcpTools?.() ?? []).flatMap((t) => {
+      const mode = agent.tool_modes?.[t.name];
+      return mode === "auto" || mode === "approve" ? [{ name: t.name, description: t.description.slice(0, 1_000), input_schema: t.inputSchema, mode }] : [];
+    });
   }
 
   async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
@@ -104,7 +111,8 @@ export function createIngest(deps: {
       });
     }
 
-    const frame = context.frame({
+    const tools = planTools(agent);
+    const built = context.frame({
       tenant_id: req.tenant_id,
       conversation_id: req.conversation_id,
       trace_id: req.trace_id,
@@ -114,6 +122,7 @@ export function createIngest(deps: {
       sender,
       text: req.body_text,
     });
+    const frame = tools.length ? { ...built, tools } : built;
     let decision = await decide(frame);
     // A job is proposed only for work a tool of this agent can do; anything else is declined
     // with an offer to hand it to a person, whichever planner suggested it.
@@ -166,6 +175,16 @@ export function createIngest(deps: {
           ...(req.message_event_id ? { causation_id: req.message_event_id } : {}),
         });
         return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
+      }
+      case "call_tool": {
+        // The planner's call is checked again against what the agent may do now and the tool's schema.
+        const tool = (deps.mcpTools?.() ?? []).find((t) => t.name === decision.tool);
+        const mode = tool ? agent.tool_modes?.[tool.name] : undefined;
+        const problems = tool ? checkArguments(tool.inputSchema, decision.args) : ["unknown tool"];
+        if (!tool || (mode !== "auto" && mode !== "approve") || problems.length) {
+          return { ids: await deps.emit(ec, [say(`I can’t run ${decision.tool} for that (${problems.join("; ") || "not allowed"}). Nothing was run.`)]), notes: "Tool not run" };
+        }
+        return withSummary(await openTool(req, sender, agent, tool, decision.args, ec));
       }
       case "chat_reply":
         return { ids: await deps.emit(ec, [say(decision.text)]), notes: "Chat reply" };

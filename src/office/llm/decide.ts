@@ -1,5 +1,6 @@
 import type { TCardActionType } from "../../../contracts/cards.js";
-import type { Decision, PlanJobRef, SlotValues } from "../planner/planner.js";
+import { checkArguments } from "../mcp/arguments.js";
+import type { Decision, PlanJobRef, PlanTool, SlotValues } from "../planner/planner.js";
 import { validateRenderDoc } from "./render-ast.js";
 import { ZModelAnswer, ZModelOperation, type ModelOperation } from "./response-schema.js";
 import { validateSurfaces } from "./surfaces.js";
@@ -22,6 +23,8 @@ export interface TurnFacts {
   resolution: TargetResolution;
   docIds: readonly string[];
   isActionAllowed: IsActionAllowed;
+  /** The MCP tools the agent may call this turn (name → schema); nothing else can be called. */
+  tools?: ReadonlyMap<string, PlanTool>;
 }
 
 export type LlmDecision = Decision & { llm: LlmTurnExtras };
@@ -46,7 +49,8 @@ type Intent =
   | { kind: "propose"; op: ModelOperation & { title: string; goal: string } }
   | { kind: "input"; job: PlanJobRef; source: TargetSource | "model"; slots: SlotValues; text?: string }
   | { kind: "clarify"; question: string; choices: string[]; job?: PlanJobRef }
-  | { kind: "action"; job: PlanJobRef; source: TargetSource | "model"; action: OpType; text?: string };
+  | { kind: "action"; job: PlanJobRef; source: TargetSource | "model"; action: OpType; text?: string }
+  | { kind: "tool"; tool: string; args: Record<string, unknown> };
 
 export function decideFromAnswer(answer: Record<string, unknown>, facts: TurnFacts): LlmDecision {
   const dropped: DroppedItem[] = [];
@@ -129,6 +133,21 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
       if (!facts.isActionAllowed(target.job.state, "job.provide_input") && target.job.state !== "proposed") return { drop: `job is ${target.job.state}; it takes no input now` };
       return { kind: "input", ...target, slots, ...(op.text?.trim() ? { text: op.text.trim() } : {}) };
     }
+    case "call_tool": {
+      const tool = op.tool ? facts.tools?.get(op.tool) : undefined;
+      if (!tool) return { drop: `call_tool names a tool not offered: ${String(op.tool ?? "none").slice(0, 64)}` };
+      let args: unknown;
+      try {
+        args = JSON.parse(op.arguments_json?.trim() || "{}");
+      } catch {
+        return { drop: `call_tool arguments are not JSON` };
+      }
+      if (!args || typeof args !== "object" || Array.isArray(args)) return { drop: "call_tool arguments must be one JSON object" };
+      // Checked against the tool's own schema before anything is shown or run.
+      const problems = checkArguments(tool.input_schema, args as Record<string, unknown>);
+      if (problems.length) return { drop: `arguments do not fit ${tool.name}: ${problems.join("; ")}`.slice(0, 300) };
+      return { kind: "tool", tool: tool.name, args: args as Record<string, unknown> };
+    }
     case "job_action": {
       if (!op.action) return { drop: "job_action without an action" };
       const target = resolveJob(op.job_id, facts);
@@ -171,6 +190,8 @@ function fromIntent(act: Exclude<Intent, { kind: "reply" }>, replyText: string, 
         ...(replyText ? { rationale: replyText.slice(0, 500) } : {}),
         llm: { outcome: "executed", dropped },
       };
+    case "tool":
+      return { type: "call_tool", tool: act.tool, args: act.args, ...(replyText ? { text: replyText.slice(0, 500) } : {}), llm: { outcome: "executed", dropped } };
     case "clarify":
       return { type: "request_input", question: act.question, choices: act.choices, ...(act.job ? { job_id: act.job.job_id } : {}), llm: { outcome: "clarify", dropped } };
     case "input": {
@@ -233,6 +254,8 @@ function label(i: Exclude<Intent, { kind: "reply" }>): string {
       return `Update ${quoteTitle(i.job.title)}`;
     case "action":
       return `${ACTION_VERBS[i.action] ?? i.action} ${quoteTitle(i.job.title)}`;
+    case "tool":
+      return `Run ${i.tool}`;
   }
 }
 

@@ -93,7 +93,8 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     const visible = ordered.slice(0, CONTEXT_LIMITS.jobs);
     const candidates = resolution.kind === "tokens" ? resolution.jobIds.map((id) => jobs.get(id)!) : visible;
     const documents = makeDocuments(frame.documents ?? []);
-    const facts: TurnFacts = { jobs, candidates, resolution, docIds: documents.map((d) => d.doc_id), isActionAllowed };
+    const tools = frame.tools ?? [];
+    const facts: TurnFacts = { jobs, candidates, resolution, docIds: documents.map((d) => d.doc_id), isActionAllowed, tools: new Map(tools.map((t) => [t.name, t])) };
 
     const request: RequestPacket = {
       protocol: PROTOCOL,
@@ -111,7 +112,7 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
         default_job_id: resolution.kind === "default" ? resolution.jobId : null,
         default_reason: resolution.kind === "default" ? resolution.source : null,
       },
-      agent: { entity_id: frame.agent.entity_id, display_name: frame.agent.display_name, role: frame.agent.role ?? null, allowed_tools: frame.agent.allowed_tools },
+      agent: { entity_id: frame.agent.entity_id, display_name: frame.agent.display_name, role: frame.agent.role ?? null, allowed_tools: frame.agent.allowed_tools, tools },
       context: {
         context_input: buildContextInput({
           anchor: { job_id: resolution.kind === "default" ? resolution.jobId : null, conversation_id: frame.conversation_id },
@@ -128,7 +129,11 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
         { role: "system", content: SYSTEM_PROMPT },
         { role: "user", content: JSON.stringify(request) },
       ],
-      schema: buildWireSchema(request.input.candidate_job_ids, facts.docIds),
+      schema: buildWireSchema(
+        request.input.candidate_job_ids,
+        facts.docIds,
+        tools.map((t) => t.name),
+      ),
       schemaName: "office_turn",
     });
 

@@ -32,7 +32,13 @@ export interface RequestPacket {
     default_job_id: string | null;
     default_reason: string | null;
   };
-  agent: { entity_id: string; display_name: string; role: string | null; allowed_tools: string[] };
+  agent: {
+    entity_id: string;
+    display_name: string;
+    role: string | null;
+    allowed_tools: string[];
+    tools: Array<{ name: string; description: string; input_schema: Record<string, unknown>; mode: "auto" | "approve" }>;
+  };
   context: { context_input: ContextInput | null; documents: RequestDocument[] };
   output: { format: "json" };
 }

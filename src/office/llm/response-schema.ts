@@ -10,7 +10,7 @@ import { OP_TYPES } from "./tokens.js";
  *  - `ZModelAnswer`: the zod reading applied to whatever comes back, schema or not. It is lenient
  *    about absent vs null and strips unknown keys; the semantic checks come after it.
  */
-const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"] as const;
+const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action", "call_tool"] as const;
 /** The operations a model may name as a job action: every token operation but provide_input. */
 const ZJobActionName = z.enum(OP_TYPES).exclude(["provide_input"]);
 
@@ -35,6 +35,9 @@ export const ZModelOperation = z.object({
   goal: z.string().max(500).nullish(),
   slots: z.object(SLOT_SHAPE).nullish(),
   choices: z.array(z.string().max(200)).nullish(),
+  /** call_tool: one of the agent's tools, and its arguments as JSON text (a strict schema has no free-form object). */
+  tool: z.string().max(128).nullish(),
+  arguments_json: z.string().max(20_000).nullish(),
 });
 export type ModelOperation = z.infer<typeof ZModelOperation>;
 
@@ -50,7 +53,7 @@ export const ZModelAnswer = z.object({
 
 const n = <T extends z.ZodType>(t: T) => t.nullable();
 
-function wireOperation(jobIds: readonly string[]) {
+function wireOperation(jobIds: readonly string[], toolNames: readonly string[]) {
   const jobId = jobIds.length ? z.enum(jobIds as [string, ...string[]]) : z.null();
   return z.strictObject({
     type: z.enum(OPERATION_TYPES),
@@ -73,6 +76,8 @@ function wireOperation(jobIds: readonly string[]) {
       }),
     ),
     choices: n(z.array(z.string())),
+    tool: toolNames.length ? n(z.enum(toolNames as [string, ...string[]])) : z.null(),
+    arguments_json: n(z.string()),
   });
 }
 
@@ -146,10 +151,10 @@ function wireRender() {
   return z.strictObject({ type: z.enum(["doc"]), children: z.array(block) });
 }
 
-export function buildWireSchema(candidateJobIds: readonly string[], docIds: readonly string[]): Record<string, unknown> {
+export function buildWireSchema(candidateJobIds: readonly string[], docIds: readonly string[], toolNames: readonly string[] = []): Record<string, unknown> {
   const citation = z.strictObject({ doc_id: docIds.length ? z.enum(docIds as [string, ...string[]]) : z.string(), quote: z.string() });
   const root = z.strictObject({
-    operations: z.array(wireOperation(candidateJobIds)),
+    operations: z.array(wireOperation(candidateJobIds, toolNames)),
     surfaces: n(z.array(wireSurface(candidateJobIds))),
     render: n(wireRender()),
     citations: n(z.array(citation)),

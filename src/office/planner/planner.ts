@@ -8,6 +8,13 @@ import type { LlmTurnExtras } from "../llm/types.js";
  * A planner never writes anything: the Job Engine acts on its decision after validation.
  */
 
+export interface PlanTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  mode: "auto" | "approve";
+}
+
 export interface PlanJobRef {
   job_id: string;
   title: string;
@@ -23,6 +30,8 @@ export interface PlanFrame {
   /** IANA timezone assumed when the message names none. */
   default_timezone: string;
   agent: { entity_id: string; display_name: string; role?: string; allowed_tools: string[] };
+  /** MCP tools the agent may call (auto or approve), with the JSON Schema of their arguments. */
+  tools?: PlanTool[];
   sender: { entity_id: string; display_name: string };
   /** The text as typed, tokens already replaced by placeholders when the LLM layer is on. */
   text: string;
@@ -77,6 +86,8 @@ export type Decision = (
   | { type: "handoff"; request: string; to_name?: string }
   /** A click-equivalent: a person's `[op …]` token, or a model proposal that passed validation. */
   | { type: "job_action"; job_id: string; action: TCardActionType; args?: Record<string, string>; text?: string }
+  /** Call one of the agent's MCP tools (arguments already checked against its schema). */
+  | { type: "call_tool"; tool: string; args: Record<string, unknown>; text?: string }
 ) & {
   /** What the LLM layer adds: ActionSummary, surfaces, safe render, validation report. */
   llm?: LlmTurnExtras;

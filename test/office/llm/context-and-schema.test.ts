@@ -56,9 +56,13 @@ describe("wire schema for the model", () => {
   it("lists candidate ids as an enum, and allows no id at all when there are none", () => {
     const op = (schema as any).properties.operations.items.properties;
     expect(op.job_id.anyOf[0].enum).toEqual(["job_a", "job_b"]);
-    expect(op.type.enum).toEqual(["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action"]);
+    expect(op.type.enum).toEqual(["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action", "call_tool"]);
     const none = buildWireSchema([], []) as any;
     expect(none.properties.operations.items.properties.job_id).toEqual({ type: "null" });
+    // No tool offered: the model cannot name one; offered tools are an enum like job ids.
+    expect(none.properties.operations.items.properties.tool).toEqual({ type: "null" });
+    const withTools = buildWireSchema([], [], ["files.list_directory"]) as any;
+    expect(withTools.properties.operations.items.properties.tool.anyOf[0].enum).toEqual(["files.list_directory"]);
   });
 });
 
@@ -79,7 +83,7 @@ describe("packet redaction", () => {
       default_job_id: null,
       default_reason: null,
     },
-    agent: { entity_id: "a", display_name: "Ava", role: null, allowed_tools: [] },
+    agent: { entity_id: "a", display_name: "Ava", role: null, allowed_tools: [], tools: [] },
     context: { context_input: null, documents: makeDocuments([{ doc_id: "doc:1", kind: "web", text: "Long secret page text. Authorization: Bearer abcdefghijklmnop" }]) },
     output: { format: "json" },
   };
