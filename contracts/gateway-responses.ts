@@ -123,6 +123,14 @@ export const ZAgentTools = z.object({
   ),
 });
 
+/** The MCP tools the conversation's agent may use, for the /run form (members of the conversation). */
+export const ZConversationTools = z.object({
+  agent_entity_id: z.string().nullable(),
+  tools: z.array(
+    z.object({ name: z.string(), title: z.string().optional(), description: z.string(), mode: z.enum(["auto", "approve"]), input_schema: z.record(z.string(), z.unknown()) }),
+  ),
+});
+
 /** The MCP servers (admins): state, why one is failing, and the tools each offers. */
 export const ZMcpStatus = z.object({
   servers: z.array(

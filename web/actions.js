@@ -1,6 +1,7 @@
 // @ts-check
 // What a person can do, as functions over the api and the store. Components call these; none of
 // them touches fetch.
+import { argumentsFrom, fieldsFor } from "./tool-form.js";
 import { api, ApiError, newKey } from "./api.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import {
@@ -118,6 +119,43 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
 }
 
 /** @param {string} cid @param {string} text */
+/**
+ * The /run form: the tool's input schema as the input modal; submitting sends
+ * `/run <tool> {arguments}`, which the agent checks again before anything runs. Returns false
+ * (and the text is sent as typed) when the tools cannot be read.
+ * @param {string} cid @param {string} tool
+ */
+export function openRunForm(cid, tool) {
+  api.conversationTools(cid).then(
+    (r) => {
+      const t = (r.tools ?? []).find((/** @type {{ name: string }} */ x) => x.name === tool);
+      if (!t) {
+        sendText(cid, `/run ${tool}`);
+        return;
+      }
+      const fields = fieldsFor(t.input_schema);
+      if (!fields.length) {
+        sendText(cid, `/run ${tool}`);
+        return;
+      }
+      setState({
+        dialog: {
+          type: "input",
+          title: `Run ${t.name}`,
+          body: `${(t.title ?? t.description).slice(0, 200)}${t.mode === "approve" ? " — you approve the call before it runs." : ""}`,
+          schema: { fields },
+          submitLabel: t.mode === "approve" ? "Propose" : "Run",
+          onSubmit: async (/** @type {Record<string, string|number|boolean>} */ values) => {
+            sendText(cid, `/run ${t.name} ${JSON.stringify(argumentsFrom(t.input_schema, values))}`);
+          },
+        },
+      });
+    },
+    () => sendText(cid, `/run ${tool}`),
+  );
+  return true;
+}
+
 export function sendText(cid, text) {
   sendWithBubble(
     cid,

@@ -134,6 +134,8 @@ export const api = {
   listOutbox: () => request("GET", "/v1/outbox"),
   /** Admins: send a refused or waiting message again (its job goes back to work). @param {string} outboxId */
   resendOutbox: (outboxId) => request("POST", `/v1/outbox/${enc(outboxId)}/resend`),
+  /** The MCP tools the conversation's agent may use, with their input schemas. @param {string} cid */
+  conversationTools: (cid) => request("GET", `/v1/conversations/${enc(cid)}/tools`),
   /** Admins: the MCP servers, connected or failing and why, with their tools. */
   mcpStatus: () => request("GET", "/v1/admin/mcp"),
   /** Admins: an agent's tools and what it may do with each. @param {string} agentId */

@@ -99,6 +99,10 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       const found = findArtifact(core, p, artifactId);
       return "path" in found ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) } : found;
     },
+    conversationTools(p, conversationId) {
+      memberConversation(core, p, conversationId);
+      return core.office.conversationTools(p.tenantId, conversationId);
+    },
     threadContext(p, conversationId) {
       memberConversation(core, p, conversationId);
       return core.office.threadContext(p.tenantId, conversationId);

@@ -21,7 +21,7 @@ import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
-import type { AgentToolView, McpServerStatus, OutboxDelivery } from "../office/index.js";
+import type { AgentToolView, ConversationTool, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
 
@@ -64,6 +64,8 @@ export interface GatewayApi {
   createInvite(p: Principal, body: In<typeof ZCreateInviteRequest>, idem: IdemScope): StoredResponse;
   /** POST /v1/agents. */
   createAgent(p: Principal, body: In<typeof ZCreateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/conversations/:id/tools: the tools its agent may use, for the /run form (members). */
+  conversationTools(p: Principal, conversationId: string): { agent_entity_id: string | null; tools: ConversationTool[] };
   /** GET /v1/agents/:id/tools (admins). */
   agentTools(p: Principal, agentId: string): { agent_entity_id: string; tools: AgentToolView[] };
   /** PUT /v1/agents/:id/tools (admins): each changed mode is an agent.tool_mode_set. */

@@ -10,7 +10,7 @@ export { selectPlanner } from "./llm/index.js";
 export { LLM_DEFAULTS, type LlmConfig } from "./llm/config.js";
 export { parseMcpServers, type McpServerConfig } from "./mcp/config.js";
 export type { McpServerStatus } from "./mcp/hub.js";
-export type { AgentToolView } from "./mcp/agent-tools.js";
+export type { AgentToolView, ConversationTool } from "./mcp/agent-tools.js";
 export { rotateVaultKey } from "./vault-key.js";
 export { createScriptedCalendarProvider } from "./tools/scripted-calendar.js";
 export { createCalDavCalendar, type CalDavCalendar } from "./calendar/index.js";

@@ -1,4 +1,4 @@
-import type { AgentToolView } from "./mcp/agent-tools.js";
+import type { AgentToolView, ConversationTool } from "./mcp/agent-tools.js";
 import type { McpServerStatus } from "./mcp/hub.js";
 import type { OutboxDelivery } from "./mail/index.js";
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
@@ -138,6 +138,8 @@ export interface OfficeApi {
   resendOutbox(tenantId: string, outboxId: string): Promise<TOfficeResponse>;
   /** An agent's tools (built-in and MCP) with the modes admins chose; null when no such agent. */
   agentTools(tenantId: string, agentEntityId: string): AgentToolView[] | null;
+  /** The MCP tools the conversation's agent may use (auto or approve), with their input schemas. */
+  conversationTools(tenantId: string, conversationId: string): { agent_entity_id: string | null; tools: ConversationTool[] };
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
   mcpStatus(): McpServerStatus[];
   /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */

@@ -26,7 +26,7 @@ import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.
 import type { MailConfig } from "../config.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import { createMcpHub } from "./mcp/hub.js";
-import { agentToolsView } from "./mcp/agent-tools.js";
+import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
@@ -220,6 +220,10 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await engine.idle();
     },
     mcpStatus: () => mcp.status(),
+    conversationTools(tenantId, conversationId) {
+      const agent = context.answeringAgent(tenantId, conversationId, "", "");
+      return { agent_entity_id: agent?.entity_id ?? null, tools: agent ? usableTools(agent, mcp.tools()) : [] };
+    },
     agentTools(tenantId, agentEntityId) {
       const agent = context.profile(tenantId, agentEntityId);
       return agent?.actor_type === "agent" ? agentToolsView(agent, router.list(), mcp.tools()) : null;

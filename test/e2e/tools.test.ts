@@ -31,7 +31,7 @@ afterAll(async () => {
 const human = (name: string) => server.demo.humans.find((h) => h.display_name === name)!;
 
 describe("Tools (admins)", () => {
-  test("an admin sees the server, lets the agent list folders, and the agent does it from the chat", async () => {
+  test("an admin sees the server, lets the agent list folders, and the agent does it from the /run form", async () => {
     const { ctx, page } = await signedIn(browser, server.url, human("Dan").token);
     await page.getByRole("link", { name: "Tools" }).click();
     const files = page.locator(".tool-servers li", { hasText: "files" });
@@ -53,7 +53,12 @@ describe("Tools (admins)", () => {
       .toBe("auto");
 
     await page.goto(`${server.url}/c/${server.demo.conversation_id}`);
-    await send(page, `/run files.list_directory path=${dir}`);
+    // "/run <tool>" alone opens the tool's form, generated from its input schema.
+    await send(page, "/run files.list_directory");
+    const dialog = page.getByRole("dialog", { name: "Run files.list_directory" });
+    await dialog.waitFor();
+    await dialog.getByLabel("path").fill(dir);
+    await dialog.getByRole("button", { name: "Run" }).click();
     const finished = card(page, "finished");
     await expect.poll(() => finished.last().textContent(), { timeout: 15_000 }).toContain("quarterly-report.txt");
     await ctx.close();

@@ -66,6 +66,15 @@ describe("/tools and /run from the chat", () => {
     expect(reply.message.body_text).not.toContain("files.move_file");
   });
 
+  it("the conversation's members can read the tools its agent may use, with their schemas (the /run form)", async () => {
+    const r = await fetch(`${t.url}/v1/conversations/${CONV}/tools`, { headers: { authorization: `Bearer ${dan}` } });
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.agent_entity_id).toBe(AGENT);
+    expect(body.tools.map((x: any) => `${x.name}:${x.mode}`)).toEqual(["bad.hang:approve", "bad.html:auto", "files.list_directory:auto", "files.write_file:approve"]);
+    expect(body.tools.find((x: any) => x.name === "files.write_file").input_schema).toMatchObject({ type: "object", required: expect.arrayContaining(["path", "content"]) });
+  });
+
   it("an auto tool runs at once: the Finished card quotes the recorded answer", async () => {
     const before = (await cards("job.finished")).length;
     await say(`/run files.list_directory path=${dir}`);

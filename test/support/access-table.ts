@@ -79,6 +79,7 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/conversations/:id/attachments", what: "attach a file", expect: signedIn(404, 404, 202) },
   { method: "GET", route: "/v1/artifacts/:id", what: "download a file of it", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/conversations/:id/context", what: "its job context", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/conversations/:id/tools", what: "the tools its agent may use (the /run form)", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/context/pin", what: "pin a job", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/context/target", what: "target a job", expect: signedIn(404, 404, 200) },
   // Jobs (read and acted on through their conversation).

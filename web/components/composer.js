@@ -2,7 +2,7 @@
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
-import { sendText, uploadFile } from "../actions.js";
+import { openRunForm, sendText, uploadFile } from "../actions.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 
@@ -53,6 +53,12 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const send = () => {
     const t = placeRefs(text, refs);
     if (!t) return;
+    // "/run <tool>" with nothing after it opens the tool's form instead of sending.
+    const run = /^\/run\s+(\S+)\s*$/.exec(t);
+    if (run && openRunForm(cid, run[1])) {
+      setText("");
+      return;
+    }
     sendText(cid, t);
     setText("");
     setRefs([]);

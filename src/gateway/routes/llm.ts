@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZApplySuggestionRequest, ZAssistResponse, ZThreadContextUpdate, ZThreadContextView } from "../../../contracts/llm.js";
 import { ZAcceptedResponse } from "../../../contracts/gateway.js";
+import { ZConversationTools } from "../../../contracts/gateway-responses.js";
 import { ZConversationId, ZJobId, ZTraceId } from "../../../contracts/primitives.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
@@ -30,6 +31,17 @@ export function createLlmRoutes(gw: Gateway) {
     responses: { 200: json(ZThreadContextView, "Its ThreadContext"), ...errors(...READ_ERRORS) },
   });
   route(app, context, (c) => c.json(api.threadContext(c.get("principal"), c.req.valid("param").id)));
+
+  const tools = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/conversations/{id}/tools",
+    summary: "The MCP tools the conversation's agent may use, with their input schemas (for /run)",
+    tags: ["Conversations"],
+    request: { params: conversation },
+    responses: { 200: json(ZConversationTools, "Its agent's usable tools"), ...errors(...READ_ERRORS) },
+  });
+  route(app, tools, (c) => c.json(api.conversationTools(c.get("principal"), c.req.valid("param").id)));
 
   for (const what of ["pin", "target"] as const) {
     const set = createRoute({

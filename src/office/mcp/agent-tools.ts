@@ -24,6 +24,25 @@ export interface AgentToolView {
   available: boolean;
 }
 
+/** An MCP tool an agent may use, as the /run form needs it. */
+export interface ConversationTool {
+  name: string;
+  title?: string;
+  description: string;
+  mode: "auto" | "approve";
+  input_schema: Record<string, unknown>;
+}
+
+/** The MCP tools `agent` may use now (auto or approve), by name. Pure. */
+export function usableTools(agent: EntityProfile, mcpTools: readonly McpToolInfo[]): ConversationTool[] {
+  return [...mcpTools]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((t) => {
+      const mode = agent.tool_modes?.[t.name];
+      return mode === "auto" || mode === "approve" ? [{ name: t.name, ...(t.title ? { title: t.title } : {}), description: t.description, mode, input_schema: t.inputSchema }] : [];
+    });
+}
+
 /** Built-in and MCP tools with the agent's modes, built-in first, then by name. Pure. */
 export function agentToolsView(agent: EntityProfile, builtIns: readonly ToolInfo[], mcpTools: readonly McpToolInfo[]): AgentToolView[] {
   const chosen = agent.tool_modes ?? {};
