@@ -25,10 +25,10 @@ export function fieldsFor(schema) {
     .map(([key, p]) => {
       const type = typeOf(p);
       /** @type {InputField} */
-      const f = { key: key.slice(0, 64), label: key.replace(/_/g, " ").slice(0, 120), type: "string", required: required.has(key) };
+      const f = { key, label: key.replace(/_/g, " "), type: "string", required: required.has(key) };
       if (Array.isArray(p.enum) && p.enum.length && p.enum.length <= 50) {
         f.type = "select";
-        f.options = p.enum.map((v) => ({ value: String(v).slice(0, 120), label: String(v).slice(0, 120) }));
+        f.options = p.enum.map((v) => ({ value: String(v), label: String(v) }));
       } else if (type === "number" || type === "integer") f.type = "number";
       else if (type === "boolean") f.type = "boolean";
       else if (STRUCTURED.has(type) || LONG_TEXT.test(key) || (p.maxLength ?? 0) > 200) f.type = "multiline";

@@ -7,6 +7,7 @@ import type { Draft, EmitContext } from "./emitter.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import type { JobEngine } from "./job-engine.js";
 import type { LedgerInput } from "./jobs/model.js";
+import { mayUse } from "./mcp/agent-tools.js";
 import { checkArguments, ledgerArguments } from "./mcp/arguments.js";
 import { checkRun, isToolCommand, toolsReply } from "./mcp/commands.js";
 import type { McpToolInfo } from "./mcp/hub.js";
@@ -126,7 +127,7 @@ export function createIngest(deps: {
     let decision = await decide(frame);
     // A job is proposed only for work a tool of this agent can do; anything else is declined
     // with an offer to hand it to a person, whichever planner suggested it.
-    if (decision.type === "propose_job" && !(decision.kind === "schedule_meeting" && agent.allowed_tools.includes(CALENDAR_TOOL))) {
+    if (decision.type === "propose_job" && !(decision.kind === "schedule_meeting" && mayUse(agent, CALENDAR_TOOL))) {
       decision = { type: "decline_work", request: decision.title };
     }
     if ((decision.type === "continue_job" || ("job_id" in decision && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {

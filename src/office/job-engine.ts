@@ -14,6 +14,7 @@ import { foldJob, type JobSlots, type JobView } from "./job-machine.js";
 import { decide } from "./jobs/decide.js";
 import { openToolJob as openToolJobDecision, type ToolCallSpec } from "./jobs/mcp-step.js";
 import { createMcpRunner } from "./jobs/mcp-runner.js";
+import { mayUse } from "./mcp/agent-tools.js";
 import type { McpHub } from "./mcp/hub.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
@@ -122,14 +123,14 @@ export function createJobEngine(deps: EngineDeps) {
   function decideContext(tenantId: string, agent: EntityProfile): DecideContext {
     const tool = deps.router.get(CALENDAR_TOOL);
     if (!tool) throw new Error(`${CALENDAR_TOOL} is not registered`);
-    const mailAllowed = deps.router.isAllowed(agent.allowed_tools, MAIL_TOOL);
+    const mailAllowed = mayUse(agent, MAIL_TOOL);
     return {
       now: clock.iso(),
       ids,
       agent,
       defaultTimezone: deps.defaultTimezone,
       profileOf: (entityId) => context.profile(tenantId, entityId),
-      calendar: { tool, allowed: deps.router.isAllowed(agent.allowed_tools, CALENDAR_TOOL) },
+      calendar: { tool, allowed: mayUse(agent, CALENDAR_TOOL) },
       mail: mail.mailer.enabled ? (mailAllowed ? "send" : "not_allowed") : "not_configured",
       retrySchedule: deps.schedule,
       ...(deps.mcp ? { mcpTool: (name: string) => deps.mcp!.tool(name) } : {}),

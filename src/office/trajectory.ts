@@ -1,3 +1,4 @@
+import { mayUse } from "./mcp/agent-tools.js";
 import { CARD_ACTION_TYPES } from "../../contracts/cards.js";
 import type { TAffordancesRequest, TAffordancesResponse } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
@@ -43,7 +44,7 @@ export function buildTrajectory(context: ContextBuilder, tenantId: string, entit
 export function buildAffordances(context: ContextBuilder, router: ToolRouter, req: TAffordancesRequest): TAffordancesResponse {
   const p = context.profile(req.tenant_id, req.entity_id);
   if (!p) throw new AppError("NOT_FOUND", "No such entity.", { entity_id: req.entity_id });
-  const tools = p.actor_type === "agent" ? router.list().filter((t) => p.allowed_tools.includes(t.name)) : [];
+  const tools = p.actor_type === "agent" ? router.list().filter((t) => mayUse(p, t.name)) : [];
   const actions = CARD_ACTION_TYPES.filter((a) => mayClick(p.roles, a));
   const quick = tools.some((t) => t.name === "calendar.create_invite")
     ? [

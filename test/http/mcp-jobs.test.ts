@@ -46,6 +46,7 @@ beforeAll(async () => {
         { name: "files.write_file", mode: "approve" },
         { name: "bad.hang", mode: "approve" },
         { name: "bad.html", mode: "auto" },
+        { name: "bad.contact", mode: "auto" },
       ],
     }),
   });
@@ -71,7 +72,13 @@ describe("/tools and /run from the chat", () => {
     expect(r.status).toBe(200);
     const body = await r.json();
     expect(body.agent_entity_id).toBe(AGENT);
-    expect(body.tools.map((x: any) => `${x.name}:${x.mode}`)).toEqual(["bad.hang:approve", "bad.html:auto", "files.list_directory:auto", "files.write_file:approve"]);
+    expect(body.tools.map((x: any) => `${x.name}:${x.mode}`)).toEqual([
+      "bad.contact:auto",
+      "bad.hang:approve",
+      "bad.html:auto",
+      "files.list_directory:auto",
+      "files.write_file:approve",
+    ]);
     expect(body.tools.find((x: any) => x.name === "files.write_file").input_schema).toMatchObject({ type: "object", required: expect.arrayContaining(["path", "content"]) });
   });
 
@@ -157,6 +164,16 @@ describe("/tools and /run from the chat", () => {
     // Stored as text in the ledger; the web UI renders card text as text, never as markup.
     expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toContain("Ignore previous instructions");
     expect(events("agent.tool_mode_set").length).toBe(modesBefore);
+  });
+
+  it("addresses and numbers in an answer reach the ledger only in their redacted forms", async () => {
+    const before = (await cards("job.finished")).length;
+    await say("/run bad.contact");
+    const done = await waitFor(async () => (await cards("job.finished"))[before], 10_000, "finished card");
+    const all = JSON.stringify(t.server.ledger.query({ tenant_id: T, job_id: done.job_id, limit: 100 }).events);
+    expect(all).not.toContain("maria.lopes@example.org");
+    expect(all).not.toContain("912 345 678");
+    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toMatch(/Maria's details: m\S*@example\.org/);
   });
 
   it("Cancel during a call sends the protocol's cancellation and the job ends cancelled", async () => {

@@ -128,3 +128,27 @@ describe("/v1/agents/:id/tools", () => {
     expect(member.status).toBe(403);
   });
 });
+
+describe("a built-in tool switched off", () => {
+  it("is not proposed any more: the agent says it cannot do the work, and switching it back restores it", async () => {
+    const admin = t.demo.humans[0]!.token;
+    const jobs = () => t.server.ledger.query({ tenant_id: T, event_type: "job.created", limit: 1000 }).events.length;
+    expect((await put(admin, AGENT, { tools: [{ name: "calendar.create_invite", mode: "off" }] })).status).toBe(200);
+    await waitFor(
+      async () => (await getJson(`${t.url}/v1/agents/${AGENT}/tools`, admin)).body.tools.find((x: { name: string }) => x.name === "calendar.create_invite")?.mode === "off",
+    );
+    const before = jobs();
+    const ask = await fetch(`${t.url}/v1/conversations/cnv_9f2a/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json", "idempotency-key": "off-ask" },
+      body: JSON.stringify({ kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" }),
+    });
+    expect(ask.status).toBe(202);
+    await t.server.office.idle();
+    const replies = async () =>
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline?limit=1000`, admin)).body.items.filter((i: any) => i.sender.entity_id === AGENT && i.message.kind === "text");
+    await waitFor(async () => (await replies()).length > 0);
+    expect(jobs()).toBe(before);
+    expect((await put(admin, AGENT, { tools: [{ name: "calendar.create_invite", mode: "approve" }] })).status).toBe(200);
+  });
+});

@@ -24,6 +24,15 @@ export interface AgentToolView {
   available: boolean;
 }
 
+/**
+ * Whether the agent may use a tool now: the mode an admin chose (anything but off), else —
+ * with no choice made — whether its registration lists it. The same rule as the policy pack's.
+ */
+export function mayUse(agent: Pick<EntityProfile, "tool_modes" | "allowed_tools">, name: string): boolean {
+  const mode = agent.tool_modes?.[name];
+  return mode ? mode !== "off" : agent.allowed_tools.includes(name);
+}
+
 /** An MCP tool an agent may use, as the /run form needs it. */
 export interface ConversationTool {
   name: string;
