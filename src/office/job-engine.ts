@@ -139,7 +139,7 @@ export function createJobEngine(deps: EngineDeps) {
 
   const mcpRunner = deps.mcp
     ? createMcpRunner({
-        hub: deps.mcp,
+        router: deps.router,
         vault: deps.vault,
         artifacts: deps.artifacts,
         now: () => clock.now(),

@@ -97,7 +97,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}),
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
-  const router = createToolRouter({ clock, tools: [inviteTool], runElsewhere: [MAIL_TOOL_INFO] });
+  const router = createToolRouter({ clock, tools: [inviteTool], runElsewhere: [MAIL_TOOL_INFO], mcp });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });

@@ -42,6 +42,19 @@ describe("Tools (admins)", () => {
     expect(await mode.locator("option").allTextContents()).toContain("Runs at once (suggested)");
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+    // Allowing the whole server applies the suggested modes: reading runs at once, writing asks first.
+    await page.getByRole("button", { name: "Allow files (suggested modes)" }).click();
+    await expect.poll(() => mode.inputValue()).toBe("auto");
+    expect(await page.getByRole("combobox", { name: "Mode for files.write_file", exact: true }).inputValue()).toBe("approve");
+    await mode.selectOption("approve");
+    await expect
+      .poll(
+        async () =>
+          (await (await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, { headers: { authorization: `Bearer ${human("Dan").token}` } })).json()).tools.find(
+            (t: { name: string }) => t.name === "files.list_directory",
+          ).mode,
+      )
+      .toBe("approve");
     await mode.selectOption("auto");
     await expect
       .poll(
@@ -61,6 +74,17 @@ describe("Tools (admins)", () => {
     await dialog.getByRole("button", { name: "Run" }).click();
     const finished = card(page, "finished");
     await expect.poll(() => finished.last().textContent(), { timeout: 15_000 }).toContain("quarterly-report.txt");
+    // The Job Drawer shows the call: the tool, its arguments and what it answered.
+    await page.locator("article[data-card-type='job.finished'] .card-details").last().click();
+    const drawer = page.getByRole("dialog", { name: "Job details" });
+    await drawer.locator(".drawer-timeline").waitFor();
+    const called = drawer.locator(".tl-tool", { hasText: "files.list_directory — called" }).first();
+    const answered = drawer.locator(".tl-tool", { hasText: "files.list_directory — success" }).first();
+    await answered.waitFor({ timeout: 10_000 });
+    await called.locator("summary").click();
+    await expect.poll(() => called.textContent()).toContain(dir);
+    await answered.locator("summary").click();
+    await expect.poll(() => answered.textContent()).toContain("quarterly-report.txt");
     await ctx.close();
   });
 

@@ -73,6 +73,21 @@ export function ToolsPage() {
     }
   };
 
+  /** Enable a whole server for the agent with the suggested modes: auto for tools that only read, approve for the rest. @param {string} server */
+  const allowServer = async (server) => {
+    if (!agentId || !tools) return;
+    const picks = tools.filter((t) => t.source === "mcp" && t.server === server && t.available).map((t) => ({ name: t.name, mode: t.suggested_mode }));
+    if (!picks.length) return;
+    try {
+      const r = await api.setAgentTools(agentId, picks);
+      setTools(r.tools);
+      toast(`${server}: read-only tools run at once, the others ask first`);
+    } catch (err) {
+      toast(err instanceof ApiError ? `Couldn’t save: ${err.message}` : "Couldn’t save");
+    }
+  };
+  const serversOfAgentTools = [...new Set((tools ?? []).filter((t) => t.source === "mcp" && t.available && t.server).map((t) => /** @type {string} */ (t.server)))];
+
   return html`<section class="page" aria-label="Tools">
     <header class="chat-head page-head">
       <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
@@ -104,6 +119,11 @@ export function ToolsPage() {
         </select>
       </label>
       ${agentId && tools === null && !error ? html`<div class="loading">Loading the agent’s tools…</div>` : null}
+      <div class="tool-bulk">
+        ${serversOfAgentTools.map(
+          (name) => html`<button key=${name} type="button" class="btn btn-secondary btn-small" onClick=${() => allowServer(name)}>Allow ${name} (suggested modes)</button>`,
+        )}
+      </div>
       <ul class="outbox-list agent-tools">
         ${(tools ?? []).map(
           (t) => html`<li key=${t.name} class="outbox-item" data-tool=${t.name}>

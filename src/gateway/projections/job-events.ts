@@ -16,6 +16,14 @@ function preview(obj: Record<string, unknown> | undefined): Record<string, strin
     else if (typeof v === "string") out[k] = maskPii(v).slice(0, 200);
     else if (Array.isArray(v)) out[k] = `${v.length} item${v.length === 1 ? "" : "s"}`;
     else if (v && typeof v === "object" && "redacted" in v) out[k] = String((v as { redacted: unknown }).redacted);
+    else if (v && typeof v === "object") {
+      // One level down (a tool's `arguments`), as `arguments.path`.
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (Object.keys(out).length >= PREVIEW_FIELDS) break;
+        if (typeof v2 === "number" || typeof v2 === "boolean") out[`${k}.${k2}`] = v2;
+        else if (typeof v2 === "string") out[`${k}.${k2}`] = maskPii(v2).slice(0, 200);
+      }
+    }
   }
   return out;
 }

@@ -4,7 +4,8 @@ import type { EntityProfile } from "../context-builder.js";
 import type { EmitContext } from "../emitter.js";
 import { letterHash } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
-import type { McpHub } from "../mcp/hub.js";
+import type { McpContent } from "../mcp/hub.js";
+import type { ToolRouter } from "../tools/tool-router.js";
 import type { Vault } from "../vault.js";
 import type { JobCommand, McpOutcome, PlannedCall } from "./model.js";
 
@@ -24,7 +25,8 @@ const MAX_PROGRESS = 20;
 const PROGRESS_GAP_MS = 1_000;
 
 export function createMcpRunner(deps: {
-  hub: McpHub;
+  /** The one tool router: it runs MCP tools through their server. */
+  router: ToolRouter;
   vault: Vault;
   artifacts: ArtifactStore;
   now: () => number;
@@ -37,7 +39,7 @@ export function createMcpRunner(deps: {
   const running = new Set<Promise<unknown>>();
   const key = (t: string, j: string) => `${t}|${j}`;
 
-  function store(job: JobView, call: PlannedCall, content: Extract<Awaited<ReturnType<McpHub["call"]>>, { ok: true }>["content"]): McpOutcome & { ok: true } {
+  function store(job: JobView, call: PlannedCall, content: McpContent[]): McpOutcome & { ok: true } {
     const types = [...new Set(content.map((c) => c.type))];
     const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : c.type === "resource" && typeof c.text === "string" ? [c.text] : []));
     const text = deps.scrub(job.tenant_id, texts.join("\n"));
@@ -79,7 +81,12 @@ export function createMcpRunner(deps: {
       } else {
         let sent = 0;
         let last = 0;
-        const out = await deps.hub.call(call.tool_name, JSON.parse(raw) as Record<string, unknown>, {
+        const out = await deps.router.execute(call.tool_name, JSON.parse(raw) as Record<string, unknown>, {
+          tenant_id: t,
+          job_id: job.job_id,
+          idempotency_key: call.idempotency_key,
+          attempt: call.attempt,
+          now: deps.now(),
           signal: ac.signal,
           onProgress: (p) => {
             const now = deps.now();
@@ -97,9 +104,14 @@ export function createMcpRunner(deps: {
             track(deps.apply(t, job.job_id, agent, cmd, ec).catch((e) => deps.onError(e, "mcp.progress")));
           },
         });
+        const content = out.ok ? ((out.output as { content?: McpContent[] }).content ?? []) : [];
         outcome = out.ok
-          ? { ...store(job, call, out.content), latency_ms: out.latency_ms }
-          : { ok: false, error: { ...out.error, message_safe: deps.scrub(t, out.error.message_safe) }, latency_ms: out.latency_ms };
+          ? { ...store(job, call, content), latency_ms: out.latency_ms }
+          : {
+              ok: false,
+              error: { error_code: out.error.error_code, message_safe: deps.scrub(t, out.error.message_safe), retryable: out.error.retryable },
+              latency_ms: out.latency_ms,
+            };
       }
     } finally {
       if (inFlight.get(k) === ac) inFlight.delete(k);

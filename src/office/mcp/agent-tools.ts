@@ -56,17 +56,19 @@ export function usableTools(agent: EntityProfile, mcpTools: readonly McpToolInfo
 export function agentToolsView(agent: EntityProfile, builtIns: readonly ToolInfo[], mcpTools: readonly McpToolInfo[]): AgentToolView[] {
   const chosen = agent.tool_modes ?? {};
   const modeOf = (name: string, listed: boolean): ToolMode => chosen[name] ?? (listed ? "approve" : "off");
-  const out: AgentToolView[] = builtIns.map((t) => ({
-    name: t.name,
-    source: "built-in",
-    description: t.description,
-    annotations: { readOnlyHint: !t.side_effects },
-    mode: modeOf(t.name, agent.allowed_tools.includes(t.name)),
-    mode_set: t.name in chosen,
-    suggested_mode: "approve",
-    modes: ["approve", "off"],
-    available: true,
-  }));
+  const out: AgentToolView[] = builtIns
+    .filter((t) => t.source !== "mcp")
+    .map((t) => ({
+      name: t.name,
+      source: "built-in",
+      description: t.description,
+      annotations: { readOnlyHint: !t.side_effects },
+      mode: modeOf(t.name, agent.allowed_tools.includes(t.name)),
+      mode_set: t.name in chosen,
+      suggested_mode: "approve",
+      modes: ["approve", "off"],
+      available: true,
+    }));
   const known = new Set(out.map((t) => t.name));
   for (const t of [...mcpTools].sort((a, b) => a.name.localeCompare(b.name))) {
     known.add(t.name);

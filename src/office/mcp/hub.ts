@@ -40,7 +40,7 @@ export interface McpServerStatus {
   tools: McpToolInfo[];
 }
 
-type McpContent =
+export type McpContent =
   | { type: "text"; text: string }
   | { type: "image" | "audio"; data: string; mimeType: string }
   | { type: "resource"; uri: string; mimeType?: string; text?: string; blob?: string }

@@ -1,4 +1,5 @@
 import type { Clock } from "../../shared/clock.js";
+import type { McpHub } from "../mcp/hub.js";
 import { ToolFailure, type ToolContext, type ToolDefinition, type ToolOutcome } from "./tool.js";
 
 export interface ToolInfo {
@@ -6,6 +7,8 @@ export interface ToolInfo {
   version: string;
   description: string;
   side_effects: boolean;
+  /** Built into Office, or offered by a connected MCP server (named `<server>.<tool>`). */
+  source?: "built-in" | "mcp";
 }
 
 export interface ToolRouter {
@@ -18,24 +21,38 @@ export interface ToolRouter {
 }
 
 /**
- * `tools` run here; `runElsewhere` are tools another worker runs and records (mail.send is run
- * by the outbox worker): they are listed and can be allowed, but `execute` does not run them.
+ * The one router for every tool an agent can use. `tools` run here; `runElsewhere` are tools
+ * another worker runs and records (mail.send is run by the outbox worker): they are listed and
+ * can be allowed, but `execute` does not run them; the tools of connected MCP servers (`mcp`)
+ * are listed and executed through their server. Every failure is one of the seed's codes.
  */
 // biome-ignore lint/suspicious/noExplicitAny: tools of every input shape share one router; each validates its own input
-export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock }): ToolRouter {
+export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock; mcp?: Pick<McpHub, "tools" | "tool" | "call"> }): ToolRouter {
   const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
   const catalog: ToolInfo[] = [
-    ...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects })),
-    ...(deps.runElsewhere ?? []),
+    ...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects, source: "built-in" as const })),
+    ...(deps.runElsewhere ?? []).map((t) => ({ source: "built-in" as const, ...t })),
   ];
+  const mcpInfo = (): ToolInfo[] =>
+    (deps.mcp?.tools() ?? []).map((t) => ({ name: t.name, version: "mcp", description: t.description, side_effects: t.annotations.readOnlyHint !== true, source: "mcp" }));
   return {
-    list: () => catalog.map((t) => ({ ...t })),
+    list: () => [...catalog.map((t) => ({ ...t })), ...mcpInfo()],
     get: (name) => byName.get(name),
     isAllowed: (allowed, name) => catalog.some((t) => t.name === name) && (allowed ?? []).includes(name),
     async execute(name, input, ctx) {
       const tool = byName.get(name);
       const started = deps.clock.now();
       const done = (o: ToolOutcome) => ({ ...o, latency_ms: Math.max(0, deps.clock.now() - started) });
+      if (!tool && deps.mcp?.tool(name)) {
+        // An MCP tool: its server checks the arguments against the schema it published.
+        const out = await deps.mcp.call(name, (input ?? {}) as Record<string, unknown>, {
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        });
+        return done(
+          out.ok ? { ok: true, output: { content: out.content, ...(out.structured ? { structured: out.structured } : {}) }, artifacts: [] } : { ok: false, error: out.error },
+        );
+      }
       if (!tool) return done({ ok: false, error: { error_code: "INVALID_INPUT", message_safe: `No tool named ${name}.`, retryable: false } });
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {

@@ -30,6 +30,10 @@ export interface ToolContext {
   idempotency_key: string;
   attempt: number;
   now: number;
+  /** Cancels the call (an MCP server is sent the protocol's cancellation). */
+  signal?: AbortSignal;
+  /** Progress the tool reports during the call. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
 }
 
 export type ToolOutcome = { ok: true; output: Record<string, unknown>; artifacts: TArtifactRef[] } | { ok: false; error: ToolError };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../../src/shared/clock.js";
 import { parseMcpServers, type McpServerConfig } from "../../../src/office/mcp/config.js";
 import { createMcpHub, type McpHub } from "../../../src/office/mcp/hub.js";
+import { createToolRouter } from "../../../src/office/tools/tool-router.js";
 import { startEverythingHttp } from "./fixtures/everything-http.js";
 
 /**
@@ -63,6 +64,19 @@ describe("the reference everything server over stdio", () => {
   it("returns images as image content", async () => {
     const out = await hub.call("everything.get-tiny-image", {});
     expect(out.ok && out.content.find((c) => c.type === "image")).toMatchObject({ type: "image", mimeType: "image/png" });
+  });
+
+  it("the one tool router lists them beside the built-in tools and runs them through their server", async () => {
+    const router = createToolRouter({ tools: [], runElsewhere: [{ name: "mail.send", version: "1", description: "Mail", side_effects: true }], clock: systemClock, mcp: hub });
+    const listed = router.list();
+    expect(listed.find((t) => t.name === "mail.send")).toMatchObject({ source: "built-in" });
+    expect(listed.find((t) => t.name === "everything.echo")).toMatchObject({ source: "mcp", side_effects: false });
+    const out = await router.execute("everything.echo", { message: "one path" }, { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() });
+    expect(out).toMatchObject({ ok: true, output: { content: [{ type: "text", text: "Echo: one path" }] }, artifacts: [] });
+    expect(await router.execute("nowhere.echo", {}, { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() })).toMatchObject({
+      ok: false,
+      error: { error_code: "INVALID_INPUT" },
+    });
   });
 
   it("arguments the server refuses are INVALID_INPUT; an unknown server is refused without a call", async () => {
