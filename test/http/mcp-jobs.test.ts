@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { click, timelineOf } from "../support/golden.js";
-import { badServer, filesServer } from "../support/mcp.js";
+import { badServer, everythingServer, filesServer } from "../support/mcp.js";
 import { postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
 /**
@@ -32,7 +32,7 @@ beforeAll(async () => {
   marker = join(dir, "cancelled.marker");
   t = await startTestServer({
     connectors: {
-      mcpServers: [filesServer(dir), badServer(marker)],
+      mcpServers: [filesServer(dir), badServer(marker), everythingServer()],
     },
   });
   dan = t.demo.humans[0]!.token;
@@ -47,6 +47,8 @@ beforeAll(async () => {
         { name: "bad.hang", mode: "approve" },
         { name: "bad.html", mode: "auto" },
         { name: "bad.contact", mode: "auto" },
+        { name: "everything.trigger-long-running-operation", mode: "auto" },
+        { name: "everything.get-tiny-image", mode: "auto" },
       ],
     }),
   });
@@ -76,6 +78,8 @@ describe("/tools and /run from the chat", () => {
       "bad.contact:auto",
       "bad.hang:approve",
       "bad.html:auto",
+      "everything.get-tiny-image:auto",
+      "everything.trigger-long-running-operation:auto",
       "files.list_directory:auto",
       "files.write_file:approve",
     ]);
@@ -195,5 +199,40 @@ describe("/tools and /run from the chat", () => {
       .map((e) => e.payload.next_state);
     expect(states.at(-1)).toBe("cancelled");
     expect(t.server.ledger.verify(T).ok).toBe(true);
+  });
+
+  it("progress the tool reports moves the Tracking card, and the Finished card follows the recorded answer", async () => {
+    const before = (await cards("job.finished")).length;
+    await say("/run everything.trigger-long-running-operation duration=4 steps=4");
+    const done = await waitFor(async () => (await cards("job.finished"))[before], 20_000, "finished card");
+    const progress = events("job.progress")
+      .filter((e) => e.job_id === done.job_id)
+      .map((e) => e.payload.tracking_card);
+    expect(progress[0].progress.status_line).toBe("Calling everything.trigger-long-running-operation…");
+    const reported = progress.slice(1);
+    expect(reported.length).toBeGreaterThanOrEqual(2);
+    expect(reported.every((c) => /^everything\.trigger-long-running-operation: \d of 4$/.test(c.progress.status_line))).toBe(true);
+    const percents = reported.map((c) => c.progress.percent);
+    expect(percents.length).toBeGreaterThanOrEqual(2);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.every((p) => p > 0 && p <= 100)).toBe(true);
+    const result = events("tool.result").find((e) => e.job_id === done.job_id);
+    expect(result.payload.status).toBe("success");
+    expect(done.outcome.summary).toContain(result.payload.output.text.slice(0, 40));
+  }, 30_000);
+
+  it("an image in the answer becomes a downloadable artifact on the Finished card", async () => {
+    const before = (await cards("job.finished")).length;
+    await say("/run everything.get-tiny-image");
+    const done = await waitFor(async () => (await cards("job.finished"))[before], 10_000, "finished card");
+    const result = events("tool.result").find((e) => e.job_id === done.job_id);
+    expect(result.payload.output.content_types).toContain("image");
+    const art = done.artifacts.find((a: any) => a.mime_type === "image/png");
+    expect(art).toBeDefined();
+    const r = await fetch(`${t.url}${art.url}`, { headers: { authorization: `Bearer ${dan}` } });
+    expect(r.status).toBe(200);
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
+    expect(bytes.length).toBe(art.size_bytes);
   });
 });

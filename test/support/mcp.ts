@@ -20,3 +20,13 @@ export const badServer = (marker: string, name = "bad"): McpServerConfig => ({
   env: { BAD_SERVER_MARKER: marker },
   timeoutMs: 30_000,
 });
+
+/** The reference "everything" server over stdio (echo, long-running with progress, images, errors). */
+export const everythingServer = (name = "everything"): McpServerConfig => ({
+  name,
+  transport: "stdio",
+  command: process.execPath,
+  args: [resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
+  env: {},
+  timeoutMs: 20_000,
+});
