@@ -39,6 +39,9 @@ export const ZRedactedValue = z.object({
     .optional(),
 });
 
+/** One `@mention` in a message: who is meant (the text keeps the visible `@Name`). */
+export const ZMention = z.strictObject({ entity_id: ZEntityId });
+
 export const ZMessageSentPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
   kind: z.enum(["text", "card", "system", "artifact"]),
@@ -51,6 +54,8 @@ export const ZMessageSentPayload = z.strictObject({
   /** Sensitive values typed into chat, moved to the vault; body_text holds their redacted form. */
   pii_refs: z.array(ZRedactedValue).max(50).optional(),
   reply_to_message_id: short(128).optional(),
+  /** People and agents the text mentions (`@Name`), as entity ids: they are notified, and agents in groups answer only when mentioned. */
+  mentions: z.array(ZMention).max(50).optional(),
   /** An agent's reply that executed an action: which job it hit, and whether that was assumed. */
   action_summary: ZActionSummary.optional(),
   /** Surfaces v0 validated by Office; their buttons carry `[op …]` tokens. */
@@ -67,6 +72,42 @@ export const ZMessageDeliveredPayload = z.strictObject({
   up_to_seq: z.number().int().nonnegative(),
   message_id: short(128).optional(),
 });
+
+/** The author's new text for one of their messages (the timeline shows the latest, marked edited). */
+export const ZMessageEditedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  body_text: z.string().min(1).max(LIMITS.messageChars),
+  pii_refs: z.array(ZRedactedValue).max(50).optional(),
+  mentions: z.array(ZMention).max(50).optional(),
+});
+
+/**
+ * A message withdrawn by its author (or an admin): every projection, search index and replay
+ * forgets its text; the ledger keeps this event with a hash of the text that was withdrawn.
+ */
+export const ZMessageDeletedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  body_hash: z
+    .string()
+    .regex(/^blake3:[0-9a-f]{16,64}$/)
+    .optional(),
+});
+
+/** A reaction put on (`on: true`) or taken off a message by the actor. */
+export const ZMessageReactedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  emoji: z.string().min(1).max(32),
+  on: z.boolean(),
+});
+
+/** Someone (a person or an agent) joins a group conversation. */
+export const ZConversationMemberAddedPayload = z.strictObject({ entity_id: ZEntityId });
+
+/** Someone leaves a group (`reason: left`, the actor themself) or is removed by a member allowed to. */
+export const ZConversationMemberRemovedPayload = z.strictObject({ entity_id: ZEntityId, reason: z.enum(["left", "removed"]) });
+
+/** A group's new name. */
+export const ZConversationRenamedPayload = z.strictObject({ title: z.string().min(1).max(120) });
 
 export const ZConversationCreatedPayload = z.strictObject({
   conversation_id: ZConversationId,
@@ -92,6 +133,15 @@ export const ZEntityRegisteredPayload = z.strictObject({
   avatar_url: short(500).optional(),
   /** A person's own address, kept in the vault: invites they ask for list them as an attendee. */
   email: ZRedactedValue.optional(),
+});
+
+/** A person's own profile: the name others see, an avatar, their time zone (IANA) and language. */
+export const ZEntityProfileUpdatedPayload = z.strictObject({
+  entity_id: ZEntityId,
+  display_name: z.string().min(1).max(120).optional(),
+  avatar_url: short(500).optional(),
+  time_zone: short(64).optional(),
+  locale: short(35).optional(),
 });
 
 /**
@@ -149,6 +199,15 @@ export const ZJobProgressPayload = z.strictObject({ job_id: ZJobId, tracking_car
 export const ZJobArtifactAttachedPayload = z.strictObject({ job_id: ZJobId, artifact: ZArtifactRef });
 
 export const ZJobCompletedPayload = z.strictObject({ job_id: ZJobId, finished_card: ZFinishedCard });
+
+/** A job given to a person: they become its owner, and its agent stops acting on it. */
+export const ZJobHandedOverPayload = z.strictObject({
+  job_id: ZJobId,
+  from_entity_id: ZEntityId,
+  to_entity_id: ZEntityId,
+  note: short(500).optional(),
+  ...provenance,
+});
 
 export const ZJobAcknowledgedPayload = z.strictObject({ job_id: ZJobId, ...provenance });
 
@@ -224,8 +283,15 @@ export const ZToolResultPayload = z.strictObject({
 export const EVENT_PAYLOADS = {
   "message.sent": ZMessageSentPayload,
   "message.delivered": ZMessageDeliveredPayload,
+  "message.edited": ZMessageEditedPayload,
+  "message.deleted": ZMessageDeletedPayload,
+  "message.reacted": ZMessageReactedPayload,
   "conversation.created": ZConversationCreatedPayload,
+  "conversation.member_added": ZConversationMemberAddedPayload,
+  "conversation.member_removed": ZConversationMemberRemovedPayload,
+  "conversation.renamed": ZConversationRenamedPayload,
   "entity.registered": ZEntityRegisteredPayload,
+  "entity.profile_updated": ZEntityProfileUpdatedPayload,
   "agent.tool_mode_set": ZAgentToolModeSetPayload,
   "contact.upserted": ZContactUpsertedPayload,
   "job.created": ZJobCreatedPayload,
@@ -236,6 +302,7 @@ export const EVENT_PAYLOADS = {
   "job.progress": ZJobProgressPayload,
   "job.artifact_attached": ZJobArtifactAttachedPayload,
   "job.completed": ZJobCompletedPayload,
+  "job.handed_over": ZJobHandedOverPayload,
   "job.acknowledged": ZJobAcknowledgedPayload,
   "job.disputed": ZJobDisputedPayload,
   "job.changes_requested": ZJobChangesRequestedPayload,
@@ -277,8 +344,15 @@ function eventSchema<T extends TEventType>(type: T) {
 export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("message.sent"),
   eventSchema("message.delivered"),
+  eventSchema("message.edited"),
+  eventSchema("message.deleted"),
+  eventSchema("message.reacted"),
   eventSchema("conversation.created"),
+  eventSchema("conversation.member_added"),
+  eventSchema("conversation.member_removed"),
+  eventSchema("conversation.renamed"),
   eventSchema("entity.registered"),
+  eventSchema("entity.profile_updated"),
   eventSchema("agent.tool_mode_set"),
   eventSchema("contact.upserted"),
   eventSchema("job.created"),
@@ -289,6 +363,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("job.progress"),
   eventSchema("job.artifact_attached"),
   eventSchema("job.completed"),
+  eventSchema("job.handed_over"),
   eventSchema("job.acknowledged"),
   eventSchema("job.disputed"),
   eventSchema("job.changes_requested"),
