@@ -12,11 +12,14 @@ import type { LedgerStore } from "./store.js";
 import type { Signer } from "./signing.js";
 import { canonicalize } from "./canonical-json.js";
 import { chainHash, GENESIS_HASH } from "./chain.js";
+import { appendLeaf, textLeafHash } from "./merkle/rfc6962.js";
 import { isStorageError, toStorageError } from "../shared/storage-errors.js";
 
 export interface Head {
   seq: number;
   hash: string;
+  /** The RFC 6962 tree's right edge at `seq` leaves (see merkle/rfc6962.ts). */
+  frontier: readonly Buffer[];
 }
 
 export interface PendingAppend {
@@ -73,15 +76,16 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
   const rollback = sql("ROLLBACK");
 
   function headOf(tenantId: string): Head {
-    return heads.get(tenantId) ?? { seq: 0, hash: GENESIS_HASH };
+    return heads.get(tenantId) ?? { seq: 0, hash: GENESIS_HASH, frontier: [] };
   }
 
-  /** Chains and inserts one validated event; returns the new head. */
+  /** Chains, adds to the tenant's Merkle tree and inserts one validated event; returns the new head. */
   function writeEvent(event: TUblEvent, head: Head, out: TStoredEvent[]): Head {
     const seq = head.seq + 1;
     const envelope = envelopeOf(event, seq);
     const payload = canonicalize(envelope);
     const hash = chainHash(head.hash, payload);
+    const tree = appendLeaf(head.frontier, head.seq, textLeafHash(payload));
     store.insertEventValues(
       envelope.tenant_id,
       seq,
@@ -96,11 +100,12 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       payload,
       head.hash,
       hash,
+      tree.completed.length === 1 ? tree.completed[0]! : Buffer.concat(tree.completed),
     );
     // The envelope is this function's own object, already hashed: it becomes the stored event.
     envelope.integrity = { hash, prev_hash: head.hash };
     out.push(envelope as TStoredEvent);
-    return { seq, hash };
+    return { seq, hash, frontier: tree.frontier };
   }
 
   function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn"): TUblEvent | null {

@@ -1,5 +1,6 @@
 import type { TAppendRequest, TAppendResponse, TCheckpoint, TKeysResponse, TQueryRequest, TQueryResponse, TVerifyReport } from "../../contracts/ledger.js";
 import type { TStoredEvent } from "../../contracts/events.js";
+import type { TransparencyLog } from "./merkle/log.js";
 
 /** Read-only facts the ledger keeps about a tenant (its own fold), for other modules' checks. */
 export interface LedgerFacts {
@@ -60,6 +61,12 @@ export interface LedgerApi {
 
   /** Recomputes the chain and checkpoint signatures and names the first break. */
   verify(tenantId: string): TVerifyReport;
+
+  /**
+   * The same events as an RFC 6962 Merkle log per tenant: signed checkpoint notes, inclusion and
+   * consistency proofs, leaf bytes (GET /v1/ledger/checkpoint as text, /proof/*, /leaves).
+   */
+  tlog: TransparencyLog;
 
   /** Tenant ids that have at least one event. */
   tenants(): string[];

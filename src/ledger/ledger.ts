@@ -12,6 +12,11 @@ import { createCommitGroupWriter, type Head, type PendingAppend } from "./commit
 import { createDefaultPolicy } from "./default-policy.js";
 import { loadOrCreateSigner, retiredVerifiers, type Signer } from "./signing.js";
 import { createLedgerStore, migrateLedger } from "./store.js";
+import { loadFrontier } from "./merkle/tree-store.js";
+import { createTransparencyLog } from "./merkle/log.js";
+
+/** The log name when none is configured (signed notes need one). */
+export const DEFAULT_LOG_NAME = "logline.local";
 import { toStoredEvent } from "./stored-event.js";
 import { verifyTenant } from "./verify.js";
 
@@ -31,6 +36,8 @@ export interface CreateLedgerDeps {
   signer?: Signer;
   /** A subscriber threw; the commit itself has already succeeded. */
   onListenerError?: (err: unknown) => void;
+  /** The log's name in signed checkpoints (key name; origins are `<name>/<tenant_id>`). */
+  logName?: string;
   /** Called with each append's latency in ms (queued → committed or refused), for metrics. */
   onAppend?: (ms: number) => void;
 }
@@ -62,8 +69,20 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
     fold.apply(event);
     lastSeq.set(event.tenant_id, event.seq);
   }
-  for (const [tenantId, seq] of lastSeq) heads.set(tenantId, { seq, hash: store.hashAt(tenantId, seq)! });
+  // Each tenant's Merkle frontier: O(log n) stored nodes, or the one-time fill of a log written
+  // before the tree existed.
+  db.transaction(() => {
+    for (const [tenantId, seq] of lastSeq) heads.set(tenantId, { seq, hash: store.hashAt(tenantId, seq)!, frontier: loadFrontier(store, tenantId, seq) });
+  })();
   fold.release(fold.mark());
+
+  const tlog = createTransparencyLog({
+    store,
+    heads,
+    logName: deps.logName ?? DEFAULT_LOG_NAME,
+    signer,
+    retiredPublicKeys: retired.map((k) => k.publicKeyHex),
+  });
 
   const listeners = new Set<(e: TStoredEvent) => void>();
   const writeGroup = createCommitGroupWriter({
@@ -172,6 +191,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
     verify(tenantId) {
       return verifyTenant(store, [signer, ...retired], tenantId);
     },
+
+    tlog,
 
     tenants() {
       return [...heads.keys()].sort();

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The UBL. One row per event; `payload` is the canonical JSON of the whole envelope (with its
@@ -23,6 +23,13 @@ export const ledgerEvents = sqliteTable(
     payload: text("payload").notNull(),
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
+    /**
+     * RFC 6962 tree hashes this event completes: its leaf hash, then one node per level for
+     * every complete subtree whose last leaf it is (32 bytes each). Derived from `payload`, so
+     * not covered by the chain; NULL only on rows written before the tree existed, until boot
+     * fills them in.
+     */
+    merkle: blob("merkle", { mode: "buffer" }),
   },
   (t) => [
     uniqueIndex("ledger_events_tenant_seq_uq").on(t.tenantId, t.tenantSeq),

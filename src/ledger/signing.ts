@@ -22,6 +22,8 @@ export interface Signer {
   publicKeyHex: string;
   /** Ed25519 signature (base64url) over the canonical JSON of the claim. */
   signCheckpoint(claim: CheckpointClaim): string;
+  /** A raw Ed25519 signature of `message` (signed notes). */
+  signBytes(message: Buffer): Buffer;
   verifyCheckpoint(claim: CheckpointClaim, signature: string): boolean;
 }
 
@@ -75,6 +77,7 @@ export function createSigner(privateKey: KeyObject): Signer {
     publicKeyPem,
     publicKeyHex,
     signCheckpoint: (claim) => sign(null, Buffer.from(canonicalize(claimOf(claim))), privateKey).toString("base64url"),
+    signBytes: (message) => sign(null, message, privateKey),
     verifyCheckpoint(claim, signature) {
       try {
         return verify(null, Buffer.from(canonicalize(claimOf(claim))), publicKey, Buffer.from(signature, "base64url"));

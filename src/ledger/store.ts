@@ -25,6 +25,8 @@ export interface EventRow {
   payload: string;
   prev_hash: string;
   hash: string;
+  /** The RFC 6962 hashes this row completes (see schema.ts). */
+  merkle: Buffer;
 }
 
 export interface CheckpointRow {
@@ -55,8 +57,8 @@ export interface QueryFilter {
 export function createLedgerStore(db: Db) {
   const insertEvent = db.prepare(
     `INSERT INTO ledger_events (tenant_id, tenant_seq, event_id, event_type, ts, conversation_id, job_id, trace_id,
-       actor_entity_id, actor_type, payload, prev_hash, hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       actor_entity_id, actor_type, payload, prev_hash, hash, merkle)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertCheckpoint = db.prepare(
     `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
@@ -73,6 +75,11 @@ export function createLedgerStore(db: Db) {
      WHERE tenant_id = ? ORDER BY tenant_seq DESC, id DESC LIMIT 1`,
   );
   const tenantCheckpoints = db.prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
+  const merkleAt = db.prepare(`SELECT merkle FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
+  const payloadAt = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
+  const payloadRange = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq >= ? AND tenant_seq <= ? ORDER BY tenant_seq`).pluck();
+  const unfilled = db.prepare(`SELECT tenant_seq, payload, merkle FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq`).raw(true);
+  const fillMerkle = db.prepare(`UPDATE ledger_events SET merkle = ? WHERE tenant_id = ? AND tenant_seq = ? AND merkle IS NULL`);
   const tenantIds = db.prepare(`SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id`).pluck();
   const queryCache = new Map<string, Statement<unknown[]>>();
 
@@ -94,6 +101,7 @@ export function createLedgerStore(db: Db) {
         r.payload,
         r.prev_hash,
         r.hash,
+        r.merkle,
       ),
     /** The same insert without a row object, in the columns' order: the append path's form. */
     insertEventValues: insertEvent.run.bind(insertEvent) as (
@@ -110,11 +118,20 @@ export function createLedgerStore(db: Db) {
       payload: string,
       prevHash: string,
       hash: string,
+      merkle: Buffer,
     ) => unknown,
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
     /** Every payload in global order: the boot path. */
     bootPayloads: () => bootScan.iterate() as IterableIterator<string>,
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
+    /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
+    merkleAt: (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,
+    payloadAt: (tenantId: string, tenantSeq: number) => payloadAt.get(tenantId, tenantSeq) as string | undefined,
+    /** Stored payloads of tenant_seq from..to inclusive, in order. */
+    payloads: (tenantId: string, from: number, to: number) => payloadRange.all(tenantId, from, to) as string[],
+    /** [tenant_seq, payload, merkle] of every event of a tenant, in order (the fill-in path). */
+    treeRows: (tenantId: string) => unfilled.iterate(tenantId) as IterableIterator<[number, string, Buffer | null]>,
+    fillMerkle: (tenantId: string, tenantSeq: number, merkle: Buffer) => fillMerkle.run(merkle, tenantId, tenantSeq).changes === 1,
     scan: (tenantId?: string, afterTenantSeq = 0) => (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
     checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,

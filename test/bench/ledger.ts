@@ -7,6 +7,7 @@ import { openDatabase, type Db } from "../../src/shared/db.js";
 import { createLedger } from "../../src/ledger/index.js";
 import { canonicalize } from "../../src/ledger/canonical-json.js";
 import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
+import { appendLeaf, textLeafHash } from "../../src/ledger/merkle/rfc6962.js";
 import { createLedgerStore, migrateLedger, type EventRow } from "../../src/ledger/store.js";
 import { benchMessage, setupEvents, TENANT } from "./ledger-fixtures.js";
 
@@ -27,13 +28,15 @@ function rate(n: number, ms: number) {
 }
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 
-/** Rows exactly as the ledger would store them (canonical payload, chained hashes), for raw inserts. */
-function buildRows(count: number, startSeq: number, prev: string): { rows: EventRow[]; head: string } {
+/** Rows exactly as the ledger would store them (canonical payload, chained hashes, tree hashes), for raw inserts. */
+function buildRows(count: number, startSeq: number, prev: string, frontier: readonly Buffer[] = []): { rows: EventRow[]; head: string; frontier: readonly Buffer[] } {
   const rows: EventRow[] = [];
   for (let i = 0; i < count; i++) {
     const e = { ...benchMessage(), seq: startSeq + i };
     const payload = canonicalize(e);
     const hash = chainHash(prev, payload);
+    const tree = appendLeaf(frontier, e.seq - 1, textLeafHash(payload));
+    frontier = tree.frontier;
     rows.push({
       tenant_id: e.tenant_id,
       tenant_seq: e.seq,
@@ -48,10 +51,11 @@ function buildRows(count: number, startSeq: number, prev: string): { rows: Event
       payload,
       prev_hash: prev,
       hash,
+      merkle: Buffer.concat(tree.completed),
     });
     prev = hash;
   }
-  return { rows, head: prev };
+  return { rows, head: prev, frontier };
 }
 
 function rawInsert(db: Db, rows: EventRow[], perTx: number): number {
@@ -131,9 +135,12 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     build.pragma("synchronous = OFF"); // building the fixture, not measuring it
     const setup = setupEvents();
     let prev = GENESIS_HASH;
+    let frontier: readonly Buffer[] = [];
     const setupRows = setup.map((e, i) => {
       const payload = canonicalize({ ...e, seq: i + 1 });
       const hash = chainHash(prev, payload);
+      const tree = appendLeaf(frontier, i, textLeafHash(payload));
+      frontier = tree.frontier;
       const row: EventRow = {
         tenant_id: e.tenant_id,
         tenant_seq: i + 1,
@@ -148,6 +155,7 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
         payload,
         prev_hash: prev,
         hash,
+        merkle: Buffer.concat(tree.completed),
       };
       prev = hash;
       return row;
@@ -155,8 +163,9 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     rawInsert(build, setupRows, 10);
     t0 = performance.now();
     for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
-      const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev);
+      const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev, frontier);
       prev = chunk.head;
+      frontier = chunk.frontier;
       rawInsert(build, chunk.rows, 20_000);
     }
     build.pragma("wal_checkpoint(TRUNCATE)");

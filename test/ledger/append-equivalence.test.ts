@@ -10,6 +10,7 @@ import { createSigner } from "../../src/ledger/signing.js";
 import { createLedgerStore, migrateLedger } from "../../src/ledger/store.js";
 import { verifyTenant } from "../../src/ledger/verify.js";
 import type { TUblEvent } from "../../contracts/events.js";
+import { mth } from "./merkle/reference.js";
 import { GOLDEN_KEY_PEM, writeGoldenLedger, type GoldenRows } from "./fixtures/golden-ledger.js";
 import { messageSent, openTestLedger, setupTenant } from "./helpers.js";
 import { isIsoTime } from "../../src/ledger/policy/fast-event.js";
@@ -43,6 +44,9 @@ describe("the append path keeps its bytes", () => {
     const ledger = createLedger({ db, signer });
     await ledger.append({ tenant_id: "ten_a", events: [{ ...messageSent("ten_a"), conversation_id: "cnv_room", actor: { entity_id: "ent_ana", actor_type: "human" } }] });
     expect(ledger.verify("ten_a")).toMatchObject({ ok: true });
+    // Those rows had no tree hashes: boot filled them in, and the tree is the one of the payloads.
+    const payloads = db.prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' ORDER BY tenant_seq").pluck().all() as string[];
+    expect(ledger.tlog.checkpointNote("ten_a")!.root).toEqual(mth(payloads.map((p) => Buffer.from(p, "utf8"))));
     ledger.close();
     db.close();
   });

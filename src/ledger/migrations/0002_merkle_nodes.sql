@@ -1,0 +1,1 @@
+ALTER TABLE `ledger_events` ADD `merkle` blob;
