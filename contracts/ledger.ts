@@ -66,3 +66,54 @@ export type TQueryResponse = z.infer<typeof ZQueryResponse>;
 export type TCheckpoint = z.infer<typeof ZCheckpoint>;
 export type TVerifyReport = z.infer<typeof ZVerifyReport>;
 export type TKeysResponse = z.infer<typeof ZKeysResponse>;
+
+/** Standard base64 of a 32-byte SHA-256 hash (RFC 6962 tree hashes). */
+const ZHash64 = z.string().regex(/^[A-Za-z0-9+/]{43}=$/);
+const ZCount = z.coerce.number().int().min(1);
+
+/** `GET /v1/ledger/proof/inclusion`: where event `seq` sits in the tree of `size` leaves (default: now). */
+export const ZInclusionQuery = z.strictObject({ tenant_id: ZTenantId, seq: ZCount, size: ZCount.optional() });
+export const ZInclusionProof = z.object({
+  leaf_index: z.number().int().nonnegative(),
+  tree_size: z.number().int().min(1),
+  /** RFC 6962 PATH: sibling hashes from the leaf up. */
+  hashes: z.array(ZHash64),
+});
+
+/** `GET /v1/ledger/proof/consistency`: the tree of `from` leaves is a prefix of the tree of `to` leaves. */
+export const ZConsistencyQuery = z.strictObject({ tenant_id: ZTenantId, from: ZCount, to: ZCount });
+export const ZConsistencyProof = z.object({ from: z.number().int(), to: z.number().int(), hashes: z.array(ZHash64) });
+
+/** `GET /v1/ledger/leaves`: the stored leaf bytes of events start..end (1-based tenant_seq, inclusive). */
+export const ZLeavesQuery = z.strictObject({ tenant_id: ZTenantId, start: ZCount, end: ZCount });
+export const ZLeavesResponse = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  /** base64 of each event's canonical JSON as stored, or null for an event the caller may not read. */
+  leaves: z.array(z.string().nullable()),
+  /** RFC 6962 leaf hash of each: enough to check the tree without reading what is not yours. */
+  leaf_hashes: z.array(ZHash64),
+});
+
+/** `GET /v1/jobs/:job_id/receipt`: one job's events with proofs against one signed checkpoint. */
+export const ZReceipt = z.object({
+  format: z.literal("logline-receipt/v1"),
+  tenant_id: ZTenantId,
+  job_id: ZJobId,
+  /** A C2SP tlog-checkpoint signed note. */
+  checkpoint: z.string(),
+  /** Verifier keys (signed-note form) the checkpoint may be signed by: the current one first. */
+  verifier_keys: z.array(z.string()).min(1),
+  events: z.array(
+    z.object({
+      tenant_seq: z.number().int().min(1),
+      event_type: z.string(),
+      /** base64 of the event's canonical JSON: the leaf bytes. */
+      leaf: z.string(),
+      /** Inclusion proof of leaf tenant_seq − 1 against the checkpoint's tree. */
+      proof: z.array(ZHash64),
+    }),
+  ),
+});
+
+export type TReceipt = z.infer<typeof ZReceipt>;

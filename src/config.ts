@@ -73,6 +73,11 @@ const ZEnv = z.object({
   PUBLIC_URL: httpUrl("PUBLIC_URL").optional(),
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS).optional(),
   LEDGER_SYNC: oneOf("LEDGER_SYNC", ["full", "normal"]).optional(),
+  LEDGER_LOG_NAME: z
+    .string()
+    .trim()
+    .regex(/^[^\s+]{1,200}$/, "LEDGER_LOG_NAME: no spaces or '+', at most 200 characters (e.g. chat.example.com)")
+    .optional(),
   OFFICE_PLANNER: oneOf("OFFICE_PLANNER", ["rules", "llm"]).optional(),
   OFFICE_LLM_BASE_URL: httpUrl("OFFICE_LLM_BASE_URL").optional(),
   OFFICE_LLM_MODEL: z.string().trim().min(1).optional(),
@@ -157,6 +162,8 @@ export interface Config {
   /** Logs as coloured lines instead of JSON (development on a terminal). */
   prettyLogs: boolean;
   ledgerSync: "full" | "normal";
+  /** The Merkle log's name: key name of signed checkpoints, origins `<name>/<tenant_id>`. */
+  logName: string;
   office: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -279,6 +286,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),
     prettyLogs: nodeEnv === "development" && Boolean(process.stdout.isTTY),
     ledgerSync: e.LEDGER_SYNC ?? "full",
+    logName: e.LEDGER_LOG_NAME ?? (e.PUBLIC_URL ? new URL(e.PUBLIC_URL).host : "logline.local"),
     office: { planner, ...(llm ? { llm } : {}) },
     // The gateway's own generous default (20/s sustained, bursts of 120 per entity).
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 1200, burst: e.RATE_LIMIT_BURST ?? 120 },
@@ -391,6 +399,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     demo: c.demo,
     public_url: c.publicUrl ?? "(the listening address)",
     ledger_sync: c.ledgerSync,
+    ledger_log_name: c.logName,
     planner: c.office.planner,
     ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),
     metrics_token: c.metricsToken ? "set" : "unset",

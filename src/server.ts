@@ -57,6 +57,8 @@ export interface ServerOptions {
   /** Proxies whose X-Forwarded-For is believed (rate limits of anonymous requests). */
   trustedProxies?: readonly string[];
   ledgerSync?: "full" | "normal";
+  /** The Merkle log's name in signed checkpoints (default logline.local). */
+  logName?: string;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -126,6 +128,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.ids ? { ids: opts.ids } : {}),
     onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
     ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
+    ...(opts.logName ? { logName: opts.logName } : {}),
   });
 
   let planner = opts.planner;

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { loadDrawer, loadSession, loadTimeline, refreshAll } from "./actions.js";
 import { startLive, stopLive } from "./live.js";
+import { watchLog } from "./log-watch.js";
 import { navigate, parseRoute } from "./router.js";
 import { getState, setState, toast } from "./store.js";
 
@@ -31,6 +32,8 @@ export async function boot() {
     if (!(await loadSession())) return;
     const cursor = await refreshAll();
     setState({ booted: true });
+    const tenant = getState().me?.tenant_id;
+    if (tenant) watchLog(tenant);
     startLive(cursor);
     if (url.searchParams.get("signin") === "failed") toast("That sign-in link is no longer valid.");
     openFirstOnWide();

@@ -6,6 +6,7 @@ import { createProgress } from "../ops/progress.js";
 import { RestoreRefused, restoreBackup } from "../ops/restore.js";
 import { createWorkspace, eraseVaultEntry, rotateKeys, rotateToken } from "./admin.js";
 import { verifyDataDir } from "./verify-command.js";
+import { verifyReceiptFile } from "./verify-receipt.js";
 
 /**
  * `npm run logline -- <command>`: the admin tasks of a LogLine install. Reads the same
@@ -33,6 +34,9 @@ const USAGE = `Usage: npm run logline -- <command> [options]
   export --tenant <id> [--out <file>]
                                   a tenant's events as NDJSON (stdout without --out)
   import <file>                   import an export into DATA_DIR (server stopped)
+  verify-receipt <file> [--key <verifier key>]…
+                                  check a job receipt offline: the signed checkpoint and
+                                  every event's inclusion proof (no server, no data dir)
 
 Options: --data-dir <dir> (default: $DATA_DIR or ./data)`;
 
@@ -50,6 +54,7 @@ async function run(argv: string[]): Promise<number> {
       owner: { type: "string" },
       out: { type: "string" },
       ref: { type: "string" },
+      key: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -58,6 +63,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
+  if (command === "verify-receipt") return verifyReceiptFile(sub, values.key);
   const config = loadConfig({ ...process.env, ...(values["data-dir"] ? { DATA_DIR: values["data-dir"] } : {}) });
   const dataDir = config.dataDir;
   const need = (v: string | undefined, what: string) => {

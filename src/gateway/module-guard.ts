@@ -31,7 +31,7 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
           const url = new URL(c.req.url);
           url.searchParams.set("tenant_id", c.get("principal").tenantId);
           c.req.raw = new Request(url, c.req.raw);
-        } else if (c.req.query("tenant_id") === undefined && !c.req.path.startsWith("/v1/ledger/keys")) {
+        } else if (c.req.query("tenant_id") === undefined && !c.req.path.startsWith("/v1/ledger/keys") && c.req.path !== "/v1/ledger/verifier-key") {
           throw new AppError("VALIDATION_ERROR", "tenant_id is required", { field: "tenant_id" });
         }
         return next();

@@ -16,7 +16,7 @@ import { loadFrontier } from "./merkle/tree-store.js";
 import { createTransparencyLog } from "./merkle/log.js";
 
 /** The log name when none is configured (signed notes need one). */
-export const DEFAULT_LOG_NAME = "logline.local";
+const DEFAULT_LOG_NAME = "logline.local";
 import { toStoredEvent } from "./stored-event.js";
 import { verifyTenant } from "./verify.js";
 

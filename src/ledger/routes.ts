@@ -1,7 +1,21 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { ZAppendRequest, ZAppendResponse, ZCheckpoint, ZKeysResponse, ZQueryRequest, ZQueryResponse, ZVerifyReport } from "../../contracts/ledger.js";
+import {
+  ZAppendRequest,
+  ZAppendResponse,
+  ZCheckpoint,
+  ZConsistencyProof,
+  ZConsistencyQuery,
+  ZInclusionProof,
+  ZInclusionQuery,
+  ZKeysResponse,
+  ZLeavesQuery,
+  ZLeavesResponse,
+  ZQueryRequest,
+  ZQueryResponse,
+  ZVerifyReport,
+} from "../../contracts/ledger.js";
 import { ZTenantId } from "../../contracts/primitives.js";
 import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
@@ -9,6 +23,8 @@ import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../share
 import type { LedgerApi } from "./ledger-api.js";
 import { loopbackOnly, MAX_BODY_BYTES } from "./http-guards.js";
 import { streamTenant } from "./sse.js";
+import { textLeafHash } from "./merkle/rfc6962.js";
+import { toStoredEvent } from "./stored-event.js";
 
 export interface LedgerRoutesOptions<E extends Env = Env> {
   /** Default true: answer loopback clients only (403 otherwise) until auth sits in front. */
@@ -23,6 +39,22 @@ export interface LedgerRoutesOptions<E extends Env = Env> {
 }
 
 const ZTenantQuery = z.strictObject({ tenant_id: ZTenantId });
+
+/** Whether the client asked for text over JSON (the checkpoint's two forms). */
+function prefersText(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const q = (type: string) => {
+    for (const part of accept.toLowerCase().split(",")) {
+      const [t, ...params] = part.trim().split(";");
+      if (t?.trim() !== type) continue;
+      const qp = params.map((x) => x.trim()).find((x) => x.startsWith("q="));
+      return qp ? Number(qp.slice(2)) || 0 : 1;
+    }
+    return -1;
+  };
+  const text = q("text/plain");
+  return text > 0 && text > q("application/json");
+}
 
 /** Thin HTTP adapters over LedgerApi under /v1/ledger: parse with the contract, one call, answer. */
 export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts: LedgerRoutesOptions<E> = {}) {
@@ -83,15 +115,81 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     ...common,
     method: "get",
     path: "/v1/ledger/checkpoint",
-    summary: "The tenant's latest signed checkpoint",
+    summary: "The tenant's latest signed checkpoint (Accept: text/plain → the Merkle tree's C2SP signed note)",
     request: { query: ZTenantQuery },
-    responses: { 200: json(ZCheckpoint, "The checkpoint"), ...errors(400, 401, 403, 404) },
+    responses: {
+      200: {
+        description: "The chain checkpoint as JSON, or with Accept: text/plain the tlog-checkpoint signed note (origin, tree size, base64 root hash, Ed25519 signature line)",
+        content: { "application/json": { schema: ZCheckpoint }, "text/plain": { schema: z.string() } },
+      },
+      ...errors(400, 401, 403, 404),
+    },
   });
   route(app, checkpoint, (c) => {
     const { tenant_id } = c.req.valid("query");
+    if (prefersText(c.req.header("accept"))) {
+      const note = ledger.tlog.checkpointNote(tenant_id);
+      if (!note) throw new AppError("NOT_FOUND", `No checkpoint yet for tenant ${tenant_id}`);
+      return c.text(note.note, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+    }
     const cp = ledger.checkpoint(tenant_id);
     if (!cp) throw new AppError("NOT_FOUND", `No checkpoint yet for tenant ${tenant_id}`);
     return c.json(cp);
+  });
+
+  const verifierKey = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/verifier-key",
+    summary: "The keys that sign checkpoint notes, one signed-note verifier key per line (current first, then rotated-out keys)",
+    responses: { 200: { description: "`<name>+<key id>+<base64 key>` lines", content: { "text/plain": { schema: z.string() } } }, ...errors(401) },
+  });
+  route(app, verifierKey, (c) => c.text(`${ledger.tlog.verifierKeys().join("\n")}\n`, 200, { "content-type": "text/plain; charset=utf-8" }));
+
+  const inclusion = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/proof/inclusion",
+    summary: "RFC 6962 inclusion proof of event `seq` in the tenant's tree of `size` events (default: the current tree)",
+    request: { query: ZInclusionQuery },
+    responses: { 200: json(ZInclusionProof, "leaf index (seq − 1), tree size and the audit path, base64"), ...errors(400, 401, 403, 404) },
+  });
+  route(app, inclusion, (c) => {
+    const q = c.req.valid("query");
+    return c.json(ledger.tlog.inclusion(q.tenant_id, q.seq, q.size ?? ledger.head(q.tenant_id).tenant_seq));
+  });
+
+  const consistency = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/proof/consistency",
+    summary: "RFC 6962 consistency proof: the tree of `from` events is a prefix of the tree of `to` events",
+    request: { query: ZConsistencyQuery },
+    responses: { 200: json(ZConsistencyProof, "The proof hashes, base64"), ...errors(400, 401, 403, 404) },
+  });
+  route(app, consistency, (c) => {
+    const q = c.req.valid("query");
+    return c.json(ledger.tlog.consistency(q.tenant_id, q.from, q.to));
+  });
+
+  const leaves = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/leaves",
+    summary: "The exact leaf bytes of events start..end (at most 1,000); events the caller may not read come as their leaf hash only",
+    request: { query: ZLeavesQuery },
+    responses: { 200: json(ZLeavesResponse, "Leaves (base64) and leaf hashes"), ...errors(400, 401, 403, 404) },
+  });
+  route(app, leaves, (c) => {
+    const q = c.req.valid("query");
+    const raw = ledger.tlog.leaves(q.tenant_id, q.start, q.end);
+    const visible = opts.readFilter?.(c);
+    return c.json({
+      start: q.start,
+      end: q.end,
+      leaves: raw.map((p, i) => (!visible || visible(toStoredEvent([q.start + i, p, "", ""])) ? Buffer.from(p, "utf8").toString("base64") : null)),
+      leaf_hashes: raw.map((p) => textLeafHash(p).toString("base64")),
+    });
   });
 
   const verify = createRoute({

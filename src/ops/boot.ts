@@ -34,6 +34,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     streamLimits: config.streams,
     httpTimeouts: config.httpTimeouts,
     ledgerSync: config.ledgerSync,
+    logName: config.logName,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,

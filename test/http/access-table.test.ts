@@ -165,6 +165,7 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: row.route.replace(":id", conv), init: json({ job_id: jobId }) };
     case "GET /v1/jobs/:job_id":
     case "GET /v1/jobs/:job_id/assist":
+    case "GET /v1/jobs/:job_id/receipt":
       return { path: row.route.replace(":job_id", jobId) };
     case "POST /v1/jobs/:job_id/actions":
       return { path: `/v1/jobs/${jobId}/actions`, init: json({ conversation_id: "cnv_9f2a", ...approve }) };
@@ -175,6 +176,12 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "GET /v1/ledger/checkpoint":
     case "GET /v1/ledger/verify":
       return { path: `${row.route}?tenant_id=${T}` };
+    case "GET /v1/ledger/proof/inclusion":
+      return { path: `${row.route}?tenant_id=${T}&seq=1` };
+    case "GET /v1/ledger/proof/consistency":
+      return { path: `${row.route}?tenant_id=${T}&from=1&to=2` };
+    case "GET /v1/ledger/leaves":
+      return { path: `${row.route}?tenant_id=${T}&start=1&end=2` };
     case "POST /v1/ledger/append":
       return { path: "/v1/ledger/append", init: json({ tenant_id: T, events: [message] }) };
     case "POST /v1/office/ingest_message":

@@ -84,6 +84,7 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/conversations/:id/context/target", what: "target a job", expect: signedIn(404, 404, 200) },
   // Jobs (read and acted on through their conversation).
   { method: "GET", route: "/v1/jobs/:job_id", what: "a job", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/jobs/:job_id/receipt", what: "a job's receipt (events with inclusion proofs)", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/jobs/:job_id/actions", what: "click a card button (Approve)", expect: signedIn(404, 404, 202) },
   { method: "GET", route: "/v1/jobs/:job_id/assist", what: "Assist suggestions", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/jobs/:job_id/assist/:suggestion_id/apply", what: "apply a suggestion (unknown id)", expect: signedIn(404, 404, 404) },
@@ -92,6 +93,10 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/ledger/query", what: "ledger events (only those I may read)", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/stream", what: "ledger tail (only what I may read)", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/keys", what: "public signing keys", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/ledger/verifier-key", what: "signed-note verifier keys", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/ledger/proof/inclusion", what: "Merkle inclusion proof", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/ledger/proof/consistency", what: "Merkle consistency proof", expect: signedIn(403, 200, 200) },
+  { method: "GET", route: "/v1/ledger/leaves", what: "leaf bytes (only what I may read)", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/checkpoint", what: "signed checkpoint", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/verify", what: "verify the whole log", expect: signedIn(403, 403, 200) },
   { method: "POST", route: "/v1/ledger/append", what: "append events as myself", expect: signedIn(403, 404, 200) },

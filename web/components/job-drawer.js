@@ -115,6 +115,8 @@ export function JobDrawer({ s, onClose }) {
                 <pre class="json">${JSON.stringify(e, null, 2)}</pre></details></li>`;
             })}</ol>
           </details>
+          <p class="receipt-line"><a class="btn btn-secondary" href=${`/v1/jobs/${encodeURIComponent(d.job_id)}/receipt`} download=${`receipt-${d.job_id}.json`}>Download receipt</a>
+            <span class="muted">These events with proofs anyone can check offline against the log's signed checkpoint.</span></p>
         </section>`
             : null
         }`

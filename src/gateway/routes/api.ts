@@ -21,6 +21,8 @@ import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, 
 import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
+import { ZReceipt } from "../../../contracts/ledger.js";
+import { jobReceipt } from "../receipt.js";
 
 const noParams = z.object({});
 const conversationParams = z.object({ id: ZConversationId });
@@ -152,6 +154,16 @@ export function createApiRoutes(gw: Gateway) {
 
   route(app, read("/v1/jobs/{job_id}", "The Job Drawer: header, actions, timeline, artifacts, raw events", ["Jobs"], ZJobDrawerResponse, jobParams), (c) =>
     c.json(api.getJob(c.get("principal"), c.req.valid("param").job_id)),
+  );
+
+  route(
+    app,
+    read("/v1/jobs/{job_id}/receipt", "The job's receipt: its events with RFC 6962 inclusion proofs against a signed checkpoint, checkable offline", ["Jobs"], ZReceipt, jobParams),
+    (c) => {
+      const receipt = jobReceipt(core, c.get("principal"), c.req.valid("param").job_id);
+      c.header("content-disposition", `attachment; filename="receipt-${receipt.job_id}.json"`);
+      return c.json(receipt);
+    },
   );
 
   route(

@@ -16,7 +16,7 @@ export interface TransparencyLogDeps {
 }
 
 /** Most leaves one `leaves` request returns. */
-export const MAX_LEAVES = 1000;
+const MAX_LEAVES = 1000;
 
 /**
  * Each tenant's events as an RFC 6962 log: signed checkpoints (C2SP signed notes), inclusion

@@ -21,7 +21,7 @@ export function leafHash(leaf: Buffer | Uint8Array): Buffer {
   return sha256(Buffer.concat([ZERO, leaf]));
 }
 
-export function nodeHash(left: Buffer, right: Buffer): Buffer {
+function nodeHash(left: Buffer, right: Buffer): Buffer {
   return sha256(Buffer.concat([ONE, left, right], 1 + 2 * HASH_SIZE));
 }
 
@@ -32,7 +32,7 @@ export function nodeHash(left: Buffer, right: Buffer): Buffer {
 export type NodeReader = (level: number, index: number) => Buffer;
 
 /** The largest power of two strictly below n (n ≥ 2). */
-export function splitPoint(n: number): number {
+function splitPoint(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;

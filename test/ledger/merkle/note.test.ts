@@ -29,7 +29,7 @@ describe("C2SP signed notes", () => {
     const sig = parseNote(GO_NOTE).signatures[0]!;
     for (let bit = 0; bit < 64 * 8; bit += 29) {
       const bad = Buffer.from(sig.signature);
-      bad[bit >> 3] ^= 1 << (bit & 7);
+      bad.writeUInt8(bad.readUInt8(bit >> 3) ^ (1 << (bit & 7)), bit >> 3);
       const line = Buffer.concat([Buffer.from([0xc7, 0x4f, 0x20, 0xa3]), bad]).toString("base64");
       expect(openNote(`${GO_TEXT}\n\u2014 PeterNeumann ${line}\n`, v)).toBeNull();
     }

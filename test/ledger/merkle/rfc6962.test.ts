@@ -88,7 +88,7 @@ function grow(leaves: Buffer[]): { read: NodeReader; roots: Buffer[] } {
 
 const flip = (b: Buffer, bit: number) => {
   const c = Buffer.from(b);
-  c[bit >> 3] ^= 1 << (bit & 7);
+  c.writeUInt8(c.readUInt8(bit >> 3) ^ (1 << (bit & 7)), bit >> 3);
   return c;
 };
 
