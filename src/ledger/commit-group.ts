@@ -11,8 +11,8 @@ import type { LedgerFold, PolicyEngine, PolicyViolation } from "./policy/types.j
 import type { LedgerStore } from "./store.js";
 import type { Signer } from "./signing.js";
 import { canonicalize } from "./canonical-json.js";
-import { chainHash, GENESIS_HASH } from "./chain.js";
-import { appendLeaf, textLeafHash } from "./merkle/rfc6962.js";
+import { chainAndLeafHash, GENESIS_HASH } from "./chain.js";
+import { appendLeaf } from "./merkle/rfc6962.js";
 import { isStorageError, toStorageError } from "../shared/storage-errors.js";
 
 export interface Head {
@@ -84,8 +84,8 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     const seq = head.seq + 1;
     const envelope = envelopeOf(event, seq);
     const payload = canonicalize(envelope);
-    const hash = chainHash(head.hash, payload);
-    const tree = appendLeaf(head.frontier, head.seq, textLeafHash(payload));
+    const [hash, leaf] = chainAndLeafHash(head.hash, payload);
+    const tree = appendLeaf(head.frontier, head.seq, leaf);
     store.insertEventValues(
       envelope.tenant_id,
       seq,

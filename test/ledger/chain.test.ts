@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
+import { createHash } from "node:crypto";
+import { chainAndLeafHash, chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
 
 const noble = (prev: string, canonical: string) => `blake3:${bytesToHex(blake3(utf8ToBytes(prev + canonical)))}`;
 
@@ -35,5 +36,30 @@ describe("chainHash", () => {
 
   it("depends on the previous hash", () => {
     expect(chainHash(GENESIS_HASH, "{}")).not.toBe(chainHash(chainHash(GENESIS_HASH, "{}"), "{}"));
+  });
+});
+
+describe("chainAndLeafHash", () => {
+  const leaf = (s: string) =>
+    createHash("sha256")
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(s, "utf8")]))
+      .digest();
+
+  it("gives the chain hash and SHA-256(0x00 ‖ UTF-8) from one encoding, for any input", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 300 }), (prev, s) => {
+        const [hash, l] = chainAndLeafHash(prev, s);
+        expect(hash).toBe(noble(prev, s));
+        expect(l).toEqual(leaf(s));
+      }),
+      { numRuns: 500 },
+    );
+    for (const [prev, s] of [
+      ["", "{}"],
+      ["x\ud83d", "\ude00y"],
+      [GENESIS_HASH, "é€😀".repeat(30_000)],
+    ] as const) {
+      expect(chainAndLeafHash(prev, s)).toEqual([noble(prev, s), leaf(s)]);
+    }
   });
 });
