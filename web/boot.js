@@ -5,6 +5,7 @@ import { loadDrawer, loadSession, loadTimeline, refreshAll } from "./actions.js"
 import { startLive, stopLive } from "./live.js";
 import { navigate, parseRoute } from "./router.js";
 import { getState, setState, toast } from "./store.js";
+import { ensurePush } from "./notify.js";
 
 const PUBLIC = ["onboarding", "invite", "signin"];
 
@@ -32,6 +33,8 @@ export async function boot() {
     const cursor = await refreshAll();
     setState({ booted: true });
     startLive(cursor);
+    // Permission given earlier: keep this browser's push subscription current (it may belong to whoever signed in before).
+    void ensurePush();
     if (url.searchParams.get("signin") === "failed") toast("That sign-in link is no longer valid.");
     openFirstOnWide();
     await followRoute(getState().route);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
+import type { TNotification } from "../../contracts/notifications.js";
 import { migrateGateway } from "../../src/gateway/migrate.js";
 import { createMuteStore, createNotifier, createPushSender, createSubscriptionStore, DEFAULT_PUSH_LIMITS } from "../../src/gateway/notify/index.js";
 import { createProjector } from "../../src/gateway/projections/projector.js";
@@ -43,7 +44,7 @@ function world() {
     } as unknown as TStoredEvent;
     const before = notifier.before(projector.tenant(T), ev);
     projector.apply(ev);
-    return notifier.after(projector.tenant(T)!, ev, before, true, Date.now()).map((d) => ({ to: [...d.audience!][0], ...(d.data.notification as Record<string, unknown>) }));
+    return notifier.after(projector.tenant(T)!, ev, before, true, Date.now()).map((d) => ({ to: [...d.audience!][0], ...(d.data.notification as TNotification) }));
   };
   const register = (e: { entity_id: string; actor_type: string }, name: string, roles: string[]) =>
     apply(
@@ -123,7 +124,7 @@ describe("who is notified", () => {
   it("long text is cut to a short, single-line body", () => {
     const w = world();
     const [t] = w.say("cnv_dm", ANA, `first line\n${"word ".repeat(100)}`);
-    expect((t!.body as string).length).toBeLessThanOrEqual(160);
+    expect(t!.body.length).toBeLessThanOrEqual(160);
     expect(t!.body).toMatch(/^first line word .*…$/);
   });
 

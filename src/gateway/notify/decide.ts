@@ -61,7 +61,7 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
     }
     case "job.proposed": {
       const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
-      if (!job || job.state !== "proposed") break;
+      if (job?.state !== "proposed") break;
       for (const id of conv.participant_entity_ids) {
         if (!APPROVER_ROLES.some((r) => state.entities.get(id)?.roles.includes(r))) continue;
         tell(id, {

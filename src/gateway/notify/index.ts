@@ -1,5 +1,5 @@
 /** Notifications: who is told (decide.ts), mutes, Web Push subscriptions, keys and the bounded sender. */
-export { createNotifier, type Notifier } from "./notifier.js";
+export { createNotifier } from "./notifier.js";
 export { createMuteStore, type MuteStore } from "./mutes.js";
 export { createSubscriptionStore, type SubscriptionStore } from "./subscriptions.js";
 export { loadVapidKeys } from "./vapid-keys.js";

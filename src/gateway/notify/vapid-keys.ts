@@ -4,7 +4,7 @@ import webpush from "web-push";
 import { DataKeyError } from "../../shared/errors.js";
 
 /** The server's Web Push identity (VAPID, RFC 8292), kept beside the other keys in DATA_DIR. */
-export const VAPID_KEY_FILE = "push-vapid-keys.json";
+const VAPID_KEY_FILE = "push-vapid-keys.json";
 
 export interface VapidKeys {
   /** base64url P-256 public key: the `applicationServerKey` browsers subscribe with. */
