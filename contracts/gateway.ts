@@ -173,6 +173,8 @@ export const ZConversationSummary = z.object({
   unread_count: z.number().int().nonnegative(),
   agent_presence: z.array(ZPresence.omit({ tenant_id: true })).optional(),
   active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
+  /** The reader muted it: nothing in it notifies them (their own setting, kept by the gateway). */
+  muted: z.boolean().optional(),
 });
 
 export const ZJobTimelineItem = z.looseObject({

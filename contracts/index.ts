@@ -6,5 +6,6 @@ export * from "./ledger.js";
 export * from "./office.js";
 export * from "./gateway.js";
 export * from "./sse.js";
+export * from "./notifications.js";
 export * from "./llm.js";
 export * from "./when.js";

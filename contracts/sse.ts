@@ -7,7 +7,17 @@ import { ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTena
  * Frames of `GET /v1/stream` (and, with `ledger.event`, of `GET /v1/ledger/stream`).
  * Each frame is `id: seq:N` / `event: <name>` / `data: <json>`; `id` is the resume cursor.
  */
-export const SSE_EVENT_NAMES = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "heartbeat", "error"] as const;
+export const SSE_EVENT_NAMES = [
+  "hello",
+  "timeline.append",
+  "conversation.update",
+  "job.update",
+  "presence.update",
+  "artifact.added",
+  "notification",
+  "heartbeat",
+  "error",
+] as const;
 
 export const ZSseHello = z.object({
   tenant_id: ZTenantId,

@@ -68,6 +68,8 @@ export interface ServerOptions {
   /** Extra route groups (ops /readyz, /metrics). */
   // biome-ignore lint/suspicious/noExplicitAny: route groups differ in their env and schema types
   routes?: Hono<any, any, any>[];
+  /** Web Push sender bounds; `allowLoopbackEndpoints` lets tests serve a push service on this machine. */
+  push?: { allowLoopbackEndpoints?: boolean; limits?: { concurrency?: number; maxQueued?: number; timeoutMs?: number; ttlSeconds?: number } };
   /** Test knobs. */
   heartbeatMs?: number;
   presenceTickMs?: number;
@@ -175,6 +177,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
     ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
+    ...(opts.push ? { push: opts.push } : {}),
   });
   // After the gateway follows the ledger, so events from re-armed retries reach the projections.
   await office.start();

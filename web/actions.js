@@ -224,6 +224,17 @@ export async function uploadFile(cid, file) {
   );
 }
 
+/** Mutes or unmutes a conversation for me; the list shows what the server saved. @param {string} cid @param {boolean} muted */
+export async function toggleMute(cid, muted) {
+  try {
+    const r = await api.setMute(cid, muted);
+    mergeConversation({ conversation_id: cid, muted: r.muted });
+    toast(r.muted ? "Muted: nothing in this conversation will notify you." : "Unmuted.");
+  } catch {
+    toast("Couldn’t change notifications for this conversation.");
+  }
+}
+
 /** @param {string} jobId */
 export async function loadDrawer(jobId) {
   try {

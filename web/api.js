@@ -156,6 +156,15 @@ export const api = {
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
   setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
 
+  /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
+  setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),
+  /** @returns {Promise<{ public_key: string }>} the key this server's push subscriptions use */
+  vapidPublicKey: () => request("GET", "/v1/push/vapid-public-key"),
+  /** This browser gets my notifications. @param {PushSubscriptionJSON} sub */
+  subscribePush: (sub) => request("POST", "/v1/push/subscriptions", { body: sub }),
+  /** @param {string} endpoint */
+  unsubscribePush: (endpoint) => request("DELETE", "/v1/push/subscriptions", { body: { endpoint } }),
+
   /**
    * Opens the SSE stream. Frames are named events; `error` frames share their name with the
    * EventSource's own error event, so a frame is told apart by carrying data.
@@ -165,7 +174,7 @@ export const api = {
   openStream(cursor, h) {
     const url = cursor ? `/v1/stream?cursor=${enc(cursor)}` : "/v1/stream";
     const es = new EventSource(url, { withCredentials: true });
-    const names = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "heartbeat"];
+    const names = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "notification", "heartbeat"];
     for (const name of names) {
       es.addEventListener(name, (ev) => {
         const m = /** @type {MessageEvent} */ (ev);

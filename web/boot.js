@@ -6,6 +6,7 @@ import { startLive, stopLive } from "./live.js";
 import { watchLog } from "./log-watch.js";
 import { navigate, parseRoute } from "./router.js";
 import { getState, setState, toast } from "./store.js";
+import { ensurePush } from "./notify.js";
 
 const PUBLIC = ["onboarding", "invite", "signin"];
 
@@ -35,6 +36,8 @@ export async function boot() {
     const tenant = getState().me?.tenant_id;
     if (tenant) watchLog(tenant);
     startLive(cursor);
+    // Permission given earlier: keep this browser's push subscription current (it may belong to whoever signed in before).
+    void ensurePush();
     if (url.searchParams.get("signin") === "failed") toast("That sign-in link is no longer valid.");
     openFirstOnWide();
     await followRoute(getState().route);

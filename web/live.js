@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
 import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
+import { showNotification } from "./notify.js";
 
 /**
  * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
@@ -141,6 +142,9 @@ function onFrame(name, data, id) {
       break;
     case "artifact.added":
       if (data?.job_id) refreshDrawerSoon(data.job_id);
+      break;
+    case "notification":
+      if (data?.notification) showNotification(data.notification);
       break;
     case "error":
       if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();

@@ -5,6 +5,7 @@ import { markReadSoon } from "./actions.js";
 import { App } from "./components/app.js";
 import { onRoute } from "./router.js";
 import { getState } from "./store.js";
+import { startTabBadge } from "./notify.js";
 
 onRoute((r) => void followRoute(r));
 document.addEventListener("visibilitychange", () => {
@@ -13,4 +14,5 @@ document.addEventListener("visibilitychange", () => {
 });
 const root = document.getElementById("app");
 if (root) render(html`<${App} />`, root);
+startTabBadge();
 void boot();

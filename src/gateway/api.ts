@@ -7,6 +7,7 @@ import { contactsFromCsv, deleteContact, existingContact, listContacts, upsertCo
 import { createConversation, markRead, memberConversation, memberJob, postText } from "./commands/conversations.js";
 import { submitJobAction } from "./commands/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
+import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -119,6 +120,14 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       return core.office.assist(p.tenantId, jobId, traceId);
     },
     applySuggestion: (p, jobId, suggestionId, body, idem) => applySuggestion(core, p, jobId, suggestionId, body, idem),
+
+    vapidPublicKey(p) {
+      core.me(p);
+      return { public_key: core.notify.vapidPublicKey };
+    },
+    subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
+    unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
+    setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
 
     stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),
     streamCursor: (p, raw, from) => cursorParam(raw, from, core.tenant(p.tenantId).head),

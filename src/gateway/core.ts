@@ -14,6 +14,7 @@ import { createTenantState, type EntityRow, type TenantState } from "./projectio
 import type { LiveConnections } from "./live-connections.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
+import type { MuteStore, SubscriptionStore } from "./notify/index.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -59,6 +60,8 @@ export interface Core {
   publicUrl: () => string | undefined;
   /** Where a request came from (the socket peer, or X-Forwarded-For through TRUSTED_PROXIES). */
   clientAddress: (c: Context) => string;
+  /** Notification settings: mutes, Web Push subscriptions and the server's VAPID public key. */
+  notify: { mutes: MuteStore; subscriptions: SubscriptionStore; vapidPublicKey: string; allowLoopbackEndpoints: boolean };
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

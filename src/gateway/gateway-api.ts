@@ -15,6 +15,7 @@ import type {
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { Principal } from "./auth/token-store.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
@@ -124,6 +125,16 @@ export interface GatewayApi {
   assist(p: Principal, jobId: string, traceId: string): Promise<TAssistResponse>;
   /** POST /v1/jobs/:job_id/assist/:suggestion_id/apply. */
   applySuggestion(p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined }, idem: IdemScope): Promise<StoredResponse>;
+
+  // Notifications.
+  /** GET /v1/push/vapid-public-key: the key browsers subscribe with (the same across restarts). */
+  vapidPublicKey(p: Principal): { public_key: string };
+  /** POST /v1/push/subscriptions: this browser gets my notifications (an endpoint moves to whoever subscribes it last). */
+  subscribePush(p: Principal, body: In<typeof ZPushSubscribeRequest>, idem: IdemScope): StoredResponse;
+  /** DELETE /v1/push/subscriptions: one of my browsers stops getting them. */
+  unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): StoredResponse;
+  /** PUT /v1/conversations/:id/mute: nothing in it notifies me while muted (members only). */
+  setMute(p: Principal, conversationId: string, body: In<typeof ZMuteRequest>, idem: IdemScope): StoredResponse;
 
   // Live updates.
   /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */

@@ -19,6 +19,16 @@ import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
 import { createSseHub } from "./sse-hub.js";
+import {
+  createMuteStore,
+  createNotifier,
+  createPushSender,
+  createSubscriptionStore,
+  DEFAULT_PUSH_LIMITS,
+  loadVapidKeys,
+  type PushLimits,
+  type PushSender,
+} from "./notify/index.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
@@ -45,6 +55,8 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** How often presence is re-evaluated for TTL expiries (default 5 s). */
   presenceTickMs?: number;
+  /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
+  push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
 }
 
 export interface Gateway {
@@ -59,6 +71,8 @@ export interface Gateway {
   createWorkspaceAsOperator(name: string, owner: string): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
+  /** The Web Push sender (tests wait for it to be idle). */
+  readonly push: PushSender;
   close(): void;
 }
 
@@ -71,6 +85,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
   migrateGateway(deps.db);
   let publicUrl = deps.publicUrl;
   const projector = createProjector();
+  const logger = deps.logger ?? silentLogger;
+  const ids = deps.ids ?? defaultIds;
+  const vapid = loadVapidKeys(deps.dataDir);
+  const subscriptions = createSubscriptionStore({ db: deps.db, clock, ids });
+  const mutes = createMuteStore({ db: deps.db, clock });
+  const push = createPushSender({
+    keys: vapid,
+    // The push service's contact for this sender (RFC 8292): our https address, else this machine's postmaster.
+    subject: () => (publicUrl?.startsWith("https://") ? publicUrl : "mailto:postmaster@localhost"),
+    limits: { ...DEFAULT_PUSH_LIMITS, ...deps.push?.limits },
+    logger,
+    onGone: (id) => subscriptions.drop(id),
+  });
+  const notifier = createNotifier({ mutes, subscriptions, push });
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -78,8 +106,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     db: deps.db,
     dataDir: deps.dataDir,
     clock,
-    ids: deps.ids ?? defaultIds,
-    logger: deps.logger ?? silentLogger,
+    ids,
+    logger,
     projector,
     hub,
     tokens: createTokenStore({ db: deps.db, clock }),
@@ -89,6 +117,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     live: createLiveConnections(deps.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(deps.trustedProxies ?? []),
+    notify: { mutes, subscriptions, vapidPublicKey: vapid.publicKey, allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false },
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
@@ -103,17 +132,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   // Boot: replay every stored event (this also fills each tenant's resume log), then follow the
   // tail. Both run in this same synchronous turn, so no commit can fall between them.
+  let booted = false;
   const project = (ev: TStoredEvent) => {
     // A change of roles changes what the person may read: their open streams end, and a
     // reconnect is judged by the new roles.
     const who = ev.event_type === "entity.registered" ? (ev.payload as { entity_id: string }).entity_id : undefined;
     const rolesOf = (id: string) => projector.tenant(ev.tenant_id)?.entities.get(id)?.roles.join();
     const before = who ? rolesOf(who) : undefined;
+    const jobBefore = notifier.before(projector.tenant(ev.tenant_id), ev);
     const deltas = projector.apply(ev);
     if (who && before !== undefined && before !== rolesOf(who)) live.closeEntity(ev.tenant_id, who);
     if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+    // Notifications are news, not history: no resume cursor (a reconnect does not replay them),
+    // and none for what boot replays.
+    const state = projector.tenant(ev.tenant_id);
+    const told = state ? notifier.after(state, ev, jobBefore, booted, clock.now()) : [];
+    if (told.length) hub.publish(ev.tenant_id, toGroup(null, told));
   };
   deps.ledger.replay(project);
+  booted = true;
   const unsubscribe = deps.ledger.subscribe(project);
 
   function tickPresence(): void {
@@ -162,8 +199,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
+    push,
     close() {
       timer?.cancel();
+      push.close();
       clearInterval(revocationSweep);
       unsubscribe();
       hub.close();

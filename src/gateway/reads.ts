@@ -31,7 +31,7 @@ export function listConversations(core: Core, p: Principal) {
   const state = core.tenant(p.tenantId);
   const items = [...state.conversations.values()]
     .filter((c) => c.participants.has(p.entityId))
-    .map((c) => summarize(state, c, p.entityId))
+    .map((c) => withMute(core, p, summarize(state, c, p.entityId)))
     .sort((a, b) => (b.last_item_ts ?? "").localeCompare(a.last_item_ts ?? "") || a.conversation_id.localeCompare(b.conversation_id));
   return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };
 }
@@ -50,7 +50,12 @@ export function getConversation(core: Core, p: Principal, conversationId: string
       presence: state.presence.get(id),
     };
   });
-  return { tenant_id: p.tenantId, conversation: summarize(state, conv, p.entityId), participants, cursor: formatCursor(state.head) };
+  return { tenant_id: p.tenantId, conversation: withMute(core, p, summarize(state, conv, p.entityId)), participants, cursor: formatCursor(state.head) };
+}
+
+/** The reader's own mute, beside the row the projection built (mutes are settings, not ledger facts). */
+function withMute<T extends { conversation_id: string }>(core: Core, p: Principal, row: T): T & { muted?: true } {
+  return core.notify.mutes.isMuted(p.tenantId, p.entityId, row.conversation_id) ? { ...row, muted: true } : row;
 }
 
 export function getTimeline(core: Core, p: Principal, conversationId: string, q: Record<string, string | undefined>) {

@@ -61,3 +61,39 @@ export const gatewayAttachments = sqliteTable("gateway_attachments", {
   path: text("path").notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+/**
+ * Web Push subscriptions, one per browser (its push service endpoint), owned by the person
+ * signed in there. An endpoint subscribed again under someone else moves to them, so a shared
+ * device never gets the previous person's notifications. Removed on unsubscribe, or when the
+ * push service answers 404/410 (the subscription is gone).
+ */
+export const gatewayPushSubscriptions = sqliteTable(
+  "gateway_push_subscriptions",
+  {
+    subscriptionId: text("subscription_id").primaryKey(),
+    endpoint: text("endpoint").notNull().unique(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    expiresAt: integer("expires_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("gateway_push_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/**
+ * Conversations a person muted: a private preference about their own notifications, not a fact
+ * about the conversation, so it is kept here rather than in the ledger every member reads.
+ */
+export const gatewayConversationMutes = sqliteTable(
+  "gateway_conversation_mutes",
+  {
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    mutedAt: text("muted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.conversationId] })],
+);

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,6 +164,16 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "POST /v1/conversations/:id/context/pin":
     case "POST /v1/conversations/:id/context/target":
       return { path: row.route.replace(":id", conv), init: json({ job_id: jobId }) };
+    case "PUT /v1/conversations/:id/mute":
+      return { path: `/v1/conversations/${conv}/mute`, init: json({ muted: true }) };
+    case "POST /v1/push/subscriptions": {
+      const device = createECDH("prime256v1");
+      device.generateKeys();
+      const keys = { p256dh: device.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
+      return { path: "/v1/push/subscriptions", init: json({ endpoint: `https://push.example.net/${caller}-${n}`, keys }) };
+    }
+    case "DELETE /v1/push/subscriptions":
+      return { path: "/v1/push/subscriptions", init: json({ endpoint: `https://push.example.net/${caller}-${n}` }) };
     case "GET /v1/jobs/:job_id":
     case "GET /v1/jobs/:job_id/assist":
     case "GET /v1/jobs/:job_id/receipt":

@@ -82,6 +82,11 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/conversations/:id/tools", what: "the tools its agent may use (the /run form)", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/context/pin", what: "pin a job", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/context/target", what: "target a job", expect: signedIn(404, 404, 200) },
+  { method: "PUT", route: "/v1/conversations/:id/mute", what: "mute it for me", expect: signedIn(404, 404, 200) },
+  // Notifications (each person's own browsers).
+  { method: "GET", route: "/v1/push/vapid-public-key", what: "the key to subscribe a browser with", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/push/subscriptions", what: "send my notifications to this browser", expect: signedIn(201, 201, 201) },
+  { method: "DELETE", route: "/v1/push/subscriptions", what: "stop sending them to a browser", expect: signedIn(200, 200, 200) },
   // Jobs (read and acted on through their conversation).
   { method: "GET", route: "/v1/jobs/:job_id", what: "a job", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/jobs/:job_id/receipt", what: "a job's receipt (events with inclusion proofs)", expect: signedIn(404, 404, 200) },

@@ -12,9 +12,9 @@ import { StatePill } from "./state-pill.js";
 
 /**
  * Participant, role and status; the active-job chip opens the Job Drawer.
- * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number }} props
+ * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void }} props
  */
-export function ChatHeader({ title, other, presence, job, members }) {
+export function ChatHeader({ title, other, presence, job, members, muted, onMute }) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
@@ -32,6 +32,13 @@ export function ChatHeader({ title, other, presence, job, members }) {
         ? html`<button type="button" class="job-chip" aria-label=${`Open job: ${job.title ?? job.job_id}`}
       onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
       <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>`
+        : null
+    }
+    ${
+      onMute
+        ? html`<button type="button" class=${`icon-btn mute-btn${muted ? " muted" : ""}`} aria-pressed=${muted ? "true" : "false"}
+      aria-label=${muted ? "Unmute notifications" : "Mute notifications"} title=${muted ? "Muted: nothing here notifies you" : "Mute notifications"}
+      onClick=${onMute}><${Icon} name=${muted ? "bellOff" : "bell"} /></button>`
         : null
     }
   </header>`;

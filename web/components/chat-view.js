@@ -1,7 +1,7 @@
 // @ts-check
 import { html, useEffect, useState } from "../lib/preact.js";
 import { loadThread, pinJob } from "../thread-actions.js";
-import { uploadFile } from "../actions.js";
+import { toggleMute, uploadFile } from "../actions.js";
 import { otherParty } from "./conversation-list.js";
 import { ChatHeader } from "./chat-header.js";
 import { Composer } from "./composer.js";
@@ -59,7 +59,8 @@ export function ChatView({ s, cid }) {
       for (const f of e.dataTransfer?.files ?? []) void uploadFile(cid, f);
     }}>
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
-      presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length} />
+      presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
+      muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined} />
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to send the file</div>` : null}

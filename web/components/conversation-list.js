@@ -6,6 +6,7 @@ import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
 import { ConversationRow } from "./conversation-row.js";
 import { pollSeconds } from "../live.js";
+import { NotifyBanner } from "./notify-banner.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -64,6 +65,7 @@ export function ConversationList({ s }) {
       ${s.connection === "down" ? `Reconnecting… updates every ${pollSeconds()} s meanwhile` : "Connecting…"}</div>`
         : null
     }
+    <${NotifyBanner} />
     <div class="search"><input type="search" placeholder="Search conversations" aria-label="Search conversations"
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} /></div>
     <ul class="conv-list">

@@ -8,6 +8,7 @@ import { createFileRoutes } from "./files.js";
 import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
+import { createNotificationRoutes } from "./notifications.js";
 import { createPublicRoutes } from "./public.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -20,5 +21,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createFileRoutes(gw));
   app.route("/", createOutboxRoutes(gw));
   app.route("/", createAgentToolRoutes(gw));
+  app.route("/", createNotificationRoutes(gw));
   return app;
 }

@@ -1,0 +1,110 @@
+import type { TStoredEvent } from "../../../contracts/events.js";
+import type { TNotification } from "../../../contracts/notifications.js";
+import { displayName, type JobRow, type TenantState } from "../projections/state.js";
+
+/** Notification text is short: a phone shows two lines, and the ledger's text may be long. */
+const BODY_MAX = 160;
+const TITLE_MAX = 80;
+
+/** Roles that may approve a proposed job (the policy pack's job_authority). */
+const APPROVER_ROLES = ["job_approver", "admin"];
+
+/** One notification for one person. */
+export interface Recipient {
+  entity_id: string;
+  notification: TNotification;
+}
+
+/** A job as it was before the event was folded: what changed decides who is newly waited on. */
+export interface JobBefore {
+  waiting_on: readonly string[];
+}
+
+/**
+ * Who is told about one committed event, and what they are told — a pure function of the
+ * projections (already updated with the event), the job as it was before it, and who requested
+ * each job. Mutes are applied by the caller.
+ *
+ * - a message in a direct conversation tells the other person; a mention tells whoever is
+ *   mentioned (a member of the conversation); card messages and click bubbles tell nobody
+ *   (the job notifications cover them);
+ * - a proposed job tells the people of its conversation who may approve it;
+ * - a tracking card that newly waits on someone tells them;
+ * - a finished job, completed or failed, tells who requested it and who approved it.
+ *
+ * Only people are told, never agents, and never the person whose action it was.
+ */
+export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: { jobBefore?: JobBefore | undefined; requestedBy?: string | undefined }): Recipient[] {
+  const out = new Map<string, TNotification>();
+  const conv = state.conversations.get(ev.conversation_id);
+  if (!conv) return [];
+  const actor = ev.actor.entity_id;
+  const tell = (entityId: string, n: Omit<TNotification, "event_id" | "conversation_id" | "ts">) => {
+    if (entityId === actor || out.has(entityId)) return;
+    if (state.entities.get(entityId)?.actor_type !== "human" || !conv.participants.has(entityId)) return;
+    out.set(entityId, { ...n, title: clip(n.title, TITLE_MAX), body: clip(n.body, BODY_MAX), event_id: ev.event_id, conversation_id: conv.conversation_id, ts: ev.ts });
+  };
+  const convUrl = `/c/${encodeURIComponent(conv.conversation_id)}`;
+  const sender = displayName(state, actor);
+
+  switch (ev.event_type) {
+    case "message.sent": {
+      const p = ev.payload;
+      if (p.card || p.action || (p.kind !== "text" && p.kind !== "artifact")) break;
+      const text = p.kind === "artifact" ? (p.artifact?.title ?? "") : (p.body_text ?? "");
+      // A mention says more than "a message in our chat", so it is told first.
+      for (const m of p.mentions ?? []) tell(m.entity_id, { kind: "mention", title: `${sender} mentioned you in ${conv.title}`, body: text, url: convUrl });
+      if (conv.kind === "direct") {
+        for (const id of conv.participant_entity_ids) tell(id, { kind: "direct_message", title: sender, body: text, url: convUrl });
+      }
+      break;
+    }
+    case "job.proposed": {
+      const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+      if (job?.state !== "proposed") break;
+      for (const id of conv.participant_entity_ids) {
+        if (!APPROVER_ROLES.some((r) => state.entities.get(id)?.roles.includes(r))) continue;
+        tell(id, {
+          kind: "job_approval",
+          title: `Approve? ${job.title}`,
+          body: `${displayName(state, job.owner_entity_id)} proposed this job in ${conv.title}`,
+          url: jobUrl(job),
+          job_id: job.job_id,
+        });
+      }
+      break;
+    }
+    case "job.progress": {
+      const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+      if (!job?.waiting_on) break;
+      const before = new Set(ctx.jobBefore?.waiting_on ?? []);
+      const status = ev.payload.tracking_card.progress.status_line ?? "";
+      for (const w of job.waiting_on) {
+        if (before.has(w.entity_id)) continue;
+        tell(w.entity_id, { kind: "job_waiting", title: `Waiting on you: ${job.title}`, body: status, url: jobUrl(job), job_id: job.job_id });
+      }
+      break;
+    }
+    case "job.completed": {
+      const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+      const outcome = ev.payload.finished_card.outcome;
+      if (!job || (outcome.result !== "completed" && outcome.result !== "failed")) break;
+      const kind = outcome.result === "completed" ? "job_completed" : "job_failed";
+      const title = `${outcome.result === "completed" ? "Done" : "Failed"}: ${job.title}`;
+      for (const id of [ctx.requestedBy, job.approved_by]) {
+        if (id) tell(id, { kind, title, body: outcome.summary ?? "", url: jobUrl(job), job_id: job.job_id });
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return [...out].map(([entity_id, notification]) => ({ entity_id, notification }));
+}
+
+const jobUrl = (job: JobRow) => `/jobs/${encodeURIComponent(job.job_id)}`;
+
+function clip(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
