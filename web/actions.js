@@ -4,6 +4,7 @@
 import { argumentsFrom, fieldsFor } from "./tool-form.js";
 import { api, ApiError, newKey } from "./api.js";
 import { ACTION_VERBS } from "./lib/facts.js";
+import { announceAction } from "./announce.js";
 import {
   addLocal,
   getState,
@@ -193,6 +194,7 @@ export async function runAction(card, button, input) {
     try {
       const r = await api.jobAction(card.job_id, body, key);
       setButton(bkey, { status: "done" });
+      announceAction(`You ${ACTION_VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}.`);
       updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
       return r;
     } catch (e) {

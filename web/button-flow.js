@@ -5,6 +5,7 @@
 import { prefillComposer, runAction } from "./actions.js";
 import { ApiError } from "./api.js";
 import { getState, setState, toast } from "./store.js";
+import { followJob } from "./focus.js";
 
 /** @typedef {import('./types.js').CardButton} CardButton */
 /** @typedef {import('./types.js').InputSchema} InputSchema */
@@ -38,6 +39,8 @@ export async function clickButton(card, b) {
     if (cid) prefillComposer(cid, a.prompt_text);
     return;
   }
+  // Focus follows the job to its next card, whichever way this click goes on.
+  followJob(card.job_id, card.card_id);
   const needsInput = b.requires_input || ("input_schema" in a && !!a.input_schema);
   if (needsInput) {
     setState({

@@ -5,6 +5,8 @@ import { api } from "./api.js";
 import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
 import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
 import { showNotification } from "./notify.js";
+import { announce, itemLine } from "./announce.js";
+import { maybeFocusCard } from "./focus.js";
 
 /**
  * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
@@ -118,6 +120,9 @@ function onFrame(name, data, id) {
           unread_count: open || mine ? (conv?.unread_count ?? 0) : (conv?.unread_count ?? 0) + 1,
         });
         if (open) markReadSoon(cid);
+        // Said once, briefly, for someone else's new item in the conversation on screen.
+        if (open && !mine) announce(itemLine(data.item));
+        if (open) maybeFocusCard(data.item);
         const jobId = data.item.message?.card?.job_id ?? data.item.job_id;
         if (jobId) refreshDrawerSoon(jobId);
       }

@@ -24,14 +24,27 @@ function faviconHref(n) {
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
 
-let shown = -1;
-/** Keeps the title ("(3) LogLine") and the favicon badge on the unread total, live. */
+/** The view's name for the tab: the conversation, the page, or nothing on the home list. @param {import('./store.js').State} s */
+function viewTitle(s) {
+  const r = s.route;
+  if (!s.me) return r.name === "onboarding" ? "Set up your workspace" : r.name === "invite" ? "Join" : "Sign in";
+  if (r.conversationId) return s.conversations.find((c) => c.conversation_id === r.conversationId)?.title ?? "Conversation";
+  if (r.name === "job") return s.drawer?.data?.title ?? "Job";
+  return /** @type {Record<string, string>} */ ({ contacts: "Contacts", outbox: "Outbox", tools: "Tools", onboarding: "Set up your workspace" })[r.name] ?? "";
+}
+
+let shownCount = -1;
+let shownTitle = "";
+/** Keeps the title ("(3) Ana · LogLine": unread, the view, the app) and the favicon badge current, live. */
 export function startTabBadge() {
   const update = () => {
-    const n = unreadTotal(getState());
-    if (n === shown) return;
-    shown = n;
-    document.title = n ? `(${n > 99 ? "99+" : n}) ${APP_TITLE}` : APP_TITLE;
+    const s = getState();
+    const n = unreadTotal(s);
+    const view = viewTitle(s);
+    const title = `${n ? `(${n > 99 ? "99+" : n}) ` : ""}${view ? `${view} · ` : ""}${APP_TITLE}`;
+    if (title !== shownTitle) document.title = shownTitle = title;
+    if (n === shownCount) return;
+    shownCount = n;
     let link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
     if (!link) {
       link = document.createElement("link");

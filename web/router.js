@@ -1,6 +1,7 @@
 // @ts-check
 // A tiny history router: paths map to the store's route; the server serves index.html for each.
 import { setState } from "./store.js";
+import { clearAnnouncement } from "./announce.js";
 
 /** @typedef {{ name: string, conversationId?: string, jobId?: string, token?: string }} Route */
 
@@ -30,6 +31,7 @@ export function onRoute(fn) {
 
 function apply() {
   const r = parseRoute(location.pathname);
+  clearAnnouncement();
   setState({ route: r });
   onChange?.(r);
 }

@@ -234,7 +234,7 @@ describe("Live updates in a real browser", () => {
     await shot(page, "23-desktop-new-group");
     await create.click();
     await dialog.waitFor({ state: "detached" });
-    await expect.poll(() => textOf(page.locator(".chat-head h2"))).toBe("Front desk (live)");
+    await expect.poll(() => textOf(page.locator(".chat-head h1"))).toBe("Front desk (live)");
     const cid = decodeURIComponent(/\/c\/([^/?#]+)/.exec(page.url())![1]!);
     const conv = await getJson(`${server.url}/v1/conversations/${cid}`, dan().token);
     const ids = (conv.body.participant_entity_ids ?? conv.body.conversation?.participant_entity_ids) as string[];

@@ -46,7 +46,7 @@ describe("Messenger in a real browser", () => {
     // The sign-in link opens straight into Dan's chat with Office Scheduler.
     await expect.poll(() => page.url()).toContain(`/c/${server.demo!.conversation_id}`);
     await openChatWithAgent(page);
-    await expect.poll(() => textOf(page.locator(".chat-head h2"))).toMatch("Office Scheduler");
+    await expect.poll(() => textOf(page.locator(".chat-head h1"))).toMatch("Office Scheduler");
     await shot(page, "01-desktop-chat-empty");
 
     await send(page, ASK);
@@ -289,7 +289,7 @@ describe("Messenger in a real browser", () => {
     await expect.poll(() => page.locator(".msg-action.msg-failed").count()).toBe(0);
 
     // Cancel asks first; "Go back" keeps the job, confirming cancels it.
-    const cancel = page.locator("article[data-card-type] button[data-action='job.cancel']:not([disabled])").last();
+    const cancel = page.locator("article[data-card-type] button[data-action='job.cancel']:not([aria-disabled='true'])").last();
     await cancel.click();
     const confirm = page.getByRole("dialog");
     await expect.poll(() => textOf(confirm)).toMatch("Cancel this job?");

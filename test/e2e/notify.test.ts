@@ -43,16 +43,20 @@ describe("notifications in the browser", () => {
     try {
       // Dan is in his chat with the agent (wide screens open it); Ana writes in their direct chat.
       await expect.poll(() => page.url()).toContain("/c/cnv_9f2a");
-      await expect.poll(() => title(page)).toBe("LogLine");
+      // The tab names the view: the open conversation, then the app.
+      const agentChat = (await page.locator('[data-conversation-id="cnv_9f2a"] .conv-title').textContent()) ?? "";
+      const anaChat = (await page.locator(`[data-conversation-id="${DM}"] .conv-title`).textContent()) ?? "";
+      expect(agentChat).not.toBe("");
+      await expect.poll(() => title(page)).toBe(`${agentChat} · LogLine`);
       expect(await faviconCount(page)).toBe("");
       await anaSays("first");
-      await expect.poll(() => title(page)).toBe("(1) LogLine");
+      await expect.poll(() => title(page)).toBe(`(1) ${agentChat} · LogLine`);
       expect(await faviconCount(page)).toBe("1");
       await anaSays("second");
-      await expect.poll(() => title(page)).toBe("(2) LogLine");
+      await expect.poll(() => title(page)).toBe(`(2) ${agentChat} · LogLine`);
       expect(await faviconCount(page)).toBe("2");
       await page.locator(`[data-conversation-id="${DM}"]`).click();
-      await expect.poll(() => title(page)).toBe("LogLine");
+      await expect.poll(() => title(page)).toBe(`${anaChat} · LogLine`);
       expect(await faviconCount(page)).toBe("");
     } finally {
       await ctx.close();
@@ -141,7 +145,8 @@ describe("notifications in the browser", () => {
       await page.locator('[data-conversation-id="cnv_9f2a"]').click();
       await anaSays("while muted");
       await expect.poll(() => page.locator(`[data-conversation-id="${DM}"] .unread-badge`).count()).toBe(1);
-      expect(await title(page)).toBe("LogLine");
+      // A muted conversation's unread count stays out of the tab's title.
+      expect(await title(page)).not.toMatch(/^\(/);
 
       await page.locator(`[data-conversation-id="${DM}"]`).click();
       await page.getByRole("button", { name: "Unmute notifications" }).click();

@@ -42,7 +42,7 @@ test("onboarding from an empty database: workspace → invite link → agent cow
   await shot(page, "22-desktop-onboarding-agent");
   await page.getByRole("button", { name: "Add agent and start chatting" }).click();
   await page.getByRole("textbox", { name: "Message" }).waitFor();
-  await expect.poll(() => textOf(page.locator(".chat-head h2"))).toMatch("Office Scheduler");
+  await expect.poll(() => textOf(page.locator(".chat-head h1"))).toMatch("Office Scheduler");
   await expect.poll(() => page.locator(".conv-row").count()).toBe(1);
 
   // The invitee opens the link on a phone, types a name and is in.

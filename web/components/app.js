@@ -23,6 +23,12 @@ function useStore() {
   return getState();
 }
 
+/** The skip link focuses the composer without changing the route's URL. @param {MouseEvent} e */
+function skipToComposer(e) {
+  e.preventDefault();
+  document.getElementById("composer-input")?.focus();
+}
+
 export function App() {
   const s = useStore();
   const r = s.route;
@@ -54,6 +60,7 @@ export function App() {
     </section>`;
   const pane = r.name === "home" ? "list" : "main";
   return html`<div class=${`shell pane-${pane}${s.drawer ? " with-drawer" : ""}`}>
+      ${cid ? html`<a class="skip-link" href="#composer-input" onClick=${skipToComposer}>Skip to the message box</a>` : null}
       <${ConversationList} s=${s} />
       <main class="main">${main}</main>
       ${s.drawer ? html`<${JobDrawer} s=${s} onClose=${closeDrawer} />` : null}

@@ -37,10 +37,12 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
       const done = st?.status === "done" || (!isAsk && acted?.has(`${card.card_id}:${b.button_id}`)) || (!live && inferred === b.button_id);
       const disabled = !isAsk && (!live || st?.status === "pending" || done);
       const cls = `btn btn-${b.style ?? "secondary"}${done ? " btn-done" : ""}${st?.status === "pending" ? " btn-pending" : ""}`;
-      return html`<button key=${b.button_id} type="button" class=${cls} disabled=${disabled}
+      // aria-disabled, not disabled: a pending or done button keeps focus (see web/focus.js).
+      return html`<button key=${b.button_id} type="button" class=${cls} aria-disabled=${disabled ? "true" : undefined}
         data-action=${b.action.type} title=${st?.status === "error" ? `Couldn’t send: ${st.message ?? ""}` : undefined}
         onClick=${(/** @type {Event} */ e) => {
           e.stopPropagation();
+          if (disabled) return;
           void clickButton(card, b);
         }}>
         ${st?.status === "pending" ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}

@@ -21,7 +21,7 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
     <button type="button" class="icon-btn back" aria-label="Back to conversations" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
     <${Avatar} name=${title} id=${other?.entity_id ?? title} agent=${isAgent} />
     <div class="chat-who">
-      <div class="chat-name"><h2>${title}</h2>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
+      <div class="chat-name"><h1 tabIndex="-1">${title}</h1>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
       <div class="chat-status">
         ${isAgent ? html`<${PresenceLine} presence=${presence} />` : html`<span class="presence presence-offline">${members > 2 ? `${members} members` : other?.kind === "contact" ? "Contact" : "Coworker"}</span>`}
         ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}

@@ -36,6 +36,12 @@ export function ChatView({ s, cid }) {
   // The pin lives in the conversation's ThreadContext on the server (it also steers which job a
   // message without a reference applies to).
   useEffect(() => void loadThread(cid), [cid]);
+  // On phones the list pane hides when a conversation opens: focus its heading, not <body>.
+  useEffect(() => {
+    const a = /** @type {HTMLElement | null} */ (document.activeElement);
+    const lost = !a || a === document.body || a.offsetParent === null;
+    if (lost && matchMedia("(max-width: 760px)").matches) /** @type {HTMLElement | null} */ (document.querySelector(".chat-name h1"))?.focus();
+  }, [cid]);
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   const ids = conv?.participant_entity_ids ?? [];
   const other = otherParty(s, ids);

@@ -153,7 +153,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f);
         e.currentTarget.value = "";
       }} />
-    <textarea ref=${area} rows="1" class="composer-input" placeholder="Type a message" aria-label="Message" maxlength=${LIMITS.messageChars}
+    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder="Type a message" aria-label="Message" maxlength=${LIMITS.messageChars}
       value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) {

@@ -89,7 +89,7 @@ export function ContactsPage({ s }) {
   return html`<section class="page" aria-label="Contacts">
     <header class="chat-head page-head">
       <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h2>Contacts</h2>
+      <h1>Contacts</h1>
       <label class="btn btn-secondary btn-small import-btn">Import CSV
         <input type="file" accept=".csv,text/csv" class="visually-hidden" onChange=${importCsv} /></label>
     </header>

@@ -30,7 +30,7 @@ export function InvitePage({ token }) {
       );
     }
   };
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <h1>You’re invited</h1>
@@ -45,5 +45,5 @@ export function InvitePage({ token }) {
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Join workspace</button>
       </form>
     </div>
-  </div>`;
+  </main>`;
 }

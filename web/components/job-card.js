@@ -33,7 +33,7 @@ export function JobCard({ card, ts, live, jobState, acted }) {
   const owner = c.owner?.display_name ? `${c.owner.display_name}${c.owner.actor_type === "agent" ? " (Agent)" : ""}` : null;
   const buttons = Array.isArray(c.buttons) ? c.buttons : [];
   return html`<article class=${`card card-${String(c.card_type ?? "unknown").replace(".", "-")}${live ? "" : " card-stale"}`}
-      data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id}
+      data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id} tabIndex="-1"
       aria-label=${`${KIND[c.card_type] ?? "Card"}: ${c.title ?? ""}`}
       onClick=${(/** @type {MouseEvent} */ e) => {
         const t = /** @type {HTMLElement} */ (e.target);

@@ -1,9 +1,10 @@
 // @ts-check
-import { html, useEffect, useRef } from "../lib/preact.js";
+import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { copyText } from "../actions.js";
 import { clock, humanize, shortId } from "../format.js";
 import { clickButton } from "../button-flow.js";
+import { trapTab } from "../focus.js";
 import { getState, latestCardByJob } from "../store.js";
 import { ArtifactList } from "./artifact-list.js";
 import { AssistSection, ModelProposals } from "./assist-section.js";
@@ -12,6 +13,20 @@ import { JobIdChip } from "./job-id-chip.js";
 import { StatePill } from "./state-pill.js";
 
 /** @typedef {import('../store.js').State} State */
+
+const NARROW = "(max-width: 760px)";
+
+/** Whether the screen is narrow enough for the bottom sheet, kept current. */
+function useNarrow() {
+  const [narrow, setNarrow] = useState(() => matchMedia(NARROW).matches);
+  useEffect(() => {
+    const mq = matchMedia(NARROW);
+    const on = () => setNarrow(mq.matches);
+    mq.addEventListener("change", on);
+    return () => mq.removeEventListener("change", on);
+  }, []);
+  return narrow;
+}
 /** @typedef {import('../types.js').JobDrawer} JobDrawer */
 
 /** The card the drawer's actions answer (the latest one), for the gateway's provenance check. @param {State} s @param {JobDrawer} d */
@@ -32,6 +47,20 @@ function latestCardId(s, d) {
 export function JobDrawer({ s, onClose }) {
   const dr = s.drawer;
   const panel = useRef(/** @type {HTMLElement | null} */ (null));
+  const narrow = useNarrow();
+  // Opened: remember the opener; closed: focus goes back to it, or to the job's card in the chat.
+  useEffect(() => {
+    const opener = /** @type {HTMLElement | null} */ (document.activeElement);
+    const jobId = dr?.job_id ?? "";
+    // After the close has re-rendered (and the phone's inert background is live again).
+    return () =>
+      void setTimeout(() => {
+        const cards = document.querySelectorAll(`.timeline article[data-job-id="${CSS.escape(jobId)}"]`);
+        const card = /** @type {HTMLElement | undefined} */ (cards[cards.length - 1]);
+        const back = opener?.isConnected && opener !== document.body && opener.offsetParent !== null ? opener : card;
+        back?.focus();
+      }, 0);
+  }, []);
   useEffect(() => {
     panel.current?.focus();
     /** @param {KeyboardEvent} e */
@@ -39,13 +68,25 @@ export function JobDrawer({ s, onClose }) {
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, [dr?.job_id]);
+  // On phones the drawer is a bottom sheet over the chat: a real modal, with everything behind inert.
+  useEffect(() => {
+    const el = panel.current;
+    if (!el || !narrow) return;
+    const behind = [...(el.parentElement?.children ?? [])].filter((c) => c !== el && !c.classList.contains("drawer-scrim"));
+    for (const b of behind) b.setAttribute("inert", "");
+    const untrap = trapTab(el);
+    return () => {
+      untrap();
+      for (const b of behind) b.removeAttribute("inert");
+    };
+  }, [narrow]);
   if (!dr) return null;
   const d = dr.data;
   const link = `${location.origin}/jobs/${encodeURIComponent(dr.job_id)}`;
   const cardId = d ? latestCardId(s, d) : undefined;
   const raw = d?.raw_events ?? [];
   return html`<div class="drawer-scrim" onClick=${onClose}></div>
-  <aside class="drawer" ref=${panel} tabIndex="-1" role="dialog" aria-modal="false" aria-label="Job details">
+  <aside class="drawer" ref=${panel} tabIndex="-1" role="dialog" aria-modal=${narrow ? "true" : "false"} aria-label="Job details">
     <div class="sheet-handle" aria-hidden="true"></div>
     <header class="drawer-head">
       <div class="drawer-title-row">
@@ -84,8 +125,8 @@ export function JobDrawer({ s, onClose }) {
           <div class="card-buttons">${d.available_actions.map((b) => {
             const st = s.buttons[`${cardId}:${b.button_id}`];
             return html`<button key=${b.button_id} type="button" class=${`btn btn-${b.style ?? "secondary"}`} data-action=${b.action.type}
-              disabled=${st?.status === "pending"}
-              onClick=${() => void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id, title: d.title }, b)}>${b.label}</button>`;
+              aria-disabled=${st?.status === "pending" ? "true" : undefined}
+              onClick=${() => st?.status !== "pending" && void clickButton({ card_id: cardId, job_id: d.job_id, conversation_id: d.conversation_id, title: d.title }, b)}>${b.label}</button>`;
           })}</div>
         </section>`
             : null

@@ -89,7 +89,7 @@ export function OnboardingPage({ s }) {
   /** @param {string} c */
   const toggleCap = (c) => setAgent({ ...agent, caps: agent.caps.includes(c) ? agent.caps.filter((x) => x !== c) : [...agent.caps, c] });
 
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card auth-card-wide">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <ol class="stepper" aria-label="Onboarding steps">
@@ -158,5 +158,5 @@ export function OnboardingPage({ s }) {
           : null
       }
     </div>
-  </div>`;
+  </main>`;
 }

@@ -34,7 +34,7 @@ export function OutboxPage() {
   return html`<section class="page" aria-label="Outbox">
     <header class="chat-head page-head">
       <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h2>Outbox</h2>
+      <h1>Outbox</h1>
       <button type="button" class="btn btn-secondary btn-small" onClick=${load}>Refresh</button>
     </header>
     <div class="page-body">

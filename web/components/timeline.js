@@ -100,7 +100,7 @@ export function Timeline({ s, cid, jobs }) {
     </div>`;
   }
 
-  return html`<div class="timeline" ref=${box} role="log" aria-live="polite" aria-label="Messages"
+  return html`<section class="timeline" ref=${box} aria-label="Messages"
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
@@ -110,5 +110,5 @@ export function Timeline({ s, cid, jobs }) {
       ${tl?.loaded && count === 0 ? html`<div class="empty-chat">Say hello — ask for anything, like “Can you schedule a 30-min call with Maria next week?”</div>` : null}
       ${out}
     </div>
-  </div>`;
+  </section>`;
 }

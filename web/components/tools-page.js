@@ -91,7 +91,7 @@ export function ToolsPage() {
   return html`<section class="page" aria-label="Tools">
     <header class="chat-head page-head">
       <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h2>Tools</h2>
+      <h1>Tools</h1>
       <button type="button" class="btn btn-secondary btn-small" onClick=${loadServers}>Refresh</button>
     </header>
     <div class="page-body">

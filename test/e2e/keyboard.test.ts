@@ -1,0 +1,167 @@
+import { mkdirSync } from "node:fs";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ARTIFACTS, card, launchBrowser, PHONE, send, signedIn, startServer, type RunningServer } from "./harness.js";
+
+/**
+ * The golden path by keyboard, with what a screen reader is told: focus is never dropped to
+ * <body>, it follows the job to its next card, it returns to the opener when a modal or the Job
+ * Drawer closes, Tab never reaches what is behind a modal, and the one status line says short
+ * things at the right moments (nothing when a conversation opens).
+ */
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [server, browser] = await Promise.all([startServer({ demo: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+
+/** A short description of the focused element, for messages and comparisons. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement as HTMLElement | null;
+    if (!a || a === document.body) return "body";
+    const card = a.closest("article[data-card-id]") as HTMLElement | null;
+    return `${a.tagName.toLowerCase()}|${a.textContent?.trim().slice(0, 40) ?? ""}|${card?.dataset.cardType ?? ""}|${card?.dataset.cardId ?? ""}`;
+  });
+const announced = (page: Page) => page.evaluate(() => document.getElementById("announcer")?.textContent ?? "");
+/** Whether the focused element is inside the element matching `selector`. */
+const focusInside = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.closest(sel), selector);
+
+async function seriousAxe(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).analyze();
+  return r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+describe("keyboard and screen reader", () => {
+  test("opening a conversation says nothing; a skip link reaches the composer; the tab names the view", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    try {
+      await page.goto(`${server.url}/c/cnv_9f2a`);
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      await page.locator(".timeline .loading").waitFor({ state: "detached" });
+      // The timeline is not a live region, and the status line stays empty on open.
+      expect(await page.locator(".timeline[aria-live], .timeline[role=log]").count()).toBe(0);
+      await page.waitForTimeout(600);
+      expect(await announced(page)).toBe("");
+      expect(await page.locator("h1").count()).toBe(1);
+      expect(await page.locator("main").count()).toBe(1);
+      expect(await page.title()).toMatch(/ · LogLine$/);
+
+      // The first Tab lands on the skip link; Enter puts focus in the message box.
+      // Sequential navigation from the top of the page.
+      await page.evaluate(() => {
+        document.body.tabIndex = -1;
+        document.body.focus();
+        document.body.removeAttribute("tabindex");
+      });
+      await page.keyboard.press("Tab");
+      expect(await focused(page)).toMatch(/^a\|Skip to the message box/);
+      await page.keyboard.press("Enter");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("composer-input");
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test("Approve by keyboard: focus follows the job to its next card and one short line says what happened", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    try {
+      await page.goto(`${server.url}/c/cnv_9f2a`);
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      const before = await page.locator('article[data-card-type="job.formalize"]').count();
+      await send(page, "Can you schedule a 30-min call with Maria next week?");
+      await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
+      const proposal = card(page, "formalize");
+      // Someone else's new item is said once, briefly; your own message is not.
+      await expect.poll(() => announced(page)).toMatch(/proposes a job: /);
+      expect(await announced(page)).not.toMatch(/Maria next week\?/);
+      const proposalId = await proposal.getAttribute("data-card-id");
+
+      await proposal.getByRole("button", { name: "Approve" }).focus();
+      await page.keyboard.press("Enter");
+      // While pending and once done, the button keeps focus (never <body>) …
+      expect(await focused(page)).not.toBe("body");
+      // … until the job's next card arrives: focus moves to its first live button.
+      await expect.poll(() => focused(page), { timeout: 15_000 }).toMatch(/\|job\.tracking\|/);
+      expect(await focused(page)).not.toContain(proposalId!);
+      expect(await focused(page)).toMatch(/^button\|/);
+      // One status line: what you did, then what the agent answered.
+      await expect.poll(() => announced(page)).toMatch(/You approved “[^”]+”\./);
+      const line = await announced(page);
+      expect(line.match(/approved/g)?.length).toBe(1);
+      expect(line.length).toBeLessThanOrEqual(2 * 160 + 1);
+
+      // The done Approve button is aria-disabled, still in the tab order, and inert to Enter.
+      const approve = proposal.getByRole("button", { name: /Approve/ });
+      expect(await approve.getAttribute("aria-disabled")).toBe("true");
+      expect(await approve.getAttribute("disabled")).toBeNull();
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test("modals trap Tab and give focus back to their opener; Escape closes them", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    try {
+      await page.goto(`${server.url}/c/cnv_9f2a`);
+      await page.getByRole("textbox", { name: "Message" }).waitFor();
+      const opener = page.getByRole("button", { name: "New conversation" }).first();
+      await opener.focus();
+      await page.keyboard.press("Enter");
+      const dialog = page.locator("dialog.backdrop[open]");
+      await dialog.waitFor();
+      expect(await focusInside(page, "dialog[open]")).toBe(true);
+      for (let i = 0; i < 25; i++) {
+        await page.keyboard.press("Tab");
+        expect(await focusInside(page, "dialog[open]"), `Tab ${i + 1} left the dialog: ${await focused(page)}`).toBe(true);
+      }
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press("Shift+Tab");
+        expect(await focusInside(page, "dialog[open]")).toBe(true);
+      }
+      expect(await seriousAxe(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim())).toMatch(/New conversation/);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test("the Job Drawer gives focus back on close; on a phone it is a modal sheet Tab cannot leave", async () => {
+    const { ctx: c2, page: p2 } = await signedIn(browser, server.url, dan().token, PHONE);
+    try {
+      await p2.goto(`${server.url}/c/cnv_9f2a`);
+      await p2.getByRole("textbox", { name: "Message" }).waitFor();
+      await send(p2, "Can you schedule a 45-min call with Maria next week?");
+      const details = p2.locator("article[data-card-id] .card-details").last();
+      await details.waitFor({ timeout: 15_000 });
+      await details.focus();
+      await p2.keyboard.press("Enter");
+      const drawer = p2.locator("aside.drawer");
+      await drawer.waitFor();
+      expect(await drawer.getAttribute("aria-modal")).toBe("true");
+      for (let i = 0; i < 30; i++) {
+        await p2.keyboard.press("Tab");
+        expect(await focusInside(p2, "aside.drawer"), `Tab ${i + 1} left the sheet: ${await focused(p2)}`).toBe(true);
+      }
+      await p2.keyboard.press("Escape");
+      await drawer.waitFor({ state: "detached" });
+      const back = await focused(p2);
+      expect(back).not.toBe("body");
+      expect(back).toMatch(/\|job\./);
+    } finally {
+      await c2.close();
+    }
+  });
+});
