@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "./facts.js";
 import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId } from "./primitives.js";
 
 /** A form the UI renders in the input modal (string, number, boolean, select, multiline). */
@@ -59,6 +60,9 @@ export const ZArtifactRef = z.object({
   mime_type: z.string().max(100).optional(),
   size_bytes: z.number().int().nonnegative().optional(),
   event_id: ZEventId.optional(),
+  /** A picture's size in pixels, read from its header at upload; set only on pictures shown inline. */
+  width: z.number().int().positive().max(LIMITS.imageSide).optional(),
+  height: z.number().int().positive().max(LIMITS.imageSide).optional(),
 });
 
 const ZOwner = z.object({

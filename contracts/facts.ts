@@ -17,6 +17,12 @@ export const LIMITS = {
   bodyBytes: 1024 * 1024,
   /** An attachment upload. */
   attachmentBytes: 8 * 1024 * 1024,
+  /** A picture is shown inline (and decoded by browsers) only up to this many pixels; larger ones are a download. */
+  imagePixels: 40_000_000,
+  /** Nor past this many pixels on either side. */
+  imageSide: 20_000,
+  /** Files sent together from the composer (one upload request each). */
+  filesPerSend: 10,
 } as const;
 
 /** What a click says in the conversation, after the person's name: "Dan approved “Call with Maria”". */

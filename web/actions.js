@@ -213,19 +213,6 @@ export async function runAction(card, button, input) {
   return send();
 }
 
-/** @param {string} cid @param {File} file */
-export async function uploadFile(cid, file) {
-  sendWithBubble(
-    cid,
-    "lf",
-    `📎 ${file.name}`,
-    (_localId, key) => api.uploadAttachment(cid, file, key),
-    (e) => {
-      if (e instanceof ApiError && e.status === 413) toast("That file is too large.");
-    },
-  );
-}
-
 /** Mutes or unmutes a conversation for me; the list shows what the server saved. @param {string} cid @param {boolean} muted */
 export async function toggleMute(cid, muted) {
   try {

@@ -1,5 +1,5 @@
 // @ts-check
-// The only module that talks to the server (fetch + EventSource). Auth is the HttpOnly session
+// The only module that talks to the server (fetch, XMLHttpRequest for uploads, EventSource). Auth is the HttpOnly session
 // cookie set by POST /v1/session; because a cookie rides along on any same-site request, every
 // write also carries the CSRF header the gateway requires for cookie-authed writes, and an
 // Idempotency-Key so a retry (or a double click) never executes twice.
@@ -73,6 +73,46 @@ async function request(method, path, opts = {}) {
 
 const enc = encodeURIComponent;
 
+/**
+ * Uploads one file with XMLHttpRequest, the one browser API that reports upload progress; the
+ * same CSRF and Idempotency-Key headers as every other write, and the same error shape.
+ * @param {string} id conversation @param {File} file
+ * @param {{ key: string, caption?: string, onProgress?: (fraction: number) => void }} opts
+ * @returns {{ done: Promise<Accepted>, abort: () => void }}
+ */
+export function uploadWithProgress(id, file, opts) {
+  const xhr = new XMLHttpRequest();
+  const form = new FormData();
+  form.append("file", file, file.name);
+  if (opts.caption) form.append("caption", opts.caption);
+  const done = new Promise((resolve, reject) => {
+    xhr.open("POST", `/v1/conversations/${enc(id)}/attachments`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("X-LogLine-CSRF", "1");
+    xhr.setRequestHeader("Idempotency-Key", opts.key);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && opts.onProgress) opts.onProgress(e.total ? e.loaded / e.total : 0);
+    };
+    xhr.onload = () => {
+      /** @type {any} */
+      let data = null;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        data = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data);
+      const e = data?.error;
+      reject(new ApiError(xhr.status, e?.code ?? `HTTP_${xhr.status}`, e?.message ?? xhr.statusText, e?.details));
+    };
+    xhr.onerror = () => reject(new ApiError(0, "NETWORK", "No connection to the server."));
+    xhr.onabort = () => reject(new ApiError(0, "ABORTED", "The upload was cancelled."));
+    xhr.send(form);
+  });
+  return { done, abort: () => xhr.abort() };
+}
+
 export const api = {
   /** @param {string} token */
   signIn: (token) => request("POST", "/v1/session", { body: { token } }),
@@ -95,12 +135,6 @@ export const api = {
     }),
   /** @param {string} id @param {string} cursor */
   markRead: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor } }),
-  /** @param {string} id @param {File} file @param {string} key */
-  uploadAttachment: (id, file, key) => {
-    const form = new FormData();
-    form.append("file", file, file.name);
-    return request("POST", `/v1/conversations/${enc(id)}/attachments`, { form, key });
-  },
 
   /** @param {string} jobId */
   getJob: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}`),

@@ -95,7 +95,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       return postText(core, p, conversationId, body, idem);
     },
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
-    attachFile: (p, id, file, idem) => attachFile(core, p, id, file, idem),
+    attachFile: (p, id, file, idem, caption) => attachFile(core, p, id, file, idem, caption),
     async artifact(p, artifactId) {
       const found = findArtifact(core, p, artifactId);
       return "path" in found ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) } : found;

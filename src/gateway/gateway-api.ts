@@ -107,8 +107,8 @@ export interface GatewayApi {
   postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */
   markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
-  /** POST /v1/conversations/:id/attachments. */
-  attachFile(p: Principal, conversationId: string, file: File, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text; a declared picture must be one. */
+  attachFile(p: Principal, conversationId: string, file: File, idem: IdemScope, caption?: string): Promise<StoredResponse>;
   /** GET /v1/artifacts/:id: an attachment or an Office file, for members of its conversation. */
   artifact(p: Principal, artifactId: string): Promise<ServedFile>;
   /** GET /v1/conversations/:id/context. */

@@ -8,14 +8,15 @@ import { AppError } from "../shared/errors.js";
 const { bodyBytes: MAX_BODY_BYTES, attachmentBytes: MAX_ATTACHMENT_BYTES } = LIMITS;
 
 /**
- * Strict CSP: only our own scripts, styles and connections; images may also be data: URLs.
+ * Strict CSP: only our own scripts, styles and connections; images may also be data: URLs and
+ * blob: URLs (the composer previews a picture from the person's own file before it is sent).
  * No inline script is allowed, so injected markup cannot run code.
  */
 export function securityHeaders(): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      imgSrc: ["'self'", "data:"],
+      imgSrc: ["'self'", "data:", "blob:"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
       connectSrc: ["'self'"],

@@ -207,8 +207,10 @@ describe("Messenger in a real browser", () => {
     // Confirmed by the server (the optimistic bubble was replaced by the real item).
     await expect.poll(() => page.locator(".item-local").count(), { timeout: 10_000 }).toBe(0);
 
-    // A file picked in the composer arrives as an artifact message with name, size and download.
+    // A file picked in the composer waits above it, and arrives on Send as an artifact message with name, size and download.
     await page.getByTestId("file-input").setInputFiles({ name: "price-list.csv", mimeType: "text/csv", buffer: Buffer.from("item,price\nvalve,12.50\n") });
+    await page.getByRole("list", { name: "Files to send" }).getByText("price-list.csv").waitFor();
+    await page.getByRole("button", { name: "Send", exact: true }).click();
     const file = page.locator(".bubble-file", { hasText: "price-list.csv" });
     await file.waitFor({ timeout: 10_000 });
     await expect

@@ -1,7 +1,8 @@
 // @ts-check
 import { html, useEffect, useState } from "../lib/preact.js";
 import { loadThread, pinJob } from "../thread-actions.js";
-import { toggleMute, uploadFile } from "../actions.js";
+import { toggleMute } from "../actions.js";
+import { stageFiles } from "../uploads.js";
 import { otherParty } from "./conversation-list.js";
 import { ChatHeader } from "./chat-header.js";
 import { Composer } from "./composer.js";
@@ -62,13 +63,13 @@ export function ChatView({ s, cid }) {
     onDrop=${(/** @type {DragEvent} */ e) => {
       e.preventDefault();
       setDrag(false);
-      for (const f of e.dataTransfer?.files ?? []) void uploadFile(cid, f);
+      stageFiles(cid, e.dataTransfer?.files ?? []);
     }}>
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined} />
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
-    ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to send the file</div>` : null}
+    ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to add the files</div>` : null}
   </section>`;
 }

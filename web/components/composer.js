@@ -2,7 +2,9 @@
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
-import { openRunForm, sendText, uploadFile } from "../actions.js";
+import { openRunForm, sendText } from "../actions.js";
+import { sendStaged, stageFiles, useStaged } from "../uploads.js";
+import { StagedFiles } from "./staged-files.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 
@@ -16,7 +18,8 @@ const TEMPLATES = [
 
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
- * job runs. Attach a file with the clip or by dropping it on the chat. Typing `#` opens a picker
+ * job runs. Attach files with the clip, by pasting or by dropping them on the chat: they wait
+ * above the box, and what is typed goes with them as their caption. Typing `#` opens a picker
  * of this conversation's jobs; a picked job becomes a chip and a `#Title` mark where the cursor
  * was, sent as a `[ref …]` token at that place, so the server knows exactly which job the person
  * means (names never resolve identity).
@@ -30,6 +33,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const matches = query === null ? [] : jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.toLowerCase())).slice(0, 8);
   const area = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
   const file = useRef(/** @type {HTMLInputElement | null} */ (null));
+  const staged = useStaged(cid);
 
   useEffect(() => {
     if (prefill && prefill.conversationId === cid) {
@@ -52,6 +56,15 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
 
   const send = () => {
     const t = placeRefs(text, refs);
+    // Files picked, pasted or dropped go now, with what was typed as their caption.
+    if (staged.length) {
+      sendStaged(cid, t);
+      setText("");
+      setRefs([]);
+      setQuery(null);
+      area.current?.focus();
+      return;
+    }
     if (!t) return;
     // "/run <tool>" with nothing after it opens the tool's form instead of sending.
     const run = /^\/run\s+(\S+)\s*$/.exec(t);
@@ -146,14 +159,23 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           )}</div>`
         : null
     }
+    <${StagedFiles} cid=${cid} files=${staged} />
     <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
     <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
-    <input ref=${file} type="file" class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
+    <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {
-        for (const f of e.currentTarget.files ?? []) void uploadFile(cid, f);
+        stageFiles(cid, e.currentTarget.files ?? []);
         e.currentTarget.value = "";
+        area.current?.focus();
       }} />
-    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder="Type a message" aria-label="Message" maxlength=${LIMITS.messageChars}
+    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? "Add a caption" : "Type a message"} aria-label="Message" maxlength=${LIMITS.messageChars}
+      onPaste=${(/** @type {ClipboardEvent} */ e) => {
+        // A pasted picture (a screenshot, a copied image) is staged like a picked file; text pastes as text.
+        const files = [...(e.clipboardData?.files ?? [])];
+        if (!files.length || e.clipboardData?.types.includes("text/plain")) return;
+        e.preventDefault();
+        stageFiles(cid, files);
+      }}
       value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) {

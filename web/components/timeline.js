@@ -6,6 +6,7 @@ import { ArtifactMessage } from "./artifact-message.js";
 import { JobCard } from "./job-card.js";
 import { MessageBubble } from "./message-bubble.js";
 import { SystemEvent } from "./system-event.js";
+import { UploadBubble } from "./upload-bubble.js";
 import { ActionSummaryBar } from "./action-summary.js";
 import { RenderDocView } from "./render-doc.js";
 import { ChoiceButtons, SurfaceCards } from "./surface-cards.js";
@@ -54,8 +55,12 @@ export function Timeline({ s, cid, jobs }) {
     out.push(html`<div key=${it.event_id} class="item" data-event-id=${it.event_id}>${renderItem(it)}</div>`);
   }
   for (const l of locals) {
+    if (l.kind === "file") {
+      out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}><${UploadBubble} bubble=${l} /></div>`);
+      continue;
+    }
     out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}>
-      <${MessageBubble} text=${l.text} ts=${l.ts} mine=${true} status=${l.status} onRetry=${l.retry} action=${l.kind === "action"} /></div>`);
+      <${MessageBubble} text=${l.text} ts=${l.ts} mine=${true} status=${l.status === "waiting" ? "sending" : l.status} onRetry=${l.retry} action=${l.kind === "action"} /></div>`);
   }
 
   /** @param {TimelineItem} it */
@@ -70,7 +75,8 @@ export function Timeline({ s, cid, jobs }) {
       return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} acted=${acted} /></div>`;
     }
     if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
-    if (m.kind === "artifact" && m.artifact) return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} />`;
+    if (m.kind === "artifact" && m.artifact)
+      return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} caption=${m.body_text && m.body_text !== m.artifact.title ? m.body_text : undefined} />`;
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {

@@ -9,6 +9,7 @@ import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { scrubText } from "../pii.js";
 import { memberConversation } from "./conversations.js";
+import { inspectPicture } from "./picture.js";
 
 /** Types a browser may render from our origin; everything else is served as octet-stream. */
 const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain", "text/csv", "text/calendar"]);
@@ -28,17 +29,22 @@ function cleanName(name: string): string {
  * A file attached in chat: bytes under DATA_DIR/attachments/<tenant>/, a row naming its tenant
  * and conversation, and an `artifact` message — the row and the message commit together.
  */
-export async function attachFile(core: Core, p: Principal, conversationId: string, file: File, idem?: IdemScope): Promise<StoredResponse> {
+export async function attachFile(core: Core, p: Principal, conversationId: string, file: File, idem?: IdemScope, caption?: string): Promise<StoredResponse> {
   memberConversation(core, p, conversationId);
   if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty", { field: "file" });
   const artifactId = core.ids("art");
   const filename = cleanName(file.name);
-  const mime = safeMime(file.type || "application/octet-stream");
   const bytes = Buffer.from(await file.arrayBuffer());
+  const declared = safeMime(file.type || "application/octet-stream");
+  const picture = inspectPicture(bytes, declared);
+  const mime = picture?.mime ?? declared;
   // A file name is typed by a person like a message ("call maria@acme.com.txt"): its emails and
   // phones go to the vault, and the ledger gets the redacted name. The download keeps the name
   // as uploaded (gateway_attachments is not the ledger and is served only to members).
-  const { text: shown, refs } = scrubText(p.tenantId, filename, core.office.vault);
+  const { text: shown, refs: nameRefs } = scrubText(p.tenantId, filename, core.office.vault);
+  // A caption is a message typed with the file: the same rule, and it becomes the message's text.
+  const said = caption ? scrubText(p.tenantId, caption, core.office.vault) : null;
+  const refs = [...nameRefs, ...(said?.refs ?? [])].slice(0, 50);
   const ev = core.event(
     p.tenantId,
     "message.sent",
@@ -47,9 +53,17 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
     {
       message_id: core.ids("msg"),
       kind: "artifact",
-      body_text: shown,
+      body_text: said?.text ?? shown,
       ...(refs.length ? { pii_refs: refs } : {}),
-      artifact: { artifact_id: artifactId, kind: "file", title: shown, mime_type: mime, size_bytes: file.size, url: `/v1/artifacts/${artifactId}` },
+      artifact: {
+        artifact_id: artifactId,
+        kind: "file",
+        title: shown,
+        mime_type: mime,
+        size_bytes: file.size,
+        url: `/v1/artifacts/${artifactId}`,
+        ...(picture?.size ?? {}),
+      },
     },
   );
   const dir = join(core.dataDir, "attachments", p.tenantId.replace(/[^A-Za-z0-9_-]/g, "_"));

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import contentDisposition from "content-disposition";
+import { LIMITS } from "../../../contracts/facts.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
 import { ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { AppError } from "../../shared/errors.js";
@@ -21,6 +22,16 @@ function attachmentDisposition(name: string): string {
   return contentDisposition(clean, { type: "attachment", fallback: ascii });
 }
 
+/** The optional caption: text, trimmed, within a message's length; blank is no caption. */
+function readCaption(value: FormDataEntryValue | null): string | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== "string") throw new AppError("VALIDATION_ERROR", "Field `caption` must be text", { field: "caption" });
+  const text = value.trim();
+  if (text.length > LIMITS.messageChars)
+    throw new AppError("VALIDATION_ERROR", `The caption is longer than ${LIMITS.messageChars} characters`, { field: "caption", max: LIMITS.messageChars });
+  return text || undefined;
+}
+
 export function createFileRoutes(gw: Gateway) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
@@ -32,11 +43,18 @@ export function createFileRoutes(gw: Gateway) {
     ...common,
     method: "post",
     path: "/v1/conversations/{id}/attachments",
-    summary: "Attach a file (multipart/form-data, field `file`, up to 8 MiB)",
+    summary: "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`); a PNG, JPEG, GIF or WebP picture gets its width and height",
     parameters: [IDEMPOTENCY_HEADER],
     request: {
       params: z.object({ id: ZConversationId }),
-      body: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } }, required: ["file"] } } } },
+      body: {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: { type: "object", properties: { file: { type: "string", format: "binary" }, caption: { type: "string", maxLength: LIMITS.messageChars } }, required: ["file"] },
+          },
+        },
+      },
     },
     responses: { 202: json(ZWriteResult, "Accepted: an `artifact` message"), ...errors(...WRITE_ERRORS) },
   });
@@ -50,9 +68,13 @@ export function createFileRoutes(gw: Gateway) {
     } catch {
       throw new AppError("VALIDATION_ERROR", "The multipart body could not be read", { field: "file" });
     }
-    const file = form.get("file");
+    const files = form.getAll("file");
+    const file = files[0];
     if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "Field `file` is required", { field: "file" });
-    return idempotentWrite(core, c, raw, (idem) => api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem));
+    // One file per request, so each has its own progress, cancel and idempotency key.
+    if (files.length > 1) throw new AppError("VALIDATION_ERROR", `Send one file per request (this one has ${files.length})`, { field: "file", max: 1, received: files.length });
+    const caption = readCaption(form.get("caption"));
+    return idempotentWrite(core, c, raw, (idem) => api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption));
   });
 
   // Downloads never render in our origin: attachment disposition, nosniff, and a sandbox CSP.

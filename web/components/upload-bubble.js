@@ -1,0 +1,26 @@
+// @ts-check
+import { html } from "../lib/preact.js";
+import { bytes } from "../format.js";
+
+/** @typedef {import('../types.js').LocalBubble} LocalBubble */
+
+/**
+ * A file on its way up: its name, a progress bar, and Cancel until the server has it; Retry if
+ * it failed (the same request again, never a second copy).
+ * @param {{ bubble: LocalBubble }} props
+ */
+export function UploadBubble({ bubble: l }) {
+  const pct = Math.round((l.progress ?? 0) * 100);
+  const state = l.status === "waiting" ? "Waiting" : l.status === "failed" ? "Not sent" : l.status === "sent" || pct >= 100 ? "Processing" : `${pct}%`;
+  return html`<div class=${`msg msg-out${l.status === "failed" ? " msg-failed" : ""}`}>
+    <div class="bubble bubble-file bubble-upload">
+      <div class="file">
+        <span class="file-text"><span class="file-name">${l.text}</span>
+          <span class="file-meta">${[bytes(l.size), state].filter(Boolean).join(" · ")}</span></span>
+        ${l.cancel && l.status !== "sent" ? html`<button type="button" class="btn btn-small btn-secondary" aria-label=${`Cancel sending ${l.text}`} onClick=${l.cancel}>Cancel</button>` : null}
+      </div>
+      <progress class="upload-progress" max="100" value=${pct} aria-label=${`Sending ${l.text}`}>${pct}%</progress>
+    </div>
+    ${l.status === "failed" ? html`<button type="button" class="retry" onClick=${l.retry}>Couldn’t send — retry</button>` : null}
+  </div>`;
+}
