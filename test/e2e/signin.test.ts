@@ -8,7 +8,7 @@ import { DESKTOP, launchBrowser, PHONE, signedIn } from "./harness.js";
  * Signing in on another device in the browser: Dan makes a one-time link (and QR code) in his
  * profile, a second browser opens it and is Dan with Dan's conversations; the same link in a
  * third browser is refused; the second browser signs out back to the sign-in page, and its
- * session is gone.
+ * session is gone; a session Dan ends from the laptop sends that browser to the sign-in page.
  */
 let server: TestServer;
 let browser: Browser;
@@ -81,6 +81,20 @@ describe("sign in on another device", () => {
       expect(await p2.evaluate(() => fetch("/v1/session").then((r) => r.status))).toBe(401);
       expect((await getJson(`${server.url}/v1/sessions`, dan().token)).body.sessions.length).toBe(before - 1);
       expect(await seriousIssues(p2, ".auth")).toEqual([]);
+
+      // Ending a session from another device sends that page back to the sign-in page.
+      await page.getByRole("button", { name: "Done" }).click();
+      await page.getByRole("button", { name: "Sign in on another device" }).click();
+      const again = await page.getByLabel("One-time link").inputValue();
+      await p3.goto(again);
+      await p3.getByRole("button", { name: "Sign in" }).click();
+      await p3.locator(".sidebar").waitFor();
+      await page.getByRole("button", { name: "Done" }).click();
+      const other = page.locator(".modal").getByRole("listitem").filter({ hasText: "link from another device" });
+      await expect.poll(() => other.count()).toBe(1);
+      await other.getByRole("button", { name: /^End the session on / }).click();
+      await p3.getByLabel("Sign-in token or link").waitFor({ timeout: 10_000 });
+      expect(await p3.evaluate(() => fetch("/v1/session").then((r) => r.status))).toBe(401);
     } finally {
       await Promise.all([laptop.close(), phone.close(), third.close()]);
     }

@@ -1,18 +1,20 @@
 // @ts-check
-import { html, useState } from "../lib/preact.js";
+import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { signInWith } from "../boot.js";
 import { navigate } from "../router.js";
 
 /**
- * The code arrives after `#` (never sent to the server in the address), is read once and taken
- * out of the address bar, so it stays out of history too.
+ * The code arrives after `#` (never sent to the server in the address); it is read once and
+ * taken out of the address bar, so it stays out of history too.
  */
-const code = (() => {
+function takeCode() {
   const c = /^#(lnk_[A-Za-z0-9_-]{43})$/.exec(location.hash)?.[1] ?? null;
-  if (location.hash && location.pathname === "/signin/link") history.replaceState(null, "", location.pathname);
+  if (location.hash) history.replaceState(null, "", location.pathname);
   return c;
-})();
+}
+
+const INCOMPLETE = "This sign-in link isn’t complete. Open the whole link, or make a new one on a device where you are signed in.";
 
 /** @param {unknown} err */
 function explain(err) {
@@ -29,8 +31,21 @@ function explain(err) {
  * person confirms: a link previewer that fetches the page must not use up the link.
  */
 export function SigninLinkPage() {
+  const [code, setCode] = useState(takeCode);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(code ? null : "This sign-in link isn’t complete. Open the whole link, or make a new one on a device where you are signed in.");
+  const [error, setError] = useState(code ? null : INCOMPLETE);
+  useEffect(() => {
+    // Another link opened in this same tab changes only the part after `#`.
+    const onHash = () => {
+      if (!location.hash) return;
+      const next = takeCode();
+      setCode(next);
+      setError(next ? null : INCOMPLETE);
+      setBusy(false);
+    };
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
   const go = async () => {
     if (!code) return;
     setBusy(true);

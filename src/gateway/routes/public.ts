@@ -96,6 +96,7 @@ export function createPublicRoutes(gw: Gateway) {
     c.header("Referrer-Policy", "no-referrer");
     c.header("Cache-Control", "no-store");
     if (!p) return c.redirect("/?signin=failed", 302);
+    core.tokens.labelDevice(hashSecret(token), deviceLabel(c.req.header("user-agent")));
     setSession(c, token);
     return c.redirect("/", 302);
   });
