@@ -20,6 +20,9 @@ export const ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   CURSOR_TOO_OLD: 410,
+  /** A one-time sign-in link that made its session already, or whose time ran out. */
+  SIGNIN_LINK_USED: 410,
+  SIGNIN_LINK_EXPIRED: 410,
   STORAGE_FULL: 507,
   STORAGE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,

@@ -142,6 +142,7 @@ const ZEnv = z.object({
   CALDAV_PASSWORD: z.string().min(1).optional(),
   CALDAV_CALENDAR: z.string().trim().min(1).optional(),
   JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
+  SIGNIN_LINK_TTL_MINUTES: int("SIGNIN_LINK_TTL_MINUTES", 1, 60).optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
 });
 
@@ -189,6 +190,8 @@ export interface Config {
   jitsiBaseUrl: string;
   /** MCP servers agents may use (MCP_CONFIG); empty when none is configured. */
   mcp: { file?: string; servers: McpServerConfig[] };
+  /** How long a one-time sign-in link (another device, or by email) works. */
+  signInLinkTtlMinutes: number;
 }
 
 export interface MailConfig {
@@ -296,6 +299,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     ...(e.SIGNUP ? { signup: e.SIGNUP } : {}),
     trustedProxies: e.TRUSTED_PROXIES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    signInLinkTtlMinutes: e.SIGNIN_LINK_TTL_MINUTES ?? 10,
   };
 }
 

@@ -20,11 +20,22 @@ import {
   type GwEnv,
   type Logger,
   type RateLimitConfig,
+  type SignInMailer,
   type StreamLimits,
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, MailConfig } from "./config.js";
-import { createCalDavCalendar, createOffice, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type LlmConfig, type Office, type Planner } from "./office/index.js";
+import {
+  createCalDavCalendar,
+  createOffice,
+  createSmtpTransport,
+  createOfficeRoutes,
+  createRulesPlanner,
+  type CalDavCalendar,
+  type LlmConfig,
+  type Office,
+  type Planner,
+} from "./office/index.js";
 import { type McpServerConfig, selectPlanner } from "./office/index.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
@@ -68,6 +79,8 @@ export interface ServerOptions {
   /** Extra route groups (ops /readyz, /metrics). */
   // biome-ignore lint/suspicious/noExplicitAny: route groups differ in their env and schema types
   routes?: Hono<any, any, any>[];
+  /** Sign-in links: lifetime (default 10 min) and the limits on emailed ones (tests shorten them). */
+  signIn?: { linkTtlMs?: number; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** Web Push sender bounds; `allowLoopbackEndpoints` lets tests serve a push service on this machine. */
   push?: { allowLoopbackEndpoints?: boolean; limits?: { concurrency?: number; maxQueued?: number; timeoutMs?: number; ttlSeconds?: number } };
   /** Test knobs. */
@@ -161,6 +174,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
     logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
   });
+  const signInMailer = signInMailerFor(opts.connectors?.mail);
   const gateway = createGateway({
     ledger,
     office,
@@ -178,6 +192,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
     ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
     ...(opts.push ? { push: opts.push } : {}),
+    signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
   });
   // After the gateway follows the ledger, so events from re-armed retries reach the projections.
   await office.start();
@@ -264,4 +279,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     },
   };
   return result;
+}
+
+/** Sign-in links by email go through the same SMTP settings as Office's mail, sent from MAIL_FROM. */
+function signInMailerFor(mail: MailConfig | undefined): SignInMailer | undefined {
+  if (!mail) return undefined;
+  const transport = createSmtpTransport(mail);
+  return {
+    async send(m) {
+      await transport.send({ from: mail.from, to: m.to, subject: m.subject, text: m.text });
+    },
+  };
 }

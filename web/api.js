@@ -118,6 +118,20 @@ export const api = {
   signIn: (token) => request("POST", "/v1/session", { body: { token } }),
   /** @returns {Promise<any>} who the session belongs to */
   me: () => request("GET", "/v1/session"),
+  /** Signs this session out: its token is revoked, the cookie cleared. */
+  signOut: () => request("DELETE", "/v1/session"),
+  /** @returns {Promise<{ email_links: boolean, link_ttl_seconds: number }>} what the sign-in page can offer */
+  signInOptions: () => request("GET", "/v1/sign-in-options"),
+  /** @returns {Promise<{ url: string, expires_at: string, ttl_seconds: number, qr_data_url: string }>} a one-time link for another device */
+  createSignInLink: () => request("POST", "/v1/sign-in-links", { body: {} }),
+  /** @param {string} code @returns {Promise<{ token: string, display_name: string, entity_id: string, session_id: string }>} */
+  redeemSignInLink: (code) => request("POST", "/v1/sign-in-links/redeem", { body: { code } }),
+  /** @param {string} email @returns {Promise<{ accepted: true, message: string }>} */
+  emailSignInLink: (email) => request("POST", "/v1/sign-in-links/email", { body: { email } }),
+  /** @returns {Promise<{ sessions: import('./types.js').SessionInfo[] }>} my sessions, this one marked */
+  listSessions: () => request("GET", "/v1/sessions"),
+  /** @param {string} sessionId */
+  endSession: (sessionId) => request("DELETE", `/v1/sessions/${enc(sessionId)}`),
 
   listConversations: () => request("GET", "/v1/conversations"),
   /** @param {string} id */

@@ -6,7 +6,7 @@ import { startLive, stopLive } from "./live.js";
 import { watchLog } from "./log-watch.js";
 import { navigate, parseRoute } from "./router.js";
 import { getState, setState, toast } from "./store.js";
-import { ensurePush } from "./notify.js";
+import { ensurePush, stopPush } from "./notify.js";
 
 const PUBLIC = ["onboarding", "invite", "signin"];
 
@@ -83,4 +83,25 @@ export async function followRoute(r) {
   }
   if (s.drawer) setState({ drawer: null });
   if (r.name === "signin" && s.me) navigate("/", { replace: true });
+}
+
+/** Browser storage this app keeps that is not a person's own: the checkpoints the log watch has seen. */
+const KEEP_ON_SIGN_OUT = /^logline\.checkpoint\./;
+
+/**
+ * Sign out: this browser stops getting my notifications, the session ends on the server (its
+ * token is revoked, the cookie cleared), and nothing of mine stays in the page or its storage.
+ */
+export async function signOut() {
+  await stopPush();
+  try {
+    await api.signOut();
+  } catch {
+    /* already ended elsewhere: the page is cleared all the same */
+  }
+  stopLive();
+  for (const k of Object.keys(localStorage)) if (!KEEP_ON_SIGN_OUT.test(k)) localStorage.removeItem(k);
+  sessionStorage.clear();
+  setState({ me: null, signedOut: true, conversations: [], timelines: {}, locals: {}, jobs: {}, drawer: null, presence: {}, entities: {}, buttons: {}, dialog: null, threads: {} });
+  navigate("/signin", { replace: true });
 }

@@ -1,8 +1,8 @@
 // @ts-check
 // Keeps the UI live: one SSE stream resumed from the last cursor; while it is down, a 10 s poll;
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
-import { api } from "./api.js";
-import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
+import { api, ApiError } from "./api.js";
+import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
 import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
@@ -169,11 +169,19 @@ async function resync() {
   stream = null;
   try {
     cursor = (await refreshAll()) ?? cursor;
-  } catch {
+  } catch (e) {
+    // This session was ended (signed out elsewhere, or ended from another device): back to sign-in.
+    if (e instanceof ApiError && e.status === 401) return void signedOutElsewhere();
     onDown(true);
     return;
   }
   connect();
+}
+
+async function signedOutElsewhere() {
+  stopLive();
+  setState({ connection: "down" });
+  await loadSession().catch(() => {});
 }
 
 /** @param {string} jobId */

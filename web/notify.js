@@ -112,6 +112,21 @@ export async function ensurePush() {
   }
 }
 
+/** Signing out: this browser's push subscription is dropped here and on the server. */
+export async function stopPush() {
+  pushActive = false;
+  if (!("serviceWorker" in navigator)) return;
+  try {
+    const reg = await navigator.serviceWorker.getRegistration("/");
+    const sub = await reg?.pushManager.getSubscription();
+    if (!sub) return;
+    await api.unsubscribePush(sub.endpoint).catch(() => {});
+    await sub.unsubscribe();
+  } catch {
+    /* nothing subscribed */
+  }
+}
+
 /**
  * An SSE `notification` for me: shown by the browser while the tab is hidden, unless this
  * browser's service worker shows it from the push. The tag is the ledger event, so the two

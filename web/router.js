@@ -15,6 +15,7 @@ export function parseRoute(path) {
   if (seg[0] === "tools") return { name: "tools" };
   if (seg[0] === "onboarding") return { name: "onboarding" };
   if (seg[0] === "invite" && seg[1]) return { name: "invite", token: seg[1] };
+  if (seg[0] === "signin" && seg[1] === "link") return { name: "signin-link" };
   if (seg[0] === "signin") return { name: "signin" };
   return { name: "home" };
 }

@@ -54,3 +54,5 @@
 /** @typedef {import('../contracts/llm').TRenderBlock} RenderBlock */
 
 export {};
+
+/** One of my sessions (GET /v1/sessions). @typedef {{ session_id: string, device: string | null, signed_in_via: string | null, created_at: string, last_seen_at: string | null, current: boolean }} SessionInfo */

@@ -8,6 +8,7 @@ import { createConversation, markRead, memberConversation, memberJob, postText }
 import { submitJobAction } from "./commands/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
 import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
+import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, signInOptions } from "./commands/sessions.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -41,6 +42,13 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     session: sessionOf,
     signOut: (token) => void core.tokens.revoke(token),
     setMyEmail: (p, email, idem) => setMyEmail(core, p, email, idem),
+
+    createSignInLink: (p, idem) => createDeviceLink(core, p, idem),
+    redeemSignInLink: (code, device, idem) => redeemLink(core, code, device, idem),
+    emailSignInLink: (body, client, idem, wait) => emailLink(core, body, client, idem, wait),
+    signInOptions: () => signInOptions(core),
+    listSessions: (p, tokenHash) => listSessions(core, p, tokenHash),
+    endSession: (p, sessionId, tokenHash, idem) => endSession(core, p, sessionId, tokenHash, idem),
 
     createInvite: (p, body, idem) => createInvite(core, p, body, idem),
     createAgent: (p, body, idem) => createAgent(core, p, body, idem),

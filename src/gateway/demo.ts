@@ -57,8 +57,8 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
   await core.commit(t, events, {
     body: () => null,
     extra: () => {
-      tokens.dan = core.tokens.issue({ tenantId: t, entityId: dan.entity_id });
-      tokens.ana = core.tokens.issue({ tenantId: t, entityId: ana.entity_id });
+      tokens.dan = core.tokens.issue({ tenantId: t, entityId: dan.entity_id }, { via: "demo" });
+      tokens.ana = core.tokens.issue({ tenantId: t, entityId: ana.entity_id }, { via: "demo" });
     },
   });
   return {

@@ -16,12 +16,14 @@ import type {
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
+import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { Principal } from "./auth/token-store.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
+import type { listSessions, signInOptions } from "./commands/sessions.js";
 import type { AgentToolView, ConversationTool, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
@@ -59,6 +61,20 @@ export interface GatewayApi {
   signOut(token: string): void;
   /** PUT /v1/me/email: my own address, vault-backed (null removes it). */
   setMyEmail(p: Principal, email: string | null, idem: IdemScope): Promise<StoredResponse>;
+
+  // Signing in anywhere.
+  /** POST /v1/sign-in-links: a one-time link (and its QR code) that signs me in on another device. */
+  createSignInLink(p: Principal, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/sign-in-links/redeem: a new session for the link's person; the link is spent (410 when used or expired). */
+  redeemSignInLink(code: string, device: string, idem: IdemScope): StoredResponse;
+  /** POST /v1/sign-in-links/email: the same answer whether or not the address is known; limited per address and per client. */
+  emailSignInLink(body: In<typeof ZEmailSignInLinkRequest>, client: string, idem: IdemScope, wait: (seconds: number) => Promise<void>): Promise<StoredResponse>;
+  /** GET /v1/sign-in-options. */
+  signInOptions(): ReturnType<typeof signInOptions>;
+  /** GET /v1/sessions: my live sessions, the current one marked. */
+  listSessions(p: Principal, tokenHash: string): ReturnType<typeof listSessions>;
+  /** DELETE /v1/sessions/:session_id: one of mine ends now (its token fails, its streams close). */
+  endSession(p: Principal, sessionId: string, tokenHash: string, idem: IdemScope): StoredResponse;
 
   // Administration (admins).
   /** POST /v1/invites. */

@@ -29,6 +29,14 @@ import {
   type PushLimits,
   type PushSender,
 } from "./notify/index.js";
+import { createSignInLinks, type SignInMailer } from "./sessions/index.js";
+
+/** Sign-in links: 10 minutes; by email, 3 per address per 15 minutes and 10 per client address per hour. */
+const SIGN_IN_DEFAULTS = {
+  linkTtlMs: 10 * 60_000,
+  perAddress: { capacity: 3, refillPerSecond: 3 / 900 },
+  perClient: { capacity: 10, refillPerSecond: 10 / 3600 },
+} as const;
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
@@ -55,6 +63,8 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** How often presence is re-evaluated for TTL expiries (default 5 s). */
   presenceTickMs?: number;
+  /** Sign-in links: lifetime, the mailer for emailed links (absent: not offered), and their limits. */
+  signIn?: { linkTtlMs?: number; mailer?: SignInMailer; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
 }
@@ -118,6 +128,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(deps.trustedProxies ?? []),
     notify: { mutes, subscriptions, vapidPublicKey: vapid.publicKey, allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false },
+    signIn: {
+      links: createSignInLinks({ db: deps.db, clock, linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs }),
+      linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
+      mailer: deps.signIn?.mailer,
+      perAddress: createRateLimiter(clock, deps.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
+      perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
+    },
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;

@@ -6,7 +6,11 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
  * responses.
  */
 
-/** Session/API tokens. Only a SHA-256 of the token is kept, so a copy of the file signs nobody in. */
+/**
+ * Session/API tokens. Only a SHA-256 of the token is kept, so a copy of the file signs nobody in.
+ * Each token is one session: its public id (what a person ends it by), the device it was made
+ * on (a label from the User-Agent), how it was signed in, and when it was last used.
+ */
 export const gatewayTokens = sqliteTable(
   "gateway_tokens",
   {
@@ -15,8 +19,31 @@ export const gatewayTokens = sqliteTable(
     entityId: text("entity_id").notNull(),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
+    sessionId: text("session_id").unique(),
+    deviceLabel: text("device_label"),
+    signedInVia: text("signed_in_via"),
+    lastSeenAt: text("last_seen_at"),
   },
   (t) => [index("gateway_tokens_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/**
+ * One-time sign-in links (another device, or by email). Hashed like tokens; short-lived; used
+ * once, and the session it made is recorded, so a second use can be refused by name.
+ */
+export const gatewaySignInLinks = sqliteTable(
+  "gateway_sign_in_links",
+  {
+    linkHash: text("link_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    purpose: text("purpose").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    sessionId: text("session_id"),
+  },
+  (t) => [index("gateway_sign_in_links_entity_idx").on(t.tenantId, t.entityId)],
 );
 
 /** Invite links. Hashed like tokens; one use each. */

@@ -1,6 +1,8 @@
 /** Office's public door: the interface, its factory, its routes, and the provider seam. */
 export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";
+/** The SMTP transport, shared so the gateway's sign-in email goes out the same way as Office's mail. */
+export { createSmtpTransport } from "./mail/index.js";
 export { createOffice, type CreateOfficeDeps, type Office } from "./office.js";
 export { migrateOffice } from "./migrate.js";
 export { createOfficeRoutes } from "./routes.js";

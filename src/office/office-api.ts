@@ -68,6 +68,8 @@ export interface AgentTrajectory {
 /** Encrypted store for PII; the ledger only ever sees the redacted value, hash and pointer. */
 export interface VaultApi {
   put(tenantId: string, kind: "email" | "phone" | "text", value: string): TRedactedValue & { vault_ref: string; hash: string };
+  /** The tenant-salted hash `put` would store for the value, without storing anything (looking an address up). */
+  hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
   get(tenantId: string, vaultRef: string): string | null;
   /** Erases the value for good; events that point at it keep verifying. */
   erase(tenantId: string, vaultRef: string): boolean;

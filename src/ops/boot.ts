@@ -32,6 +32,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     logger,
     rateLimit: { capacity: config.rateLimit.burst, refillPerSecond: config.rateLimit.perMinute / 60 },
     streamLimits: config.streams,
+    signIn: { linkTtlMs: config.signInLinkTtlMinutes * 60_000 },
     httpTimeouts: config.httpTimeouts,
     ledgerSync: config.ledgerSync,
     logName: config.logName,

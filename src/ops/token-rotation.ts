@@ -10,5 +10,5 @@ export function rotateEntityTokens(server: Pick<LogLineServer, "gateway" | "ledg
   if (!server.ledger.facts.entity(tenantId, entityId)) return null;
   const p = { tenantId, entityId };
   const revoked = server.gateway.core.tokens.revokeAll(p);
-  return { revoked, token: server.gateway.core.tokens.issue(p) };
+  return { revoked, token: server.gateway.core.tokens.issue(p, { via: "admin" }) };
 }

@@ -128,6 +128,18 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
                 ? issue(core().tenant(otherTenant).entities.keys().next().value!, otherTenant)
                 : undefined,
       };
+    case "POST /v1/sign-in-links":
+      return { path: "/v1/sign-in-links", init: json({}) };
+    case "POST /v1/sign-in-links/redeem":
+      return { path: "/v1/sign-in-links/redeem", init: json({ code: `lnk_${"A".repeat(43)}` }), token: null };
+    case "POST /v1/sign-in-links/email":
+      return { path: "/v1/sign-in-links/email", init: json({ email: "someone@example.com" }), token: null };
+    case "DELETE /v1/sessions/:session_id": {
+      // Each caller ends a fresh session of their own.
+      const who = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : undefined;
+      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
+      return { path: `/v1/sessions/${core().tokens.issueSession(p).sessionId}`, init: { method: "DELETE" } };
+    }
     case "PUT /v1/me/email":
       return { path: "/v1/me/email", init: json({ email: "me@example.com" }) };
     case "POST /v1/invites":

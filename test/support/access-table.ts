@@ -46,10 +46,16 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/invites/:invite/accept", what: "join with an invite (unknown code)", expect: all(404) },
   { method: "POST", route: "/v1/session", what: "exchange a token for the session cookie", expect: { anonymous: 401, revoked: 401, other: 200, member: 200, admin: 200 } },
   { method: "GET", route: "/signin", what: "one-click sign-in link (a bad token lands on the sign-in page)", expect: all(302) },
+  { method: "GET", route: "/v1/sign-in-options", what: "what the sign-in page offers", expect: all(200) },
+  { method: "POST", route: "/v1/sign-in-links/redeem", what: "sign in with a one-time link (unknown code)", expect: all(404) },
+  { method: "POST", route: "/v1/sign-in-links/email", what: "email me a sign-in link (no mail configured here)", expect: all(503) },
   // Who am I.
   { method: "GET", route: "/v1/session", what: "who am I", expect: signedIn(200, 200, 200) },
   { method: "DELETE", route: "/v1/session", what: "sign out (revokes the token)", expect: signedIn(200, 200, 200) },
   { method: "PUT", route: "/v1/me/email", what: "set my own email", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/sign-in-links", what: "a one-time link and QR code for another device of mine", expect: signedIn(201, 201, 201) },
+  { method: "GET", route: "/v1/sessions", what: "my sessions", expect: signedIn(200, 200, 200) },
+  { method: "DELETE", route: "/v1/sessions/:session_id", what: "end one of my sessions", expect: signedIn(200, 200, 200) },
   // Workspace administration.
   { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },
   { method: "POST", route: "/v1/agents", what: "add an agent coworker", expect: signedIn(201, 403, 201) },

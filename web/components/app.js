@@ -15,6 +15,7 @@ import { JobDrawer } from "./job-drawer.js";
 import { NewConversation } from "./new-conversation.js";
 import { OnboardingPage } from "./onboarding-page.js";
 import { SigninPage } from "./signin-page.js";
+import { SigninLinkPage } from "./signin-link-page.js";
 import { Toast } from "./toast.js";
 
 function useStore() {
@@ -41,6 +42,7 @@ export function App() {
   if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
   if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;
   if (r.name === "invite" && r.token) return html`${html`<${InvitePage} token=${r.token} />`}${overlays}`;
+  if (r.name === "signin-link") return html`${html`<${SigninLinkPage} />`}${overlays}`;
   if (!s.me) return html`${html`<${SigninPage} />`}${overlays}`;
 
   const cid = r.conversationId;

@@ -3,6 +3,7 @@ import { html, useState } from "../lib/preact.js";
 import { ApiError } from "../api.js";
 import { signInWith } from "../boot.js";
 import { navigate } from "../router.js";
+import { EmailLinkForm } from "./email-link-form.js";
 
 /** Sign in later with a sign-in token, or go create a workspace. */
 export function SigninPage() {
@@ -22,7 +23,11 @@ export function SigninPage() {
       navigate("/", { replace: true });
     } catch (err) {
       setBusy(false);
-      setError(err instanceof ApiError && err.status === 401 ? "That token isn’t valid. Ask a coworker for a new invite link." : "Couldn’t sign in. Try again.");
+      setError(
+        err instanceof ApiError && err.status === 401
+          ? "That token isn’t valid. On a device where you are signed in, open your profile and choose “Sign in on another device”."
+          : "Couldn’t sign in. Try again.",
+      );
     }
   };
   return html`<div class="auth">
@@ -35,10 +40,11 @@ export function SigninPage() {
           <label for="signin-token">Sign-in token or link</label>
           <input id="signin-token" autocomplete="off" placeholder="Paste your sign-in link or token" value=${token}
             onInput=${(/** @type {any} */ e) => setToken(e.currentTarget.value)} />
-          ${error ? html`<span class="field-error" role="alert">${error}</span>` : html`<span class="hint">It’s in the link a coworker sent you, or the one printed when LogLine started.</span>`}
+          ${error ? html`<span class="field-error" role="alert">${error}</span>` : html`<span class="hint">Signed in somewhere else? Open your profile there and choose “Sign in on another device”. New to the team? Use the invite link a coworker sent you.</span>`}
         </div>
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy || !token.trim()}>Sign in</button>
       </form>
+      <${EmailLinkForm} />
       <div class="auth-alt"><span>New here?</span>
         <a href="/onboarding" onClick=${(/** @type {Event} */ e) => {
           e.preventDefault();

@@ -61,7 +61,9 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<GwEnv> {
     if (via === "cookie" && !SAFE_METHODS.has(c.req.method)) checkCsrf(c);
     checkIdentity(p, { tenant_id: c.req.query("tenant_id"), actor_entity_id: c.req.query("actor_entity_id") });
     c.set("principal", p);
-    c.set("tokenHash", hashSecret(token));
+    const tokenHash = hashSecret(token);
+    tokens.touch(tokenHash);
+    c.set("tokenHash", tokenHash);
     c.set("authVia", via);
     await next();
   };

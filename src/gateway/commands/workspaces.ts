@@ -38,7 +38,7 @@ export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWo
   return core.commit(tenantId, [ev], {
     idem,
     status: 201,
-    extra: () => void (token = core.tokens.issue({ tenantId, entityId: ownerId })),
+    extra: () => void (token = core.tokens.issue({ tenantId, entityId: ownerId }, { via: "workspace" })),
     body: () => ({ tenant_id: tenantId, owner_entity_id: ownerId, token, workspace_name: body.name }),
   });
 }
@@ -105,7 +105,7 @@ export async function acceptInvite(core: Core, invite: string, body: z.infer<typ
       // The UPDATE's WHERE makes a concurrent second accept fail and roll its events back.
       const spent = core.db.prepare("UPDATE gateway_invites SET accepted_by = ? WHERE invite_hash = ? AND accepted_by IS NULL").run(entityId, row.hash);
       if (spent.changes !== 1) throw notFound("Invite");
-      token = core.tokens.issue({ tenantId: row.tenant_id, entityId });
+      token = core.tokens.issue({ tenantId: row.tenant_id, entityId }, { via: "invite" });
     },
     body: () => ({ entity_id: entityId, token, tenant_id: row.tenant_id }),
   });

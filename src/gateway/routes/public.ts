@@ -4,6 +4,8 @@ import { ZAcceptInviteRequest, ZAcceptInviteResponse, ZCreateWorkspaceRequest, Z
 import { ZInviteView, ZOk, ZSessionView } from "../../../contracts/gateway-responses.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN } from "../../shared/openapi.js";
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
+import { hashSecret } from "../auth/token-store.js";
+import { deviceLabel } from "../sessions/index.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
 
@@ -72,6 +74,8 @@ export function createPublicRoutes(gw: Gateway) {
   route(app, openSession, (c) => {
     const { token } = c.req.valid("json");
     const { session } = api.openSession(token);
+    // A token first used here (from an invite, or a new workspace) names this device.
+    core.tokens.labelDevice(hashSecret(token), deviceLabel(c.req.header("user-agent")));
     setSession(c, token);
     return c.json(session);
   });
@@ -92,6 +96,7 @@ export function createPublicRoutes(gw: Gateway) {
     c.header("Referrer-Policy", "no-referrer");
     c.header("Cache-Control", "no-store");
     if (!p) return c.redirect("/?signin=failed", 302);
+    core.tokens.labelDevice(hashSecret(token), deviceLabel(c.req.header("user-agent")));
     setSession(c, token);
     return c.redirect("/", 302);
   });

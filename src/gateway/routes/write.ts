@@ -15,7 +15,7 @@ const ANON_MIN_KEY = 16;
 const REFUSAL_HOLD_MS = 500;
 
 /** 429 with Retry-After when either bucket (the caller's, the workspace's) is empty, after holding the refusal briefly. */
-async function refuseOverLimit(c: Context, ...waits: number[]): Promise<void> {
+export async function refuseOverLimit(c: Context, ...waits: number[]): Promise<void> {
   const wait = Math.max(0, ...waits);
   if (wait === 0) return;
   await new Promise((r) => setTimeout(r, Math.min(REFUSAL_HOLD_MS, wait * 1000)));
