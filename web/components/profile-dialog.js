@@ -4,6 +4,7 @@ import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { getState, setState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
+import { ThemeSwitch } from "./theme-switch.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -54,5 +55,6 @@ export function ProfileDialog({ s }) {
         <button type="submit" class="btn btn-primary" disabled=${busy}>Save</button>
       </div>
     </form>
+    <${ThemeSwitch} />
   <//>`;
 }
