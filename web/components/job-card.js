@@ -40,7 +40,7 @@ export function JobCard({ card, ts, live, jobState, acted }) {
         if (!t.closest("button, a, input, summary")) open();
       }}>
     <header class="card-head">
-      <span class="card-kind">${KIND[c.card_type] ?? "Card"}</span>
+      <span class="card-kind">${KIND[c.card_type] ?? "Card"}${live ? null : html`<span class="card-stale-label">Earlier step</span>`}</span>
       <div class="card-title-row">
         <h3 class="card-title">${c.title ?? "Untitled job"}</h3>
         ${typeof c.state === "string" ? html`<${StatePill} state=${c.state} />` : null}

@@ -16,8 +16,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action 
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}<${TokenText} text=${text} /></span>
       <span class="meta">${clock(ts)}${
         mine
-          ? html`<span class=${`tick tick-${status ?? "sent"}`} aria-label=${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}>
-        ${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span>`
+          ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}</span></span>`
           : null
       }</span>
     </div>

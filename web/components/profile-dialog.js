@@ -5,6 +5,7 @@ import { api, ApiError } from "../api.js";
 import { getState, setState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
 import { SessionsSection } from "./sessions-section.js";
+import { ThemeSwitch } from "./theme-switch.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -56,5 +57,6 @@ export function ProfileDialog({ s }) {
       </div>
     </form>
     <${SessionsSection} />
+    <${ThemeSwitch} />
   <//>`;
 }
