@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AGENT, DAN, after, expectPasses, expectRefused, feed, happy, registerEvent, T, type Raw } from "./helpers.js";
+import { AGENT, DAN, after as foldAfter, expectPasses, expectRefused, feed, happy, registerEvent, T, type Raw } from "./helpers.js";
 
 /**
  * Profiles and hand-overs under the pack. Given the golden path with Ana (a member with no
@@ -53,7 +53,7 @@ function handOver(id: string, actor: Raw, to: string, from = AGENT.entity_id, jo
 }
 
 describe("entity.profile_updated", () => {
-  const { fold, engine } = after("evt_0001", withAna());
+  const { fold, engine } = foldAfter("evt_0001", withAna());
 
   it("a person edits their own name, avatar, zone and language", () => {
     expectPasses(
@@ -81,7 +81,7 @@ describe("entity.profile_updated", () => {
 
 describe("job.handed_over", () => {
   it("the requester (an approver) hands the open job to a member; the agent can no longer act on it", () => {
-    const { fold, engine } = after("evt_0008", withAna());
+    const { fold, engine } = foldAfter("evt_0008", withAna());
     const ho = handOver("evt_h1", DAN, ANA.entity_id);
     expectPasses(engine, fold, ho);
     feed(engine, fold, [ho]);
@@ -94,18 +94,18 @@ describe("job.handed_over", () => {
     expectPasses(engine, fold, handOver("evt_h1c", ANA, DAN.entity_id, ANA.entity_id));
   });
   it("a member who neither asked nor approves may not take it", () => {
-    const { fold, engine } = after("evt_0008", withAna());
+    const { fold, engine } = foldAfter("evt_0008", withAna());
     expectRefused(engine, fold, handOver("evt_h2", ANA, ANA.entity_id), "policy.job_authority", "UNAUTHORIZED_ACTION");
   });
   it("only to a person of the conversation", () => {
     const events = withAna();
-    const { fold, engine } = after("evt_0008", events);
+    const { fold, engine } = foldAfter("evt_0008", events);
     expectRefused(engine, fold, handOver("evt_h3", DAN, AGENT.entity_id), "policy.job_authority", "UNAUTHORIZED_ACTION");
     feed(engine, fold, [registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" })]);
     expectRefused(engine, fold, handOver("evt_h4", DAN, "ent_human_eve"), "policy.job_authority", "UNAUTHORIZED_ACTION");
   });
   it("not once the job is finished", () => {
-    const { fold, engine } = after("evt_0012", withAna());
+    const { fold, engine } = foldAfter("evt_0012", withAna());
     expectRefused(engine, fold, handOver("evt_h5", DAN, ANA.entity_id), "policy.job_action_state", "ILLEGAL_JOB_TRANSITION");
   });
   it("a requester without roles is known from the message that caused the job", () => {
@@ -113,7 +113,7 @@ describe("job.handed_over", () => {
     const msg = events.find((e) => e.event_id === "evt_0001")!;
     msg.actor = ANA;
     events.find((e) => e.event_id === "evt_0002")!.causation_id = "evt_0001";
-    const { fold, engine } = after("evt_0003", events);
+    const { fold, engine } = foldAfter("evt_0003", events);
     expect(fold.job(T, J)?.requested_by).toBe(ANA.entity_id);
     expectPasses(engine, fold, handOver("evt_h6", ANA, DAN.entity_id));
   });
