@@ -32,6 +32,8 @@ const ZEntityItem = z.object({
   capabilities: z.array(z.string()).optional(),
   allowed_tools: z.array(z.string()).optional(),
   avatar_url: z.string().optional(),
+  time_zone: z.string().optional(),
+  locale: z.string().optional(),
   presence: ZPresence.optional(),
 });
 

@@ -10,3 +10,4 @@ export * from "./notifications.js";
 export * from "./llm.js";
 export * from "./when.js";
 export * from "./sessions.js";
+export * from "./people.js";

@@ -15,6 +15,7 @@ export const SSE_EVENT_NAMES = [
   "presence.update",
   "artifact.added",
   "notification",
+  "entity.update",
   "heartbeat",
   "error",
 ] as const;
@@ -48,6 +49,18 @@ export const ZSseArtifactAdded = z.object({
   tenant_id: ZTenantId,
   job_id: ZJobId,
   artifact: ZArtifactRef.extend({ produced_at: ZIsoTime.optional() }),
+});
+/** A person's (or agent's) profile changed: name, avatar, time zone, language. Sent to the whole workspace. */
+export const ZSseEntityUpdate = z.object({
+  tenant_id: ZTenantId,
+  entity: z.object({
+    entity_id: ZEntityId,
+    actor_type: z.enum(["human", "agent"]),
+    display_name: z.string(),
+    avatar_url: z.string().optional(),
+    time_zone: z.string().optional(),
+    locale: z.string().optional(),
+  }),
 });
 export const ZSseHeartbeat = z.object({ tenant_id: ZTenantId, server_time: ZIsoTime });
 export const ZSseError = z.object({

@@ -203,6 +203,12 @@ export const api = {
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
   setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
+  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string }} body */
+  updateProfile: (body) => request("PUT", "/v1/me/profile", { body }),
+  /** The job's owner becomes a person of its conversation. @param {string} jobId @param {string} to @param {string} [note] */
+  handOver: (jobId, to, note) => request("POST", `/v1/jobs/${enc(jobId)}/hand-over`, { body: note ? { to_entity_id: to, note } : { to_entity_id: to } }),
+  /** The job's causal chain from the ledger. @param {string} jobId @returns {Promise<{ job_id: string, title: string, lines: Array<{ event_id: string, event_type: string, ts: string, text: string, url: string }> }>} */
+  why: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/why`),
 
   /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
   setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),

@@ -3,7 +3,7 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
 import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
-import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
+import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState, setEntities } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
@@ -150,6 +150,10 @@ function onFrame(name, data, id) {
       break;
     case "notification":
       if (data?.notification) showNotification(data.notification);
+      break;
+    case "entity.update":
+      // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
+      if (data?.entity?.entity_id) setEntities([data.entity]);
       break;
     case "error":
       if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();

@@ -9,6 +9,8 @@ import { submitJobAction } from "./commands/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
 import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
 import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, signInOptions } from "./commands/sessions.js";
+import { handOverJob } from "./commands/hand-over.js";
+import { updateProfile } from "./commands/profile.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -136,6 +138,13 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
     unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
     setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
+
+    updateProfile: (p, entityId, body, idem) => updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
+    handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
+    why(p, jobId) {
+      memberJob(core, p, jobId);
+      return core.office.explainJob(p.tenantId, jobId);
+    },
 
     stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),
     streamCursor: (p, raw, from) => cursorParam(raw, from, core.tenant(p.tenantId).head),

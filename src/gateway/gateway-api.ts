@@ -17,6 +17,7 @@ import type {
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
+import type { TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
 import type { Principal } from "./auth/token-store.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
@@ -151,6 +152,14 @@ export interface GatewayApi {
   unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): StoredResponse;
   /** PUT /v1/conversations/:id/mute: nothing in it notifies me while muted (members only). */
   setMute(p: Principal, conversationId: string, body: In<typeof ZMuteRequest>, idem: IdemScope): StoredResponse;
+
+  // People.
+  /** PUT /v1/me/profile and PUT /v1/entities/:id/profile: an entity.profile_updated (own profile; admins rename anyone). */
+  updateProfile(p: Principal, entityId: string | "me", body: In<typeof ZProfileUpdateRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/jobs/:job_id/hand-over: the job's owner becomes a person of its conversation; its agent stops acting on it. */
+  handOver(p: Principal, jobId: string, body: In<typeof ZHandOverRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/jobs/:job_id/why: the job's causal chain from the ledger, each line linking into the Job Drawer. */
+  why(p: Principal, jobId: string): TWhyResponse;
 
   // Live updates.
   /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */

@@ -143,6 +143,8 @@ export function listEntities(core: Core, p: Principal) {
     ...(e.capabilities ? { capabilities: e.capabilities } : {}),
     ...(e.allowed_tools ? { allowed_tools: e.allowed_tools } : {}),
     ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
+    ...(e.time_zone ? { time_zone: e.time_zone } : {}),
+    ...(e.locale ? { locale: e.locale } : {}),
     presence: state.presence.get(e.entity_id),
   }));
   return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };

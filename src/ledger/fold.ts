@@ -22,6 +22,8 @@ interface JobRec {
   title: string;
   /** True once a person's job.approved was accepted. */
   approved?: boolean;
+  /** The person whose message started the job (who may hand it over). */
+  requested_by?: string;
 }
 
 interface EntityRec {
@@ -59,7 +61,15 @@ class TenantState {
   readonly toolCalls = new Map<string, ToolCallRec>();
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
+  /**
+   * The latest people's messages (event id → sender), oldest first: a job.created names the
+   * message that led to it as its causation, and this is how the fold learns who asked.
+   * Bounded: Office answers a message within moments, never thousands of messages later.
+   */
+  readonly recentHumanMessages = new Map<string, string>();
 }
+
+const REQUESTER_LOOKBACK = 1024;
 
 type Undo = () => void;
 
@@ -94,6 +104,13 @@ export function createFold(): PolicyFold {
       log.push(() => (had ? map.set(key, prev as V) : map.delete(key)));
     }
     map.set(key, value);
+  }
+  function deleteFromMap<K, V>(map: Map<K, V>, key: K): void {
+    if (!map.has(key)) return;
+    const prev = map.get(key) as V;
+    map.delete(key);
+    // Re-inserting on undo moves the key to the end; order only decides which entry is evicted next.
+    record(() => map.set(key, prev));
   }
   function addToSet<T>(set: Set<T>, value: T): void {
     if (set.has(value)) return;
@@ -167,12 +184,22 @@ export function createFold(): PolicyFold {
       }
       case "job.created": {
         if (s.jobs.has(p.job_id)) return;
+        const requester = event.actor.actor_type === "human" ? event.actor.entity_id : event.causation_id ? s.recentHumanMessages.get(event.causation_id) : undefined;
         setInMap(s.jobs, p.job_id, {
           state: "draft",
           conversation_id: p.conversation_id ?? event.conversation_id,
           owner_entity_id: p.owner_entity_id,
           title: p.title,
+          ...(requester ? { requested_by: requester } : {}),
         });
+        return;
+      }
+      case "job.handed_over": {
+        const job = s.jobs.get(p.job_id);
+        if (!job || job.owner_entity_id === p.to_entity_id) return;
+        const prev = job.owner_entity_id;
+        job.owner_entity_id = p.to_entity_id;
+        record(() => (job.owner_entity_id = prev));
         return;
       }
       case "job.proposed":
@@ -201,6 +228,10 @@ export function createFold(): PolicyFold {
         return;
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
+        else if (event.actor.actor_type === "human") {
+          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
+          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
+        }
         return;
       case "tool.called": {
         if (s.toolCalls.has(p.tool_call_id)) return;
@@ -298,6 +329,7 @@ export function createFold(): PolicyFold {
           })),
           tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
           idempotency: [...s.idempotency].sort(),
+          recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
         };
       }
       return out;

@@ -17,6 +17,7 @@ import { CALENDAR_TOOL } from "./job-drafts.js";
 import { findMeeting } from "./planner/slots.js";
 import { messageExtras } from "./message-extras.js";
 import * as copy from "./narrator.js";
+import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -38,6 +39,12 @@ export function createIngest(deps: {
   mcpTools?: () => readonly McpToolInfo[];
 }) {
   const { context, engine } = deps;
+  const people = createPeopleCommands({
+    ledger: deps.ledger,
+    context,
+    emit: deps.emit,
+    say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
+  });
 
   /**
    * `/tools` and `/run`: answered from the agent's modes and the tools' schemas, never by a
@@ -102,6 +109,13 @@ export function createIngest(deps: {
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
     const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
     if (!agent) return { ids: [], notes: "No agent in this conversation" };
+    const handOver = parseHandOver(req.body_text);
+    const why = handOver ? undefined : parseWhy(req.body_text);
+    if (handOver || why) {
+      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
+      return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, agent, ec0, why!);
+    }
     if (isToolCommand(req.body_text)) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
       return toolCommand(req, sender, agent, {
@@ -118,7 +132,8 @@ export function createIngest(deps: {
       conversation_id: req.conversation_id,
       trace_id: req.trace_id,
       now: deps.clock.iso(),
-      default_timezone: deps.defaultTimezone,
+      // The person's own zone (their profile), else the workspace default.
+      default_timezone: sender.time_zone ?? deps.defaultTimezone,
       agent,
       sender,
       text: req.body_text,
@@ -232,8 +247,10 @@ export function createIngest(deps: {
       }
       case "propose_job": {
         // Who asked is recorded with the job: the invite lists them too once their address is known.
+        // A meeting is in the asker's zone unless they named one.
+        const zone = decision.kind === "schedule_meeting" && !decision.slots.timezone && sender.time_zone ? { timezone: sender.time_zone } : {};
         const slots = {
-          ...vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text),
+          ...vaultSlots(req.tenant_id, { ...(decision.slots as Record<string, unknown>), ...zone }, req.body_text),
           ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}),
         };
         const p = engine.proposeDrafts(agent, req, {

@@ -69,6 +69,8 @@ export interface JobView {
   tools: ToolAttempt[];
   outcome?: string;
   last_event_id: string;
+  /** Set once a person took the job over (job.handed_over): its agent no longer acts on it. */
+  handed_over?: { from_entity_id: string; to_entity_id: string; by: string; at: string };
   /** Set when a state change says the person must act (auth, invalid input, dispute). */
   last_reason_code?: string;
 }
@@ -182,6 +184,10 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
       job.approvals = [...job.approvals, { by, at, action }];
       break;
     }
+    case "job.handed_over":
+      job.owner_entity_id = ev.payload.to_entity_id;
+      job.handed_over = { from_entity_id: ev.payload.from_entity_id, to_entity_id: ev.payload.to_entity_id, by, at };
+      break;
     case "job.disputed":
       job.disputes = [...job.disputes, { by, at, reason: ev.payload.reason_text }];
       break;

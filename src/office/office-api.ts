@@ -4,6 +4,7 @@ import type { OutboxDelivery } from "./mail/index.js";
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+import type { TWhyResponse } from "../../contracts/people.js";
 
 /**
  * Work the gateway accepted for Office. Each names the accepted event it answers: the
@@ -142,6 +143,8 @@ export interface OfficeApi {
   agentTools(tenantId: string, agentEntityId: string): AgentToolView[] | null;
   /** The MCP tools the conversation's agent may use (auto or approve), with their input schemas. */
   conversationTools(tenantId: string, conversationId: string): { agent_entity_id: string | null; tools: ConversationTool[] };
+  /** A job's "Why?": its causal chain told from its ledger events, each line linking into the Job Drawer. NOT_FOUND when no such job. */
+  explainJob(tenantId: string, jobId: string): TWhyResponse;
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
   mcpStatus(): McpServerStatus[];
   /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */

@@ -24,6 +24,9 @@ export interface EntityProfile {
   memory_scope?: string;
   /** A person's own address (vault pointer): invites they ask for list them as an attendee. */
   email?: TRedactedValue;
+  /** entity.profile_updated: the person's IANA zone (agents schedule in it) and language. */
+  time_zone?: string;
+  locale?: string;
   /** What an admin chose per tool (agent.tool_mode_set); a tool absent here has no mode set. */
   tool_modes?: Readonly<Record<string, "auto" | "approve" | "off">>;
 }
@@ -40,6 +43,8 @@ export interface JobSummary {
   updated_at: string;
   /** The latest tool call (JobView.tools.at(-1)) and its outcome, if any. */
   last_tool?: { tool_call_id: string; tool_name: string; status?: "success" | "error"; error_code?: string };
+  /** True once a person took the job over (job.handed_over): its agent no longer acts on it. */
+  handed_over?: boolean;
   /** When the job last recorded a failed tool result: boot refills the circuit breaker from these. */
   last_error_at?: string;
 }
@@ -114,6 +119,8 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
   const texts = new Map<string, RecentText[]>();
   const byTenantEntities = new Map<string, string[]>();
   const memberOf = new Map<string, string[]>();
+  /** Names people chose for themselves (entity.profile_updated), which outlive a re-registration. */
+  const profileNames = new Map<string, string>();
 
   /** Mirrors foldJob for the summary's fields; the rebuild test checks the two agree. */
   function applyToJob(e: TStoredEvent, jobId: string): void {
@@ -155,6 +162,10 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
       case "job.completed":
         if (e.payload.finished_card.outcome.result === "completed") job.state = "completed";
         break;
+      case "job.handed_over":
+        job.owner_entity_id = e.payload.to_entity_id;
+        job.handed_over = true;
+        break;
       case "tool.called":
         job.last_tool = { tool_call_id: e.payload.tool_call_id, tool_name: e.payload.tool_name };
         break;
@@ -179,8 +190,28 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
         const k = key(e.tenant_id, e.payload.entity_id);
         const before = profiles.get(k);
         if (!before) push(byTenantEntities, e.tenant_id, e.payload.entity_id);
-        // Registering again keeps the tool modes admins chose.
-        profiles.set(k, { ...toProfile(e.payload), ...(before?.tool_modes ? { tool_modes: before.tool_modes } : {}) });
+        // Registering again keeps the tool modes admins chose and the profile the person set.
+        profiles.set(k, {
+          ...toProfile(e.payload),
+          ...(before?.tool_modes ? { tool_modes: before.tool_modes } : {}),
+          ...(before?.time_zone ? { time_zone: before.time_zone } : {}),
+          ...(before?.locale ? { locale: before.locale } : {}),
+          ...(profileNames.has(k) ? { display_name: profileNames.get(k)! } : {}),
+        });
+        break;
+      }
+      case "entity.profile_updated": {
+        const k = key(e.tenant_id, e.payload.entity_id);
+        const p = profiles.get(k);
+        if (!p) break;
+        const next = { ...p };
+        if (e.payload.display_name) {
+          next.display_name = e.payload.display_name;
+          profileNames.set(k, e.payload.display_name);
+        }
+        if (e.payload.time_zone) next.time_zone = e.payload.time_zone;
+        if (e.payload.locale) next.locale = e.payload.locale;
+        profiles.set(k, next);
         break;
       }
       case "agent.tool_mode_set": {
@@ -240,7 +271,7 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     lastMessageBy: (t, c, id) => lastMessage.get(key(t, c, id)),
     recentTexts: (t, c) => texts.get(key(t, c)) ?? EMPTY,
     apply,
-    snapshot: () => ({ profiles, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
+    snapshot: () => ({ profiles, profileNames, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
     close: unsubscribe,
   };
 }

@@ -41,6 +41,7 @@ interface OfficeLogger {
   info?(obj: unknown, msg?: string): void;
 }
 
+import { explainJob } from "./why.js";
 export interface CreateOfficeDeps {
   ledger: LedgerApi;
   db: Db;
@@ -220,6 +221,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await engine.idle();
     },
     mcpStatus: () => mcp.status(),
+    explainJob: (tenantId, jobId) => explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId),
     conversationTools(tenantId, conversationId) {
       const agent = context.answeringAgent(tenantId, conversationId, "", "");
       return { agent_entity_id: agent?.entity_id ?? null, tools: agent ? usableTools(agent, mcp.tools()) : [] };

@@ -142,6 +142,15 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     }
     case "PUT /v1/me/email":
       return { path: "/v1/me/email", init: json({ email: "me@example.com" }) };
+    case "PUT /v1/me/profile":
+      return { path: "/v1/me/profile", init: json({ time_zone: "Europe/Lisbon" }) };
+    case "PUT /v1/entities/:id/profile":
+      return { path: "/v1/entities/ent_human_dan/profile", init: json({ display_name: "Dan" }) };
+    case "POST /v1/jobs/:job_id/hand-over":
+      // Never actually moved: the agent is not a person, so even the admin is refused (422).
+      return { path: `/v1/jobs/${jobId}/hand-over`, init: json({ to_entity_id: "ent_agent_scheduler" }) };
+    case "GET /v1/jobs/:job_id/why":
+      return { path: `/v1/jobs/${jobId}/why` };
     case "POST /v1/invites":
       return { path: "/v1/invites", init: json({ display_name: "Newcomer" }) };
     case "POST /v1/agents":

@@ -56,6 +56,8 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/sign-in-links", what: "a one-time link and QR code for another device of mine", expect: signedIn(201, 201, 201) },
   { method: "GET", route: "/v1/sessions", what: "my sessions", expect: signedIn(200, 200, 200) },
   { method: "DELETE", route: "/v1/sessions/:session_id", what: "end one of my sessions", expect: signedIn(200, 200, 200) },
+  { method: "PUT", route: "/v1/me/profile", what: "change my name, time zone or language", expect: signedIn(200, 200, 200) },
+  { method: "PUT", route: "/v1/entities/:id/profile", what: "change a profile: my own, or (admins) anyone's name", expect: signedIn(404, 403, 200) },
   // Workspace administration.
   { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },
   { method: "POST", route: "/v1/agents", what: "add an agent coworker", expect: signedIn(201, 403, 201) },
@@ -97,6 +99,8 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/jobs/:job_id", what: "a job", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/jobs/:job_id/receipt", what: "a job's receipt (events with inclusion proofs)", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/jobs/:job_id/actions", what: "click a card button (Approve)", expect: signedIn(404, 404, 202) },
+  { method: "POST", route: "/v1/jobs/:job_id/hand-over", what: "hand a job over to a person of its conversation (to its agent: refused)", expect: signedIn(404, 404, 400) },
+  { method: "GET", route: "/v1/jobs/:job_id/why", what: "a job's causal chain (Why?)", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/jobs/:job_id/assist", what: "Assist suggestions", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/jobs/:job_id/assist/:suggestion_id/apply", what: "apply a suggestion (unknown id)", expect: signedIn(404, 404, 404) },
   { method: "GET", route: "/v1/stream", what: "my live updates (SSE)", expect: signedIn(200, 200, 200) },

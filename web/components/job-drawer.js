@@ -10,6 +10,7 @@ import { ArtifactList } from "./artifact-list.js";
 import { AssistSection, ModelProposals } from "./assist-section.js";
 import { DrawerTimeline } from "./drawer-timeline.js";
 import { JobIdChip } from "./job-id-chip.js";
+import { JobPeopleSection } from "./job-people.js";
 import { StatePill } from "./state-pill.js";
 
 /** @typedef {import('../store.js').State} State */
@@ -131,6 +132,7 @@ export function JobDrawer({ s, onClose }) {
         </section>`
             : null
         }
+        <${JobPeopleSection} s=${s} job=${d} />
         <${AssistSection} jobId=${d.job_id} />
         <${ModelProposals} proposals=${d.llm?.proposals ?? []} />
         <section class="drawer-section" aria-label="Timeline">
@@ -150,7 +152,7 @@ export function JobDrawer({ s, onClose }) {
           <details class="audit"><summary><h3>Audit trail <span class="muted">(${raw.length} ledger events)</span></h3></summary>
             <ol class="raw-events">${raw.map((ev) => {
               const e = /** @type {any} */ (ev);
-              return html`<li key=${e.event_id}><details><summary>
+              return html`<li key=${e.event_id} id=${e.event_id}><details><summary>
                 <code>${shortId(String(e.event_id ?? ""))}</code> <span class="raw-type">${e.event_type}</span>
                 <span class="muted">${clock(e.ts)} · trace ${shortId(String(e.trace_id ?? "—"))}</span></summary>
                 <pre class="json">${JSON.stringify(e, null, 2)}</pre></details></li>`;

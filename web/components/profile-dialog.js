@@ -39,6 +39,7 @@ export function ProfileDialog({ s }) {
   };
 
   return html`<${ModalFrame} title="Your profile" onClose=${close}>
+    <${ProfileFields} s=${s} />
     <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => {
       e.preventDefault();
       if (email.trim()) void save(email.trim());
@@ -59,4 +60,57 @@ export function ProfileDialog({ s }) {
     <${SessionsSection} />
     <${ThemeSwitch} />
   <//>`;
+}
+
+/** The browser's own zone, offered (never saved silently) when the person has none yet. */
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * Name, time zone and language: one `entity.profile_updated` on Save. Agents schedule in the
+ * zone saved here; coworkers see the name at once.
+ * @param {{ s: State }} props
+ */
+function ProfileFields({ s }) {
+  const me = s.me;
+  const mine = me ? s.entities[me.entity_id] : undefined;
+  const saved = /** @type {any} */ (mine ?? {});
+  const [name, setName] = useState(saved.display_name ?? me?.display_name ?? "");
+  const [zone, setZone] = useState(saved.time_zone ?? browserZone());
+  const [locale, setLocale] = useState(saved.locale ?? navigator.language);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  if (!me) return null;
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.updateProfile({ display_name: name.trim(), time_zone: zone.trim(), locale: locale.trim() });
+      const cur = getState().me;
+      if (cur) setState({ me: { ...cur, display_name: r.display_name } });
+      toast("Profile saved");
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "Couldn’t save your profile");
+    }
+    setBusy(false);
+  };
+  return html`<form class="modal-form profile-fields" onSubmit=${(/** @type {Event} */ e) => {
+    e.preventDefault();
+    void save();
+  }}>
+    <div class="form-field">
+      <label for="my_name">Display name</label>
+      <input id="my_name" maxlength="120" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
+    </div>
+    <div class="form-field">
+      <label for="my_zone">Time zone</label>
+      <input id="my_zone" maxlength="64" required value=${zone} aria-describedby="my_zone_hint" onInput=${(/** @type {any} */ e) => setZone(e.currentTarget.value)} />
+      <p id="my_zone_hint" class="muted small">${saved.time_zone ? "Agents schedule meetings you ask for in this zone." : `Not saved yet — this browser says ${browserZone()}. Agents schedule in the zone you save.`}</p>
+    </div>
+    <div class="form-field">
+      <label for="my_locale">Language</label>
+      <input id="my_locale" maxlength="35" required value=${locale} onInput=${(/** @type {any} */ e) => setLocale(e.currentTarget.value)} />
+    </div>
+    ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
+    <div class="modal-actions"><button type="submit" class="btn btn-primary" disabled=${busy}>Save profile</button></div>
+  </form>`;
 }

@@ -30,7 +30,8 @@ export interface JobBefore {
  *   (the job notifications cover them);
  * - a proposed job tells the people of its conversation who may approve it;
  * - a tracking card that newly waits on someone tells them;
- * - a finished job, completed or failed, tells who requested it and who approved it.
+ * - a finished job, completed or failed, tells who requested it and who approved it;
+ * - a job handed over tells the person it was handed to (it waits on them now).
  *
  * Only people are told, never agents, and never the person whose action it was.
  */
@@ -83,6 +84,20 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
         if (before.has(w.entity_id)) continue;
         tell(w.entity_id, { kind: "job_waiting", title: `Waiting on you: ${job.title}`, body: status, url: jobUrl(job), job_id: job.job_id });
       }
+      break;
+    }
+    case "job.handed_over": {
+      // The job waits on the person it was handed to now (never told of their own taking it).
+      const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+      if (!job) break;
+      const note = ev.payload.note ? `: ${ev.payload.note}` : "";
+      tell(ev.payload.to_entity_id, {
+        kind: "job_waiting",
+        title: `Handed to you: ${job.title}`,
+        body: `${sender} handed this job over to you${note}`,
+        url: jobUrl(job),
+        job_id: job.job_id,
+      });
       break;
     }
     case "job.completed": {

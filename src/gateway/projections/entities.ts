@@ -1,5 +1,5 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
-import type { TenantState } from "./state.js";
+import type { EntityRow, TenantState } from "./state.js";
 
 /** projection_entities (+ contacts): who is who, for display names and badges. */
 export function applyEntities(state: TenantState, ev: TStoredEvent): void {
@@ -16,10 +16,24 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(p.allowed_tools !== undefined ? { allowed_tools: p.allowed_tools } : {}),
       ...(p.avatar_url !== undefined ? { avatar_url: p.avatar_url } : {}),
       ...(p.email !== undefined ? { email: p.email } : {}),
+      // A profile the person set outlives a later registration (a new email, new roles).
+      ...(prev?.time_zone !== undefined ? { time_zone: prev.time_zone } : {}),
+      ...(prev?.locale !== undefined ? { locale: prev.locale } : {}),
+      ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
+      ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
       updated_at: ev.ts,
       source_event_id: ev.event_id,
     });
+  } else if (ev.event_type === "entity.profile_updated") {
+    const p = ev.payload;
+    const row = state.entities.get(p.entity_id);
+    if (!row) return;
+    if (p.display_name !== undefined) row.display_name = row.profile_name = p.display_name;
+    if (p.avatar_url !== undefined) row.avatar_url = row.profile_avatar = p.avatar_url;
+    if (p.time_zone !== undefined) row.time_zone = p.time_zone;
+    if (p.locale !== undefined) row.locale = p.locale;
+    row.updated_at = ev.ts;
   } else if (ev.event_type === "contact.upserted") {
     const p = ev.payload;
     if (p.deleted) {
@@ -38,4 +52,16 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       source_event_id: ev.event_id,
     });
   }
+}
+
+/** What every member may read of a person or agent: name, avatar, zone, language. */
+export function entityView(e: EntityRow) {
+  return {
+    entity_id: e.entity_id,
+    actor_type: e.actor_type,
+    display_name: e.display_name,
+    ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
+    ...(e.time_zone ? { time_zone: e.time_zone } : {}),
+    ...(e.locale ? { locale: e.locale } : {}),
+  };
 }

@@ -12,7 +12,8 @@ const TERMINAL: readonly TJobState[] = ["completed", "rejected", "cancelled", "f
  */
 function availableActions(job: JobRow): TCardButton[] {
   const card = job.last_card;
-  if (!card) return [];
+  // A handed-over job's cards are its agent's, and its agent no longer acts on it.
+  if (!card || job.handed_over) return [];
   const fits =
     (card.card_type === "job.formalize" && job.state === "proposed") ||
     (card.card_type === "job.tracking" && TRACKING_STATES.includes(job.state)) ||
@@ -32,6 +33,7 @@ export function jobHeader(state: TenantState, job: JobRow): Record<string, unkno
     available_actions: availableActions(job),
     ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
     ...(job.last_error_code ? { last_error_code: job.last_error_code } : {}),
+    ...(job.handed_over ? { handed_over: job.handed_over } : {}),
   };
 }
 
@@ -147,6 +149,15 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
       job.last_card = cardRow(c, ev.conversation_id);
       delete job.waiting_on;
       for (const a of c.artifacts) addArtifact(a);
+      break;
+    }
+    case "job.handed_over": {
+      const p = ev.payload;
+      job.owner_entity_id = p.to_entity_id;
+      job.handed_over = { from_entity_id: p.from_entity_id, to_entity_id: p.to_entity_id, by_entity_id: ev.actor.entity_id, at: ev.ts, event_id: ev.event_id };
+      // The person it was handed to is who it waits on now.
+      job.waiting_on = [{ entity_id: p.to_entity_id, display_name: state.entities.get(p.to_entity_id)?.display_name ?? p.to_entity_id }];
+      job.waiting_since_ms = ms;
       break;
     }
     case "job.artifact_attached":

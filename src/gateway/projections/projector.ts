@@ -1,7 +1,7 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import { ACTIVE_JOB_STATES } from "../../../contracts/primitives.js";
 import { applyConversations } from "./conversations.js";
-import { applyEntities } from "./entities.js";
+import { applyEntities, entityView } from "./entities.js";
 import { applyJobEvents } from "./job-events.js";
 import { applyJobs } from "./jobs.js";
 import { affectedEntities, evaluatePresence } from "./presence.js";
@@ -60,6 +60,11 @@ export function createProjector(): Projector {
       const before = job ? { state: job.state, owner: job.owner_entity_id } : undefined;
 
       applyEntities(state, ev);
+      if (ev.event_type === "entity.profile_updated") {
+        const row = state.entities.get(ev.payload.entity_id);
+        // Everyone in the workspace sees names and avatars, so every stream of the tenant gets it.
+        if (row) deltas.push({ event: "entity.update", data: { tenant_id: state.tenant_id, entity: entityView(row) } });
+      }
       deltas.push(...applyTimeline(state, ev));
       deltas.push(...applyConversations(state, ev));
       deltas.push(...applyJobs(state, ev));

@@ -16,6 +16,12 @@ export interface EntityRow {
   capabilities?: string[];
   allowed_tools?: string[];
   avatar_url?: string;
+  /** entity.profile_updated: the IANA zone agents schedule in for this person, and their language. */
+  time_zone?: string;
+  locale?: string;
+  /** The name and avatar the person chose (kept when they are registered again). */
+  profile_name?: string;
+  profile_avatar?: string;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   registered_ms: number;
@@ -84,6 +90,8 @@ export interface JobRow {
   last_tool_call_id?: string;
   last_error_code?: string;
   last_card?: CardRow;
+  /** job.handed_over: the job is a person's now, and its agent no longer acts on it. */
+  handed_over?: { from_entity_id: string; to_entity_id: string; by_entity_id: string; at: string; event_id: string };
   source_event_id: string;
 }
 
@@ -136,7 +144,7 @@ export function createTenantState(tenantId: string): TenantState {
 
 /** One SSE delta produced by a reducer. `audience` limits it to some entities (a conversation's members). */
 export interface Delta {
-  event: "timeline.append" | "conversation.update" | "job.update" | "presence.update" | "artifact.added" | "notification";
+  event: "timeline.append" | "conversation.update" | "job.update" | "presence.update" | "artifact.added" | "notification" | "entity.update";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
 }

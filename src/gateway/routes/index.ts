@@ -11,6 +11,7 @@ import { createAgentToolRoutes } from "./agent-tools.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
+import { createPeopleRoutes } from "./people.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
 export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
@@ -24,5 +25,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createAgentToolRoutes(gw));
   app.route("/", createNotificationRoutes(gw));
   app.route("/", createSessionRoutes(gw));
+  app.route("/", createPeopleRoutes(gw));
   return app;
 }

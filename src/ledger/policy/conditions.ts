@@ -7,7 +7,10 @@ import { jobIdOf, type RuleContext } from "./rule.js";
  * Actor tests read the fold: `actor_has_role`, `actor_is_job_owner`,
  * `actor_is_job_owner_or_system`, `actor_type_in`, `actor_tool_allowed` (path of a tool name:
  * in the actor's `allowed_tools`, or its tool mode is auto or approve), `actor_tool_auto` (the
- * actor's mode for that tool is auto), `job_approved` (a person approved the event's job).
+ * actor's mode for that tool is auto), `job_approved` (a person approved the event's job),
+ * `actor_is_field` (the actor is the entity a path names), `actor_is_job_requester` (the person
+ * whose message started the event's job), `field_is_job_owner` (a path names the job's current
+ * owner), `field_is_entity` / `field_is_human` (a path names a registered entity / person).
  */
 export interface Condition {
   test(ctx: RuleContext): boolean;
@@ -105,6 +108,59 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
         return (jobId ? (c.fold.job(c.tenantId, jobId)?.approved ?? false) : false) === want;
       },
       text: want ? "a person approved the job" : "nobody approved the job",
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_field")) {
+    keys.delete("actor_is_field");
+    const path = fieldPath(String(s.actor_is_field));
+    parts.push({ test: (c) => !!c.actorId && path.get(c.event) === c.actorId, text: `the actor is ${path.path}`, usesFold: false });
+  }
+  if (keys.has("actor_is_job_requester")) {
+    keys.delete("actor_is_job_requester");
+    parts.push({
+      test: (c) => {
+        const jobId = jobIdOf(c.event);
+        return !!jobId && !!c.actorId && c.fold.job(c.tenantId, jobId)?.requested_by === c.actorId;
+      },
+      text: "the actor requested the job",
+      usesFold: true,
+    });
+  }
+  if (keys.has("field_is_job_owner")) {
+    keys.delete("field_is_job_owner");
+    const path = fieldPath(String(s.field_is_job_owner));
+    parts.push({
+      test: (c) => {
+        const jobId = jobIdOf(c.event);
+        const v = path.get(c.event);
+        return !!jobId && typeof v === "string" && c.fold.job(c.tenantId, jobId)?.owner_entity_id === v;
+      },
+      text: `${path.path} is the job's owner`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("field_is_entity")) {
+    keys.delete("field_is_entity");
+    const path = fieldPath(String(s.field_is_entity));
+    parts.push({
+      test: (c) => {
+        const v = path.get(c.event);
+        return typeof v === "string" && c.fold.entity(c.tenantId, v) !== undefined;
+      },
+      text: `${path.path} is a registered entity`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("field_is_human")) {
+    keys.delete("field_is_human");
+    const path = fieldPath(String(s.field_is_human));
+    parts.push({
+      test: (c) => {
+        const v = path.get(c.event);
+        return typeof v === "string" && c.fold.entity(c.tenantId, v)?.actor_type === "human";
+      },
+      text: `${path.path} is a registered person`,
       usesFold: true,
     });
   }

@@ -16,6 +16,8 @@ export interface JobFacts {
   readonly conversation_id: string;
   readonly owner_entity_id: string;
   readonly title: string;
+  /** The person whose message started the job (job.created by them, or caused by their message). */
+  readonly requested_by?: string;
 }
 
 /** A card seen in the ledger (embedded in a job event or sent as a card message). */

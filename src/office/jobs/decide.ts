@@ -23,6 +23,14 @@ import { nextStep, startTool } from "./step.js";
  * folds the events back into the job, so `decide` then `evolve` is the whole machine.
  */
 export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
+  if (job.handed_over) {
+    // A person holds the job now: its agent writes nothing more for it, whoever asks.
+    if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {
+      const holder = ctx.profileOf(job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
+      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, { job_id: job.job_id, owner_entity_id: job.owner_entity_id });
+    }
+    return noDecision();
+  }
   switch (cmd.type) {
     case "click":
       return decideClick(job, cmd.click, cmd.prepared, ctx);

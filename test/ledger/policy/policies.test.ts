@@ -274,6 +274,39 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     ],
   },
 
+  "policy.profile_authority": {
+    refused: [
+      [
+        "a profile edit of someone else by a non-admin",
+        afterThen("evt_0001", () => ({
+          event_id: "evt_profile_x",
+          event_type: "entity.profile_updated",
+          ts: "2025-12-27T10:16:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_x",
+          conversation_id: "cnv_workspace",
+          actor: AGENT,
+          payload: { entity_id: "ent_human_dan", display_name: "Not Dan" },
+        })),
+      ],
+    ],
+    valid: [
+      [
+        "a person's own profile",
+        afterThen("evt_0001", () => ({
+          event_id: "evt_profile_ok",
+          event_type: "entity.profile_updated",
+          ts: "2025-12-27T10:16:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_x",
+          conversation_id: "cnv_workspace",
+          actor: DAN,
+          payload: { entity_id: "ent_human_dan", time_zone: "America/New_York" },
+        })),
+      ],
+    ],
+  },
+
   "policy.card_provenance": {
     refused: [
       ["a click on a button the card does not have", mutateAt("evt_0005", (e) => void (e.payload.button_id = "btn_forged"))],

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { ZEntityId, ZJobId, ZTenantId } from "./primitives.js";
+
+/**
+ * People: a person's profile (the name others see, an avatar, the time zone agents schedule in,
+ * a language) and handing a job over to a person.
+ */
+
+/** `PUT /v1/me/profile` and `PUT /v1/entities/:id/profile`: only the fields given change. */
+export const ZProfileUpdateRequest = z
+  .strictObject({
+    display_name: z.string().trim().min(1).max(120).optional(),
+    /** An IANA zone name, e.g. "America/New_York"; checked against the zones this server knows. */
+    time_zone: z.string().min(1).max(64).optional(),
+    /** A BCP 47 language tag, e.g. "pt-PT". */
+    locale: z.string().min(2).max(35).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone or locale" });
+
+/** A person's profile as the workspace sees it. */
+export const ZProfileView = z.object({
+  tenant_id: ZTenantId,
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  avatar_url: z.string().optional(),
+  time_zone: z.string().optional(),
+  locale: z.string().optional(),
+  created_event_ids: z.array(z.string()),
+});
+
+/** `POST /v1/jobs/:job_id/hand-over`: the job's owner becomes this person. */
+export const ZHandOverRequest = z.strictObject({
+  to_entity_id: ZEntityId,
+  note: z.string().trim().max(500).optional(),
+});
+
+export const ZHandOverResponse = z.object({
+  job_id: ZJobId,
+  owner_entity_id: ZEntityId,
+  created_event_ids: z.array(z.string()),
+});
+
+/** One line of a job's "Why?": a recorded event, with where to see it in the Job Drawer. */
+export const ZWhyLine = z.object({ event_id: z.string(), event_type: z.string(), ts: z.string(), text: z.string(), url: z.string() });
+export const ZWhyResponse = z.object({ job_id: ZJobId, title: z.string(), lines: z.array(ZWhyLine) });
+export type TWhyLine = z.infer<typeof ZWhyLine>;
+export type TWhyResponse = z.infer<typeof ZWhyResponse>;

@@ -1,0 +1,68 @@
+import type { z } from "zod";
+import { WORKSPACE_CONVERSATION_ID } from "../../../contracts/events.js";
+import type { ZProfileUpdateRequest } from "../../../contracts/people.js";
+import { AppError } from "../../shared/errors.js";
+import type { Principal } from "../auth/token-store.js";
+import { notFound, type Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+
+type ProfileUpdate = z.infer<typeof ZProfileUpdateRequest>;
+
+/** An IANA zone this server knows ("America/New_York", "UTC"), in its canonical spelling; undefined otherwise. */
+function canonicalTimeZone(raw: string): string | undefined {
+  // Offsets ("+01:00") and abbreviations ("EST") are not places: their rules do not follow a person's clock.
+  if (raw !== "UTC" && !/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(raw)) return undefined;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+function canonicalLocale(raw: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(raw)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A profile change as an `entity.profile_updated` written by the person themself. People edit
+ * their own name, zone and language; an admin may rename anyone, and nothing else of theirs
+ * (the policy pack's profile_authority says the same, so the ledger refuses it either way).
+ */
+export async function updateProfile(core: Core, p: Principal, entityId: string, body: ProfileUpdate, idem?: IdemScope): Promise<StoredResponse> {
+  const me = core.me(p);
+  const target = core.tenant(p.tenantId).entities.get(entityId);
+  if (!target) throw notFound("Person");
+  if (me.actor_type !== "human") throw new AppError("FORBIDDEN", "Only a person edits a profile");
+  if (entityId !== me.entity_id) {
+    if (!me.roles.includes("admin")) throw new AppError("FORBIDDEN", "Only an admin may rename someone else");
+    const others = Object.keys(body).filter((k) => k !== "display_name");
+    if (others.length) throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
+  }
+  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string } = { entity_id: entityId };
+  if (body.display_name !== undefined) payload.display_name = body.display_name;
+  if (body.time_zone !== undefined) {
+    const tz = canonicalTimeZone(body.time_zone);
+    if (!tz) throw new AppError("VALIDATION_ERROR", "Unknown time zone: use an IANA name such as Europe/Lisbon or America/New_York", { field: "time_zone" });
+    payload.time_zone = tz;
+  }
+  if (body.locale !== undefined) {
+    const locale = canonicalLocale(body.locale);
+    if (!locale) throw new AppError("VALIDATION_ERROR", "Unknown language tag: use one such as en-US or pt-PT", { field: "locale" });
+    payload.locale = locale;
+  }
+  const ev = core.event(p.tenantId, "entity.profile_updated", WORKSPACE_CONVERSATION_ID, { entity_id: me.entity_id, actor_type: "human" }, payload);
+  // The answer is the profile as this event leaves it (the projections fold it after the commit).
+  const view = {
+    tenant_id: p.tenantId,
+    display_name: target.display_name,
+    ...(target.avatar_url ? { avatar_url: target.avatar_url } : {}),
+    ...(target.time_zone ? { time_zone: target.time_zone } : {}),
+    ...(target.locale ? { locale: target.locale } : {}),
+    ...payload,
+  };
+  return core.commit(p.tenantId, [ev], { idem, status: 200, body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }) });
+}

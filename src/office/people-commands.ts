@@ -1,0 +1,97 @@
+import type { TIngestMessageRequest } from "../../contracts/office.js";
+import { AppError } from "../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "./context-builder.js";
+import type { Draft, EmitContext } from "./emitter.js";
+import { isOpenState } from "./job-machine.js";
+import type { JobSummary } from "./office-view.js";
+import { explainJob, whyReply } from "./why.js";
+import type { LedgerApi } from "../ledger/index.js";
+
+/**
+ * Two chat phrases answered from the ledger whatever the planner: "hand this job over to Ana"
+ * writes a `job.handed_over` as the person who asked (the policy pack decides whether they may),
+ * and "why did you do that?" tells the job's causal chain. Replies are built from what was
+ * written or read — a hand-over the ledger refused is reported as not done, with its reason.
+ */
+
+const HAND_OVER =
+  /^(?:please\s+|can you\s+|could you\s+)*hand\s+(?:this|that|the|it)?\s*(?:job\s*)?(?:#?(job_[A-Za-z0-9_-]+)\s+)?over\s+to\s+(\p{L}[\p{L}'’-]*)(?:\s*,?\s*please)?\s*[.!?]?$/iu;
+const WHY = /^(?:and\s+|but\s+|so\s+)?(?:why\s*\?*|why\s+(?:did|have|was|were|is|are)\s+(?:you|this|that|it|the job)\b.*|why\b.*#?job_[A-Za-z0-9_-]+.*|what\s+made\s+you\b.*)$/i;
+const JOB_REF = /#?(job_[A-Za-z0-9_-]+)/;
+
+export function parseHandOver(text: string): { job_ref?: string; name: string } | undefined {
+  const m = HAND_OVER.exec(text.trim());
+  return m ? { ...(m[1] ? { job_ref: m[1] } : {}), name: m[2]! } : undefined;
+}
+
+/** "why did you do that?", "why?", "why #job_…" — a question about a job's past, not a request. */
+export function parseWhy(text: string): { job_ref?: string } | undefined {
+  const t = text.trim();
+  if (!WHY.test(t) || t.length > 200) return undefined;
+  const ref = JOB_REF.exec(t)?.[1];
+  return ref ? { job_ref: ref } : {};
+}
+
+interface Deps {
+  ledger: LedgerApi;
+  context: ContextBuilder;
+  emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
+  say: (agentId: string, text: string, jobId?: string) => Draft;
+}
+
+/** The job a phrase means: the one it names (in this conversation), else the latest open one, else the latest. */
+function targetJob(context: ContextBuilder, req: TIngestMessageRequest, ref: string | undefined, openOnly: boolean): JobSummary | undefined {
+  const jobs = context.conversationJobs(req.tenant_id, req.conversation_id);
+  if (ref) return jobs.find((j) => j.job_id === ref);
+  const open = jobs.filter((j) => isOpenState(j.state) && !j.handed_over);
+  const pick = (list: JobSummary[]) => list.reduce<JobSummary | undefined>((a, j) => (!a || j.updated_at >= a.updated_at ? j : a), undefined);
+  return pick(open) ?? (openOnly ? undefined : pick(jobs));
+}
+
+export function createPeopleCommands(deps: Deps) {
+  const { context } = deps;
+
+  async function handOver(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string; name: string }) {
+    const reply = async (text: string, jobId?: string) => ({ ids: await deps.emit(ec, [deps.say(agent.entity_id, text, jobId)]), notes: "Hand-over not done" });
+    const job = targetJob(context, req, cmd.job_ref, true);
+    if (!job) return reply(cmd.job_ref ? "I can’t find that job in this conversation, so nothing was handed over." : "There is no open job here to hand over.");
+    if (!isOpenState(job.state)) return reply(`“${job.title}” is ${job.state.replace("_", " ")}; only an open job can be handed over.`, job.job_id);
+    const wanted = cmd.name.toLowerCase();
+    const person = context
+      .participants(req.tenant_id, req.conversation_id)
+      .map((id) => context.profile(req.tenant_id, id))
+      .find((p) => p?.actor_type === "human" && (p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted));
+    if (!person) return reply(`I found nobody called ${cmd.name} in this conversation, so “${job.title}” was not handed over.`, job.job_id);
+    if (person.entity_id === job.owner_entity_id) return reply(`“${job.title}” is already ${person.display_name}’s.`, job.job_id);
+    const draft: Draft = {
+      event_type: "job.handed_over",
+      actor: { entity_id: sender.entity_id, actor_type: "human" },
+      job_id: job.job_id,
+      payload: { job_id: job.job_id, from_entity_id: job.owner_entity_id, to_entity_id: person.entity_id },
+    };
+    let written: string[];
+    try {
+      written = await deps.emit(ec, [draft]);
+    } catch (e) {
+      // The ledger's refusal (who may hand over, the job's state) is the answer: nothing happened.
+      if (e instanceof AppError) return reply(`I couldn’t hand “${job.title}” over to ${person.display_name}: ${e.message}`, job.job_id);
+      throw e;
+    }
+    const ids = await deps.emit({ ...ec, causation_id: written[0]! }, [
+      deps.say(agent.entity_id, `Done — “${job.title}” is ${person.display_name}’s now. I’ve stopped working on it.`, job.job_id),
+    ]);
+    return { ids: [...written, ...ids], notes: "Handed over", job_id: job.job_id };
+  }
+
+  async function why(req: TIngestMessageRequest, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string }) {
+    const job = targetJob(context, req, cmd.job_ref, false);
+    if (!job) {
+      const text = cmd.job_ref ? "I can’t find that job in this conversation." : "I haven’t done anything here yet: there is no job in this conversation to explain.";
+      return { ids: await deps.emit(ec, [deps.say(agent.entity_id, text)]), notes: "Nothing to explain" };
+    }
+    const chain = explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, req.tenant_id, job.job_id);
+    return { ids: await deps.emit(ec, [deps.say(agent.entity_id, whyReply(chain), job.job_id)]), notes: "Explained a job", job_id: job.job_id };
+  }
+
+  return { handOver, why };
+}
