@@ -15,6 +15,7 @@ import type { LiveConnections } from "./live-connections.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
+import type { SearchIndex } from "./search/index.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -62,6 +63,8 @@ export interface Core {
   clientAddress: (c: Context) => string;
   /** Notification settings: mutes, Web Push subscriptions and the server's VAPID public key. */
   notify: { mutes: MuteStore; subscriptions: SubscriptionStore; vapidPublicKey: string; allowLoopbackEndpoints: boolean };
+  /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
+  search: SearchIndex;
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

@@ -29,6 +29,7 @@ import {
   type PushLimits,
   type PushSender,
 } from "./notify/index.js";
+import { createSearchIndex } from "./search/index.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
@@ -99,6 +100,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     onGone: (id) => subscriptions.drop(id),
   });
   const notifier = createNotifier({ mutes, subscriptions, push });
+  // Reads the ledger from where the index stopped; follows it from the subscription below.
+  const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -118,6 +121,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(deps.trustedProxies ?? []),
     notify: { mutes, subscriptions, vapidPublicKey: vapid.publicKey, allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false },
+    search,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
@@ -152,6 +156,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   deps.ledger.replay(project);
   booted = true;
   const unsubscribe = deps.ledger.subscribe(project);
+  const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
 
   function tickPresence(): void {
     const now = clock.now();
@@ -205,6 +210,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       push.close();
       clearInterval(revocationSweep);
       unsubscribe();
+      unsubscribeSearch();
+      search.close();
       hub.close();
     },
   };

@@ -10,6 +10,7 @@ import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createPublicRoutes } from "./public.js";
+import { createSearchRoutes } from "./search.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
 export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
@@ -22,5 +23,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createOutboxRoutes(gw));
   app.route("/", createAgentToolRoutes(gw));
   app.route("/", createNotificationRoutes(gw));
+  app.route("/", createSearchRoutes(gw));
   return app;
 }
