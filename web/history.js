@@ -29,14 +29,17 @@ export function olderState(cid) {
   return { known: !!o, more: !!o?.cursor, loading: !!o?.loading };
 }
 
-/** Loads the page before the oldest item shown; resolves false when there is nothing older. @param {string} cid */
-export async function loadOlder(cid) {
+/**
+ * Loads the page before the oldest item shown; resolves false when there is nothing older.
+ * @param {string} cid @param {number} [limit] items (the server takes up to 1,000)
+ */
+export async function loadOlder(cid, limit = OLDER_PAGE) {
   const o = older[cid];
   if (!o?.cursor || o.loading) return false;
   o.loading = true;
   setState({});
   try {
-    const r = await api.timelineBefore(cid, o.cursor, OLDER_PAGE);
+    const r = await api.timelineBefore(cid, o.cursor, Math.min(1000, Math.max(1, Math.round(limit))));
     mergeItems(cid, Array.isArray(r?.items) ? r.items : []);
     for (const j of Array.isArray(r?.jobs) ? r.jobs : []) mergeJob(j);
     older[cid] = { cursor: r?.next_cursor ?? null, loading: false };

@@ -28,12 +28,13 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
     anchor.current = null;
   }, [firstId]);
 
-  const more = async () => {
+  /** @param {number} [limit] */
+  const more = async (limit) => {
     const el = box.current;
     if (!olderState(cid).more || olderState(cid).loading) return;
     if (el) anchor.current = { fromBottom: el.scrollHeight - el.scrollTop, firstId };
     stick.current = false;
-    if (!(await loadOlder(cid))) anchor.current = null;
+    if (!(await loadOlder(cid, limit))) anchor.current = null;
   };
 
   /** @param {HTMLDivElement} el */
@@ -56,7 +57,8 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
       return;
     }
     if (older.loading) return;
-    if (older.more && oldestSeq(cid) > jump.seq) void more();
+    // Far back: one larger page (the distance in tenant positions bounds the items between).
+    if (older.more && oldestSeq(cid) > jump.seq) void more(Math.max(200, oldestSeq(cid) - jump.seq + 1));
     else {
       jumpDone(jump.n);
       toast("That message is no longer in this conversation.");

@@ -106,7 +106,7 @@ export function Timeline({ s, cid, jobs }) {
     </div>`;
   }
 
-  return html`<div class="timeline" ref=${box} role="log" aria-live="polite" aria-label="Messages"
+  return html`<div class="timeline" ref=${box} role="log" aria-live="polite" aria-label="Messages" tabIndex="0"
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
