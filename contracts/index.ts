@@ -11,3 +11,4 @@ export * from "./llm.js";
 export * from "./when.js";
 export * from "./sessions.js";
 export * from "./people.js";
+export * from "./search.js";

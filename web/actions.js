@@ -3,6 +3,8 @@
 // them touches fetch.
 import { argumentsFrom, fieldsFor } from "./tool-form.js";
 import { api, ApiError, newKey } from "./api.js";
+import { noteOlder } from "./history.js";
+import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
 import {
@@ -67,6 +69,7 @@ export async function loadTimeline(cid) {
   try {
     const r = await api.timeline(cid);
     mergeItems(cid, itemsOf(r), { replace: true });
+    noteOlder(cid, r?.next_cursor);
     // After the items: a card only knows the state it was posted in, the server knows the job's
     // state now (a rejected or cancelled job has no later card to say so).
     for (const j of Array.isArray(r?.jobs) ? r.jobs : []) mergeJob(j);
@@ -87,6 +90,7 @@ export function markReadSoon(cid) {
   if (!last) return;
   const seq = seqOf(last.cursor);
   const conv = getState().conversations.find((c) => c.conversation_id === cid);
+  if (conv?.unread_count) noteUnread(cid, items, conv.unread_count, getState().me?.entity_id);
   if (conv?.unread_count) mergeConversation({ conversation_id: cid, unread_count: 0 });
   if (seq <= (readSent[cid] ?? -1)) return;
   readSent[cid] = seq;

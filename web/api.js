@@ -136,6 +136,20 @@ export const api = {
   listConversations: () => request("GET", "/v1/conversations"),
   /** @param {string} id */
   timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
+  /** Older history: the page of items just before `before`. @param {string} id @param {string} before @param {number} limit */
+  timelineBefore: (id, before, limit) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=${limit}&before=${enc(before)}`),
+  /**
+   * Messages of my conversations with these words, newest first.
+   * @param {string} q @param {{ conversation_id?: string, before?: string, limit?: number }} [opts]
+   * @returns {Promise<import('./types.js').SearchResults>}
+   */
+  search: (q, opts = {}) => {
+    const p = new URLSearchParams({ q });
+    if (opts.conversation_id) p.set("conversation_id", opts.conversation_id);
+    if (opts.before) p.set("before", opts.before);
+    if (opts.limit) p.set("limit", String(opts.limit));
+    return request("GET", `/v1/search?${p}`);
+  },
   /** @param {{ title?: string, participants: {entity_id:string}[] }} body */
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
   /**

@@ -14,6 +14,8 @@
 /** @typedef {import('../contracts/gateway').TConversationSummary} ConversationSummary */
 /** @typedef {import('../contracts/gateway').TJobDrawerResponse} JobDrawer */
 /** @typedef {import('../contracts/gateway').TJobTimelineItem} JobTimelineItem */
+/** @typedef {import('../contracts/search').TSearchResults} SearchResults */
+/** @typedef {import('../contracts/search').TSearchHit} SearchHit */
 /** @typedef {import('../contracts/gateway').TAcceptedResponse} Accepted */
 /** @typedef {import('../contracts/gateway').TPresenceState} PresenceState */
 /** @typedef {import('../contracts/primitives').TJobState} JobState */

@@ -16,6 +16,7 @@ import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
 import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { ServerResponse } from "node:http";
+import { searchMessages } from "./search/index.js";
 
 /**
  * The gateway's door over its commands and reads. Each method is what one route does once the
@@ -97,6 +98,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     listConversations: (p) => listConversations(core, p),
     getConversation: (p, id) => getConversation(core, p, id),
     timeline: (p, id, query) => getTimeline(core, p, id, query),
+    search: (p, query) => searchMessages(core, p, query),
     postMessage(p, conversationId, body, idem) {
       if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
       // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.

@@ -16,6 +16,7 @@ import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";
+import type { SearchIndex } from "./search/index.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -68,6 +69,8 @@ export interface Core {
    * SMTP), and the limits on emailed links per address and per client address.
    */
   signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
+  /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
+  search: SearchIndex;
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

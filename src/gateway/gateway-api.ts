@@ -18,6 +18,7 @@ import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
+import type { TSearchResults } from "../../contracts/search.js";
 import type { Principal } from "./auth/token-store.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
@@ -120,6 +121,11 @@ export interface GatewayApi {
   getConversation(p: Principal, conversationId: string): ReturnType<typeof getConversation>;
   /** GET /v1/conversations/:id/timeline (and …/messages): a page of items and the jobs on it. */
   timeline(p: Principal, conversationId: string, query: Record<string, string | undefined>): ReturnType<typeof getTimeline>;
+  /**
+   * GET /v1/search: messages whose text has the words, newest first, only from conversations I
+   * am in now; a query is words, never search syntax (VALIDATION_ERROR when empty or too long).
+   */
+  search(p: Principal, query: Record<string, string | undefined>): TSearchResults;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
   postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */

@@ -37,6 +37,7 @@ const SIGN_IN_DEFAULTS = {
   perAddress: { capacity: 3, refillPerSecond: 3 / 900 },
   perClient: { capacity: 10, refillPerSecond: 10 / 3600 },
 } as const;
+import { createSearchIndex } from "./search/index.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
@@ -109,6 +110,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     onGone: (id) => subscriptions.drop(id),
   });
   const notifier = createNotifier({ mutes, subscriptions, push });
+  // Reads the ledger from where the index stopped; follows it from the subscription below.
+  const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -135,6 +138,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       perAddress: createRateLimiter(clock, deps.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
       perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
+    search,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
@@ -169,6 +173,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   deps.ledger.replay(project);
   booted = true;
   const unsubscribe = deps.ledger.subscribe(project);
+  const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
 
   function tickPresence(): void {
     const now = clock.now();
@@ -222,6 +227,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       push.close();
       clearInterval(revocationSweep);
       unsubscribe();
+      unsubscribeSearch();
+      search.close();
       hub.close();
     },
   };

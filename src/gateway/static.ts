@@ -17,7 +17,7 @@ const headers = (_path: string, c: Context) => {
 };
 
 /**
- * Serves web/ (no build step) and the two vendored packages it imports by full path, with
+ * Serves web/ (no build step) and the vendored packages it imports by full path, with
  * Hono's serveStatic (which refuses `..`, doubled slashes and encoded separators) and ETags.
  * Mounted last, so API routes always win.
  */
@@ -27,7 +27,7 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
   const vendors = new Map(
-    ["htm", "preact"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
+    ["htm", "preact", "linkifyjs"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
   const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\n`;

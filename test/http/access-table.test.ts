@@ -232,6 +232,8 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
           action: { type: "job.approve", job_id: jobId },
         }),
       };
+    case "GET /v1/search":
+      return { path: row.variant === "in it" ? `/v1/search?q=hello&conversation_id=${conv}` : "/v1/search?q=hello" };
     case "GET /v1/office/affordances":
       return { path: `/v1/office/affordances?tenant_id=${T}&entity_id=ent_agent_scheduler` };
     case "GET /v1/agents/:entity_id/trajectory":

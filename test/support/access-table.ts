@@ -91,6 +91,8 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/conversations/:id/context/pin", what: "pin a job", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/context/target", what: "target a job", expect: signedIn(404, 404, 200) },
   { method: "PUT", route: "/v1/conversations/:id/mute", what: "mute it for me", expect: signedIn(404, 404, 200) },
+  { method: "GET", route: "/v1/search", what: "search the messages of my conversations", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/search", variant: "in it", what: "search within one conversation", expect: signedIn(404, 404, 200) },
   // Notifications (each person's own browsers).
   { method: "GET", route: "/v1/push/vapid-public-key", what: "the key to subscribe a browser with", expect: signedIn(200, 200, 200) },
   { method: "POST", route: "/v1/push/subscriptions", what: "send my notifications to this browser", expect: signedIn(201, 201, 201) },

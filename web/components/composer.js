@@ -7,6 +7,7 @@ import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
+import { loadDraft, saveDraft } from "../drafts.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
 
@@ -26,7 +27,7 @@ const TEMPLATES = [
  * @param {{ cid: string, prefill: { conversationId: string, text: string, n: number } | null, job?: JobHead, onPin: () => void, pinned: boolean, jobs?: JobHead[] }} props
  */
 export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
-  const [text, setText] = useState("");
+  const [text, setText] = useState(() => loadDraft(cid));
   const [menu, setMenu] = useState(false);
   const [refs, setRefs] = useState(/** @type {Array<{ job_id: string, title: string }>} */ ([]));
   const [query, setQuery] = useState(/** @type {string | null} */ (null));
@@ -47,8 +48,15 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       });
     }
   }, [prefill?.n]);
+  // Each conversation keeps its own draft; sending empties the box and so clears it. The text
+  // belongs to `draftOf` (it runs before the switch below, so the old text never lands on the new conversation).
+  const draftOf = useRef(cid);
   useEffect(() => {
-    setText("");
+    if (draftOf.current === cid) saveDraft(cid, text);
+  }, [cid, text]);
+  useEffect(() => {
+    draftOf.current = cid;
+    setText(loadDraft(cid));
     setRefs([]);
     setQuery(null);
   }, [cid]);

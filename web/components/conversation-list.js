@@ -1,5 +1,5 @@
 // @ts-check
-import { html, useState } from "../lib/preact.js";
+import { html, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { getState, setState } from "../store.js";
 import { navigate } from "../router.js";
@@ -7,6 +7,7 @@ import { Avatar } from "./avatar.js";
 import { ConversationRow } from "./conversation-row.js";
 import { pollSeconds } from "../live.js";
 import { NotifyBanner } from "./notify-banner.js";
+import { SearchResults } from "./search-results.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -22,6 +23,7 @@ export function otherParty(s, ids) {
 /** @param {{ s: State }} props */
 export function ConversationList({ s }) {
   const [q, setQ] = useState("");
+  const searchBox = useRef(/** @type {HTMLInputElement | null} */ (null));
   const needle = q.trim().toLowerCase();
   const list = needle ? s.conversations.filter((c) => c.title.toLowerCase().includes(needle)) : s.conversations;
   return html`<aside class="sidebar" aria-label="Conversations">
@@ -66,8 +68,16 @@ export function ConversationList({ s }) {
         : null
     }
     <${NotifyBanner} />
-    <div class="search"><input type="search" placeholder="Search conversations" aria-label="Search conversations"
-      value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} /></div>
+    <div class="search" role="search"><input ref=${searchBox} type="search" placeholder="Search conversations and messages" aria-label="Search conversations and messages"
+      value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)}
+      onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
+        if (e.key !== "ArrowDown") return;
+        const first = document.querySelector(".search-results button.search-hit");
+        if (first instanceof HTMLElement) {
+          e.preventDefault();
+          first.focus();
+        }
+      }} /></div>
     <ul class="conv-list">
       ${list.map((c) => {
         const other = otherParty(s, c.participant_entity_ids);
@@ -78,5 +88,6 @@ export function ConversationList({ s }) {
       })}
       ${list.length === 0 ? html`<li class="conv-empty">${needle ? "No conversation matches." : "No conversations yet. Start one with ＋."}</li>` : null}
     </ul>
+    <${SearchResults} q=${q} input=${searchBox} />
   </aside>`;
 }

@@ -3,17 +3,18 @@ import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
 import { TokenText } from "./token-text.js";
+import { LinkedText } from "./linked-text.js";
 
 /**
  * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
- * Text is rendered as text, line breaks kept by CSS.
- * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean }} props
+ * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and mail addresses links.
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean, links?: boolean }} props
  */
-export function MessageBubble({ text, ts, mine, sender, status, onRetry, action }) {
+export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links }) {
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}`}>
     <div class="bubble">
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}<${TokenText} text=${text} /></span>
+      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} />` : html`<${TokenText} text=${text} />`}</span>
       <span class="meta">${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}</span></span>`

@@ -10,6 +10,7 @@ import { UploadBubble } from "./upload-bubble.js";
 import { ActionSummaryBar } from "./action-summary.js";
 import { RenderDocView } from "./render-doc.js";
 import { ChoiceButtons, SurfaceCards } from "./surface-cards.js";
+import { useTimelinePaging } from "./timeline-paging.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
@@ -42,6 +43,7 @@ export function Timeline({ s, cid, jobs }) {
   useEffect(() => {
     stick.current = true;
   }, [cid]);
+  const paging = useTimelinePaging({ box, stick, cid, items, loaded: !!tl?.loaded });
 
   /** @type {any[]} */
   const out = [];
@@ -52,7 +54,11 @@ export function Timeline({ s, cid, jobs }) {
       out.push(html`<div key=${`d_${it.event_id}`} class="day"><span>${day}</span></div>`);
       lastDay = day;
     }
-    out.push(html`<div key=${it.event_id} class="item" data-event-id=${it.event_id}>${renderItem(it)}</div>`);
+    if (it.event_id === paging.divider) {
+      out.push(html`<div key="unread-divider" class="unread-divider" role="separator" aria-label="New messages"><span>New messages</span></div>`);
+    }
+    const found = paging.found === it.event_id;
+    out.push(html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} tabIndex=${found ? -1 : undefined}>${renderItem(it)}</div>`);
   }
   for (const l of locals) {
     if (l.kind === "file") {
@@ -80,7 +86,7 @@ export function Timeline({ s, cid, jobs }) {
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
-      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} />`;
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} links=${it.sender.actor_type === "human"} />`;
     }
     return html`<${SystemEvent} text="A message this version can’t show yet." />`;
   }
@@ -106,12 +112,14 @@ export function Timeline({ s, cid, jobs }) {
     </div>`;
   }
 
-  return html`<section class="timeline" ref=${box} aria-label="Messages"
+  return html`<section class="timeline" ref=${box} aria-label="Messages" tabIndex="0"
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      paging.onScroll(el);
     }}>
     <div class="timeline-inner">
+      ${paging.top}
       ${!tl?.loaded && items.length === 0 ? html`<div class="loading">Loading messages…</div>` : null}
       ${tl?.loaded && count === 0 ? html`<div class="empty-chat">Say hello — ask for anything, like “Can you schedule a 30-min call with Maria next week?”</div>` : null}
       ${out}

@@ -12,6 +12,7 @@ import { createNotificationRoutes } from "./notifications.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPeopleRoutes } from "./people.js";
+import { createSearchRoutes } from "./search.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
 export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
@@ -26,5 +27,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createNotificationRoutes(gw));
   app.route("/", createSessionRoutes(gw));
   app.route("/", createPeopleRoutes(gw));
+  app.route("/", createSearchRoutes(gw));
   return app;
 }

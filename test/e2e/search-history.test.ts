@@ -1,0 +1,177 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { appendNumbered, textEvent } from "../support/messages.js";
+import { postJson, startTestServer, type TestServer } from "../support/server.js";
+import { DESKTOP, launchBrowser, signedIn } from "./harness.js";
+
+/**
+ * Search, long history, drafts, links and the unread divider in the browser. A group "History"
+ * (Dan and Ana) holds a message about a zeppelin and then 1,500 numbered messages.
+ */
+let server: TestServer;
+let browser: Browser;
+let HISTORY = "";
+const DM = "cnv_dan_ana";
+const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
+const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  const made = await postJson(`${server.url}/v1/conversations`, dan().token, { title: "History", participants: [{ entity_id: ana().entity_id }] });
+  HISTORY = made.body.conversation_id;
+  await server.server.ledger.append({ tenant_id: "tnt_acme_001", events: [textEvent(HISTORY, ana().entity_id, "I saw a zeppelin over the harbour", "msg_zeppelin")] });
+  await appendNumbered(server, HISTORY, dan().entity_id, 1500, "history");
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const serious = async (page: Page, include: string) =>
+  (await new AxeBuilder({ page }).include(include).analyze()).violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
+const openConversation = (page: Page, cid: string) => page.locator(`[data-conversation-id="${cid}"]`).click();
+const firstText = (page: Page) => page.locator(".timeline .item .text").first().textContent();
+const anaSays = async (text: string) => expect((await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text })).status).toBe(202);
+
+describe("history, search, drafts, links and the divider", () => {
+  test("scrolling up loads older pages, keeping the view in place, back to message 1 of 1,500", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
+    try {
+      await openConversation(page, HISTORY);
+      await page.locator(".timeline .item", { hasText: "history 1500" }).waitFor();
+      const timeline = page.locator(".timeline");
+      let pages = 0;
+      for (; pages < 20; pages++) {
+        if ((await firstText(page)) === "I saw a zeppelin over the harbour") break;
+        const before = (await firstText(page)) ?? "";
+        const anchor = page.locator(".timeline .item", { hasText: new RegExp(`^${before}`) }).first();
+        await timeline.evaluate((el) => {
+          el.scrollTop = 0;
+          el.dispatchEvent(new Event("scroll"));
+        });
+        await expect.poll(() => firstText(page), { timeout: 60_000 }).not.toBe(before);
+        if (pages === 0) {
+          // The message that was at the top is still on screen after the older page came in above it.
+          const [box, view] = await Promise.all([anchor.boundingBox(), timeline.boundingBox()]);
+          expect(box!.y).toBeGreaterThanOrEqual(view!.y - 1);
+          expect(box!.y).toBeLessThan(view!.y + view!.height);
+        }
+      }
+      expect(pages).toBeGreaterThanOrEqual(5);
+      expect(await page.locator(".timeline .item .text", { hasText: /^history 1$/ }).count()).toBe(1);
+      await page.locator(".history-start").waitFor();
+      expect(await page.locator(".timeline .item").count()).toBe(1501);
+      expect(await serious(page, ".timeline")).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 400_000);
+
+  test("a search result opens its conversation at the message, even far back, highlighted", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, ana().token, DESKTOP);
+    try {
+      const box = page.getByRole("searchbox", { name: "Search conversations and messages" });
+      await box.fill("zeppel");
+      const hit = page.locator(".search-results button.search-hit").first();
+      await hit.waitFor();
+      expect(await page.locator(".search-results button.search-hit").count()).toBe(1);
+      expect(await hit.locator("mark").textContent()).toBe("zeppelin");
+      expect(await hit.textContent()).toContain("History");
+      expect(await serious(page, ".sidebar")).toEqual([]);
+      // Keyboard: down into the results, Enter opens.
+      await box.press("ArrowDown");
+      await expect.poll(() => hit.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.url()).toContain(`/c/${HISTORY}`);
+      // Highlighted for a few seconds, and in view.
+      await page.locator(".timeline .item-found", { hasText: "I saw a zeppelin" }).waitFor({ timeout: 120_000 });
+      const found = page.locator(".timeline .item", { hasText: "I saw a zeppelin" });
+      const [b, v] = await Promise.all([found.boundingBox(), page.locator(".timeline").boundingBox()]);
+      expect(b!.y).toBeGreaterThanOrEqual(v!.y - 1);
+      expect(b!.y + b!.height).toBeLessThanOrEqual(v!.y + v!.height + 1);
+
+      // A word no message has.
+      await box.fill("qwertyuiop");
+      await page.locator(".search-results .search-empty").waitFor();
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
+
+  test("drafts stay with their conversation across switches and reloads; sending clears one", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
+    try {
+      const composer = page.getByRole("textbox", { name: "Message" });
+      await openConversation(page, DM);
+      await composer.fill("half a thought for Ana");
+      await openConversation(page, HISTORY);
+      await expect.poll(() => composer.inputValue()).toBe("");
+      await composer.fill("a note for the group");
+      await openConversation(page, DM);
+      await expect.poll(() => composer.inputValue()).toBe("half a thought for Ana");
+      await page.reload();
+      await page.locator(".sidebar").waitFor();
+      await expect.poll(() => composer.inputValue()).toBe("half a thought for Ana");
+      await openConversation(page, HISTORY);
+      await expect.poll(() => composer.inputValue()).toBe("a note for the group");
+      await composer.press("Enter");
+      await page.locator(".msg-out .text", { hasText: "a note for the group" }).first().waitFor();
+      await expect.poll(() => composer.inputValue()).toBe("");
+      await openConversation(page, DM);
+      await openConversation(page, HISTORY);
+      await expect.poll(() => composer.inputValue()).toBe("");
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
+
+  test("web addresses in people's messages are links; javascript: never is", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
+    try {
+      await openConversation(page, DM);
+      await anaSays("Docs at https://example.com/guide?x=1, also www.example.org; not javascript:alert(1) nor data:text/html,hi");
+      const bubble = page.locator(".msg-in .text", { hasText: "Docs at" }).last();
+      await bubble.waitFor();
+      const links = await bubble
+        .locator("a")
+        .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), target: a.getAttribute("target"), rel: a.getAttribute("rel"), text: a.textContent })));
+      expect(links).toEqual([
+        { href: "https://example.com/guide?x=1", target: "_blank", rel: "noopener noreferrer", text: "https://example.com/guide?x=1" },
+        { href: "http://www.example.org", target: "_blank", rel: "noopener noreferrer", text: "www.example.org" },
+      ]);
+      expect(await bubble.textContent()).toContain("javascript:alert(1)");
+      expect(await page.locator('a[href^="javascript:" i], a[href^="data:" i]').count()).toBe(0);
+      expect(await serious(page, ".timeline")).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test("opening a conversation with unread messages shows 'New messages' above the first of them", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
+    try {
+      await openConversation(page, HISTORY);
+      await anaSays("read this one first");
+      await anaSays("and then this one");
+      await expect.poll(() => page.locator(`[data-conversation-id="${DM}"]`).textContent()).toMatch(/2/);
+      await openConversation(page, DM);
+      const divider = page.locator(".timeline .unread-divider");
+      await divider.waitFor();
+      expect(await divider.getAttribute("role")).toBe("separator");
+      const next = await divider.evaluate((el) => el.nextElementSibling?.textContent ?? "");
+      expect(next).toContain("read this one first");
+      const items = page.locator(".timeline > .timeline-inner > *");
+      const order = await items.evaluateAll((els) => els.map((e) => (e.classList.contains("unread-divider") ? "DIVIDER" : (e.textContent ?? "").slice(0, 40))));
+      const at = order.indexOf("DIVIDER");
+      expect(order.slice(at + 1).filter((x) => x.includes("read this one first") || x.includes("and then this one"))).toHaveLength(2);
+      // Gone once the conversation is left and opened again with nothing new.
+      await openConversation(page, HISTORY);
+      await openConversation(page, DM);
+      await page.locator(".timeline .item", { hasText: "and then this one" }).waitFor();
+      expect(await divider.count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
