@@ -8,6 +8,9 @@ import { jobIdOf, type RuleContext } from "./rule.js";
  * `actor_is_job_owner_or_system`, `actor_type_in`, `actor_tool_allowed` (path of a tool name:
  * in the actor's `allowed_tools`, or its tool mode is auto or approve), `actor_tool_auto` (the
  * actor's mode for that tool is auto), `job_approved` (a person approved the event's job).
+ * Conversation tests read the event's conversation: `actor_is_conversation_creator`,
+ * `actor_is_entity_at` (path: the actor is the entity named there), `member_at` (path: that
+ * entity is a member now), `registered_at` (path: that entity is registered in the tenant).
  */
 export interface Condition {
   test(ctx: RuleContext): boolean;
@@ -105,6 +108,43 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
         return (jobId ? (c.fold.job(c.tenantId, jobId)?.approved ?? false) : false) === want;
       },
       text: want ? "a person approved the job" : "nobody approved the job",
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_conversation_creator")) {
+    keys.delete("actor_is_conversation_creator");
+    parts.push({
+      test: (c) => !!c.actorId && c.fold.conversation(c.tenantId, String(c.event.conversation_id))?.created_by === c.actorId,
+      text: "the actor created the conversation",
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_entity_at")) {
+    keys.delete("actor_is_entity_at");
+    const path = fieldPath(String(s.actor_is_entity_at));
+    parts.push({ test: (c) => !!c.actorId && path.get(c.event) === c.actorId, text: `the actor is ${path.path}`, usesFold: false });
+  }
+  if (keys.has("member_at")) {
+    keys.delete("member_at");
+    const path = fieldPath(String(s.member_at));
+    parts.push({
+      test: (c) => {
+        const id = path.get(c.event);
+        return typeof id === "string" && c.fold.isMember(c.tenantId, String(c.event.conversation_id), id);
+      },
+      text: `${path.path} is a member of the conversation`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("registered_at")) {
+    keys.delete("registered_at");
+    const path = fieldPath(String(s.registered_at));
+    parts.push({
+      test: (c) => {
+        const id = path.get(c.event);
+        return typeof id === "string" && c.fold.entity(c.tenantId, id) !== undefined;
+      },
+      text: `${path.path} is a person or agent of the workspace`,
       usesFold: true,
     });
   }
