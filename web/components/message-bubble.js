@@ -7,11 +7,13 @@ import { TokenText } from "./token-text.js";
 /**
  * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
  * Text is rendered as text, line breaks kept by CSS.
- * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean }} props
+ * A message that mentions the reader is marked (a stronger bubble and the words "mentions you").
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean, mentionsYou?: boolean }} props
  */
-export function MessageBubble({ text, ts, mine, sender, status, onRetry, action }) {
-  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}`}>
+export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, mentionsYou }) {
+  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
+      ${mentionsYou ? html`<span class="mention-mark">Mentions you</span>` : null}
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}<${TokenText} text=${text} /></span>
       <span class="meta">${clock(ts)}${
