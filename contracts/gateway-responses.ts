@@ -49,6 +49,8 @@ export const ZConversationDetail = z.object({
       entity_id: ZEntityId,
       display_name: z.string(),
       actor_type: ZActorType,
+      /** Authority roles (admin, job_approver, …): the members panel shows them. */
+      roles: z.array(z.string()).optional(),
       role: z.string().optional(),
       capabilities: z.array(z.string()).optional(),
       presence: ZPresence.optional(),

@@ -1,6 +1,7 @@
 import { LIMITS } from "./facts.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
+import { ZMention } from "./events.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
 import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId, ZTraceId } from "./primitives.js";
 
@@ -79,6 +80,11 @@ export const ZCreateConversationResponse = z.object({
   cursor: ZCursor,
 });
 
+/** `POST /v1/conversations/:id/members`: add a person or agent of the workspace. */
+export const ZAddMemberRequest = z.strictObject({ entity_id: ZEntityId });
+/** `PUT /v1/conversations/:id/title`: a group's new name. */
+export const ZRenameConversationRequest = z.strictObject({ title: z.string().trim().min(1).max(120) });
+
 const ZInputValue = z.union([z.string().max(5000), z.number(), z.boolean()]);
 
 export const ZPostMessageRequest = z.discriminatedUnion("kind", [
@@ -89,6 +95,8 @@ export const ZPostMessageRequest = z.discriminatedUnion("kind", [
     actor_entity_id: ZEntityId.optional(),
     body_text: z.string().min(1).max(LIMITS.messageChars),
     client_message_id: z.string().max(128).optional(),
+    /** Who the text's `@Name`s mean: members of the conversation, or agents of the workspace. */
+    mentions: z.array(ZMention).max(50).optional(),
   }),
   z.strictObject({
     kind: z.literal("card_action"),
@@ -167,6 +175,10 @@ export const ZPresence = z.object({
 export const ZConversationSummary = z.object({
   conversation_id: ZConversationId,
   title: z.string(),
+  /** A direct chat (two people, named after the other) or a group; a direct chat someone joins becomes a group. */
+  kind: z.enum(["direct", "group"]).optional(),
+  /** Who started it: with admins, the one who may remove others. */
+  created_by: ZEntityId.optional(),
   participant_entity_ids: z.array(ZEntityId),
   last_item_ts: ZIsoTime.optional(),
   last_preview: z.object({ kind: z.string(), text: z.string().optional(), job_id: ZJobId.optional(), card_type: z.string().optional() }).optional(),

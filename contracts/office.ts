@@ -15,6 +15,10 @@ export const ZIngestMessageRequest = z.strictObject({
   body_text: z.string().min(1).max(LIMITS.messageChars),
   /** The ledger event of the person's message; Office's events name it as their cause. */
   message_event_id: ZEventId.optional(),
+  /** Who the message mentions (as its ledger event says): in a group, an agent answers only when it is one of them. */
+  mentions: z.array(ZEntityId).max(50).optional(),
+  /** The message it replies to (as its ledger event says): replying to an agent's message asks that agent. */
+  reply_to_message_id: z.string().min(1).max(128).optional(),
 });
 
 /** `POST /v1/office/job_action`: a person clicked a card button. */

@@ -11,6 +11,7 @@ export const SSE_EVENT_NAMES = [
   "hello",
   "timeline.append",
   "conversation.update",
+  "conversation.removed",
   "job.update",
   "presence.update",
   "artifact.added",
@@ -28,6 +29,8 @@ export const ZSseHello = z.object({
 });
 export const ZSseTimelineAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
 export const ZSseConversationUpdate = z.object({ tenant_id: ZTenantId, conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }) });
+/** To a person removed from (or who left) a conversation: it leaves their list; nothing more of it reaches them. */
+export const ZSseConversationRemoved = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, reason: z.enum(["left", "removed"]) });
 export const ZSseJobUpdate = z.object({
   tenant_id: ZTenantId,
   job: z.looseObject({

@@ -162,6 +162,12 @@ export const api = {
       key,
     }),
   /** @param {string} id @param {string} cursor */
+  /** Add a person or agent of the workspace. @param {string} id @param {string} entityId */
+  addMember: (id, entityId) => request("POST", `/v1/conversations/${enc(id)}/members`, { body: { entity_id: entityId } }),
+  /** Leave (my own id) or remove someone. @param {string} id @param {string} entityId */
+  removeMember: (id, entityId) => request("DELETE", `/v1/conversations/${enc(id)}/members/${enc(entityId)}`),
+  /** Rename a group. @param {string} id @param {string} title */
+  renameConversation: (id, title) => request("PUT", `/v1/conversations/${enc(id)}/title`, { body: { title } }),
   markRead: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor } }),
 
   /** @param {string} jobId */
@@ -242,7 +248,7 @@ export const api = {
   openStream(cursor, h) {
     const url = cursor ? `/v1/stream?cursor=${enc(cursor)}` : "/v1/stream";
     const es = new EventSource(url, { withCredentials: true });
-    const names = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "notification", "heartbeat"];
+    const names = ["hello", "timeline.append", "conversation.update", "conversation.removed", "job.update", "presence.update", "artifact.added", "notification", "heartbeat"];
     for (const name of names) {
       es.addEventListener(name, (ev) => {
         const m = /** @type {MessageEvent} */ (ev);

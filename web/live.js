@@ -3,10 +3,11 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
 import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
-import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState, setEntities } from "./store.js";
+import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState, setEntities } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
+import { navigate } from "./router.js";
 
 /**
  * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
@@ -134,6 +135,12 @@ function onFrame(name, data, id) {
         // Unread is per reader; a count for the open conversation is already being cleared.
         if (getState().route.conversationId === c.conversation_id) delete c.unread_count;
         mergeConversation(c);
+      }
+      break;
+    case "conversation.removed":
+      if (data?.conversation_id) {
+        dropConversation(data.conversation_id);
+        if (getState().route.conversationId === data.conversation_id) navigate("/");
       }
       break;
     case "job.update":

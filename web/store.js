@@ -129,6 +129,14 @@ export function mergeConversation(patch) {
   setState({ conversations: sortConversations(list) });
 }
 
+/**
+ * A conversation I am no longer in (left or removed): it leaves the list at once.
+ * @param {string} conversationId
+ */
+export function dropConversation(conversationId) {
+  setState({ conversations: state.conversations.filter((c) => c.conversation_id !== conversationId) });
+}
+
 /** @param {Partial<JobHead> & { job_id: string }} job */
 export function mergeJob(job) {
   const prev = state.jobs[job.job_id];

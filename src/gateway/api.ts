@@ -11,6 +11,7 @@ import { setMute, subscribePush, unsubscribePush } from "./commands/notification
 import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, signInOptions } from "./commands/sessions.js";
 import { handOverJob } from "./commands/hand-over.js";
 import { updateProfile } from "./commands/profile.js";
+import { addMember, removeMember, renameConversation } from "./commands/members.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -107,6 +108,9 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       return postText(core, p, conversationId, body, idem);
     },
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
+    addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
+    removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
+    renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),
     attachFile: (p, id, file, idem, caption) => attachFile(core, p, id, file, idem, caption),
     async artifact(p, artifactId) {
       const found = findArtifact(core, p, artifactId);

@@ -15,6 +15,7 @@ import type {
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+import type { ZAddMemberRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
@@ -166,6 +167,13 @@ export interface GatewayApi {
   handOver(p: Principal, jobId: string, body: In<typeof ZHandOverRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/jobs/:job_id/why: the job's causal chain from the ledger, each line linking into the Job Drawer. */
   why(p: Principal, jobId: string): TWhyResponse;
+  // Membership.
+  /** POST /v1/conversations/:id/members: any member adds a person or agent of the workspace (an agent then answers the message that mentioned it). */
+  addMember(p: Principal, conversationId: string, body: In<typeof ZAddMemberRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** DELETE /v1/conversations/:id/members/:entity_id: leave (my own id) or remove someone (creator or admin); their reads and stream of it end at once. */
+  removeMember(p: Principal, conversationId: string, entityId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** PUT /v1/conversations/:id/title: any member renames a group. */
+  renameConversation(p: Principal, conversationId: string, body: In<typeof ZRenameConversationRequest>, idem: IdemScope): Promise<StoredResponse>;
 
   // Live updates.
   /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */

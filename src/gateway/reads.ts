@@ -45,6 +45,7 @@ export function getConversation(core: Core, p: Principal, conversationId: string
       entity_id: id,
       display_name: e?.display_name ?? id,
       actor_type: e?.actor_type ?? "human",
+      ...(e?.roles.length ? { roles: e.roles } : {}),
       ...(e?.role ? { role: e.role } : {}),
       ...(e?.capabilities ? { capabilities: e.capabilities } : {}),
       presence: state.presence.get(id),

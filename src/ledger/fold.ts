@@ -2,7 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { impliedJobState } from "./policy/job-transition.js";
-import type { CardFacts, FoldSnapshot, JobFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
+import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
 
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
@@ -51,11 +51,18 @@ interface ToolCallRec {
   has_result: boolean;
 }
 
+interface ConversationMeta {
+  created_by: string;
+  kind: "direct" | "group";
+}
+
 class TenantState {
   readonly seen = new Set<string>();
   readonly jobs = new Map<string, JobRec>();
   /** conversation_id → member entity ids (the workspace conversation is implicit). */
   readonly conversations = new Map<string, Set<string>>();
+  /** conversation_id → who created it and whether it is a direct chat (membership rules read these). */
+  readonly conversationMeta = new Map<string, ConversationMeta>();
   readonly entities = new Map<string, EntityRec>();
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
@@ -180,6 +187,21 @@ export function createFold(): PolicyFold {
         const members = new Set<string>();
         for (const m of p.participants ?? []) members.add(m.entity_id);
         setInMap(s.conversations, p.conversation_id, members);
+        const ids = [...members];
+        setInMap(s.conversationMeta, p.conversation_id, { created_by: event.actor.entity_id, kind: p.kind ?? (ids.length === 2 ? "direct" : "group") });
+        return;
+      }
+      case "conversation.member_added": {
+        const members = s.conversations.get(event.conversation_id);
+        if (members) addToSet(members, p.entity_id);
+        // A direct chat someone else joins is a group from then on.
+        const meta = s.conversationMeta.get(event.conversation_id);
+        if (meta?.kind === "direct") setInMap(s.conversationMeta, event.conversation_id, { ...meta, kind: "group" });
+        return;
+      }
+      case "conversation.member_removed": {
+        const members = s.conversations.get(event.conversation_id);
+        if (members?.delete(p.entity_id)) record(() => members.add(p.entity_id));
         return;
       }
       case "job.created": {
@@ -303,6 +325,12 @@ export function createFold(): PolicyFold {
     entity(t, entityId) {
       return get(t)?.entities.get(entityId);
     },
+    conversation(t, conversationId): ConversationFacts | undefined {
+      const s = get(t);
+      const meta = s?.conversationMeta.get(conversationId);
+      const members = s?.conversations.get(conversationId);
+      return meta && members ? { created_by: meta.created_by, kind: meta.kind, members } : undefined;
+    },
 
     job: (t, jobId): JobFacts | undefined => get(t)?.jobs.get(jobId),
     hasConversation: (t, c) => c === WORKSPACE_CONVERSATION_ID || (get(t)?.conversations.has(c) ?? false),
@@ -320,6 +348,7 @@ export function createFold(): PolicyFold {
           seen: [...s.seen].sort(),
           jobs: sortedObject(s.jobs, (j) => ({ ...j })),
           conversations: sortedObject(s.conversations, (m) => [...m].sort()),
+          conversation_meta: sortedObject(s.conversationMeta, (m) => ({ ...m })),
           entities: sortedObject(s.entities, (e) => ({ ...e, roles: [...e.roles], ...(e.tool_modes ? { tool_modes: sortedObject(e.tool_modes, (m) => m) } : {}) })),
           cards: sortedObject(s.cards, (c) => ({
             job_id: c.job_id,

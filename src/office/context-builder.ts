@@ -31,6 +31,8 @@ export interface ContextBuilder {
   allJobIds(tenantId: string): readonly string[];
   jobSummary(tenantId: string, jobId: string): JobSummary | undefined;
   lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
+  /** The agent that wrote a message (by message_id), if an agent did. */
+  agentAuthorOf(tenantId: string, messageId: string): string | undefined;
   /**
    * Who can take work no tool can do: a person (approver or admin, not the sender, the named one
    * when a name is given) and the conversation where the agent and that person are both members,
@@ -130,6 +132,7 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     allJobIds: (t) => view.tenantJobIds(t),
     jobSummary: (t, j) => view.job(t, j),
     lastMessageBy: (t, c, id) => view.lastMessageBy(t, c, id),
+    agentAuthorOf: (t, m) => view.agentAuthorOf(t, m),
     answeringAgent(tenantId, conversationId, text, senderId) {
       const agents = view
         .participants(tenantId, conversationId)

@@ -18,6 +18,7 @@ import { findMeeting } from "./planner/slots.js";
 import { messageExtras } from "./message-extras.js";
 import * as copy from "./narrator.js";
 import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
+import { whoAnswers } from "./group-gate.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -107,8 +108,9 @@ export function createIngest(deps: {
     }
     // Agents do not answer agents: it would let two agents talk to each other forever.
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
-    const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
-    if (!agent) return { ids: [], notes: "No agent in this conversation" };
+    const verdict = whoAnswers(context, req);
+    if (!verdict.agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
+    const agent = verdict.agent;
     const handOver = parseHandOver(req.body_text);
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {

@@ -75,6 +75,8 @@ export interface OfficeView {
   agentJobIds(tenantId: string, entityId: string): readonly string[];
   tenantJobIds(tenantId: string): readonly string[];
   lastMessageBy(tenantId: string, conversationId: string, entityId: string): string | undefined;
+  /** The agent that wrote a message (by message_id), if an agent did: replying to it asks that agent. */
+  agentAuthorOf(tenantId: string, messageId: string): string | undefined;
   /** The conversation's last RECENT_TEXTS_KEPT text messages with a body, oldest first. */
   recentTexts(tenantId: string, conversationId: string): readonly RecentText[];
   /** Folds one committed event in; the subscription calls it, exposed for rebuild checks. */
@@ -121,6 +123,8 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
   const memberOf = new Map<string, string[]>();
   /** Names people chose for themselves (entity.profile_updated), which outlive a re-registration. */
   const profileNames = new Map<string, string>();
+  /** tenant, message_id → agent entity id, for agents' messages only (what a reply can point at). */
+  const agentMessages = new Map<string, string>();
 
   /** Mirrors foldJob for the summary's fields; the rebuild test checks the two agree. */
   function applyToJob(e: TStoredEvent, jobId: string): void {
@@ -231,7 +235,33 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
         participants.set(k, list);
         break;
       }
+      case "conversation.member_added": {
+        const k = key(e.tenant_id, e.conversation_id);
+        const list = participants.get(k);
+        if (!list || list.includes(e.payload.entity_id)) break;
+        participants.set(k, [...list, e.payload.entity_id]);
+        push(memberOf, key(e.tenant_id, e.payload.entity_id), e.conversation_id);
+        break;
+      }
+      case "conversation.member_removed": {
+        const k = key(e.tenant_id, e.conversation_id);
+        const list = participants.get(k);
+        if (!list) break;
+        participants.set(
+          k,
+          list.filter((id) => id !== e.payload.entity_id),
+        );
+        const mk = key(e.tenant_id, e.payload.entity_id);
+        const convs = memberOf.get(mk);
+        if (convs)
+          memberOf.set(
+            mk,
+            convs.filter((c) => c !== e.conversation_id),
+          );
+        break;
+      }
       case "message.sent": {
+        if (e.actor.actor_type === "agent") agentMessages.set(key(e.tenant_id, e.payload.message_id), e.actor.entity_id);
         lastMessage.set(key(e.tenant_id, e.conversation_id, e.actor.entity_id), e.event_id);
         const body = e.payload.kind === "text" ? e.payload.body_text : undefined;
         if (body) {
@@ -270,8 +300,9 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     tenantJobIds: (t) => byTenant.get(t) ?? EMPTY,
     lastMessageBy: (t, c, id) => lastMessage.get(key(t, c, id)),
     recentTexts: (t, c) => texts.get(key(t, c)) ?? EMPTY,
+    agentAuthorOf: (t, m) => agentMessages.get(key(t, m)),
     apply,
-    snapshot: () => ({ profiles, profileNames, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts }),
+    snapshot: () => ({ profiles, profileNames, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts, agentMessages }),
     close: unsubscribe,
   };
 }

@@ -21,6 +21,9 @@ let approve: { card_id: string; button_id: string; action: unknown } | undefined
 let artifactId = "";
 let contactId = "";
 let otherTenant = "";
+/** An agent added to and removed from Dan's chat by the membership rows, and a group Dan and Ana both leave. */
+let helperAgent = "";
+let leaveGroup = "";
 
 const core = () => t.server.gateway.core;
 const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId, entityId });
@@ -65,6 +68,8 @@ beforeAll(async () => {
   });
   artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
   contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
+  helperAgent = (await postJson(`${t.url}/v1/agents`, dan.token, { display_name: "Access Helper", role: "Helper" })).body.entity_id;
+  leaveGroup = (await postJson(`${t.url}/v1/conversations`, dan.token, { title: "Leavers", participants: [{ entity_id: ana.entity_id }] })).body.conversation_id;
 }, 30_000);
 afterAll(() => t?.close());
 
@@ -185,6 +190,15 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "POST /v1/conversations/:id/context/pin":
     case "POST /v1/conversations/:id/context/target":
       return { path: row.route.replace(":id", conv), init: json({ job_id: jobId }) };
+    case "POST /v1/conversations/:id/members":
+      return { path: `/v1/conversations/${conv}/members`, init: json({ entity_id: helperAgent }) };
+    case "DELETE /v1/conversations/:id/members/:entity_id":
+      // Removing: the helper agent the row before added. Leaving: each caller leaves a group of their own.
+      return row.variant === "leave"
+        ? { path: `/v1/conversations/${leaveGroup}/members/${me}`, init: { method: "DELETE" } }
+        : { path: `/v1/conversations/${conv}/members/${helperAgent}`, init: { method: "DELETE" } };
+    case "PUT /v1/conversations/:id/title":
+      return { path: `/v1/conversations/${conv}/title`, init: json({ title: "Scheduling" }) };
     case "PUT /v1/conversations/:id/mute":
       return { path: `/v1/conversations/${conv}/mute`, init: json({ muted: true }) };
     case "POST /v1/push/subscriptions": {

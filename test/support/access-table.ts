@@ -93,6 +93,10 @@ export const ACCESS: AccessRow[] = [
   { method: "PUT", route: "/v1/conversations/:id/mute", what: "mute it for me", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/search", what: "search the messages of my conversations", expect: signedIn(200, 200, 200) },
   { method: "GET", route: "/v1/search", variant: "in it", what: "search within one conversation", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/conversations/:id/members", what: "add a person or agent to it (any member)", expect: signedIn(404, 404, 202) },
+  { method: "DELETE", route: "/v1/conversations/:id/members/:entity_id", what: "remove someone from it (its creator or an admin)", expect: signedIn(404, 404, 202) },
+  { method: "DELETE", route: "/v1/conversations/:id/members/:entity_id", variant: "leave", what: "leave a group I am in", expect: signedIn(404, 202, 202) },
+  { method: "PUT", route: "/v1/conversations/:id/title", what: "rename it (any member of a group)", expect: signedIn(404, 404, 202) },
   // Notifications (each person's own browsers).
   { method: "GET", route: "/v1/push/vapid-public-key", what: "the key to subscribe a browser with", expect: signedIn(200, 200, 200) },
   { method: "POST", route: "/v1/push/subscriptions", what: "send my notifications to this browser", expect: signedIn(201, 201, 201) },

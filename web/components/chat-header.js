@@ -12,9 +12,9 @@ import { StatePill } from "./state-pill.js";
 
 /**
  * Participant, role and status; the active-job chip opens the Job Drawer.
- * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void }} props
+ * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void }} props
  */
-export function ChatHeader({ title, other, presence, job, members, muted, onMute }) {
+export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers }) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
@@ -34,6 +34,7 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
       <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>`
         : null
     }
+    ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${`Members (${members})`} onClick=${onMembers}>Members</button>` : null}
     ${
       onMute
         ? html`<button type="button" class=${`icon-btn mute-btn${muted ? " muted" : ""}`} aria-pressed=${muted ? "true" : "false"}

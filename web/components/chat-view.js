@@ -7,6 +7,7 @@ import { otherParty } from "./conversation-list.js";
 import { ChatHeader } from "./chat-header.js";
 import { Composer } from "./composer.js";
 import { Timeline } from "./timeline.js";
+import { MembersPanel } from "./members-panel.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -34,6 +35,7 @@ function activeJob(s, cid) {
 /** @param {{ s: State, cid: string }} props */
 export function ChatView({ s, cid }) {
   const [drag, setDrag] = useState(false);
+  const [showMembers, setShowMembers] = useState(false);
   // The pin lives in the conversation's ThreadContext on the server (it also steers which job a
   // message without a reference applies to).
   useEffect(() => void loadThread(cid), [cid]);
@@ -45,7 +47,8 @@ export function ChatView({ s, cid }) {
   }, [cid]);
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   const ids = conv?.participant_entity_ids ?? [];
-  const other = otherParty(s, ids);
+  // A group is not any one of its members: its header shows no one's badges or presence.
+  const other = conv?.kind === "group" ? undefined : otherParty(s, ids);
   const job = activeJob(s, cid);
   const pinned = !!job && s.threads[cid]?.pinned_job_id === job.job_id;
   const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
@@ -67,7 +70,9 @@ export function ChatView({ s, cid }) {
     }}>
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
-      muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined} />
+      muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
+      onMembers=${conv ? () => setShowMembers(true) : undefined} />
+    ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to add the files</div>` : null}

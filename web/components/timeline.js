@@ -86,7 +86,8 @@ export function Timeline({ s, cid, jobs }) {
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
-      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} links=${it.sender.actor_type === "human"} />`;
+      const mentionsYou = Array.isArray(m.mentions) && m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} />`;
     }
     return html`<${SystemEvent} text="A message this version can’t show yet." />`;
   }

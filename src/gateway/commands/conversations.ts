@@ -8,6 +8,7 @@ import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import type { ConversationRow, JobRow } from "../projections/state.js";
 import { scrubText } from "../pii.js";
+import { checkMentions } from "./mentions.js";
 
 /** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
 export function memberConversation(core: Core, p: Principal, conversationId: string): ConversationRow {
@@ -60,10 +61,11 @@ export async function postText(
   core: Core,
   p: Principal,
   conversationId: string,
-  body: { body_text: string; trace_id?: string | undefined; client_message_id?: string | undefined },
+  body: { body_text: string; trace_id?: string | undefined; client_message_id?: string | undefined; mentions?: Array<{ entity_id: string }> | undefined },
   idem?: IdemScope,
 ): Promise<StoredResponse> {
   const conv = memberConversation(core, p, conversationId);
+  const mentions = checkMentions(core, p, conv, body.mentions);
   // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const state = core.tenant(p.tenantId);
@@ -80,6 +82,7 @@ export async function postText(
       kind: "text",
       body_text: text.slice(0, LIMITS.messageChars),
       ...(refs.length ? { pii_refs: refs } : {}),
+      ...(mentions.length ? { mentions } : {}),
     },
     { trace_id: traceId },
   );
@@ -104,6 +107,7 @@ export async function postText(
                 // anything it writes reaches the ledger.
                 body_text: body.body_text,
                 message_event_id: ev.event_id,
+                ...(mentions.length ? { mentions: mentions.map((m) => m.entity_id) } : {}),
               },
             }),
         }

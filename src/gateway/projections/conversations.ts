@@ -104,6 +104,8 @@ export function summarize(state: TenantState, conv: ConversationRow, viewer: str
   return {
     conversation_id: conv.conversation_id,
     title: (other && state.entities.get(other)?.display_name) || conv.title,
+    kind: conv.kind,
+    created_by: conv.created_by,
     participant_entity_ids: conv.participant_entity_ids,
     ...(conv.last_item_ts ? { last_item_ts: conv.last_item_ts } : {}),
     ...(conv.last_preview ? { last_preview: conv.last_preview } : {}),

@@ -4,6 +4,7 @@ import { applyConversations } from "./conversations.js";
 import { applyEntities, entityView } from "./entities.js";
 import { applyJobEvents } from "./job-events.js";
 import { applyJobs } from "./jobs.js";
+import { applyMembership } from "./membership.js";
 import { affectedEntities, evaluatePresence } from "./presence.js";
 import { createTenantState, type Delta, type JobRow, type TenantState } from "./state.js";
 import { applyTimeline } from "./timeline.js";
@@ -67,6 +68,7 @@ export function createProjector(): Projector {
       }
       deltas.push(...applyTimeline(state, ev));
       deltas.push(...applyConversations(state, ev));
+      deltas.push(...applyMembership(state, ev));
       deltas.push(...applyJobs(state, ev));
       applyJobEvents(state, ev);
 

@@ -144,7 +144,7 @@ export function createTenantState(tenantId: string): TenantState {
 
 /** One SSE delta produced by a reducer. `audience` limits it to some entities (a conversation's members). */
 export interface Delta {
-  event: "timeline.append" | "conversation.update" | "job.update" | "presence.update" | "artifact.added" | "notification" | "entity.update";
+  event: "timeline.append" | "conversation.update" | "conversation.removed" | "job.update" | "presence.update" | "artifact.added" | "notification" | "entity.update";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
 }

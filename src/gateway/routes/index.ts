@@ -9,6 +9,7 @@ import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createNotificationRoutes } from "./notifications.js";
+import { createMemberRoutes } from "./members.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPeopleRoutes } from "./people.js";
@@ -28,5 +29,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createSessionRoutes(gw));
   app.route("/", createPeopleRoutes(gw));
   app.route("/", createSearchRoutes(gw));
+  app.route("/", createMemberRoutes(gw));
   return app;
 }

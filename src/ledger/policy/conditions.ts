@@ -11,6 +11,9 @@ import { jobIdOf, type RuleContext } from "./rule.js";
  * `actor_is_field` (the actor is the entity a path names), `actor_is_job_requester` (the person
  * whose message started the event's job), `field_is_job_owner` (a path names the job's current
  * owner), `field_is_entity` / `field_is_human` (a path names a registered entity / person).
+ * Conversation tests read the event's conversation: `actor_is_conversation_creator`,
+ * `actor_is_entity_at` (path: the actor is the entity named there), `member_at` (path: that
+ * entity is a member now), `registered_at` (path: that entity is registered in the tenant).
  */
 export interface Condition {
   test(ctx: RuleContext): boolean;
@@ -161,6 +164,43 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
         return typeof v === "string" && c.fold.entity(c.tenantId, v)?.actor_type === "human";
       },
       text: `${path.path} is a registered person`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_conversation_creator")) {
+    keys.delete("actor_is_conversation_creator");
+    parts.push({
+      test: (c) => !!c.actorId && c.fold.conversation(c.tenantId, String(c.event.conversation_id))?.created_by === c.actorId,
+      text: "the actor created the conversation",
+      usesFold: true,
+    });
+  }
+  if (keys.has("actor_is_entity_at")) {
+    keys.delete("actor_is_entity_at");
+    const path = fieldPath(String(s.actor_is_entity_at));
+    parts.push({ test: (c) => !!c.actorId && path.get(c.event) === c.actorId, text: `the actor is ${path.path}`, usesFold: false });
+  }
+  if (keys.has("member_at")) {
+    keys.delete("member_at");
+    const path = fieldPath(String(s.member_at));
+    parts.push({
+      test: (c) => {
+        const id = path.get(c.event);
+        return typeof id === "string" && c.fold.isMember(c.tenantId, String(c.event.conversation_id), id);
+      },
+      text: `${path.path} is a member of the conversation`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("registered_at")) {
+    keys.delete("registered_at");
+    const path = fieldPath(String(s.registered_at));
+    parts.push({
+      test: (c) => {
+        const id = path.get(c.event);
+        return typeof id === "string" && c.fold.entity(c.tenantId, id) !== undefined;
+      },
+      text: `${path.path} is a person or agent of the workspace`,
       usesFold: true,
     });
   }

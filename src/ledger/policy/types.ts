@@ -30,6 +30,14 @@ export interface CardFacts {
   readonly messaged: boolean;
 }
 
+/** A conversation as the fold knows it: its members now, who created it, direct or group. */
+export interface ConversationFacts {
+  readonly created_by: string;
+  /** A direct chat becomes a group when someone else is added. */
+  readonly kind: "direct" | "group";
+  readonly members: ReadonlySet<string>;
+}
+
 export interface ToolCallFacts {
   readonly job_id: string | undefined;
   readonly tool_name: string;
@@ -64,6 +72,7 @@ export interface PolicyFold extends LedgerFold {
   /** True for a conversation created in this tenant, and always for the reserved workspace one. */
   hasConversation(tenantId: string, conversationId: string): boolean;
   card(tenantId: string, cardId: string): CardFacts | undefined;
+  conversation(tenantId: string, conversationId: string): ConversationFacts | undefined;
   toolCall(tenantId: string, toolCallId: string): ToolCallFacts | undefined;
   hasToolIdempotencyKey(tenantId: string, jobId: string | undefined, toolName: string, key: string): boolean;
   hasEvent(tenantId: string, eventId: string): boolean;

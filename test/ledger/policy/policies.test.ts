@@ -37,6 +37,24 @@ function afterThen(eventId: string, f: (fold: PolicyFold, engine: PackPolicyEngi
   };
 }
 
+const ANA = { entity_id: "ent_human_ana", actor_type: "human" };
+/** A membership event in the golden path's conversation. */
+const memberEvent = (id: string, type: string, actor: Raw, payload: Raw): Raw => ({
+  event_id: id,
+  event_type: type,
+  ts: "2025-12-27T10:00:07.000Z",
+  tenant_id: T,
+  trace_id: "trc_test",
+  conversation_id: "cnv_9f2a",
+  actor,
+  payload,
+});
+/** Given Ana registered and the `earlier` events, when `last` is checked. */
+function withPeople(fold: PolicyFold, engine: PackPolicyEngine, last: Raw, ...earlier: Raw[]): Raw {
+  feed(engine, fold, [registerEvent("evt_reg_ana", { entity_id: "ent_human_ana", actor_type: "human", display_name: "Ana" }), ...earlier]);
+  return last;
+}
+
 const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[string, Make]> }> = {
   "policy.envelope_required_fields": {
     refused: [
@@ -216,6 +234,67 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     valid: [
       ["a member's message", validAt("evt_0001")],
       ["a system message from a non-member system actor", mutateAt("evt_0001", (e) => void ((e.actor = SYSTEM), (e.payload.kind = "system")))],
+    ],
+  },
+
+  "policy.membership_changes": {
+    refused: [
+      [
+        "an agent adding someone",
+        afterThen("evt_setup_0003", (fold, engine) => withPeople(fold, engine, memberEvent("evt_m1", "conversation.member_added", AGENT, { entity_id: "ent_human_ana" }))),
+      ],
+      ["adding someone who is not of the workspace", afterThen("evt_setup_0003", () => memberEvent("evt_m2", "conversation.member_added", DAN, { entity_id: "ent_human_nobody" }))],
+      ["adding a member twice", afterThen("evt_setup_0003", () => memberEvent("evt_m3", "conversation.member_added", DAN, { entity_id: "ent_agent_scheduler" }))],
+      [
+        "removing someone by a member who neither created the conversation nor is an admin",
+        afterThen("evt_setup_0003", (fold, engine) =>
+          withPeople(
+            fold,
+            engine,
+            memberEvent("evt_m5", "conversation.member_removed", ANA, { entity_id: "ent_agent_scheduler", reason: "removed" }),
+            memberEvent("evt_m4", "conversation.member_added", DAN, { entity_id: "ent_human_ana" }),
+          ),
+        ),
+      ],
+      [
+        "leaving in someone else's name",
+        afterThen("evt_setup_0003", (fold, engine) =>
+          withPeople(
+            fold,
+            engine,
+            memberEvent("evt_m7", "conversation.member_removed", ANA, { entity_id: "ent_human_dan", reason: "left" }),
+            memberEvent("evt_m6", "conversation.member_added", DAN, { entity_id: "ent_human_ana" }),
+          ),
+        ),
+      ],
+      [
+        "removing someone who is not a member",
+        afterThen("evt_setup_0003", (fold, engine) =>
+          withPeople(fold, engine, memberEvent("evt_m8", "conversation.member_removed", DAN, { entity_id: "ent_human_ana", reason: "removed" })),
+        ),
+      ],
+    ],
+    valid: [
+      [
+        "a member adding a person of the workspace",
+        afterThen("evt_setup_0003", (fold, engine) => withPeople(fold, engine, memberEvent("evt_m9", "conversation.member_added", DAN, { entity_id: "ent_human_ana" }))),
+      ],
+      [
+        "the creator removing the agent",
+        afterThen("evt_setup_0003", () => memberEvent("evt_m10", "conversation.member_removed", DAN, { entity_id: "ent_agent_scheduler", reason: "removed" })),
+      ],
+      [
+        "a member leaving",
+        afterThen("evt_setup_0003", (fold, engine) =>
+          withPeople(
+            fold,
+            engine,
+            memberEvent("evt_m12", "conversation.member_removed", ANA, { entity_id: "ent_human_ana", reason: "left" }),
+            memberEvent("evt_m11", "conversation.member_added", DAN, { entity_id: "ent_human_ana" }),
+          ),
+        ),
+      ],
+      ["a member renaming", afterThen("evt_setup_0003", () => memberEvent("evt_m13", "conversation.renamed", DAN, { title: "Scheduling" }))],
     ],
   },
 

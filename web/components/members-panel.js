@@ -1,0 +1,89 @@
+// @ts-check
+import { html, useState } from "../lib/preact.js";
+import { api } from "../api.js";
+import { toast } from "../store.js";
+import { navigate } from "../router.js";
+import { ModalFrame } from "./modal-frame.js";
+
+/** @typedef {import('../store.js').State} State */
+/** @typedef {import('../types.js').ConversationSummary} ConversationSummary */
+
+/**
+ * A conversation's members: people and agents with their badges; add, rename, leave, and remove
+ * for whoever started it or an admin (the server checks the same rules). Changes arrive live on
+ * the stream as `conversation.update`, so the list redraws itself.
+ * @param {{ s: State, conv: ConversationSummary, onClose: () => void }} props
+ */
+export function MembersPanel({ s, conv, onClose }) {
+  const [adding, setAdding] = useState("");
+  const [title, setTitle] = useState(conv.title);
+  const me = s.me?.entity_id ?? "";
+  const isGroup = conv.kind !== "direct";
+  const mayRemove = conv.created_by === me || (s.me?.roles ?? []).includes("admin");
+  const ids = conv.participant_entity_ids;
+  const outside = Object.values(s.entities).filter((e) => !ids.includes(e.entity_id) && e.kind !== "contact");
+  /** @param {() => Promise<unknown>} call @param {string} failed */
+  const run = async (call, failed) => {
+    try {
+      await call();
+      return true;
+    } catch (e) {
+      toast(`${failed}: ${/** @type {Error} */ (e).message}`);
+      return false;
+    }
+  };
+  const add = async () => {
+    if (!adding) return;
+    if (await run(() => api.addMember(conv.conversation_id, adding), "Couldn’t add")) setAdding("");
+  };
+  const rename = async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    if (title.trim() && title.trim() !== conv.title) await run(() => api.renameConversation(conv.conversation_id, title.trim()), "Couldn’t rename");
+  };
+  const leave = async () => {
+    if (await run(() => api.removeMember(conv.conversation_id, me), "Couldn’t leave")) {
+      onClose();
+      navigate("/");
+    }
+  };
+  return html`<${ModalFrame} title="Members" onClose=${onClose}>
+    <div class="members-panel">
+      ${
+        isGroup
+          ? html`<form class="members-rename" onSubmit=${rename}>
+        <label for="members-title">Group name</label>
+        <input id="members-title" maxlength="120" value=${title} onInput=${(/** @type {any} */ e) => setTitle(e.currentTarget.value)} />
+        <button type="submit" class="btn">Rename</button></form>`
+          : null
+      }
+      <ul class="members-list" aria-label="People and agents in this conversation">
+        ${ids.map((id) => {
+          const e = s.entities[id];
+          const name = e?.display_name ?? id;
+          const badges = [e?.actor_type === "agent" ? (e.role ?? "Agent") : null, conv.created_by === id ? "Started it" : null, ...(e?.roles ?? []).filter((r) => r === "admin")];
+          return html`<li key=${id} class="member-row">
+            <span class="member-name">${name}${id === me ? " (you)" : ""}</span>
+            ${badges.filter(Boolean).map((b) => html`<span class="role-badge">${b}</span>`)}
+            ${
+              id !== me && mayRemove && isGroup
+                ? html`<button type="button" class="btn btn-small" aria-label=${`Remove ${name}`} onClick=${() => run(() => api.removeMember(conv.conversation_id, id), "Couldn’t remove")}>Remove</button>`
+                : null
+            }
+          </li>`;
+        })}
+      </ul>
+      ${
+        outside.length
+          ? html`<div class="members-add">
+        <label for="members-add">Add someone</label>
+        <select id="members-add" value=${adding} onChange=${(/** @type {any} */ e) => setAdding(e.currentTarget.value)}>
+          <option value="">Choose a person or agent…</option>
+          ${outside.map((e) => html`<option key=${e.entity_id} value=${e.entity_id}>${e.display_name}${e.actor_type === "agent" ? " (agent)" : ""}</option>`)}
+        </select>
+        <button type="button" class="btn" disabled=${!adding} onClick=${add}>Add</button></div>`
+          : null
+      }
+      <button type="button" class="btn btn-danger" onClick=${leave}>Leave conversation</button>
+    </div>
+  <//>`;
+}
