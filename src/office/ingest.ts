@@ -109,9 +109,11 @@ export function createIngest(deps: {
     // Agents do not answer agents: it would let two agents talk to each other forever.
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
     const verdict = whoAnswers(context, req);
-    if (!verdict.agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
-    const agent = verdict.agent;
     const handOver = parseHandOver(req.body_text);
+    // A hand-over names a job, so in a group it is for that job's agent without a mention.
+    const agent =
+      verdict.agent ?? (handOver && verdict.why === "not_addressed" ? context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id) : undefined);
+    if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);

@@ -119,7 +119,7 @@ describe("hand over and why", () => {
   beforeAll(async () => {
     const c = await postJson(`${t.url}/v1/conversations`, dan, { title: "Team", participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }] });
     group = c.body.conversation_id;
-    await postJson(`${t.url}/v1/conversations/${group}/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${t.url}/v1/conversations/${group}/messages`, dan, { kind: "text", body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?" });
     const card = await waitFor(
       async () =>
         (await getJson(`${t.url}/v1/conversations/${group}/timeline`, dan)).body.items.map((i: any) => i.message?.card).find((x: any) => x?.card_type === "job.formalize"),

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,24 +31,36 @@ const text = async (url: string, token: string, accept = "text/plain") => {
   return { status: r.status, type: r.headers.get("content-type") ?? "", body: await r.text() };
 };
 
+/**
+ * Runs a command without blocking this process: the server under test lives here, and a
+ * blocked event loop would let its keep-alive sockets expire under the client's feet.
+ */
+function run(cmd: string, args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], timeout: opts.timeoutMs });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
 function cli(...args: string[]) {
-  const r = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
+  return run(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
     cwd: root,
-    encoding: "utf8",
-    timeout: 30_000,
+    timeoutMs: 60_000,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
   });
-  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /** Go's reference implementations (Debian's golang.org/x/mod), never our code. */
 function goVerify(...args: string[]) {
-  const r = spawnSync("go", ["run", join(root, "test", "interop", "verify-receipt.go"), ...args], {
-    encoding: "utf8",
-    timeout: 120_000,
+  return run("go", ["run", join(root, "test", "interop", "verify-receipt.go"), ...args], {
+    timeoutMs: 120_000,
     env: { PATH: process.env.PATH ?? "", HOME: work, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOCACHE: join(tmpdir(), "logline-gocache"), GOFLAGS: "-mod=mod" },
   });
-  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 const save = (name: string, content: string) => {
@@ -142,12 +154,12 @@ describe("the tenant's log over HTTP", () => {
       ).toBe(true);
     }
     // Go's note and tlog packages agree: both notes are signed, and the second extends the first.
-    const go = goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("consistency.json", JSON.stringify(c.body)));
+    const go = await goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("consistency.json", JSON.stringify(c.body)));
     expect(go.err).toBe("");
     expect(go.out.trim()).toBe(`ok ${first.size} -> ${later.size}`);
     // A proof for another pair of sizes is refused.
     const wrong = await getJson(`${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${first.size - 1}&to=${later.size}`, dan);
-    expect(goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("wrong.json", JSON.stringify(wrong.body))).code).not.toBe(0);
+    expect((await goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("wrong.json", JSON.stringify(wrong.body)))).code).not.toBe(0);
   }, 150_000);
 
   it("a member reads only the leaves of conversations they are in; every leaf hash is there", async () => {
@@ -199,13 +211,13 @@ describe("a job's receipt", () => {
     firstKey = receipt.verifier_keys[0];
     expect(verifyReceipt(receipt, [firstKey])).toMatchObject({ job_id: jobId, events: receipt.events.length, origin: `chat.example.com/${T}`, key_trusted: true });
     receiptFile = save("receipt.json", JSON.stringify(receipt));
-    const ok = cli("verify-receipt", receiptFile, "--key", firstKey);
+    const ok = await cli("verify-receipt", receiptFile, "--key", firstKey);
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(
       new RegExp(`^ok: job ${jobId}: ${receipt.events.length} events, included in log chat\\.example\\.com/${T} at size \\d+, signed by chat\\.example\\.com`),
     );
-    const go = goVerify("receipt", firstKey, receiptFile);
+    const go = await goVerify("receipt", firstKey, receiptFile);
     expect(go.err).toBe("");
     expect(go.out.trim()).toBe(`ok chat.example.com/${T} ${parseCheckpoint(openNote(receipt.checkpoint, parseVerifierKey(firstKey))!).size} ${jobId} ${receipt.events.length}`);
   }, 150_000);
@@ -215,7 +227,7 @@ describe("a job's receipt", () => {
     expect(r.status).toBe(404);
   });
 
-  it("any flipped bit in a leaf, a proof, the root or the signature fails, here and in Go", () => {
+  it("any flipped bit in a leaf, a proof, the root or the signature fails, here and in Go", async () => {
     const variants: Array<[string, any]> = [];
     const flip = (b: Buffer, at: number, mask: number) => b.writeUInt8(b.readUInt8(at) ^ mask, at);
     const leaf = Buffer.from(receipt.events[1].leaf, "base64");
@@ -238,12 +250,12 @@ describe("a job's receipt", () => {
     for (const [what, bad] of variants) {
       expect(() => verifyReceipt(bad, [firstKey]), what).toThrow();
       const file = save(`bad-${what}.json`, JSON.stringify(bad));
-      expect(cli("verify-receipt", file, "--key", firstKey).code, what).toBe(1);
-      expect(goVerify("receipt", firstKey, file).code, what).not.toBe(0);
+      expect((await cli("verify-receipt", file, "--key", firstKey)).code, what).toBe(1);
+      expect((await goVerify("receipt", firstKey, file)).code, what).not.toBe(0);
     }
     // The right receipt with someone else's key proves nothing.
     const other = "other.example+12345678+AaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA";
-    expect(cli("verify-receipt", receiptFile, "--key", other).code).not.toBe(0);
+    expect((await cli("verify-receipt", receiptFile, "--key", other)).code).not.toBe(0);
   }, 300_000);
 
   it("still verifies after a restart, a backup and restore, a vault erasure and a key rotation; new checkpoints extend the old", async () => {
@@ -267,10 +279,10 @@ describe("a job's receipt", () => {
     const restored = join(work, "restored");
     restoreBackup({ file: backupFile, dataDir: restored });
     // Erase the address's vault entry (server stopped): receipts hold only its redaction.
-    const erased = cli("vault", "erase", "--tenant", T, "--ref", ref, "--data-dir", restored);
+    const erased = await cli("vault", "erase", "--tenant", T, "--ref", ref, "--data-dir", restored);
     expect(erased.code, erased.err).toBe(0);
     // A new signing key; the old one stays published.
-    const rotated = cli("keys", "rotate-signing", "--data-dir", restored);
+    const rotated = await cli("keys", "rotate-signing", "--data-dir", restored);
     expect(rotated.code, rotated.err).toBe(0);
     t = await startTestServer({ keep: true, dataDir: restored, logName: "chat.example.com" });
     dan = t.demo.humans[0]!.token;
@@ -280,7 +292,7 @@ describe("a job's receipt", () => {
     expect(keys[0]).not.toBe(firstKey);
     // The old receipt: still valid under the old key, listed as rotated out.
     expect(verifyReceipt(receipt, [keys[1]!]).events).toBe(receipt.events.length);
-    expect(goVerify("receipt", keys[1]!, receiptFile).code).toBe(0);
+    expect((await goVerify("receipt", keys[1]!, receiptFile)).code).toBe(0);
     // A new receipt of the same job is signed by the new key, over a tree that extends the old one.
     await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, { kind: "text", body_text: "after rotation" });
     const fresh = (await getJson(`${t.url}/v1/jobs/${jobId}/receipt`, dan)).body;

@@ -98,7 +98,7 @@ describe("hand this job over", () => {
   it("writes job.handed_over as the person who asked, says so from that event, and the agent stops acting on the job", async () => {
     w = await setupWorld();
     const group = await withAna();
-    const jobId = (await say(group, "Can you schedule a 30-min call with Maria next week?")).job_id!;
+    const jobId = (await say(group, "@Office Scheduler can you schedule a 30-min call with Maria next week?")).job_id!;
     await w.office.jobAction({ ...click(card(w, jobId), "Approve"), conversation_id: group });
     expect(stateOf(w, jobId)).toBe("waiting_input");
     const before = w.events(jobId).length;
@@ -126,7 +126,7 @@ describe("hand this job over", () => {
     const group = await withAna();
     await say(group, "hand this job over to Ana");
     expect(texts(group).at(-1)).toBe("There is no open job here to hand over.");
-    const jobId = (await say(group, "Can you schedule a 30-min call with Maria next week?")).job_id!;
+    const jobId = (await say(group, "@Office Scheduler can you schedule a 30-min call with Maria next week?")).job_id!;
     await say(group, "hand this job over to Zed");
     expect(texts(group).at(-1)).toBe("I found nobody called Zed in this conversation, so “Schedule call with Maria” was not handed over.");
     // Ana neither asked for it nor approves: the ledger refuses, and the agent says it did not happen.
