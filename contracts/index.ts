@@ -9,3 +9,4 @@ export * from "./sse.js";
 export * from "./notifications.js";
 export * from "./llm.js";
 export * from "./when.js";
+export * from "./emoji.js";

@@ -143,6 +143,7 @@ const ZEnv = z.object({
   CALDAV_CALENDAR: z.string().trim().min(1).optional(),
   JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
+  MESSAGE_EDIT_WINDOW_SECONDS: int("MESSAGE_EDIT_WINDOW_SECONDS", 1, 31_536_000).optional(),
 });
 
 export interface Config {
@@ -189,6 +190,8 @@ export interface Config {
   jitsiBaseUrl: string;
   /** MCP servers agents may use (MCP_CONFIG); empty when none is configured. */
   mcp: { file?: string; servers: McpServerConfig[] };
+  /** How long after sending a person may still edit a message (the policy pack enforces it). */
+  messageEditWindowSeconds: number;
 }
 
 export interface MailConfig {
@@ -296,6 +299,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     ...(e.SIGNUP ? { signup: e.SIGNUP } : {}),
     trustedProxies: e.TRUSTED_PROXIES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
   };
 }
 

@@ -8,6 +8,7 @@ import { createConversation, markRead, memberConversation, memberJob, postText }
 import { submitJobAction } from "./commands/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
 import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
+import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -128,6 +129,9 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
     unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
     setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
+    editMessage: (p, conversationId, messageId, body, idem) => editMessage(core, p, conversationId, messageId, body, idem),
+    deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
+    reactToMessage: (p, conversationId, messageId, body, idem) => reactToMessage(core, p, conversationId, messageId, body, idem),
 
     stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),
     streamCursor: (p, raw, from) => cursorParam(raw, from, core.tenant(p.tenantId).head),

@@ -62,6 +62,8 @@ export interface Core {
   clientAddress: (c: Context) => string;
   /** Notification settings: mutes, Web Push subscriptions and the server's VAPID public key. */
   notify: { mutes: MuteStore; subscriptions: SubscriptionStore; vapidPublicKey: string; allowLoopbackEndpoints: boolean };
+  /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */
+  messageEditWindowMs: number;
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

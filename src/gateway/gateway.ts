@@ -15,6 +15,7 @@ import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
 import { presenceFrame } from "./projections/presence.js";
+import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
@@ -55,6 +56,8 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** How often presence is re-evaluated for TTL expiries (default 5 s). */
   presenceTickMs?: number;
+  /** How long a message stays editable (the policy pack enforces it; the gateway says so first). Default 24 h. */
+  messageEditWindowSeconds?: number;
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
 }
@@ -118,6 +121,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(deps.trustedProxies ?? []),
     notify: { mutes, subscriptions, vapidPublicKey: vapid.publicKey, allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false },
+    messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
@@ -143,6 +147,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const deltas = projector.apply(ev);
     if (who && before !== undefined && before !== rolesOf(who)) live.closeEntity(ev.tenant_id, who);
     if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+    // A deleted message's text leaves the resume log too (after publishing, so its own frames are rewritten alike).
+    if (ev.event_type === "message.deleted") {
+      const state = projector.tenant(ev.tenant_id);
+      const messageId = ev.payload.message_id;
+      if (state) hub.redact(ev.tenant_id, messageId, (event, json) => redactFrame(state, messageId, event, json));
+    }
     // Notifications are news, not history: no resume cursor (a reconnect does not replay them),
     // and none for what boot replays.
     const state = projector.tenant(ev.tenant_id);

@@ -71,6 +71,8 @@ export interface VaultApi {
   get(tenantId: string, vaultRef: string): string | null;
   /** Erases the value for good; events that point at it keep verifying. */
   erase(tenantId: string, vaultRef: string): boolean;
+  /** The tenant-salted BLAKE3 hash of a value, without storing it (what a deleted message's event keeps of its text). */
+  hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
 }
 
 /**

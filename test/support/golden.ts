@@ -29,7 +29,7 @@ export interface Frame {
  */
 export function openStream(url: string, opts: { token: string; lastEventId?: string; cookie?: boolean; query?: string }) {
   const frames: Frame[] = [];
-  const names = ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "heartbeat", "error"];
+  const names = ["hello", "timeline.append", "timeline.update", "conversation.update", "job.update", "presence.update", "artifact.added", "heartbeat", "error"];
   const es = new EventSource(`${url}/v1/stream${opts.query ?? ""}`, {
     fetch: (input, init) =>
       fetch(input, {

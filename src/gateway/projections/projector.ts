@@ -7,6 +7,7 @@ import { applyJobs } from "./jobs.js";
 import { affectedEntities, evaluatePresence } from "./presence.js";
 import { createTenantState, type Delta, type JobRow, type TenantState } from "./state.js";
 import { applyTimeline } from "./timeline.js";
+import { applyMessageChanges } from "./message-changes.js";
 
 export interface Projector {
   tenant(tenantId: string): TenantState | undefined;
@@ -61,6 +62,7 @@ export function createProjector(): Projector {
 
       applyEntities(state, ev);
       deltas.push(...applyTimeline(state, ev));
+      deltas.push(...applyMessageChanges(state, ev));
       deltas.push(...applyConversations(state, ev));
       deltas.push(...applyJobs(state, ev));
       applyJobEvents(state, ev);

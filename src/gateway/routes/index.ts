@@ -9,6 +9,7 @@ import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createNotificationRoutes } from "./notifications.js";
+import { createMessageRoutes } from "./messages.js";
 import { createPublicRoutes } from "./public.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -22,5 +23,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createOutboxRoutes(gw));
   app.route("/", createAgentToolRoutes(gw));
   app.route("/", createNotificationRoutes(gw));
+  app.route("/", createMessageRoutes(gw));
   return app;
 }
