@@ -3,7 +3,7 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api } from "./api.js";
 import { loadDrawer, markReadSoon, refreshAll } from "./actions.js";
-import { getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState } from "./store.js";
+import { getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState } from "./store.js";
 import { showNotification } from "./notify.js";
 
 /**
@@ -123,6 +123,9 @@ function onFrame(name, data, id) {
       }
       break;
     }
+    case "timeline.update":
+      replaceItem(data.conversation_id, data.item);
+      break;
     case "conversation.update":
       if (data?.conversation?.conversation_id) {
         const c = { ...data.conversation };

@@ -4,7 +4,7 @@ import { dayLabel } from "../format.js";
 import { latestCardByJob } from "../store.js";
 import { ArtifactMessage } from "./artifact-message.js";
 import { JobCard } from "./job-card.js";
-import { MessageBubble } from "./message-bubble.js";
+import { DeletedBubble, MessageBubble } from "./message-bubble.js";
 import { SystemEvent } from "./system-event.js";
 import { ActionSummaryBar } from "./action-summary.js";
 import { RenderDocView } from "./render-doc.js";
@@ -28,6 +28,7 @@ export function Timeline({ s, cid, jobs }) {
       .map((a) => `${a.card_id}:${a.button_id}`),
   );
   const me = s.me?.entity_id;
+  const admin = s.me?.roles?.includes("admin") ?? false;
   const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -51,7 +52,7 @@ export function Timeline({ s, cid, jobs }) {
       out.push(html`<div key=${`d_${it.event_id}`} class="day"><span>${day}</span></div>`);
       lastDay = day;
     }
-    out.push(html`<div key=${it.event_id} class="item" data-event-id=${it.event_id}>${renderItem(it)}</div>`);
+    out.push(html`<div key=${it.event_id} class="item" data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1">${renderItem(it)}</div>`);
   }
   for (const l of locals) {
     out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}>
@@ -63,6 +64,7 @@ export function Timeline({ s, cid, jobs }) {
     const m = /** @type {any} */ (it.message);
     const mine = it.sender.entity_id === me;
     const sender = group || it.sender.actor_type === "agent" ? it.sender.display_name : undefined;
+    if (it.deleted) return html`<${DeletedBubble} ts=${it.ts} mine=${mine} sender=${sender} />`;
     if (m.kind === "card" && m.card) {
       const job = s.jobs[m.card.job_id];
       const isLatest = latest[m.card.job_id] === m.card.card_id;
@@ -74,7 +76,8 @@ export function Timeline({ s, cid, jobs }) {
     if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
-      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} />`;
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
+        it=${it} cid=${cid} me=${me} admin=${admin} />`;
     }
     return html`<${SystemEvent} text="A message this version can’t show yet." />`;
   }
