@@ -11,7 +11,8 @@ import { getState, setState, toast } from "./store.js";
 /** @typedef {import('./types.js').TimelineItem} TimelineItem */
 /** @typedef {import('./store.js').ComposeMode} ComposeMode */
 
-const SNIPPET = 120;
+/** How much of the message the composer's "Replying to" line shows. */
+const SNIPPET = 100;
 
 /** @param {TimelineItem} it */
 function snippetOf(it) {

@@ -2,14 +2,12 @@
 import { html, useState } from "../lib/preact.js";
 import { toggleReaction } from "../message-actions.js";
 import { toast } from "../store.js";
-
-/** Offered first; any other single emoji can be typed. */
-const QUICK = ["👍", "❤️", "😂", "🎉", "👀", "✅"];
+import { REACTIONS } from "../lib/facts.js";
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** The same test the server makes: one grapheme, a pictograph, a flag or a keycap. @param {string} s */
 const isEmoji = (s) =>
   s.length > 0 &&
-  s.length <= 32 &&
+  s.length <= REACTIONS.maxChars &&
   [...graphemes.segment(s)].length === 1 &&
   (/\p{Extended_Pictographic}/u.test(s) || /^\p{Regional_Indicator}{2}$/u.test(s) || /^[#*0-9]\uFE0F?\u20E3$/u.test(s));
 
@@ -49,7 +47,7 @@ export function ReactionPicker({ cid, it, onDone }) {
     onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
       if (e.key === "Escape") onDone();
     }}>
-    ${QUICK.map((e) => html`<button key=${e} type="button" class="reaction-pick" aria-label=${`React with ${e}`} onClick=${() => pick(e)}>${e}</button>`)}
+    ${REACTIONS.quick.map((e) => html`<button key=${e} type="button" class="reaction-pick" aria-label=${`React with ${e}`} onClick=${() => pick(e)}>${e}</button>`)}
     <form class="reaction-other" onSubmit=${(/** @type {Event} */ ev) => {
       ev.preventDefault();
       const v = other.trim();
@@ -59,7 +57,7 @@ export function ReactionPicker({ cid, it, onDone }) {
       }
       pick(v);
     }}>
-      <input type="text" class="reaction-input" aria-label="Another emoji" placeholder="🙂" maxlength="32" value=${other}
+      <input type="text" class="reaction-input" aria-label="Another emoji" placeholder="🙂" maxlength=${REACTIONS.maxChars} value=${other}
         onInput=${(/** @type {any} */ e) => setOther(e.currentTarget.value)} />
       <button type="submit" class="btn btn-ghost small">Add</button>
     </form>
