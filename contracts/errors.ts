@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   TOOL_NOT_ALLOWED: 403,
   RAW_PII_DETECTED: 422,
   NOT_A_MEMBER: 403,
+  /** An edit after the message's edit window (MESSAGE_EDIT_WINDOW_SECONDS) closed. */
+  EDIT_WINDOW_CLOSED: 403,
   INVALID_INPUT: 422,
   /** A `[ref …]`/`[op …]` token in a person's message was refused (nothing stored, no model call). */
   INVALID_TOKEN: 422,

@@ -1,4 +1,5 @@
 import { LIMITS } from "./facts.js";
+import { EMOJI_MAX_CHARS, isSingleEmoji } from "./emoji.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
 import { ZActor, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZSeverity, ZTenantId, ZTraceId } from "./primitives.js";
@@ -96,7 +97,7 @@ export const ZMessageDeletedPayload = z.strictObject({
 /** A reaction put on (`on: true`) or taken off a message by the actor. */
 export const ZMessageReactedPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
-  emoji: z.string().min(1).max(32),
+  emoji: z.string().min(1).max(EMOJI_MAX_CHARS).refine(isSingleEmoji, { message: "must be a single emoji" }),
   on: z.boolean(),
 });
 

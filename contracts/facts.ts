@@ -1,4 +1,5 @@
 import type { TCardActionType } from "./cards.js";
+import { EMOJI_MAX_CHARS, QUICK_REACTIONS } from "./emoji.js";
 
 /**
  * Facts the server and the web app share, defined once. The server imports them; the web app
@@ -24,6 +25,9 @@ export const LIMITS = {
   /** Files sent together from the composer (one upload request each). */
   filesPerSend: 10,
 } as const;
+
+/** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */
+export const REACTIONS = { quick: QUICK_REACTIONS, maxChars: EMOJI_MAX_CHARS } as const;
 
 /** What a click says in the conversation, after the person's name: "Dan approved “Call with Maria”". */
 export const ACTION_VERBS: Record<TCardActionType, string> = {

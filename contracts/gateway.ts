@@ -1,4 +1,5 @@
 import { LIMITS } from "./facts.js";
+import { EMOJI_MAX_CHARS, isSingleEmoji } from "./emoji.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
 import { ZMention } from "./events.js";
@@ -97,6 +98,8 @@ export const ZPostMessageRequest = z.discriminatedUnion("kind", [
     client_message_id: z.string().max(128).optional(),
     /** Who the text's `@Name`s mean: members of the conversation, or agents of the workspace. */
     mentions: z.array(ZMention).max(50).optional(),
+    /** The message this one answers: one of the same conversation, not deleted. */
+    reply_to_message_id: z.string().min(1).max(128).optional(),
   }),
   z.strictObject({
     kind: z.literal("card_action"),
@@ -123,6 +126,15 @@ export const ZJobActionSubmit = z.strictObject({
   input: z.record(z.string().max(64), ZInputValue).optional(),
 });
 
+/** `PATCH /v1/conversations/:id/messages/:message_id`: the author's new text. */
+export const ZEditMessageRequest = z.strictObject({ body_text: z.string().min(1).max(LIMITS.messageChars) });
+
+/** `POST /v1/conversations/:id/messages/:message_id/reactions`: put a reaction on (or take it off). */
+export const ZReactRequest = z.strictObject({
+  emoji: z.string().min(1).max(EMOJI_MAX_CHARS).refine(isSingleEmoji, { message: "must be a single emoji" }),
+  on: z.boolean(),
+});
+
 export const ZReadMarkerRequest = z.strictObject({ tenant_id: ZTenantId.optional(), cursor: ZCursor });
 
 /** Every accepted write answers 202 with this; the rest of the story arrives on the stream. */
@@ -146,6 +158,14 @@ export const ZTimelineItem = z.object({
   cursor: ZCursor,
   sender: ZSender,
   job_id: ZJobId.optional(),
+  /** When the author last edited it (the text is the latest). */
+  edited_at: ZIsoTime.optional(),
+  /** Withdrawn: the message keeps its place, its text is gone. */
+  deleted: z.literal(true).optional(),
+  /** Reactions, each emoji once with who put it on (in order). */
+  reactions: z.array(z.object({ emoji: z.string(), entity_ids: z.array(ZEntityId), names: z.array(z.string()) })).optional(),
+  /** The message this one answers: its sender and a short quote (none once that one is deleted). */
+  reply_to: z.object({ message_id: z.string(), sender_name: z.string().optional(), snippet: z.string().optional(), deleted: z.literal(true).optional() }).optional(),
   message: z.looseObject({
     message_id: z.string(),
     kind: z.enum(["text", "card", "system", "artifact"]),

@@ -12,3 +12,4 @@ export * from "./when.js";
 export * from "./sessions.js";
 export * from "./people.js";
 export * from "./search.js";
+export * from "./emoji.js";

@@ -10,6 +10,7 @@ import { ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTena
 export const SSE_EVENT_NAMES = [
   "hello",
   "timeline.append",
+  "timeline.update",
   "conversation.update",
   "conversation.removed",
   "job.update",
@@ -28,6 +29,8 @@ export const ZSseHello = z.object({
   capabilities: z.object({ supports_resume: z.boolean(), supports_heartbeat: z.boolean() }),
 });
 export const ZSseTimelineAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+/** An item changed in place (edited, deleted, reacted to, or the message it quotes changed): the whole item, replaced by event_id. */
+export const ZSseTimelineUpdate = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
 export const ZSseConversationUpdate = z.object({ tenant_id: ZTenantId, conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }) });
 /** To a person removed from (or who left) a conversation: it leaves their list; nothing more of it reaches them. */
 export const ZSseConversationRemoved = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, reason: z.enum(["left", "removed"]) });

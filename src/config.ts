@@ -144,6 +144,7 @@ const ZEnv = z.object({
   JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
   SIGNIN_LINK_TTL_MINUTES: int("SIGNIN_LINK_TTL_MINUTES", 1, 60).optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
+  MESSAGE_EDIT_WINDOW_SECONDS: int("MESSAGE_EDIT_WINDOW_SECONDS", 1, 31_536_000).optional(),
 });
 
 export interface Config {
@@ -192,6 +193,8 @@ export interface Config {
   mcp: { file?: string; servers: McpServerConfig[] };
   /** How long a one-time sign-in link (another device, or by email) works. */
   signInLinkTtlMinutes: number;
+  /** How long after sending a person may still edit a message (the policy pack enforces it). */
+  messageEditWindowSeconds: number;
 }
 
 export interface MailConfig {
@@ -300,6 +303,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     trustedProxies: e.TRUSTED_PROXIES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     signInLinkTtlMinutes: e.SIGNIN_LINK_TTL_MINUTES ?? 10,
+    messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
   };
 }
 

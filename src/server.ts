@@ -70,6 +70,8 @@ export interface ServerOptions {
   ledgerSync?: "full" | "normal";
   /** The Merkle log's name in signed checkpoints (default logline.local). */
   logName?: string;
+  /** How long a message stays editable after it was sent (default: the policy pack's 24 h). */
+  messageEditWindowSeconds?: number;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -144,6 +146,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
     ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
     ...(opts.logName ? { logName: opts.logName } : {}),
+    ...(opts.messageEditWindowSeconds ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } } : {}),
   });
 
   let planner = opts.planner;
@@ -193,6 +196,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
     ...(opts.push ? { push: opts.push } : {}),
     signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
+    ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
   });
   // After the gateway follows the ledger, so events from re-armed retries reach the projections.
   await office.start();

@@ -161,12 +161,13 @@ export function openRunForm(cid, tool) {
   return true;
 }
 
-export function sendText(cid, text) {
+/** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers */
+export function sendText(cid, text, replyTo) {
   sendWithBubble(
     cid,
     "lm",
     text,
-    (localId, key) => api.sendText(cid, text, localId, key),
+    (localId, key) => api.sendText(cid, text, localId, key, replyTo),
     (e) => {
       // A refused job reference says why (the server stored nothing): pick the job again.
       if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);

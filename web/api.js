@@ -156,9 +156,9 @@ export const api = {
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
    * @returns {Promise<Accepted>}
    */
-  sendText: (id, text, clientId, key) =>
+  sendText: (id, text, clientId, key, replyTo) =>
     request("POST", `/v1/conversations/${enc(id)}/messages`, {
-      body: { kind: "text", body_text: text, client_message_id: clientId },
+      body: { kind: "text", body_text: text, client_message_id: clientId, ...(replyTo ? { reply_to_message_id: replyTo } : {}) },
       key,
     }),
   /** @param {string} id @param {string} cursor */
@@ -230,6 +230,13 @@ export const api = {
   /** The job's causal chain from the ledger. @param {string} jobId @returns {Promise<{ job_id: string, title: string, lines: Array<{ event_id: string, event_type: string, ts: string, text: string, url: string }> }>} */
   why: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/why`),
 
+  /** My new text for one of my messages. @param {string} cid @param {string} mid @param {string} text */
+  editMessage: (cid, mid, text) => request("PATCH", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`, { body: { body_text: text } }),
+  /** Withdraws a message (mine, or any as an admin). @param {string} cid @param {string} mid */
+  deleteMessage: (cid, mid) => request("DELETE", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`),
+  /** My reaction on (or off) a message. @param {string} cid @param {string} mid @param {string} emoji @param {boolean} on */
+  react: (cid, mid, emoji, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/reactions`, { body: { emoji, on } }),
+
   /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
   setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),
   /** @returns {Promise<{ public_key: string }>} the key this server's push subscriptions use */
@@ -248,7 +255,18 @@ export const api = {
   openStream(cursor, h) {
     const url = cursor ? `/v1/stream?cursor=${enc(cursor)}` : "/v1/stream";
     const es = new EventSource(url, { withCredentials: true });
-    const names = ["hello", "timeline.append", "conversation.update", "conversation.removed", "job.update", "presence.update", "artifact.added", "notification", "heartbeat"];
+    const names = [
+      "hello",
+      "timeline.append",
+      "timeline.update",
+      "conversation.update",
+      "conversation.removed",
+      "job.update",
+      "presence.update",
+      "artifact.added",
+      "notification",
+      "heartbeat",
+    ];
     for (const name of names) {
       es.addEventListener(name, (ev) => {
         const m = /** @type {MessageEvent} */ (ev);

@@ -3,7 +3,7 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
 import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
-import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, seqOf, setPresence, setState, setEntities } from "./store.js";
+import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
@@ -129,6 +129,9 @@ function onFrame(name, data, id) {
       }
       break;
     }
+    case "timeline.update":
+      replaceItem(data.conversation_id, data.item);
+      break;
     case "conversation.update":
       if (data?.conversation?.conversation_id) {
         const c = { ...data.conversation };

@@ -27,9 +27,16 @@
  *   connection: 'connecting' | 'live' | 'down',
  *   toast: { text: string, n: number } | null,
  *   prefill: { conversationId: string, text: string, n: number } | null,
+ *   compose: ComposeMode | null,
  *   dialog: Dialog | null,
  *   threads: Record<string, import('./types.js').ThreadContext>,
  * }} State
+ */
+
+/**
+ * What the composer's next send does besides posting: answer a message (a reply) or replace the
+ * text of one of mine (an edit).
+ * @typedef {{ kind: 'reply' | 'edit', conversationId: string, message_id: string, sender_name: string, snippet: string }} ComposeMode
  */
 
 /**
@@ -57,6 +64,7 @@ let state = {
   connection: "connecting",
   toast: null,
   prefill: null,
+  compose: null,
   dialog: null,
   threads: {},
 };
@@ -176,6 +184,13 @@ export function mergeItems(cid, incoming, opts = {}) {
     locals: { ...state.locals, [cid]: locals },
   });
   return fresh;
+}
+
+/** An item changed in place (edited, deleted, reacted to): replaced by event_id where it is loaded. @param {string} cid @param {TimelineItem} item */
+export function replaceItem(cid, item) {
+  const tl = state.timelines[cid];
+  if (!tl?.items.some((i) => i.event_id === item.event_id)) return;
+  setState({ timelines: { ...state.timelines, [cid]: { ...tl, items: tl.items.map((i) => (i.event_id === item.event_id ? item : i)) } } });
 }
 
 /** @param {string} cid @param {LocalBubble} bubble */

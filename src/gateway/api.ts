@@ -12,6 +12,7 @@ import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, sign
 import { handOverJob } from "./commands/hand-over.js";
 import { updateProfile } from "./commands/profile.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
+import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -144,6 +145,9 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
     unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
     setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
+    editMessage: (p, conversationId, messageId, body, idem) => editMessage(core, p, conversationId, messageId, body, idem),
+    deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
+    reactToMessage: (p, conversationId, messageId, body, idem) => reactToMessage(core, p, conversationId, messageId, body, idem),
 
     updateProfile: (p, entityId, body, idem) => updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
     handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),

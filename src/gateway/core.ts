@@ -71,6 +71,8 @@ export interface Core {
   signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
   /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
   search: SearchIndex;
+  /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */
+  messageEditWindowMs: number;
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

@@ -3,11 +3,11 @@ import type { Delta } from "./projections/state.js";
 /** The deltas one ledger event produced (seq), or that time alone produced (seq null). */
 export interface DeltaGroup {
   seq: number | null;
-  frames: Array<{ event: string; json: string; audience?: ReadonlySet<string> | undefined }>;
+  frames: Array<{ event: string; json: string; audience?: ReadonlySet<string> | undefined; carries?: readonly string[] | undefined }>;
 }
 
 export function toGroup(seq: number | null, deltas: Delta[]): DeltaGroup {
-  return { seq, frames: deltas.map((d) => ({ event: d.event, json: JSON.stringify(d.data), audience: d.audience })) };
+  return { seq, frames: deltas.map((d) => ({ event: d.event, json: JSON.stringify(d.data), audience: d.audience, ...(d.carries ? { carries: d.carries } : {}) })) };
 }
 
 /**
@@ -18,6 +18,8 @@ export interface DeltaLog {
   push(group: DeltaGroup & { seq: number }): void;
   /** Groups after `cursor`, or "too_old" when some were already evicted. */
   since(cursor: number): DeltaGroup[] | "too_old";
+  /** Rewrites every held frame that carries the message's text (a deleted message), in place. */
+  redact(messageId: string, rewrite: (event: string, json: string) => string): void;
 }
 
 export function createDeltaLog(maxGroups: number): DeltaLog {
@@ -49,6 +51,11 @@ export function createDeltaLog(maxGroups: number): DeltaLog {
         else hi = mid;
       }
       return groups.slice(lo);
+    },
+    redact(messageId, rewrite) {
+      for (let i = start; i < groups.length; i++) {
+        for (const f of groups[i]!.frames) if (f.carries?.includes(messageId)) f.json = rewrite(f.event, f.json);
+      }
     },
   };
 }

@@ -11,6 +11,8 @@ import type {
   ZJobActionSubmit,
   ZPatchContactRequest,
   ZPostMessageRequest,
+  ZEditMessageRequest,
+  ZReactRequest,
   ZReadMarkerRequest,
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
@@ -129,6 +131,12 @@ export interface GatewayApi {
   search(p: Principal, query: Record<string, string | undefined>): TSearchResults;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
   postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** PATCH /v1/conversations/:id/messages/:message_id: the author's new text (within the edit window). */
+  editMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZEditMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** DELETE /v1/conversations/:id/messages/:message_id: the author or an admin withdraws it. */
+  deleteMessage(p: Principal, conversationId: string, messageId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/messages/:message_id/reactions: my reaction on or off. */
+  reactToMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZReactRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */
   markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text; a declared picture must be one. */

@@ -15,6 +15,7 @@ import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
 import { presenceFrame } from "./projections/presence.js";
+import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
@@ -66,6 +67,8 @@ export interface GatewayDeps {
   presenceTickMs?: number;
   /** Sign-in links: lifetime, the mailer for emailed links (absent: not offered), and their limits. */
   signIn?: { linkTtlMs?: number; mailer?: SignInMailer; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
+  /** How long a message stays editable (the policy pack enforces it; the gateway says so first). Default 24 h. */
+  messageEditWindowSeconds?: number;
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
 }
@@ -139,6 +142,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
     search,
+    messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
@@ -164,6 +168,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const deltas = projector.apply(ev);
     if (who && before !== undefined && before !== rolesOf(who)) live.closeEntity(ev.tenant_id, who);
     if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+    // A deleted message's text leaves the resume log too (after publishing, so its own frames are rewritten alike).
+    if (ev.event_type === "message.deleted") {
+      const state = projector.tenant(ev.tenant_id);
+      const messageId = ev.payload.message_id;
+      if (state) hub.redact(ev.tenant_id, messageId, (event, json) => redactFrame(state, messageId, event, json));
+    }
     // Notifications are news, not history: no resume cursor (a reconnect does not replay them),
     // and none for what boot replays.
     const state = projector.tenant(ev.tenant_id);

@@ -22,6 +22,8 @@ export interface SseHub {
    * CURSOR_TOO_OLD error frame, then `extra` (current presence), then live frames.
    */
   attach(opts: { tenantId: string; entityId: string; res: ServerResponse; head: number; cursor: number | null; hello: Record<string, unknown>; extra: string }): void;
+  /** Rewrites the tenant's resume log where it carries a deleted message's text (see DeltaLog.redact). */
+  redact(tenantId: string, messageId: string, rewrite: (event: string, json: string) => string): void;
   clientCount(): number;
   close(): void;
 }
@@ -132,6 +134,9 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
       };
       res.on("close", drop);
       res.on("error", drop);
+    },
+    redact(tenantId, messageId, rewrite) {
+      logs.get(tenantId)?.redact(messageId, rewrite);
     },
     clientCount() {
       let n = 0;

@@ -1,4 +1,4 @@
-import { ACTION_VERBS, LIMITS } from "../../contracts/facts.js";
+import { ACTION_VERBS, LIMITS, REACTIONS } from "../../contracts/facts.js";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { etag } from "hono/etag";
@@ -30,7 +30,7 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
     ["htm", "preact", "linkifyjs"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
-  const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\n`;
+  const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\nexport const REACTIONS = ${JSON.stringify(REACTIONS)};\n`;
   const app = new Hono();
   // One route for the whole web app (the access table lists it as one row).
   app.get("*", etag(), async (c, next) => {

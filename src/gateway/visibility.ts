@@ -37,11 +37,22 @@ export function conversationFilterFor(core: Core, p: Principal): ((conversationI
  * The reader's filter, or undefined for a whole-log reader. It consults the projections at each
  * call, so someone added to a conversation sees it from then on, and someone removed stops.
  */
-export function eventFilterFor(core: Core, p: Principal): ((e: Pick<TStoredEvent, "tenant_id" | "conversation_id" | "event_type">) => boolean) | undefined {
+export function eventFilterFor(core: Core, p: Principal): ((e: Pick<TStoredEvent, "tenant_id" | "conversation_id" | "event_type"> & { payload?: unknown }) => boolean) | undefined {
   if (readsWholeLog(core, p)) return undefined;
   return (e) => {
     if (e.tenant_id !== p.tenantId) return false;
     if (e.conversation_id === WORKSPACE_CONVERSATION_ID) return MEMBER_WORKSPACE_EVENTS.has(e.event_type);
-    return isParticipant(core, p.tenantId, e.conversation_id, p.entityId);
+    if (!isParticipant(core, p.tenantId, e.conversation_id, p.entityId)) return false;
+    return !isWithdrawnText(core, p.tenantId, e);
   };
+}
+
+/**
+ * A deleted message's own text (its message.sent and edits) is no longer read by members; the
+ * whole-log readers (admins, auditors) still read every event, as the chain needs them kept.
+ */
+function isWithdrawnText(core: Core, tenantId: string, e: { event_type: string; payload?: unknown }): boolean {
+  if (e.event_type !== "message.sent" && e.event_type !== "message.edited") return false;
+  const id = (e.payload as { message_id?: unknown } | undefined)?.message_id;
+  return typeof id === "string" && core.tenant(tenantId).messages.get(id)?.deleted === true;
 }

@@ -2,7 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { impliedJobState } from "./policy/job-transition.js";
-import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
+import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, MessageFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
 
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
@@ -43,6 +43,14 @@ interface CardRec {
   messaged: boolean;
 }
 
+/** A chat message as the policy rules see it: where it is, who wrote it, when, whether withdrawn. */
+interface MessageRec {
+  conversation_id: string;
+  author_entity_id: string;
+  ts_ms: number;
+  deleted: boolean;
+}
+
 interface ToolCallRec {
   job_id: string | undefined;
   tool_name: string;
@@ -66,6 +74,8 @@ class TenantState {
   readonly entities = new Map<string, EntityRec>();
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
+  /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
+  readonly messages = new Map<string, MessageRec>();
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
   /**
@@ -254,7 +264,18 @@ export function createFold(): PolicyFold {
           setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
           if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
         }
+        if (!s.messages.has(p.message_id)) {
+          setInMap(s.messages, p.message_id, { conversation_id: event.conversation_id, author_entity_id: event.actor.entity_id, ts_ms: Date.parse(event.ts), deleted: false });
+        }
         return;
+      case "message.deleted": {
+        const m = s.messages.get(p.message_id);
+        if (m && !m.deleted) {
+          m.deleted = true;
+          record(() => (m.deleted = false));
+        }
+        return;
+      }
       case "tool.called": {
         if (s.toolCalls.has(p.tool_call_id)) return;
         setInMap(s.toolCalls, p.tool_call_id, {
@@ -336,6 +357,7 @@ export function createFold(): PolicyFold {
     hasConversation: (t, c) => c === WORKSPACE_CONVERSATION_ID || (get(t)?.conversations.has(c) ?? false),
     card: (t, cardId): CardFacts | undefined => get(t)?.cards.get(cardId),
     toolCall: (t, id): ToolCallFacts | undefined => get(t)?.toolCalls.get(id),
+    message: (t, id): MessageFacts | undefined => get(t)?.messages.get(id),
     hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
     hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
     entityCount: (t) => get(t)?.entities.size ?? 0,
@@ -357,6 +379,7 @@ export function createFold(): PolicyFold {
             buttons: sortedObject(c.buttons, (v) => v),
           })),
           tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
+          messages: sortedObject(s.messages, (m) => ({ ...m })),
           idempotency: [...s.idempotency].sort(),
           recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
         };

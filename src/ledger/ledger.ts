@@ -27,6 +27,8 @@ export interface CreateLedgerDeps {
   clock?: Clock;
   ids?: IdGenerator;
   engine?: PolicyEngine;
+  /** Deployment parameters of the default policy pack (ignored with an injected engine), e.g. `message_edit_window_seconds`. */
+  policyParams?: Readonly<Record<string, number>>;
   /** Must be empty: the ledger folds its own table into it on boot. */
   fold?: LedgerFold;
   /** `full` (default): an acknowledged append survives power loss. `normal`: faster, may lose the last commits. */
@@ -50,7 +52,7 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
-  const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy();
+  const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy(deps.policyParams);
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
   if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);

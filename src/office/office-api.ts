@@ -69,11 +69,14 @@ export interface AgentTrajectory {
 /** Encrypted store for PII; the ledger only ever sees the redacted value, hash and pointer. */
 export interface VaultApi {
   put(tenantId: string, kind: "email" | "phone" | "text", value: string): TRedactedValue & { vault_ref: string; hash: string };
-  /** The tenant-salted hash `put` would store for the value, without storing anything (looking an address up). */
-  hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
   get(tenantId: string, vaultRef: string): string | null;
   /** Erases the value for good; events that point at it keep verifying. */
   erase(tenantId: string, vaultRef: string): boolean;
+  /**
+   * The tenant-salted BLAKE3 hash `put` would store for a value, without storing anything
+   * (looking an address up; what a deleted message's event keeps of its text).
+   */
+  hashOf(tenantId: string, kind: "email" | "phone" | "text", value: string): string;
 }
 
 /**

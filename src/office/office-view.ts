@@ -51,6 +51,8 @@ export interface JobSummary {
 
 interface RecentText {
   event_id: string;
+  /** The message's id: its edits replace `text`, its deletion removes it. */
+  message_id: string;
   entity_id: string;
   /** The body, cut to what a frame document can hold. */
   text: string;
@@ -267,10 +269,21 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
         if (body) {
           const k = key(e.tenant_id, e.conversation_id);
           const list = texts.get(k) ?? [];
-          list.push({ event_id: e.event_id, entity_id: e.actor.entity_id, text: body.slice(0, TEXT_CHARS_KEPT) });
+          list.push({ event_id: e.event_id, message_id: e.payload.message_id, entity_id: e.actor.entity_id, text: body.slice(0, TEXT_CHARS_KEPT) });
           if (list.length > RECENT_TEXTS_KEPT) list.shift();
           texts.set(k, list);
         }
+        break;
+      }
+      case "message.edited":
+      case "message.deleted": {
+        // Agents read what people see now: the latest text, and nothing of a deleted message.
+        const k = key(e.tenant_id, e.conversation_id);
+        const list = texts.get(k);
+        const at = list?.findIndex((t) => t.message_id === e.payload.message_id) ?? -1;
+        if (!list || at < 0) break;
+        if (e.event_type === "message.deleted") list.splice(at, 1);
+        else list[at] = { ...list[at]!, text: e.payload.body_text.slice(0, TEXT_CHARS_KEPT) };
         break;
       }
       default:

@@ -36,6 +36,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     httpTimeouts: config.httpTimeouts,
     ledgerSync: config.ledgerSync,
     logName: config.logName,
+    messageEditWindowSeconds: config.messageEditWindowSeconds,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZCardAction } from "../../contracts/cards.js";
-import { ACTION_VERBS, LIMITS } from "../../contracts/facts.js";
+import { ACTION_VERBS, LIMITS, REACTIONS } from "../../contracts/facts.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const webDir = fileURLToPath(new URL("../../web", import.meta.url));
@@ -29,6 +29,7 @@ describe("one copy of each fact (contracts/facts.ts)", () => {
     const served = await import(`data:text/javascript,${encodeURIComponent(await res.text())}`);
     expect(served.LIMITS).toEqual(LIMITS);
     expect(served.ACTION_VERBS).toEqual(ACTION_VERBS);
+    expect(served.REACTIONS).toEqual(REACTIONS);
   });
 
   it("the web code re-types none of them", () => {

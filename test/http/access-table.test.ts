@@ -20,6 +20,9 @@ let jobId = "";
 let approve: { card_id: string; button_id: string; action: unknown } | undefined;
 let artifactId = "";
 let contactId = "";
+/** Dan's messages in his chat with the agent: one to edit and react to, one to delete. */
+let danMessage = "";
+let danDoomed = "";
 let otherTenant = "";
 /** An agent added to and removed from Dan's chat by the membership rows, and a group Dan and Ana both leave. */
 let helperAgent = "";
@@ -70,6 +73,8 @@ beforeAll(async () => {
   contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
   helperAgent = (await postJson(`${t.url}/v1/agents`, dan.token, { display_name: "Access Helper", role: "Helper" })).body.entity_id;
   leaveGroup = (await postJson(`${t.url}/v1/conversations`, dan.token, { title: "Leavers", participants: [{ entity_id: ana.entity_id }] })).body.conversation_id;
+  danMessage = (await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "thanks" })).body.message_id;
+  danDoomed = (await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "never mind" })).body.message_id;
 }, 30_000);
 afterAll(() => t?.close());
 
@@ -178,6 +183,12 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/conversations", init: json({ title: "Pair", participants: [{ entity_id: me }, { entity_id: "ent_agent_scheduler" }] }) };
     case "POST /v1/conversations/:id/messages":
       return { path: `/v1/conversations/${conv}/messages`, init: json({ kind: "text", body_text: "hello" }) };
+    case "PATCH /v1/conversations/:id/messages/:message_id":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}`, init: json({ body_text: "thanks!" }) };
+    case "DELETE /v1/conversations/:id/messages/:message_id":
+      return { path: `/v1/conversations/${conv}/messages/${danDoomed}`, init: { method: "DELETE" } };
+    case "POST /v1/conversations/:id/messages/:message_id/reactions":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}/reactions`, init: json({ emoji: "👍", on: true }) };
     case "POST /v1/conversations/:id/read":
       return { path: `/v1/conversations/${conv}/read`, init: json({ cursor: "seq:1" }) };
     case "POST /v1/conversations/:id/attachments": {

@@ -32,6 +32,7 @@ export function openStream(url: string, opts: { token: string; lastEventId?: str
   const names = [
     "hello",
     "timeline.append",
+    "timeline.update",
     "conversation.update",
     "conversation.removed",
     "job.update",

@@ -8,6 +8,8 @@ import { StagedFiles } from "./staged-files.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
+import { cancelCompose, saveEdit } from "../message-actions.js";
+import { getState, subscribe } from "../store.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
 
@@ -61,6 +63,13 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     setQuery(null);
   }, [cid]);
   useLayoutGrow(area, text);
+  const mode = useComposeMode(cid);
+  /** Leaving reply or edit mode; an edit's text is not a draft to keep. */
+  const leaveMode = () => {
+    if (mode?.kind === "edit") setText("");
+    cancelCompose();
+    area.current?.focus();
+  };
 
   const send = () => {
     const t = placeRefs(text, refs);
@@ -74,13 +83,22 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       return;
     }
     if (!t) return;
+    if (mode?.kind === "edit") {
+      void saveEdit(cid, mode.message_id, t).then((ok) => {
+        if (!ok) return;
+        setText("");
+        cancelCompose();
+      });
+      return;
+    }
     // "/run <tool>" with nothing after it opens the tool's form instead of sending.
     const run = /^\/run\s+(\S+)\s*$/.exec(t);
     if (run && openRunForm(cid, run[1])) {
       setText("");
       return;
     }
-    sendText(cid, t);
+    sendText(cid, t, mode?.kind === "reply" ? mode.message_id : undefined);
+    if (mode) cancelCompose();
     setText("");
     setRefs([]);
     setQuery(null);
@@ -124,6 +142,15 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
 
   return html`<footer class="composer">
+    ${
+      mode
+        ? html`<div class="compose-mode" role="status">
+      <span class="compose-mode-text"><strong>${mode.kind === "edit" ? "Editing your message" : `Replying to ${mode.sender_name}`}</strong>
+        <span class="muted">${mode.snippet}</span></span>
+      <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? "Cancel editing (Esc)" : "Cancel reply (Esc)"} onClick=${leaveMode}>×</button>
+    </div>`
+        : null
+    }
     ${
       menu
         ? html`<div class="quick-menu" role="menu" aria-label="Quick actions">
@@ -198,10 +225,21 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         if (e.key === "Escape") {
           setMenu(false);
           setQuery(null);
+          if (mode && query === null && !menu) leaveMode();
         }
       }}></textarea>
     <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
+}
+
+/** The reply or edit this conversation's composer is in, if any (read from the store, kept current). @param {string} cid */
+function useComposeMode(cid) {
+  const [mode, setMode] = useState(() => getState().compose);
+  useEffect(() => subscribe(() => setMode(getState().compose)), []);
+  useEffect(() => {
+    if (getState().compose && getState().compose?.conversationId !== cid) cancelCompose();
+  }, [cid]);
+  return mode?.conversationId === cid ? mode : null;
 }
 
 /** Grows the textarea with its content up to a few lines. @param {{ current: HTMLTextAreaElement | null }} ref @param {string} text */

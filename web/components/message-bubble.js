@@ -1,28 +1,70 @@
 // @ts-check
-import { html } from "../lib/preact.js";
+import { html, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
 import { TokenText } from "./token-text.js";
 import { LinkedText } from "./linked-text.js";
+import { ReplyQuote } from "./reply-quote.js";
+import { ReactionChips, ReactionPicker } from "./reactions.js";
+import { deleteMessage, startCompose } from "../message-actions.js";
+
+/** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
 /**
  * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
- * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and mail addresses links.
- * A message that mentions the reader is marked (a stronger bubble and the words "mentions you").
- * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean, links?: boolean, mentionsYou?: boolean }} props
+ * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and
+ * mail addresses links. A message that mentions the reader is marked (a stronger bubble and the
+ * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
+ * replies to, "edited", its reactions, and the actions on it: Reply, React, and Edit / Delete
+ * for its author (Delete for an admin too).
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean,
+ *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean }} props
  */
-export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou }) {
+export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin }) {
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">Mentions you</span>` : null}
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
+      ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} />` : html`<${TokenText} text=${text} />`}</span>
-      <span class="meta">${clock(ts)}${
+      <span class="meta">${it?.edited_at ? html`<span class="edited-mark">edited</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}</span></span>`
           : null
       }</span>
     </div>
+    ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
+    ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>Couldn’t send — retry</button>` : null}
+  </div>`;
+}
+
+/**
+ * The place a deleted message keeps: who sent it and that it was deleted, nothing of its text.
+ * @param {{ ts: string, mine: boolean, sender?: string }} props
+ */
+export function DeletedBubble({ ts, mine, sender }) {
+  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"} msg-deleted`}>
+    <div class="bubble">
+      ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
+      <span class="text deleted-text">Message deleted</span>
+      <span class="meta">${clock(ts)}</span>
+    </div>
+  </div>`;
+}
+
+/**
+ * Actions on one message, as buttons reachable by keyboard (shown on hover and focus).
+ * @param {{ cid: string, it: TimelineItem, mine: boolean, admin: boolean }} props
+ */
+function MessageTools({ cid, it, mine, admin }) {
+  const [picking, setPicking] = useState(false);
+  const text = it.message.kind === "text";
+  return html`<div class="msg-tools">
+    <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>Reply</button>
+    <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>React</button>
+    ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>Edit</button>` : null}
+    ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>Delete</button>` : null}
+    ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;
 }

@@ -4,7 +4,7 @@ import { dayLabel } from "../format.js";
 import { latestCardByJob } from "../store.js";
 import { ArtifactMessage } from "./artifact-message.js";
 import { JobCard } from "./job-card.js";
-import { MessageBubble } from "./message-bubble.js";
+import { DeletedBubble, MessageBubble } from "./message-bubble.js";
 import { SystemEvent } from "./system-event.js";
 import { UploadBubble } from "./upload-bubble.js";
 import { ActionSummaryBar } from "./action-summary.js";
@@ -30,6 +30,7 @@ export function Timeline({ s, cid, jobs }) {
       .map((a) => `${a.card_id}:${a.button_id}`),
   );
   const me = s.me?.entity_id;
+  const admin = s.me?.roles?.includes("admin") ?? false;
   const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -58,7 +59,9 @@ export function Timeline({ s, cid, jobs }) {
       out.push(html`<div key="unread-divider" class="unread-divider" role="separator" aria-label="New messages"><span>New messages</span></div>`);
     }
     const found = paging.found === it.event_id;
-    out.push(html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} tabIndex=${found ? -1 : undefined}>${renderItem(it)}</div>`);
+    out.push(
+      html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1">${renderItem(it)}</div>`,
+    );
   }
   for (const l of locals) {
     if (l.kind === "file") {
@@ -74,6 +77,7 @@ export function Timeline({ s, cid, jobs }) {
     const m = /** @type {any} */ (it.message);
     const mine = it.sender.entity_id === me;
     const sender = group || it.sender.actor_type === "agent" ? it.sender.display_name : undefined;
+    if (it.deleted) return html`<${DeletedBubble} ts=${it.ts} mine=${mine} sender=${sender} />`;
     if (m.kind === "card" && m.card) {
       const job = s.jobs[m.card.job_id];
       const isLatest = latest[m.card.job_id] === m.card.card_id;
@@ -87,7 +91,8 @@ export function Timeline({ s, cid, jobs }) {
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
       const mentionsYou = Array.isArray(m.mentions) && m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
-      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action} links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} />`;
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
+        links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} />`;
     }
     return html`<${SystemEvent} text="A message this version can’t show yet." />`;
   }

@@ -9,3 +9,5 @@ import * as F from "/app/facts.js";
 export const LIMITS = F.LIMITS;
 /** @type {typeof import('../../contracts/facts.js').ACTION_VERBS} */
 export const ACTION_VERBS = F.ACTION_VERBS;
+/** @type {typeof import('../../contracts/facts.js').REACTIONS} */
+export const REACTIONS = F.REACTIONS;

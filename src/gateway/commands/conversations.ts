@@ -9,6 +9,7 @@ import type { IdemScope, StoredResponse } from "../idempotency.js";
 import type { ConversationRow, JobRow } from "../projections/state.js";
 import { scrubText } from "../pii.js";
 import { checkMentions } from "./mentions.js";
+import { liveMessage } from "./messages.js";
 
 /** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
 export function memberConversation(core: Core, p: Principal, conversationId: string): ConversationRow {
@@ -61,13 +62,20 @@ export async function postText(
   core: Core,
   p: Principal,
   conversationId: string,
-  body: { body_text: string; trace_id?: string | undefined; client_message_id?: string | undefined; mentions?: Array<{ entity_id: string }> | undefined },
+  body: {
+    body_text: string;
+    trace_id?: string | undefined;
+    client_message_id?: string | undefined;
+    mentions?: Array<{ entity_id: string }> | undefined;
+    reply_to_message_id?: string | undefined;
+  },
   idem?: IdemScope,
 ): Promise<StoredResponse> {
   const conv = memberConversation(core, p, conversationId);
   const mentions = checkMentions(core, p, conv, body.mentions);
   // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
+  if (body.reply_to_message_id !== undefined) liveMessage(core, p, conversationId, body.reply_to_message_id, "reply_to_message_id");
   const state = core.tenant(p.tenantId);
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
   const messageId = core.ids("msg");
@@ -83,6 +91,7 @@ export async function postText(
       body_text: text.slice(0, LIMITS.messageChars),
       ...(refs.length ? { pii_refs: refs } : {}),
       ...(mentions.length ? { mentions } : {}),
+      ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
     },
     { trace_id: traceId },
   );

@@ -47,6 +47,7 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
           conversation: { conversation_id: conv.conversation_id, last_item_ts: conv.last_item_ts, last_preview: conv.last_preview },
         },
         audience: conv.participants,
+        carries: [p.message_id],
       },
     ];
   }
@@ -68,7 +69,7 @@ function markRead(conv: ConversationRow, entityId: string, seq: number): void {
   if ((conv.read_marks.get(entityId) ?? 0) < seq) conv.read_marks.set(entityId, seq);
 }
 
-function previewText(p: {
+export function previewText(p: {
   kind: string;
   body_text?: string | undefined;
   card?: { title: string; summary?: string | undefined } | undefined;

@@ -8,6 +8,7 @@ import { applyMembership } from "./membership.js";
 import { affectedEntities, evaluatePresence } from "./presence.js";
 import { createTenantState, type Delta, type JobRow, type TenantState } from "./state.js";
 import { applyTimeline } from "./timeline.js";
+import { applyMessageChanges } from "./message-changes.js";
 
 export interface Projector {
   tenant(tenantId: string): TenantState | undefined;
@@ -67,6 +68,7 @@ export function createProjector(): Projector {
         if (row) deltas.push({ event: "entity.update", data: { tenant_id: state.tenant_id, entity: entityView(row) } });
       }
       deltas.push(...applyTimeline(state, ev));
+      deltas.push(...applyMessageChanges(state, ev));
       deltas.push(...applyConversations(state, ev));
       deltas.push(...applyMembership(state, ev));
       deltas.push(...applyJobs(state, ev));

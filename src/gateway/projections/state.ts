@@ -120,6 +120,10 @@ export interface TenantState {
   proposedByOwner: Map<string, number>;
   /** and non-terminal jobs per conversation. */
   activeJobsByConversation: Map<string, Set<string>>;
+  /** message_id → its timeline item (edits, deletions, reactions and replies find it here), */
+  messages: Map<string, TTimelineItem>;
+  /** and message_id → the messages replying to it (their quotes follow its edits and deletion). */
+  repliesTo: Map<string, Set<string>>;
 }
 
 export function createTenantState(tenantId: string): TenantState {
@@ -139,14 +143,27 @@ export function createTenantState(tenantId: string): TenantState {
     liveJobs: new Set(),
     proposedByOwner: new Map(),
     activeJobsByConversation: new Map(),
+    messages: new Map(),
+    repliesTo: new Map(),
   };
 }
 
 /** One SSE delta produced by a reducer. `audience` limits it to some entities (a conversation's members). */
 export interface Delta {
-  event: "timeline.append" | "conversation.update" | "conversation.removed" | "job.update" | "presence.update" | "artifact.added" | "notification" | "entity.update";
+  event:
+    | "timeline.append"
+    | "timeline.update"
+    | "conversation.update"
+    | "conversation.removed"
+    | "job.update"
+    | "presence.update"
+    | "artifact.added"
+    | "notification"
+    | "entity.update";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
+  /** Messages whose text this frame carries: deleting one rewrites the frame in the resume log. */
+  carries?: readonly string[];
 }
 
 export function displayName(state: TenantState, entityId: string): string {

@@ -2,6 +2,7 @@ import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TTimelineItem } from "../../../contracts/gateway.js";
 import { formatCursor } from "../../../contracts/primitives.js";
 import { displayName, type Delta, type TenantState } from "./state.js";
+import { carriedBy, indexMessage, replyOf } from "./message-changes.js";
 
 /** projection_timeline_items: one row per `message.sent`, in tenant_seq order. */
 export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
@@ -14,8 +15,10 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
     cursor: formatCursor(ev.seq),
     sender: { entity_id: ev.actor.entity_id, display_name: displayName(state, ev.actor.entity_id), actor_type: ev.actor.actor_type },
     ...(ev.job_id ? { job_id: ev.job_id } : {}),
+    ...replyOf(state, ev.payload),
     message: ev.payload,
   };
+  indexMessage(state, item);
   let list = state.timeline.get(ev.conversation_id);
   if (!list) state.timeline.set(ev.conversation_id, (list = []));
   list.push(item);
@@ -35,6 +38,7 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
       event: "timeline.append",
       data: { tenant_id: state.tenant_id, conversation_id: ev.conversation_id, item },
       ...(conv ? { audience: conv.participants } : {}),
+      carries: carriedBy(item),
     },
   ];
 }

@@ -10,6 +10,7 @@ import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
+import { createMessageRoutes } from "./messages.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPeopleRoutes } from "./people.js";
@@ -30,5 +31,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createPeopleRoutes(gw));
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
+  app.route("/", createMessageRoutes(gw));
   return app;
 }

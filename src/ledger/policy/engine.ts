@@ -27,6 +27,8 @@ interface CompiledPolicy {
 export interface PolicyEngineOptions {
   /** Initial per-tenant overrides: tenant → policy → mode. */
   tenantModes?: Record<string, Record<string, PolicyMode>>;
+  /** Deployment parameters rules may name, overriding the pack's value (e.g. `message_edit_window_seconds`). */
+  params?: Readonly<Record<string, number>>;
 }
 
 function matcher(appliesTo: readonly string[]): (t: string) => boolean {
@@ -36,7 +38,7 @@ function matcher(appliesTo: readonly string[]): (t: string) => boolean {
   return (t) => exact.has(t) || prefixes.some((p) => t.startsWith(p));
 }
 
-function compilePolicy(p: PolicySpec, defaultMode: PolicyMode): CompiledPolicy {
+function compilePolicy(p: PolicySpec, defaultMode: PolicyMode, params: Readonly<Record<string, number>>): CompiledPolicy {
   const rules: CompiledRule[] = [];
   let shape = true;
   p.rules.forEach((spec, i) => {
@@ -50,7 +52,7 @@ function compilePolicy(p: PolicySpec, defaultMode: PolicyMode): CompiledPolicy {
     }
     let check: RuleCheck;
     try {
-      check = type.compile(parsed.data, { siblings: p.rules });
+      check = type.compile(parsed.data, { siblings: p.rules, params });
     } catch (e) {
       throw new Error(`${where}: ${(e as Error).message}`);
     }
@@ -77,7 +79,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * of an `enforce` policy ends the check; `warn` policies add warnings; `off` ones are skipped.
  */
 export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions = {}): PackPolicyEngine {
-  const policies = pack.policies.map((p) => compilePolicy(p, pack.default_mode));
+  const policies = pack.policies.map((p) => compilePolicy(p, pack.default_mode, opts.params ?? {}));
   const byId = new Map(policies.map((p) => [p.id, p]));
   const shapePolicies = policies.filter((p) => p.shape && p.code !== null);
   const foldPolicies = policies.filter((p) => !p.shape && p.code !== null);

@@ -18,6 +18,8 @@ export type RuleCheck = (ctx: RuleContext) => string | null;
 interface CompileEnv {
   /** Every rule of the same policy, as written (so a rule can read its siblings' settings). */
   readonly siblings: ReadonlyArray<Record<string, unknown>>;
+  /** Deployment parameters a rule may name (the engine's `params`), e.g. an edit window. */
+  readonly params: Readonly<Record<string, number>>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds rule types of every spec shape

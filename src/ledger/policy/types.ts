@@ -48,6 +48,16 @@ export interface ToolCallFacts {
   readonly has_result: boolean;
 }
 
+/** A chat message (`message.sent`) as the fold knows it. */
+export interface MessageFacts {
+  readonly conversation_id: string;
+  readonly author_entity_id: string;
+  /** `ts` of the `message.sent`, epoch ms. */
+  readonly ts_ms: number;
+  /** True once a `message.deleted` for it was accepted. */
+  readonly deleted: boolean;
+}
+
 /** A plain, key-sorted picture of the fold, for equality checks (rebuilt vs live). */
 export type FoldSnapshot = Record<string, unknown>;
 
@@ -74,6 +84,7 @@ export interface PolicyFold extends LedgerFold {
   card(tenantId: string, cardId: string): CardFacts | undefined;
   conversation(tenantId: string, conversationId: string): ConversationFacts | undefined;
   toolCall(tenantId: string, toolCallId: string): ToolCallFacts | undefined;
+  message(tenantId: string, messageId: string): MessageFacts | undefined;
   hasToolIdempotencyKey(tenantId: string, jobId: string | undefined, toolName: string, key: string): boolean;
   hasEvent(tenantId: string, eventId: string): boolean;
   entityCount(tenantId: string): number;

@@ -500,6 +500,79 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
   },
 };
 
+/** A message change (edit, delete, reaction) or reply in Dan's chat with the agent, after the golden path's first message. */
+function messageEvent(id: string, type: string, payload: Raw, actor: Raw = DAN, ts = "2025-12-27T10:20:00.000Z", conversationId = "cnv_9f2a"): Raw {
+  return { event_id: id, event_type: type, ts, tenant_id: T, trace_id: "trc_test", conversation_id: conversationId, actor, payload };
+}
+const ADMIN = { entity_id: "ent_human_root", actor_type: "human" };
+/** After msg_0001: Ana (a member of no conversation of the golden path), an admin in Dan's chat, and a second chat of Dan and Ana. */
+function withChatPeople(f: (fold: PolicyFold, engine: PackPolicyEngine) => Raw): Make {
+  return afterThen("evt_0001", (fold, engine) => {
+    feed(engine, fold, [
+      registerEvent("evt_m_0001", { entity_id: "ent_human_ana", actor_type: "human", display_name: "Ana" }),
+      registerEvent("evt_m_0002", { entity_id: "ent_human_root", actor_type: "human", display_name: "Root", roles: ["admin"] }),
+      conversationEvent("evt_m_0003", "cnv_other", ["ent_human_dan", "ent_human_ana"]),
+      messageEvent("evt_m_0004", "message.sent", { message_id: "msg_other", kind: "text", body_text: "hi Ana" }, DAN, "2025-12-27T10:16:00.000Z", "cnv_other"),
+    ]);
+    return f(fold, engine);
+  });
+}
+const edit = (actor: Raw = DAN, ts?: string) => messageEvent("evt_m_0100", "message.edited", { message_id: "msg_0001", body_text: "a 45-min call" }, actor, ts);
+const del = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0101", "message.deleted", { message_id: messageId, body_hash: "blake3:0123456789abcdef" }, actor);
+const react = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0102", "message.reacted", { message_id: messageId, emoji: "👍", on: true }, actor);
+const reply = (to: string) => messageEvent("evt_m_0103", "message.sent", { message_id: "msg_reply", kind: "text", body_text: "yes", reply_to_message_id: to });
+
+Object.assign(POLICIES, {
+  "policy.message_change_membership": {
+    refused: [
+      ["an edit by someone not in the conversation", withChatPeople(() => edit(ANA))],
+      ["a reaction by someone not in the conversation", withChatPeople(() => react(ANA))],
+    ],
+    valid: [["a reaction by a member", withChatPeople(() => react(AGENT))]],
+  },
+  "policy.message_target": {
+    refused: [
+      ["an edit of a message that does not exist", withChatPeople(() => ({ ...edit(), payload: { message_id: "msg_nope", body_text: "x" } }))],
+      ["a reaction to a message of another conversation", withChatPeople(() => react(DAN, "msg_other"))],
+      [
+        "an edit of a deleted message",
+        withChatPeople((fold, engine) => {
+          feed(engine, fold, [del()]);
+          return edit();
+        }),
+      ],
+      ["a reply to a message of another conversation", withChatPeople(() => reply("msg_other"))],
+    ],
+    valid: [
+      ["a reply to a message of the same conversation", withChatPeople(() => reply("msg_0001"))],
+      ["a reaction by the agent to a message of its conversation", withChatPeople(() => react(AGENT, "msg_0001"))],
+    ],
+  },
+  "policy.message_authority": {
+    refused: [
+      ["an edit by someone who did not write it", withChatPeople(() => edit(AGENT))],
+      ["a deletion by a member who did not write it and is no admin", withChatPeople(() => del(AGENT))],
+    ],
+    valid: [
+      ["an edit by its author", withChatPeople(() => edit())],
+      [
+        "a deletion by an admin of the conversation",
+        withChatPeople((fold, engine) => {
+          feed(engine, fold, [conversationEvent("evt_m_0005", "cnv_admin", ["ent_human_root", "ent_human_dan"], ADMIN)]);
+          feed(engine, fold, [
+            messageEvent("evt_m_0006", "message.sent", { message_id: "msg_dan", kind: "text", body_text: "hello" }, DAN, "2025-12-27T10:17:00.000Z", "cnv_admin"),
+          ]);
+          return { ...del(ADMIN, "msg_dan"), conversation_id: "cnv_admin" };
+        }),
+      ],
+    ],
+  },
+  "policy.message_edit_window": {
+    refused: [["an edit a day and a second after the message", withChatPeople(() => edit(DAN, "2025-12-28T10:15:01.000Z"))]],
+    valid: [["an edit a day after the message", withChatPeople(() => edit(DAN, "2025-12-28T10:15:00.000Z"))]],
+  },
+});
+
 describe("Policy Pack v1: every policy refuses what it should and passes what it should", () => {
   it("has a case for every rejecting policy in the pack", () => {
     const rejecting = PACK.policies.filter((p) => p.on_violation.action === "reject").map((p) => p.policy_id);

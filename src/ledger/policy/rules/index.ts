@@ -5,6 +5,7 @@ import { requireActorTypeIn, requireContains, requireFields, requireIf, requireI
 import { fsm } from "./fsm.js";
 import { requireJobStateIn } from "./job-state.js";
 import { lockMappingOnFirstSeen } from "./lock.js";
+import { requireMessageAgeWithin, requireMessageAuthor, requireMessageInConversation } from "./message.js";
 import { allowIfPresent, rejectIfRegexMatch } from "./pii.js";
 import { monotonicTime, requirePriorEvent } from "./prior-event.js";
 import { requireButtonProvenance } from "./provenance.js";
@@ -31,4 +32,7 @@ export const RULE_TYPES: Record<string, RuleType> = {
   reject_if_regex_match: rejectIfRegexMatch,
   allow_if_present: allowIfPresent,
   emit_on_reject: emitOnReject,
+  require_message_in_conversation: requireMessageInConversation,
+  require_message_author: requireMessageAuthor,
+  require_message_age_within: requireMessageAgeWithin,
 };

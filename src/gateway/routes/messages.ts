@@ -1,0 +1,68 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ZAcceptedResponse, ZEditMessageRequest, ZReactRequest } from "../../../contracts/gateway.js";
+import { ZConversationId } from "../../../contracts/primitives.js";
+import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import { authenticate, type GwEnv } from "../auth/middleware.js";
+import type { Gateway } from "../gateway.js";
+import { idempotentWrite } from "./write.js";
+
+const messageParams = z.object({ id: ZConversationId, message_id: z.string().min(1).max(128) });
+const ZMessageAccepted = ZAcceptedResponse.extend({ message_id: z.string() });
+
+/** Changing a message already sent: edit, delete, react. Each is one ledger event the policy pack checks. */
+export function createMessageRoutes(gw: Gateway) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
+  const common = {
+    tags: ["Conversations"],
+    security: SIGNED_IN,
+    middleware: authenticate(core.tokens),
+    parameters: [IDEMPOTENCY_HEADER],
+    responses: { 202: json(ZMessageAccepted, "Accepted; the change arrives on the stream as timeline.update"), ...errors(...WRITE_ERRORS) },
+  };
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "patch",
+      path: "/v1/conversations/{id}/messages/{message_id}",
+      summary: "Edit my message (its author, within MESSAGE_EDIT_WINDOW_SECONDS)",
+      request: { params: messageParams, body: jsonBody(ZEditMessageRequest) },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const { id, message_id } = c.req.valid("param");
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.editMessage(c.get("principal"), id, message_id, body, idem));
+    },
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "delete",
+      path: "/v1/conversations/{id}/messages/{message_id}",
+      summary: "Delete a message (its author, or an admin): its text leaves every view",
+      request: { params: messageParams },
+    }),
+    async (c) => {
+      const { id, message_id } = c.req.valid("param");
+      return idempotentWrite(core, c, "", (idem) => api.deleteMessage(c.get("principal"), id, message_id, idem));
+    },
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/conversations/{id}/messages/{message_id}/reactions",
+      summary: "Put my reaction on a message, or take it off (one emoji)",
+      request: { params: messageParams, body: jsonBody(ZReactRequest) },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const { id, message_id } = c.req.valid("param");
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.reactToMessage(c.get("principal"), id, message_id, body, idem));
+    },
+  );
+  return app;
+}
