@@ -15,6 +15,7 @@ import type { LiveConnections } from "./live-connections.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
+import type { TokenUse } from "./admin/token-use.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -51,6 +52,8 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
+  /** When each token was last used (since this server started), for the Tokens screen. */
+  tokenUse: TokenUse;
   idem: IdempotencyStore;
   limiter: RateLimiter;
   /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */

@@ -102,6 +102,8 @@ export function createIngest(deps: {
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
     const agent = context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id);
     if (!agent) return { ids: [], notes: "No agent in this conversation" };
+    // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
+    if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
     if (isToolCommand(req.body_text)) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
       return toolCommand(req, sender, agent, {

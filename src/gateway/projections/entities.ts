@@ -16,10 +16,14 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(p.allowed_tools !== undefined ? { allowed_tools: p.allowed_tools } : {}),
       ...(p.avatar_url !== undefined ? { avatar_url: p.avatar_url } : {}),
       ...(p.email !== undefined ? { email: p.email } : {}),
+      ...(prev?.status ? { status: prev.status } : {}),
+      ...(prev?.paused ? { paused: true } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
       updated_at: ev.ts,
       source_event_id: ev.event_id,
     });
+  } else if (isAdminEvent(ev)) {
+    applyAdmin(state, ev);
   } else if (ev.event_type === "contact.upserted") {
     const p = ev.payload;
     if (p.deleted) {
@@ -38,4 +42,21 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       source_event_id: ev.event_id,
     });
   }
+}
+
+type AdminEvent = Extract<TStoredEvent, { event_type: "entity.role_changed" | "entity.deactivated" | "entity.reactivated" | "agent.paused" | "agent.resumed" }>;
+const ADMIN_EVENTS = new Set(["entity.role_changed", "entity.deactivated", "entity.reactivated", "agent.paused", "agent.resumed"]);
+const isAdminEvent = (ev: TStoredEvent): ev is AdminEvent => ADMIN_EVENTS.has(ev.event_type);
+
+/** What admins did to someone: roles, deactivated or removed, paused. */
+function applyAdmin(state: TenantState, ev: AdminEvent): void {
+  const row = state.entities.get(ev.payload.entity_id);
+  if (!row) return;
+  const next = { ...row, updated_at: ev.ts, source_event_id: ev.event_id };
+  if (ev.event_type === "entity.role_changed") next.roles = ev.payload.roles;
+  else if (ev.event_type === "entity.deactivated") next.status = ev.payload.reason;
+  else if (ev.event_type === "entity.reactivated") delete next.status;
+  else if (ev.event_type === "agent.paused") next.paused = true;
+  else delete next.paused;
+  state.entities.set(row.entity_id, next);
 }

@@ -8,6 +8,7 @@ import { createFileRoutes } from "./files.js";
 import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
+import { createAdminRoutes } from "./admin.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createPublicRoutes } from "./public.js";
 
@@ -22,5 +23,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createOutboxRoutes(gw));
   app.route("/", createAgentToolRoutes(gw));
   app.route("/", createNotificationRoutes(gw));
+  app.route("/", createAdminRoutes(gw));
   return app;
 }

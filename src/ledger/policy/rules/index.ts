@@ -1,4 +1,5 @@
 import type { RuleType } from "../rule.js";
+import { adminAuthority, keepAnOwner, requireActiveActor } from "./admin.js";
 import { allowIf, requireConversationMembership } from "./authority.js";
 import { emitOnReject } from "./emit.js";
 import { requireActorTypeIn, requireContains, requireFields, requireIf, requireIn } from "./fields.js";
@@ -31,4 +32,7 @@ export const RULE_TYPES: Record<string, RuleType> = {
   reject_if_regex_match: rejectIfRegexMatch,
   allow_if_present: allowIfPresent,
   emit_on_reject: emitOnReject,
+  admin_authority: adminAuthority,
+  keep_an_owner: keepAnOwner,
+  require_active_actor: requireActiveActor,
 };
