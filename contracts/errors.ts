@@ -48,6 +48,8 @@ export const ERROR_STATUS = {
   INVALID_INPUT: 422,
   /** A `[ref …]`/`[op …]` token in a person's message was refused (nothing stored, no model call). */
   INVALID_TOKEN: 422,
+  /** A change that would leave a workspace with no active owner. */
+  LAST_OWNER: 409,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

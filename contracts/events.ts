@@ -155,6 +155,39 @@ export const ZAgentToolModeSetPayload = z.strictObject({
   mode: z.enum(["auto", "approve", "off"]),
 });
 
+/**
+ * Administration of people and agents. `roles` is the entity's whole new set of authority roles
+ * (`owner`, `admin`, `job_approver`, `member`, …): owners and admins change them, only an owner
+ * makes or unmakes an owner, and a workspace always keeps one.
+ */
+export const ZEntityRoleChangedPayload = z.strictObject({ entity_id: ZEntityId, roles: z.array(short(64)).max(20) });
+
+/**
+ * A person (or agent) an admin turned off: every token of theirs stops working at once.
+ * `removed` is for an agent taken out of the workspace for good (it cannot be reactivated).
+ */
+export const ZEntityDeactivatedPayload = z.strictObject({ entity_id: ZEntityId, reason: z.enum(["deactivated", "removed"]) });
+
+/** A deactivated person back in: they sign in again with a new link. */
+export const ZEntityReactivatedPayload = z.strictObject({ entity_id: ZEntityId });
+
+/** An agent an admin paused proposes and runs nothing until resumed. */
+export const ZAgentPausedPayload = z.strictObject({ entity_id: ZEntityId });
+export const ZAgentResumedPayload = z.strictObject({ entity_id: ZEntityId });
+
+/**
+ * An admin ended sign-ins of a person: one token (`token_id`, its public id, never the secret)
+ * or all of them; `rotated` when a fresh sign-in link was issued in the same act.
+ */
+export const ZEntityTokensRevokedPayload = z.strictObject({
+  entity_id: ZEntityId,
+  token_id: z
+    .string()
+    .regex(/^tok_[0-9a-f]{20}$/)
+    .optional(),
+  rotated: z.boolean(),
+});
+
 export const ZContactUpsertedPayload = z.strictObject({
   contact_id: short(128).min(1),
   display_name: z.string().min(1).max(120),
@@ -294,6 +327,12 @@ export const EVENT_PAYLOADS = {
   "entity.registered": ZEntityRegisteredPayload,
   "entity.profile_updated": ZEntityProfileUpdatedPayload,
   "agent.tool_mode_set": ZAgentToolModeSetPayload,
+  "entity.role_changed": ZEntityRoleChangedPayload,
+  "entity.deactivated": ZEntityDeactivatedPayload,
+  "entity.reactivated": ZEntityReactivatedPayload,
+  "entity.tokens_revoked": ZEntityTokensRevokedPayload,
+  "agent.paused": ZAgentPausedPayload,
+  "agent.resumed": ZAgentResumedPayload,
   "contact.upserted": ZContactUpsertedPayload,
   "job.created": ZJobCreatedPayload,
   "job.proposed": ZJobProposedPayload,
@@ -355,6 +394,12 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("entity.registered"),
   eventSchema("entity.profile_updated"),
   eventSchema("agent.tool_mode_set"),
+  eventSchema("entity.role_changed"),
+  eventSchema("entity.deactivated"),
+  eventSchema("entity.reactivated"),
+  eventSchema("entity.tokens_revoked"),
+  eventSchema("agent.paused"),
+  eventSchema("agent.resumed"),
   eventSchema("contact.upserted"),
   eventSchema("job.created"),
   eventSchema("job.proposed"),

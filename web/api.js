@@ -210,6 +210,26 @@ export const api = {
   agentTools: (agentId) => request("GET", `/v1/agents/${enc(agentId)}/tools`),
   /** Admins: auto / approve / off per tool. @param {string} agentId @param {Array<{ name: string, mode: string }>} tools */
   setAgentTools: (agentId, tools) => request("PUT", `/v1/agents/${enc(agentId)}/tools`, { body: { tools } }),
+  // The Admin screens (owners and admins).
+  listMembers: () => request("GET", "/v1/admin/members"),
+  /** @param {string} id @param {"owner"|"admin"|"member"} access */
+  setAccess: (id, access) => request("PUT", `/v1/admin/members/${enc(id)}/access`, { body: { access } }),
+  /** @param {string} id */
+  deactivateMember: (id) => request("POST", `/v1/admin/members/${enc(id)}/deactivate`),
+  /** @param {string} id @returns {Promise<{ signin_url: string }>} */
+  reactivateMember: (id) => request("POST", `/v1/admin/members/${enc(id)}/reactivate`),
+  /** @param {string} id @returns {Promise<{ signin_url: string, revoked: number }>} */
+  rotateTokens: (id) => request("POST", `/v1/admin/members/${enc(id)}/rotate-tokens`),
+  listAdminAgents: () => request("GET", "/v1/admin/agents"),
+  /** @param {string} id @param {{ display_name?: string, role?: string, capabilities?: string[], allowed_tools?: string[] }} body */
+  updateAgent: (id, body) => request("PUT", `/v1/admin/agents/${enc(id)}`, { body }),
+  /** @param {string} id @param {boolean} paused */
+  setAgentPaused: (id, paused) => request("POST", `/v1/admin/agents/${enc(id)}/${paused ? "pause" : "resume"}`),
+  /** @param {string} id */
+  removeAgent: (id) => request("DELETE", `/v1/admin/agents/${enc(id)}`),
+  listTokens: () => request("GET", "/v1/admin/tokens"),
+  /** @param {string} tokenId */
+  revokeToken: (tokenId) => request("DELETE", `/v1/admin/tokens/${enc(tokenId)}`),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 

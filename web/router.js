@@ -13,6 +13,7 @@ export function parseRoute(path) {
   if (seg[0] === "contacts") return { name: "contacts" };
   if (seg[0] === "outbox") return { name: "outbox" };
   if (seg[0] === "tools") return { name: "tools" };
+  if (seg[0] === "admin") return { name: "admin" };
   if (seg[0] === "onboarding") return { name: "onboarding" };
   if (seg[0] === "invite" && seg[1]) return { name: "invite", token: seg[1] };
   if (seg[0] === "signin" && seg[1] === "link") return { name: "signin-link" };

@@ -28,7 +28,7 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
       entity_id: dan.entity_id,
       actor_type: "human",
       display_name: "Dan",
-      roles: ["job_approver", "admin"],
+      roles: ["owner", "job_approver", "admin"],
     }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, { entity_id: ana.entity_id, actor_type: "human", display_name: "Ana", roles: ["member"] }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, {

@@ -23,6 +23,7 @@ import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
 import type { TSearchResults } from "../../contracts/search.js";
 import type { Principal } from "./auth/token-store.js";
+import type { AdminApi } from "./admin/admin-api.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
@@ -50,7 +51,7 @@ export interface SessionView {
  * their events. Every method applies the read model (src/gateway/visibility.ts and the member
  * checks): what the caller may not see answers NOT_FOUND, what they may not do FORBIDDEN.
  */
-export interface GatewayApi {
+export interface GatewayApi extends AdminApi {
   // Workspaces, invites and sessions.
   /** POST /v1/workspaces: a tenant and its owner, signed in (SIGNUP decides whether the web may). */
   createWorkspace(body: In<typeof ZCreateWorkspaceRequest>, idem: IdemScope): Promise<StoredResponse>;

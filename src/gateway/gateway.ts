@@ -9,6 +9,7 @@ import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
+import { trackTokenUse } from "./admin/token-use.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
@@ -115,6 +116,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const notifier = createNotifier({ mutes, subscriptions, push });
   // Reads the ledger from where the index stopped; follows it from the subscription below.
   const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
+  const tracked = trackTokenUse(createTokenStore({ db: deps.db, clock }), clock);
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -126,7 +128,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     projector,
     hub,
-    tokens: createTokenStore({ db: deps.db, clock }),
+    tokens: tracked.tokens,
+    tokenUse: tracked.use,
     idem: createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
@@ -161,7 +164,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const project = (ev: TStoredEvent) => {
     // A change of roles changes what the person may read: their open streams end, and a
     // reconnect is judged by the new roles.
-    const who = ev.event_type === "entity.registered" ? (ev.payload as { entity_id: string }).entity_id : undefined;
+    const who = ev.event_type === "entity.registered" || ev.event_type === "entity.role_changed" ? (ev.payload as { entity_id: string }).entity_id : undefined;
     const rolesOf = (id: string) => projector.tenant(ev.tenant_id)?.entities.get(id)?.roles.join();
     const before = who ? rolesOf(who) : undefined;
     const jobBefore = notifier.before(projector.tenant(ev.tenant_id), ev);

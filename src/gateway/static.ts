@@ -6,7 +6,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Client-side routes that all load the single page. */
-const SPA_ROUTES = [/^\/$/, /^\/c\/[^/]+$/, /^\/jobs\/[^/]+$/, /^\/contacts$/, /^\/outbox$/, /^\/onboarding$/, /^\/invite\/[^/]+$/, /^\/signin$/, /^\/signin\/link$/];
+const SPA_ROUTES = [
+  /^\/$/,
+  /^\/c\/[^/]+$/,
+  /^\/jobs\/[^/]+$/,
+  /^\/contacts$/,
+  /^\/outbox$/,
+  /^\/tools$/,
+  /^\/admin$/,
+  /^\/onboarding$/,
+  /^\/invite\/[^/]+$/,
+  /^\/signin$/,
+  /^\/signin\/link$/,
+];
 
 const root = (rel: string) => fileURLToPath(new URL(rel, import.meta.url));
 

@@ -34,6 +34,10 @@ interface EntityRec {
   role?: string;
   /** agent.tool_mode_set: tool → auto / approve / off. */
   tool_modes?: Map<string, TToolMode>;
+  /** entity.deactivated (cleared by entity.reactivated). */
+  status?: "deactivated" | "removed";
+  /** agent.paused (cleared by agent.resumed). */
+  paused?: boolean;
 }
 
 interface CardRec {
@@ -166,6 +170,20 @@ export function createFold(): PolicyFold {
     }
   }
 
+  /** Administration: a changed entity is a new record, so undo is one map entry. */
+  // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
+  function applyAdmin(s: TenantState, type: string, p: any): void {
+    const rec = s.entities.get(p.entity_id);
+    if (!rec) return;
+    const next: EntityRec = { ...rec };
+    if (type === "entity.role_changed") next.roles = p.roles;
+    else if (type === "entity.deactivated") next.status = p.reason;
+    else if (type === "entity.reactivated") delete next.status;
+    else if (type === "agent.paused") next.paused = true;
+    else delete next.paused;
+    setInMap(s.entities, p.entity_id, next);
+  }
+
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
     addToSet(s.seen, event.event_id);
@@ -177,11 +195,21 @@ export function createFold(): PolicyFold {
         if (p.allowed_tools) rec.allowed_tools = p.allowed_tools;
         if (p.role) rec.role = p.role;
         // Registering again (a new name, new roles) keeps the tool modes admins chose.
-        const modes = s.entities.get(p.entity_id)?.tool_modes;
-        if (modes) rec.tool_modes = modes;
+        const before = s.entities.get(p.entity_id);
+        if (before?.tool_modes) rec.tool_modes = before.tool_modes;
+        // ... and what admins did to it: deactivated or paused stays so.
+        if (before?.status) rec.status = before.status;
+        if (before?.paused) rec.paused = before.paused;
         setInMap(s.entities, p.entity_id, rec);
         return;
       }
+      case "entity.role_changed":
+      case "entity.deactivated":
+      case "entity.reactivated":
+      case "agent.paused":
+      case "agent.resumed":
+        applyAdmin(s, event.event_type, p);
+        return;
       case "agent.tool_mode_set": {
         const rec = s.entities.get(p.agent_entity_id);
         if (!rec) return;
@@ -361,6 +389,11 @@ export function createFold(): PolicyFold {
     hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
     hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
     entityCount: (t) => get(t)?.entities.size ?? 0,
+    activeOwnerCount(t) {
+      let n = 0;
+      for (const e of get(t)?.entities.values() ?? []) if (!e.status && e.roles.includes("owner")) n++;
+      return n;
+    },
 
     snapshot(): FoldSnapshot {
       const out: FoldSnapshot = {};

@@ -10,7 +10,19 @@ export interface LedgerFacts {
   entity(
     tenantId: string,
     entityId: string,
-  ): { actor_type: "human" | "agent"; roles: string[]; display_name: string; allowed_tools?: string[]; tool_modes?: ReadonlyMap<string, "auto" | "approve" | "off"> } | undefined;
+  ):
+    | {
+        actor_type: "human" | "agent";
+        roles: string[];
+        display_name: string;
+        allowed_tools?: string[];
+        tool_modes?: ReadonlyMap<string, "auto" | "approve" | "off">;
+        /** Set while an admin has it deactivated (or removed, for an agent). */
+        status?: "deactivated" | "removed";
+        /** True while an admin has the agent paused. */
+        paused?: boolean;
+      }
+    | undefined;
 }
 
 export interface AppendOptions {

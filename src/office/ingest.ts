@@ -114,6 +114,8 @@ export function createIngest(deps: {
     const agent =
       verdict.agent ?? (handOver && verdict.why === "not_addressed" ? context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id) : undefined);
     if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
+    // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
+    if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);

@@ -1,3 +1,4 @@
+import { AppError } from "../shared/errors.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
@@ -162,6 +163,13 @@ export function createJobEngine(deps: EngineDeps) {
 
   /** Decide `cmd` for the job and carry the decision out (the caller holds the job's lock). */
   async function run(job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext): Promise<Decision & { ids: string[] }> {
+    // A paused or removed agent's jobs wait, with nothing written, until an admin resumes it.
+    const now = context.profile(job.tenant_id, agent.entity_id) ?? agent;
+    if (now.paused || now.status) {
+      throw new AppError("CONFLICT", `${now.display_name} is ${now.status ?? "paused"}: an admin can resume it from the Admin screen, or a person can take this job.`, {
+        agent_entity_id: now.entity_id,
+      });
+    }
     const decision = decide(job, cmd, decideContext(job.tenant_id, agent));
     return { ...decision, ids: await carryOut(job, agent, decision, ec) };
   }

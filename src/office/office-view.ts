@@ -29,6 +29,10 @@ export interface EntityProfile {
   locale?: string;
   /** What an admin chose per tool (agent.tool_mode_set); a tool absent here has no mode set. */
   tool_modes?: Readonly<Record<string, "auto" | "approve" | "off">>;
+  /** An admin paused this agent (agent.paused): it proposes and runs nothing until resumed. */
+  paused?: boolean;
+  /** An admin deactivated this entity (or removed the agent). */
+  status?: "deactivated" | "removed";
 }
 
 /** The fields of `foldJob`'s JobView a frame reads, folded the same way, event by event. */
@@ -189,6 +193,21 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     }
   }
 
+  /** What admins did to an entity: its roles, deactivated or removed, paused. */
+  function applyAdmin(e: TStoredEvent): void {
+    const p = e.payload as { entity_id: string; roles?: string[]; reason?: "deactivated" | "removed" };
+    const k = key(e.tenant_id, p.entity_id);
+    const before = profiles.get(k);
+    if (!before) return;
+    const { paused: _p, status: _s, ...rest } = before;
+    const next: EntityProfile = { ...rest };
+    if (e.event_type === "entity.role_changed") next.roles = p.roles ?? [];
+    if (e.event_type === "agent.paused" || (before.paused && e.event_type !== "agent.resumed")) next.paused = true;
+    if (e.event_type === "entity.deactivated" && p.reason) next.status = p.reason;
+    else if (before.status && e.event_type !== "entity.reactivated") next.status = before.status;
+    profiles.set(k, next);
+  }
+
   function apply(e: TStoredEvent): void {
     if (e.job_id) applyToJob(e, e.job_id);
     switch (e.event_type) {
@@ -196,13 +215,15 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
         const k = key(e.tenant_id, e.payload.entity_id);
         const before = profiles.get(k);
         if (!before) push(byTenantEntities, e.tenant_id, e.payload.entity_id);
-        // Registering again keeps the tool modes admins chose and the profile the person set.
+        // Registering again keeps the tool modes admins chose, pause and status, and the profile the person set.
         profiles.set(k, {
           ...toProfile(e.payload),
           ...(before?.tool_modes ? { tool_modes: before.tool_modes } : {}),
           ...(before?.time_zone ? { time_zone: before.time_zone } : {}),
           ...(before?.locale ? { locale: before.locale } : {}),
           ...(profileNames.has(k) ? { display_name: profileNames.get(k)! } : {}),
+          ...(before?.paused ? { paused: true } : {}),
+          ...(before?.status ? { status: before.status } : {}),
         });
         break;
       }
@@ -220,6 +241,13 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
         profiles.set(k, next);
         break;
       }
+      case "entity.role_changed":
+      case "entity.deactivated":
+      case "entity.reactivated":
+      case "agent.paused":
+      case "agent.resumed":
+        applyAdmin(e);
+        break;
       case "agent.tool_mode_set": {
         const k = key(e.tenant_id, e.payload.agent_entity_id);
         const p = profiles.get(k);

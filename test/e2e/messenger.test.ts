@@ -138,6 +138,7 @@ describe("Messenger in a real browser", () => {
 
   test("the Outbox: admins see what was emailed and that mail is not set up; members have no Outbox; your own email", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    await page.getByRole("link", { name: "Admin" }).click();
     await page.getByRole("link", { name: "Outbox" }).click();
     await page.getByRole("heading", { name: "Outbox" }).waitFor();
     await expect.poll(() => textOf(page.getByRole("status").filter({ hasText: "Mail is not set up" }))).toMatch(/SMTP_URL/);

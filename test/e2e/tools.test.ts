@@ -33,6 +33,7 @@ const human = (name: string) => server.demo.humans.find((h) => h.display_name ==
 describe("Tools (admins)", () => {
   test("an admin sees the server, lets the agent list folders, and the agent does it from the /run form", async () => {
     const { ctx, page } = await signedIn(browser, server.url, human("Dan").token);
+    await page.getByRole("link", { name: "Admin" }).click();
     await page.getByRole("link", { name: "Tools" }).click();
     const files = page.locator(".tool-servers li", { hasText: "files" });
     await expect.poll(() => files.textContent(), { timeout: 15_000 }).toContain("Connected");

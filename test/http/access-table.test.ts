@@ -165,6 +165,21 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/invites", init: json({ display_name: "Newcomer" }) };
     case "POST /v1/agents":
       return { path: "/v1/agents", init: json({ display_name: "Helper", role: "Assistant" }) };
+    case "PUT /v1/admin/members/:id/access":
+      return { path: "/v1/admin/members/ent_nobody/access", init: json({ access: "admin" }) };
+    case "POST /v1/admin/members/:id/deactivate":
+    case "POST /v1/admin/members/:id/reactivate":
+    case "POST /v1/admin/members/:id/rotate-tokens":
+      return { path: row.route.replace(":id", "ent_nobody"), init: { method: "POST" } };
+    case "PUT /v1/admin/agents/:id":
+      return { path: "/v1/admin/agents/ent_agent_nobody", init: json({ role: "Helper" }) };
+    case "POST /v1/admin/agents/:id/pause":
+    case "POST /v1/admin/agents/:id/resume":
+      return { path: row.route.replace(":id", "ent_agent_nobody"), init: { method: "POST" } };
+    case "DELETE /v1/admin/agents/:id":
+      return { path: "/v1/admin/agents/ent_agent_nobody", init: { method: "DELETE" } };
+    case "DELETE /v1/admin/tokens/:id":
+      return { path: "/v1/admin/tokens/tok_00000000000000000000", init: { method: "DELETE" } };
     case "POST /v1/outbox/:id/resend":
       return { path: "/v1/outbox/obx_unknown/resend", init: json({}) };
     case "GET /v1/agents/:id/tools":

@@ -7,6 +7,7 @@ import { ConfirmDialog } from "./confirm-dialog.js";
 import { ContactsPage } from "./contacts-page.js";
 import { OutboxPage } from "./outbox-page.js";
 import { ToolsPage } from "./tools-page.js";
+import { AdminPage } from "./admin-page.js";
 import { ProfileDialog } from "./profile-dialog.js";
 import { ConversationList } from "./conversation-list.js";
 import { InputModal } from "./input-modal.js";
@@ -51,6 +52,7 @@ export function App() {
   if (r.name === "contacts") main = html`<${ContactsPage} s=${s} />`;
   else if (r.name === "outbox") main = html`<${OutboxPage} />`;
   else if (r.name === "tools") main = html`<${ToolsPage} />`;
+  else if (r.name === "admin") main = html`<${AdminPage} s=${s} />`;
   else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
   else
     main = html`<section class="welcome">

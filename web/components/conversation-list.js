@@ -44,16 +44,11 @@ export function ConversationList({ s }) {
             navigate("/contacts");
           }}><${Icon} name="users" /></a>
         ${
-          s.me?.roles?.includes("admin")
-            ? html`<a class="icon-btn" href="/outbox" title="Outbox" aria-label="Outbox"
+          s.me?.roles?.includes("admin") || s.me?.roles?.includes("owner")
+            ? html`<a class="icon-btn" href="/admin" title="Admin" aria-label="Admin"
           onClick=${(/** @type {Event} */ e) => {
             e.preventDefault();
-            navigate("/outbox");
-          }}><${Icon} name="mail" /></a>
-        <a class="icon-btn" href="/tools" title="Tools" aria-label="Tools"
-          onClick=${(/** @type {Event} */ e) => {
-            e.preventDefault();
-            navigate("/tools");
+            navigate("/admin");
           }}><${Icon} name="tool" /></a>`
             : null
         }

@@ -9,6 +9,13 @@ import { navigate } from "../router.js";
 
 const CAPABILITIES = ["Scheduling", "Calendar invites", "Email drafts", "Invoices", "Reminders", "Customer follow-ups"];
 const STEPS = ["Workspace", "Invite a coworker", "Add an agent coworker"];
+/** The built-in tools, and the capabilities that need each: chosen capabilities pick the default tools. */
+const TOOLS = [
+  { name: "calendar.create_invite", label: "Create calendar invites", for: ["Scheduling", "Calendar invites"] },
+  { name: "mail.send", label: "Send email", for: ["Scheduling", "Calendar invites", "Email drafts", "Reminders", "Customer follow-ups", "Invoices"] },
+];
+/** @param {string[]} caps */
+const toolsFor = (caps) => TOOLS.filter((t) => t.for.some((c) => caps.includes(c))).map((t) => t.name);
 
 /** @param {any} e */
 const msg = (e) => (e instanceof ApiError ? e.message : "Couldn’t reach the server. Try again.");
@@ -27,6 +34,9 @@ export function OnboardingPage({ s }) {
   const [ws, setWs] = useState({ name: "", owner: "" });
   const [inv, setInv] = useState({ name: "", url: "" });
   const [agent, setAgent] = useState({ name: "Office Scheduler", role: "Scheduler Agent", caps: ["Scheduling", "Calendar invites"] });
+  // The tools follow the capabilities until the person picks them by hand.
+  const [tools, setTools] = useState(/** @type {string[] | null} */ (null));
+  const chosenTools = tools ?? toolsFor(agent.caps);
 
   /** @param {() => Promise<void>} fn */
   const run = async (fn) => {
@@ -65,14 +75,7 @@ export function OnboardingPage({ s }) {
     e.preventDefault();
     if (!agent.name.trim() || !agent.role.trim()) return setError("Give your agent a name and a role.");
     void run(async () => {
-      // The tools behind the badges: an agent gets only what it can really use.
-      const schedules = agent.caps.includes("Scheduling") || agent.caps.includes("Calendar invites");
-      const r = await api.createAgent({
-        display_name: agent.name.trim(),
-        role: agent.role.trim(),
-        capabilities: agent.caps,
-        allowed_tools: schedules ? ["calendar.create_invite", "mail.send"] : [],
-      });
+      const r = await api.createAgent({ display_name: agent.name.trim(), role: agent.role.trim(), capabilities: agent.caps, allowed_tools: chosenTools });
       const me = (await api.me())?.entity_id ?? s.me?.entity_id;
       let cid;
       try {
@@ -86,6 +89,8 @@ export function OnboardingPage({ s }) {
       await boot();
     });
   };
+  /** @param {string} name */
+  const toggleTool = (name) => setTools(chosenTools.includes(name) ? chosenTools.filter((x) => x !== name) : [...chosenTools, name]);
   /** @param {string} c */
   const toggleCap = (c) => setAgent({ ...agent, caps: agent.caps.includes(c) ? agent.caps.filter((x) => x !== c) : [...agent.caps, c] });
 
@@ -151,6 +156,14 @@ export function OnboardingPage({ s }) {
             (c) => html`<label key=${c} class=${`chip chip-toggle${agent.caps.includes(c) ? " on" : ""}`}>
             <input type="checkbox" class="visually-hidden" checked=${agent.caps.includes(c)} onChange=${() => toggleCap(c)} />${c}</label>`,
           )}</div>
+        </fieldset>
+        <fieldset class="form-field caps"><legend>Tools it may use</legend>
+          <p class="muted small" id="ag-tools-help">Picked from its capabilities; it asks before each use. You can change this later in Admin.</p>
+          ${TOOLS.map(
+            (t) => html`<label key=${t.name} class="admin-check">
+            <input type="checkbox" aria-describedby="ag-tools-help" checked=${chosenTools.includes(t.name)} onChange=${() => toggleTool(t.name)} />${t.label}</label>`,
+          )}
+          ${chosenTools.length === 0 ? html`<p class="notice small" role="status">With no tool it can only chat and hand work to a person.</p>` : null}
         </fieldset>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Add agent and start chatting</button>

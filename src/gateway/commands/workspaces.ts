@@ -24,7 +24,7 @@ export function refuseClosedSignup(core: Core): void {
   throw new AppError("SIGNUP_CLOSED", `${why} To join your team's workspace, ask one of its admins for an invite link.`, { signup: mode });
 }
 
-/** Onboarding step 1: a tenant and its owner (approver + admin), signed in at once. */
+/** Onboarding step 1: a tenant and its owner (owner, admin and approver), signed in at once. */
 export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWorkspaceRequest>, idem?: IdemScope): Promise<StoredResponse> {
   const tenantId = core.ids("tnt");
   const ownerId = core.ids("ent");
@@ -33,7 +33,7 @@ export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWo
     entity_id: ownerId,
     actor_type: "human",
     display_name: body.owner.display_name,
-    roles: ["job_approver", "admin"],
+    roles: ["owner", "job_approver", "admin"],
   });
   return core.commit(tenantId, [ev], {
     idem,

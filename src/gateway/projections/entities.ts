@@ -21,6 +21,8 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(prev?.locale !== undefined ? { locale: prev.locale } : {}),
       ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
       ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
+      ...(prev?.status ? { status: prev.status } : {}),
+      ...(prev?.paused ? { paused: true } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
       updated_at: ev.ts,
       source_event_id: ev.event_id,
@@ -34,6 +36,8 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
     if (p.time_zone !== undefined) row.time_zone = p.time_zone;
     if (p.locale !== undefined) row.locale = p.locale;
     row.updated_at = ev.ts;
+  } else if (isAdminEvent(ev)) {
+    applyAdmin(state, ev);
   } else if (ev.event_type === "contact.upserted") {
     const p = ev.payload;
     if (p.deleted) {
@@ -64,4 +68,21 @@ export function entityView(e: EntityRow) {
     ...(e.time_zone ? { time_zone: e.time_zone } : {}),
     ...(e.locale ? { locale: e.locale } : {}),
   };
+}
+
+type AdminEvent = Extract<TStoredEvent, { event_type: "entity.role_changed" | "entity.deactivated" | "entity.reactivated" | "agent.paused" | "agent.resumed" }>;
+const ADMIN_EVENTS = new Set(["entity.role_changed", "entity.deactivated", "entity.reactivated", "agent.paused", "agent.resumed"]);
+const isAdminEvent = (ev: TStoredEvent): ev is AdminEvent => ADMIN_EVENTS.has(ev.event_type);
+
+/** What admins did to someone: roles, deactivated or removed, paused. */
+function applyAdmin(state: TenantState, ev: AdminEvent): void {
+  const row = state.entities.get(ev.payload.entity_id);
+  if (!row) return;
+  const next = { ...row, updated_at: ev.ts, source_event_id: ev.event_id };
+  if (ev.event_type === "entity.role_changed") next.roles = ev.payload.roles;
+  else if (ev.event_type === "entity.deactivated") next.status = ev.payload.reason;
+  else if (ev.event_type === "entity.reactivated") delete next.status;
+  else if (ev.event_type === "agent.paused") next.paused = true;
+  else delete next.paused;
+  state.entities.set(row.entity_id, next);
 }

@@ -38,6 +38,9 @@ function isWaitingOn(job: JobRow, entityId: string): boolean {
 
 /** The seed's derivation, pure: offline → waiting_on_you → working (with evidence) → available. */
 function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): Derived {
+  // What an admin did comes first: a removed or deactivated entity is away, a paused agent says so.
+  if (entity.status) return { state: "offline", detail: entity.status === "removed" ? "Removed" : "Deactivated" };
+  if (entity.paused) return { state: "available", detail: "Paused" };
   const lastSeen = state.lastSeenMs.get(entity.entity_id) ?? entity.registered_ms;
   const ttl = entity.actor_type === "agent" ? PRESENCE_TTL.agentOfflineMs : PRESENCE_TTL.humanOfflineMs;
   if (nowMs - lastSeen > ttl) return { state: "offline", sinceMs: lastSeen + ttl };

@@ -78,6 +78,9 @@ export function createProjector(): Projector {
       if (after) indexJob(state, before, after);
       for (const id of affectedEntities(state, ev.actor.entity_id, ev.job_id)) touched.add(id);
       if (ev.event_type === "entity.registered") touched.add(ev.payload.entity_id);
+      if (ev.event_type === "entity.deactivated" || ev.event_type === "entity.reactivated" || ev.event_type === "agent.paused" || ev.event_type === "agent.resumed") {
+        touched.add(ev.payload.entity_id);
+      }
       for (const id of touched) {
         const d = evaluatePresence(state, id, evMs);
         if (d) deltas.push(d);

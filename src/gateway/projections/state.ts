@@ -24,6 +24,10 @@ export interface EntityRow {
   profile_avatar?: string;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
+  /** Set while an admin has it deactivated (a removed agent stays removed). */
+  status?: "deactivated" | "removed";
+  /** True while an admin has the agent paused. */
+  paused?: boolean;
   registered_ms: number;
   updated_at: string;
   source_event_id: string;

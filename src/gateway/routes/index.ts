@@ -8,6 +8,7 @@ import { createFileRoutes } from "./files.js";
 import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
+import { createAdminRoutes } from "./admin.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
 import { createMessageRoutes } from "./messages.js";
@@ -32,5 +33,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
   app.route("/", createMessageRoutes(gw));
+  app.route("/", createAdminRoutes(gw));
   return app;
 }

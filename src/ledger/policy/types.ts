@@ -88,6 +88,8 @@ export interface PolicyFold extends LedgerFold {
   hasToolIdempotencyKey(tenantId: string, jobId: string | undefined, toolName: string, key: string): boolean;
   hasEvent(tenantId: string, eventId: string): boolean;
   entityCount(tenantId: string): number;
+  /** People with the `owner` role who are not deactivated. */
+  activeOwnerCount(tenantId: string): number;
   /** Key-sorted plain data of every tenant; two folds of the same events have equal snapshots. */
   snapshot(): FoldSnapshot;
 }

@@ -23,6 +23,10 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
     checkAddress(job, req);
     const agent = context.profile(req.tenant_id, job.owner_entity_id);
     if (!agent) throw new AppError("NOT_FOUND", "The job’s owner is not registered.", { job_id: req.job_id });
+    // Refused before the click is accepted, so nothing waits in the inbox for a paused agent.
+    if (agent.paused || agent.status) {
+      throw new AppError("CONFLICT", `${agent.display_name} is ${agent.status ?? "paused"}: an admin can resume it, or a person can take this job.`, { job_id: req.job_id });
+    }
     const who = context.profile(req.tenant_id, req.actor_entity_id);
     if (!who) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
     const click: Click = {

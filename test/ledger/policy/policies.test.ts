@@ -37,6 +37,29 @@ function afterThen(eventId: string, f: (fold: PolicyFold, engine: PackPolicyEngi
   };
 }
 
+/** Administration: an owner (Olive), an admin (Ada) and a member (Eve) besides the golden path's people. */
+const OLIVE = "ent_human_olive";
+const ADA_ID = "ent_human_ada";
+const EVE_ID = "ent_human_eve";
+const OLIVE_ACTOR = { entity_id: OLIVE, actor_type: "human" };
+const ADA = { entity_id: ADA_ID, actor_type: "human" };
+const EVE = { entity_id: EVE_ID, actor_type: "human" };
+const ADMIN_SETUP = (): Raw[] => [
+  registerEvent("evt_reg_olive", { entity_id: OLIVE, actor_type: "human", display_name: "Olive", roles: ["owner", "admin"] }),
+  registerEvent("evt_reg_ada", { entity_id: ADA_ID, actor_type: "human", display_name: "Ada", roles: ["admin"] }),
+  registerEvent("evt_reg_eve", { entity_id: EVE_ID, actor_type: "human", display_name: "Eve", roles: ["member"] }),
+];
+let adminSeq = 0;
+function adminEvent(type: string, payload: Raw, actor: Raw, id = `evt_admin_${++adminSeq}`): Raw {
+  return { event_id: id, event_type: type, ts: "2025-12-27T10:00:07.000Z", tenant_id: T, trace_id: "trc_admin", conversation_id: "cnv_workspace", actor, payload };
+}
+/** The admin people registered first, then the event under test. */
+const admins =
+  (f: (fold: PolicyFold, engine: PackPolicyEngine) => Raw) =>
+  (fold: PolicyFold, engine: PackPolicyEngine): Raw => {
+    feed(engine, fold, ADMIN_SETUP());
+    return f(fold, engine);
+  };
 const ANA = { entity_id: "ent_human_ana", actor_type: "human" };
 /** A membership event in the golden path's conversation. */
 const memberEvent = (id: string, type: string, actor: Raw, payload: Raw): Raw => ({
@@ -386,6 +409,100 @@ const POLICIES: Record<string, { refused: Array<[string, Make]>; valid: Array<[s
     ],
   },
 
+  "policy.admin_authority": {
+    refused: [
+      [
+        "a role change by a member",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("entity.role_changed", { entity_id: ADA_ID, roles: ["member"] }, EVE)),
+        ),
+      ],
+      [
+        "an admin demoting an owner",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("entity.role_changed", { entity_id: OLIVE, roles: ["admin"] }, ADA)),
+        ),
+      ],
+      [
+        "an admin re-registering someone with new roles",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => registerEvent("evt_rereg", { entity_id: EVE_ID, actor_type: "human", display_name: "Eve", roles: ["admin"] }, ADA)),
+        ),
+      ],
+      [
+        "pausing a person",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("agent.paused", { entity_id: EVE_ID }, ADA)),
+        ),
+      ],
+    ],
+    valid: [
+      [
+        "an owner making a member an admin",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("entity.role_changed", { entity_id: EVE_ID, roles: ["admin", "job_approver"] }, OLIVE_ACTOR)),
+        ),
+      ],
+      [
+        "an admin pausing an agent",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("agent.paused", { entity_id: AGENT.entity_id }, ADA)),
+        ),
+      ],
+    ],
+  },
+
+  "policy.last_owner": {
+    refused: [
+      [
+        "the only owner deactivating themself",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("entity.deactivated", { entity_id: OLIVE, reason: "deactivated" }, OLIVE_ACTOR)),
+        ),
+      ],
+    ],
+    valid: [
+      [
+        "an owner deactivating a member",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => adminEvent("entity.deactivated", { entity_id: EVE_ID, reason: "deactivated" }, OLIVE_ACTOR)),
+        ),
+      ],
+    ],
+  },
+
+  "policy.active_actor": {
+    refused: [
+      [
+        "a job proposed by a paused agent",
+        afterThen("evt_0002", (fold, engine) => {
+          feed(engine, fold, [...ADMIN_SETUP(), adminEvent("agent.paused", { entity_id: AGENT.entity_id }, ADA, "evt_pause")]);
+          return ev("evt_0003");
+        }),
+      ],
+    ],
+    valid: [
+      [
+        "the same proposal once the agent is resumed",
+        afterThen("evt_0002", (fold, engine) => {
+          feed(engine, fold, [
+            ...ADMIN_SETUP(),
+            adminEvent("agent.paused", { entity_id: AGENT.entity_id }, ADA, "evt_pause"),
+            adminEvent("agent.resumed", { entity_id: AGENT.entity_id }, ADA, "evt_resume"),
+          ]);
+          return ev("evt_0003");
+        }),
+      ],
+    ],
+  },
   "policy.card_provenance": {
     refused: [
       ["a click on a button the card does not have", mutateAt("evt_0005", (e) => void (e.payload.button_id = "btn_forged"))],

@@ -1,4 +1,5 @@
 import type { RuleType } from "../rule.js";
+import { adminAuthority, keepAnOwner, requireActiveActor } from "./admin.js";
 import { allowIf, requireConversationMembership } from "./authority.js";
 import { emitOnReject } from "./emit.js";
 import { requireActorTypeIn, requireContains, requireFields, requireIf, requireIn } from "./fields.js";
@@ -35,4 +36,7 @@ export const RULE_TYPES: Record<string, RuleType> = {
   require_message_in_conversation: requireMessageInConversation,
   require_message_author: requireMessageAuthor,
   require_message_age_within: requireMessageAgeWithin,
+  admin_authority: adminAuthority,
+  keep_an_owner: keepAnOwner,
+  require_active_actor: requireActiveActor,
 };

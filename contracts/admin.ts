@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { hasContactDetails } from "./gateway.js";
+import { ZCursor, ZEntityId, ZIsoTime } from "./primitives.js";
+
+/**
+ * The Admin screens (owners and admins): members and their access, agents, sign-in tokens.
+ * Every change is a ledger event the policy pack judges; these are the REST shapes around them.
+ */
+
+/** The three levels the Members screen offers; each is a set of authority roles underneath. */
+export const ZAccessLevel = z.enum(["owner", "admin", "member"]);
+export type TAccessLevel = z.infer<typeof ZAccessLevel>;
+
+const ZLabel = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !hasContactDetails(v), { message: "must not contain an email address or phone number" });
+
+export const ZMemberView = z.object({
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  access: ZAccessLevel,
+  roles: z.array(z.string()),
+  status: z.enum(["active", "deactivated"]),
+  joined_at: ZIsoTime,
+});
+export const ZMemberList = z.object({ members: z.array(ZMemberView) });
+
+export const ZSetAccessRequest = z.strictObject({ access: ZAccessLevel });
+
+export const ZAgentAdminView = z.object({
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  role: z.string().nullable(),
+  capabilities: z.array(z.string()),
+  /** The tools it may use now (the admin's mode when one is set, else its registration). */
+  allowed_tools: z.array(z.string()),
+  status: z.enum(["active", "paused"]),
+});
+export const ZAgentAdminList = z.object({ agents: z.array(ZAgentAdminView) });
+
+export const ZUpdateAgentRequest = z.strictObject({
+  display_name: ZLabel(120).optional(),
+  role: ZLabel(64).optional(),
+  capabilities: z.array(ZLabel(64)).max(30).optional(),
+  /** Every tool the agent may use from now on; the others are off for it. */
+  allowed_tools: z.array(z.string().min(1).max(128)).max(50).optional(),
+});
+
+export const ZTokenView = z.object({
+  /** A public id for the token (never the secret, nor its stored hash). */
+  token_id: z.string(),
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  created_at: ZIsoTime,
+  /** When a request last used it since this server started; null when not since then. */
+  last_used_at: ZIsoTime.nullable(),
+});
+export const ZTokenList = z.object({ tokens: z.array(ZTokenView) });
+
+export const ZAdminWriteResult = z.object({
+  entity_id: ZEntityId,
+  created_event_ids: z.array(z.string()),
+  cursor: ZCursor.optional(),
+});
+
+/** Reactivation and rotation answer with a one-click sign-in link for the person (shown once). */
+export const ZSignInLinkResult = ZAdminWriteResult.extend({
+  signin_url: z.string(),
+  revoked: z.number().int().nonnegative().optional(),
+});

@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import type { ZTokenView } from "../../../contracts/admin.js";
+import { AppError } from "../../shared/errors.js";
+import type { Principal } from "../auth/token-store.js";
+import type { Core } from "../core.js";
+import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { adminWrite, conflict, requireAdminRead, signInUrl } from "./shared.js";
+
+/**
+ * The workspace's sign-in tokens for the Tokens screen: whose, when made, when last used —
+ * never the secret, nor the hash the server looks it up by. A token's public id is derived from
+ * that hash, so it names one token without being usable to find or forge it.
+ */
+
+const LISTED = 500;
+
+interface Row {
+  token_hash: string;
+  entity_id: string;
+  created_at: string;
+}
+
+const tokenIdOf = (tokenHash: string) => `tok_${createHash("sha256").update(`token-id\0${tokenHash}`).digest("hex").slice(0, 20)}`;
+
+function liveTokens(core: Core, tenantId: string): Row[] {
+  return core.db
+    .prepare<[string, number], Row>("SELECT token_hash, entity_id, created_at FROM gateway_tokens WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT ?")
+    .all(tenantId, LISTED);
+}
+
+/** GET /v1/admin/tokens: live tokens of the workspace's people, newest first (at most 500). */
+export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof ZTokenView>[] } {
+  requireAdminRead(core, p);
+  const people = core.tenant(p.tenantId).entities;
+  const tokens = liveTokens(core, p.tenantId).flatMap((r) => {
+    const who = people.get(r.entity_id);
+    if (!who) return [];
+    return [
+      { token_id: tokenIdOf(r.token_hash), entity_id: r.entity_id, display_name: who.display_name, created_at: r.created_at, last_used_at: core.tokenUse.lastUsed(r.token_hash) },
+    ];
+  });
+  return { tokens };
+}
+
+/**
+ * DELETE /v1/admin/tokens/:token_id: that one token stops working now (its streams end); the
+ * ledger records who ended whose sign-in (`entity.tokens_revoked`, with the public id only).
+ */
+export function revokeToken(core: Core, p: Principal, tokenId: string, idem?: IdemScope): Promise<StoredResponse> {
+  const me = core.me(p);
+  const row = liveTokens(core, p.tenantId).find((r) => tokenIdOf(r.token_hash) === tokenId);
+  // Refused as any other caller's admin act would be: written, so the policy pack records it.
+  const isAdmin = me.roles.includes("admin") || me.roles.includes("owner");
+  if (!row && isAdmin) throw new AppError("NOT_FOUND", "No such token in this workspace (or it was revoked already)", { token_id: tokenId });
+  const entityId = row?.entity_id ?? p.entityId;
+  return adminWrite(core, p, { id: entityId, kind: "human" }, () => ({ type: "entity.tokens_revoked", payload: { entity_id: entityId, token_id: tokenId, rotated: false } }), {
+    idem,
+    extra: () => {
+      if (!row) return;
+      core.db.prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(core.clock.iso(), row.token_hash);
+      // The token store re-reads a revoked hash and forgets its cached principal; open streams end.
+      core.tokens.isRevoked(row.token_hash);
+      core.live.closeToken(row.token_hash);
+    },
+    body: () => ({ token_id: tokenId, revoked: 1 }),
+  });
+}
+
+/**
+ * POST /v1/admin/members/:id/rotate-tokens: what `logline token rotate` does, from the screen —
+ * every token of the person revoked and one new sign-in link issued, in one commit.
+ */
+export function rotateTokens(core: Core, p: Principal, entityId: string, idem?: IdemScope): Promise<StoredResponse> {
+  let revoked = 0;
+  let token = "";
+  const build = (row: { display_name: string; status?: string } | undefined) => {
+    if (row?.status) throw conflict(`${row.display_name} is deactivated: reactivate them to give them a new sign-in link`, entityId);
+    return { type: "entity.tokens_revoked" as const, payload: { entity_id: entityId, rotated: true } };
+  };
+  return adminWrite(core, p, { id: entityId, kind: "human" }, build, {
+    idem,
+    extra: () => {
+      const who = { tenantId: p.tenantId, entityId };
+      revoked = core.tokens.revokeAll(who);
+      token = core.tokens.issue(who);
+    },
+    body: () => ({ revoked, signin_url: signInUrl(core, token) }),
+  });
+}

@@ -1,0 +1,117 @@
+// @ts-check
+import { html, useEffect, useState } from "../lib/preact.js";
+import { api, ApiError } from "../api.js";
+import { confirmDialog } from "../button-flow.js";
+import { toast } from "../store.js";
+
+/** @typedef {{ entity_id: string, display_name: string, role: string | null, capabilities: string[], allowed_tools: string[], status: "active"|"paused" }} Agent */
+
+/** @param {unknown} e @param {string} what */
+const why = (e, what) => (e instanceof ApiError ? `${what}: ${e.message}` : what);
+const list = (/** @type {string} */ text) =>
+  text
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/**
+ * One agent: its role, capabilities and the tools it may use (every tool it could use is
+ * listed), saved together; pause, resume and remove.
+ * @param {{ a: Agent, reload: () => Promise<void> }} props
+ */
+function AgentItem({ a, reload }) {
+  const [role, setRole] = useState(a.role ?? "");
+  const [caps, setCaps] = useState(a.capabilities.join(", "));
+  const [tools, setTools] = useState(/** @type {Array<{ name: string, description: string, source: string }> | null} */ (null));
+  const [allowed, setAllowed] = useState(a.allowed_tools);
+  useEffect(() => {
+    api.agentTools(a.entity_id).then(
+      (r) => setTools(r.tools),
+      () => setTools([]),
+    );
+  }, [a.entity_id]);
+  const id = (/** @type {string} */ part) => `agent-${a.entity_id}-${part}`;
+  /** @param {string} name */
+  const toggle = (name) => setAllowed(allowed.includes(name) ? allowed.filter((x) => x !== name) : [...allowed, name]);
+  /** @param {Event} e */
+  const save = async (e) => {
+    e.preventDefault();
+    try {
+      await api.updateAgent(a.entity_id, { ...(role.trim() ? { role: role.trim() } : {}), capabilities: list(caps), allowed_tools: allowed });
+      toast(`${a.display_name} saved`);
+    } catch (err) {
+      toast(why(err, `Couldn’t save ${a.display_name}`));
+    }
+    await reload();
+  };
+  const pause = async () => {
+    try {
+      await api.setAgentPaused(a.entity_id, a.status !== "paused");
+      toast(a.status === "paused" ? `${a.display_name} is back at work` : `${a.display_name} is paused`);
+    } catch (err) {
+      toast(why(err, "Couldn’t change it"));
+    }
+    await reload();
+  };
+  const remove = async () => {
+    const ok = await confirmDialog({
+      title: `Remove ${a.display_name}?`,
+      body: "It leaves the workspace for good and does no more work. Its jobs and messages stay in the record.",
+      okLabel: "Remove",
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await api.removeAgent(a.entity_id);
+      toast(`${a.display_name} was removed`);
+    } catch (err) {
+      toast(why(err, "Couldn’t remove it"));
+    }
+    await reload();
+  };
+  return html`<li class="outbox-item" data-agent=${a.display_name}>
+    <div class="outbox-main">
+      <span class="outbox-subject">${a.display_name}</span>
+      ${a.status === "paused" ? html`<span class="pill pill-info">Paused</span>` : null}
+    </div>
+    <form class="admin-agent" onSubmit=${save} aria-label=${`Edit ${a.display_name}`}>
+      <div class="form-field"><label for=${id("role")}>Role</label>
+        <input id=${id("role")} value=${role} onInput=${(/** @type {any} */ e) => setRole(e.currentTarget.value)} /></div>
+      <div class="form-field"><label for=${id("caps")}>Capabilities (comma-separated)</label>
+        <input id=${id("caps")} value=${caps} onInput=${(/** @type {any} */ e) => setCaps(e.currentTarget.value)} /></div>
+      <fieldset class="form-field"><legend>Tools it may use</legend>
+        ${tools === null ? html`<div class="loading">Loading its tools…</div>` : null}
+        ${(tools ?? []).map(
+          (t) => html`<label key=${t.name} class="admin-check">
+            <input type="checkbox" checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
+            <span>${t.name}</span> <span class="muted small">${t.source === "built-in" ? "built-in" : "MCP"}</span></label>`,
+        )}
+      </fieldset>
+      <div class="admin-actions">
+        <button class="btn btn-primary btn-small" type="submit">Save ${a.display_name}</button>
+        <button type="button" class="btn btn-secondary btn-small" onClick=${pause}>${a.status === "paused" ? "Resume" : "Pause"} ${a.display_name}</button>
+        <button type="button" class="btn btn-danger btn-small" onClick=${remove}>Remove ${a.display_name}</button>
+      </div>
+    </form>
+  </li>`;
+}
+
+/** The workspace's agents. */
+export function AdminAgents() {
+  const [agents, setAgents] = useState(/** @type {Agent[] | null} */ (null));
+  const [error, setError] = useState(/** @type {string | null} */ (null));
+  const load = () =>
+    api.listAdminAgents().then(
+      (r) => setAgents(r.agents),
+      (e) => setError(why(e, "Couldn’t load the agents")),
+    );
+  useEffect(() => void load(), []);
+  return html`<section class="admin-section" aria-labelledby="admin-agents">
+    <h3 class="section-title" id="admin-agents">Agents</h3>
+    ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
+    ${agents && agents.length === 0 ? html`<p class="notice">No agents yet.</p>` : null}
+    <ul class="outbox-list admin-agents">
+      ${(agents ?? []).map((a) => html`<${AgentItem} key=${`${a.entity_id}:${a.status}:${a.allowed_tools.join()}:${a.role}`} a=${a} reload=${load} />`)}
+    </ul>
+  </section>`;
+}
