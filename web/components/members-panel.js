@@ -1,4 +1,5 @@
 // @ts-check
+import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api } from "../api.js";
 import { toast } from "../store.js";
@@ -52,7 +53,7 @@ export function MembersPanel({ s, conv, onClose }) {
         isGroup
           ? html`<form class="members-rename" onSubmit=${rename}>
         <label for="members-title">Group name</label>
-        <input id="members-title" maxlength="120" value=${title} onInput=${(/** @type {any} */ e) => setTitle(e.currentTarget.value)} />
+        <input id="members-title" maxlength=${LIMITS.titleChars} value=${title} onInput=${(/** @type {any} */ e) => setTitle(e.currentTarget.value)} />
         <button type="submit" class="btn">Rename</button></form>`
           : null
       }
