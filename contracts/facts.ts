@@ -24,6 +24,12 @@ export const LIMITS = {
   imageSide: 20_000,
   /** Files sent together from the composer (one upload request each). */
   filesPerSend: 10,
+  /** A person's display name. */
+  nameChars: 120,
+  /** An IANA time-zone name ("America/Argentina/Buenos_Aires"). */
+  timeZoneChars: 64,
+  /** A BCP 47 language tag ("pt-PT"). */
+  localeChars: 35,
 } as const;
 
 /** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */

@@ -1,3 +1,4 @@
+import { LIMITS } from "./facts.js";
 import { z } from "zod";
 import { ZEntityId, ZJobId, ZTenantId } from "./primitives.js";
 
@@ -9,11 +10,11 @@ import { ZEntityId, ZJobId, ZTenantId } from "./primitives.js";
 /** `PUT /v1/me/profile` and `PUT /v1/entities/:id/profile`: only the fields given change. */
 export const ZProfileUpdateRequest = z
   .strictObject({
-    display_name: z.string().trim().min(1).max(120).optional(),
+    display_name: z.string().trim().min(1).max(LIMITS.nameChars).optional(),
     /** An IANA zone name, e.g. "America/New_York"; checked against the zones this server knows. */
-    time_zone: z.string().min(1).max(64).optional(),
+    time_zone: z.string().min(1).max(LIMITS.timeZoneChars).optional(),
     /** A BCP 47 language tag, e.g. "pt-PT". */
-    locale: z.string().min(2).max(35).optional(),
+    locale: z.string().min(2).max(LIMITS.localeChars).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone or locale" });
 

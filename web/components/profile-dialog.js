@@ -99,16 +99,16 @@ function ProfileFields({ s }) {
   }}>
     <div class="form-field">
       <label for="my_name">Display name</label>
-      <input id="my_name" maxlength="120" required value=${name} onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
+      <input id="my_name" maxlength=${LIMITS.nameChars} required value=${name} onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
     </div>
     <div class="form-field">
       <label for="my_zone">Time zone</label>
-      <input id="my_zone" maxlength="64" required value=${zone} aria-describedby="my_zone_hint" onInput=${(/** @type {any} */ e) => setZone(e.currentTarget.value)} />
+      <input id="my_zone" maxlength=${LIMITS.timeZoneChars} required value=${zone} aria-describedby="my_zone_hint" onInput=${(/** @type {any} */ e) => setZone(e.currentTarget.value)} />
       <p id="my_zone_hint" class="muted small">${saved.time_zone ? "Agents schedule meetings you ask for in this zone." : `Not saved yet — this browser says ${browserZone()}. Agents schedule in the zone you save.`}</p>
     </div>
     <div class="form-field">
       <label for="my_locale">Language</label>
-      <input id="my_locale" maxlength="35" required value=${locale} onInput=${(/** @type {any} */ e) => setLocale(e.currentTarget.value)} />
+      <input id="my_locale" maxlength=${LIMITS.localeChars} required value=${locale} onInput=${(/** @type {any} */ e) => setLocale(e.currentTarget.value)} />
     </div>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     <div class="modal-actions"><button type="submit" class="btn btn-primary" disabled=${busy}>Save profile</button></div>
