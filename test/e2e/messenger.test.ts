@@ -178,7 +178,7 @@ describe("Messenger in a real browser", () => {
     });
     await api(ana().token, `/v1/conversations/${made.conversation_id}/messages`, {
       kind: "text",
-      body_text: "Office Scheduler, can you schedule a 30-min call with Maria next week?",
+      body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?",
     });
     const { ctx, page } = await signedIn(browser, server.url, ana().token);
     await page.goto(`${server.url}/c/${made.conversation_id}`);
@@ -255,7 +255,8 @@ describe("Messenger in a real browser", () => {
     const b = await signedIn(browser, server.url, ana().token, PHONE);
     await openChatWithAgent(a.page, conversation_id);
     await openChatWithAgent(b.page, conversation_id);
-    await send(a.page, ASK);
+    // Two people are in this chat: the agent answers when it is addressed.
+    await send(a.page, `@Office Scheduler ${ASK}`);
     await card(b.page, "formalize").waitFor({ timeout: 15_000 });
     await b.page.locator(".msg-in .text", { hasText: ASK }).waitFor();
     await card(a.page, "formalize").getByRole("button", { name: "Approve" }).click();
