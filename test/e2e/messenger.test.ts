@@ -146,7 +146,7 @@ describe("Messenger in a real browser", () => {
     await page.getByRole("button", { name: "Your profile" }).click();
     const dialog = page.getByRole("dialog", { name: "Your profile" });
     await dialog.getByLabel("Your email").fill("dan@@acme");
-    await dialog.evaluate((d) => (d.querySelector("form:has(#my_email)")!.noValidate = true));
+    await dialog.evaluate((d) => (d.querySelector<HTMLFormElement>("form:has(#my_email)")!.noValidate = true));
     await dialog.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(() => textOf(dialog.getByRole("alert"))).toMatch(/Invalid email/);
     await dialog.getByLabel("Your email").fill("dan@acme.test");
