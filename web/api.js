@@ -285,6 +285,7 @@ export const api = {
       "presence.update",
       "artifact.added",
       "notification",
+      "entity.update",
       "heartbeat",
     ];
     for (const name of names) {

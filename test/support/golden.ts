@@ -1,3 +1,4 @@
+import { SSE_EVENT_NAMES } from "../../contracts/sse.js";
 import { EventSource } from "eventsource";
 import { getJson, postJson, waitFor } from "./server.js";
 
@@ -29,19 +30,7 @@ export interface Frame {
  */
 export function openStream(url: string, opts: { token: string; lastEventId?: string; cookie?: boolean; query?: string }) {
   const frames: Frame[] = [];
-  const names = [
-    "hello",
-    "timeline.append",
-    "timeline.update",
-    "conversation.update",
-    "conversation.removed",
-    "job.update",
-    "presence.update",
-    "artifact.added",
-    "notification",
-    "heartbeat",
-    "error",
-  ];
+  const names = SSE_EVENT_NAMES;
   const es = new EventSource(`${url}/v1/stream${opts.query ?? ""}`, {
     fetch: (input, init) =>
       fetch(input, {
