@@ -6,12 +6,15 @@ import { App } from "./components/app.js";
 import { onRoute } from "./router.js";
 import { getState } from "./store.js";
 import { startTabBadge } from "./notify.js";
+import { loadLocale } from "./i18n.js";
 
 onRoute((r) => void followRoute(r));
 document.addEventListener("visibilitychange", () => {
   const cid = getState().route.conversationId;
   if (cid) markReadSoon(cid);
 });
+// The words first (the language chosen here before, else the browser's); the profile's language follows sign-in.
+await loadLocale().catch((e) => console.error(e));
 const root = document.getElementById("app");
 if (root) render(html`<${App} />`, root);
 startTabBadge();

@@ -1,4 +1,5 @@
 import { ACTION_VERBS, LIMITS, REACTIONS } from "../../contracts/facts.js";
+import { catalog, LOCALES, type Locale } from "../shared/i18n.js";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { etag } from "hono/etag";
@@ -39,7 +40,10 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
   const vendors = new Map(
-    ["htm", "preact", "linkifyjs"].map((pkg) => [pkg, serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers })]),
+    ["htm", "preact", "linkifyjs", "intl-messageformat"].map((pkg) => [
+      pkg,
+      serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers }),
+    ]),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
   const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\nexport const REACTIONS = ${JSON.stringify(REACTIONS)};\n`;
@@ -52,8 +56,14 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
       headers(path, c);
       return c.body(facts, 200, { "content-type": "text/javascript; charset=utf-8" });
     }
+    // The message catalog of one language, all area files merged (locales/<lang>/*.json).
+    const lang = /^\/app\/i18n\/([a-z]+)\.json$/.exec(path)?.[1];
+    if (lang && (LOCALES as readonly string[]).includes(lang)) {
+      headers(path, c);
+      return c.json(catalog(lang as Locale));
+    }
     if (SPA_ROUTES.some((r) => r.test(path))) return await page(c, next);
-    const vendor = vendors.get(/^\/vendor\/([a-z]+)\//.exec(path)?.[1] ?? "");
+    const vendor = vendors.get(/^\/vendor\/([a-z-]+)\//.exec(path)?.[1] ?? "");
     return await (vendor ?? files)(c, next);
   });
   return app;

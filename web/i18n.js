@@ -1,0 +1,93 @@
+// @ts-check
+// The Messenger's words, from the same ICU message catalogs the server uses (locales/<lang>/*.json,
+// served merged at /app/i18n/<lang>.json) and formatted with intl-messageformat, whose
+// self-contained ES build the gateway serves at /vendor/intl-messageformat/.
+// @ts-expect-error -- resolved by the browser, not by tsc; typed below
+import * as M from "/vendor/intl-messageformat/intl-messageformat.iife.js";
+
+/** @type {typeof import('intl-messageformat').IntlMessageFormat} */
+const IntlMessageFormat = M.IntlMessageFormat;
+
+/** The languages with a complete catalog (src/shared/i18n.ts LOCALES). */
+export const LOCALES = /** @type {const} */ (["en", "pt"]);
+const STORE_KEY = "logline.locale";
+
+let current = "en";
+/** @type {Record<string, string>} */
+let messages = {};
+/** @type {Record<string, string>} */
+let english = {};
+/** @type {Map<string, import('intl-messageformat').IntlMessageFormat>} */
+let compiled = new Map();
+
+/** The first supported language among preferences ("pt-BR" → "pt"), else English. @param {(string | null | undefined)[]} prefs */
+export function pickLocale(...prefs) {
+  for (const pref of prefs) {
+    if (!pref) continue;
+    try {
+      const lang = new Intl.Locale(pref).language;
+      if (/** @type {readonly string[]} */ (LOCALES).includes(lang)) return lang;
+    } catch {
+      /* not a language tag */
+    }
+  }
+  return "en";
+}
+
+/** @param {string} lang @returns {Promise<Record<string, string>>} */
+async function fetchCatalog(lang) {
+  const res = await fetch(`/app/i18n/${lang}.json`);
+  if (!res.ok) throw new Error(`catalog ${lang}: HTTP ${res.status}`);
+  return await res.json();
+}
+
+/**
+ * Loads a language (the profile's, else the one chosen last on this browser, else the browser's)
+ * and sets the page's lang and dir. @param {string | null | undefined} [preferred]
+ */
+export async function loadLocale(preferred) {
+  const lang = pickLocale(preferred, localStorage.getItem(STORE_KEY), ...navigator.languages);
+  if (!Object.keys(english).length) english = await fetchCatalog("en");
+  messages = lang === "en" ? english : await fetchCatalog(lang);
+  current = lang;
+  compiled = new Map();
+  localStorage.setItem(STORE_KEY, lang);
+  document.documentElement.lang = lang;
+  document.documentElement.dir = textDirection(lang);
+  return lang;
+}
+
+/** "rtl" for right-to-left scripts (Intl.Locale text info where the browser has it). @param {string} lang */
+export function textDirection(lang) {
+  const loc = /** @type {any} */ (new Intl.Locale(lang));
+  const info = typeof loc.getTextInfo === "function" ? loc.getTextInfo() : loc.textInfo;
+  return info?.direction === "rtl" ? "rtl" : "ltr";
+}
+
+/** The language now in use. */
+export const locale = () => current;
+
+/**
+ * One message, formatted. A key the language lacks falls back to English; a key English lacks
+ * shows as the key itself (and the catalog test fails on it).
+ * @param {string} key @param {Record<string, unknown>} [values]
+ */
+export function t(key, values) {
+  let fmt = compiled.get(key);
+  if (!fmt) {
+    const own = messages[key];
+    const source = own ?? english[key];
+    if (source === undefined) {
+      console.error(`i18n: no message "${key}"`);
+      return key;
+    }
+    fmt = new IntlMessageFormat(source, own === undefined ? "en" : current);
+    compiled.set(key, fmt);
+  }
+  return String(fmt.format(/** @type {any} */ (values)));
+}
+
+/** Dates, times and numbers in the person's language. @param {Intl.DateTimeFormatOptions} opts */
+export const dateFormat = (opts) => new Intl.DateTimeFormat(current, opts);
+/** @param {Intl.NumberFormatOptions} [opts] */
+export const numberFormat = (opts) => new Intl.NumberFormat(current, opts);
