@@ -154,11 +154,18 @@ export const api = {
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
   /**
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
+   * @param {string} [replyTo] @param {string[]} [mentions] entity ids the text mentions
    * @returns {Promise<Accepted>}
    */
-  sendText: (id, text, clientId, key, replyTo) =>
+  sendText: (id, text, clientId, key, replyTo, mentions) =>
     request("POST", `/v1/conversations/${enc(id)}/messages`, {
-      body: { kind: "text", body_text: text, client_message_id: clientId, ...(replyTo ? { reply_to_message_id: replyTo } : {}) },
+      body: {
+        kind: "text",
+        body_text: text,
+        client_message_id: clientId,
+        ...(replyTo ? { reply_to_message_id: replyTo } : {}),
+        ...(mentions?.length ? { mentions: mentions.map((entity_id) => ({ entity_id })) } : {}),
+      },
       key,
     }),
   /** @param {string} id @param {string} cursor */
