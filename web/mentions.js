@@ -67,7 +67,8 @@ export const mentionMark = (name) => `@${name}`;
 
 /**
  * The entity ids the text mentions when it is sent: each picked one whose `@Name` is still in the
- * text, and each `@Name` typed in full that names exactly one candidate. Once each, in text order.
+ * text, and each `@Name` typed that names exactly one candidate (in full, or an agent's first
+ * word as Office also reads it: "@Office"). Once each, in text order.
  * @param {string} text @param {Array<{ entity_id: string, name: string }>} picked @param {Candidate[]} candidates
  * @returns {string[]}
  */
@@ -78,12 +79,21 @@ export function mentionsIn(text, picked, candidates) {
     const at = markAt(text, p.name);
     if (at >= 0) found.push({ at, id: p.entity_id });
   }
+  const first = (/** @type {string} */ name) => name.split(/\s+/)[0]?.toLocaleLowerCase() ?? "";
   for (const c of candidates) {
     if (found.some((f) => f.id === c.entity_id)) continue;
-    const same = candidates.filter((x) => x.name.toLocaleLowerCase() === c.name.toLocaleLowerCase());
-    if (same.length > 1) continue;
-    const at = markAt(text, c.name);
-    if (at >= 0) found.push({ at, id: c.entity_id });
+    // A typed name counts only when it names one candidate: the full name, or an agent's first word ("@Office").
+    const names = [c.name];
+    if (c.agent && first(c.name) !== c.name.toLocaleLowerCase()) names.push(first(c.name));
+    for (const name of names) {
+      const lower = name.toLocaleLowerCase();
+      if (candidates.filter((x) => x.name.toLocaleLowerCase() === lower || (x.agent && first(x.name) === lower)).length !== 1) continue;
+      const at = markAt(text, name);
+      if (at >= 0) {
+        found.push({ at, id: c.entity_id });
+        break;
+      }
+    }
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.id);
 }
