@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionsIn, splitMentions } from "../../web/mentions.js";
+// @ts-expect-error -- web/ is plain JS checked by its own jsconfig; its JSDoc types are restated below.
+import * as web from "../../web/mentions.js";
+
+type Candidate = { entity_id: string; name: string; agent: boolean; member: boolean };
+type Entity = { entity_id: string; display_name: string; actor_type?: "human" | "agent"; kind?: string };
+type Conv = { participant_entity_ids: string[] };
+const { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionsIn, splitMentions } = web as {
+  findTrigger(value: string, caret: number): { trigger: "#" | "@"; query: string; start: number } | null;
+  mentionCandidates(conv: Conv | undefined, entities: Record<string, Entity>, me: string | undefined): Candidate[];
+  matchCandidates(all: Candidate[], query: string, max?: number): Candidate[];
+  mentionsIn(text: string, picked: Array<{ entity_id: string; name: string }>, candidates: Candidate[]): string[];
+  absentAgents(ids: string[], candidates: Candidate[]): Candidate[];
+  mayAddMembers(me: { entity_id: string } | null, conv: Conv | undefined, entities: Record<string, Entity>): boolean;
+  splitMentions(text: string, names: string[]): Array<{ text: string; mention?: true }>;
+};
 
 /** The composer's mention logic (web/mentions.js): triggers, candidates, what is sent, the offer. */
 const entities = {
