@@ -156,6 +156,8 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   /** @param {string} value @param {number} caret */
   const onText = (value, caret) => {
     setText(value);
+    // Typing again means the text in an open offer is no longer what would be sent.
+    setOffer(null);
     const found = findTrigger(value, caret);
     if (!found || found.start !== dismissed.current) dismissed.current = -1;
     setQuery(found && found.start !== dismissed.current ? found : null);
