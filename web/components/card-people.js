@@ -72,7 +72,7 @@ function HandOverDialog({ jobId, title, ownerId, onClose }) {
           </div>
           <div class="form-field">
             <label for="card_hand_over_note">${t("people.card.note")}</label>
-            <input id="card_hand_over_note" maxlength="500" value=${note} onInput=${(/** @type {any} */ e) => setNote(e.currentTarget.value)} />
+            <input id="card_hand_over_note" value=${note} onInput=${(/** @type {any} */ e) => setNote(e.currentTarget.value)} />
           </div>
           ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
           <div class="modal-actions">
