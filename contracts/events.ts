@@ -140,9 +140,15 @@ export const ZEntityRegisteredPayload = z.strictObject({
 export const ZEntityProfileUpdatedPayload = z.strictObject({
   entity_id: ZEntityId,
   display_name: z.string().min(1).max(120).optional(),
-  avatar_url: short(500).optional(),
+  /** A picture uploaded to this server (`/v1/avatars/…`), or "" when removed: never an address from elsewhere. */
+  avatar_url: z
+    .string()
+    .regex(/^(?:\/v1\/avatars\/[A-Za-z0-9_-]{1,100})?$/)
+    .optional(),
   time_zone: short(64).optional(),
   locale: short(35).optional(),
+  /** The person wants an e-mail of what waited on them (DIGEST_AFTER_MINUTES). */
+  email_digest: z.boolean().optional(),
 });
 
 /**

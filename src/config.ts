@@ -145,6 +145,7 @@ const ZEnv = z.object({
   SIGNIN_LINK_TTL_MINUTES: int("SIGNIN_LINK_TTL_MINUTES", 1, 60).optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
   MESSAGE_EDIT_WINDOW_SECONDS: int("MESSAGE_EDIT_WINDOW_SECONDS", 1, 31_536_000).optional(),
+  DIGEST_AFTER_MINUTES: int("DIGEST_AFTER_MINUTES", 1, 10_080).optional(),
 });
 
 export interface Config {
@@ -195,6 +196,8 @@ export interface Config {
   signInLinkTtlMinutes: number;
   /** How long after sending a person may still edit a message (the policy pack enforces it). */
   messageEditWindowSeconds: number;
+  /** The e-mail digest tells of what waited on a person at least this long (with mail configured). */
+  digestAfterMinutes: number;
 }
 
 export interface MailConfig {
@@ -304,6 +307,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     signInLinkTtlMinutes: e.SIGNIN_LINK_TTL_MINUTES ?? 10,
     messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
+    digestAfterMinutes: e.DIGEST_AFTER_MINUTES ?? 30,
   };
 }
 

@@ -72,6 +72,8 @@ export interface ServerOptions {
   logName?: string;
   /** How long a message stays editable after it was sent (default: the policy pack's 24 h). */
   messageEditWindowSeconds?: number;
+  /** The e-mail digest: what waited on a person this many minutes (default 30), with mail configured. */
+  digestAfterMinutes?: number;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -197,6 +199,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.push ? { push: opts.push } : {}),
     signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
     ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
+    // The digest goes out through the same SMTP settings as sign-in links.
+    digest: { afterMinutes: opts.digestAfterMinutes ?? 30, ...(signInMailer ? { mailer: signInMailer } : {}) },
   });
   // After the gateway follows the ledger, so events from re-armed retries reach the projections.
   await office.start();

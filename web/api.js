@@ -250,8 +250,18 @@ export const api = {
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
   setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
-  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string }} body */
+  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string, email_digest?: boolean }} body */
   updateProfile: (body) => request("PUT", "/v1/me/profile", { body }),
+  /** My profile picture (a PNG, JPEG, GIF or WebP the server checks). @param {File} file */
+  setAvatar: (file) => {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    return request("POST", "/v1/me/avatar", { form });
+  },
+  /** Back to initials. */
+  removeAvatar: () => request("DELETE", "/v1/me/avatar"),
+  /** @returns {Promise<{ enabled: boolean, available: boolean, reason?: "mail_not_configured" | "no_email", after_minutes: number }>} my e-mail digest */
+  digestSettings: () => request("GET", "/v1/me/digest"),
   /** The job's owner becomes a person of its conversation. @param {string} jobId @param {string} to @param {string} [note] */
   handOver: (jobId, to, note) => request("POST", `/v1/jobs/${enc(jobId)}/hand-over`, { body: note ? { to_entity_id: to, note } : { to_entity_id: to } }),
   /** The job's causal chain from the ledger. @param {string} jobId @returns {Promise<{ job_id: string, title: string, lines: Array<{ event_id: string, event_type: string, ts: string, text: string, url: string }> }>} */

@@ -9,6 +9,7 @@ import type { IdGenerator } from "../shared/ids.js";
 import { AppError } from "../shared/errors.js";
 import type { TokenStore, Principal } from "./auth/token-store.js";
 import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.js";
+import type { Digest } from "./digest/index.js";
 import type { Projector } from "./projections/projector.js";
 import { createTenantState, type EntityRow, type TenantState } from "./projections/state.js";
 import type { LiveConnections } from "./live-connections.js";
@@ -72,6 +73,8 @@ export interface Core {
    * SMTP), and the limits on emailed links per address and per client address.
    */
   signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
+  /** The e-mail digest of what waited on people (unavailable without mail). */
+  digest: Digest;
   /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
   search: SearchIndex;
   /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */

@@ -57,6 +57,10 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/sessions", what: "my sessions", expect: signedIn(200, 200, 200) },
   { method: "DELETE", route: "/v1/sessions/:session_id", what: "end one of my sessions", expect: signedIn(200, 200, 200) },
   { method: "PUT", route: "/v1/me/profile", what: "change my name, time zone or language", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/me/avatar", what: "set my profile picture (a checked picture, served from here)", expect: signedIn(200, 200, 200) },
+  { method: "DELETE", route: "/v1/me/avatar", what: "remove my profile picture", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/avatars/:id", what: "a profile picture of someone in my workspace", expect: signedIn(404, 200, 200) },
+  { method: "GET", route: "/v1/me/digest", what: "my e-mail digest setting, and whether it is available", expect: signedIn(200, 200, 200) },
   { method: "PUT", route: "/v1/entities/:id/profile", what: "change a profile: my own, or (admins) anyone's name", expect: signedIn(404, 403, 200) },
   // Workspace administration.
   { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },

@@ -1,4 +1,5 @@
 // @ts-check
+import { Avatar } from "./avatar.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api } from "../api.js";
@@ -63,6 +64,7 @@ export function MembersPanel({ s, conv, onClose }) {
           const name = e?.display_name ?? id;
           const badges = [e?.actor_type === "agent" ? (e.role ?? "Agent") : null, conv.created_by === id ? "Started it" : null, ...(e?.roles ?? []).filter((r) => r === "admin")];
           return html`<li key=${id} class="member-row">
+            <${Avatar} name=${name} id=${id} agent=${e?.actor_type === "agent"} size="xs" />
             <span class="member-name">${name}${id === me ? " (you)" : ""}</span>
             ${badges.filter(Boolean).map((b) => html`<span class="role-badge">${b}</span>`)}
             ${

@@ -1,4 +1,5 @@
 // @ts-check
+import { Avatar } from "./avatar.js";
 import { html, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
@@ -24,7 +25,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">Mentions you</span>` : null}
-      ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
+      ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
       <span class="meta">${it?.edited_at ? html`<span class="edited-mark">edited</span> ` : null}${clock(ts)}${

@@ -119,6 +119,8 @@ export async function postText(
                 body_text: body.body_text,
                 message_event_id: ev.event_id,
                 ...(mentions.length ? { mentions: mentions.map((m) => m.entity_id) } : {}),
+                // A reply to an agent's message is for that agent (group-gate reads it).
+                ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
               },
             }),
         }

@@ -22,6 +22,8 @@ export interface EntityRow {
   /** The name and avatar the person chose (kept when they are registered again). */
   profile_name?: string;
   profile_avatar?: string;
+  /** entity.profile_updated: the person asked for the e-mail digest (theirs alone to read). */
+  email_digest?: boolean;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   /** Set while an admin has it deactivated (a removed agent stays removed). */

@@ -15,6 +15,7 @@ import { createMessageRoutes } from "./messages.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPeopleRoutes } from "./people.js";
+import { createAvatarRoutes } from "./avatars.js";
 import { createSearchRoutes } from "./search.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -30,6 +31,7 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createNotificationRoutes(gw));
   app.route("/", createSessionRoutes(gw));
   app.route("/", createPeopleRoutes(gw));
+  app.route("/", createAvatarRoutes(gw));
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
   app.route("/", createMessageRoutes(gw));
