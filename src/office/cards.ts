@@ -42,7 +42,7 @@ const changesSchema = (c: CardContext): TInputSchema => ({
   fields: [{ key: "changes_request", label: say(c)("office.card.changes.label"), type: "multiline", required: true, placeholder: say(c)("office.card.changes.placeholder") }],
 });
 /** The free-text Provide info form in the job's language. */
-export const infoSchema = (locale?: Locale): TInputSchema => ({ fields: [{ key: "info", label: words(locale)("office.card.info.label"), type: "multiline", required: true }] });
+const infoSchema = (locale?: Locale): TInputSchema => ({ fields: [{ key: "info", label: words(locale)("office.card.info.label"), type: "multiline", required: true }] });
 
 export function askButton(c: CardContext, prompt: string, n = ""): TCardButton {
   return { button_id: bid(c, `askchat${n}`), label: say(c)("office.card.button.ask"), style: "secondary", action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt } };

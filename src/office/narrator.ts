@@ -129,9 +129,6 @@ export function retryStatus(code: ToolErrorCode, delayMs: number, t: Translate =
 export const authStatus = (t: Translate = EN) => t("office.status.auth");
 export const invalidStatus = (t: Translate = EN) => t("office.status.invalid");
 export const exhaustedSummary = (t: Translate = EN) => t("office.status.exhausted");
-export const AUTH_STATUS = authStatus();
-export const INVALID_STATUS = invalidStatus();
-export const EXHAUSTED_SUMMARY = exhaustedSummary();
 
 /** The other meeting place "Switch" offers: one that needs no outside service at all. */
 export function alternativeLink(current?: string, t: Translate = EN): { value: string; label: string } {

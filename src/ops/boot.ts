@@ -37,6 +37,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     ledgerSync: config.ledgerSync,
     logName: config.logName,
     messageEditWindowSeconds: config.messageEditWindowSeconds,
+    defaultLocale: config.defaultLocale,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,

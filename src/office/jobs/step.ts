@@ -26,7 +26,7 @@ function toolInput(job: JobView, ctx: DecideContext) {
   const s = job.slots;
   const timezone = s.timezone ?? ctx.defaultTimezone;
   // Jobs recorded before windows were structured carry only the words: read them as of the job's start.
-  const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone }) : null);
+  const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone, locale: s.locale }) : null);
   const type = meetingType(s.meeting_link) ?? "jitsi";
   return {
     title: s.title ?? job.title.replace(/^Schedule\s+/i, "").replace(/^./, (m) => m.toUpperCase()),
