@@ -38,6 +38,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     logName: config.logName,
     messageEditWindowSeconds: config.messageEditWindowSeconds,
     digestAfterMinutes: config.digestAfterMinutes,
+    defaultLocale: config.defaultLocale,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,
