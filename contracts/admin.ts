@@ -56,7 +56,7 @@ export const ZTokenView = z.object({
   entity_id: ZEntityId,
   display_name: z.string(),
   created_at: ZIsoTime,
-  /** When a request last used it since this server started; null when not since then. */
+  /** When a request last used it (persisted, to the minute); null when never used since it was issued. */
   last_used_at: ZIsoTime.nullable(),
 });
 export const ZTokenList = z.object({ tokens: z.array(ZTokenView) });

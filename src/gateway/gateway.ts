@@ -9,7 +9,6 @@ import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
-import { trackTokenUse } from "./admin/token-use.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
@@ -116,7 +115,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const notifier = createNotifier({ mutes, subscriptions, push });
   // Reads the ledger from where the index stopped; follows it from the subscription below.
   const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
-  const tracked = trackTokenUse(createTokenStore({ db: deps.db, clock }), clock);
+  const tokens = createTokenStore({ db: deps.db, clock });
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -128,8 +127,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     projector,
     hub,
-    tokens: tracked.tokens,
-    tokenUse: tracked.use,
+    tokens,
     idem: createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
