@@ -19,7 +19,7 @@ export const ZPolicyOverridesSpec = z.strictObject({
 export type PolicyOverridesSpec = z.infer<typeof ZPolicyOverridesSpec>;
 
 /** The first reason a set of overrides is refused, or null. Names the policy or parameter, never a value. */
-export function overridesProblem(spec: PolicyOverridesSpec, policyIds: ReadonlySet<string>, payload: unknown): string | null {
+function overridesProblem(spec: PolicyOverridesSpec, policyIds: ReadonlySet<string>, payload: unknown): string | null {
   const p = (payload ?? {}) as { modes?: Record<string, string>; params?: Record<string, number> };
   for (const [id, mode] of Object.entries(p.modes ?? {})) {
     if (!policyIds.has(id)) return `payload.modes.${id} is not a policy of this pack`;
