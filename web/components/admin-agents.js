@@ -89,7 +89,7 @@ function AgentItem({ a, reload }) {
         ${tools === null ? html`<div class="loading">Loading its tools…</div>` : null}
         ${(tools ?? []).map(
           (t) => html`<label key=${t.name} class="admin-check">
-            <input type="checkbox" checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
+            <input type="checkbox" value=${t.name} checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
             <span>${t.name}</span> <span class="muted small">${t.source === "built-in" ? "built-in" : "MCP"}</span></label>`,
         )}
       </fieldset>

@@ -20,7 +20,8 @@ const TEMPLATES = [
  * Enter, Space or ArrowDown on the button open the menu on its first item (ArrowUp: the last);
  * ArrowUp/ArrowDown move (wrapping), Home/End jump, a letter moves to the next item starting
  * with it; Escape closes and puts focus back on the button; Tab closes and moves on; focus
- * leaving the menu closes it.
+ * leaving the menu closes it. The menu follows the button in the DOM, so Tab from an item moves
+ * on to what comes after the button.
  * @param {{ job?: JobHead | undefined, pinned: boolean, onPin: () => void, onTemplate: (text: string) => void, onOpenJob: (jobId: string) => void }} props
  */
 export function QuickMenu({ job, pinned, onPin, onTemplate, onOpenJob }) {
@@ -101,6 +102,9 @@ export function QuickMenu({ job, pinned, onPin, onTemplate, onOpenJob }) {
     html`<button key=${label} type="button" role="menuitem" tabIndex="-1" onClick=${choose(act)}>${label}</button>`;
 
   return html`<div class="quick-wrap" onFocusOut=${onFocusOut}>
+    <button type="button" class="icon-btn" id="quick-menu-button" ref=${button} aria-label=${t("quickMenu.button")} title=${t("quickMenu.button")}
+      aria-haspopup="menu" aria-expanded=${open ? "true" : "false"} aria-controls=${open ? "quick-menu" : undefined}
+      onKeyDown=${onButtonKey} onClick=${() => (open ? close() : openAt("first"))}><${Icon} name="bolt" /></button>
     ${
       open
         ? html`<div class="quick-menu" id="quick-menu" role="menu" aria-labelledby="quick-menu-button" ref=${menu} onKeyDown=${onMenuKey}>
@@ -120,8 +124,5 @@ export function QuickMenu({ job, pinned, onPin, onTemplate, onOpenJob }) {
     </div>`
         : null
     }
-    <button type="button" class="icon-btn" id="quick-menu-button" ref=${button} aria-label=${t("quickMenu.button")} title=${t("quickMenu.button")}
-      aria-haspopup="menu" aria-expanded=${open ? "true" : "false"} aria-controls=${open ? "quick-menu" : undefined}
-      onKeyDown=${onButtonKey} onClick=${() => (open ? close() : openAt("first"))}><${Icon} name="bolt" /></button>
   </div>`;
 }
