@@ -291,6 +291,7 @@ export const api = {
       "artifact.added",
       "notification",
       "entity.update",
+      "policy.update",
       "heartbeat",
     ];
     for (const name of names) {

@@ -165,6 +165,10 @@ function onFrame(name, data, id) {
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
       if (data?.entity?.entity_id) setEntities([data.entity]);
       break;
+    case "policy.update":
+      // The Policies admin screen (if open) reloads through its own route.
+      dispatchEvent(new CustomEvent("logline:policies"));
+      break;
     case "error":
       if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();
       else if (data?.recommended_action === "reauthenticate") location.assign("/signin");

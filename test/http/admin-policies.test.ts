@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { openStream } from "../support/golden.js";
 import { getJson, startTestServer, type TestServer } from "../support/server.js";
 
 /**
@@ -107,9 +108,20 @@ describe("policy overrides", () => {
     const violations = t.server.ledger.query({ tenant_id: T, event_type: "policy.violation", limit: 1000 }).events as any[];
     expect(violations.some((v) => v.payload.violated_policy_id === "policy.override_authority" && v.payload.event_type === "policy.overrides_set")).toBe(true);
 
+    const danStream = openStream(t.url, { token: dan });
+    const anaStream = openStream(t.url, { token: ana });
+    await danStream.waitFor((f) => f.event === "hello");
+    await anaStream.waitFor((f) => f.event === "hello");
     const k = key();
     const saved = await call("PUT", "/v1/admin/policies", dan, proposed, k);
     expect(saved.status).toBe(200);
+    // Admins' streams are told (the event only, no settings); a member's is not.
+    const frame = await danStream.waitFor((f) => f.event === "policy.update");
+    expect(frame.data).toEqual({ tenant_id: T, event_id: saved.body.created_event_ids[0] });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(anaStream.frames.some((f) => f.event === "policy.update")).toBe(false);
+    danStream.close();
+    anaStream.close();
     expect(saved.body.changes).toEqual(preview.body.changes);
     // The same key and body answer the same, and write nothing more.
     expect((await call("PUT", "/v1/admin/policies", dan, proposed, k)).body).toEqual(saved.body);

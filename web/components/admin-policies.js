@@ -47,6 +47,16 @@ export function AdminPolicies() {
   };
   const load = () => api.listPolicies().then(reset, (e) => setError({ text: e instanceof ApiError ? e.message : t("admin.policies.loadFailed"), field: null }));
   useEffect(() => void load(), []);
+  // Another admin saved (a policy.update frame): show what is in force now; a preview made
+  // against the old settings is dropped.
+  useEffect(() => {
+    const onChange = () => {
+      setPreview(null);
+      void load();
+    };
+    addEventListener("logline:policies", onChange);
+    return () => removeEventListener("logline:policies", onChange);
+  }, []);
 
   useEffect(() => {
     if (!focusNext) return;
