@@ -250,6 +250,7 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "GET /v1/ledger/stream":
     case "GET /v1/ledger/checkpoint":
     case "GET /v1/ledger/verify":
+    case "GET /v1/ledger/policies":
       return { path: `${row.route}?tenant_id=${T}` };
     case "GET /v1/ledger/proof/inclusion":
       return { path: `${row.route}?tenant_id=${T}&seq=1` };

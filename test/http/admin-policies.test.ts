@@ -53,6 +53,9 @@ describe("policy overrides", () => {
       expect(s.policies.find((p: any) => p.policy_id === locked)).toMatchObject({ locked: true, allowed_modes: ["enforce"] });
     expect(s.params).toEqual([{ name: WINDOW, policy_id: EDIT, default_value: 86400, value: 86400, min: 60, max: 2592000 }]);
     expect((await getJson(`${t.url}/v1/admin/policies`, ana)).status).toBe(403);
+    // The ledger's own route says the same (admins and auditors).
+    expect((await getJson(`${t.url}/v1/ledger/policies?tenant_id=${T}`, dan)).body).toEqual(s);
+    expect((await getJson(`${t.url}/v1/ledger/policies?tenant_id=${T}`, ana)).status).toBe(403);
   });
 
   it("refuses bad input with a clear error naming the field, and writes nothing", async () => {

@@ -139,6 +139,7 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/ledger/leaves", what: "leaf bytes (only what I may read)", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/checkpoint", what: "signed checkpoint", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/verify", what: "verify the whole log", expect: signedIn(403, 403, 200) },
+  { method: "GET", route: "/v1/ledger/policies", what: "the policy pack as it judges my workspace", expect: signedIn(403, 403, 200) },
   { method: "POST", route: "/v1/ledger/append", what: "append events as myself", expect: signedIn(403, 404, 200) },
   { method: "POST", route: "/v1/ledger/append", variant: "own", what: "append a message to my own conversation", expect: signedIn(403, 200, 200) },
   { method: "POST", route: "/v1/office/ingest_message", what: "hand a message to Office", expect: signedIn(403, 404, 200) },
