@@ -237,6 +237,11 @@ export const api = {
   listTokens: () => request("GET", "/v1/admin/tokens"),
   /** @param {string} tokenId */
   revokeToken: (tokenId) => request("DELETE", `/v1/admin/tokens/${enc(tokenId)}`),
+  listPolicies: () => request("GET", "/v1/admin/policies"),
+  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body */
+  previewPolicies: (body) => request("POST", "/v1/admin/policies/preview", { body }),
+  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body @param {string} [key] */
+  savePolicies: (body, key) => request("PUT", "/v1/admin/policies", { body, ...(key ? { key } : {}) }),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 
@@ -303,6 +308,7 @@ export const api = {
       "artifact.added",
       "notification",
       "entity.update",
+      "policy.update",
       "heartbeat",
     ];
     for (const name of names) {

@@ -166,6 +166,10 @@ function onFrame(name, data, id) {
       // The frame is the whole public profile: a picture it no longer names was removed.
       if (data?.entity?.entity_id) setEntities([{ avatar_url: undefined, ...data.entity }]);
       break;
+    case "policy.update":
+      // The Policies admin screen (if open) reloads through its own route.
+      dispatchEvent(new CustomEvent("logline:policies"));
+      break;
     case "error":
       if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();
       else if (data?.recommended_action === "reauthenticate") location.assign("/signin");

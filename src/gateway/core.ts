@@ -18,7 +18,6 @@ import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";
 import type { SearchIndex } from "./search/index.js";
-import type { TokenUse } from "./admin/token-use.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -55,8 +54,6 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
-  /** When each token was last used (since this server started), for the Tokens screen. */
-  tokenUse: TokenUse;
   idem: IdempotencyStore;
   limiter: RateLimiter;
   /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */

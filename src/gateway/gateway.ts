@@ -10,7 +10,6 @@ import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
-import { trackTokenUse } from "./admin/token-use.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
@@ -120,7 +119,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const notifier = createNotifier({ mutes, subscriptions, push });
   // Reads the ledger from where the index stopped; follows it from the subscription below.
   const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
-  const tracked = trackTokenUse(createTokenStore({ db: deps.db, clock }), clock);
+  const tokens = createTokenStore({ db: deps.db, clock });
   const digest = createDigest({
     db: deps.db,
     clock,
@@ -143,8 +142,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     projector,
     hub,
-    tokens: tracked.tokens,
-    tokenUse: tracked.use,
+    tokens,
     idem: createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),

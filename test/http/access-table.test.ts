@@ -186,6 +186,9 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/admin/agents/ent_agent_nobody", init: { method: "DELETE" } };
     case "DELETE /v1/admin/tokens/:id":
       return { path: "/v1/admin/tokens/tok_00000000000000000000", init: { method: "DELETE" } };
+    case "POST /v1/admin/policies/preview":
+    case "PUT /v1/admin/policies":
+      return { path: row.route, init: json({ modes: {}, params: { message_edit_window_seconds: 86_399 } }) };
     case "POST /v1/outbox/:id/resend":
       return { path: "/v1/outbox/obx_unknown/resend", init: json({}) };
     case "GET /v1/agents/:id/tools":
@@ -264,6 +267,7 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "GET /v1/ledger/stream":
     case "GET /v1/ledger/checkpoint":
     case "GET /v1/ledger/verify":
+    case "GET /v1/ledger/policies":
       return { path: `${row.route}?tenant_id=${T}` };
     case "GET /v1/ledger/proof/inclusion":
       return { path: `${row.route}?tenant_id=${T}&seq=1` };

@@ -3,6 +3,7 @@ import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
+import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ entity_id: string, display_name: string, role: string | null, capabilities: string[], allowed_tools: string[], status: "active"|"paused" }} Agent */
 
@@ -31,6 +32,7 @@ function AgentItem({ a, reload }) {
     );
   }, [a.entity_id]);
   const id = (/** @type {string} */ part) => `agent-${a.entity_id}-${part}`;
+  const here = `[data-agent=${attr(a.display_name)}]`;
   /** @param {string} name */
   const toggle = (name) => setAllowed(allowed.includes(name) ? allowed.filter((x) => x !== name) : [...allowed, name]);
   /** @param {Event} e */
@@ -43,6 +45,7 @@ function AgentItem({ a, reload }) {
       toast(why(err, `Couldn’t save ${a.display_name}`));
     }
     await reload();
+    focusWhenDrawn([`${here} [data-act="save"]`]);
   };
   const pause = async () => {
     try {
@@ -52,6 +55,8 @@ function AgentItem({ a, reload }) {
       toast(why(err, "Couldn’t change it"));
     }
     await reload();
+    // Pause becomes Resume (and back): the same place, the new label.
+    focusWhenDrawn([`${here} [data-act="pause"]`]);
   };
   const remove = async () => {
     const ok = await confirmDialog({
@@ -68,6 +73,7 @@ function AgentItem({ a, reload }) {
       toast(why(err, "Couldn’t remove it"));
     }
     await reload();
+    focusWhenDrawn([`${here} [data-act="remove"]`, "#admin-agents"]);
   };
   return html`<li class="outbox-item" data-agent=${a.display_name}>
     <div class="outbox-main">
@@ -83,14 +89,14 @@ function AgentItem({ a, reload }) {
         ${tools === null ? html`<div class="loading">Loading its tools…</div>` : null}
         ${(tools ?? []).map(
           (t) => html`<label key=${t.name} class="admin-check">
-            <input type="checkbox" checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
+            <input type="checkbox" value=${t.name} checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
             <span>${t.name}</span> <span class="muted small">${t.source === "built-in" ? "built-in" : "MCP"}</span></label>`,
         )}
       </fieldset>
       <div class="admin-actions">
-        <button class="btn btn-primary btn-small" type="submit">Save ${a.display_name}</button>
-        <button type="button" class="btn btn-secondary btn-small" onClick=${pause}>${a.status === "paused" ? "Resume" : "Pause"} ${a.display_name}</button>
-        <button type="button" class="btn btn-danger btn-small" onClick=${remove}>Remove ${a.display_name}</button>
+        <button class="btn btn-primary btn-small" type="submit" data-act="save">Save ${a.display_name}</button>
+        <button type="button" class="btn btn-secondary btn-small" data-act="pause" onClick=${pause}>${a.status === "paused" ? "Resume" : "Pause"} ${a.display_name}</button>
+        <button type="button" class="btn btn-danger btn-small" data-act="remove" onClick=${remove}>Remove ${a.display_name}</button>
       </div>
     </form>
   </li>`;
@@ -107,7 +113,7 @@ export function AdminAgents() {
     );
   useEffect(() => void load(), []);
   return html`<section class="admin-section" aria-labelledby="admin-agents">
-    <h3 class="section-title" id="admin-agents">Agents</h3>
+    <h3 class="section-title" id="admin-agents" tabIndex="-1">Agents</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${agents && agents.length === 0 ? html`<p class="notice">No agents yet.</p>` : null}
     <ul class="outbox-list admin-agents">

@@ -4,6 +4,7 @@ import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
 import { AdminLink } from "./admin-link.js";
+import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ entity_id: string, display_name: string, access: "owner"|"admin"|"member", roles: string[], status: "active"|"deactivated", joined_at: string }} Member */
 
@@ -50,14 +51,19 @@ export function AdminMembers({ me }) {
       danger: true,
     });
     if (ok) await act(() => api.deactivateMember(m.entity_id), `${m.display_name} is deactivated`, `Couldn’t deactivate ${m.display_name}`);
+    // Their Deactivate button is gone: focus goes to the Reactivate that replaced it.
+    focusWhenDrawn([`[data-member=${attr(m.display_name)}] [data-act="reactivate"]`, `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
   };
   /** @param {Member} m */
-  const reactivate = (m) =>
-    act(
+  const reactivate = async (m) => {
+    await act(
       async () => setLink({ who: m.display_name, url: (await api.reactivateMember(m.entity_id)).signin_url }),
       `${m.display_name} is back: send them the sign-in link`,
       `Couldn’t reactivate ${m.display_name}`,
     );
+    // The link to send them, shown once, is what comes next.
+    focusWhenDrawn([".admin-members-link input", `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
+  };
   /** @param {Member} m */
   const rotate = async (m) => {
     const ok = await confirmDialog({
@@ -89,7 +95,7 @@ export function AdminMembers({ me }) {
     <h3 class="section-title" id="admin-members">Members</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${members === null && !error ? html`<div class="loading">Loading the members…</div>` : null}
-    ${link ? html`<p class="notice" role="status">A sign-in link for ${link.who}, shown once:</p><${AdminLink} label=${`Sign-in link for ${link.who}`} url=${link.url} />` : null}
+    ${link ? html`<div class="admin-members-link"><p class="notice" role="status">A sign-in link for ${link.who}, shown once:</p><${AdminLink} label=${`Sign-in link for ${link.who}`} url=${link.url} /></div>` : null}
     <ul class="outbox-list admin-members">
       ${(members ?? []).map(
         (m) => html`<li key=${m.entity_id} class="outbox-item" data-member=${m.display_name}>
@@ -105,11 +111,11 @@ export function AdminMembers({ me }) {
               </select></label>
             ${
               m.status === "deactivated"
-                ? html`<button type="button" class="btn btn-secondary btn-small" onClick=${() => reactivate(m)}>Reactivate ${m.display_name}</button>`
+                ? html`<button type="button" class="btn btn-secondary btn-small" data-act="reactivate" onClick=${() => reactivate(m)}>Reactivate ${m.display_name}</button>`
                 : m.entity_id === me
                   ? null
                   : html`<button type="button" class="btn btn-ghost btn-small" onClick=${() => rotate(m)}>New sign-in link for ${m.display_name}</button>
-                    <button type="button" class="btn btn-danger btn-small" onClick=${() => deactivate(m)}>Deactivate ${m.display_name}</button>`
+                    <button type="button" class="btn btn-danger btn-small" data-act="deactivate" onClick=${() => deactivate(m)}>Deactivate ${m.display_name}</button>`
             }
           </div>
         </li>`,

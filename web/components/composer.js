@@ -5,6 +5,7 @@ import { Icon } from "./icon.js";
 import { openRunForm, sendText } from "../actions.js";
 import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
+import { QuickMenu } from "./quick-menu.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
@@ -17,12 +18,6 @@ import { PickerList, useCombobox } from "./picker-list.js";
 import { MentionOffer } from "./mention-offer.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
-
-const TEMPLATES = [
-  { label: "Schedule a meeting", text: "Can you schedule a 30-min call with " },
-  { label: "Send an invoice", text: "Please send invoice " },
-  { label: "Follow up with a customer", text: "Can you follow up with " },
-];
 
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
@@ -37,7 +32,6 @@ const TEMPLATES = [
  */
 export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const [text, setText] = useState(() => loadDraft(cid));
-  const [menu, setMenu] = useState(false);
   const [refs, setRefs] = useState(/** @type {Array<{ job_id: string, title: string }>} */ ([]));
   const [query, setQuery] = useState(/** @type {{ trigger: '#'|'@', query: string, start: number } | null} */ (null));
   const [picked, setPicked] = useState(/** @type {Array<{ entity_id: string, name: string }>} */ ([]));
@@ -224,7 +218,6 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
   /** @param {string} t */
   const useTemplate = (t) => {
-    setMenu(false);
     setText(t);
     requestAnimationFrame(() => area.current?.focus());
   };
@@ -236,27 +229,6 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       <span class="compose-mode-text"><strong>${mode.kind === "edit" ? "Editing your message" : `Replying to ${mode.sender_name}`}</strong>
         <span class="muted">${mode.snippet}</span></span>
       <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? "Cancel editing (Esc)" : "Cancel reply (Esc)"} onClick=${leaveMode}>×</button>
-    </div>`
-        : null
-    }
-    ${
-      menu
-        ? html`<div class="quick-menu" role="menu" aria-label="Quick actions">
-      <span class="quick-title">Start a job</span>
-      ${TEMPLATES.map((t) => html`<button key=${t.label} type="button" role="menuitem" onClick=${() => useTemplate(t.text)}>${t.label}</button>`)}
-      ${
-        job
-          ? html`<span class="quick-title">Current job</span>
-        <button type="button" role="menuitem" onClick=${() => {
-          setMenu(false);
-          navigate(`/jobs/${encodeURIComponent(job.job_id)}`);
-        }}>Open “${job.title ?? job.job_id}”</button>
-        <button type="button" role="menuitem" onClick=${() => {
-          setMenu(false);
-          onPin();
-        }}>${pinned ? "Unpin job from this conversation" : "Pin job to this conversation"}</button>`
-          : null
-      }
     </div>`
         : null
     }
@@ -283,7 +255,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         : null
     }
     <${StagedFiles} cid=${cid} files=${staged} />
-    <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
+    <${QuickMenu} job=${job} pinned=${pinned} onPin=${onPin} onTemplate=${useTemplate} onOpenJob=${(/** @type {string} */ id) => navigate(`/jobs/${encodeURIComponent(id)}`)} />
     <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {
@@ -308,9 +280,8 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           send();
         }
         if (e.key === "Escape") {
-          setMenu(false);
           setQuery(null);
-          if (mode && query === null && !menu) leaveMode();
+          if (mode && query === null) leaveMode();
         }
       }}></textarea>
     <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>

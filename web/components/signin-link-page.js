@@ -59,7 +59,7 @@ export function SigninLinkPage() {
       setError(explain(err));
     }
   };
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <h1>Sign in on this device</h1>
@@ -73,5 +73,5 @@ export function SigninLinkPage() {
         }}>Other ways to sign in</a>
       </div>
     </div>
-  </div>`;
+  </main>`;
 }

@@ -30,7 +30,7 @@ export function SigninPage() {
       );
     }
   };
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <h1>LogLine</h1>
@@ -51,5 +51,5 @@ export function SigninPage() {
           navigate("/onboarding");
         }}>Create a workspace</a></div>
     </div>
-  </div>`;
+  </main>`;
 }

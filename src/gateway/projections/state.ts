@@ -165,7 +165,8 @@ export interface Delta {
     | "presence.update"
     | "artifact.added"
     | "notification"
-    | "entity.update";
+    | "entity.update"
+    | "policy.update";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
   /** Messages whose text this frame carries: deleting one rewrites the frame in the resume log. */

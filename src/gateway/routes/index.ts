@@ -9,6 +9,7 @@ import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createAdminRoutes } from "./admin.js";
+import { createAdminPolicyRoutes } from "./admin-policies.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
 import { createMessageRoutes } from "./messages.js";
@@ -36,5 +37,6 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createMemberRoutes(gw));
   app.route("/", createMessageRoutes(gw));
   app.route("/", createAdminRoutes(gw));
+  app.route("/", createAdminPolicyRoutes(gw));
   return app;
 }
