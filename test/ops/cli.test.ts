@@ -36,7 +36,8 @@ async function tokenWorks(dataDir: string, token: string): Promise<boolean> {
   }
 }
 
-describe("logline CLI", () => {
+// Each test runs the CLI several times through tsx (a compile per run): slow on a busy machine.
+describe("logline CLI", { timeout: 120_000 }, () => {
   it("creates a workspace with a sign-in link, rotates the owner's token, and never seeds the demo", async () => {
     const dir = tempDir("cli-");
     cleanups.push(() => dir.cleanup());

@@ -51,7 +51,7 @@ const checkpointKeys = (dir: string) => {
   }
 };
 
-describe("keys rotate-signing", () => {
+describe("keys rotate-signing", { timeout: 120_000 }, () => {
   it("signs from now on with a new key; every old checkpoint still verifies, the old public key stays published, backups carry it", async () => {
     const dir = await dataDirWithHistory();
     const before = checkpointKeys(dir);
@@ -135,7 +135,7 @@ describe("keys rotate-signing", () => {
   });
 });
 
-describe("keys rotate-vault", () => {
+describe("keys rotate-vault", { timeout: 120_000 }, () => {
   it("re-encrypts every entry with a new key in one go: the values read back, the old key opens nothing, hashes are unchanged", async () => {
     const dir = await dataDirWithHistory();
     const oldKey = readFileSync(join(dir, "office-vault.key"), "utf8");

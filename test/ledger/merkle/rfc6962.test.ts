@@ -137,7 +137,10 @@ describe("every size 1..300 against a naive implementation of the RFC", () => {
 
   it("every leaf's inclusion proof in every tree size equals PATH and verifies", () => {
     for (let n = 1; n <= 300; n++) {
+      // Every leaf up to size 64; past it the first, the last and every 7th (all 45,150 pairs
+      // took most of a minute and find nothing the sample does not).
       for (let m = 0; m < n; m++) {
+        if (n > 64 && m % 7 !== 0 && m !== n - 1) continue;
         const p = inclusionProof(read, m, n);
         if (n <= 64 || m % 17 === 0 || m === n - 1) expect(p).toEqual(path(m, leaves.slice(0, n)));
         expect(verifyInclusion(refLeaf(leaves[m]!), m, n, p, refRoots[n]!)).toBe(true);
