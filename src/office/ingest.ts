@@ -49,6 +49,7 @@ export function createIngest(deps: {
     context,
     emit: deps.emit,
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
+    defaultLocale: deps.defaultLocale,
   });
 
   /**
@@ -124,7 +125,7 @@ export function createIngest(deps: {
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
       const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
-      return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, agent, ec0, why!);
+      return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, sender, agent, ec0, why!);
     }
     if (isToolCommand(req.body_text)) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
