@@ -25,11 +25,13 @@ const WHY = /^(?:and\s+|but\s+|so\s+)?(?:why\s*\?*|why\s+(?:did|have|was|were|is
 const HAND_OVER_PT =
   /^(?:por\s+favor,?\s+|podes\s+|pode\s+)*(?:passa|passar|entrega|entregar|transfere|transferir)(?:-o|-a|-lo|-la)?\s+(?:(?:este|esse|o|a|esta|essa)\s+)?(?:trabalho|tarefa|job|isto|isso)?\s*(?:#?(job_[A-Za-z0-9_-]+)\s+)?(?:para\s+(?:[ao]\s+)?|à\s+|ao\s+|a\s+)(\p{L}[\p{L}'’-]*)(?:\s*,?\s*por\s+favor)?\s*[.!?]?$/iu;
 const WHY_PT =
-  /^(?:e\s+|mas\s+|então\s+)?(?:porqu[êe]\s*\?*|por\s*qu[êe]\s*\?*|porque\s+(?:[ée]\s+que\s+)?(?:fizeste|fez|fizeram|foi|fiz|aconteceu|isto|isso)\b.*|porqu[êe]\b.*#?job_[A-Za-z0-9_-]+.*|o\s+que\s+(?:te|o|a)\s+levou\b.*)$/iu;
+  /^(?:e\s+|mas\s+|então\s+)?(?:porqu[êe]\s*\?*|por\s*qu[êe]\s*\?*|porque\s+(?:[ée]\s+que\s+)?(?:fizeste|fez|fizeram|foi|fiz|aconteceu|isto|isso)\b.*|porqu[êe](?![\p{L}]).*#?job_[A-Za-z0-9_-]+.*|o\s+que\s+(?:te|o|a)\s+levou\b.*)$/iu;
 const JOB_REF = /#?(job_[A-Za-z0-9_-]+)/;
 
 export function parseHandOver(text: string): { job_ref?: string; name: string } | undefined {
-  const m = HAND_OVER.exec(text.trim()) ?? HAND_OVER_PT.exec(text.trim());
+  // In Portuguese the name is what tells "passa isto à Ana" from "passa a bola": it is written with a capital.
+  const pt = HAND_OVER_PT.exec(text.trim());
+  const m = HAND_OVER.exec(text.trim()) ?? (pt && /^\p{Lu}/u.test(pt[2]!) ? pt : null);
   return m ? { ...(m[1] ? { job_ref: m[1] } : {}), name: m[2]! } : undefined;
 }
 
