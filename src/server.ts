@@ -203,6 +203,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.push ? { push: opts.push } : {}),
     signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
     ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
+    ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
     // The digest goes out through the same SMTP settings as sign-in links.
     digest: { afterMinutes: opts.digestAfterMinutes ?? 30, ...(signInMailer ? { mailer: signInMailer } : {}) },
   });

@@ -163,7 +163,8 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
     why(p, jobId) {
       memberJob(core, p, jobId);
-      return core.office.explainJob(p.tenantId, jobId);
+      // Told in the reader's language: their profile's, else the workspace default.
+      return core.office.explainJob(p.tenantId, jobId, core.tenant(p.tenantId).entities.get(p.entityId)?.locale);
     },
 
     stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),

@@ -1,3 +1,4 @@
+import type { Locale } from "../shared/i18n.js";
 import type { Context } from "hono";
 import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TEventType, TPayloadOf, TUblEvent } from "../../contracts/events.js";
@@ -76,6 +77,8 @@ export interface Core {
   search: SearchIndex;
   /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */
   messageEditWindowMs: number;
+  /** The language of people whose profile names none (DEFAULT_LOCALE); English when absent. */
+  defaultLocale?: Locale | undefined;
   /** Whether POST /v1/workspaces may create a workspace now; read per request (the default flips at the first workspace). */
   signupMode: () => SignupMode;
   /** The tenant's projections (an empty state for a tenant with no events yet). */

@@ -1,3 +1,4 @@
+import type { Locale } from "../shared/i18n.js";
 import type { ServerResponse } from "node:http";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
@@ -71,6 +72,8 @@ export interface GatewayDeps {
   signIn?: { linkTtlMs?: number; mailer?: SignInMailer; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** How long a message stays editable (the policy pack enforces it; the gateway says so first). Default 24 h. */
   messageEditWindowSeconds?: number;
+  /** The language people whose profile names none are told things in (notifications, the digest). */
+  defaultLocale?: Locale;
   /** The e-mail digest: after how many minutes, and the mailer (absent: no digest). */
   digest?: { afterMinutes: number; mailer?: SignInMailer; tickMs?: number };
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
@@ -116,7 +119,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     onGone: (id) => subscriptions.drop(id),
   });
-  const notifier = createNotifier({ mutes, subscriptions, push });
+  const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: deps.defaultLocale });
   // Reads the ledger from where the index stopped; follows it from the subscription below.
   const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
   const tokens = createTokenStore({ db: deps.db, clock });
@@ -125,6 +128,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     clock,
     projector,
     afterMinutes: deps.digest?.afterMinutes ?? 30,
+    defaultLocale: deps.defaultLocale,
     mailer: deps.digest?.mailer,
     addressOf: (t, ref) => deps.office.vault.get(t, ref) ?? undefined,
     publicUrl: () => publicUrl,
@@ -160,6 +164,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     search,
     digest,
     messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
+    defaultLocale: deps.defaultLocale,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;

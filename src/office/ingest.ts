@@ -49,6 +49,7 @@ export function createIngest(deps: {
     context,
     emit: deps.emit,
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
+    defaultLocale: deps.defaultLocale,
   });
 
   /**
@@ -58,9 +59,10 @@ export function createIngest(deps: {
    */
   async function toolCommand(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext) {
     const tools = deps.mcpTools?.() ?? [];
+    const t = words(pickLocale(sender.locale, deps.defaultLocale));
     const reply = (text: string) => deps.emit(ec, [engine.textDraft(agent.entity_id, engine.sanitizeText(req.tenant_id, text).text)]);
-    if (/^\/tools\b/.test(req.body_text.trim())) return { ids: await reply(toolsReply(agent, tools)), notes: "Listed tools" };
-    const run = checkRun(agent, tools, req.body_text);
+    if (/^\/tools\b/.test(req.body_text.trim())) return { ids: await reply(toolsReply(agent, tools, t)), notes: "Listed tools" };
+    const run = checkRun(agent, tools, req.body_text, t);
     if (!run.ok) return { ids: await reply(run.reply), notes: "Tool not run" };
     return openTool(req, sender, agent, run.tool, run.args, ec);
   }
@@ -68,8 +70,21 @@ export function createIngest(deps: {
   /** A checked call becomes a tool job: the exact arguments to the vault, their scrubbed preview to the ledger. */
   async function openTool(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, tool: McpToolInfo, args: Record<string, unknown>, ec: EmitContext) {
     const ref = engine.vaultText(req.tenant_id, JSON.stringify(args));
-    const purpose = `${tool.title ?? tool.tool}, asked by ${sender.display_name}: ${tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160)}`;
-    const spec = { name: tool.name, server: tool.server, args: ledgerArguments(args, (t) => engine.sanitizeText(req.tenant_id, t).text), args_ref: ref, purpose };
+    const lang = pickLocale(sender.locale, deps.defaultLocale);
+    // The tool's own title and description are the server's words, quoted as they come.
+    const purpose = words(lang)("office.mcp.purpose", {
+      tool: tool.title ?? tool.tool,
+      by: sender.display_name,
+      description: tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160),
+    });
+    const spec = {
+      name: tool.name,
+      server: tool.server,
+      args: ledgerArguments(args, (x) => engine.sanitizeText(req.tenant_id, x).text),
+      args_ref: ref,
+      purpose,
+      ...localeSlot(lang),
+    };
     const at = { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id };
     const r = await engine.openToolJob(agent, at, spec, { entity_id: sender.entity_id, actor_type: "human" }, ec);
     return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
@@ -124,7 +139,7 @@ export function createIngest(deps: {
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
       const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
-      return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, agent, ec0, why!);
+      return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, sender, agent, ec0, why!);
     }
     if (isToolCommand(req.body_text)) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
@@ -229,8 +244,9 @@ export function createIngest(deps: {
         const reply = say(copy.declineWork(agent, request, target?.person.display_name, t), undefined, false);
         const choices = target
           ? [
-              { label: t("office.ingest.handTo", { person: target.person.display_name }), token: `Hand it to ${target.person.display_name}: ${request}` },
-              { label: t("office.ingest.noThanks"), token: "No thanks" },
+              // The choice sends its words as the person's message: in their language, read back by the planner.
+              { label: t("office.ingest.handTo", { person: target.person.display_name }), token: t("office.more.handToToken", { person: target.person.display_name, request }) },
+              { label: t("office.ingest.noThanks"), token: t("office.ingest.noThanks") },
             ]
           : [];
         return { ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]), notes: "Declined work no tool can do" };

@@ -21,7 +21,7 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   requested_by?: string;
   request?: string;
   /** A tool job (MCP): the tool, its arguments as the ledger keeps them, and the vault entry of the exact ones. */
-  tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string };
+  tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string; locale?: string };
 };
 
 export type JobKind = "schedule_meeting" | "handoff" | "tool_call" | "generic";
@@ -42,6 +42,8 @@ interface ToolAttempt {
   /** An MCP call: its arguments as the ledger keeps them, and the vault entry of the exact ones. */
   args?: Record<string, unknown>;
   args_ref?: string;
+  /** The language the call was asked in (an MCP call's `inputs.locale`, absent for English). */
+  locale?: string;
   /** A successful result's recorded output and artifacts: what cards may say happened. */
   output?: Record<string, unknown>;
   artifacts?: TArtifactRef[];
@@ -209,7 +211,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
     }
     case "tool.called": {
       const p = ev.payload;
-      const inputs = p.inputs as { provider?: string; arguments?: Record<string, unknown>; arguments_ref?: string };
+      const inputs = p.inputs as { provider?: string; arguments?: Record<string, unknown>; arguments_ref?: string; locale?: string };
       job.tools = [
         ...job.tools,
         {
@@ -220,6 +222,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
           called_event_id: e.event_id ?? "",
           ...(typeof inputs.provider === "string" ? { provider: inputs.provider } : {}),
           ...(typeof inputs.arguments_ref === "string" ? { args_ref: inputs.arguments_ref, args: inputs.arguments ?? {} } : {}),
+          ...(typeof inputs.locale === "string" ? { locale: inputs.locale } : {}),
         },
       ];
       break;

@@ -15,6 +15,7 @@ import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import type { Vault } from "./vault.js";
 import { formatSlot } from "./when/index.js";
 import { inviteAttendees } from "./meeting-intake.js";
+import { words } from "./speak.js";
 
 /** Emails an invite the calendar tool created; `enabled` is false when mail is not configured. */
 interface InviteMailer {
@@ -118,7 +119,10 @@ export function createJobMailer(deps: {
       const email = job.slots.attendee_email;
       // Everyone the invite lists gets it: the attendee, and the person who asked when their address is known.
       const to = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
-      const when = formatSlot(Date.parse(invite.scheduled_time.start), Date.parse(invite.scheduled_time.end), invite.scheduled_time.timezone);
+      // Written in the language of the person who asked for the meeting (the job keeps it).
+      const lang = job.slots.locale;
+      const t = words(lang);
+      const when = formatSlot(Date.parse(invite.scheduled_time.start), Date.parse(invite.scheduled_time.end), invite.scheduled_time.timezone, lang);
       const title = job.slots.title ?? job.title;
       deps.artifacts.enqueue({
         outbox_id: outboxIdOf(job.tenant_id, job.job_id),
@@ -129,15 +133,15 @@ export function createJobMailer(deps: {
         to_redacted:
           to
             .map((a) => a.email_redacted)
-            .join(" and ")
+            .join(t("office.invite.and"))
             .slice(0, 200) ||
           (email?.redacted ?? ""),
-        subject: `Invitation: ${title} — ${when}`.slice(0, 200),
+        subject: t("office.invite.subject", { title, when }).slice(0, 200),
         body: [
-          `You are invited to “${title}”.`,
-          `When: ${when}`,
-          invite.meeting.url ? `Join: ${invite.meeting.url}` : `Where: ${invite.meeting.label}`,
-          "The invite is attached; your calendar can add it with Accept.",
+          t("office.invite.invited", { title }),
+          t("office.invite.when", { when }),
+          invite.meeting.url ? t("office.invite.join", { url: invite.meeting.url }) : t("office.invite.where", { place: invite.meeting.label }),
+          t("office.invite.attached"),
         ].join("\n"),
         artifact_id: invite.invite_artifact_id,
         ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),

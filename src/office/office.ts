@@ -1,4 +1,5 @@
-import type { Locale } from "../shared/i18n.js";
+import { type Locale, pickLocale } from "../shared/i18n.js";
+import { words } from "./speak.js";
 import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -225,7 +226,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await engine.idle();
     },
     mcpStatus: () => mcp.status(),
-    explainJob: (tenantId, jobId) => explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId),
+    explainJob: (tenantId, jobId, readerLocale) =>
+      explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId, words(pickLocale(readerLocale, deps.defaultLocale))),
     conversationTools(tenantId, conversationId) {
       const agent = context.answeringAgent(tenantId, conversationId, "", "");
       return { agent_entity_id: agent?.entity_id ?? null, tools: agent ? usableTools(agent, mcp.tools()) : [] };

@@ -3,6 +3,7 @@ import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { AppError } from "../shared/errors.js";
 import { queryAll } from "./ledger-reads.js";
+import { type Translate, words } from "./speak.js";
 
 /** How far back before a job's creation its causing message is looked for. */
 const CAUSE_LOOKBACK = 200;
@@ -13,8 +14,14 @@ const QUOTE_CHARS = 160;
  * that started it, the proposal, approvals and refusals, policy decisions, tool calls and their
  * results, hand-overs and the outcome. Each line names the event it was built from and links to
  * it in the Job Drawer. Nothing here is inferred: an event that is not in the ledger is not told.
+ * It is told in the reader's language (`t`); what people wrote is quoted as they wrote it.
  */
-export function explainJob(deps: { ledger: LedgerApi; name: (tenantId: string, entityId: string) => string }, tenantId: string, jobId: string): TWhyResponse {
+export function explainJob(
+  deps: { ledger: LedgerApi; name: (tenantId: string, entityId: string) => string },
+  tenantId: string,
+  jobId: string,
+  t: Translate = words(),
+): TWhyResponse {
   const events = queryAll(deps.ledger, { tenant_id: tenantId, job_id: jobId });
   const created = events.find((e) => e.event_type === "job.created");
   if (created?.event_type !== "job.created") throw new AppError("NOT_FOUND", "Job not found");
@@ -27,69 +34,86 @@ export function explainJob(deps: { ledger: LedgerApi; name: (tenantId: string, e
   if (cause?.event_type === "message.sent") {
     const who = name(cause.actor.entity_id);
     // A message from another conversation is named, never quoted: this chain is read by this job's conversation.
-    if (cause.conversation_id === created.conversation_id && cause.payload.body_text) add(cause, `It started with ${who}’s message: “${clip(cause.payload.body_text)}”`);
-    else add(cause, `It started with a message from ${who} in another conversation.`);
+    if (cause.conversation_id === created.conversation_id && cause.payload.body_text) add(cause, t("office.why.startedWith", { who, text: clip(cause.payload.body_text) }));
+    else add(cause, t("office.why.startedElsewhere", { who }));
   }
   let title = created.payload.title;
+  const note = (text: string | undefined) => (text ? t("office.why.colon", { text: clip(text) }) : ".");
   for (const e of events) {
+    const who = name(e.actor.entity_id);
     switch (e.event_type) {
       case "job.created":
-        add(e, `${name(e.actor.entity_id)} opened the job “${e.payload.title}”.`);
+        add(e, t("office.why.created", { who, title: e.payload.title }));
         break;
       case "job.proposed":
         title = e.payload.proposed_card.title;
-        add(e, `${name(e.actor.entity_id)} proposed it for approval: ${clip(e.payload.proposed_card.job.goal)}`);
+        add(e, t("office.why.proposed", { who, goal: clip(e.payload.proposed_card.job.goal) }));
         break;
       case "job.approved":
-        add(e, `${name(e.actor.entity_id)} approved it.`);
+        add(e, t("office.why.approved", { who }));
         break;
       case "job.rejected":
-        add(e, `${name(e.actor.entity_id)} rejected it${e.payload.reason_text ? `: ${clip(e.payload.reason_text)}` : "."}`);
+        add(e, t("office.why.rejected", { who, reason: note(e.payload.reason_text) }));
         break;
       case "job.changes_requested":
-        add(e, `${name(e.actor.entity_id)} asked for changes: ${clip(e.payload.changes_text)}`);
+        add(e, t("office.why.changes", { who, text: clip(e.payload.changes_text) }));
         break;
       case "job.input_provided":
-        add(e, `${name(e.actor.entity_id)} provided ${Object.keys(e.payload.inputs).join(", ") || "input"}.`);
+        add(e, t("office.why.input", { who, keys: Object.keys(e.payload.inputs).join(", ") || t("office.why.input.none") }));
         break;
       case "job.state_changed":
         add(
           e,
-          `It went from ${words(e.payload.prev_state)} to ${words(e.payload.next_state)}${e.payload.reason_code ? ` (${e.payload.reason_code})` : ""}${e.payload.note ? `: ${clip(e.payload.note)}` : "."}`,
+          t("office.why.state", {
+            from: stateName(e.payload.prev_state, t),
+            to: stateName(e.payload.next_state, t),
+            reason: e.payload.reason_code ? t("office.why.paren", { text: e.payload.reason_code }) : "",
+            note: note(e.payload.note),
+          }),
         );
         break;
       case "tool.called":
         add(
           e,
-          `${name(e.actor.entity_id)} called ${e.payload.tool_name}${(e.payload.attempt ?? 1) > 1 ? ` (attempt ${e.payload.attempt})` : ""}${e.payload.purpose ? `: ${clip(e.payload.purpose)}` : "."}`,
+          t("office.why.called", {
+            who,
+            tool: e.payload.tool_name,
+            attempt: (e.payload.attempt ?? 1) > 1 ? t("office.why.attempt", { attempt: e.payload.attempt }) : "",
+            purpose: note(e.payload.purpose),
+          }),
         );
         break;
       case "tool.result":
         add(
           e,
           e.payload.status === "success"
-            ? `${e.payload.tool_name} succeeded.`
-            : `${e.payload.tool_name} failed: ${e.payload.error ? `${e.payload.error.error_code} — ${clip(e.payload.error.message_safe)}` : "no reason recorded"}.`,
+            ? t("office.why.succeeded", { tool: e.payload.tool_name })
+            : t("office.why.failed", {
+                tool: e.payload.tool_name,
+                error: e.payload.error ? `${e.payload.error.error_code} — ${clip(e.payload.error.message_safe)}` : t("office.why.noReason"),
+              }),
         );
         break;
       case "policy.violation":
         add(
           e,
-          `The policy pack ${e.payload.mode === "warn" ? "warned about" : "refused"} a ${e.payload.event_type} (${e.payload.violated_policy_id}, ${e.payload.code}): ${clip(e.payload.message_safe)}`,
+          t(e.payload.mode === "warn" ? "office.why.policy.warned" : "office.why.policy.refused", {
+            type: e.payload.event_type,
+            policy: e.payload.violated_policy_id,
+            code: e.payload.code,
+            message: clip(e.payload.message_safe),
+          }),
         );
         break;
       case "job.handed_over":
-        add(
-          e,
-          `${name(e.actor.entity_id)} handed it over from ${name(e.payload.from_entity_id)} to ${name(e.payload.to_entity_id)}${e.payload.note ? `: ${clip(e.payload.note)}` : "."}`,
-        );
+        add(e, t("office.why.handedOver", { who, from: name(e.payload.from_entity_id), to: name(e.payload.to_entity_id), note: note(e.payload.note) }));
         break;
       case "job.disputed":
-        add(e, `${name(e.actor.entity_id)} disputed it: ${clip(e.payload.reason_text)}`);
+        add(e, t("office.why.disputed", { who, reason: clip(e.payload.reason_text) }));
         break;
       case "job.completed": {
         const o = e.payload.finished_card.outcome;
-        add(e, `It finished: ${o.result}${o.summary ? ` — ${clip(o.summary)}` : "."}`);
+        add(e, t("office.why.finished", { result: resultName(o.result, t), summary: o.summary ? ` — ${clip(o.summary)}` : "." }));
         break;
       }
       default:
@@ -105,7 +129,11 @@ function findCause(ledger: LedgerApi, tenantId: string, eventId: string, beforeS
   return page.events.find((e) => e.event_id === eventId);
 }
 
-const words = (state: string) => state.replace("_", " ");
+const STATES = new Set(["proposed", "approved", "in_progress", "waiting_input", "completed", "failed", "cancelled", "rejected"]);
+const RESULTS = new Set(["completed", "failed", "cancelled"]);
+/** A job state as the chain names it ("in progress"); an unknown one as recorded. */
+const stateName = (state: string, t: Translate) => (STATES.has(state) ? t(`office.why.stateName.${state}`) : state.replace("_", " "));
+const resultName = (result: string, t: Translate) => (RESULTS.has(result) ? t(`office.why.result.${result}`) : result);
 
 function clip(text: string): string {
   const one = text.replace(/\s+/g, " ").trim();
@@ -113,7 +141,7 @@ function clip(text: string): string {
 }
 
 /** Renders the chain as one chat reply (plain text; each line names its event). */
-export function whyReply(why: TWhyResponse): string {
-  if (!why.lines.length) return `I have no recorded events for “${why.title}”.`;
-  return [`Why “${why.title}” — from the ledger:`, ...why.lines.map((l) => `• ${l.text}`)].join("\n").slice(0, 4000);
+export function whyReply(why: TWhyResponse, t: Translate = words()): string {
+  if (!why.lines.length) return t("office.why.nothing", { title: why.title });
+  return [t("office.why.heading", { title: why.title }), ...why.lines.map((l) => `• ${l.text}`)].join("\n").slice(0, 4000);
 }

@@ -29,7 +29,9 @@ afterAll(async () => {
 });
 
 const serious = async (page: Page, ...include: string[]) =>
-  (await include.reduce((axe, sel) => axe.include(sel), new AxeBuilder({ page })).analyze()).violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
+  (await include.reduce((axe, sel) => axe.include(sel), new AxeBuilder({ page })).analyze()).violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => v.id);
 const openConversation = (page: Page, cid: string) => page.locator(`[data-conversation-id="${cid}"]`).click();
 const firstText = (page: Page) => page.locator(".timeline .item .text").first().textContent();
 const anaSays = async (text: string) => expect((await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text })).status).toBe(202);

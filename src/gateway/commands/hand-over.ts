@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ZHandOverRequest } from "../../../contracts/people.js";
 import { ACTIVE_JOB_STATES } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
+import { pickLocale, translator } from "../../shared/i18n.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
@@ -12,7 +13,8 @@ import { memberJob } from "./conversations.js";
  * "Hand over to ‹person›": a `job.handed_over` written by the person who clicked, and a system
  * line in the job's conversation saying so, in one batch — the line exists only if the hand-over
  * does. Who may hand a job over (who asked for it, an approver, an admin, or its holder) is the
- * policy pack's call; a refusal comes back as its code.
+ * policy pack's call; a refusal comes back as its code. The line is in the language of the person
+ * who handed it over (their profile's, else the workspace default).
  */
 export async function handOverJob(core: Core, p: Principal, jobId: string, body: z.infer<typeof ZHandOverRequest>, idem?: IdemScope): Promise<StoredResponse> {
   const me = core.me(p);
@@ -36,7 +38,9 @@ export async function handOverJob(core: Core, p: Principal, jobId: string, body:
     { job_id: jobId, from_entity_id: job.owner_entity_id, to_entity_id: to.entity_id, ...(body.note ? { note: body.note } : {}) },
     { job_id: jobId },
   );
-  const who = to.entity_id === me.entity_id ? "themself" : to.display_name;
+  const t = translator(pickLocale(me.locale, core.defaultLocale));
+  const who = to.entity_id === me.entity_id ? t("notify.handOverLine.themself") : to.display_name;
+  const by = displayName(state, me.entity_id);
   const line = core.event(
     p.tenantId,
     "message.sent",
@@ -45,7 +49,10 @@ export async function handOverJob(core: Core, p: Principal, jobId: string, body:
     {
       message_id: core.ids("msg"),
       kind: "system",
-      body_text: `${displayName(state, me.entity_id)} handed “${job.title}” over to ${who}${body.note ? `: ${body.note}` : "."}`.slice(0, 1000),
+      body_text: (body.note ? t("notify.handOverLine.note", { by, title: job.title, who, note: body.note }) : t("notify.handOverLine", { by, title: job.title, who })).slice(
+        0,
+        1000,
+      ),
     },
     { job_id: jobId, causation_id: handed.event_id },
   );

@@ -3,6 +3,7 @@ import type { TNotification } from "../../../contracts/notifications.js";
 import { TERMINAL_JOB_STATES } from "../../../contracts/primitives.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Db } from "../../shared/db.js";
+import type { Locale } from "../../shared/i18n.js";
 import type { Projector } from "../projections/projector.js";
 import type { TenantState } from "../projections/state.js";
 import type { SignInMailer } from "../sessions/index.js";
@@ -17,6 +18,8 @@ export interface DigestDeps {
   clock: Clock;
   projector: Projector;
   afterMinutes: number;
+  /** The language of people whose profile names none (DEFAULT_LOCALE). */
+  defaultLocale?: Locale | undefined;
   /** Absent: this server sends no mail, and the digest is unavailable. */
   mailer: SignInMailer | undefined;
   /** The person's address, read from the vault when a digest is due. */
@@ -104,7 +107,7 @@ export function createDigest(deps: DigestDeps): Digest {
       }
       const msg = digestMessage({
         displayName: person.display_name,
-        locale: person.locale,
+        locale: person.locale ?? deps.defaultLocale,
         afterMinutes: deps.afterMinutes,
         lines: rows.map((r) => ({ kind: r.kind, title: r.title, body: r.body, url: `${base}${r.url}` })),
       });

@@ -1,5 +1,6 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TNotification } from "../../../contracts/notifications.js";
+import { type Locale, pickLocale, type Translate, translator } from "../../shared/i18n.js";
 import { displayName, type JobRow, type TenantState } from "../projections/state.js";
 
 /** Notification text is short: a phone shows two lines, and the ledger's text may be long. */
@@ -33,16 +34,23 @@ export interface JobBefore {
  * - a finished job, completed or failed, tells who requested it and who approved it;
  * - a job handed over tells the person it was handed to (it waits on them now).
  *
- * Only people are told, never agents, and never the person whose action it was.
+ * Only people are told, never agents, and never the person whose action it was. Each is told in
+ * their own language: their profile's, else the workspace default (DEFAULT_LOCALE).
  */
-export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: { jobBefore?: JobBefore | undefined; requestedBy?: string | undefined }): Recipient[] {
+export function decideNotifications(
+  state: TenantState,
+  ev: TStoredEvent,
+  ctx: { jobBefore?: JobBefore | undefined; requestedBy?: string | undefined; defaultLocale?: Locale | undefined },
+): Recipient[] {
   const out = new Map<string, TNotification>();
   const conv = state.conversations.get(ev.conversation_id);
   if (!conv) return [];
   const actor = ev.actor.entity_id;
-  const tell = (entityId: string, n: Omit<TNotification, "event_id" | "conversation_id" | "ts">) => {
+  const tell = (entityId: string, words: (t: Translate) => Omit<TNotification, "event_id" | "conversation_id" | "ts">) => {
     if (entityId === actor || out.has(entityId)) return;
-    if (state.entities.get(entityId)?.actor_type !== "human" || !conv.participants.has(entityId)) return;
+    const person = state.entities.get(entityId);
+    if (person?.actor_type !== "human" || !conv.participants.has(entityId)) return;
+    const n = words(wordsFor(pickLocale(person.locale, ctx.defaultLocale)));
     out.set(entityId, { ...n, title: clip(n.title, TITLE_MAX), body: clip(n.body, BODY_MAX), event_id: ev.event_id, conversation_id: conv.conversation_id, ts: ev.ts });
   };
   const convUrl = `/c/${encodeURIComponent(conv.conversation_id)}`;
@@ -54,9 +62,9 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       if (p.card || p.action || (p.kind !== "text" && p.kind !== "artifact")) break;
       const text = p.kind === "artifact" ? (p.artifact?.title ?? "") : (p.body_text ?? "");
       // A mention says more than "a message in our chat", so it is told first.
-      for (const m of p.mentions ?? []) tell(m.entity_id, { kind: "mention", title: `${sender} mentioned you in ${conv.title}`, body: text, url: convUrl });
+      for (const m of p.mentions ?? []) tell(m.entity_id, (t) => ({ kind: "mention", title: t("notify.mention", { sender, conversation: conv.title }), body: text, url: convUrl }));
       if (conv.kind === "direct") {
-        for (const id of conv.participant_entity_ids) tell(id, { kind: "direct_message", title: sender, body: text, url: convUrl });
+        for (const id of conv.participant_entity_ids) tell(id, () => ({ kind: "direct_message", title: sender, body: text, url: convUrl }));
       }
       break;
     }
@@ -65,13 +73,13 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       if (job?.state !== "proposed") break;
       for (const id of conv.participant_entity_ids) {
         if (!APPROVER_ROLES.some((r) => state.entities.get(id)?.roles.includes(r))) continue;
-        tell(id, {
+        tell(id, (t) => ({
           kind: "job_approval",
-          title: `Approve? ${job.title}`,
-          body: `${displayName(state, job.owner_entity_id)} proposed this job in ${conv.title}`,
+          title: t("notify.approve.title", { title: job.title }),
+          body: t("notify.approve.body", { agent: displayName(state, job.owner_entity_id), conversation: conv.title }),
           url: jobUrl(job),
           job_id: job.job_id,
-        });
+        }));
       }
       break;
     }
@@ -82,7 +90,7 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       const status = ev.payload.tracking_card.progress.status_line ?? "";
       for (const w of job.waiting_on) {
         if (before.has(w.entity_id)) continue;
-        tell(w.entity_id, { kind: "job_waiting", title: `Waiting on you: ${job.title}`, body: status, url: jobUrl(job), job_id: job.job_id });
+        tell(w.entity_id, (t) => ({ kind: "job_waiting", title: t("notify.waiting.title", { title: job.title }), body: status, url: jobUrl(job), job_id: job.job_id }));
       }
       break;
     }
@@ -90,14 +98,14 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       // The job waits on the person it was handed to now (never told of their own taking it).
       const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
       if (!job) break;
-      const note = ev.payload.note ? `: ${ev.payload.note}` : "";
-      tell(ev.payload.to_entity_id, {
+      const note = ev.payload.note;
+      tell(ev.payload.to_entity_id, (t) => ({
         kind: "job_waiting",
-        title: `Handed to you: ${job.title}`,
-        body: `${sender} handed this job over to you${note}`,
+        title: t("notify.handed.title", { title: job.title }),
+        body: note ? t("notify.handed.bodyNote", { sender, note }) : t("notify.handed.body", { sender }),
         url: jobUrl(job),
         job_id: job.job_id,
-      });
+      }));
       break;
     }
     case "job.completed": {
@@ -105,9 +113,15 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       const outcome = ev.payload.finished_card.outcome;
       if (!job || (outcome.result !== "completed" && outcome.result !== "failed")) break;
       const kind = outcome.result === "completed" ? "job_completed" : "job_failed";
-      const title = `${outcome.result === "completed" ? "Done" : "Failed"}: ${job.title}`;
       for (const id of [ctx.requestedBy, job.approved_by]) {
-        if (id) tell(id, { kind, title, body: outcome.summary ?? "", url: jobUrl(job), job_id: job.job_id });
+        if (id)
+          tell(id, (t) => ({
+            kind,
+            title: t(kind === "job_completed" ? "notify.done.title" : "notify.failed.title", { title: job.title }),
+            body: outcome.summary ?? "",
+            url: jobUrl(job),
+            job_id: job.job_id,
+          }));
       }
       break;
     }
@@ -115,6 +129,16 @@ export function decideNotifications(state: TenantState, ev: TStoredEvent, ctx: {
       break;
   }
   return [...out].map(([entity_id, notification]) => ({ entity_id, notification }));
+}
+
+const translators = new Map<Locale, Translate>();
+function wordsFor(locale: Locale): Translate {
+  let t = translators.get(locale);
+  if (!t) {
+    t = translator(locale);
+    translators.set(locale, t);
+  }
+  return t;
 }
 
 const jobUrl = (job: JobRow) => `/jobs/${encodeURIComponent(job.job_id)}`;

@@ -1,4 +1,5 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
+import type { Locale } from "../../shared/i18n.js";
 import type { Delta, TenantState } from "../projections/state.js";
 import { decideNotifications, type JobBefore, type Recipient } from "./decide.js";
 import type { MuteStore } from "./mutes.js";
@@ -19,7 +20,7 @@ export interface Notifier {
   after(state: TenantState, ev: TStoredEvent, jobBefore: JobBefore | undefined, live: boolean, nowMs: number): Delta[];
 }
 
-export function createNotifier(deps: { mutes: MuteStore; subscriptions: SubscriptionStore; push: PushSender }): Notifier {
+export function createNotifier(deps: { mutes: MuteStore; subscriptions: SubscriptionStore; push: PushSender; defaultLocale?: Locale | undefined }): Notifier {
   /** tenant\0job → the person whose message led to the job. */
   const requester = new Map<string, string>();
 
@@ -50,6 +51,7 @@ export function createNotifier(deps: { mutes: MuteStore; subscriptions: Subscrip
       if (!live) return [];
       const recipients: Recipient[] = decideNotifications(state, ev, {
         jobBefore,
+        defaultLocale: deps.defaultLocale,
         requestedBy: ev.job_id ? requester.get(`${ev.tenant_id}\0${ev.job_id}`) : undefined,
       }).filter((r) => !deps.mutes.isMuted(ev.tenant_id, r.entity_id, ev.conversation_id));
       const deltas: Delta[] = [];

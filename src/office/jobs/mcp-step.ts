@@ -7,6 +7,7 @@ import { foldJob, type JobView } from "../job-machine.js";
 import { decideAfterFailure } from "../retry-policy.js";
 import type { DecideContext, Decision, JobCommand, PlannedCall } from "./model.js";
 import { approverOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
+import { localeSlot, jobLocale, type Translate, words } from "../speak.js";
 
 /**
  * Jobs that call an MCP tool. What the agent may do is the admin's mode for the tool: `auto`
@@ -24,28 +25,42 @@ export interface ToolCallSpec {
   args: Record<string, unknown>;
   args_ref: string;
   purpose: string;
+  /** The asker's language when not English: the job's cards are written in it. */
+  locale?: string;
 }
 
-const STEPS = (doing: "approve" | "call" | "done" | "blocked") => [
+const STEPS = (doing: "approve" | "call" | "done" | "blocked", t: Translate) => [
   {
     key: "call",
-    label: "Call the tool",
+    label: t("office.mcp.step.call"),
     state: doing === "call" ? ("doing" as const) : doing === "approve" ? ("todo" as const) : doing === "blocked" ? ("blocked" as const) : ("done" as const),
   },
-  { key: "report", label: "Report its answer", state: doing === "done" ? ("done" as const) : ("todo" as const) },
+  { key: "report", label: t("office.mcp.step.report"), state: doing === "done" ? ("done" as const) : ("todo" as const) },
 ];
 
-const argumentLine = (args: Record<string, unknown>) => {
+const argumentLine = (args: Record<string, unknown>, t: Translate) => {
   const parts = Object.entries(args).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
-  return parts.length ? parts.join(", ").slice(0, 300) : "no arguments";
+  return parts.length ? parts.join(", ").slice(0, 300) : t("office.mcp.noArguments");
 };
+
+/** The language of a tool job: kept in its slots (approve) or with its calls (auto). */
+function toolJobWords(job: JobView): Translate {
+  return words(job.slots.locale ?? job.slots.tool_call?.locale ?? [...job.tools].reverse().find((x) => x.locale)?.locale);
+}
 
 /** The tool call a job carries: proposed with it, or the one its last call made. */
 export function toolCallOf(job: JobView): ToolCallSpec | undefined {
   if (job.slots.tool_call) return job.slots.tool_call;
   const last = [...job.tools].reverse().find((t) => t.args_ref);
   return last?.args_ref
-    ? { name: last.tool_name, server: last.provider?.replace(/^mcp:/, "") ?? "", args: last.args ?? {}, args_ref: last.args_ref, purpose: `Run ${last.tool_name}` }
+    ? {
+        name: last.tool_name,
+        server: last.provider?.replace(/^mcp:/, "") ?? "",
+        args: last.args ?? {},
+        args_ref: last.args_ref,
+        purpose: words(last.locale)("office.mcp.title", { tool: last.tool_name }),
+        ...(last.locale ? { locale: last.locale } : {}),
+      }
     : undefined;
 }
 
@@ -62,7 +77,8 @@ export function openToolJob(
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const job_id = ctx.ids("job");
-  const title = `Run ${spec.name}`.slice(0, 120);
+  const t = words(spec.locale);
+  const title = t("office.mcp.title", { tool: spec.name }).slice(0, 120);
   const created: Draft = {
     event_type: "job.created",
     actor: agentActor(A),
@@ -70,14 +86,7 @@ export function openToolJob(
     payload: { job_id, title, conversation_id: at.conversation_id, owner_entity_id: A },
   };
   if (modeOf(ctx, spec.name) === "auto") {
-    const start = d.stateDraft(
-      A,
-      job_id,
-      "draft",
-      "in_progress",
-      "auto_allowed",
-      `${spec.name} runs without approval for this agent (mode auto); asked by ${requestedBy.entity_id}`,
-    );
+    const start = d.stateDraft(A, job_id, "draft", "in_progress", "auto_allowed", t("office.mcp.note.auto", { tool: spec.name, by: requestedBy.entity_id }));
     const job = foldJob([created, start].map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id, ts: ctx.now })))!;
     const started = startToolCall(job, [created, start], ctx, spec);
     return { ...started, job_id, notes: `Ran ${spec.name} (auto)` };
@@ -89,13 +98,13 @@ export function openToolJob(
       job_id,
       goal: spec.purpose.slice(0, 500),
       priority: "normal",
-      expected_outputs: [{ kind: "record", description: `The answer of ${spec.name}, shown as it came` }],
-      constraints: [`Tool: ${spec.name} (MCP server ${spec.server})`, `Arguments: ${argumentLine(spec.args)}`],
-      sla_hint: "As soon as you approve",
+      expected_outputs: [{ kind: "record", description: t("office.mcp.output", { tool: spec.name }) }],
+      constraints: [t("office.mcp.constraint.tool", { tool: spec.name, server: spec.server }), t("office.mcp.constraint.args", { args: argumentLine(spec.args, t) })],
+      sla_hint: t("office.mcp.sla"),
       kind: "tool_call",
-      slots: { tool_call: spec },
+      slots: { tool_call: spec, ...localeSlot(jobLocale(spec)) },
     },
-    { plan_hint: ["You approve", `I call ${spec.name}`, "Its answer is shown here"] },
+    { plan_hint: [t("office.mcp.plan.approve"), t("office.mcp.plan.call", { tool: spec.name }), t("office.mcp.plan.shown")] },
   );
   return { events: [created, ...d.cardDrafts(A, job_id, "job.proposed", card)], effects: [], job_id, notes: `Proposed ${spec.name} (approve)` };
 }
@@ -106,20 +115,21 @@ export function toolJobStep(job: JobView, prefix: Draft[], ctx: DecideContext): 
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   if (!spec || modeOf(ctx, spec.name) === "off") {
+    const t = toolJobWords(job);
     const c = d.cardCtx(job, ctx.agent);
-    const name = spec?.name ?? "the tool";
+    const name = spec?.name ?? t("office.mcp.theTool");
     const card = buildTrackingCard(c, {
       state: "waiting_input",
-      status_line: `I’m not allowed to use ${name} now. An admin can allow it, or a person can do this.`,
-      blockers: [`Tool not allowed: ${name}`],
+      status_line: t("office.mcp.notAllowed", { tool: name }),
+      blockers: [t("office.mcp.notAllowed.blocker", { tool: name })],
       waiting_on: approverOf(job, ctx.profileOf),
-      steps: STEPS("blocked"),
-      buttons: [cancel(c), askButton(c, `Who can allow ${name}?`)],
+      steps: STEPS("blocked", t),
+      buttons: [cancel(c), askButton(c, t("office.mcp.ask.whoCanAllow", { tool: name }))],
     });
     return {
       events: [
         ...prefix,
-        d.stateDraft(A, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", `${name} is off for this agent.`),
+        d.stateDraft(A, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", t("office.mcp.note.off", { tool: name })),
         ...d.cardDrafts(A, job.job_id, "job.progress", card),
       ],
       effects: [],
@@ -134,7 +144,8 @@ const cancel = (c: CardContext): TCardButton => progressButtons(c).find((b) => b
 export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext, spec: ToolCallSpec): Decision {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
-  const prev = [...job.tools].reverse().find((t) => t.tool_name === spec.name);
+  const prev = [...job.tools].reverse().find((x) => x.tool_name === spec.name);
+  const t = spec.locale ? words(spec.locale) : toolJobWords(job);
   const attempt = (prev?.attempt ?? 0) + 1;
   const call: PlannedCall = {
     call_id: toolCallId(job.job_id, attempt, spec.name),
@@ -154,7 +165,8 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
       tool_name: spec.name,
       tool_version: "mcp",
       purpose: spec.purpose.slice(0, 300),
-      inputs: { server: spec.server, provider: call.provider, arguments: spec.args, arguments_ref: spec.args_ref },
+      // The asker's language travels with the call, so an auto job's later cards keep it.
+      inputs: { server: spec.server, provider: call.provider, arguments: spec.args, arguments_ref: spec.args_ref, ...(spec.locale ? { locale: spec.locale } : {}) },
       pii_policy: { redactions_applied: ["arguments"], hashes_applied: [], raw_pii_stored: false },
       idempotency_key: call.idempotency_key,
       attempt,
@@ -164,9 +176,9 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
   const c = d.cardCtx(job, ctx.agent);
   const card = buildTrackingCard(c, {
     state: "in_progress",
-    status_line: `Calling ${spec.name}…`,
-    steps: STEPS("call"),
-    buttons: [cancel(c), askButton(c, `What is ${spec.name} doing?`)],
+    status_line: t("office.mcp.calling", { tool: spec.name }),
+    steps: STEPS("call", t),
+    buttons: [cancel(c), askButton(c, t("office.mcp.ask.doing", { tool: spec.name }))],
     last_tool_call_id: call.call_id,
   });
   return { events: [...prefix, called, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "run_tool", job, call }] };
@@ -176,10 +188,16 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
 export function toolProgress(job: JobView, cmd: Extract<JobCommand, { type: "tool_progress" }>, ctx: DecideContext): Decision {
   if (job.state !== "in_progress") return { events: [], effects: [] };
   const d = draftsFor(ctx);
+  const t = toolJobWords(job);
   const c = d.cardCtx(job, ctx.agent);
   const percent = cmd.total ? Math.max(0, Math.min(100, Math.round((cmd.progress / cmd.total) * 100))) : undefined;
-  const line = `${cmd.tool_name}: ${cmd.message ? cmd.message.slice(0, 200) : cmd.total ? `${cmd.progress} of ${cmd.total}` : `step ${cmd.progress}`}`;
-  const card = buildTrackingCard(c, { state: "in_progress", status_line: line.slice(0, 300), steps: STEPS("call"), buttons: [cancel(c)], last_tool_call_id: cmd.call_id });
+  const said = cmd.message
+    ? cmd.message.slice(0, 200)
+    : cmd.total
+      ? t("office.mcp.progress.of", { progress: cmd.progress, total: cmd.total })
+      : t("office.mcp.progress.step", { progress: cmd.progress });
+  const line = `${cmd.tool_name}: ${said}`;
+  const card = buildTrackingCard(c, { state: "in_progress", status_line: line.slice(0, 300), steps: STEPS("call", t), buttons: [cancel(c)], last_tool_call_id: cmd.call_id });
   const tracking = percent === undefined ? card : { ...card, progress: { ...card.progress, percent } };
   return {
     events: [{ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: tracking } }],
@@ -193,6 +211,7 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   const A = ctx.agent.entity_id;
   const { call, outcome } = cmd;
   const running = job.state === "in_progress";
+  const t = toolJobWords(job);
   if (outcome.ok) {
     const resultId = ctx.ids("evt");
     const artifacts: TArtifactRef[] = outcome.artifacts.map((a) => ({ ...a, event_id: resultId }));
@@ -212,12 +231,12 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
     );
     if (!running) return { events: [result], effects: [] };
     const fc = d.cardCtx(job, ctx.agent);
-    const quote = outcome.text.trim()
-      ? `: “${outcome.text.trim().slice(0, 300)}${outcome.text.length > 300 || outcome.truncated ? "…" : ""}”`
+    const summary = outcome.text.trim()
+      ? t("office.mcp.answered.text", { tool: call.tool_name, text: `${outcome.text.trim().slice(0, 300)}${outcome.text.length > 300 || outcome.truncated ? "…" : ""}` })
       : outcome.content_types.length
-        ? ` with ${outcome.content_types.join(", ")}.`
-        : " with nothing.";
-    const finished = buildFinishedCard(fc, { result: "completed", summary: `${call.tool_name} answered${quote}`.slice(0, 600), artifacts, buttons: completedButtons(fc) });
+        ? t("office.mcp.answered.types", { tool: call.tool_name, types: outcome.content_types.join(", ") })
+        : t("office.mcp.answered.nothing", { tool: call.tool_name });
+    const finished = buildFinishedCard(fc, { result: "completed", summary: summary.slice(0, 600), artifacts, buttons: completedButtons(fc) });
     return { events: [result, ...d.cardDrafts(A, job.job_id, "job.completed", finished)], effects: [] };
   }
   const err = outcome.error;
@@ -242,29 +261,31 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   if (decision.kind === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: `${call.tool_name} did not answer (${err.message_safe.slice(0, 150)}). It only reads, so I’ll try again in ${Math.round(decision.delayMs / 1000)} s.`.slice(
-        0,
-        300,
-      ),
+      status_line: t("office.mcp.retrying", { tool: call.tool_name, error: err.message_safe.slice(0, 150), seconds: Math.round(decision.delayMs / 1000) }).slice(0, 300),
       blockers: [err.message_safe],
-      steps: STEPS("call"),
+      steps: STEPS("call", t),
       buttons: [cancel(c)],
       last_tool_call_id: call.call_id,
     });
     return { events: [result, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }] };
   }
   // Not retried on its own: calling a tool that changes things twice could do the work twice.
-  const why = harmless ? "" : " I won’t call it again on my own: it may change things, so a second call could do the work twice.";
+  const why = harmless ? "" : t("office.mcp.notAgain");
   const card = buildTrackingCard(c, {
     state: "waiting_input",
-    status_line: `${call.tool_name} failed: ${err.message_safe.slice(0, 150)}.${why}`.slice(0, 300),
+    status_line: t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(0, 300),
     blockers: [err.message_safe],
     waiting_on: approverOf(job, ctx.profileOf),
-    steps: STEPS("blocked"),
+    steps: STEPS("blocked", t),
     buttons: [
-      { button_id: `btn_tryagain_${c.card_id.replace(/^card_/, "")}`.slice(0, 128), label: "Try again", style: "primary", action: { type: "job.retry", job_id: job.job_id } },
+      {
+        button_id: `btn_tryagain_${c.card_id.replace(/^card_/, "")}`.slice(0, 128),
+        label: t("office.mcp.tryAgain"),
+        style: "primary",
+        action: { type: "job.retry", job_id: job.job_id },
+      },
       cancel(c),
-      askButton(c, `Why did ${call.tool_name} fail?`),
+      askButton(c, t("office.mcp.ask.whyFailed", { tool: call.tool_name })),
     ],
     last_tool_call_id: call.call_id,
   });

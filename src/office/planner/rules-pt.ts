@@ -45,3 +45,16 @@ export function mentionsMeetingPt(text: string): boolean {
 
 export const GREETING_PT = /^(?:ol[áa]|oi|bom dia|boa tarde|boa noite)(?![\p{L}])/iu;
 export const THANKS_PT = words("obrigad[oa]|obg|muito bem|perfeito|excelente");
+
+/** Work no tool of ours does, asked in Portuguese ("envia a fatura 123 à ACME", "podes ligar ao banco?"): declined with an offer to hand it over. */
+export const WORK_VERB_PT = new RegExp(
+  `^(?:(?:podes|pode|poderias|consegues|preciso que)\\s+|por favor,?\\s+)*(${[
+    "envia|enviar|envie|manda|mandar|mande",
+    "liga|ligar|ligue|telefona|telefonar",
+    "prepara|preparar|redige|redigir|escreve|escrever|escreva",
+    "paga|pagar|pague|encomenda|encomendar|compra|comprar|reserva|reservar",
+    "atualiza|atualizar|actualiza|actualizar|cria|criar|publica|publicar",
+    "cancela|cancelar|renova|renovar|trata|tratar|contacta|contactar|responde|responder|traduz|traduzir|revê|rever|verifica|verificar",
+  ].join("|")})${E}`,
+  "iu",
+);

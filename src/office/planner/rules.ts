@@ -4,7 +4,7 @@ import { extractMeetingSlots } from "./slots.js";
 import { describeWhen, parseWhen } from "../when/index.js";
 import { stateWords } from "../narrator.js";
 import { type Translate, words } from "../speak.js";
-import { GREETING_PT, isSchedulingPt, meetingNounPt, mentionsMeetingPt, THANKS_PT } from "./rules-pt.js";
+import { GREETING_PT, isSchedulingPt, meetingNounPt, mentionsMeetingPt, THANKS_PT, WORK_VERB_PT } from "./rules-pt.js";
 
 /**
  * The default planner: deterministic, no network. It proposes a job only when the message is
@@ -86,7 +86,7 @@ function proposeMeeting(text: string, frame: PlanFrame, lang: string, t: Transla
 function requestPhrase(text: string, verbAt: number): string {
   const phrase = text
     .slice(verbAt)
-    .replace(/\b(please|pls|for me|thanks|thank you)\b/gi, "")
+    .replace(/\b(please|pls|for me|thanks|thank you)\b|(?<![\p{L}])(?:por favor|obrigad[oa])(?![\p{L}])/giu, "")
     .replace(/[?.!\s]+$/g, "")
     .replace(/\s{2,}/g, " ")
     .trim();
@@ -95,6 +95,9 @@ function requestPhrase(text: string, verbAt: number): string {
 
 /** "Hand it to Dan: send invoice 123" (the offer's choice sends this) or "hand this to a person: …". */
 const HANDOFF = /^hand (?:it|this|that)?\s*(?:over\s+)?to\s+(?:a person|someone|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
+/** "Passar a Ana: enviar a fatura 123" (the Portuguese offer's choice) or "passa isto a uma pessoa: …". */
+const HANDOFF_PT =
+  /^(?:passa|passar|entrega|entregar)(?:-o|-a|-lo|-la)?\s+(?:(?:isto|isso)\s+)?(?:para\s+(?:[ao]\s+)?|à\s+|ao\s+|a\s+)(?:uma pessoa|algu[ée]m|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
 
 export function planRules(frame: PlanFrame): Decision {
   // Replies in the language of the person answered; their words read in it too, and Portuguese
@@ -111,7 +114,7 @@ export function planRules(frame: PlanFrame): Decision {
     delete slots.attendee_name;
     if (Object.keys(slots).length > 0 && !isScheduling(text) && !isSchedulingPt(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
   }
-  const handoff = HANDOFF.exec(text);
+  const handoff = HANDOFF.exec(text) ?? HANDOFF_PT.exec(text);
   if (handoff) return { type: "handoff", request: handoff[2]!.trim().slice(0, 200), ...(handoff[1] ? { to_name: handoff[1] } : {}) };
   if (isScheduling(text)) return proposeMeeting(text, frame, lang, t);
   if (isSchedulingPt(text)) return proposeMeeting(text, frame, "pt", lang === "pt" ? t : words("pt"));
@@ -123,6 +126,8 @@ export function planRules(frame: PlanFrame): Decision {
     // is work no tool of ours does: say so rather than propose a job nobody can finish.
     return { type: "decline_work", request: requestPhrase(text, verbAt) };
   }
+  const workPt = WORK_VERB_PT.exec(text);
+  if (workPt) return { type: "decline_work", request: requestPhrase(text, text.toLowerCase().indexOf(workPt[1]!.toLowerCase(), workPt.index)) };
   if (/^no,? thanks?\b|^no thank you\b|^n[ãa]o,? obrigad[oa]/iu.test(text)) return { type: "chat_reply", text: t("office.planner.leaveIt") };
 
   if (GREETING.test(text) || GREETING_PT.test(text)) return { type: "chat_reply", text: t("office.planner.greeting", { name: frame.sender.display_name }) };
