@@ -1,0 +1,104 @@
+import htm from "htm";
+import ts from "typescript";
+
+/**
+ * Finds words a person would read that bypass the message catalogs, in one web/ source file.
+ * The JavaScript is parsed by TypeScript's compiler; each `html` template's static parts are
+ * parsed by htm itself (the very parser the browser uses), with every `${…}` replaced by a marker,
+ * so what htm hands to `h` as a text child or an attribute value is exactly what the page shows.
+ */
+export type Finding = { file: string; line: number; kind: string; text: string };
+
+/** Attributes people read (or hear), on elements and on components. */
+const READ_ATTRS = new Set(["aria-label", "aria-roledescription", "aria-valuetext", "aria-placeholder", "title", "placeholder", "alt", "label"]);
+/** Component props that carry words by naming convention (okLabel, emptyText, heading…). */
+const READ_PROP = /^(heading|text|body|message)$|(Label|Text|Title)$/;
+/** Calls whose string arguments reach the screen or the screen reader. */
+const READ_CALLS = new Set(["toast", "announce", "announceAction", "setError", "setNote", "setStatus"]);
+/** Object literal keys, in an argument of confirmDialog(), that are shown in the dialog. */
+const DIALOG_KEYS = new Set(["title", "body", "okLabel"]);
+
+/**
+ * Strings that are not words of any language and so need no translation. Each one says why.
+ */
+export const NOT_WORDS = new Set([
+  "LogLine", // the product's name
+  "OK", // understood as is in every language we ship; kept only as a fallback label
+]);
+
+const MARK = "\uE000";
+const hasWords = (s: string) => /\p{L}/u.test(s.replaceAll(MARK, "")) && !NOT_WORDS.has(s.replaceAll(MARK, "").trim());
+const clean = (s: string) => s.replaceAll(MARK, "…").replace(/\s+/g, " ").trim();
+
+/** The literal text an expression can evaluate to (both sides of ?: / ?? / ||, a template's static parts). */
+function literalTexts(node: ts.Expression): string[] {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+  if (ts.isTemplateExpression(node)) return [node.head.text + node.templateSpans.map((s) => MARK + s.literal.text).join("")];
+  if (ts.isParenthesizedExpression(node)) return literalTexts(node.expression);
+  if (ts.isConditionalExpression(node)) return [...literalTexts(node.whenTrue), ...literalTexts(node.whenFalse)];
+  if (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.PlusToken].includes(node.operatorToken.kind))
+    return [...literalTexts(node.left), ...literalTexts(node.right)];
+  return [];
+}
+
+const calleeName = (e: ts.Expression) => (ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "");
+
+/** @param catalogKeys the English catalog's keys, to check every literal t("key"). */
+export function scanSource(file: string, source: string, catalogKeys: ReadonlySet<string>): Finding[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const found: Finding[] = [];
+  const add = (node: ts.Node, kind: string, text: string) =>
+    found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, kind, text: clean(text) });
+
+  const scanTemplate = (node: ts.TaggedTemplateExpression) => {
+    const tpl = node.template;
+    const strings = ts.isNoSubstitutionTemplateLiteral(tpl) ? [tpl.text] : [tpl.head.text, ...tpl.templateSpans.map((s) => s.literal.text)];
+    const values = strings.slice(1).map(() => MARK);
+    const h = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => {
+      const component = type === MARK;
+      for (const [name, value] of Object.entries(props ?? {})) {
+        if (typeof value !== "string" || !hasWords(value)) continue;
+        if (READ_ATTRS.has(name) || (component && READ_PROP.test(name))) add(node, `attribute ${name}`, value);
+      }
+      for (const child of children) if (typeof child === "string" && hasWords(child)) add(node, "text", child);
+      return null;
+    };
+    const parse = htm.bind(h);
+    // A fresh strings array each time: htm caches its parse by the array's identity.
+    const result = parse(Object.assign([...strings], { raw: strings }) as unknown as TemplateStringsArray, ...values);
+    for (const top of [result].flat()) if (typeof top === "string" && hasWords(top)) add(node, "text", top);
+  };
+
+  const visit = (node: ts.Node) => {
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === "html") scanTemplate(node);
+    if (ts.isCallExpression(node)) {
+      const name = calleeName(node.expression);
+      const [first] = node.arguments;
+      if (name === "t" && first) {
+        if (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first)) {
+          if (!catalogKeys.has(first.text)) add(node, "missing key", first.text);
+        } else if (ts.isTemplateExpression(first)) {
+          // A computed key ("job.state.${state}") must at least name an existing family of keys.
+          const prefix = first.head.text;
+          if (![...catalogKeys].some((k) => k.startsWith(prefix))) add(node, "missing key", `${prefix}…`);
+        }
+      }
+      if (READ_CALLS.has(name))
+        for (const arg of node.arguments) for (const text of literalTexts(arg)) if (hasWords(text)) add(node, `${name}()`, text);
+      if (name === "confirmDialog" && first && ts.isObjectLiteralExpression(first))
+        for (const p of first.properties)
+          if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && DIALOG_KEYS.has(p.name.text))
+            for (const text of literalTexts(p.initializer)) if (hasWords(text)) add(p, `confirmDialog ${p.name.text}`, text);
+    }
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(node.left) &&
+      node.left.getText(sf) === "document.title"
+    )
+      for (const text of literalTexts(node.right)) if (hasWords(text)) add(node, "document.title", text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
