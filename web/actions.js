@@ -7,6 +7,7 @@ import { noteOlder } from "./history.js";
 import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
+import { loadLocale } from "./i18n.js";
 import {
   addLocal,
   getState,
@@ -36,6 +37,8 @@ export async function loadSession() {
   try {
     const me = await api.me();
     const m = me?.entity ?? me;
+    // The profile's language (or "Automatic") before the signed-in views render.
+    if (m.locale) await loadLocale(m.locale).catch((e) => console.error(e));
     setState({
       me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null },
       signedOut: false,

@@ -26,9 +26,13 @@ export const NOT_WORDS = new Set([
   "OK", // understood as is in every language we ship; kept only as a fallback label
 ]);
 
+/** `${…}` number i stands in the template as one private-use character, so each can be traced back. */
 const MARK = "\uE000";
-const hasWords = (s: string) => /\p{L}/u.test(s.replaceAll(MARK, "")) && !NOT_WORDS.has(s.replaceAll(MARK, "").trim());
-const clean = (s: string) => s.replaceAll(MARK, "…").replace(/\s+/g, " ").trim();
+const MARKS = /[\uE000-\uF8FF]/gu;
+const markOf = (i: number) => String.fromCharCode(0xe001 + i);
+const stripped = (s: string) => s.replace(MARKS, "");
+const hasWords = (s: string) => /\p{L}/u.test(stripped(s)) && !NOT_WORDS.has(stripped(s).trim());
+const clean = (s: string) => s.replace(MARKS, "…").replace(/\s+/g, " ").trim();
 
 /** The literal text an expression can evaluate to (both sides of ?: / ?? / ||, a template's static parts). */
 function literalTexts(node: ts.Expression): string[] {
@@ -53,20 +57,38 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
   const scanTemplate = (node: ts.TaggedTemplateExpression) => {
     const tpl = node.template;
     const strings = ts.isNoSubstitutionTemplateLiteral(tpl) ? [tpl.text] : [tpl.head.text, ...tpl.templateSpans.map((s) => s.literal.text)];
-    const values = strings.slice(1).map(() => MARK);
-    const h = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => {
-      const component = type === MARK;
-      for (const [name, value] of Object.entries(props ?? {})) {
-        if (typeof value !== "string" || !hasWords(value)) continue;
-        if (READ_ATTRS.has(name) || (component && READ_PROP.test(name))) add(node, `attribute ${name}`, value);
+    const exprs = ts.isNoSubstitutionTemplateLiteral(tpl) ? [] : tpl.templateSpans.map((s) => s.expression);
+    const values = exprs.map((_, i) => markOf(i));
+    /** Literal words inside the `${…}` that a shown value came from (`${x ?? "Unknown"}`). */
+    const fromExprs = (value: string, kind: string) => {
+      for (const m of value.matchAll(MARKS)) {
+        const expr = exprs[m[0].charCodeAt(0) - 0xe001];
+        if (expr) for (const text of literalTexts(expr)) if (hasWords(text)) add(expr, kind, text);
       }
-      for (const child of children) if (typeof child === "string" && hasWords(child)) add(node, "text", child);
+    };
+    const h = (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => {
+      const component = typeof type === "string" && /^[\uE000-\uF8FF]$/u.test(type);
+      for (const [name, value] of Object.entries(props ?? {})) {
+        if (typeof value !== "string") continue;
+        if (!(READ_ATTRS.has(name) || (component && READ_PROP.test(name)))) continue;
+        if (hasWords(value)) add(node, `attribute ${name}`, value);
+        fromExprs(value, `attribute ${name}`);
+      }
+      for (const child of children) {
+        if (typeof child !== "string") continue;
+        if (hasWords(child)) add(node, "text", child);
+        fromExprs(child, "text");
+      }
       return null;
     };
     const parse = htm.bind(h);
     // A fresh strings array each time: htm caches its parse by the array's identity.
     const result = parse(Object.assign([...strings], { raw: strings }) as unknown as TemplateStringsArray, ...values);
-    for (const top of [result].flat()) if (typeof top === "string" && hasWords(top)) add(node, "text", top);
+    for (const top of [result].flat()) {
+      if (typeof top !== "string") continue;
+      if (hasWords(top)) add(node, "text", top);
+      fromExprs(top, "text");
+    }
   };
 
   const visit = (node: ts.Node) => {

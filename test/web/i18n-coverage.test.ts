@@ -27,6 +27,7 @@ describe("every word in the Messenger comes from the catalogs", () => {
       'document.title = "Inbox";',
       't("no.such.key"); t(`nowhere.${x}`); t(`common.${x}`);',
       'const fine = html`<span class="x">·</span><span>LogLine</span>`;',
+      'const c = html`<strong>${s.device ?? "Unknown device"}</strong><b aria-label=${`End ${n}`} class=${ok ? "on" : "off"}>${t("common.loading")}</b>`;',
     ].join("\n");
     const found = scanSource("case.js", src, keys).map((f) => `${f.kind}: ${f.text}`);
     expect(found.sort()).toEqual(
@@ -39,6 +40,8 @@ describe("every word in the Messenger comes from the catalogs", () => {
         "document.title: Inbox",
         "missing key: no.such.key",
         "missing key: nowhere.…",
+        "text: Unknown device",
+        "attribute aria-label: End …",
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { avatarHue, initials } from "../format.js";
 
@@ -8,6 +9,6 @@ import { avatarHue, initials } from "../format.js";
  */
 export function Avatar({ name, id, agent, size = "md" }) {
   return html`<span class=${`avatar avatar-${size} hue-${avatarHue(id ?? name)}`} aria-hidden="true">
-    ${initials(name)}${agent ? html`<span class="avatar-bot" title="Agent coworker">✦</span>` : null}
+    ${initials(name)}${agent ? html`<span class="avatar-bot" title=${t("common.agent_coworker")}>✦</span>` : null}
   </span>`;
 }
