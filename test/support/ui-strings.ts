@@ -1,4 +1,4 @@
-import htm from "htm";
+import htmModule from "htm";
 import ts from "typescript";
 
 /**
@@ -7,6 +7,10 @@ import ts from "typescript";
  * parsed by htm itself (the very parser the browser uses), with every `${…}` replaced by a marker,
  * so what htm hands to `h` as a text child or an attribute value is exactly what the page shows.
  */
+type Htm = { bind<R>(h: (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => R): (strings: TemplateStringsArray, ...values: unknown[]) => R | R[] };
+// htm's types declare an ES default export over a CommonJS file; under NodeNext that default is typed as the module.
+const htm = htmModule as unknown as Htm;
+
 export type Finding = { file: string; line: number; kind: string; text: string };
 
 /** Attributes people read (or hear), on elements and on components. */
@@ -51,8 +55,7 @@ const calleeName = (e: ts.Expression) => (ts.isIdentifier(e) ? e.text : ts.isPro
 export function scanSource(file: string, source: string, catalogKeys: ReadonlySet<string>): Finding[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const found: Finding[] = [];
-  const add = (node: ts.Node, kind: string, text: string) =>
-    found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, kind, text: clean(text) });
+  const add = (node: ts.Node, kind: string, text: string) => found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, kind, text: clean(text) });
 
   const scanTemplate = (node: ts.TaggedTemplateExpression) => {
     const tpl = node.template;
@@ -83,7 +86,7 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
     };
     const parse = htm.bind(h);
     // A fresh strings array each time: htm caches its parse by the array's identity.
-    const result = parse(Object.assign([...strings], { raw: strings }) as unknown as TemplateStringsArray, ...values);
+    const result = parse(Object.assign([...strings], { raw: strings }), ...values);
     for (const top of [result].flat()) {
       if (typeof top !== "string") continue;
       if (hasWords(top)) add(node, "text", top);
@@ -105,8 +108,7 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
           if (![...catalogKeys].some((k) => k.startsWith(prefix))) add(node, "missing key", `${prefix}…`);
         }
       }
-      if (READ_CALLS.has(name))
-        for (const arg of node.arguments) for (const text of literalTexts(arg)) if (hasWords(text)) add(node, `${name}()`, text);
+      if (READ_CALLS.has(name)) for (const arg of node.arguments) for (const text of literalTexts(arg)) if (hasWords(text)) add(node, `${name}()`, text);
       if (name === "confirmDialog" && first && ts.isObjectLiteralExpression(first))
         for (const p of first.properties)
           if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && DIALOG_KEYS.has(p.name.text))

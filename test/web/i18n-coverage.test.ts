@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the sample is JavaScript source holding templates
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +22,7 @@ describe("every word in the Messenger comes from the catalogs", () => {
   it("finds hard-coded words and unknown keys (the check itself)", () => {
     const src = [
       'const a = html`<button type="button" aria-label="Close" title=${x}>Save ${n} ·</button>`;',
-      "const b = html`<${Modal} title=\"Your profile\" okLabel=${t(\"common.loading\")}><p>${t(\"common.loading\")}</p><//>`;",
+      'const b = html`<${Modal} title="Your profile" okLabel=${t("common.loading")}><p>${t("common.loading")}</p><//>`;',
       'toast(ok ? "Saved" : t("common.loading"));',
       'confirmDialog({ title: `Remove ${name}?`, body: t("common.loading"), danger: true });',
       'document.title = "Inbox";',
