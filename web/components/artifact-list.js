@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { bytes, safeUrl } from "../format.js";
@@ -31,8 +32,8 @@ export function ArtifactList({ artifacts }) {
       ${
         url
           ? html`<span class="artifact-actions">
-        <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">Open</a>
-        ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>Download</a>` : null}
+        <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">${t("file.open")}</a>
+        ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>${t("file.download")}</a>` : null}
       </span>`
           : null
       }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
@@ -10,14 +11,12 @@ import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
 import { cancelCompose, saveEdit } from "../message-actions.js";
 import { getState, subscribe } from "../store.js";
+import { stateLabel } from "../format.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
 
-const TEMPLATES = [
-  { label: "Schedule a meeting", text: "Can you schedule a 30-min call with " },
-  { label: "Send an invoice", text: "Please send invoice " },
-  { label: "Follow up with a customer", text: "Can you follow up with " },
-];
+/** Quick actions that start a message: composer.tpl.<name> is the label, <name>_text the words put in the box. */
+const TEMPLATES = ["meeting", "invoice", "follow_up"];
 
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
@@ -72,19 +71,19 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
 
   const send = () => {
-    const t = placeRefs(text, refs);
+    const out = placeRefs(text, refs);
     // Files picked, pasted or dropped go now, with what was typed as their caption.
     if (staged.length) {
-      sendStaged(cid, t);
+      sendStaged(cid, out);
       setText("");
       setRefs([]);
       setQuery(null);
       area.current?.focus();
       return;
     }
-    if (!t) return;
+    if (!out) return;
     if (mode?.kind === "edit") {
-      void saveEdit(cid, mode.message_id, t).then((ok) => {
+      void saveEdit(cid, mode.message_id, out).then((ok) => {
         if (!ok) return;
         setText("");
         cancelCompose();
@@ -92,12 +91,12 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       return;
     }
     // "/run <tool>" with nothing after it opens the tool's form instead of sending.
-    const run = /^\/run\s+(\S+)\s*$/.exec(t);
+    const run = /^\/run\s+(\S+)\s*$/.exec(out);
     if (run && openRunForm(cid, run[1])) {
       setText("");
       return;
     }
-    sendText(cid, t, mode?.kind === "reply" ? mode.message_id : undefined);
+    sendText(cid, out, mode?.kind === "reply" ? mode.message_id : undefined);
     if (mode) cancelCompose();
     setText("");
     setRefs([]);
@@ -132,12 +131,12 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   /** Removing a chip removes its mark from the text too. @param {{ job_id: string, title: string }} r */
   const unpick = (r) => {
     setRefs((x) => x.filter((y) => y.job_id !== r.job_id));
-    setText((t) => t.replace(new RegExp(`${escapeRe(refMark(r.title))} ?`), ""));
+    setText((was) => was.replace(new RegExp(`${escapeRe(refMark(r.title))} ?`), ""));
   };
-  /** @param {string} t */
-  const useTemplate = (t) => {
+  /** @param {string} words */
+  const useTemplate = (words) => {
     setMenu(false);
-    setText(t);
+    setText(words);
     requestAnimationFrame(() => area.current?.focus());
   };
 
@@ -145,28 +144,28 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     ${
       mode
         ? html`<div class="compose-mode" role="status">
-      <span class="compose-mode-text"><strong>${mode.kind === "edit" ? "Editing your message" : `Replying to ${mode.sender_name}`}</strong>
+      <span class="compose-mode-text"><strong>${mode.kind === "edit" ? t("composer.editing") : t("composer.replying", { name: mode.sender_name })}</strong>
         <span class="muted">${mode.snippet}</span></span>
-      <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? "Cancel editing (Esc)" : "Cancel reply (Esc)"} onClick=${leaveMode}>×</button>
+      <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? t("composer.cancel_edit") : t("composer.cancel_reply")} onClick=${leaveMode}>×</button>
     </div>`
         : null
     }
     ${
       menu
-        ? html`<div class="quick-menu" role="menu" aria-label="Quick actions">
-      <span class="quick-title">Start a job</span>
-      ${TEMPLATES.map((t) => html`<button key=${t.label} type="button" role="menuitem" onClick=${() => useTemplate(t.text)}>${t.label}</button>`)}
+        ? html`<div class="quick-menu" role="menu" aria-label=${t("composer.quick_actions")}>
+      <span class="quick-title">${t("composer.start_job")}</span>
+      ${TEMPLATES.map((name) => html`<button key=${name} type="button" role="menuitem" onClick=${() => useTemplate(t(`composer.tpl.${name}_text`))}>${t(`composer.tpl.${name}`)}</button>`)}
       ${
         job
-          ? html`<span class="quick-title">Current job</span>
+          ? html`<span class="quick-title">${t("composer.current_job")}</span>
         <button type="button" role="menuitem" onClick=${() => {
           setMenu(false);
           navigate(`/jobs/${encodeURIComponent(job.job_id)}`);
-        }}>Open “${job.title ?? job.job_id}”</button>
+        }}>${t("composer.open_job", { title: job.title ?? job.job_id })}</button>
         <button type="button" role="menuitem" onClick=${() => {
           setMenu(false);
           onPin();
-        }}>${pinned ? "Unpin job from this conversation" : "Pin job to this conversation"}</button>`
+        }}>${pinned ? t("composer.unpin") : t("composer.pin")}</button>`
           : null
       }
     </div>`
@@ -174,36 +173,36 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     }
     ${
       query !== null
-        ? html`<ul class="job-picker" role="listbox" aria-label="Pick a job">
+        ? html`<ul class="job-picker" role="listbox" aria-label=${t("composer.pick_job")}>
       ${
         matches.length
           ? matches.map(
               (j) => html`<li key=${j.job_id}><button type="button" role="option" onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => pick(j)}>
-        <span>${j.title ?? j.job_id}</span> <span class="muted small">${j.state.replace("_", " ")}</span></button></li>`,
+        <span>${j.title ?? j.job_id}</span> <span class="muted small">${stateLabel(j.state)}</span></button></li>`,
             )
-          : html`<li class="muted small">No job matches</li>`
+          : html`<li class="muted small">${t("composer.no_job")}</li>`
       }
     </ul>`
         : null
     }
     ${
       refs.length
-        ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map(
+        ? html`<div class="ref-chips" aria-label=${t("composer.refs")}>${refs.map(
             (r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
-      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => unpick(r)}>×</button></span>`,
+      <button type="button" class="chip-x" aria-label=${t("common.remove_named", { name: r.title })} onClick=${() => unpick(r)}>×</button></span>`,
           )}</div>`
         : null
     }
     <${StagedFiles} cid=${cid} files=${staged} />
-    <button type="button" class="icon-btn" aria-label="Quick actions" aria-expanded=${menu} title="Quick actions" onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
-    <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
+    <button type="button" class="icon-btn" aria-label=${t("composer.quick_actions")} aria-expanded=${menu} title=${t("composer.quick_actions")} onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
+    <button type="button" class="icon-btn" aria-label=${t("composer.attach")} title=${t("composer.attach")} onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {
         stageFiles(cid, e.currentTarget.files ?? []);
         e.currentTarget.value = "";
         area.current?.focus();
       }} />
-    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? "Add a caption" : "Type a message"} aria-label="Message" maxlength=${LIMITS.messageChars}
+    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? t("composer.caption") : t("composer.placeholder")} aria-label=${t("composer.message")} maxlength=${LIMITS.messageChars}
       onPaste=${(/** @type {ClipboardEvent} */ e) => {
         // A pasted picture (a screenshot, a copied image) is staged like a picked file; text pastes as text.
         const files = [...(e.clipboardData?.files ?? [])];
@@ -228,7 +227,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           if (mode && query === null && !menu) leaveMode();
         }
       }}></textarea>
-    <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
+    <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
 }
 

@@ -9,7 +9,7 @@ import { DeviceLink } from "./device-link.js";
 
 /** @typedef {import('../types.js').SessionInfo} SessionInfo */
 
-/** How a session began, in words (sessions.via.*); an unknown way says nothing. @param {string | undefined} via */
+/** How a session began, in words (sessions.via.*); an unknown way says nothing. @param {string | null | undefined} via */
 const viaText = (via) => (via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via) ? t(`sessions.via.${via}`) : "");
 
 /**
