@@ -104,3 +104,5 @@ export function t(key, values) {
 export const dateFormat = (opts) => new Intl.DateTimeFormat(current, opts);
 /** @param {Intl.NumberFormatOptions} [opts] */
 export const numberFormat = (opts) => new Intl.NumberFormat(current, opts);
+/** "Ana, Dan and Rui" in the person's language. @param {Intl.ListFormatOptions} [opts] */
+export const listFormat = (opts) => new Intl.ListFormat(current, opts);
