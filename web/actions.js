@@ -7,7 +7,7 @@ import { noteOlder } from "./history.js";
 import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
-import { loadLocale } from "./i18n.js";
+import { loadLocale, t } from "./i18n.js";
 import {
   addLocal,
   getState,
@@ -78,7 +78,7 @@ export async function loadTimeline(cid) {
     for (const j of Array.isArray(r?.jobs) ? r.jobs : []) mergeJob(j);
     markReadSoon(cid);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) toast("That conversation isn’t available.");
+    if (e instanceof ApiError && e.status === 404) toast(t("actions.no_conversation"));
     else throw e;
   }
 }
@@ -202,7 +202,7 @@ export async function runAction(card, button, input) {
     try {
       const r = await api.jobAction(card.job_id, body, key);
       setButton(bkey, { status: "done" });
-      announceAction(`You ${ACTION_VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}.`);
+      announceAction(t(action.type in ACTION_VERBS ? `announce.you.${action.type}` : "announce.you.other", { title: title || t("card.untitled") }));
       updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
       return r;
     } catch (e) {
@@ -226,9 +226,9 @@ export async function toggleMute(cid, muted) {
   try {
     const r = await api.setMute(cid, muted);
     mergeConversation({ conversation_id: cid, muted: r.muted });
-    toast(r.muted ? "Muted: nothing in this conversation will notify you." : "Unmuted.");
+    toast(r.muted ? t("actions.muted") : t("actions.unmuted"));
   } catch {
-    toast("Couldn’t change notifications for this conversation.");
+    toast(t("actions.mute_error"));
   }
 }
 
@@ -262,7 +262,7 @@ export function prefillComposer(cid, text) {
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied");
+    toast(t("actions.copied"));
   } catch {
     toast(text);
   }
