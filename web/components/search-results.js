@@ -27,7 +27,7 @@ export function SearchResults({ q, input }) {
   useEffect(() => {
     if (needle.length < MIN_CHARS) return;
     let live = true;
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       setState((s) => ({ ...s, loading: true }));
       api.search(needle).then(
         (r) => live && setState({ q: needle, items: r.items, next: r.next_cursor, error: null, loading: false }),
@@ -36,7 +36,7 @@ export function SearchResults({ q, input }) {
     }, DEBOUNCE_MS);
     return () => {
       live = false;
-      clearTimeout(t);
+      clearTimeout(timer);
     };
   }, [needle]);
 
