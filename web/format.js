@@ -50,10 +50,10 @@ export function dayLabel(iso) {
   return dateFormat({ weekday: "long", day: "numeric", month: "long" }).format(new Date(iso));
 }
 
-/** A moment in full ("27 May 2026, 14:12"), for due dates, tokens and the Outbox. @param {string | undefined} iso */
+/** A moment in full, the month in words ("27 May 2026 at 14:12", "27 de maio de 2026 às 14:12"), for due dates, tokens and the Outbox. @param {string | undefined} iso */
 export function dateTime(iso) {
   if (!iso) return "";
-  return dateFormat({ dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return dateFormat({ dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
 }
 
 /** `job_sched_4c1b` → `job…4c1b`. @param {string} id */

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { ApiError } from "../api.js";
 import { setState } from "../store.js";
@@ -107,7 +108,7 @@ export function InputModal({ d }) {
     if (f.type === "multiline") input = html`<textarea ...${common} rows="3" placeholder=${f.placeholder} value=${values[f.key]} onInput=${set}></textarea>`;
     else if (f.type === "select")
       input = html`<select ...${common} value=${values[f.key]} onChange=${set}>
-        <option value="">${f.placeholder ?? "Choose…"}</option>
+        <option value="">${f.placeholder ?? t("common.choose")}</option>
         ${(f.options ?? []).map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
       </select>`;
     else if (f.type === "boolean") input = html`<input ...${common} type="checkbox" checked=${!!values[f.key]} onChange=${set} />`;
@@ -128,7 +129,7 @@ export function InputModal({ d }) {
       ${fields.map(control)}
       ${formError ? html`<p class="form-error" role="alert">${formError}</p>` : null}
       <div class="modal-actions">
-        <button type="button" class="btn btn-ghost" onClick=${close}>Cancel</button>
+        <button type="button" class="btn btn-ghost" onClick=${close}>${t("common.cancel")}</button>
         <button type="submit" class=${`btn ${d.danger ? "btn-danger" : "btn-primary"}`} disabled=${busy}>
           ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}${d.submitLabel}</button>
       </div>
