@@ -6,8 +6,16 @@ import { catalog, translator } from "../../src/shared/i18n.js";
 import { ARTIFACTS, card, DESKTOP, fillInputModal, launchBrowser, type RunningServer, shot, startServer, textOf } from "./harness.js";
 
 // The words the page must show, read from the catalogs themselves (never re-typed here).
-const pt = catalog("pt");
-const en = catalog("en");
+/** A catalog's message by key (a missing key fails the test, never reads as undefined). */
+const words =
+  (lang: "en" | "pt") =>
+  (key: string): string => {
+    const text = catalog(lang)[key];
+    if (text === undefined) throw new Error(`no "${key}" in locales/${lang}`);
+    return text;
+  };
+const pt = words("pt");
+const en = words("en");
 const tPt = translator("pt");
 const ZONE = "Europe/Lisbon";
 
@@ -41,24 +49,24 @@ describe("the Messenger in Portuguese", () => {
       await page.goto(`${server.url}/c/${server.demo!.conversation_id}`);
 
       // The browser's language decides (no profile language yet): the page is Portuguese.
-      const box = page.getByRole("textbox", { name: pt["composer.message"] });
+      const box = page.getByRole("textbox", { name: pt("composer.message") });
       await box.waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("pt");
-      expect(await box.getAttribute("placeholder")).toBe(pt["composer.placeholder"]);
-      expect(await page.getByRole("button", { name: pt["composer.quick_actions"] }).count()).toBe(1);
-      expect(await page.getByRole("complementary", { name: pt["list.conversations"] }).count()).toBe(1);
+      expect(await box.getAttribute("placeholder")).toBe(pt("composer.placeholder"));
+      expect(await page.getByRole("button", { name: pt("composer.quick_actions") }).count()).toBe(1);
+      expect(await page.getByRole("complementary", { name: pt("list.conversations") }).count()).toBe(1);
       await expect.poll(() => page.title()).toMatch(/ · LogLine$/);
 
       await box.fill("Can you schedule a 30-min call with Maria next week?");
       await box.press("Enter");
       const formalize = card(page, "formalize");
       await formalize.waitFor({ timeout: 15_000 });
-      await expect.poll(() => textOf(formalize.locator(".card-kind"))).toBe(pt["card.kind.job.formalize"]);
-      await expect.poll(() => textOf(formalize.locator(".pill"))).toBe(pt["job.state.proposed"]);
-      expect(await formalize.getByRole("button", { name: pt["card.details"] }).count()).toBe(1);
-      expect(await formalize.getByRole("group", { name: pt["buttons.group"] }).count()).toBe(1);
+      await expect.poll(() => textOf(formalize.locator(".card-kind"))).toBe(pt("card.kind.job.formalize"));
+      await expect.poll(() => textOf(formalize.locator(".pill"))).toBe(pt("job.state.proposed"));
+      expect(await formalize.getByRole("button", { name: pt("card.details") }).count()).toBe(1);
+      expect(await formalize.getByRole("group", { name: pt("buttons.group") }).count()).toBe(1);
       // Today's separator and the card's time come from the catalog and Intl for pt-PT.
-      await expect.poll(() => page.locator(".timeline").innerText()).toContain(pt["time.today"]);
+      await expect.poll(() => page.locator(".timeline").innerText()).toContain(pt("time.today"));
       expect(await seriousAxe(page)).toEqual([]);
       await shot(page, "pt-01-formalize-card");
 
@@ -67,45 +75,50 @@ describe("the Messenger in Portuguese", () => {
       const tracking = card(page, "tracking");
       const provide = tracking.locator('button[data-action="job.provide_input"]');
       await expect.poll(() => provide.isVisible(), { timeout: 15_000 }).toBe(true);
-      await expect.poll(() => textOf(tracking.locator(".pill"))).toBe(pt["job.state.waiting_input"]);
+      await expect.poll(() => textOf(tracking.locator(".pill"))).toBe(pt("job.state.waiting_input"));
       await provide.click();
       await page.getByRole("dialog").waitFor();
-      expect(await page.getByRole("dialog").getByRole("button", { name: pt["common.cancel"] }).count()).toBe(1);
+      expect(
+        await page
+          .getByRole("dialog")
+          .getByRole("button", { name: pt("common.cancel") })
+          .count(),
+      ).toBe(1);
       await fillInputModal(page);
       await page.getByRole("dialog").locator('button[type="submit"]').click();
       await page.getByRole("dialog").waitFor({ state: "detached" });
 
       const finished = card(page, "finished");
       await finished.waitFor({ timeout: 20_000 });
-      await expect.poll(() => textOf(finished.locator(".card-kind"))).toBe(pt["card.kind.job.finished"]);
-      expect(await finished.getByRole("link", { name: pt["file.download"] }).count()).toBeGreaterThan(0);
+      await expect.poll(() => textOf(finished.locator(".card-kind"))).toBe(pt("card.kind.job.finished"));
+      expect(await finished.getByRole("link", { name: pt("file.download") }).count()).toBeGreaterThan(0);
 
       // The drawer: its name, the approval in words, and a date written by Intl for pt-PT.
-      await finished.getByRole("button", { name: pt["card.details"] }).click();
-      const drawer = page.getByRole("dialog", { name: pt["drawer.label"] });
+      await finished.getByRole("button", { name: pt("card.details") }).click();
+      const drawer = page.getByRole("dialog", { name: pt("drawer.label") });
       await drawer.locator(".drawer-timeline").waitFor();
       const showAll = drawer.getByRole("button", { name: /Mostrar todos/ });
       if (await showAll.isVisible()) await showAll.click();
       await expect.poll(() => textOf(drawer)).toContain(tPt("tl.approval.approved", { name: "Dan" }));
       const month = new Intl.DateTimeFormat("pt-PT", { month: "long", timeZone: ZONE }).format(new Date());
       await expect.poll(() => textOf(drawer.locator(".drawer-section").first())).toContain(` de ${month} de `);
-      expect(await drawer.getByRole("region", { name: pt["drawer.timeline"] }).count()).toBe(1);
+      expect(await drawer.getByRole("region", { name: pt("drawer.timeline") }).count()).toBe(1);
       expect(await seriousAxe(page)).toEqual([]);
       await shot(page, "pt-02-job-drawer");
-      await drawer.getByRole("button", { name: pt["drawer.close"] }).click();
+      await drawer.getByRole("button", { name: pt("drawer.close") }).click();
 
       // The profile's Language: English, saved, re-renders at once and survives a reload.
-      await page.getByRole("button", { name: pt["list.profile"] }).click();
-      const profile = page.getByRole("dialog", { name: pt["profile.title"] });
-      const language = profile.getByLabel(pt["profile.language"]);
-      expect(await language.locator("option").allTextContents()).toEqual([pt["profile.language_auto"], "English", "Português"]);
+      await page.getByRole("button", { name: pt("list.profile") }).click();
+      const profile = page.getByRole("dialog", { name: pt("profile.title") });
+      const language = profile.getByLabel(pt("profile.language"));
+      expect(await language.locator("option").allTextContents()).toEqual([pt("profile.language_auto"), "English", "Português"]);
       await language.selectOption("en");
-      await profile.getByRole("button", { name: pt["profile.save"] }).click();
+      await profile.getByRole("button", { name: pt("profile.save") }).click();
       await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("en");
       await page.keyboard.press("Escape");
-      await expect.poll(() => page.getByRole("textbox", { name: en["composer.message"] }).getAttribute("placeholder")).toBe(en["composer.placeholder"]);
+      await expect.poll(() => page.getByRole("textbox", { name: en("composer.message") }).getAttribute("placeholder")).toBe(en("composer.placeholder"));
       await page.reload();
-      await page.getByRole("textbox", { name: en["composer.message"] }).waitFor();
+      await page.getByRole("textbox", { name: en("composer.message") }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
     } finally {
       await ctx.close();

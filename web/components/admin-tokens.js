@@ -1,4 +1,6 @@
 // @ts-check
+import { t } from "../i18n.js";
+import { dateTime } from "../format.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { toast } from "../store.js";
@@ -6,7 +8,7 @@ import { toast } from "../store.js";
 /** @typedef {{ token_id: string, entity_id: string, display_name: string, created_at: string, last_used_at: string | null }} Token */
 
 /** @param {string | null} iso */
-const when = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "Not since the server started");
+const when = (iso) => (iso ? dateTime(iso) : t("admin.tokens.not_since"));
 
 /** Sign-in tokens of the workspace: whose, created, last used; Revoke ends one at once. */
 export function AdminTokens() {
@@ -15,30 +17,30 @@ export function AdminTokens() {
   const load = () =>
     api.listTokens().then(
       (r) => setTokens(r.tokens),
-      (e) => setError(e instanceof ApiError ? e.message : "Couldn’t load the tokens"),
+      (e) => setError(e instanceof ApiError ? e.message : t("admin.tokens.load_error")),
     );
   useEffect(() => void load(), []);
-  /** @param {Token} t */
-  const revoke = async (t) => {
+  /** @param {Token} tok */
+  const revoke = async (tok) => {
     try {
-      await api.revokeToken(t.token_id);
-      toast(`${t.display_name}’s sign-in ended`);
+      await api.revokeToken(tok.token_id);
+      toast(t("admin.tokens.ended", { name: tok.display_name }));
     } catch (e) {
-      toast(e instanceof ApiError ? `Couldn’t revoke: ${e.message}` : "Couldn’t revoke");
+      toast(e instanceof ApiError ? t("admin.why", { what: t("admin.tokens.revoke_error"), reason: e.message }) : t("admin.tokens.revoke_error"));
     }
     await load();
   };
   return html`<section class="admin-section" aria-labelledby="admin-tokens">
-    <h3 class="section-title" id="admin-tokens">Sign-in tokens</h3>
+    <h3 class="section-title" id="admin-tokens">${t("admin.tokens.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     <table class="admin-table">
-      <caption class="visually-hidden">Sign-in tokens: whose, created, last used</caption>
-      <thead><tr><th scope="col">Whose</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+      <caption class="visually-hidden">${t("admin.tokens.caption")}</caption>
+      <thead><tr><th scope="col">${t("admin.tokens.whose")}</th><th scope="col">${t("admin.tokens.created")}</th><th scope="col">${t("admin.tokens.last_used")}</th><th scope="col"><span class="visually-hidden">${t("admin.tokens.action")}</span></th></tr></thead>
       <tbody>
         ${(tokens ?? []).map(
-          (t, i) => html`<tr key=${t.token_id} data-token=${t.token_id}>
-            <td>${t.display_name}</td><td>${when(t.created_at)}</td><td>${when(t.last_used_at)}</td>
-            <td><button type="button" class="btn btn-ghost btn-small" aria-label=${`Revoke ${t.display_name}’s token ${i + 1}`} onClick=${() => revoke(t)}>Revoke</button></td>
+          (tok, i) => html`<tr key=${tok.token_id} data-token=${tok.token_id}>
+            <td>${tok.display_name}</td><td>${when(tok.created_at)}</td><td>${when(tok.last_used_at)}</td>
+            <td><button type="button" class="btn btn-ghost btn-small" aria-label=${t("admin.tokens.revoke_label", { name: tok.display_name, n: i + 1 })} onClick=${() => revoke(tok)}>${t("admin.tokens.revoke")}</button></td>
           </tr>`,
         )}
       </tbody>
