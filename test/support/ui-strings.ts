@@ -27,7 +27,6 @@ const DIALOG_KEYS = new Set(["title", "body", "okLabel"]);
  */
 export const NOT_WORDS = new Set([
   "LogLine", // the product's name
-  "OK", // understood as is in every language we ship; kept only as a fallback label
 ]);
 
 /** `${…}` number i stands in the template as one private-use character, so each can be traced back. */
