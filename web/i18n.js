@@ -71,14 +71,11 @@ export async function loadLocale(preferred) {
 }
 
 /** "rtl" for right-to-left scripts (Intl.Locale text info where the browser has it). @param {string} lang */
-export function textDirection(lang) {
+function textDirection(lang) {
   const loc = /** @type {any} */ (new Intl.Locale(lang));
   const info = typeof loc.getTextInfo === "function" ? loc.getTextInfo() : loc.textInfo;
   return info?.direction === "rtl" ? "rtl" : "ltr";
 }
-
-/** The language now in use. */
-export const locale = () => current;
 
 /**
  * One message, formatted. A key the language lacks falls back to English; a key English lacks

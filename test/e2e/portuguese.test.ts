@@ -66,7 +66,7 @@ describe("the Messenger in Portuguese", () => {
       expect(await formalize.getByRole("button", { name: pt("card.details") }).count()).toBe(1);
       expect(await formalize.getByRole("group", { name: pt("buttons.group") }).count()).toBe(1);
       // Today's separator and the card's time come from the catalog and Intl for pt-PT.
-      await expect.poll(() => page.locator(".timeline").innerText()).toContain(pt("time.today"));
+      await expect.poll(() => textOf(page.locator(".timeline"))).toContain(pt("time.today"));
       expect(await seriousAxe(page)).toEqual([]);
       await shot(page, "pt-01-formalize-card");
 

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, it } from "vitest";
-import { catalog, LOCALES, pickLocale, translator } from "../../src/shared/i18n.js";
+import { catalog, DEFAULT_LOCALE, LOCALES, pickLocale, translator } from "../../src/shared/i18n.js";
 
 describe("message catalogs", () => {
   it("picks the first supported language from preferences, else English", () => {
     expect(pickLocale("pt-BR", "en")).toBe("pt");
     expect(pickLocale(undefined, "fr-FR", "en-GB")).toBe("en");
     expect(pickLocale("not a tag!", "pt")).toBe("pt");
-    expect(pickLocale("de")).toBe("en");
+    expect(pickLocale("de")).toBe(DEFAULT_LOCALE);
   });
 
   it("formats ICU plurals per language", () => {

@@ -25,7 +25,7 @@ const DIALOG_KEYS = new Set(["title", "body", "okLabel"]);
 /**
  * Strings that are not words of any language and so need no translation. Each one says why.
  */
-export const NOT_WORDS = new Set([
+const NOT_WORDS = new Set([
   "LogLine", // the product's name
 ]);
 
