@@ -40,7 +40,7 @@ export async function loadSession() {
     // The profile's language (or "Automatic") before the signed-in views render.
     if (m.locale) await loadLocale(m.locale).catch((e) => console.error(e));
     setState({
-      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null },
+      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? t("common.you"), roles: m.roles, email: m.email ?? null },
       signedOut: false,
     });
     if (me?.entity) setEntities([me.entity]);
@@ -248,7 +248,7 @@ export async function loadDrawer(jobId) {
     });
     return data;
   } catch (e) {
-    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : "Failed to load" } });
+    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : t("drawer.load_failed") } });
     return null;
   }
 }

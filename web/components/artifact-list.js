@@ -28,7 +28,7 @@ export function ArtifactList({ artifacts }) {
     return html`<li key=${a.artifact_id} class="artifact">
       <span class="artifact-icon" aria-hidden="true">${artifactIcon(a)}</span>
       <span class="artifact-text"><span class="artifact-title">${a.title}</span>
-        ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? "Calendar invite" : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
+        ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? t("file.calendar_invite") : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
       ${
         url
           ? html`<span class="artifact-actions">

@@ -21,7 +21,7 @@ function fieldErrors(e) {
   if (fields && typeof fields === "object" && !Array.isArray(fields)) for (const [k, v] of Object.entries(fields)) out[k] = String(v);
   for (const it of [...(Array.isArray(fields) ? fields : []), ...(Array.isArray(d.issues) ? d.issues : [])]) {
     const key = it.key ?? it.field ?? (Array.isArray(it.path) ? it.path[it.path.length - 1] : undefined);
-    if (key != null) out[String(key)] = String(it.message ?? it.error ?? "Invalid value");
+    if (key != null) out[String(key)] = String(it.message ?? it.error ?? t("form.invalid"));
   }
   if (typeof d.field === "string") out[d.field.replace(/^input\./, "")] = String(d.reason ?? e.message);
   for (const f of d.input_schema?.fields ?? []) if (f.error) out[f.key] = f.error;
@@ -68,7 +68,7 @@ export function InputModal({ d }) {
       if (f.type === "number") {
         const n = Number(s);
         if (!Number.isFinite(n)) {
-          errs[f.key] = "Enter a number";
+          errs[f.key] = t("form.number");
           continue;
         }
         out[f.key] = n;
@@ -86,7 +86,7 @@ export function InputModal({ d }) {
       if (err instanceof ApiError) {
         const fe = fieldErrors(err);
         setErrors(fe);
-        setFormError(Object.keys(fe).length ? "Please fix the highlighted fields." : err.message);
+        setFormError(Object.keys(fe).length ? t("form.fix") : err.message);
       } else setFormError("Couldn’t send — check your connection and try again.");
     }
   };
