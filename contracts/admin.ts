@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasContactDetails } from "./gateway.js";
+import { ZPolicyId, ZPolicyMode, ZPolicyOverridesSetPayload, ZPolicyParamName } from "./events.js";
 import { ZCursor, ZEntityId, ZIsoTime } from "./primitives.js";
 
 /**
@@ -56,7 +57,7 @@ export const ZTokenView = z.object({
   entity_id: ZEntityId,
   display_name: z.string(),
   created_at: ZIsoTime,
-  /** When a request last used it since this server started; null when not since then. */
+  /** When a request last used it (persisted, to the minute); null when never used since it was issued. */
   last_used_at: ZIsoTime.nullable(),
 });
 export const ZTokenList = z.object({ tokens: z.array(ZTokenView) });
@@ -71,4 +72,53 @@ export const ZAdminWriteResult = z.object({
 export const ZSignInLinkResult = ZAdminWriteResult.extend({
   signin_url: z.string(),
   revoked: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * Policy overrides (the Policies screen): each policy of the pack with the mode the pack gives it,
+ * the mode in force for this workspace, and the modes a workspace may choose (only the pack's mode
+ * when the policy is locked); each parameter a rule names with its range.
+ */
+export const ZPolicySetting = z.object({
+  policy_id: ZPolicyId,
+  /** The error code it answers with when it refuses; null for a policy that only records. */
+  code: z.string().nullable(),
+  applies_to: z.array(z.string()),
+  pack_mode: ZPolicyMode,
+  mode: ZPolicyMode,
+  allowed_modes: z.array(ZPolicyMode),
+  locked: z.boolean(),
+});
+export const ZPolicyParamSetting = z.object({
+  name: ZPolicyParamName,
+  /** The policy whose rule reads it. */
+  policy_id: ZPolicyId,
+  /** The deployment's value (the pack's, or the server's setting). */
+  default_value: z.number().int(),
+  value: z.number().int(),
+  min: z.number().int(),
+  max: z.number().int(),
+});
+export const ZPolicySettings = z.object({
+  pack_id: z.string(),
+  pack_version: z.string(),
+  policies: z.array(ZPolicySetting),
+  params: z.array(ZPolicyParamSetting),
+});
+export type TPolicySettings = z.infer<typeof ZPolicySettings>;
+
+/** The workspace's overrides as a whole: what differs from the deployment (an empty set is the pack as it is). */
+export const ZPolicyOverridesRequest = ZPolicyOverridesSetPayload;
+export type TPolicyOverridesRequest = z.infer<typeof ZPolicyOverridesRequest>;
+
+/** One line of "what changes": a policy's mode or a parameter's value, before and after. */
+export const ZPolicyChange = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("mode"), policy_id: ZPolicyId, from: ZPolicyMode, to: ZPolicyMode }),
+  z.object({ kind: z.literal("param"), name: ZPolicyParamName, policy_id: ZPolicyId, from: z.number().int(), to: z.number().int() }),
+]);
+export const ZPolicyPreview = z.object({ changes: z.array(ZPolicyChange) });
+export const ZPolicyOverridesResult = z.object({
+  changes: z.array(ZPolicyChange),
+  created_event_ids: z.array(z.string()),
+  cursor: ZCursor.optional(),
 });

@@ -140,9 +140,15 @@ export const ZEntityRegisteredPayload = z.strictObject({
 export const ZEntityProfileUpdatedPayload = z.strictObject({
   entity_id: ZEntityId,
   display_name: z.string().min(1).max(120).optional(),
-  avatar_url: short(500).optional(),
+  /** A picture uploaded to this server (`/v1/avatars/…`), or "" when removed: never an address from elsewhere. */
+  avatar_url: z
+    .string()
+    .regex(/^(?:\/v1\/avatars\/[A-Za-z0-9_-]{1,100})?$/)
+    .optional(),
   time_zone: short(64).optional(),
   locale: short(35).optional(),
+  /** The person wants an e-mail of what waited on them (DIGEST_AFTER_MINUTES). */
+  email_digest: z.boolean().optional(),
 });
 
 /**
@@ -174,6 +180,28 @@ export const ZEntityReactivatedPayload = z.strictObject({ entity_id: ZEntityId }
 /** An agent an admin paused proposes and runs nothing until resumed. */
 export const ZAgentPausedPayload = z.strictObject({ entity_id: ZEntityId });
 export const ZAgentResumedPayload = z.strictObject({ entity_id: ZEntityId });
+
+/** A policy of the pack, by id (`policy.message_edit_window`). */
+export const ZPolicyId = z.string().regex(/^policy\.[a-z0-9_]{1,64}$/, "must be a policy id (policy.<name>)");
+/** A deployment parameter a rule names (`message_edit_window_seconds`). */
+export const ZPolicyParamName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "must be a parameter name (lower case, digits, _)");
+export const ZPolicyMode = z.enum(["enforce", "warn", "off"]);
+/** At most this many overrides of each kind in one set (the pack has far fewer policies). */
+export const MAX_POLICY_OVERRIDES = 100;
+
+/**
+ * A workspace's overrides of the policy pack, set by an owner or admin: the whole set each time
+ * (an empty one returns every policy to the pack). `modes`: policy → enforce / warn / off;
+ * `params`: the parameters the pack's rules name → a whole number. Which policies a workspace may
+ * change, to which modes, and each parameter's range are the pack's own rule
+ * (`policy.override_limits`): tenant isolation, the hash chain's inputs and raw PII never bend.
+ */
+export const ZPolicyOverridesSetPayload = z.strictObject({
+  modes: z.record(ZPolicyId, ZPolicyMode).refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, { message: `at most ${MAX_POLICY_OVERRIDES} policies` }),
+  params: z
+    .record(ZPolicyParamName, z.number().int().min(0).max(1_000_000_000))
+    .refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, { message: `at most ${MAX_POLICY_OVERRIDES} parameters` }),
+});
 
 /**
  * An admin ended sign-ins of a person: one token (`token_id`, its public id, never the secret)
@@ -333,6 +361,7 @@ export const EVENT_PAYLOADS = {
   "entity.tokens_revoked": ZEntityTokensRevokedPayload,
   "agent.paused": ZAgentPausedPayload,
   "agent.resumed": ZAgentResumedPayload,
+  "policy.overrides_set": ZPolicyOverridesSetPayload,
   "contact.upserted": ZContactUpsertedPayload,
   "job.created": ZJobCreatedPayload,
   "job.proposed": ZJobProposedPayload,
@@ -400,6 +429,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("entity.tokens_revoked"),
   eventSchema("agent.paused"),
   eventSchema("agent.resumed"),
+  eventSchema("policy.overrides_set"),
   eventSchema("contact.upserted"),
   eventSchema("job.created"),
   eventSchema("job.proposed"),

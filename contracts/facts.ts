@@ -30,6 +30,10 @@ export const LIMITS = {
   timeZoneChars: 64,
   /** A BCP 47 language tag ("pt-PT"). */
   localeChars: 35,
+  /** A profile picture upload (PNG, JPEG, GIF or WebP). */
+  avatarBytes: 2 * 1024 * 1024,
+  /** Nor past this many pixels on either side. */
+  avatarSide: 4096,
 } as const;
 
 /** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */

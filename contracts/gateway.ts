@@ -145,6 +145,11 @@ export const ZAcceptedResponse = z.object({
   client_action: z.string().optional(),
   created_event_ids: z.array(z.string()),
   cursor: ZCursor,
+  /**
+   * A message only: agents it mentions who are not in the conversation. They do not answer it
+   * until someone adds them; an agent that is added then answers the latest message that mentioned it.
+   */
+  not_in_conversation: z.array(ZEntityId).optional(),
 });
 
 // ---- reads (projections) ---------------------------------------------------------------------

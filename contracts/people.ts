@@ -15,8 +15,10 @@ export const ZProfileUpdateRequest = z
     time_zone: z.string().min(1).max(LIMITS.timeZoneChars).optional(),
     /** A BCP 47 language tag, e.g. "pt-PT". */
     locale: z.string().min(2).max(LIMITS.localeChars).optional(),
+    /** E-mail me what waited on me (needs mail on this server and my email on file). */
+    email_digest: z.boolean().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone or locale" });
+  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale or email_digest" });
 
 /** A person's profile as the workspace sees it. */
 export const ZProfileView = z.object({
@@ -26,8 +28,19 @@ export const ZProfileView = z.object({
   avatar_url: z.string().optional(),
   time_zone: z.string().optional(),
   locale: z.string().optional(),
+  email_digest: z.boolean().optional(),
   created_event_ids: z.array(z.string()),
 });
+
+/** `GET /v1/me/digest`: whether the e-mail digest can be had here, and whether I asked for it. */
+export const ZDigestSettings = z.object({
+  enabled: z.boolean(),
+  available: z.boolean(),
+  /** Why it cannot be had: this server sends no mail, or I have no email on file. */
+  reason: z.enum(["mail_not_configured", "no_email"]).optional(),
+  after_minutes: z.number().int().positive(),
+});
+export type TDigestSettings = z.infer<typeof ZDigestSettings>;
 
 /** `POST /v1/jobs/:job_id/hand-over`: the job's owner becomes this person. */
 export const ZHandOverRequest = z.strictObject({

@@ -18,6 +18,7 @@ export const SSE_EVENT_NAMES = [
   "artifact.added",
   "notification",
   "entity.update",
+  "policy.update",
   "heartbeat",
   "error",
 ] as const;
@@ -68,6 +69,11 @@ export const ZSseEntityUpdate = z.object({
     locale: z.string().optional(),
   }),
 });
+/**
+ * The workspace's policy overrides changed (a `policy.overrides_set`): sent to its owners and
+ * admins only, and naming nothing but the event, so the Policies screen reloads what it shows.
+ */
+export const ZSsePolicyUpdate = z.object({ tenant_id: ZTenantId, event_id: z.string() });
 export const ZSseHeartbeat = z.object({ tenant_id: ZTenantId, server_time: ZIsoTime });
 export const ZSseError = z.object({
   tenant_id: ZTenantId,

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { checkTrustedProxies } from "./gateway/index.js";
+import { LOCALES, type Locale } from "./shared/i18n.js";
 import { LLM_DEFAULTS, type LlmConfig, type McpServerConfig, parseMcpServers } from "./office/index.js";
 
 /**
@@ -145,6 +146,8 @@ const ZEnv = z.object({
   SIGNIN_LINK_TTL_MINUTES: int("SIGNIN_LINK_TTL_MINUTES", 1, 60).optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
   MESSAGE_EDIT_WINDOW_SECONDS: int("MESSAGE_EDIT_WINDOW_SECONDS", 1, 31_536_000).optional(),
+  DIGEST_AFTER_MINUTES: int("DIGEST_AFTER_MINUTES", 1, 10_080).optional(),
+  DEFAULT_LOCALE: oneOf("DEFAULT_LOCALE", LOCALES).optional(),
 });
 
 export interface Config {
@@ -195,6 +198,10 @@ export interface Config {
   signInLinkTtlMinutes: number;
   /** How long after sending a person may still edit a message (the policy pack enforces it). */
   messageEditWindowSeconds: number;
+  /** The e-mail digest tells of what waited on a person at least this long (with mail configured). */
+  digestAfterMinutes: number;
+  /** The language agents speak to people whose profile names none. */
+  defaultLocale: Locale;
 }
 
 export interface MailConfig {
@@ -304,6 +311,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS ?? 10_000,
     signInLinkTtlMinutes: e.SIGNIN_LINK_TTL_MINUTES ?? 10,
     messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
+    digestAfterMinutes: e.DIGEST_AFTER_MINUTES ?? 30,
+    defaultLocale: e.DEFAULT_LOCALE ?? "en",
   };
 }
 
@@ -416,6 +425,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     mail: c.mail ? `${c.mail.url} as ${c.mail.from.address}` : "off (invites are not emailed)",
     caldav: c.caldav ? c.caldav.url : "off (events are not written to a calendar)",
     jitsi: c.jitsiBaseUrl,
+    default_locale: c.defaultLocale,
     mcp_servers: c.mcp.servers.length ? c.mcp.servers.map((m) => `${m.name} (${m.transport})`).join(", ") : "none",
   };
 }

@@ -1,3 +1,4 @@
+import type { Locale } from "./shared/i18n.js";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Hono, Context, MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
@@ -72,6 +73,10 @@ export interface ServerOptions {
   logName?: string;
   /** How long a message stays editable after it was sent (default: the policy pack's 24 h). */
   messageEditWindowSeconds?: number;
+  /** The e-mail digest: what waited on a person this many minutes (default 30), with mail configured. */
+  digestAfterMinutes?: number;
+  /** The language agents speak to people whose profile names none (default English). */
+  defaultLocale?: Locale;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -175,6 +180,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
     ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),
     ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
+    ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
     logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
   });
   const signInMailer = signInMailerFor(opts.connectors?.mail);
@@ -197,6 +203,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.push ? { push: opts.push } : {}),
     signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
     ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
+    // The digest goes out through the same SMTP settings as sign-in links.
+    digest: { afterMinutes: opts.digestAfterMinutes ?? 30, ...(signInMailer ? { mailer: signInMailer } : {}) },
   });
   // After the gateway follows the ledger, so events from re-armed retries reach the projections.
   await office.start();

@@ -164,13 +164,13 @@ export function openRunForm(cid, tool) {
   return true;
 }
 
-/** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers */
-export function sendText(cid, text, replyTo) {
+/** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers @param {string[]} [mentions] entity ids the text mentions */
+export function sendText(cid, text, replyTo, mentions) {
   sendWithBubble(
     cid,
     "lm",
     text,
-    (localId, key) => api.sendText(cid, text, localId, key, replyTo),
+    (localId, key) => api.sendText(cid, text, localId, key, replyTo, mentions),
     (e) => {
       // A refused job reference says why (the server stored nothing): pick the job again.
       if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);

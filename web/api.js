@@ -155,11 +155,18 @@ export const api = {
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
   /**
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
+   * @param {string} [replyTo] @param {string[]} [mentions] entity ids the text mentions
    * @returns {Promise<Accepted>}
    */
-  sendText: (id, text, clientId, key, replyTo) =>
+  sendText: (id, text, clientId, key, replyTo, mentions) =>
     request("POST", `/v1/conversations/${enc(id)}/messages`, {
-      body: { kind: "text", body_text: text, client_message_id: clientId, ...(replyTo ? { reply_to_message_id: replyTo } : {}) },
+      body: {
+        kind: "text",
+        body_text: text,
+        client_message_id: clientId,
+        ...(replyTo ? { reply_to_message_id: replyTo } : {}),
+        ...(mentions?.length ? { mentions: mentions.map((entity_id) => ({ entity_id })) } : {}),
+      },
       key,
     }),
   /** @param {string} id @param {string} cursor */
@@ -231,6 +238,11 @@ export const api = {
   listTokens: () => request("GET", "/v1/admin/tokens"),
   /** @param {string} tokenId */
   revokeToken: (tokenId) => request("DELETE", `/v1/admin/tokens/${enc(tokenId)}`),
+  listPolicies: () => request("GET", "/v1/admin/policies"),
+  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body */
+  previewPolicies: (body) => request("POST", "/v1/admin/policies/preview", { body }),
+  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body @param {string} [key] */
+  savePolicies: (body, key) => request("PUT", "/v1/admin/policies", { body, ...(key ? { key } : {}) }),
   /** @param {string} csv */
   importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 
@@ -244,8 +256,18 @@ export const api = {
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
   setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
-  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string }} body */
+  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string, email_digest?: boolean }} body */
   updateProfile: (body) => request("PUT", "/v1/me/profile", { body }),
+  /** My profile picture (a PNG, JPEG, GIF or WebP the server checks). @param {File} file */
+  setAvatar: (file) => {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    return request("POST", "/v1/me/avatar", { form });
+  },
+  /** Back to initials. */
+  removeAvatar: () => request("DELETE", "/v1/me/avatar"),
+  /** @returns {Promise<{ enabled: boolean, available: boolean, reason?: "mail_not_configured" | "no_email", after_minutes: number }>} my e-mail digest */
+  digestSettings: () => request("GET", "/v1/me/digest"),
   /** The job's owner becomes a person of its conversation. @param {string} jobId @param {string} to @param {string} [note] */
   handOver: (jobId, to, note) => request("POST", `/v1/jobs/${enc(jobId)}/hand-over`, { body: note ? { to_entity_id: to, note } : { to_entity_id: to } }),
   /** The job's causal chain from the ledger. @param {string} jobId @returns {Promise<{ job_id: string, title: string, lines: Array<{ event_id: string, event_type: string, ts: string, text: string, url: string }> }>} */
@@ -287,6 +309,7 @@ export const api = {
       "artifact.added",
       "notification",
       "entity.update",
+      "policy.update",
       "heartbeat",
     ];
     for (const name of names) {

@@ -163,7 +163,12 @@ function onFrame(name, data, id) {
       break;
     case "entity.update":
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
-      if (data?.entity?.entity_id) setEntities([data.entity]);
+      // The frame is the whole public profile: a picture it no longer names was removed.
+      if (data?.entity?.entity_id) setEntities([{ avatar_url: undefined, ...data.entity }]);
+      break;
+    case "policy.update":
+      // The Policies admin screen (if open) reloads through its own route.
+      dispatchEvent(new CustomEvent("logline:policies"));
       break;
     case "error":
       if (data?.code === "CURSOR_TOO_OLD" || data?.recommended_action === "resync") void resync();

@@ -28,7 +28,8 @@
 /**
  * A coworker or contact as the directory returns it; fields beyond these are ignored.
  * @typedef {{ entity_id: string, display_name: string, actor_type?: 'human'|'agent'|'system',
- *   role?: string, roles?: string[], capabilities?: string[], email?: string, phone?: string, kind?: string }} Entity
+ *   role?: string, roles?: string[], capabilities?: string[], email?: string, phone?: string, kind?: string,
+ *   avatar_url?: string, time_zone?: string, locale?: string }} Entity
  */
 
 /** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null }} Me */

@@ -11,7 +11,8 @@ import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
 import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
 import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, signInOptions } from "./commands/sessions.js";
 import { handOverJob } from "./commands/hand-over.js";
-import { updateProfile } from "./commands/profile.js";
+import { digestSettings, updateProfile } from "./commands/profile.js";
+import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
@@ -159,6 +160,13 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
     reactToMessage: (p, conversationId, messageId, body, idem) => reactToMessage(core, p, conversationId, messageId, body, idem),
 
+    setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
+    removeAvatar: (p, idem) => removeAvatar(core, p, idem),
+    async avatar(p, avatarId) {
+      const found = findAvatar(core, p, avatarId);
+      return { mime: found.mime, bytes: await readFile(found.path) };
+    },
+    digestSettings: (p) => digestSettings(core, p),
     updateProfile: (p, entityId, body, idem) => updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
     handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
     why(p, jobId) {

@@ -9,6 +9,7 @@ import type { IdGenerator } from "../shared/ids.js";
 import { AppError } from "../shared/errors.js";
 import type { TokenStore, Principal } from "./auth/token-store.js";
 import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.js";
+import type { Digest } from "./digest/index.js";
 import type { Projector } from "./projections/projector.js";
 import { createTenantState, type EntityRow, type TenantState } from "./projections/state.js";
 import type { LiveConnections } from "./live-connections.js";
@@ -17,7 +18,6 @@ import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";
 import type { SearchIndex } from "./search/index.js";
-import type { TokenUse } from "./admin/token-use.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -54,8 +54,6 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
-  /** When each token was last used (since this server started), for the Tokens screen. */
-  tokenUse: TokenUse;
   idem: IdempotencyStore;
   limiter: RateLimiter;
   /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */
@@ -72,6 +70,8 @@ export interface Core {
    * SMTP), and the limits on emailed links per address and per client address.
    */
   signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
+  /** The e-mail digest of what waited on people (unavailable without mail). */
+  digest: Digest;
   /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
   search: SearchIndex;
   /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */

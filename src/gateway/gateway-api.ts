@@ -20,7 +20,7 @@ import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js
 import type { ZAddMemberRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
-import type { TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
+import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
 import type { TSearchResults } from "../../contracts/search.js";
 import type { Principal } from "./auth/token-store.js";
 import type { AdminApi } from "./admin/admin-api.js";
@@ -174,6 +174,14 @@ export interface GatewayApi extends AdminApi {
   // People.
   /** PUT /v1/me/profile and PUT /v1/entities/:id/profile: an entity.profile_updated (own profile; admins rename anyone). */
   updateProfile(p: Principal, entityId: string | "me", body: In<typeof ZProfileUpdateRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/me/avatar: my profile picture (a checked PNG, JPEG, GIF or WebP), an entity.profile_updated naming /v1/avatars/:id. */
+  setAvatar(p: Principal, file: File, idem: IdemScope): Promise<StoredResponse>;
+  /** DELETE /v1/me/avatar: back to initials. */
+  removeAvatar(p: Principal, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/avatars/:id: a profile picture of my workspace. */
+  avatar(p: Principal, avatarId: string): Promise<{ mime: string; bytes: Buffer }>;
+  /** GET /v1/me/digest: my e-mail digest setting and whether it is available here. */
+  digestSettings(p: Principal): TDigestSettings;
   /** POST /v1/jobs/:job_id/hand-over: the job's owner becomes a person of its conversation; its agent stops acting on it. */
   handOver(p: Principal, jobId: string, body: In<typeof ZHandOverRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/jobs/:job_id/why: the job's causal chain from the ledger, each line linking into the Job Drawer. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { TStoredEvent } from "../../contracts/events.js";
+import type { TNotification } from "../../contracts/notifications.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { OfficeApi } from "../office/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -9,7 +10,6 @@ import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
-import { trackTokenUse } from "./admin/token-use.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
@@ -40,6 +40,7 @@ const SIGN_IN_DEFAULTS = {
   perClient: { capacity: 10, refillPerSecond: 10 / 3600 },
 } as const;
 import { createSearchIndex } from "./search/index.js";
+import { createDigest } from "./digest/index.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
 
@@ -70,6 +71,8 @@ export interface GatewayDeps {
   signIn?: { linkTtlMs?: number; mailer?: SignInMailer; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** How long a message stays editable (the policy pack enforces it; the gateway says so first). Default 24 h. */
   messageEditWindowSeconds?: number;
+  /** The e-mail digest: after how many minutes, and the mailer (absent: no digest). */
+  digest?: { afterMinutes: number; mailer?: SignInMailer; tickMs?: number };
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
 }
@@ -116,7 +119,18 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const notifier = createNotifier({ mutes, subscriptions, push });
   // Reads the ledger from where the index stopped; follows it from the subscription below.
   const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
-  const tracked = trackTokenUse(createTokenStore({ db: deps.db, clock }), clock);
+  const tokens = createTokenStore({ db: deps.db, clock });
+  const digest = createDigest({
+    db: deps.db,
+    clock,
+    projector,
+    afterMinutes: deps.digest?.afterMinutes ?? 30,
+    mailer: deps.digest?.mailer,
+    addressOf: (t, ref) => deps.office.vault.get(t, ref) ?? undefined,
+    publicUrl: () => publicUrl,
+    logger,
+    ...(deps.digest?.tickMs ? { tickMs: deps.digest.tickMs } : {}),
+  });
   const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
   const core = createCore({
     ledger: deps.ledger,
@@ -128,8 +142,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     projector,
     hub,
-    tokens: tracked.tokens,
-    tokenUse: tracked.use,
+    tokens,
     idem: createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
@@ -145,6 +158,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
     search,
+    digest,
     messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
     signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
@@ -182,6 +196,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const state = projector.tenant(ev.tenant_id);
     const told = state ? notifier.after(state, ev, jobBefore, booted, clock.now()) : [];
     if (told.length) hub.publish(ev.tenant_id, toGroup(null, told));
+    if (state && told.length)
+      digest.note(
+        state,
+        ev,
+        told.map((d) => d.data as { entity_id: string; notification: TNotification }),
+      );
   };
   deps.ledger.replay(project);
   booted = true;
@@ -242,6 +262,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       unsubscribe();
       unsubscribeSearch();
       search.close();
+      digest.close();
       hub.close();
     },
   };

@@ -66,7 +66,7 @@ function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<v
 }
 
 /**
- * 1 MiB for every request body (8 MiB for attachment uploads). bodyLimit counts bytes as they
+ * 1 MiB for every request body (8 MiB for attachment and profile picture uploads). bodyLimit counts bytes as they
  * stream in, so a chunked body without Content-Length is cut off just the same.
  */
 export function bodyLimits(): MiddlewareHandler {
@@ -83,6 +83,7 @@ export function bodyLimits(): MiddlewareHandler {
   const large = limitBody(MAX_ATTACHMENT_BYTES, onError);
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    return /^\/v1\/conversations\/[^/]+\/attachments$/.test(c.req.path) ? large(c, next) : small(c, next);
+    // A profile picture is refused past LIMITS.avatarBytes with its own words, after this bound.
+    return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path) ? large(c, next) : small(c, next);
   };
 }

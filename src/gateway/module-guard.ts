@@ -21,6 +21,9 @@ export function moduleGuard(core: Core): MiddlewareHandler<GwEnv> {
         if (c.req.path === "/v1/ledger/verify" && !readsWholeLog(core, reader)) {
           throw new AppError("FORBIDDEN", "Verifying the whole log is for admins and auditors", { reason: "whole_log" });
         }
+        if (c.req.path === "/v1/ledger/policies" && !readsWholeLog(core, reader)) {
+          throw new AppError("FORBIDDEN", "The workspace's policy settings are for admins and auditors", { reason: "whole_log" });
+        }
         if (c.req.path === "/v1/ledger/stream") {
           const res = c.env?.outgoing;
           if (res) core.live.open({ tokenHash: c.get("tokenHash"), tenantId: reader.tenantId, entityId: reader.entityId, res });

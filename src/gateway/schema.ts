@@ -155,3 +155,29 @@ export const gatewaySearchState = sqliteTable("gateway_search_state", {
   tenantId: text("tenant_id").primaryKey(),
   indexedSeq: integer("indexed_seq").notNull(),
 });
+
+/**
+ * The e-mail digest's queue: one row per thing that started waiting on a person who asked for
+ * the digest (a direct message, a mention, a job to approve or waiting on them), the words of
+ * its notification, and when it was mailed. A row is mailed at most once; one that stopped
+ * waiting (read, acted on, opted out) is deleted unsent.
+ */
+export const gatewayDigestItems = sqliteTable(
+  "gateway_digest_items",
+  {
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    eventId: text("event_id").notNull(),
+    kind: text("kind").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    jobId: text("job_id"),
+    /** tenant_seq of the event: a message read up to here no longer waits. */
+    seq: integer("seq").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    url: text("url").notNull(),
+    notedMs: integer("noted_ms").notNull(),
+    sentAt: text("sent_at"),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.eventId] }), index("gateway_digest_due_idx").on(t.sentAt, t.notedMs)],
+);

@@ -2,7 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { impliedJobState } from "./policy/job-transition.js";
-import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, MessageFacts, PolicyFold, ToolCallFacts } from "./policy/types.js";
+import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, MessageFacts, PolicyFold, PolicyMode, PolicyOverrides, ToolCallFacts } from "./policy/types.js";
 
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
@@ -88,6 +88,8 @@ class TenantState {
    * Bounded: Office answers a message within moments, never thousands of messages later.
    */
   readonly recentHumanMessages = new Map<string, string>();
+  /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
+  overrides: PolicyOverrides | undefined;
 }
 
 const REQUESTER_LOOKBACK = 1024;
@@ -210,6 +212,12 @@ export function createFold(): PolicyFold {
       case "agent.resumed":
         applyAdmin(s, event.event_type, p);
         return;
+      case "policy.overrides_set": {
+        const prev = s.overrides;
+        s.overrides = { modes: new Map(Object.entries(p.modes as Record<string, PolicyMode>)), params: new Map(Object.entries(p.params as Record<string, number>)) };
+        record(() => (s.overrides = prev));
+        return;
+      }
       case "agent.tool_mode_set": {
         const rec = s.entities.get(p.agent_entity_id);
         if (!rec) return;
@@ -389,6 +397,7 @@ export function createFold(): PolicyFold {
     hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
     hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
     entityCount: (t) => get(t)?.entities.size ?? 0,
+    policyOverrides: (t) => get(t)?.overrides,
     activeOwnerCount(t) {
       let n = 0;
       for (const e of get(t)?.entities.values() ?? []) if (!e.status && e.roles.includes("owner")) n++;
@@ -415,6 +424,7 @@ export function createFold(): PolicyFold {
           messages: sortedObject(s.messages, (m) => ({ ...m })),
           idempotency: [...s.idempotency].sort(),
           recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
+          ...(s.overrides ? { overrides: { modes: sortedObject(s.overrides.modes, (m) => m), params: sortedObject(s.overrides.params, (v) => v) } } : {}),
         };
       }
       return out;

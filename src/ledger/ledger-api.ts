@@ -1,5 +1,6 @@
 import type { TAppendRequest, TAppendResponse, TCheckpoint, TKeysResponse, TQueryRequest, TQueryResponse, TVerifyReport } from "../../contracts/ledger.js";
 import type { TStoredEvent } from "../../contracts/events.js";
+import type { TPolicySettings } from "../../contracts/admin.js";
 import type { TransparencyLog } from "./merkle/log.js";
 
 /** Read-only facts the ledger keeps about a tenant (its own fold), for other modules' checks. */
@@ -85,6 +86,13 @@ export interface LedgerApi {
 
   /** The ledger's own fold, read-only. */
   facts: LedgerFacts;
+
+  /**
+   * The policy pack as it judges one workspace: each policy's pack mode, the mode in force (the
+   * workspace's `policy.overrides_set` applied), the modes it may be given, and the tunable
+   * parameters with their ranges. Null when the engine cannot say (an injected one).
+   */
+  policySettings(tenantId: string): TPolicySettings | null;
 
   close(): void;
 }

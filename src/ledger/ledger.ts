@@ -207,6 +207,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       entity: (t, e) => fold.entity(t, e),
     },
 
+    policySettings: (t) => engine.settings?.(fold, t) ?? null,
+
     close() {
       // Appends already queued are written before the ledger stops taking new ones.
       flush();

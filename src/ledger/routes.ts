@@ -17,6 +17,7 @@ import {
   ZVerifyReport,
 } from "../../contracts/ledger.js";
 import { ZTenantId } from "../../contracts/primitives.js";
+import { ZPolicySettings } from "../../contracts/admin.js";
 import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
 import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../shared/openapi.js";
@@ -201,6 +202,20 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     responses: { 200: json(ZVerifyReport, "The report (ok, or the first break)"), ...errors(400, 401, 403) },
   });
   route(app, verify, (c) => c.json(ledger.verify(c.req.valid("query").tenant_id)));
+
+  const policies = createRoute({
+    ...common,
+    method: "get",
+    path: "/v1/ledger/policies",
+    summary: "How the policy pack judges a tenant: each policy's pack mode, mode in force and allowed modes, and the tunable parameters (admins and auditors)",
+    request: { query: ZTenantQuery },
+    responses: { 200: json(ZPolicySettings, "Every policy and tunable parameter"), ...errors(400, 401, 403, 503) },
+  });
+  route(app, policies, (c) => {
+    const settings = ledger.policySettings(c.req.valid("query").tenant_id);
+    if (!settings) throw new AppError("SERVICE_UNAVAILABLE", "This ledger's policy engine does not list its policies");
+    return c.json(settings);
+  });
 
   return app;
 }

@@ -27,7 +27,7 @@ export function rulesSuggestions(job: JobView, _nowMs: number): Record<string, u
     add("split_subtasks", { subtasks: plan.slice(0, 5).map((title, i) => ({ title: title.slice(0, 120), order: i + 1 })) }, "The plan already has separate steps", 0.8);
   }
   // The window given, or the week the request named ("next week"), read as of the request.
-  const hinted = job.slots.day_hint ? parseWhen(job.slots.day_hint, { now: Date.parse(job.created_at), timezone: job.slots.timezone ?? "UTC" }) : null;
+  const hinted = job.slots.day_hint ? parseWhen(job.slots.day_hint, { now: Date.parse(job.created_at), timezone: job.slots.timezone ?? "UTC", locale: job.slots.locale }) : null;
   const due = dueFromWindow(job.slots.when ?? hinted ?? undefined);
   if (open && due) add("set_due_date", { dueDateISO: due }, "Due by the end of the time window you gave", 0.6);
   if (open && /\b(urgent|asap|as soon as possible|today)\b/i.test(`${job.goal} ${job.title}`)) add("set_priority", { priority: "high" }, "The request sounds time critical", 0.6);

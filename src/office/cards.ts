@@ -1,5 +1,6 @@
 import type { TArtifactRef, TCardButton, TFinishedCard, TFormalizeCard, TInputSchema, TStep, TTrackingCard } from "../../contracts/cards.js";
 import type { TJobState } from "../../contracts/primitives.js";
+import { type Locale, words } from "./speak.js";
 
 /**
  * Pure card builders: the seed's default button sets, copy and order. Ids and time come in;
@@ -15,7 +16,11 @@ export interface CardContext {
   title: string;
   owner: { entity_id: string; display_name: string; actor_type: "human" | "agent" };
   author: { entity_id: string; display_name: string; actor_type: "human" | "agent" | "system" };
+  /** The job's language; English when absent. */
+  locale?: Locale;
 }
+
+const say = (c: CardContext) => words(c.locale);
 
 const base = (c: CardContext, state: TJobState) => ({
   card_id: c.card_id,
@@ -33,81 +38,92 @@ const base = (c: CardContext, state: TJobState) => ({
 /** Button ids are unique per card instance and say what they are, for readable provenance. */
 const bid = (c: CardContext, name: string) => `btn_${name}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
 
-const CHANGES_SCHEMA: TInputSchema = {
-  fields: [{ key: "changes_request", label: "What should change?", type: "multiline", required: true, placeholder: "e.g. make it 45 minutes, on Zoom" }],
-};
-export const INFO_SCHEMA: TInputSchema = { fields: [{ key: "info", label: "Details", type: "multiline", required: true }] };
+const changesSchema = (c: CardContext): TInputSchema => ({
+  fields: [{ key: "changes_request", label: say(c)("office.card.changes.label"), type: "multiline", required: true, placeholder: say(c)("office.card.changes.placeholder") }],
+});
+/** The free-text Provide info form in the job's language. */
+const infoSchema = (locale?: Locale): TInputSchema => ({ fields: [{ key: "info", label: words(locale)("office.card.info.label"), type: "multiline", required: true }] });
 
 export function askButton(c: CardContext, prompt: string, n = ""): TCardButton {
-  return { button_id: bid(c, `askchat${n}`), label: "Ask in chat", style: "secondary", action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt } };
+  return { button_id: bid(c, `askchat${n}`), label: say(c)("office.card.button.ask"), style: "secondary", action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt } };
 }
 
 function formalizeButtons(c: CardContext): TCardButton[] {
   return [
-    { button_id: bid(c, "approve"), label: "Approve", style: "primary", action: { type: "job.approve", job_id: c.job_id } },
+    { button_id: bid(c, "approve"), label: say(c)("office.card.button.approve"), style: "primary", action: { type: "job.approve", job_id: c.job_id } },
     {
       button_id: bid(c, "reject"),
-      label: "Reject",
+      label: say(c)("office.card.button.reject"),
       style: "danger",
-      confirm: { title: "Reject this job?", body: "Office will stop and ask what you want instead." },
+      confirm: { title: say(c)("office.card.confirm.reject.title"), body: say(c)("office.card.confirm.reject.body") },
       action: { type: "job.reject", job_id: c.job_id },
     },
     {
       button_id: bid(c, "changes"),
-      label: "Request changes",
+      label: say(c)("office.card.button.changes"),
       style: "secondary",
       requires_input: true,
-      action: { type: "job.request_changes", job_id: c.job_id, input_schema: CHANGES_SCHEMA },
+      action: { type: "job.request_changes", job_id: c.job_id, input_schema: changesSchema(c) },
     },
-    askButton(c, "What should change about this job proposal?"),
+    askButton(c, say(c)("office.card.ask.proposal")),
   ];
 }
 
-const ackButton = (c: CardContext): TCardButton => ({ button_id: bid(c, "ack"), label: "Got it", style: "primary", action: { type: "job.ack", job_id: c.job_id } });
-const disputeButton = (c: CardContext, body = "Office will pause and ask for clarification."): TCardButton => ({
+const ackButton = (c: CardContext): TCardButton => ({
+  button_id: bid(c, "ack"),
+  label: say(c)("office.card.button.ack"),
+  style: "primary",
+  action: { type: "job.ack", job_id: c.job_id },
+});
+const disputeButton = (c: CardContext, body = say(c)("office.card.confirm.dispute.body")): TCardButton => ({
   button_id: bid(c, "dispute"),
-  label: "Dispute",
+  label: say(c)("office.card.button.dispute"),
   style: "danger",
   requires_input: true,
-  confirm: { title: "Dispute this update?", body },
+  confirm: { title: say(c)("office.card.confirm.dispute.title"), body },
   action: { type: "job.dispute", job_id: c.job_id },
 });
 const cancelButton = (c: CardContext): TCardButton => ({
   button_id: bid(c, "cancel"),
-  label: "Cancel",
+  label: say(c)("office.card.button.cancel"),
   style: "danger",
-  confirm: { title: "Cancel this job?", body: "Office will stop work on this job." },
+  confirm: { title: say(c)("office.card.confirm.cancel.title"), body: say(c)("office.card.confirm.cancel.body") },
   action: { type: "job.cancel", job_id: c.job_id },
 });
 
 /** Got it / Provide info / Dispute / Cancel / Ask in chat. */
-export function trackingButtons(c: CardContext, inputSchema: TInputSchema = INFO_SCHEMA): TCardButton[] {
+export function trackingButtons(c: CardContext, inputSchema: TInputSchema = infoSchema(c.locale)): TCardButton[] {
   return [
     ackButton(c),
     {
       button_id: bid(c, "input"),
-      label: "Provide info",
+      label: say(c)("office.card.button.input"),
       style: "secondary",
       requires_input: true,
       action: { type: "job.provide_input", job_id: c.job_id, input_schema: inputSchema },
     },
     disputeButton(c),
     cancelButton(c),
-    askButton(c, `Quick question about “${c.title}” — what should I assume?`),
+    askButton(c, say(c)("office.card.ask.assume", { title: c.title })),
   ];
 }
 
 /** While work runs (the Job Drawer's in_progress set): Got it / Dispute / Cancel / Ask in chat. */
 export function progressButtons(c: CardContext): TCardButton[] {
-  return [ackButton(c), disputeButton(c), cancelButton(c), askButton(c, `Quick question about “${c.title}” — what should I assume?`)];
+  return [ackButton(c), disputeButton(c), cancelButton(c), askButton(c, say(c)("office.card.ask.assume", { title: c.title }))];
 }
 
 /** A retryable failure: Got it / Retry now / Switch to X / Dispute / Cancel. */
 export function retryButtons(c: CardContext, switchTo: { value: string; label: string }): TCardButton[] {
   return [
     ackButton(c),
-    { button_id: bid(c, "retry_now"), label: "Retry now", style: "secondary", action: { type: "job.retry", job_id: c.job_id } },
-    { button_id: bid(c, "switch_tool"), label: `Switch to ${switchTo.label}`, style: "secondary", action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value } },
+    { button_id: bid(c, "retry_now"), label: say(c)("office.card.button.retryNow"), style: "secondary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: bid(c, "switch_tool"),
+      label: say(c)("office.card.button.switchTo", { label: switchTo.label }),
+      style: "secondary",
+      action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value },
+    },
     disputeButton(c),
     cancelButton(c),
   ];
@@ -118,44 +134,54 @@ export function authButtons(c: CardContext, switchTo: { value: string; label: st
   return [
     {
       button_id: bid(c, "connect"),
-      label: "Connect calendar",
+      label: say(c)("office.card.button.connect"),
       style: "primary",
-      confirm: { title: "Calendar sign-in fixed?", body: "Check CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD on the server, then press Continue and I’ll try again." },
+      confirm: { title: say(c)("office.card.confirm.connect.title"), body: say(c)("office.card.confirm.connect.body") },
       action: { type: "job.retry", job_id: c.job_id },
     },
-    { button_id: bid(c, "switch_tool"), label: `Use ${switchTo.label} instead`, style: "secondary", action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value } },
+    {
+      button_id: bid(c, "switch_tool"),
+      label: say(c)("office.card.button.useInstead", { label: switchTo.label }),
+      style: "secondary",
+      action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value },
+    },
     cancelButton(c),
-    askButton(c, "How do I connect the calendar?"),
+    askButton(c, say(c)("office.card.ask.connect")),
   ];
 }
 
 export function completedButtons(c: CardContext): TCardButton[] {
   return [
-    { button_id: bid(c, "accept"), label: "Accept", style: "primary", action: { type: "job.ack", job_id: c.job_id } },
-    disputeButton(c, "Office will ask what went wrong."),
+    { button_id: bid(c, "accept"), label: say(c)("office.card.button.accept"), style: "primary", action: { type: "job.ack", job_id: c.job_id } },
+    disputeButton(c, say(c)("office.card.confirm.dispute.outcome")),
     {
       button_id: bid(c, "followup"),
-      label: "Follow-up",
+      label: say(c)("office.card.button.followUp"),
       style: "secondary",
-      action: { type: "job.follow_up", job_id: c.job_id, prompt_text: "Make a follow-up job based on this outcome." },
+      action: { type: "job.follow_up", job_id: c.job_id, prompt_text: say(c)("office.card.followUp.prompt") },
     },
-    askButton(c, `Any question about “${c.title}”?`),
+    askButton(c, say(c)("office.card.ask.any", { title: c.title })),
   ];
 }
 
 /** The failed-state set: Try later / Switch tool / Cancel / Ask in chat. */
 export function failedButtons(c: CardContext, switchTo: { value: string; label: string }): TCardButton[] {
   return [
-    { button_id: bid(c, "try_later"), label: "Try later", style: "primary", action: { type: "job.retry", job_id: c.job_id } },
-    { button_id: bid(c, "switch_tool"), label: "Switch tool", style: "secondary", action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value } },
+    { button_id: bid(c, "try_later"), label: say(c)("office.card.button.tryLater"), style: "primary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: bid(c, "switch_tool"),
+      label: say(c)("office.card.button.switchTool"),
+      style: "secondary",
+      action: { type: "job.switch_tool", job_id: c.job_id, to: switchTo.value },
+    },
     {
       button_id: bid(c, "cancel"),
-      label: "Cancel",
+      label: say(c)("office.card.button.cancel"),
       style: "danger",
-      confirm: { title: "Close this job?", body: "Nothing more will run for it." },
+      confirm: { title: say(c)("office.card.confirm.close.title"), body: say(c)("office.card.confirm.close.body") },
       action: { type: "job.cancel", job_id: c.job_id },
     },
-    askButton(c, `Why did “${c.title}” fail, and what are my options?`),
+    askButton(c, say(c)("office.card.ask.failed", { title: c.title })),
   ];
 }
 
@@ -167,7 +193,7 @@ export function buildFormalizeCard(
   return {
     ...base(c, "proposed"),
     card_type: "job.formalize",
-    summary: "Here’s the job proposal. Approve to start, or request changes.",
+    summary: say(c)("office.card.formalize.summary"),
     job,
     ...(extra.plan_hint ? { plan_hint: extra.plan_hint } : {}),
     ...(extra.parent_job_id ? { parent_job_id: extra.parent_job_id } : {}),
@@ -191,7 +217,7 @@ export function buildTrackingCard(
   return {
     ...base(c, t.state),
     card_type: "job.tracking",
-    summary: "In progress. You can keep chatting while I work.",
+    summary: say(c)("office.card.tracking.summary"),
     progress: {
       status_line: t.status_line,
       ...(t.blockers?.length ? { blockers: t.blockers } : {}),
@@ -219,7 +245,7 @@ export function buildFinishedCard(
   return {
     ...base(c, f.result),
     card_type: "job.finished",
-    summary: f.result === "completed" ? "Done. Review the outcome below." : "I couldn’t finish. See why below.",
+    summary: f.result === "completed" ? say(c)("office.card.finished.done") : say(c)("office.card.finished.failed"),
     outcome: {
       result: f.result,
       summary: f.summary,

@@ -6,6 +6,7 @@ import { isEmail } from "./pii.js";
 import { mentionsTime } from "./planner/slots.js";
 import { isMeetingUrl } from "./tools/meeting-rooms.js";
 import { normalizeTimeZone } from "./tools/tz.js";
+import { words } from "./speak.js";
 
 /**
  * The checks a click must pass before Office acts on it, all pure: the job is in this
@@ -76,13 +77,14 @@ function schemaOf(button: TCardButton): TInputSchema | undefined {
 }
 
 /** Field errors of an input against a card's form; empty when it is fine. */
-export function validateInput(button: TCardButton, input: Record<string, unknown> | undefined): Record<string, string> {
+export function validateInput(button: TCardButton, input: Record<string, unknown> | undefined, locale?: string): Record<string, string> {
+  const t = words(locale);
   const errors: Record<string, string> = {};
   const schema = schemaOf(button);
   const given = input ?? {};
   if (button.action.type === "job.dispute") {
     const reason = given.dispute_reason ?? given.details ?? given.reason;
-    if (typeof reason !== "string" || !reason.trim()) errors.dispute_reason = "Say what is wrong.";
+    if (typeof reason !== "string" || !reason.trim()) errors.dispute_reason = t("office.form.error.disputeReason");
     return errors;
   }
   if (!schema) return errors;
@@ -90,17 +92,18 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
     const v = given[f.key];
     const empty = v === undefined || v === null || (typeof v === "string" && !v.trim());
     if (empty) {
-      if (f.required) errors[f.key] = `${f.label} is required.`;
+      if (f.required) errors[f.key] = t("office.form.error.required", { label: f.label });
       continue;
     }
-    if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v))) errors[f.key] = `${f.label} must be a number.`;
-    else if (f.type === "boolean" && typeof v !== "boolean") errors[f.key] = `${f.label} must be yes or no.`;
-    else if (f.type === "select" && !f.options?.some((o) => o.value === v)) errors[f.key] = `Choose one of: ${f.options?.map((o) => o.label).join(", ")}.`;
-    else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = `${f.label} must be text.`;
-    else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = "That doesn’t look like an email address.";
-    else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = "Unknown timezone — use a name like Europe/Lisbon.";
-    else if (f.key === "time_window" && !mentionsTime(String(v))) errors[f.key] = "Give days or times, e.g. Tue–Thu, 14:00–17:00, or January 5 at 3pm.";
-    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = "Paste the meeting’s https:// link.";
+    if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v))) errors[f.key] = t("office.form.error.number", { label: f.label });
+    else if (f.type === "boolean" && typeof v !== "boolean") errors[f.key] = t("office.form.error.boolean", { label: f.label });
+    else if (f.type === "select" && !f.options?.some((o) => o.value === v))
+      errors[f.key] = t("office.form.error.select", { options: f.options?.map((o) => o.label).join(", ") ?? "" });
+    else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = t("office.form.error.text", { label: f.label });
+    else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = t("office.form.error.email");
+    else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = t("office.form.error.timezone");
+    else if (f.key === "time_window" && !mentionsTime(String(v), locale)) errors[f.key] = t("office.form.error.timeWindow");
+    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = t("office.form.error.meetingUrl");
   }
   // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.
   if (
@@ -109,10 +112,10 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
     !(typeof given.meeting_url === "string" && given.meeting_url.trim()) &&
     !errors.meeting_url
   ) {
-    errors.meeting_url = "Paste the meeting’s https:// link.";
+    errors.meeting_url = t("office.form.error.meetingUrl");
   }
   const known = new Set(schema.fields.map((f) => f.key));
-  for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = "Not a field of this form.";
+  for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = t("office.form.error.unknownField");
   return errors;
 }
 

@@ -19,6 +19,8 @@ import { messageExtras } from "./message-extras.js";
 import * as copy from "./narrator.js";
 import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
 import { whoAnswers } from "./group-gate.js";
+import { type Locale, localeSlot, words } from "./speak.js";
+import { pickLocale } from "../shared/i18n.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -34,6 +36,8 @@ export function createIngest(deps: {
   fallback: Planner;
   emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
   defaultTimezone: string;
+  /** The language of people whose profile names none (DEFAULT_LOCALE). */
+  defaultLocale?: Locale;
   onError: (e: unknown, where: string) => void;
   actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
   /** The connected MCP servers' tools. */
@@ -144,7 +148,10 @@ export function createIngest(deps: {
       sender,
       text: req.body_text,
     });
-    const frame = tools.length ? { ...built, tools } : built;
+    // Answered in their own language: their profile's, else the workspace default.
+    const lang = pickLocale(sender.locale, deps.defaultLocale);
+    const t = words(lang);
+    const frame = { ...built, ...(lang === "en" ? {} : { locale: lang }), ...(tools.length ? { tools } : {}) };
     let decision = await decide(frame);
     // A job is proposed only for work a tool of this agent can do; anything else is declined
     // with an offer to hand it to a person, whichever planner suggested it.
@@ -152,7 +159,7 @@ export function createIngest(deps: {
       decision = { type: "decline_work", request: decision.title };
     }
     if ((decision.type === "continue_job" || ("job_id" in decision && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
-      decision = { type: "request_input", question: "Which job do you mean? Reply on its card or name it." };
+      decision = { type: "request_input", question: t("office.ingest.whichJob") };
     }
     // Caused by the person's message: named by the gateway, else their latest message here.
     const cause = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
@@ -182,8 +189,7 @@ export function createIngest(deps: {
         const cards = job ? [job.latest["job.finished"], job.latest["job.tracking"], job.latest["job.formalize"]].filter((c) => c !== undefined) : [];
         const latest = cards.sort((a, b) => b!.created_at.localeCompare(a!.created_at))[0];
         const button = latest?.buttons.find((b) => b.action.type === decision.action);
-        if (!job || !latest || !button)
-          return { ids: await deps.emit(ec, [engine.textDraft(A, "That isn’t possible for this job right now.", decision.job_id)]), notes: "Action not offered" };
+        if (!job || !latest || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, t("office.ingest.notPossible"), decision.job_id)]), notes: "Action not offered" };
         const r = await deps.handleClick({
           tenant_id: req.tenant_id,
           trace_id: req.trace_id,
@@ -204,7 +210,10 @@ export function createIngest(deps: {
         const mode = tool ? agent.tool_modes?.[tool.name] : undefined;
         const problems = tool ? checkArguments(tool.inputSchema, decision.args) : ["unknown tool"];
         if (!tool || (mode !== "auto" && mode !== "approve") || problems.length) {
-          return { ids: await deps.emit(ec, [say(`I can’t run ${decision.tool} for that (${problems.join("; ") || "not allowed"}). Nothing was run.`)]), notes: "Tool not run" };
+          return {
+            ids: await deps.emit(ec, [say(t("office.ingest.cannotRun", { tool: decision.tool, problems: problems.join("; ") || t("office.ingest.notAllowed") }))]),
+            notes: "Tool not run",
+          };
         }
         return withSummary(await openTool(req, sender, agent, tool, decision.args, ec));
       }
@@ -213,15 +222,15 @@ export function createIngest(deps: {
       case "request_input":
         return { ids: await deps.emit(ec, [say(decision.question, decision.job_id)]), notes: "Asked a question" };
       case "escalate":
-        return { ids: await deps.emit(ec, [say(`I need a person for this: ${decision.reason}`, decision.job_id)]), notes: "Escalated" };
+        return { ids: await deps.emit(ec, [say(t("office.ingest.escalate", { reason: decision.reason }), decision.job_id)]), notes: "Escalated" };
       case "decline_work": {
         const request = scrub(decision.request);
         const target = context.handoffTarget(req.tenant_id, sender.entity_id, A);
-        const reply = say(copy.declineWork(agent, request, target?.person.display_name), undefined, false);
+        const reply = say(copy.declineWork(agent, request, target?.person.display_name, t), undefined, false);
         const choices = target
           ? [
-              { label: `Hand it to ${target.person.display_name}`, token: `Hand it to ${target.person.display_name}: ${request}` },
-              { label: "No thanks", token: "No thanks" },
+              { label: t("office.ingest.handTo", { person: target.person.display_name }), token: `Hand it to ${target.person.display_name}: ${request}` },
+              { label: t("office.ingest.noThanks"), token: "No thanks" },
             ]
           : [];
         return { ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]), notes: "Declined work no tool can do" };
@@ -229,7 +238,7 @@ export function createIngest(deps: {
       case "handoff": {
         const request = scrub(decision.request);
         const target = context.handoffTarget(req.tenant_id, sender.entity_id, A, decision.to_name);
-        if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name))]), notes: "Nobody to hand it to" };
+        if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name, t))]), notes: "Nobody to hand it to" };
         // The job is opened in the person's chat with the agent first; the reply here is built
         // from the job it created, so it never says "handed over" for something not written.
         const p = engine.proposeDrafts(
@@ -238,7 +247,7 @@ export function createIngest(deps: {
           {
             title: `From ${sender.display_name}: ${request}`.slice(0, 120),
             kind: "handoff",
-            goal: copy.handoffGoal(sender.display_name, request),
+            goal: copy.handoffGoal(sender.display_name, request, t),
             slots: { requested_by: sender.entity_id, request },
           },
         );
@@ -248,7 +257,7 @@ export function createIngest(deps: {
         );
         const created = context.job(req.tenant_id, p.job_id);
         if (!created) return { ids: made, notes: "Handoff not recorded" };
-        const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title), undefined, false)]);
+        const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title, t), undefined, false)]);
         return { ids: [...made, ...ids], notes: "Handed to a person", job_id: p.job_id };
       }
       case "propose_job": {
@@ -256,7 +265,8 @@ export function createIngest(deps: {
         // A meeting is in the asker's zone unless they named one.
         const zone = decision.kind === "schedule_meeting" && !decision.slots.timezone && sender.time_zone ? { timezone: sender.time_zone } : {};
         const slots = {
-          ...vaultSlots(req.tenant_id, { ...(decision.slots as Record<string, unknown>), ...zone }, req.body_text),
+          // The job keeps the asker's language: its cards stay in it whoever clicks them.
+          ...vaultSlots(req.tenant_id, { ...(decision.slots as Record<string, unknown>), ...zone, ...localeSlot(lang) }, req.body_text),
           ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}),
         };
         const p = engine.proposeDrafts(agent, req, {

@@ -5,6 +5,7 @@ import type { IdGenerator } from "../shared/ids.js";
 import type { CardContext } from "./cards.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft } from "./emitter.js";
+import { jobLocale } from "./speak.js";
 
 /** The drafts every step of a job is made of: card contexts, card events, state changes, chat text. */
 
@@ -29,9 +30,12 @@ export function toolCallId(jobId: string, attempt: number, tool: string = CALEND
 export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenerator }) {
   const { clock, ids } = deps;
 
-  function cardCtx(job: { job_id: string; tenant_id: string; conversation_id: string; title: string }, agent: EntityProfile): CardContext {
+  /** A card's ids, time and authors; its words in the language the job started in. */
+  function cardCtx(job: { job_id: string; tenant_id: string; conversation_id: string; title: string; slots?: { locale?: string } }, agent: EntityProfile): CardContext {
     const who = { entity_id: agent.entity_id, display_name: agent.display_name, actor_type: "agent" as const };
+    const locale = jobLocale(job.slots);
     return {
+      ...(locale === "en" ? {} : { locale }),
       card_id: ids("card"),
       job_id: job.job_id,
       tenant_id: job.tenant_id,

@@ -15,6 +15,8 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   /** A pasted meeting link lives in the vault; the ledger keeps "Zoom link" and the pointer. */
   meeting_url?: TRedactedValue;
   notes?: string;
+  /** The language the job started in (its cards stay in it); absent means English. */
+  locale?: string;
   /** A handoff job: who asked, and what (in their words, PII already vaulted). */
   requested_by?: string;
   request?: string;

@@ -6,6 +6,7 @@ import type { Draft } from "./emitter.js";
 import { agentActor, type JobDrafts } from "./job-drafts.js";
 import type { JobKind, JobSlots } from "./job-machine.js";
 import * as copy from "./narrator.js";
+import { words } from "./speak.js";
 import { meetingLabel, meetingType } from "./tools/meeting-rooms.js";
 import { describeWhen } from "./when/index.js";
 
@@ -29,8 +30,9 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
     agent: EntityProfile,
     spec: { kind: JobKind; goal: string; slots: JobSlots; constraints?: string[]; parent_job_id?: string },
   ): TFormalizeCard {
-    const c = cardCtx(job, agent);
     const s = spec.slots;
+    const c = cardCtx({ ...job, slots: s }, agent);
+    const t = words(s.locale);
     const who = s.attendee_name?.split(/\s+/)[0];
     const meeting = spec.kind === "schedule_meeting";
     const handoff = spec.kind === "handoff";
@@ -38,25 +40,25 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
       ? [
           {
             key: `${copy.slug(s.attendee_name)}_contact`,
-            label: `${who ?? "Attendee"} email/contact`,
+            label: t("office.propose.input.contact", { name: who ?? t("office.form.attendee") }),
             ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }),
           },
           {
             key: "time_window",
-            label: "Preferred days/times",
-            ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when).slice(0, 200) } : { status: "missing" as const }),
+            label: t("office.form.timeWindow.label"),
+            ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when, s.locale).slice(0, 200) } : { status: "missing" as const }),
           },
           {
             key: "timezone",
-            label: "Timezone confirmation",
+            label: t("office.propose.input.timezone"),
             ...(s.timezone ? { status: "provided" as const, value_preview: s.timezone } : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }),
           },
           {
             key: "meeting_link",
-            label: "Where to meet",
+            label: t("office.form.meetingLink.label"),
             ...(s.meeting_link && (meetingType(s.meeting_link) !== "link" || s.meeting_url)
-              ? { status: "provided" as const, value_preview: meetingLabel(s.meeting_link, s.link_label) }
-              : { status: "missing" as const, value_preview: s.link_label ? `Paste your ${s.link_label} link` : "Jitsi Meet, a link, phone or in person?" }),
+              ? { status: "provided" as const, value_preview: meetingLabel(s.meeting_link, s.link_label, t) }
+              : { status: "missing" as const, value_preview: s.link_label ? t("office.propose.input.pasteLink", { service: s.link_label }) : t("office.propose.input.where") }),
           },
         ]
       : [];
@@ -70,23 +72,23 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
         ...(inputs.length ? { inputs_needed: inputs } : {}),
         expected_outputs: meeting
           ? [
-              { kind: "record", description: "Calendar invite (.ics), in your calendar if one is connected" },
-              { kind: "message", description: `Invite emailed to ${who ?? "the attendee"} if mail is set up` },
+              { kind: "record", description: t("office.propose.output.ics") },
+              { kind: "message", description: t("office.propose.output.mail", { name: who ?? t("office.outcome.theAttendee") }) },
             ]
           : handoff
-            ? [{ kind: "message", description: "You do it and mark it done here; I only keep track" }]
-            : [{ kind: "message", description: "Outcome reported here" }],
+            ? [{ kind: "message", description: t("office.propose.output.handoff") }]
+            : [{ kind: "message", description: t("office.propose.output.generic") }],
         ...(spec.constraints?.length ? { constraints: spec.constraints } : {}),
-        sla_hint: meeting ? (missing ? "ETA ~5 minutes after details" : "ETA ~5 minutes") : handoff ? "When you get to it" : "ETA depends on the details",
+        sla_hint: t(meeting ? (missing ? "office.propose.sla.afterDetails" : "office.propose.sla.meeting") : handoff ? "office.propose.sla.handoff" : "office.propose.sla.generic"),
         kind: spec.kind,
         slots: s,
       },
       {
         plan_hint: meeting
-          ? [...(missing ? ["Collect missing details"] : []), "Create calendar invite", `Send invite to ${who ?? "the attendee"}`]
+          ? [...(missing ? [t("office.propose.plan.collect")] : []), t("office.step.create"), t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") })]
           : handoff
-            ? ["You take it on (Approve)", "You do the work", "You mark it done here"]
-            : ["Confirm the details", "Do the work", "Report back here"],
+            ? [t("office.propose.plan.take"), t("office.propose.plan.doWork"), t("office.propose.plan.markDone")]
+            : [t("office.step.generic.confirm"), t("office.step.generic.work"), t("office.propose.plan.report")],
         ...(spec.parent_job_id ? { parent_job_id: spec.parent_job_id } : {}),
       },
     );

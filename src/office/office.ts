@@ -1,3 +1,4 @@
+import type { Locale } from "../shared/i18n.js";
 import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -67,6 +68,8 @@ export interface CreateOfficeDeps {
   mcpServers?: readonly McpServerConfig[];
   /** Timezone suggested (never assumed) when a request names none. */
   defaultTimezone?: string;
+  /** The language agents speak to people whose profile names none (DEFAULT_LOCALE); English when absent. */
+  defaultLocale?: Locale;
   /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
   breaker?: { threshold?: number; windowMs?: number };
 }
@@ -144,6 +147,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     fallback: rules,
     emit,
     defaultTimezone,
+    ...(deps.defaultLocale ? { defaultLocale: deps.defaultLocale } : {}),
     onError,
   });
 

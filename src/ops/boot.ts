@@ -37,6 +37,8 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     ledgerSync: config.ledgerSync,
     logName: config.logName,
     messageEditWindowSeconds: config.messageEditWindowSeconds,
+    digestAfterMinutes: config.digestAfterMinutes,
+    defaultLocale: config.defaultLocale,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,

@@ -28,8 +28,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-const serious = async (page: Page, include: string) =>
-  (await new AxeBuilder({ page }).include(include).analyze()).violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
+const serious = async (page: Page, ...include: string[]) =>
+  (await include.reduce((axe, sel) => axe.include(sel), new AxeBuilder({ page })).analyze()).violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => v.id);
 const openConversation = (page: Page, cid: string) => page.locator(`[data-conversation-id="${cid}"]`).click();
 const firstText = (page: Page) => page.locator(".timeline .item .text").first().textContent();
 const anaSays = async (text: string) => expect((await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text })).status).toBe(202);
@@ -62,7 +64,9 @@ describe("history, search, drafts, links and the divider", () => {
       expect(await page.locator(".timeline .item .text", { hasText: /^history 1$/ }).count()).toBe(1);
       await page.locator(".history-start").waitFor();
       expect(await page.locator(".timeline .item").count()).toBe(1501);
-      expect(await serious(page, ".timeline")).toEqual([]);
+      // axe over the start of history (the marker and the first messages): over all 1,501 items
+      // it takes minutes and checks the same markup 1,500 times.
+      expect(await serious(page, ".history-start", ".timeline .item:nth-of-type(-n+20)")).toEqual([]);
     } finally {
       await ctx.close();
     }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
 import { ACCESS, CALLERS, renderAccessTable, type AccessRow, type Caller } from "../support/access-table.js";
 import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { png } from "../support/pictures.js";
 
 /**
  * The access table (test/support/access-table.ts), driven over real HTTP: every route × every
@@ -19,6 +20,7 @@ const tokens = {} as Record<Caller, string | undefined>;
 let jobId = "";
 let approve: { card_id: string; button_id: string; action: unknown } | undefined;
 let artifactId = "";
+let avatarUrl = "";
 let contactId = "";
 /** Dan's messages in his chat with the agent: one to edit and react to, one to delete. */
 let danMessage = "";
@@ -70,6 +72,10 @@ beforeAll(async () => {
     body: form,
   });
   artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
+  const picture = new FormData();
+  picture.append("file", new Blob([png(8, 8)], { type: "image/png" }), "dan.png");
+  const pic = await fetch(`${t.url}/v1/me/avatar`, { method: "POST", headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-avatar-1" }, body: picture });
+  avatarUrl = ((await pic.json()) as { avatar_url: string }).avatar_url;
   contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
   helperAgent = (await postJson(`${t.url}/v1/agents`, dan.token, { display_name: "Access Helper", role: "Helper" })).body.entity_id;
   leaveGroup = (await postJson(`${t.url}/v1/conversations`, dan.token, { title: "Leavers", participants: [{ entity_id: ana.entity_id }] })).body.conversation_id;
@@ -180,6 +186,9 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/admin/agents/ent_agent_nobody", init: { method: "DELETE" } };
     case "DELETE /v1/admin/tokens/:id":
       return { path: "/v1/admin/tokens/tok_00000000000000000000", init: { method: "DELETE" } };
+    case "POST /v1/admin/policies/preview":
+    case "PUT /v1/admin/policies":
+      return { path: row.route, init: json({ modes: {}, params: { message_edit_window_seconds: 86_399 } }) };
     case "POST /v1/outbox/:id/resend":
       return { path: "/v1/outbox/obx_unknown/resend", init: json({}) };
     case "GET /v1/agents/:id/tools":
@@ -211,6 +220,17 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       form.append("file", new Blob(["x"], { type: "text/plain" }), "note.txt");
       return { path: `/v1/conversations/${conv}/attachments`, init: { method: "POST", body: form } };
     }
+    case "POST /v1/me/avatar": {
+      const form = new FormData();
+      form.append("file", new Blob([png(4, 4)], { type: "image/png" }), "me.png");
+      return { path: "/v1/me/avatar", init: { method: "POST", body: form } };
+    }
+    case "DELETE /v1/me/avatar":
+      return { path: "/v1/me/avatar", init: { method: "DELETE" } };
+    case "GET /v1/avatars/:id":
+      return { path: avatarUrl };
+    case "GET /v1/me/digest":
+      return { path: "/v1/me/digest" };
     case "GET /v1/artifacts/:id":
       return { path: `/v1/artifacts/${artifactId}` };
     case "POST /v1/conversations/:id/context/pin":
@@ -247,6 +267,7 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "GET /v1/ledger/stream":
     case "GET /v1/ledger/checkpoint":
     case "GET /v1/ledger/verify":
+    case "GET /v1/ledger/policies":
       return { path: `${row.route}?tenant_id=${T}` };
     case "GET /v1/ledger/proof/inclusion":
       return { path: `${row.route}?tenant_id=${T}&seq=1` };

@@ -288,3 +288,29 @@ describe("agents", () => {
     expect(regs.slice(-2)).toEqual([DAN, DAN]);
   });
 });
+
+describe("token last used", () => {
+  it("is the session's stored last_seen_at, so it is still known after a restart", async () => {
+    t = await startTestServer({ keep: true });
+    const unused = t.server.gateway.core.tokens.issue({ tenantId: T, entityId: ANA });
+    const before = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await getJson(`${t.url}/v1/session`, ana())).status).toBe(200);
+    const anaToken = ana();
+    const first = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter((x: any) => x.entity_id === ANA);
+    const used = first.find((x: any) => x.last_used_at !== null);
+    expect(first).toHaveLength(2);
+    expect(Date.parse(used.last_used_at)).toBeGreaterThan(before);
+    expect(first.find((x: any) => x.token_id !== used.token_id).last_used_at).toBeNull();
+    const dataDir = t.dataDir;
+    await t.close();
+
+    t = await startTestServer({ dataDir });
+    const after = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter((x: any) => x.entity_id === ANA);
+    expect(after.find((x: any) => x.token_id === used.token_id).last_used_at).toBe(used.last_used_at);
+    expect(after.find((x: any) => x.token_id !== used.token_id).last_used_at).toBeNull();
+    // Still a working token, and the unused one was never stamped by the restart itself.
+    expect((await getJson(`${t.url}/v1/session`, anaToken)).status).toBe(200);
+    expect((await getJson(`${t.url}/v1/session`, unused)).status).toBe(200);
+  });
+});

@@ -57,6 +57,10 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/sessions", what: "my sessions", expect: signedIn(200, 200, 200) },
   { method: "DELETE", route: "/v1/sessions/:session_id", what: "end one of my sessions", expect: signedIn(200, 200, 200) },
   { method: "PUT", route: "/v1/me/profile", what: "change my name, time zone or language", expect: signedIn(200, 200, 200) },
+  { method: "POST", route: "/v1/me/avatar", what: "set my profile picture (a checked picture, served from here)", expect: signedIn(200, 200, 200) },
+  { method: "DELETE", route: "/v1/me/avatar", what: "remove my profile picture", expect: signedIn(200, 200, 200) },
+  { method: "GET", route: "/v1/avatars/:id", what: "a profile picture of someone in my workspace", expect: signedIn(404, 200, 200) },
+  { method: "GET", route: "/v1/me/digest", what: "my e-mail digest setting, and whether it is available", expect: signedIn(200, 200, 200) },
   { method: "PUT", route: "/v1/entities/:id/profile", what: "change a profile: my own, or (admins) anyone's name", expect: signedIn(404, 403, 200) },
   // Workspace administration.
   { method: "POST", route: "/v1/invites", what: "invite a person", expect: signedIn(201, 403, 201) },
@@ -79,6 +83,9 @@ export const ACCESS: AccessRow[] = [
   { method: "DELETE", route: "/v1/admin/agents/:id", what: "remove an agent (unknown agent)", expect: signedIn(404, 403, 404) },
   { method: "GET", route: "/v1/admin/tokens", what: "sign-in tokens: whose, created, last used", expect: signedIn(200, 403, 200) },
   { method: "DELETE", route: "/v1/admin/tokens/:id", what: "revoke a token (unknown token)", expect: signedIn(404, 403, 404) },
+  { method: "GET", route: "/v1/admin/policies", what: "policies: pack mode, mode in force, what may change", expect: signedIn(200, 403, 200) },
+  { method: "POST", route: "/v1/admin/policies/preview", what: "what a set of policy overrides would change", expect: signedIn(200, 403, 200) },
+  { method: "PUT", route: "/v1/admin/policies", what: "set the workspace's policy overrides", expect: signedIn(200, 403, 200) },
   // The directory.
   { method: "GET", route: "/v1/entities", what: "people and agents of my workspace", expect: signedIn(200, 200, 200) },
   { method: "GET", route: "/v1/presence", what: "their presence", expect: signedIn(200, 200, 200) },
@@ -136,6 +143,7 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/ledger/leaves", what: "leaf bytes (only what I may read)", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/checkpoint", what: "signed checkpoint", expect: signedIn(403, 200, 200) },
   { method: "GET", route: "/v1/ledger/verify", what: "verify the whole log", expect: signedIn(403, 403, 200) },
+  { method: "GET", route: "/v1/ledger/policies", what: "the policy pack as it judges my workspace", expect: signedIn(403, 403, 200) },
   { method: "POST", route: "/v1/ledger/append", what: "append events as myself", expect: signedIn(403, 404, 200) },
   { method: "POST", route: "/v1/ledger/append", variant: "own", what: "append a message to my own conversation", expect: signedIn(403, 200, 200) },
   { method: "POST", route: "/v1/office/ingest_message", what: "hand a message to Office", expect: signedIn(403, 404, 200) },

@@ -4,6 +4,7 @@ import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
+import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ entity_id: string, display_name: string, role: string | null, capabilities: string[], allowed_tools: string[], status: "active"|"paused" }} Agent */
 
@@ -32,6 +33,7 @@ function AgentItem({ a, reload }) {
     );
   }, [a.entity_id]);
   const id = (/** @type {string} */ part) => `agent-${a.entity_id}-${part}`;
+  const here = `[data-agent=${attr(a.display_name)}]`;
   /** @param {string} name */
   const toggle = (name) => setAllowed(allowed.includes(name) ? allowed.filter((x) => x !== name) : [...allowed, name]);
   /** @param {Event} e */
@@ -44,6 +46,7 @@ function AgentItem({ a, reload }) {
       toast(why(err, t("admin.agents.save_error", { name: a.display_name })));
     }
     await reload();
+    focusWhenDrawn([`${here} [data-act="save"]`]);
   };
   const pause = async () => {
     try {
@@ -53,6 +56,8 @@ function AgentItem({ a, reload }) {
       toast(why(err, t("admin.agents.change_error")));
     }
     await reload();
+    // Pause becomes Resume (and back): the same place, the new label.
+    focusWhenDrawn([`${here} [data-act="pause"]`]);
   };
   const remove = async () => {
     const ok = await confirmDialog({
@@ -69,6 +74,7 @@ function AgentItem({ a, reload }) {
       toast(why(err, t("admin.agents.remove_error")));
     }
     await reload();
+    focusWhenDrawn([`${here} [data-act="remove"]`, "#admin-agents"]);
   };
   return html`<li class="outbox-item" data-agent=${a.display_name}>
     <div class="outbox-main">
@@ -84,14 +90,14 @@ function AgentItem({ a, reload }) {
         ${tools === null ? html`<div class="loading">${t("admin.agents.loading_tools")}</div>` : null}
         ${(tools ?? []).map(
           (tool) => html`<label key=${tool.name} class="admin-check">
-            <input type="checkbox" checked=${allowed.includes(tool.name)} onChange=${() => toggle(tool.name)} />
+            <input type="checkbox" value=${tool.name} checked=${allowed.includes(tool.name)} onChange=${() => toggle(tool.name)} />
             <span>${tool.name}</span> <span class="muted small">${tool.source === "built-in" ? t("admin.agents.builtin") : t("admin.agents.mcp")}</span></label>`,
         )}
       </fieldset>
       <div class="admin-actions">
-        <button class="btn btn-primary btn-small" type="submit">${t("admin.agents.save", { name: a.display_name })}</button>
-        <button type="button" class="btn btn-secondary btn-small" onClick=${pause}>${t(a.status === "paused" ? "admin.agents.resume" : "admin.agents.pause", { name: a.display_name })}</button>
-        <button type="button" class="btn btn-danger btn-small" onClick=${remove}>${t("admin.agents.remove", { name: a.display_name })}</button>
+        <button class="btn btn-primary btn-small" type="submit" data-act="save">${t("admin.agents.save", { name: a.display_name })}</button>
+        <button type="button" class="btn btn-secondary btn-small" data-act="pause" onClick=${pause}>${t(a.status === "paused" ? "admin.agents.resume" : "admin.agents.pause", { name: a.display_name })}</button>
+        <button type="button" class="btn btn-danger btn-small" data-act="remove" onClick=${remove}>${t("admin.agents.remove", { name: a.display_name })}</button>
       </div>
     </form>
   </li>`;
@@ -108,7 +114,7 @@ export function AdminAgents() {
     );
   useEffect(() => void load(), []);
   return html`<section class="admin-section" aria-labelledby="admin-agents">
-    <h3 class="section-title" id="admin-agents">${t("admin.agents.title")}</h3>
+    <h3 class="section-title" id="admin-agents" tabIndex="-1">${t("admin.agents.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${agents && agents.length === 0 ? html`<p class="notice">${t("admin.agents.none")}</p>` : null}
     <ul class="outbox-list admin-agents">

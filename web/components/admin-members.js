@@ -5,6 +5,7 @@ import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
 import { AdminLink } from "./admin-link.js";
+import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ entity_id: string, display_name: string, access: "owner"|"admin"|"member", roles: string[], status: "active"|"deactivated", joined_at: string }} Member */
 
@@ -56,14 +57,19 @@ export function AdminMembers({ me }) {
         t("admin.members.deactivated_toast", { name: m.display_name }),
         t("admin.members.deactivate_error", { name: m.display_name }),
       );
+    // Their Deactivate button is gone: focus goes to the Reactivate that replaced it.
+    focusWhenDrawn([`[data-member=${attr(m.display_name)}] [data-act="reactivate"]`, `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
   };
   /** @param {Member} m */
-  const reactivate = (m) =>
-    act(
+  const reactivate = async (m) => {
+    await act(
       async () => setLink({ who: m.display_name, url: (await api.reactivateMember(m.entity_id)).signin_url }),
       t("admin.members.back", { name: m.display_name }),
       t("admin.members.reactivate_error", { name: m.display_name }),
     );
+    // The link to send them, shown once, is what comes next.
+    focusWhenDrawn([".admin-members-link input", `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
+  };
   /** @param {Member} m */
   const rotate = async (m) => {
     const ok = await confirmDialog({
@@ -95,7 +101,7 @@ export function AdminMembers({ me }) {
     <h3 class="section-title" id="admin-members">${t("admin.members.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${members === null && !error ? html`<div class="loading">${t("admin.members.loading")}</div>` : null}
-    ${link ? html`<p class="notice" role="status">${t("admin.members.link_shown", { name: link.who })}</p><${AdminLink} label=${t("admin.members.link_label", { name: link.who })} url=${link.url} />` : null}
+    ${link ? html`<div class="admin-members-link"><p class="notice" role="status">${t("admin.members.link_shown", { name: link.who })}</p><${AdminLink} label=${t("admin.members.link_label", { name: link.who })} url=${link.url} /></div>` : null}
     <ul class="outbox-list admin-members">
       ${(members ?? []).map(
         (m) => html`<li key=${m.entity_id} class="outbox-item" data-member=${m.display_name}>
@@ -111,11 +117,11 @@ export function AdminMembers({ me }) {
               </select></label>
             ${
               m.status === "deactivated"
-                ? html`<button type="button" class="btn btn-secondary btn-small" onClick=${() => reactivate(m)}>${t("admin.members.reactivate", { name: m.display_name })}</button>`
+                ? html`<button type="button" class="btn btn-secondary btn-small" data-act="reactivate" onClick=${() => reactivate(m)}>${t("admin.members.reactivate", { name: m.display_name })}</button>`
                 : m.entity_id === me
                   ? null
                   : html`<button type="button" class="btn btn-ghost btn-small" onClick=${() => rotate(m)}>${t("admin.members.rotate", { name: m.display_name })}</button>
-                    <button type="button" class="btn btn-danger btn-small" onClick=${() => deactivate(m)}>${t("admin.members.deactivate", { name: m.display_name })}</button>`
+                    <button type="button" class="btn btn-danger btn-small" data-act="deactivate" onClick=${() => deactivate(m)}>${t("admin.members.deactivate", { name: m.display_name })}</button>`
             }
           </div>
         </li>`,

@@ -6,6 +6,7 @@ import { navigate } from "../router.js";
 import { AdminMembers } from "./admin-members.js";
 import { AdminAgents } from "./admin-agents.js";
 import { AdminTokens } from "./admin-tokens.js";
+import { AdminPolicies } from "./admin-policies.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -36,6 +37,7 @@ export function AdminPage({ s }) {
       <${AdminMembers} me=${s.me?.entity_id ?? ""} />
       <${AdminAgents} />
       <${AdminTokens} />
+      <${AdminPolicies} />
     </div>
   </section>`;
 }

@@ -4,11 +4,12 @@ import { dateTime } from "../format.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { toast } from "../store.js";
+import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ token_id: string, entity_id: string, display_name: string, created_at: string, last_used_at: string | null }} Token */
 
 /** @param {string | null} iso */
-const when = (iso) => (iso ? dateTime(iso) : t("admin.tokens.not_since"));
+const when = (iso) => (iso ? dateTime(iso) : t("admin.tokens.neverUsed"));
 
 /** Sign-in tokens of the workspace: whose, created, last used; Revoke ends one at once. */
 export function AdminTokens() {
@@ -22,6 +23,10 @@ export function AdminTokens() {
   useEffect(() => void load(), []);
   /** @param {Token} tok */
   const revoke = async (tok) => {
+    // The row leaves: focus goes to the next token's Revoke, else the one before, else the heading.
+    const list = tokens ?? [];
+    const at = list.findIndex((x) => x.token_id === tok.token_id);
+    const near = [list[at + 1], list[at - 1]].filter((x) => x !== undefined).map((x) => `[data-token=${attr(x.token_id)}] button`);
     try {
       await api.revokeToken(tok.token_id);
       toast(t("admin.tokens.ended", { name: tok.display_name }));
@@ -29,9 +34,10 @@ export function AdminTokens() {
       toast(e instanceof ApiError ? t("admin.why", { what: t("admin.tokens.revoke_error"), reason: e.message }) : t("admin.tokens.revoke_error"));
     }
     await load();
+    focusWhenDrawn([...near, "#admin-tokens"]);
   };
   return html`<section class="admin-section" aria-labelledby="admin-tokens">
-    <h3 class="section-title" id="admin-tokens">${t("admin.tokens.title")}</h3>
+    <h3 class="section-title" id="admin-tokens" tabIndex="-1">${t("admin.tokens.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     <table class="admin-table">
       <caption class="visually-hidden">${t("admin.tokens.caption")}</caption>

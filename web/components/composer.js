@@ -6,17 +6,19 @@ import { Icon } from "./icon.js";
 import { openRunForm, sendText } from "../actions.js";
 import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
+import { QuickMenu } from "./quick-menu.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
 import { cancelCompose, saveEdit } from "../message-actions.js";
-import { getState, subscribe } from "../store.js";
+import { getState, subscribe, toast } from "../store.js";
 import { stateLabel } from "../format.js";
+import { api } from "../api.js";
+import { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionMark, mentionsIn } from "../mentions.js";
+import { PickerList, useCombobox } from "./picker-list.js";
+import { MentionOffer } from "./mention-offer.js";
 
 /** @typedef {import('../types.js').JobHead} JobHead */
-
-/** Quick actions that start a message: composer.tpl.<name> is the label, <name>_text the words put in the box. */
-const TEMPLATES = ["meeting", "invoice", "follow_up"];
 
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
@@ -24,15 +26,24 @@ const TEMPLATES = ["meeting", "invoice", "follow_up"];
  * above the box, and what is typed goes with them as their caption. Typing `#` opens a picker
  * of this conversation's jobs; a picked job becomes a chip and a `#Title` mark where the cursor
  * was, sent as a `[ref …]` token at that place, so the server knows exactly which job the person
- * means (names never resolve identity).
+ * means (names never resolve identity). Typing `@` opens a picker of the conversation's people and
+ * agents (and the workspace's other agents); a picked name goes into the text as `@Name` and its
+ * entity id with the message as a mention. Both pickers are comboboxes (picker-list.js).
  * @param {{ cid: string, prefill: { conversationId: string, text: string, n: number } | null, job?: JobHead, onPin: () => void, pinned: boolean, jobs?: JobHead[] }} props
  */
 export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const [text, setText] = useState(() => loadDraft(cid));
-  const [menu, setMenu] = useState(false);
   const [refs, setRefs] = useState(/** @type {Array<{ job_id: string, title: string }>} */ ([]));
-  const [query, setQuery] = useState(/** @type {string | null} */ (null));
-  const matches = query === null ? [] : jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.toLowerCase())).slice(0, 8);
+  const [query, setQuery] = useState(/** @type {{ trigger: '#'|'@', query: string, start: number } | null} */ (null));
+  const [picked, setPicked] = useState(/** @type {Array<{ entity_id: string, name: string }>} */ ([]));
+  // Escape closes a picker for the word it was opened in; typing elsewhere may open it again.
+  const dismissed = useRef(-1);
+  const [offer, setOffer] = useState(/** @type {null | { agents: import('../mentions.js').Candidate[], text: string, ids: string[], replyTo: string | undefined }} */ (null));
+  const st = getState();
+  const conv = st.conversations.find((c) => c.conversation_id === cid);
+  const candidates = mentionCandidates(conv, st.entities, st.me?.entity_id);
+  const matches = query?.trigger === "#" ? jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.query.toLowerCase())).slice(0, 8) : [];
+  const people = query?.trigger === "@" ? matchCandidates(candidates, query.query) : [];
   const area = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
   const file = useRef(/** @type {HTMLInputElement | null} */ (null));
   const staged = useStaged(cid);
@@ -60,6 +71,8 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     setText(loadDraft(cid));
     setRefs([]);
     setQuery(null);
+    setPicked([]);
+    setOffer(null);
   }, [cid]);
   useLayoutGrow(area, text);
   const mode = useComposeMode(cid);
@@ -96,18 +109,53 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       setText("");
       return;
     }
-    sendText(cid, out, mode?.kind === "reply" ? mode.message_id : undefined);
+    const replyTo = mode?.kind === "reply" ? mode.message_id : undefined;
+    const ids = mentionsIn(text, picked, candidates);
+    // An agent mentioned here but not in the conversation would not answer: ask first.
+    const absent = absentAgents(ids, candidates);
+    if (absent.length) {
+      setQuery(null);
+      setOffer({ agents: absent, text: out, ids, replyTo });
+      return;
+    }
+    deliver(out, ids, replyTo);
+  };
+  /** Sends the text with its mentions and empties the box. @param {string} words @param {string[]} ids @param {string | undefined} replyTo */
+  const deliver = (words, ids, replyTo) => {
+    sendText(cid, words, replyTo, ids);
     if (mode) cancelCompose();
     setText("");
     setRefs([]);
+    setPicked([]);
     setQuery(null);
-    area.current?.focus();
+    setOffer(null);
+    requestAnimationFrame(() => area.current?.focus());
+  };
+  /** The offer's Add: each agent joins, then the message goes (so they answer it). On a refusal nothing is sent. */
+  const addThenSend = async () => {
+    if (!offer) return;
+    for (const a of offer.agents) {
+      try {
+        await api.addMember(cid, a.entity_id);
+      } catch (e) {
+        toast(t("mentions.offer.failed", { name: a.name, reason: /** @type {Error} */ (e).message }));
+        return;
+      }
+    }
+    deliver(offer.text, offer.ids, offer.replyTo);
+  };
+  const closeOffer = () => {
+    setOffer(null);
+    requestAnimationFrame(() => area.current?.focus());
   };
   /** @param {string} value @param {number} caret */
   const onText = (value, caret) => {
     setText(value);
-    const m = /(^|\s)#([^\s#]*)$/.exec(value.slice(0, caret));
-    setQuery(m ? m[2] : null);
+    // Typing again means the text in an open offer is no longer what would be sent.
+    setOffer(null);
+    const found = findTrigger(value, caret);
+    if (!found || found.start !== dismissed.current) dismissed.current = -1;
+    setQuery(found && found.start !== dismissed.current ? found : null);
   };
   /** The `#query` typed so far becomes the job's mark, right there, with the caret after it. @param {JobHead} j */
   const pick = (j) => {
@@ -128,6 +176,42 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       el?.setSelectionRange(at, at);
     });
   };
+  /** The `@query` typed so far becomes `@Name `, and the person or agent a mention. @param {import('../mentions.js').Candidate} c */
+  const pickPerson = (c) => {
+    const el = area.current;
+    const caret = el?.selectionStart ?? text.length;
+    const before = text.slice(0, caret).replace(/@[^\s#@]*$/, "");
+    const after = text.slice(caret);
+    const mark = `${mentionMark(c.name)}${/^\s/.test(after) ? "" : " "}`;
+    setText(`${before}${mark}${after}`);
+    setPicked((p) => (p.some((x) => x.entity_id === c.entity_id) ? p : [...p, { entity_id: c.entity_id, name: c.name }]));
+    setQuery(null);
+    const at = before.length + mark.length;
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at, at);
+    });
+  };
+  // One list for both pickers; an option's value is what picking it does.
+  const options =
+    query?.trigger === "@"
+      ? people.map((c) => ({
+          key: c.entity_id,
+          label: c.name,
+          detail: c.agent ? t(c.member ? "mentions.picker.agent" : "mentions.picker.notMember") : undefined,
+          value: () => pickPerson(c),
+        }))
+      : matches.map((j) => ({ key: j.job_id, label: j.title ?? j.job_id, detail: stateLabel(j.state), value: () => pick(j) }));
+  const combo = useCombobox({
+    id: "composer-picker",
+    open: query !== null,
+    options,
+    onPick: (run) => run(),
+    onClose: () => {
+      dismissed.current = query?.start ?? -1;
+      setQuery(null);
+    },
+  });
   /** Removing a chip removes its mark from the text too. @param {{ job_id: string, title: string }} r */
   const unpick = (r) => {
     setRefs((x) => x.filter((y) => y.job_id !== r.job_id));
@@ -135,7 +219,6 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
   /** @param {string} words */
   const useTemplate = (words) => {
-    setMenu(false);
     setText(words);
     requestAnimationFrame(() => area.current?.focus());
   };
@@ -151,38 +234,17 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         : null
     }
     ${
-      menu
-        ? html`<div class="quick-menu" role="menu" aria-label=${t("composer.quick_actions")}>
-      <span class="quick-title">${t("composer.start_job")}</span>
-      ${TEMPLATES.map((name) => html`<button key=${name} type="button" role="menuitem" onClick=${() => useTemplate(t(`composer.tpl.${name}_text`))}>${t(`composer.tpl.${name}`)}</button>`)}
-      ${
-        job
-          ? html`<span class="quick-title">${t("composer.current_job")}</span>
-        <button type="button" role="menuitem" onClick=${() => {
-          setMenu(false);
-          navigate(`/jobs/${encodeURIComponent(job.job_id)}`);
-        }}>${t("composer.open_job", { title: job.title ?? job.job_id })}</button>
-        <button type="button" role="menuitem" onClick=${() => {
-          setMenu(false);
-          onPin();
-        }}>${pinned ? t("composer.unpin") : t("composer.pin")}</button>`
-          : null
-      }
-    </div>`
+      query !== null
+        ? html`<${PickerList} id="composer-picker" className=${query.trigger === "#" ? "job-picker" : "mention-picker"}
+            label=${t(query.trigger === "#" ? "mentions.picker.jobs" : "mentions.picker.people")}
+            empty=${t(query.trigger === "#" ? "mentions.picker.noJobs" : "mentions.picker.noPeople")}
+            options=${options} active=${combo.active} optionId=${combo.optionId} onPick=${(/** @type {() => void} */ run) => run()} />`
         : null
     }
     ${
-      query !== null
-        ? html`<ul class="job-picker" role="listbox" aria-label=${t("composer.pick_job")}>
-      ${
-        matches.length
-          ? matches.map(
-              (j) => html`<li key=${j.job_id}><button type="button" role="option" onMouseDown=${(/** @type {Event} */ e) => e.preventDefault()} onClick=${() => pick(j)}>
-        <span>${j.title ?? j.job_id}</span> <span class="muted small">${stateLabel(j.state)}</span></button></li>`,
-            )
-          : html`<li class="muted small">${t("composer.no_job")}</li>`
-      }
-    </ul>`
+      offer
+        ? html`<${MentionOffer} agents=${offer.agents} mayAdd=${mayAddMembers(st.me, conv, st.entities)} onAdd=${addThenSend}
+            onSend=${() => deliver(offer.text, offer.ids, offer.replyTo)} onCancel=${closeOffer} />`
         : null
     }
     ${
@@ -194,7 +256,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         : null
     }
     <${StagedFiles} cid=${cid} files=${staged} />
-    <button type="button" class="icon-btn" aria-label=${t("composer.quick_actions")} aria-expanded=${menu} title=${t("composer.quick_actions")} onClick=${() => setMenu(!menu)}><${Icon} name="bolt" /></button>
+    <${QuickMenu} job=${job} pinned=${pinned} onPin=${onPin} onTemplate=${useTemplate} onOpenJob=${(/** @type {string} */ id) => navigate(`/jobs/${encodeURIComponent(id)}`)} />
     <button type="button" class="icon-btn" aria-label=${t("composer.attach")} title=${t("composer.attach")} onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {
@@ -211,20 +273,16 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         stageFiles(cid, files);
       }}
       value=${text} onInput=${(/** @type {any} */ e) => onText(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length)}
+      ...${combo.inputProps}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
-        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && query !== null && matches[0]) {
-          e.preventDefault();
-          pick(matches[0]);
-          return;
-        }
+        if (combo.onKeyDown(e)) return;
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
           e.preventDefault();
           send();
         }
         if (e.key === "Escape") {
-          setMenu(false);
           setQuery(null);
-          if (mode && query === null && !menu) leaveMode();
+          if (mode && query === null) leaveMode();
         }
       }}></textarea>
     <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>

@@ -4,6 +4,7 @@ import { html } from "../lib/preact.js";
 import { clock } from "../format.js";
 import { navigate } from "../router.js";
 import { CardButtons } from "./card-buttons.js";
+import { CardPeopleActions } from "./card-people.js";
 import { FinishedBody } from "./finished-body.js";
 import { FormalizeBody } from "./formalize-body.js";
 import { JobIdChip } from "./job-id-chip.js";
@@ -56,6 +57,7 @@ export function JobCard({ card, ts, live, jobState, acted }) {
     ${c.summary ? html`<p class="card-summary">${c.summary}</p>` : null}
     ${body}
     ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} acted=${acted} />` : null}
+    ${live ? html`<${CardPeopleActions} jobId=${card.job_id} title=${c.title ?? ""} ownerId=${c.owner?.entity_id} jobState=${jobState ?? c.state} />` : null}
     <button type="button" class="card-details" onClick=${open}>${t("card.details")}</button>
   </article>`;
 }

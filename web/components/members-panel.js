@@ -1,5 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
+import { Avatar } from "./avatar.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api } from "../api.js";
@@ -68,6 +69,7 @@ export function MembersPanel({ s, conv, onClose }) {
             ...(e?.roles ?? []).filter((r) => r === "admin").map(() => t("members.admin")),
           ];
           return html`<li key=${id} class="member-row">
+            <${Avatar} name=${name} id=${id} agent=${e?.actor_type === "agent"} size="xs" />
             <span class="member-name">${id === me ? t("members.you", { name }) : name}</span>
             ${badges.filter(Boolean).map((b) => html`<span class="role-badge">${b}</span>`)}
             ${

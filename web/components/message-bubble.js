@@ -1,5 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
+import { Avatar } from "./avatar.js";
 import { html, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
@@ -19,15 +20,15 @@ import { deleteMessage, startCompose } from "../message-actions.js";
  * replies to, "edited", its reactions, and the actions on it: Reply, React, and Edit / Delete
  * for its author (Delete for an admin too).
  * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean,
- *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean }} props
+ *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
-export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin }) {
+export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
-      ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
+      ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} />` : html`<${TokenText} text=${text} />`}</span>
+      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
       <span class="meta">${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? t("bubble.sending") : status === "failed" ? t("bubble.not_sent") : t("bubble.sent")}</span></span>`

@@ -4,6 +4,7 @@ import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { getState, setState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
+import { DigestSetting, ProfilePicture } from "./profile-picture.js";
 import { SessionsSection } from "./sessions-section.js";
 import { ThemeSwitch } from "./theme-switch.js";
 import { AUTO, LOCALES, loadLocale, pickLocale, t } from "../i18n.js";
@@ -40,6 +41,7 @@ export function ProfileDialog({ s }) {
   };
 
   return html`<${ModalFrame} title=${t("profile.title")} onClose=${close}>
+    <${ProfilePicture} s=${s} />
     <${ProfileFields} s=${s} />
     <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => {
       e.preventDefault();
@@ -58,6 +60,7 @@ export function ProfileDialog({ s }) {
         <button type="submit" class="btn btn-primary" disabled=${busy}>${t("common.save")}</button>
       </div>
     </form>
+    <${DigestSetting} s=${s} />
     <${SessionsSection} />
     <${ThemeSwitch} />
   <//>`;

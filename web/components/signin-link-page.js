@@ -61,7 +61,7 @@ export function SigninLinkPage() {
       setError(explain(err));
     }
   };
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <h1>${t("signin_link.title")}</h1>
@@ -75,5 +75,5 @@ export function SigninLinkPage() {
         }}>${t("signin_link.other_ways")}</a>
       </div>
     </div>
-  </div>`;
+  </main>`;
 }

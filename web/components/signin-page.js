@@ -27,7 +27,7 @@ export function SigninPage() {
       setError(err instanceof ApiError && err.status === 401 ? t("signin.bad_token") : t("signin.error"));
     }
   };
-  return html`<div class="auth">
+  return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <h1>LogLine</h1>
@@ -48,5 +48,5 @@ export function SigninPage() {
           navigate("/onboarding");
         }}>${t("signin.create_workspace")}</a></div>
     </div>
-  </div>`;
+  </main>`;
 }

@@ -93,7 +93,7 @@ export function Timeline({ s, cid, jobs }) {
     if (m.kind === "text" || typeof m.body_text === "string") {
       const mentionsYou = Array.isArray(m.mentions) && m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
       return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
-        links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} />`;
+        links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} mentioned=${mentionedNames(s, m.mentions)} />`;
     }
     return html`<${SystemEvent} text=${t("timeline.unknown_item")} />`;
   }
@@ -132,4 +132,10 @@ export function Timeline({ s, cid, jobs }) {
       ${out}
     </div>
   </section>`;
+}
+
+/** The display names of the people and agents a message mentions (highlighted in its bubble). @param {State} s @param {unknown} mentions */
+function mentionedNames(s, mentions) {
+  if (!Array.isArray(mentions)) return [];
+  return mentions.map((/** @type {{ entity_id: string }} */ x) => s.entities[x.entity_id]?.display_name).filter((n) => typeof n === "string");
 }

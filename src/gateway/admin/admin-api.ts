@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import type { ZSetAccessRequest, ZUpdateAgentRequest } from "../../../contracts/admin.js";
+import type { TPolicyOverridesRequest, ZSetAccessRequest, ZUpdateAgentRequest } from "../../../contracts/admin.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { listAgents, removeAgent, setAgentPaused, updateAgent } from "./agents.js";
 import { deactivateMember, listMembers, reactivateMember, setAccess } from "./members.js";
+import { listPolicies, previewOverrides, saveOverrides } from "./policies.js";
 import { listTokens, revokeToken, rotateTokens } from "./tokens.js";
 
 /** The Admin screens' part of the gateway's door: one method per route under /v1/admin. */
@@ -31,6 +32,12 @@ export interface AdminApi {
   listTokens(p: Principal): ReturnType<typeof listTokens>;
   /** DELETE /v1/admin/tokens/:token_id. */
   revokeToken(p: Principal, tokenId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/admin/policies: each policy's pack mode, mode in force and allowed modes; the tunable parameters. */
+  listPolicies(p: Principal): ReturnType<typeof listPolicies>;
+  /** POST /v1/admin/policies/preview: what a proposed set of overrides changes; writes nothing. */
+  previewOverrides(p: Principal, body: TPolicyOverridesRequest): ReturnType<typeof previewOverrides>;
+  /** PUT /v1/admin/policies: the workspace's whole set of overrides (policy.overrides_set). */
+  saveOverrides(p: Principal, body: TPolicyOverridesRequest, idem: IdemScope): Promise<StoredResponse>;
 }
 
 export function createAdminApi(core: Core): AdminApi {
@@ -46,5 +53,8 @@ export function createAdminApi(core: Core): AdminApi {
     removeAgent: (p, id, idem) => removeAgent(core, p, id, idem),
     listTokens: (p) => listTokens(core, p),
     revokeToken: (p, id, idem) => revokeToken(core, p, id, idem),
+    listPolicies: (p) => listPolicies(core, p),
+    previewOverrides: (p, body) => previewOverrides(core, p, body),
+    saveOverrides: (p, body, idem) => saveOverrides(core, p, body, idem),
   };
 }

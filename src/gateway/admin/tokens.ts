@@ -19,15 +19,25 @@ interface Row {
   token_hash: string;
   entity_id: string;
   created_at: string;
+  last_seen_at: string | null;
 }
 
 const tokenIdOf = (tokenHash: string) => `tok_${createHash("sha256").update(`token-id\0${tokenHash}`).digest("hex").slice(0, 20)}`;
 
 function liveTokens(core: Core, tenantId: string): Row[] {
   return core.db
-    .prepare<[string, number], Row>("SELECT token_hash, entity_id, created_at FROM gateway_tokens WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT ?")
+    .prepare<[string, number], Row>(
+      "SELECT token_hash, entity_id, created_at, last_seen_at FROM gateway_tokens WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT ?",
+    )
     .all(tenantId, LISTED);
 }
+
+/**
+ * The session's persisted `last_seen_at` (written by the auth middleware, at most once a minute
+ * per token), so it survives a restart. A token is stamped with its creation time when issued:
+ * that alone is not a use, so it reads as never used.
+ */
+const lastUsed = (r: Row): string | null => (r.last_seen_at && r.last_seen_at !== r.created_at ? r.last_seen_at : null);
 
 /** GET /v1/admin/tokens: live tokens of the workspace's people, newest first (at most 500). */
 export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof ZTokenView>[] } {
@@ -36,9 +46,7 @@ export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof Z
   const tokens = liveTokens(core, p.tenantId).flatMap((r) => {
     const who = people.get(r.entity_id);
     if (!who) return [];
-    return [
-      { token_id: tokenIdOf(r.token_hash), entity_id: r.entity_id, display_name: who.display_name, created_at: r.created_at, last_used_at: core.tokenUse.lastUsed(r.token_hash) },
-    ];
+    return [{ token_id: tokenIdOf(r.token_hash), entity_id: r.entity_id, display_name: who.display_name, created_at: r.created_at, last_used_at: lastUsed(r) }];
   });
   return { tokens };
 }

@@ -73,6 +73,8 @@ export async function postText(
 ): Promise<StoredResponse> {
   const conv = memberConversation(core, p, conversationId);
   const mentions = checkMentions(core, p, conv, body.mentions);
+  // Mentioned agents who are not here cannot answer yet: the sender is told which (the UI offers to add them).
+  const absent = mentions.filter((m) => !conv.participants.has(m.entity_id)).map((m) => m.entity_id);
   // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   if (body.reply_to_message_id !== undefined) liveMessage(core, p, conversationId, body.reply_to_message_id, "reply_to_message_id");
@@ -117,6 +119,8 @@ export async function postText(
                 body_text: body.body_text,
                 message_event_id: ev.event_id,
                 ...(mentions.length ? { mentions: mentions.map((m) => m.entity_id) } : {}),
+                // A reply to an agent's message is for that agent (group-gate reads it).
+                ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
               },
             }),
         }
@@ -127,6 +131,7 @@ export async function postText(
       client_action: "message.send",
       message_id: messageId,
       ...(body.client_message_id ? { client_message_id: body.client_message_id } : {}),
+      ...(absent.length ? { not_in_conversation: absent } : {}),
       created_event_ids: r.accepted_event_ids,
       cursor: r.cursor,
     }),

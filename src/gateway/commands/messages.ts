@@ -6,6 +6,7 @@ import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { scrubText } from "../pii.js";
 import { notFound, type Core } from "../core.js";
 import { pageTimeline } from "../projections/timeline.js";
+import { editWindowMs } from "../admin/policies.js";
 
 /** Different emoji one message may carry; a reaction beyond them is refused (each can be put on by everyone). */
 const REACTION_KINDS_MAX = 20;
@@ -44,8 +45,8 @@ export async function editMessage(core: Core, p: Principal, conversationId: stri
   if (item.sender.entity_id !== p.entityId) throw new AppError("UNAUTHORIZED_ACTION", "Only the author can edit a message");
   if (item.message.kind !== "text" || item.message.action) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
-  const windowMs = core.messageEditWindowMs;
-  if (core.clock.now() - Date.parse(item.ts) > windowMs) {
+  const windowMs = editWindowMs(core, p.tenantId);
+  if (windowMs !== null && core.clock.now() - Date.parse(item.ts) > windowMs) {
     throw new AppError("EDIT_WINDOW_CLOSED", `A message can be edited for ${Math.round(windowMs / 1000)} s after it was sent`, {
       edit_window_seconds: Math.round(windowMs / 1000),
     });

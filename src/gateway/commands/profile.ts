@@ -5,6 +5,7 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
+import type { EntityRow } from "../projections/state.js";
 
 type ProfileUpdate = z.infer<typeof ZProfileUpdateRequest>;
 
@@ -42,7 +43,15 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     const others = Object.keys(body).filter((k) => k !== "display_name");
     if (others.length) throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
   }
-  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string } = { entity_id: entityId };
+  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string; email_digest?: boolean } = { entity_id: entityId };
+  if (body.email_digest !== undefined) {
+    // Turning it on needs somewhere to send it; turning it off never does.
+    const why = body.email_digest ? digestUnavailable(core, target) : undefined;
+    if (why === "mail_not_configured")
+      throw new AppError("SERVICE_UNAVAILABLE", "The e-mail digest is off here: this server has no mail configured.", { field: "email_digest", reason: why });
+    if (why === "no_email") throw new AppError("VALIDATION_ERROR", "Add your email first: the digest is sent there.", { field: "email_digest", reason: why });
+    payload.email_digest = body.email_digest;
+  }
   if (body.display_name !== undefined) payload.display_name = body.display_name;
   if (body.time_zone !== undefined) {
     const tz = canonicalTimeZone(body.time_zone);
@@ -62,7 +71,22 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     ...(target.avatar_url ? { avatar_url: target.avatar_url } : {}),
     ...(target.time_zone ? { time_zone: target.time_zone } : {}),
     ...(target.locale ? { locale: target.locale } : {}),
+    ...(target.email_digest !== undefined ? { email_digest: target.email_digest } : {}),
     ...payload,
   };
   return core.commit(p.tenantId, [ev], { idem, status: 200, body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }) });
+}
+
+/** Why this person cannot have the e-mail digest, if they cannot. */
+function digestUnavailable(core: Core, person: EntityRow): "mail_not_configured" | "no_email" | undefined {
+  if (!core.digest.available) return "mail_not_configured";
+  if (!person.email?.vault_ref) return "no_email";
+  return undefined;
+}
+
+/** GET /v1/me/digest: whether I asked for the digest, and whether it can be had here. */
+export function digestSettings(core: Core, p: Principal) {
+  const me = core.me(p);
+  const reason = digestUnavailable(core, me);
+  return { enabled: Boolean(me.email_digest) && !reason, available: !reason, ...(reason ? { reason } : {}), after_minutes: core.digest.afterMinutes };
 }

@@ -21,6 +21,7 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(prev?.locale !== undefined ? { locale: prev.locale } : {}),
       ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
       ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
+      ...(prev?.email_digest !== undefined ? { email_digest: prev.email_digest } : {}),
       ...(prev?.status ? { status: prev.status } : {}),
       ...(prev?.paused ? { paused: true } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
@@ -32,7 +33,13 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
     const row = state.entities.get(p.entity_id);
     if (!row) return;
     if (p.display_name !== undefined) row.display_name = row.profile_name = p.display_name;
-    if (p.avatar_url !== undefined) row.avatar_url = row.profile_avatar = p.avatar_url;
+    if (p.avatar_url !== undefined) {
+      // "" removes the picture: initials again, and a later registration does not bring one back.
+      row.profile_avatar = p.avatar_url;
+      if (p.avatar_url) row.avatar_url = p.avatar_url;
+      else delete row.avatar_url;
+    }
+    if (p.email_digest !== undefined) row.email_digest = p.email_digest;
     if (p.time_zone !== undefined) row.time_zone = p.time_zone;
     if (p.locale !== undefined) row.locale = p.locale;
     row.updated_at = ev.ts;

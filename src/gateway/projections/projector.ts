@@ -9,6 +9,7 @@ import { affectedEntities, evaluatePresence } from "./presence.js";
 import { createTenantState, type Delta, type JobRow, type TenantState } from "./state.js";
 import { applyTimeline } from "./timeline.js";
 import { applyMessageChanges } from "./message-changes.js";
+import { applyPolicies } from "./policies.js";
 
 export interface Projector {
   tenant(tenantId: string): TenantState | undefined;
@@ -72,6 +73,7 @@ export function createProjector(): Projector {
       deltas.push(...applyConversations(state, ev));
       deltas.push(...applyMembership(state, ev));
       deltas.push(...applyJobs(state, ev));
+      deltas.push(...applyPolicies(state, ev));
       applyJobEvents(state, ev);
 
       const after = ev.job_id ? state.jobs.get(ev.job_id) : undefined;

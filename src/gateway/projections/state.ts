@@ -22,6 +22,8 @@ export interface EntityRow {
   /** The name and avatar the person chose (kept when they are registered again). */
   profile_name?: string;
   profile_avatar?: string;
+  /** entity.profile_updated: the person asked for the e-mail digest (theirs alone to read). */
+  email_digest?: boolean;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   /** Set while an admin has it deactivated (a removed agent stays removed). */
@@ -163,7 +165,8 @@ export interface Delta {
     | "presence.update"
     | "artifact.added"
     | "notification"
-    | "entity.update";
+    | "entity.update"
+    | "policy.update";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
   /** Messages whose text this frame carries: deleting one rewrites the frame in the resume log. */

@@ -9,12 +9,14 @@ import { createLlmRoutes } from "./llm.js";
 import { createOutboxRoutes } from "./outbox.js";
 import { createAgentToolRoutes } from "./agent-tools.js";
 import { createAdminRoutes } from "./admin.js";
+import { createAdminPolicyRoutes } from "./admin-policies.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
 import { createMessageRoutes } from "./messages.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPeopleRoutes } from "./people.js";
+import { createAvatarRoutes } from "./avatars.js";
 import { createSearchRoutes } from "./search.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
@@ -30,9 +32,11 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createNotificationRoutes(gw));
   app.route("/", createSessionRoutes(gw));
   app.route("/", createPeopleRoutes(gw));
+  app.route("/", createAvatarRoutes(gw));
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
   app.route("/", createMessageRoutes(gw));
   app.route("/", createAdminRoutes(gw));
+  app.route("/", createAdminPolicyRoutes(gw));
   return app;
 }

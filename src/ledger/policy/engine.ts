@@ -7,6 +7,7 @@ import { schemaViolation, type SchemaPolicies } from "./schema-gate.js";
 import type { LedgerFold, PackPolicyEngine, PolicyDecision, PolicyMode, PolicyViolation } from "./types.js";
 import { buildViolationEvent } from "./violation-event.js";
 import { fastParseEvent } from "./fast-event.js";
+import { overridesSpecOf, policySettings } from "./settings.js";
 
 interface CompiledRule {
   eventTypes: ReadonlySet<string> | undefined;
@@ -38,7 +39,7 @@ function matcher(appliesTo: readonly string[]): (t: string) => boolean {
   return (t) => exact.has(t) || prefixes.some((p) => t.startsWith(p));
 }
 
-function compilePolicy(p: PolicySpec, defaultMode: PolicyMode, params: Readonly<Record<string, number>>): CompiledPolicy {
+function compilePolicy(p: PolicySpec, defaultMode: PolicyMode, params: Readonly<Record<string, number>>, policyIds: readonly string[]): CompiledPolicy {
   const rules: CompiledRule[] = [];
   let shape = true;
   p.rules.forEach((spec, i) => {
@@ -52,7 +53,7 @@ function compilePolicy(p: PolicySpec, defaultMode: PolicyMode, params: Readonly<
     }
     let check: RuleCheck;
     try {
-      check = type.compile(parsed.data, { siblings: p.rules, params });
+      check = type.compile(parsed.data, { siblings: p.rules, params, policyIds });
     } catch (e) {
       throw new Error(`${where}: ${(e as Error).message}`);
     }
@@ -79,7 +80,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * of an `enforce` policy ends the check; `warn` policies add warnings; `off` ones are skipped.
  */
 export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions = {}): PackPolicyEngine {
-  const policies = pack.policies.map((p) => compilePolicy(p, pack.default_mode, opts.params ?? {}));
+  const params = opts.params ?? {};
+  const ids = pack.policies.map((p) => p.policy_id);
+  const policies = pack.policies.map((p) => compilePolicy(p, pack.default_mode, params, ids));
+  const overridesSpec = overridesSpecOf(pack);
   const byId = new Map(policies.map((p) => [p.id, p]));
   const shapePolicies = policies.filter((p) => p.shape && p.code !== null);
   const foldPolicies = policies.filter((p) => !p.shape && p.code !== null);
@@ -104,9 +108,14 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     m.set(policyId, mode);
   }
 
-  function modeOf(tenantId: string | undefined, policyId: string): PolicyMode {
+  /** The mode before the workspace's own overrides: a runtime setting, else the pack's. */
+  function baseMode(tenantId: string | undefined, policyId: string): PolicyMode {
     const override = tenantId === undefined ? undefined : tenantModes.get(tenantId)?.get(policyId);
     return override ?? byId.get(policyId)?.mode ?? "off";
+  }
+  function modeOf(tenantId: string | undefined, policyId: string): PolicyMode {
+    const own = tenantId === undefined || !lastFold ? undefined : asPolicyFold(lastFold).policyOverrides(tenantId)?.modes.get(policyId);
+    return own ?? baseMode(tenantId, policyId);
   }
 
   /** Runs one policy: its first failing rule is its violation. */
@@ -144,10 +153,12 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
 
   /** Runs a list of policies in order: the first enforced violation, else null (warnings collected). */
   function runAll(list: CompiledPolicy[], ctx: RuleContext, warnings: PolicyViolation[]): PolicyViolation | null {
-    // Same as modeOf(ctx.tenantId, p.id) per policy, with the tenant's overrides looked up once.
+    // Same as modeOf(ctx.tenantId, p.id) per policy, with the tenant's overrides looked up once:
+    // the workspace's own (policy.overrides_set, in the fold) win over a runtime setting.
+    const own = ctx.fold.policyOverrides(ctx.tenantId)?.modes;
     const overrides = tenantModes.get(ctx.tenantId);
     for (const p of applying(list, ctx.eventType)) {
-      const mode = overrides?.get(p.id) ?? (packMode.get(p) as PolicyMode);
+      const mode = own?.get(p.id) ?? overrides?.get(p.id) ?? (packMode.get(p) as PolicyMode);
       if (mode === "off") continue;
       const v = run(p, ctx);
       if (!v) continue;
@@ -173,6 +184,7 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
       fold: asPolicyFold(fold),
       actorId: typeof actor?.entity_id === "string" ? actor.entity_id : undefined,
       actorType: typeof actor?.actor_type === "string" ? actor.actor_type : undefined,
+      param: (name) => ctx.fold.policyOverrides(tenantId)?.params.get(name) ?? params[name],
     };
 
     const shapeRefusal = runAll(shapePolicies, ctx, warnings);
@@ -201,6 +213,15 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     setTenantMode,
     modeOf,
     policyIds: policies.map((p) => p.id),
+    settings(fold, tenantId) {
+      return policySettings({
+        pack,
+        spec: overridesSpec,
+        baseMode: (id) => baseMode(tenantId, id),
+        deploymentParams: params,
+        overrides: asPolicyFold(fold).policyOverrides(tenantId),
+      });
+    },
     packId: pack.policy_pack_id,
     packVersion: pack.version,
     violationEvent(raw, violation, ctx) {

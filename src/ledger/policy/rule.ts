@@ -10,6 +10,8 @@ export interface RuleContext {
   readonly fold: PolicyFold;
   readonly actorId: string | undefined;
   readonly actorType: string | undefined;
+  /** A parameter a rule names: the workspace's override, else the deployment's; undefined when neither. */
+  param(name: string): number | undefined;
 }
 
 /** A compiled rule: null when the event passes, else a message that names fields, never values. */
@@ -20,6 +22,8 @@ interface CompileEnv {
   readonly siblings: ReadonlyArray<Record<string, unknown>>;
   /** Deployment parameters a rule may name (the engine's `params`), e.g. an edit window. */
   readonly params: Readonly<Record<string, number>>;
+  /** Every policy id of the pack (a rule about overrides names them). */
+  readonly policyIds: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds rule types of every spec shape

@@ -1,8 +1,15 @@
+import type { TPolicySettings } from "../../../contracts/admin.js";
 import type { TUblEvent } from "../../../contracts/events.js";
 import type { TJobState } from "../../../contracts/primitives.js";
 import type { LedgerFacts } from "../ledger-api.js";
 
 export type PolicyMode = "enforce" | "warn" | "off";
+
+/** A workspace's overrides of the pack: policy → mode, parameter → value. */
+export interface PolicyOverrides {
+  readonly modes: ReadonlyMap<string, PolicyMode>;
+  readonly params: ReadonlyMap<string, number>;
+}
 
 /** What an agent may do with a tool (agent.tool_mode_set). */
 export type TToolMode = "auto" | "approve" | "off";
@@ -88,6 +95,8 @@ export interface PolicyFold extends LedgerFold {
   hasToolIdempotencyKey(tenantId: string, jobId: string | undefined, toolName: string, key: string): boolean;
   hasEvent(tenantId: string, eventId: string): boolean;
   entityCount(tenantId: string): number;
+  /** The workspace's overrides of the pack (its last `policy.overrides_set`), if it set any. */
+  policyOverrides(tenantId: string): PolicyOverrides | undefined;
   /** People with the `owner` role who are not deactivated. */
   activeOwnerCount(tenantId: string): number;
   /** Key-sorted plain data of every tenant; two folds of the same events have equal snapshots. */
@@ -130,6 +139,11 @@ export interface PolicyEngine {
    * emit_on_reject rule; null when the pack emits nothing for it.
    */
   violationEvent(raw: unknown, violation: PolicyViolation, ctx: ViolationEventContext): TUblEvent | null;
+  /**
+   * Each policy and tunable parameter for one workspace: the pack's mode, the one in force, the
+   * modes it may be given (engines without overrides may leave this out).
+   */
+  settings?(fold: LedgerFold, tenantId: string): TPolicySettings;
 }
 
 /** What `createPolicyEngine` returns: PolicyEngine plus introspection. */
@@ -140,4 +154,5 @@ export interface PackPolicyEngine extends PolicyEngine {
   readonly policyIds: readonly string[];
   readonly packId: string;
   readonly packVersion: string;
+  settings(fold: LedgerFold, tenantId: string): TPolicySettings;
 }

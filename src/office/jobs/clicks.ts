@@ -74,9 +74,9 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       case "job.request_changes": {
         const raw = String(input.changes_request ?? "");
         if (job.kind !== "schedule_meeting") return { text: scrub(raw) };
-        const found = extractMeetingSlots(raw);
+        const found = extractMeetingSlots(raw, job.slots.locale);
         // A name is only changed when the person says "with <Name>".
-        if (!/\bwith\s+[A-ZÀ-Ý]/.test(raw)) delete found.attendee_name;
+        if (!/\bwith\s+[A-ZÀ-Ý]|(?<![\p{L}])com\s+(?:(?:a|o)\s+)?[A-ZÀ-Ý]/u.test(raw)) delete found.attendee_name;
         return { text: scrub(raw), slots: engine.intakeSlots(t, found, job.slots) };
       }
       case "job.provide_input":

@@ -6,6 +6,7 @@ import { checkClick, checkClicker, invalidInputError, validateInput } from "../g
 import { missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "../job-machine.js";
 import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
 import * as copy from "../narrator.js";
+import { words } from "../speak.js";
 import { describeWhen } from "../when/index.js";
 import type { Click, DecideContext, Decision, JobCommand, JobEffect, Prepared } from "./model.js";
 import { noDecision } from "./model.js";
@@ -74,7 +75,7 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
 export function checkClickCommand(job: JobView, click: Click): { button: TCardButton; fieldErrors: Record<string, string> } {
   const { button } = checkClick(job, click);
   if (click.by.actor_type === "human") checkClicker(click.by.roles, button.action.type, button.label);
-  const fieldErrors = validateInput(button, click.input);
+  const fieldErrors = validateInput(button, click.input, job.slots.locale);
   if (Object.keys(fieldErrors).length && click.action.type !== "job.provide_input") throw invalidInputError(fieldErrors);
   return { button, fieldErrors };
 }
@@ -95,18 +96,20 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
   });
   const text = prepared.text ?? "";
   const action = click.action;
+  const lang = job.slots.locale;
+  const t = words(lang);
 
   if (has(fieldErrors)) {
     // A bad form answer gets a field error now and a Tracking card saying what is wrong.
     const c = d.cardCtx(job, ctx.agent);
     const meeting = job.kind === "schedule_meeting";
     const missing = meeting ? [...new Set([...missingMeetingInputs(job.slots), ...Object.keys(fieldErrors).map((k) => slotForInputKey(k) ?? k)])] : [];
-    const schema = meeting ? copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, fieldErrors, click.input ?? {}) : undefined;
+    const schema = meeting ? copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, fieldErrors, click.input ?? {}, t) : undefined;
     const card = buildTrackingCard(c, {
       state: job.state,
-      status_line: `Please fix: ${Object.values(fieldErrors).join(" ")}`.slice(0, 300),
+      status_line: t("office.decide.pleaseFix", { errors: Object.values(fieldErrors).join(" ") }).slice(0, 300),
       waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
-      steps: copy.meetingSteps("collect"),
+      steps: copy.meetingSteps("collect", t),
       buttons: trackingButtons(c, schema),
     });
     return { events: d.cardDrafts(A, J, "job.progress", card), effects: [], refusal: { fields: fieldErrors } };
@@ -121,7 +124,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       return {
         events: [
           human("job.rejected", { ...(action.reason_code ? { reason_code: action.reason_code } : {}), ...(text ? { reason_text: text } : {}) }),
-          d.textDraft(A, "Understood — I won’t do this. What would you like instead?", J),
+          d.textDraft(A, t("office.decide.rejected"), J),
         ],
         effects: [],
       };
@@ -130,9 +133,16 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       let goal: string;
       if (job.kind === "schedule_meeting") {
         slots = { ...slots, ...prepared.slots };
-        const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute` : "a";
-        const when = slots.when ? ` (${describeWhen(slots.when)})` : slots.day_hint ? ` ${slots.day_hint}` : "";
-        goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${when} and send an invite`;
+        const when = slots.when ? ` (${describeWhen(slots.when, lang)})` : slots.day_hint ? ` ${slots.day_hint}` : "";
+        if (lang === "pt") {
+          const noun = (slots.title ?? t("office.planner.noun.meeting")).toLowerCase().replace(/ com .*/, "");
+          const what = slots.duration_minutes ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes }) : t("office.planner.what", { noun });
+          const who = slots.attendee_name;
+          goal = who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when });
+        } else {
+          const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute` : "a";
+          goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${when} and send an invite`;
+        }
       } else {
         goal = `${job.goal} — ${text}`.slice(0, 500);
       }
@@ -140,14 +150,14 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         kind: job.kind,
         goal,
         slots,
-        constraints: [`Changes requested: ${text}`.slice(0, 300)],
+        constraints: [t("office.decide.changesRequested", { text }).slice(0, 300)],
         ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
       });
       return { events: [human("job.changes_requested", { changes_text: text.slice(0, 2000) }), ...d.cardDrafts(A, J, "job.proposed", card)], effects: [] };
     }
     case "job.provide_input": {
       const given = human("job.input_provided", { inputs: prepared.inputs ?? {} });
-      if (job.state === "in_progress") return { events: [given, d.textDraft(A, "Noted — I’ll use that.", J)], effects: [] };
+      if (job.state === "in_progress") return { events: [given, d.textDraft(A, t("office.decide.willUse"), J)], effects: [] };
       const events = [given, d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received")];
       return nextStep(afterDrafts(job, events), events, ctx);
     }
@@ -163,28 +173,28 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         const c = d.cardCtx(job, ctx.agent);
         const card = buildTrackingCard(c, {
           state: "waiting_input",
-          status_line: `Paused: ${reason}`.slice(0, 300),
-          blockers: ["Disputed — waiting for clarification"],
+          status_line: t("office.decide.paused", { reason }).slice(0, 300),
+          blockers: [t("office.decide.disputed")],
           waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
-          steps: copy.meetingSteps("collect"),
-          buttons: trackingButtons(c, job.kind === "schedule_meeting" ? copy.meetingInputSchema(["time_window"], job.slots, ctx.defaultTimezone) : undefined),
+          steps: copy.meetingSteps("collect", t),
+          buttons: trackingButtons(c, job.kind === "schedule_meeting" ? copy.meetingInputSchema(["time_window"], job.slots, ctx.defaultTimezone, {}, {}, t) : undefined),
         });
         events.push(d.stateDraft(A, J, "in_progress", "waiting_input", "disputed_by_user", reason.slice(0, 500)), ...d.cardDrafts(A, J, "job.progress", card));
       }
       const question = ["completed", "failed", "cancelled"].includes(job.state)
-        ? `Sorry about that. What was wrong with “${job.title}”? I can propose a follow-up job to fix it.`
-        : `I’ve paused “${job.title}”. What should I do differently? Tell me here or use Provide info.`;
+        ? t("office.decide.disputeDone", { title: job.title })
+        : t("office.decide.disputePaused", { title: job.title });
       events.push(d.textDraft(A, question, J));
       return { events, effects };
     }
     case "job.cancel": {
       const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }, { type: "abort_call" }];
-      if (job.state === "failed") return { events: [d.textDraft(A, `Closed. Nothing more will run for “${job.title}”.`, J)], effects };
+      if (job.state === "failed") return { events: [d.textDraft(A, t("office.decide.closed", { title: job.title }), J)], effects };
       const name = click.by.display_name;
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
         result: "cancelled",
-        summary: `Cancelled by ${name}. Nothing else will run for this job.`,
+        summary: t("office.decide.cancelled", { name }),
         artifacts: [],
         buttons: completedButtons(fc),
       });
@@ -220,7 +230,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
             job_id: J,
             payload: { message_id: ctx.ids("msg"), kind: "text", body_text: text, action: { card_id: click.card_id, button_id: click.button_id, type: "chat.ask", job_id: J } },
           },
-          d.textDraft(A, copy.answerAbout(job, text), J),
+          d.textDraft(A, copy.answerAbout(job, text, t), J),
         ],
         effects: [],
       };
@@ -264,10 +274,11 @@ function resendMail(job: JobView, ctx: DecideContext): Decision {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const c = d.cardCtx(job, ctx.agent);
+  const t = words(job.slots.locale);
   const card = buildTrackingCard(c, {
     state: "in_progress",
-    status_line: `Resending the invite to ${job.slots.attendee_email?.redacted ?? "the attendee"}…`,
-    steps: copy.meetingSteps("send"),
+    status_line: t("office.decide.resending", { to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }),
+    steps: copy.meetingSteps("send", t),
     buttons: progressButtons(c),
   });
   const events = job.state === "waiting_input" ? [d.stateDraft(A, job.job_id, "waiting_input", "in_progress", "resend_requested")] : [];
@@ -279,10 +290,11 @@ function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const J = job.job_id;
-  if (job.state !== "waiting_input") return { events: [d.textDraft(A, "Noted.", J)], effects: [], notes: "Job not waiting for input" };
+  const t = words(job.slots.locale);
+  if (job.state !== "waiting_input") return { events: [d.textDraft(A, t("office.planner.noted"), J)], effects: [], notes: "Job not waiting for input" };
   const tracking = job.latest["job.tracking"];
   const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
-  if (!tracking || !button) return { events: [d.textDraft(A, "Please use Provide info on the job’s card.", J)], effects: [], notes: "No open form" };
+  if (!tracking || !button) return { events: [d.textDraft(A, t("office.decide.useForm"), J)], effects: [], notes: "No open form" };
   const events: Draft[] = [
     {
       event_type: "job.input_provided",

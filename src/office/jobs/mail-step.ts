@@ -7,6 +7,7 @@ import { agentActor, MAIL_TOOL, toolCallId } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
 import { type DeliveryOutcome, type OutboxDelivery, scrubAddresses } from "../mail/index.js";
 import * as copy from "../narrator.js";
+import { words } from "../speak.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { DecideContext, Decision } from "./model.js";
 import { approverOf, draftsFor } from "./basics.js";
@@ -103,8 +104,10 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   };
   const invite = job.tools.find((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
   const output = invite?.output as CreateInviteOutput | undefined;
-  const facts = output ? `${copy.inviteFacts(output, job.slots)} ` : "";
-  const short = output ? `${copy.inviteFactsShort(output)} ` : "";
+  const lang = job.slots.locale;
+  const t = words(lang);
+  const facts = output ? `${copy.inviteFacts(output, job.slots, t)} ` : "";
+  const short = output ? `${copy.inviteFactsShort(output, t, lang)} ` : "";
   const artifacts: TArtifactRef[] = invite?.artifacts ?? [];
   const c = drafts.cardCtx(job, ctx.agent);
   const tz = output?.scheduled_time.timezone ?? "UTC";
@@ -112,7 +115,7 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   if (job.state === "in_progress" && outcome.status === "sent") {
     const finished = buildFinishedCard(c, {
       result: "completed",
-      summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response })}`,
+      summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
       artifacts,
       buttons: completedButtons(c),
     });
@@ -120,9 +123,12 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   } else if (job.state === "in_progress" && outcome.status === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: `${short}${copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz })}`.slice(0, 300),
+      status_line: `${short}${copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz }, t, lang)}`.slice(
+        0,
+        300,
+      ),
       blockers: [outcome.error.slice(0, 300)],
-      steps: copy.meetingSteps("send"),
+      steps: copy.meetingSteps("send", t),
       buttons: progressButtons(c),
       artifacts_preview: artifacts,
     });
@@ -130,10 +136,10 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   } else if (job.state === "in_progress" && outcome.status === "failed") {
     const card = buildTrackingCard(c, {
       state: "waiting_input",
-      status_line: `${short}${copy.mailFacts({ kind: "refused", to: d.to_redacted, error: outcome.error })}`.slice(0, 300),
+      status_line: `${short}${copy.mailFacts({ kind: "refused", to: d.to_redacted, error: outcome.error }, t)}`.slice(0, 300),
       blockers: [outcome.error.slice(0, 300)],
       waiting_on: approverOf(job, ctx.profileOf),
-      steps: copy.meetingSteps("blocked_send"),
+      steps: copy.meetingSteps("blocked_send", t),
       buttons: resendButtons(c),
       artifacts_preview: artifacts,
     });
@@ -148,15 +154,16 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
 /** After the mail server refused the invite: Resend / Cancel / Ask in chat. */
 function resendButtons(c: CardContext): TCardButton[] {
   const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
+  const t = words(c.locale);
   return [
-    { button_id: id("resend"), label: "Resend", style: "primary", action: { type: "job.retry", job_id: c.job_id } },
+    { button_id: id("resend"), label: t("office.mail.button.resend"), style: "primary", action: { type: "job.retry", job_id: c.job_id } },
     {
       button_id: id("cancel"),
-      label: "Cancel",
+      label: t("office.card.button.cancel"),
       style: "danger",
-      confirm: { title: "Cancel this job?", body: "The invite will not be emailed. The .ics stays downloadable." },
+      confirm: { title: t("office.card.confirm.cancel.title"), body: t("office.mail.confirm.cancel.body") },
       action: { type: "job.cancel", job_id: c.job_id },
     },
-    askButton(c, "Why was the invite refused, and what can I do?"),
+    askButton(c, t("office.mail.ask.refused")),
   ];
 }

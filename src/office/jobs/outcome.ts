@@ -2,6 +2,7 @@ import type { TArtifactRef } from "../../../contracts/cards.js";
 import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "../cards.js";
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
+import { words } from "../speak.js";
 import { decideAfterFailure } from "../retry-policy.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { ToolErrorCode } from "../tools/tool.js";
@@ -20,6 +21,8 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
   const A = ctx.agent.entity_id;
   const { call, outcome: out } = cmd;
   const c = d.cardCtx(job, ctx.agent);
+  const lang = job.slots.locale;
+  const t = words(lang);
   if (out.ok) {
     const invite = out.output as CreateInviteOutput;
     // Artifacts point at the event that recorded them, so its id is chosen here.
@@ -39,8 +42,12 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
       // The invite exists; the email is a step of its own (mail.send), delivered in the background.
       const card = buildTrackingCard(c, {
         state: "in_progress",
-        status_line: `${copy.inviteFactsShort(invite)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? "the attendee" })}`.slice(0, 300),
-        steps: copy.meetingSteps("send"),
+        status_line:
+          `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t)}`.slice(
+            0,
+            300,
+          ),
+        steps: copy.meetingSteps("send", t),
         buttons: progressButtons(c),
         artifacts_preview: withEvent,
       });
@@ -49,13 +56,13 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     const fc = d.cardCtx(job, ctx.agent);
     const finished = buildFinishedCard(fc, {
       result: "completed",
-      summary: `${copy.inviteFacts(invite, job.slots)} ${copy.mailFacts({ kind: ctx.mail })}`,
+      summary: `${copy.inviteFacts(invite, job.slots, t)} ${copy.mailFacts({ kind: ctx.mail }, t)}`,
       artifacts: withEvent,
       buttons: completedButtons(fc),
       next_actions: [
         {
-          label: "Create follow-up job",
-          suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: "Create a follow-up job related to this meeting (agenda, notes template, reminders)." },
+          label: t("office.outcome.followUp.label"),
+          suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: t("office.outcome.followUp.prompt") },
         },
       ],
     });
@@ -76,13 +83,13 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
     retryable: decision.kind === "retry",
   });
-  const alt = copy.alternativeLink(job.slots.meeting_link);
+  const alt = copy.alternativeLink(job.slots.meeting_link, t);
   if (decision.kind === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: copy.retryStatus(err.error_code as ToolErrorCode, decision.delayMs),
+      status_line: copy.retryStatus(err.error_code as ToolErrorCode, decision.delayMs, t),
       blockers: [err.message_safe],
-      steps: copy.meetingSteps("retry"),
+      steps: copy.meetingSteps("retry", t),
       buttons: retryButtons(c, alt),
       last_tool_call_id: call.call_id,
     });
@@ -90,16 +97,16 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
   }
   if (decision.kind === "wait_input") {
     const auth = decision.reason_code === "provider_auth_required";
-    const schema = copy.meetingInputSchema(["attendee_email", "time_window"], job.slots, ctx.defaultTimezone, {}, { time_window: job.slots.time_window });
+    const schema = copy.meetingInputSchema(["attendee_email", "time_window"], job.slots, ctx.defaultTimezone, {}, { time_window: job.slots.time_window }, t);
     return {
       events: [
         resultDraft,
         ...waitFor(job, ctx, decision.reason_code, err.message_safe, c, {
           state: "waiting_input",
-          status_line: auth ? copy.AUTH_STATUS : copy.INVALID_STATUS,
+          status_line: auth ? copy.authStatus(t) : copy.invalidStatus(t),
           blockers: [err.message_safe],
           waiting_on: approverOf(job, ctx.profileOf),
-          steps: copy.meetingSteps("blocked_tool"),
+          steps: copy.meetingSteps("blocked_tool", t),
           buttons: auth ? authButtons(c, alt) : trackingButtons(c, schema),
           last_tool_call_id: call.call_id,
         }),
@@ -110,11 +117,11 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
   const fc = d.cardCtx(job, ctx.agent);
   const finished = buildFinishedCard(fc, {
     result: "failed",
-    summary: copy.EXHAUSTED_SUMMARY,
+    summary: copy.exhaustedSummary(t),
     failure_reason: err.message_safe,
     artifacts: [],
     buttons: failedButtons(fc, alt),
-    next_actions: [{ label: "Try again later", suggested_action: { type: "job.retry", job_id: job.job_id } }],
+    next_actions: [{ label: t("office.outcome.tryAgainLater"), suggested_action: { type: "job.retry", job_id: job.job_id } }],
   });
   const note = decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries.";
   return {

@@ -1,9 +1,10 @@
-import { type CardContext, buildFinishedCard, buildTrackingCard, completedButtons, INFO_SCHEMA, progressButtons, trackingButtons } from "../cards.js";
+import { type CardContext, buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, CALENDAR_TOOL, toolCallId } from "../job-drafts.js";
 import { missingMeetingInputs, type JobView } from "../job-machine.js";
 import { inviteAttendees } from "../meeting-intake.js";
 import * as copy from "../narrator.js";
+import { words } from "../speak.js";
 import { meetingType } from "../tools/meeting-rooms.js";
 import { parseWhen } from "../when/index.js";
 import { approverOf, draftsFor } from "./basics.js";
@@ -16,16 +17,16 @@ import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js
  * for the job. Every card word about a result comes from the outcome it is given.
  */
 
-const HANDOFF_DONE_SCHEMA = {
-  fields: [{ key: "info", label: "What was done?", type: "multiline" as const, required: true, placeholder: "e.g. Sent invoice 123 to ACME by post" }],
-};
+const handoffDoneSchema = (t: ReturnType<typeof words>) => ({
+  fields: [{ key: "info", label: t("office.step.handoff.doneLabel"), type: "multiline" as const, required: true, placeholder: t("office.step.handoff.donePlaceholder") }],
+});
 
 /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
 function toolInput(job: JobView, ctx: DecideContext) {
   const s = job.slots;
   const timezone = s.timezone ?? ctx.defaultTimezone;
   // Jobs recorded before windows were structured carry only the words: read them as of the job's start.
-  const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone }) : null);
+  const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone, locale: s.locale }) : null);
   const type = meetingType(s.meeting_link) ?? "jitsi";
   return {
     title: s.title ?? job.title.replace(/^Schedule\s+/i, "").replace(/^./, (m) => m.toUpperCase()),
@@ -54,6 +55,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
   const A = ctx.agent.entity_id;
   const c = () => d.cardCtx(job, ctx.agent);
   const stop = (events: Draft[]): Decision => ({ events: [...prefix, ...events], effects: [] });
+  const t = words(job.slots.locale);
   if (job.kind === "tool_call" || toolCallOf(job)) return toolJobStep(job, prefix, ctx);
   if (job.kind === "handoff") {
     // Work handed to a person: Office waits to be told it is done, and quotes what it is told.
@@ -61,7 +63,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
       const fc = c();
       const finished = buildFinishedCard(fc, {
         result: "completed",
-        summary: `Marked done in this chat: “${job.slots.notes.slice(0, 300)}”`,
+        summary: t("office.step.handoff.marked", { notes: job.slots.notes.slice(0, 300) }),
         artifacts: [],
         buttons: completedButtons(fc),
       });
@@ -72,13 +74,13 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "waiting_on_person", "Handed to a person.", tc, {
         state: "waiting_input",
-        status_line: `${doer[0]?.display_name ?? "A person"} is doing this; I am not. Use “Provide info” to mark it done.`,
+        status_line: t("office.step.handoff.status", { person: doer[0]?.display_name ?? t("office.step.handoff.somebody") }),
         waiting_on: doer,
         steps: [
-          { key: "take", label: "Taken on", state: "done" },
-          { key: "do_work", label: "Done by a person", state: "doing" },
+          { key: "take", label: t("office.step.handoff.taken"), state: "done" },
+          { key: "do_work", label: t("office.step.handoff.byPerson"), state: "doing" },
         ],
-        buttons: trackingButtons(tc, HANDOFF_DONE_SCHEMA),
+        buttons: trackingButtons(tc, handoffDoneSchema(t)),
       }),
     );
   }
@@ -87,14 +89,14 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "no_tool_available", "No tool can do this job.", tc, {
         state: "waiting_input",
-        status_line: "I have no tool for this kind of work yet. Add details, hand it to a person, or cancel.",
-        blockers: ["No tool available for this job"],
+        status_line: t("office.step.generic.status"),
+        blockers: [t("office.step.generic.blocker")],
         waiting_on: approverOf(job, ctx.profileOf),
         steps: [
-          { key: "confirm", label: "Confirm the details", state: "done" },
-          { key: "do_work", label: "Do the work", state: "blocked" },
+          { key: "confirm", label: t("office.step.generic.confirm"), state: "done" },
+          { key: "do_work", label: t("office.step.generic.work"), state: "blocked" },
         ],
-        buttons: trackingButtons(tc, INFO_SCHEMA),
+        buttons: trackingButtons(tc),
       }),
     );
   }
@@ -104,10 +106,10 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "missing_required_inputs", "Need contact + preferred times before creating invite.", tc, {
         state: "waiting_input",
-        status_line: copy.waitingStatus(missing, job.slots),
+        status_line: copy.waitingStatus(missing, job.slots, t),
         waiting_on: approverOf(job, ctx.profileOf),
-        steps: copy.meetingSteps("collect"),
-        buttons: trackingButtons(tc, copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone)),
+        steps: copy.meetingSteps("collect", t),
+        buttons: trackingButtons(tc, copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, {}, {}, t)),
       }),
     );
   }
@@ -116,11 +118,11 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "tool_not_allowed", `${CALENDAR_TOOL} is not in this agent’s allowed tools.`, tc, {
         state: "waiting_input",
-        status_line: `I’m not allowed to use ${CALENDAR_TOOL}. An admin can allow it, or a person can take this job.`,
-        blockers: [`Tool not allowed: ${CALENDAR_TOOL}`],
+        status_line: t("office.step.notAllowed.status", { tool: CALENDAR_TOOL }),
+        blockers: [t("office.step.notAllowed.blocker", { tool: CALENDAR_TOOL })],
         waiting_on: approverOf(job, ctx.profileOf),
-        steps: copy.meetingSteps("blocked_tool"),
-        buttons: trackingButtons(tc, INFO_SCHEMA),
+        steps: copy.meetingSteps("blocked_tool", t),
+        buttons: trackingButtons(tc),
       }),
     );
   }
@@ -169,7 +171,8 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
   const starting: Draft[] = [];
   if (prefix.length) {
     const pc = draftsFor(ctx).cardCtx(job, ctx.agent);
-    const card = buildTrackingCard(pc, { state: "in_progress", status_line: "Creating invite…", steps: copy.meetingSteps("create"), buttons: progressButtons(pc) });
+    const t = words(job.slots.locale);
+    const card = buildTrackingCard(pc, { state: "in_progress", status_line: t("office.step.creating"), steps: copy.meetingSteps("create", t), buttons: progressButtons(pc) });
     starting.push({
       event_type: "job.progress",
       actor: agentActor(ctx.agent.entity_id),

@@ -27,6 +27,8 @@ export interface PlanFrame {
   conversation_id: string;
   trace_id: string;
   now: string;
+  /** The language of the person answered (their profile, else the workspace default); English when absent. */
+  locale?: "en" | "pt";
   /** IANA timezone assumed when the message names none. */
   default_timezone: string;
   agent: { entity_id: string; display_name: string; role?: string; allowed_tools: string[] };

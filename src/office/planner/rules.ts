@@ -2,6 +2,9 @@ import { isOpenState } from "../job-machine.js";
 import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
 import { extractMeetingSlots } from "./slots.js";
 import { describeWhen, parseWhen } from "../when/index.js";
+import { stateWords } from "../narrator.js";
+import { type Translate, words } from "../speak.js";
+import { GREETING_PT, isSchedulingPt, meetingNounPt, mentionsMeetingPt, THANKS_PT } from "./rules-pt.js";
 
 /**
  * The default planner: deterministic, no network. It proposes a job only when the message is
@@ -54,22 +57,27 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function proposeMeeting(text: string, frame: PlanFrame): Decision {
-  const slots: SlotValues = extractMeetingSlots(text);
-  const noun = meetingNoun(text);
+/** The catalog key of a meeting noun ("1:1" → office.planner.noun.oneOnOne). */
+const nounKey = (noun: string) =>
+  `office.planner.noun.${{ "1:1": "oneOnOne", "catch-up": "catchUp", "check-in": "checkIn", "stand-up": "standUp" }[noun] ?? (NOUN_KEYS.has(noun) ? noun : "meeting")}`;
+const NOUN_KEYS = new Set(["meeting", "sync", "demo", "interview", "review", "appointment", "session", "call"]);
+
+function proposeMeeting(text: string, frame: PlanFrame, lang: string, t: Translate): Decision {
+  const slots: SlotValues = extractMeetingSlots(text, lang);
+  const noun = t(nounKey(lang === "pt" ? meetingNounPt(text) : meetingNoun(text)));
   const who = slots.attendee_name;
-  const title = who ? `Schedule ${noun} with ${who}` : `Schedule ${noun}`;
-  const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute ${noun}` : `a ${noun}`;
-  const window = slots.time_window ? parseWhen(slots.time_window, { now: Date.parse(frame.now), timezone: slots.timezone ?? frame.default_timezone }) : null;
-  const when = slots.day_hint ? ` ${slots.day_hint}` : window ? ` (${describeWhen(window)})` : "";
-  slots.title = `${cap(noun)}${who ? ` with ${who}` : ""}`;
+  const title = who ? t("office.planner.title.with", { noun, who }) : t("office.planner.title", { noun });
+  const what = slots.duration_minutes ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes }) : t("office.planner.what", { noun });
+  const window = slots.time_window ? parseWhen(slots.time_window, { now: Date.parse(frame.now), timezone: slots.timezone ?? frame.default_timezone, locale: lang }) : null;
+  const when = slots.day_hint ? t("office.planner.when.hint", { hint: slots.day_hint }) : window ? t("office.planner.when.window", { window: describeWhen(window, lang) }) : "";
+  slots.title = who ? t("office.planner.slotTitle.with", { noun: cap(noun), who }) : cap(noun);
   return {
     type: "propose_job",
     kind: "schedule_meeting",
     title: title.slice(0, 120),
-    goal: `Schedule ${dur}${who ? ` with ${who}` : ""}${when} and send an invite`.slice(0, 500),
+    goal: (who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when })).slice(0, 500),
     slots,
-    constraints: [`Don’t email ${who ?? "attendees"} until you approve the details`],
+    constraints: [t("office.planner.constraint", { who: who ?? t("office.planner.attendees") })],
     rationale: "Scheduling request: verb + meeting noun",
   };
 }
@@ -89,19 +97,24 @@ function requestPhrase(text: string, verbAt: number): string {
 const HANDOFF = /^hand (?:it|this|that)?\s*(?:over\s+)?to\s+(?:a person|someone|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
 
 export function planRules(frame: PlanFrame): Decision {
+  // Replies in the language of the person answered; their words read in it too, and Portuguese
+  // scheduling words are understood from anyone.
+  const lang = frame.locale ?? "en";
+  const t = words(lang);
   const text = frame.text.trim();
   const lower = text.toLowerCase();
   const jobs = frame.jobs;
   const waiting = frame.default_job_id ? jobs.find((j) => j.job_id === frame.default_job_id && j.state === "waiting_input") : undefined;
 
   if (waiting) {
-    const slots = extractMeetingSlots(text);
+    const slots = extractMeetingSlots(text, lang);
     delete slots.attendee_name;
-    if (Object.keys(slots).length > 0 && !isScheduling(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
+    if (Object.keys(slots).length > 0 && !isScheduling(text) && !isSchedulingPt(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
   }
   const handoff = HANDOFF.exec(text);
   if (handoff) return { type: "handoff", request: handoff[2]!.trim().slice(0, 200), ...(handoff[1] ? { to_name: handoff[1] } : {}) };
-  if (isScheduling(text)) return proposeMeeting(text, frame);
+  if (isScheduling(text)) return proposeMeeting(text, frame, lang, t);
+  if (isSchedulingPt(text)) return proposeMeeting(text, frame, "pt", lang === "pt" ? t : words("pt"));
 
   const work = WORK_VERB.exec(text);
   if (work) {
@@ -110,32 +123,29 @@ export function planRules(frame: PlanFrame): Decision {
     // is work no tool of ours does: say so rather than propose a job nobody can finish.
     return { type: "decline_work", request: requestPhrase(text, verbAt) };
   }
-  if (/^no,? thanks?\b|^no thank you\b/i.test(text)) return { type: "chat_reply", text: "Okay, I’ll leave it." };
+  if (/^no,? thanks?\b|^no thank you\b|^n[ãa]o,? obrigad[oa]/iu.test(text)) return { type: "chat_reply", text: t("office.planner.leaveIt") };
 
-  if (GREETING.test(text))
-    return { type: "chat_reply", text: `Hi ${frame.sender.display_name}! Tell me what you need — for example “schedule a 30-min call with Maria next week”.` };
-  if (THANKS.test(text)) return { type: "chat_reply", text: "You’re welcome." };
+  if (GREETING.test(text) || GREETING_PT.test(text)) return { type: "chat_reply", text: t("office.planner.greeting", { name: frame.sender.display_name }) };
+  if (THANKS.test(text) || THANKS_PT.test(text)) return { type: "chat_reply", text: t("office.planner.welcome") };
   if (CAPABILITIES.test(lower)) {
-    return {
-      type: "chat_reply",
-      text: `I’m ${frame.agent.display_name}${frame.agent.role ? `, ${frame.agent.role}` : ""}. I turn requests into jobs you approve — I can schedule meetings and send calendar invites.`,
-    };
+    const name = frame.agent.display_name;
+    return { type: "chat_reply", text: frame.agent.role ? t("office.planner.whoAmI.role", { name, role: frame.agent.role }) : t("office.planner.whoAmI", { name }) };
   }
-  if (VAGUE_HELP.test(text)) return { type: "request_input", question: "Sure — what do you need? I can schedule a meeting and send the invite, or take on another task." };
-  if (MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) {
-    return { type: "request_input", question: "Do you want me to schedule that? Tell me how long and when, and I’ll propose a job.", choices: ["Yes, schedule it", "No"] };
+  if (VAGUE_HELP.test(text)) return { type: "request_input", question: t("office.planner.vagueHelp") };
+  if ((MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) || mentionsMeetingPt(text)) {
+    return { type: "request_input", question: t("office.planner.scheduleThat"), choices: [t("office.planner.scheduleThat.yes"), t("office.planner.scheduleThat.no")] };
   }
   if (/\?\s*$/.test(text)) {
     // The frame also offers recently closed jobs (as reference targets); only open ones count here.
     const open = jobs.filter((j) => isOpenState(j.state));
-    if (open.length)
-      return {
-        type: "chat_reply",
-        text: `I’m on it — ${open.length === 1 ? `“${open[0]!.title}” is ${open[0]!.state.replace("_", " ")}` : `${open.length} jobs are open here`}. You can keep chatting.`,
-      };
-    return { type: "chat_reply", text: "Good question — I can’t answer that from here. If you need something done, tell me and I’ll propose a job." };
+    if (open.length === 1) {
+      const state = lang === "en" ? open[0]!.state.replace("_", " ") : stateWords(open[0]!.state, t);
+      return { type: "chat_reply", text: t("office.planner.onIt.one", { title: open[0]!.title, state }) };
+    }
+    if (open.length) return { type: "chat_reply", text: t("office.planner.onIt.many", { count: open.length }) };
+    return { type: "chat_reply", text: t("office.planner.goodQuestion") };
   }
-  return { type: "chat_reply", text: "Noted." };
+  return { type: "chat_reply", text: t("office.planner.noted") };
 }
 
 export function createRulesPlanner(): Planner {

@@ -22,6 +22,19 @@ const WORD_NUM: Record<string, number> = {
   ninety: 90,
 };
 
+/** "30 minutos", "meia hora", "uma hora e meia", "1h30 de reunião" is not read: "15h" is a time of day. */
+function findDurationPt(text: string): number | undefined {
+  const t = text.toLowerCase();
+  if (/(?<![\p{L}])hora e meia(?![\p{L}])/u.test(t)) return 90;
+  if (/(?<![\p{L}])meia[\s-]hora(?![\p{L}])/u.test(t)) return 30;
+  if (/(?<![\p{L}])quarto de hora(?![\p{L}])/u.test(t)) return 15;
+  const m = /(?<![\p{L}\d])(\d{1,3}|uma|duas|tr[êe]s)\s*(minutos?|mins?|horas?)(?![\p{L}])/u.exec(t);
+  if (!m) return undefined;
+  const n = /^\d/.test(m[1]!) ? Number(m[1]) : ({ uma: 1, duas: 2, três: 3, tres: 3 } as Record<string, number>)[m[1]!]!;
+  const minutes = m[2]!.startsWith("h") ? n * 60 : n;
+  return minutes >= 5 && minutes <= 8 * 60 ? minutes : undefined;
+}
+
 function findDuration(text: string): number | undefined {
   const t = text.toLowerCase();
   if (/\bhalf(?: an| a)? hour\b|\bhalf-hour\b|\bhalf hour\b/.test(t)) return 30;
@@ -90,10 +103,12 @@ const NOT_NAMES = new Set([
   "weekdays",
 ]);
 
-/** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name. */
-function findAttendee(text: string): string | undefined {
+/** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name ("com a Ana" in Portuguese). */
+function findAttendee(text: string, locale?: string): string | undefined {
   const nameWord = "[A-ZÀ-Ý][a-zà-ÿ'’-]+";
+  const portuguese = locale === "pt" ? [new RegExp(`(?<![\\p{L}])com\\s+(?:(?:a|o|as|os)\\s+)?(${nameWord}(?:\\s+${nameWord})?)`, "u")] : [];
   const patterns = [
+    ...portuguese,
     new RegExp(`\\bwith\\s+(${nameWord}(?:\\s+${nameWord})?)`),
     new RegExp(`\\b(?:meet|call|ring|invite|see)\\s+(${nameWord}(?:\\s+${nameWord})?)`),
     new RegExp(`\\bfor\\s+(${nameWord}(?:\\s+${nameWord})?)\\b`),
@@ -131,20 +146,22 @@ export function findMeeting(text: string): Pick<SlotValues, "meeting_link" | "me
 }
 
 const WEEK_WORDS = /\b(?:the week after next|next week|this week)\b/i;
+const WEEK_WORDS_PT = /(?<![\p{L}])(?:(?:n?a\s+)?pr[óo]xima semana|semana que vem|para a semana|n?esta semana)(?![\p{L}])/iu;
 
 /** A fixed reference: whether words name a time does not depend on when they are read. */
 const PROBE = { now: Date.UTC(2026, 0, 7, 12), timezone: "UTC" };
 
 /** True when the text says when (a day, a date, a time of day): the words then become the job's time window. */
-export function mentionsTime(text: string): boolean {
-  return parseWhen(text, PROBE) !== null;
+export function mentionsTime(text: string, locale?: string): boolean {
+  return parseWhen(text, { ...PROBE, locale }) !== null;
 }
 
-export function extractMeetingSlots(text: string): SlotValues {
+/** The meeting details in `text`, read as `locale` says (Portuguese words when "pt"; English always). */
+export function extractMeetingSlots(text: string, locale?: string): SlotValues {
   const slots: SlotValues = {};
-  const duration = findDuration(text);
+  const duration = (locale === "pt" ? findDurationPt(text) : undefined) ?? findDuration(text);
   if (duration) slots.duration_minutes = duration;
-  const attendee = findAttendee(text);
+  const attendee = findAttendee(text, locale);
   if (attendee) slots.attendee_name = attendee;
   const email = text.match(EMAIL_RE)?.[0];
   if (email) slots.attendee_email = email;
@@ -154,9 +171,9 @@ export function extractMeetingSlots(text: string): SlotValues {
   // The person's own words travel as the window's source; Office resolves them into a
   // structured window (relative to the moment asked, in the job's timezone) once, at intake.
   // A week alone ("next week") is a hint: the days and times within it are still asked for.
-  const week = WEEK_WORDS.exec(text);
-  if (week && !mentionsTime(text.replace(week[0], " "))) slots.day_hint = week[0].toLowerCase();
-  else if (mentionsTime(text)) slots.time_window = text.trim().slice(0, 300);
+  const week = WEEK_WORDS.exec(text) ?? (locale === "pt" ? WEEK_WORDS_PT.exec(text) : null);
+  if (week && !mentionsTime(text.replace(week[0], " "), locale)) slots.day_hint = week[0].toLowerCase();
+  else if (mentionsTime(text, locale)) slots.time_window = text.trim().slice(0, 300);
   const tz = findTimeZone(text);
   if (tz) slots.timezone = tz;
   Object.assign(slots, findMeeting(text));

@@ -1,3 +1,4 @@
+import { type Translate, words } from "../speak.js";
 /**
  * Where a meeting happens. Only options that really exist on this server are offered: a Jitsi
  * Meet room we name ourselves (Jitsi creates a room when the first person opens its URL), a link
@@ -11,12 +12,17 @@ export type MeetingType = (typeof MEETING_TYPES)[number];
 /** Values older jobs were proposed with: each now means "paste your own link". */
 const LEGACY_LINK_LABEL: Record<string, string> = { google_meet: "Google Meet", zoom: "Zoom", teams: "Teams" };
 
-export const MEETING_OPTIONS: Array<{ value: MeetingType; label: string }> = [
-  { value: "jitsi", label: "Jitsi Meet (I create the room)" },
-  { value: "link", label: "Paste a link (Zoom, Google Meet, Teams…)" },
-  { value: "phone", label: "Phone" },
-  { value: "in_person", label: "In person" },
-];
+export const MEETING_OPTIONS: Array<{ value: MeetingType; label: string }> = meetingOptions();
+
+/** The places offered on the Provide info form, in a job's language. */
+export function meetingOptions(t: Translate = words()): Array<{ value: MeetingType; label: string }> {
+  return [
+    { value: "jitsi", label: t("office.meeting.option.jitsi") },
+    { value: "link", label: t("office.meeting.option.link") },
+    { value: "phone", label: t("office.meeting.option.phone") },
+    { value: "in_person", label: t("office.meeting.option.inPerson") },
+  ];
+}
 
 /** The meeting type a slot value stands for; legacy provider names become a pasted link. */
 export function meetingType(value: string | undefined): MeetingType | undefined {
@@ -26,14 +32,14 @@ export function meetingType(value: string | undefined): MeetingType | undefined 
 }
 
 /** A short name for the meeting place, e.g. "Jitsi Meet", "Zoom link", "Phone". */
-export function meetingLabel(value: string | undefined, linkLabel?: string): string {
+export function meetingLabel(value: string | undefined, linkLabel?: string, say: Translate = words()): string {
   const t = meetingType(value);
   const legacy = value ? LEGACY_LINK_LABEL[value] : undefined;
   if (t === "jitsi") return "Jitsi Meet";
-  if (t === "link") return `${linkLabel ?? legacy ?? "meeting"} link`;
-  if (t === "phone") return "Phone";
-  if (t === "in_person") return "In person";
-  return value ?? "meeting";
+  if (t === "link") return say("office.meeting.label.link", { service: linkLabel ?? legacy ?? say("office.meeting.word") });
+  if (t === "phone") return say("office.meeting.label.phone");
+  if (t === "in_person") return say("office.meeting.label.inPerson");
+  return value ?? say("office.meeting.word");
 }
 
 /** The service a pasted meeting URL belongs to, for labels ("Zoom link"). */

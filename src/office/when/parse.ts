@@ -2,6 +2,7 @@ import * as chrono from "chrono-node";
 import { Temporal } from "temporal-polyfill";
 import type { TWhen } from "../../../contracts/when.js";
 import { findTimeZone, isValidTimeZone } from "../tools/tz.js";
+import { portugueseWords } from "./parse-pt.js";
 
 /**
  * Reads when a meeting may happen from what a person typed, relative to the moment they asked
@@ -16,6 +17,8 @@ export interface ParseWhenOptions {
   now: number;
   /** The zone the person lives in; a zone named in the text replaces it. */
   timezone: string;
+  /** The language the words are in ("pt" reads Portuguese with chrono's Portuguese parser); English when absent. */
+  locale?: string | undefined;
 }
 
 /** Candidate days when only a time or a weekday set is given. */
@@ -148,10 +151,11 @@ interface ChronoRead {
   timeDate?: Temporal.PlainDate;
 }
 
-function readChrono(t: string, nowZoned: Temporal.ZonedDateTime): ChronoRead {
+function readChrono(t: string, nowZoned: Temporal.ZonedDateTime, locale?: string): ChronoRead {
   const reference = { instant: new Date(nowZoned.epochMilliseconds), timezone: nowZoned.offsetNanoseconds / 60e9 };
   const out: ChronoRead = {};
-  for (const r of chrono.parse(t, reference, { forwardDate: true })) {
+  const parser = locale === "pt" ? chrono.pt : chrono;
+  for (const r of parser.parse(t, reference, { forwardDate: true })) {
     if (/^(?:now|right now)$/i.test(r.text.trim())) continue;
     const s = r.start;
     const dayKnown = s.isCertain("day") || r.tags().has("result/relativeDate");
@@ -187,10 +191,9 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   const timezone = findTimeZone(source) ?? (isValidTimeZone(opts.timezone) ? opts.timezone : "UTC");
   const nowZoned = Temporal.Instant.fromEpochMilliseconds(opts.now).toZonedDateTimeISO(timezone);
   const today = nowZoned.toPlainDate();
-  let t = source
-    .toLowerCase()
-    .replace(/[\u2013\u2014\u2012]/g, "-")
-    .replace(DURATION, " ");
+  const lower = source.toLowerCase().replace(/[\u2013\u2014\u2012]/g, "-");
+  // Portuguese hours ("15h") go first: the duration words below would read them as lengths.
+  let t = (opts.locale === "pt" ? portugueseWords(lower) : lower).replace(DURATION, " ");
 
   const week = weekSpan(t, today);
   const set = weekdaySet(t);
@@ -201,7 +204,7 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   const dayOfMonth = dom ? nextDayOfMonth(today, Number(dom[1])) : undefined;
   if (dom) t = t.replace(dom[0], " ");
   // The week words are ours; chrono would read "next week" as "in seven days".
-  const read = readChrono(t.replace(/\b(?:the )?(?:week after next|next week|(?:later |rest of )?this week)\b/g, " "), nowZoned);
+  const read = readChrono(t.replace(/\b(?:the )?(?:week after next|next week|(?:later |rest of )?this week)\b/g, " "), nowZoned, opts.locale);
 
   let span: DaySpan | undefined;
   if (dayOfMonth) span = { start: dayOfMonth, end: dayOfMonth };

@@ -690,6 +690,51 @@ Object.assign(POLICIES, {
   },
 });
 
+/** A workspace's overrides of the pack, by `actor` (Olive the owner unless said). */
+const overrides = (payload: Raw, actor: Raw = OLIVE_ACTOR) => adminEvent("policy.overrides_set", payload, actor);
+const overridesAfterAdmins = (payload: Raw, actor?: Raw) =>
+  afterThen(
+    "evt_setup_0003",
+    admins(() => overrides(payload, actor)),
+  );
+
+Object.assign(POLICIES, {
+  "policy.override_authority": {
+    refused: [
+      ["overrides set by a member", overridesAfterAdmins({ modes: {}, params: {} }, EVE)],
+      [
+        "overrides set outside the workspace conversation",
+        afterThen(
+          "evt_setup_0003",
+          admins(() => ({ ...overrides({ modes: {}, params: {} }), conversation_id: "cnv_9f2a" })),
+        ),
+      ],
+    ],
+    valid: [
+      ["overrides set by an admin", overridesAfterAdmins({ modes: { "policy.message_edit_window": "warn" }, params: {} }, ADA)],
+      ["overrides set by an owner", overridesAfterAdmins({ modes: {}, params: { message_edit_window_seconds: 600 } })],
+    ],
+  },
+  "policy.override_limits": {
+    refused: [
+      ["a policy the pack does not have", overridesAfterAdmins({ modes: { "policy.no_such_thing": "off" }, params: {} })],
+      ["tenant isolation turned off", overridesAfterAdmins({ modes: { "policy.tenant_isolation": "off" }, params: {} })],
+      ["raw PII only warned about", overridesAfterAdmins({ modes: { "policy.no_raw_pii": "warn" }, params: {} })],
+      ["the overrides' own limits turned off", overridesAfterAdmins({ modes: { "policy.override_limits": "off" }, params: {} })],
+      ["the violation record warned (a mode it does not offer)", overridesAfterAdmins({ modes: { "policy.policy_violation_event": "warn" }, params: {} })],
+      ["an edit window below its range", overridesAfterAdmins({ modes: {}, params: { message_edit_window_seconds: 59 } })],
+      ["an edit window above its range", overridesAfterAdmins({ modes: {}, params: { message_edit_window_seconds: 2_592_001 } })],
+      ["a parameter no rule reads", overridesAfterAdmins({ modes: {}, params: { retries: 3 } })],
+    ],
+    valid: [
+      ["the edit window off", overridesAfterAdmins({ modes: { "policy.message_edit_window": "off" }, params: {} })],
+      ["the shortest edit window", overridesAfterAdmins({ modes: {}, params: { message_edit_window_seconds: 60 } })],
+      ["the longest edit window", overridesAfterAdmins({ modes: {}, params: { message_edit_window_seconds: 2_592_000 } })],
+      ["an empty set (back to the pack)", overridesAfterAdmins({ modes: {}, params: {} })],
+    ],
+  },
+});
+
 describe("Policy Pack v1: every policy refuses what it should and passes what it should", () => {
   it("has a case for every rejecting policy in the pack", () => {
     const rejecting = PACK.policies.filter((p) => p.on_violation.action === "reject").map((p) => p.policy_id);

@@ -2,6 +2,7 @@ import type { RuleType } from "../rule.js";
 import { adminAuthority, keepAnOwner, requireActiveActor } from "./admin.js";
 import { allowIf, requireConversationMembership } from "./authority.js";
 import { emitOnReject } from "./emit.js";
+import { policyOverrides } from "./overrides.js";
 import { requireActorTypeIn, requireContains, requireFields, requireIf, requireIn } from "./fields.js";
 import { fsm } from "./fsm.js";
 import { requireJobStateIn } from "./job-state.js";
@@ -39,4 +40,5 @@ export const RULE_TYPES: Record<string, RuleType> = {
   admin_authority: adminAuthority,
   keep_an_owner: keepAnOwner,
   require_active_actor: requireActiveActor,
+  policy_overrides: policyOverrides,
 };

@@ -41,7 +41,8 @@ export const requireMessageAuthor: RuleType<{ message_field: string; or_role?: s
 
 /**
  * The event's `ts` is at most `max_age_seconds` after the message's. A deployment may set the
- * value through the engine parameter named by `param` (MESSAGE_EDIT_WINDOW_SECONDS for edits).
+ * value through the engine parameter named by `param` (MESSAGE_EDIT_WINDOW_SECONDS for edits), and a
+ * workspace its own (`policy.overrides_set`).
  * Both times are the ledger's own, so the check is the same whoever replays it.
  */
 export const requireMessageAgeWithin: RuleType<{ message_field: string; max_age_seconds: number; param?: string | undefined }> = {
@@ -53,10 +54,11 @@ export const requireMessageAgeWithin: RuleType<{ message_field: string; max_age_
     ...common,
   }),
   shape: false,
-  compile(spec, env) {
+  compile(spec) {
     const at = fieldPath(spec.message_field);
-    const seconds = (spec.param !== undefined ? env.params[spec.param] : undefined) ?? spec.max_age_seconds;
     return (ctx) => {
+      // Read per event: a workspace may set its own value (policy.overrides_set).
+      const seconds = (spec.param !== undefined ? ctx.param(spec.param) : undefined) ?? spec.max_age_seconds;
       const id = at.get(ctx.event);
       const m = typeof id === "string" ? ctx.fold.message(ctx.tenantId, id) : undefined;
       const ts = Date.parse(String(ctx.event.ts));

@@ -1,0 +1,137 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { png } from "../support/pictures.js";
+import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { askForJob, card, launchBrowser, signedIn, textOf } from "./harness.js";
+
+/**
+ * People in two browsers: Ana changes her name, time zone and picture and Dan sees each live;
+ * on a job card Dan hands the job to Ana, who sees it come to her, and Why? shows the job's
+ * causal chain with links into the Job Drawer. Axe finds nothing critical or serious.
+ */
+let server: TestServer;
+let browser: Browser;
+const DM = "cnv_dan_ana";
+const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
+const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const openConversation = async (page: Page, id: string) => {
+  await page.locator(`[data-conversation-id="${id}"]`).click();
+  await expect.poll(() => page.url()).toContain(`/c/${id}`);
+};
+const seriousAxe = async (page: Page, selector: string) => {
+  const axe = await new AxeBuilder({ page }).include(selector).analyze();
+  return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+};
+
+describe("profiles live between two people", () => {
+  test("Ana's new name, time zone and picture reach Dan's screen without a reload; removing the picture brings her initials back", async () => {
+    const group = await postJson(`${server.url}/v1/conversations`, dan().token, { title: "Lunch crew", participants: [{ entity_id: ana().entity_id }] });
+    const gid = group.body.conversation_id as string;
+    const d = await signedIn(browser, server.url, dan().token);
+    const a = await signedIn(browser, server.url, ana().token);
+    try {
+      await openConversation(d.page, DM);
+      const header = d.page.locator(".chat-head");
+      await expect.poll(() => header.locator('[data-avatar="initials"]').count()).toBe(1);
+
+      await a.page.getByRole("button", { name: "Your profile" }).click();
+      const dialog = a.page.getByRole("dialog", { name: "Your profile" });
+      await dialog.getByLabel("Display name").fill("Ana Lima");
+      await dialog.getByLabel("Time zone").fill("America/New_York");
+      await dialog.getByRole("button", { name: "Save profile" }).click();
+      await expect
+        .poll(async () => (await getJson(`${server.url}/v1/entities`, dan().token)).body.items.find((e: any) => e.entity_id === ana().entity_id)?.time_zone)
+        .toBe("America/New_York");
+
+      // A file that is not a picture is refused with the server's words, in place.
+      await dialog.getByLabel("Choose a picture").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("<html>not a picture</html>") });
+      await expect.poll(() => textOf(dialog.getByRole("alert"))).toMatch(/not a PNG, JPEG, GIF or WebP/);
+      await dialog.getByLabel("Choose a picture").setInputFiles({ name: "ana.png", mimeType: "image/png", buffer: Buffer.from(png(64, 64)) });
+      await expect.poll(() => dialog.getByRole("button", { name: "Remove picture" }).count()).toBe(1);
+      expect(await seriousAxe(a.page, "dialog")).toEqual([]);
+
+      // Dan's header and conversation row show her picture, served by this server.
+      const picture = header.locator('[data-avatar="picture"] img');
+      await expect.poll(() => picture.count()).toBe(1);
+      expect(await picture.getAttribute("src")).toMatch(/^\/v1\/avatars\/av_/);
+      await expect.poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
+      await expect.poll(() => d.page.locator(`[data-conversation-id="${DM}"] [data-avatar="picture"]`).count()).toBe(1);
+
+      // In the group's member list: her new name, with her picture.
+      await openConversation(d.page, gid);
+      await d.page.getByRole("button", { name: /^Members/ }).click();
+      const row = d.page.locator(".member-row", { hasText: "Ana Lima" });
+      await expect.poll(() => row.locator('[data-avatar="picture"]').count()).toBe(1);
+
+      await dialog.getByRole("button", { name: "Remove picture" }).click();
+      await expect.poll(() => row.locator('[data-avatar="initials"]').count()).toBe(1);
+      await expect.poll(() => d.page.locator(`[data-conversation-id="${DM}"] [data-avatar="picture"]`).count()).toBe(0);
+    } finally {
+      await d.ctx.close();
+      await a.ctx.close();
+    }
+  });
+});
+
+describe("Hand over and Why? on a job card", () => {
+  test("Dan hands the job to Ana from the card; Ana sees it come to her; Why? shows the chain and opens the Job Drawer", async () => {
+    const group = await postJson(`${server.url}/v1/conversations`, dan().token, {
+      title: "Maria call",
+      participants: [{ entity_id: ana().entity_id }, { entity_id: "ent_agent_scheduler" }],
+    });
+    const gid = group.body.conversation_id as string;
+    const d = await signedIn(browser, server.url, dan().token);
+    const a = await signedIn(browser, server.url, ana().token);
+    try {
+      await openConversation(d.page, gid);
+      await openConversation(a.page, gid);
+      await askForJob(d.page, "@Office Scheduler can you schedule a 30-min call with Maria next week?");
+      const proposal = card(d.page, "formalize");
+      const jobId = (await proposal.getAttribute("data-job-id"))!;
+
+      // Why?: the causal chain from the ledger, each line a link into the Job Drawer.
+      await proposal.getByRole("button", { name: "Why?" }).click();
+      const why = d.page.getByRole("dialog", { name: /^Why:/ });
+      const lines = why.getByRole("list").getByRole("link");
+      await expect.poll(() => lines.count()).toBeGreaterThan(0);
+      expect(await lines.first().getAttribute("href")).toContain(`/jobs/${jobId}`);
+      expect(await textOf(lines.first())).toMatch(/schedule a 30-min call with Maria/i);
+      expect(await seriousAxe(d.page, "dialog")).toEqual([]);
+      await lines.first().click();
+      await expect.poll(() => d.page.url()).toContain(`/jobs/${jobId}`);
+      await openConversation(d.page, gid);
+
+      // Hand over: the picker offers the people of this conversation; by keyboard.
+      await card(d.page, "formalize").getByRole("button", { name: "Hand over" }).click();
+      const pick = d.page.getByRole("dialog", { name: /^Hand over/ });
+      const select = pick.getByLabel("Hand over to");
+      const offered = await select.locator("option").evaluateAll((os) => os.map((o) => o.textContent));
+      expect(offered).toContain("Ana");
+      expect(offered).not.toContain("Office Scheduler");
+      await select.selectOption({ label: "Ana" });
+      await pick.getByLabel("Note (optional)").fill("you know Maria");
+      await pick.getByLabel("Note (optional)").press("Enter");
+      await pick.waitFor({ state: "detached" });
+
+      // Ana sees it handed to her, live, and the job waits on her.
+      const line = a.page.locator(".timeline", { hasText: "handed" });
+      await expect.poll(() => textOf(line.locator(".item", { hasText: "over to Ana" }).last())).toContain("you know Maria");
+      const job = (await getJson(`${server.url}/v1/jobs/${jobId}`, ana().token)).body;
+      expect(job.owner_entity_id ?? job.owner?.entity_id).toBe(ana().entity_id);
+      expect((job.waiting_on ?? []).map((w: any) => w.entity_id)).toContain(ana().entity_id);
+    } finally {
+      await d.ctx.close();
+      await a.ctx.close();
+    }
+  });
+});
