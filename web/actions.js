@@ -136,12 +136,12 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
 export function openRunForm(cid, tool) {
   api.conversationTools(cid).then(
     (r) => {
-      const t = (r.tools ?? []).find((/** @type {{ name: string }} */ x) => x.name === tool);
-      if (!t) {
+      const spec = (r.tools ?? []).find((/** @type {{ name: string }} */ x) => x.name === tool);
+      if (!spec) {
         sendText(cid, `/run ${tool}`);
         return;
       }
-      const fields = fieldsFor(t.input_schema);
+      const fields = fieldsFor(spec.input_schema);
       if (!fields.length) {
         sendText(cid, `/run ${tool}`);
         return;
@@ -149,12 +149,12 @@ export function openRunForm(cid, tool) {
       setState({
         dialog: {
           type: "input",
-          title: `Run ${t.name}`,
-          body: `${(t.title ?? t.description).slice(0, 200)}${t.mode === "approve" ? " — you approve the call before it runs." : ""}`,
+          title: t("run.title", { tool: spec.name }),
+          body: spec.mode === "approve" ? t("run.body_approve", { about: (spec.title ?? spec.description).slice(0, 200) }) : (spec.title ?? spec.description).slice(0, 200),
           schema: { fields },
-          submitLabel: t.mode === "approve" ? "Propose" : "Run",
+          submitLabel: t(spec.mode === "approve" ? "run.propose" : "run.run"),
           onSubmit: async (/** @type {Record<string, string|number|boolean>} */ values) => {
-            sendText(cid, `/run ${t.name} ${JSON.stringify(argumentsFrom(t.input_schema, values))}`);
+            sendText(cid, `/run ${spec.name} ${JSON.stringify(argumentsFrom(spec.input_schema, values))}`);
           },
         },
       });
@@ -210,7 +210,7 @@ export async function runAction(card, button, input) {
       // Refused (a 4xx other than timeouts and rate limits): nothing happened, so no bubble may
       // say it did; the card shows the server's reason. A lost connection keeps a retryable bubble.
       const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
-      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : "Failed", ...(refused ? { refused: true } : {}) });
+      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : t("card.action_failed"), ...(refused ? { refused: true } : {}) });
       if (fieldErrors || refused) removeLocal(cid, localId);
       else updateLocal(cid, localId, { status: "failed" });
       throw e;

@@ -26,7 +26,7 @@ const FALLBACK_KEY = /** @type {Record<string, string>} */ ({
 function schemaFor(b) {
   const s = /** @type {any} */ (b.action).input_schema;
   if (s && Array.isArray(s.fields) && s.fields.length) return s;
-  return { fields: [{ key: FALLBACK_KEY[b.action.type] ?? "details", label: "Details", type: "multiline", required: true }] };
+  return { fields: [{ key: FALLBACK_KEY[b.action.type] ?? "details", label: t("card.input_details"), type: "multiline", required: true }] };
 }
 
 /**

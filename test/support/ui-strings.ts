@@ -21,6 +21,12 @@ const READ_PROP = /^(heading|text|body|message)$|(Label|Text|Title)$/;
 const READ_CALLS = new Set(["toast", "announce", "announceAction", "setError", "setNote", "setStatus"]);
 /** Object literal keys, in an argument of confirmDialog(), that are shown in the dialog. */
 const DIALOG_KEYS = new Set(["title", "body", "okLabel"]);
+/**
+ * Object literal keys that carry words wherever they stand: a dialog put in the store, a form
+ * field's label, a button built as data (`{ label, opToken }`). A catalog key as the value is
+ * fine (it goes through t() where it is shown).
+ */
+const SHOWN_KEYS = new Set(["label", "okLabel", "submitLabel", "cancelLabel"]);
 
 /**
  * Strings that are not words of any language and so need no translation. Each one says why.
@@ -113,6 +119,8 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
           if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && DIALOG_KEYS.has(p.name.text))
             for (const text of literalTexts(p.initializer)) if (hasWords(text)) add(p, `confirmDialog ${p.name.text}`, text);
     }
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && SHOWN_KEYS.has(node.name.text))
+      for (const text of literalTexts(node.initializer)) if (hasWords(text) && !catalogKeys.has(text)) add(node, `property ${node.name.text}`, text);
     if (
       ts.isBinaryExpression(node) &&
       node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&

@@ -28,6 +28,7 @@ describe("every word in the Messenger comes from the catalogs", () => {
       'document.title = "Inbox";',
       't("no.such.key"); t(`nowhere.${x}`); t(`common.${x}`);',
       'const fine = html`<span class="x">·</span><span>LogLine</span>`;',
+      'setState({ dialog: { title: t("common.loading"), submitLabel: ok ? "Propose" : t("common.loading") } }); btn({ label: "Approve" }); f({ label: "common.loading" });',
       'const c = html`<strong>${s.device ?? "Unknown device"}</strong><b aria-label=${`End ${n}`} class=${ok ? "on" : "off"}>${t("common.loading")}</b>`;',
     ].join("\n");
     const found = scanSource("case.js", src, keys).map((f) => `${f.kind}: ${f.text}`);
@@ -43,6 +44,8 @@ describe("every word in the Messenger comes from the catalogs", () => {
         "missing key: nowhere.…",
         "text: Unknown device",
         "attribute aria-label: End …",
+        "property submitLabel: Propose",
+        "property label: Approve",
       ].sort(),
     );
   });

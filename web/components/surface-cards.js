@@ -50,7 +50,7 @@ export function SurfaceCards({ surfaces, cid }) {
         ? s.payload.groups.map(
             (g, gi) => html`<div key=${gi} class="surface-group"><p>${g.summary}</p>
       <div class="card-buttons">${g.approveOp ? btn({ label: t("surface.approve_all"), opToken: g.approveOp }, "ga") : null}${g.declineOp ? btn({ label: t("surface.decline_all"), opToken: g.declineOp }, "gd") : null}</div>
-      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: "Approve", opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: "Decline", opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`,
+      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: t("surface.approve"), opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: t("surface.decline"), opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`,
           )
         : null
     }
