@@ -53,7 +53,7 @@ describe("the Messenger in Portuguese", () => {
       await box.waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("pt");
       expect(await box.getAttribute("placeholder")).toBe(pt("composer.placeholder"));
-      expect(await page.getByRole("button", { name: pt("composer.quick_actions") }).count()).toBe(1);
+      expect(await page.getByRole("button", { name: pt("quickMenu.button") }).count()).toBe(1);
       expect(await page.getByRole("complementary", { name: pt("list.conversations") }).count()).toBe(1);
       await expect.poll(() => page.title()).toMatch(/ · LogLine$/);
 
