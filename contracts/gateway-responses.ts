@@ -18,6 +18,8 @@ export const ZSessionView = z.object({
   roles: z.array(z.string()),
   /** My own address, redacted (`d***@example.com`), or null. */
   email: z.string().nullable(),
+  /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
+  locale: z.string().optional(),
 });
 
 /** `GET /v1/invites/:invite`. */

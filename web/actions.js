@@ -7,6 +7,7 @@ import { noteOlder } from "./history.js";
 import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
+import { loadLocale, t } from "./i18n.js";
 import {
   addLocal,
   getState,
@@ -36,8 +37,10 @@ export async function loadSession() {
   try {
     const me = await api.me();
     const m = me?.entity ?? me;
+    // The profile's language (or "Automatic") before the signed-in views render.
+    if (m.locale) await loadLocale(m.locale).catch((e) => console.error(e));
     setState({
-      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? "You", roles: m.roles, email: m.email ?? null },
+      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? t("common.you"), roles: m.roles, email: m.email ?? null },
       signedOut: false,
     });
     if (me?.entity) setEntities([me.entity]);
@@ -75,7 +78,7 @@ export async function loadTimeline(cid) {
     for (const j of Array.isArray(r?.jobs) ? r.jobs : []) mergeJob(j);
     markReadSoon(cid);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) toast("That conversation isn’t available.");
+    if (e instanceof ApiError && e.status === 404) toast(t("actions.no_conversation"));
     else throw e;
   }
 }
@@ -133,12 +136,12 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
 export function openRunForm(cid, tool) {
   api.conversationTools(cid).then(
     (r) => {
-      const t = (r.tools ?? []).find((/** @type {{ name: string }} */ x) => x.name === tool);
-      if (!t) {
+      const spec = (r.tools ?? []).find((/** @type {{ name: string }} */ x) => x.name === tool);
+      if (!spec) {
         sendText(cid, `/run ${tool}`);
         return;
       }
-      const fields = fieldsFor(t.input_schema);
+      const fields = fieldsFor(spec.input_schema);
       if (!fields.length) {
         sendText(cid, `/run ${tool}`);
         return;
@@ -146,12 +149,12 @@ export function openRunForm(cid, tool) {
       setState({
         dialog: {
           type: "input",
-          title: `Run ${t.name}`,
-          body: `${(t.title ?? t.description).slice(0, 200)}${t.mode === "approve" ? " — you approve the call before it runs." : ""}`,
+          title: t("run.title", { tool: spec.name }),
+          body: spec.mode === "approve" ? t("run.body_approve", { about: (spec.title ?? spec.description).slice(0, 200) }) : (spec.title ?? spec.description).slice(0, 200),
           schema: { fields },
-          submitLabel: t.mode === "approve" ? "Propose" : "Run",
+          submitLabel: t(spec.mode === "approve" ? "run.propose" : "run.run"),
           onSubmit: async (/** @type {Record<string, string|number|boolean>} */ values) => {
-            sendText(cid, `/run ${t.name} ${JSON.stringify(argumentsFrom(t.input_schema, values))}`);
+            sendText(cid, `/run ${spec.name} ${JSON.stringify(argumentsFrom(spec.input_schema, values))}`);
           },
         },
       });
@@ -199,7 +202,7 @@ export async function runAction(card, button, input) {
     try {
       const r = await api.jobAction(card.job_id, body, key);
       setButton(bkey, { status: "done" });
-      announceAction(`You ${ACTION_VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}.`);
+      announceAction(t(action.type in ACTION_VERBS ? `announce.you.${action.type}` : "announce.you.other", { title: title || t("card.untitled") }));
       updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
       return r;
     } catch (e) {
@@ -207,7 +210,7 @@ export async function runAction(card, button, input) {
       // Refused (a 4xx other than timeouts and rate limits): nothing happened, so no bubble may
       // say it did; the card shows the server's reason. A lost connection keeps a retryable bubble.
       const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
-      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : "Failed", ...(refused ? { refused: true } : {}) });
+      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : t("card.action_failed"), ...(refused ? { refused: true } : {}) });
       if (fieldErrors || refused) removeLocal(cid, localId);
       else updateLocal(cid, localId, { status: "failed" });
       throw e;
@@ -223,9 +226,9 @@ export async function toggleMute(cid, muted) {
   try {
     const r = await api.setMute(cid, muted);
     mergeConversation({ conversation_id: cid, muted: r.muted });
-    toast(r.muted ? "Muted: nothing in this conversation will notify you." : "Unmuted.");
+    toast(r.muted ? t("actions.muted") : t("actions.unmuted"));
   } catch {
-    toast("Couldn’t change notifications for this conversation.");
+    toast(t("actions.mute_error"));
   }
 }
 
@@ -245,7 +248,7 @@ export async function loadDrawer(jobId) {
     });
     return data;
   } catch (e) {
-    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : "Failed to load" } });
+    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : t("drawer.load_failed") } });
     return null;
   }
 }
@@ -259,7 +262,7 @@ export function prefillComposer(cid, text) {
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied");
+    toast(t("actions.copied"));
   } catch {
     toast(text);
   }

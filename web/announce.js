@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // One visually hidden status line for screen readers. The timeline itself is not a live region
 // (opening a conversation would read its whole history aloud); instead new items from others and
 // the result of your own actions are said here, briefly. Lines that arrive close together (your
@@ -94,8 +95,7 @@ export function clearAnnouncement() {
   if (el) el.textContent = "";
 }
 
-/** @type {Record<string, string>} */
-const CARD_WORDS = { "job.formalize": "proposes a job", "job.tracking": "job update", "job.finished": "job result" };
+const CARD_TYPES = ["job.formalize", "job.tracking", "job.finished"];
 
 /**
  * The short line for a timeline item someone else added: "Ana: are we still on for lunch?",
@@ -104,10 +104,10 @@ const CARD_WORDS = { "job.formalize": "proposes a job", "job.tracking": "job upd
  * @returns {string}
  */
 export function itemLine(item) {
-  const who = item.sender?.display_name ?? "Someone";
+  const who = item.sender?.display_name ?? t("announce.someone");
   const m = item.message ?? {};
-  if (m.card) return `${who} ${CARD_WORDS[m.card.card_type] ?? "card"}: ${m.card.title ?? ""}`;
-  if (m.artifact) return `${who} shared ${m.artifact.title ?? "a file"}`;
+  if (m.card) return t(CARD_TYPES.includes(m.card.card_type) ? `announce.card.${m.card.card_type}` : "announce.card.other", { who, title: m.card.title ?? "" });
+  if (m.artifact) return t("announce.shared", { who, title: m.artifact.title ?? t("announce.a_file") });
   if (m.kind === "system") return String(m.body_text ?? "");
-  return `${who}: ${m.body_text ?? ""}`;
+  return t("announce.said", { who, text: m.body_text ?? "" });
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // The only module that talks to the server (fetch, XMLHttpRequest for uploads, EventSource). Auth is the HttpOnly session
 // cookie set by POST /v1/session; because a cookie rides along on any same-site request, every
 // write also carries the CSRF header the gateway requires for cookie-authed writes, and an
@@ -54,7 +55,7 @@ async function request(method, path, opts = {}) {
   try {
     res = await fetch(path, { method, headers, body, credentials: "same-origin" });
   } catch {
-    throw new ApiError(0, "NETWORK", "No connection to the server.");
+    throw new ApiError(0, "NETWORK", t("api.offline"));
   }
   const text = await res.text();
   /** @type {any} */
@@ -106,8 +107,8 @@ export function uploadWithProgress(id, file, opts) {
       const e = data?.error;
       reject(new ApiError(xhr.status, e?.code ?? `HTTP_${xhr.status}`, e?.message ?? xhr.statusText, e?.details));
     };
-    xhr.onerror = () => reject(new ApiError(0, "NETWORK", "No connection to the server."));
-    xhr.onabort = () => reject(new ApiError(0, "ABORTED", "The upload was cancelled."));
+    xhr.onerror = () => reject(new ApiError(0, "NETWORK", t("api.offline")));
+    xhr.onabort = () => reject(new ApiError(0, "ABORTED", t("api.upload_cancelled")));
     xhr.send(form);
   });
   return { done, abort: () => xhr.abort() };

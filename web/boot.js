@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // Starting (and restarting, after a sign-in) the app: session → list → stream → route.
 import { api } from "./api.js";
 import { loadDrawer, loadSession, loadTimeline, refreshAll } from "./actions.js";
@@ -26,7 +27,7 @@ export async function boot() {
     try {
       await api.signIn(token);
     } catch {
-      toast("That sign-in link is no longer valid.");
+      toast(t("boot.link_invalid"));
     }
   }
   try {
@@ -38,12 +39,12 @@ export async function boot() {
     startLive(cursor);
     // Permission given earlier: keep this browser's push subscription current (it may belong to whoever signed in before).
     void ensurePush();
-    if (url.searchParams.get("signin") === "failed") toast("That sign-in link is no longer valid.");
+    if (url.searchParams.get("signin") === "failed") toast(t("boot.link_invalid"));
     openFirstOnWide();
     await followRoute(getState().route);
   } catch {
     setState({ booted: true });
-    toast("Couldn’t reach the server. Retrying…");
+    toast(t("boot.retrying"));
     setTimeout(() => void boot(), 5000);
   }
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // What a click on a card or drawer button does, per the seed: "Ask in chat" fills the
 // composer; requires_input opens the input modal (its confirm text as the heading); confirm
 // asks first; everything else is sent at once with an optimistic bubble.
@@ -25,7 +26,7 @@ const FALLBACK_KEY = /** @type {Record<string, string>} */ ({
 function schemaFor(b) {
   const s = /** @type {any} */ (b.action).input_schema;
   if (s && Array.isArray(s.fields) && s.fields.length) return s;
-  return { fields: [{ key: FALLBACK_KEY[b.action.type] ?? "details", label: "Details", type: "multiline", required: true }] };
+  return { fields: [{ key: FALLBACK_KEY[b.action.type] ?? "details", label: t("card.input_details"), type: "multiline", required: true }] };
 }
 
 /**
@@ -60,6 +61,6 @@ export async function clickButton(card, b) {
   try {
     await runAction(card, b);
   } catch (e) {
-    toast(e instanceof ApiError ? `Couldn’t ${b.label.toLowerCase()}: ${e.message}` : "Couldn’t send — check your connection.");
+    toast(e instanceof ApiError ? t("buttons.action_failed", { action: b.label, reason: e.message }) : t("buttons.offline"));
   }
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { dateFormat, numberFormat, t } from "./i18n.js";
 // Small pure helpers for what the UI prints: times, initials, short ids, sizes, state labels.
 
 /** @param {string | undefined} name */
@@ -18,29 +19,41 @@ export function avatarHue(key) {
 /** @param {string | undefined} iso */
 export function clock(iso) {
   if (!iso) return "";
-  const d = new Date(iso);
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return dateFormat({ hour: "2-digit", minute: "2-digit" }).format(new Date(iso));
 }
 
-/** List time: today → 14:12, yesterday → Yesterday, this week → Tue, else 27/12/2025. @param {string | undefined} iso */
-export function listTime(iso) {
-  if (!iso) return "";
+/** Whole calendar days from `iso` back to today (0 today, 1 yesterday). @param {string} iso */
+function daysAgo(iso) {
   const d = new Date(iso);
   const now = new Date();
   const day = (/** @type {Date} */ x) => new Date(x.getFullYear(), x.getMonth(), x.getDate()).getTime();
-  const diff = Math.round((day(now) - day(d)) / 86_400_000);
-  if (diff <= 0) return clock(iso);
-  if (diff === 1) return "Yesterday";
-  if (diff < 7) return d.toLocaleDateString([], { weekday: "short" });
-  return d.toLocaleDateString();
+  return Math.round((day(now) - day(d)) / 86_400_000);
 }
 
-/** @param {string | undefined} iso */
+/** List time: today → 14:12, yesterday → Yesterday, this week → Tue, else 27/12/2025 (each in the person's language). @param {string | undefined} iso */
+export function listTime(iso) {
+  if (!iso) return "";
+  const diff = daysAgo(iso);
+  if (diff <= 0) return clock(iso);
+  if (diff === 1) return t("time.yesterday");
+  const d = new Date(iso);
+  if (diff < 7) return dateFormat({ weekday: "short" }).format(d);
+  return dateFormat({ dateStyle: "short" }).format(d);
+}
+
+/** The timeline's day separator: Today, Yesterday, else "Tuesday, 27 May". @param {string | undefined} iso */
 export function dayLabel(iso) {
   if (!iso) return "";
-  const t = listTime(iso);
-  if (/^\d{1,2}:\d{2}/.test(t)) return "Today";
-  return t === "Yesterday" ? t : new Date(iso).toLocaleDateString([], { weekday: "long", day: "numeric", month: "long" });
+  const diff = daysAgo(iso);
+  if (diff <= 0) return t("time.today");
+  if (diff === 1) return t("time.yesterday");
+  return dateFormat({ weekday: "long", day: "numeric", month: "long" }).format(new Date(iso));
+}
+
+/** A moment in full, the month in words ("27 May 2026 at 14:12", "27 de maio de 2026 às 14:12"), for due dates, tokens and the Outbox. @param {string | undefined} iso */
+export function dateTime(iso) {
+  if (!iso) return "";
+  return dateFormat({ dateStyle: "long", timeStyle: "short" }).format(new Date(iso));
 }
 
 /** `job_sched_4c1b` → `job…4c1b`. @param {string} id */
@@ -54,25 +67,15 @@ export function shortId(id) {
 /** @param {number | undefined} n */
 export function bytes(n) {
   if (n == null) return "";
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n < 1024) return numberFormat({ style: "unit", unit: "byte", unitDisplay: "short" }).format(n);
+  if (n < 1024 * 1024) return numberFormat({ style: "unit", unit: "kilobyte", maximumFractionDigits: n < 10240 ? 1 : 0 }).format(n / 1024);
+  return numberFormat({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(n / 1024 / 1024);
 }
 
-const STATE_LABEL = /** @type {Record<string, string>} */ ({
-  draft: "Draft",
-  proposed: "Proposed",
-  approved: "Approved",
-  in_progress: "In progress",
-  waiting_input: "Waiting",
-  completed: "Done",
-  rejected: "Rejected",
-  cancelled: "Cancelled",
-  failed: "Failed",
-});
+const STATES = new Set(["draft", "proposed", "approved", "in_progress", "waiting_input", "completed", "rejected", "cancelled", "failed"]);
 
-/** @param {string} state */
-export const stateLabel = (state) => STATE_LABEL[state] ?? state.replace(/_/g, " ");
+/** A job state in words ("In progress"); an unknown state shows as its name. @param {string} state */
+export const stateLabel = (state) => (STATES.has(state) ? t(`job.state.${state}`) : state.replace(/_/g, " "));
 
 /** @param {string} state */
 export function stateTone(state) {

@@ -42,30 +42,40 @@ async function fetchCatalog(lang) {
 }
 
 /**
- * Loads a language (the profile's, else the one chosen last on this browser, else the browser's)
- * and sets the page's lang and dir. @param {string | null | undefined} [preferred]
+ * A profile's "Automatic" choice: BCP 47's "undetermined" language, so the browser's languages
+ * decide (the profile's locale is a language tag; this one names none).
+ */
+export const AUTO = "und";
+
+/** @type {Map<string, Record<string, string>>} */
+const loaded = new Map();
+
+/**
+ * Loads a language and sets the page's lang and dir. The choice, in order: `preferred` (the
+ * profile's language), else the one used last on this browser, else the browser's. With `AUTO`
+ * (the profile says "Automatic") only the browser's languages count.
+ * @param {string | null | undefined} [preferred]
  */
 export async function loadLocale(preferred) {
-  const lang = pickLocale(preferred, localStorage.getItem(STORE_KEY), ...navigator.languages);
-  if (!Object.keys(english).length) english = await fetchCatalog("en");
-  messages = lang === "en" ? english : await fetchCatalog(lang);
+  const auto = preferred === AUTO;
+  const lang = auto ? pickLocale(...navigator.languages) : pickLocale(preferred, localStorage.getItem(STORE_KEY), ...navigator.languages);
+  const load = async (/** @type {string} */ l) => loaded.get(l) ?? loaded.set(l, await fetchCatalog(l)).get(l) ?? {};
+  english = await load("en");
+  messages = await load(lang);
   current = lang;
   compiled = new Map();
-  localStorage.setItem(STORE_KEY, lang);
+  localStorage.setItem(STORE_KEY, auto ? AUTO : lang);
   document.documentElement.lang = lang;
   document.documentElement.dir = textDirection(lang);
   return lang;
 }
 
 /** "rtl" for right-to-left scripts (Intl.Locale text info where the browser has it). @param {string} lang */
-export function textDirection(lang) {
+function textDirection(lang) {
   const loc = /** @type {any} */ (new Intl.Locale(lang));
   const info = typeof loc.getTextInfo === "function" ? loc.getTextInfo() : loc.textInfo;
   return info?.direction === "rtl" ? "rtl" : "ltr";
 }
-
-/** The language now in use. */
-export const locale = () => current;
 
 /**
  * One message, formatted. A key the language lacks falls back to English; a key English lacks
@@ -91,3 +101,5 @@ export function t(key, values) {
 export const dateFormat = (opts) => new Intl.DateTimeFormat(current, opts);
 /** @param {Intl.NumberFormatOptions} [opts] */
 export const numberFormat = (opts) => new Intl.NumberFormat(current, opts);
+/** "Ana, Dan and Rui" in the person's language. @param {Intl.ListFormatOptions} [opts] */
+export const listFormat = (opts) => new Intl.ListFormat(current, opts);

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // Keeps the server honest about its history. The browser remembers the last Merkle checkpoint
 // (tree size and root) it saw for this workspace and, for every newer one, asks for a
 // consistency proof and checks it (RFC 9162 §2.1.4.2, SHA-256 through WebCrypto). A server that
@@ -112,9 +113,7 @@ async function check(tenant) {
     ok = await consistent(last.size, seen.size, body.hashes.map(b64), b64(last.root), b64(seen.root));
   }
   if (ok) return remember();
-  warn(
-    `This server is showing a history of this workspace that does not extend the one it showed this browser before (${last.size} events then, ${seen.size} now). Records may have been changed. Tell your administrator, and keep the receipts you have.`,
-  );
+  warn(t("log.diverged", { before: last.size, now: seen.size }));
 }
 
 /**

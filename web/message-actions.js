@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { confirmDialog } from "./button-flow.js";
 import { getState, setState, toast } from "./store.js";
@@ -37,7 +38,7 @@ export function cancelCompose() {
 
 /** @param {unknown} e */
 function say(e) {
-  toast(e instanceof ApiError ? e.message : "Could not reach the server");
+  toast(e instanceof ApiError ? e.message : t("messages.unreachable"));
 }
 
 /** @param {string} cid @param {string} mid @param {string} text */
@@ -53,7 +54,7 @@ export async function saveEdit(cid, mid, text) {
 
 /** @param {string} cid @param {TimelineItem} it */
 export async function deleteMessage(cid, it) {
-  const ok = await confirmDialog({ title: "Delete this message?", body: "Everyone in the conversation will see “Message deleted” instead.", okLabel: "Delete", danger: true });
+  const ok = await confirmDialog({ title: t("messages.delete_title"), body: t("messages.delete_body"), okLabel: t("bubble.delete"), danger: true });
   if (!ok) return;
   try {
     await api.deleteMessage(cid, it.message.message_id);
@@ -77,7 +78,7 @@ export async function toggleReaction(cid, it, emoji) {
 export function jumpToMessage(messageId) {
   const el = /** @type {HTMLElement | null} */ (document.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`));
   if (!el) {
-    toast("That message is further back in the conversation");
+    toast(t("messages.further_back"));
     return;
   }
   el.scrollIntoView({ block: "center", behavior: "smooth" });

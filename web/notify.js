@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // Telling the person: the unread total in the tab's title and favicon, the browser's
 // Notification API while the tab is hidden, and Web Push (web/sw.js) for phones and closed
 // tabs. Permission is asked only from the in-app banner, never on load.
@@ -6,7 +7,6 @@ import { api } from "./api.js";
 import { navigate } from "./router.js";
 import { getState, setState, subscribe } from "./store.js";
 
-const APP_TITLE = "LogLine";
 const DISMISSED_KEY = "logline.notify-prompt-dismissed";
 
 /** Unread across the conversations the person has not muted. @param {import('./store.js').State} s */
@@ -27,10 +27,10 @@ function faviconHref(n) {
 /** The view's name for the tab: the conversation, the page, or nothing on the home list. @param {import('./store.js').State} s */
 function viewTitle(s) {
   const r = s.route;
-  if (!s.me) return r.name === "onboarding" ? "Set up your workspace" : r.name === "invite" ? "Join" : "Sign in";
-  if (r.conversationId) return s.conversations.find((c) => c.conversation_id === r.conversationId)?.title ?? "Conversation";
-  if (r.name === "job") return s.drawer?.data?.title ?? "Job";
-  return /** @type {Record<string, string>} */ ({ contacts: "Contacts", outbox: "Outbox", tools: "Tools", onboarding: "Set up your workspace" })[r.name] ?? "";
+  if (!s.me) return r.name === "onboarding" ? t("title.onboarding") : r.name === "invite" ? t("title.invite") : t("title.signin");
+  if (r.conversationId) return s.conversations.find((c) => c.conversation_id === r.conversationId)?.title ?? t("chat.conversation");
+  if (r.name === "job") return s.drawer?.data?.title ?? t("drawer.job");
+  return ["contacts", "outbox", "tools", "admin", "onboarding"].includes(r.name) ? t(`title.${r.name}`) : "";
 }
 
 let shownCount = -1;
@@ -41,7 +41,8 @@ export function startTabBadge() {
     const s = getState();
     const n = unreadTotal(s);
     const view = viewTitle(s);
-    const title = `${n ? `(${n > 99 ? "99+" : n}) ` : ""}${view ? `${view} · ` : ""}${APP_TITLE}`;
+    const badge = n > 99 ? "99+" : String(n);
+    const title = view ? t("title.tab_view", { count: n, badge, view }) : t("title.tab", { count: n, badge });
     if (title !== shownTitle) document.title = shownTitle = title;
     if (n === shownCount) return;
     shownCount = n;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // ThreadContext (pin, Change target) and Assist, through api.js like every other command.
 import { api, ApiError } from "./api.js";
 import { getState, setState, toast } from "./store.js";
@@ -24,9 +25,9 @@ export async function loadThread(cid) {
 export async function pinJob(cid, jobId) {
   try {
     keep(await api.setPin(cid, jobId));
-    toast(jobId ? "Pinned to this conversation" : "Unpinned");
+    toast(jobId ? t("thread.pinned") : t("thread.unpinned"));
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : "Couldn’t change the pin");
+    toast(e instanceof ApiError ? e.message : t("thread.pin_error"));
   }
 }
 
@@ -35,9 +36,9 @@ export async function changeTarget(cid, jobId) {
   try {
     keep(await api.setTarget(cid, jobId));
     const title = getState().jobs[jobId]?.title ?? "that job";
-    toast(`Next messages apply to “${title}”`);
+    toast(t("thread.target", { title }));
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : "Couldn’t change the target");
+    toast(e instanceof ApiError ? e.message : t("thread.target_error"));
   }
 }
 
@@ -46,7 +47,7 @@ export async function loadAssist(jobId) {
   try {
     return await api.assist(jobId);
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : "Assist is unavailable");
+    toast(e instanceof ApiError ? e.message : t("thread.assist_unavailable"));
     return null;
   }
 }
@@ -55,11 +56,11 @@ export async function loadAssist(jobId) {
 export async function applySuggestion(jobId, s) {
   try {
     await api.applySuggestion(jobId, s.suggestion_id, s.requires_confirmation);
-    toast("Suggestion applied");
+    toast(t("thread.applied"));
     void loadDrawer(jobId);
     return true;
   } catch (e) {
-    toast(e instanceof ApiError ? e.message : "Couldn’t apply the suggestion");
+    toast(e instanceof ApiError ? e.message : t("thread.apply_error"));
     return false;
   }
 }

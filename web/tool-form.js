@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // The /run form: a tool's JSON Schema turned into the fields of the input modal (the same one
 // Provide info uses), and the filled fields turned back into the tool's arguments.
 import { ApiError } from "./api.js";
@@ -10,7 +11,7 @@ const LONG_TEXT = /^(content|text|body|message|note|notes|description|query)$/i;
 const STRUCTURED = new Set(["array", "object"]);
 
 /** @param {Prop} p */
-const typeOf = (p) => (Array.isArray(p.type) ? p.type.find((t) => t !== "null") : p.type) ?? "string";
+const typeOf = (p) => (Array.isArray(p.type) ? p.type.find((x) => x !== "null") : p.type) ?? "string";
 
 /**
  * The input modal's fields for a tool's input schema: text, numbers, yes/no, a choice for an
@@ -56,9 +57,9 @@ export function argumentsFrom(schema, values) {
       try {
         out[key] = JSON.parse(v);
       } catch {
-        errors[key] = `Write a JSON ${type === "array" ? "list" : "object"}`;
+        errors[key] = t("form.json", { type: type === "array" ? "array" : "object" });
       }
-    } else if (type === "integer" && typeof v === "number" && !Number.isInteger(v)) errors[key] = "Enter a whole number";
+    } else if (type === "integer" && typeof v === "number" && !Number.isInteger(v)) errors[key] = t("form.whole_number");
     else out[key] = Array.isArray(p.enum) && typeof v === "string" ? (p.enum.find((e) => String(e) === v) ?? v) : v;
   }
   if (Object.keys(errors).length) throw new ApiError(400, "VALIDATION_ERROR", "Please fix the highlighted fields.", { fields: errors });

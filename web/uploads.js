@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "./i18n.js";
 // Files on their way into a conversation: staged in the composer (picked, pasted or dropped, with
 // a preview for pictures), then sent one request each, in order, every one with its progress and
 // a cancel; the caption typed with them goes with the first.
@@ -40,15 +41,15 @@ export function stageFiles(cid, files) {
   const list = [...(staged.get(cid) ?? [])];
   for (const file of files) {
     if (list.length >= LIMITS.filesPerSend) {
-      toast(`Up to ${LIMITS.filesPerSend} files at a time.`);
+      toast(t("upload.too_many", { count: LIMITS.filesPerSend }));
       break;
     }
     if (file.size > LIMITS.attachmentBytes) {
-      toast(`“${file.name}” is larger than ${Math.round(LIMITS.attachmentBytes / 1024 / 1024)} MB.`);
+      toast(t("upload.larger_than", { name: file.name, mb: Math.round(LIMITS.attachmentBytes / 1024 / 1024) }));
       continue;
     }
     if (file.size === 0) {
-      toast(`“${file.name}” is empty.`);
+      toast(t("upload.empty", { name: file.name }));
       continue;
     }
     const preview = PICTURE_MIMES.includes(file.type) ? URL.createObjectURL(file) : null;
@@ -116,7 +117,7 @@ export function sendStaged(cid, caption) {
           return;
         }
         updateLocal(cid, localId, { status: "failed" });
-        if (e instanceof ApiError) toast(e.status === 413 ? `“${s.file.name}” is too large.` : `“${s.file.name}”: ${e.message}`);
+        if (e instanceof ApiError) toast(e.status === 413 ? t("upload.too_large", { name: s.file.name }) : t("upload.failed", { name: s.file.name, reason: e.message }));
       }
     };
     addLocal(cid, {

@@ -29,7 +29,15 @@ import { searchMessages } from "./search/index.js";
 export function createGatewayApi(core: Core, live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void }): GatewayApi {
   const sessionOf = (p: Principal): SessionView => {
     const me = core.me(p);
-    return { tenant_id: p.tenantId, entity_id: p.entityId, display_name: me.display_name, actor_type: me.actor_type, roles: me.roles, email: me.email?.redacted ?? null };
+    return {
+      tenant_id: p.tenantId,
+      entity_id: p.entityId,
+      display_name: me.display_name,
+      actor_type: me.actor_type,
+      roles: me.roles,
+      email: me.email?.redacted ?? null,
+      ...(me.locale ? { locale: me.locale } : {}),
+    };
   };
 
   return {

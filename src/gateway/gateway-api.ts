@@ -42,6 +42,8 @@ export interface SessionView {
   actor_type: "human" | "agent";
   roles: string[];
   email: string | null;
+  /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
+  locale?: string;
 }
 
 /**

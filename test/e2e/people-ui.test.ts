@@ -79,6 +79,13 @@ describe("profiles live between two people", () => {
     } finally {
       await d.ctx.close();
       await a.ctx.close();
+      // Ana takes her name back, so the next test (same server) finds her as "Ana".
+      const res = await fetch(`${server.url}/v1/me/profile`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-restore-${Date.now()}` },
+        body: JSON.stringify({ display_name: "Ana" }),
+      });
+      expect(res.status).toBe(200);
     }
   });
 });

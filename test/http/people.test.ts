@@ -41,6 +41,13 @@ describe("profiles", () => {
     expect(await entity(ANA)).toMatchObject({ display_name: "Ana Lima", time_zone: "America/New_York", locale: "pt-BR" });
   });
 
+  it("the session answers the language chosen in the profile; Automatic is saved as und (no language)", async () => {
+    expect((await put("/v1/me/profile", dan, { locale: "pt-PT" })).status).toBe(200);
+    expect((await getJson(`${t.url}/v1/session`, dan)).body).toMatchObject({ entity_id: DAN, locale: "pt-PT" });
+    expect((await put("/v1/me/profile", dan, { locale: "und" })).status).toBe(200);
+    expect((await getJson(`${t.url}/v1/session`, dan)).body.locale).toBe("und");
+  });
+
   it("the same key and body replays the answer and writes nothing more", async () => {
     const before = ledgerEvents("entity.profile_updated").length;
     const a = await put("/v1/me/profile", ana, { locale: "en-GB" }, "k-profile-same");

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { changeTarget } from "../thread-actions.js";
 
@@ -14,12 +15,12 @@ export function ActionSummaryBar({ summary, cid, jobs }) {
   const [open, setOpen] = useState(false);
   const others = jobs.filter((j) => j.job_id !== summary.job_id);
   return html`<div class="action-summary" data-testid="action-summary">
-    <span>Applied to: <strong>${summary.job_title}</strong></span>
-    ${summary.assumed ? html`<span class="badge-assumed" title="No job was named; this was the default">assumed</span>` : null}
-    ${others.length ? html`<button type="button" class="link-btn" aria-expanded=${open} onClick=${() => setOpen(!open)}>Change</button>` : null}
+    <span>${t("summary.applied_to")} <strong>${summary.job_title}</strong></span>
+    ${summary.assumed ? html`<span class="badge-assumed" title=${t("summary.assumed_title")}>${t("summary.assumed")}</span>` : null}
+    ${others.length ? html`<button type="button" class="link-btn" aria-expanded=${open} onClick=${() => setOpen(!open)}>${t("summary.change")}</button>` : null}
     ${
       open
-        ? html`<ul class="picker-list" role="listbox" aria-label="Apply to another job">
+        ? html`<ul class="picker-list" role="listbox" aria-label=${t("summary.pick")}>
       ${others.map(
         (j) =>
           html`<li key=${j.job_id}><button type="button" role="option" onClick=${() => {

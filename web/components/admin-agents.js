@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
@@ -8,7 +9,7 @@ import { attr, focusWhenDrawn } from "../admin-focus.js";
 /** @typedef {{ entity_id: string, display_name: string, role: string | null, capabilities: string[], allowed_tools: string[], status: "active"|"paused" }} Agent */
 
 /** @param {unknown} e @param {string} what */
-const why = (e, what) => (e instanceof ApiError ? `${what}: ${e.message}` : what);
+const why = (e, what) => (e instanceof ApiError ? t("admin.why", { what, reason: e.message }) : what);
 const list = (/** @type {string} */ text) =>
   text
     .split(",")
@@ -40,9 +41,9 @@ function AgentItem({ a, reload }) {
     e.preventDefault();
     try {
       await api.updateAgent(a.entity_id, { ...(role.trim() ? { role: role.trim() } : {}), capabilities: list(caps), allowed_tools: allowed });
-      toast(`${a.display_name} saved`);
+      toast(t("admin.agents.saved", { name: a.display_name }));
     } catch (err) {
-      toast(why(err, `Couldn’t save ${a.display_name}`));
+      toast(why(err, t("admin.agents.save_error", { name: a.display_name })));
     }
     await reload();
     focusWhenDrawn([`${here} [data-act="save"]`]);
@@ -50,9 +51,9 @@ function AgentItem({ a, reload }) {
   const pause = async () => {
     try {
       await api.setAgentPaused(a.entity_id, a.status !== "paused");
-      toast(a.status === "paused" ? `${a.display_name} is back at work` : `${a.display_name} is paused`);
+      toast(t(a.status === "paused" ? "admin.agents.resumed" : "admin.agents.paused_toast", { name: a.display_name }));
     } catch (err) {
-      toast(why(err, "Couldn’t change it"));
+      toast(why(err, t("admin.agents.change_error")));
     }
     await reload();
     // Pause becomes Resume (and back): the same place, the new label.
@@ -60,17 +61,17 @@ function AgentItem({ a, reload }) {
   };
   const remove = async () => {
     const ok = await confirmDialog({
-      title: `Remove ${a.display_name}?`,
-      body: "It leaves the workspace for good and does no more work. Its jobs and messages stay in the record.",
-      okLabel: "Remove",
+      title: t("admin.agents.remove_title", { name: a.display_name }),
+      body: t("admin.agents.remove_body"),
+      okLabel: t("admin.agents.remove_ok"),
       danger: true,
     });
     if (!ok) return;
     try {
       await api.removeAgent(a.entity_id);
-      toast(`${a.display_name} was removed`);
+      toast(t("admin.agents.removed", { name: a.display_name }));
     } catch (err) {
-      toast(why(err, "Couldn’t remove it"));
+      toast(why(err, t("admin.agents.remove_error")));
     }
     await reload();
     focusWhenDrawn([`${here} [data-act="remove"]`, "#admin-agents"]);
@@ -78,25 +79,25 @@ function AgentItem({ a, reload }) {
   return html`<li class="outbox-item" data-agent=${a.display_name}>
     <div class="outbox-main">
       <span class="outbox-subject">${a.display_name}</span>
-      ${a.status === "paused" ? html`<span class="pill pill-info">Paused</span>` : null}
+      ${a.status === "paused" ? html`<span class="pill pill-info">${t("admin.agents.paused")}</span>` : null}
     </div>
-    <form class="admin-agent" onSubmit=${save} aria-label=${`Edit ${a.display_name}`}>
-      <div class="form-field"><label for=${id("role")}>Role</label>
+    <form class="admin-agent" onSubmit=${save} aria-label=${t("admin.agents.edit", { name: a.display_name })}>
+      <div class="form-field"><label for=${id("role")}>${t("admin.agents.role")}</label>
         <input id=${id("role")} value=${role} onInput=${(/** @type {any} */ e) => setRole(e.currentTarget.value)} /></div>
-      <div class="form-field"><label for=${id("caps")}>Capabilities (comma-separated)</label>
+      <div class="form-field"><label for=${id("caps")}>${t("admin.agents.caps")}</label>
         <input id=${id("caps")} value=${caps} onInput=${(/** @type {any} */ e) => setCaps(e.currentTarget.value)} /></div>
-      <fieldset class="form-field"><legend>Tools it may use</legend>
-        ${tools === null ? html`<div class="loading">Loading its tools…</div>` : null}
+      <fieldset class="form-field"><legend>${t("admin.agents.tools")}</legend>
+        ${tools === null ? html`<div class="loading">${t("admin.agents.loading_tools")}</div>` : null}
         ${(tools ?? []).map(
-          (t) => html`<label key=${t.name} class="admin-check">
-            <input type="checkbox" value=${t.name} checked=${allowed.includes(t.name)} onChange=${() => toggle(t.name)} />
-            <span>${t.name}</span> <span class="muted small">${t.source === "built-in" ? "built-in" : "MCP"}</span></label>`,
+          (tool) => html`<label key=${tool.name} class="admin-check">
+            <input type="checkbox" value=${tool.name} checked=${allowed.includes(tool.name)} onChange=${() => toggle(tool.name)} />
+            <span>${tool.name}</span> <span class="muted small">${tool.source === "built-in" ? t("admin.agents.builtin") : t("admin.agents.mcp")}</span></label>`,
         )}
       </fieldset>
       <div class="admin-actions">
-        <button class="btn btn-primary btn-small" type="submit" data-act="save">Save ${a.display_name}</button>
-        <button type="button" class="btn btn-secondary btn-small" data-act="pause" onClick=${pause}>${a.status === "paused" ? "Resume" : "Pause"} ${a.display_name}</button>
-        <button type="button" class="btn btn-danger btn-small" data-act="remove" onClick=${remove}>Remove ${a.display_name}</button>
+        <button class="btn btn-primary btn-small" type="submit" data-act="save">${t("admin.agents.save", { name: a.display_name })}</button>
+        <button type="button" class="btn btn-secondary btn-small" data-act="pause" onClick=${pause}>${t(a.status === "paused" ? "admin.agents.resume" : "admin.agents.pause", { name: a.display_name })}</button>
+        <button type="button" class="btn btn-danger btn-small" data-act="remove" onClick=${remove}>${t("admin.agents.remove", { name: a.display_name })}</button>
       </div>
     </form>
   </li>`;
@@ -109,13 +110,13 @@ export function AdminAgents() {
   const load = () =>
     api.listAdminAgents().then(
       (r) => setAgents(r.agents),
-      (e) => setError(why(e, "Couldn’t load the agents")),
+      (e) => setError(why(e, t("admin.agents.load_error"))),
     );
   useEffect(() => void load(), []);
   return html`<section class="admin-section" aria-labelledby="admin-agents">
-    <h3 class="section-title" id="admin-agents" tabIndex="-1">Agents</h3>
+    <h3 class="section-title" id="admin-agents" tabIndex="-1">${t("admin.agents.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-    ${agents && agents.length === 0 ? html`<p class="notice">No agents yet.</p>` : null}
+    ${agents && agents.length === 0 ? html`<p class="notice">${t("admin.agents.none")}</p>` : null}
     <ul class="outbox-list admin-agents">
       ${(agents ?? []).map((a) => html`<${AgentItem} key=${`${a.entity_id}:${a.status}:${a.allowed_tools.join()}:${a.role}`} a=${a} reload=${load} />`)}
     </ul>

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { copyText } from "../actions.js";
 
@@ -10,6 +11,6 @@ export function AdminLink({ label, url }) {
   const full = /^https?:/.test(url) ? url : `${location.origin}${url.startsWith("/") ? "" : "/"}${url}`;
   return html`<div class="invite-link admin-link">
     <input readonly aria-label=${label} value=${full} onFocus=${(/** @type {any} */ e) => e.currentTarget.select()} />
-    <button type="button" class="btn btn-secondary" onClick=${() => void copyText(full)}>Copy link</button>
+    <button type="button" class="btn btn-secondary" onClick=${() => void copyText(full)}>${t("common.copy_link")}</button>
   </div>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
@@ -8,9 +9,9 @@ import { attr, focusWhenDrawn } from "../admin-focus.js";
 
 /** @typedef {{ entity_id: string, display_name: string, access: "owner"|"admin"|"member", roles: string[], status: "active"|"deactivated", joined_at: string }} Member */
 
-const ACCESS = { owner: "Owner", admin: "Admin", member: "Member" };
+const ACCESS = ["owner", "admin", "member"];
 /** @param {unknown} e @param {string} what */
-const why = (e, what) => (e instanceof ApiError ? `${what}: ${e.message}` : what);
+const why = (e, what) => (e instanceof ApiError ? t("admin.why", { what, reason: e.message }) : what);
 
 /**
  * People and their access: change it, deactivate and reactivate, a new sign-in link, and an
@@ -25,7 +26,7 @@ export function AdminMembers({ me }) {
   const load = () =>
     api.listMembers().then(
       (r) => setMembers(r.members),
-      (e) => setError(why(e, "Couldn’t load the members")),
+      (e) => setError(why(e, t("admin.members.load_error"))),
     );
   useEffect(() => void load(), []);
 
@@ -41,16 +42,21 @@ export function AdminMembers({ me }) {
   };
   /** @param {Member} m @param {"owner"|"admin"|"member"} access */
   const setAccess = (m, access) =>
-    act(() => api.setAccess(m.entity_id, access), `${m.display_name} is now ${ACCESS[access].toLowerCase()}`, `Couldn’t change ${m.display_name}’s access`);
+    act(() => api.setAccess(m.entity_id, access), t("admin.members.access_set", { name: m.display_name, access }), t("admin.members.access_error", { name: m.display_name }));
   /** @param {Member} m */
   const deactivate = async (m) => {
     const ok = await confirmDialog({
-      title: `Deactivate ${m.display_name}?`,
-      body: "They are signed out everywhere at once and can’t sign in until reactivated. Their messages stay.",
-      okLabel: "Deactivate",
+      title: t("admin.members.deactivate_title", { name: m.display_name }),
+      body: t("admin.members.deactivate_body"),
+      okLabel: t("admin.members.deactivate_ok"),
       danger: true,
     });
-    if (ok) await act(() => api.deactivateMember(m.entity_id), `${m.display_name} is deactivated`, `Couldn’t deactivate ${m.display_name}`);
+    if (ok)
+      await act(
+        () => api.deactivateMember(m.entity_id),
+        t("admin.members.deactivated_toast", { name: m.display_name }),
+        t("admin.members.deactivate_error", { name: m.display_name }),
+      );
     // Their Deactivate button is gone: focus goes to the Reactivate that replaced it.
     focusWhenDrawn([`[data-member=${attr(m.display_name)}] [data-act="reactivate"]`, `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
   };
@@ -58,8 +64,8 @@ export function AdminMembers({ me }) {
   const reactivate = async (m) => {
     await act(
       async () => setLink({ who: m.display_name, url: (await api.reactivateMember(m.entity_id)).signin_url }),
-      `${m.display_name} is back: send them the sign-in link`,
-      `Couldn’t reactivate ${m.display_name}`,
+      t("admin.members.back", { name: m.display_name }),
+      t("admin.members.reactivate_error", { name: m.display_name }),
     );
     // The link to send them, shown once, is what comes next.
     focusWhenDrawn([".admin-members-link input", `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
@@ -67,16 +73,16 @@ export function AdminMembers({ me }) {
   /** @param {Member} m */
   const rotate = async (m) => {
     const ok = await confirmDialog({
-      title: `New sign-in link for ${m.display_name}?`,
-      body: "Every device they are signed in on is signed out now; the new link signs them in again.",
-      okLabel: "Sign out and make a link",
+      title: t("admin.members.rotate_title", { name: m.display_name }),
+      body: t("admin.members.rotate_body"),
+      okLabel: t("admin.members.rotate_ok"),
       danger: true,
     });
     if (ok)
       await act(
         async () => setLink({ who: m.display_name, url: (await api.rotateTokens(m.entity_id)).signin_url }),
-        `${m.display_name} is signed out everywhere`,
-        "Couldn’t make a new link",
+        t("admin.members.rotated", { name: m.display_name }),
+        t("admin.members.rotate_error"),
       );
   };
   /** @param {Event} e */
@@ -87,49 +93,49 @@ export function AdminMembers({ me }) {
       const r = await api.createInvite({ ...(invite.name.trim() ? { display_name: invite.name.trim() } : {}), roles });
       setInvite({ ...invite, url: r.url });
     } catch (err) {
-      toast(why(err, "Couldn’t make an invite link"));
+      toast(why(err, t("admin.members.invite_error")));
     }
   };
 
   return html`<section class="admin-section" aria-labelledby="admin-members">
-    <h3 class="section-title" id="admin-members">Members</h3>
+    <h3 class="section-title" id="admin-members">${t("admin.members.title")}</h3>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-    ${members === null && !error ? html`<div class="loading">Loading the members…</div>` : null}
-    ${link ? html`<div class="admin-members-link"><p class="notice" role="status">A sign-in link for ${link.who}, shown once:</p><${AdminLink} label=${`Sign-in link for ${link.who}`} url=${link.url} /></div>` : null}
+    ${members === null && !error ? html`<div class="loading">${t("admin.members.loading")}</div>` : null}
+    ${link ? html`<div class="admin-members-link"><p class="notice" role="status">${t("admin.members.link_shown", { name: link.who })}</p><${AdminLink} label=${t("admin.members.link_label", { name: link.who })} url=${link.url} /></div>` : null}
     <ul class="outbox-list admin-members">
       ${(members ?? []).map(
         (m) => html`<li key=${m.entity_id} class="outbox-item" data-member=${m.display_name}>
           <div class="outbox-main">
-            <span class="outbox-subject">${m.display_name}${m.entity_id === me ? " (you)" : ""}</span>
-            ${m.status === "deactivated" ? html`<span class="pill pill-bad">Deactivated</span>` : null}
+            <span class="outbox-subject">${m.entity_id === me ? t("admin.members.you", { name: m.display_name }) : m.display_name}</span>
+            ${m.status === "deactivated" ? html`<span class="pill pill-bad">${t("admin.members.deactivated")}</span>` : null}
           </div>
           <div class="admin-actions">
-            <label class="field field-inline"><span>Access</span>
-              <select aria-label=${`Access for ${m.display_name}`} value=${m.access} disabled=${m.status === "deactivated"}
+            <label class="field field-inline"><span>${t("admin.members.access")}</span>
+              <select aria-label=${t("admin.members.access_for", { name: m.display_name })} value=${m.access} disabled=${m.status === "deactivated"}
                 onChange=${(/** @type {Event} */ e) => setAccess(m, /** @type {any} */ (/** @type {HTMLSelectElement} */ (e.target).value))}>
-                ${Object.entries(ACCESS).map(([v, l]) => html`<option key=${v} value=${v}>${l}</option>`)}
+                ${ACCESS.map((v) => html`<option key=${v} value=${v}>${t(`admin.access.${v}`)}</option>`)}
               </select></label>
             ${
               m.status === "deactivated"
-                ? html`<button type="button" class="btn btn-secondary btn-small" data-act="reactivate" onClick=${() => reactivate(m)}>Reactivate ${m.display_name}</button>`
+                ? html`<button type="button" class="btn btn-secondary btn-small" data-act="reactivate" onClick=${() => reactivate(m)}>${t("admin.members.reactivate", { name: m.display_name })}</button>`
                 : m.entity_id === me
                   ? null
-                  : html`<button type="button" class="btn btn-ghost btn-small" onClick=${() => rotate(m)}>New sign-in link for ${m.display_name}</button>
-                    <button type="button" class="btn btn-danger btn-small" data-act="deactivate" onClick=${() => deactivate(m)}>Deactivate ${m.display_name}</button>`
+                  : html`<button type="button" class="btn btn-ghost btn-small" onClick=${() => rotate(m)}>${t("admin.members.rotate", { name: m.display_name })}</button>
+                    <button type="button" class="btn btn-danger btn-small" data-act="deactivate" onClick=${() => deactivate(m)}>${t("admin.members.deactivate", { name: m.display_name })}</button>`
             }
           </div>
         </li>`,
       )}
     </ul>
     <form class="admin-invite" onSubmit=${makeInvite}>
-      <h4>Invite someone</h4>
-      <div class="form-field"><label for="admin-invite-name">Their name (optional)</label>
+      <h4>${t("admin.members.invite_title")}</h4>
+      <div class="form-field"><label for="admin-invite-name">${t("admin.members.invite_name")}</label>
         <input id="admin-invite-name" value=${invite.name} onInput=${(/** @type {any} */ e) => setInvite({ ...invite, name: e.currentTarget.value, url: "" })} /></div>
-      <div class="form-field"><label for="admin-invite-access">Access</label>
+      <div class="form-field"><label for="admin-invite-access">${t("admin.members.access")}</label>
         <select id="admin-invite-access" value=${invite.access} onChange=${(/** @type {any} */ e) => setInvite({ ...invite, access: e.currentTarget.value, url: "" })}>
-          <option value="member">Member</option><option value="admin">Admin</option>
+          <option value="member">${t("admin.access.member")}</option><option value="admin">${t("admin.access.admin")}</option>
         </select></div>
-      ${invite.url ? html`<${AdminLink} label="Invite link" url=${invite.url} />` : html`<button class="btn btn-primary" type="submit">Create invite link</button>`}
+      ${invite.url ? html`<${AdminLink} label=${t("onboarding.inv_link")} url=${invite.url} />` : html`<button class="btn btn-primary" type="submit">${t("onboarding.inv_submit")}</button>`}
     </form>
   </section>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { navigate } from "../router.js";
@@ -25,11 +26,11 @@ function PageLink({ href, label }) {
 export function AdminPage({ s }) {
   return html`<section class="page admin-page" aria-labelledby="admin-title">
     <header class="chat-head page-head">
-      <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h2 id="admin-title">Admin</h2>
-      <nav class="admin-links" aria-label="More admin screens">
-        <${PageLink} href="/outbox" label="Outbox" />
-        <${PageLink} href="/tools" label="Tools" />
+      <button type="button" class="icon-btn back" aria-label=${t("common.back")} onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
+      <h2 id="admin-title">${t("admin.title")}</h2>
+      <nav class="admin-links" aria-label=${t("admin.more")}>
+        <${PageLink} href="/outbox" label=${t("title.outbox")} />
+        <${PageLink} href="/tools" label=${t("title.tools")} />
       </nav>
     </header>
     <div class="page-body">

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { getState, subscribe } from "../store.js";
 import { navigate } from "../router.js";
@@ -58,13 +59,13 @@ export function App() {
     main = html`<section class="welcome">
       <div class="welcome-inner">
         <div class="welcome-logo" aria-hidden="true">✦</div>
-        <h1>Hello${s.me.display_name ? `, ${s.me.display_name}` : ""}</h1>
-        <p>Pick a conversation, or message one of your agent coworkers. Jobs show up as cards you can approve, track and accept — the chat never freezes.</p>
+        <h1>${s.me.display_name ? t("app.hello_name", { name: s.me.display_name }) : t("app.hello")}</h1>
+        <p>${t("app.welcome")}</p>
       </div>
     </section>`;
   const pane = r.name === "home" ? "list" : "main";
   return html`<div class=${`shell pane-${pane}${s.drawer ? " with-drawer" : ""}`}>
-      ${cid ? html`<a class="skip-link" href="#composer-input" onClick=${skipToComposer}>Skip to the message box</a>` : null}
+      ${cid ? html`<a class="skip-link" href="#composer-input" onClick=${skipToComposer}>${t("app.skip_to_composer")}</a>` : null}
       <${ConversationList} s=${s} />
       <main class="main">${main}</main>
       ${s.drawer ? html`<${JobDrawer} s=${s} onClose=${closeDrawer} />` : null}

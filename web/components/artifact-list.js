@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { bytes, safeUrl } from "../format.js";
@@ -27,12 +28,12 @@ export function ArtifactList({ artifacts }) {
     return html`<li key=${a.artifact_id} class="artifact">
       <span class="artifact-icon" aria-hidden="true">${artifactIcon(a)}</span>
       <span class="artifact-text"><span class="artifact-title">${a.title}</span>
-        ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? "Calendar invite" : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
+        ${a.size_bytes != null || a.mime_type ? html`<span class="artifact-meta">${[a.mime_type === "text/calendar" ? t("file.calendar_invite") : a.mime_type, bytes(a.size_bytes)].filter(Boolean).join(" · ")}</span>` : null}</span>
       ${
         url
           ? html`<span class="artifact-actions">
-        <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">Open</a>
-        ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>Download</a>` : null}
+        <a class="btn btn-small btn-secondary" href=${url} target="_blank" rel="noopener noreferrer">${t("file.open")}</a>
+        ${isFile ? html`<a class="btn btn-small btn-secondary" href=${url} download=${a.title}>${t("file.download")}</a>` : null}
       </span>`
           : null
       }

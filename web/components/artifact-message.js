@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { bytes, clock, safeUrl } from "../format.js";
 import { PICTURE_MIMES } from "../uploads.js";
@@ -38,13 +39,13 @@ export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
       ${
         thumb && url
-          ? html`<button type="button" class="picture" aria-label=${`Open picture ${artifact.title}`} onClick=${() => setOpen(true)}>
+          ? html`<button type="button" class="picture" aria-label=${t("file.open_picture", { title: artifact.title })} onClick=${() => setOpen(true)}>
         <img src=${url} alt=${alt} width=${thumb.width} height=${thumb.height} loading="lazy" decoding="async" /></button>`
           : html`<div class="file">
         <span class="file-icon" aria-hidden="true">${artifactIcon(artifact)}</span>
         <span class="file-text"><span class="file-name">${artifact.title}</span>
           <span class="file-meta">${[artifact.mime_type, bytes(artifact.size_bytes)].filter(Boolean).join(" · ")}</span></span>
-        ${url ? html`<a class="btn btn-small btn-secondary" href=${url} download=${artifact.title} aria-label=${`Download ${artifact.title}`}>Download</a>` : null}
+        ${url ? html`<a class="btn btn-small btn-secondary" href=${url} download=${artifact.title} aria-label=${t("file.download_named", { title: artifact.title })}>${t("file.download")}</a>` : null}
       </div>`
       }
       ${caption ? html`<span class="text caption"><${TokenText} text=${caption} /></span>` : null}

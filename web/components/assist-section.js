@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { confirmDialog } from "../button-flow.js";
 import { applySuggestion, loadAssist } from "../thread-actions.js";
@@ -25,35 +26,29 @@ export function AssistSection({ jobId }) {
   }, [jobId]);
   /** @param {SuggestionView} s */
   const drop = (s) => setItems((list) => (list ?? []).filter((x) => x.suggestion_id !== s.suggestion_id));
-  return html`<section class="drawer-section" aria-label="Assist">
-    <h3>Assist</h3>
-    ${items === null ? html`<p class="muted small">Looking for suggestions…</p>` : null}
-    ${items?.length === 0 ? html`<p class="muted small">No suggestions for this job.</p>` : null}
+  return html`<section class="drawer-section" aria-label=${t("assist.title")}>
+    <h3>${t("assist.title")}</h3>
+    ${items === null ? html`<p class="muted small">${t("assist.looking")}</p>` : null}
+    ${items?.length === 0 ? html`<p class="muted small">${t("assist.none")}</p>` : null}
     <ul class="assist-list">${(items ?? []).map(
       (s) => html`<li key=${s.suggestion_id} class="assist-item" data-type=${s.type}>
-      <div><strong>${s.preview}</strong>${s.requires_confirmation ? html` <span class="badge-assumed">confirm</span>` : null}</div>
+      <div><strong>${s.preview}</strong>${s.requires_confirmation ? html` <span class="badge-assumed">${t("assist.confirm_badge")}</span>` : null}</div>
       <div class="muted small">${s.rationale}</div>
-      <div class="muted small assist-effect">${EFFECT[s.applies_as ?? "message"]}</div>
+      <div class="muted small assist-effect">${t(s.applies_as === "card" ? "assist.effect.card" : "assist.effect.message")}</div>
       <div class="card-buttons">
         <button type="button" class="btn btn-small btn-primary" disabled=${busy === s.suggestion_id}
           onClick=${async () => {
-            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: "This suggestion needs your confirmation before it is applied.", okLabel: "Apply" })))
-              return;
+            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: t("assist.confirm_body"), okLabel: t("assist.apply") }))) return;
             setBusy(s.suggestion_id);
             if (await applySuggestion(jobId, s)) drop(s);
             setBusy("");
-          }}>Apply</button>
-        <button type="button" class="btn btn-small btn-ghost" onClick=${() => drop(s)}>Dismiss</button>
+          }}>${t("assist.apply")}</button>
+        <button type="button" class="btn btn-small btn-ghost" onClick=${() => drop(s)}>${t("assist.dismiss")}</button>
       </div>
     </li>`,
     )}</ul>
   </section>`;
 }
-
-const EFFECT = {
-  card: "Apply re-proposes the job with this change for approval.",
-  message: "A proposal: Apply posts it in the chat; nothing on the job changes.",
-};
 
 /**
  * What the model proposed for this job and what validation did with it (from the redacted
@@ -62,12 +57,12 @@ const EFFECT = {
  */
 export function ModelProposals({ proposals }) {
   if (!proposals.length) return null;
-  return html`<section class="drawer-section" aria-label="Model proposals">
-    <h3>Model proposals</h3>
+  return html`<section class="drawer-section" aria-label=${t("proposals.title")}>
+    <h3>${t("proposals.title")}</h3>
     <ul class="proposal-list">${proposals.map(
       (p) => html`<li key=${p.packet_id}>
-      <span>Turn ${p.turn}: ${p.proposed.join(", ") || "nothing usable"}</span> → <strong>${p.outcome ?? "—"}</strong>
-      ${p.dropped.length ? html`<ul class="muted small">${p.dropped.map((d, i) => html`<li key=${i}>dropped: ${String(/** @type {any} */ (d)?.reason ?? "")}</li>`)}</ul>` : null}
+      <span>${t("proposals.turn", { turn: p.turn, proposed: p.proposed.join(", ") || t("proposals.nothing") })}</span> → <strong>${p.outcome ?? "—"}</strong>
+      ${p.dropped.length ? html`<ul class="muted small">${p.dropped.map((d, i) => html`<li key=${i}>${t("proposals.dropped", { reason: String(/** @type {any} */ (d)?.reason ?? "") })}</li>`)}</ul>` : null}
     </li>`,
     )}</ul>
   </section>`;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { avatarHue, initials } from "../format.js";
 import { getState } from "../store.js";
@@ -16,6 +17,6 @@ export function Avatar({ name, id, agent, size = "md" }) {
   const url = id ? getState().entities[id]?.avatar_url : undefined;
   const picture = url && OWN_PICTURE.test(url) ? url : null;
   return html`<span class=${`avatar avatar-${size} hue-${avatarHue(id ?? name)}${picture ? " avatar-picture" : ""}`} aria-hidden="true" data-avatar=${picture ? "picture" : "initials"}>
-    ${picture ? html`<img src=${picture} alt="" loading="lazy" decoding="async" />` : initials(name)}${agent ? html`<span class="avatar-bot" title="Agent coworker">✦</span>` : null}
+    ${picture ? html`<img src=${picture} alt="" loading="lazy" decoding="async" />` : initials(name)}${agent ? html`<span class="avatar-bot" title=${t("common.agent_coworker")}>✦</span>` : null}
   </span>`;
 }

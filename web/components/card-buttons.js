@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { getState } from "../store.js";
 import { clickButton } from "../button-flow.js";
@@ -30,7 +31,7 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
   const inferred = live ? null : (clicked ?? inferredChoice(card, jobState));
   // The server's reason for a refused click, said on the card itself.
   const refusal = buttons.map((b) => statuses[`${card.card_id}:${b.button_id}`]).find((st) => st?.status === "error" && st.refused)?.message;
-  return html`<div class="card-buttons" role="group" aria-label="Card actions">
+  return html`<div class="card-buttons" role="group" aria-label=${t("buttons.group")}>
     ${buttons.map((b) => {
       const st = statuses[`${card.card_id}:${b.button_id}`];
       const isAsk = b.action.type === "chat.ask";
@@ -39,7 +40,7 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
       const cls = `btn btn-${b.style ?? "secondary"}${done ? " btn-done" : ""}${st?.status === "pending" ? " btn-pending" : ""}`;
       // aria-disabled, not disabled: a pending or done button keeps focus (see web/focus.js).
       return html`<button key=${b.button_id} type="button" class=${cls} aria-disabled=${disabled ? "true" : undefined}
-        data-action=${b.action.type} title=${st?.status === "error" ? `Couldn’t send: ${st.message ?? ""}` : undefined}
+        data-action=${b.action.type} title=${st?.status === "error" ? t("buttons.send_error", { reason: st.message ?? "" }) : undefined}
         onClick=${(/** @type {Event} */ e) => {
           e.stopPropagation();
           if (disabled) return;
@@ -49,7 +50,7 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
         ${done ? "✓ " : null}${b.label}
       </button>`;
     })}
-    ${!live ? html`<span class="card-moved">This step is done — see the latest card.</span>` : null}
+    ${!live ? html`<span class="card-moved">${t("buttons.moved")}</span>` : null}
     ${refusal ? html`<p class="card-refusal" role="alert">${refusal}</p>` : null}
   </div>`;
 }

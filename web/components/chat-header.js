@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { navigate } from "../router.js";
@@ -18,27 +19,27 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
-    <button type="button" class="icon-btn back" aria-label="Back to conversations" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
+    <button type="button" class="icon-btn back" aria-label=${t("chat.back")} onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
     <${Avatar} name=${title} id=${other?.entity_id ?? title} agent=${isAgent} />
     <div class="chat-who">
       <div class="chat-name"><h1 tabIndex="-1">${title}</h1>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
       <div class="chat-status">
-        ${isAgent ? html`<${PresenceLine} presence=${presence} />` : html`<span class="presence presence-offline">${members > 2 ? `${members} members` : other?.kind === "contact" ? "Contact" : "Coworker"}</span>`}
+        ${isAgent ? html`<${PresenceLine} presence=${presence} />` : html`<span class="presence presence-offline">${members > 2 ? t("chat.members_count", { count: members }) : other?.kind === "contact" ? t("chat.contact") : t("chat.coworker")}</span>`}
         ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}
       </div>
     </div>
     ${
       job
-        ? html`<button type="button" class="job-chip" aria-label=${`Open job: ${job.title ?? job.job_id}`}
+        ? html`<button type="button" class="job-chip" aria-label=${t("chat.open_job", { title: job.title ?? job.job_id })}
       onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
-      <span class="job-chip-label">Job: ${job.title ?? job.job_id}</span><${StatePill} state=${job.state} /></button>`
+      <span class="job-chip-label">${t("chat.job_chip", { title: job.title ?? job.job_id })}</span><${StatePill} state=${job.state} /></button>`
         : null
     }
-    ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${`Members (${members})`} onClick=${onMembers}>Members</button>` : null}
+    ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${t("chat.members_label", { count: members })} onClick=${onMembers}>${t("chat.members")}</button>` : null}
     ${
       onMute
         ? html`<button type="button" class=${`icon-btn mute-btn${muted ? " muted" : ""}`} aria-pressed=${muted ? "true" : "false"}
-      aria-label=${muted ? "Unmute notifications" : "Mute notifications"} title=${muted ? "Muted: nothing here notifies you" : "Mute notifications"}
+      aria-label=${muted ? t("chat.unmute") : t("chat.mute")} title=${muted ? t("chat.muted_title") : t("chat.mute")}
       onClick=${onMute}><${Icon} name=${muted ? "bellOff" : "bell"} /></button>`
         : null
     }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { loadThread, pinJob } from "../thread-actions.js";
 import { toggleMute } from "../actions.js";
@@ -53,7 +54,7 @@ export function ChatView({ s, cid }) {
   const pinned = !!job && s.threads[cid]?.pinned_job_id === job.job_id;
   const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
   const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
-  return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label="Conversation"
+  return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label=${t("chat.conversation")}
     onDragOver=${(/** @type {DragEvent} */ e) => {
       if (e.dataTransfer?.types.includes("Files")) {
         e.preventDefault();
@@ -68,13 +69,13 @@ export function ChatView({ s, cid }) {
       setDrag(false);
       stageFiles(cid, e.dataTransfer?.files ?? []);
     }}>
-    <${ChatHeader} title=${conv?.title ?? other?.display_name ?? "Conversation"} other=${other}
+    <${ChatHeader} title=${conv?.title ?? other?.display_name ?? t("chat.conversation")} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
       onMembers=${conv ? () => setShowMembers(true) : undefined} />
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
-    ${drag ? html`<div class="drop-hint" aria-hidden="true">Drop to add the files</div>` : null}
+    ${drag ? html`<div class="drop-hint" aria-hidden="true">${t("chat.drop")}</div>` : null}
   </section>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
@@ -11,8 +12,8 @@ import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
 import { cancelCompose, saveEdit } from "../message-actions.js";
 import { getState, subscribe, toast } from "../store.js";
+import { stateLabel } from "../format.js";
 import { api } from "../api.js";
-import { t as tr } from "../i18n.js";
 import { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionMark, mentionsIn } from "../mentions.js";
 import { PickerList, useCombobox } from "./picker-list.js";
 import { MentionOffer } from "./mention-offer.js";
@@ -83,19 +84,19 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   };
 
   const send = () => {
-    const t = placeRefs(text, refs);
+    const out = placeRefs(text, refs);
     // Files picked, pasted or dropped go now, with what was typed as their caption.
     if (staged.length) {
-      sendStaged(cid, t);
+      sendStaged(cid, out);
       setText("");
       setRefs([]);
       setQuery(null);
       area.current?.focus();
       return;
     }
-    if (!t) return;
+    if (!out) return;
     if (mode?.kind === "edit") {
-      void saveEdit(cid, mode.message_id, t).then((ok) => {
+      void saveEdit(cid, mode.message_id, out).then((ok) => {
         if (!ok) return;
         setText("");
         cancelCompose();
@@ -103,7 +104,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       return;
     }
     // "/run <tool>" with nothing after it opens the tool's form instead of sending.
-    const run = /^\/run\s+(\S+)\s*$/.exec(t);
+    const run = /^\/run\s+(\S+)\s*$/.exec(out);
     if (run && openRunForm(cid, run[1])) {
       setText("");
       return;
@@ -114,14 +115,14 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     const absent = absentAgents(ids, candidates);
     if (absent.length) {
       setQuery(null);
-      setOffer({ agents: absent, text: t, ids, replyTo });
+      setOffer({ agents: absent, text: out, ids, replyTo });
       return;
     }
-    deliver(t, ids, replyTo);
+    deliver(out, ids, replyTo);
   };
-  /** Sends the text with its mentions and empties the box. @param {string} t @param {string[]} ids @param {string | undefined} replyTo */
-  const deliver = (t, ids, replyTo) => {
-    sendText(cid, t, replyTo, ids);
+  /** Sends the text with its mentions and empties the box. @param {string} words @param {string[]} ids @param {string | undefined} replyTo */
+  const deliver = (words, ids, replyTo) => {
+    sendText(cid, words, replyTo, ids);
     if (mode) cancelCompose();
     setText("");
     setRefs([]);
@@ -137,7 +138,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       try {
         await api.addMember(cid, a.entity_id);
       } catch (e) {
-        toast(tr("mentions.offer.failed", { name: a.name, reason: /** @type {Error} */ (e).message }));
+        toast(t("mentions.offer.failed", { name: a.name, reason: /** @type {Error} */ (e).message }));
         return;
       }
     }
@@ -197,10 +198,10 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       ? people.map((c) => ({
           key: c.entity_id,
           label: c.name,
-          detail: c.agent ? tr(c.member ? "mentions.picker.agent" : "mentions.picker.notMember") : undefined,
+          detail: c.agent ? t(c.member ? "mentions.picker.agent" : "mentions.picker.notMember") : undefined,
           value: () => pickPerson(c),
         }))
-      : matches.map((j) => ({ key: j.job_id, label: j.title ?? j.job_id, detail: j.state.replace("_", " "), value: () => pick(j) }));
+      : matches.map((j) => ({ key: j.job_id, label: j.title ?? j.job_id, detail: stateLabel(j.state), value: () => pick(j) }));
   const combo = useCombobox({
     id: "composer-picker",
     open: query !== null,
@@ -214,11 +215,11 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   /** Removing a chip removes its mark from the text too. @param {{ job_id: string, title: string }} r */
   const unpick = (r) => {
     setRefs((x) => x.filter((y) => y.job_id !== r.job_id));
-    setText((t) => t.replace(new RegExp(`${escapeRe(refMark(r.title))} ?`), ""));
+    setText((was) => was.replace(new RegExp(`${escapeRe(refMark(r.title))} ?`), ""));
   };
-  /** @param {string} t */
-  const useTemplate = (t) => {
-    setText(t);
+  /** @param {string} words */
+  const useTemplate = (words) => {
+    setText(words);
     requestAnimationFrame(() => area.current?.focus());
   };
 
@@ -226,17 +227,17 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     ${
       mode
         ? html`<div class="compose-mode" role="status">
-      <span class="compose-mode-text"><strong>${mode.kind === "edit" ? "Editing your message" : `Replying to ${mode.sender_name}`}</strong>
+      <span class="compose-mode-text"><strong>${mode.kind === "edit" ? t("composer.editing") : t("composer.replying", { name: mode.sender_name })}</strong>
         <span class="muted">${mode.snippet}</span></span>
-      <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? "Cancel editing (Esc)" : "Cancel reply (Esc)"} onClick=${leaveMode}>×</button>
+      <button type="button" class="chip-x" aria-label=${mode.kind === "edit" ? t("composer.cancel_edit") : t("composer.cancel_reply")} onClick=${leaveMode}>×</button>
     </div>`
         : null
     }
     ${
       query !== null
         ? html`<${PickerList} id="composer-picker" className=${query.trigger === "#" ? "job-picker" : "mention-picker"}
-            label=${tr(query.trigger === "#" ? "mentions.picker.jobs" : "mentions.picker.people")}
-            empty=${tr(query.trigger === "#" ? "mentions.picker.noJobs" : "mentions.picker.noPeople")}
+            label=${t(query.trigger === "#" ? "mentions.picker.jobs" : "mentions.picker.people")}
+            empty=${t(query.trigger === "#" ? "mentions.picker.noJobs" : "mentions.picker.noPeople")}
             options=${options} active=${combo.active} optionId=${combo.optionId} onPick=${(/** @type {() => void} */ run) => run()} />`
         : null
     }
@@ -248,22 +249,22 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     }
     ${
       refs.length
-        ? html`<div class="ref-chips" aria-label="Referenced jobs">${refs.map(
+        ? html`<div class="ref-chips" aria-label=${t("composer.refs")}>${refs.map(
             (r) => html`<span key=${r.job_id} class="token-chip token-ref"># ${r.title}
-      <button type="button" class="chip-x" aria-label=${`Remove ${r.title}`} onClick=${() => unpick(r)}>×</button></span>`,
+      <button type="button" class="chip-x" aria-label=${t("common.remove_named", { name: r.title })} onClick=${() => unpick(r)}>×</button></span>`,
           )}</div>`
         : null
     }
     <${StagedFiles} cid=${cid} files=${staged} />
     <${QuickMenu} job=${job} pinned=${pinned} onPin=${onPin} onTemplate=${useTemplate} onOpenJob=${(/** @type {string} */ id) => navigate(`/jobs/${encodeURIComponent(id)}`)} />
-    <button type="button" class="icon-btn" aria-label="Attach a file" title="Attach a file" onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
+    <button type="button" class="icon-btn" aria-label=${t("composer.attach")} title=${t("composer.attach")} onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {
         stageFiles(cid, e.currentTarget.files ?? []);
         e.currentTarget.value = "";
         area.current?.focus();
       }} />
-    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? "Add a caption" : "Type a message"} aria-label="Message" maxlength=${LIMITS.messageChars}
+    <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? t("composer.caption") : t("composer.placeholder")} aria-label=${t("composer.message")} maxlength=${LIMITS.messageChars}
       onPaste=${(/** @type {ClipboardEvent} */ e) => {
         // A pasted picture (a screenshot, a copied image) is staged like a picked file; text pastes as text.
         const files = [...(e.clipboardData?.files ?? [])];
@@ -284,7 +285,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           if (mode && query === null) leaveMode();
         }
       }}></textarea>
-    <button type="button" class="send" aria-label="Send" title="Send (Enter)" onClick=${send}><${Icon} name="send" /></button>
+    <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
 }
 

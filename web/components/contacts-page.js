@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
@@ -34,7 +35,7 @@ export function ContactsPage({ s }) {
   /** @param {Event} e */
   const add = async (e) => {
     e.preventDefault();
-    if (!form.display_name.trim()) return setError("A name is needed");
+    if (!form.display_name.trim()) return setError(t("contacts.name_needed"));
     setBusy(true);
     setError(null);
     try {
@@ -43,10 +44,10 @@ export function ContactsPage({ s }) {
       for (const k of /** @type {const} */ (["email", "phone", "company"])) if (form[k].trim()) body[k] = form[k].trim();
       await api.addContact(body);
       setForm({ display_name: "", email: "", phone: "", company: "" });
-      toast("Contact added");
+      toast(t("contacts.added"));
       await load();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t add the contact");
+      setError(err instanceof ApiError ? err.message : t("contacts.add_error"));
     } finally {
       setBusy(false);
     }
@@ -58,64 +59,65 @@ export function ContactsPage({ s }) {
     if (!f) return;
     try {
       const r = await api.importContacts(await f.text());
-      toast(`Imported ${r?.imported ?? r?.count ?? "the"} contacts`);
+      const count = r?.imported ?? r?.count;
+      toast(typeof count === "number" ? t("contacts.imported", { count }) : t("contacts.imported_some"));
       await load();
     } catch (err) {
-      toast(err instanceof ApiError ? `Import failed: ${err.message}` : "Import failed");
+      toast(err instanceof ApiError ? t("admin.why", { what: t("contacts.import_failed"), reason: err.message }) : t("contacts.import_failed"));
     }
   };
   /** @param {Contact} c */
   const remove = async (c) => {
     if (!c.contact_id) return;
     const ok = await confirmDialog({
-      title: `Delete ${c.display_name}?`,
-      body: "Their email and phone are erased for good, also from invites already sent. This cannot be undone.",
-      okLabel: "Delete",
+      title: t("contacts.delete_title", { name: c.display_name }),
+      body: t("contacts.delete_body"),
+      okLabel: t("bubble.delete"),
       danger: true,
     });
     if (!ok) return;
     try {
       await api.deleteContact(c.contact_id);
-      toast("Contact deleted");
+      toast(t("contacts.deleted"));
       await load();
     } catch (err) {
-      toast(err instanceof ApiError ? `Couldn’t delete: ${err.message}` : "Couldn’t delete the contact");
+      toast(err instanceof ApiError ? t("admin.why", { what: t("contacts.delete_error"), reason: err.message }) : t("contacts.delete_error"));
     }
   };
   const isAdmin = s.me?.roles?.includes("admin") ?? false;
   /** @param {string} k */
   const bind = (k) => ({ value: /** @type {any} */ (form)[k], onInput: (/** @type {any} */ e) => setForm({ ...form, [k]: e.currentTarget.value }) });
 
-  return html`<section class="page" aria-label="Contacts">
+  return html`<section class="page" aria-label=${t("list.contacts")}>
     <header class="chat-head page-head">
-      <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h1>Contacts</h1>
-      <label class="btn btn-secondary btn-small import-btn">Import CSV
+      <button type="button" class="icon-btn back" aria-label=${t("common.back")} onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
+      <h1>${t("list.contacts")}</h1>
+      <label class="btn btn-secondary btn-small import-btn">${t("contacts.import_csv")}
         <input type="file" accept=".csv,text/csv" class="visually-hidden" onChange=${importCsv} /></label>
     </header>
     <div class="page-body">
-      <form class="contact-form" onSubmit=${add} aria-label="Add a contact">
-        <input aria-label="Name" placeholder="Name" ...${bind("display_name")} />
-        <input aria-label="Email" type="email" placeholder="Email" ...${bind("email")} />
-        <input aria-label="Phone" type="tel" placeholder="Phone" ...${bind("phone")} />
-        <input aria-label="Company" placeholder="Company" ...${bind("company")} />
-        <button class="btn btn-primary" type="submit" disabled=${busy}>Add contact</button>
+      <form class="contact-form" onSubmit=${add} aria-label=${t("contacts.add_form")}>
+        <input aria-label=${t("contacts.name")} placeholder=${t("contacts.name")} ...${bind("display_name")} />
+        <input aria-label=${t("contacts.email")} type="email" placeholder=${t("contacts.email")} ...${bind("email")} />
+        <input aria-label=${t("contacts.phone")} type="tel" placeholder=${t("contacts.phone")} ...${bind("phone")} />
+        <input aria-label=${t("contacts.company")} placeholder=${t("contacts.company")} ...${bind("company")} />
+        <button class="btn btn-primary" type="submit" disabled=${busy}>${t("contacts.add")}</button>
         ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
       </form>
-      <p class="muted small">Import a CSV with a header row: name, email, phone, company.</p>
-      ${items === null ? html`<div class="loading">Loading contacts…</div>` : null}
+      <p class="muted small">${t("contacts.csv_hint")}</p>
+      ${items === null ? html`<div class="loading">${t("contacts.loading")}</div>` : null}
       <ul class="people">
         ${(items ?? []).map(
           (c) => html`<li key=${c.contact_id ?? c.entity_id ?? c.display_name} class="person">
           <${Avatar} name=${c.display_name} id=${c.entity_id ?? c.display_name} />
           <span class="person-text"><span class="person-name">${c.display_name}</span>
             <span class="person-sub">${[c.company, c.email ?? first(c.emails), c.phone ?? first(c.phones)].filter(Boolean).join(" · ")}</span></span>
-          ${isAdmin && c.contact_id ? html`<button type="button" class="btn btn-ghost btn-small" aria-label=${`Delete ${c.display_name}`} onClick=${() => remove(c)}>Delete</button>` : null}
+          ${isAdmin && c.contact_id ? html`<button type="button" class="btn btn-ghost btn-small" aria-label=${t("contacts.delete_named", { name: c.display_name })} onClick=${() => remove(c)}>${t("bubble.delete")}</button>` : null}
         </li>`,
         )}
-        ${items && items.length === 0 ? html`<li class="conv-empty">No contacts yet. Add one above or import a CSV.</li>` : null}
+        ${items && items.length === 0 ? html`<li class="conv-empty">${t("contacts.none")}</li>` : null}
       </ul>
-      <h3 class="section-title">Coworkers</h3>
+      <h3 class="section-title">${t("contacts.coworkers")}</h3>
       <ul class="people">
         ${Object.values(s.entities)
           .filter((e) => e.entity_id !== s.me?.entity_id && e.actor_type !== "system" && e.kind !== "contact")
@@ -123,8 +125,8 @@ export function ContactsPage({ s }) {
             (e) => html`<li key=${e.entity_id} class="person">
           <${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
           <span class="person-text"><span class="person-name">${e.display_name}</span>
-            <span class="person-sub">${e.actor_type === "agent" ? (e.role ?? "Agent coworker") : "Coworker"}</span></span>
-          ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}
+            <span class="person-sub">${e.actor_type === "agent" ? (e.role ?? t("common.agent_coworker")) : t("chat.coworker")}</span></span>
+          ${e.actor_type === "agent" ? html`<span class="role-badge">${t("contacts.agent")}</span>` : null}
         </li>`,
           )}
       </ul>

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { getState, setState } from "../store.js";
@@ -26,44 +27,44 @@ export function ConversationList({ s }) {
   const searchBox = useRef(/** @type {HTMLInputElement | null} */ (null));
   const needle = q.trim().toLowerCase();
   const list = needle ? s.conversations.filter((c) => c.title.toLowerCase().includes(needle)) : s.conversations;
-  return html`<aside class="sidebar" aria-label="Conversations">
+  return html`<aside class="sidebar" aria-label=${t("list.conversations")}>
     <header class="sidebar-head">
       <div class="me">
         ${
           s.me
-            ? html`<button type="button" class="me-btn" aria-label="Your profile" title="Your profile" onClick=${() => setState({ dialog: { type: "profile" } })}>
+            ? html`<button type="button" class="me-btn" aria-label=${t("list.profile")} title=${t("list.profile")} onClick=${() => setState({ dialog: { type: "profile" } })}>
           <${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" /></button>`
             : null
         }
         <span class="brand">LogLine</span>
       </div>
       <div class="head-actions">
-        <a class="icon-btn" href="/contacts" title="Contacts" aria-label="Contacts"
+        <a class="icon-btn" href="/contacts" title=${t("list.contacts")} aria-label=${t("list.contacts")}
           onClick=${(/** @type {Event} */ e) => {
             e.preventDefault();
             navigate("/contacts");
           }}><${Icon} name="users" /></a>
         ${
           s.me?.roles?.includes("admin") || s.me?.roles?.includes("owner")
-            ? html`<a class="icon-btn" href="/admin" title="Admin" aria-label="Admin"
+            ? html`<a class="icon-btn" href="/admin" title=${t("list.admin")} aria-label=${t("list.admin")}
           onClick=${(/** @type {Event} */ e) => {
             e.preventDefault();
             navigate("/admin");
           }}><${Icon} name="tool" /></a>`
             : null
         }
-        <button type="button" class="icon-btn" title="New conversation" aria-label="New conversation"
+        <button type="button" class="icon-btn" title=${t("list.new")} aria-label=${t("list.new")}
           onClick=${() => setState({ dialog: { type: "new-conversation" } })}><${Icon} name="plus" /></button>
       </div>
     </header>
     ${
       s.connection !== "live"
         ? html`<div class=${`conn conn-${s.connection}`} role="status">
-      ${s.connection === "down" ? `Reconnecting… updates every ${pollSeconds()} s meanwhile` : "Connecting…"}</div>`
+      ${s.connection === "down" ? t("list.reconnecting", { seconds: pollSeconds() }) : t("list.connecting")}</div>`
         : null
     }
     <${NotifyBanner} />
-    <div class="search" role="search"><input ref=${searchBox} type="search" placeholder="Search conversations and messages" aria-label="Search conversations and messages"
+    <div class="search" role="search"><input ref=${searchBox} type="search" placeholder=${t("list.search")} aria-label=${t("list.search")}
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (e.key !== "ArrowDown") return;
@@ -81,7 +82,7 @@ export function ConversationList({ s }) {
           presence=${other ? getState().presence[other.entity_id] : undefined}
           onOpen=${() => navigate(`/c/${encodeURIComponent(c.conversation_id)}`)} />`;
       })}
-      ${list.length === 0 ? html`<li class="conv-empty">${needle ? "No conversation matches." : "No conversations yet. Start one with ＋."}</li>` : null}
+      ${list.length === 0 ? html`<li class="conv-empty">${needle ? t("list.no_match") : t("list.empty")}</li>` : null}
     </ul>
     <${SearchResults} q=${q} input=${searchBox} />
   </aside>`;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { listTime } from "../format.js";
@@ -16,7 +17,7 @@ import { PresenceLine } from "./presence-line.js";
 export function ConversationRow({ conv, active, other, presence, onOpen }) {
   const isAgent = other?.actor_type === "agent";
   const preview = conv.last_preview;
-  const snippet = preview?.kind === "card" ? (preview.text ?? "Job card") : preview?.kind === "artifact" ? (preview.text ?? "File") : (preview?.text ?? "");
+  const snippet = preview?.kind === "card" ? (preview.text ?? t("list.job_card")) : preview?.kind === "artifact" ? (preview.text ?? t("list.file")) : (preview?.text ?? "");
   const lead = preview?.kind === "card" ? html`<${Icon} name="card" size=${15} />` : preview?.kind === "artifact" ? html`<${Icon} name="clip" size=${15} />` : null;
   const unread = conv.unread_count > 0;
   return html`<li>
@@ -36,7 +37,7 @@ export function ConversationRow({ conv, active, other, presence, onOpen }) {
         </span>
         <span class="conv-bottom">
           <span class="conv-snippet">${lead}${snippet}</span>
-          ${unread ? html`<span class="unread-badge" aria-label=${`${conv.unread_count} unread`}>${conv.unread_count > 99 ? "99+" : conv.unread_count}</span>` : null}
+          ${unread ? html`<span class="unread-badge" aria-label=${t("list.unread", { count: conv.unread_count })}>${conv.unread_count > 99 ? "99+" : conv.unread_count}</span>` : null}
         </span>
         ${isAgent ? html`<span class="conv-presence"><${PresenceLine} presence=${presence} /></span>` : null}
       </span>

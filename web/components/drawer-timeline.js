@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { clock, humanize, stateLabel } from "../format.js";
 import { Icon } from "./icon.js";
@@ -7,20 +8,22 @@ import { Icon } from "./icon.js";
 
 const SHOW = 12;
 /** @typedef {import('./icon.js').IconName} IconName */
-const APPROVAL = /** @type {Record<string, [IconName, string]>} */ ({
-  approved: ["check", "Approved"],
-  rejected: ["x", "Rejected"],
-  acknowledged: ["check", "Acknowledged"],
-  accepted: ["check", "Accepted"],
-  cancelled: ["x", "Cancelled"],
-  disputed: ["flag", "Disputed"],
-  changes_requested: ["edit", "Changes requested"],
-  input_provided: ["edit", "Details provided"],
+/** Each approval's icon; its words are tl.approval.<action> ("Approved by {name}"). */
+const APPROVAL = /** @type {Record<string, IconName>} */ ({
+  approved: "check",
+  rejected: "x",
+  acknowledged: "check",
+  accepted: "check",
+  cancelled: "x",
+  disputed: "flag",
+  changes_requested: "edit",
+  input_provided: "edit",
 });
-const CARD_KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Formalize", "job.tracking": "Tracking", "job.finished": "Finished" });
+/** @param {unknown} type */
+const cardKind = (type) => (type === "job.formalize" || type === "job.tracking" || type === "job.finished" ? t(`tl.card.${type}`) : t("card.kind.other"));
 
 /** @param {number | undefined} ms */
-const secs = (ms) => (typeof ms === "number" ? ` (${(ms / 1000).toFixed(1)}s)` : "");
+const secs = (ms) => (typeof ms === "number" ? ` ${t("tl.seconds", { seconds: ms / 1000 })}` : "");
 
 /** A preview object as key/value rows; values are strings the server already redacted. @param {{ data: any, label: string }} props */
 function Preview({ data, label }) {
@@ -40,42 +43,45 @@ function Item({ it }) {
     case "state":
       head = [
         "swap",
-        html`State: ${stateLabel(it.prev_state ?? "")} → ${stateLabel(it.next_state ?? "")}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`,
+        html`${t("tl.state", { from: stateLabel(it.prev_state ?? ""), to: stateLabel(it.next_state ?? "") })}${it.reason_code ? html` <span class="muted">(${humanize(it.reason_code)})</span>` : null}`,
         "state",
       ];
       if (it.note) detail = html`<p class="tl-note">${it.note}</p>`;
       break;
     case "approval": {
-      const [icon, word] = APPROVAL[it.action] ?? ["check", humanize(String(it.action ?? "Action"))];
-      head = [icon, `${word} by ${it.actor_name}`, it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok"];
+      const icon = APPROVAL[it.action] ?? "check";
+      const words = APPROVAL[it.action]
+        ? t(`tl.approval.${it.action}`, { name: it.actor_name })
+        : t("tl.approval.other", { action: humanize(String(it.action ?? "")), name: it.actor_name });
+      head = [icon, words, it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok"];
       if (it.reason) detail = html`<p class="tl-note">“${it.reason}”</p>`;
       break;
     }
     case "tool": {
       /** @type {IconName} */
       const icon = it.status === "success" ? "check" : it.status === "error" ? "alert" : "tool";
-      const title = `${it.tool_name} — ${it.status}${secs(it.latency_ms)}${it.attempt > 1 ? ` · attempt ${it.attempt}` : ""}`;
+      const title = `${t("tl.tool", { name: it.tool_name, status: it.status })}${secs(it.latency_ms)}${it.attempt > 1 ? ` · ${t("tl.attempt", { n: it.attempt })}` : ""}`;
       return html`<li class=${`tl tl-tool tl-${it.status}`}>
         <details><summary><span class="tl-icon"><${Icon} name=${icon} size=${13} /></span>
-          <span class="tl-title">Tool: ${title}</span><span class="tl-time">${clock(it.ts)}</span></summary>
+          <span class="tl-title">${title}</span><span class="tl-time">${clock(it.ts)}</span></summary>
           <div class="tl-expand">
             ${it.purpose ? html`<p class="tl-note">${it.purpose}</p>` : null}
-            <${Preview} data=${it.inputs_preview} label="Inputs" />
-            <${Preview} data=${it.output_preview} label="Output" />
-            ${it.error_safe ? html`<p class="tl-error">${it.error_safe.error_code}: ${it.error_safe.message_safe}${it.error_safe.retryable ? " (will retry)" : ""}</p>` : null}
-            <p class="tl-ids">tool_call_id ${it.tool_call_id ?? "—"} · event ${it.event_id}</p>
+            <${Preview} data=${it.inputs_preview} label=${t("tl.inputs")} />
+            <${Preview} data=${it.output_preview} label=${t("tl.output")} />
+            ${it.error_safe ? html`<p class="tl-error">${it.error_safe.error_code}: ${it.error_safe.message_safe}${it.error_safe.retryable ? ` ${t("tl.will_retry")}` : ""}</p>` : null}
+            <p class="tl-ids">${t("tl.ids", { id: it.tool_call_id ?? "—", event: it.event_id })}</p>
           </div>
         </details></li>`;
     }
     case "card":
-      head = ["card", html`Card: ${CARD_KIND[it.card_type] ?? "Card"} — “${it.summary ?? it.title ?? ""}”`, "card"];
+      head = ["card", t("tl.card", { kind: cardKind(it.card_type), summary: it.summary ?? it.title ?? "" }), "card"];
       break;
     case "message":
       // Action messages already start with who did it ("Dan approved …").
       head = ["chat", String(it.body_text ?? "").startsWith(it.actor_name) ? it.body_text : `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
       break;
     case "artifact":
-      head = ["file", `Artifact: ${it.title ?? it.artifact?.title ?? ""}`, "ok"];
+      head = ["file", t("tl.artifact", { title: it.title ?? it.artifact?.title ?? "" }), "ok"];
       break;
     default:
       head = ["card", humanize(String(it.kind ?? "event")), "msg"];
@@ -95,6 +101,6 @@ export function DrawerTimeline({ items }) {
   const shown = all ? sorted : sorted.slice(0, SHOW);
   return html`<div>
     <ol class="drawer-timeline">${shown.map((it) => html`<${Item} key=${it.event_id + it.kind} it=${it} />`)}</ol>
-    ${sorted.length > SHOW ? html`<button type="button" class="linkish" onClick=${() => setAll(!all)}>${all ? "Show fewer" : `Show all ${sorted.length}`}</button>` : null}
+    ${sorted.length > SHOW ? html`<button type="button" class="linkish" onClick=${() => setAll(!all)}>${all ? t("tl.show_fewer") : t("tl.show_all", { count: sorted.length })}</button>` : null}
   </div>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
@@ -29,19 +30,19 @@ export function EmailLinkForm() {
       const r = await api.emailSignInLink(email.trim());
       setDone(r.message);
     } catch (err) {
-      setError(err instanceof ApiError && (err.status === 400 || err.status === 429) ? err.message : "Couldn’t send it. Try again.");
+      setError(err instanceof ApiError && (err.status === 400 || err.status === 429) ? err.message : t("email_link.error"));
     } finally {
       setBusy(false);
     }
   };
-  return html`<form onSubmit=${submit} class="modal-form email-link-form" aria-label="Email me a sign-in link">
+  return html`<form onSubmit=${submit} class="modal-form email-link-form" aria-label=${t("email_link.submit")}>
     <div class="form-field">
-      <label for="signin-email">Or get a sign-in link by email</label>
-      <input id="signin-email" type="email" autocomplete="email" maxlength=${LIMITS.emailChars} placeholder="you@example.com" value=${email}
+      <label for="signin-email">${t("email_link.label")}</label>
+      <input id="signin-email" type="email" autocomplete="email" maxlength=${LIMITS.emailChars} placeholder=${t("email_link.placeholder")} value=${email}
         onInput=${(/** @type {any} */ e) => setEmail(e.currentTarget.value)} />
       ${error ? html`<span class="field-error" role="alert">${error}</span>` : null}
       ${done ? html`<span class="hint" role="status">${done}</span>` : null}
     </div>
-    <button class="btn btn-block" type="submit" disabled=${busy || !email.trim()}>Email me a sign-in link</button>
+    <button class="btn btn-block" type="submit" disabled=${busy || !email.trim()}>${t("email_link.submit")}</button>
   </form>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { ArtifactList } from "./artifact-list.js";
 
@@ -11,11 +12,11 @@ export function FinishedBody({ card }) {
   const next = Array.isArray(card.next_actions) ? card.next_actions : [];
   return html`<div class="card-body">
     <p class=${`outcome outcome-${o.result}`}>${o.summary}</p>
-    ${o.failure_reason ? html`<p class="failure">Why: ${o.failure_reason}</p>` : null}
+    ${o.failure_reason ? html`<p class="failure">${t("finished.why", { reason: o.failure_reason })}</p>` : null}
     ${artifacts.length ? html`<${ArtifactList} artifacts=${artifacts} />` : null}
     ${
       next.length
-        ? html`<div class="field"><span class="label">Next</span>
+        ? html`<div class="field"><span class="label">${t("finished.next")}</span>
       <ul class="bullets">${next.map((n, i) => html`<li key=${i}>${n.label}</li>`)}</ul></div>`
         : null
     }

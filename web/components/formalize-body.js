@@ -1,4 +1,6 @@
 // @ts-check
+import { dateTime } from "../format.js";
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 
@@ -11,38 +13,38 @@ export function FormalizeBody({ card }) {
   const outputs = Array.isArray(job.expected_outputs) ? job.expected_outputs : [];
   const constraints = Array.isArray(job.constraints) ? job.constraints : [];
   return html`<div class="card-body">
-    <div class="field"><span class="label">Goal</span><p class="goal">${job.goal}</p></div>
+    <div class="field"><span class="label">${t("formalize.goal")}</span><p class="goal">${job.goal}</p></div>
     ${
       inputs.length
-        ? html`<div class="field"><span class="label">Inputs needed</span>
+        ? html`<div class="field"><span class="label">${t("formalize.inputs")}</span>
       <ul class="inputs">${inputs.map(
         (i) => html`<li key=${i.key} class=${`input-${i.status}`}>
         <span class="input-mark" aria-hidden="true">${i.status === "provided" ? "✓" : "○"}</span>
         <span class="input-label">${i.label}</span>
         ${i.value_preview ? html`<span class="input-preview">${i.value_preview}</span>` : null}
-        <span class="input-status">${i.status === "provided" ? "Provided" : "Missing"}</span>
+        <span class="input-status">${i.status === "provided" ? t("formalize.provided") : t("formalize.missing")}</span>
       </li>`,
       )}</ul></div>`
         : null
     }
     ${
       outputs.length
-        ? html`<div class="field"><span class="label">Expected outputs</span>
+        ? html`<div class="field"><span class="label">${t("formalize.outputs")}</span>
       <ul class="bullets">${outputs.map((o, n) => html`<li key=${n}>${o.description}</li>`)}</ul></div>`
         : null
     }
     ${
       constraints.length
-        ? html`<div class="field"><span class="label">Constraints</span>
-      <div class="chips">${constraints.map((t, n) => html`<span key=${n} class="chip">${t}</span>`)}</div></div>`
+        ? html`<div class="field"><span class="label">${t("formalize.constraints")}</span>
+      <div class="chips">${constraints.map((c, n) => html`<span key=${n} class="chip">${c}</span>`)}</div></div>`
         : null
     }
     ${
       job.sla_hint || job.due_at || (job.priority && job.priority !== "normal")
         ? html`<div class="field field-inline">
       ${job.sla_hint ? html`<span class="eta"><${Icon} name="clock" size=${13} /> ${job.sla_hint}</span>` : null}
-      ${job.due_at ? html`<span class="eta">Due ${new Date(job.due_at).toLocaleString()}</span>` : null}
-      ${job.priority && job.priority !== "normal" ? html`<span class=${`prio prio-${job.priority}`}>${job.priority}</span>` : null}
+      ${job.due_at ? html`<span class="eta">${t("formalize.due", { when: dateTime(job.due_at) })}</span>` : null}
+      ${job.priority && job.priority !== "normal" ? html`<span class=${`prio prio-${job.priority}`}>${t("formalize.priority", { priority: job.priority })}</span>` : null}
     </div>`
         : null
     }

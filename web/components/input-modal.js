@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { ApiError } from "../api.js";
 import { setState } from "../store.js";
@@ -20,7 +21,7 @@ function fieldErrors(e) {
   if (fields && typeof fields === "object" && !Array.isArray(fields)) for (const [k, v] of Object.entries(fields)) out[k] = String(v);
   for (const it of [...(Array.isArray(fields) ? fields : []), ...(Array.isArray(d.issues) ? d.issues : [])]) {
     const key = it.key ?? it.field ?? (Array.isArray(it.path) ? it.path[it.path.length - 1] : undefined);
-    if (key != null) out[String(key)] = String(it.message ?? it.error ?? "Invalid value");
+    if (key != null) out[String(key)] = String(it.message ?? it.error ?? t("form.invalid"));
   }
   if (typeof d.field === "string") out[d.field.replace(/^input\./, "")] = String(d.reason ?? e.message);
   for (const f of d.input_schema?.fields ?? []) if (f.error) out[f.key] = f.error;
@@ -67,7 +68,7 @@ export function InputModal({ d }) {
       if (f.type === "number") {
         const n = Number(s);
         if (!Number.isFinite(n)) {
-          errs[f.key] = "Enter a number";
+          errs[f.key] = t("form.number");
           continue;
         }
         out[f.key] = n;
@@ -85,7 +86,7 @@ export function InputModal({ d }) {
       if (err instanceof ApiError) {
         const fe = fieldErrors(err);
         setErrors(fe);
-        setFormError(Object.keys(fe).length ? "Please fix the highlighted fields." : err.message);
+        setFormError(Object.keys(fe).length ? t("form.fix") : err.message);
       } else setFormError("Couldn’t send — check your connection and try again.");
     }
   };
@@ -107,7 +108,7 @@ export function InputModal({ d }) {
     if (f.type === "multiline") input = html`<textarea ...${common} rows="3" placeholder=${f.placeholder} value=${values[f.key]} onInput=${set}></textarea>`;
     else if (f.type === "select")
       input = html`<select ...${common} value=${values[f.key]} onChange=${set}>
-        <option value="">${f.placeholder ?? "Choose…"}</option>
+        <option value="">${f.placeholder ?? t("common.choose")}</option>
         ${(f.options ?? []).map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
       </select>`;
     else if (f.type === "boolean") input = html`<input ...${common} type="checkbox" checked=${!!values[f.key]} onChange=${set} />`;
@@ -128,7 +129,7 @@ export function InputModal({ d }) {
       ${fields.map(control)}
       ${formError ? html`<p class="form-error" role="alert">${formError}</p>` : null}
       <div class="modal-actions">
-        <button type="button" class="btn btn-ghost" onClick=${close}>Cancel</button>
+        <button type="button" class="btn btn-ghost" onClick=${close}>${t("common.cancel")}</button>
         <button type="submit" class=${`btn ${d.danger ? "btn-danger" : "btn-primary"}`} disabled=${busy}>
           ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}${d.submitLabel}</button>
       </div>

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { signInWith } from "../boot.js";
@@ -12,7 +13,7 @@ export function InvitePage({ token }) {
   /** @param {Event} e */
   const submit = async (e) => {
     e.preventDefault();
-    if (!name.trim()) return setError("Tell your coworkers your name");
+    if (!name.trim()) return setError(t("invite.name_required"));
     setBusy(true);
     setError(null);
     try {
@@ -21,28 +22,22 @@ export function InvitePage({ token }) {
       navigate("/", { replace: true });
     } catch (err) {
       setBusy(false);
-      setError(
-        err instanceof ApiError && (err.status === 404 || err.status === 410)
-          ? "This invite link has expired or was already used."
-          : err instanceof Error
-            ? err.message
-            : "Couldn’t join",
-      );
+      setError(err instanceof ApiError && (err.status === 404 || err.status === 410) ? t("invite.expired") : err instanceof Error ? err.message : t("invite.error"));
     }
   };
   return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
-      <h1>You’re invited</h1>
-      <p class="auth-lead">Join your team’s workspace on LogLine.</p>
+      <h1>${t("invite.title")}</h1>
+      <p class="auth-lead">${t("invite.lead")}</p>
       <form onSubmit=${submit} class="modal-form">
         <div class=${`form-field${error ? " has-error" : ""}`}>
-          <label for="invite-name">Your name</label>
-          <input id="invite-name" autocomplete="name" placeholder="e.g. Maria Lopes" value=${name}
+          <label for="invite-name">${t("invite.name")}</label>
+          <input id="invite-name" autocomplete="name" placeholder=${t("invite.name_placeholder")} value=${name}
             onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
           ${error ? html`<span class="field-error" role="alert">${error}</span>` : null}
         </div>
-        <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>Join workspace</button>
+        <button class="btn btn-primary btn-block" type="submit" disabled=${busy}>${t("invite.submit")}</button>
       </form>
     </div>
   </main>`;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { clock } from "../format.js";
 import { navigate } from "../router.js";
@@ -12,7 +13,8 @@ import { TrackingBody } from "./tracking-body.js";
 
 /** @typedef {import('../types.js').JobCard} JobCard */
 
-const KIND = /** @type {Record<string, string>} */ ({ "job.formalize": "Job proposal", "job.tracking": "Job update", "job.finished": "Job result" });
+/** A card type in words (card.kind.*); a type this version does not know is a "Card". @param {unknown} type */
+const kindOf = (type) => (type === "job.formalize" || type === "job.tracking" || type === "job.finished" ? t(`card.kind.${type}`) : t("card.kind.other"));
 
 /**
  * A job card: the seed's top row (title + state pill), the short job id, owner and time, the
@@ -31,31 +33,31 @@ export function JobCard({ card, ts, live, jobState, acted }) {
           ? html`<${FinishedBody} card=${c} />`
           : null;
   const open = () => navigate(`/jobs/${encodeURIComponent(card.job_id)}`);
-  const owner = c.owner?.display_name ? `${c.owner.display_name}${c.owner.actor_type === "agent" ? " (Agent)" : ""}` : null;
+  const owner = c.owner?.display_name ? t(c.owner.actor_type === "agent" ? "card.owner_agent" : "card.owner", { name: c.owner.display_name }) : null;
   const buttons = Array.isArray(c.buttons) ? c.buttons : [];
   return html`<article class=${`card card-${String(c.card_type ?? "unknown").replace(".", "-")}${live ? "" : " card-stale"}`}
       data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id} tabIndex="-1"
-      aria-label=${`${KIND[c.card_type] ?? "Card"}: ${c.title ?? ""}`}
+      aria-label=${t("card.label", { kind: kindOf(c.card_type), title: c.title ?? "" })}
       onClick=${(/** @type {MouseEvent} */ e) => {
-        const t = /** @type {HTMLElement} */ (e.target);
-        if (!t.closest("button, a, input, summary")) open();
+        const target = /** @type {HTMLElement} */ (e.target);
+        if (!target.closest("button, a, input, summary")) open();
       }}>
     <header class="card-head">
-      <span class="card-kind">${KIND[c.card_type] ?? "Card"}${live ? null : html`<span class="card-stale-label">Earlier step</span>`}</span>
+      <span class="card-kind">${kindOf(c.card_type)}${live ? null : html`<span class="card-stale-label">${t("card.earlier_step")}</span>`}</span>
       <div class="card-title-row">
-        <h3 class="card-title">${c.title ?? "Untitled job"}</h3>
+        <h3 class="card-title">${c.title ?? t("card.untitled")}</h3>
         ${typeof c.state === "string" ? html`<${StatePill} state=${c.state} />` : null}
       </div>
       <div class="card-meta">
         <${JobIdChip} jobId=${card.job_id} />
-        ${owner ? html`<span>Owner: ${owner}</span>` : null}
-        <span>${c.card_type === "job.formalize" ? "Created" : "Updated"} ${clock(c.created_at ?? ts)}</span>
+        ${owner ? html`<span>${owner}</span>` : null}
+        <span>${t(c.card_type === "job.formalize" ? "card.created" : "card.updated", { time: clock(c.created_at ?? ts) })}</span>
       </div>
     </header>
     ${c.summary ? html`<p class="card-summary">${c.summary}</p>` : null}
     ${body}
     ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} acted=${acted} />` : null}
     ${live ? html`<${CardPeopleActions} jobId=${card.job_id} title=${c.title ?? ""} ownerId=${c.owner?.entity_id} jobState=${jobState ?? c.state} />` : null}
-    <button type="button" class="card-details" onClick=${open}>Job details ›</button>
+    <button type="button" class="card-details" onClick=${open}>${t("card.details")}</button>
   </article>`;
 }

@@ -1,8 +1,9 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { copyText } from "../actions.js";
-import { clock, humanize, shortId } from "../format.js";
+import { clock, dateTime, shortId } from "../format.js";
 import { clickButton } from "../button-flow.js";
 import { trapTab } from "../focus.js";
 import { getState, latestCardByJob } from "../store.js";
@@ -87,42 +88,46 @@ export function JobDrawer({ s, onClose }) {
   const cardId = d ? latestCardId(s, d) : undefined;
   const raw = d?.raw_events ?? [];
   return html`<div class="drawer-scrim" onClick=${onClose}></div>
-  <aside class="drawer" ref=${panel} tabIndex="-1" role="dialog" aria-modal=${narrow ? "true" : "false"} aria-label="Job details">
+  <aside class="drawer" ref=${panel} tabIndex="-1" role="dialog" aria-modal=${narrow ? "true" : "false"} aria-label=${t("drawer.label")}>
     <div class="sheet-handle" aria-hidden="true"></div>
     <header class="drawer-head">
       <div class="drawer-title-row">
-        <h2>${d?.title ?? "Job"}</h2>
+        <h2>${d?.title ?? t("drawer.job")}</h2>
         ${d ? html`<${StatePill} state=${d.state} />` : null}
-        <button type="button" class="icon-btn" aria-label="Close job details" onClick=${onClose}><${Icon} name="x" /></button>
+        <button type="button" class="icon-btn" aria-label=${t("drawer.close")} onClick=${onClose}><${Icon} name="x" /></button>
       </div>
       <div class="drawer-meta">
-        ${d ? html`<span>Owner: ${d.owner.display_name}${d.owner.actor_type === "agent" ? " (Agent)" : ""}</span>` : null}
+        ${d ? html`<span>${t(d.owner.actor_type === "agent" ? "card.owner_agent" : "card.owner", { name: d.owner.display_name })}</span>` : null}
         <${JobIdChip} jobId=${dr.job_id} />
-        ${d ? html`<span>Updated ${clock(d.updated_at)}</span>` : null}
-        <button type="button" class="btn btn-small btn-ghost" onClick=${() => void copyText(link)}><${Icon} name="link" size=${14} /> Copy link</button>
+        ${d ? html`<span>${t("card.updated", { time: clock(d.updated_at) })}</span>` : null}
+        <button type="button" class="btn btn-small btn-ghost" onClick=${() => void copyText(link)}><${Icon} name="link" size=${14} /> ${t("common.copy_link")}</button>
       </div>
     </header>
     <div class="drawer-body">
-      ${dr.error ? html`<p class="form-error" role="alert">Couldn’t load this job: ${dr.error}</p>` : null}
-      ${!d && !dr.error ? html`<div class="loading">Loading job…</div>` : null}
+      ${dr.error ? html`<p class="form-error" role="alert">${t("drawer.load_error", { reason: dr.error })}</p>` : null}
+      ${!d && !dr.error ? html`<div class="loading">${t("drawer.loading")}</div>` : null}
       ${
         d
           ? html`
-        <section class="drawer-section" aria-label="Summary">
-          <h3>Summary</h3>
+        <section class="drawer-section" aria-label=${t("drawer.summary")}>
+          <h3>${t("drawer.summary")}</h3>
           <p class="goal">${d.goal}</p>
           ${d.constraints?.length ? html`<div class="chips">${d.constraints.map((c, i) => html`<span key=${i} class="chip">${c}</span>`)}</div>` : null}
           <p class="muted small">
-            ${d.due_at ? html`Due ${new Date(d.due_at).toLocaleString()} · ` : null}
-            ${d.priority && d.priority !== "normal" ? html`${humanize(d.priority)} priority · ` : null}
-            Created ${new Date(d.created_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })}
-            ${d.parent_job_id ? html` · follows up ${shortId(d.parent_job_id)}` : null}
+            ${[
+              d.due_at ? t("drawer.due", { when: dateTime(d.due_at) }) : "",
+              d.priority && d.priority !== "normal" ? t("drawer.priority", { priority: d.priority }) : "",
+              t("drawer.created", { when: dateTime(d.created_at) }),
+            ]
+              .filter(Boolean)
+              .join(" · ")}
+            ${d.parent_job_id ? ` · ${t("drawer.follows_up", { job: shortId(d.parent_job_id) })}` : null}
           </p>
         </section>
         ${
           d.available_actions.length && cardId
-            ? html`<section class="drawer-section" aria-label="Actions">
-          <h3>Actions</h3>
+            ? html`<section class="drawer-section" aria-label=${t("drawer.actions")}>
+          <h3>${t("drawer.actions")}</h3>
           <div class="card-buttons">${d.available_actions.map((b) => {
             const st = s.buttons[`${cardId}:${b.button_id}`];
             return html`<button key=${b.button_id} type="button" class=${`btn btn-${b.style ?? "secondary"}`} data-action=${b.action.type}
@@ -135,31 +140,31 @@ export function JobDrawer({ s, onClose }) {
         <${JobPeopleSection} s=${s} job=${d} />
         <${AssistSection} jobId=${d.job_id} />
         <${ModelProposals} proposals=${d.llm?.proposals ?? []} />
-        <section class="drawer-section" aria-label="Timeline">
-          <h3>Timeline</h3>
+        <section class="drawer-section" aria-label=${t("drawer.timeline")}>
+          <h3>${t("drawer.timeline")}</h3>
           <${DrawerTimeline} items=${d.timeline} />
         </section>
         ${
           d.artifacts.length
-            ? html`<section class="drawer-section" aria-label="Artifacts">
-          <h3>Artifacts</h3><${ArtifactList} artifacts=${d.artifacts} />
+            ? html`<section class="drawer-section" aria-label=${t("drawer.artifacts")}>
+          <h3>${t("drawer.artifacts")}</h3><${ArtifactList} artifacts=${d.artifacts} />
         </section>`
             : null
         }
         ${
           raw.length
-            ? html`<section class="drawer-section" aria-label="Audit">
-          <details class="audit"><summary><h3>Audit trail <span class="muted">(${raw.length} ledger events)</span></h3></summary>
+            ? html`<section class="drawer-section" aria-label=${t("drawer.audit")}>
+          <details class="audit"><summary><h3>${t("drawer.audit_trail")} <span class="muted">${t("drawer.ledger_events", { count: raw.length })}</span></h3></summary>
             <ol class="raw-events">${raw.map((ev) => {
               const e = /** @type {any} */ (ev);
               return html`<li key=${e.event_id} id=${e.event_id}><details><summary>
                 <code>${shortId(String(e.event_id ?? ""))}</code> <span class="raw-type">${e.event_type}</span>
-                <span class="muted">${clock(e.ts)} · trace ${shortId(String(e.trace_id ?? "—"))}</span></summary>
+                <span class="muted">${t("drawer.trace", { time: clock(e.ts), trace: shortId(String(e.trace_id ?? "—")) })}</span></summary>
                 <pre class="json">${JSON.stringify(e, null, 2)}</pre></details></li>`;
             })}</ol>
           </details>
-          <p class="receipt-line"><a class="btn btn-secondary" href=${`/v1/jobs/${encodeURIComponent(d.job_id)}/receipt`} download=${`receipt-${d.job_id}.json`}>Download receipt</a>
-            <span class="muted">These events with proofs anyone can check offline against the log's signed checkpoint.</span></p>
+          <p class="receipt-line"><a class="btn btn-secondary" href=${`/v1/jobs/${encodeURIComponent(d.job_id)}/receipt`} download=${`receipt-${d.job_id}.json`}>${t("drawer.receipt")}</a>
+            <span class="muted">${t("drawer.receipt_explained")}</span></p>
         </section>`
             : null
         }`

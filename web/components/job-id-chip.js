@@ -1,11 +1,12 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { copyText } from "../actions.js";
 import { shortId } from "../format.js";
 
 /** The short job id; a tap copies the full id. @param {{ jobId: string }} props */
 export function JobIdChip({ jobId }) {
-  return html`<button type="button" class="job-id" title=${`Copy job id ${jobId}`} aria-label=${`Copy job id ${jobId}`}
+  return html`<button type="button" class="job-id" title=${t("job_id.copy", { id: jobId })} aria-label=${t("job_id.copy", { id: jobId })}
     onClick=${(/** @type {Event} */ e) => {
       e.stopPropagation();
       void copyText(jobId);

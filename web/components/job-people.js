@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { toast } from "../store.js";
@@ -28,10 +29,10 @@ export function JobPeopleSection({ s, job }) {
     setError(null);
     try {
       await api.handOver(job.job_id, to);
-      toast(`Handed over to ${s.entities[to]?.display_name ?? "them"}`);
+      toast(t("people.handed_over", { name: s.entities[to]?.display_name ?? t("people.them") }));
       setTo("");
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t hand the job over");
+      setError(err instanceof ApiError ? err.message : t("people.hand_over_error"));
     }
     setBusy(false);
   };
@@ -40,32 +41,32 @@ export function JobPeopleSection({ s, job }) {
     try {
       setWhy(await api.why(job.job_id));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t load why");
+      setError(err instanceof ApiError ? err.message : t("people.why_error"));
     }
   };
 
-  return html`<section class="drawer-section job-people" aria-label="People">
-    <h3>People</h3>
+  return html`<section class="drawer-section job-people" aria-label=${t("people.title")}>
+    <h3>${t("people.title")}</h3>
     ${
       open && people.length
         ? html`<form class="hand-over" onSubmit=${(/** @type {Event} */ e) => {
             e.preventDefault();
             void handOver();
           }}>
-          <label for="hand_over_to">Hand over to</label>
+          <label for="hand_over_to">${t("people.hand_over_to")}</label>
           <select id="hand_over_to" value=${to} onChange=${(/** @type {any} */ e) => setTo(e.currentTarget.value)}>
-            <option value="">Choose a person…</option>
+            <option value="">${t("people.choose")}</option>
             ${people.map((p) => html`<option key=${p.entity_id} value=${p.entity_id}>${p.display_name}</option>`)}
           </select>
-          <button type="submit" class="btn btn-secondary" disabled=${busy || !to}>Hand over</button>
+          <button type="submit" class="btn btn-secondary" disabled=${busy || !to}>${t("people.hand_over")}</button>
         </form>`
         : null
     }
-    <button type="button" class="btn btn-ghost" onClick=${() => void explain()}>Why?</button>
+    <button type="button" class="btn btn-ghost" onClick=${() => void explain()}>${t("people.why")}</button>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${
       why
-        ? html`<ol class="why-lines" aria-label="Why this job did what it did">
+        ? html`<ol class="why-lines" aria-label=${t("people.why_list")}>
           ${why.lines.map((l) => html`<li key=${l.event_id}><a href=${l.url}>${l.text}</a></li>`)}
         </ol>`
         : null

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useRef } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 
@@ -18,7 +19,7 @@ export function Lightbox({ src, alt, title, caption, onClose }) {
       opener?.focus();
     };
   }, []);
-  return html`<dialog ref=${box} class="lightbox" aria-label=${`Picture: ${title}`} onClose=${onClose}
+  return html`<dialog ref=${box} class="lightbox" aria-label=${t("file.picture", { title })} onClose=${onClose}
     onClick=${(/** @type {MouseEvent} */ e) => e.target === e.currentTarget && box.current?.close()}>
     <figure class="lightbox-figure">
       <img class="lightbox-img" src=${src} alt=${alt} />
@@ -26,8 +27,8 @@ export function Lightbox({ src, alt, title, caption, onClose }) {
     </figure>
     <div class="lightbox-bar">
       <span class="lightbox-title">${title}</span>
-      <a class="btn btn-small btn-secondary" href=${src} download=${title} aria-label=${`Download ${title}`}>Download</a>
-      <button type="button" class="icon-btn lightbox-close" aria-label="Close" onClick=${() => box.current?.close()}><${Icon} name="x" /></button>
+      <a class="btn btn-small btn-secondary" href=${src} download=${title} aria-label=${t("file.download_named", { title })}>${t("file.download")}</a>
+      <button type="button" class="icon-btn lightbox-close" aria-label=${t("common.close")} onClick=${() => box.current?.close()}><${Icon} name="x" /></button>
     </div>
   </dialog>`;
 }

@@ -1,6 +1,6 @@
 // @ts-check
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
-import { locale, t } from "../i18n.js";
+import { listFormat, t } from "../i18n.js";
 
 /** @typedef {import('../mentions.js').Candidate} Candidate */
 
@@ -16,7 +16,7 @@ export function MentionOffer({ agents, mayAdd, onAdd, onSend, onCancel }) {
   const first = useRef(/** @type {HTMLButtonElement | null} */ (null));
   const [busy, setBusy] = useState(false);
   useEffect(() => first.current?.focus(), []);
-  const names = new Intl.ListFormat(locale(), { type: "conjunction" }).format(agents.map((a) => a.name));
+  const names = listFormat({ type: "conjunction" }).format(agents.map((a) => a.name));
   const values = { names, count: agents.length };
   const add = async () => {
     if (busy) return;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { Avatar } from "./avatar.js";
 import { html, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
@@ -24,19 +25,19 @@ import { deleteMessage, startCompose } from "../message-actions.js";
 export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
-      ${mentionsYou ? html`<span class="mention-mark">Mentions you</span>` : null}
+      ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
-      <span class="meta">${it?.edited_at ? html`<span class="edited-mark">edited</span> ` : null}${clock(ts)}${
+      <span class="meta">${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
-          ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? "Sending" : status === "failed" ? "Not sent" : "Sent"}</span></span>`
+          ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? t("bubble.sending") : status === "failed" ? t("bubble.not_sent") : t("bubble.sent")}</span></span>`
           : null
       }</span>
     </div>
     ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
     ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
-    ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>Couldn’t send — retry</button>` : null}
+    ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
   </div>`;
 }
 
@@ -48,7 +49,7 @@ export function DeletedBubble({ ts, mine, sender }) {
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"} msg-deleted`}>
     <div class="bubble">
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
-      <span class="text deleted-text">Message deleted</span>
+      <span class="text deleted-text">${t("bubble.deleted")}</span>
       <span class="meta">${clock(ts)}</span>
     </div>
   </div>`;
@@ -62,10 +63,10 @@ function MessageTools({ cid, it, mine, admin }) {
   const [picking, setPicking] = useState(false);
   const text = it.message.kind === "text";
   return html`<div class="msg-tools">
-    <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>Reply</button>
-    <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>React</button>
-    ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>Edit</button>` : null}
-    ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>Delete</button>` : null}
+    <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>${t("bubble.reply")}</button>
+    <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>${t("bubble.react")}</button>
+    ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>${t("bubble.edit")}</button>` : null}
+    ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;
 }

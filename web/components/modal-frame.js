@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useLayoutEffect, useRef } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { trapTab } from "../focus.js";
@@ -43,7 +44,7 @@ export function ModalFrame({ title, onClose, children, wide }) {
     onClick=${(/** @type {MouseEvent} */ e) => e.target === e.currentTarget && onClose()}>
     <div class=${`modal${wide ? " modal-wide" : ""}`}>
       <header class="modal-head"><h2 id=${headingId}>${title}</h2>
-        <button type="button" class="icon-btn" aria-label="Close" onClick=${onClose}><${Icon} name="x" /></button></header>
+        <button type="button" class="icon-btn" aria-label=${t("common.close")} onClick=${onClose}><${Icon} name="x" /></button></header>
       ${children}
     </div>
   </dialog>`;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
@@ -42,7 +43,7 @@ export function NewConversation({ s }) {
       navigate(`/c/${encodeURIComponent(r.conversation_id)}`);
     } catch (err) {
       setBusy(false);
-      const msg = err instanceof Error ? err.message : "Couldn’t start the conversation";
+      const msg = err instanceof Error ? err.message : t("new.error");
       // In group mode the form stays open with the server's reason next to it.
       if (group && err instanceof ApiError) setError(msg);
       else toast(msg);
@@ -72,10 +73,10 @@ export function NewConversation({ s }) {
 
   /** @param {Entity} e */
   const row = (e) => {
-    const sub = e.actor_type === "agent" ? (e.role ?? "Agent coworker") : e.kind === "contact" ? "Contact" : "Coworker";
+    const sub = e.actor_type === "agent" ? (e.role ?? t("common.agent_coworker")) : e.kind === "contact" ? t("chat.contact") : t("chat.coworker");
     const body = html`<${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
       <span class="person-text"><span class="person-name">${e.display_name}</span><span class="person-sub">${sub}</span></span>
-      ${e.actor_type === "agent" ? html`<span class="role-badge">Agent</span>` : null}`;
+      ${e.actor_type === "agent" ? html`<span class="role-badge">${t("members.agent")}</span>` : null}`;
     if (!group) return html`<li key=${e.entity_id}><button type="button" class="person" disabled=${busy} onClick=${() => startOne(e)}>${body}</button></li>`;
     const on = picked.includes(e.entity_id);
     return html`<li key=${e.entity_id}><button type="button" role="checkbox" aria-checked=${on ? "true" : "false"} aria-label=${e.display_name}
@@ -83,30 +84,30 @@ export function NewConversation({ s }) {
       <span class="pick-box" aria-hidden="true">${on ? "✓" : ""}</span>${body}</button></li>`;
   };
 
-  return html`<${ModalFrame} title=${group ? "New group" : "New conversation"} onClose=${close}>
+  return html`<${ModalFrame} title=${group ? t("new.group") : t("list.new")} onClose=${close}>
     <form class="modal-form new-conv" onSubmit=${submitGroup}>
       ${
         group
           ? html`<div class="form-field">
-          <label for="group_name">Group name</label>
-          <input id="group_name" type="text" maxlength=${LIMITS.titleChars} placeholder=${names.length ? names.join(", ") : "e.g. Front desk"} value=${name}
+          <label for="group_name">${t("new.group_name")}</label>
+          <input id="group_name" type="text" maxlength=${LIMITS.titleChars} placeholder=${names.length ? names.join(", ") : t("new.group_placeholder")} value=${name}
             onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
         </div>`
           : null
       }
-      <input type="search" class="modal-search" placeholder="Search coworkers and contacts" aria-label="Search coworkers and contacts"
+      <input type="search" class="modal-search" placeholder=${t("new.search")} aria-label=${t("new.search")}
         value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)} />
       ${
         !group && people.length > 1
           ? html`<button type="button" class="btn btn-ghost new-group" onClick=${() => {
               setGroup(true);
               setError(null);
-            }}>👥 New group</button>`
+            }}>${t("new.group_button")}</button>`
           : null
       }
       <ul class="people">
         ${people.map(row)}
-        ${people.length === 0 ? html`<li class="conv-empty">No one here yet — add coworkers from onboarding or contacts.</li>` : null}
+        ${people.length === 0 ? html`<li class="conv-empty">${t("new.nobody")}</li>` : null}
       </ul>
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
       <div class="modal-actions">
@@ -116,16 +117,16 @@ export function NewConversation({ s }) {
                 setGroup(false);
                 setPicked([]);
                 setError(null);
-              }}>Back</button>
+              }}>${t("common.back")}</button>
               <button type="submit" class="btn btn-primary" disabled=${!canCreate}>
-                ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}Create group${picked.length ? ` (${picked.length + 1})` : ""}</button>`
+                ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}${t("new.create_group", { count: picked.length ? picked.length + 1 : 0 })}</button>`
             : html`<button type="button" class="btn btn-ghost" onClick=${() => {
                 close();
                 navigate("/onboarding?step=agent");
-              }}>＋ Add an agent coworker</button>`
+              }}>${t("new.add_agent")}</button>`
         }
       </div>
-      ${group && picked.length < 2 ? html`<p class="hint">Pick at least two coworkers.</p>` : null}
+      ${group && picked.length < 2 ? html`<p class="hint">${t("new.pick_two")}</p>` : null}
     </form>
   <//>`;
 }

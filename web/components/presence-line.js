@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 
 /** @typedef {import('../types.js').Presence} Presence */
@@ -11,10 +12,10 @@ import { html } from "../lib/preact.js";
 export function PresenceLine({ presence }) {
   const state = presence?.state ?? "offline";
   if (state === "working") {
-    const what = presence?.job_title ?? presence?.detail?.replace(/^Working on\s*/i, "") ?? "a job";
-    return html`<span class="presence presence-working"><span class="spinner" aria-hidden="true"></span>Working on ${what}</span>`;
+    const what = presence?.job_title ?? presence?.detail?.replace(/^Working on\s*/i, "") ?? t("presence.a_job");
+    return html`<span class="presence presence-working"><span class="spinner" aria-hidden="true"></span>${t("presence.working_on", { what })}</span>`;
   }
-  if (state === "waiting_on_you") return html`<span class="presence presence-waiting"><span class="dot"></span>Needs your input</span>`;
-  if (state === "available") return html`<span class="presence presence-available"><span class="dot"></span>Available</span>`;
-  return html`<span class="presence presence-offline"><span class="dot"></span>Offline</span>`;
+  if (state === "waiting_on_you") return html`<span class="presence presence-waiting"><span class="dot"></span>${t("presence.needs_input")}</span>`;
+  if (state === "available") return html`<span class="presence presence-available"><span class="dot"></span>${t("presence.available")}</span>`;
+  return html`<span class="presence presence-offline"><span class="dot"></span>${t("presence.offline")}</span>`;
 }

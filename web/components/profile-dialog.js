@@ -7,6 +7,7 @@ import { ModalFrame } from "./modal-frame.js";
 import { DigestSetting, ProfilePicture } from "./profile-picture.js";
 import { SessionsSection } from "./sessions-section.js";
 import { ThemeSwitch } from "./theme-switch.js";
+import { AUTO, LOCALES, loadLocale, pickLocale, t } from "../i18n.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -31,15 +32,15 @@ export function ProfileDialog({ s }) {
       const r = await api.setMyEmail(value);
       const cur = getState().me;
       if (cur) setState({ me: { ...cur, email: r.email ?? null } });
-      toast(value ? "Email saved" : "Email removed");
+      toast(value ? t("profile.email_saved") : t("profile.email_removed"));
       close();
     } catch (err) {
       setBusy(false);
-      setError(err instanceof ApiError ? err.message : "Couldn’t save your email");
+      setError(err instanceof ApiError ? err.message : t("profile.email_error"));
     }
   };
 
-  return html`<${ModalFrame} title="Your profile" onClose=${close}>
+  return html`<${ModalFrame} title=${t("profile.title")} onClose=${close}>
     <${ProfilePicture} s=${s} />
     <${ProfileFields} s=${s} />
     <form class="modal-form" onSubmit=${(/** @type {Event} */ e) => {
@@ -47,22 +48,35 @@ export function ProfileDialog({ s }) {
       if (email.trim()) void save(email.trim());
     }}>
       <p><strong>${me.display_name}</strong>${me.roles?.length ? html` <span class="muted small">· ${me.roles.join(", ")}</span>` : null}</p>
-      <p class="muted small">${me.email ? html`Your email on file: <strong>${me.email}</strong>.` : "No email on file."} Meeting invites you ask an agent for are sent to you too. The address itself is kept in the encrypted vault for the agents to use; coworkers see at most its masked form (like d***@acme.com).</p>
+      <p class="muted small">${me.email ? html`${t("profile.email_on_file")} <strong>${me.email}</strong>.` : t("profile.no_email")} ${t("profile.email_explained")}</p>
       <div class="form-field">
-        <label for="my_email">Your email</label>
+        <label for="my_email">${t("profile.email")}</label>
         <input id="my_email" type="email" autocomplete="email" maxlength=${LIMITS.emailChars} required value=${email}
           onInput=${(/** @type {any} */ e) => setEmail(e.currentTarget.value)} />
       </div>
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
       <div class="modal-actions">
-        ${me.email ? html`<button type="button" class="btn btn-ghost" disabled=${busy} onClick=${() => save(null)}>Remove my email</button>` : null}
-        <button type="submit" class="btn btn-primary" disabled=${busy}>Save</button>
+        ${me.email ? html`<button type="button" class="btn btn-ghost" disabled=${busy} onClick=${() => save(null)}>${t("profile.email_remove")}</button>` : null}
+        <button type="submit" class="btn btn-primary" disabled=${busy}>${t("common.save")}</button>
       </div>
     </form>
     <${DigestSetting} s=${s} />
     <${SessionsSection} />
     <${ThemeSwitch} />
   <//>`;
+}
+
+/** The select's value for a saved language: a language we have, else Automatic. @param {string | undefined} saved */
+function languageChoice(saved) {
+  if (!saved || saved === AUTO) return AUTO;
+  const lang = pickLocale(saved);
+  return lang === new Intl.Locale(saved).language ? lang : AUTO;
+}
+
+/** A language named in itself ("English", "Português"), by Intl, so no list of names is kept here. @param {string} lang */
+function languageName(lang) {
+  const name = new Intl.DisplayNames([lang], { type: "language" }).of(lang) ?? lang;
+  return name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
 }
 
 /** The browser's own zone, offered (never saved silently) when the person has none yet. */
@@ -79,7 +93,7 @@ function ProfileFields({ s }) {
   const saved = /** @type {any} */ (mine ?? {});
   const [name, setName] = useState(saved.display_name ?? me?.display_name ?? "");
   const [zone, setZone] = useState(saved.time_zone ?? browserZone());
-  const [locale, setLocale] = useState(saved.locale ?? navigator.language);
+  const [locale, setLocale] = useState(languageChoice(saved.locale));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(/** @type {string | null} */ (null));
   if (!me) return null;
@@ -87,12 +101,14 @@ function ProfileFields({ s }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await api.updateProfile({ display_name: name.trim(), time_zone: zone.trim(), locale: locale.trim() });
+      const r = await api.updateProfile({ display_name: name.trim(), time_zone: zone.trim(), locale });
+      // The new language at once: every view re-renders in it (the toast already speaks it).
+      await loadLocale(locale);
       const cur = getState().me;
       if (cur) setState({ me: { ...cur, display_name: r.display_name } });
-      toast("Profile saved");
+      toast(t("profile.saved"));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t save your profile");
+      setError(err instanceof ApiError ? err.message : t("profile.error"));
     }
     setBusy(false);
   };
@@ -101,19 +117,22 @@ function ProfileFields({ s }) {
     void save();
   }}>
     <div class="form-field">
-      <label for="my_name">Display name</label>
+      <label for="my_name">${t("profile.name")}</label>
       <input id="my_name" maxlength=${LIMITS.nameChars} required value=${name} onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
     </div>
     <div class="form-field">
-      <label for="my_zone">Time zone</label>
+      <label for="my_zone">${t("profile.zone")}</label>
       <input id="my_zone" maxlength=${LIMITS.timeZoneChars} required value=${zone} aria-describedby="my_zone_hint" onInput=${(/** @type {any} */ e) => setZone(e.currentTarget.value)} />
-      <p id="my_zone_hint" class="muted small">${saved.time_zone ? "Agents schedule meetings you ask for in this zone." : `Not saved yet — this browser says ${browserZone()}. Agents schedule in the zone you save.`}</p>
+      <p id="my_zone_hint" class="muted small">${saved.time_zone ? t("profile.zone_saved") : t("profile.zone_unsaved", { zone: browserZone() })}</p>
     </div>
     <div class="form-field">
-      <label for="my_locale">Language</label>
-      <input id="my_locale" maxlength=${LIMITS.localeChars} required value=${locale} onInput=${(/** @type {any} */ e) => setLocale(e.currentTarget.value)} />
+      <label for="my_locale">${t("profile.language")}</label>
+      <select id="my_locale" value=${locale} onChange=${(/** @type {any} */ e) => setLocale(e.currentTarget.value)}>
+        <option value=${AUTO}>${t("profile.language_auto")}</option>
+        ${LOCALES.map((l) => html`<option key=${l} value=${l} lang=${l}>${languageName(l)}</option>`)}
+      </select>
     </div>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-    <div class="modal-actions"><button type="submit" class="btn btn-primary" disabled=${busy}>Save profile</button></div>
+    <div class="modal-actions"><button type="submit" class="btn btn-primary" disabled=${busy}>${t("profile.save")}</button></div>
   </form>`;
 }

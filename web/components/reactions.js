@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { toggleReaction } from "../message-actions.js";
 import { toast } from "../store.js";
@@ -21,7 +22,7 @@ const isEmoji = (s) =>
 export function ReactionChips({ cid, it, me }) {
   const list = it.reactions ?? [];
   if (!list.length) return null;
-  return html`<div class="reactions" role="group" aria-label="Reactions">
+  return html`<div class="reactions" role="group" aria-label=${t("reactions.group")}>
     ${list.map((r) => {
       const mine = !!me && r.entity_ids.includes(me);
       const who = r.names.join(", ");
@@ -43,23 +44,23 @@ export function ReactionPicker({ cid, it, onDone }) {
     void toggleReaction(cid, it, e);
     onDone();
   };
-  return html`<div class="reaction-picker" role="group" aria-label="Add a reaction"
+  return html`<div class="reaction-picker" role="group" aria-label=${t("reactions.add")}
     onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
       if (e.key === "Escape") onDone();
     }}>
-    ${REACTIONS.quick.map((e) => html`<button key=${e} type="button" class="reaction-pick" aria-label=${`React with ${e}`} onClick=${() => pick(e)}>${e}</button>`)}
+    ${REACTIONS.quick.map((e) => html`<button key=${e} type="button" class="reaction-pick" aria-label=${t("reactions.react_with", { emoji: e })} onClick=${() => pick(e)}>${e}</button>`)}
     <form class="reaction-other" onSubmit=${(/** @type {Event} */ ev) => {
       ev.preventDefault();
       const v = other.trim();
       if (!isEmoji(v)) {
-        toast("Type one emoji");
+        toast(t("reactions.one_emoji"));
         return;
       }
       pick(v);
     }}>
-      <input type="text" class="reaction-input" aria-label="Another emoji" placeholder="🙂" maxlength=${REACTIONS.maxChars} value=${other}
+      <input type="text" class="reaction-input" aria-label=${t("reactions.other")} placeholder="🙂" maxlength=${REACTIONS.maxChars} value=${other}
         onInput=${(/** @type {any} */ e) => setOther(e.currentTarget.value)} />
-      <button type="submit" class="btn btn-ghost small">Add</button>
+      <button type="submit" class="btn btn-ghost small">${t("reactions.add_button")}</button>
     </form>
   </div>`;
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { jumpToMessage } from "../message-actions.js";
 
@@ -8,10 +9,10 @@ import { jumpToMessage } from "../message-actions.js";
  * @param {{ reply: NonNullable<import('../types.js').TimelineItem['reply_to']> }} props
  */
 export function ReplyQuote({ reply }) {
-  const who = reply.sender_name ?? "a message";
-  const text = reply.deleted ? "Message deleted" : (reply.snippet ?? "");
+  const who = reply.sender_name ?? t("reply.a_message");
+  const text = reply.deleted ? t("bubble.deleted") : (reply.snippet ?? "");
   return html`<button type="button" class=${`reply-quote${reply.deleted ? " reply-quote-deleted" : ""}`}
-    aria-label=${`Replying to ${who}: ${text}. Show the original`} onClick=${() => jumpToMessage(reply.message_id)}>
+    aria-label=${t("reply.label", { name: who, text })} onClick=${() => jumpToMessage(reply.message_id)}>
     <span class="reply-quote-name">${who}</span>
     <span class="reply-quote-text">${text}</span>
   </button>`;

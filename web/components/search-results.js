@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { api } from "../api.js";
 import { clock, dayLabel } from "../format.js";
@@ -26,16 +27,16 @@ export function SearchResults({ q, input }) {
   useEffect(() => {
     if (needle.length < MIN_CHARS) return;
     let live = true;
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       setState((s) => ({ ...s, loading: true }));
       api.search(needle).then(
         (r) => live && setState({ q: needle, items: r.items, next: r.next_cursor, error: null, loading: false }),
-        (e) => live && setState({ q: needle, items: [], next: null, error: e?.message ?? "Search failed.", loading: false }),
+        (e) => live && setState({ q: needle, items: [], next: null, error: e?.message ?? t("search.failed"), loading: false }),
       );
     }, DEBOUNCE_MS);
     return () => {
       live = false;
-      clearTimeout(t);
+      clearTimeout(timer);
     };
   }, [needle]);
 
@@ -62,11 +63,11 @@ export function SearchResults({ q, input }) {
     }
   };
   const stale = state.q !== needle;
-  return html`<section class="search-results" aria-label="Messages found">
-    <h2 class="search-title">Messages</h2>
-    <p class="visually-hidden" role="status">${stale || state.loading ? "" : `${state.items.length}${state.next ? "+" : ""} messages found`}</p>
+  return html`<section class="search-results" aria-label=${t("search.found_label")}>
+    <h2 class="search-title">${t("search.title")}</h2>
+    <p class="visually-hidden" role="status">${stale || state.loading ? "" : t("search.count", { count: state.items.length, more: state.next ? "yes" : "no" })}</p>
     ${state.error ? html`<p class="search-empty">${state.error}</p>` : null}
-    ${!stale && !state.error && state.items.length === 0 && !state.loading ? html`<p class="search-empty">No message has these words.</p>` : null}
+    ${!stale && !state.error && state.items.length === 0 && !state.loading ? html`<p class="search-empty">${t("search.none")}</p>` : null}
     <ul ref=${list} class="search-list" onKeyDown=${onKey}>
       ${state.items.map(
         (h) => html`<li key=${h.event_id}>
@@ -77,7 +78,7 @@ export function SearchResults({ q, input }) {
         </button></li>`,
       )}
     </ul>
-    ${state.next && !stale ? html`<button type="button" class="link-btn search-more" onClick=${() => void more()}>More results</button>` : null}
+    ${state.next && !stale ? html`<button type="button" class="link-btn search-more" onClick=${() => void more()}>${t("search.more")}</button>` : null}
   </section>`;
 }
 

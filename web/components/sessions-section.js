@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { signOut } from "../boot.js";
@@ -8,14 +9,8 @@ import { DeviceLink } from "./device-link.js";
 
 /** @typedef {import('../types.js').SessionInfo} SessionInfo */
 
-const VIA = /** @type {Record<string, string>} */ ({
-  workspace: "created the workspace",
-  invite: "invite link",
-  device_link: "link from another device",
-  email_link: "link by email",
-  admin: "issued by the administrator",
-  demo: "demo link",
-});
+/** How a session began, in words (sessions.via.*); an unknown way says nothing. @param {string | null | undefined} via */
+const viaText = (via) => (via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via) ? t(`sessions.via.${via}`) : "");
 
 /**
  * Your devices: "Sign in on another device" (a one-time link and QR code), the sessions you
@@ -30,7 +25,7 @@ export function SessionsSection() {
     api
       .listSessions()
       .then((r) => setSessions(r.sessions))
-      .catch(() => setError("Couldn’t load your sessions."));
+      .catch(() => setError(t("sessions.load_error")));
   useEffect(() => void load(), []);
 
   const makeLink = async () => {
@@ -39,7 +34,7 @@ export function SessionsSection() {
     try {
       setLink(await api.createSignInLink());
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t make a link. Try again.");
+      setError(err instanceof ApiError ? err.message : t("sessions.link_error"));
     } finally {
       setBusy(false);
     }
@@ -48,37 +43,37 @@ export function SessionsSection() {
   const end = async (s) => {
     try {
       await api.endSession(s.session_id);
-      toast(`Signed out ${s.device ?? "that device"}`);
+      toast(t("sessions.signed_out", { device: s.device ?? t("sessions.that_device") }));
       await load();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Couldn’t end that session.");
+      setError(err instanceof ApiError ? err.message : t("sessions.end_error"));
     }
   };
 
   return html`<section class="sessions" aria-labelledby="sessions-title">
-    <h3 id="sessions-title">Your devices</h3>
+    <h3 id="sessions-title">${t("sessions.title")}</h3>
     ${
       link
         ? html`<${DeviceLink} link=${link} onDone=${() => {
             setLink(null);
             void load();
           }} />`
-        : html`<button type="button" class="btn" disabled=${busy} onClick=${makeLink}>Sign in on another device</button>`
+        : html`<button type="button" class="btn" disabled=${busy} onClick=${makeLink}>${t("sessions.other_device")}</button>`
     }
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${
       sessions
-        ? html`<ul class="session-list" aria-label="Your sessions">
+        ? html`<ul class="session-list" aria-label=${t("sessions.list")}>
           ${sessions.map(
             (s) => html`<li class="session-row" key=${s.session_id}>
               <div class="session-info">
-                <strong>${s.device ?? "Unknown device"}</strong>${s.current ? html` <span class="session-current">This device</span>` : null}
-                <span class="small muted">Signed in ${listTime(s.created_at)}${s.signed_in_via && VIA[s.signed_in_via] ? ` · ${VIA[s.signed_in_via]}` : ""}${s.last_seen_at ? ` · last seen ${listTime(s.last_seen_at)}` : ""}</span>
+                <strong>${s.device ?? t("sessions.unknown_device")}</strong>${s.current ? html` <span class="session-current">${t("sessions.this_device")}</span>` : null}
+                <span class="small muted">${[t("sessions.signed_in", { when: listTime(s.created_at) }), viaText(s.signed_in_via), s.last_seen_at ? t("sessions.last_seen", { when: listTime(s.last_seen_at) }) : ""].filter(Boolean).join(" · ")}</span>
               </div>
               ${
                 s.current
                   ? null
-                  : html`<button type="button" class="btn btn-ghost" aria-label=${`End the session on ${s.device ?? "an unknown device"}`} onClick=${() => void end(s)}>End</button>`
+                  : html`<button type="button" class="btn btn-ghost" aria-label=${t("sessions.end_label", { device: s.device ?? t("sessions.an_unknown_device") })} onClick=${() => void end(s)}>${t("sessions.end")}</button>`
               }
             </li>`,
           )}
@@ -86,7 +81,7 @@ export function SessionsSection() {
         : null
     }
     <div class="modal-actions">
-      <button type="button" class="btn btn-danger" onClick=${() => void signOut()}>Sign out</button>
+      <button type="button" class="btn btn-danger" onClick=${() => void signOut()}>${t("sessions.sign_out")}</button>
     </div>
   </section>`;
 }

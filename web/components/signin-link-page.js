@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { signInWith } from "../boot.js";
@@ -14,16 +15,17 @@ function takeCode() {
   return c;
 }
 
-const INCOMPLETE = "This sign-in link isn’t complete. Open the whole link, or make a new one on a device where you are signed in.";
+/** Read when shown, not at import: the language loads after the modules. */
+const incomplete = () => t("signin_link.incomplete");
 
 /** @param {unknown} err */
 function explain(err) {
-  if (!(err instanceof ApiError)) return "Couldn’t sign in. Check your connection and try again.";
-  if (err.code === "SIGNIN_LINK_USED") return "This link was already used. A sign-in link works once: make a new one on a device where you are signed in.";
-  if (err.code === "SIGNIN_LINK_EXPIRED") return "This link has expired. Make a new one on a device where you are signed in.";
-  if (err.status === 404 || err.status === 400) return "This sign-in link isn’t valid. Check that you opened the whole link, or make a new one.";
+  if (!(err instanceof ApiError)) return t("signin_link.offline");
+  if (err.code === "SIGNIN_LINK_USED") return t("signin_link.used");
+  if (err.code === "SIGNIN_LINK_EXPIRED") return t("signin_link.expired");
+  if (err.status === 404 || err.status === 400) return t("signin_link.invalid");
   if (err.status === 429) return err.message;
-  return "Couldn’t sign in. Try again.";
+  return t("signin.error");
 }
 
 /**
@@ -33,14 +35,14 @@ function explain(err) {
 export function SigninLinkPage() {
   const [code, setCode] = useState(takeCode);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(code ? null : INCOMPLETE);
+  const [error, setError] = useState(code ? null : incomplete());
   useEffect(() => {
     // Another link opened in this same tab changes only the part after `#`.
     const onHash = () => {
       if (!location.hash) return;
       const next = takeCode();
       setCode(next);
-      setError(next ? null : INCOMPLETE);
+      setError(next ? null : incomplete());
       setBusy(false);
     };
     addEventListener("hashchange", onHash);
@@ -62,15 +64,15 @@ export function SigninLinkPage() {
   return html`<main class="auth">
     <div class="auth-card">
       <div class="auth-logo" aria-hidden="true">✦</div>
-      <h1>Sign in on this device</h1>
-      <p class="auth-lead">This one-time link signs you in here as yourself, with your conversations. It works once and for a few minutes.</p>
+      <h1>${t("signin_link.title")}</h1>
+      <p class="auth-lead">${t("signin_link.lead")}</p>
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-      ${code && !error ? html`<button type="button" class="btn btn-primary btn-block" disabled=${busy} onClick=${go}>${busy ? "Signing in…" : "Sign in"}</button>` : null}
+      ${code && !error ? html`<button type="button" class="btn btn-primary btn-block" disabled=${busy} onClick=${go}>${busy ? t("signin_link.signing_in") : t("signin.submit")}</button>` : null}
       <div class="auth-alt">
         <a href="/signin" onClick=${(/** @type {Event} */ e) => {
           e.preventDefault();
           navigate("/signin");
-        }}>Other ways to sign in</a>
+        }}>${t("signin_link.other_ways")}</a>
       </div>
     </div>
   </main>`;

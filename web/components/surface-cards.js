@@ -1,4 +1,5 @@
 // @ts-check
+import { dateFormat, t } from "../i18n.js";
 import { html } from "../lib/preact.js";
 import { sendText } from "../actions.js";
 import { confirmDialog } from "../button-flow.js";
@@ -14,7 +15,7 @@ import { confirmDialog } from "../button-flow.js";
 export function SurfaceCards({ surfaces, cid }) {
   /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b */
   const run = async (b) => {
-    if (b.confirm && !(await confirmDialog({ title: `${b.label}?`, body: "The agent acts on this as if you had clicked it on the job.", okLabel: b.label }))) return;
+    if (b.confirm && !(await confirmDialog({ title: t("surface.confirm_title", { label: b.label }), body: t("surface.confirm_body"), okLabel: b.label }))) return;
     sendText(cid, b.opToken);
   };
   /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b @param {string} key */
@@ -32,7 +33,7 @@ export function SurfaceCards({ surfaces, cid }) {
     }
     ${
       s.kind === "today_schedule_v1"
-        ? html`<ul class="surface-list">${s.payload.blocks.map((b, i) => html`<li key=${i}>${new Date(b.start).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}–${new Date(b.end).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} ${b.title}</li>`)}</ul>
+        ? html`<ul class="surface-list">${s.payload.blocks.map((b, i) => html`<li key=${i}>${dateFormat({ hour: "2-digit", minute: "2-digit" }).formatRange(new Date(b.start), new Date(b.end))} ${b.title}</li>`)}</ul>
       <div class="card-buttons">${(s.payload.suggestions ?? []).map((x, i) => btn({ label: x.previewChange, opToken: x.acceptOp }, `x${i}`))}</div>`
         : null
     }
@@ -48,8 +49,8 @@ export function SurfaceCards({ surfaces, cid }) {
       s.kind === "triage_table_v1"
         ? s.payload.groups.map(
             (g, gi) => html`<div key=${gi} class="surface-group"><p>${g.summary}</p>
-      <div class="card-buttons">${g.approveOp ? btn({ label: "Approve all", opToken: g.approveOp }, "ga") : null}${g.declineOp ? btn({ label: "Decline all", opToken: g.declineOp }, "gd") : null}</div>
-      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: "Approve", opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: "Decline", opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`,
+      <div class="card-buttons">${g.approveOp ? btn({ label: t("surface.approve_all"), opToken: g.approveOp }, "ga") : null}${g.declineOp ? btn({ label: t("surface.decline_all"), opToken: g.declineOp }, "gd") : null}</div>
+      <ul class="surface-list">${g.items.map((it, ii) => html`<li key=${ii}>${it.preview} ${it.approveOp ? btn({ label: t("surface.approve"), opToken: it.approveOp }, "a") : null}${it.declineOp ? btn({ label: t("surface.decline"), opToken: it.declineOp }, "d") : null}</li>`)}</ul></div>`,
           )
         : null
     }

@@ -1,14 +1,11 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { setThemeChoice, themeChoice } from "../theme.js";
 
 /** @typedef {import('../theme.js').ThemeChoice} ThemeChoice */
 
-const CHOICES = /** @type {Array<[ThemeChoice, string]>} */ ([
-  ["system", "System"],
-  ["light", "Light"],
-  ["dark", "Dark"],
-]);
+const CHOICES = /** @type {ThemeChoice[]} */ (["system", "light", "dark"]);
 
 /**
  * System / Light / Dark as native radio buttons (arrow keys move between them), applied at once
@@ -17,16 +14,16 @@ const CHOICES = /** @type {Array<[ThemeChoice, string]>} */ ([
 export function ThemeSwitch() {
   const [choice, setChoice] = useState(themeChoice());
   return html`<fieldset class="form-field theme-switch">
-    <legend>Theme</legend>
+    <legend>${t("theme.legend")}</legend>
     <div class="theme-options">
       ${CHOICES.map(
-        ([value, label]) => html`<label key=${value} class="theme-option">
+        (value) => html`<label key=${value} class="theme-option">
           <input type="radio" name="theme" value=${value} checked=${choice === value}
             onChange=${() => {
               setThemeChoice(value);
               setChoice(value);
             }} />
-          ${label}
+          ${t(`theme.${value}`)}
         </label>`,
       )}
     </div>

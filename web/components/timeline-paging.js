@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/preact.js";
 import { loadOlder, oldestSeq, olderState } from "../history.js";
 import { jumpDone, jumpTarget } from "../jump.js";
@@ -61,14 +62,14 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
     if (older.more && oldestSeq(cid) > jump.seq) void more(Math.max(200, oldestSeq(cid) - jump.seq + 1));
     else {
       jumpDone(jump.n);
-      toast("That message is no longer in this conversation.");
+      toast(t("timeline.gone"));
     }
   }, [jump?.n, items.length, loaded, older.loading]);
 
   useEffect(() => {
     if (!found) return;
-    const t = setTimeout(() => setFound(null), 4000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setFound(null), 4000);
+    return () => clearTimeout(timer);
   }, [found]);
 
   // The divider is where the reader left off; it goes when they leave the conversation.
@@ -92,9 +93,9 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
     ? null
     : older.more || older.loading
       ? html`<div class="history-more"><button type="button" class="link-btn" disabled=${older.loading} onClick=${() => void more()}>
-          ${older.loading ? "Loading earlier messages…" : "Load earlier messages"}</button></div>`
+          ${older.loading ? t("timeline.loading_earlier") : t("timeline.load_earlier")}</button></div>`
       : older.known && items.length > 0
-        ? html`<div class="history-start" role="note">This is the beginning of the conversation.</div>`
+        ? html`<div class="history-start" role="note">${t("timeline.beginning")}</div>`
         : null;
 
   return { onScroll, top, found, divider };

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useLayoutEffect, useRef } from "../lib/preact.js";
 import { dayLabel } from "../format.js";
 import { latestCardByJob } from "../store.js";
@@ -56,7 +57,7 @@ export function Timeline({ s, cid, jobs }) {
       lastDay = day;
     }
     if (it.event_id === paging.divider) {
-      out.push(html`<div key="unread-divider" class="unread-divider" role="separator" aria-label="New messages"><span>New messages</span></div>`);
+      out.push(html`<div key="unread-divider" class="unread-divider" role="separator" aria-label=${t("timeline.new_messages")}><span>${t("timeline.new_messages")}</span></div>`);
     }
     const found = paging.found === it.event_id;
     out.push(
@@ -94,7 +95,7 @@ export function Timeline({ s, cid, jobs }) {
       return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
         links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} mentioned=${mentionedNames(s, m.mentions)} />`;
     }
-    return html`<${SystemEvent} text="A message this version can’t show yet." />`;
+    return html`<${SystemEvent} text=${t("timeline.unknown_item")} />`;
   }
 
   /**
@@ -118,7 +119,7 @@ export function Timeline({ s, cid, jobs }) {
     </div>`;
   }
 
-  return html`<section class="timeline" ref=${box} aria-label="Messages" tabIndex="0"
+  return html`<section class="timeline" ref=${box} aria-label=${t("timeline.messages")} tabIndex="0"
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
@@ -126,8 +127,8 @@ export function Timeline({ s, cid, jobs }) {
     }}>
     <div class="timeline-inner">
       ${paging.top}
-      ${!tl?.loaded && items.length === 0 ? html`<div class="loading">Loading messages…</div>` : null}
-      ${tl?.loaded && count === 0 ? html`<div class="empty-chat">Say hello — ask for anything, like “Can you schedule a 30-min call with Maria next week?”</div>` : null}
+      ${!tl?.loaded && items.length === 0 ? html`<div class="loading">${t("timeline.loading")}</div>` : null}
+      ${tl?.loaded && count === 0 ? html`<div class="empty-chat">${t("timeline.empty")}</div>` : null}
       ${out}
     </div>
   </section>`;

@@ -1,4 +1,5 @@
 // @ts-check
+import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
@@ -10,16 +11,17 @@ import { navigate } from "../router.js";
 /** @typedef {{ name: string, source: "built-in"|"mcp", server?: string, title?: string, description: string, annotations: Hints,
  *   mode: "auto"|"approve"|"off", mode_set: boolean, suggested_mode: "auto"|"approve"|"off", modes: Array<"auto"|"approve"|"off">, available: boolean }} AgentTool */
 
-const STATE = { connected: "Connected", connecting: "Connecting", failing: "Failing", stopped: "Stopped" };
-const MODE = { auto: "Runs at once", approve: "Asks first", off: "Off" };
+const STATES = ["connected", "connecting", "failing", "stopped"];
+/** A mode in words: tools.mode.auto, .approve, .off. @param {"auto"|"approve"|"off"} m */
+const modeWords = (m) => t(`tools.mode.${m}`);
 
 /** @param {Hints} a */
 const hints = (a) =>
   [
-    a.readOnlyHint ? "only reads" : null,
-    a.destructiveHint ? "may overwrite or delete" : null,
-    a.idempotentHint ? "safe to repeat" : null,
-    a.openWorldHint ? "reaches outside" : null,
+    a.readOnlyHint ? t("tools.hint.read_only") : null,
+    a.destructiveHint ? t("tools.hint.destructive") : null,
+    a.idempotentHint ? t("tools.hint.idempotent") : null,
+    a.openWorldHint ? t("tools.hint.open_world") : null,
   ].filter(Boolean);
 
 /**
@@ -39,7 +41,7 @@ export function ToolsPage() {
   const loadServers = () =>
     api.mcpStatus().then(
       (r) => setServers(r.servers),
-      (err) => fail(err, "Couldn’t load the servers"),
+      (err) => fail(err, t("tools.servers_error")),
     );
   useEffect(() => {
     void loadServers();
@@ -49,7 +51,7 @@ export function ToolsPage() {
         setAgents(list);
         if (list[0]) setAgentId(list[0].entity_id);
       },
-      (err) => fail(err, "Couldn’t load the agents"),
+      (err) => fail(err, t("admin.agents.load_error")),
     );
   }, []);
   useEffect(() => {
@@ -57,86 +59,87 @@ export function ToolsPage() {
     setTools(null);
     api.agentTools(agentId).then(
       (r) => setTools(r.tools),
-      (err) => fail(err, "Couldn’t load the agent’s tools"),
+      (err) => fail(err, t("tools.agent_tools_error")),
     );
   }, [agentId]);
 
-  /** @param {AgentTool} t @param {"auto"|"approve"|"off"} mode */
-  const choose = async (t, mode) => {
+  /** @param {AgentTool} tool @param {"auto"|"approve"|"off"} mode */
+  const choose = async (tool, mode) => {
     if (!agentId) return;
     try {
-      const r = await api.setAgentTools(agentId, [{ name: t.name, mode }]);
+      const r = await api.setAgentTools(agentId, [{ name: tool.name, mode }]);
       setTools(r.tools);
-      toast(`${t.name}: ${MODE[mode].toLowerCase()}`);
+      toast(t("tools.mode_set", { tool: tool.name, mode: modeWords(mode) }));
     } catch (err) {
-      toast(err instanceof ApiError ? `Couldn’t save: ${err.message}` : "Couldn’t save");
+      toast(err instanceof ApiError ? t("admin.why", { what: t("tools.save_error"), reason: err.message }) : t("tools.save_error"));
     }
   };
 
   /** Enable a whole server for the agent with the suggested modes: auto for tools that only read, approve for the rest. @param {string} server */
   const allowServer = async (server) => {
     if (!agentId || !tools) return;
-    const picks = tools.filter((t) => t.source === "mcp" && t.server === server && t.available).map((t) => ({ name: t.name, mode: t.suggested_mode }));
+    const picks = tools.filter((x) => x.source === "mcp" && x.server === server && x.available).map((x) => ({ name: x.name, mode: x.suggested_mode }));
     if (!picks.length) return;
     try {
       const r = await api.setAgentTools(agentId, picks);
       setTools(r.tools);
-      toast(`${server}: read-only tools run at once, the others ask first`);
+      toast(t("tools.allowed_server", { server }));
     } catch (err) {
-      toast(err instanceof ApiError ? `Couldn’t save: ${err.message}` : "Couldn’t save");
+      toast(err instanceof ApiError ? t("admin.why", { what: t("tools.save_error"), reason: err.message }) : t("tools.save_error"));
     }
   };
-  const serversOfAgentTools = [...new Set((tools ?? []).filter((t) => t.source === "mcp" && t.available && t.server).map((t) => /** @type {string} */ (t.server)))];
+  const serversOfAgentTools = [...new Set((tools ?? []).filter((x) => x.source === "mcp" && x.available && x.server).map((x) => /** @type {string} */ (x.server)))];
 
-  return html`<section class="page" aria-label="Tools">
+  return html`<section class="page" aria-label=${t("title.tools")}>
     <header class="chat-head page-head">
-      <button type="button" class="icon-btn back" aria-label="Back" onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
-      <h1>Tools</h1>
-      <button type="button" class="btn btn-secondary btn-small" onClick=${loadServers}>Refresh</button>
+      <button type="button" class="icon-btn back" aria-label=${t("common.back")} onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
+      <h1>${t("title.tools")}</h1>
+      <button type="button" class="btn btn-secondary btn-small" onClick=${loadServers}>${t("outbox.refresh")}</button>
     </header>
     <div class="page-body">
       ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
-      <h3 class="section-title">MCP servers</h3>
-      ${servers === null && !error ? html`<div class="loading">Loading the servers…</div>` : null}
-      ${servers && servers.length === 0 ? html`<p class="notice" role="status">No MCP server is configured. Set MCP_CONFIG to a file listing them (see the README).</p>` : null}
+      <h3 class="section-title">${t("tools.servers")}</h3>
+      ${servers === null && !error ? html`<div class="loading">${t("tools.loading_servers")}</div>` : null}
+      ${servers && servers.length === 0 ? html`<p class="notice" role="status">${t("tools.no_server")}</p>` : null}
       <ul class="outbox-list tool-servers">
         ${(servers ?? []).map(
           (s) => html`<li key=${s.name} class="outbox-item" data-state=${s.state}>
             <div class="outbox-main">
-              <span class=${`pill pill-${s.state === "connected" ? "ok" : s.state === "failing" ? "bad" : "info"}`}>${STATE[s.state] ?? s.state}</span>
+              <span class=${`pill pill-${s.state === "connected" ? "ok" : s.state === "failing" ? "bad" : "info"}`}>${STATES.includes(s.state) ? t(`tools.state.${s.state}`) : s.state}</span>
               <span class="outbox-subject">${s.name}</span>
-              <span class="muted small">${s.transport === "http" ? "Streamable HTTP" : "stdio"} · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.restarts ? ` · restarted ${s.restarts}×` : ""}</span>
+              <span class="muted small">${t("tools.server_line", { transport: s.transport, count: s.tools.length })}${s.restarts ? ` · ${t("tools.restarted", { count: s.restarts })}` : ""}</span>
             </div>
-            ${s.error ? html`<div class="outbox-answer small"><span class="muted">Why: </span><code>${s.error}</code></div>` : null}
+            ${s.error ? html`<div class="outbox-answer small"><span class="muted">${t("tools.why")} </span><code>${s.error}</code></div>` : null}
           </li>`,
         )}
       </ul>
-      <h3 class="section-title">What an agent may do</h3>
+      <h3 class="section-title">${t("tools.agent_may")}</h3>
       <label class="field">
-        <span>Agent</span>
+        <span>${t("tools.agent")}</span>
         <select value=${agentId ?? ""} onChange=${(/** @type {Event} */ e) => setAgentId(/** @type {HTMLSelectElement} */ (e.target).value)}>
           ${agents.map((a) => html`<option key=${a.entity_id} value=${a.entity_id}>${a.display_name}</option>`)}
         </select>
       </label>
-      ${agentId && tools === null && !error ? html`<div class="loading">Loading the agent’s tools…</div>` : null}
+      ${agentId && tools === null && !error ? html`<div class="loading">${t("tools.loading_agent_tools")}</div>` : null}
       <div class="tool-bulk">
         ${serversOfAgentTools.map(
-          (name) => html`<button key=${name} type="button" class="btn btn-secondary btn-small" onClick=${() => allowServer(name)}>Allow ${name} (suggested modes)</button>`,
+          (name) =>
+            html`<button key=${name} type="button" class="btn btn-secondary btn-small" onClick=${() => allowServer(name)}>${t("tools.allow_server", { server: name })}</button>`,
         )}
       </div>
       <ul class="outbox-list agent-tools">
         ${(tools ?? []).map(
-          (t) => html`<li key=${t.name} class="outbox-item" data-tool=${t.name}>
+          (tool) => html`<li key=${tool.name} class="outbox-item" data-tool=${tool.name}>
             <div class="outbox-main">
-              <span class="outbox-subject">${t.name}</span>
-              <span class="muted small">${t.source === "built-in" ? "built-in" : `MCP server ${t.server ?? ""}`}${t.available ? "" : " · not connected"}</span>
+              <span class="outbox-subject">${tool.name}</span>
+              <span class="muted small">${tool.source === "built-in" ? t("tools.builtin") : t("tools.mcp_server", { server: tool.server ?? "" })}${tool.available ? "" : ` · ${t("tools.not_connected")}`}</span>
             </div>
-            <div class="outbox-sub small">${(t.title ?? t.description).slice(0, 240)}</div>
-            ${hints(t.annotations).length ? html`<div class="muted small">${hints(t.annotations).join(" · ")}</div>` : null}
+            <div class="outbox-sub small">${(tool.title ?? tool.description).slice(0, 240)}</div>
+            ${hints(tool.annotations).length ? html`<div class="muted small">${hints(tool.annotations).join(" · ")}</div>` : null}
             <label class="field field-inline">
-              <span>Mode</span>
-              <select aria-label=${`Mode for ${t.name}`} value=${t.mode} onChange=${(/** @type {Event} */ e) => choose(t, /** @type {any} */ (/** @type {HTMLSelectElement} */ (e.target).value))}>
-                ${t.modes.map((m) => html`<option key=${m} value=${m}>${MODE[m]}${m === t.suggested_mode && !t.mode_set ? " (suggested)" : ""}</option>`)}
+              <span>${t("tools.mode")}</span>
+              <select aria-label=${t("tools.mode_for", { tool: tool.name })} value=${tool.mode} onChange=${(/** @type {Event} */ e) => choose(tool, /** @type {any} */ (/** @type {HTMLSelectElement} */ (e.target).value))}>
+                ${tool.modes.map((m) => html`<option key=${m} value=${m}>${m === tool.suggested_mode && !tool.mode_set ? t("tools.mode_suggested", { mode: modeWords(m) }) : modeWords(m)}</option>`)}
               </select>
             </label>
           </li>`,

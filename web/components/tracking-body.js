@@ -1,4 +1,5 @@
 // @ts-check
+import { listFormat, t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { ArtifactList } from "./artifact-list.js";
 
@@ -30,7 +31,7 @@ export function TrackingBody({ card }) {
       ${
         steps.length > MAX_STEPS
           ? html`<li class="step-more"><button type="button" class="linkish" onClick=${() => setAll(!all)}>
-        ${all ? "Show fewer steps" : `Show ${steps.length - MAX_STEPS} more steps`}</button></li>`
+        ${all ? t("tracking.show_fewer") : t("tracking.show_more", { count: steps.length - MAX_STEPS })}</button></li>`
           : null
       }
     </ol>`
@@ -38,11 +39,11 @@ export function TrackingBody({ card }) {
     }
     ${
       blockers.length
-        ? html`<div class="blockers"><span class="label">Blockers</span>
+        ? html`<div class="blockers"><span class="label">${t("tracking.blockers")}</span>
       <ul>${blockers.map((b, n) => html`<li key=${n}>${b}</li>`)}</ul></div>`
         : null
     }
-    ${waiting.length && card.state === "waiting_input" ? html`<p class="waiting-on">Waiting on: ${waiting.map((w) => w.display_name).join(", ")}</p>` : null}
+    ${waiting.length && card.state === "waiting_input" ? html`<p class="waiting-on">${t("tracking.waiting_on", { names: listFormat().format(waiting.map((w) => w.display_name)) })}</p>` : null}
     ${Array.isArray(card.artifacts_preview) && card.artifacts_preview.length ? html`<${ArtifactList} artifacts=${card.artifacts_preview} />` : null}
   </div>`;
 }
