@@ -26,6 +26,14 @@ function AgentItem({ a, reload }) {
   const [caps, setCaps] = useState(a.capabilities.join(", "));
   const [tools, setTools] = useState(/** @type {Array<{ name: string, description: string, source: string }> | null} */ (null));
   const [allowed, setAllowed] = useState(a.allowed_tools);
+  // What the server says now (after a save, a pause, a change elsewhere) replaces the form's
+  // values in place: the item is not redrawn, so focus and the loaded tool list stay put.
+  const saved = JSON.stringify([a.role, a.capabilities, a.allowed_tools, a.status]);
+  useEffect(() => {
+    setRole(a.role ?? "");
+    setCaps(a.capabilities.join(", "));
+    setAllowed(a.allowed_tools);
+  }, [saved]);
   useEffect(() => {
     api.agentTools(a.entity_id).then(
       (r) => setTools(r.tools),
@@ -118,7 +126,7 @@ export function AdminAgents() {
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
     ${agents && agents.length === 0 ? html`<p class="notice">${t("admin.agents.none")}</p>` : null}
     <ul class="outbox-list admin-agents">
-      ${(agents ?? []).map((a) => html`<${AgentItem} key=${`${a.entity_id}:${a.status}:${a.allowed_tools.join()}:${a.role}`} a=${a} reload=${load} />`)}
+      ${(agents ?? []).map((a) => html`<${AgentItem} key=${a.entity_id} a=${a} reload=${load} />`)}
     </ul>
   </section>`;
 }
