@@ -57,10 +57,22 @@ describe("the Messenger in Portuguese", () => {
       expect(await page.getByRole("complementary", { name: pt("list.conversations") }).count()).toBe(1);
       await expect.poll(() => page.title()).toMatch(/ · LogLine$/);
 
-      await box.fill("Can you schedule a 30-min call with Maria next week?");
+      // Portuguese in the profile too, so the agents speak it (they read the profile, not the browser).
+      await page.getByRole("button", { name: pt("list.profile") }).click();
+      const mine = page.getByRole("dialog", { name: pt("profile.title") });
+      await mine.getByLabel(pt("profile.language")).selectOption("pt");
+      await mine.getByRole("button", { name: pt("profile.save") }).click();
+      await expect.poll(() => page.evaluate(async () => (await (await fetch("/v1/session")).json()).locale)).toBe("pt");
+      await page.keyboard.press("Escape");
+      await mine.waitFor({ state: "hidden" });
+
+      await box.fill("Marca uma reunião de 30 minutos com a Maria amanhã às 15h");
       await box.press("Enter");
       const formalize = card(page, "formalize");
       await formalize.waitFor({ timeout: 15_000 });
+      // The agent's own words are Portuguese: the card's title and its Approve button.
+      await expect.poll(() => textOf(formalize)).toContain("Marcar reunião com Maria");
+      expect(await formalize.getByRole("button", { name: pt("office.card.button.approve") }).count()).toBe(1);
       await expect.poll(() => textOf(formalize.locator(".card-kind"))).toBe(pt("card.kind.job.formalize"));
       await expect.poll(() => textOf(formalize.locator(".pill"))).toBe(pt("job.state.proposed"));
       expect(await formalize.getByRole("button", { name: pt("card.details") }).count()).toBe(1);
@@ -70,7 +82,7 @@ describe("the Messenger in Portuguese", () => {
       expect(await seriousAxe(page)).toEqual([]);
       await shot(page, "pt-01-formalize-card");
 
-      // Approve (the button's label is the agent's words; it is found by what it does).
+      // Approve.
       await formalize.locator('button[data-action="job.approve"]').click();
       const tracking = card(page, "tracking");
       const provide = tracking.locator('button[data-action="job.provide_input"]');
@@ -84,7 +96,8 @@ describe("the Messenger in Portuguese", () => {
           .getByRole("button", { name: pt("common.cancel") })
           .count(),
       ).toBe(1);
-      await fillInputModal(page);
+      // Portuguese labels: "Fuso horário" is the zone; the pasted-link box ("Cole o link") stays empty.
+      await fillInputModal(page, { fuso: "Europe/Lisbon", cole: "" });
       await page.getByRole("dialog").locator('button[type="submit"]').click();
       await page.getByRole("dialog").waitFor({ state: "detached" });
 
