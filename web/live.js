@@ -164,7 +164,10 @@ function onFrame(name, data, id) {
     case "entity.update":
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
       // The frame is the whole public profile: a picture it no longer names was removed.
-      if (data?.entity?.entity_id) setEntities([{ avatar_url: undefined, ...data.entity }]);
+      if (data?.entity?.entity_id) {
+        setEntities([{ avatar_url: undefined, ...data.entity }]);
+        renameDirectChats(data.entity);
+      }
       break;
     case "policy.update":
       // The Policies admin screen (if open) reloads through its own route.
@@ -216,4 +219,18 @@ function previewOf(item) {
   if (m.card) return { kind: "card", text: m.card.title, job_id: m.card.job_id, card_type: m.card.card_type };
   if (m.artifact) return { kind: "artifact", text: m.artifact.title };
   return { kind: m.kind ?? "text", text: m.body_text ?? "" };
+}
+
+/**
+ * A direct chat is named after the other person (the server names it so when the list loads):
+ * their new name shows in the list, the header and the tab's title at once.
+ * @param {{ entity_id: string, display_name?: string }} entity
+ */
+function renameDirectChats(entity) {
+  const s = getState();
+  const name = entity.display_name;
+  if (!name || entity.entity_id === s.me?.entity_id) return;
+  const named = (/** @type {import('./types.js').ConversationSummary} */ c) => c.kind === "direct" && c.participant_entity_ids.includes(entity.entity_id) && c.title !== name;
+  if (!s.conversations.some(named)) return;
+  setState({ conversations: s.conversations.map((c) => (named(c) ? { ...c, title: name } : c)) });
 }

@@ -66,6 +66,8 @@ describe("profiles live between two people", () => {
       expect(await picture.getAttribute("src")).toMatch(/^\/v1\/avatars\/av_/);
       await expect.poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(64);
       await expect.poll(() => d.page.locator(`[data-conversation-id="${DM}"] [data-avatar="picture"]`).count()).toBe(1);
+      // Their direct chat is named after her: the new name in his list, without a reload.
+      await expect.poll(() => textOf(d.page.locator(`[data-conversation-id="${DM}"] .conv-title`))).toBe("Ana Lima");
 
       // In the group's member list: her new name, with her picture.
       await openConversation(d.page, gid);
