@@ -100,13 +100,14 @@ async function contextFor(theme: "light" | "dark", viewport: Viewport): Promise<
 
 describe.each(["light", "dark"] as const)("the %s theme", (theme) => {
   test.each(SCREENS)(
-    "%s: sign-in, list, chat with every card, drawer and a modal have no serious axe finding and nothing off-screen",
+    "%s: sign-in, list, chat with every card, drawer and a modal have no serious axe finding (phone, desktop) and nothing off-screen (320 px)",
     async (_label, viewport) => {
       const found: Record<string, string[]> = {};
       // An overlay is scanned on its own: the page behind it was scanned in the state before.
       const check = async (page: Page, state: string, within?: string) => {
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-        const issues = [...(await seriousIssues(page, within)), ...(viewport === NARROW ? (await overflow(page)).map((o) => `overflow: ${o}`) : [])];
+        // At 320 px what can differ from the phone's 390 is reflow: that is checked there, axe at 390.
+        const issues = viewport === NARROW ? (await overflow(page)).map((o) => `overflow: ${o}`) : await seriousIssues(page, within);
         if (issues.length) found[state] = issues;
       };
       const phone = viewport !== DESKTOP;
