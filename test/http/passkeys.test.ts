@@ -147,6 +147,12 @@ describe("what a passkey answer must be", () => {
     expect(cloned.body.error.code).toBe("PASSKEY_REFUSED");
     expect(cloned.body.error.message).toMatch(/counter/i);
 
+    // The authenticator must name the passkey's own person.
+    const anaHandle = Buffer.from(`tnt_acme_001/${ana.entity_id}`).toString("base64url");
+    const impostor = await signIn(key.signIn(await signInOptions(), { userHandle: anaHandle }));
+    expect(impostor.status).toBe(400);
+    expect(impostor.body.error.message).toMatch(/user handle/);
+
     // Ana cannot remove Dan's passkey; Dan can, and then it signs nobody in.
     const del = (token: string, id: string) =>
       fetch(`${t.url}/v1/passkeys/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}`, "idempotency-key": anonKey() } });

@@ -38,7 +38,7 @@ export interface SoftAuthenticator {
   /** Answers registration options (from POST /v1/passkeys/registration-options). */
   register(options: any, opts?: { origin?: string }): object;
   /** Answers sign-in options (from POST /v1/passkeys/sign-in-options). */
-  signIn(options: any, opts?: { origin?: string; counter?: number }): object;
+  signIn(options: any, opts?: { origin?: string; counter?: number; userHandle?: string }): object;
 }
 
 export function createSoftAuthenticator(rp: { origin: string; rpId: string }): SoftAuthenticator {
@@ -100,7 +100,12 @@ export function createSoftAuthenticator(rp: { origin: string; rpId: string }): S
         type: "public-key",
         clientExtensionResults: {},
         authenticatorAttachment: "platform",
-        response: { clientDataJSON: b64url(cd), authenticatorData: b64url(data), signature: b64url(signature), ...(userHandle ? { userHandle } : {}) },
+        response: {
+          clientDataJSON: b64url(cd),
+          authenticatorData: b64url(data),
+          signature: b64url(signature),
+          ...((opts.userHandle ?? userHandle) ? { userHandle: opts.userHandle ?? userHandle } : {}),
+        },
       };
     },
   };

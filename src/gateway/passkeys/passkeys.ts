@@ -63,6 +63,10 @@ function challengeOf(clientDataJSON: string): string {
   throw new AppError("VALIDATION_ERROR", "Invalid request: response.response.clientDataJSON is not WebAuthn client data", { field: "response.response.clientDataJSON" });
 }
 
+/** The WebAuthn user handle of a person: their workspace and entity id (no secret, and never shown). */
+const userIdOf = (p: { tenantId: string; entityId: string }) => new TextEncoder().encode(`${p.tenantId}/${p.entityId}`);
+const userHandleOf = (r: PasskeyRow) => Buffer.from(userIdOf({ tenantId: r.tenant_id, entityId: r.entity_id })).toString("base64url");
+
 const refused = (err: unknown) =>
   new AppError("PASSKEY_REFUSED", `This passkey answer does not verify: ${(err as Error).message}`, { reason: "verification_failed" }, { cause: err });
 
@@ -99,7 +103,7 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
         rpID,
         userName: person.name,
         userDisplayName: person.name,
-        userID: new TextEncoder().encode(`${p.tenantId}/${p.entityId}`),
+        userID: userIdOf(p),
         timeout,
         attestationType: "none",
         excludeCredentials: mine.all(p.tenantId, p.entityId).map((r) => ({ id: r.credential_id })),
@@ -153,6 +157,9 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
       challenges.take(challenge, "sign_in");
       const row = byCredential.get(response.id);
       if (!row) throw new AppError("UNAUTHORIZED", "This passkey is not known here: it was removed, or made for another server", { reason: "unknown_credential" });
+      // The authenticator names whose passkey it is; it must be the person we stored it for.
+      const handle = response.response.userHandle;
+      if (handle && handle !== userHandleOf(row)) throw refused(new Error("the user handle is not this passkey's person"));
       const transports = JSON.parse(row.transports ?? "[]") as NonNullable<Parameters<typeof verifyAuthenticationResponse>[0]["credential"]["transports"]>;
       const verified = await verifyAuthenticationResponse({
         response,
