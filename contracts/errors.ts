@@ -23,6 +23,10 @@ export const ERROR_STATUS = {
   /** A one-time sign-in link that made its session already, or whose time ran out. */
   SIGNIN_LINK_USED: 410,
   SIGNIN_LINK_EXPIRED: 410,
+  /** A passkey answer whose challenge is unknown, used already or expired: ask for new options. */
+  PASSKEY_CHALLENGE_INVALID: 400,
+  /** A passkey answer that does not verify (origin, RP ID, signature, counter, user verification). */
+  PASSKEY_REFUSED: 400,
   STORAGE_FULL: 507,
   STORAGE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,

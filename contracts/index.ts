@@ -10,6 +10,7 @@ export * from "./notifications.js";
 export * from "./llm.js";
 export * from "./when.js";
 export * from "./sessions.js";
+export * from "./passkeys.js";
 export * from "./people.js";
 export * from "./search.js";
 export * from "./emoji.js";

@@ -39,7 +39,7 @@ export const ZEmailSignInLinkAccepted = z.object({ accepted: z.literal(true), me
 /** `GET /v1/sign-in-options`: what the sign-in page can offer. */
 export const ZSignInOptions = z.object({ email_links: z.boolean(), link_ttl_seconds: z.number().int().positive() });
 
-export const SIGNED_IN_VIA = ["workspace", "invite", "device_link", "email_link", "admin", "demo"] as const;
+export const SIGNED_IN_VIA = ["workspace", "invite", "device_link", "email_link", "admin", "demo", "passkey"] as const;
 
 /** One of my sessions. */
 export const ZSessionInfo = z.object({

@@ -133,6 +133,18 @@ export const api = {
   listSessions: () => request("GET", "/v1/sessions"),
   /** @param {string} sessionId */
   endSession: (sessionId) => request("DELETE", `/v1/sessions/${enc(sessionId)}`),
+  /** @returns {Promise<any>} options for navigator.credentials.create() */
+  passkeyRegistrationOptions: () => request("POST", "/v1/passkeys/registration-options", { body: {} }),
+  /** @param {unknown} response the new credential as JSON @returns {Promise<import('./types.js').PasskeyInfo>} */
+  registerPasskey: (response) => request("POST", "/v1/passkeys", { body: { response } }),
+  /** @returns {Promise<{ passkeys: import('./types.js').PasskeyInfo[] }>} my passkeys */
+  listPasskeys: () => request("GET", "/v1/passkeys"),
+  /** @param {string} passkeyId */
+  removePasskey: (passkeyId) => request("DELETE", `/v1/passkeys/${enc(passkeyId)}`),
+  /** @returns {Promise<any>} options for navigator.credentials.get() */
+  passkeySignInOptions: () => request("POST", "/v1/passkeys/sign-in-options", { body: {} }),
+  /** @param {unknown} response the signed challenge as JSON @returns {Promise<{ token: string, display_name: string, entity_id: string, session_id: string }>} */
+  signInWithPasskey: (response) => request("POST", "/v1/passkeys/sign-in", { body: { response } }),
 
   listConversations: () => request("GET", "/v1/conversations"),
   /** @param {string} id */

@@ -59,3 +59,4 @@
 export {};
 
 /** One of my sessions (GET /v1/sessions). @typedef {{ session_id: string, device: string | null, signed_in_via: string | null, created_at: string, last_seen_at: string | null, current: boolean }} SessionInfo */
+/** One of my passkeys (GET /v1/passkeys). @typedef {{ passkey_id: string, device: string | null, created_at: string, last_used_at: string | null }} PasskeyInfo */

@@ -1,6 +1,7 @@
 import { agentTools, setAgentTools } from "./commands/agent-tools.js";
 import { readFile } from "node:fs/promises";
 import { createAdminApi } from "./admin/admin-api.js";
+import { createPasskeyApi } from "./commands/passkeys.js";
 import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
 import { attachFile, findArtifact } from "./commands/attachments.js";
@@ -42,6 +43,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
 
   return {
     ...createAdminApi(core),
+    ...createPasskeyApi(core),
     createWorkspace: (body, idem) => {
       // Checked inside the write (after the idempotency lookup): a retry of a workspace created
       // before sign-up shut still gets its stored 201.

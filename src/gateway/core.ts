@@ -19,6 +19,7 @@ import type { SseHub } from "./sse-hub.js";
 import type { MuteStore, SubscriptionStore } from "./notify/index.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";
 import type { SearchIndex } from "./search/index.js";
+import type { Passkeys } from "./passkeys/index.js";
 
 /** pino-compatible; anything with these three methods will do. */
 export interface Logger {
@@ -71,6 +72,8 @@ export interface Core {
    * SMTP), and the limits on emailed links per address and per client address.
    */
   signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
+  /** Passkeys (WebAuthn) of people, for signing in. */
+  passkeys: Passkeys;
   /** The e-mail digest of what waited on people (unavailable without mail). */
   digest: Digest;
   /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */

@@ -24,6 +24,7 @@ import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateReq
 import type { TSearchResults } from "../../contracts/search.js";
 import type { Principal } from "./auth/token-store.js";
 import type { AdminApi } from "./admin/admin-api.js";
+import type { PasskeyApi } from "./commands/passkeys.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
@@ -53,7 +54,7 @@ export interface SessionView {
  * their events. Every method applies the read model (src/gateway/visibility.ts and the member
  * checks): what the caller may not see answers NOT_FOUND, what they may not do FORBIDDEN.
  */
-export interface GatewayApi extends AdminApi {
+export interface GatewayApi extends AdminApi, PasskeyApi {
   // Workspaces, invites and sessions.
   /** POST /v1/workspaces: a tenant and its owner, signed in (SIGNUP decides whether the web may). */
   createWorkspace(body: In<typeof ZCreateWorkspaceRequest>, idem: IdemScope): Promise<StoredResponse>;

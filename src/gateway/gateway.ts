@@ -41,6 +41,10 @@ const SIGN_IN_DEFAULTS = {
   perClient: { capacity: 10, refillPerSecond: 10 / 3600 },
 } as const;
 import { createSearchIndex } from "./search/index.js";
+import { createPasskeys } from "./passkeys/index.js";
+
+/** How long a passkey challenge may be answered: five minutes, once. */
+const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 import { createDigest } from "./digest/index.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
@@ -161,6 +165,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       perAddress: createRateLimiter(clock, deps.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
       perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
+    passkeys: createPasskeys({ db: deps.db, clock, publicUrl: () => publicUrl, challengeTtlMs: PASSKEY_CHALLENGE_TTL_MS, rpName: "LogLine" }),
     search,
     digest,
     messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,

@@ -181,3 +181,38 @@ export const gatewayDigestItems = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.eventId] }), index("gateway_digest_due_idx").on(t.sentAt, t.notedMs)],
 );
+
+/**
+ * Passkeys (WebAuthn credentials): a durable way back in, kept beside the sessions and out of the
+ * ledger for the same reason. Only the public key is stored; the counter catches a cloned
+ * authenticator. `passkey_id` is the public handle a person removes it by.
+ */
+export const gatewayPasskeys = sqliteTable(
+  "gateway_passkeys",
+  {
+    passkeyId: text("passkey_id").primaryKey(),
+    credentialId: text("credential_id").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull(),
+    transports: text("transports"),
+    deviceLabel: text("device_label"),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [uniqueIndex("gateway_passkeys_credential_unique").on(t.credentialId), index("gateway_passkeys_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/**
+ * WebAuthn challenges: single use (used_at is set in the same statement that checks it) and
+ * short-lived. A registration challenge is bound to the person who asked for it.
+ */
+export const gatewayPasskeyChallenges = sqliteTable("gateway_passkey_challenges", {
+  challenge: text("challenge").primaryKey(),
+  purpose: text("purpose").notNull(),
+  tenantId: text("tenant_id"),
+  entityId: text("entity_id"),
+  expiresAt: text("expires_at").notNull(),
+  usedAt: text("used_at"),
+});

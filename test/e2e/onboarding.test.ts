@@ -65,7 +65,7 @@ test("onboarding from an empty database: workspace → invite link → agent cow
   }).then((r) => r.json() as Promise<{ token: string }>);
   await p3.goto(`${server.url}/signin`);
   await p3.getByLabel("Sign-in token or link").fill(token.token);
-  await p3.getByRole("button", { name: "Sign in" }).click();
+  await p3.getByRole("button", { name: "Sign in", exact: true }).click();
   await p3.locator(".sidebar").waitFor();
   await shot(p3, "24-desktop-signed-in-empty");
   await Promise.all([ctx.close(), phone.close(), later.close()]);

@@ -97,6 +97,15 @@ const quietLogger = {
 let n = 0;
 const key = () => `k-access-${++n}-${Date.now()}`;
 
+/** A well-formed WebAuthn answer to a challenge this server never made. */
+function passkeyAnswer(type: "webauthn.create" | "webauthn.get") {
+  const b = (x: string | Buffer) => Buffer.from(x).toString("base64url");
+  const clientDataJSON = b(JSON.stringify({ type, challenge: b(randomBytes(32)), origin: t.url }));
+  const id = b(randomBytes(16));
+  const response = type === "webauthn.create" ? { clientDataJSON, attestationObject: b("none") } : { clientDataJSON, authenticatorData: b("data"), signature: b("sig") };
+  return { id, rawId: id, type: "public-key", clientExtensionResults: {}, response };
+}
+
 /** The request a row makes for a caller: a path and fetch options (credentials added by `call`). */
 function requestFor(row: AccessRow, caller: Caller): { path: string; init?: RequestInit; token?: string | null | undefined } {
   const own = row.variant === "own";
@@ -155,6 +164,23 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       const who = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : undefined;
       const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
       return { path: `/v1/sessions/${core().tokens.issueSession(p).sessionId}`, init: { method: "DELETE" } };
+    }
+    case "POST /v1/passkeys/sign-in-options":
+    case "POST /v1/passkeys/registration-options":
+      return { path: row.route, init: json({}), ...(row.route.includes("sign-in") ? { token: null } : {}) };
+    case "POST /v1/passkeys/sign-in":
+      return { path: row.route, init: json({ response: passkeyAnswer("webauthn.get") }), token: null };
+    case "POST /v1/passkeys":
+      return { path: row.route, init: json({ response: passkeyAnswer("webauthn.create") }) };
+    case "DELETE /v1/passkeys/:passkey_id": {
+      // Each caller removes a passkey of their own (stored as registration would store it).
+      const who = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : undefined;
+      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
+      const id = `pk_${randomBytes(12).toString("hex")}`;
+      t.server.db
+        .prepare("INSERT INTO gateway_passkeys (passkey_id, credential_id, tenant_id, entity_id, public_key, counter, created_at) VALUES (?, ?, ?, ?, 'x', 0, ?)")
+        .run(id, randomBytes(16).toString("base64url"), p.tenantId, p.entityId, new Date().toISOString());
+      return { path: `/v1/passkeys/${id}`, init: { method: "DELETE" } };
     }
     case "PUT /v1/me/email":
       return { path: "/v1/me/email", init: json({ email: "me@example.com" }) };

@@ -6,6 +6,7 @@ import { getState, setState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
 import { DigestSetting, ProfilePicture } from "./profile-picture.js";
 import { SessionsSection } from "./sessions-section.js";
+import { PasskeysSection } from "./passkeys-section.js";
 import { ThemeSwitch } from "./theme-switch.js";
 import { AUTO, LOCALES, loadLocale, pickLocale, t } from "../i18n.js";
 
@@ -61,6 +62,7 @@ export function ProfileDialog({ s }) {
       </div>
     </form>
     <${DigestSetting} s=${s} />
+    <${PasskeysSection} />
     <${SessionsSection} />
     <${ThemeSwitch} />
   <//>`;

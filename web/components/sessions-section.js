@@ -10,7 +10,8 @@ import { DeviceLink } from "./device-link.js";
 /** @typedef {import('../types.js').SessionInfo} SessionInfo */
 
 /** How a session began, in words (sessions.via.*); an unknown way says nothing. @param {string | null | undefined} via */
-const viaText = (via) => (via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via) ? t(`sessions.via.${via}`) : "");
+const viaText = (via) =>
+  via === "passkey" ? t("passkeys.via") : via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via) ? t(`sessions.via.${via}`) : "";
 
 /**
  * Your devices: "Sign in on another device" (a one-time link and QR code), the sessions you

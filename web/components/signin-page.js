@@ -5,6 +5,7 @@ import { ApiError } from "../api.js";
 import { signInWith } from "../boot.js";
 import { navigate } from "../router.js";
 import { EmailLinkForm } from "./email-link-form.js";
+import { PasskeySignIn } from "./passkey-sign-in.js";
 
 /** Sign in later with a sign-in token, or go create a workspace. */
 export function SigninPage() {
@@ -41,6 +42,7 @@ export function SigninPage() {
         </div>
         <button class="btn btn-primary btn-block" type="submit" disabled=${busy || !token.trim()}>${t("signin.submit")}</button>
       </form>
+      <${PasskeySignIn} />
       <${EmailLinkForm} />
       <div class="auth-alt"><span>${t("signin.new_here")}</span>
         <a href="/onboarding" onClick=${(/** @type {Event} */ e) => {

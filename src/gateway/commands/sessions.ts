@@ -15,7 +15,7 @@ import { signInMessage, type LinkPurpose } from "../sessions/index.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
-function recorded(core: Core, idem: IdemScope | undefined, status: number, change: () => unknown): StoredResponse {
+export function recorded(core: Core, idem: IdemScope | undefined, status: number, change: () => unknown): StoredResponse {
   let stored: StoredResponse | undefined;
   core.db.transaction(() => {
     stored = { status, body: change() };

@@ -15,6 +15,7 @@ import { createMemberRoutes } from "./members.js";
 import { createMessageRoutes } from "./messages.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
+import { createPasskeyRoutes } from "./passkeys.js";
 import { createPeopleRoutes } from "./people.js";
 import { createAvatarRoutes } from "./avatars.js";
 import { createSearchRoutes } from "./search.js";
@@ -31,6 +32,7 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createAgentToolRoutes(gw));
   app.route("/", createNotificationRoutes(gw));
   app.route("/", createSessionRoutes(gw));
+  app.route("/", createPasskeyRoutes(gw));
   app.route("/", createPeopleRoutes(gw));
   app.route("/", createAvatarRoutes(gw));
   app.route("/", createSearchRoutes(gw));
