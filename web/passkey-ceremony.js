@@ -6,10 +6,13 @@ import { api } from "./api.js";
 /** @returns {any} */
 const PKC = () => /** @type {any} */ (globalThis).PublicKeyCredential;
 
-/** True when this browser can make and use passkeys with JSON options. */
+/** A bare IPv4 or IPv6 address: browsers allow passkeys only for a domain name (or localhost). */
+const onAnAddress = () => /^(\d{1,3}\.){3}\d{1,3}$/.test(location.hostname) || location.hostname.startsWith("[");
+
+/** True when this browser can make and use passkeys with JSON options, on a site that may have them. */
 export function passkeysSupported() {
   const pkc = PKC();
-  return Boolean(pkc && typeof pkc.parseCreationOptionsFromJSON === "function" && typeof pkc.parseRequestOptionsFromJSON === "function" && navigator.credentials);
+  return Boolean(pkc && typeof pkc.parseCreationOptionsFromJSON === "function" && typeof pkc.parseRequestOptionsFromJSON === "function" && navigator.credentials && !onAnAddress());
 }
 
 /** Makes a passkey for the signed-in person and registers it. */

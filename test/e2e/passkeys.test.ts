@@ -106,4 +106,18 @@ describe("passkeys", () => {
       await Promise.all([laptop.close(), phone.close()]);
     }
   });
+
+  test("on a bare IP address (where browsers refuse passkeys) the sign-in page does not offer them", async () => {
+    const ctx = await browser.newContext();
+    try {
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/signin`);
+      await page.getByLabel("Sign-in token or link").waitFor();
+      expect(await page.getByRole("button", { name: "Sign in with a passkey" }).count()).toBe(0);
+      await page.goto(`${base}/signin`);
+      await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
+    } finally {
+      await ctx.close();
+    }
+  });
 });
