@@ -25,6 +25,9 @@ export default defineConfig({
         test: {
           name: "browser",
           root,
+          // Chromium's clock is the real one, so the servers these tests start run on real time too
+          // (test/support/server.ts); every other test server runs at a stated instant.
+          env: { LOGLINE_TEST_CLOCK: "real" },
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 import { DESKTOP, launchBrowser, PHONE } from "./harness.js";
 
 /**
@@ -16,7 +16,7 @@ import { DESKTOP, launchBrowser, PHONE } from "./harness.js";
 let server: TestServer;
 let browser: Browser;
 let jobId = "";
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!.token;
+const dan = () => demoPerson(server, "Dan").token;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

@@ -1,22 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
-import { createServer } from "../../src/server.js";
-import { startTestServer } from "../support/server.js";
+import type { DemoInfo } from "../../src/gateway/index.js";
+import { startEmptyServer, startTestServer } from "../support/server.js";
 
 /**
  * Browser-test plumbing: a real LogLine server on a free loopback port with a fresh data dir,
  * and one Debian Chromium shared by every test in a file.
  */
-export interface DemoInfo {
-  tenant_id: string;
-  conversation_id: string;
-  humans: Array<{ entity_id: string; display_name: string; token: string }>;
-  agents: Array<{ entity_id: string; display_name: string }>;
-}
 export interface RunningServer {
   url: string;
   demo: DemoInfo | null;
@@ -26,25 +18,13 @@ export interface RunningServer {
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(root, "test", "artifacts");
 
-const quiet = { info() {}, warn() {}, error() {} };
-
 /**
  * The real server on 127.0.0.1:0 over a fresh temp data dir: the shared test server when the
  * demo is wanted, an empty database otherwise (onboarding starts from nothing).
  */
 export async function startServer(opts: { demo: boolean; signup?: "open" | "invite" | "closed" }): Promise<RunningServer> {
   if (opts.demo) return startTestServer();
-  const dataDir = mkdtempSync(join(tmpdir(), "logline-e2e-"));
-  const server = await createServer({ demo: false, logger: quiet, ledgerSync: "normal", dataDir, port: 0, host: "127.0.0.1", ...(opts.signup ? { signup: opts.signup } : {}) });
-  const { url } = await server.listen();
-  return {
-    url,
-    demo: null,
-    close: async () => {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { ...(await startEmptyServer({ signup: opts.signup })), demo: null };
 }
 
 export async function launchBrowser(): Promise<Browser> {

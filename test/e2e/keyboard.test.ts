@@ -3,6 +3,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ARTIFACTS, card, launchBrowser, PHONE, send, signedIn, startServer, type RunningServer } from "./harness.js";
+import { demoPerson } from "../support/server.js";
 
 /**
  * The golden path by keyboard, with what a screen reader is told: focus is never dropped to
@@ -23,7 +24,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 
 /** A short description of the focused element, for messages and comparisons. */
 const focused = (page: Page) =>

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { approveUntilWaiting, ARTIFACTS, askForJob, card, DESKTOP, fillInputModal, launchBrowser, shot, signedIn, textOf } from "./harness.js";
 import { startProxy, type StreamProxy } from "./live-proxy.js";
 
@@ -19,8 +19,8 @@ let dataDir: string;
 /** A Dan–Ana chat: only people, so no agent reply adds events the tests did not make. */
 let pairId: string;
 
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
-const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+const dan = () => demoPerson(server, "Dan");
+const ana = () => demoPerson(server, "Ana");
 let n = 0;
 const nonce = (what: string) => `${what} #${++n}-${Date.now().toString(36)}`;
 

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startScriptedModel, type ScriptedModel } from "../office/llm/scripted-model.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { ARTIFACTS, launchBrowser, send, shot, signedIn, textOf } from "./harness.js";
 
 /**
@@ -32,7 +32,7 @@ afterAll(async () => {
   await model?.close();
 });
 
-const token = () => server.demo.humans.find((h) => h.display_name === "Dan")!.token;
+const token = () => demoPerson(server, "Dan").token;
 const api = async (path: string) => (await (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token()}` } })).json()) as any;
 const jobNamed = async (title: string): Promise<string> => {
   const items = (await api(`/v1/conversations/${C}/timeline`)).items as any[];

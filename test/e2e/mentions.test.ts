@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openStream } from "../support/golden.js";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { launchBrowser, signedIn, textOf } from "./harness.js";
 
 /**
@@ -15,8 +15,8 @@ let server: TestServer;
 let browser: Browser;
 const AGENT = "ent_agent_scheduler";
 const ANA = "ent_human_ana";
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(server, "Dan").token;
+const ana = () => demoPerson(server, "Ana").token;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

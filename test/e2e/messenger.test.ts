@@ -17,6 +17,7 @@ import {
   type RunningServer,
   textOf,
 } from "./harness.js";
+import { demoPerson } from "../support/server.js";
 
 const ASK = "Can you schedule a 30-min call with Maria next week?";
 
@@ -32,8 +33,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
-const ana = () => server.demo!.humans.find((h) => h.display_name === "Ana")!;
+const dan = () => demoPerson(server, "Dan");
+const ana = () => demoPerson(server, "Ana");
 
 async function openChatWithAgent(page: Page, conversationId?: string): Promise<void> {
   if (conversationId) await page.goto(`${server.url}/c/${conversationId}`);

@@ -1,7 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { launchBrowser, PHONE, signedIn } from "./harness.js";
 
 /**
@@ -14,7 +14,7 @@ let server: TestServer;
 let browser: Browser;
 /** WebAuthn needs a domain for its relying party: the page and the public URL are on localhost. */
 let base = "";
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

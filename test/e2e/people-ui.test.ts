@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { png } from "../support/pictures.js";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { askForJob, card, launchBrowser, signedIn, textOf } from "./harness.js";
 
 /**
@@ -13,8 +13,8 @@ import { askForJob, card, launchBrowser, signedIn, textOf } from "./harness.js";
 let server: TestServer;
 let browser: Browser;
 const DM = "cnv_dan_ana";
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
-const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+const dan = () => demoPerson(server, "Dan");
+const ana = () => demoPerson(server, "Ana");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { catalog, translator } from "../../src/shared/i18n.js";
 import { ARTIFACTS, card, DESKTOP, fillInputModal, launchBrowser, type RunningServer, shot, startServer, textOf } from "./harness.js";
+import { demoPerson } from "../support/server.js";
 
 // The words the page must show, read from the catalogs themselves (never re-typed here).
 /** A catalog's message by key (a missing key fails the test, never reads as undefined). */
@@ -31,7 +32,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).analyze();

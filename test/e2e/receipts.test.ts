@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { verifyReceipt } from "../../src/ledger/merkle/receipt.js";
-import { postJson, startTestServer, type TestServer } from "../support/server.js";
+import { postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { askForJob, card, launchBrowser, signedIn } from "./harness.js";
 
 /**
@@ -22,7 +22,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!.token;
+const dan = () => demoPerson(server, "Dan").token;
 
 describe("receipts", () => {
   test("the Job Drawer's receipt downloads and verifies with the published key", async () => {

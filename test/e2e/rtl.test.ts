@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ARTIFACTS, askForJob, card, DESKTOP, launchBrowser, PHONE, type RunningServer, shot, signedIn, startServer } from "./harness.js";
+import { demoPerson } from "../support/server.js";
 
 // The stylesheet uses logical properties (margin-inline-start, inset-inline-end, text-align:
 // start…), so a right-to-left page mirrors instead of spilling over the edge. No shipped
@@ -20,7 +21,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).analyze();

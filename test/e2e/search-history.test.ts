@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appendNumbered, textEvent } from "../support/messages.js";
-import { postJson, startTestServer, type TestServer } from "../support/server.js";
+import { postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { DESKTOP, launchBrowser, signedIn } from "./harness.js";
 
 /**
@@ -13,8 +13,8 @@ let server: TestServer;
 let browser: Browser;
 let HISTORY = "";
 const DM = "cnv_dan_ana";
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
-const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+const dan = () => demoPerson(server, "Dan");
+const ana = () => demoPerson(server, "Ana");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

@@ -1,7 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { DESKTOP, launchBrowser, PHONE, signedIn } from "./harness.js";
 
 /**
@@ -12,7 +12,7 @@ import { DESKTOP, launchBrowser, PHONE, signedIn } from "./harness.js";
  */
 let server: TestServer;
 let browser: Browser;
-const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);

@@ -2,6 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { approveUntilWaiting, askForJob, card, DESKTOP, fillInputModal, launchBrowser, PHONE, signedIn, startServer, type RunningServer } from "./harness.js";
+import { demoPerson } from "../support/server.js";
 
 /**
  * What everyone sees, in light and dark, on a desktop, a phone and a 320 px screen: axe-core
@@ -12,7 +13,7 @@ import { approveUntilWaiting, askForJob, card, DESKTOP, fillInputModal, launchBr
 let server: RunningServer;
 let browser: Browser;
 const NARROW = { width: 320, height: 640 };
-const dan = () => server.demo!.humans.find((h) => h.display_name === "Dan")!;
+const dan = () => demoPerson(server, "Dan");
 const chatUrl = () => `${server.url}/c/${server.demo!.conversation_id}`;
 
 beforeAll(async () => {

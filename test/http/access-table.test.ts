@@ -6,7 +6,7 @@ import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
 import { ACCESS, CALLERS, renderAccessTable, type AccessRow, type Caller } from "../support/access-table.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 import { png } from "../support/pictures.js";
 
 /**
@@ -41,8 +41,8 @@ beforeAll(async () => {
   t = await startTestServer({ dataDir, routes: [ops.routes], signup: undefined });
   ops.setProbeDb(t.server.db);
   ops.markBooted();
-  const dan = t.demo.humans.find((h) => h.display_name === "Dan")!;
-  const ana = t.demo.humans.find((h) => h.display_name === "Ana")!;
+  const dan = demoPerson(t, "Dan");
+  const ana = demoPerson(t, "Ana");
   tokens.admin = dan.token;
   tokens.member = ana.token;
   const revoked = issue(ana.entity_id);

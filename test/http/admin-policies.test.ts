@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 import { openStream } from "../support/golden.js";
 import { getJson, startTestServer, type TestServer } from "../support/server.js";
 
@@ -9,7 +10,7 @@ import { getJson, startTestServer, type TestServer } from "../support/server.js"
  * member is refused by the pack, 403, and the refusal recorded; another workspace is untouched),
  * and the effect: a shorter edit window refuses an edit the pack allowed; warn and off let it in.
  */
-const clock = createManualClock(Date.now());
+const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
 let dan: string;
 let ana: string;

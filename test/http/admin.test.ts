@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { click } from "../support/golden.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * The Admin screens' routes over real HTTP: who may (owners and admins; anyone else refused by
@@ -16,8 +16,8 @@ const T = "tnt_acme_001";
 const DAN = "ent_human_dan";
 const ANA = "ent_human_ana";
 const AGENT = "ent_agent_scheduler";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 
 async function send(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.url}${path}`, {
@@ -293,7 +293,7 @@ describe("token last used", () => {
   it("is the session's stored last_seen_at, so it is still known after a restart", async () => {
     t = await startTestServer({ keep: true });
     const unused = t.server.gateway.core.tokens.issue({ tenantId: T, entityId: ANA });
-    const before = Date.now();
+    const before = t.clock.now();
     await new Promise((r) => setTimeout(r, 5));
     expect((await getJson(`${t.url}/v1/session`, ana())).status).toBe(200);
     const anaToken = ana();

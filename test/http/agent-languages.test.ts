@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardFrame, click, openStream } from "../support/golden.js";
+import { AWKWARD_INSTANTS, DEFAULT_INSTANT, statedClock } from "../support/clock.js";
 import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
 /**
@@ -19,7 +20,7 @@ const put = (url: string, token: string, body: unknown) =>
 describe("agents in the person's language", () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await startTestServer({ clock: statedClock(DEFAULT_INSTANT) });
   }, 30_000);
   afterAll(async () => t?.close());
 
@@ -35,9 +36,10 @@ describe("agents in the person's language", () => {
     expect(formalize.title).toBe("Marcar reunião com Maria");
     expect(formalize.summary).toBe("Aqui está a proposta de trabalho. Aprove para começar ou peça alterações.");
     expect(formalize.buttons.map((b: any) => b.label)).toEqual(["Aprovar", "Rejeitar", "Pedir alterações", "Perguntar no chat"]);
-    expect(formalize.job.goal).toMatch(/^Marcar uma reunião de 30 minutos com Maria \(.+-feira, \d+ de \p{L}+ de \d{4}, 15:00 \(Europe\/Lisbon\)\) e enviar um convite$/u);
+    // Wednesday 10 June 2026 in Lisbon: "amanhã" is Thursday the 11th.
+    expect(formalize.job.goal).toBe("Marcar uma reunião de 30 minutos com Maria (quinta-feira, 11 de junho de 2026, 15:00 (Europe/Lisbon)) e enviar um convite");
     expect(formalize.job.slots).toMatchObject({ locale: "pt", duration_minutes: 30, attendee_name: "Maria", when: { from_time: "15:00", exact_start: true } });
-    expect(formalize.job.slots.when.start_date).toBe(new Date(Date.now() + 86_400_000).toLocaleDateString("sv-SE", { timeZone: "Europe/Lisbon" }));
+    expect(formalize.job.slots.when.start_date).toBe("2026-06-11");
 
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
@@ -66,10 +68,10 @@ describe("agents in the person's language", () => {
     // Every claim is the tool's: the booked instant, the Jitsi room, no calendar, no mail server.
     const events = (await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&job_id=${finished.job_id}&limit=1000`, dan)).body.events as any[];
     const invite = events.find((e) => e.event_type === "tool.result" && e.payload.tool_name === "calendar.create_invite").payload.output;
-    const hour = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Lisbon", hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(invite.scheduled_time.start));
-    expect(hour).toBe("15:00");
+    // 15:00 in Lisbon's summer time is 14:00 UTC.
+    expect(invite.scheduled_time.start).toBe("2026-06-11T14:00:00.000Z");
     expect(finished.outcome.summary).toMatch(
-      /^Criei um convite de 30 minutos “Reunião com Maria” para .+-feira, \d+ de \p{L}+ de \d{4}, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: não há nenhum ligado \(CALDAV_URL\)\. Não enviado por email: o correio não está configurado neste servidor \(SMTP_URL\)\./u,
+      /^Criei um convite de 30 minutos “Reunião com Maria” para quinta-feira, 11 de junho de 2026, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: não há nenhum ligado \(CALDAV_URL\)\. Não enviado por email: o correio não está configurado neste servidor \(SMTP_URL\)\./u,
     );
     expect(invite.meeting.type).toBe("jitsi");
     expect(invite.calendar.written).toBe(false);
@@ -122,4 +124,49 @@ describe("DEFAULT_LOCALE", () => {
     expect((await put(`${t.url}/v1/me/profile`, dan, { locale: "en-GB" })).status).toBe(200);
     expect(await reply(dan, "cnv_9f2a", "thanks")).toBe("You’re welcome.");
   }, 30_000);
+});
+
+/**
+ * "Amanhã às 15h" on the awkward days: weekends in three zones, both sides of each clock change
+ * in Europe and the US, New Year's Eve and a leap day. The person lives in the row's zone; the
+ * card names tomorrow's date there, exactly.
+ */
+const TOMORROW_AT_15: Record<string, [weekday: string, day: string]> = {
+  "2026-11-27T21:00:00.000Z": ["sábado", "28 de novembro de 2026"],
+  "2026-11-28T10:00:00.000Z": ["domingo", "29 de novembro de 2026"],
+  "2026-11-28T01:00:00.000Z": ["sábado", "28 de novembro de 2026"],
+  "2026-11-28T16:00:00.000Z": ["domingo", "29 de novembro de 2026"],
+  "2026-11-27T08:00:00.000Z": ["sábado", "28 de novembro de 2026"],
+  "2026-11-27T22:00:00.000Z": ["domingo", "29 de novembro de 2026"],
+  "2027-03-27T23:00:00.000Z": ["domingo", "28 de março de 2027"],
+  "2027-03-28T22:00:00.000Z": ["segunda-feira", "29 de março de 2027"],
+  "2026-10-24T22:00:00.000Z": ["domingo", "25 de outubro de 2026"],
+  "2026-10-25T23:00:00.000Z": ["segunda-feira", "26 de outubro de 2026"],
+  "2027-03-14T04:00:00.000Z": ["domingo", "14 de março de 2027"],
+  "2027-03-15T03:00:00.000Z": ["segunda-feira", "15 de março de 2027"],
+  "2026-11-01T03:00:00.000Z": ["domingo", "1 de novembro de 2026"],
+  "2026-11-02T04:00:00.000Z": ["segunda-feira", "2 de novembro de 2026"],
+  "2026-12-31T23:30:00.000Z": ["sexta-feira", "1 de janeiro de 2027"],
+  "2028-02-29T12:00:00.000Z": ["quarta-feira", "1 de março de 2028"],
+};
+
+describe.each(AWKWARD_INSTANTS)("“amanhã às 15h” at $name", ({ iso, zone }) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ clock: statedClock(iso) });
+  }, 30_000);
+  afterAll(async () => t?.close());
+
+  it("names tomorrow in the person's zone", async () => {
+    const [weekday, day] = TOMORROW_AT_15[iso]!;
+    const dan = t.demo.humans[0]!.token;
+    expect((await put(`${t.url}/v1/me/profile`, dan, { locale: "pt-PT", time_zone: zone })).status).toBe(200);
+    const s = openStream(t.url, { token: dan });
+    await s.waitFor((f) => f.event === "hello");
+    const asked = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Marca uma reunião de 30 minutos com a Maria amanhã às 15h" });
+    expect(asked.status).toBe(202);
+    const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
+    s.close();
+    expect(formalize.job.goal).toBe(`Marcar uma reunião de 30 minutos com Maria (${weekday}, ${day}, 15:00 (${zone})) e enviar um convite`);
+  }, 20_000);
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Agents in groups, through the real server and Office: with more than one person, an agent
@@ -13,8 +13,8 @@ const AGENT = "ent_agent_scheduler";
 const DAN = "ent_human_dan";
 const ANA = "ent_human_ana";
 const T = "tnt_acme_001";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 
 const items = async (c: string) => (await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
 const fromAgent = async (c: string) => (await items(c)).filter((i) => i.sender.entity_id === AGENT);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../contracts/facts.js";
 import { openStream } from "../support/golden.js";
 import { gifHeader, png, pngHeader } from "../support/pictures.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * A person's profile picture over real HTTP: uploaded as a checked picture, stored on this
@@ -16,8 +16,8 @@ const ANA = "ent_human_ana";
 
 beforeAll(async () => {
   t = await startTestServer();
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
 }, 30_000);
 afterAll(() => t?.close());
 

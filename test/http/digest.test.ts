@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 import { startSmtp, type FakeSmtp } from "../office/mail/smtp-fixture.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * The e-mail digest over real HTTP and a real SMTP server, on a clock the test moves: what
@@ -11,7 +12,7 @@ import { getJson, postJson, startTestServer, waitFor, type TestServer } from "..
 const AFTER = 10;
 const MIN = 60_000;
 const PUBLIC = "https://chat.example.test";
-const clock = createManualClock(Date.now());
+const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
 let smtp: FakeSmtp;
 let dan: string;
@@ -25,8 +26,8 @@ beforeAll(async () => {
     digestAfterMinutes: AFTER,
     connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
   });
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
 }, 30_000);
 afterAll(async () => {
   await t?.close();
@@ -123,7 +124,7 @@ describe("without mail configured", () => {
   it("the setting says why it is unavailable, and turning it on is refused", async () => {
     const bare = await startTestServer();
     try {
-      const token = bare.demo.humans.find((h) => h.display_name === "Ana")!.token;
+      const token = demoPerson(bare, "Ana").token;
       expect((await getJson(`${bare.url}/v1/me/digest`, token)).body).toEqual({ enabled: false, available: false, reason: "mail_not_configured", after_minutes: 30 });
       const res = await fetch(`${bare.url}/v1/me/profile`, {
         method: "PUT",

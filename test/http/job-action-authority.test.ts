@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { click } from "../support/golden.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * A click is checked before anything is recorded or shown: a person who may not approve gets
@@ -12,8 +12,8 @@ let ana: string;
 let conv: string;
 beforeAll(async () => {
   t = await startTestServer();
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
   const made = await postJson(`${t.url}/v1/conversations`, dan, {
     title: "Front desk",
     participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }],

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 import { startSmtp, type FakeSmtp } from "../office/mail/smtp-fixture.js";
 import { cardFrame, openStream } from "../support/golden.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * The rest of the server's words in the reader's language, through the real server and a real
@@ -15,7 +16,7 @@ const AFTER = 10;
 const MIN = 60_000;
 const ANA = "ent_human_ana";
 const AGENT = "ent_agent_scheduler";
-const clock = createManualClock(Date.now());
+const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
 let smtp: FakeSmtp;
 let dan: string;
@@ -29,8 +30,8 @@ beforeAll(async () => {
     digestAfterMinutes: AFTER,
     connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
   });
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
 }, 30_000);
 afterAll(async () => {
   await t?.close();

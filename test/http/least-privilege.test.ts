@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Who reads what and for how long, over real HTTP: a member reads only the conversations they
@@ -13,8 +13,8 @@ let t: TestServer;
 afterEach(() => t?.close());
 
 const T = "tnt_acme_001";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 
 /** A raw SSE connection: the frames' text as it arrives, and when it ended. */
 function openRaw(path: string, token: string, headers: Record<string, string> = {}) {

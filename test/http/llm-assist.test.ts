@@ -131,10 +131,10 @@ describe("Assist suggestions are stored", () => {
   });
 
   it("defer_task sets the due date (next_week) or lowers the priority and drops it (someday)", async () => {
-    const before = Date.now();
+    const before = t.clock.now();
     expect((await as("POST", `/v1/jobs/${jobId}/assist/s_week/apply`, {})).status).toBe(202);
     const week = await nextCard(4);
-    expect([deferral("next_week", before).due_at, deferral("next_week", Date.now()).due_at]).toContain(week.job.due_at);
+    expect([deferral("next_week", before).due_at, deferral("next_week", t.clock.now()).due_at]).toContain(week.job.due_at);
     // The earlier Apply's priority is kept on the new card.
     expect(week.job.priority).toBe("low");
     expect((await as("POST", `/v1/jobs/${jobId}/assist/s_someday/apply`, {})).status).toBe(202);

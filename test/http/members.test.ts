@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openStream } from "../support/golden.js";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Membership over real HTTP: add, rename, remove, leave (each a ledger event the policy pack
@@ -13,8 +13,8 @@ afterEach(() => t?.close());
 const AGENT = "ent_agent_scheduler";
 const DAN = "ent_human_dan";
 const ANA = "ent_human_ana";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 
 async function send(method: string, path: string, token: string, body?: unknown) {
   const res = await fetch(`${t.url}${path}`, {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * What the server answers when a message mentions an agent who is not in the conversation: the
@@ -12,7 +12,7 @@ afterEach(() => t?.close());
 
 const AGENT = "ent_agent_scheduler";
 const ANA = "ent_human_ana";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
+const dan = () => demoPerson(t, "Dan").token;
 const items = async (c: string) => (await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
 const fromAgent = async (c: string) => (await items(c)).filter((i) => i.sender.entity_id === AGENT);
 const say = (c: string, body_text: string, mentions: string[], key?: string) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 import { openStream } from "../support/golden.js";
 import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
 
@@ -9,7 +10,7 @@ import { getJson, postJson, startTestServer, type TestServer } from "../support/
  * conversation list, the SSE resume log and members' ledger reads.
  */
 const WINDOW_S = 600;
-const clock = createManualClock(Date.now());
+const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
 let dan: string;
 let ana: string;

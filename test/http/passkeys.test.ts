@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator.js";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Passkeys over real HTTP with a software authenticator: a person adds one and signs in with it
@@ -20,8 +20,8 @@ const rp = () => ({ origin: t.url, rpId: new URL(t.url).hostname });
 
 beforeAll(async () => {
   t = await startTestServer();
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!;
+  dan = demoPerson(t, "Dan");
+  ana = demoPerson(t, "Ana");
 }, 30_000);
 afterAll(async () => {
   await t?.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Profiles, hand-overs and "Why?" over real HTTP: writes as ledger events under the policy
@@ -14,8 +14,8 @@ const AGENT = "ent_agent_scheduler";
 
 beforeAll(async () => {
   t = await startTestServer();
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
 }, 30_000);
 afterAll(() => t?.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../contracts/facts.js";
 import { gifHeader, png, pngHeader } from "../support/pictures.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 
 /** Pictures: their size read from the header at upload, checked against what they claim to be, bounded. */
 let t: TestServer;
@@ -12,8 +12,8 @@ let n = 0;
 
 beforeAll(async () => {
   t = await startTestServer();
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+  dan = demoPerson(t, "Dan").token;
+  ana = demoPerson(t, "Ana").token;
 });
 afterAll(() => t.close());
 

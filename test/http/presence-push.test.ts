@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 import { openStream } from "../support/golden.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
-const clock = createManualClock(Date.now());
+const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ clock });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * A reply to an agent's message in a group (the Messenger's Reply, `reply_to_message_id` on
@@ -11,8 +11,8 @@ afterEach(() => t?.close());
 
 const AGENT = "ent_agent_scheduler";
 const ANA = "ent_human_ana";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 const fromAgent = async (c: string) =>
   ((await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[]).filter((i) => i.sender.entity_id === AGENT);
 

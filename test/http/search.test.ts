@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { databasePath } from "../../src/ops/data-dir.js";
 import { appendNumbered, textEvent } from "../support/messages.js";
-import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * GET /v1/search over a real server. Demo: Dan (admin) in cnv_9f2a with the agent and in
@@ -12,8 +12,8 @@ let t: TestServer;
 afterEach(() => t?.close());
 
 const T = "tnt_acme_001";
-const dan = () => t.demo.humans.find((h) => h.display_name === "Dan")!.token;
-const ana = () => t.demo.humans.find((h) => h.display_name === "Ana")!.token;
+const dan = () => demoPerson(t, "Dan").token;
+const ana = () => demoPerson(t, "Ana").token;
 const search = (token: string, qs: string) => getJson(`${t.url}/v1/search?${qs}`, token);
 const say = (token: string, cid: string, text: string) => postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text: text });
 const hitText = (h: any) => h.snippet.text as string;

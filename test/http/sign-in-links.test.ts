@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtp, type FakeSmtp } from "../office/mail/smtp-fixture.js";
-import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
+import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 
 /**
  * Signing in anywhere, over real HTTP: a one-time link from a signed-in device makes a new
@@ -23,8 +23,8 @@ beforeAll(async () => {
     connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
     signIn: { perAddress: { capacity: 3, refillPerSecond: 0.001 }, perClient: { capacity: 12, refillPerSecond: 0.001 } },
   });
-  dan = t.demo.humans.find((h) => h.display_name === "Dan")!;
-  ana = t.demo.humans.find((h) => h.display_name === "Ana")!;
+  dan = demoPerson(t, "Dan");
+  ana = demoPerson(t, "Ana");
 }, 30_000);
 afterAll(async () => {
   await t?.close();
@@ -57,7 +57,7 @@ describe("a sign-in link for another device", () => {
     expect(made.status).toBe(201);
     expect(made.body.url).toMatch(new RegExp(`^${t.url}/signin/link#lnk_[A-Za-z0-9_-]{43}$`));
     expect(made.body.ttl_seconds).toBe(600);
-    expect(Date.parse(made.body.expires_at) - Date.now()).toBeGreaterThan(590_000);
+    expect(Date.parse(made.body.expires_at) - t.clock.now()).toBeGreaterThan(590_000);
     const svg = Buffer.from(made.body.qr_data_url.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString("utf8");
     expect(svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
 
@@ -209,7 +209,7 @@ describe("expiry and a server without mail", () => {
   afterAll(() => short?.close());
 
   it("an expired link is refused by name and makes no session; email links are not offered", async () => {
-    const d = short.demo.humans.find((h) => h.display_name === "Dan")!;
+    const d = demoPerson(short, "Dan");
     const made = await postJson(`${short.url}/v1/sign-in-links`, d.token, {});
     expect(made.body.ttl_seconds).toBe(1);
     await new Promise((r) => setTimeout(r, 600));

@@ -1,24 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, type ServerOptions } from "../../src/server.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import type { ServerOptions } from "../../src/server.js";
+import { startEmptyServer, startTestServer, type TestServer } from "../support/server.js";
 
 /** Who may create a workspace (SIGNUP), and whose address a rate limit counts (TRUSTED_PROXIES). */
-let t: TestServer | undefined;
+let t: Omit<TestServer, "demo"> | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
 
-/** A server on an empty data dir (no demo workspace). */
-async function emptyServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "logline-signup-"));
-  const server = await createServer({ logger: { info() {}, warn() {}, error() {} }, ledgerSync: "normal", ...opts, dataDir, demo: false, port: 0, host: "127.0.0.1" });
-  const { url } = await server.listen();
-  return { url, server, dataDir, demo: null as never, close: async () => (await server.close(), rmSync(dataDir, { recursive: true, force: true })) };
-}
+/** A server on an empty data dir (no demo workspace); sign-up as the test or production default says. */
+const emptyServer = (opts: Partial<ServerOptions> = {}) => startEmptyServer({ signup: undefined, ...opts });
 
 const workspace = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/v1/workspaces`, {
@@ -70,23 +62,25 @@ describe("SIGNUP", () => {
   });
 
   it("invite: no new workspaces, but an invite link still lets a person join", async () => {
-    t = await startTestServer({ signup: "invite" });
+    const demo = await startTestServer({ signup: "invite" });
+    t = demo;
     const refused = await workspace(t.url);
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as ErrorBody;
     expect(body.error.code).toBe("SIGNUP_CLOSED");
     expect(body.error.message).toBe("New workspaces on this server are by invitation only. To join your team's workspace, ask one of its admins for an invite link.");
-    expect(await joinByInvite(t)).toBe(201);
+    expect(await joinByInvite(demo)).toBe(201);
   });
 
   it("closed: no new workspaces, said as closed; invite links still work", async () => {
-    t = await startTestServer({ signup: "closed" });
+    const demo = await startTestServer({ signup: "closed" });
+    t = demo;
     const refused = await workspace(t.url);
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as ErrorBody;
     expect(body.error).toMatchObject({ code: "SIGNUP_CLOSED", details: { signup: "closed" } });
     expect(body.error.message).toBe("Sign-up is closed on this server: it takes no new workspaces. To join your team's workspace, ask one of its admins for an invite link.");
-    expect(await joinByInvite(t)).toBe(201);
+    expect(await joinByInvite(demo)).toBe(201);
   });
 });
 

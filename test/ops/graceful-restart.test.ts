@@ -1,60 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { EventSource } from "eventsource";
 import { tempDir } from "../ledger/helpers.js";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
-
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function freePort(): Promise<number> {
-  const s = createNetServer().listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/**
- * The real entry point, as the systemd unit runs it: node with tsx as a loader, no relay
- * process in between (the `tsx` CLI relays signals and SIGKILLs a child that has not
- * acknowledged one within ~60 ms, which a busy server may not).
- */
-async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess & { logs: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let logs = "";
-  child.stdout!.on("data", (d) => (logs += d));
-  child.stderr!.on("data", (d) => (logs += d));
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${logs}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Object.assign(child, { logs: () => logs });
-}
+import { afterThisTest, freePort, root, startMainProcess, tsx } from "../support/process.js";
 
 interface Frame {
   id: string;
@@ -65,12 +17,12 @@ interface Frame {
 describe("graceful restart with an SSE client attached", () => {
   it("commits in-flight appends, closes streams with a retry hint, and the client resumes with nothing lost", async () => {
     const dir = tempDir("restart-");
-    cleanups.push(() => dir.cleanup());
+    afterThisTest(() => dir.cleanup());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = { DATA_DIR: dir.dir, PORT: String(port), HOST: "127.0.0.1", LOGLINE_DEMO: "1", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "8000" };
 
-    let server = await startServer(env, base);
+    let server = await startMainProcess(env, base);
     const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as { tenant_id: string; conversation_id: string; humans: Array<{ token: string }> };
     const token = demo.humans[0]!.token;
     const auth = { authorization: `Bearer ${token}` };
@@ -78,7 +30,7 @@ describe("graceful restart with an SSE client attached", () => {
     // A real EventSource client that sends the bearer token and resumes with Last-Event-ID.
     const frames: Frame[] = [];
     const es = new EventSource(`${base}/v1/stream`, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...auth } }) });
-    cleanups.push(() => es.close());
+    afterThisTest(() => es.close());
     for (const type of ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "error"]) {
       es.addEventListener(type, (e) => frames.push({ id: (e as MessageEvent).lastEventId, type, data: String((e as MessageEvent).data) }));
     }
@@ -135,7 +87,7 @@ describe("graceful restart with an SSE client attached", () => {
 
     // Back up, with demo mode still on: a non-empty database is never seeded again.
     const seededBefore = countEvents(dir.dir, "entity.registered");
-    server = await startServer(env, base);
+    server = await startMainProcess(env, base);
     expect(countEvents(dir.dir, "entity.registered")).toBe(seededBefore);
     // A client retries what it never saw acknowledged, with the same Idempotency-Key.
     for (const [n, r] of results) if (r === "failed") await post(n);

@@ -1,54 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { tempDir } from "../ledger/helpers.js";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function freePort(): Promise<number> {
-  const s = createNetServer().listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess & { logs: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let logs = "";
-  child.stdout!.on("data", (d) => (logs += d));
-  child.stderr!.on("data", (d) => (logs += d));
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${logs}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Object.assign(child, { logs: () => logs });
-}
+import { afterThisTest, freePort, root, startMainProcess, tsx } from "../support/process.js";
 
 /** A seeded random source, so a failing run can be repeated with the seed it printed. */
 function random(seed: number): () => number {
@@ -107,11 +66,11 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     const seed = Number(process.env.SOAK_SEED ?? Date.now() % 100_000);
     const rnd = random(seed);
     const dir = tempDir("soak-");
-    cleanups.push(() => dir.cleanup());
+    afterThisTest(() => dir.cleanup());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const model = await startSlowModel(rnd);
-    cleanups.push(() => model.close());
+    afterThisTest(() => model.close());
     const env = {
       DATA_DIR: dir.dir,
       PORT: String(port),
@@ -126,7 +85,7 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
       RATE_LIMIT_BURST: "10000",
     };
 
-    let server = await startServer(env, base);
+    let server = await startMainProcess(env, base);
     const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as { tenant_id: string; humans: Array<{ token: string }>; agents: Array<{ entity_id: string }> };
     const headers = { authorization: `Bearer ${demo.humans[0]!.token}`, "content-type": "application/json" };
     // One conversation with the agent per sender: a person types a message every ~100 ms.
@@ -177,7 +136,7 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
       if (signal === "SIGTERM") expect(code, `seed ${seed}\n${server.logs()}`).toBe(0);
       stop = true;
       await Promise.all(senders);
-      server = await startServer(env, base);
+      server = await startMainProcess(env, base);
       for (const n of [...unsure]) await post(n).catch(() => undefined);
     }
     expect([...unsure], `seed ${seed}: sends never acknowledged`).toEqual([]);
@@ -185,7 +144,7 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
 
     // Every acknowledged message is in the ledger once and gets exactly one answer.
     const db = new Database(join(dir.dir, "logline.sqlite"), { readonly: true });
-    cleanups.push(() => void db.close());
+    afterThisTest(() => void db.close());
     const deadline = Date.now() + 30_000;
     const pending = () => db.prepare("SELECT COUNT(*) FROM office_inbox").pluck().get() as number;
     while (pending() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

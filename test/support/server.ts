@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type LogLineServer, type ServerOptions } from "../../src/server.js";
 import type { DemoInfo } from "../../src/gateway/index.js";
+import { type Clock, systemClock } from "../../src/shared/clock.js";
+import { statedClock } from "./clock.js";
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -11,24 +13,49 @@ export interface TestServer {
   demo: DemoInfo;
   server: LogLineServer;
   dataDir: string;
+  /** The clock the server runs on: tests compute what they expect from it, never from `Date`. */
+  clock: Clock;
   close(): Promise<void>;
 }
 
 /**
- * A real server on 127.0.0.1:0 over a fresh temp data dir, demo-seeded. `close` stops it and
- * removes the data dir (pass `keep: true` to restart on the same dir).
+ * The clock a test server runs on when the test states none: the stated default instant
+ * (test/support/clock.ts), or real time where the browser project asks for it — Chromium's own
+ * clock is the real one, and the page's "Today" must agree with the server's.
  */
-export async function startTestServer(opts: Partial<ServerOptions> & { keep?: boolean } = {}): Promise<TestServer> {
+function defaultTestClock(): Clock {
+  return process.env.LOGLINE_TEST_CLOCK === "real" ? systemClock : statedClock();
+}
+
+type StartOptions = Partial<ServerOptions> & { keep?: boolean };
+
+/**
+ * A real server on 127.0.0.1:0 over a fresh temp data dir, demo-seeded, on the test clock (pass
+ * `clock` to state another instant). `close` stops it and removes the data dir (pass `keep: true`
+ * to restart on the same dir).
+ */
+export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
+  const s = await start({ demo: true, ...opts });
+  if (!s.server.demo) throw new Error("demo was not seeded");
+  return { ...s, demo: s.server.demo };
+}
+
+/** The same on an empty database: no workspace yet (onboarding and sign-up start from nothing). */
+export async function startEmptyServer(opts: StartOptions = {}): Promise<Omit<TestServer, "demo">> {
+  return start({ ...opts, demo: false });
+}
+
+async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "logline-"));
+  const clock = opts.clock ?? defaultTestClock();
   // Sign-up open, so tests can make second workspaces; `signup: undefined` gives the production default.
-  const server = await createServer({ demo: true, logger: quiet, ledgerSync: "normal", signup: "open", ...opts, dataDir, port: 0, host: "127.0.0.1" });
+  const server = await createServer({ logger: quiet, ledgerSync: "normal", signup: "open", ...opts, clock, dataDir, port: 0, host: "127.0.0.1" });
   const { url } = await server.listen();
-  if (!server.demo) throw new Error("demo was not seeded");
   return {
     url,
-    demo: server.demo,
     server,
     dataDir,
+    clock,
     async close() {
       await server.close();
       if (!opts.keep) rmSync(dataDir, { recursive: true, force: true });
@@ -60,4 +87,11 @@ export async function waitFor<T>(fn: () => T | Promise<T>, ms = 5000, what = "co
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Dan (the demo workspace's owner and approver) or Ana (a member), with their tokens. */
+export function demoPerson<H extends { display_name: string }>(s: { demo: { humans: H[] } | null }, name: "Dan" | "Ana"): H {
+  const person = s.demo?.humans.find((h) => h.display_name === name);
+  if (!person) throw new Error(`no ${name} in the demo workspace`);
+  return person;
 }

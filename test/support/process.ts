@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
+
+/** The repository root, for tests that run the real entry points. */
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+/** The tsx binary the project installs, for CLI commands run as a person would. */
+export const tsx = join(root, "node_modules", ".bin", "tsx");
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+/** Runs `fn` after the current test, whatever its outcome (last registered, first run). */
+export function afterThisTest(fn: () => void | Promise<void>): void {
+  cleanups.push(fn);
+}
+
+/** A loopback port free at the time of asking. */
+export async function freePort(): Promise<number> {
+  const s = createNetServer().listen(0, "127.0.0.1");
+  await once(s, "listening");
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Only the variables named: a child never inherits a test's settings by accident. */
+const childEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  ...extra,
+});
+
+export type MainProcess = ChildProcess & { logs: () => string };
+
+/**
+ * The real entry point, as the systemd unit runs it: node with tsx as a loader, no relay
+ * process in between (the `tsx` CLI relays signals and SIGKILLs a child that has not
+ * acknowledged one within ~60 ms, which a busy server may not). Resolves once `/readyz` at
+ * `base` says ready; the process is killed after the test if it is still running.
+ */
+export async function startMainProcess(env: Record<string, string>, base: string): Promise<MainProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
+    cwd: root,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let logs = "";
+  child.stdout!.on("data", (d) => (logs += d));
+  child.stderr!.on("data", (d) => (logs += d));
+  afterThisTest(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) throw new Error(`server not ready:\n${logs}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Object.assign(child, { logs: () => logs });
+}
