@@ -3,6 +3,62 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+/**
+ * Each test says what it costs by the project it is in:
+ * - pure: functions over data — no database, no socket (test/support/kind-guard.ts enforces it);
+ * - module: one module in-process over a temporary SQLite database, no server;
+ * - http: real servers on loopback ports (LogLine's own, SMTP, Radicale, MCP servers, a model
+ *   double) and real processes started, signalled and killed;
+ * - browser: Debian's Chromium driving the Messenger against a real server.
+ * `npm run test:fast` runs pure + module; `npm test` runs all four.
+ */
+const PURE = [
+  "test/contracts/golden-path.test.ts",
+  "test/contracts/json-schema.test.ts",
+  "test/shared/**/*.test.ts",
+  "test/web/**/*.test.ts",
+  "test/ledger/canonical-json.test.ts",
+  "test/ledger/chain.test.ts",
+  "test/ledger/merkle/rfc6962.test.ts",
+  "test/ledger/merkle/note.test.ts",
+  "test/office/when/**/*.test.ts",
+  "test/gateway/presence.test.ts",
+];
+const HTTP = [
+  "test/http/**/*.test.ts",
+  "test/ops/**/*.test.ts",
+  "test/contracts/facts.test.ts",
+  "test/ledger/crash.test.ts",
+  "test/ledger/integrity.test.ts",
+  "test/ledger/sse.test.ts",
+  "test/ledger/routes.test.ts",
+  "test/ledger/contract/**/*.test.ts",
+  "test/gateway/sse-hub.test.ts",
+  "test/office/invite-replies.test.ts",
+  "test/office/inbox.test.ts",
+  "test/office/invite-outcomes.test.ts",
+  "test/office/calendar/caldav.test.ts",
+  "test/office/calendar/failures.test.ts",
+  "test/office/mcp/**/*.test.ts",
+  "test/office/mail/**/*.test.ts",
+  "test/office/llm/**/*.test.ts",
+];
+const BROWSER = ["test/e2e/**/*.test.ts"];
+
+const kind = (name: string, include: string[], exclude: string[], extra: Record<string, unknown> = {}) => ({
+  test: {
+    name,
+    root,
+    include,
+    exclude: ["node_modules/**", ...exclude],
+    setupFiles: ["test/support/kind-guard.ts"],
+    env: { LOGLINE_TEST_KIND: name },
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    ...extra,
+  },
+});
+
 export default defineConfig({
   test: {
     root,
@@ -11,31 +67,19 @@ export default defineConfig({
     // (Vitest's default is one worker fewer than the cores: a single lane here).
     maxWorkers: 2,
     projects: [
-      {
-        test: {
-          name: "unit",
-          root,
-          include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "node_modules/**"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-        },
-      },
-      {
-        test: {
-          name: "browser",
-          root,
-          // Chromium's clock is the real one, so the servers these tests start run on real time too
-          // (test/support/server.ts); every other test server runs at a stated instant.
-          env: { LOGLINE_TEST_CLOCK: "real" },
-          include: ["test/e2e/**/*.test.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          // expect.poll's 1 s default fails a wait for a state that takes a moment on a loaded
-          // 2-core machine (a write's fsync, a page's boot); polls still return as soon as it holds.
-          expect: { poll: { timeout: 15_000 } },
-        },
-      },
+      kind("pure", PURE, []),
+      kind("module", ["test/**/*.test.ts"], [...PURE, ...HTTP, ...BROWSER]),
+      kind("http", HTTP, []),
+      kind("browser", BROWSER, [], {
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
+        // Chromium's clock is the real one, so the servers these tests start run on real time too
+        // (test/support/server.ts); every other test server runs at a stated instant.
+        env: { LOGLINE_TEST_KIND: "browser", LOGLINE_TEST_CLOCK: "real" },
+        // expect.poll's 1 s default fails a wait for a state that takes a moment on a loaded
+        // 2-core machine (a write's fsync, a page's boot); polls still return as soon as it holds.
+        expect: { poll: { timeout: 15_000 } },
+      }),
     ],
   },
 });
