@@ -107,7 +107,13 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
   const answering = createAnswerMarker(deps.db);
-  const emitter = createEmitter({ ledger: deps.ledger, clock, ids, answering });
+  const emitter = createEmitter({
+    ledger: deps.ledger,
+    clock,
+    ids,
+    answering,
+    onOwnRefusal: (details) => deps.logger?.error(details, "the ledger refused events Office wrote on its own: this is a bug in Office"),
+  });
   const engine = createJobEngine({
     ledger: deps.ledger,
     clock,
