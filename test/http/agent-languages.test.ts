@@ -35,13 +35,17 @@ describe("agents in the person's language", () => {
     expect(formalize.title).toBe("Marcar reunião com Maria");
     expect(formalize.summary).toBe("Aqui está a proposta de trabalho. Aprove para começar ou peça alterações.");
     expect(formalize.buttons.map((b: any) => b.label)).toEqual(["Aprovar", "Rejeitar", "Pedir alterações", "Perguntar no chat"]);
-    expect(formalize.job.goal).toMatch(/^Marcar uma reunião de 30 minutos com Maria \(.+-feira, \d+ de \p{L}+ de \d{4}, 15:00 \(Europe\/Lisbon\)\) e enviar um convite$/u);
+    expect(formalize.job.goal).toMatch(
+      /^Marcar uma reunião de 30 minutos com Maria \((?:.+-feira|sábado|domingo), \d+ de \p{L}+ de \d{4}, 15:00 \(Europe\/Lisbon\)\) e enviar um convite$/u,
+    );
     expect(formalize.job.slots).toMatchObject({ locale: "pt", duration_minutes: 30, attendee_name: "Maria", when: { from_time: "15:00", exact_start: true } });
     expect(formalize.job.slots.when.start_date).toBe(new Date(Date.now() + 86_400_000).toLocaleDateString("sv-SE", { timeZone: "Europe/Lisbon" }));
 
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
-    expect(tracking.summary).toBe("Em curso. Pode continuar a conversar enquanto trabalho.");
+    // A waiting card says it waits, and on whom (never "in progress").
+    expect(tracking.state).toBe("waiting_input");
+    expect(tracking.summary).toBe("À espera de Dan. Nada corre até lá.");
     expect(tracking.progress.status_line).toBe("À espera de: o email de Maria + fuso horário + local da reunião");
     expect(tracking.progress.steps.map((x: any) => x.label)).toEqual(["Recolher detalhes", "Criar convite de calendário", "Enviar convite"]);
     const form = tracking.buttons.find((b: any) => b.action.type === "job.provide_input");
@@ -69,7 +73,7 @@ describe("agents in the person's language", () => {
     const hour = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Lisbon", hour: "2-digit", minute: "2-digit", hour12: false }).format(new Date(invite.scheduled_time.start));
     expect(hour).toBe("15:00");
     expect(finished.outcome.summary).toMatch(
-      /^Criei um convite de 30 minutos “Reunião com Maria” para .+-feira, \d+ de \p{L}+ de \d{4}, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: não há nenhum ligado \(CALDAV_URL\)\. Não enviado por email: o correio não está configurado neste servidor \(SMTP_URL\)\./u,
+      /^Criei um convite de 30 minutos “Reunião com Maria” para (?:.+-feira|sábado|domingo), \d+ de \p{L}+ de \d{4}, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: não há nenhum ligado \(CALDAV_URL\)\. Não enviado por email: o correio não está configurado neste servidor \(SMTP_URL\)\./u,
     );
     expect(invite.meeting.type).toBe("jitsi");
     expect(invite.calendar.written).toBe(false);

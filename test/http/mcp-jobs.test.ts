@@ -286,6 +286,10 @@ describe("an auto tool call that fails ends told, never stuck", () => {
     expect(states.at(-1)).toBe("waiting_input");
     expect(card.progress.waiting_on).toEqual([{ entity_id: t.demo.humans[0]!.entity_id, display_name: expect.any(String) }]);
     expect(card.progress.status_line).toContain("everything.get-resource-reference");
+    // The card's words say what its state says: waiting, on whom; not "In progress".
+    expect(card.state).toBe("waiting_input");
+    expect(card.summary).not.toMatch(/in progress/i);
+    expect(card.summary).toContain(card.progress.waiting_on[0].display_name);
     expect(card.buttons.map((b: any) => b.action.type)).toEqual(expect.arrayContaining(["job.retry", "job.cancel"]));
     expect(logged.filter((l) => l.level === "error")).toEqual([]);
   });
