@@ -42,6 +42,8 @@ export function createIngest(deps: {
   actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
   /** The connected MCP servers' tools. */
   mcpTools?: () => readonly McpToolInfo[];
+  /** A hand-over was written: the card that replaces the agent's last one. */
+  afterHandOver?: (r: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }) => Promise<{ ids: string[] }>;
 }) {
   const { context, engine } = deps;
   const people = createPeopleCommands({
@@ -50,6 +52,7 @@ export function createIngest(deps: {
     emit: deps.emit,
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
     defaultLocale: deps.defaultLocale,
+    ...(deps.afterHandOver ? { afterHandOver: deps.afterHandOver } : {}),
   });
 
   /**

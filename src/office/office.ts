@@ -146,6 +146,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const ingest = createIngest({
     mcpTools: () => mcp.tools(),
     handleClick: (r) => actions.handle(r),
+    afterHandOver: (r) => actions.afterHandOver(r),
     ledger: deps.ledger,
     clock,
     context,
@@ -163,7 +164,12 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     vault,
     clock,
     marker: answering,
-    handlers: { message: (r) => ingest(r), job_action: (r) => actions.handle(parseAction(r)), suggestion: (r) => assist.apply(r) },
+    handlers: {
+      message: (r) => ingest(r),
+      job_action: (r) => actions.handle(parseAction(r)),
+      suggestion: (r) => assist.apply(r),
+      hand_over: (r) => actions.afterHandOver(r),
+    },
     onError,
     onWarn: (msg, details) => deps.logger?.info?.(details, msg),
   });
