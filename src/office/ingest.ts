@@ -243,12 +243,17 @@ export function createIngest(deps: {
         return { ids: await deps.emit(ec, [say(t("office.ingest.escalate", { reason: decision.reason }), decision.job_id)]), notes: "Escalated" };
       case "decline_work": {
         const request = scrub(decision.request);
-        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A);
-        const reply = say(copy.declineWork(agent, request, target?.person.display_name, t), undefined, false);
+        // Another approver or admin, else (the asker approves work themselves) a to-do job for the asker.
+        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A) ?? context.handoffTarget(req.tenant_id, sender.entity_id, A, sender.display_name);
+        const toSelf = target?.person.entity_id === sender.entity_id;
+        const reply = say(copy.declineWork(agent, request, target?.person.display_name, t, toSelf), undefined, false);
         const choices = target
           ? [
               // The choice sends its words as the person's message: in their language, read back by the planner.
-              { label: t("office.ingest.handTo", { person: target.person.display_name }), token: t("office.more.handToToken", { person: target.person.display_name, request }) },
+              {
+                label: toSelf ? t("office.ingest.todoForMe") : t("office.ingest.handTo", { person: target.person.display_name }),
+                token: t("office.more.handToToken", { person: target.person.display_name, request }),
+              },
               { label: t("office.ingest.noThanks"), token: t("office.ingest.noThanks") },
             ]
           : [];
