@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { click, timelineOf } from "../support/golden.js";
+import { click, openStream, timelineOf } from "../support/golden.js";
 import { badServer, everythingServer, filesServer } from "../support/mcp.js";
 import { postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
@@ -218,6 +218,8 @@ describe("/tools and /run from the chat", () => {
 
   it("progress the tool reports moves the Tracking card, and the Finished card follows the recorded answer", async () => {
     const before = (await cards("job.finished")).length;
+    const s = openStream(t.url, { token: dan });
+    await s.waitFor((f) => f.event === "hello");
     await say("/run everything.trigger-long-running-operation duration=4 steps=4");
     const done = await waitFor(async () => (await cards("job.finished"))[before], 20_000, "finished card");
     const progress = events("job.progress")
@@ -234,6 +236,15 @@ describe("/tools and /run from the chat", () => {
     const result = events("tool.result").find((e) => e.job_id === done.job_id);
     expect(result.payload.status).toBe("success");
     expect(done.outcome.summary).toContain(result.payload.output.text.slice(0, 40));
+    // The chat's Tracking card of the call moved with it: live (timeline.update frames) and after a reload.
+    const calling = (await items()).map((i) => i.message.card).find((c) => c?.job_id === done.job_id && c.card_type === "job.tracking");
+    expect(calling.last_tool_call_id).toBe(result.payload.tool_call_id);
+    expect(calling.progress).toMatchObject({ status_line: reported.at(-1).progress.status_line, percent: reported.at(-1).progress.percent });
+    const moved = s.frames
+      .filter((f) => f.event === "timeline.update" && f.data.item.message.card?.card_id === calling.card_id)
+      .map((f) => f.data.item.message.card.progress.status_line);
+    s.close();
+    expect(moved).toEqual(reported.map((c) => c.progress.status_line));
   }, 30_000);
 
   it("an image in the answer becomes a downloadable artifact on the Finished card", async () => {

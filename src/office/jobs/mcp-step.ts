@@ -197,7 +197,16 @@ export function toolProgress(job: JobView, cmd: Extract<JobCommand, { type: "too
       ? t("office.mcp.progress.of", { progress: cmd.progress, total: cmd.total })
       : t("office.mcp.progress.step", { progress: cmd.progress });
   const line = `${cmd.tool_name}: ${said}`;
-  const card = buildTrackingCard(c, { state: "in_progress", status_line: line.slice(0, 300), steps: STEPS("call", t), buttons: [cancel(c)], last_tool_call_id: cmd.call_id });
+  // The card of this call moves (same card, same buttons): the chat shows the progress in place.
+  const calling = job.latest["job.tracking"];
+  const same = calling?.last_tool_call_id === cmd.call_id ? { ...c, card_id: calling.card_id } : c;
+  const card = buildTrackingCard(same, {
+    state: "in_progress",
+    status_line: line.slice(0, 300),
+    steps: STEPS("call", t),
+    buttons: [cancel(same), askButton(same, t("office.mcp.ask.doing", { tool: cmd.tool_name }))],
+    last_tool_call_id: cmd.call_id,
+  });
   const tracking = percent === undefined ? card : { ...card, progress: { ...card.progress, percent } };
   return {
     events: [{ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: tracking } }],
