@@ -117,6 +117,7 @@ export function getJob(core: Core, p: Principal, jobId: string) {
     ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
     available_actions: header.available_actions,
     ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
+    ...(job.outcome ? { outcome: job.outcome } : {}),
     timeline: [...(state.jobEvents.get(jobId) ?? [])].reverse(),
     artifacts: (state.artifacts.get(jobId) ?? []).map(({ produced_by_event_id: _p, ...a }) => a),
     raw_events: raw,
