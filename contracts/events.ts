@@ -233,6 +233,8 @@ export const ZJobCreatedPayload = z.strictObject({
   conversation_id: ZConversationId,
   owner_entity_id: ZEntityId,
   parent_job_id: ZJobId.optional(),
+  /** The person who asked for the job (a job started without an approval waits on them when it needs someone). */
+  requested_by: ZEntityId.optional(),
 });
 
 export const ZJobProposedPayload = z.strictObject({ job_id: ZJobId, proposed_card: ZFormalizeCard });

@@ -236,6 +236,8 @@ export const ZJobDrawerResponse = z.object({
   priority: ZPriority.optional(),
   parent_job_id: ZJobId.optional(),
   available_actions: z.array(ZCardButton),
+  /** A finished job's outcome, as its Finished card recorded it (for a booking: the booked time and the room). */
+  outcome: z.object({ result: z.enum(["completed", "failed", "cancelled", "rejected"]), summary: z.string() }).optional(),
   timeline: z.array(ZJobTimelineItem),
   artifacts: z.array(ZArtifactRef),
   raw_events: z.array(z.record(z.string(), z.unknown())).optional(),

@@ -22,6 +22,9 @@ import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
 import { createSseHub } from "./sse-hub.js";
+import { presentTimelineItem } from "./pii.js";
+import type { Delta } from "./projections/state.js";
+import type { TTimelineItem } from "../../contracts/gateway.js";
 import {
   createMuteStore,
   createNotifier,
@@ -182,6 +185,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
   }, 500);
   revocationSweep.unref();
 
+  /** A timeline frame carries the text members read after a reload: what was typed (see presentTimelineItem). */
+  const presentDelta = (tenantId: string, d: Delta): Delta => {
+    if (d.event !== "timeline.append" && d.event !== "timeline.update") return d;
+    const data = d.data as { item: TTimelineItem };
+    const item = presentTimelineItem(tenantId, data.item, deps.office.vault);
+    return item === data.item ? d : { ...d, data: { ...data, item } };
+  };
+
   // Boot: replay every stored event (this also fills each tenant's resume log), then follow the
   // tail. Both run in this same synchronous turn, so no commit can fall between them.
   let booted = false;
@@ -194,7 +205,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const jobBefore = notifier.before(projector.tenant(ev.tenant_id), ev);
     const deltas = projector.apply(ev);
     if (who && before !== undefined && before !== rolesOf(who)) live.closeEntity(ev.tenant_id, who);
-    if (deltas.length) hub.publish(ev.tenant_id, toGroup(ev.seq, deltas));
+    if (deltas.length)
+      hub.publish(
+        ev.tenant_id,
+        toGroup(
+          ev.seq,
+          deltas.map((d) => presentDelta(ev.tenant_id, d)),
+        ),
+      );
     // A deleted message's text leaves the resume log too (after publishing, so its own frames are rewritten alike).
     if (ev.event_type === "message.deleted") {
       const state = projector.tenant(ev.tenant_id);

@@ -1,4 +1,5 @@
 import type { TRedactedValue } from "../../contracts/events.js";
+import type { TTimelineItem } from "../../contracts/gateway.js";
 import { findPhones, type VaultApi } from "../office/index.js";
 
 // The lookbehind makes the pattern start only at the edge of a run, keeping scans linear on
@@ -34,8 +35,19 @@ export function scrubText(tenantId: string, text: string, vault: VaultApi): { te
   return { text: out + text.slice(at), refs };
 }
 
+/**
+ * A timeline item as members read it, on every path (the live stream, a reload, a restart):
+ * the text as typed, its addresses and numbers read back from the vault. The ledger and the
+ * projections keep only the redacted forms; an erased value stays redacted.
+ */
+export function presentTimelineItem(tenantId: string, item: TTimelineItem, vault: VaultApi): TTimelineItem {
+  const refs = item.message.pii_refs as TRedactedValue[] | undefined;
+  if (!refs?.length || !item.message.body_text) return item;
+  return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, vault) } };
+}
+
 /** The reverse, for members of the tenant: each redacted form, in order, back to its value. */
-export function resolveText(tenantId: string, text: string, refs: readonly TRedactedValue[], vault: VaultApi): string {
+function resolveText(tenantId: string, text: string, refs: readonly TRedactedValue[], vault: VaultApi): string {
   let out = "";
   let rest = text;
   for (const r of refs) {

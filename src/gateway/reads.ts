@@ -7,7 +7,7 @@ import { notFound, type Core } from "./core.js";
 import { summarize } from "./projections/conversations.js";
 import { jobHeader, ownerOf } from "./projections/jobs.js";
 import { pageTimeline } from "./projections/timeline.js";
-import { resolveText } from "./pii.js";
+import { presentTimelineItem } from "./pii.js";
 
 /** Everything here reads the in-memory projections; the ledger is read only for raw events. */
 
@@ -21,11 +21,7 @@ export function cursorParam(raw: string | undefined, name: string, head: number)
 }
 
 /** Members see the PII typed into their tenant's chat; the projection itself keeps only redactions. */
-function presentItem(core: Core, tenantId: string, item: TTimelineItem): TTimelineItem {
-  const refs = item.message.pii_refs as Array<{ redacted: string; vault_ref?: string }> | undefined;
-  if (!refs?.length || !item.message.body_text) return item;
-  return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, core.office.vault) } };
-}
+const presentItem = (core: Core, tenantId: string, item: TTimelineItem): TTimelineItem => presentTimelineItem(tenantId, item, core.office.vault);
 
 export function listConversations(core: Core, p: Principal) {
   const state = core.tenant(p.tenantId);
@@ -121,6 +117,7 @@ export function getJob(core: Core, p: Principal, jobId: string) {
     ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
     available_actions: header.available_actions,
     ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
+    ...(job.outcome ? { outcome: job.outcome } : {}),
     timeline: [...(state.jobEvents.get(jobId) ?? [])].reverse(),
     artifacts: (state.artifacts.get(jobId) ?? []).map(({ produced_by_event_id: _p, ...a }) => a),
     raw_events: raw,

@@ -217,7 +217,13 @@ export function buildTrackingCard(
   return {
     ...base(c, t.state),
     card_type: "job.tracking",
-    summary: say(c)("office.card.tracking.summary"),
+    // The summary says what the card's state says: a waiting card names who it waits on.
+    summary:
+      t.state === "waiting_input"
+        ? t.waiting_on?.length
+          ? say(c)("office.card.tracking.waitingOn", { names: t.waiting_on.map((w) => w.display_name).join(", ") })
+          : say(c)("office.card.tracking.waiting")
+        : say(c)("office.card.tracking.summary"),
     progress: {
       status_line: t.status_line,
       ...(t.blockers?.length ? { blockers: t.blockers } : {}),

@@ -34,9 +34,10 @@ export interface ContextBuilder {
   /** The agent that wrote a message (by message_id), if an agent did. */
   agentAuthorOf(tenantId: string, messageId: string): string | undefined;
   /**
-   * Who can take work no tool can do: a person (approver or admin, not the sender, the named one
-   * when a name is given) and the conversation where the agent and that person are both members,
-   * a direct chat first. Undefined when nobody fits.
+   * Who can take work no tool can do: a person (approver or admin; not the sender, unless the
+   * sender is the one named — an approver keeping the work as their own to-do) and the
+   * conversation where the agent and that person are both members, a direct chat first.
+   * Undefined when nobody fits.
    */
   handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string): { person: EntityProfile; conversation_id: string } | undefined;
   frame(input: {
@@ -66,8 +67,10 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     const wanted = name?.trim().toLowerCase();
     const people = view
       .entities(tenantId)
-      .filter((p) => p.actor_type === "human" && p.entity_id !== senderId && p.roles.some((r) => r === "job_approver" || r === "admin"))
-      .filter((p) => !wanted || p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted);
+      .filter((p) => p.actor_type === "human" && p.roles.some((r) => r === "job_approver" || r === "admin"))
+      .filter((p) => (wanted ? p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted : p.entity_id !== senderId))
+      // Named, the asker may be their own target (an approver keeping the work as a to-do); unnamed, never.
+      .sort((a, b) => Number(a.entity_id === senderId) - Number(b.entity_id === senderId));
     for (const person of people) {
       const shared = view.conversationsOf(tenantId, person.entity_id).filter((c) => view.participants(tenantId, c).includes(agentId));
       const direct = shared.find((c) => view.participants(tenantId, c).length === 2);

@@ -32,7 +32,17 @@ export interface Emitter {
  * The only place Office writes. Fills the envelope (id, ts, trace, causation) and refuses a
  * batch carrying a raw email before the ledger has to: a leak is a bug here, not a policy event.
  */
-export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGenerator; answering?: { withinCommit(): (() => void) | undefined } }): Emitter {
+export function createEmitter(deps: {
+  ledger: LedgerApi;
+  clock: Clock;
+  ids: IdGenerator;
+  answering?: { withinCommit(): (() => void) | undefined };
+  /**
+   * The policy pack refused an event Office wrote on its own (an agent's or the system's, not a
+   * person's click): always a bug in Office, told at error level with the refusal and the batch.
+   */
+  onOwnRefusal?: (details: { code: string; message: string; policy_id?: unknown; event_type?: string; event_types: string[]; tenant_id: string; job_id?: string }) => void;
+}): Emitter {
   return {
     async emit(ctx, drafts) {
       if (!drafts.length) return [];
@@ -60,8 +70,26 @@ export function createEmitter(deps: { ledger: LedgerApi; clock: Clock; ids: IdGe
       }
       // Answering an inbox item: the item is deleted in the same commit as these events.
       const withinCommit = deps.answering?.withinCommit();
-      const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events }, withinCommit ? { withinCommit } : undefined);
-      return res.accepted_event_ids;
+      try {
+        const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events }, withinCommit ? { withinCommit } : undefined);
+        return res.accepted_event_ids;
+      } catch (err) {
+        const policyId = err instanceof AppError ? err.details?.policy_id : undefined;
+        const index = err instanceof AppError ? err.details?.event_index : undefined;
+        const refused = typeof index === "number" ? events[index] : undefined;
+        if (policyId !== undefined && refused && refused.actor.actor_type !== "human") {
+          deps.onOwnRefusal?.({
+            code: (err as AppError).code,
+            message: (err as AppError).message,
+            policy_id: policyId,
+            event_type: refused.event_type,
+            event_types: events.map((e) => e.event_type),
+            tenant_id: ctx.tenant_id,
+            ...(refused.job_id ? { job_id: refused.job_id } : {}),
+          });
+        }
+        throw err;
+      }
     },
   };
 }

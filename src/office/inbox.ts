@@ -15,6 +15,7 @@ export interface InboxHandlers {
   message(req: TIngestMessageRequest): Promise<unknown>;
   job_action(req: TJobActionRequest): Promise<unknown>;
   suggestion(req: ApplySuggestionInput & { causation_id: string }): Promise<unknown>;
+  hand_over(req: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }): Promise<unknown>;
 }
 
 interface Answering {
@@ -206,6 +207,8 @@ export function createInbox(deps: {
         return deps.handlers.job_action(request as TJobActionRequest);
       case "suggestion":
         return deps.handlers.suggestion(request as ApplySuggestionInput & { causation_id: string });
+      case "hand_over":
+        return deps.handlers.hand_over(request as Parameters<InboxHandlers["hand_over"]>[0]);
       default:
         return Promise.reject(new AppError("VALIDATION_ERROR", `Unknown inbox kind ${kind}`));
     }

@@ -42,6 +42,8 @@ export function createIngest(deps: {
   actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
   /** The connected MCP servers' tools. */
   mcpTools?: () => readonly McpToolInfo[];
+  /** A hand-over was written: the card that replaces the agent's last one. */
+  afterHandOver?: (r: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }) => Promise<{ ids: string[] }>;
 }) {
   const { context, engine } = deps;
   const people = createPeopleCommands({
@@ -50,6 +52,7 @@ export function createIngest(deps: {
     emit: deps.emit,
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
     defaultLocale: deps.defaultLocale,
+    ...(deps.afterHandOver ? { afterHandOver: deps.afterHandOver } : {}),
   });
 
   /**
@@ -240,12 +243,17 @@ export function createIngest(deps: {
         return { ids: await deps.emit(ec, [say(t("office.ingest.escalate", { reason: decision.reason }), decision.job_id)]), notes: "Escalated" };
       case "decline_work": {
         const request = scrub(decision.request);
-        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A);
-        const reply = say(copy.declineWork(agent, request, target?.person.display_name, t), undefined, false);
+        // Another approver or admin, else (the asker approves work themselves) a to-do job for the asker.
+        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A) ?? context.handoffTarget(req.tenant_id, sender.entity_id, A, sender.display_name);
+        const toSelf = target?.person.entity_id === sender.entity_id;
+        const reply = say(copy.declineWork(agent, request, target?.person.display_name, t, toSelf), undefined, false);
         const choices = target
           ? [
               // The choice sends its words as the person's message: in their language, read back by the planner.
-              { label: t("office.ingest.handTo", { person: target.person.display_name }), token: t("office.more.handToToken", { person: target.person.display_name, request }) },
+              {
+                label: toSelf ? t("office.ingest.todoForMe") : t("office.ingest.handTo", { person: target.person.display_name }),
+                token: t("office.more.handToToken", { person: target.person.display_name, request }),
+              },
               { label: t("office.ingest.noThanks"), token: t("office.ingest.noThanks") },
             ]
           : [];

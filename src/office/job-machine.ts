@@ -133,7 +133,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
       trace_id: e.trace_id ?? "",
       created_at: e.ts ?? "",
       updated_at: e.ts ?? "",
-      slots: {},
+      slots: p.requested_by ? { requested_by: p.requested_by } : {},
       cards: new Map(),
       latest: {},
       card_events: new Map(),
@@ -157,7 +157,7 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
       const card = ev.payload.proposed_card;
       const ext = card.job as { kind?: string; slots?: JobSlots };
       job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" || ext.kind === "tool_call" ? ext.kind : "generic";
-      job.slots = { ...(ext.slots ?? {}) };
+      job.slots = { ...(state.slots.requested_by ? { requested_by: state.slots.requested_by } : {}), ...(ext.slots ?? {}) };
       job.goal = card.job.goal;
       job.title = card.title;
       job.state = "proposed";

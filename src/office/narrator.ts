@@ -220,8 +220,8 @@ function capabilities(allowedTools: readonly string[], t: Translate): string {
   return allowedTools.includes("calendar.create_invite") ? t("office.decline.canSchedule") : t("office.decline.noTools");
 }
 
-export function declineWork(agent: { allowed_tools: readonly string[] }, request: string, handTo?: string, t: Translate = EN): string {
-  const offer = handTo ? t("office.decline.offer", { request, person: handTo }) : t("office.decline.nobody");
+export function declineWork(agent: { allowed_tools: readonly string[] }, request: string, handTo?: string, t: Translate = EN, toSelf = false): string {
+  const offer = toSelf ? t("office.decline.offerSelf", { request }) : handTo ? t("office.decline.offer", { request, person: handTo }) : t("office.decline.nobody");
   return t("office.decline.text", { capabilities: capabilities(agent.allowed_tools, t), offer });
 }
 

@@ -13,7 +13,9 @@ import type { TWhyResponse } from "../../contracts/people.js";
 export type InboxWork =
   | { kind: "message"; request: TIngestMessageRequest & { message_event_id: string } }
   | { kind: "job_action"; request: TJobActionRequest & { causation_id: string } }
-  | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } };
+  | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } }
+  /** A hand-over the gateway wrote (`causation_id` is its `job.handed_over`): the card that replaces the agent's. */
+  | { kind: "hand_over"; request: { tenant_id: string; trace_id: string; job_id: string; causation_id: string } };
 
 /** A person's Apply of an Assist suggestion. */
 export interface ApplySuggestionInput {

@@ -107,7 +107,13 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
   const answering = createAnswerMarker(deps.db);
-  const emitter = createEmitter({ ledger: deps.ledger, clock, ids, answering });
+  const emitter = createEmitter({
+    ledger: deps.ledger,
+    clock,
+    ids,
+    answering,
+    onOwnRefusal: (details) => deps.logger?.error(details, "the ledger refused events Office wrote on its own: this is a bug in Office"),
+  });
   const engine = createJobEngine({
     ledger: deps.ledger,
     clock,
@@ -140,6 +146,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const ingest = createIngest({
     mcpTools: () => mcp.tools(),
     handleClick: (r) => actions.handle(r),
+    afterHandOver: (r) => actions.afterHandOver(r),
     ledger: deps.ledger,
     clock,
     context,
@@ -157,7 +164,12 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     vault,
     clock,
     marker: answering,
-    handlers: { message: (r) => ingest(r), job_action: (r) => actions.handle(parseAction(r)), suggestion: (r) => assist.apply(r) },
+    handlers: {
+      message: (r) => ingest(r),
+      job_action: (r) => actions.handle(parseAction(r)),
+      suggestion: (r) => assist.apply(r),
+      hand_over: (r) => actions.afterHandOver(r),
+    },
     onError,
     onWarn: (msg, details) => deps.logger?.info?.(details, msg),
   });

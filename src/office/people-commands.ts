@@ -50,6 +50,8 @@ interface Deps {
   say: (agentId: string, text: string, jobId?: string) => Draft;
   /** The language of people whose profile names none. */
   defaultLocale?: Locale | undefined;
+  /** The card that replaces the agent's last one, once the hand-over is written. */
+  afterHandOver?: (r: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }) => Promise<{ ids: string[] }>;
 }
 
 /** The job a phrase means: the one it names (in this conversation), else the latest open one, else the latest. */
@@ -95,7 +97,8 @@ export function createPeopleCommands(deps: Deps) {
     const ids = await deps.emit({ ...ec, causation_id: written[0]! }, [
       deps.say(agent.entity_id, t("office.handOver.done", { title: job.title, person: person.display_name }), job.job_id),
     ]);
-    return { ids: [...written, ...ids], notes: "Handed over", job_id: job.job_id };
+    const card = deps.afterHandOver ? (await deps.afterHandOver({ tenant_id: req.tenant_id, trace_id: ec.trace_id, job_id: job.job_id, causation_id: written[0]! })).ids : [];
+    return { ids: [...written, ...ids, ...card], notes: "Handed over", job_id: job.job_id };
   }
 
   async function why(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string }) {

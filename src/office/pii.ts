@@ -38,6 +38,14 @@ const POINTER_RE = /\b(?:vault_ref|blake3):[^\s"'`,;()<>]+/g;
 
 const blank = (s: string) => " ".repeat(s.length);
 
+/**
+ * No national numbering plan has 13 or more digits: such a run written without a `+` or the
+ * `00` international prefix and without separators is an order, account or product number
+ * (an EAN-13 barcode), not a phone. The ledger's no_raw_pii pattern makes the same exception.
+ */
+const LONG_PLAIN_NUMBER = /^(?!00)\d{13,15}$/;
+const isLongPlainNumber = (run: string) => LONG_PLAIN_NUMBER.test(run);
+
 export interface PhoneMatch {
   value: string;
   start: number;
@@ -51,7 +59,7 @@ export function findPhones(text: string, minDigits = 7): PhoneMatch[] {
   let spaced = SPACED.get(minDigits);
   if (!spaced) SPACED.set(minDigits, (spaced = spacedPhone(minDigits)));
   const out: PhoneMatch[] = [];
-  for (const m of masked.matchAll(spaced)) out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of masked.matchAll(spaced)) if (!isLongPlainNumber(m[0])) out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
   if (masked.includes(".")) {
     for (const m of masked.matchAll(DOTTED_PHONE)) {
       const n = digitsOf(m[0]).length;

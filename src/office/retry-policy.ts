@@ -37,7 +37,7 @@ export function decideAfterFailure(opts: {
 export function failureWeight(code: ToolErrorCode, priorUnknowns: number): number {
   if (code === "PROVIDER_UNAVAILABLE") return 2;
   if (code === "UNKNOWN" && priorUnknowns > 0) return 2;
-  if (code === "PROVIDER_AUTH_REQUIRED" || code === "INVALID_INPUT") return 0;
+  if (code === "PROVIDER_AUTH_REQUIRED" || code === "INVALID_INPUT" || code === "CANCELLED") return 0;
   return 1;
 }
 

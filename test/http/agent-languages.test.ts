@@ -43,7 +43,9 @@ describe("agents in the person's language", () => {
 
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
-    expect(tracking.summary).toBe("Em curso. Pode continuar a conversar enquanto trabalho.");
+    // A waiting card says it waits, and on whom (never "in progress").
+    expect(tracking.state).toBe("waiting_input");
+    expect(tracking.summary).toBe("À espera de Dan. Nada corre até lá.");
     expect(tracking.progress.status_line).toBe("À espera de: o email de Maria + fuso horário + local da reunião");
     expect(tracking.progress.steps.map((x: any) => x.label)).toEqual(["Recolher detalhes", "Criar convite de calendário", "Enviar convite"]);
     const form = tracking.buttons.find((b: any) => b.action.type === "job.provide_input");

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { click, timelineOf } from "../support/golden.js";
+import { click, openStream, timelineOf } from "../support/golden.js";
 import { badServer, everythingServer, filesServer } from "../support/mcp.js";
 import { postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
@@ -24,6 +24,12 @@ const say = (text: string) => postJson(`${t.url}/v1/conversations/${CONV}/messag
 const items = () => timelineOf(t.url, dan, CONV);
 const cards = async (type: string) => (await items()).map((i) => i.message.card).filter((c) => c?.card_type === type);
 const textsAfter = async (n: number) => (await items()).slice(n).filter((i) => i.message.kind === "text" && i.sender.entity_id === AGENT);
+const logged: Array<{ level: string; obj: unknown; msg: string }> = [];
+const logger = {
+  info: (obj: unknown, msg = "") => logged.push({ level: "info", obj, msg }),
+  warn: (obj: unknown, msg = "") => logged.push({ level: "warn", obj, msg }),
+  error: (obj: unknown, msg = "") => logged.push({ level: "error", obj, msg }),
+};
 const events = (type: string) => t.server.ledger.query({ tenant_id: T, event_type: type, limit: 1000 }).events as any[];
 
 beforeAll(async () => {
@@ -31,6 +37,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "hello.txt"), "hi");
   marker = join(dir, "cancelled.marker");
   t = await startTestServer({
+    logger,
     connectors: {
       mcpServers: [filesServer(dir), badServer(marker), everythingServer()],
     },
@@ -49,6 +56,8 @@ beforeAll(async () => {
         { name: "bad.contact", mode: "auto" },
         { name: "everything.trigger-long-running-operation", mode: "auto" },
         { name: "everything.get-tiny-image", mode: "auto" },
+        { name: "everything.get-resource-reference", mode: "auto" },
+        { name: "bad.crash", mode: "auto" },
       ],
     }),
   });
@@ -76,8 +85,10 @@ describe("/tools and /run from the chat", () => {
     expect(body.agent_entity_id).toBe(AGENT);
     expect(body.tools.map((x: any) => `${x.name}:${x.mode}`)).toEqual([
       "bad.contact:auto",
+      "bad.crash:auto",
       "bad.hang:approve",
       "bad.html:auto",
+      "everything.get-resource-reference:auto",
       "everything.get-tiny-image:auto",
       "everything.trigger-long-running-operation:auto",
       "files.list_directory:auto",
@@ -193,7 +204,11 @@ describe("/tools and /run from the chat", () => {
     await waitFor(() => events("tool.called").some((e) => e.job_id === proposal.job_id), 5_000, "called");
     expect((await click(t.url, dan, tracking, "job.cancel")).status).toBe(202);
     await waitFor(() => existsSync(marker), 10_000, "cancellation at the server");
-    await waitFor(() => events("tool.result").some((e) => e.job_id === proposal.job_id), 10_000, "result recorded");
+    const result = await waitFor(() => events("tool.result").find((e) => e.job_id === proposal.job_id), 10_000, "result recorded");
+    // Recorded as what happened: a cancel, not a timeout, and not to be retried.
+    expect(result.payload.error).toMatchObject({ error_code: "CANCELLED", retryable: false });
+    expect(result.payload.error.message_safe).not.toMatch(/did not answer/);
+    expect(result.payload.retryable).toBe(false);
     const states = events("job.state_changed")
       .filter((e) => e.job_id === proposal.job_id)
       .map((e) => e.payload.next_state);
@@ -203,6 +218,8 @@ describe("/tools and /run from the chat", () => {
 
   it("progress the tool reports moves the Tracking card, and the Finished card follows the recorded answer", async () => {
     const before = (await cards("job.finished")).length;
+    const s = openStream(t.url, { token: dan });
+    await s.waitFor((f) => f.event === "hello");
     await say("/run everything.trigger-long-running-operation duration=4 steps=4");
     const done = await waitFor(async () => (await cards("job.finished"))[before], 20_000, "finished card");
     const progress = events("job.progress")
@@ -219,6 +236,15 @@ describe("/tools and /run from the chat", () => {
     const result = events("tool.result").find((e) => e.job_id === done.job_id);
     expect(result.payload.status).toBe("success");
     expect(done.outcome.summary).toContain(result.payload.output.text.slice(0, 40));
+    // The chat's Tracking card of the call moved with it: live (timeline.update frames) and after a reload.
+    const calling = (await items()).map((i) => i.message.card).find((c) => c?.job_id === done.job_id && c.card_type === "job.tracking");
+    expect(calling.last_tool_call_id).toBe(result.payload.tool_call_id);
+    expect(calling.progress).toMatchObject({ status_line: reported.at(-1).progress.status_line, percent: reported.at(-1).progress.percent });
+    const moved = s.frames
+      .filter((f) => f.event === "timeline.update" && f.data.item.message.card?.card_id === calling.card_id)
+      .map((f) => f.data.item.message.card.progress.status_line);
+    s.close();
+    expect(moved).toEqual(reported.map((c) => c.progress.status_line));
   }, 30_000);
 
   it("an image in the answer becomes a downloadable artifact on the Finished card", async () => {
@@ -235,4 +261,58 @@ describe("/tools and /run from the chat", () => {
     expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG");
     expect(bytes.length).toBe(art.size_bytes);
   });
+});
+
+describe("an auto tool call that fails ends told, never stuck", () => {
+  /** The job's latest Tracking card and its state, once a tool.result is recorded for it. */
+  async function failedJob(command: string) {
+    const jobsBefore = events("job.created").length;
+    const n = (await items()).length;
+    await say(command);
+    const job = await waitFor(() => events("job.created")[jobsBefore], 5_000, "job created");
+    const job_id = job.payload.job_id;
+    const result = await waitFor(() => events("tool.result").find((e) => e.job_id === job_id), 10_000, "tool.result");
+    const card = await waitFor(
+      async () =>
+        (await items())
+          .slice(n)
+          .map((i) => i.message.card)
+          .filter((c) => c?.job_id === job_id && c.card_type === "job.tracking")
+          .find((c) => c.progress.state === "waiting_input" || c.progress.blockers?.length),
+      5_000,
+      "the card after the failure",
+    );
+    const states = events("job.state_changed")
+      .filter((e) => e.job_id === job_id)
+      .map((e) => e.payload.next_state);
+    return { job_id, result, card, states };
+  }
+
+  it("a tool that answers with an error: the error is recorded and the job waits on the person who asked", async () => {
+    const started = Date.now();
+    const { result, card, states } = await failedJob("/run everything.get-resource-reference resourceId=0");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.payload.status).toBe("error");
+    expect(result.payload.error.message_safe).toContain("Invalid resourceId");
+    expect(states.at(-1)).toBe("waiting_input");
+    expect(card.progress.waiting_on).toEqual([{ entity_id: t.demo.humans[0]!.entity_id, display_name: expect.any(String) }]);
+    expect(card.progress.status_line).toContain("everything.get-resource-reference");
+    // The card's words say what its state says: waiting, on whom; not "In progress".
+    expect(card.state).toBe("waiting_input");
+    expect(card.summary).not.toMatch(/in progress/i);
+    expect(card.summary).toContain(card.progress.waiting_on[0].display_name);
+    expect(card.buttons.map((b: any) => b.action.type)).toEqual(expect.arrayContaining(["job.retry", "job.cancel"]));
+    expect(logged.filter((l) => l.level === "error")).toEqual([]);
+  });
+
+  it("a server that exits during the call: PROVIDER_UNAVAILABLE is recorded and the job waits on the asker", async () => {
+    const { result, card, states } = await failedJob("/run bad.crash");
+    expect(result.payload.error.error_code).toBe("PROVIDER_UNAVAILABLE");
+    expect(states.at(-1)).toBe("waiting_input");
+    expect(card.progress.waiting_on.map((w: any) => w.entity_id)).toEqual([t.demo.humans[0]!.entity_id]);
+    expect(card.progress.status_line).toContain("went away");
+    expect(logged.filter((l) => l.level === "error")).toEqual([]);
+    // The server is started again, and its tools come back.
+    await waitFor(() => t.server.office.mcpStatus().find((s) => s.name === "bad")?.state === "connected", 15_000, "bad server back");
+  }, 30_000);
 });

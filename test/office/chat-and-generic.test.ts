@@ -41,9 +41,17 @@ describe("chat keeps working around jobs", () => {
     expect(w.events().filter((e) => e.event_type.startsWith("job."))).toHaveLength(0);
     const replies = w.events().filter((e) => e.event_type === "message.sent" && e.actor.entity_id === "ent_agent_scheduler");
     expect(replies).toHaveLength(3);
-    // Dan is the only approver here: nobody else to hand it to, and the reply says so.
-    expect((replies[0]!.payload as { body_text: string }).body_text).toMatch(/^I can’t do that myself\. I can schedule meetings and send calendar invites\. It needs a person/);
-    expect((replies[0]!.payload as { choices?: unknown }).choices).toBeUndefined();
+    // Dan is the only approver here, so the real path is his own: a to-do job, never "found nobody".
+    const first = replies[0]!.payload as { body_text: string; choices?: Array<{ label: string; token: string }> };
+    expect(first.body_text).toMatch(/^I can’t do that myself\. I can schedule meetings and send calendar invites\. You approve work here yourself/);
+    expect(first.body_text).not.toMatch(/found nobody/);
+    expect(first.choices?.map((c) => c.label)).toEqual(["Make it a to-do for me", "No thanks"]);
+    // The choice, sent back as Dan's message, opens a job for him in his chat with the agent.
+    const todo = await say(first.choices![0]!.token);
+    expect(todo.notes).toBe("Handed to a person");
+    const created = w.events(todo.job_id).find((e) => e.event_type === "job.created")!;
+    expect(created.conversation_id).toBe(CONV);
+    expect((created.payload as { title: string }).title).toBe("From Dan: Send invoice 123 to ACME");
   });
 
   it("a message while a job is proposed does not touch the job", async () => {

@@ -26,7 +26,7 @@ function setup(handlers: Partial<InboxHandlers>) {
     vault,
     clock: systemClock,
     marker: createAnswerMarker(db),
-    handlers: { message: none, job_action: none, suggestion: none, ...handlers },
+    handlers: { message: none, job_action: none, suggestion: none, hand_over: none, ...handlers },
     onError: (_e, where) => void errors.push(where),
     retryMs: [20, 20, 20, 20],
   });

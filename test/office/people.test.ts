@@ -102,6 +102,7 @@ describe("hand this job over", () => {
     await w.office.jobAction({ ...click(card(w, jobId), "Approve"), conversation_id: group });
     expect(stateOf(w, jobId)).toBe("waiting_input");
     const before = w.events(jobId).length;
+    const agentsCard = card(w, jobId);
     const r = await say(group, "hand this job over to Ana");
     const handed = w.events(jobId).filter((e) => e.event_type === "job.handed_over");
     expect(handed).toHaveLength(1);
@@ -109,8 +110,14 @@ describe("hand this job over", () => {
     expect(handed[0]!.payload).toMatchObject({ from_entity_id: AGENT, to_entity_id: ANA });
     expect(r.emitted_event_ids).toContain(handed[0]!.event_id);
     expect(texts(group).at(-1)).toBe("Done — “Schedule call with Maria” is Ana’s now. I’ve stopped working on it.");
+    // The agent's card is replaced by one naming Ana, with nothing to click but Ask in chat.
+    const latest = card(w, jobId);
+    expect(latest.card_id).not.toBe(agentsCard.card_id);
+    expect(latest.progress.waiting_on.map((x: any) => x.entity_id)).toEqual([ANA]);
+    expect(latest.buttons.map((b: any) => b.action.type)).toEqual(["chat.ask"]);
+    expect(r.emitted_event_ids).toContain(w.events(jobId).find((e) => e.event_type === "message.sent" && (e.payload as any).card?.card_id === latest.card_id)!.event_id);
     // A click on the agent's old card is refused, and nothing is written for the job by the agent.
-    await expect(w.office.jobAction({ ...click(card(w, jobId), "Provide info", { maria_email: "maria@acme.com" }), conversation_id: group })).rejects.toMatchObject({
+    await expect(w.office.jobAction({ ...click(agentsCard, "Provide info", { maria_email: "maria@acme.com" }), conversation_id: group })).rejects.toMatchObject({
       code: "CONFLICT",
     });
     await w.clock.advance(400_000);

@@ -58,6 +58,13 @@ describe("phone detection", () => {
     expect(phonesIn(text)).toEqual([]);
   });
 
+  it("a plain run of 13 to 15 digits is an order or product number, not a phone; with + or 00 or spaced it still is one", () => {
+    expect(phonesIn("about order 4006381333931, thanks")).toEqual([]);
+    expect(phonesIn("EAN 4006381333931 and invoice 123456789012345")).toEqual([]);
+    expect(phonesIn("call 00351912345678 or +351912345678")).toEqual(["00351912345678", "+351912345678"]);
+    expect(phonesIn("call 912 345 678 or 912345678")).toEqual(["912 345 678", "912345678"]);
+  });
+
   it("reads a whole form value as a phone only if it is one", () => {
     expect(isPhone(" +351 912 345 678 ")).toBe(true);
     expect(isPhone("job_0193a1b2c3d47810700012345678")).toBe(false);

@@ -87,6 +87,12 @@ const SCHEDULING: Row[] = [
     { duration_minutes: 30, attendee_name: "Maria", attendee_email: "maria@acme.com", timezone: "Europe/Lisbon" },
     "Mon 5 Jan 2026, 15:00 (Europe/Lisbon)",
   ],
+  // A meeting verb with a person and a time is scheduling, with or without "schedule" in front.
+  ["call with Maria tomorrow at 17:30", { attendee_name: "Maria" }, "Sun 28 Dec 2025, 17:30 (Europe/Lisbon)"],
+  ["meet with Ana on Monday at 10am", { attendee_name: "Ana" }, "Mon 29 Dec 2025, 10:00 (Europe/Lisbon)"],
+  ["catch up with Pedro tomorrow at 9:00", { attendee_name: "Pedro" }, "Sun 28 Dec 2025, 09:00 (Europe/Lisbon)"],
+  ["sync with Lena on Friday at 14:00", { attendee_name: "Lena" }, "Fri 2 Jan 2026, 14:00 (Europe/Lisbon)"],
+  ["I'd like to talk with Rui tomorrow at 16:00", { attendee_name: "Rui" }, "Sun 28 Dec 2025, 16:00 (Europe/Lisbon)"],
 ];
 
 const NON_WORK: string[] = [
@@ -132,6 +138,8 @@ describe("rules planner", () => {
     ["order more printer paper", "Order more printer paper"],
     ["Update the price list for January", "Update the price list for January"],
     ["Could you call the bank about the transfer?", "Call the bank about the transfer"],
+    // A meeting verb with a person but no time is not a booking.
+    ["Call Maria about the contract", "Call Maria about the contract"],
   ])("declines work no tool can do, naming the request: %s", (text, request) => {
     const d = planRules(frame(text));
     expect(d).toEqual({ type: "decline_work", request });

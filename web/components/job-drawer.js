@@ -112,6 +112,7 @@ export function JobDrawer({ s, onClose }) {
         <section class="drawer-section" aria-label=${t("drawer.summary")}>
           <h3>${t("drawer.summary")}</h3>
           <p class="goal">${d.goal}</p>
+          ${d.outcome ? html`<p class="outcome" data-result=${d.outcome.result}>${d.outcome.summary}</p>` : null}
           ${d.constraints?.length ? html`<div class="chips">${d.constraints.map((c, i) => html`<span key=${i} class="chip">${c}</span>`)}</div>` : null}
           <p class="muted small">
             ${[

@@ -59,6 +59,8 @@ export async function handOverJob(core: Core, p: Principal, jobId: string, body:
   return core.commit(p.tenantId, [handed, line], {
     idem,
     status: 200,
+    // Office replaces the agent's last card with one naming the new holder, from its durable inbox.
+    extra: () => core.office.accept({ kind: "hand_over", request: { tenant_id: p.tenantId, trace_id: handed.trace_id, job_id: jobId, causation_id: handed.event_id } }),
     body: (res) => ({ job_id: jobId, owner_entity_id: to.entity_id, created_event_ids: res.accepted_event_ids }),
   });
 }

@@ -147,6 +147,7 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
       const c = ev.payload.finished_card;
       job.state = c.outcome.result;
       job.last_card = cardRow(c, ev.conversation_id);
+      job.outcome = { result: c.outcome.result, summary: c.outcome.summary };
       delete job.waiting_on;
       for (const a of c.artifacts) addArtifact(a);
       break;

@@ -96,6 +96,8 @@ export interface JobRow {
   last_tool_call_id?: string;
   last_error_code?: string;
   last_card?: CardRow;
+  /** The Finished card's outcome (job.completed): what the drawer's summary says happened. */
+  outcome?: { result: "completed" | "failed" | "cancelled" | "rejected"; summary: string };
   /** job.handed_over: the job is a person's now, and its agent no longer acts on it. */
   handed_over?: { from_entity_id: string; to_entity_id: string; by_entity_id: string; at: string; event_id: string };
   source_event_id: string;

@@ -4,8 +4,35 @@ import { formatCursor } from "../../../contracts/primitives.js";
 import { displayName, type Delta, type TenantState } from "./state.js";
 import { carriedBy, indexMessage, replyOf } from "./message-changes.js";
 
+/**
+ * A `job.progress` whose Tracking card has the id of a card already in the chat (a tool's
+ * progress during its call) moves that card in place: the item's card becomes the recorded one,
+ * sent as a `timeline.update` (and the same after a reload or a restart, which replay it).
+ */
+function moveCard(state: TenantState, ev: Extract<TStoredEvent, { event_type: "job.progress" }>): Delta[] {
+  const card = ev.payload.tracking_card;
+  const row = state.cards.get(card.card_id);
+  if (!row || row.job_id !== ev.payload.job_id || row.card_type !== "job.tracking") return [];
+  const list = state.timeline.get(row.conversation_id) ?? [];
+  let item: TTimelineItem | undefined;
+  for (let i = list.length - 1; i >= 0 && !item; i--) if (list[i]!.message.card?.card_id === card.card_id) item = list[i];
+  if (!item) return [];
+  item.message = { ...item.message, card };
+  state.cards.set(card.card_id, { ...row, state: card.state, buttons: card.buttons });
+  const conv = state.conversations.get(row.conversation_id);
+  return [
+    {
+      event: "timeline.update",
+      data: { tenant_id: state.tenant_id, conversation_id: row.conversation_id, item },
+      ...(conv ? { audience: conv.participants } : {}),
+      carries: carriedBy(item),
+    },
+  ];
+}
+
 /** projection_timeline_items: one row per `message.sent`, in tenant_seq order. */
 export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
+  if (ev.event_type === "job.progress") return moveCard(state, ev);
   if (ev.event_type !== "message.sent") return [];
   const conv = state.conversations.get(ev.conversation_id);
   const item: TTimelineItem = {

@@ -19,6 +19,17 @@ export function approverOf(job: JobView, profileOf: DecideContext["profileOf"]):
   return by ? [{ entity_id: by, display_name: profileOf(by)?.display_name ?? by }] : [];
 }
 
+/**
+ * Who a job that needs a person waits on: the person who approved it, else (a job that ran
+ * without approval) the person who asked for it. Empty only for a job with neither on record.
+ */
+export function answererOf(job: JobView, profileOf: DecideContext["profileOf"]): Array<{ entity_id: string; display_name: string }> {
+  const approver = approverOf(job, profileOf);
+  if (approver.length) return approver;
+  const asker = job.slots.requested_by;
+  return asker ? [{ entity_id: asker, display_name: profileOf(asker)?.display_name ?? asker }] : [];
+}
+
 /** Calls of the job that ended UNKNOWN, other than `callId`: an unexplained failure is retried once. */
 export const priorUnknowns = (job: JobView, callId: string) => job.tools.filter((t) => t.error_code === "UNKNOWN" && t.tool_call_id !== callId).length;
 

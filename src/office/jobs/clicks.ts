@@ -9,6 +9,14 @@ import { extractMeetingSlots } from "../planner/slots.js";
 import { checkClickCommand } from "./decide.js";
 import type { Click, LedgerInput, Prepared } from "./model.js";
 
+/** A hand-over the ledger accepted: the job, and the `job.handed_over` event that did it. */
+export interface HandOverWork {
+  tenant_id: string;
+  trace_id: string;
+  job_id: string;
+  causation_id: string;
+}
+
 /**
  * Card clicks, from request to decision: read the job, name the clicker, check the click
  * (nothing is stored for a refused one), make its words ledger-safe, then let the job engine
@@ -21,6 +29,11 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
   function load(req: TJobActionRequest): { job: JobView; agent: EntityProfile; click: Click } {
     const job = context.job(req.tenant_id, req.job_id);
     checkAddress(job, req);
+    if (job.handed_over) {
+      // A person holds the job: its cards' buttons were the agent's, and the agent no longer acts on it.
+      const holder = context.profile(req.tenant_id, job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
+      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, { job_id: req.job_id, owner_entity_id: job.owner_entity_id });
+    }
     const agent = context.profile(req.tenant_id, job.owner_entity_id);
     if (!agent) throw new AppError("NOT_FOUND", "The job’s owner is not registered.", { job_id: req.job_id });
     // Refused before the click is accepted, so nothing waits in the inbox for a paused agent.
@@ -121,5 +134,24 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
     });
   }
 
-  return { handle, check, resendOutbox };
+  /**
+   * After a hand-over: the agent that wrote the job's cards replaces its last one with a card
+   * naming the new holder (once; a repeated call finds it written and does nothing).
+   */
+  async function afterHandOver(req: HandOverWork): Promise<{ ids: string[] }> {
+    return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
+      const job = context.job(req.tenant_id, req.job_id);
+      if (!job?.handed_over) return { ids: [] };
+      const cards = [...job.cards.values()];
+      const last = cards.at(-1);
+      if (!last || (last.owner.entity_id === job.handed_over.to_entity_id && last.buttons.every((b) => b.action.type === "chat.ask"))) return { ids: [] };
+      const authorId = [...cards].reverse().find((c) => c.author?.actor_type === "agent")?.author?.entity_id;
+      const agent = authorId ? context.profile(req.tenant_id, authorId) : undefined;
+      if (!agent) return { ids: [] };
+      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id, causation_id: req.causation_id };
+      return { ids: (await engine.run(job, agent, { type: "handed_over" }, ec)).ids };
+    });
+  }
+
+  return { handle, check, resendOutbox, afterHandOver };
 }

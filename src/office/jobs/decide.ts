@@ -13,6 +13,7 @@ import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
 import { recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
+import { handedOverCard } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 
@@ -24,6 +25,7 @@ import { nextStep, startTool } from "./step.js";
  * folds the events back into the job, so `decide` then `evolve` is the whole machine.
  */
 export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
+  if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
     // A person holds the job now: its agent writes nothing more for it, whoever asks.
     if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {

@@ -6,7 +6,7 @@ import { agentActor, toolCallId } from "../job-drafts.js";
 import { foldJob, type JobView } from "../job-machine.js";
 import { decideAfterFailure } from "../retry-policy.js";
 import type { DecideContext, Decision, JobCommand, PlannedCall } from "./model.js";
-import { approverOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
+import { answererOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
 import { localeSlot, jobLocale, type Translate, words } from "../speak.js";
 
 /**
@@ -83,7 +83,7 @@ export function openToolJob(
     event_type: "job.created",
     actor: agentActor(A),
     job_id,
-    payload: { job_id, title, conversation_id: at.conversation_id, owner_entity_id: A },
+    payload: { job_id, title, conversation_id: at.conversation_id, owner_entity_id: A, requested_by: requestedBy.entity_id },
   };
   if (modeOf(ctx, spec.name) === "auto") {
     const start = d.stateDraft(A, job_id, "draft", "in_progress", "auto_allowed", t("office.mcp.note.auto", { tool: spec.name, by: requestedBy.entity_id }));
@@ -122,7 +122,7 @@ export function toolJobStep(job: JobView, prefix: Draft[], ctx: DecideContext): 
       state: "waiting_input",
       status_line: t("office.mcp.notAllowed", { tool: name }),
       blockers: [t("office.mcp.notAllowed.blocker", { tool: name })],
-      waiting_on: approverOf(job, ctx.profileOf),
+      waiting_on: answererOf(job, ctx.profileOf),
       steps: STEPS("blocked", t),
       buttons: [cancel(c), askButton(c, t("office.mcp.ask.whoCanAllow", { tool: name }))],
     });
@@ -197,7 +197,16 @@ export function toolProgress(job: JobView, cmd: Extract<JobCommand, { type: "too
       ? t("office.mcp.progress.of", { progress: cmd.progress, total: cmd.total })
       : t("office.mcp.progress.step", { progress: cmd.progress });
   const line = `${cmd.tool_name}: ${said}`;
-  const card = buildTrackingCard(c, { state: "in_progress", status_line: line.slice(0, 300), steps: STEPS("call", t), buttons: [cancel(c)], last_tool_call_id: cmd.call_id });
+  // The card of this call moves (same card, same buttons): the chat shows the progress in place.
+  const calling = job.latest["job.tracking"];
+  const same = calling?.last_tool_call_id === cmd.call_id ? { ...c, card_id: calling.card_id } : c;
+  const card = buildTrackingCard(same, {
+    state: "in_progress",
+    status_line: line.slice(0, 300),
+    steps: STEPS("call", t),
+    buttons: [cancel(same), askButton(same, t("office.mcp.ask.doing", { tool: cmd.tool_name }))],
+    last_tool_call_id: cmd.call_id,
+  });
   const tracking = percent === undefined ? card : { ...card, progress: { ...card.progress, percent } };
   return {
     events: [{ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: tracking } }],
@@ -271,11 +280,26 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   }
   // Not retried on its own: calling a tool that changes things twice could do the work twice.
   const why = harmless ? "" : t("office.mcp.notAgain");
+  const waitingOn = answererOf(job, ctx.profileOf);
+  if (!waitingOn.length) {
+    // Nobody on record to decide (neither an approver nor an asker): the job ends, failed, and says why.
+    const fc = d.cardCtx(job, ctx.agent);
+    const summary = t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(0, 600);
+    const finished = buildFinishedCard(fc, { result: "failed", summary, failure_reason: err.message_safe.slice(0, 300), artifacts: [], buttons: completedButtons(fc) });
+    return {
+      events: [
+        result,
+        d.stateDraft(A, job.job_id, "in_progress", "failed", "tool_failed", err.message_safe.slice(0, 500)),
+        ...d.cardDrafts(A, job.job_id, "job.completed", finished),
+      ],
+      effects: [],
+    };
+  }
   const card = buildTrackingCard(c, {
     state: "waiting_input",
     status_line: t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(0, 300),
     blockers: [err.message_safe],
-    waiting_on: approverOf(job, ctx.profileOf),
+    waiting_on: waitingOn,
     steps: STEPS("blocked", t),
     buttons: [
       {

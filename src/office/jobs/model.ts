@@ -70,6 +70,8 @@ export type JobCommand =
   | { type: "resume_call" }
   /** The tool answered; `breaker_open` is the provider's circuit after counting this failure. */
   | { type: "record_outcome"; call: PlannedCall; outcome: ToolOutcome & { latency_ms: number }; breaker_open: boolean }
+  /** A person took the job over: the card that replaces the agent's last one. */
+  | { type: "handed_over" }
   /** Resend from the Outbox screen. */
   | { type: "resend_mail" }
   /** An MCP tool reported progress during a call. */

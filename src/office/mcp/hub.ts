@@ -167,7 +167,6 @@ export function createMcpHub(deps: {
       if (err.code === 429) return { error_code: "PROVIDER_RATE_LIMIT", message_safe: "The tool's server asks us to slow down.", retryable: true };
       return { error_code: "PROVIDER_UNAVAILABLE", message_safe: `The tool's server answered HTTP ${err.code ?? "error"}.`, retryable: true };
     }
-    if ((err as Error)?.name === "AbortError") return { error_code: "UNKNOWN", message_safe: "Cancelled.", retryable: false };
     return { error_code: "UNKNOWN", message_safe: String((err as Error)?.message ?? err).slice(0, 300), retryable: false };
   }
 
@@ -222,6 +221,9 @@ export function createMcpHub(deps: {
         const structured = r.structuredContent as Record<string, unknown> | undefined;
         return { ok: true, content, ...(structured ? { structured } : {}), latency_ms: took() };
       } catch (err) {
+        // The SDK reports an aborted request as a timeout: a person's cancel is recorded as a cancel.
+        if (opts.signal?.aborted)
+          return { ok: false, error: { error_code: "CANCELLED", message_safe: "Cancelled during the call; the server was told to stop.", retryable: false }, latency_ms: took() };
         return { ok: false, error: errorOf(err, c.cfg.timeoutMs), latency_ms: took() };
       }
     },

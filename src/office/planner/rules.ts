@@ -47,10 +47,21 @@ function meetingNoun(text: string): string {
   return NOUN_TITLE[raw] ?? "meeting";
 }
 
+/** "call with Maria", "meet Ana", "catch up with Pedro", "sync with Lena", "talk to Rui": a meeting verb and a person. */
+const MEET_VERB_WITH = /\b(?:[Cc]all|[Mm]eet|[Cc]atch[- ]?up|[Ss]ync|[Tt]alk|[Ss]peak|[Cc]hat)\s+(?:up\s+)?(?:with\s+|to\s+)?[A-ZÀ-Ý]/;
+
 function isScheduling(text: string): boolean {
+  // A meeting verb with a person and a time is scheduling, with or without "schedule" in front.
+  if (MEET_VERB_WITH.test(text) && /\bwith\s+[A-ZÀ-Ý]|\b(?:meet|call)\s+[A-ZÀ-Ý]/.test(text) && hasTime(text)) return true;
   if (STRONG_SCHEDULE.test(text) && (MEETING_NOUN.test(text) || /\binvite|calendar\b/i.test(text))) return true;
   if (SCHEDULE_VERB.test(text) && MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) return true;
   return /\b(set up|arrange|schedule|book)\b/i.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text);
+}
+
+/** The words name a time or a day ("tomorrow at 17:30", "on Monday at 10am"). */
+function hasTime(text: string): boolean {
+  const s = extractMeetingSlots(text, "en");
+  return Boolean(s.time_window || s.day_hint);
 }
 
 function cap(s: string): string {

@@ -8,6 +8,7 @@ const MESSAGES: Record<ToolErrorCode, string> = {
   INVALID_INPUT: "Calendar server refused the details.",
   PROVIDER_UNAVAILABLE: "Calendar server is unavailable.",
   UNKNOWN: "Calendar server failed unexpectedly.",
+  CANCELLED: "The calendar write was cancelled.",
 };
 
 /**

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 
-/** The seed's tool error codes. */
-const TOOL_ERROR_CODES = ["PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "PROVIDER_UNAVAILABLE", "UNKNOWN"] as const;
+/** The seed's tool error codes, and CANCELLED: a person stopped the call (never retried). */
+const TOOL_ERROR_CODES = ["PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "PROVIDER_UNAVAILABLE", "UNKNOWN", "CANCELLED"] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 interface ToolError {
