@@ -15,6 +15,7 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
+import { rawBatchedRate } from "./ledger.js";
 
 interface Started {
   url: string;
@@ -140,6 +141,49 @@ async function sustainedPosts(s: Started, seconds: number, inFlight: number): Pr
   return { rps: ok / ((performance.now() - t0) / 1000), errors };
 }
 
+const APPEND_BODY = "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(7);
+let appendN = 0;
+
+/** `perRequest` ≈ 1 KB message.sent events by the demo's first person, as `POST /v1/ledger/append` takes them. */
+function appendBody(perRequest: number) {
+  const run = `${process.pid.toString(16)}${Date.now().toString(16)}`;
+  return {
+    tenant_id: "tnt_acme_001",
+    events: Array.from({ length: perRequest }, () => {
+      const n = ++appendN;
+      return {
+        event_id: `evt_bench_${run}_${n}`,
+        ts: new Date(Date.parse("2026-01-05T09:00:00.000Z") + n).toISOString(),
+        tenant_id: "tnt_acme_001",
+        trace_id: `trc_bench_${run}_${n}`,
+        conversation_id: "cnv_dan_ana",
+        actor: { entity_id: "ent_human_dan", actor_type: "human" },
+        event_type: "message.sent",
+        payload: { message_id: `msg_bench_${run}_${n}`, kind: "text", body_text: APPEND_BODY.slice(0, 600) },
+      };
+    }),
+  };
+}
+
+/** `POST /v1/ledger/append` with `perRequest` events per request, `inFlight` at a time, for `seconds`: events/s. */
+async function httpAppend(s: Started, seconds: number, inFlight: number, perRequest: number): Promise<{ eventsPerSec: number; errors: number }> {
+  const warm = Date.now() + 1000;
+  while (Date.now() < warm) await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest));
+  const until = performance.now() + seconds * 1000;
+  let events = 0;
+  let errors = 0;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const st = await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest));
+      if (st === 200) events += perRequest;
+      else errors++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return { eventsPerSec: events / ((performance.now() - t0) / 1000), errors };
+}
+
 /**
  * Tenant A's one token floods every write route (64 in flight) for as long as tenant B posts
  * `n` messages one after another; B's latencies are taken the same way with A quiet first.
@@ -244,6 +288,14 @@ export async function runGatewayBench(): Promise<void> {
   try {
     const only = process.env.BENCH_GATEWAY_ONLY; // "card" | "many" | "posts" | "neighbour": one part, for profiling
     if (only === "neighbour") return await noisyNeighbour(100);
+    if (only === "append") {
+      const raw = rawBatchedRate(100);
+      const app = await httpAppend(s, 8, 4, 100);
+      console.log(
+        `ledger append over HTTP (100 events/request, 4 in flight): ${app.eventsPerSec.toFixed(0)} events/s, ${app.errors} errors; raw 100-row tx ${raw.toFixed(0)}/s; ratio ${((app.eventsPerSec / raw) * 100).toFixed(0)}%`,
+      );
+      return;
+    }
     if (only === "posts") {
       const sus = await sustainedPosts(s, 8, 64);
       console.log(`sustained message POSTs: ${sus.rps.toFixed(0)} /s, ${sus.errors} errors`);
