@@ -58,6 +58,25 @@ function buildRows(count: number, startSeq: number, prev: string, frontier: read
   return { rows, head: prev, frontier };
 }
 
+/**
+ * Raw better-sqlite3 inserts of `batches` × 100 ≈ 1 KB rows into a fresh ledger table
+ * (synchronous=FULL, one transaction per 100 rows): the baseline every append figure is a share of.
+ */
+export function rawBatchedRate(batches: number): number {
+  const dir = mkdtempSync(join(tmpdir(), "ledger-raw-"));
+  try {
+    const db = openDatabase({ path: join(dir, "raw.sqlite"), sync: "full" });
+    migrateLedger(db);
+    const { rows } = buildRows(batches * 100, 1, GENESIS_HASH);
+    rawInsert(db, rows.slice(0, 1000), 100); // warm-up
+    const ms = rawInsert(db, rows.slice(1000), 100);
+    db.close();
+    return rate(rows.length - 1000, ms);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function rawInsert(db: Db, rows: EventRow[], perTx: number): number {
   const store = createLedgerStore(db);
   const tx = db.transaction((chunk: EventRow[]) => chunk.forEach(store.insertEvent));
@@ -74,117 +93,127 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     const payloadBytes = canonicalize({ ...benchMessage(), seq: 1 }).length;
     out(`ledger: events of ${payloadBytes} bytes canonical JSON, synchronous=FULL, WAL`);
 
-    // Full path and raw inserts run interleaved, round by round, so load from anything else on
-    // the machine weighs on both sides of each ratio alike.
-    const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
-    const ledger = createLedger({ db, dataDir: join(dir, "full") });
-    await ledger.append({ tenant_id: TENANT, events: setupEvents() });
-    const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
-    migrateLedger(rawDb);
-
-    const SINGLE = 400;
-    const BATCHES = 300;
-    const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
-    // warm-up: JIT both paths before timing
-    for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
-
-    let fullSingleMs = 0;
-    let rawSingleMs = 0;
-    for (let i = 0; i < SINGLE; i++) {
-      const t = performance.now();
-      await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
-      fullSingleMs += performance.now() - t;
-      rawSingleMs += rawInsert(rawDb, rows.slice(i, i + 1), 1);
-    }
-    let fullBatchedMs = 0;
-    let rawBatchedMs = 0;
-    for (let i = 0; i < BATCHES; i++) {
-      const events = Array.from({ length: 100 }, benchMessage);
-      const t = performance.now();
-      await ledger.append({ tenant_id: TENANT, events });
-      fullBatchedMs += performance.now() - t;
-      rawBatchedMs += rawInsert(rawDb, rows.slice(SINGLE + i * 100, SINGLE + (i + 1) * 100), 100);
-    }
-    const CONCURRENT = 6000;
-    const IN_FLIGHT = 64;
-    let t0 = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        while (next++ < CONCURRENT) await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
-      }),
-    );
-    const fullConcurrent = rate(CONCURRENT, performance.now() - t0);
-    ledger.close();
-    db.close();
-    rawDb.close();
-
-    const fullSingle = rate(SINGLE, fullSingleMs);
-    const rawSingle = rate(SINGLE, rawSingleMs);
-    const fullBatched = rate(BATCHES * 100, fullBatchedMs);
-    const rawBatched = rate(BATCHES * 100, rawBatchedMs);
-    out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${((fullSingle / rawSingle) * 100).toFixed(0)}%`);
-    out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
-    out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${((fullBatched / rawBatched) * 100).toFixed(0)}%`);
-
-    // --- boot replay -------------------------------------------------------------------------
-    const replayDir = join(dir, "replay");
-    const replayPath = join(replayDir, "logline.sqlite");
-    const build = openDatabase({ path: replayPath, sync: "normal" });
-    migrateLedger(build);
-    build.pragma("synchronous = OFF"); // building the fixture, not measuring it
-    const setup = setupEvents();
-    let prev = GENESIS_HASH;
-    let frontier: readonly Buffer[] = [];
-    const setupRows = setup.map((e, i) => {
-      const payload = canonicalize({ ...e, seq: i + 1 });
-      const hash = chainHash(prev, payload);
-      const tree = appendLeaf(frontier, i, textLeafHash(payload));
-      frontier = tree.frontier;
-      const row: EventRow = {
-        tenant_id: e.tenant_id,
-        tenant_seq: i + 1,
-        event_id: e.event_id,
-        event_type: e.event_type,
-        ts: e.ts,
-        conversation_id: e.conversation_id,
-        job_id: null,
-        trace_id: e.trace_id,
-        actor_entity_id: e.actor.entity_id,
-        actor_type: e.actor.actor_type,
-        payload,
-        prev_hash: prev,
-        hash,
-        merkle: Buffer.concat(tree.completed),
-      };
-      prev = hash;
-      return row;
-    });
-    rawInsert(build, setupRows, 10);
-    t0 = performance.now();
-    for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
-      const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev, frontier);
-      prev = chunk.head;
-      frontier = chunk.frontier;
-      rawInsert(build, chunk.rows, 20_000);
-    }
-    build.pragma("wal_checkpoint(TRUNCATE)");
-    build.close();
-    const buildSecs = (performance.now() - t0) / 1000;
-
-    const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
-    const result = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as {
-      events: number;
-      ms: number;
-      eventsPerSec: number;
-      peakRssMiB: number;
-      rssBeforeMiB: number;
-    };
-    out(
-      `  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`,
-    );
+    if (process.env.BENCH_LEDGER_ONLY !== "replay") await appendParts(dir, out);
+    if (process.env.BENCH_LEDGER_ONLY !== "append") await replayPart(dir, out);
     return { lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Appends through the full path and raw inserts of the same rows, interleaved. */
+async function appendParts(dir: string, out: (s: string) => void): Promise<void> {
+  // Full path and raw inserts run interleaved, round by round, so load from anything else on
+  // the machine weighs on both sides of each ratio alike.
+  const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
+  const ledger = createLedger({ db, dataDir: join(dir, "full") });
+  await ledger.append({ tenant_id: TENANT, events: setupEvents() });
+  const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
+  migrateLedger(rawDb);
+
+  const SINGLE = 400;
+  const BATCHES = 300;
+  const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
+  // warm-up: JIT both paths before timing
+  for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
+
+  let fullSingleMs = 0;
+  let rawSingleMs = 0;
+  for (let i = 0; i < SINGLE; i++) {
+    const t = performance.now();
+    await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+    fullSingleMs += performance.now() - t;
+    rawSingleMs += rawInsert(rawDb, rows.slice(i, i + 1), 1);
+  }
+  let fullBatchedMs = 0;
+  let rawBatchedMs = 0;
+  for (let i = 0; i < BATCHES; i++) {
+    const events = Array.from({ length: 100 }, benchMessage);
+    const t = performance.now();
+    await ledger.append({ tenant_id: TENANT, events });
+    fullBatchedMs += performance.now() - t;
+    rawBatchedMs += rawInsert(rawDb, rows.slice(SINGLE + i * 100, SINGLE + (i + 1) * 100), 100);
+  }
+  const CONCURRENT = 6000;
+  const IN_FLIGHT = 64;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next++ < CONCURRENT) await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+    }),
+  );
+  const fullConcurrent = rate(CONCURRENT, performance.now() - t0);
+  ledger.close();
+  db.close();
+  rawDb.close();
+
+  const fullSingle = rate(SINGLE, fullSingleMs);
+  const rawSingle = rate(SINGLE, rawSingleMs);
+  const fullBatched = rate(BATCHES * 100, fullBatchedMs);
+  const rawBatched = rate(BATCHES * 100, rawBatchedMs);
+  out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${((fullSingle / rawSingle) * 100).toFixed(0)}%`);
+  out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
+  out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${((fullBatched / rawBatched) * 100).toFixed(0)}%`);
+}
+
+/** Boot replay of REPLAY_EVENTS events, in a child process (its peak RSS is the boot's). */
+async function replayPart(dir: string, out: (s: string) => void): Promise<void> {
+  const replayDir = join(dir, "replay");
+  const replayPath = join(replayDir, "logline.sqlite");
+  const build = openDatabase({ path: replayPath, sync: "normal" });
+  migrateLedger(build);
+  build.pragma("synchronous = OFF"); // building the fixture, not measuring it
+  const setup = setupEvents();
+  let prev = GENESIS_HASH;
+  let frontier: readonly Buffer[] = [];
+  const setupRows = setup.map((e, i) => {
+    const payload = canonicalize({ ...e, seq: i + 1 });
+    const hash = chainHash(prev, payload);
+    const tree = appendLeaf(frontier, i, textLeafHash(payload));
+    frontier = tree.frontier;
+    const row: EventRow = {
+      tenant_id: e.tenant_id,
+      tenant_seq: i + 1,
+      event_id: e.event_id,
+      event_type: e.event_type,
+      ts: e.ts,
+      conversation_id: e.conversation_id,
+      job_id: null,
+      trace_id: e.trace_id,
+      actor_entity_id: e.actor.entity_id,
+      actor_type: e.actor.actor_type,
+      payload,
+      prev_hash: prev,
+      hash,
+      merkle: Buffer.concat(tree.completed),
+    };
+    prev = hash;
+    return row;
+  });
+  rawInsert(build, setupRows, 10);
+  const t0 = performance.now();
+  for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
+    const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev, frontier);
+    prev = chunk.head;
+    frontier = chunk.frontier;
+    rawInsert(build, chunk.rows, 20_000);
+  }
+  build.pragma("wal_checkpoint(TRUNCATE)");
+  build.close();
+  const buildSecs = (performance.now() - t0) / 1000;
+
+  const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
+  // BENCH_REPLAY_CPU_PROF=<dir>: the replay child writes a CPU profile there.
+  const replayProf = process.env.BENCH_REPLAY_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_REPLAY_CPU_PROF}`] : [];
+  const result = JSON.parse(execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as {
+    events: number;
+    ms: number;
+    eventsPerSec: number;
+    peakRssMiB: number;
+    rssBeforeMiB: number;
+  };
+  out(
+    `  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`,
+  );
 }
