@@ -10,6 +10,7 @@ import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
 import { appendLeaf, textLeafHash } from "../../src/ledger/merkle/rfc6962.js";
 import { createLedgerStore, migrateLedger, type EventRow } from "../../src/ledger/store.js";
 import { benchMessage, setupEvents, TENANT } from "./ledger-fixtures.js";
+import { figure, loadavg, RUNS } from "./report.js";
 
 /**
  * Ledger throughput on the same ≈ 1 KB events, synchronous=FULL throughout:
@@ -93,16 +94,67 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     const payloadBytes = canonicalize({ ...benchMessage(), seq: 1 }).length;
     out(`ledger: events of ${payloadBytes} bytes canonical JSON, synchronous=FULL, WAL`);
 
-    if (process.env.BENCH_LEDGER_ONLY !== "replay") await appendParts(dir, out);
-    if (process.env.BENCH_LEDGER_ONLY !== "append") await replayPart(dir, out);
+    if (process.env.BENCH_LEDGER_ONLY !== "replay") {
+      const runs: AppendFigures[] = [];
+      for (let r = 0; r < RUNS; r++) runs.push(await appendParts(join(dir, `append-${r}`)));
+      out(
+        `  (raw 100-row transactions in these runs: ${runs.map((f) => fmt(f.rawBatched)).join(", ")} rows/s; full path ${runs.map((f) => fmt(f.fullBatched)).join(", ")} events/s)`,
+      );
+      figure(
+        "1 event/request, sequential, full path vs raw 1-row tx",
+        runs.map((f) => f.singleRatio * 100),
+        " %",
+      );
+      figure(
+        "1 event/request, 64 in flight (group commit), × raw 1-row tx",
+        runs.map((f) => f.concurrentX),
+        "×",
+        undefined,
+        1,
+      );
+      figure(
+        "100 events/request in-process, full path vs raw 100-row tx",
+        runs.map((f) => f.batchedRatio * 100),
+        " %",
+        { op: "≥", value: 50 },
+      );
+      console.log(`  ${loadavg()}`);
+    }
+    if (process.env.BENCH_LEDGER_ONLY !== "append") {
+      const fixture = buildReplayFixture(join(dir, "replay"));
+      out(`  replay fixture: ${fmt(REPLAY_EVENTS)} events built in ${fixture.buildSecs.toFixed(0)} s`);
+      const runs: ReplayFigures[] = [];
+      for (let r = 0; r < RUNS; r++) runs.push(measureReplay(fixture.path, join(dir, "replay")));
+      figure(
+        `boot replay of ${fmt(runs[0]!.events)} events into the fold, events/s`,
+        runs.map((f) => f.eventsPerSec),
+        "",
+        { op: "≥", value: 300_000 },
+      );
+      figure(
+        "boot replay, peak RSS",
+        runs.map((f) => f.peakRssMiB),
+        " MiB",
+        { op: "≤", value: 300 },
+      );
+      console.log(`  ${loadavg()}`);
+    }
     return { lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+interface AppendFigures {
+  singleRatio: number;
+  concurrentX: number;
+  batchedRatio: number;
+  fullBatched: number;
+  rawBatched: number;
+}
+
 /** Appends through the full path and raw inserts of the same rows, interleaved. */
-async function appendParts(dir: string, out: (s: string) => void): Promise<void> {
+async function appendParts(dir: string): Promise<AppendFigures> {
   // Full path and raw inserts run interleaved, round by round, so load from anything else on
   // the machine weighs on both sides of each ratio alike.
   const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
@@ -152,14 +204,19 @@ async function appendParts(dir: string, out: (s: string) => void): Promise<void>
   const rawSingle = rate(SINGLE, rawSingleMs);
   const fullBatched = rate(BATCHES * 100, fullBatchedMs);
   const rawBatched = rate(BATCHES * 100, rawBatchedMs);
-  out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${((fullSingle / rawSingle) * 100).toFixed(0)}%`);
-  out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
-  out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${((fullBatched / rawBatched) * 100).toFixed(0)}%`);
+  return { singleRatio: fullSingle / rawSingle, concurrentX: fullConcurrent / rawSingle, batchedRatio: fullBatched / rawBatched, fullBatched, rawBatched };
 }
 
-/** Boot replay of REPLAY_EVENTS events, in a child process (its peak RSS is the boot's). */
-async function replayPart(dir: string, out: (s: string) => void): Promise<void> {
-  const replayDir = join(dir, "replay");
+interface ReplayFigures {
+  events: number;
+  ms: number;
+  eventsPerSec: number;
+  peakRssMiB: number;
+  rssBeforeMiB: number;
+}
+
+/** A ledger database of REPLAY_EVENTS events, written directly (building it is not measured). */
+function buildReplayFixture(replayDir: string): { path: string; buildSecs: number } {
   const replayPath = join(replayDir, "logline.sqlite");
   const build = openDatabase({ path: replayPath, sync: "normal" });
   migrateLedger(build);
@@ -203,17 +260,13 @@ async function replayPart(dir: string, out: (s: string) => void): Promise<void> 
   build.close();
   const buildSecs = (performance.now() - t0) / 1000;
 
+  return { path: replayPath, buildSecs };
+}
+
+/** Boots a ledger on the fixture in a child process (its peak RSS is the boot's). */
+function measureReplay(replayPath: string, replayDir: string): ReplayFigures {
   const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
   // BENCH_REPLAY_CPU_PROF=<dir>: the replay child writes a CPU profile there.
   const replayProf = process.env.BENCH_REPLAY_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_REPLAY_CPU_PROF}`] : [];
-  const result = JSON.parse(execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as {
-    events: number;
-    ms: number;
-    eventsPerSec: number;
-    peakRssMiB: number;
-    rssBeforeMiB: number;
-  };
-  out(
-    `  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`,
-  );
+  return JSON.parse(execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as ReplayFigures;
 }
