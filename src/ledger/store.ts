@@ -67,7 +67,8 @@ export function createLedgerStore(db: Db) {
   );
   // Payload only: the envelope inside carries tenant_id and seq, and every extra column read
   // costs a string per row on the 1M-row boot path.
-  const bootScan = db.prepare(`SELECT payload FROM ledger_events ORDER BY seq`).pluck();
+  const bootPage = db.prepare(`SELECT payload FROM ledger_events WHERE seq > ? AND seq <= ? ORDER BY seq`).pluck();
+  const lastRow = db.prepare(`SELECT max(seq) FROM ledger_events`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
   const scanTenant = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`).raw(true);
@@ -130,8 +131,16 @@ export function createLedgerStore(db: Db) {
       insertTree.run(lastInsertRowid, merkle);
     },
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
-    /** Every payload in global order: the boot path. */
-    bootPayloads: () => bootScan.iterate() as IterableIterator<string>,
+    /**
+     * Every payload in global order, a page of `pageSize` at a time: the boot path. A page is
+     * one native call (`all`), where iterating costs one per row; memory stays one page.
+     */
+    *bootPayloads(pageSize = 4096): Generator<string[]> {
+      const last = (lastRow.get() as number | null) ?? 0;
+      // Pages by range of the row key: no OFFSET to skip, and a gap (none in an append-only
+      // table) only makes a page shorter.
+      for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
+    },
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
     merkleAt: (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,
