@@ -58,7 +58,17 @@ process.on("message", async (m: { open?: { url: string; token: string; n: number
     reported = 0;
     // 100 at a time: 10,000 one after another would take longer than the figure itself
     for (let i = 0; i < m.open.n; i += 100) {
-      const batch = Array.from({ length: Math.min(100, m.open.n - i) }, (_, k) => open(m.open!.url, m.open!.token, i + k));
+      // A connection the busy server drops before answering is opened again (three tries).
+      const tryOpen = async (j: number, tries = 3): Promise<http.ClientRequest> => {
+        try {
+          return await open(m.open!.url, m.open!.token, j);
+        } catch (err) {
+          if (tries <= 1) throw err;
+          await new Promise((r) => setTimeout(r, 200));
+          return tryOpen(j, tries - 1);
+        }
+      };
+      const batch = Array.from({ length: Math.min(100, m.open.n - i) }, (_, k) => tryOpen(i + k));
       reqs.push(...(await Promise.all(batch)));
     }
     process.send!({ opened: m.open.n });
