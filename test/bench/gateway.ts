@@ -51,7 +51,12 @@ function rssKb(pid: number): number {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 let keyN = 0;
 
-function post(url: string, token: string, path: string, body: unknown): Promise<number> {
+/**
+ * One POST on the keep-alive agent. A kept-alive socket the server closed just as it was reused
+ * answers ECONNRESET: that request is sent once more with the same Idempotency-Key (which is
+ * what the key is for).
+ */
+function post(url: string, token: string, path: string, body: unknown, key = `bench-${process.pid}-${++keyN}`, retried = false): Promise<number> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -63,7 +68,7 @@ function post(url: string, token: string, path: string, body: unknown): Promise<
           authorization: `Bearer ${token}`,
           "content-type": "application/json",
           "content-length": Buffer.byteLength(data),
-          "idempotency-key": `bench-${process.pid}-${++keyN}`,
+          "idempotency-key": key,
         },
       },
       (res) => {
@@ -71,7 +76,10 @@ function post(url: string, token: string, path: string, body: unknown): Promise<
         res.on("end", () => resolve(res.statusCode ?? 0));
       },
     );
-    req.on("error", reject);
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (!retried && err.code === "ECONNRESET") resolve(post(url, token, path, body, key, true));
+      else reject(err);
+    });
     req.end(data);
   });
 }
