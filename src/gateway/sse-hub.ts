@@ -12,6 +12,12 @@ interface Client {
   res: ServerResponse;
   /** Highest seq already written to this client (backlog included). */
   sentUpTo: number;
+  /**
+   * Set while the socket's buffer is full (a write returned false): what comes meanwhile is
+   * held here and written as one chunk on `drain`, instead of piling up write by write.
+   */
+  held: Buffer[] | null;
+  heldBytes: number;
 }
 
 export interface SseHub {
@@ -41,10 +47,34 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return l;
   };
 
-  function write(c: Client, chunk: string | Buffer): void {
+  function write(c: Client, chunk: Buffer): void {
     if (chunk.length === 0 || c.res.destroyed) return;
-    c.res.write(chunk);
-    if (c.res.writableLength > MAX_BUFFERED_BYTES) c.res.destroy();
+    if (c.held) {
+      c.held.push(chunk);
+      c.heldBytes += chunk.length;
+      if (c.heldBytes + c.res.writableLength > MAX_BUFFERED_BYTES) c.res.destroy();
+      return;
+    }
+    if (c.res.write(chunk)) return;
+    if (c.res.writableLength > MAX_BUFFERED_BYTES) return void c.res.destroy();
+    c.held = [];
+    c.heldBytes = 0;
+    c.res.once("drain", () => {
+      const held = c.held;
+      c.held = null;
+      if (held?.length) write(c, held.length === 1 ? held[0]! : Buffer.concat(held));
+    });
+  }
+
+  /**
+   * Which frames of `groups` a viewer sees, as a string of 0/1 over the frames that have an
+   * audience: viewers with the same answer get the same bytes, so each distinct answer is
+   * rendered and encoded once, however many people and connections share it.
+   */
+  function visibility(groups: readonly DeltaGroup[], viewer: string): string {
+    let key = "";
+    for (const g of groups) for (const f of g.frames) if (f.audience) key += f.audience.has(viewer) ? "1" : "0";
+    return key;
   }
 
   function flush(): void {
@@ -53,17 +83,23 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
       const set = clients.get(tenantId);
       if (!set || set.size === 0) continue;
       const lastSeq = groups.reduce((m, g) => (g.seq !== null && g.seq > m ? g.seq : m), 0);
-      // Serialize and encode once per viewer, not once per connection: many tabs share a
-      // person, and every connection of one viewer is written the same Buffer.
-      const cache = new Map<string, Buffer>();
+      // Serialize and encode once per audience, not once per connection or per person: every
+      // connection whose viewer sees the same frames is written the same Buffer.
+      const byViewer = new Map<string, Buffer>();
+      const byVisibility = new Map<string, Buffer>();
       const firstSeq = groups.find((g) => g.seq !== null)?.seq ?? Infinity;
       for (const c of set) {
-        let chunk: string | Buffer;
+        let chunk: Buffer;
         if (c.sentUpTo < firstSeq) {
-          let b = cache.get(c.entityId);
-          if (!b) cache.set(c.entityId, (b = Buffer.from(renderGroups(groups, c.entityId, c.sentUpTo), "utf8")));
+          let b = byViewer.get(c.entityId);
+          if (!b) {
+            const key = visibility(groups, c.entityId);
+            b = byVisibility.get(key);
+            if (!b) byVisibility.set(key, (b = Buffer.from(renderGroups(groups, c.entityId, c.sentUpTo), "utf8")));
+            byViewer.set(c.entityId, b);
+          }
           chunk = b;
-        } else chunk = renderGroups(groups, c.entityId, c.sentUpTo);
+        } else chunk = Buffer.from(renderGroups(groups, c.entityId, c.sentUpTo), "utf8");
         write(c, chunk);
         if (lastSeq > c.sentUpTo) c.sentUpTo = lastSeq;
       }
@@ -104,7 +140,7 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
         "x-content-type-options": "nosniff",
       });
       res.socket?.setNoDelay(true);
-      const client: Client = { tenantId, entityId, res, sentUpTo: head };
+      const client: Client = { tenantId, entityId, res, sentUpTo: head, held: null, heldBytes: 0 };
       let out = "retry: 2000\n\n";
       if (cursor === null) out += renderFrame("hello", hello, `seq:${head}`);
       else {

@@ -90,6 +90,17 @@ class TenantState {
   readonly recentHumanMessages = new Map<string, string>();
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
+  /**
+   * One copy of each conversation and entity id the message records hold: every parsed event
+   * brings its own copy, and a million messages would otherwise keep a million of each.
+   */
+  readonly ids = new Map<string, string>();
+  intern(id: string): string {
+    const known = this.ids.get(id);
+    if (known !== undefined) return known;
+    this.ids.set(id, id);
+    return id;
+  }
 }
 
 const REQUESTER_LOOKBACK = 1024;
@@ -297,11 +308,16 @@ export function createFold(): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
+          setInMap(s.recentHumanMessages, event.event_id, s.intern(event.actor.entity_id));
           if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
         }
         if (!s.messages.has(p.message_id)) {
-          setInMap(s.messages, p.message_id, { conversation_id: event.conversation_id, author_entity_id: event.actor.entity_id, ts_ms: Date.parse(event.ts), deleted: false });
+          setInMap(s.messages, p.message_id, {
+            conversation_id: s.intern(event.conversation_id),
+            author_entity_id: s.intern(event.actor.entity_id),
+            ts_ms: Date.parse(event.ts),
+            deleted: false,
+          });
         }
         return;
       case "message.deleted": {

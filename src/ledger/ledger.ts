@@ -66,10 +66,12 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();
-  for (const payload of store.bootPayloads()) {
-    const event = JSON.parse(payload) as TUblEvent & { seq: number };
-    fold.apply(event);
-    lastSeq.set(event.tenant_id, event.seq);
+  for (const page of store.bootPayloads()) {
+    for (const payload of page) {
+      const event = JSON.parse(payload) as TUblEvent & { seq: number };
+      fold.apply(event);
+      lastSeq.set(event.tenant_id, event.seq);
+    }
   }
   // Each tenant's Merkle frontier: O(log n) stored nodes, or the one-time fill of a log written
   // before the tree existed.

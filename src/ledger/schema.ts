@@ -23,13 +23,6 @@ export const ledgerEvents = sqliteTable(
     payload: text("payload").notNull(),
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
-    /**
-     * RFC 6962 tree hashes this event completes: its leaf hash, then one node per level for
-     * every complete subtree whose last leaf it is (32 bytes each). Derived from `payload`, so
-     * not covered by the chain; NULL only on rows written before the tree existed, until boot
-     * fills them in.
-     */
-    merkle: blob("merkle", { mode: "buffer" }),
   },
   (t) => [
     uniqueIndex("ledger_events_tenant_seq_uq").on(t.tenantId, t.tenantSeq),
@@ -39,6 +32,17 @@ export const ledgerEvents = sqliteTable(
     index("ledger_events_tenant_type_idx").on(t.tenantId, t.eventType, t.tenantSeq),
   ],
 );
+
+/**
+ * The RFC 6962 tree's nodes, one row per event (`seq` is the event's row in ledger_events): its
+ * leaf hash, then one node per level for every complete subtree whose last leaf it is (32
+ * bytes each). Derived from the payload, so not covered by the chain; kept out of the event
+ * row so that the rows a scan reads stay narrow. Append-only like the events (triggers).
+ */
+export const ledgerTree = sqliteTable("ledger_tree", {
+  seq: integer("seq").primaryKey(),
+  nodes: blob("nodes", { mode: "buffer" }).notNull(),
+});
 
 /** One signed checkpoint per tenant per commit: Ed25519 over {tenant_id, tenant_seq, head_hash}. */
 export const ledgerCheckpoints = sqliteTable(

@@ -25,7 +25,7 @@ export interface EventRow {
   payload: string;
   prev_hash: string;
   hash: string;
-  /** The RFC 6962 hashes this row completes (see schema.ts). */
+  /** The RFC 6962 hashes this row completes (ledger_tree, see schema.ts). */
   merkle: Buffer;
 }
 
@@ -57,16 +57,18 @@ export interface QueryFilter {
 export function createLedgerStore(db: Db) {
   const insertEvent = db.prepare(
     `INSERT INTO ledger_events (tenant_id, tenant_seq, event_id, event_type, ts, conversation_id, job_id, trace_id,
-       actor_entity_id, actor_type, payload, prev_hash, hash, merkle)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       actor_entity_id, actor_type, payload, prev_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertTree = db.prepare(`INSERT INTO ledger_tree (seq, nodes) VALUES (?, ?)`);
   const insertCheckpoint = db.prepare(
     `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
      VALUES (@tenant_id, @tenant_seq, @head_hash, @signature, @key_id, @ts)`,
   );
   // Payload only: the envelope inside carries tenant_id and seq, and every extra column read
   // costs a string per row on the 1M-row boot path.
-  const bootScan = db.prepare(`SELECT payload FROM ledger_events ORDER BY seq`).pluck();
+  const bootPage = db.prepare(`SELECT payload FROM ledger_events WHERE seq > ? AND seq <= ? ORDER BY seq`).pluck();
+  const lastRow = db.prepare(`SELECT max(seq) FROM ledger_events`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
   const scanTenant = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`).raw(true);
@@ -75,11 +77,14 @@ export function createLedgerStore(db: Db) {
      WHERE tenant_id = ? ORDER BY tenant_seq DESC, id DESC LIMIT 1`,
   );
   const tenantCheckpoints = db.prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
-  const merkleAt = db.prepare(`SELECT merkle FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
+  // NULL (no tree row) for an event written before the tree existed; undefined for no event.
+  const merkleAt = db.prepare(`SELECT t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? AND e.tenant_seq = ?`).pluck();
   const payloadAt = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const payloadRange = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq >= ? AND tenant_seq <= ? ORDER BY tenant_seq`).pluck();
-  const unfilled = db.prepare(`SELECT tenant_seq, payload, merkle FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq`).raw(true);
-  const fillMerkle = db.prepare(`UPDATE ledger_events SET merkle = ? WHERE tenant_id = ? AND tenant_seq = ? AND merkle IS NULL`);
+  const unfilled = db
+    .prepare(`SELECT e.tenant_seq, e.payload, t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? ORDER BY e.tenant_seq`)
+    .raw(true);
+  const fillMerkle = db.prepare(`INSERT INTO ledger_tree (seq, nodes) SELECT seq, ? FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`);
   const tenantIds = db.prepare(`SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id`).pluck();
   const queryCache = new Map<string, Statement<unknown[]>>();
 
@@ -87,24 +92,26 @@ export function createLedgerStore(db: Db) {
     // Positional binding: better-sqlite3 looks named parameters up by name on every run, which
     // cost ≈ 2 µs per row here. The append path and the bench's raw inserts share this statement.
     insertEvent: (r: EventRow) =>
-      void insertEvent.run(
-        r.tenant_id,
-        r.tenant_seq,
-        r.event_id,
-        r.event_type,
-        r.ts,
-        r.conversation_id,
-        r.job_id,
-        r.trace_id,
-        r.actor_entity_id,
-        r.actor_type,
-        r.payload,
-        r.prev_hash,
-        r.hash,
+      void insertTree.run(
+        insertEvent.run(
+          r.tenant_id,
+          r.tenant_seq,
+          r.event_id,
+          r.event_type,
+          r.ts,
+          r.conversation_id,
+          r.job_id,
+          r.trace_id,
+          r.actor_entity_id,
+          r.actor_type,
+          r.payload,
+          r.prev_hash,
+          r.hash,
+        ).lastInsertRowid,
         r.merkle,
       ),
     /** The same insert without a row object, in the columns' order: the append path's form. */
-    insertEventValues: insertEvent.run.bind(insertEvent) as (
+    insertEventValues(
       tenantId: string,
       tenantSeq: number,
       eventId: string,
@@ -119,10 +126,21 @@ export function createLedgerStore(db: Db) {
       prevHash: string,
       hash: string,
       merkle: Buffer,
-    ) => unknown,
+    ): void {
+      const { lastInsertRowid } = insertEvent.run(tenantId, tenantSeq, eventId, eventType, ts, conversationId, jobId, traceId, actorEntityId, actorType, payload, prevHash, hash);
+      insertTree.run(lastInsertRowid, merkle);
+    },
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
-    /** Every payload in global order: the boot path. */
-    bootPayloads: () => bootScan.iterate() as IterableIterator<string>,
+    /**
+     * Every payload in global order, a page of `pageSize` at a time: the boot path. A page is
+     * one native call (`all`), where iterating costs one per row; memory stays one page.
+     */
+    *bootPayloads(pageSize = 4096): Generator<string[]> {
+      const last = (lastRow.get() as number | null) ?? 0;
+      // Pages by range of the row key: no OFFSET to skip, and a gap (none in an append-only
+      // table) only makes a page shorter.
+      for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
+    },
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
     merkleAt: (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,

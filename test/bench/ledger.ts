@@ -10,6 +10,7 @@ import { chainHash, GENESIS_HASH } from "../../src/ledger/chain.js";
 import { appendLeaf, textLeafHash } from "../../src/ledger/merkle/rfc6962.js";
 import { createLedgerStore, migrateLedger, type EventRow } from "../../src/ledger/store.js";
 import { benchMessage, setupEvents, TENANT } from "./ledger-fixtures.js";
+import { figure, loadavg, RUNS } from "./report.js";
 
 /**
  * Ledger throughput on the same ≈ 1 KB events, synchronous=FULL throughout:
@@ -58,6 +59,25 @@ function buildRows(count: number, startSeq: number, prev: string, frontier: read
   return { rows, head: prev, frontier };
 }
 
+/**
+ * Raw better-sqlite3 inserts of `batches` × 100 ≈ 1 KB rows into a fresh ledger table
+ * (synchronous=FULL, one transaction per 100 rows): the baseline every append figure is a share of.
+ */
+export function rawBatchedRate(batches: number): number {
+  const dir = mkdtempSync(join(tmpdir(), "ledger-raw-"));
+  try {
+    const db = openDatabase({ path: join(dir, "raw.sqlite"), sync: "full" });
+    migrateLedger(db);
+    const { rows } = buildRows(batches * 100, 1, GENESIS_HASH);
+    rawInsert(db, rows.slice(0, 1000), 100); // warm-up
+    const ms = rawInsert(db, rows.slice(1000), 100);
+    db.close();
+    return rate(rows.length - 1000, ms);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function rawInsert(db: Db, rows: EventRow[], perTx: number): number {
   const store = createLedgerStore(db);
   const tx = db.transaction((chunk: EventRow[]) => chunk.forEach(store.insertEvent));
@@ -74,117 +94,179 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
     const payloadBytes = canonicalize({ ...benchMessage(), seq: 1 }).length;
     out(`ledger: events of ${payloadBytes} bytes canonical JSON, synchronous=FULL, WAL`);
 
-    // Full path and raw inserts run interleaved, round by round, so load from anything else on
-    // the machine weighs on both sides of each ratio alike.
-    const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
-    const ledger = createLedger({ db, dataDir: join(dir, "full") });
-    await ledger.append({ tenant_id: TENANT, events: setupEvents() });
-    const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
-    migrateLedger(rawDb);
-
-    const SINGLE = 400;
-    const BATCHES = 300;
-    const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
-    // warm-up: JIT both paths before timing
-    for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
-
-    let fullSingleMs = 0;
-    let rawSingleMs = 0;
-    for (let i = 0; i < SINGLE; i++) {
-      const t = performance.now();
-      await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
-      fullSingleMs += performance.now() - t;
-      rawSingleMs += rawInsert(rawDb, rows.slice(i, i + 1), 1);
+    if (process.env.BENCH_LEDGER_ONLY !== "replay") {
+      const runs: AppendFigures[] = [];
+      for (let r = 0; r < RUNS; r++) runs.push(await appendParts(join(dir, `append-${r}`)));
+      out(
+        `  (raw 100-row transactions in these runs: ${runs.map((f) => fmt(f.rawBatched)).join(", ")} rows/s; full path ${runs.map((f) => fmt(f.fullBatched)).join(", ")} events/s)`,
+      );
+      figure(
+        "1 event/request, sequential, full path vs raw 1-row tx",
+        runs.map((f) => f.singleRatio * 100),
+        " %",
+      );
+      figure(
+        "1 event/request, 64 in flight (group commit), × raw 1-row tx",
+        runs.map((f) => f.concurrentX),
+        "×",
+        undefined,
+        1,
+      );
+      figure(
+        "100 events/request in-process, full path vs raw 100-row tx",
+        runs.map((f) => f.batchedRatio * 100),
+        " %",
+        { op: "≥", value: 50 },
+      );
+      console.log(`  ${loadavg()}`);
     }
-    let fullBatchedMs = 0;
-    let rawBatchedMs = 0;
-    for (let i = 0; i < BATCHES; i++) {
-      const events = Array.from({ length: 100 }, benchMessage);
-      const t = performance.now();
-      await ledger.append({ tenant_id: TENANT, events });
-      fullBatchedMs += performance.now() - t;
-      rawBatchedMs += rawInsert(rawDb, rows.slice(SINGLE + i * 100, SINGLE + (i + 1) * 100), 100);
+    if (process.env.BENCH_LEDGER_ONLY !== "append") {
+      const fixture = buildReplayFixture(join(dir, "replay"));
+      out(`  replay fixture: ${fmt(REPLAY_EVENTS)} events built in ${fixture.buildSecs.toFixed(0)} s`);
+      const runs: ReplayFigures[] = [];
+      for (let r = 0; r < RUNS; r++) runs.push(measureReplay(fixture.path, join(dir, "replay")));
+      figure(
+        `boot replay of ${fmt(runs[0]!.events)} events into the fold, events/s`,
+        runs.map((f) => f.eventsPerSec),
+        "",
+        { op: "≥", value: 300_000 },
+      );
+      figure(
+        "boot replay, peak RSS",
+        runs.map((f) => f.peakRssMiB),
+        " MiB",
+        { op: "≤", value: 300 },
+      );
+      console.log(`  ${loadavg()}`);
     }
-    const CONCURRENT = 6000;
-    const IN_FLIGHT = 64;
-    let t0 = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        while (next++ < CONCURRENT) await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
-      }),
-    );
-    const fullConcurrent = rate(CONCURRENT, performance.now() - t0);
-    ledger.close();
-    db.close();
-    rawDb.close();
-
-    const fullSingle = rate(SINGLE, fullSingleMs);
-    const rawSingle = rate(SINGLE, rawSingleMs);
-    const fullBatched = rate(BATCHES * 100, fullBatchedMs);
-    const rawBatched = rate(BATCHES * 100, rawBatchedMs);
-    out(`  1 event/request, sequential : full ${fmt(fullSingle)}/s  raw 1-row tx ${fmt(rawSingle)}/s  ratio ${((fullSingle / rawSingle) * 100).toFixed(0)}%`);
-    out(`  1 event/request, ${IN_FLIGHT} in flight: full ${fmt(fullConcurrent)}/s (group commit)  = ${(fullConcurrent / rawSingle).toFixed(1)}× raw 1-row tx`);
-    out(`  100 events/request         : full ${fmt(fullBatched)}/s  raw 100-row tx ${fmt(rawBatched)}/s  ratio ${((fullBatched / rawBatched) * 100).toFixed(0)}%`);
-
-    // --- boot replay -------------------------------------------------------------------------
-    const replayDir = join(dir, "replay");
-    const replayPath = join(replayDir, "logline.sqlite");
-    const build = openDatabase({ path: replayPath, sync: "normal" });
-    migrateLedger(build);
-    build.pragma("synchronous = OFF"); // building the fixture, not measuring it
-    const setup = setupEvents();
-    let prev = GENESIS_HASH;
-    let frontier: readonly Buffer[] = [];
-    const setupRows = setup.map((e, i) => {
-      const payload = canonicalize({ ...e, seq: i + 1 });
-      const hash = chainHash(prev, payload);
-      const tree = appendLeaf(frontier, i, textLeafHash(payload));
-      frontier = tree.frontier;
-      const row: EventRow = {
-        tenant_id: e.tenant_id,
-        tenant_seq: i + 1,
-        event_id: e.event_id,
-        event_type: e.event_type,
-        ts: e.ts,
-        conversation_id: e.conversation_id,
-        job_id: null,
-        trace_id: e.trace_id,
-        actor_entity_id: e.actor.entity_id,
-        actor_type: e.actor.actor_type,
-        payload,
-        prev_hash: prev,
-        hash,
-        merkle: Buffer.concat(tree.completed),
-      };
-      prev = hash;
-      return row;
-    });
-    rawInsert(build, setupRows, 10);
-    t0 = performance.now();
-    for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
-      const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev, frontier);
-      prev = chunk.head;
-      frontier = chunk.frontier;
-      rawInsert(build, chunk.rows, 20_000);
-    }
-    build.pragma("wal_checkpoint(TRUNCATE)");
-    build.close();
-    const buildSecs = (performance.now() - t0) / 1000;
-
-    const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
-    const result = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as {
-      events: number;
-      ms: number;
-      eventsPerSec: number;
-      peakRssMiB: number;
-      rssBeforeMiB: number;
-    };
-    out(
-      `  boot replay into the fold   : ${fmt(result.events)} events in ${(result.ms / 1000).toFixed(2)} s = ${fmt(result.eventsPerSec)} events/s, peak RSS ${fmt(result.peakRssMiB)} MiB (${fmt(result.rssBeforeMiB)} MiB before boot; fixture built in ${buildSecs.toFixed(0)} s)`,
-    );
     return { lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface AppendFigures {
+  singleRatio: number;
+  concurrentX: number;
+  batchedRatio: number;
+  fullBatched: number;
+  rawBatched: number;
+}
+
+/** Appends through the full path and raw inserts of the same rows, interleaved. */
+async function appendParts(dir: string): Promise<AppendFigures> {
+  // Full path and raw inserts run interleaved, round by round, so load from anything else on
+  // the machine weighs on both sides of each ratio alike.
+  const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
+  const ledger = createLedger({ db, dataDir: join(dir, "full") });
+  await ledger.append({ tenant_id: TENANT, events: setupEvents() });
+  const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
+  migrateLedger(rawDb);
+
+  const SINGLE = 400;
+  const BATCHES = 300;
+  const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
+  // warm-up: JIT both paths before timing
+  for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
+
+  let fullSingleMs = 0;
+  let rawSingleMs = 0;
+  for (let i = 0; i < SINGLE; i++) {
+    const t = performance.now();
+    await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+    fullSingleMs += performance.now() - t;
+    rawSingleMs += rawInsert(rawDb, rows.slice(i, i + 1), 1);
+  }
+  let fullBatchedMs = 0;
+  let rawBatchedMs = 0;
+  for (let i = 0; i < BATCHES; i++) {
+    const events = Array.from({ length: 100 }, benchMessage);
+    const t = performance.now();
+    await ledger.append({ tenant_id: TENANT, events });
+    fullBatchedMs += performance.now() - t;
+    rawBatchedMs += rawInsert(rawDb, rows.slice(SINGLE + i * 100, SINGLE + (i + 1) * 100), 100);
+  }
+  const CONCURRENT = 6000;
+  const IN_FLIGHT = 64;
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next++ < CONCURRENT) await ledger.append({ tenant_id: TENANT, events: [benchMessage()] });
+    }),
+  );
+  const fullConcurrent = rate(CONCURRENT, performance.now() - t0);
+  ledger.close();
+  db.close();
+  rawDb.close();
+
+  const fullSingle = rate(SINGLE, fullSingleMs);
+  const rawSingle = rate(SINGLE, rawSingleMs);
+  const fullBatched = rate(BATCHES * 100, fullBatchedMs);
+  const rawBatched = rate(BATCHES * 100, rawBatchedMs);
+  return { singleRatio: fullSingle / rawSingle, concurrentX: fullConcurrent / rawSingle, batchedRatio: fullBatched / rawBatched, fullBatched, rawBatched };
+}
+
+interface ReplayFigures {
+  events: number;
+  ms: number;
+  eventsPerSec: number;
+  peakRssMiB: number;
+  rssBeforeMiB: number;
+}
+
+/** A ledger database of REPLAY_EVENTS events, written directly (building it is not measured). */
+function buildReplayFixture(replayDir: string): { path: string; buildSecs: number } {
+  const replayPath = join(replayDir, "logline.sqlite");
+  const build = openDatabase({ path: replayPath, sync: "normal" });
+  migrateLedger(build);
+  build.pragma("synchronous = OFF"); // building the fixture, not measuring it
+  const setup = setupEvents();
+  let prev = GENESIS_HASH;
+  let frontier: readonly Buffer[] = [];
+  const setupRows = setup.map((e, i) => {
+    const payload = canonicalize({ ...e, seq: i + 1 });
+    const hash = chainHash(prev, payload);
+    const tree = appendLeaf(frontier, i, textLeafHash(payload));
+    frontier = tree.frontier;
+    const row: EventRow = {
+      tenant_id: e.tenant_id,
+      tenant_seq: i + 1,
+      event_id: e.event_id,
+      event_type: e.event_type,
+      ts: e.ts,
+      conversation_id: e.conversation_id,
+      job_id: null,
+      trace_id: e.trace_id,
+      actor_entity_id: e.actor.entity_id,
+      actor_type: e.actor.actor_type,
+      payload,
+      prev_hash: prev,
+      hash,
+      merkle: Buffer.concat(tree.completed),
+    };
+    prev = hash;
+    return row;
+  });
+  rawInsert(build, setupRows, 10);
+  const t0 = performance.now();
+  for (let seq = 3; seq <= REPLAY_EVENTS; seq += 20_000) {
+    const chunk = buildRows(Math.min(20_000, REPLAY_EVENTS - seq + 1), seq, prev, frontier);
+    prev = chunk.head;
+    frontier = chunk.frontier;
+    rawInsert(build, chunk.rows, 20_000);
+  }
+  build.pragma("wal_checkpoint(TRUNCATE)");
+  build.close();
+  const buildSecs = (performance.now() - t0) / 1000;
+
+  return { path: replayPath, buildSecs };
+}
+
+/** Boots a ledger on the fixture in a child process (its peak RSS is the boot's). */
+function measureReplay(replayPath: string, replayDir: string): ReplayFigures {
+  const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
+  // BENCH_REPLAY_CPU_PROF=<dir>: the replay child writes a CPU profile there.
+  const replayProf = process.env.BENCH_REPLAY_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_REPLAY_CPU_PROF}`] : [];
+  return JSON.parse(execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as ReplayFigures;
 }

@@ -1,16 +1,16 @@
 /**
- * `npm run bench`: prints each module's figures. Nothing is asserted; the numbers go in the README.
+ * `npm run bench`: prints each module's figures, each the median of 3 runs, beside its goal.
+ * Nothing is asserted; the numbers go in the README.
  * The machine's load average is printed before and after each part: other work on the same
  * cores moves every figure, so read them next to it (ratios measured side by side move less).
  */
-import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { runLedgerBench } from "./ledger.js";
 import { runGatewayBench } from "./gateway.js";
-
-const loadavg = () => `load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`;
+import { loadavg, RUNS } from "./report.js";
 
 const t0 = performance.now();
-console.log(`node ${process.version}, ${process.platform}/${process.arch}; ${loadavg()}`);
+console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cores; ${loadavg()}; each figure is the median of ${RUNS} runs`);
 await runLedgerBench();
 console.log(loadavg());
 await runGatewayBench();

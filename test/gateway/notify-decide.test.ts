@@ -96,6 +96,17 @@ describe("who is notified", () => {
     ]);
   });
 
+  it("a long text is told folded to one line and cut at 160 characters, however much whitespace it holds", () => {
+    const w = world();
+    const long = `Agenda:\n${"  point   one,\t\t".repeat(400)}end`;
+    const folded = long.replace(/\s+/g, " ").trim();
+    expect(w.say("cnv_dm", ANA, long)[0]!.body).toBe(`${folded.slice(0, 159)}…`);
+    // mostly whitespace: what is left after folding is short, so it is told whole, uncut
+    expect(w.say("cnv_dm", ANA, `${" \n".repeat(3000)}short  text${"\t ".repeat(3000)}`)[0]!.body).toBe("short text");
+    expect(w.say("cnv_dm", ANA, `${" ".repeat(1000)}${"x".repeat(160)}`)[0]!.body).toBe("x".repeat(160));
+    expect(w.say("cnv_dm", ANA, `${" ".repeat(1000)}${"x".repeat(161)}`)[0]!.body).toBe(`${"x".repeat(159)}…`);
+  });
+
   it("never your own action: the sender of a message is not told", () => {
     const w = world();
     expect(w.say("cnv_dm", DAN, "hello").map((t) => t.to)).toEqual(["ent_ana"]);

@@ -144,6 +144,12 @@ function wordsFor(locale: Locale): Translate {
 const jobUrl = (job: JobRow) => `/jobs/${encodeURIComponent(job.job_id)}`;
 
 function clip(text: string, max: number): string {
+  // Only the head can be shown, so only a head is folded: the fold of a prefix is a prefix of
+  // the fold, and once it is longer than `max` the rest cannot change the result.
+  for (let end = max * 2; end < text.length; end *= 2) {
+    const head = text.slice(0, end).replace(/\s+/g, " ").trimStart();
+    if (head.trimEnd().length > max) return `${head.slice(0, max - 1)}…`;
+  }
   const one = text.replace(/\s+/g, " ").trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }

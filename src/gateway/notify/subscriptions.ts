@@ -35,22 +35,38 @@ export function createSubscriptionStore(deps: { db: Db; clock: Clock; ids: IdGen
   );
   const removeOwn = db.prepare("DELETE FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ? AND endpoint = ?");
   const dropOne = db.prepare("DELETE FROM gateway_push_subscriptions WHERE subscription_id = ?");
-  const ofEntity = db.prepare<[string, string, number], PushSubscriptionRow>(
-    `SELECT subscription_id, endpoint, p256dh, auth, expires_at FROM gateway_push_subscriptions
-     WHERE tenant_id = ? AND entity_id = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  // Every notification asks for its person's subscriptions, and most people have none: the
+  // rows are kept per person until a subscription changes (only this store writes the table).
+  const ofEntityAll = db.prepare<[string, string], PushSubscriptionRow>(
+    "SELECT subscription_id, endpoint, p256dh, auth, expires_at FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ?",
   );
+  const cache = new Map<string, PushSubscriptionRow[]>();
+  const CACHE_MAX = 10_000;
   return {
     save(p, sub) {
+      cache.clear();
       const before = byEndpoint.get(sub.endpoint);
       const id = before?.subscription_id ?? deps.ids("psub");
       upsert.run({ id, endpoint: sub.endpoint, tenant: p.tenantId, entity: p.entityId, p256dh: sub.p256dh, auth: sub.auth, expires: sub.expiresAt, now: deps.clock.iso() });
       const created = !before || before.tenant_id !== p.tenantId || before.entity_id !== p.entityId;
       return { subscription_id: id, created };
     },
-    remove: (p, endpoint) => removeOwn.run(p.tenantId, p.entityId, endpoint).changes > 0,
+    remove(p, endpoint) {
+      cache.clear();
+      return removeOwn.run(p.tenantId, p.entityId, endpoint).changes > 0;
+    },
     drop(subscriptionId) {
+      cache.clear();
       dropOne.run(subscriptionId);
     },
-    forEntity: (tenantId, entityId, nowMs) => ofEntity.all(tenantId, entityId, nowMs),
+    forEntity(tenantId, entityId, nowMs) {
+      const key = `${tenantId}\0${entityId}`;
+      let rows = cache.get(key);
+      if (!rows) {
+        if (cache.size >= CACHE_MAX) cache.clear();
+        cache.set(key, (rows = ofEntityAll.all(tenantId, entityId)));
+      }
+      return rows.filter((r) => r.expires_at === null || r.expires_at > nowMs);
+    },
   };
 }

@@ -129,12 +129,19 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     if (queue.length === 0) return;
     const batch = queue;
     queue = [];
+    // The index is derived from the ledger and knows how far it has read: a commit lost to a
+    // power cut is read again on boot. So its commits need no fsync of their own (WAL,
+    // synchronous=NORMAL); the ledger's next FULL commit syncs the log they are in anyway.
+    const sync = db.pragma("synchronous", { simple: true }) as number;
+    if (sync > 1) db.pragma("synchronous = NORMAL");
     try {
       writeBatch(batch);
     } catch (err) {
       // The positions were not moved: the next boot reads these events again.
       for (const ev of batch) positions.delete(ev.tenant_id);
       deps.logger.error({ err }, "search index write failed");
+    } finally {
+      if (sync > 1) db.pragma(`synchronous = ${sync}`);
     }
   };
 

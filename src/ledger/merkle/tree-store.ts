@@ -2,10 +2,10 @@ import type { LedgerStore } from "../store.js";
 import { appendLeaf, frontierOf, HASH_SIZE, textLeafHash, type NodeReader } from "./rfc6962.js";
 
 /**
- * Where the tree's nodes live: with the events. The row of leaf i (tenant_seq i + 1) holds its
- * leaf hash and every node it completes, lowest level first, so node (level L, index j) is at
- * bytes 32·L of the row of tenant_seq (j + 1)·2^L. No extra rows or tables on the append path,
- * and a proof is O(log² n) indexed reads.
+ * Where the tree's nodes live: one ledger_tree row per event. The row of leaf i (tenant_seq
+ * i + 1) holds its leaf hash and every node it completes, lowest level first, so node (level L,
+ * index j) is at bytes 32·L of the row of tenant_seq (j + 1)·2^L. One small row per event on the
+ * append path, and a proof is O(log² n) indexed reads.
  */
 export function nodeReader(store: LedgerStore, tenantId: string): NodeReader {
   return (level, index) => {

@@ -1,4 +1,10 @@
+import { cpSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase } from "../../../src/shared/db.js";
 import { openNote, parseCheckpoint, parseVerifierKey } from "../../../src/ledger/merkle/note.js";
 import { verifyConsistency, verifyInclusion, leafHash } from "../../../src/ledger/merkle/rfc6962.js";
 import { messageSent, openTestLedger, setupTenant, type TestLedger } from "../helpers.js";
@@ -10,6 +16,7 @@ import { mth } from "./reference.js";
  * against a naive tree of the stored payloads.
  */
 let t: TestLedger;
+const MIGRATIONS = fileURLToPath(new URL("../../../src/ledger/migrations", import.meta.url));
 afterEach(() => t?.cleanup());
 
 const payloads = (l: TestLedger, tenant: string) =>
@@ -85,16 +92,54 @@ describe("the ledger's Merkle tree", () => {
     t = openTestLedger();
     await seed(t, "ten_a", [9]);
     const root = t.ledger.tlog.checkpointNote("ten_a")!.root;
-    // Simulate the old format: the tree column was added empty. (Dropping the trigger is the
-    // only way to clear it; the restored trigger allows exactly one fill per row.)
-    t.db.exec("DROP TRIGGER ledger_events_no_update; UPDATE ledger_events SET merkle = NULL;");
-    t.db.exec(
-      "CREATE TRIGGER `ledger_events_no_update` BEFORE UPDATE ON `ledger_events` WHEN NOT (OLD.merkle IS NULL AND NEW.merkle IS NOT NULL AND NEW.payload IS OLD.payload AND NEW.hash IS OLD.hash) BEGIN SELECT RAISE(ABORT, 'ledger_events is append-only: UPDATE refused'); END;",
-    );
+    // Simulate the old format: no tree rows at all. (Dropping the trigger is the only way to
+    // clear them; the tree stays append-only after the fill.)
+    t.db.exec("DROP TRIGGER ledger_tree_no_delete; DELETE FROM ledger_tree;");
+    t.db.exec("CREATE TRIGGER `ledger_tree_no_delete` BEFORE DELETE ON `ledger_tree` BEGIN SELECT RAISE(ABORT, 'ledger_tree is append-only: DELETE refused'); END;");
     t = t.reopen();
     expect(t.ledger.tlog.checkpointNote("ten_a")!.root).toEqual(root);
-    expect(t.db.prepare("SELECT COUNT(*) FROM ledger_events WHERE merkle IS NULL").pluck().get()).toBe(0);
-    expect(() => t.db.prepare("UPDATE ledger_events SET merkle = x'00' WHERE tenant_seq = 1").run()).toThrow(/append-only: UPDATE refused/);
+    expect(t.db.prepare("SELECT COUNT(*) FROM ledger_events e LEFT JOIN ledger_tree n ON n.seq = e.seq WHERE n.seq IS NULL").pluck().get()).toBe(0);
+    expect(() => t.db.prepare("UPDATE ledger_tree SET nodes = x'00' WHERE seq = 1").run()).toThrow(/append-only: UPDATE refused/);
+    expect(() => t.db.prepare("DELETE FROM ledger_tree WHERE seq = 1").run()).toThrow(/append-only: DELETE refused/);
+  });
+
+  it("a database whose tree nodes sit in the event rows migrates on boot: the nodes move, proofs and checkpoints stay the same", async () => {
+    t = openTestLedger({ logName: "chat.example.com" });
+    await seed(t, "ten_a", [7, 6]);
+    const before = { note: t.ledger.tlog.checkpointNote("ten_a")!, checkpoint: t.ledger.checkpoint("ten_a"), proof: t.ledger.tlog.inclusion("ten_a", 5) };
+    const dir = t.dir;
+    t.close();
+    // The same log in the previous layout (migrations up to 0003, nodes in ledger_events.merkle).
+    const current = join(dir, "current.sqlite");
+    renameSync(join(dir, "logline.sqlite"), current);
+    const oldMigrations = join(dir, "old-migrations");
+    cpSync(MIGRATIONS, oldMigrations, { recursive: true });
+    const journalPath = join(oldMigrations, "meta", "_journal.json");
+    const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+    journal.entries = journal.entries.filter((e) => e.tag <= "0003");
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const old = openDatabase({ path: join(dir, "logline.sqlite") });
+    migrate(drizzle(old), { migrationsFolder: oldMigrations, migrationsTable: "__ledger_migrations" });
+    old.exec(`ATTACH '${current}' AS cur`);
+    old.exec(
+      "INSERT INTO ledger_events SELECT e.*, n.nodes FROM cur.ledger_events e LEFT JOIN cur.ledger_tree n ON n.seq = e.seq; INSERT INTO ledger_checkpoints SELECT * FROM cur.ledger_checkpoints;",
+    );
+    old.exec("DETACH cur");
+    expect(old.prepare("SELECT COUNT(*) FROM ledger_events WHERE merkle IS NOT NULL").pluck().get()).toBe(t.ledger.head("ten_a").tenant_seq);
+    old.close();
+
+    t = openTestLedger({ logName: "chat.example.com" }, dir);
+    const columns = t.db.prepare("SELECT name FROM pragma_table_info('ledger_events')").pluck().all();
+    expect(columns).not.toContain("merkle");
+    expect(t.db.prepare("SELECT COUNT(*) FROM ledger_tree").pluck().get()).toBe(t.ledger.head("ten_a").tenant_seq);
+    expect(t.ledger.tlog.checkpointNote("ten_a")).toEqual(before.note);
+    expect(t.ledger.checkpoint("ten_a")).toEqual(before.checkpoint);
+    expect(t.ledger.tlog.inclusion("ten_a", 5)).toEqual(before.proof);
+    expect(t.ledger.verify("ten_a").ok).toBe(true);
+    expect(() => t.db.prepare("UPDATE ledger_events SET payload = '{}' WHERE tenant_seq = 1").run()).toThrow(/append-only: UPDATE refused/);
+    // and it goes on appending in the new layout
+    await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "after")] });
+    expect(t.ledger.tlog.checkpointNote("ten_a")!.root).toEqual(mth(payloads(t, "ten_a")));
   });
 
   it("refused and rolled-back batches leave no nodes behind", async () => {

@@ -1,0 +1,119 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSseHub, type SseHub } from "../../src/gateway/sse-hub.js";
+import { createManualClock } from "../../src/shared/clock.js";
+
+/**
+ * The hub over a real HTTP server on loopback: frames reach each viewer as its audience allows,
+ * a reader that falls behind gets everything in order once it reads again, and one that stops
+ * reading is cut once too much is held for it.
+ */
+let hub: SseHub | undefined;
+let server: http.Server | undefined;
+const sockets: http.ClientRequest[] = [];
+afterEach(async () => {
+  for (const r of sockets.splice(0)) r.destroy();
+  hub?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  hub = undefined;
+  server = undefined;
+});
+
+async function start(): Promise<string> {
+  hub = createSseHub({ clock: createManualClock() });
+  server = http.createServer((req, res) => {
+    const entityId = new URL(req.url!, "http://x").searchParams.get("as")!;
+    hub!.attach({ tenantId: "t", entityId, res, head: 0, cursor: null, hello: { entity_id: entityId }, extra: "" });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Opens a stream; `paused` leaves it unread until `resume()`. */
+function connect(url: string, as: string, paused = false) {
+  let text = "";
+  let closed = false;
+  let res: http.IncomingMessage | undefined;
+  const opened = new Promise<void>((resolve) => {
+    const req = http.get(`${url}/?as=${as}`, (r) => {
+      res = r;
+      r.setEncoding("utf8");
+      r.on("data", (d: string) => (text += d));
+      r.on("close", () => (closed = true));
+      if (paused) r.pause();
+      resolve();
+    });
+    req.on("error", () => (closed = true));
+    sockets.push(req);
+  });
+  return {
+    opened,
+    text: () => text,
+    closed: () => closed,
+    resume: () => res!.resume(),
+    /** The seq ids of the frames after hello (whose id is the head, 0 here). */
+    ids: () => [...text.matchAll(/^id: seq:(\d+)$/gm)].map((m) => Number(m[1])).slice(1),
+  };
+}
+
+const until = async (cond: () => boolean, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe("SSE hub", () => {
+  it("each viewer gets the frames of its audience; viewers who see the same get the same bytes", async () => {
+    const url = await start();
+    const [ana, ana2, ben, cem] = [connect(url, "ana"), connect(url, "ana"), connect(url, "ben"), connect(url, "cem")];
+    await Promise.all([ana.opened, ana2.opened, ben.opened, cem.opened]);
+    await until(() => hub!.clientCount() === 4);
+    hub!.publish("t", {
+      seq: 1,
+      frames: [
+        { event: "timeline.append", json: '{"n":"everyone"}' },
+        { event: "notification", json: '{"n":"ana and ben"}', audience: new Set(["ana", "ben"]) },
+        { event: "notification", json: '{"n":"cem only"}', audience: new Set(["cem"]) },
+      ],
+    });
+    await until(() => [ana, ana2, ben, cem].every((c) => c.ids().includes(1)));
+    const frames = (c: ReturnType<typeof connect>) => c.text().slice(c.text().indexOf("\n\n", c.text().indexOf("event: hello")) + 2);
+    expect(frames(ana)).toBe('event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"ana and ben"}\n\n');
+    expect(frames(ana2)).toBe(frames(ana));
+    expect(frames(ben)).toBe(frames(ana));
+    expect(frames(cem)).toBe('event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"cem only"}\n\n');
+  });
+
+  it("a reader that falls behind gets every frame, in order, once it reads again; one that never reads is cut", async () => {
+    const url = await start();
+    const slow = connect(url, "ana", true);
+    const stuck = connect(url, "ana", true);
+    await Promise.all([slow.opened, stuck.opened]);
+    await until(() => hub!.clientCount() === 2);
+    // ≈ 3 MiB for the slow reader (under the 4 MiB a connection may hold), published over many turns
+    const body = JSON.stringify({ text: "x".repeat(8 * 1024) });
+    for (let seq = 1; seq <= 360; seq++) {
+      hub!.publish("t", { seq, frames: [{ event: "timeline.append", json: body }] });
+      if (seq % 10 === 0) await turn();
+    }
+    await turn();
+    slow.resume();
+    await until(() => slow.ids().length === 360);
+    expect(slow.ids()).toEqual(Array.from({ length: 360 }, (_, i) => i + 1));
+    expect(slow.closed()).toBe(false);
+    // the one that never reads: past 4 MiB held for it (beyond what the kernel buffers), its
+    // stream is cut (it resumes by cursor)
+    for (let seq = 361; seq <= 3000; seq++) {
+      hub!.publish("t", { seq, frames: [{ event: "timeline.append", json: body }] });
+      if (seq % 10 === 0) await turn();
+    }
+    await until(() => hub!.clientCount() === 1);
+    await until(() => slow.ids().length === 3000);
+    expect(slow.ids().at(-1)).toBe(3000);
+    expect(slow.closed()).toBe(false);
+  });
+});
