@@ -20,6 +20,8 @@ export const ZSessionView = z.object({
   email: z.string().nullable(),
   /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
   locale: z.string().optional(),
+  /** Whether the others see when I read their messages (default on). */
+  read_receipts: z.boolean().optional(),
 });
 
 /** `GET /v1/invites/:invite`. */

@@ -135,7 +135,12 @@ export const ZReactRequest = z.strictObject({
   on: z.boolean(),
 });
 
-export const ZReadMarkerRequest = z.strictObject({ tenant_id: ZTenantId.optional(), cursor: ZCursor });
+export const ZReadMarkerRequest = z.strictObject({
+  tenant_id: ZTenantId.optional(),
+  cursor: ZCursor,
+  /** "delivered": it reached this device but is not read yet (the sender's ✓✓); default "read". */
+  mark: z.enum(["delivered", "read"]).optional(),
+});
 
 /** Every accepted write answers 202 with this; the rest of the story arrives on the stream. */
 export const ZAcceptedResponse = z.object({
@@ -212,6 +217,11 @@ export const ZConversationSummary = z.object({
   active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
   /** The reader muted it: nothing in it notifies them (their own setting, kept by the gateway). */
   muted: z.boolean().optional(),
+  /**
+   * How far each member's devices got (delivered) and how far they read; `read_up_to` is absent
+   * for a member who turned read receipts off.
+   */
+  receipts: z.array(z.object({ entity_id: ZEntityId, delivered_up_to: ZCursor, read_up_to: ZCursor.optional() })).optional(),
 });
 
 export const ZJobTimelineItem = z.looseObject({

@@ -17,8 +17,10 @@ export const ZProfileUpdateRequest = z
     locale: z.string().min(2).max(LIMITS.localeChars).optional(),
     /** E-mail me what waited on me (needs mail on this server and my email on file). */
     email_digest: z.boolean().optional(),
+    /** Let the others in my conversations see when I read their messages (default on). */
+    read_receipts: z.boolean().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale or email_digest" });
+  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale, email_digest or read_receipts" });
 
 /** A person's profile as the workspace sees it. */
 export const ZProfileView = z.object({
@@ -29,6 +31,7 @@ export const ZProfileView = z.object({
   time_zone: z.string().optional(),
   locale: z.string().optional(),
   email_digest: z.boolean().optional(),
+  read_receipts: z.boolean().optional(),
   created_event_ids: z.array(z.string()),
 });
 

@@ -2,7 +2,7 @@
 // Keeps the UI live: one SSE stream resumed from the last cursor; while it is down, a 10 s poll;
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
-import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
+import { loadDrawer, loadSession, markDeliveredSoon, markReadSoon, refreshAll } from "./actions.js";
 import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
@@ -121,6 +121,7 @@ function onFrame(name, data, id) {
           unread_count: open || mine ? (conv?.unread_count ?? 0) : (conv?.unread_count ?? 0) + 1,
         });
         if (open) markReadSoon(cid);
+        else if (!mine && typeof data.item.cursor === "string") markDeliveredSoon(cid, data.item.cursor);
         // Said once, briefly, for someone else's new item in the conversation on screen.
         if (open && !mine) announce(itemLine(data.item));
         if (open) maybeFocusCard(data.item);

@@ -32,7 +32,7 @@
  *   avatar_url?: string, time_zone?: string, locale?: string }} Entity
  */
 
-/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null }} Me */
+/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null, read_receipts?: boolean }} Me */
 
 /**
  * The job header the UI tracks for chips, drawer and stale-button detection.

@@ -38,6 +38,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       roles: me.roles,
       email: me.email?.redacted ?? null,
       ...(me.locale ? { locale: me.locale } : {}),
+      read_receipts: me.read_receipts !== false,
     };
   };
 

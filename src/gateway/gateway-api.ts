@@ -45,6 +45,8 @@ export interface SessionView {
   email: string | null;
   /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
   locale?: string;
+  /** Whether the others see when I read their messages (my profile's setting; default on). */
+  read_receipts: boolean;
 }
 
 /**

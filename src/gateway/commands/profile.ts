@@ -43,7 +43,10 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     const others = Object.keys(body).filter((k) => k !== "display_name");
     if (others.length) throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
   }
-  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string; email_digest?: boolean } = { entity_id: entityId };
+  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string; email_digest?: boolean; read_receipts?: boolean } = {
+    entity_id: entityId,
+  };
+  if (body.read_receipts !== undefined) payload.read_receipts = body.read_receipts;
   if (body.email_digest !== undefined) {
     // Turning it on needs somewhere to send it; turning it off never does.
     const why = body.email_digest ? digestUnavailable(core, target) : undefined;
@@ -72,6 +75,7 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     ...(target.time_zone ? { time_zone: target.time_zone } : {}),
     ...(target.locale ? { locale: target.locale } : {}),
     ...(target.email_digest !== undefined ? { email_digest: target.email_digest } : {}),
+    read_receipts: target.read_receipts !== false,
     ...payload,
   };
   return core.commit(p.tenantId, [ev], { idem, status: 200, body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }) });

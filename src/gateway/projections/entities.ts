@@ -22,6 +22,7 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
       ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
       ...(prev?.email_digest !== undefined ? { email_digest: prev.email_digest } : {}),
+      ...(prev?.read_receipts !== undefined ? { read_receipts: prev.read_receipts } : {}),
       ...(prev?.status ? { status: prev.status } : {}),
       ...(prev?.paused ? { paused: true } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
@@ -40,6 +41,7 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       else delete row.avatar_url;
     }
     if (p.email_digest !== undefined) row.email_digest = p.email_digest;
+    if (p.read_receipts !== undefined) row.read_receipts = p.read_receipts;
     if (p.time_zone !== undefined) row.time_zone = p.time_zone;
     if (p.locale !== undefined) row.locale = p.locale;
     row.updated_at = ev.ts;

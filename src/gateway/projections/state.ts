@@ -24,6 +24,8 @@ export interface EntityRow {
   profile_avatar?: string;
   /** entity.profile_updated: the person asked for the e-mail digest (theirs alone to read). */
   email_digest?: boolean;
+  /** entity.profile_updated: false when the person keeps when they read to themself. */
+  read_receipts?: boolean;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   /** Set while an admin has it deactivated (a removed agent stays removed). */
@@ -59,6 +61,8 @@ export interface ConversationRow {
   last_preview?: { kind: string; text?: string | undefined; job_id?: string; card_type?: string };
   /** entity → tenant_seq read up to (message.delivered, or their own last message). */
   read_marks: Map<string, number>;
+  /** entity → tenant_seq one of their devices has received up to (at least their read mark). */
+  delivered_marks: Map<string, number>;
   updated_at: string;
   source_event_id: string;
 }
