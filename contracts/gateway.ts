@@ -142,6 +142,9 @@ export const ZReadMarkerRequest = z.strictObject({
   mark: z.enum(["delivered", "read"]).optional(),
 });
 
+/** `POST /v1/conversations/:id/typing`: I am typing in it now (an ephemeral signal, no ledger event). */
+export const ZTypingRequest = z.strictObject({ tenant_id: ZTenantId.optional() });
+
 /** Every accepted write answers 202 with this; the rest of the story arrives on the stream. */
 export const ZAcceptedResponse = z.object({
   accepted: z.literal(true),

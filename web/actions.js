@@ -111,6 +111,20 @@ export function markReadSoon(cid) {
   });
 }
 
+/** @type {Record<string, number>} */
+const typingSent = {};
+/**
+ * Tells the conversation's other members I am typing, at most every 3 s (the server shows it for
+ * 6 s and throttles too).
+ * @param {string} cid
+ */
+export function typingSoon(cid) {
+  const now = Date.now();
+  if (now - (typingSent[cid] ?? 0) < 3000) return;
+  typingSent[cid] = now;
+  api.typing(cid).catch(() => {});
+}
+
 /** @type {Record<string, { seq: number, timer: ReturnType<typeof setTimeout> | null }>} */
 const deliveredSent = {};
 /**
@@ -194,6 +208,8 @@ export function openRunForm(cid, tool) {
 
 /** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers @param {string[]} [mentions] entity ids the text mentions */
 export function sendText(cid, text, replyTo, mentions) {
+  // The message ends this bout of typing; the next keystroke starts another.
+  delete typingSent[cid];
   sendWithBubble(
     cid,
     "lm",

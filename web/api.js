@@ -189,6 +189,8 @@ export const api = {
   /** Rename a group. @param {string} id @param {string} title */
   renameConversation: (id, title) => request("PUT", `/v1/conversations/${enc(id)}/title`, { body: { title } }),
   markRead: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor } }),
+  /** I am typing here (nothing stored; no Idempotency-Key). @param {string} id */
+  typing: (id) => request("POST", `/v1/conversations/${enc(id)}/typing`, { body: {} }),
   /** It reached this device, not read yet (the sender's ✓✓). @param {string} id @param {string} cursor */
   markDelivered: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor, mark: "delivered" } }),
 
@@ -324,6 +326,7 @@ export const api = {
       "notification",
       "entity.update",
       "policy.update",
+      "typing",
       "heartbeat",
     ];
     for (const name of names) {

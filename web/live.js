@@ -3,7 +3,7 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
 import { loadDrawer, loadSession, markDeliveredSoon, markReadSoon, refreshAll } from "./actions.js";
-import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities } from "./store.js";
+import { clearTyping, dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities, setTyping } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
@@ -108,6 +108,8 @@ function onFrame(name, data, id) {
     case "timeline.append": {
       const cid = data.conversation_id;
       const fresh = mergeItems(cid, [data.item]);
+      // Their message is what they were typing.
+      if (data.item?.sender?.entity_id) clearTyping(cid, data.item.sender.entity_id);
       const s = getState();
       if (fresh.length) {
         const mine = data.item.sender?.entity_id === s.me?.entity_id;
@@ -169,6 +171,10 @@ function onFrame(name, data, id) {
         setEntities([{ avatar_url: undefined, ...data.entity }]);
         renameDirectChats(data.entity);
       }
+      break;
+    case "typing":
+      // Shown for the server's 6 s from now by this page's clock (the two clocks may differ).
+      if (data?.conversation_id && data.entity_id !== getState().me?.entity_id) setTyping(data.conversation_id, data.entity_id, String(data.display_name ?? ""), 6000);
       break;
     case "policy.update":
       // The Policies admin screen (if open) reloads through its own route.

@@ -170,7 +170,8 @@ export interface Delta {
     | "artifact.added"
     | "notification"
     | "entity.update"
-    | "policy.update";
+    | "policy.update"
+    | "typing";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
   /** Messages whose text this frame carries: deleting one rewrites the frame in the resume log. */
