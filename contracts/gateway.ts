@@ -203,6 +203,11 @@ export const ZPresence = z.object({
   since: ZIsoTime,
   last_seen_at: ZIsoTime.optional(),
   detail: z.string().optional(),
+  /**
+   * People only, from their open sessions: online (a page of theirs is connected and they were
+   * active in the last 10 minutes), away (connected, idle longer) or offline (see last_seen_at).
+   */
+  connection: z.enum(["online", "away", "offline"]).optional(),
 });
 
 export const ZConversationSummary = z.object({

@@ -22,7 +22,8 @@
 
 /**
  * Presence as the UI keeps it (the gateway's Presence without tenant).
- * @typedef {{ state: PresenceState, job_id?: string, job_title?: string, detail?: string, since?: string }} Presence
+ * @typedef {{ state: PresenceState, job_id?: string, job_title?: string, detail?: string, since?: string,
+ *   connection?: 'online' | 'away' | 'offline', last_seen_at?: string }} Presence
  */
 
 /**

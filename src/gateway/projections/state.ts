@@ -124,6 +124,9 @@ export interface TenantState {
   cards: Map<string, CardRow>;
   presence: Map<string, TPresence>;
   lastSeenMs: Map<string, number>;
+  /** Not from the ledger: each person's open streams now, and when one last opened or closed. */
+  streams: Map<string, number>;
+  streamSeenMs: Map<string, number>;
   /** Indexes so presence and list rows never scan every job: in_progress/waiting_input jobs, */
   liveJobs: Set<string>;
   /** proposed jobs per owner, */
@@ -150,6 +153,8 @@ export function createTenantState(tenantId: string): TenantState {
     cards: new Map(),
     presence: new Map(),
     lastSeenMs: new Map(),
+    streams: new Map(),
+    streamSeenMs: new Map(),
     liveJobs: new Set(),
     proposedByOwner: new Map(),
     activeJobsByConversation: new Map(),

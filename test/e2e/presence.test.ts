@@ -1,0 +1,39 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchBrowser, PHONE, signedIn, textOf } from "./harness.js";
+
+/**
+ * People's presence between two live browsers: Dan's header for his chat with Ana says Online
+ * while a page of hers is open and "Last seen …" once she closes it; the agent stays Available.
+ */
+let server: TestServer;
+let browser: Browser;
+const dan = () => server.demo.humans.find((h) => h.display_name === "Dan")!;
+const ana = () => server.demo.humans.find((h) => h.display_name === "Ana")!;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("presence for people", () => {
+  test("online while her page is open, last seen once it closes", async () => {
+    const d = await signedIn(browser, server.url, dan().token);
+    await d.page.goto(`${server.url}/c/cnv_dan_ana`);
+    const status = d.page.locator(".chat-status .presence");
+    await expect.poll(() => textOf(status), { timeout: 10_000 }).toMatch(/^Last seen /);
+
+    const a = await signedIn(browser, server.url, ana().token, PHONE);
+    await expect.poll(() => textOf(status), { timeout: 10_000 }).toBe("Online");
+    await a.ctx.close();
+    await expect.poll(() => textOf(status), { timeout: 10_000 }).toMatch(/^Last seen \d{1,2}:\d{2}/);
+
+    await d.page.goto(`${server.url}/c/${server.demo.conversation_id}`);
+    await expect.poll(() => textOf(d.page.locator(".chat-status .presence")), { timeout: 10_000 }).toBe("Available");
+    await d.ctx.close();
+  }, 60_000);
+});
