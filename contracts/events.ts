@@ -153,6 +153,11 @@ export const ZEntityProfileUpdatedPayload = z.strictObject({
   email_digest: z.boolean().optional(),
   /** false: the others in my conversations see my messages delivered, never read. */
   read_receipts: z.boolean().optional(),
+  /** A custom status everyone sees ("" clears it), and when it ends by itself ("" never). */
+  status_text: z.string().max(100).optional(),
+  status_until: z.union([ZIsoTime, z.literal("")]).optional(),
+  /** Do not disturb until then ("" ends it): no notifications, push or digest, meanwhile. */
+  dnd_until: z.union([ZIsoTime, z.literal("")]).optional(),
 });
 
 /**

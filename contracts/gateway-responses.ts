@@ -38,6 +38,11 @@ const ZEntityItem = z.object({
   avatar_url: z.string().optional(),
   time_zone: z.string().optional(),
   locale: z.string().optional(),
+  /** A custom status (shown while `status_until` is ahead, or always without it). */
+  status_text: z.string().optional(),
+  status_until: ZIsoTime.optional(),
+  /** Do not disturb until then. */
+  dnd_until: ZIsoTime.optional(),
   presence: ZPresence.optional(),
 });
 

@@ -68,6 +68,9 @@ export const ZSseEntityUpdate = z.object({
     avatar_url: z.string().optional(),
     time_zone: z.string().optional(),
     locale: z.string().optional(),
+    status_text: z.string().optional(),
+    status_until: ZIsoTime.optional(),
+    dnd_until: ZIsoTime.optional(),
   }),
 });
 /**

@@ -166,9 +166,9 @@ function onFrame(name, data, id) {
       break;
     case "entity.update":
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
-      // The frame is the whole public profile: a picture it no longer names was removed.
+      // The frame is the whole public profile: a picture or status it no longer names was removed.
       if (data?.entity?.entity_id) {
-        setEntities([{ avatar_url: undefined, ...data.entity }]);
+        setEntities([{ avatar_url: undefined, status_text: undefined, status_until: undefined, dnd_until: undefined, ...data.entity }]);
         renameDirectChats(data.entity);
       }
       break;

@@ -30,7 +30,7 @@
  * A coworker or contact as the directory returns it; fields beyond these are ignored.
  * @typedef {{ entity_id: string, display_name: string, actor_type?: 'human'|'agent'|'system',
  *   role?: string, roles?: string[], capabilities?: string[], email?: string, phone?: string, kind?: string,
- *   avatar_url?: string, time_zone?: string, locale?: string }} Entity
+ *   avatar_url?: string, time_zone?: string, locale?: string, status_text?: string, status_until?: string, dnd_until?: string }} Entity
  */
 
 /** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null, read_receipts?: boolean }} Me */

@@ -36,4 +36,22 @@ describe("presence for people", () => {
     await expect.poll(() => textOf(d.page.locator(".chat-status .presence")), { timeout: 10_000 }).toBe("Available");
     await d.ctx.close();
   }, 60_000);
+
+  test("a status and do not disturb set in one browser show in the other's header, live", async () => {
+    const d = await signedIn(browser, server.url, dan().token);
+    await d.page.goto(`${server.url}/c/cnv_dan_ana`);
+    const a = await signedIn(browser, server.url, ana().token, PHONE);
+    await a.page.getByRole("button", { name: "Your profile" }).click();
+    const dialog = a.page.getByRole("dialog", { name: "Your profile" });
+    await dialog.getByRole("textbox", { name: "What are you up to?" }).fill("At the dentist");
+    await dialog.getByRole("combobox", { name: "Clear after" }).selectOption("1h");
+    await dialog.getByRole("button", { name: "Set status" }).click();
+    await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("At the dentist");
+    await dialog.getByRole("checkbox", { name: /Do not disturb/ }).check();
+    await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("At the dentist · Do not disturb");
+    await dialog.getByRole("button", { name: "Clear status" }).click();
+    await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("Do not disturb");
+    await a.ctx.close();
+    await d.ctx.close();
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
 import { PersonPresence, PresenceLine } from "./presence-line.js";
 import { StatePill } from "./state-pill.js";
+import { PersonStatus } from "./status-setting.js";
 
 /** @typedef {import('../types.js').Entity} Entity */
 /** @typedef {import('../types.js').Presence} Presence */
@@ -28,7 +29,7 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
           isAgent
             ? html`<${PresenceLine} presence=${presence} />`
             : other && other.kind !== "contact" && members <= 2
-              ? html`<${PersonPresence} presence=${presence} />`
+              ? html`<${PersonPresence} presence=${presence} /><${PersonStatus} who=${other} />`
               : html`<span class="presence presence-offline">${members > 2 ? t("chat.members_count", { count: members }) : other?.kind === "contact" ? t("chat.contact") : t("chat.coworker")}</span>`
         }
         ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}

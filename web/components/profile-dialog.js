@@ -9,6 +9,7 @@ import { SessionsSection } from "./sessions-section.js";
 import { PasskeysSection } from "./passkeys-section.js";
 import { ThemeSwitch } from "./theme-switch.js";
 import { ReadReceiptsSetting } from "./receipts.js";
+import { StatusSetting } from "./status-setting.js";
 import { AUTO, LOCALES, loadLocale, pickLocale, t } from "../i18n.js";
 
 /** @typedef {import('../store.js').State} State */
@@ -64,6 +65,7 @@ export function ProfileDialog({ s }) {
     </form>
     <${DigestSetting} s=${s} />
     <${ReadReceiptsSetting} s=${s} />
+    <${StatusSetting} s=${s} />
     <${PasskeysSection} />
     <${SessionsSection} />
     <${ThemeSwitch} />

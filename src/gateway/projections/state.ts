@@ -26,6 +26,10 @@ export interface EntityRow {
   email_digest?: boolean;
   /** entity.profile_updated: false when the person keeps when they read to themself. */
   read_receipts?: boolean;
+  /** entity.profile_updated: a custom status and when it ends; do not disturb until. */
+  status_text?: string;
+  status_until?: string;
+  dnd_until?: string;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   /** Set while an admin has it deactivated (a removed agent stays removed). */
