@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from "../support/server.js";
 import { launchBrowser, PHONE, signedIn, textOf } from "./harness.js";
 
 /**
+ * (And, while a page is open, how sizes read.)
  * People's presence between two live browsers: Dan's header for his chat with Ana says Online
  * while a page of hers is open and "Last seen …" once she closes it; the agent stays Available.
  */
@@ -52,6 +53,16 @@ describe("presence for people", () => {
     await dialog.getByRole("button", { name: "Clear status" }).click();
     await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("Do not disturb");
     await a.ctx.close();
+    await d.ctx.close();
+  }, 60_000);
+
+  test("file sizes read as words in both languages: 1 byte, 607 bytes", async () => {
+    const d = await signedIn(browser, server.url, dan().token);
+    // A string, so the page's own import() runs (not the test runner's rewrite of it).
+    const sizes = () => d.page.evaluate<string[]>(`import("/format.js").then((f) => [f.bytes(1), f.bytes(607), f.bytes(2048)])`);
+    expect(await sizes()).toEqual(["1 byte", "607 bytes", "2 kB"]);
+    await d.page.evaluate(`import("/i18n.js").then((i) => i.loadLocale("pt"))`);
+    expect((await sizes()).slice(0, 2)).toEqual(["1 byte", "607 bytes"]);
     await d.ctx.close();
   }, 60_000);
 });
