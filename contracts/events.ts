@@ -72,6 +72,8 @@ export const ZMessageDeliveredPayload = z.strictObject({
   /** Everything in the conversation up to this tenant_seq has been read by the actor. */
   up_to_seq: z.number().int().nonnegative(),
   message_id: short(128).optional(),
+  /** "delivered": reached one of the actor's devices, not yet read. Absent or "read": read. */
+  mark: z.enum(["delivered", "read"]).optional(),
 });
 
 /** The author's new text for one of their messages (the timeline shows the latest, marked edited). */
@@ -149,6 +151,13 @@ export const ZEntityProfileUpdatedPayload = z.strictObject({
   locale: short(35).optional(),
   /** The person wants an e-mail of what waited on them (DIGEST_AFTER_MINUTES). */
   email_digest: z.boolean().optional(),
+  /** false: the others in my conversations see my messages delivered, never read. */
+  read_receipts: z.boolean().optional(),
+  /** A custom status everyone sees ("" clears it), and when it ends by itself ("" never). */
+  status_text: z.string().max(100).optional(),
+  status_until: z.union([ZIsoTime, z.literal("")]).optional(),
+  /** Do not disturb until then ("" ends it): no notifications, push or digest, meanwhile. */
+  dnd_until: z.union([ZIsoTime, z.literal("")]).optional(),
 });
 
 /**

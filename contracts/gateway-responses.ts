@@ -20,6 +20,8 @@ export const ZSessionView = z.object({
   email: z.string().nullable(),
   /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
   locale: z.string().optional(),
+  /** Whether the others see when I read their messages (default on). */
+  read_receipts: z.boolean().optional(),
 });
 
 /** `GET /v1/invites/:invite`. */
@@ -36,6 +38,11 @@ const ZEntityItem = z.object({
   avatar_url: z.string().optional(),
   time_zone: z.string().optional(),
   locale: z.string().optional(),
+  /** A custom status (shown while `status_until` is ahead, or always without it). */
+  status_text: z.string().optional(),
+  status_until: ZIsoTime.optional(),
+  /** Do not disturb until then. */
+  dnd_until: ZIsoTime.optional(),
   presence: ZPresence.optional(),
 });
 

@@ -135,7 +135,15 @@ export const ZReactRequest = z.strictObject({
   on: z.boolean(),
 });
 
-export const ZReadMarkerRequest = z.strictObject({ tenant_id: ZTenantId.optional(), cursor: ZCursor });
+export const ZReadMarkerRequest = z.strictObject({
+  tenant_id: ZTenantId.optional(),
+  cursor: ZCursor,
+  /** "delivered": it reached this device but is not read yet (the sender's ✓✓); default "read". */
+  mark: z.enum(["delivered", "read"]).optional(),
+});
+
+/** `POST /v1/conversations/:id/typing`: I am typing in it now (an ephemeral signal, no ledger event). */
+export const ZTypingRequest = z.strictObject({ tenant_id: ZTenantId.optional() });
 
 /** Every accepted write answers 202 with this; the rest of the story arrives on the stream. */
 export const ZAcceptedResponse = z.object({
@@ -195,6 +203,11 @@ export const ZPresence = z.object({
   since: ZIsoTime,
   last_seen_at: ZIsoTime.optional(),
   detail: z.string().optional(),
+  /**
+   * People only, from their open sessions: online (a page of theirs is connected and they were
+   * active in the last 10 minutes), away (connected, idle longer) or offline (see last_seen_at).
+   */
+  connection: z.enum(["online", "away", "offline"]).optional(),
 });
 
 export const ZConversationSummary = z.object({
@@ -212,6 +225,11 @@ export const ZConversationSummary = z.object({
   active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
   /** The reader muted it: nothing in it notifies them (their own setting, kept by the gateway). */
   muted: z.boolean().optional(),
+  /**
+   * How far each member's devices got (delivered) and how far they read; `read_up_to` is absent
+   * for a member who turned read receipts off.
+   */
+  receipts: z.array(z.object({ entity_id: ZEntityId, delivered_up_to: ZCursor, read_up_to: ZCursor.optional() })).optional(),
 });
 
 export const ZJobTimelineItem = z.looseObject({

@@ -1,6 +1,6 @@
 import { LIMITS } from "./facts.js";
 import { z } from "zod";
-import { ZEntityId, ZJobId, ZTenantId } from "./primitives.js";
+import { ZEntityId, ZIsoTime, ZJobId, ZTenantId } from "./primitives.js";
 
 /**
  * People: a person's profile (the name others see, an avatar, the time zone agents schedule in,
@@ -17,8 +17,17 @@ export const ZProfileUpdateRequest = z
     locale: z.string().min(2).max(LIMITS.localeChars).optional(),
     /** E-mail me what waited on me (needs mail on this server and my email on file). */
     email_digest: z.boolean().optional(),
+    /** Let the others in my conversations see when I read their messages (default on). */
+    read_receipts: z.boolean().optional(),
+    /** A custom status everyone sees, ending by itself at `until` if given; null clears it. */
+    status: z
+      .strictObject({ text: z.string().trim().min(1).max(100), until: ZIsoTime.optional() })
+      .nullable()
+      .optional(),
+    /** Do not disturb until then (notifications, push and digest wait); null ends it. */
+    dnd_until: ZIsoTime.nullable().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale or email_digest" });
+  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale, email_digest, read_receipts, status or dnd_until" });
 
 /** A person's profile as the workspace sees it. */
 export const ZProfileView = z.object({
@@ -29,6 +38,10 @@ export const ZProfileView = z.object({
   time_zone: z.string().optional(),
   locale: z.string().optional(),
   email_digest: z.boolean().optional(),
+  read_receipts: z.boolean().optional(),
+  status_text: z.string().optional(),
+  status_until: z.string().optional(),
+  dnd_until: z.string().optional(),
   created_event_ids: z.array(z.string()),
 });
 

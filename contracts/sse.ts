@@ -19,6 +19,7 @@ export const SSE_EVENT_NAMES = [
   "notification",
   "entity.update",
   "policy.update",
+  "typing",
   "heartbeat",
   "error",
 ] as const;
@@ -67,6 +68,9 @@ export const ZSseEntityUpdate = z.object({
     avatar_url: z.string().optional(),
     time_zone: z.string().optional(),
     locale: z.string().optional(),
+    status_text: z.string().optional(),
+    status_until: ZIsoTime.optional(),
+    dnd_until: ZIsoTime.optional(),
   }),
 });
 /**
@@ -74,6 +78,11 @@ export const ZSseEntityUpdate = z.object({
  * admins only, and naming nothing but the event, so the Policies screen reloads what it shows.
  */
 export const ZSsePolicyUpdate = z.object({ tenant_id: ZTenantId, event_id: z.string() });
+/**
+ * Someone in the conversation is typing (to its other members only): shown until `until`, or
+ * until their message arrives. Never in the ledger, never replayed on resume.
+ */
+export const ZSseTyping = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, entity_id: ZEntityId, display_name: z.string(), until: ZIsoTime });
 export const ZSseHeartbeat = z.object({ tenant_id: ZTenantId, server_time: ZIsoTime });
 export const ZSseError = z.object({
   tenant_id: ZTenantId,

@@ -40,7 +40,14 @@ export async function loadSession() {
     // The profile's language (or "Automatic") before the signed-in views render.
     if (m.locale) await loadLocale(m.locale).catch((e) => console.error(e));
     setState({
-      me: { entity_id: m.entity_id, tenant_id: m.tenant_id ?? me.tenant_id, display_name: m.display_name ?? t("common.you"), roles: m.roles, email: m.email ?? null },
+      me: {
+        entity_id: m.entity_id,
+        tenant_id: m.tenant_id ?? me.tenant_id,
+        display_name: m.display_name ?? t("common.you"),
+        roles: m.roles,
+        email: m.email ?? null,
+        read_receipts: m.read_receipts !== false,
+      },
       signedOut: false,
     });
     if (me?.entity) setEntities([me.entity]);
@@ -60,6 +67,8 @@ export async function refreshAll() {
   if (ents) setEntities(itemsOf(ents));
   for (const p of itemsOf(pres)) if (p?.entity_id) setPresence(p.entity_id, p);
   setConversations(itemsOf(list));
+  // What waits unread has reached this device: its senders see ✓✓.
+  if (typeof list?.cursor === "string") for (const c of getState().conversations) if (c.unread_count) markDeliveredSoon(c.conversation_id, list.cursor);
   const cid = getState().route.conversationId;
   if (cid) await loadTimeline(cid);
   const d = getState().drawer;
@@ -100,6 +109,39 @@ export function markReadSoon(cid) {
   api.markRead(cid, last.cursor).catch(() => {
     readSent[cid] = -1;
   });
+}
+
+/** @type {Record<string, number>} */
+const typingSent = {};
+/**
+ * Tells the conversation's other members I am typing, at most every 3 s (the server shows it for
+ * 6 s and throttles too).
+ * @param {string} cid
+ */
+export function typingSoon(cid) {
+  const now = Date.now();
+  if (now - (typingSent[cid] ?? 0) < 3000) return;
+  typingSent[cid] = now;
+  api.typing(cid).catch(() => {});
+}
+
+/** @type {Record<string, { seq: number, timer: ReturnType<typeof setTimeout> | null }>} */
+const deliveredSent = {};
+/**
+ * Tells the senders a message reached this device (not read yet); marks close together are sent
+ * once, for the latest.
+ * @param {string} cid @param {string} cursor
+ */
+export function markDeliveredSoon(cid, cursor) {
+  const d = (deliveredSent[cid] ??= { seq: -1, timer: null });
+  if (seqOf(cursor) <= d.seq) return;
+  d.seq = seqOf(cursor);
+  if (d.timer) return;
+  d.timer = setTimeout(() => {
+    d.timer = null;
+    if (d.seq <= (readSent[cid] ?? -1)) return;
+    api.markDelivered(cid, `seq:${d.seq}`).catch(() => {});
+  }, 400);
 }
 
 /**
@@ -166,6 +208,8 @@ export function openRunForm(cid, tool) {
 
 /** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers @param {string[]} [mentions] entity ids the text mentions */
 export function sendText(cid, text, replyTo, mentions) {
+  // The message ends this bout of typing; the next keystroke starts another.
+  delete typingSent[cid];
   sendWithBubble(
     cid,
     "lm",

@@ -189,6 +189,10 @@ export const api = {
   /** Rename a group. @param {string} id @param {string} title */
   renameConversation: (id, title) => request("PUT", `/v1/conversations/${enc(id)}/title`, { body: { title } }),
   markRead: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor } }),
+  /** I am typing here (nothing stored; no Idempotency-Key). @param {string} id */
+  typing: (id) => request("POST", `/v1/conversations/${enc(id)}/typing`, { body: {} }),
+  /** It reached this device, not read yet (the sender's ✓✓). @param {string} id @param {string} cursor */
+  markDelivered: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor, mark: "delivered" } }),
 
   /** @param {string} jobId */
   getJob: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}`),
@@ -268,7 +272,7 @@ export const api = {
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
   setMyEmail: (email) => request("PUT", "/v1/me/email", { body: { email } }),
-  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string, email_digest?: boolean }} body */
+  /** My display name, time zone (IANA) or language. @param {{ display_name?: string, time_zone?: string, locale?: string, email_digest?: boolean, read_receipts?: boolean }} body */
   updateProfile: (body) => request("PUT", "/v1/me/profile", { body }),
   /** My profile picture (a PNG, JPEG, GIF or WebP the server checks). @param {File} file */
   setAvatar: (file) => {
@@ -322,6 +326,7 @@ export const api = {
       "notification",
       "entity.update",
       "policy.update",
+      "typing",
       "heartbeat",
     ];
     for (const name of names) {

@@ -51,13 +51,16 @@ export async function boot() {
 
 /**
  * A sign-in link lands on "/": on a wide screen, go straight into the most recent chat with an
- * agent coworker (the demo opens into Dan's chat with Office Scheduler); phones keep the list.
+ * agent coworker (the demo opens into Dan's chat with Office Scheduler) unless it has unread
+ * messages (opening it would mark them read unseen); phones keep the list.
  */
 function openFirstOnWide() {
   const s = getState();
   if (s.route.name !== "home" || innerWidth <= 760 || !s.conversations.length) return;
   const withAgent = s.conversations.find((c) => c.participant_entity_ids.some((id) => s.entities[id]?.actor_type === "agent"));
   const c = withAgent ?? s.conversations[0];
+  // Opening a chat marks it read: one with unread messages waits for the person to choose it.
+  if (c.unread_count > 0) return;
   navigate(`/c/${encodeURIComponent(c.conversation_id)}`, { replace: true });
 }
 

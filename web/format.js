@@ -67,7 +67,8 @@ export function shortId(id) {
 /** @param {number | undefined} n */
 export function bytes(n) {
   if (n == null) return "";
-  if (n < 1024) return numberFormat({ style: "unit", unit: "byte", unitDisplay: "short" }).format(n);
+  // Intl's short "byte" unit reads "607 byte" in English: the catalog says it properly.
+  if (n < 1024) return t("size.bytes", { n });
   if (n < 1024 * 1024) return numberFormat({ style: "unit", unit: "kilobyte", maximumFractionDigits: n < 10240 ? 1 : 0 }).format(n / 1024);
   return numberFormat({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(n / 1024 / 1024);
 }

@@ -2,8 +2,8 @@
 // Keeps the UI live: one SSE stream resumed from the last cursor; while it is down, a 10 s poll;
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
-import { loadDrawer, loadSession, markReadSoon, refreshAll } from "./actions.js";
-import { dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities } from "./store.js";
+import { loadDrawer, loadSession, markDeliveredSoon, markReadSoon, refreshAll } from "./actions.js";
+import { clearTyping, dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities, setTyping } from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
@@ -108,6 +108,8 @@ function onFrame(name, data, id) {
     case "timeline.append": {
       const cid = data.conversation_id;
       const fresh = mergeItems(cid, [data.item]);
+      // Their message is what they were typing.
+      if (data.item?.sender?.entity_id) clearTyping(cid, data.item.sender.entity_id);
       const s = getState();
       if (fresh.length) {
         const mine = data.item.sender?.entity_id === s.me?.entity_id;
@@ -121,6 +123,7 @@ function onFrame(name, data, id) {
           unread_count: open || mine ? (conv?.unread_count ?? 0) : (conv?.unread_count ?? 0) + 1,
         });
         if (open) markReadSoon(cid);
+        else if (!mine && typeof data.item.cursor === "string") markDeliveredSoon(cid, data.item.cursor);
         // Said once, briefly, for someone else's new item in the conversation on screen.
         if (open && !mine) announce(itemLine(data.item));
         if (open) maybeFocusCard(data.item);
@@ -163,11 +166,15 @@ function onFrame(name, data, id) {
       break;
     case "entity.update":
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
-      // The frame is the whole public profile: a picture it no longer names was removed.
+      // The frame is the whole public profile: a picture or status it no longer names was removed.
       if (data?.entity?.entity_id) {
-        setEntities([{ avatar_url: undefined, ...data.entity }]);
+        setEntities([{ avatar_url: undefined, status_text: undefined, status_until: undefined, dnd_until: undefined, ...data.entity }]);
         renameDirectChats(data.entity);
       }
+      break;
+    case "typing":
+      // Shown for the server's 6 s from now by this page's clock (the two clocks may differ).
+      if (data?.conversation_id && data.entity_id !== getState().me?.entity_id) setTyping(data.conversation_id, data.entity_id, String(data.display_name ?? ""), 6000);
       break;
     case "policy.update":
       // The Policies admin screen (if open) reloads through its own route.

@@ -30,6 +30,7 @@
  *   compose: ComposeMode | null,
  *   dialog: Dialog | null,
  *   threads: Record<string, import('./types.js').ThreadContext>,
+ *   typing: Record<string, Record<string, string>>,
  * }} State
  */
 
@@ -67,6 +68,7 @@ let state = {
   compose: null,
   dialog: null,
   threads: {},
+  typing: {},
 };
 
 /** @type {Set<() => void>} */
@@ -229,6 +231,28 @@ export function setEntities(list) {
 /** @param {string} entityId @param {Presence} p */
 export function setPresence(entityId, p) {
   setState({ presence: { ...state.presence, [entityId]: p } });
+}
+
+/** @type {Record<string, ReturnType<typeof setTimeout>>} */
+const typingTimers = {};
+/**
+ * Someone (not me) is typing in a conversation: shown for `ms`, unless it is renewed or their
+ * message arrives first.
+ * @param {string} cid @param {string} entityId @param {string} name @param {number} ms
+ */
+export function setTyping(cid, entityId, name, ms) {
+  const key = `${cid} ${entityId}`;
+  clearTimeout(typingTimers[key]);
+  typingTimers[key] = setTimeout(() => clearTyping(cid, entityId), ms);
+  setState({ typing: { ...state.typing, [cid]: { ...state.typing[cid], [entityId]: name } } });
+}
+
+/** @param {string} cid @param {string} entityId */
+export function clearTyping(cid, entityId) {
+  if (!state.typing[cid]?.[entityId]) return;
+  clearTimeout(typingTimers[`${cid} ${entityId}`]);
+  const { [entityId]: _gone, ...rest } = state.typing[cid];
+  setState({ typing: { ...state.typing, [cid]: rest } });
 }
 
 /**

@@ -22,17 +22,18 @@
 
 /**
  * Presence as the UI keeps it (the gateway's Presence without tenant).
- * @typedef {{ state: PresenceState, job_id?: string, job_title?: string, detail?: string, since?: string }} Presence
+ * @typedef {{ state: PresenceState, job_id?: string, job_title?: string, detail?: string, since?: string,
+ *   connection?: 'online' | 'away' | 'offline', last_seen_at?: string }} Presence
  */
 
 /**
  * A coworker or contact as the directory returns it; fields beyond these are ignored.
  * @typedef {{ entity_id: string, display_name: string, actor_type?: 'human'|'agent'|'system',
  *   role?: string, roles?: string[], capabilities?: string[], email?: string, phone?: string, kind?: string,
- *   avatar_url?: string, time_zone?: string, locale?: string }} Entity
+ *   avatar_url?: string, time_zone?: string, locale?: string, status_text?: string, status_until?: string, dnd_until?: string }} Entity
  */
 
-/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null }} Me */
+/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null, read_receipts?: boolean }} Me */
 
 /**
  * The job header the UI tracks for chips, drawer and stale-button detection.

@@ -22,12 +22,14 @@ import type { GatewayApi, SessionView } from "./gateway-api.js";
 import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { ServerResponse } from "node:http";
 import { searchMessages } from "./search/index.js";
+import { signalTyping, type TypingThrottle } from "./commands/typing.js";
 
 /**
  * The gateway's door over its commands and reads. Each method is what one route does once the
  * request is parsed: the routes (src/gateway/routes/) only parse, call and answer.
  */
 export function createGatewayApi(core: Core, live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void }): GatewayApi {
+  const typing: TypingThrottle = new Map();
   const sessionOf = (p: Principal): SessionView => {
     const me = core.me(p);
     return {
@@ -38,6 +40,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       roles: me.roles,
       email: me.email?.redacted ?? null,
       ...(me.locale ? { locale: me.locale } : {}),
+      read_receipts: me.read_receipts !== false,
     };
   };
 
@@ -122,6 +125,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       return postText(core, p, conversationId, body, idem);
     },
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
+    signalTyping: (p, id) => signalTyping(core, typing, p, id),
     addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
     removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
     renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),

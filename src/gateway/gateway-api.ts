@@ -45,6 +45,8 @@ export interface SessionView {
   email: string | null;
   /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
   locale?: string;
+  /** Whether the others see when I read their messages (my profile's setting; default on). */
+  read_receipts: boolean;
 }
 
 /**
@@ -143,6 +145,8 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   reactToMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZReactRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */
   markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/typing: a `typing` frame to its other members (throttled; nothing stored). */
+  signalTyping(p: Principal, conversationId: string): { ok: true };
   /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text; a declared picture must be one. */
   attachFile(p: Principal, conversationId: string, file: File, idem: IdemScope, caption?: string): Promise<StoredResponse>;
   /** GET /v1/artifacts/:id: an attachment or an Office file, for members of its conversation. */

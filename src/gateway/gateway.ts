@@ -16,7 +16,7 @@ import { createCore, silentLogger, type Core, type Logger, type SignupMode } fro
 import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
-import { presenceFrame } from "./projections/presence.js";
+import { evaluatePresence, presenceFrame } from "./projections/presence.js";
 import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
 import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
@@ -262,6 +262,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     stream(p, res, cursor, tokenHash) {
       live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
       const state = core.tenant(p.tenantId);
+      // A person's open pages are their presence: online now, last seen when the last one closes.
+      const connected = (by: number) => {
+        state.streams.set(p.entityId, Math.max(0, (state.streams.get(p.entityId) ?? 0) + by));
+        state.streamSeenMs.set(p.entityId, clock.now());
+        const d = evaluatePresence(state, p.entityId, clock.now());
+        if (d) hub.publish(p.tenantId, toGroup(null, [d]));
+      };
+      connected(1);
+      res.once("close", () => connected(-1));
       const hello = {
         tenant_id: p.tenantId,
         server_time: clock.iso(),

@@ -143,6 +143,8 @@ export function listEntities(core: Core, p: Principal) {
     ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
     ...(e.time_zone ? { time_zone: e.time_zone } : {}),
     ...(e.locale ? { locale: e.locale } : {}),
+    ...(e.status_text ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) } : {}),
+    ...(e.dnd_until ? { dnd_until: e.dnd_until } : {}),
     presence: state.presence.get(e.entity_id),
   }));
   return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };

@@ -95,16 +95,16 @@ describe("presence derivation (seed rules)", () => {
     expect(last(w.out, "ent_dan").state).toBe("available");
   });
 
-  it("goes offline after 5 min (agents) and 30 min (humans) without activity, with since at the expiry", () => {
+  it("keeps agents available however long they are idle; people go offline after 30 min without activity, with since at the expiry", () => {
     const w = world();
     w.tick(4);
     expect(last(w.out, "ent_agent").state).toBe("available");
-    w.tick(6);
-    expect(last(w.out, "ent_agent")).toMatchObject({ state: "offline", since: at(5) });
     w.tick(29);
     expect(last(w.out, "ent_dan").state).toBe("available");
     w.tick(45);
     expect(last(w.out, "ent_dan")).toMatchObject({ state: "offline", since: at(30) });
+    w.tick(600);
+    expect(w.state.presence.get("ent_agent")?.state).toBe("available");
     // activity brings them back at the event's time
     w.apply(ev("message.sent", 50, DAN, { message_id: "m", kind: "text", body_text: "back" }));
     expect(last(w.out, "ent_dan")).toMatchObject({ state: "available", since: at(50) });

@@ -241,6 +241,8 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/reactions`, init: json({ emoji: "👍", on: true }) };
     case "POST /v1/conversations/:id/read":
       return { path: `/v1/conversations/${conv}/read`, init: json({ cursor: "seq:1" }) };
+    case "POST /v1/conversations/:id/typing":
+      return { path: `/v1/conversations/${conv}/typing`, init: json({}) };
     case "POST /v1/conversations/:id/attachments": {
       const form = new FormData();
       form.append("file", new Blob(["x"], { type: "text/plain" }), "note.txt");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "../../src/shared/clock.js";
 import { DEFAULT_INSTANT } from "../support/clock.js";
 import { openStream } from "../support/golden.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
 const clock = createManualClock(Date.parse(DEFAULT_INSTANT));
 let t: TestServer;
@@ -22,13 +22,18 @@ describe("time-driven frames (injected clock)", () => {
     const hb = await s.waitFor((f) => f.event === "heartbeat");
     expect(hb.data.tenant_id).toBe("tnt_acme_001");
 
-    await clock.advance(5 * 60_000);
-    const off = await s.waitFor((f) => f.event === "presence.update" && f.data.entity_id === "ent_agent_scheduler" && f.data.presence.state === "offline");
-    const registered = Date.parse(snapshot.data.presence.since);
-    expect(Date.parse(off.data.presence.since)).toBe(registered + 5 * 60_000);
-
-    await clock.advance(30 * 60_000);
-    await s.waitFor((f) => f.event === "presence.update" && f.data.entity_id === "ent_human_dan" && f.data.presence.state === "offline");
+    // Ana, with no page open and idle for 30 min, goes offline; the agent, inside the server, never does.
+    await clock.advance(31 * 60_000);
+    await s.waitFor((f) => f.event === "presence.update" && f.data.entity_id === "ent_human_ana" && f.data.presence.state === "offline");
+    expect(s.frames.some((f) => f.event === "presence.update" && f.data.entity_id === "ent_agent_scheduler" && f.data.presence.state === "offline")).toBe(false);
+    // Dan's page is open: he is online, then away after 10 idle minutes, not offline.
+    const dan = s.frames.filter((f) => f.event === "presence.update" && f.data.entity_id === "ent_human_dan").map((f) => f.data.presence.connection);
+    expect(dan).toContain("online");
+    expect(dan.at(-1)).toBe("away");
     s.close();
+    const danNow = async () => (await getJson(`${t.url}/v1/presence`, t.demo.humans[1]!.token)).body.items.find((p: { entity_id: string }) => p.entity_id === "ent_human_dan");
+    await waitFor(async () => (await danNow())?.connection === "offline", 5000, "Dan offline once his page closed");
+    // Last seen: when his page closed (the clock has not moved since).
+    expect((await danNow()).last_seen_at).toBe(clock.iso());
   });
 });

@@ -110,6 +110,7 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/conversations/:id/messages", what: "post a message", expect: signedIn(404, 404, 202) },
   { method: "POST", route: "/v1/conversations/:id/messages", variant: "own", what: "post in my own conversation", expect: signedIn(404, 202, 202) },
   { method: "POST", route: "/v1/conversations/:id/read", what: "mark it read", expect: signedIn(404, 404, 202) },
+  { method: "POST", route: "/v1/conversations/:id/typing", what: "show its members I am typing", expect: signedIn(404, 404, 200) },
   { method: "PATCH", route: "/v1/conversations/:id/messages/:message_id", what: "edit my message (within MESSAGE_EDIT_WINDOW_SECONDS)", expect: signedIn(404, 404, 202) },
   { method: "DELETE", route: "/v1/conversations/:id/messages/:message_id", what: "delete a message (my own; any, as an admin)", expect: signedIn(404, 404, 202) },
   { method: "POST", route: "/v1/conversations/:id/messages/:message_id/reactions", what: "react to a message", expect: signedIn(404, 404, 202) },

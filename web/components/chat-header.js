@@ -4,8 +4,9 @@ import { html } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { navigate } from "../router.js";
 import { Avatar } from "./avatar.js";
-import { PresenceLine } from "./presence-line.js";
+import { PersonPresence, PresenceLine } from "./presence-line.js";
 import { StatePill } from "./state-pill.js";
+import { PersonStatus } from "./status-setting.js";
 
 /** @typedef {import('../types.js').Entity} Entity */
 /** @typedef {import('../types.js').Presence} Presence */
@@ -24,7 +25,13 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
     <div class="chat-who">
       <div class="chat-name"><h1 tabIndex="-1">${title}</h1>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
       <div class="chat-status">
-        ${isAgent ? html`<${PresenceLine} presence=${presence} />` : html`<span class="presence presence-offline">${members > 2 ? t("chat.members_count", { count: members }) : other?.kind === "contact" ? t("chat.contact") : t("chat.coworker")}</span>`}
+        ${
+          isAgent
+            ? html`<${PresenceLine} presence=${presence} />`
+            : other && other.kind !== "contact" && members <= 2
+              ? html`<${PersonPresence} presence=${presence} /><${PersonStatus} who=${other} />`
+              : html`<span class="presence presence-offline">${members > 2 ? t("chat.members_count", { count: members }) : other?.kind === "contact" ? t("chat.contact") : t("chat.coworker")}</span>`
+        }
         ${caps.map((c) => html`<span key=${c} class="cap-badge">${c}</span>`)}
       </div>
     </div>

@@ -9,6 +9,7 @@ import { ChatHeader } from "./chat-header.js";
 import { Composer } from "./composer.js";
 import { Timeline } from "./timeline.js";
 import { MembersPanel } from "./members-panel.js";
+import { TypingLine } from "./typing-line.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -75,6 +76,7 @@ export function ChatView({ s, cid }) {
       onMembers=${conv ? () => setShowMembers(true) : undefined} />
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
+    <${TypingLine} s=${s} cid=${cid} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">${t("chat.drop")}</div>` : null}
   </section>`;

@@ -3,7 +3,7 @@ import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
-import { openRunForm, sendText } from "../actions.js";
+import { openRunForm, sendText, typingSoon } from "../actions.js";
 import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
 import { QuickMenu } from "./quick-menu.js";
@@ -151,6 +151,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   /** @param {string} value @param {number} caret */
   const onText = (value, caret) => {
     setText(value);
+    if (value.trim()) typingSoon(cid);
     // Typing again means the text in an open offer is no longer what would be sent.
     setOffer(null);
     const found = findTrigger(value, caret);

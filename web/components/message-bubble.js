@@ -12,6 +12,14 @@ import { deleteMessage, startCompose } from "../message-actions.js";
 
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
+const TICK_WORDS = {
+  sending: () => t("bubble.sending"),
+  sent: () => t("bubble.sent"),
+  delivered: () => t("bubble.delivered"),
+  read: () => t("bubble.read"),
+  failed: () => t("bubble.not_sent"),
+};
+
 /**
  * A text bubble: mine on the right, theirs on the left with the sender's name in group chats.
  * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and
@@ -19,7 +27,7 @@ import { deleteMessage, startCompose } from "../message-actions.js";
  * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
  * replies to, "edited", its reactions, and the actions on it: Reply, React, and Edit / Delete
  * for its author (Delete for an admin too).
- * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'failed', onRetry?: () => void, action?: boolean,
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
 export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
@@ -31,7 +39,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
       <span class="meta">${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
-          ? html`<span class=${`tick tick-${status ?? "sent"}`}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : "✓"}</span><span class="visually-hidden">${status === "sending" ? t("bubble.sending") : status === "failed" ? t("bubble.not_sent") : t("bubble.sent")}</span></span>`
+          ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
           : null
       }</span>
     </div>

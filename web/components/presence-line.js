@@ -1,6 +1,7 @@
 // @ts-check
 import { t } from "../i18n.js";
 import { html } from "../lib/preact.js";
+import { listTime } from "../format.js";
 
 /** @typedef {import('../types.js').Presence} Presence */
 
@@ -18,4 +19,22 @@ export function PresenceLine({ presence }) {
   if (state === "waiting_on_you") return html`<span class="presence presence-waiting"><span class="dot"></span>${t("presence.needs_input")}</span>`;
   if (state === "available") return html`<span class="presence presence-available"><span class="dot"></span>${t("presence.available")}</span>`;
   return html`<span class="presence presence-offline"><span class="dot"></span>${t("presence.offline")}</span>`;
+}
+
+/**
+ * A person's presence from their open pages: Online, Away, or "Last seen 14:12" (yesterday, a
+ * weekday or a date when longer ago); their custom status after it, when they set one.
+ * @param {{ presence?: Presence }} props
+ */
+export function PersonPresence({ presence }) {
+  const c = presence?.connection;
+  const words =
+    c === "online"
+      ? t("presence.online")
+      : c === "away"
+        ? t("presence.away")
+        : presence?.last_seen_at
+          ? t("presence.last_seen", { when: listTime(presence.last_seen_at) })
+          : t("presence.offline");
+  return html`<span class=${`presence presence-${c === "online" ? "available" : c === "away" ? "waiting" : "offline"}`}><span class="dot"></span>${words}</span>`;
 }

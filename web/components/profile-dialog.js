@@ -8,6 +8,8 @@ import { DigestSetting, ProfilePicture } from "./profile-picture.js";
 import { SessionsSection } from "./sessions-section.js";
 import { PasskeysSection } from "./passkeys-section.js";
 import { ThemeSwitch } from "./theme-switch.js";
+import { ReadReceiptsSetting } from "./receipts.js";
+import { StatusSetting } from "./status-setting.js";
 import { AUTO, LOCALES, loadLocale, pickLocale, t } from "../i18n.js";
 
 /** @typedef {import('../store.js').State} State */
@@ -62,6 +64,8 @@ export function ProfileDialog({ s }) {
       </div>
     </form>
     <${DigestSetting} s=${s} />
+    <${ReadReceiptsSetting} s=${s} />
+    <${StatusSetting} s=${s} />
     <${PasskeysSection} />
     <${SessionsSection} />
     <${ThemeSwitch} />

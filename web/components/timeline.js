@@ -12,6 +12,7 @@ import { ActionSummaryBar } from "./action-summary.js";
 import { RenderDocView } from "./render-doc.js";
 import { ChoiceButtons, SurfaceCards } from "./surface-cards.js";
 import { useTimelinePaging } from "./timeline-paging.js";
+import { receiptOf, SeenBy } from "./receipts.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
@@ -32,7 +33,12 @@ export function Timeline({ s, cid, jobs }) {
   );
   const me = s.me?.entity_id;
   const admin = s.me?.roles?.includes("admin") ?? false;
-  const group = (s.conversations.find((c) => c.conversation_id === cid)?.participant_entity_ids.length ?? 2) > 2;
+  const conv = s.conversations.find((c) => c.conversation_id === cid);
+  const group = (conv?.participant_entity_ids.length ?? 2) > 2;
+  // "Seen by" goes under my latest message of a group.
+  const lastMine = group
+    ? [...items].reverse().find((i) => i.sender.entity_id === me && !i.deleted && i.message.kind === "text" && !(/** @type {any} */ (i.message).action))
+    : undefined;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
   const count = items.length + locals.length;
@@ -61,7 +67,9 @@ export function Timeline({ s, cid, jobs }) {
     }
     const found = paging.found === it.event_id;
     out.push(
-      html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1">${renderItem(it)}</div>`,
+      html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1">${renderItem(it)}${
+        it === lastMine ? html`<${SeenBy} s=${s} conv=${conv} cursor=${it.cursor} />` : null
+      }</div>`,
     );
   }
   for (const l of locals) {
@@ -93,7 +101,7 @@ export function Timeline({ s, cid, jobs }) {
     if (m.kind === "text" || typeof m.body_text === "string") {
       const mentionsYou = Array.isArray(m.mentions) && m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
       return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
-        links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} mentioned=${mentionedNames(s, m.mentions)} />`;
+        status=${mine ? receiptOf(s, conv, it.cursor) : undefined} links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} mentioned=${mentionedNames(s, m.mentions)} />`;
     }
     return html`<${SystemEvent} text=${t("timeline.unknown_item")} />`;
   }

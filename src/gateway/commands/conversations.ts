@@ -138,13 +138,22 @@ export async function postText(
   });
 }
 
-/** A read marker: everything up to `cursor` in this conversation is read (drives unread counts). */
+/** A read marker: everything up to `cursor` in this conversation is read (drives unread counts), or only delivered to a device. */
 export async function markRead(core: Core, p: Principal, conversationId: string, body: z.infer<typeof ZReadMarkerRequest>, idem?: IdemScope): Promise<StoredResponse> {
   memberConversation(core, p, conversationId);
   const seq = parseCursor(body.cursor)!;
   // A cursor past this tenant's head is not one of its cursors (another tenant's, or invented).
   if (seq > core.tenant(p.tenantId).head) throw notFound("Cursor");
-  const ev = core.event(p.tenantId, "message.delivered", conversationId, { entity_id: p.entityId, actor_type: "human" }, { up_to_seq: seq });
+  const ev = core.event(
+    p.tenantId,
+    "message.delivered",
+    conversationId,
+    { entity_id: p.entityId, actor_type: "human" },
+    {
+      up_to_seq: seq,
+      ...(body.mark === "delivered" ? { mark: "delivered" as const } : {}),
+    },
+  );
   return core.commit(p.tenantId, [ev], {
     idem,
     body: (r) => ({ accepted: true, conversation_id: conversationId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),

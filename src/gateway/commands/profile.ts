@@ -43,7 +43,27 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     const others = Object.keys(body).filter((k) => k !== "display_name");
     if (others.length) throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
   }
-  const payload: { entity_id: string; display_name?: string; time_zone?: string; locale?: string; email_digest?: boolean } = { entity_id: entityId };
+  const payload: {
+    entity_id: string;
+    display_name?: string;
+    time_zone?: string;
+    locale?: string;
+    email_digest?: boolean;
+    read_receipts?: boolean;
+    status_text?: string;
+    status_until?: string;
+    dnd_until?: string;
+  } = { entity_id: entityId };
+  if (body.read_receipts !== undefined) payload.read_receipts = body.read_receipts;
+  const future = (iso: string, field: string) => {
+    if (Date.parse(iso) <= core.clock.now()) throw new AppError("VALIDATION_ERROR", "That time has already passed: choose one in the future", { field });
+    return new Date(iso).toISOString();
+  };
+  if (body.status !== undefined) {
+    payload.status_text = body.status?.text ?? "";
+    payload.status_until = body.status?.until ? future(body.status.until, "status.until") : "";
+  }
+  if (body.dnd_until !== undefined) payload.dnd_until = body.dnd_until ? future(body.dnd_until, "dnd_until") : "";
   if (body.email_digest !== undefined) {
     // Turning it on needs somewhere to send it; turning it off never does.
     const why = body.email_digest ? digestUnavailable(core, target) : undefined;
@@ -72,6 +92,10 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     ...(target.time_zone ? { time_zone: target.time_zone } : {}),
     ...(target.locale ? { locale: target.locale } : {}),
     ...(target.email_digest !== undefined ? { email_digest: target.email_digest } : {}),
+    read_receipts: target.read_receipts !== false,
+    ...(target.status_text ? { status_text: target.status_text } : {}),
+    ...(target.status_until ? { status_until: target.status_until } : {}),
+    ...(target.dnd_until ? { dnd_until: target.dnd_until } : {}),
     ...payload,
   };
   return core.commit(p.tenantId, [ev], { idem, status: 200, body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }) });

@@ -53,7 +53,10 @@ export function createNotifier(deps: { mutes: MuteStore; subscriptions: Subscrip
         jobBefore,
         defaultLocale: deps.defaultLocale,
         requestedBy: ev.job_id ? requester.get(`${ev.tenant_id}\0${ev.job_id}`) : undefined,
-      }).filter((r) => !deps.mutes.isMuted(ev.tenant_id, r.entity_id, ev.conversation_id));
+      })
+        .filter((r) => !deps.mutes.isMuted(ev.tenant_id, r.entity_id, ev.conversation_id))
+        // Do not disturb: nothing now (no frame, no push) and nothing later (the digest follows these).
+        .filter((r) => !(Date.parse(state.entities.get(r.entity_id)?.dnd_until ?? "") > nowMs));
       const deltas: Delta[] = [];
       for (const r of recipients) {
         deltas.push({ event: "notification", data: { tenant_id: ev.tenant_id, entity_id: r.entity_id, notification: r.notification }, audience: new Set([r.entity_id]) });

@@ -18,6 +18,7 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
       created_by: ev.actor.entity_id,
       created_at: ev.ts,
       read_marks: new Map(),
+      delivered_marks: new Map(),
       updated_at: ev.ts,
       source_event_id: ev.event_id,
     };
@@ -44,7 +45,7 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
         event: "conversation.update",
         data: {
           tenant_id: state.tenant_id,
-          conversation: { conversation_id: conv.conversation_id, last_item_ts: conv.last_item_ts, last_preview: conv.last_preview },
+          conversation: { conversation_id: conv.conversation_id, last_item_ts: conv.last_item_ts, last_preview: conv.last_preview, receipts: receiptsOf(state, conv) },
         },
         audience: conv.participants,
         carries: [p.message_id],
@@ -52,21 +53,56 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
     ];
   }
   if (ev.event_type === "message.delivered") {
-    markRead(conv, ev.actor.entity_id, ev.payload.up_to_seq);
+    const who = ev.actor.entity_id;
+    const before = `${conv.delivered_marks.get(who) ?? 0}:${conv.read_marks.get(who) ?? 0}`;
+    if (ev.payload.mark === "delivered") markDelivered(conv, who, ev.payload.up_to_seq);
+    else markRead(conv, who, ev.payload.up_to_seq);
+    const deltas: Delta[] = [];
     // Unread counts are per person: only the reader's own clients learn theirs.
-    return [
-      {
+    if (ev.payload.mark !== "delivered") {
+      deltas.push({
         event: "conversation.update",
-        data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, unread_count: unreadCount(state, conv, ev.actor.entity_id) } },
-        audience: new Set([ev.actor.entity_id]),
-      },
-    ];
+        data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, unread_count: unreadCount(state, conv, who) } },
+        audience: new Set([who]),
+      });
+    }
+    // How far each member got is the conversation's to know (the senders' ticks).
+    if (before !== `${conv.delivered_marks.get(who) ?? 0}:${conv.read_marks.get(who) ?? 0}`) deltas.push(receiptsDelta(state, conv));
+    return deltas;
   }
   return [];
 }
 
 function markRead(conv: ConversationRow, entityId: string, seq: number): void {
   if ((conv.read_marks.get(entityId) ?? 0) < seq) conv.read_marks.set(entityId, seq);
+  markDelivered(conv, entityId, seq);
+}
+
+function markDelivered(conv: ConversationRow, entityId: string, seq: number): void {
+  if ((conv.delivered_marks.get(entityId) ?? 0) < seq) conv.delivered_marks.set(entityId, seq);
+}
+
+/**
+ * Each member's delivered and read marks as cursors. A person who turned read receipts off is
+ * shown as delivered up to where they read, never as having read.
+ */
+function receiptsOf(state: TenantState, conv: ConversationRow): NonNullable<TConversationSummary["receipts"]> {
+  return conv.participant_entity_ids.flatMap((id) => {
+    const delivered = conv.delivered_marks.get(id);
+    if (delivered === undefined) return [];
+    const read = conv.read_marks.get(id);
+    const shares = state.entities.get(id)?.read_receipts !== false;
+    return [{ entity_id: id, delivered_up_to: `seq:${delivered}`, ...(read !== undefined && shares ? { read_up_to: `seq:${read}` } : {}) }];
+  });
+}
+
+/** The conversation's receipts, to its members. */
+export function receiptsDelta(state: TenantState, conv: ConversationRow): Delta {
+  return {
+    event: "conversation.update",
+    data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, receipts: receiptsOf(state, conv) } },
+    audience: conv.participants,
+  };
 }
 
 export function previewText(p: {
@@ -118,5 +154,6 @@ export function summarize(state: TenantState, conv: ConversationRow, viewer: str
       return [rest];
     }),
     ...(active ? { active_job: active } : {}),
+    receipts: receiptsOf(state, conv),
   };
 }

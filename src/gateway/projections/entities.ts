@@ -22,6 +22,10 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
       ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
       ...(prev?.email_digest !== undefined ? { email_digest: prev.email_digest } : {}),
+      ...(prev?.read_receipts !== undefined ? { read_receipts: prev.read_receipts } : {}),
+      ...(prev?.status_text ? { status_text: prev.status_text } : {}),
+      ...(prev?.status_until ? { status_until: prev.status_until } : {}),
+      ...(prev?.dnd_until ? { dnd_until: prev.dnd_until } : {}),
       ...(prev?.status ? { status: prev.status } : {}),
       ...(prev?.paused ? { paused: true } : {}),
       registered_ms: prev?.registered_ms ?? Date.parse(ev.ts),
@@ -40,6 +44,10 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       else delete row.avatar_url;
     }
     if (p.email_digest !== undefined) row.email_digest = p.email_digest;
+    if (p.read_receipts !== undefined) row.read_receipts = p.read_receipts;
+    if (p.status_text !== undefined) setOrClear(row, "status_text", p.status_text);
+    if (p.status_until !== undefined) setOrClear(row, "status_until", p.status_until);
+    if (p.dnd_until !== undefined) setOrClear(row, "dnd_until", p.dnd_until);
     if (p.time_zone !== undefined) row.time_zone = p.time_zone;
     if (p.locale !== undefined) row.locale = p.locale;
     row.updated_at = ev.ts;
@@ -74,7 +82,15 @@ export function entityView(e: EntityRow) {
     ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
     ...(e.time_zone ? { time_zone: e.time_zone } : {}),
     ...(e.locale ? { locale: e.locale } : {}),
+    ...(e.status_text ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) } : {}),
+    ...(e.dnd_until ? { dnd_until: e.dnd_until } : {}),
   };
+}
+
+/** "" in a profile event clears the field. */
+function setOrClear(row: EntityRow, key: "status_text" | "status_until" | "dnd_until", value: string): void {
+  if (value) row[key] = value;
+  else delete row[key];
 }
 
 type AdminEvent = Extract<TStoredEvent, { event_type: "entity.role_changed" | "entity.deactivated" | "entity.reactivated" | "agent.paused" | "agent.resumed" }>;

@@ -3,7 +3,8 @@ import type { Delta, EntityRow, JobRow, TenantState } from "./state.js";
 
 const PRESENCE_TTL = {
   humanOfflineMs: 30 * 60_000,
-  agentOfflineMs: 5 * 60_000,
+  /** A person with a page open but nothing done for this long is away. */
+  humanAwayMs: 10 * 60_000,
   /** "Working" needs evidence this fresh; otherwise the owner shows available ("Paused"). */
   staleWorkMs: 3 * 60_000,
 };
@@ -42,8 +43,9 @@ function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): D
   if (entity.status) return { state: "offline", detail: entity.status === "removed" ? "Removed" : "Deactivated" };
   if (entity.paused) return { state: "available", detail: "Paused" };
   const lastSeen = state.lastSeenMs.get(entity.entity_id) ?? entity.registered_ms;
-  const ttl = entity.actor_type === "agent" ? PRESENCE_TTL.agentOfflineMs : PRESENCE_TTL.humanOfflineMs;
-  if (nowMs - lastSeen > ttl) return { state: "offline", sinceMs: lastSeen + ttl };
+  // Agents run inside this server: while it is up, they are here (paused or removed aside).
+  const connected = (state.streams.get(entity.entity_id) ?? 0) > 0;
+  if (entity.actor_type === "human" && !connected && nowMs - lastSeen > PRESENCE_TTL.humanOfflineMs) return { state: "offline", sinceMs: lastSeen + PRESENCE_TTL.humanOfflineMs };
 
   let waiting: JobRow | undefined;
   let working: JobRow | undefined;
@@ -68,7 +70,7 @@ function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): D
 
 /**
  * Re-evaluates one entity at `nowMs` and returns a presence.update when what a person would see
- * changed (state, job or detail). `last_seen_at` moves silently.
+ * changed (state, job, detail, or a person's connection). `last_seen_at` moves silently.
  */
 export function evaluatePresence(state: TenantState, entityId: string, nowMs: number): Delta | null {
   const entity = state.entities.get(entityId);
@@ -85,10 +87,16 @@ export function evaluatePresence(state: TenantState, entityId: string, nowMs: nu
     ...(lastSeen !== undefined ? { last_seen_at: new Date(lastSeen).toISOString() } : {}),
     ...(d.detail ? { detail: d.detail } : {}),
   };
+  if (entity.actor_type === "human") {
+    const seen = Math.max(lastSeen ?? entity.registered_ms, state.streamSeenMs.get(entityId) ?? 0);
+    next.last_seen_at = new Date(seen).toISOString();
+    next.connection = (state.streams.get(entityId) ?? 0) > 0 ? (nowMs - seen > PRESENCE_TTL.humanAwayMs ? "away" : "online") : "offline";
+  }
   const changed = !prev || prev.state !== next.state || prev.job_id !== next.job_id || prev.detail !== next.detail || prev.job_title !== next.job_title;
+  // `since` dates the ledger-derived state alone, so a restart (no pages open yet) rebuilds it the same.
   if (changed && prev) next.since = new Date(d.sinceMs !== undefined && prev.state !== next.state ? d.sinceMs : nowMs).toISOString();
   state.presence.set(entityId, next);
-  if (!changed) return null;
+  if (!changed && prev?.connection === next.connection) return null;
   return { event: "presence.update", data: presenceFrame(next) };
 }
 

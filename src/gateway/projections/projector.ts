@@ -1,6 +1,6 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import { ACTIVE_JOB_STATES } from "../../../contracts/primitives.js";
-import { applyConversations } from "./conversations.js";
+import { applyConversations, receiptsDelta } from "./conversations.js";
 import { applyEntities, entityView } from "./entities.js";
 import { applyJobEvents } from "./job-events.js";
 import { applyJobs } from "./jobs.js";
@@ -67,6 +67,10 @@ export function createProjector(): Projector {
         const row = state.entities.get(ev.payload.entity_id);
         // Everyone in the workspace sees names and avatars, so every stream of the tenant gets it.
         if (row) deltas.push({ event: "entity.update", data: { tenant_id: state.tenant_id, entity: entityView(row) } });
+        // Turning read receipts off (or on) changes what their conversations show of them.
+        if (row && ev.payload.read_receipts !== undefined) {
+          for (const conv of state.conversations.values()) if (conv.participants.has(row.entity_id)) deltas.push(receiptsDelta(state, conv));
+        }
       }
       deltas.push(...applyTimeline(state, ev));
       deltas.push(...applyMessageChanges(state, ev));

@@ -24,6 +24,12 @@ export interface EntityRow {
   profile_avatar?: string;
   /** entity.profile_updated: the person asked for the e-mail digest (theirs alone to read). */
   email_digest?: boolean;
+  /** entity.profile_updated: false when the person keeps when they read to themself. */
+  read_receipts?: boolean;
+  /** entity.profile_updated: a custom status and when it ends; do not disturb until. */
+  status_text?: string;
+  status_until?: string;
+  dnd_until?: string;
   /** The person's own address (a vault pointer and its redaction). */
   email?: TRedactedValue;
   /** Set while an admin has it deactivated (a removed agent stays removed). */
@@ -59,6 +65,8 @@ export interface ConversationRow {
   last_preview?: { kind: string; text?: string | undefined; job_id?: string; card_type?: string };
   /** entity → tenant_seq read up to (message.delivered, or their own last message). */
   read_marks: Map<string, number>;
+  /** entity → tenant_seq one of their devices has received up to (at least their read mark). */
+  delivered_marks: Map<string, number>;
   updated_at: string;
   source_event_id: string;
 }
@@ -122,6 +130,9 @@ export interface TenantState {
   cards: Map<string, CardRow>;
   presence: Map<string, TPresence>;
   lastSeenMs: Map<string, number>;
+  /** Not from the ledger: each person's open streams now, and when one last opened or closed. */
+  streams: Map<string, number>;
+  streamSeenMs: Map<string, number>;
   /** Indexes so presence and list rows never scan every job: in_progress/waiting_input jobs, */
   liveJobs: Set<string>;
   /** proposed jobs per owner, */
@@ -148,6 +159,8 @@ export function createTenantState(tenantId: string): TenantState {
     cards: new Map(),
     presence: new Map(),
     lastSeenMs: new Map(),
+    streams: new Map(),
+    streamSeenMs: new Map(),
     liveJobs: new Set(),
     proposedByOwner: new Map(),
     activeJobsByConversation: new Map(),
@@ -168,7 +181,8 @@ export interface Delta {
     | "artifact.added"
     | "notification"
     | "entity.update"
-    | "policy.update";
+    | "policy.update"
+    | "typing";
   data: Record<string, unknown>;
   audience?: ReadonlySet<string>;
   /** Messages whose text this frame carries: deleting one rewrites the frame in the resume log. */

@@ -13,8 +13,9 @@ import {
   ZPostMessageRequest,
   ZReadMarkerRequest,
   ZSetMyEmailRequest,
+  ZTypingRequest,
 } from "../../../contracts/gateway.js";
-import { ZConversationDetail, ZConversationList, ZEntityList, ZPresenceList, ZTimelinePage, ZWriteResult } from "../../../contracts/gateway-responses.js";
+import { ZConversationDetail, ZConversationList, ZEntityList, ZOk, ZPresenceList, ZTimelinePage, ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { ZConversationId, ZJobId } from "../../../contracts/primitives.js";
 import { AppError } from "../../shared/errors.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
@@ -149,6 +150,24 @@ export function createApiRoutes(gw: Gateway) {
       const body = c.req.valid("json");
       checkIdentity(c.get("principal"), body);
       return idempotentWrite(core, c, await c.req.text(), (idem) => api.markRead(c.get("principal"), c.req.valid("param").id, body, idem));
+    },
+  );
+
+  route(
+    app,
+    createRoute({
+      method: "post",
+      path: "/v1/conversations/{id}/typing",
+      summary: "I am typing in it: its other members see it for a few seconds (nothing is stored; no Idempotency-Key needed)",
+      tags: ["Conversations"],
+      security,
+      middleware: [auth] as const,
+      request: { body: jsonBody(ZTypingRequest), params: conversationParams },
+      responses: { 200: json(ZOk, "Signalled"), ...errors(...READ_ERRORS) },
+    }),
+    (c) => {
+      checkIdentity(c.get("principal"), c.req.valid("json"));
+      return c.json(api.signalTyping(c.get("principal"), c.req.valid("param").id), 200);
     },
   );
 
