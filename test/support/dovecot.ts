@@ -116,11 +116,20 @@ export async function startDovecot(): Promise<Dovecot> {
 
   let child: ChildProcess | null = null;
   let stderr = "";
-  const killOnExit = () => child?.kill("SIGKILL");
+  const killGroup = (c: ChildProcess | null, signal: NodeJS.Signals) => {
+    if (!c?.pid) return;
+    try {
+      process.kill(-c.pid, signal);
+    } catch {
+      c.kill(signal);
+    }
+  };
+  const killOnExit = () => killGroup(child, "SIGKILL");
   process.once("exit", killOnExit);
 
   async function start(): Promise<void> {
-    const c = spawn(DOVECOT, ["-F", "-c", join(dir, "dovecot.conf")], { stdio: ["ignore", "ignore", "pipe"] });
+    // Its own process group: stopping it ends its login and mail processes too, and with them every open connection.
+    const c = spawn(DOVECOT, ["-F", "-c", join(dir, "dovecot.conf")], { stdio: ["ignore", "ignore", "pipe"], detached: true });
     child = c;
     c.stderr?.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-4000);
@@ -137,9 +146,8 @@ export async function startDovecot(): Promise<Dovecot> {
     child = null;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise((r) => c.once("exit", r));
-    c.kill("SIGTERM");
+    killGroup(c, "SIGKILL");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
-    if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
   }
 
   async function withClient<T>(fn: (client: ImapFlow) => Promise<T>): Promise<T> {
