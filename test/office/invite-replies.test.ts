@@ -280,4 +280,37 @@ describe("invitees' answers come back by mail", () => {
     expect(card(w!, jobId).outcome.summary).toMatch(/^Maria accepted\. Marked so in the calendar “Work”\./);
     expect(await partstatInCalendar(uid)).toBe("ACCEPTED");
   }, 60_000);
+
+  it("a calendar write still owed when the process stops is done after a restart, once", async () => {
+    await world({ calendarTimeoutMs: 2_000 });
+    const { jobId, invite } = await bookedMeeting();
+    const uid = String(invite.getFirstSubcomponent("vevent")!.getFirstPropertyValue("uid"));
+    await dav!.pause();
+    await dovecot.deliver(await replyMail(invite, { partstat: "DECLINED" }));
+    await w!.office.inbound.check();
+    await settle();
+    expect(answerCalls(jobId).map((e) => (e.payload as { status?: string }).status)).toEqual([undefined, "error"]);
+    w!.office.stop();
+    await dav!.resume();
+    const again = w!.newOffice();
+    try {
+      await again.start();
+      await w!.clock.advance(1_000);
+      for (let i = 0; i < 100 && answerCalls(jobId).length < 4; i++) {
+        await again.idle();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(answerCalls(jobId).map((e) => [(e.payload as { status?: string }).status, (e.payload as { attempt?: number }).attempt])).toEqual([
+        [undefined, 1],
+        ["error", 1],
+        [undefined, 2],
+        ["success", 2],
+      ]);
+      expect(replies(jobId)).toHaveLength(1);
+      expect(await partstatInCalendar(uid)).toBe("DECLINED");
+      expect(card(w!, jobId).outcome.summary).toMatch(/^Maria declined\. Marked so in the calendar “Work”\./);
+    } finally {
+      again.stop();
+    }
+  }, 60_000);
 });
