@@ -71,7 +71,7 @@ const PARTSTAT: Record<Exclude<TJobReplyReceivedPayload["answer"], "counter">, "
 };
 
 /** One answer in words, every one of them from the recorded `job.reply_received`. */
-function answerWords(r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">, t: Translate, locale?: string): string {
+export function answerWords(r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">, t: Translate, locale?: string): string {
   const name = r.attendee.name;
   if (r.answer === "counter" && r.proposed) {
     const when = formatSlot(Date.parse(r.proposed.start), Date.parse(r.proposed.end), r.proposed.timezone, locale);

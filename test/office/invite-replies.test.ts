@@ -170,6 +170,10 @@ describe("invitees' answers come back by mail", () => {
     expect(replies(jobId).map((r) => [r.payload.answer, r.payload.comment])).toEqual([["declined", "travelling that week"]]);
     expect(card(w!, jobId).outcome.summary).toMatch(/^Maria declined: “travelling that week” Marked so in the calendar “Work”\./);
     expect(await partstatInCalendar(uid)).toBe("DECLINED");
+    // “Why?” tells the same story, from the same record, in the reader's language.
+    const why = async (lang: string) => (await w!.office.explainJob("tnt_acme_001", jobId, lang)).lines.filter((l) => l.event_type === "job.reply_received").map((l) => l.text);
+    expect(await why("en")).toEqual(["Maria declined: “travelling that week”"]);
+    expect(await why("pt")).toEqual(["Maria recusou: “travelling that week”"]);
   }, 60_000);
 
   it("a counter-proposal is recorded with the time Maria proposed, and the calendar is left as it is", async () => {
