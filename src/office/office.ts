@@ -294,8 +294,11 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
-      replies.start();
-      reader?.start();
+      // Answers are only read with a mailbox configured; without one nothing replays the ledger for them.
+      if (reader) {
+        replies.start();
+        reader.start();
+      }
       // MCP servers connect in the background: a slow or dead one never holds up the boot.
       void mcp.start().catch((e) => onError(e, "mcp.start"));
     },
