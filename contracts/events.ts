@@ -307,6 +307,28 @@ export const ZJobInputProvidedPayload = z.strictObject({
   ...provenance,
 });
 
+/** How an invitee answered a meeting invitation (iMIP REPLY: PARTSTAT; COUNTER: a proposed time). */
+export const INVITE_ANSWERS = ["accepted", "declined", "tentative", "counter"] as const;
+
+/**
+ * An invitee's answer to the job's invitation arrived by mail (iMIP REPLY or COUNTER, RFC 6047)
+ * and matched the event's UID and an invited attendee whose own address sent it. The ledger
+ * keeps the attendee's name and redacted address, their words (scrubbed), a proposed time, and
+ * the SHA-256 of the mail's Message-ID; never the address itself.
+ */
+export const ZJobReplyReceivedPayload = z.strictObject({
+  job_id: ZJobId,
+  event_uid: short(200).min(1),
+  attendee: z.strictObject({ name: z.string().min(1).max(120), email_redacted: short(200), email_hash: short(100).optional() }),
+  answer: z.enum(INVITE_ANSWERS),
+  /** The invitee's COMMENT, scrubbed of addresses and numbers. */
+  comment: short(300).optional(),
+  /** A counter-proposal's time. */
+  proposed: z.strictObject({ start: ZIsoTime, end: ZIsoTime, timezone: short(64) }).optional(),
+  sequence: z.number().int().min(0).max(100_000),
+  message_id_sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+});
+
 export const ZPolicyViolationPayload = z.strictObject({
   violated_policy_id: short(128),
   code: short(64),
@@ -387,6 +409,7 @@ export const EVENT_PAYLOADS = {
   "job.disputed": ZJobDisputedPayload,
   "job.changes_requested": ZJobChangesRequestedPayload,
   "job.input_provided": ZJobInputProvidedPayload,
+  "job.reply_received": ZJobReplyReceivedPayload,
   "policy.violation": ZPolicyViolationPayload,
   "tool.called": ZToolCalledPayload,
   "tool.result": ZToolResultPayload,
@@ -455,6 +478,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("job.disputed"),
   eventSchema("job.changes_requested"),
   eventSchema("job.input_provided"),
+  eventSchema("job.reply_received"),
   eventSchema("policy.violation"),
   eventSchema("tool.called"),
   eventSchema("tool.result"),
@@ -475,3 +499,4 @@ export type TEntityRegisteredPayload = z.infer<typeof ZEntityRegisteredPayload>;
 export type TToolCalledPayload = z.infer<typeof ZToolCalledPayload>;
 export type TToolResultPayload = z.infer<typeof ZToolResultPayload>;
 export type TRedactedValue = z.infer<typeof ZRedactedValue>;
+export type TJobReplyReceivedPayload = z.infer<typeof ZJobReplyReceivedPayload>;

@@ -138,6 +138,17 @@ const ZEnv = z.object({
       message: "MAIL_FROM must be an address, e.g. office@example.com or Office <office@example.com>",
     })
     .optional(),
+  IMAP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^imaps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+      message: "IMAP_URL must be an imap:// (STARTTLS when offered) or imaps:// (TLS) URL, e.g. imaps://user:pass@mail.example.com:993",
+    })
+    .optional(),
+  IMAP_USER: z.string().trim().min(1).optional(),
+  IMAP_PASSWORD: z.string().min(1).optional(),
+  IMAP_MAILBOX: z.string().trim().min(1).max(200).optional(),
+  INBOUND_MAX_BYTES: int("INBOUND_MAX_BYTES", 10_000, 50_000_000).optional(),
   CALDAV_URL: httpUrl("CALDAV_URL").optional(),
   CALDAV_USERNAME: z.string().trim().min(1).optional(),
   CALDAV_PASSWORD: z.string().min(1).optional(),
@@ -190,6 +201,8 @@ export interface Config {
   mail?: MailConfig;
   /** The organizer's CalDAV calendar; absent means events are not written to any calendar. */
   caldav?: CalDavConfig;
+  /** The organizer's mailbox, where invitees' answers arrive; absent means answers are not read. */
+  imap?: ImapConfig;
   /** Jitsi Meet server rooms are created on (a self-hosted one works the same). */
   jitsiBaseUrl: string;
   /** MCP servers agents may use (MCP_CONFIG); empty when none is configured. */
@@ -211,6 +224,21 @@ export interface MailConfig {
   password?: string;
   /** The envelope and header sender, also the invite's ORGANIZER unless a person's address is known. */
   from: { name?: string; address: string };
+}
+
+export interface ImapConfig {
+  /** imap:// or imaps://, credentials removed (for logs). */
+  url: string;
+  host: string;
+  port: number;
+  /** TLS from the first byte (imaps://); imap:// upgrades with STARTTLS when the server offers it. */
+  secure: boolean;
+  username: string;
+  password: string;
+  /** The folder answers arrive in (default INBOX). */
+  mailbox: string;
+  /** A mail larger than this is refused unread (default 1 MB). */
+  maxBytes: number;
 }
 
 export interface CalDavConfig {
@@ -249,7 +277,8 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const variable = String(issue.path[0] ?? "environment");
     const got = present[variable];
     // Secrets are never echoed back, even when wrong.
-    const shown = got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
+    const shown =
+      got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL|IMAP_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
     const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;
     throw new ConfigError(variable, `Invalid configuration: ${what}${shown}`);
   }
@@ -289,6 +318,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     port,
     ...(mailConfig(e) ? { mail: mailConfig(e)! } : {}),
     ...(calDavConfig(e) ? { caldav: calDavConfig(e)! } : {}),
+    ...(imapConfig(e) ? { imap: imapConfig(e)! } : {}),
     jitsiBaseUrl: e.JITSI_BASE_URL ?? "https://meet.jit.si",
     mcp: mcpConfig(e.MCP_CONFIG, env, cwd),
     // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
@@ -336,6 +366,33 @@ function mailConfig(e: Env): MailConfig | undefined {
     ...(user ? { user } : {}),
     ...(password ? { password } : {}),
     from: { ...(name ? { name } : {}), address: (m[2] ?? m[3])!.trim() },
+  };
+}
+
+/** IMAP settings: credentials from the URL or from IMAP_USER/IMAP_PASSWORD (which win), like SMTP's. */
+function imapConfig(e: Env): ImapConfig | undefined {
+  if (!e.IMAP_URL) {
+    if (e.IMAP_USER || e.IMAP_PASSWORD || e.IMAP_MAILBOX)
+      throw new ConfigError("IMAP_URL", "Invalid configuration: IMAP_URL is required when IMAP_USER, IMAP_PASSWORD or IMAP_MAILBOX is set");
+    return undefined;
+  }
+  const url = new URL(e.IMAP_URL);
+  const username = e.IMAP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
+  const password = e.IMAP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
+  if (!username || !password)
+    throw new ConfigError(username ? "IMAP_PASSWORD" : "IMAP_USER", "Invalid configuration: IMAP_URL needs a user name and password (in the URL, or IMAP_USER and IMAP_PASSWORD)");
+  const secure = url.protocol === "imaps:";
+  url.username = "";
+  url.password = "";
+  return {
+    url: url.toString().replace(/\/$/, ""),
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    username,
+    password,
+    mailbox: e.IMAP_MAILBOX ?? "INBOX",
+    maxBytes: e.INBOUND_MAX_BYTES ?? 1_000_000,
   };
 }
 
@@ -424,6 +481,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     trusted_proxies: c.trustedProxies.length ? c.trustedProxies.join(",") : "none",
     mail: c.mail ? `${c.mail.url} as ${c.mail.from.address}` : "off (invites are not emailed)",
     caldav: c.caldav ? c.caldav.url : "off (events are not written to a calendar)",
+    imap: c.imap ? `${c.imap.url} (${c.imap.mailbox})` : "off (invitees' answers are not read)",
     jitsi: c.jitsiBaseUrl,
     default_locale: c.defaultLocale,
     mcp_servers: c.mcp.servers.length ? c.mcp.servers.map((m) => `${m.name} (${m.transport})`).join(", ") : "none",

@@ -25,7 +25,7 @@ import {
   type StreamLimits,
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
-import type { CalDavConfig, MailConfig } from "./config.js";
+import type { CalDavConfig, ImapConfig, MailConfig } from "./config.js";
 import {
   createCalDavCalendar,
   createOffice,
@@ -55,7 +55,7 @@ export interface ServerOptions {
   /** The organizer's calendar, injected (tests); `connectors.caldav` builds a CalDAV one. */
   calendarProvider?: CalDavCalendar;
   /** Optional outside services, each off until configured (see src/config.ts). */
-  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; jitsiBaseUrl?: string; mcpServers?: readonly McpServerConfig[] };
+  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; imap?: ImapConfig; jitsiBaseUrl?: string; mcpServers?: readonly McpServerConfig[] };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
   /** Deadlines for slow clients (defaults: DEFAULT_HTTP_TIMEOUTS). */
@@ -178,6 +178,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(calendar ? { calendarProvider: calendar } : {}),
     ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
     ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
+    ...(opts.connectors?.imap ? { imap: opts.connectors.imap } : {}),
     ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),
     ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
     ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),

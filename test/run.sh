@@ -7,5 +7,6 @@ npm run -s typecheck
 npm run -s lint
 bash test/ensure-chromium.sh
 bash test/ensure-radicale.sh
+bash test/ensure-dovecot.sh
 bash test/ensure-go.sh
 npx vitest run --config test/vitest.config.ts

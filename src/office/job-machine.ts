@@ -1,5 +1,5 @@
 import type { TArtifactRef, TCardActionType, TJobCard, TRedactedValue } from "../../contracts/index.js";
-import type { TStoredEvent } from "../../contracts/events.js";
+import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/events.js";
 import { ACTIVE_JOB_STATES, type TActor, type TJobState } from "../../contracts/primitives.js";
 import type { SlotValues } from "./planner/planner.js";
 import { meetingType } from "./tools/meeting-rooms.js";
@@ -77,6 +77,8 @@ export interface JobView {
   handed_over?: { from_entity_id: string; to_entity_id: string; by: string; at: string };
   /** Set when a state change says the person must act (auth, invalid input, dispute). */
   last_reason_code?: string;
+  /** Invitees' answers to the job's invitation (job.reply_received), oldest first. */
+  replies?: Array<TJobReplyReceivedPayload & { event_id: string; at: string }>;
 }
 
 const SLOT_KEYS = new Set(["duration_minutes", "attendee_name", "time_window", "timezone", "meeting_link", "meeting_url", "link_label", "when", "title", "day_hint"]);
@@ -197,6 +199,9 @@ export function evolve(state: JobView | null, e: JobEvent): JobView | null {
       break;
     case "job.input_provided":
       job.slots = applyInputs(job.slots, ev.payload.inputs);
+      break;
+    case "job.reply_received":
+      job.replies = [...(job.replies ?? []), { ...ev.payload, event_id: e.event_id ?? "", at }];
       break;
     case "job.state_changed":
       job.state = ev.payload.next_state;

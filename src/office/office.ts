@@ -25,12 +25,15 @@ import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
-import type { MailConfig } from "../config.js";
+import type { ImapConfig, MailConfig } from "../config.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import { createMcpHub } from "./mcp/hub.js";
 import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
+import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
+import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
+import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
 import type { MailTransport } from "./mail/index.js";
@@ -71,6 +74,11 @@ export interface CreateOfficeDeps {
   defaultTimezone?: string;
   /** The language agents speak to people whose profile names none (DEFAULT_LOCALE); English when absent. */
   defaultLocale?: Locale;
+  /** The organizer's mailbox, where invitees' answers arrive (IMAP_URL); absent = answers are not read. */
+  imap?: ImapConfig;
+  /** Tests: how often the mailbox is looked at besides IDLE, and the waits between reconnects. */
+  imapPollMs?: number;
+  imapBackoffMs?: readonly number[];
   /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
   breaker?: { threshold?: number; windowMs?: number };
 }
@@ -80,6 +88,16 @@ export type Office = OfficeApi & {
   planner: Planner;
   /** Resolves when work started by retry timers or boot has finished (tests, graceful shutdown). */
   idle(): Promise<void>;
+  /** Invitees' answers read from the organizer's mailbox (IMAP_URL). */
+  inbound: {
+    /** Reads the mailbox now; resolves when what was unread is recorded (a no-op without IMAP_URL). */
+    check(): Promise<void>;
+    status(): (ImapReaderStatus & { configured: true }) | { configured: false };
+    /** The mails recorded for a tenant (or one job), answers and refusals. */
+    list(tenantId: string, jobId?: string): InboundRecord[];
+    /** Every mail recorded, refusals that matched no job included. */
+    all(): InboundRecord[];
+  };
 };
 
 export function createOffice(deps: CreateOfficeDeps): Office {
@@ -102,7 +120,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}),
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
-  const router = createToolRouter({ clock, tools: [inviteTool], runElsewhere: [MAIL_TOOL_INFO], mcp });
+  const answerTool = createRecordAnswerTool({ vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) });
+  const router = createToolRouter({ clock, tools: [inviteTool, answerTool], runElsewhere: [MAIL_TOOL_INFO], mcp });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
@@ -133,6 +152,34 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.mailTransport ? { mailTransport: deps.mailTransport } : {}),
     ...(deps.mailSchedule ? { mailSchedule: deps.mailSchedule } : {}),
   });
+  const replies = createInviteReplies({
+    ledger: deps.ledger,
+    db: deps.db,
+    clock,
+    ids,
+    vault,
+    context,
+    emitter,
+    router,
+    calendarConnected: Boolean(deps.calendarProvider),
+    withLock: engine.withLock,
+    jobKey: engine.jobKey,
+    maxBytes: deps.imap?.maxBytes ?? 1_000_000,
+    retrySchedule: deps.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
+    scrub: (t, text) => engine.sanitizeText(t, text).text,
+    onError,
+  });
+  const reader = deps.imap
+    ? createImapReader({
+        config: deps.imap,
+        clock,
+        maxBytes: deps.imap.maxBytes,
+        handle: async (mail) => void (await replies.handle(mail)),
+        ...(deps.imapPollMs ? { pollMs: deps.imapPollMs } : {}),
+        ...(deps.imapBackoffMs ? { backoffMs: deps.imapBackoffMs } : {}),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+      })
+    : undefined;
   const rules = createRulesPlanner();
   const llmStore = createLlmStore(deps.db);
   const chosen = deps.planner ?? rules;
@@ -236,6 +283,13 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     async idle() {
       await inbox.idle();
       await engine.idle();
+      await replies.idle();
+    },
+    inbound: {
+      check: async () => reader?.check(),
+      status: () => (reader ? { configured: true as const, ...reader.status() } : { configured: false as const }),
+      list: (tenantId, jobId) => replies.list(tenantId, jobId),
+      all: () => replies.all(),
     },
     mcpStatus: () => mcp.status(),
     explainJob: (tenantId, jobId, readerLocale) =>
@@ -252,11 +306,18 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
+      // Answers are only read with a mailbox configured; without one nothing replays the ledger for them.
+      if (reader) {
+        replies.start();
+        reader.start();
+      }
       // MCP servers connect in the background: a slow or dead one never holds up the boot.
       void mcp.start().catch((e) => onError(e, "mcp.start"));
     },
     stop() {
       inbox.stop();
+      replies.stop();
+      void reader?.stop();
       engine.stopAll();
       void mcp.stop();
     },

@@ -109,3 +109,28 @@ export const officeInbox = sqliteTable(
   },
   (t) => [uniqueIndex("office_inbox_event").on(t.tenantId, t.eventId)],
 );
+
+/**
+ * Every mail the organizer's mailbox held that Office read (IMAP_URL), once each: an invitee's
+ * answer recorded on its job, or a refusal and why (no invitation matched, a sender who is not
+ * the attendee, a calendar that could not be read, a mail too large). `key` is the mailbox's
+ * UIDVALIDITY and the message's UID; no address or body is kept.
+ */
+export const officeInboundMail = sqliteTable(
+  "office_inbound_mail",
+  {
+    key: text("key").primaryKey(),
+    /** SHA-256 of the Message-ID header (the ledger's form), when the mail had one. */
+    messageIdSha256: text("message_id_sha256"),
+    tenantId: text("tenant_id"),
+    jobId: text("job_id"),
+    /** recorded | refused */
+    status: text("status").notNull(),
+    /** The refusal's reason code (too_large, not_calendar, malformed, not_a_reply, no_match, not_invited, spoofed_sender, job_closed, duplicate). */
+    reason: text("reason"),
+    detail: text("detail"),
+    eventId: text("event_id"),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [index("office_inbound_mail_job").on(t.tenantId, t.jobId)],
+);

@@ -2,6 +2,7 @@ import type { TStoredEvent } from "../../contracts/events.js";
 import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { AppError } from "../shared/errors.js";
+import { answerWords } from "./invite-replies.js";
 import { queryAll } from "./ledger-reads.js";
 import { type Translate, words } from "./speak.js";
 
@@ -107,6 +108,10 @@ export function explainJob(
         break;
       case "job.handed_over":
         add(e, t("office.why.handedOver", { who, from: name(e.payload.from_entity_id), to: name(e.payload.to_entity_id), note: note(e.payload.note) }));
+        break;
+      case "job.reply_received":
+        // An invitee's answer by mail, in the words its card used.
+        add(e, answerWords(e.payload, t));
         break;
       case "job.disputed":
         add(e, t("office.why.disputed", { who, reason: clip(e.payload.reason_text) }));

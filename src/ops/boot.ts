@@ -45,6 +45,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
       mcpServers: config.mcp.servers,
       ...(config.mail ? { mail: config.mail } : {}),
       ...(config.caldav ? { caldav: config.caldav } : {}),
+      ...(config.imap ? { imap: config.imap } : {}),
     },
     middleware: ops.middleware,
     // Every module appends through this one ledger, so its hook times the gateway's, Office's

@@ -242,6 +242,41 @@ describe("who is notified", () => {
     ]);
   });
 
+  it("an invitee's answer tells who asked for the meeting, in words from the recorded answer, and nobody else", () => {
+    const w = world();
+    w.say("cnv_group", ANA, "@Office Scheduler schedule a call with Maria", { mentions: [{ entity_id: "ent_agent" }] });
+    const asked = `evt_${w.seqOf()}`;
+    w.apply(
+      "job.created",
+      "cnv_group",
+      AGENT,
+      { job_id: "job_2", title: "Call with Maria", conversation_id: "cnv_group", owner_entity_id: "ent_agent" },
+      { job_id: "job_2", causation_id: asked },
+    );
+    const answer = (a: string, extra: object = {}) =>
+      w.apply(
+        "job.reply_received",
+        "cnv_group",
+        AGENT,
+        {
+          job_id: "job_2",
+          event_uid: "logline-abc",
+          attendee: { name: "Maria", email_redacted: "m***@acme.com" },
+          answer: a,
+          sequence: 0,
+          message_id_sha256: `sha256:${"a".repeat(64)}`,
+          ...extra,
+        },
+        { job_id: "job_2" },
+      );
+    expect(answer("declined", { comment: "travelling that week" }).map((t) => [t.to, t.kind, t.title, t.body])).toEqual([
+      ["ent_ana", "invite_answer", "Answer: Call with Maria", "Maria declined. “travelling that week”"],
+    ]);
+    expect(answer("counter", { proposed: { start: "2026-01-08T10:00:00.000Z", end: "2026-01-08T10:30:00.000Z", timezone: "UTC" } }).map((t) => t.body)).toEqual([
+      "Maria proposed another time: 2026-01-08 10:00 UTC.",
+    ]);
+  });
+
   it("a muted conversation tells that person nothing, and only them; unmuting tells them again", () => {
     const w = world();
     w.mutes.set(T, "ent_dan", "cnv_group", true);

@@ -89,6 +89,9 @@ describe("parseConfig", () => {
     [{ CALDAV_URL: "https://dav.example.com/", CALDAV_USERNAME: "dan" }, "CALDAV_PASSWORD", /CALDAV_USERNAME and CALDAV_PASSWORD are required/],
     [{ CALDAV_USERNAME: "dan" }, "CALDAV_URL", /CALDAV_URL is required when CALDAV_USERNAME/],
     [{ CALDAV_URL: "dav.example.com" }, "CALDAV_URL", /CALDAV_URL must be an http:\/\/ or https:\/\/ URL/],
+    [{ IMAP_URL: "imap.example.com:993" }, "IMAP_URL", /IMAP_URL must be an imap:\/\/ \(STARTTLS when offered\) or imaps:\/\/ \(TLS\) URL/],
+    [{ IMAP_USER: "office" }, "IMAP_URL", /IMAP_URL is required when IMAP_USER/],
+    [{ IMAP_URL: "imaps://imap.example.com", IMAP_USER: "office" }, "IMAP_PASSWORD", /IMAP_URL needs a user name and password/],
     [{ JITSI_BASE_URL: "meet.example.com" }, "JITSI_BASE_URL", /JITSI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ SIGNUP: "maybe" }, "SIGNUP", /SIGNUP must be one of open, invite, closed \(got "maybe"\)/],
     [
@@ -127,6 +130,25 @@ describe("parseConfig", () => {
     const separate = parseConfig({ SMTP_URL: "smtp://relay.example.com:587", SMTP_USER: "u", SMTP_PASSWORD: "pw", MAIL_FROM: "office@example.com" });
     expect(separate.mail).toEqual({ url: "smtp://relay.example.com:587", user: "u", password: "pw", from: { address: "office@example.com" } });
     expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
+  });
+
+  it("reads IMAP credentials from the URL or from IMAP_USER/IMAP_PASSWORD, keeps them out of the URL and the description", () => {
+    const fromUrl = parseConfig({ IMAP_URL: "imaps://office%40example.com:p%3Ass@imap.example.com" });
+    expect(fromUrl.imap).toEqual({
+      url: "imaps://imap.example.com",
+      host: "imap.example.com",
+      port: 993,
+      secure: true,
+      username: "office@example.com",
+      password: "p:ss",
+      mailbox: "INBOX",
+      maxBytes: 1_000_000,
+    });
+    const separate = parseConfig({ IMAP_URL: "imap://127.0.0.1:1143", IMAP_USER: "u", IMAP_PASSWORD: "pw", IMAP_MAILBOX: "Replies", INBOUND_MAX_BYTES: "50000" });
+    expect(separate.imap).toMatchObject({ host: "127.0.0.1", port: 1143, secure: false, username: "u", password: "pw", mailbox: "Replies", maxBytes: 50_000 });
+    expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
+    expect(fail({ IMAP_URL: "imaps://dan:hunter2@imap example.com" }).message).not.toContain("hunter2");
+    expect(parseConfig({}).imap).toBeUndefined();
   });
 
   it("configures CalDAV and a self-hosted Jitsi", () => {

@@ -12,6 +12,9 @@ export interface Radicale {
   password: string;
   /** The URLs of the calendars created at start, in the order asked for. */
   calendarUrls: string[];
+  /** Stops the server and keeps its storage (a calendar that is down); `resume` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,34 +101,49 @@ export async function startRadicale(calendars: CalendarSpec[] = [{ slug: "work",
       "",
     ].join("\n"),
   );
-  const child = spawn(RADICALE, ["-C", join(dir, "config")], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr?.on("data", (b: Buffer) => {
-    stderr = (stderr + b.toString()).slice(-4000);
-  });
+  const spawnServer = () => {
+    const c = spawn(RADICALE, ["-C", join(dir, "config")], { stdio: ["ignore", "ignore", "pipe"] });
+    c.stderr?.on("data", (b: Buffer) => {
+      stderr = (stderr + b.toString()).slice(-4000);
+    });
+    return c;
+  };
+  let child = spawnServer();
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
-  const stop = async () => {
-    process.off("exit", killOnExit);
+  const pause = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }
+  };
+  const stop = async () => {
+    process.off("exit", killOnExit);
+    await pause();
     rmSync(dir, { recursive: true, force: true });
   };
   const url = `http://127.0.0.1:${port}/`;
-  try {
+  const started = async () => {
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (e) => reject(new Error(`cannot start ${RADICALE} (run 'bash test/ensure-radicale.sh'): ${e.message}`)));
     });
     await waitUntilAnswering(url, child, () => stderr);
+  };
+  const resume = async () => {
+    if (child.exitCode === null && child.signalCode === null) return;
+    child = spawnServer();
+    await started();
+  };
+  try {
+    await started();
     const auth = basic(username, password);
     const calendarUrls: string[] = [];
     for (const spec of calendars) calendarUrls.push(await makeCalendar(url, auth, username, spec));
-    return { url, username, password, calendarUrls, stop };
+    return { url, username, password, calendarUrls, pause, resume, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -32,7 +32,8 @@ export interface JobBefore {
  * - a proposed job tells the people of its conversation who may approve it;
  * - a tracking card that newly waits on someone tells them;
  * - a finished job, completed or failed, tells who requested it and who approved it;
- * - a job handed over tells the person it was handed to (it waits on them now).
+ * - a job handed over tells the person it was handed to (it waits on them now);
+ * - an invitee's answer to a meeting (job.reply_received) tells who asked for the meeting.
  *
  * Only people are told, never agents, and never the person whose action it was. Each is told in
  * their own language: their profile's, else the workspace default (DEFAULT_LOCALE).
@@ -123,6 +124,18 @@ export function decideNotifications(
             job_id: job.job_id,
           }));
       }
+      break;
+    }
+    case "job.reply_received": {
+      const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+      if (!job || !ctx.requestedBy) break;
+      const p = ev.payload;
+      // Every word from the recorded answer: who answered, how, their own words, the time they proposed.
+      const body = (t: Translate) => {
+        const line = t(`notify.reply.${p.answer}`, { name: p.attendee.name, ...(p.proposed ? { when: `${p.proposed.start.slice(0, 16).replace("T", " ")} UTC` } : {}) });
+        return p.comment ? `${line} “${p.comment}”` : line;
+      };
+      tell(ctx.requestedBy, (t) => ({ kind: "invite_answer", title: t("notify.reply.title", { title: job.title }), body: body(t), url: jobUrl(job), job_id: job.job_id }));
       break;
     }
     default:

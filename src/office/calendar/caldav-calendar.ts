@@ -18,7 +18,11 @@ export interface CalDavCalendar {
   /** Writes the event under a URL derived from its UID, in one request per call. Idempotent: writing the same UID again changes nothing and reports created: false (so does a retry after a lost answer). */
   put(uid: string, ics: string): Promise<{ url: string; created: boolean }>;
   /** The event at that UID, or null. */
-  get(uid: string): Promise<{ url: string; ics: string } | null>;
+  get(uid: string): Promise<{ url: string; ics: string; etag?: string } | null>;
+  /** Overwrites the event at that UID (an answer's PARTSTAT, a new time); with `etag`, only if it is still that version. */
+  replace(uid: string, ics: string, etag?: string): Promise<{ url: string }>;
+  /** Deletes the event at that UID; true if it was there. */
+  remove(uid: string): Promise<boolean>;
   /** The calendar written to, with a human name (for cards: "added to <name>"). */
   describe(): Promise<{ url: string; displayName: string }>;
 }
@@ -170,7 +174,35 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
           return null;
         }
         if (!res.ok) throw answerFailure(res.status);
-        return { url, ics: await res.text() };
+        const etag = res.headers.get("etag");
+        return { url, ics: await res.text(), ...(etag ? { etag } : {}) };
+      });
+    },
+
+    async replace(uid, ics, etag) {
+      checkUid(uid);
+      return run(async (guard, at) => {
+        const url = urlOf(at, uid);
+        const res = await guard.fetch(url, {
+          method: "PUT",
+          headers: { ...auth, "content-type": "text/calendar; charset=utf-8", ...(etag ? { "if-match": etag } : {}) },
+          body: ics,
+        });
+        await res.body?.cancel().catch(() => undefined);
+        if (res.ok) return { url };
+        if (res.status === 412) throw new ToolFailure("PROVIDER_UNAVAILABLE", "The calendar event changed while it was being updated; trying again.");
+        throw answerFailure(res.status);
+      });
+    },
+
+    async remove(uid) {
+      checkUid(uid);
+      return run(async (guard, at) => {
+        const res = await guard.fetch(urlOf(at, uid), { method: "DELETE", headers: auth });
+        await res.body?.cancel().catch(() => undefined);
+        if (res.status === 404 || res.status === 410) return false;
+        if (!res.ok) throw answerFailure(res.status);
+        return true;
       });
     },
 

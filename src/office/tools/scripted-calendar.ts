@@ -39,6 +39,14 @@ export function createScriptedCalendarProvider(script: Array<ToolErrorCode | "ok
       const ics = events.get(uid);
       return ics ? { url: `memory:${uid}`, ics } : null;
     },
+    async replace(uid, ics) {
+      if (!events.has(uid)) throw new ToolFailure("INVALID_INPUT", "The event is not in the calendar.");
+      events.set(uid, ics);
+      return { url: `memory:${uid}` };
+    },
+    async remove(uid) {
+      return events.delete(uid);
+    },
     async describe() {
       return { url: "memory:", displayName: "Scripted test calendar" };
     },
