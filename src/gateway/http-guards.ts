@@ -87,3 +87,60 @@ export function bodyLimits(): MiddlewareHandler {
     return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path) ? large(c, next) : small(c, next);
   };
 }
+
+/** `String.prototype.isWellFormed` (Node 20; newer than the TypeScript library this project targets). */
+const isWellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const isJsonType = (type: string | undefined) => !!type && /^application\/(?:[\w.+-]*\+)?json\b/i.test(type.trim());
+
+/** The path to the first string (value or key) that is not well-formed UTF-16, or null. Iterative: no depth can overflow it. */
+function illFormedAt(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!isWellFormed(v)) return at;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], at ? `${at}.${i}` : String(i)]);
+    } else if (v && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (!isWellFormed(k)) return at;
+        stack.push([x, at ? `${at}.${k}` : k]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Text in a JSON body must be well-formed: a lone surrogate (`"\ud800"`) in any string or key is
+ * refused here with `400 INVALID_INPUT`, for every route at once, before anything stores it,
+ * hashes it or hands it to a library that cannot take it. A body that is not JSON passes on (its
+ * route answers INVALID_JSON).
+ */
+export function wellFormedText(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || !isJsonType(c.req.header("content-type"))) return next();
+    const text = await c.req.text();
+    // Only an escape can make a lone surrogate: decoded UTF-8 never does.
+    if (!text.includes("\\u")) return next();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return next();
+    }
+    const at = illFormedAt(parsed);
+    if (at === null) return next();
+    return c.json(
+      {
+        error: {
+          code: "INVALID_INPUT",
+          message: `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`,
+          details: { field: at, reason: "ill_formed_text" },
+        },
+      },
+      400,
+    );
+  };
+}
