@@ -66,6 +66,22 @@ function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<v
 }
 
 /**
+ * A request refused before its body was read (401, 403, 404, 415 …) would leave the body's bytes
+ * on the connection, and the next request on it would be reset. Here the rest of such a body is
+ * read and dropped (within the same bounds as a 413's) and the answer says `Connection: close`.
+ */
+export function closeUnreadBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.req.method === "GET" || c.req.method === "HEAD") return;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (!incoming || incoming.complete || incoming.destroyed) return;
+    await drain(incoming, DRAIN_MAX_BYTES, DRAIN_MAX_MS);
+    c.res.headers.set("Connection", "close");
+  };
+}
+
+/**
  * 1 MiB for every request body (8 MiB for attachment and profile picture uploads). bodyLimit counts bytes as they
  * stream in, so a chunked body without Content-Length is cut off just the same.
  */
