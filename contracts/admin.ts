@@ -18,7 +18,7 @@ const ZLabel = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .refine((v) => !hasContactDetails(v), { message: "must not contain an email address or phone number" });
+    .refine((v) => v.length > max || !hasContactDetails(v), { message: "must not contain an email address or phone number" });
 
 export const ZMemberView = z.object({
   entity_id: ZEntityId,

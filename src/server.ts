@@ -7,6 +7,8 @@ import { createRouter } from "./shared/openapi.js";
 import { createApp } from "./app.js";
 import {
   bodyLimits,
+  closeUnreadBodies,
+  wellFormedText,
   conversationFilterFor,
   createGateway,
   createGatewayRoutes,
@@ -224,7 +226,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   guarded.route("/", createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
 
   const app = createApp({
-    middleware: [securityHeaders(), bodyLimits(), ...(opts.middleware ?? [])],
+    middleware: [securityHeaders(), closeUnreadBodies(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
     routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),

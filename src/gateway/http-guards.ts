@@ -66,6 +66,22 @@ function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<v
 }
 
 /**
+ * A request refused before its body was read (401, 403, 404, 415 …) would leave the body's bytes
+ * on the connection, and the next request on it would be reset. Here the rest of such a body is
+ * read and dropped (within the same bounds as a 413's) and the answer says `Connection: close`.
+ */
+export function closeUnreadBodies(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.req.method === "GET" || c.req.method === "HEAD") return;
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (!incoming || incoming.complete || incoming.destroyed) return;
+    await drain(incoming, DRAIN_MAX_BYTES, DRAIN_MAX_MS);
+    c.res.headers.set("Connection", "close");
+  };
+}
+
+/**
  * 1 MiB for every request body (8 MiB for attachment and profile picture uploads). bodyLimit counts bytes as they
  * stream in, so a chunked body without Content-Length is cut off just the same.
  */
@@ -85,5 +101,62 @@ export function bodyLimits(): MiddlewareHandler {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     // A profile picture is refused past LIMITS.avatarBytes with its own words, after this bound.
     return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path) ? large(c, next) : small(c, next);
+  };
+}
+
+/** `String.prototype.isWellFormed` (Node 20; newer than the TypeScript library this project targets). */
+const isWellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+const isJsonType = (type: string | undefined) => !!type && /^application\/(?:[\w.+-]*\+)?json\b/i.test(type.trim());
+
+/** The path to the first string (value or key) that is not well-formed UTF-16, or null. Iterative: no depth can overflow it. */
+function illFormedAt(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "string") {
+      if (!isWellFormed(v)) return at;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], at ? `${at}.${i}` : String(i)]);
+    } else if (v && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) {
+        if (!isWellFormed(k)) return at;
+        stack.push([x, at ? `${at}.${k}` : k]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Text in a JSON body must be well-formed: a lone surrogate (`"\ud800"`) in any string or key is
+ * refused here with `400 INVALID_INPUT`, for every route at once, before anything stores it,
+ * hashes it or hands it to a library that cannot take it. A body that is not JSON passes on (its
+ * route answers INVALID_JSON).
+ */
+export function wellFormedText(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || !isJsonType(c.req.header("content-type"))) return next();
+    const text = await c.req.text();
+    // Only an escape can make a lone surrogate: decoded UTF-8 never does.
+    if (!text.includes("\\u")) return next();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return next();
+    }
+    const at = illFormedAt(parsed);
+    if (at === null) return next();
+    return c.json(
+      {
+        error: {
+          code: "INVALID_INPUT",
+          message: `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`,
+          details: { field: at, reason: "ill_formed_text" },
+        },
+      },
+      400,
+    );
   };
 }

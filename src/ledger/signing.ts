@@ -35,13 +35,24 @@ export type Verifier = Pick<Signer, "keyId" | "verifyCheckpoint">;
  * the database and reused afterwards (it must never be committed or served); without one the key
  * is ephemeral, which suits tests and throwaway ledgers.
  */
+/** The private key in `file`; a file that does not hold one stops the start with the file's name and the remedy. */
+function readPrivateKey(file: string): KeyObject {
+  try {
+    return createPrivateKey(readFileSync(file));
+  } catch (err) {
+    throw new DataKeyError(
+      `${file} is damaged: it does not hold a private key (${(err as Error).message}). Put back the file from a backup (npm run backup copies it); a new key cannot continue this history.`,
+    );
+  }
+}
+
 export function loadOrCreateSigner(dataDir?: string, signedWith?: string): Signer {
   let privateKey: KeyObject;
   if (dataDir) {
     finishRotation(dataDir, signedWith);
     const file = join(dataDir, SIGNING_KEY_FILE);
     if (existsSync(file)) {
-      privateKey = createPrivateKey(readFileSync(file));
+      privateKey = readPrivateKey(file);
       const signer = createSigner(privateKey);
       if (signedWith && signer.keyId !== signedWith) {
         throw new DataKeyError(
@@ -104,7 +115,9 @@ export function verifierFromKey(pem: Buffer | string): Verifier {
 /** The verifying half of the key in a data dir, without creating one; null when there is none. */
 function loadVerifier(dataDir: string): Verifier | null {
   const file = join(dataDir, SIGNING_KEY_FILE);
-  return existsSync(file) ? verifierFromKey(readFileSync(file)) : null;
+  if (!existsSync(file)) return null;
+  const { keyId, verifyCheckpoint } = createSigner(readPrivateKey(file));
+  return { keyId, verifyCheckpoint };
 }
 
 /** A checkpoint verifier from a public key (SPKI PEM), as published at /v1/ledger/keys. */
@@ -132,7 +145,16 @@ export function retiredVerifiers(dataDir: string): Array<ReturnType<typeof verif
   return readdirSync(dir)
     .filter((f) => f.endsWith(".pub.pem"))
     .sort()
-    .map((f) => verifierFromPublicKey(readFileSync(join(dir, f))));
+    .map((f) => {
+      const file = join(dir, f);
+      try {
+        return verifierFromPublicKey(readFileSync(file));
+      } catch (err) {
+        throw new DataKeyError(
+          `${file} is damaged: it does not hold a public key (${(err as Error).message}). Put back the file from a backup; checkpoints signed with that key cannot be checked without it.`,
+        );
+      }
+    });
 }
 
 /** Every key whose checkpoints count in this data dir: the current one and the retired ones. */

@@ -24,7 +24,11 @@ function parse(path: string): VaultKeys {
   const enc = Buffer.from(first.trim(), "hex");
   const hashLine = rest.find((l) => l.startsWith("hash:"));
   const hash = hashLine ? Buffer.from(hashLine.slice(5).trim(), "hex") : enc;
-  if (enc.length !== 32 || hash.length !== 32) throw new DataKeyError(`${path} does not hold a 32-byte hex key`);
+  if (enc.length !== 32 || hash.length !== 32) {
+    throw new DataKeyError(
+      `${path} does not hold a 32-byte hex key: it is damaged. Put back the file from a backup (npm run backup copies it); without it the vault's contents cannot be read.`,
+    );
+  }
   return { enc, hash };
 }
 

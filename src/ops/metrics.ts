@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
 /**
  * A small Prometheus registry: counters, gauges and histograms with labels, rendered in the text
  * exposition format (version 0.0.4). Enough for one process; no client library needed.
@@ -140,6 +142,16 @@ function createMetricsRegistry(): MetricsRegistry {
  * SSE tracker all feed the same series.
  */
 export function createLoglineMetrics(registry: MetricsRegistry = createMetricsRegistry()) {
+  // How late the event loop runs its timers: a request that holds it shows here (sampled every
+  // 10 ms; the figures cover the time since the previous scrape, which resets them).
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+  let scraped = { max: 0, p99: 0, mean: 0 };
+  const scrape = () => {
+    scraped = { max: seconds(loop.max), p99: seconds(loop.percentile(99)), mean: seconds(loop.mean) };
+    loop.reset();
+  };
   return {
     registry,
     httpRequests: registry.counter("logline_http_requests_total", "HTTP requests by route pattern, method and status."),
@@ -151,6 +163,12 @@ export function createLoglineMetrics(registry: MetricsRegistry = createMetricsRe
     toolCalls: registry.counter("logline_tool_calls_total", "Tool results recorded in the ledger by tool and outcome."),
     policyViolations: registry.counter("logline_policy_violations_total", "policy.violation events by policy code."),
     up: registry.gauge("logline_process_start_time_seconds", "Unix time the process started."),
+    loopDelayMax: registry.gauge("logline_event_loop_delay_max_seconds", "Longest event-loop delay since the previous scrape (perf_hooks.monitorEventLoopDelay).", () => {
+      scrape();
+      return scraped.max;
+    }),
+    loopDelayP99: registry.gauge("logline_event_loop_delay_p99_seconds", "99th percentile of the event-loop delay since the previous scrape.", () => scraped.p99),
+    loopDelayMean: registry.gauge("logline_event_loop_delay_mean_seconds", "Mean event-loop delay since the previous scrape.", () => scraped.mean),
   };
 }
 

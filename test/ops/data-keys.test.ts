@@ -103,4 +103,27 @@ describe("from the command line", () => {
     expect(r.status).toBe(78);
     expect(r.stderr.trim().split("\n").at(-1)).toMatch(/^LogLine will not start: .*ledger-signing-key\.pem is missing/);
   });
+
+  it.each([
+    [SIGNING, /ledger-signing-key\.pem is damaged: .*Put back the file from a backup/],
+    [VAULT, /office-vault\.key does not hold a 32-byte hex key: it is damaged\. Put back the file from a backup/],
+  ])(
+    "a %s full of garbage: exit 78 with one line naming the file and the remedy",
+    async (file, pattern) => {
+      await withHistory();
+      writeFileSync(join(dir, file), randomBytes(300));
+      const root = fileURLToPath(new URL("../..", import.meta.url));
+      const r = spawnSync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "main.ts")], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir, PORT: "0", LOGLINE_DEMO: "0" },
+        encoding: "utf8",
+        timeout: 45_000,
+      });
+      expect(r.status).toBe(78);
+      const last = r.stderr.trim().split("\n").at(-1) ?? "";
+      expect(last).toMatch(/^LogLine will not start: /);
+      expect(last).toMatch(pattern);
+    },
+    60_000,
+  );
 });

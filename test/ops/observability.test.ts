@@ -112,6 +112,27 @@ describe("request logs", () => {
 });
 
 describe("/metrics and /readyz", () => {
+  it("reports how late the event loop ran (perf_hooks.monitorEventLoopDelay) since the previous scrape", async () => {
+    const { app } = build();
+    const { url } = await listen(app);
+    await fetch(`${url}/metrics`);
+    // Hold the loop for 300 ms, the way a slow check on a request would.
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 300;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 30));
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    expect(text).toMatch(/# TYPE logline_event_loop_delay_max_seconds gauge/);
+    expect(value("logline_event_loop_delay_max_seconds")).toBeGreaterThanOrEqual(0.25);
+    expect(value("logline_event_loop_delay_p99_seconds")).toBeGreaterThanOrEqual(0.25);
+    expect(value("logline_event_loop_delay_mean_seconds")).toBeGreaterThan(0);
+    // The next scrape covers only the time since this one.
+    const again = await (await fetch(`${url}/metrics`)).text();
+    expect(Number(/^logline_event_loop_delay_max_seconds (\S+)$/m.exec(again)?.[1])).toBeLessThan(0.25);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
   it("serves Prometheus text to loopback callers only, counting requests, events, SSE clients", async () => {
     const { app, ops } = build();
     const { url } = await listen(app);

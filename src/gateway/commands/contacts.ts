@@ -99,36 +99,85 @@ export function listContacts(core: Core, p: Principal) {
   return { tenant_id: p.tenantId, items };
 }
 
-/** A small RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF. */
-function parseCsv(text: string): string[][] {
+const MAX_IMPORT_ROWS = 1000;
+const MAX_IMPORT_COLUMNS = 100;
+/** Longer than any contact field (notes are 1,000 characters). */
+const MAX_FIELD_CHARS = 10_000;
+const tooManyRows = () => new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_ROWS.toLocaleString("en")} contacts per import`, { field: "csv" });
+
+/**
+ * A small RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF. One pass that copies whole
+ * stretches of text (never a character at a time), and it stops as soon as there are more rows
+ * than an import takes (or a row with more columns than any contact list has).
+ */
+function parseCsv(text: string, maxRows: number): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
-  let field = "";
+  let parts: string[] = [];
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
+  const n = text.length;
+  let fieldChars = 0;
+  const add = (part: string) => {
+    fieldChars += part.length;
+    if (fieldChars > MAX_FIELD_CHARS) throw new AppError("VALIDATION_ERROR", `A field is longer than ${MAX_FIELD_CHARS.toLocaleString("en")} characters`, { field: "csv" });
+    parts.push(part);
+  };
+  const take = () => {
+    const field = parts.join("");
+    parts = [];
+    fieldChars = 0;
+    return field;
+  };
+  const endRow = () => {
+    row.push(take());
+    if (row.some((f) => f.trim() !== "")) rows.push(row);
+    if (rows.length > maxRows) throw tooManyRows();
+    row = [];
+  };
+  let i = 0;
+  while (i < n) {
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(field), (field = "");
-    else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(field), rows.push(row), (row = []), (field = "");
-    } else field += ch;
+      const q = text.indexOf('"', i);
+      if (q === -1) {
+        add(text.slice(i));
+        i = n;
+      } else if (text.charCodeAt(q + 1) === 34) {
+        add(text.slice(i, q + 1));
+        i = q + 2;
+      } else {
+        add(text.slice(i, q));
+        quoted = false;
+        i = q + 1;
+      }
+      continue;
+    }
+    let j = i;
+    for (let c = text.charCodeAt(j); j < n && c !== 34 && c !== 44 && c !== 10 && c !== 13; c = text.charCodeAt(++j));
+    if (j > i) add(text.slice(i, j));
+    if (j >= n) break;
+    const ch = text.charCodeAt(j);
+    if (ch === 34) quoted = true;
+    else if (ch === 44) {
+      row.push(take());
+      if (row.length >= MAX_IMPORT_COLUMNS) throw new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_COLUMNS} columns per row`, { field: "csv" });
+    } else {
+      endRow();
+      if (ch === 13 && text.charCodeAt(j + 1) === 10) j++;
+    }
+    i = j + 1;
   }
-  if (field !== "" || row.length) row.push(field), rows.push(row);
-  return rows.filter((r) => r.some((f) => f.trim() !== ""));
+  if (parts.length || row.length) endRow();
+  return rows;
 }
 
 export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
-  const rows = parseCsv(csv);
-  const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase());
+  // The header row and at most MAX_IMPORT_ROWS contacts.
+  const rows = parseCsv(csv, MAX_IMPORT_ROWS + 1);
+  // A column name longer than any known one is no column of ours (and is not lowercased whole).
+  const header = (rows.shift() ?? []).map((h) => (h.length > 64 ? "" : h.trim().toLowerCase()));
   const col = (...names: string[]) => header.findIndex((h) => names.includes(h));
   const [name, email, phone, company, kind, notes] = [col("display_name", "name"), col("email"), col("phone"), col("company", "organization"), col("kind"), col("notes")];
   if (name < 0) throw new AppError("VALIDATION_ERROR", "The CSV needs a name (or display_name) column", { field: "csv" });
-  if (rows.length > 1000) throw new AppError("VALIDATION_ERROR", "At most 1,000 contacts per import", { field: "csv" });
   return rows.map((r, i) => {
     const get = (c: number) => (c >= 0 ? (r[c] ?? "").trim() : "");
     const display = get(name);
