@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { ConfigError, describeConfig, loadConfig, type Config } from "./config.js";
 import { DataKeyError } from "./shared/errors.js";
 import { databasePath, runningServerPid, writePidFile } from "./ops/data-dir.js";
-import { createLogger, type Logger } from "./ops/logger.js";
+import { createLogger, flushLogs, type Logger } from "./ops/logger.js";
 import { SchemaTooNewError, assertSchemaNotNewer } from "./ops/migration-guard.js";
 import { createOpsRuntime } from "./ops/runtime.js";
 import { bootServer } from "./ops/boot.js";
@@ -57,8 +57,9 @@ const ops = createOpsRuntime({
   ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   shutdownTimeoutMs: config.shutdownTimeoutMs,
 });
-// Signals are handled from here on: a SIGTERM during boot still stops in order.
-ops.shutdown.installSignalHandlers();
+// Signals are handled from here on: a SIGTERM during boot still stops in order. The last lines
+// are written before the exit, within a second: a log reader that takes nothing more cannot hold it.
+ops.shutdown.installSignalHandlers((code) => void flushLogs().then(() => process.exit(code)));
 
 logger.info(describeConfig(config), "starting");
 try {
