@@ -73,7 +73,9 @@ function drain(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<v
 export function closeUnreadBodies(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    if (c.req.method === "GET" || c.req.method === "HEAD") return;
+    // Only refusals: an accepted request's body was the route's to read, and its answer may
+    // already be on its way.
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status < 400) return;
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming || incoming.complete || incoming.destroyed) return;
     await drain(incoming, DRAIN_MAX_BYTES, DRAIN_MAX_MS);
