@@ -100,7 +100,10 @@ describe("LLM layer in a real browser", () => {
     await shot(page, "llm-02-chip-in-composer");
     await box.press("Enter");
     await page.locator(".msg-out .token-chip", { hasText: "Schedule call with Bruno" }).first().waitFor();
-    const sentText = (model.requests.at(-1)!.body.messages as any[])[1].content as string;
+    // The bubble shows as soon as the message is accepted; the model is asked a moment later.
+    const lastAsked = () => (model.requests.at(-1)!.body.messages as any[])[1].content as string;
+    await expect.poll(lastAsked).toContain("please approve this");
+    const sentText = lastAsked();
     expect(sentText).toContain("[ref#1]");
     expect(sentText).not.toContain("[ref v:1");
 
