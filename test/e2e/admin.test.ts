@@ -92,4 +92,38 @@ describe("Admin (owners and admins)", () => {
     await ctx.close();
     await ana.ctx.close();
   });
+
+  test("an agent's list that answers late after a save never undoes what the admin ticked meanwhile", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, human("Dan").token);
+    await page.goto(`${server.url}/admin`);
+    const agent = page.locator('[data-agent="Office Scheduler"]');
+    const mail = agent.getByRole("checkbox", { name: /mail\.send/ });
+    await mail.waitFor();
+    if (!(await mail.isChecked())) {
+      await mail.check();
+      await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
+      await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toContain("mail.send");
+    }
+    // The list the page reloads after a save is held until the admin has ticked the box again.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/v1/admin/agents", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await mail.uncheck();
+    await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
+    await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toEqual(["calendar.create_invite"]);
+    await mail.check();
+    const late = page.waitForResponse((r) => r.url().endsWith("/v1/admin/agents"));
+    release();
+    await late;
+    await page.unroute("**/v1/admin/agents");
+    // The late list says mail.send is off; the box the admin ticked stays ticked, and saving keeps it.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await mail.isChecked()).toBe(true);
+    await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
+    await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toEqual(["calendar.create_invite", "mail.send"]);
+    await ctx.close();
+  });
 });

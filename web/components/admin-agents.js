@@ -1,6 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
-import { html, useEffect, useState } from "../lib/preact.js";
+import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
@@ -27,12 +27,22 @@ function AgentItem({ a, reload }) {
   const [tools, setTools] = useState(/** @type {Array<{ name: string, description: string, source: string }> | null} */ (null));
   const [allowed, setAllowed] = useState(a.allowed_tools);
   // What the server says now (after a save, a pause, a change elsewhere) replaces the form's
-  // values in place: the item is not redrawn, so focus and the loaded tool list stay put.
+  // values in place: the item is not redrawn, so focus and the loaded tool list stay put. A field
+  // the person has changed since the form last matched the server (or since they saved) keeps
+  // their change: an answer that arrives late never undoes what they did meanwhile.
+  const form = { role, caps, allowed: [...allowed].sort().join(" ") };
+  const base = useRef(form);
   const saved = JSON.stringify([a.role, a.capabilities, a.allowed_tools, a.status]);
   useEffect(() => {
-    setRole(a.role ?? "");
-    setCaps(a.capabilities.join(", "));
-    setAllowed(a.allowed_tools);
+    const next = { role: a.role ?? "", caps: a.capabilities.join(", "), allowed: [...a.allowed_tools].sort().join(" ") };
+    if (form.role === base.current.role) setRole(next.role);
+    if (form.caps === base.current.caps) setCaps(next.caps);
+    if (form.allowed === base.current.allowed) setAllowed(a.allowed_tools);
+    base.current = {
+      role: form.role === base.current.role ? next.role : base.current.role,
+      caps: form.caps === base.current.caps ? next.caps : base.current.caps,
+      allowed: form.allowed === base.current.allowed ? next.allowed : base.current.allowed,
+    };
   }, [saved]);
   useEffect(() => {
     api.agentTools(a.entity_id).then(
@@ -47,6 +57,7 @@ function AgentItem({ a, reload }) {
   /** @param {Event} e */
   const save = async (e) => {
     e.preventDefault();
+    base.current = form;
     try {
       await api.updateAgent(a.entity_id, { ...(role.trim() ? { role: role.trim() } : {}), capabilities: list(caps), allowed_tools: allowed });
       toast(t("admin.agents.saved", { name: a.display_name }));
