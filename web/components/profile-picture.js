@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { getState, setEntities, toast } from "../store.js";
 import { Avatar } from "./avatar.js";
+import { useSavedToggle } from "./saved-toggle.js";
 
 /** @typedef {import('../store.js').State} State */
 
@@ -77,23 +78,24 @@ export function DigestSetting({ s }) {
   useEffect(() => {
     api.digestSettings().then(setSettings, () => setError(t("people.digest.loadFailed")));
   }, [email]);
-  if (!settings) return error ? html`<p class="form-error" role="alert">${error}</p>` : null;
   /** @param {boolean} on */
   const toggle = async (on) => {
     setError(null);
     try {
       await api.updateProfile({ email_digest: on });
-      setSettings({ ...settings, enabled: on });
+      setSettings((now) => (now ? { ...now, enabled: on } : now));
       toast(on ? t("people.digest.on") : t("people.digest.off"));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t("people.digest.saveFailed"));
     }
   };
+  const box = useSavedToggle(!!settings?.enabled, toggle);
+  if (!settings) return error ? html`<p class="form-error" role="alert">${error}</p>` : null;
   return html`<section class="modal-form digest-setting" aria-labelledby="digest_title">
     <h3 id="digest_title" class="small">${t("people.digest.title")}</h3>
     <label class="checkbox-row">
-      <input type="checkbox" id="my_digest" checked=${settings.enabled} disabled=${!settings.available}
-        aria-describedby="my_digest_hint" onChange=${(/** @type {any} */ e) => void toggle(e.currentTarget.checked)} />
+      <input type="checkbox" id="my_digest" checked=${box.checked} disabled=${!settings.available}
+        aria-describedby="my_digest_hint" onChange=${box.onChange} />
       ${t("people.digest.label", { minutes: settings.after_minutes })}
     </label>
     <p id="my_digest_hint" class="muted small">${

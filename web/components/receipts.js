@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
+import { useSavedToggle } from "./saved-toggle.js";
 import { getState, seqOf, setState, toast } from "../store.js";
 
 /** @typedef {import('../store.js').State} State */
@@ -55,7 +56,6 @@ export function SeenBy({ s, conv, cursor }) {
  */
 export function ReadReceiptsSetting({ s }) {
   const [error, setError] = useState(/** @type {string | null} */ (null));
-  const on = s.me?.read_receipts !== false;
   /** @param {boolean} next */
   const toggle = async (next) => {
     setError(null);
@@ -68,11 +68,11 @@ export function ReadReceiptsSetting({ s }) {
       setError(err instanceof ApiError ? err.message : t("receipts.save_failed"));
     }
   };
+  const box = useSavedToggle(s.me?.read_receipts !== false, toggle);
   return html`<section class="modal-form receipts-setting" aria-labelledby="receipts_title">
     <h3 id="receipts_title" class="small">${t("receipts.setting_title")}</h3>
     <label class="checkbox-row">
-      <input type="checkbox" id="my_read_receipts" checked=${on} aria-describedby="my_read_receipts_hint"
-        onChange=${(/** @type {any} */ e) => void toggle(e.currentTarget.checked)} />
+      <input type="checkbox" id="my_read_receipts" checked=${box.checked} aria-describedby="my_read_receipts_hint" onChange=${box.onChange} />
       ${t("receipts.setting_label")}
     </label>
     <p id="my_read_receipts_hint" class="muted small">${t("receipts.setting_hint")}</p>

@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
+import { useSavedToggle } from "./saved-toggle.js";
 import { getState, setEntities, toast } from "../store.js";
 import { dateTime } from "../format.js";
 
@@ -68,6 +69,7 @@ export function StatusSetting({ s }) {
     }
   };
   const until = untilOf(span);
+  const dndBox = useSavedToggle(dndOn, (on) => save({ dnd_until: on ? (until ?? untilOf("4h")) : null }, on ? t("status.dnd_saved") : t("status.dnd_ended")));
   return html`<section class="modal-form status-setting" aria-labelledby="status_title">
     <h3 id="status_title" class="small">${t("status.title")}</h3>
     <label class="form-field" for="my_status">${t("status.label")}</label>
@@ -82,8 +84,7 @@ export function StatusSetting({ s }) {
       ${current ? html`<button type="button" class="btn btn-small" onClick=${() => (setText(""), void save({ status: null }, t("status.cleared")))}>${t("status.clear")}</button>` : null}
     </div>
     <label class="checkbox-row">
-      <input type="checkbox" id="my_dnd" checked=${dndOn} aria-describedby="my_dnd_hint"
-        onChange=${(/** @type {any} */ e) => void save({ dnd_until: e.currentTarget.checked ? (until ?? untilOf("4h")) : null }, e.currentTarget.checked ? t("status.dnd_saved") : t("status.dnd_ended"))} />
+      <input type="checkbox" id="my_dnd" checked=${dndBox.checked} aria-describedby="my_dnd_hint" onChange=${dndBox.onChange} />
       ${t("status.dnd_label")}
     </label>
     <p id="my_dnd_hint" class="muted small">${dndOn && me?.dnd_until ? t("status.dnd_until", { when: dateTime(me.dnd_until) }) : t("status.dnd_hint")}</p>
