@@ -1,11 +1,40 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock } from "../../shared/clock.js";
 import type { ToolErrorCode } from "../tools/tool.js";
 import type { McpServerConfig } from "./config.js";
+
+/**
+ * The MCP client library, loaded when the first server connects: a workspace without MCP servers
+ * starts without it. Errors are told apart by its classes, so they are only looked at once it is.
+ */
+interface Sdk {
+  Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
+  StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
+  StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
+  StreamableHTTPError: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPError;
+  McpError: typeof import("@modelcontextprotocol/sdk/types.js").McpError;
+  ErrorCode: typeof import("@modelcontextprotocol/sdk/types.js").ErrorCode;
+}
+async function loadSdk(): Promise<Sdk> {
+  const [client, stdio, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  sdk = {
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    StreamableHTTPError: http.StreamableHTTPError,
+    McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
+  };
+  return sdk;
+}
+let sdk: Sdk | undefined;
 
 /**
  * One client per configured MCP server (the official SDK): stdio servers run as child
@@ -68,6 +97,12 @@ export interface McpHub {
 
 /** Reconnect delays after a server goes away; the last repeats. */
 const RECONNECT_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
+/**
+ * How long a server has to start, shake hands and list its tools. Separate from a call's
+ * deadline: a tool that must answer within a second may still take longer than that to start on
+ * a busy machine, and that is no reason to call it down.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
 const STDERR_KEEP = 2_000;
 
 interface Conn {
@@ -95,7 +130,7 @@ export function createMcpHub(deps: {
     if (!error) delete c.status.error;
   };
 
-  function transportFor(c: Conn): Transport {
+  function transportFor(c: Conn, { StreamableHTTPClientTransport, StdioClientTransport }: Sdk): Transport {
     const cfg = c.cfg;
     if (cfg.transport === "http") return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
     const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env: cfg.env, ...(cfg.cwd ? { cwd: cfg.cwd } : {}), stderr: "pipe" });
@@ -109,13 +144,14 @@ export function createMcpHub(deps: {
     if (stopped) return;
     setState(c, "connecting");
     c.stderr = "";
-    const client = new Client({ name: "logline", version: deps.clientVersion });
+    const lib = sdk ?? (await loadSdk());
+    const client = new lib.Client({ name: "logline", version: deps.clientVersion });
     try {
-      await client.connect(transportFor(c), { timeout: Math.min(c.cfg.timeoutMs, 30_000) });
+      await client.connect(transportFor(c, lib), { timeout: CONNECT_TIMEOUT_MS });
       const tools: McpToolInfo[] = [];
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : {}, { timeout: Math.min(c.cfg.timeoutMs, 30_000) });
+        const page = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS });
         tools.push(...page.tools.map((t) => describe(c.cfg.name, t)));
         cursor = page.nextCursor;
       } while (cursor && tools.length < 500);
@@ -156,13 +192,14 @@ export function createMcpHub(deps: {
   }
 
   function errorOf(err: unknown, timeoutMs: number): { error_code: ToolErrorCode; message_safe: string; retryable: boolean } {
-    if (err instanceof McpError) {
+    if (sdk && err instanceof sdk.McpError) {
+      const { ErrorCode } = sdk;
       if (err.code === ErrorCode.RequestTimeout)
         return { error_code: "PROVIDER_TIMEOUT", message_safe: `The tool did not answer within ${Math.round(timeoutMs / 1000)} s.`, retryable: true };
       if (err.code === ErrorCode.ConnectionClosed) return { error_code: "PROVIDER_UNAVAILABLE", message_safe: "The tool's server went away during the call.", retryable: true };
       if (err.code === ErrorCode.InvalidParams) return { error_code: "INVALID_INPUT", message_safe: err.message.slice(0, 300), retryable: false };
     }
-    if (err instanceof StreamableHTTPError) {
+    if (sdk && err instanceof sdk.StreamableHTTPError) {
       if (err.code === 401 || err.code === 403) return { error_code: "PROVIDER_AUTH_REQUIRED", message_safe: "The tool's server asks for credentials.", retryable: false };
       if (err.code === 429) return { error_code: "PROVIDER_RATE_LIMIT", message_safe: "The tool's server asks us to slow down.", retryable: true };
       return { error_code: "PROVIDER_UNAVAILABLE", message_safe: `The tool's server answered HTTP ${err.code ?? "error"}.`, retryable: true };
@@ -244,8 +281,9 @@ export function createMcpHub(deps: {
 
 /** Why a connection failed, in words an admin can act on. */
 function connectError(err: unknown): string {
-  if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403)) return `HTTP ${err.code}: the server asks for credentials (check the headers in MCP_CONFIG)`;
-  if (err instanceof StreamableHTTPError && err.code) return `HTTP ${err.code}: ${err.message}`;
+  if (sdk && err instanceof sdk.StreamableHTTPError && (err.code === 401 || err.code === 403))
+    return `HTTP ${err.code}: the server asks for credentials (check the headers in MCP_CONFIG)`;
+  if (sdk && err instanceof sdk.StreamableHTTPError && err.code) return `HTTP ${err.code}: ${err.message}`;
   return (err as Error)?.message ?? String(err);
 }
 
