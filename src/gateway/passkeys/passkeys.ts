@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
-  verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { Clock } from "../../shared/clock.js";
 import type { Db } from "../../shared/db.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { createChallengeStore } from "./challenges.js";
+
+/** The WebAuthn library, loaded at the first ceremony: a server whose people never use passkeys starts without it. */
+const webauthn = () => import("@simplewebauthn/server");
 
 interface PasskeyRow {
   passkey_id: string;
@@ -98,7 +98,7 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
   return {
     async registrationOptions(p, person) {
       const { rpID } = relyingParty();
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: deps.rpName,
         rpID,
         userName: person.name,
@@ -116,15 +116,17 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
       const { rpID, origin } = relyingParty();
       const challenge = challengeOf(response.response.clientDataJSON);
       challenges.take(challenge, "register", p);
-      const verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: true,
-      }).catch((err: unknown) => {
-        throw refused(err);
-      });
+      const verified = await (await webauthn())
+        .verifyRegistrationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: true,
+        })
+        .catch((err: unknown) => {
+          throw refused(err);
+        });
       if (!verified.verified) throw refused(new Error("not verified"));
       const { credential } = verified.registrationInfo;
       if (byCredential.get(credential.id)) throw new AppError("CONFLICT", "This passkey is registered already", { reason: "already_registered" });
@@ -147,7 +149,7 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
     remove: (p, passkeyId) => del.run(p.tenantId, p.entityId, passkeyId).changes > 0,
     async signInOptions() {
       const { rpID } = relyingParty();
-      const options = await generateAuthenticationOptions({ rpID, timeout, userVerification: "required", allowCredentials: [] });
+      const options = await (await webauthn()).generateAuthenticationOptions({ rpID, timeout, userVerification: "required", allowCredentials: [] });
       challenges.save(options.challenge, "sign_in");
       return options;
     },
@@ -161,16 +163,18 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
       const handle = response.response.userHandle;
       if (handle && handle !== userHandleOf(row)) throw refused(new Error("the user handle is not this passkey's person"));
       const transports = JSON.parse(row.transports ?? "[]") as NonNullable<Parameters<typeof verifyAuthenticationResponse>[0]["credential"]["transports"]>;
-      const verified = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        credential: { id: row.credential_id, publicKey: Buffer.from(row.public_key, "base64url"), counter: row.counter, transports },
-        requireUserVerification: true,
-      }).catch((err: unknown) => {
-        throw refused(err);
-      });
+      const verified = await (await webauthn())
+        .verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          credential: { id: row.credential_id, publicKey: Buffer.from(row.public_key, "base64url"), counter: row.counter, transports },
+          requireUserVerification: true,
+        })
+        .catch((err: unknown) => {
+          throw refused(err);
+        });
       if (!verified.verified) throw refused(new Error("not verified"));
       used.run(verified.authenticationInfo.newCounter, clock.iso(), row.passkey_id);
       return { principal: { tenantId: row.tenant_id, entityId: row.entity_id }, passkeyId: row.passkey_id };

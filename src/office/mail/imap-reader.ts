@@ -1,4 +1,4 @@
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import type { ImapConfig } from "../../config.js";
 import type { Clock } from "../../shared/clock.js";
 
@@ -101,6 +101,9 @@ export function createImapReader(deps: ImapReaderDeps): ImapReader {
   function connect(): Promise<void> {
     if (connecting) return connecting;
     connecting = (async () => {
+      if (stopped || client) return;
+      // Loaded with the first connection: a server without IMAP_URL starts without it.
+      const { ImapFlow } = await import("imapflow");
       if (stopped || client) return;
       const c = new ImapFlow({
         host: config.host,

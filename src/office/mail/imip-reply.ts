@@ -1,5 +1,5 @@
 import ICAL from "ical.js";
-import { simpleParser } from "mailparser";
+import type { ParsedMail as Mail } from "mailparser";
 
 /**
  * Reading an invitee's answer out of a mail: an iMIP (RFC 6047) message whose calendar part is
@@ -48,8 +48,10 @@ function refused(reason: RefusalReason, detail: string, messageId?: string): Par
 /** Parses a raw mail no larger than `maxBytes` into an invitee's answer, or says why it is none. */
 export async function parseImipReply(raw: Buffer, opts: { maxBytes: number; fallbackMessageId: string }): Promise<ParsedMail> {
   if (raw.length > opts.maxBytes) return refused("too_large", `The mail is ${raw.length} bytes; at most ${opts.maxBytes} are read.`);
-  let mail: Awaited<ReturnType<typeof simpleParser>>;
+  let mail: Mail;
   try {
+    // Loaded at the first answer read: a server without a mailbox to read starts without it.
+    const { simpleParser } = await import("mailparser");
     mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   } catch {
     return refused("malformed", "The mail could not be read.");
