@@ -55,6 +55,9 @@ const kind = (name: string, include: string[], exclude: string[], extra: Record<
     env: { LOGLINE_TEST_KIND: name },
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Files in one lane share loaded modules (no test mocks a module or leaves global state
+    // behind): the server's ~300 modules load once per lane, not once per file.
+    isolate: false,
     ...extra,
   },
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page, type Request, type Response } from "playwright-core";
 import { expect } from "vitest";
 import type { DemoInfo } from "../../src/gateway/index.js";
 import { startEmptyServer, startTestServer } from "../support/server.js";
@@ -52,9 +52,52 @@ export async function signedIn(
   if (live) await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
   const page = await ctx.newPage();
   page.on("pageerror", (e) => console.error("pageerror:", e.message));
+  const watch = watchRequests(page);
   await page.goto(`${url}/signin?token=${encodeURIComponent(token)}`);
-  await page.locator(".sidebar").waitFor();
+  await page
+    .locator(".sidebar")
+    .waitFor()
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${await watch.report()}`);
+    });
+  watch.stop();
   return { ctx, page };
+}
+
+/**
+ * What the page asked the server for and heard back while it started: when the app does not
+ * come up, the failure says where it stopped (a request never answered, a refusal, an error in
+ * the page) rather than only that an element never appeared.
+ */
+export function watchRequests(page: Page): { report: () => Promise<string>; stop: () => void } {
+  const pending = new Map<Request, string>();
+  const seen: string[] = [];
+  const onRequest = (r: Request) => pending.set(r, `${r.method()} ${new URL(r.url()).pathname}`);
+  const onFinished = (r: Request) => pending.delete(r);
+  const onFailed = (r: Request) => {
+    seen.push(`failed ${pending.get(r) ?? r.url()}: ${r.failure()?.errorText ?? "?"}`);
+    pending.delete(r);
+  };
+  const onResponse = (r: Response) => seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  const onConsole = (m: ConsoleMessage) => seen.push(`console.${m.type()}: ${m.text()}`);
+  page.on("request", onRequest);
+  page.on("requestfinished", onFinished);
+  page.on("requestfailed", onFailed);
+  page.on("response", onResponse);
+  page.on("console", onConsole);
+  const stop = () => {
+    page.off("request", onRequest);
+    page.off("requestfinished", onFinished);
+    page.off("requestfailed", onFailed);
+    page.off("response", onResponse);
+    page.off("console", onConsole);
+  };
+  const report = async () => {
+    stop();
+    const text = await page.evaluate(() => (document.body.textContent ?? "").replace(/\s+/g, " ").slice(0, 300)).catch((e: Error) => `(page unreadable: ${e.message})`);
+    return [`at ${page.url()}`, `page says: ${text}`, `never answered: ${[...pending.values()].join(", ") || "none"}`, ...seen].join("\n");
+  };
+  return { report, stop };
 }
 
 export async function shot(page: Page, name: string): Promise<void> {
