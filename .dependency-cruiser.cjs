@@ -1,10 +1,11 @@
 /**
  * The module boundaries, checked on every `npm test`: contracts → shared → ledger → office →
  * gateway → composition (app, server, main, ops, cli). A module reaches another only through its
- * door (`index.ts`); nothing imports upwards; no cycles.
+ * door (`index.ts`) or, for settings alone, its settings door (`settings.ts`); nothing imports
+ * upwards; no cycles.
  */
 const inModule = (name) => `^src/${name}/`;
-const door = (name) => `^src/${name}/index\\.ts$`;
+const door = (name) => `^src/${name}/(index|settings)\\.ts$`;
 
 module.exports = {
   forbidden: [

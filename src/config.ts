@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
-import { checkTrustedProxies } from "./gateway/index.js";
+import { checkTrustedProxies } from "./gateway/settings.js";
 import { LOCALES, type Locale } from "./shared/i18n.js";
-import { LLM_DEFAULTS, type LlmConfig, type McpServerConfig, parseMcpServers } from "./office/index.js";
+import { LLM_DEFAULTS, type LlmConfig, type McpServerConfig, parseMcpServers } from "./office/settings.js";
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once

@@ -28,18 +28,9 @@ import {
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, ImapConfig, MailConfig } from "./config.js";
-import {
-  createCalDavCalendar,
-  createOffice,
-  createSmtpTransport,
-  createOfficeRoutes,
-  createRulesPlanner,
-  type CalDavCalendar,
-  type LlmConfig,
-  type Office,
-  type Planner,
-} from "./office/index.js";
-import { type McpServerConfig, selectPlanner } from "./office/index.js";
+import { createCalDavCalendar, createOffice, createSmtpTransport, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type Office, type Planner } from "./office/index.js";
+import { selectPlanner } from "./office/index.js";
+import type { LlmConfig, McpServerConfig } from "./office/settings.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";

@@ -6,7 +6,6 @@ export { conversationFilterFor, eventFilterFor } from "./visibility.js";
 export type { GwEnv } from "./auth/middleware.js";
 export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText } from "./http-guards.js";
 export { createStaticRoutes } from "./static.js";
-export { checkTrustedProxies } from "./client-address.js";
 export { seedDemo, writeDemoFile, type DemoInfo } from "./demo.js";
 export type { RateLimitConfig } from "./rate-limit.js";
 export type { StreamLimits } from "./live-connections.js";

@@ -9,8 +9,6 @@ export { createOfficeRoutes } from "./routes.js";
 export type { Planner } from "./planner/planner.js";
 export { createRulesPlanner } from "./planner/rules.js";
 export { selectPlanner } from "./llm/index.js";
-export { LLM_DEFAULTS, type LlmConfig } from "./llm/config.js";
-export { parseMcpServers, type McpServerConfig } from "./mcp/config.js";
 export type { McpServerStatus } from "./mcp/hub.js";
 export type { AgentToolView, ConversationTool } from "./mcp/agent-tools.js";
 export { rotateVaultKey } from "./vault-key.js";

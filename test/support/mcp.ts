@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { McpServerConfig } from "../../src/office/index.js";
+import type { McpServerConfig } from "../../src/office/settings.js";
 
 /** The reference filesystem server over stdio, limited to `dir`. */
 export const filesServer = (dir: string, name = "files"): McpServerConfig => ({
