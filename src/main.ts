@@ -5,7 +5,6 @@ import { databasePath, runningServerPid, writePidFile } from "./ops/data-dir.js"
 import { createLogger, flushLogs, type Logger } from "./ops/logger.js";
 import { SchemaTooNewError, assertSchemaNotNewer } from "./ops/migration-guard.js";
 import { createOpsRuntime } from "./ops/runtime.js";
-import { bootServer } from "./ops/boot.js";
 
 /**
  * Composition root: configuration, logger, safety checks on the data dir, then the server
@@ -63,6 +62,9 @@ ops.shutdown.installSignalHandlers((code) => void flushLogs().then(() => process
 
 logger.info(describeConfig(config), "starting");
 try {
+  // The server's modules load only now: a configuration or data dir that cannot work is refused
+  // at once, before any of them is read.
+  const { bootServer } = await import("./ops/boot.js");
   const running = await bootServer({ config, logger, ops });
   activePlanner = running.planner;
   const removePidFile = writePidFile(config.dataDir);

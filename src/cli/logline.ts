@@ -1,12 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config.js";
-import { createBackup, describeFailures } from "../ops/backup.js";
-import { exportTenant, exportTenantToFile, importTenant } from "../ops/export-import.js";
 import { createProgress } from "../ops/progress.js";
-import { RestoreRefused, restoreBackup } from "../ops/restore.js";
-import { createWorkspace, eraseVaultEntry, rotateKeys, rotateToken } from "./admin.js";
-import { verifyDataDir } from "./verify-command.js";
-import { verifyReceiptFile } from "./verify-receipt.js";
 
 /**
  * `npm run logline -- <command>`: the admin tasks of a LogLine install. Reads the same
@@ -63,7 +57,9 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
-  if (command === "verify-receipt") return verifyReceiptFile(sub, values.key);
+  // Each command loads only what it needs: verifying or backing up the ledger starts without
+  // Office, the gateway or their libraries.
+  if (command === "verify-receipt") return (await import("./verify-receipt.js")).verifyReceiptFile(sub, values.key);
   const config = loadConfig({ ...process.env, ...(values["data-dir"] ? { DATA_DIR: values["data-dir"] } : {}) });
   const dataDir = config.dataDir;
   const need = (v: string | undefined, what: string) => {
@@ -73,10 +69,11 @@ async function run(argv: string[]): Promise<number> {
 
   switch (command) {
     case "verify":
-      return verifyDataDir(dataDir, values.tenant);
+      return (await import("./verify-command.js")).verifyDataDir(dataDir, values.tenant);
 
     case "backup": {
       const target = need(sub, "the backup file");
+      const { createBackup, describeFailures } = await import("../ops/backup.js");
       const r = await createBackup({ dataDir, target, progress: createProgress("backup") });
       if (!r.ok) {
         for (const line of describeFailures(r)) process.stderr.write(`  ${line}\n`);
@@ -89,6 +86,7 @@ async function run(argv: string[]): Promise<number> {
 
     case "restore": {
       const file = need(sub, "the backup file");
+      const { RestoreRefused, restoreBackup } = await import("../ops/restore.js");
       try {
         const r = restoreBackup({ file, dataDir, progress: createProgress("restore") });
         if (r.previous) process.stdout.write(`previous data kept in ${r.previous}\n`);
@@ -104,6 +102,7 @@ async function run(argv: string[]): Promise<number> {
     case "export": {
       const tenant = need(values.tenant, "--tenant");
       const progress = createProgress("export");
+      const { exportTenant, exportTenantToFile } = await import("../ops/export-import.js");
       if (values.out) await exportTenantToFile({ dataDir, tenant, file: values.out, progress });
       else await exportTenant({ dataDir, tenant, out: process.stdout, progress });
       return 0;
@@ -111,20 +110,21 @@ async function run(argv: string[]): Promise<number> {
 
     case "import": {
       const file = need(sub, "the export file");
+      const { importTenant } = await import("../ops/export-import.js");
       await importTenant({ dataDir, file, progress: createProgress("import") });
       return 0;
     }
 
     case "workspace": {
       if (sub !== "create") throw new UsageError(`workspace: unknown subcommand ${sub ?? "(none)"}; try \`workspace create\``);
-      const r = await createWorkspace(config, { name: need(values.name, "--name"), owner: need(values.owner, "--owner") });
+      const r = await (await import("./admin.js")).createWorkspace(config, { name: need(values.name, "--name"), owner: need(values.owner, "--owner") });
       process.stdout.write(`workspace ${r.tenant_id} created; owner ${r.owner_entity_id}\nsign-in link (keep it secret): ${r.signin_url}\n`);
       return 0;
     }
 
     case "token": {
       if (sub !== "rotate") throw new UsageError(`token: unknown subcommand ${sub ?? "(none)"}; try \`token rotate\``);
-      const r = await rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
+      const r = await (await import("./admin.js")).rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
       process.stdout.write(`revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`);
       return 0;
     }
@@ -132,6 +132,7 @@ async function run(argv: string[]): Promise<number> {
     case "keys": {
       if (sub !== "rotate-signing" && sub !== "rotate-vault")
         throw new UsageError(`keys: unknown subcommand ${sub ?? "(none)"}; try \`keys rotate-signing\` or \`keys rotate-vault\``);
+      const { rotateKeys } = await import("./admin.js");
       process.stdout.write(`${rotateKeys(config, sub === "rotate-signing" ? "signing" : "vault")}\n`);
       return 0;
     }
@@ -140,7 +141,7 @@ async function run(argv: string[]): Promise<number> {
       if (sub !== "erase") throw new UsageError(`vault: unknown subcommand ${sub ?? "(none)"}; try \`vault erase\``);
       const ref = need(values.ref, "--ref");
       if (!ref.startsWith("vault_ref:")) throw new UsageError("vault erase: --ref must look like vault_ref:…");
-      const erased = await eraseVaultEntry(config, { tenant: need(values.tenant, "--tenant"), ref });
+      const erased = await (await import("./admin.js")).eraseVaultEntry(config, { tenant: need(values.tenant, "--tenant"), ref });
       if (!erased) {
         process.stderr.write(`no live vault entry ${ref} in tenant ${values.tenant} (unknown or already erased)\n`);
         return 1;
