@@ -23,6 +23,8 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The tools the agent's latest registration allows. */
+const allowedTools = async () => ((await ledger("entity.registered")).at(-1)?.payload as { allowed_tools?: string[] } | undefined)?.allowed_tools;
 const ledger = async (type: string) => (await server.server.ledger.query({ tenant_id: T, limit: 1000 })).events.filter((e) => e.event_type === type);
 async function axeClean(page: Page) {
   const axe = await new AxeBuilder({ page }).analyze();
@@ -102,7 +104,7 @@ describe("Admin (owners and admins)", () => {
     if (!(await mail.isChecked())) {
       await mail.check();
       await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
-      await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toContain("mail.send");
+      await expect.poll(allowedTools).toContain("mail.send");
     }
     // The list the page reloads after a save is held until the admin has ticked the box again.
     let release = () => {};
@@ -113,7 +115,7 @@ describe("Admin (owners and admins)", () => {
     });
     await mail.uncheck();
     await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
-    await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toEqual(["calendar.create_invite"]);
+    await expect.poll(allowedTools).toEqual(["calendar.create_invite"]);
     await mail.check();
     const late = page.waitForResponse((r) => r.url().endsWith("/v1/admin/agents"));
     release();
@@ -123,7 +125,7 @@ describe("Admin (owners and admins)", () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(await mail.isChecked()).toBe(true);
     await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
-    await expect.poll(async () => (await ledger("entity.registered")).at(-1)?.payload.allowed_tools).toEqual(["calendar.create_invite", "mail.send"]);
+    await expect.poll(allowedTools).toEqual(["calendar.create_invite", "mail.send"]);
     await ctx.close();
   });
 });
