@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The non-browser suite with the process clock itself moved (Debian's faketime) to awkward
+# instants: the ones named on the command line (ISO 8601, UTC), or every row of AWKWARD_INSTANTS
+# in test/support/clock.ts. PROJECTS chooses the test kinds (default: pure module http).
+#   bash test/moved-clock.sh 2026-11-28T10:00:00Z
+#   PROJECTS="pure module" bash test/moved-clock.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v faketime >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's faketime (one time)..."
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq faketime >/dev/null
+  fi
+  command -v faketime >/dev/null 2>&1 || { echo "Moving the clock needs faketime: run 'sudo apt-get install -y faketime'." >&2; exit 1; }
+fi
+if [ "$#" -gt 0 ]; then
+  instants=("$@")
+else
+  mapfile -t instants < <(node --import tsx -e 'const { AWKWARD_INSTANTS } = await import("./test/support/clock.ts"); for (const r of AWKWARD_INSTANTS) console.log(r.iso);')
+fi
+projects=()
+for p in ${PROJECTS:-pure module http}; do projects+=(--project "$p"); done
+failed=()
+for iso in "${instants[@]}"; do
+  at=$(date -u -d "$iso" '+%Y-%m-%d %H:%M:%S')
+  echo "== the process clock at $at UTC"
+  # Only the wall clock moves: timers and durations keep the real monotonic clock.
+  if ! TZ=UTC FAKETIME_DONT_FAKE_MONOTONIC=1 faketime "$at" npx vitest run --config test/vitest.config.ts "${projects[@]}"; then
+    failed+=("$iso")
+  fi
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "failed with the clock at: ${failed[*]}" >&2
+  exit 1
+fi
+echo "passed at ${#instants[@]} instant(s)"
