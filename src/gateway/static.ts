@@ -40,7 +40,7 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
   const vendors = new Map(
-    ["htm", "preact", "linkifyjs", "intl-messageformat"].map((pkg) => [
+    ["htm", "preact", "linkifyjs", "intl-messageformat", "marked"].map((pkg) => [
       pkg,
       serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers }),
     ]),

@@ -152,6 +152,64 @@ describe("history, search, drafts, links and the divider", () => {
     }
   });
 
+  test("Markdown in people's messages is drawn as elements, never as HTML, the same live and after a reload", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
+    try {
+      await openConversation(page, DM);
+      const text = [
+        "Plan: **bold**, _italic_, ~~gone~~ and `npm <start>`; see [the guide](https://example.com/g) or [bad](javascript:alert(1)) <b>raw</b> ![x](https://example.com/p.png)",
+        "",
+        "- first",
+        "- second",
+        "",
+        "> quoted words",
+        "",
+        "```",
+        "let x = 1 < 2;",
+        "```",
+      ].join("\n");
+      await anaSays(text);
+      const drawn = async () => {
+        const bubble = page.locator(".msg-in .text", { hasText: "Plan:" }).last();
+        await bubble.waitFor();
+        return bubble.evaluate((el) => ({
+          strong: el.querySelector("strong")?.textContent,
+          em: el.querySelector("em")?.textContent,
+          s: el.querySelector("s")?.textContent,
+          code: el.querySelector("code.md-code-inline")?.textContent,
+          links: [...el.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")]),
+          items: [...el.querySelectorAll("ul > li")].map((li) => li.textContent),
+          quote: el.querySelector("blockquote")?.textContent?.trim(),
+          block: el.querySelector("pre.md-code")?.textContent,
+          elements: [...el.querySelectorAll("*")].map((n) => n.tagName.toLowerCase()).filter((n) => ["b", "img", "script"].includes(n)),
+          text: el.textContent,
+        }));
+      };
+      const live = await drawn();
+      expect(live).toMatchObject({
+        strong: "bold",
+        em: "italic",
+        s: "gone",
+        code: "npm <start>",
+        links: [["the guide", "https://example.com/g"]],
+        items: ["first", "second"],
+        quote: "quoted words",
+        block: "let x = 1 < 2;",
+        elements: [],
+      });
+      // What cannot be drawn safely stays the characters typed.
+      expect(live.text).toContain("[bad](javascript:alert(1))");
+      expect(live.text).toContain("<b>raw</b>");
+      expect(live.text).toContain("![x](https://example.com/p.png)");
+      await page.reload();
+      await openConversation(page, DM);
+      expect(await drawn()).toEqual(live);
+      expect(await serious(page, ".timeline")).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   test("opening a conversation with unread messages shows 'New messages' above the first of them", async () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
     try {

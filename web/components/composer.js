@@ -265,7 +265,9 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         e.currentTarget.value = "";
         area.current?.focus();
       }} />
+    <span id="composer-format-hint" class="visually-hidden">${t("composer.format_hint")}</span>
     <textarea ref=${area} id="composer-input" rows="1" class="composer-input" placeholder=${staged.length ? t("composer.caption") : t("composer.placeholder")} aria-label=${t("composer.message")} maxlength=${LIMITS.messageChars}
+      title=${t("composer.format_hint")} aria-describedby="composer-format-hint"
       onPaste=${(/** @type {ClipboardEvent} */ e) => {
         // A pasted picture (a screenshot, a copied image) is staged like a picked file; text pastes as text.
         const files = [...(e.clipboardData?.files ?? [])];

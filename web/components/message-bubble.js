@@ -5,7 +5,7 @@ import { html, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { clock } from "../format.js";
 import { TokenText } from "./token-text.js";
-import { LinkedText } from "./linked-text.js";
+import { FormattedText } from "./formatted-text.js";
 import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
@@ -36,7 +36,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${LinkedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
+      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
       <span class="meta">${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
