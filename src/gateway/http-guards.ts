@@ -150,15 +150,7 @@ export function wellFormedText(): MiddlewareHandler {
     }
     const at = illFormedAt(parsed);
     if (at === null) return next();
-    return c.json(
-      {
-        error: {
-          code: "INVALID_INPUT",
-          message: `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`,
-          details: { field: at, reason: "ill_formed_text" },
-        },
-      },
-      400,
-    );
+    const refusal = new AppError("INVALID_INPUT", `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`, { field: at, reason: "ill_formed_text" });
+    return c.json(refusal.toBody(), refusal.status as 400);
   };
 }
