@@ -99,6 +99,20 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
+  it("both event streams answer with an x-trace-id header (the one sent, when well-formed)", async () => {
+    const dan = t.demo.humans[0]!.token;
+    for (const path of ["/v1/stream", `/v1/ledger/stream?tenant_id=${t.demo.tenant_id}`]) {
+      for (const sent of [undefined, "trc_fromtheclient"]) {
+        const abort = new AbortController();
+        const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${dan}`, ...(sent ? { "x-trace-id": sent } : {}) }, signal: abort.signal });
+        abort.abort();
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("content-type"), path).toMatch(/^text\/event-stream/);
+        expect(res.headers.get("x-trace-id"), path).toEqual(sent ?? expect.stringMatching(/^trc_/));
+      }
+    }
+  });
+
   it("a body that is not JSON, or not JSON at all, gets the standard error shape", async () => {
     const dan = t.demo.humans[0]!.token;
     const post = (body: string, type: string) =>
