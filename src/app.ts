@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import { newId } from "./shared/ids.js";
 import { AppError, isAppError } from "./shared/errors.js";
 import { renderReference } from "./shared/api-reference.js";
-import { createRouter, json, route } from "./shared/openapi.js";
+import { createRouter, json, route, withCommonResponses } from "./shared/openapi.js";
 import { isStorageError, toStorageError } from "./shared/storage-errors.js";
 
 /**
@@ -66,15 +66,17 @@ export function createApp(deps: AppDeps) {
   let generated: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   // Built on first request, once every route is mounted.
   const document = () =>
-    (generated ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "LogLine API",
-        version: "1",
-        description:
-          "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`.",
-      },
-    }));
+    (generated ??= withCommonResponses(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "LogLine API",
+          version: "1",
+          description:
+            "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`.",
+        },
+      }),
+    ));
   const openapi = createRoute({
     method: "get",
     path: "/v1/openapi.json",

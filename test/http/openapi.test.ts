@@ -77,6 +77,21 @@ describe("GET /v1/openapi.json", () => {
     expect(ZJobDrawerResponse.safeParse((await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body).error).toBeUndefined();
   });
 
+  it("lists on every operation what the middleware in front of it can answer, and x-trace-id on every response", () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, raw] of Object.entries(item)) {
+        const op = raw as { responses: Record<string, { headers?: Record<string, unknown> }>; requestBody?: unknown; security?: unknown[] };
+        const want = [400, ...(path === "/healthz" ? [] : [503])];
+        if (method !== "get") want.push(413, 429, ...(op.requestBody ? [415] : []));
+        if (op.security?.length) want.push(401, 403);
+        for (const s of want) if (!op.responses[s]) missing.push(`${method} ${path} ${s}`);
+        for (const [s, r] of Object.entries(op.responses)) if (!r.headers?.["x-trace-id"]) missing.push(`${method} ${path} ${s} x-trace-id`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("types every numeric query parameter as an integer with bounds, and refuses a non-integer with 400 in the standard shape", async () => {
     const numeric = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.values(item).flatMap((op) =>
