@@ -3,7 +3,8 @@ import formats from "ajv-formats";
 import { generateSync } from "json-schema-faker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenApiDoc, operations, type Schema } from "../support/openapi-walk.js";
-import { demoPerson, startTestServer, type TestServer } from "../support/server.js";
+import { png } from "../support/pictures.js";
+import { demoPerson, getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 import { startSmtp, type FakeSmtp } from "../office/mail/smtp-fixture.js";
 
 /**
@@ -31,7 +32,26 @@ beforeAll(async () => {
     connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
   });
   doc = await (await fetch(`${t.url}/v1/openapi.json`)).json();
+  // Real objects for the routes that read them: a file, a picture, a job.
+  const dan = demoPerson(t, "Dan").token;
+  const upload = async (path: string, file: Blob, name: string) => {
+    const form = new FormData();
+    form.set("file", file, name);
+    const res = await fetch(`${t.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": `setup-${name}-0000000000` }, body: form });
+    expect(res.status, path).toBeLessThan(300);
+    return (await res.json()) as Record<string, string>;
+  };
+  known.artifact = (await upload("/v1/conversations/cnv_dan_ana/attachments", new Blob(["minutes of the call"], { type: "text/plain" }), "minutes.txt")).artifact_id!;
+  known.avatar = (await upload("/v1/me/avatar", new Blob([png(8, 8)], { type: "image/png" }), "me.png")).avatar_url!.split("/").pop()!;
+  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  known.job = await waitFor(
+    async () =>
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body.items.find((i: { message: { card?: { job_id: string } } }) => i.message.card)?.message.card.job_id,
+    5000,
+    "a job card",
+  );
 });
+const known: { artifact?: string; avatar?: string; job?: string } = {};
 afterAll(async () => {
   await t?.close();
   await smtp?.close();
@@ -75,6 +95,9 @@ function knownValue(path: string, name: string): string | undefined {
   if ((name === "id" || name === "entity_id") && /^\/v1\/(agents|admin\/agents)\//.test(path)) return "ent_agent_scheduler";
   if (name === "entity_id" && path.startsWith("/v1/office/")) return "ent_agent_scheduler";
   if (name === "id" && path.startsWith("/v1/entities/")) return "ent_human_ana";
+  if (name === "id" && path.startsWith("/v1/artifacts/")) return known.artifact;
+  if (name === "id" && path.startsWith("/v1/avatars/")) return known.avatar;
+  if (name === "job_id") return known.job;
   if (["cursor", "before", "after", "after_cursor"].includes(name)) return "seq:1";
   if (name === "q") return "call";
   return undefined;
@@ -126,6 +149,8 @@ describe("fuzzing the served OpenAPI document", () => {
     let requests = 0;
     let slowest = 0;
 
+    const oversized = `{"x":"${"a".repeat(1024 * 1024)}"}`;
+    let opIndex = 0;
     for (const { method, path, op } of operations(doc)) {
       const opName = `${method.toUpperCase()} ${path}`;
       const destructive = DESTRUCTIVE.some((r) => r.test(`${method} ${path}`));
@@ -172,12 +197,15 @@ describe("fuzzing the served OpenAPI document", () => {
         attempts.push({ what: "valid, generated ids", who, path: validPath(false), query: validQuery(false), body: validBody() });
         if (jsonSchema) attempts.push({ what: "a body of the wrong shape", who, path: validPath(true), query: validQuery(), body: { type: "application/json", text: "[1,{}]" } });
       }
-      // Hostile and malformed input, as the owner (who gets furthest).
-      for (const [i, id] of HOSTILE_IDS.entries()) {
+      // Hostile and malformed input, as the owner (who gets furthest); two kinds of each per
+      // operation, in turn, so that every kind meets many operations and the pass stays short.
+      opIndex++;
+      const inTurn = <T>(list: T[]) => [0, 1].map((j) => [(opIndex * 2 + j) % list.length, list[(opIndex * 2 + j) % list.length]!] as const);
+      for (const [i, id] of inTurn(HOSTILE_IDS)) {
         if (pathParams.length)
           attempts.push({ what: `hostile path id #${i}`, who: "owner", hostile: true, path: path.replace(/\{[^}]+\}/g, id), query: validQuery(), body: validBody() });
       }
-      for (const [i, value] of HOSTILE_QUERY.entries()) {
+      for (const [i, value] of inTurn(HOSTILE_QUERY)) {
         const names = queryParams.length ? queryParams.map((p) => p.name) : ["q"];
         const name = names[i % names.length]!;
         attempts.push({
@@ -203,7 +231,7 @@ describe("fuzzing the served OpenAPI document", () => {
         });
         attempts.push({ what: "a body that is not JSON", who: "owner", path: validPath(true), query: validQuery(), body: { type: "application/json", text: "{nope" } });
         attempts.push({ what: "another content type", who: "owner", path: validPath(true), query: validQuery(), body: { type: "text/plain", text: "hello" } });
-        attempts.push({ what: "a body over the limit", who: "anonymous", path: validPath(true), body: { type: "application/json", text: `{"x":"${"a".repeat(1024 * 1024)}"}` } });
+        attempts.push({ what: "a body over the limit", who: "anonymous", path: validPath(true), body: { type: "application/json", text: oversized } });
       }
 
       for (const a of attempts) {
