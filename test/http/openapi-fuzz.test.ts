@@ -175,7 +175,8 @@ describe("fuzzing the served OpenAPI document", () => {
       const validQuery = (useKnown = true) => {
         const q: Record<string, string> = {};
         for (const p of queryParams) {
-          const known = useKnown ? knownValue(path, p.name) : undefined;
+          // The caller's own workspace stays: generated ids are for the things a request points at.
+          const known = useKnown || p.name === "tenant_id" ? knownValue(path, p.name) : undefined;
           if (known !== undefined) q[p.name] = known;
           else if (p.required || random() < 0.5) q[p.name] = String(fake(p.schema));
         }
@@ -217,6 +218,9 @@ describe("fuzzing the served OpenAPI document", () => {
           rawQuery: `${name}=${value}`,
           body: validBody(),
         });
+      }
+      for (const p of queryParams.filter((q) => ["cursor", "before", "after", "after_cursor"].includes(q.name))) {
+        attempts.push({ what: `${p.name} past the end`, who: "owner", path: validPath(true), query: { ...validQuery(), [p.name]: "seq:999999999" } });
       }
       for (const p of queryParams.filter((q) => q.schema?.type === "integer")) {
         attempts.push({ what: `non-integer ${p.name}`, who: "owner", path: validPath(true), query: { ...validQuery(), [p.name]: "1.5" } });

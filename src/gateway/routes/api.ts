@@ -221,7 +221,7 @@ export function createApiRoutes(gw: Gateway) {
     security,
     middleware: [auth] as const,
     request: { query: z.object({ cursor: z.string().optional() }) },
-    responses: { 200: { description: "An event stream; resume with Last-Event-ID", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 429) },
+    responses: { 200: { description: "An event stream; resume with Last-Event-ID", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 404, 429) },
   });
   route(app, stream, (c) => {
     const p = c.get("principal");
