@@ -227,7 +227,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   guarded.route("/", createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
 
   const app = createApp({
-    middleware: [securityHeaders(), wellFormedUrl(), closeUnreadBodies(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
+    middleware: [securityHeaders(), closeUnreadBodies(), wellFormedUrl(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
     routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
