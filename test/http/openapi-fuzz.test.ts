@@ -78,6 +78,8 @@ interface Attempt {
   /** Appended to the query string as it is. */
   rawQuery?: string;
   body?: { type: string; text: string } | { form: FormData } | undefined;
+  /** Signed in by the session cookie instead of the bearer header (and without the CSRF header). */
+  cookie?: boolean;
   /** Input no route should ever see: it must be refused with 400 in the standard shape. */
   hostile?: boolean;
 }
@@ -233,6 +235,7 @@ describe("fuzzing the served OpenAPI document", () => {
           query: validQuery(),
           body: { type: "application/json", text: '{"x":"\\ud800"}' },
         });
+        attempts.push({ what: "the session cookie without the CSRF header", who: "member", cookie: true, path: validPath(true), query: validQuery(), body: validBody() });
         attempts.push({ what: "a body that is not JSON", who: "owner", path: validPath(true), query: validQuery(), body: { type: "application/json", text: "{nope" } });
         attempts.push({ what: "another content type", who: "owner", path: validPath(true), query: validQuery(), body: { type: "text/plain", text: "hello" } });
         attempts.push({ what: "a body over the limit", who: "anonymous", path: validPath(true), body: { type: "application/json", text: oversized } });
@@ -241,7 +244,7 @@ describe("fuzzing the served OpenAPI document", () => {
       for (const a of attempts) {
         const token = tokenOf(a.who);
         const search = [...Object.entries(a.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`), ...(a.rawQuery ? [a.rawQuery] : [])].join("&");
-        const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+        const headers: Record<string, string> = !token ? {} : a.cookie ? { cookie: `ll_session=${token}` } : { authorization: `Bearer ${token}` };
         if (writes) headers["idempotency-key"] = `fuzz-${Math.floor(random() * 1e12).toString(36)}`;
         let body: BodyInit | null = null;
         if (a.body && "form" in a.body) body = a.body.form;
