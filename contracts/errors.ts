@@ -49,7 +49,8 @@ export const ERROR_STATUS = {
   NOT_A_MEMBER: 403,
   /** An edit after the message's edit window (MESSAGE_EDIT_WINDOW_SECONDS) closed. */
   EDIT_WINDOW_CLOSED: 403,
-  INVALID_INPUT: 422,
+  /** Input that is not well-formed (text that is not well-formed UTF-16, a field a form refuses). */
+  INVALID_INPUT: 400,
   /** A `[ref …]`/`[op …]` token in a person's message was refused (nothing stored, no model call). */
   INVALID_TOKEN: 422,
   /** A change that would leave a workspace with no active owner. */

@@ -2,10 +2,11 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Hono, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
+import type { ServerResponse } from "node:http";
 import { newId } from "./shared/ids.js";
 import { AppError, isAppError } from "./shared/errors.js";
 import { renderReference } from "./shared/api-reference.js";
-import { createRouter, json, route } from "./shared/openapi.js";
+import { createRouter, json, route, withCommonResponses } from "./shared/openapi.js";
 import { isStorageError, toStorageError } from "./shared/storage-errors.js";
 
 /**
@@ -33,6 +34,13 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const app = createRouter();
   app.use("*", requestId({ headerName: "x-trace-id", limitLength: 128, generator: () => newId("trc") }));
+  // Streams are written straight to the Node response, past Hono's headers: the trace id is put
+  // on that response too, so every answer carries it (writeHead merges it in).
+  app.use("*", async (c, next) => {
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing && !outgoing.headersSent) outgoing.setHeader("x-trace-id", c.var.requestId);
+    await next();
+  });
   for (const m of deps.middleware ?? []) app.use("*", m);
 
   const healthz = createRoute({
@@ -58,15 +66,17 @@ export function createApp(deps: AppDeps) {
   let generated: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   // Built on first request, once every route is mounted.
   const document = () =>
-    (generated ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: {
-        title: "LogLine API",
-        version: "1",
-        description:
-          "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`.",
-      },
-    }));
+    (generated ??= withCommonResponses(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "LogLine API",
+          version: "1",
+          description:
+            "The Messenger (gateway), the ledger and Office, over REST and server-sent events. Every write takes an Idempotency-Key; errors are `{error:{code,message,details}}`.",
+        },
+      }),
+    ));
   const openapi = createRoute({
     method: "get",
     path: "/v1/openapi.json",

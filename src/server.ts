@@ -9,6 +9,7 @@ import {
   bodyLimits,
   closeUnreadBodies,
   wellFormedText,
+  wellFormedUrl,
   conversationFilterFor,
   createGateway,
   createGatewayRoutes,
@@ -217,7 +218,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   guarded.route("/", createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
 
   const app = createApp({
-    middleware: [securityHeaders(), closeUnreadBodies(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
+    middleware: [securityHeaders(), closeUnreadBodies(), wellFormedUrl(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
     routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),

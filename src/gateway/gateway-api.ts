@@ -22,6 +22,7 @@ import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } fro
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
 import type { TSearchResults } from "../../contracts/search.js";
+import type { searchMessages } from "./search/search-messages.js";
 import type { Principal } from "./auth/token-store.js";
 import type { AdminApi } from "./admin/admin-api.js";
 import type { PasskeyApi } from "./commands/passkeys.js";
@@ -129,12 +130,12 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/conversations/:id. */
   getConversation(p: Principal, conversationId: string): ReturnType<typeof getConversation>;
   /** GET /v1/conversations/:id/timeline (and …/messages): a page of items and the jobs on it. */
-  timeline(p: Principal, conversationId: string, query: Record<string, string | undefined>): ReturnType<typeof getTimeline>;
+  timeline(p: Principal, conversationId: string, query: Parameters<typeof getTimeline>[3]): ReturnType<typeof getTimeline>;
   /**
    * GET /v1/search: messages whose text has the words, newest first, only from conversations I
    * am in now; a query is words, never search syntax (VALIDATION_ERROR when empty or too long).
    */
-  search(p: Principal, query: Record<string, string | undefined>): TSearchResults;
+  search(p: Principal, query: Parameters<typeof searchMessages>[2]): TSearchResults;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
   postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** PATCH /v1/conversations/:id/messages/:message_id: the author's new text (within the edit window). */

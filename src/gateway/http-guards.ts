@@ -150,15 +150,76 @@ export function wellFormedText(): MiddlewareHandler {
     }
     const at = illFormedAt(parsed);
     if (at === null) return next();
-    return c.json(
-      {
-        error: {
-          code: "INVALID_INPUT",
-          message: `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`,
-          details: { field: at, reason: "ill_formed_text" },
-        },
-      },
-      400,
-    );
+    const refusal = new AppError("INVALID_INPUT", `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`, { field: at, reason: "ill_formed_text" });
+    return c.json(refusal.toBody(), refusal.status as 400);
+  };
+}
+
+/** The longest path segment (an id, a file name) and query value a request may carry, in characters. */
+const MAX_SEGMENT_CHARS = 256;
+const MAX_QUERY_VALUE_CHARS = 2048;
+
+/** Why a piece of the URL is refused, or null: escapes that are not UTF-8, a control character, too long. */
+function badUrlText(raw: string, max: number, plusIsSpace: boolean): "ill_formed_text" | "control_character" | "too_long" | null {
+  let text: string;
+  try {
+    text = decodeURIComponent(plusIsSpace ? raw.replaceAll("+", " ") : raw);
+  } catch {
+    return "ill_formed_text";
+  }
+  if (text.length > max) return "too_long";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return "control_character";
+  }
+  return null;
+}
+
+const URL_REASONS = {
+  ill_formed_text: "is not well-formed UTF-8",
+  control_character: "has a control character",
+  too_long: "is too long",
+} as const;
+
+/**
+ * Text in the URL must be well-formed too: each path segment (ids, file names) and each query
+ * name and value must decode as UTF-8, hold no control character, and stay within bounds
+ * (256 characters a segment, 2,048 a query value). Anything else is refused here with
+ * `400 INVALID_INPUT` naming the part, for every route at once, before a route looks anything up.
+ */
+export function wellFormedUrl(): MiddlewareHandler {
+  return async (c, next) => {
+    const url = c.req.url;
+    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    const queryStart = url.indexOf("?", pathStart);
+    const path = url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
+    const query = queryStart < 0 ? "" : url.slice(queryStart + 1);
+    let field: string | undefined;
+    let reason: keyof typeof URL_REASONS | null = null;
+    for (const segment of path.split("/")) {
+      reason = badUrlText(segment, MAX_SEGMENT_CHARS, false);
+      if (reason) {
+        field = "path";
+        break;
+      }
+    }
+    if (!reason && query) {
+      for (const pair of query.split("&")) {
+        const eq = pair.indexOf("=");
+        const name = eq < 0 ? pair : pair.slice(0, eq);
+        reason = badUrlText(name, MAX_SEGMENT_CHARS, true) ?? (eq < 0 ? null : badUrlText(pair.slice(eq + 1), MAX_QUERY_VALUE_CHARS, true));
+        if (reason) {
+          const readable = badUrlText(name, MAX_SEGMENT_CHARS, true) ? "" : decodeURIComponent(name.replaceAll("+", " "));
+          field = readable ? `query.${readable}` : "query";
+          break;
+        }
+      }
+    }
+    if (!reason) return next();
+    const refusal = new AppError("INVALID_INPUT", `The ${field === "path" ? "path" : field === "query" ? "query" : `query parameter ${field?.slice(6)}`} ${URL_REASONS[reason]}`, {
+      field,
+      reason,
+    });
+    return c.json(refusal.toBody(), refusal.status as 400);
   };
 }

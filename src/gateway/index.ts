@@ -4,7 +4,7 @@ export { createGatewayRoutes } from "./routes/index.js";
 export { moduleGuard } from "./module-guard.js";
 export { conversationFilterFor, eventFilterFor } from "./visibility.js";
 export type { GwEnv } from "./auth/middleware.js";
-export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText } from "./http-guards.js";
+export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText, wellFormedUrl } from "./http-guards.js";
 export { createStaticRoutes } from "./static.js";
 export { seedDemo, writeDemoFile, type DemoInfo } from "./demo.js";
 export type { RateLimitConfig } from "./rate-limit.js";

@@ -55,10 +55,18 @@ function withMute<T extends { conversation_id: string }>(core: Core, p: Principa
   return core.notify.mutes.isMuted(p.tenantId, p.entityId, row.conversation_id) ? { ...row, muted: true } : row;
 }
 
-export function getTimeline(core: Core, p: Principal, conversationId: string, q: Record<string, string | undefined>) {
+/** A page of the timeline: `limit` (1–1000, default 50) and `seq:N` cursors. */
+export interface TimelineQuery {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+export function getTimeline(core: Core, p: Principal, conversationId: string, q: TimelineQuery) {
   const state = core.tenant(p.tenantId);
   memberConversation(core, p, conversationId);
-  const limit = q.limit === undefined ? 50 : Number(q.limit);
+  const limit = q.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError("VALIDATION_ERROR", "limit must be an integer 1–1000", { field: "limit" });
   const after = cursorParam(q.cursor ?? q.after, "cursor", state.head);
   const before = cursorParam(q.before, "before", state.head + 1);

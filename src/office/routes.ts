@@ -52,7 +52,7 @@ export function createOfficeRoutes<E extends Env = Env>(office: OfficeApi, opts:
     path: "/v1/office/affordances",
     summary: "What an entity can do now (its jobs' offered actions, its tools)",
     request: { query: z.object({ tenant_id: ZTenantId, entity_id: ZEntityId }) },
-    responses: { 200: json(ZAffordancesResponse, "Affordances"), ...errors(400, 401, 403) },
+    responses: { 200: json(ZAffordancesResponse, "Affordances"), ...errors(400, 401, 403, 404) },
   });
   route(app, affordances, async (c) => c.json(await office.affordances(c.req.valid("query"))));
 

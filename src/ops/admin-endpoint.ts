@@ -34,7 +34,7 @@ export interface AdminFile {
 const ZRotate = z.object({ tenant_id: z.string().min(1).max(200), entity_id: z.string().min(1).max(200) }).strict();
 const ZRotated = z.object({ entity_id: z.string(), revoked: z.number().int(), token: z.string() });
 
-const fail = (c: Context, status: 400 | 403 | 404 | 422 | 503, code: string, message: string, details: Record<string, unknown> = {}) =>
+const fail = (c: Context, status: 400 | 403 | 404 | 503, code: string, message: string, details: Record<string, unknown> = {}) =>
   c.json({ error: { code, message, details } }, status);
 
 export function createAdminEndpoint(): {
@@ -56,10 +56,14 @@ export function createAdminEndpoint(): {
   const invalid = (message: (issues: z.core.$ZodIssue[]) => string) => (issues: z.core.$ZodIssue[], c: Context) => {
     const fields: Record<string, string> = {};
     for (const i of issues) fields[String(i.path[0] ?? "body")] ??= i.message;
-    return fail(c, 422, "INVALID_INPUT", message(issues), { fields });
+    return fail(c, 400, "INVALID_INPUT", message(issues), { fields });
   };
   const common = { tags: ["Operations"], middleware: gate, security: [{ admin: [] }] };
-  const refusals = { 403: { description: "Not a local caller with the admin secret" }, 422: { description: "Invalid input" }, 503: { description: "Still starting" } };
+  const refusals = {
+    403: { description: "Not a local caller with the admin secret" },
+    400: { description: "Invalid input (INVALID_INPUT naming the fields)" },
+    503: { description: "Still starting" },
+  };
 
   const rotate = createRoute({
     ...common,

@@ -32,7 +32,7 @@ export function errors(...statuses: number[]): Record<number, { description: str
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Invalid request (VALIDATION_ERROR, INVALID_JSON, INVALID_CURSOR …)",
+  400: "Invalid request (VALIDATION_ERROR, INVALID_JSON, INVALID_INPUT for text that is not well-formed …)",
   401: "No valid token or session",
   403: "Not allowed for this caller",
   404: "Not found (or not visible to this caller)",
@@ -41,8 +41,56 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "Not application/json",
   422: "Refused by the policy pack or Office (the code names the rule)",
   429: "Rate limited (Retry-After)",
-  503: "Storage unavailable or the server is stopping",
+  503: "Storage unavailable, or the server is restarting (Retry-After)",
   507: "Disk full; nothing was written",
+};
+
+type DocResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
+type DocOperation = { responses?: Record<string, DocResponse>; requestBody?: unknown; security?: unknown[] };
+type Doc = { paths?: Record<string, Record<string, DocOperation | unknown>>; components?: Record<string, Record<string, unknown> | undefined> };
+
+const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
+
+/**
+ * The statuses that middleware every request passes through can answer, added to every
+ * operation of the document in this one place (routes list only their own):
+ * - any request: 400 (a path or query text that is not well-formed, has control characters or
+ *   is too long: INVALID_INPUT) and 503 (the server is restarting);
+ * - a write: 413 (the body is too large), 400 (a body with text that is not well-formed), 429
+ *   (rate limits), and 415 when it takes a body (another content type);
+ * - a signed-in route: 401 (no valid token or session) and 403 (a query `tenant_id` or
+ *   `actor_entity_id` naming someone else; a cookie write without the CSRF header).
+ * Every response carries `x-trace-id`.
+ */
+export function withCommonResponses<D extends object>(doc: D): D {
+  const d = doc as Doc;
+  d.components = { ...d.components, headers: { ...d.components?.headers, TraceId: TRACE_ID_HEADER } };
+  const traceRef = { $ref: "#/components/headers/TraceId" };
+  for (const [path, item] of Object.entries(d.paths ?? {})) {
+    for (const [method, raw] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      const op = raw as DocOperation;
+      const responses = (op.responses ??= {});
+      const add = (status: number) => {
+        responses[status] ??= errors(status)[status] as DocResponse;
+      };
+      add(400);
+      if (path !== "/healthz") add(503);
+      if (method !== "get" && method !== "head") {
+        for (const s of [413, 429]) add(s);
+        if (op.requestBody) add(415);
+      }
+      if (op.security?.length) for (const s of [401, 403]) add(s);
+      for (const r of Object.values(responses)) r.headers = { ...r.headers, "x-trace-id": traceRef };
+    }
+  }
+  return doc;
+}
+
+const TRACE_ID_HEADER = {
+  description: "The request's trace id: the `x-trace-id` sent, when well-formed (1–128 characters), else a new one",
+  required: true,
+  schema: { type: "string" },
 };
 
 /** The statuses every authenticated write can answer besides its own. */

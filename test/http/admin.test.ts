@@ -94,6 +94,33 @@ describe("members", () => {
     expect((await getJson(`${t.url}/v1/session`, dan())).status).toBe(200);
   });
 
+  it("a member is refused (403) before anything about the target shows: its state, its existence, its kind", async () => {
+    t = await startTestServer();
+    // Each of these is a 409 or a 404 for an admin; a member learns none of it.
+    const attempts = [
+      ["PUT", `/v1/admin/members/${ANA}/access`, { access: "member" }],
+      ["PUT", "/v1/admin/members/ent_nobody/access", { access: "admin" }],
+      ["POST", `/v1/admin/members/${DAN}/reactivate`, undefined],
+      ["POST", "/v1/admin/members/ent_nobody/deactivate", undefined],
+      ["POST", `/v1/admin/members/${AGENT}/deactivate`, undefined],
+      ["POST", "/v1/admin/members/ent_nobody/rotate-tokens", undefined],
+      ["POST", `/v1/admin/agents/${AGENT}/resume`, undefined],
+      ["POST", `/v1/admin/agents/${ANA}/pause`, undefined],
+      ["PUT", `/v1/admin/agents/${AGENT}`, { allowed_tools: ["no.such_tool"] }],
+      ["PUT", "/v1/admin/agents/ent_nobody", { role: "Boss" }],
+      ["DELETE", "/v1/admin/agents/ent_nobody", undefined],
+      ["DELETE", "/v1/admin/tokens/tok_00000000000000000000", undefined],
+    ] as const;
+    for (const [method, path, body] of attempts) {
+      const asAdmin = await send(method, path, dan(), body);
+      expect([404, 409, 400], `${method} ${path} as the owner`).toContain(asAdmin.status);
+    }
+    for (const [method, path, body] of attempts) {
+      const r = await send(method, path, ana(), body);
+      expect([r.status, r.body.error.code], `${method} ${path}`).toEqual([403, "UNAUTHORIZED_ACTION"]);
+    }
+  });
+
   it("refuses bad inputs in the standard error shape", async () => {
     t = await startTestServer();
     const bad = [

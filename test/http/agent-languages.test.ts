@@ -60,7 +60,7 @@ describe("agents in the person's language", () => {
       action: form.action,
       input: { maria_email: "not-an-address", timezone: "Europe/Lisbon", meeting_link: "jitsi" },
     });
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     expect(bad.body.error.details.fields.maria_email).toBe("Isso não parece um endereço de email.");
 
     expect((await click(t.url, dan, tracking, "job.provide_input")).status).toBe(202);

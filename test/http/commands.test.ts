@@ -137,7 +137,7 @@ describe("job actions: provenance and input", () => {
       action: btn.action,
       input: Object.fromEntries(Object.entries(input).slice(0, 0)),
     });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
     const e = await errorOf(res);
     expect(e.code).toBe("INVALID_INPUT");
     expect(e.details?.fields).toBeTruthy();

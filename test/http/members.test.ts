@@ -92,7 +92,7 @@ describe("membership: add, rename, remove and leave are events with rules", () =
       ["rename: a conversation I am not in", "PUT", "/v1/conversations/cnv_9f2a/title", { title: "Mine" }, 404, "NOT_FOUND"],
       ["remove: someone not in it", "DELETE", `/v1/conversations/${c}/members/${AGENT}`, undefined, 404, "NOT_FOUND"],
       ["remove: from a direct chat", "DELETE", `/v1/conversations/cnv_dan_ana/members/${DAN}`, undefined, 409, "CONFLICT"],
-      ["remove: an id far too long", "DELETE", `/v1/conversations/${c}/members/${"e".repeat(300)}`, undefined, 400, "VALIDATION_ERROR"],
+      ["remove: an id far too long", "DELETE", `/v1/conversations/${c}/members/${"e".repeat(300)}`, undefined, 400, "INVALID_INPUT"],
     ];
     for (const [name, method, path, body, status, code] of cases) {
       const r = await send(method, path, ana(), body);

@@ -77,6 +77,57 @@ describe("GET /v1/openapi.json", () => {
     expect(ZJobDrawerResponse.safeParse((await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body).error).toBeUndefined();
   });
 
+  it("lists on every operation what the middleware in front of it can answer, and x-trace-id on every response", () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, raw] of Object.entries(item)) {
+        const op = raw as { responses: Record<string, { headers?: Record<string, unknown> }>; requestBody?: unknown; security?: unknown[] };
+        const want = [400, ...(path === "/healthz" ? [] : [503])];
+        if (method !== "get") want.push(413, 429, ...(op.requestBody ? [415] : []));
+        if (op.security?.length) want.push(401, 403);
+        for (const s of want) if (!op.responses[s]) missing.push(`${method} ${path} ${s}`);
+        for (const [s, r] of Object.entries(op.responses)) if (!r.headers?.["x-trace-id"]) missing.push(`${method} ${path} ${s} x-trace-id`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("types every numeric query parameter as an integer with bounds, and refuses a non-integer with 400 in the standard shape", async () => {
+    const numeric = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((op) =>
+        ((op as { parameters?: Array<{ name: string; in: string; schema?: { type?: string; minimum?: number; maximum?: number } }> }).parameters ?? [])
+          .filter((p) => p.in === "query" && ["limit", "seq", "size", "from", "to", "start", "end"].includes(p.name))
+          .map((p) => ({ path, ...p })),
+      ),
+    );
+    expect(numeric.map((p) => p.path)).toEqual(expect.arrayContaining(["/v1/conversations/{id}/timeline", "/v1/conversations/{id}/messages", "/v1/search"]));
+    for (const p of numeric) expect(p.schema, `${p.path} ${p.name}`).toMatchObject({ type: "integer", minimum: expect.any(Number) });
+    for (const p of numeric.filter((n) => n.name === "limit")) expect(p.schema?.maximum, p.path).toBeGreaterThan(1);
+    const dan = t.demo.humans[0]!.token;
+    for (const url of ["/v1/conversations/cnv_9f2a/timeline?limit=", "/v1/conversations/cnv_9f2a/messages?limit=", "/v1/search?q=call&limit="]) {
+      for (const bad of ["abc", "1.5", "0", "1001000", "1e400"]) {
+        const res = await getJson(`${t.url}${url}${bad}`, dan);
+        expect(res.status, `${url}${bad}`).toBe(400);
+        expect(res.body.error, `${url}${bad}`).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "limit" } });
+      }
+      expect((await getJson(`${t.url}${url}2`, dan)).status, `${url}2`).toBe(200);
+    }
+  });
+
+  it("both event streams answer with an x-trace-id header (the one sent, when well-formed)", async () => {
+    const dan = t.demo.humans[0]!.token;
+    for (const path of ["/v1/stream", `/v1/ledger/stream?tenant_id=${t.demo.tenant_id}`]) {
+      for (const sent of [undefined, "trc_fromtheclient"]) {
+        const abort = new AbortController();
+        const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${dan}`, ...(sent ? { "x-trace-id": sent } : {}) }, signal: abort.signal });
+        abort.abort();
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("content-type"), path).toMatch(/^text\/event-stream/);
+        expect(res.headers.get("x-trace-id"), path).toEqual(sent ?? expect.stringMatching(/^trc_/));
+      }
+    }
+  });
+
   it("a body that is not JSON, or not JSON at all, gets the standard error shape", async () => {
     const dan = t.demo.humans[0]!.token;
     const post = (body: string, type: string) =>

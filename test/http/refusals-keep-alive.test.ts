@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 /**
- * A refusal that comes before the body is read (401, 403, 404, 413, 415) leaves the connection
+ * A refusal that comes before the body is read (400, 401, 403, 404, 413, 415) leaves the connection
  * usable: the answer arrives, and the next request on the same keep-alive socket is answered
  * too, never reset.
  */
@@ -40,6 +40,7 @@ describe("early refusals of large bodies on a keep-alive connection", () => {
       403,
     ],
     ["no such route", "POST", "/v1/nothing-here", () => ({ "content-type": "application/json" }), 404],
+    ["a path id that is not UTF-8", "POST", "/v1/conversations/%FF%FE/messages", () => ({ "content-type": "application/json" }), 400],
     [
       "not JSON",
       "POST",

@@ -109,7 +109,7 @@ describe("dignity trajectory, affordances, REST", () => {
       "/v1/office/job_action",
       click(card(w, body.job_id), "Provide info", { maria_email: "nope", time_window: "Tue 10-12", timezone: "Europe/Lisbon", meeting_link: "zoom" }),
     );
-    expect(badInput.status).toBe(422);
+    expect(badInput.status).toBe(400);
     expect(((await badInput.json()) as any).error).toMatchObject({ code: "INVALID_INPUT", details: { fields: { maria_email: expect.any(String) } } });
 
     const aff = await app.request(`/v1/office/affordances?tenant_id=${T}&entity_id=${AGENT}`);

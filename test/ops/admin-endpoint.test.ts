@@ -80,11 +80,11 @@ describe("admin endpoint (token rotation on a running server)", () => {
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe("INVALID_JSON");
     const missing = await post(JSON.stringify({ tenant_id: server.demo!.tenant_id }));
-    expect(missing.status, JSON.stringify(missing.body)).toBe(422);
+    expect(missing.status, JSON.stringify(missing.body)).toBe(400);
     expect(missing.body.error.code).toBe("INVALID_INPUT");
     expect(Object.keys(missing.body.error.details.fields as object)).toEqual(["entity_id"]);
     const extra = await post(JSON.stringify({ tenant_id: "t", entity_id: "e", roles: ["admin"] }));
-    expect(extra.status).toBe(422);
+    expect(extra.status).toBe(400);
     const unknown = await post(JSON.stringify({ tenant_id: server.demo!.tenant_id, entity_id: "ent_nobody" }));
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringMatching(/No entity ent_nobody/) });

@@ -6,7 +6,7 @@ import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import type { EntityRow } from "../projections/state.js";
-import { adminWrite, conflict, requireAdminRead } from "./shared.js";
+import { adminWrite, conflict, mayAdminister, requireAdminRead } from "./shared.js";
 
 /** The tools an agent may use now, as Office and the policy pack decide it (mode, else registration). */
 function usable(core: Core, tenantId: string, agentId: string): string[] {
@@ -38,10 +38,12 @@ export function listAgents(core: Core, p: Principal): { agents: z.infer<typeof Z
  * (its suggested mode when turned on, off when left out). All in one commit.
  */
 export function updateAgent(core: Core, p: Principal, agentId: string, body: z.infer<typeof ZUpdateAgentRequest>, idem?: IdemScope): Promise<StoredResponse> {
-  const view = core.office.agentTools(p.tenantId, agentId) ?? [];
+  // What the agent has is looked at for an admin only; anyone else's attempt is refused as it is.
+  const admin = mayAdminister(core, p);
+  const view = admin ? (core.office.agentTools(p.tenantId, agentId) ?? []) : [];
   const byName = new Map(view.map((t) => [t.name, t]));
   const wanted = body.allowed_tools;
-  if (wanted) {
+  if (wanted && admin) {
     const fields: Record<string, string> = {};
     wanted.forEach((name, i) => {
       if (!byName.has(name)) fields[`allowed_tools.${i}`] = `No tool named ${name} (is its MCP server connected?).`;

@@ -8,6 +8,9 @@ import type { EntityRow } from "../projections/state.js";
 
 const isAdminRow = (e: EntityRow) => e.roles.includes("admin") || e.roles.includes("owner");
 
+/** Whether the caller may administer the workspace: decided before anything about a target is looked at. */
+export const mayAdminister = (core: Core, p: Principal): boolean => isAdminRow(core.me(p));
+
 /** Reads of the Admin screens: owners and admins only. */
 export function requireAdminRead(core: Core, p: Principal): EntityRow {
   const me = core.me(p);
@@ -33,9 +36,10 @@ export const signInUrl = (core: Core, token: string) => `${core.publicUrl() ?? "
 type Kind = "human" | "agent";
 
 /**
- * An admin act on one entity. The target must exist (404 otherwise) — but only for a caller who
- * may administer: anyone else's attempt is written as it is, so the policy pack refuses it and
- * the refusal is recorded as a `policy.violation`.
+ * An admin act on one entity. The caller's role comes first: anyone who may not administer has
+ * their attempt written as it is, built without looking at the target (so the answer, 403 from
+ * the policy pack, recorded as a `policy.violation`, tells nothing about it). For an admin the
+ * target must exist (404 otherwise), and `build` may refuse a state that is already so (409).
  */
 export async function adminWrite<T extends TEventType>(
   core: Core,
@@ -45,10 +49,10 @@ export async function adminWrite<T extends TEventType>(
   opts: { idem: IdemScope | undefined; extra?: (row: EntityRow) => void; body?: (row: EntityRow) => Record<string, unknown> },
 ): Promise<StoredResponse> {
   const me = core.me(p);
-  const row = core.tenant(p.tenantId).entities.get(target.id);
+  const admin = isAdminRow(me);
+  const row = admin ? core.tenant(p.tenantId).entities.get(target.id) : undefined;
   const found = row && row.actor_type === target.kind && row.status !== "removed" ? row : undefined;
-  if (isAdminRow(me) && !found)
-    throw new AppError("NOT_FOUND", target.kind === "agent" ? "No such agent in this workspace" : "No such person in this workspace", { entity_id: target.id });
+  if (admin && !found) throw new AppError("NOT_FOUND", target.kind === "agent" ? "No such agent in this workspace" : "No such person in this workspace", { entity_id: target.id });
   const { type, payload, more } = build(found);
   const ev = core.event(p.tenantId, type, WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: me.actor_type }, payload);
   return core.commit(p.tenantId, [ev, ...(more ?? [])], {

@@ -29,7 +29,7 @@ const noParams = z.object({});
 const conversationParams = z.object({ id: ZConversationId });
 const jobParams = z.object({ job_id: ZJobId });
 const pageQuery = z.object({
-  limit: z.string().optional().openapi({ description: "1–1000 items (default 50)" }),
+  limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: "1–1000 items (default 50)" }),
   before: z.string().optional().openapi({ description: "A cursor `seq:N`: items before it (page back with `next_cursor`)" }),
   cursor: z.string().optional().openapi({ description: "A cursor `seq:N`: items after it" }),
   after: z.string().optional().openapi({ description: "Same as `cursor`" }),
@@ -81,7 +81,14 @@ export function createApiRoutes(gw: Gateway) {
     return idempotentWrite(core, c, await c.req.text(), (idem) => api.setMyEmail(c.get("principal"), body.email, idem));
   });
 
-  const read = <P extends z.ZodObject = typeof noParams>(path: string, summary: string, tags: string[], schema: z.ZodType, params?: P, query?: z.ZodObject) =>
+  const read = <P extends z.ZodObject = typeof noParams, Q extends z.ZodObject = typeof noParams>(
+    path: string,
+    summary: string,
+    tags: string[],
+    schema: z.ZodType,
+    params?: P,
+    query?: Q,
+  ) =>
     createRoute({
       method: "get",
       path,
@@ -89,7 +96,7 @@ export function createApiRoutes(gw: Gateway) {
       tags,
       security,
       middleware: [auth] as const,
-      request: { params: params ?? (noParams as P), ...(query ? { query } : {}) },
+      request: { params: params ?? (noParams as P), query: query ?? (noParams as Q) },
       responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
     });
 
@@ -112,7 +119,7 @@ export function createApiRoutes(gw: Gateway) {
   // The main spec lists GET …/messages next to …/timeline: one projection, one pagination, two names.
   for (const name of ["timeline", "messages"]) {
     route(app, read(`/v1/conversations/{id}/${name}`, "A page of the conversation's items", ["Conversations"], ZTimelinePage, conversationParams, pageQuery), (c) =>
-      c.json(api.timeline(c.get("principal"), c.req.valid("param").id, c.req.query())),
+      c.json(api.timeline(c.get("principal"), c.req.valid("param").id, c.req.valid("query"))),
     );
   }
 
@@ -214,7 +221,7 @@ export function createApiRoutes(gw: Gateway) {
     security,
     middleware: [auth] as const,
     request: { query: z.object({ cursor: z.string().optional() }) },
-    responses: { 200: { description: "An event stream; resume with Last-Event-ID", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 429) },
+    responses: { 200: { description: "An event stream; resume with Last-Event-ID", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 404, 429) },
   });
   route(app, stream, (c) => {
     const p = c.get("principal");

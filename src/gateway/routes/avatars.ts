@@ -70,7 +70,10 @@ export function createAvatarRoutes(gw: Gateway) {
       summary: "A profile picture of someone in my workspace",
       request: { params: z.object({ id: z.string().min(1).max(128) }) },
       responses: {
-        200: { description: "The picture", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
+        200: {
+          description: "The picture, in the type its bytes were checked to be",
+          content: Object.fromEntries(["image/png", "image/jpeg", "image/gif", "image/webp"].map((type) => [type, { schema: { type: "string" as const, format: "binary" } }])),
+        },
         ...errors(...READ_ERRORS),
       },
     }),

@@ -85,7 +85,8 @@ export function createFileRoutes(gw: Gateway) {
     summary: "Download a file of a conversation I am in",
     request: { params: z.object({ id: z.string().min(1).max(128) }) },
     responses: {
-      200: { description: "The file, as an attachment", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+      // Served with the type it was uploaded (or made) with: any media type.
+      200: { description: "The file, as an attachment, with its own content type", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
       ...errors(401, 404),
     },
   });

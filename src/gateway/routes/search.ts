@@ -7,8 +7,11 @@ import type { Gateway } from "../gateway.js";
 const searchQuery = z.object({
   q: z.string().openapi({ description: `Words to find (1–${SEARCH_LIMITS.queryChars} characters, at most ${SEARCH_LIMITS.terms} words; the last one matches as a prefix)` }),
   conversation_id: z.string().optional().openapi({ description: "Only this conversation (one I am in)" }),
-  limit: z
-    .string()
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMITS.maxLimit)
     .optional()
     .openapi({ description: `1–${SEARCH_LIMITS.maxLimit} hits (default ${SEARCH_LIMITS.defaultLimit})` }),
   before: z.string().optional().openapi({ description: "A cursor `seq:N`: hits older than it (page on with `next_cursor`)" }),

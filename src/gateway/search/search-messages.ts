@@ -14,10 +14,14 @@ import { parseSnippet } from "./snippet.js";
  * the projections have them at this moment (someone removed from a group stops finding its
  * messages at once). Admins search like everyone else here; the whole log is the ledger's.
  */
-export function searchMessages(core: Core, p: Principal, q: Record<string, string | undefined>): TSearchResults {
+export function searchMessages(
+  core: Core,
+  p: Principal,
+  q: { q?: string | undefined; conversation_id?: string | undefined; limit?: number | undefined; before?: string | undefined },
+): TSearchResults {
   const state = core.tenant(p.tenantId);
   const { match } = toFtsQuery(q.q ?? "");
-  const limit = q.limit === undefined ? SEARCH_LIMITS.defaultLimit : Number(q.limit);
+  const limit = q.limit ?? SEARCH_LIMITS.defaultLimit;
   if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMITS.maxLimit) {
     throw new AppError("VALIDATION_ERROR", `limit must be an integer 1–${SEARCH_LIMITS.maxLimit}`, { field: "limit" });
   }
