@@ -36,7 +36,15 @@ export const ZCardAction = z.discriminatedUnion("type", [
   z.object({ type: z.literal("job.ack"), job_id: ZJobId }),
   z.object({ type: z.literal("job.dispute"), job_id: ZJobId, reason_code: z.string().max(64).optional() }),
   z.object({ type: z.literal("job.cancel"), job_id: ZJobId }),
-  z.object({ type: z.literal("job.follow_up"), job_id: ZJobId, prompt_text: prompt.optional() }),
+  z.object({
+    type: z.literal("job.follow_up"),
+    job_id: ZJobId,
+    prompt_text: prompt.optional(),
+    /** A booked meeting's follow-up that changes it: move it to another time, or cancel it. */
+    change: z.enum(["move", "cancel"]).optional(),
+    /** A move asks for the new time in this form. */
+    input_schema: ZInputSchema.optional(),
+  }),
   z.object({ type: z.literal("job.retry"), job_id: ZJobId }),
   z.object({ type: z.literal("job.switch_tool"), job_id: ZJobId, to: z.string().max(64).optional() }),
   z.object({ type: z.literal("chat.ask"), job_id: ZJobId.optional(), prompt_text: prompt }),

@@ -73,7 +73,7 @@ export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id
 
 function schemaOf(button: TCardButton): TInputSchema | undefined {
   const a = button.action;
-  return a.type === "job.provide_input" || a.type === "job.request_changes" ? a.input_schema : undefined;
+  return a.type === "job.provide_input" || a.type === "job.request_changes" || a.type === "job.follow_up" ? a.input_schema : undefined;
 }
 
 /** Field errors of an input against a card's form; empty when it is fine. */

@@ -32,6 +32,7 @@ import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
+import { createCancelInviteTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
 import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
@@ -121,7 +122,13 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
   const answerTool = createRecordAnswerTool({ vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) });
-  const router = createToolRouter({ clock, tools: [inviteTool, answerTool], runElsewhere: [MAIL_TOOL_INFO], mcp });
+  const changeDeps = { artifacts, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) };
+  const router = createToolRouter({
+    clock,
+    tools: [inviteTool, answerTool, createMoveInviteTool(changeDeps), createCancelInviteTool(changeDeps)],
+    runElsewhere: [MAIL_TOOL_INFO],
+    mcp,
+  });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const view = createOfficeView({ ledger: deps.ledger, onError });
   const context = createContextBuilder({ ledger: deps.ledger, view });
