@@ -21,6 +21,8 @@ import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands
 import { whoAnswers } from "./group-gate.js";
 import { type Locale, localeSlot, words } from "./speak.js";
 import { pickLocale } from "../shared/i18n.js";
+import { createMeetingChangeChat } from "./meeting-change-chat.js";
+import { parseMeetingChange } from "./planner/meeting-change-words.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -53,6 +55,13 @@ export function createIngest(deps: {
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
     defaultLocale: deps.defaultLocale,
     ...(deps.afterHandOver ? { afterHandOver: deps.afterHandOver } : {}),
+  });
+
+  const changeMeeting = createMeetingChangeChat({
+    context,
+    emit: deps.emit,
+    say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
+    handleClick: deps.handleClick,
   });
 
   /**
@@ -138,6 +147,12 @@ export function createIngest(deps: {
     if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
     // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
     if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
+    const change = handOver ? null : parseMeetingChange(req.body_text);
+    if (change) {
+      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
+      return changeMeeting(req, agent, ec0, change, words(pickLocale(sender.locale, deps.defaultLocale)));
+    }
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);

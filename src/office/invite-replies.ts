@@ -11,6 +11,8 @@ import type { Draft, Emitter } from "./emitter.js";
 import { agentActor, createJobDrafts, letterHash } from "./job-drafts.js";
 import type { JobView } from "./job-machine.js";
 import { messageIdDigest } from "./jobs/mail-step.js";
+import { isChangeable, versionArtifacts } from "./jobs/meeting-change.js";
+import { MOVE_TOOL } from "./tools/calendar-change-invite.js";
 import type { InboundMail } from "./mail/imap-reader.js";
 import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-reply.js";
 import { mayUse } from "./mcp/agent-tools.js";
@@ -117,7 +119,8 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   let unsubscribe: (() => void) | undefined;
 
   function index(e: TStoredEvent): void {
-    if (e.event_type !== "tool.result" || e.payload.tool_name !== INVITE_TOOL || e.payload.status !== "success" || !e.job_id) return;
+    // The invite, and each move of it: answers to the newest version land on the job that sent it.
+    if (e.event_type !== "tool.result" || (e.payload.tool_name !== INVITE_TOOL && e.payload.tool_name !== MOVE_TOOL) || e.payload.status !== "success" || !e.job_id) return;
     const uid = e.payload.output?.event_uid;
     if (typeof uid === "string") byUid.set(uid, { tenant_id: e.tenant_id, job_id: e.job_id });
   }
@@ -382,9 +385,8 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const base = original && original.card_type === "job.finished" ? original.outcome.summary : "";
     const summary = `${answers}${calendarWords} ${base}`.trim().slice(0, 600);
     const c = drafts.cardCtx(job, agent);
-    const invite = job.tools.find((x) => x.tool_name === INVITE_TOOL && x.status === "success");
     if (job.state !== "completed") return [drafts.textDraft(agent.entity_id, `${answers}${calendarWords}`.slice(0, 1000), job.job_id)];
-    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: invite?.artifacts ?? [], buttons: completedButtons(c) });
+    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: versionArtifacts(job), buttons: completedButtons(c, { changeable: isChangeable(job) }) });
     return [{ event_type: "message.sent", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { message_id: deps.ids("msg"), kind: "card", card } }];
   }
 

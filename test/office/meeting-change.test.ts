@@ -5,7 +5,7 @@ import type { TStoredEvent } from "../../contracts/events.js";
 import { createCalDavCalendar } from "../../src/office/index.js";
 import { startRadicale, type Radicale } from "../support/radicale.js";
 import { startSmtp, type FakeSmtp } from "./mail/smtp-fixture.js";
-import { AGENT, click, setupWorld, TRACE, type World } from "./helpers.js";
+import { AGENT, click, CONV, DAN, setupWorld, T, TRACE, type World } from "./helpers.js";
 import { card, completeGolden, stateOf } from "./flows.js";
 
 /**
@@ -202,5 +202,36 @@ describe("moving and cancelling a booked meeting", () => {
     expect(mariaMail(before)).toMatchObject({ method: "REQUEST", sequence: 1 });
     expect((await inCalendar(invite.uid))?.sequence).toBe(1);
     expect(card(w!, moveId).outcome.summary).toMatch(/^Moved to Thu 1 Jan 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\./);
+  }, 60_000);
+
+  it("from the chat: “move the call with Maria to tomorrow 16:00” proposes the move; “cancela a chamada com a Maria” the cancellation", async () => {
+    await world();
+    const { jobId, invite } = await booked();
+    const say = (body_text: string) => w!.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
+    const r = await say("move the call with Maria to tomorrow 16:00");
+    expect(r.job_id).toBe(childOf(jobId));
+    expect(card(w!, r.job_id!).job.goal).toMatch(/ to Sun 28 Dec 2025, 16:00 \(Europe\/Lisbon\) and send Maria the new time$/);
+    const before = smtp.received.length;
+    await approve(r.job_id!);
+    const moved = mariaMail(before)!;
+    expect(moved).toMatchObject({ method: "REQUEST", uid: invite.uid, sequence: 1 });
+    expect(moved.start).toBe(new Date(Temporal.ZonedDateTime.from("2025-12-28T16:00[Europe/Lisbon]").epochMilliseconds).toISOString());
+
+    // The newest version is the move: cancelling it by name sends SEQUENCE 2.
+    const c = await say("cancela a chamada com a Maria");
+    expect(w!.events(c.job_id!).find((e) => e.event_type === "job.created")?.payload).toMatchObject({ parent_job_id: r.job_id });
+    const before2 = smtp.received.length;
+    await approve(c.job_id!);
+    expect(mariaMail(before2)).toMatchObject({ method: "CANCEL", uid: invite.uid, sequence: 2, start: moved.start });
+    expect(await inCalendar(invite.uid)).toBeNull();
+
+    // Nothing is left to change: the agent says so instead of proposing anything.
+    const again = await say("cancel the call with Maria");
+    expect(again.job_id).toBeUndefined();
+    const last = w!
+      .events()
+      .filter((e) => e.event_type === "message.sent")
+      .at(-1)!;
+    expect((last.payload as { body_text?: string }).body_text).toBe("I found no booked meeting with Maria here that I can cancel.");
   }, 60_000);
 });
