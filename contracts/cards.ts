@@ -40,8 +40,13 @@ export const ZCardAction = z.discriminatedUnion("type", [
     type: z.literal("job.follow_up"),
     job_id: ZJobId,
     prompt_text: prompt.optional(),
-    /** A booked meeting's follow-up that changes it: move it to another time, or cancel it. */
-    change: z.enum(["move", "cancel"]).optional(),
+    /**
+     * A booked meeting's follow-up that changes it: move it to another time, cancel it, or keep
+     * it as it is against an invitee's counter-proposal (an iMIP DECLINECOUNTER).
+     */
+    change: z.enum(["move", "cancel", "keep"]).optional(),
+    /** Accept new time / Keep original: the counter-proposal answered (its job.reply_received). */
+    counter: ZEventId.optional(),
     /** A move asks for the new time in this form. */
     input_schema: ZInputSchema.optional(),
   }),

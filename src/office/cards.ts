@@ -166,6 +166,27 @@ export function completedButtons(c: CardContext, opts: { changeable?: boolean } 
   ];
 }
 
+/** An invitee proposed another time: Accept new time (a move to it) / Keep original (a DECLINECOUNTER), each proposed for approval. */
+export function counterButtons(c: CardContext, replyEventId: string): TCardButton[] {
+  const t = say(c);
+  return [
+    {
+      button_id: bid(c, "accept_new_time"),
+      label: t("office.change.button.acceptNew"),
+      style: "primary",
+      confirm: { title: t("office.change.confirm.acceptNew.title"), body: t("office.change.confirm.acceptNew.body") },
+      action: { type: "job.follow_up", job_id: c.job_id, change: "move", counter: replyEventId },
+    },
+    {
+      button_id: bid(c, "keep_original"),
+      label: t("office.change.button.keep"),
+      style: "secondary",
+      confirm: { title: t("office.change.confirm.keep.title"), body: t("office.change.confirm.keep.body") },
+      action: { type: "job.follow_up", job_id: c.job_id, change: "keep", counter: replyEventId },
+    },
+  ];
+}
+
 /** Move… (asks for the new time) and Cancel meeting (asks to confirm): each proposes a follow-up job for approval. */
 function meetingChangeButtons(c: CardContext): TCardButton[] {
   const t = say(c);

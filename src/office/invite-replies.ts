@@ -5,7 +5,7 @@ import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
-import { buildFinishedCard, completedButtons } from "./cards.js";
+import { buildFinishedCard, completedButtons, counterButtons } from "./cards.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { Draft, Emitter } from "./emitter.js";
 import { agentActor, createJobDrafts, letterHash } from "./job-drafts.js";
@@ -239,7 +239,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const writes = reply.answer !== "counter" && deps.calendarConnected && mayUse(agent, RECORD_ANSWER_TOOL);
     if (!writes) {
       const why = reply.answer === "counter" ? "" : !deps.calendarConnected ? t("office.reply.calendar.none") : t("office.reply.calendar.notAllowed");
-      await deps.emitter.emit(ec, [replyDraft, ...cardFor(job, agent, payload, why)]);
+      await deps.emitter.emit(ec, [replyDraft, ...cardFor(job, agent, payload, why, reply.answer === "counter" ? eventId : undefined)]);
       return record({ key: mailKey, status: "recorded", received_at: clock.iso(), ...ids, event_id: eventId });
     }
     await deps.emitter.emit(ec, [replyDraft, calledDraft(job, agent, payload, who, eventId, 1)]);
@@ -373,7 +373,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   }
 
   /** The job's card after an answer: the invite as it was recorded, then every answer so far, then this calendar write. */
-  function cardFor(job: JobView, agent: EntityProfile, latest: TJobReplyReceivedPayload, calendarWords: string): Draft[] {
+  function cardFor(job: JobView, agent: EntityProfile, latest: TJobReplyReceivedPayload, calendarWords: string, counterEventId?: string): Draft[] {
     const t = words(job.slots.locale);
     const lang = job.slots.locale;
     const all = [...(job.replies ?? []).filter((r) => r.message_id_sha256 !== latest.message_id_sha256), latest];
@@ -386,7 +386,11 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const summary = `${answers}${calendarWords} ${base}`.trim().slice(0, 600);
     const c = drafts.cardCtx(job, agent);
     if (job.state !== "completed") return [drafts.textDraft(agent.entity_id, `${answers}${calendarWords}`.slice(0, 1000), job.job_id)];
-    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: versionArtifacts(job), buttons: completedButtons(c, { changeable: isChangeable(job) }) });
+    const changeable = isChangeable(job);
+    // A counter-proposal is answered from its card: Accept new time or Keep original, first.
+    const answer = changeable && counterEventId ? counterButtons(c, counterEventId) : [];
+    const buttons = [...answer, ...completedButtons(c, { changeable })];
+    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: versionArtifacts(job), buttons });
     return [{ event_type: "message.sent", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { message_id: deps.ids("msg"), kind: "card", card } }];
   }
 

@@ -292,8 +292,8 @@ export type MeetingInput = "attendee_email" | "time_window" | "timezone" | "meet
 export function missingMeetingInputs(slots: JobSlots): MeetingInput[] {
   const out: MeetingInput[] = [];
   if (!slots.attendee_email) out.push("attendee_email");
-  // A cancellation needs no time; a move carries its new one.
-  if (!slots.when && !slots.time_window && slots.change?.kind !== "cancel") out.push("time_window");
+  // A cancellation or a kept time needs no new time; a move carries its new one.
+  if (!slots.when && !slots.time_window && slots.change?.kind !== "cancel" && slots.change?.kind !== "keep") out.push("time_window");
   if (!slots.timezone) out.push("timezone");
   if (!slots.meeting_link) out.push("meeting_link");
   else if (meetingType(slots.meeting_link) === "link" && !slots.meeting_url) out.push("meeting_url");

@@ -109,7 +109,7 @@ export function createJobMailer(deps: {
       if (!file) throw new AppError("NOT_FOUND", "The invite file is missing.");
       const ics = file.bytes.toString("utf8");
       // A cancellation is sent as what it is: the Content-Type's method equals the calendar's.
-      const method = /^METHOD:CANCEL\r?$/m.test(ics) ? "CANCEL" : "REQUEST";
+      const method = /^METHOD:CANCEL\r?$/m.test(ics) ? "CANCEL" : /^METHOD:DECLINECOUNTER\r?$/m.test(ics) ? "DECLINECOUNTER" : "REQUEST";
       return buildInviteMessage({ outboxId: row.outboxId, from: from!, to, subject: row.subject, text: row.body, ics, method });
     },
     hooks: { beforeAttempt: (d, attempt) => beforeAttempt(d, attempt), afterAttempt },
@@ -121,7 +121,10 @@ export function createJobMailer(deps: {
     queueInvite(job: JobView, invite: CreateInviteOutput) {
       const email = job.slots.attendee_email;
       // Everyone the invite lists gets it: the attendee, and the person who asked when their address is known.
-      const to = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
+      const everyone = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
+      // A DECLINECOUNTER answers the one invitee who proposed another time.
+      const counter = job.slots.change?.counter?.attendee;
+      const to = counter ? everyone.filter((a) => a.email_hash === counter.email_hash) : everyone;
       // Written in the language of the person who asked for the meeting (the job keeps it).
       const lang = job.slots.locale;
       const t = words(lang);
@@ -144,15 +147,14 @@ export function createJobMailer(deps: {
             .join(t("office.invite.and"))
             .slice(0, 200) ||
           (email?.redacted ?? ""),
-        subject: t(change === "move" ? "office.change.mail.subject.move" : change === "cancel" ? "office.change.mail.subject.cancel" : "office.invite.subject", {
-          title,
-          when,
-        }).slice(0, 200),
+        subject: t(change ? `office.change.mail.subject.${change}` : "office.invite.subject", { title, when }).slice(0, 200),
         body: (change === "move"
           ? [t("office.change.mail.moved", { title, was }), t("office.invite.when", { when }), place, t("office.invite.attached")]
           : change === "cancel"
             ? [t("office.change.mail.cancelled", { title, was }), t("office.change.mail.cancelAttached")]
-            : [t("office.invite.invited", { title }), t("office.invite.when", { when }), place, t("office.invite.attached")]
+            : change === "keep"
+              ? [t("office.change.mail.kept", { title, was }), place]
+              : [t("office.invite.invited", { title }), t("office.invite.when", { when }), place, t("office.invite.attached")]
         ).join("\n"),
         artifact_id: invite.invite_artifact_id,
         ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),

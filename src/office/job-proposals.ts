@@ -73,10 +73,10 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
         ...(inputs.length ? { inputs_needed: inputs } : {}),
         expected_outputs: change
           ? [
-              { kind: "record", description: t(change === "move" ? "office.change.output.move" : "office.change.output.cancel") },
+              { kind: "record", description: t(`office.change.output.${change}`) },
               {
                 kind: "message",
-                description: t(change === "move" ? "office.change.output.mailMove" : "office.change.output.mailCancel", { name: who ?? t("office.outcome.theAttendee") }),
+                description: t(`office.change.output.mail.${change}`, { name: who ?? t("office.outcome.theAttendee") }),
               },
             ]
           : meeting
@@ -96,7 +96,7 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
       },
       {
         plan_hint: change
-          ? [t(change === "move" ? "office.change.plan.move" : "office.change.plan.cancel"), t("office.change.plan.tell", { name: who ?? t("office.outcome.theAttendee") })]
+          ? [t(`office.change.plan.${change}`), t("office.change.plan.tell", { name: who ?? t("office.outcome.theAttendee") })]
           : meeting
             ? [...(missing ? [t("office.propose.plan.collect")] : []), t("office.step.create"), t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") })]
             : handoff

@@ -32,7 +32,7 @@ import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
-import { createCancelInviteTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
+import { createCancelInviteTool, createDeclineCounterTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
 import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
@@ -122,10 +122,10 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
   const answerTool = createRecordAnswerTool({ vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) });
-  const changeDeps = { artifacts, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) };
+  const changeDeps = { artifacts, vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) };
   const router = createToolRouter({
     clock,
-    tools: [inviteTool, answerTool, createMoveInviteTool(changeDeps), createCancelInviteTool(changeDeps)],
+    tools: [inviteTool, answerTool, createMoveInviteTool(changeDeps), createCancelInviteTool(changeDeps), createDeclineCounterTool(changeDeps)],
     runElsewhere: [MAIL_TOOL_INFO],
     mcp,
   });

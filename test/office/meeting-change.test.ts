@@ -3,6 +3,8 @@ import { Temporal } from "temporal-polyfill";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { createCalDavCalendar } from "../../src/office/index.js";
+import { startDovecot, type Dovecot } from "../support/dovecot.js";
+import { replyMail } from "../support/imip-reply.js";
 import { startRadicale, type Radicale } from "../support/radicale.js";
 import { startSmtp, type FakeSmtp } from "./mail/smtp-fixture.js";
 import { AGENT, click, CONV, DAN, setupWorld, T, TRACE, type World } from "./helpers.js";
@@ -16,7 +18,7 @@ import { card, completeGolden, stateOf } from "./flows.js";
  */
 
 const ORGANIZER = "organizer@example.test";
-const TOOLS = ["calendar.create_invite", "mail.send", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite"];
+const TOOLS = ["calendar.create_invite", "mail.send", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"];
 let dav: Radicale | undefined;
 let smtp: FakeSmtp;
 let w: World | undefined;
@@ -35,15 +37,21 @@ afterEach(async () => {
   dav = undefined;
 });
 
-async function world(opts: { calendarTimeoutMs?: number } = {}) {
+async function world(opts: { calendarTimeoutMs?: number; dovecot?: Dovecot } = {}) {
   dav = await startRadicale();
   const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }, { timeoutMs: opts.calendarTimeoutMs ?? 5_000 });
   w = await setupWorld({
     agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: TOOLS }],
-    office: { mail: { url: smtp.url, from: { address: ORGANIZER, name: "Acme Office" } }, calendarProvider: calendar },
+    office: {
+      mail: { url: smtp.url, from: { address: ORGANIZER, name: "Acme Office" } },
+      calendarProvider: calendar,
+      ...(opts.dovecot ? { imap: imapOf(opts.dovecot), imapBackoffMs: [2_000] } : {}),
+    },
   });
   await w.office.start();
 }
+
+const imapOf = (d: Dovecot) => ({ url: d.url, host: d.host, port: d.port, secure: false, username: d.username, password: d.password, mailbox: "INBOX", maxBytes: 200_000 });
 
 const settle = async () => {
   for (let i = 0; i < 30; i++) {
@@ -60,8 +68,10 @@ function mariaMail(before: number) {
   const cal = new ICAL.Component(ICAL.parse(part.content.toString("utf8")));
   const ev = cal.getFirstSubcomponent("vevent")!;
   return {
+    component: cal,
+    to: mail.to,
     subject: mail.mail.subject ?? "",
-    contentMethod: String(part.contentType === "text/calendar" ? ((part as { method?: string }).method ?? "") : ""),
+    contentMethod: (part.headers.get("content-type") as { params: Record<string, string> }).params.method,
     method: String(cal.getFirstPropertyValue("method")),
     uid: String(ev.getFirstPropertyValue("uid")),
     sequence: Number(ev.getFirstPropertyValue("sequence")),
@@ -233,5 +243,68 @@ describe("moving and cancelling a booked meeting", () => {
       .filter((e) => e.event_type === "message.sent")
       .at(-1)!;
     expect((last.payload as { body_text?: string }).body_text).toBe("I found no booked meeting with Maria here that I can cancel.");
+  }, 60_000);
+});
+
+describe("a counter-proposal answered from its card", () => {
+  let dovecot: Dovecot;
+  beforeAll(async () => {
+    dovecot = await startDovecot();
+  }, 60_000);
+  afterAll(async () => {
+    await dovecot?.stop();
+  });
+
+  /** Maria proposes Thu 8 Jan 2026, 10:00–10:30 UTC from her mail client; the card offers Accept new time / Keep original. */
+  async function countered() {
+    await world({ dovecot });
+    const { jobId, invite } = await booked();
+    await dovecot.deliver(await replyMail(invite.component, { method: "COUNTER", start: "2026-01-08T10:00:00Z", end: "2026-01-08T10:30:00Z", comment: "mornings are better" }));
+    await w!.office.inbound.check();
+    await settle();
+    const c = card(w!, jobId);
+    expect(c.outcome.summary).toMatch(/^Maria proposed another time: Thu 8 Jan 2026, 10:00–10:30 \(UTC\) \(“mornings are better”\)\./);
+    expect(c.buttons.slice(0, 2).map((b: { label: string }) => b.label)).toEqual(["Accept new time", "Keep original"]);
+    return { jobId, invite, card: c };
+  }
+
+  it("Accept new time: the move to Maria's time is proposed, approved and sent — REQUEST with SEQUENCE 1 at 10:00 on 8 Jan, and Radicale's event moved", async () => {
+    const { jobId, invite, card: c } = await countered();
+    await w!.office.jobAction(click(c, "Accept new time"));
+    const moveId = childOf(jobId)!;
+    expect(card(w!, moveId).job.goal).toMatch(/ to Thu 8 Jan 2026, 10:00 \(Europe\/Lisbon\) and send Maria the new time$/);
+    const before = smtp.received.length;
+    await approve(moveId);
+    expect(mariaMail(before)).toMatchObject({
+      method: "REQUEST",
+      contentMethod: "REQUEST",
+      uid: invite.uid,
+      sequence: 1,
+      start: "2026-01-08T10:00:00.000Z",
+      end: "2026-01-08T10:30:00.000Z",
+    });
+    expect(await inCalendar(invite.uid)).toEqual({ start: "2026-01-08T10:00:00.000Z", sequence: 1, method: false });
+    expect(card(w!, moveId).outcome.summary).toBe("Moved to Thu 8 Jan 2026, 10:00–10:30 (Europe/Lisbon); Maria was sent the new time. Moved in the calendar “Work”.");
+    // The move records the counter-proposal it accepted.
+    const proposed = w!.events(moveId).find((e) => e.event_type === "job.proposed")!.payload as unknown as {
+      proposed_card: { job: { slots: { change: { reply_event_id: string } } } };
+    };
+    const reply = w!.events(jobId).find((e) => e.event_type === "job.reply_received")!;
+    expect(proposed.proposed_card.job.slots.change.reply_event_id).toBe(reply.event_id);
+  }, 60_000);
+
+  it("Keep original: Maria alone receives a DECLINECOUNTER for the same UID and SEQUENCE; the calendar keeps the original time", async () => {
+    const { jobId, invite, card: c } = await countered();
+    await w!.office.jobAction(click(c, "Keep original"));
+    const keepId = childOf(jobId)!;
+    const before = smtp.received.length;
+    await approve(keepId);
+    const mail = mariaMail(before)!;
+    expect(mail).toMatchObject({ method: "DECLINECOUNTER", contentMethod: "DECLINECOUNTER", uid: invite.uid, sequence: 0, start: invite.start, to: ["maria@acme.com"] });
+    expect(mail.subject).toMatch(/^Keeping the original time: Call with Maria/);
+    expect(await inCalendar(invite.uid)).toEqual({ start: invite.start, sequence: 0, method: false });
+    const [, result] = toolEvents(keepId, "calendar.decline_counter");
+    expect(result!.payload).toMatchObject({ status: "success", output: { change: "keep", sequence: 0, calendar: { written: false, reason: "unchanged" } } });
+    expect(card(w!, keepId).outcome.summary).toBe("Kept the original time (Tue 30 Dec 2025, 14:00–14:30 (Europe/Lisbon)); Maria was told.");
   }, 60_000);
 });

@@ -102,7 +102,8 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       case "job.follow_up": {
         if (!click.action.change) return {};
         const booked = latestVersion(job);
-        if (click.action.change === "cancel") return booked ? { booked } : {};
+        // A cancel needs no time; Accept new time / Keep original take theirs from the counter-proposal.
+        if (click.action.change !== "move" || click.action.counter) return booked ? { booked } : {};
         // The new time is read like any meeting time: in the job's zone and language, as of now.
         const { when: _w, time_window: _tw, day_hint: _d, ...prev } = job.slots;
         const words = { time_window: String(input.time_window ?? "") };

@@ -17,6 +17,7 @@ import { handedOverCard } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
+import { inviteAttendees } from "../meeting-intake.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -223,7 +224,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       return withEffect(nextStep(switched, events, ctx), { type: "cancel_retry" });
     }
     case "job.follow_up":
-      if (action.change) return changeMeeting(job, ctx, action.change, prepared);
+      if (action.change) return changeMeeting(job, ctx, action.change, action.counter, prepared);
       return followUp(job, ctx, {}, "follow_up");
     case "chat.ask":
       return {
@@ -312,10 +313,11 @@ function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_
 }
 
 /** Move… or Cancel meeting: a follow-up job, proposed for approval, that writes the meeting's next version. */
-function changeMeeting(job: JobView, ctx: DecideContext, kind: "move" | "cancel", prepared: Prepared): Decision {
+function changeMeeting(job: JobView, ctx: DecideContext, kind: "move" | "cancel" | "keep", counter: string | undefined, prepared: Prepared): Decision {
   const version = prepared.booked ?? bookedOf(job);
   if (!version || !isChangeable(job)) throw new AppError("CONFLICT", words(job.slots.locale)("office.change.notBooked"), { job_id: job.job_id });
-  const spec = changeSpec(job, version, kind, prepared.slots?.when, prepared.reply_event_id);
+  const requester = job.slots.requested_by ? ctx.profileOf(job.slots.requested_by) : undefined;
+  const spec = changeSpec(job, version, kind, { when: prepared.slots?.when, reply_event_id: counter, attendees: inviteAttendees(job.slots, requester) });
   const p = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) }).proposeDrafts(
     ctx.agent,
     { tenant_id: job.tenant_id, conversation_id: job.conversation_id },

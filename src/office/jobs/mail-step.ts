@@ -28,6 +28,9 @@ export const messageIdDigest = (messageId: string) => `sha256:${createHash("sha2
 
 export const mailIdempotencyKey = (jobId: string) => `idem:${jobId}:${MAIL_TOOL}:v1`;
 
+const MAIL_PURPOSE = { invite: "Email the invite", move: "Email the new time", cancel: "Email the cancellation", keep: "Email the answer to the proposed time" };
+const MAIL_FILE = { invite: "invite.ics", move: "invite.ics", cancel: "cancel.ics", keep: "decline.ics" };
+
 const calledOf = (job: JobView, attempt: number) => job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL));
 
 function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: string): Draft {
@@ -42,8 +45,8 @@ function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: 
       tool_call_id: callId,
       tool_name: MAIL_TOOL,
       tool_version: "v1",
-      purpose: `${job.slots.change?.kind === "cancel" ? "Email the cancellation" : job.slots.change ? "Email the new time" : "Email the invite"} to ${d.to_redacted}`,
-      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: job.slots.change?.kind === "cancel" ? "cancel.ics" : "invite.ics", provider: "smtp" },
+      purpose: `${MAIL_PURPOSE[job.slots.change?.kind ?? "invite"]} to ${d.to_redacted}`,
+      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: MAIL_FILE[job.slots.change?.kind ?? "invite"], provider: "smtp" },
       pii_policy: { redactions_applied: ["to"], hashes_applied: [], raw_pii_stored: false },
       idempotency_key: mailIdempotencyKey(job.job_id),
       attempt,

@@ -51,8 +51,6 @@ export interface Prepared {
   slots?: Partial<JobSlots>;
   /** Move… / Cancel meeting: the meeting's latest version (this job's, or a later change's). */
   booked?: BookedMeeting;
-  /** Accept new time: the invitee's counter-proposal (job.reply_received) the move takes its time from. */
-  reply_event_id?: string;
 }
 
 /** One planned tool call: what the runner hands the tool router. */

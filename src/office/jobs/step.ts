@@ -173,7 +173,12 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
   if (prefix.length) {
     const pc = draftsFor(ctx).cardCtx(job, ctx.agent);
     const t = words(job.slots.locale);
-    const card = buildTrackingCard(pc, { state: "in_progress", status_line: t("office.step.creating"), steps: copy.meetingSteps("create", t), buttons: progressButtons(pc) });
+    const card = buildTrackingCard(pc, {
+      state: "in_progress",
+      status_line: t(job.slots.change ? `office.change.working.${job.slots.change.kind}` : "office.step.creating"),
+      steps: copy.meetingSteps("create", t),
+      buttons: progressButtons(pc),
+    });
     starting.push({
       event_type: "job.progress",
       actor: agentActor(ctx.agent.entity_id),

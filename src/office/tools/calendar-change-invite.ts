@@ -5,12 +5,14 @@ import { ZWhen } from "../../../contracts/when.js";
 import type { ArtifactStore } from "../artifact-store.js";
 import type { CalDavCalendar } from "../calendar/index.js";
 import { letterHash } from "../job-drafts.js";
+import type { Vault } from "../vault.js";
 import { describeWhen, formatSlot, pickSlot, windowBounds } from "../when/index.js";
 import { MEETING_TYPES } from "./meeting-rooms.js";
 import { ToolFailure, type ToolDefinition } from "./tool.js";
 
 export const MOVE_TOOL = "calendar.move_invite";
 export const CANCEL_TOOL = "calendar.cancel_invite";
+export const DECLINE_COUNTER_TOOL = "calendar.decline_counter";
 
 const ZSlot = z.object({ start: z.string(), end: z.string(), timezone: z.string() });
 const ZMeeting = z.object({ type: z.enum(MEETING_TYPES), label: z.string(), url: z.string().optional(), pasted: z.boolean() });
@@ -19,8 +21,8 @@ const ZAttendeeRef = z.object({ name: z.string().min(1).max(120), vault_ref: z.s
 /** The meeting as it stands (the last version written), which a move or a cancel replaces. */
 const ZChangeBase = z.object({
   event_uid: z.string().min(1).max(200),
-  /** The SEQUENCE this version carries: one more than the version it replaces. */
-  sequence: z.number().int().min(1).max(10_000),
+  /** The SEQUENCE this version carries: one more than the version it replaces (a DECLINECOUNTER: the same). */
+  sequence: z.number().int().min(0).max(10_000),
   /** The .ics of the version it replaces (an artifact of this tenant), read to keep every other line. */
   from_artifact_id: z.string().min(1).max(128),
   previous: ZSlot,
@@ -29,19 +31,22 @@ const ZChangeBase = z.object({
 });
 const ZMoveInput = ZChangeBase.extend({ when: ZWhen, duration_minutes: z.number().int().min(5).max(480) });
 const ZCancelInput = ZChangeBase;
+/** Keep original: the invitee who proposed another time, and the time they proposed. */
+const ZDeclineInput = ZChangeBase.extend({ counter: z.object({ attendee: ZAttendeeRef, proposed: ZSlot }) });
 type MoveInput = z.infer<typeof ZMoveInput>;
 type CancelInput = z.infer<typeof ZCancelInput>;
+type DeclineInput = z.infer<typeof ZDeclineInput>;
 
 const ZCalendarFact = z.object({
   written: z.boolean(),
   removed: z.boolean().optional(),
   name: z.string().optional(),
-  reason: z.enum(["not_configured"]).optional(),
+  reason: z.enum(["not_configured", "unchanged"]).optional(),
 });
 
 /** What happened, and only that; shaped like the invite tool's output so the email step reads it the same way. */
 const ZChangeOutput = z.object({
-  change: z.enum(["move", "cancel"]),
+  change: z.enum(["move", "cancel", "keep"]),
   event_uid: z.string(),
   sequence: z.number().int(),
   scheduled_time: ZSlot,
@@ -57,6 +62,8 @@ export type ChangeInviteOutput = z.infer<typeof ZChangeOutput>;
 interface ChangeToolDeps {
   artifacts: ArtifactStore;
   calendar?: CalDavCalendar;
+  /** Resolves an attendee's address (the invitee a DECLINECOUNTER answers). */
+  vault?: Vault;
 }
 
 const crlf = (s: string) => (s.endsWith("\r\n") ? s : `${s}\r\n`);
@@ -84,6 +91,8 @@ function stamp(vevent: InstanceType<typeof ICAL.Component>, name: string, ms: nu
   vevent.updatePropertyWithValue(name, ICAL.Time.fromJSDate(new Date(ms), true));
 }
 
+const ICS_TITLES: Record<string, string> = { "cancel.ics": "Cancellation (.ics)", "decline.ics": "Answer to the proposed time (.ics)" };
+
 /** Deterministic per job: a retry rewrites the same file instead of leaving a second one. */
 function saveIcs(deps: ChangeToolDeps, ctx: { tenant_id: string; job_id: string; idempotency_key: string }, filename: string, ics: string, refs: string[]) {
   const artifactId = `art_${letterHash(`ics|${ctx.tenant_id}|${ctx.idempotency_key}`, 20)}`;
@@ -100,7 +109,7 @@ function saveIcs(deps: ChangeToolDeps, ctx: { tenant_id: string; job_id: string;
   const ref: TArtifactRef = {
     artifact_id: artifactId,
     kind: "file",
-    title: filename === "cancel.ics" ? "Cancellation (.ics)" : "Calendar invite (.ics)",
+    title: ICS_TITLES[filename] ?? "Calendar invite (.ics)",
     url,
     mime_type: "text/calendar",
     size_bytes: saved.size_bytes,
@@ -243,6 +252,68 @@ export function createCancelInviteTool(deps: ChangeToolDeps): ToolDefinition<Can
         invite_artifact_id: file.artifactId,
         invite_url: file.url,
         attendees_count: i.attendees.length,
+      };
+      return { ok: true, output, artifacts: [file.ref] };
+    },
+  };
+}
+
+/**
+ * `calendar.decline_counter`: the organizer keeps the meeting as it is against an invitee's
+ * counter-proposal (RFC 5546 DECLINECOUNTER): the same UID and SEQUENCE, addressed to that
+ * invitee only, saved as the .ics the email step sends. The calendar is not touched.
+ */
+export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<DeclineInput> {
+  return {
+    name: DECLINE_COUNTER_TOOL,
+    version: "v1",
+    description: "Keep a booked meeting's time against an invitee's counter-proposal: a DECLINECOUNTER for the same event, to send to that invitee",
+    side_effects: true,
+    input: ZDeclineInput,
+    output: ZChangeOutput,
+    purpose: (i) => `Tell ${i.counter.attendee.name} the meeting stays at ${formatSlot(Date.parse(i.previous.start), Date.parse(i.previous.end), i.previous.timezone)}`,
+    providerOf: () => "local",
+    sanitize: (i) => {
+      const base = sanitized(i, {}, false);
+      const a = i.counter.attendee;
+      return {
+        ...base,
+        inputs: {
+          ...base.inputs,
+          counter: { attendee: { label: a.name, email_redacted: a.email_redacted, email_hash: a.email_hash, email_ref: a.vault_ref }, proposed: i.counter.proposed },
+        },
+      };
+    },
+    async run(i, ctx) {
+      const { cal, vevent } = readPrevious(deps, ctx.tenant_id, i);
+      stamp(vevent, "dtstamp", ctx.now);
+      vevent.updatePropertyWithValue("sequence", i.sequence);
+      // Only the invitee who proposed is answered.
+      const email = deps.vault?.get(ctx.tenant_id, i.counter.attendee.vault_ref)?.trim().toLowerCase();
+      if (!email) throw new ToolFailure("INVALID_INPUT", `The address for ${i.counter.attendee.name} is no longer available.`);
+      for (const a of [...vevent.getAllProperties("attendee")]) {
+        if (
+          String(a.getFirstValue() ?? "")
+            .replace(/^mailto:/i, "")
+            .trim()
+            .toLowerCase() === email
+        )
+          a.removeParameter("rsvp");
+        else vevent.removeProperty(a);
+      }
+      setMethod(cal, "DECLINECOUNTER");
+      const file = saveIcs(deps, ctx, "decline.ics", crlf(cal.toString()), [i.counter.attendee.vault_ref]);
+      const output: ChangeInviteOutput = {
+        change: "keep",
+        event_uid: i.event_uid,
+        sequence: i.sequence,
+        scheduled_time: i.previous,
+        previous_time: i.previous,
+        meeting: i.meeting,
+        calendar: { written: false, reason: "unchanged" },
+        invite_artifact_id: file.artifactId,
+        invite_url: file.url,
+        attendees_count: 1,
       };
       return { ok: true, output, artifacts: [file.ref] };
     },
