@@ -23,6 +23,8 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   request?: string;
   /** A tool job (MCP): the tool, its arguments as the ledger keeps them, and the vault entry of the exact ones. */
   tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string; locale?: string };
+  /** The person who asked wants a reminder this many minutes before the meeting starts. */
+  remind_minutes?: number;
   /** A follow-up that moves or cancels a booked meeting: the version it replaces. */
   change?: MeetingChange;
 };

@@ -34,6 +34,7 @@ import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
 import { createCancelInviteTool, createDeclineCounterTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
 import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
+import { createMeetingReminders } from "./meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
@@ -130,7 +131,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     mcp,
   });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
-  const view = createOfficeView({ ledger: deps.ledger, onError });
+  const reminders = createMeetingReminders({ clock });
+  const view = createOfficeView({ ledger: deps.ledger, onError, also: reminders.index });
   const context = createContextBuilder({ ledger: deps.ledger, view });
   const answering = createAnswerMarker(deps.db);
   const emitter = createEmitter({
@@ -291,6 +293,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await inbox.idle();
       await engine.idle();
       await replies.idle();
+      await reminders.idle();
     },
     inbound: {
       check: async () => reader?.check(),
@@ -313,6 +316,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
+      reminders.start({ context, emitter, withLock: engine.withLock, jobKey: engine.jobKey, onError });
       // Answers are only read with a mailbox configured; without one nothing replays the ledger for them.
       if (reader) {
         replies.start();
@@ -323,6 +327,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     },
     stop() {
       inbox.stop();
+      reminders.stop();
       replies.stop();
       void reader?.stop();
       engine.stopAll();

@@ -106,10 +106,7 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
         if (click.action.change !== "move" || click.action.counter) return booked ? { booked } : {};
         // The new time is read like any meeting time: in the job's zone and language, as of now.
         const { when: _w, time_window: _tw, day_hint: _d, ...prev } = job.slots;
-        const words = { time_window: String(input.time_window ?? "") };
-        let slots = engine.intakeSlots(t, words, prev);
-        // Portuguese time words are understood on any job ("quinta às 10h"), as in the chat.
-        if (!slots.when && prev.locale !== "pt") slots = { ...engine.intakeSlots(t, words, { ...prev, locale: "pt" }) };
+        const slots = engine.intakeSlots(t, { time_window: String(input.time_window ?? "") }, prev);
         return { ...(booked ? { booked } : {}), slots };
       }
       default:
