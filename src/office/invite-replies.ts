@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
@@ -406,6 +406,21 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
         .where(jobId ? and(eq(officeInboundMail.tenantId, tenantId), eq(officeInboundMail.jobId, jobId)) : eq(officeInboundMail.tenantId, tenantId))
         .all();
       return rows.map(toRecord);
+    },
+    /**
+     * Refused mails an admin of `tenantId` may see, newest first: those that matched one of the
+     * tenant's jobs, and those that matched no job at all (the mailbox is the server's; such a
+     * row holds no address and no content, only its reason).
+     */
+    refusals(tenantId: string, limit: number): InboundRecord[] {
+      return orm
+        .select()
+        .from(officeInboundMail)
+        .where(and(eq(officeInboundMail.status, "refused"), or(eq(officeInboundMail.tenantId, tenantId), isNull(officeInboundMail.tenantId))))
+        .orderBy(desc(officeInboundMail.receivedAt), desc(officeInboundMail.key))
+        .limit(limit)
+        .all()
+        .map(toRecord);
     },
     /** Every mail recorded, refusals included (operators; tests). */
     all: (): InboundRecord[] => orm.select().from(officeInboundMail).all().map(toRecord),

@@ -301,6 +301,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       list: (tenantId, jobId) => replies.list(tenantId, jobId),
       all: () => replies.all(),
     },
+    inboundRefusals: (tenantId, limit) => ({
+      mailbox_configured: Boolean(reader),
+      refusals: replies.refusals(tenantId, limit).map((r) => ({
+        key: r.key,
+        reason: r.reason ?? "unknown",
+        detail: r.detail ?? null,
+        job_id: r.tenant_id === tenantId ? (r.job_id ?? null) : null,
+        received_at: r.received_at,
+      })),
+    }),
     mcpStatus: () => mcp.status(),
     explainJob: (tenantId, jobId, readerLocale) =>
       explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId, words(pickLocale(readerLocale, deps.defaultLocale))),
