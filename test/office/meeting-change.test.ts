@@ -7,7 +7,7 @@ import { startDovecot, type Dovecot } from "../support/dovecot.js";
 import { replyMail } from "../support/imip-reply.js";
 import { startRadicale, type Radicale } from "../support/radicale.js";
 import { startSmtp, type FakeSmtp } from "./mail/smtp-fixture.js";
-import { AGENT, click, CONV, DAN, setupWorld, T, TRACE, type World } from "./helpers.js";
+import { AGENT, click, CONV, DAN, GOLDEN_INPUT, setupWorld, T, TRACE, type World } from "./helpers.js";
 import { card, completeGolden, stateOf } from "./flows.js";
 
 /**
@@ -243,6 +243,38 @@ describe("moving and cancelling a booked meeting", () => {
       .filter((e) => e.event_type === "message.sent")
       .at(-1)!;
     expect((last.payload as { body_text?: string }).body_text).toBe("I found no booked meeting with Maria here that I can cancel.");
+  }, 60_000);
+});
+
+describe("a reminder follows the meeting", () => {
+  it("a moved meeting is reminded of at its new time, once; a cancelled one not at all", async () => {
+    await world();
+    const text = "Can you schedule a 30-min call with Maria next week? Remind me 15 minutes before";
+    const r = await w!.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: text });
+    const jobId = r.job_id!;
+    await w!.office.jobAction(click(card(w!, jobId), "Approve"));
+    await w!.office.jobAction(click(card(w!, jobId), "Provide info", GOLDEN_INPUT));
+    await settle();
+    await w!.office.jobAction(click(card(w!, jobId), "Move…", { time_window: "tomorrow 16:00" }));
+    const moveId = childOf(jobId)!;
+    await approve(moveId);
+    const reminders = () => w!.events().filter((e) => e.event_type === "message.sent" && (e.payload as { reminder?: unknown }).reminder);
+    const newStart = Temporal.ZonedDateTime.from("2025-12-28T16:00[Europe/Lisbon]").epochMilliseconds;
+    await w!.clock.advance(newStart - 15 * 60_000 - w!.clock.now());
+    await settle();
+    expect(reminders().map((e) => [e.job_id, (e.payload as { body_text: string }).body_text])).toEqual([
+      [moveId, "Reminder for Dan: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 16:00–16:30 (Europe/Lisbon)."],
+    ]);
+    // Moved again (a reminder is due again), then cancelled before it: nothing more.
+    await w!.office.jobAction(click(card(w!, moveId), "Move…", { time_window: "Monday 10am" }));
+    const again = childOf(moveId)!;
+    await approve(again);
+    await w!.office.jobAction(click(card(w!, again), "Cancel meeting"));
+    await approve(childOf(again)!);
+    await w!.clock.advance(Temporal.ZonedDateTime.from("2025-12-29T11:00[Europe/Lisbon]").epochMilliseconds - w!.clock.now());
+    await settle();
+    expect(reminders()).toHaveLength(1);
+    expect(stateOf(w!, childOf(again)!)).toBe("completed");
   }, 60_000);
 });
 
