@@ -36,7 +36,20 @@ export const ZCardAction = z.discriminatedUnion("type", [
   z.object({ type: z.literal("job.ack"), job_id: ZJobId }),
   z.object({ type: z.literal("job.dispute"), job_id: ZJobId, reason_code: z.string().max(64).optional() }),
   z.object({ type: z.literal("job.cancel"), job_id: ZJobId }),
-  z.object({ type: z.literal("job.follow_up"), job_id: ZJobId, prompt_text: prompt.optional() }),
+  z.object({
+    type: z.literal("job.follow_up"),
+    job_id: ZJobId,
+    prompt_text: prompt.optional(),
+    /**
+     * A booked meeting's follow-up that changes it: move it to another time, cancel it, or keep
+     * it as it is against an invitee's counter-proposal (an iMIP DECLINECOUNTER).
+     */
+    change: z.enum(["move", "cancel", "keep"]).optional(),
+    /** Accept new time / Keep original: the counter-proposal answered (its job.reply_received). */
+    counter: ZEventId.optional(),
+    /** A move asks for the new time in this form. */
+    input_schema: ZInputSchema.optional(),
+  }),
   z.object({ type: z.literal("job.retry"), job_id: ZJobId }),
   z.object({ type: z.literal("job.switch_tool"), job_id: ZJobId, to: z.string().max(64).optional() }),
   z.object({ type: z.literal("chat.ask"), job_id: ZJobId.optional(), prompt_text: prompt }),

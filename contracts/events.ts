@@ -66,6 +66,8 @@ export const ZMessageSentPayload = z.strictObject({
   citations: z.array(ZCitation).max(20).optional(),
   /** A clarifying question's choices, each a token a click sends back as the person's message. */
   choices: z.array(ZChoice).min(1).max(5).optional(),
+  /** An agent's reminder of a booked meeting: whom it is for (they are notified) and the start it reminds of. */
+  reminder: z.strictObject({ for_entity_id: ZEntityId, starts_at: ZIsoTime, minutes_before: z.number().int().min(1).max(10_080), event_uid: short(200) }).optional(),
 });
 
 export const ZMessageDeliveredPayload = z.strictObject({

@@ -108,6 +108,21 @@ export const ZOutboxView = z.object({
   ),
 });
 
+/** GET /v1/admin/inbound-mail: refused mails of the organizer's mailbox, newest first (no address, no content). */
+export const ZInboundRefusals = z.object({
+  mailbox_configured: z.boolean(),
+  refusals: z.array(
+    z.object({
+      key: z.string(),
+      reason: z.string(),
+      detail: z.string().nullable(),
+      job_id: ZJobId.nullable(),
+      received_at: z.string(),
+    }),
+  ),
+});
+export type TInboundRefusals = z.infer<typeof ZInboundRefusals>;
+
 const ZToolAnnotations = z.object({
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),

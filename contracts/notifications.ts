@@ -7,7 +7,7 @@ import { ZConversationId, ZEntityId, ZIsoTime, ZJobId, ZTenantId } from "./primi
  */
 
 /** Why a person is told: a direct message, a mention, a job waiting on them, a job they requested or approve that ended, an invitee's answer to a meeting they asked for. */
-export const NOTIFICATION_KINDS = ["direct_message", "mention", "job_approval", "job_waiting", "job_completed", "job_failed", "invite_answer"] as const;
+export const NOTIFICATION_KINDS = ["direct_message", "mention", "job_approval", "job_waiting", "job_completed", "job_failed", "invite_answer", "meeting_reminder"] as const;
 
 /** What a notification says. Built only from what the ledger holds (stored, redacted text, truncated). */
 export const ZNotification = z.object({

@@ -35,6 +35,7 @@ const HTTP = [
   "test/ledger/contract/**/*.test.ts",
   "test/gateway/sse-hub.test.ts",
   "test/office/invite-replies.test.ts",
+  "test/office/meeting-change.test.ts",
   "test/office/inbox.test.ts",
   "test/office/invite-outcomes.test.ts",
   "test/office/calendar/caldav.test.ts",

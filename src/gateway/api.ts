@@ -79,6 +79,10 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       requireAdmin(core, p);
       return { servers: core.office.mcpStatus() };
     },
+    inboundRefusals(p, limit) {
+      requireAdmin(core, p);
+      return core.office.inboundRefusals(p.tenantId, limit);
+    },
     outbox(p) {
       requireAdmin(core, p);
       return core.office.outbox(p.tenantId);

@@ -38,7 +38,7 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
       roles: ["job_owner"],
       role: "Scheduler",
       capabilities: ["Scheduling", "Calendar invites"],
-      allowed_tools: ["calendar.create_invite", "mail.send"],
+      allowed_tools: ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter", "mail.send"],
     }),
     core.event(t, "conversation.created", DEMO_CONVERSATION, dan, {
       conversation_id: DEMO_CONVERSATION,

@@ -17,6 +17,7 @@ import type {
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
+import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
 import type { ZAddMemberRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
@@ -101,6 +102,8 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   setAgentTools(p: Principal, agentId: string, body: In<typeof ZSetAgentToolsRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/admin/mcp: the MCP servers' state and tools (admins). */
   mcpStatus(p: Principal): { servers: McpServerStatus[] };
+  /** GET /v1/admin/inbound-mail (admins): refused inbound mails, newest first, at most `limit`. */
+  inboundRefusals(p: Principal, limit: number): TInboundRefusals;
   /** GET /v1/outbox. */
   outbox(p: Principal): { mail_configured: boolean; messages: OutboxDelivery[] };
   /** POST /v1/outbox/:id/resend: the message's job goes back to work, audited as mail.send. */

@@ -150,7 +150,8 @@ export function authButtons(c: CardContext, switchTo: { value: string; label: st
   ];
 }
 
-export function completedButtons(c: CardContext): TCardButton[] {
+/** A booked meeting that was emailed (and not cancelled) can be moved or cancelled from its finished card. */
+export function completedButtons(c: CardContext, opts: { changeable?: boolean } = {}): TCardButton[] {
   return [
     { button_id: bid(c, "accept"), label: say(c)("office.card.button.accept"), style: "primary", action: { type: "job.ack", job_id: c.job_id } },
     disputeButton(c, say(c)("office.card.confirm.dispute.outcome")),
@@ -160,7 +161,58 @@ export function completedButtons(c: CardContext): TCardButton[] {
       style: "secondary",
       action: { type: "job.follow_up", job_id: c.job_id, prompt_text: say(c)("office.card.followUp.prompt") },
     },
+    ...(opts.changeable ? meetingChangeButtons(c) : []),
     askButton(c, say(c)("office.card.ask.any", { title: c.title })),
+  ];
+}
+
+/** An invitee proposed another time: Accept new time (a move to it) / Keep original (a DECLINECOUNTER), each proposed for approval. */
+export function counterButtons(c: CardContext, replyEventId: string): TCardButton[] {
+  const t = say(c);
+  return [
+    {
+      button_id: bid(c, "accept_new_time"),
+      label: t("office.change.button.acceptNew"),
+      style: "primary",
+      confirm: { title: t("office.change.confirm.acceptNew.title"), body: t("office.change.confirm.acceptNew.body") },
+      action: { type: "job.follow_up", job_id: c.job_id, change: "move", counter: replyEventId },
+    },
+    {
+      button_id: bid(c, "keep_original"),
+      label: t("office.change.button.keep"),
+      style: "secondary",
+      confirm: { title: t("office.change.confirm.keep.title"), body: t("office.change.confirm.keep.body") },
+      action: { type: "job.follow_up", job_id: c.job_id, change: "keep", counter: replyEventId },
+    },
+  ];
+}
+
+/** Move… (asks for the new time) and Cancel meeting (asks to confirm): each proposes a follow-up job for approval. */
+function meetingChangeButtons(c: CardContext): TCardButton[] {
+  const t = say(c);
+  return [
+    {
+      button_id: bid(c, "move"),
+      label: t("office.change.button.move"),
+      style: "secondary",
+      requires_input: true,
+      confirm: { title: t("office.change.confirm.move.title"), body: t("office.change.confirm.move.body") },
+      action: {
+        type: "job.follow_up",
+        job_id: c.job_id,
+        change: "move",
+        input_schema: {
+          fields: [{ key: "time_window", label: t("office.change.form.time"), type: "string", required: true, placeholder: t("office.change.form.placeholder") }],
+        },
+      },
+    },
+    {
+      button_id: bid(c, "cancel_meeting"),
+      label: t("office.change.button.cancel"),
+      style: "danger",
+      confirm: { title: t("office.change.confirm.cancel.title"), body: t("office.change.confirm.cancel.body") },
+      action: { type: "job.follow_up", job_id: c.job_id, change: "cancel" },
+    },
   ];
 }
 

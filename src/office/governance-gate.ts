@@ -73,7 +73,7 @@ export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id
 
 function schemaOf(button: TCardButton): TInputSchema | undefined {
   const a = button.action;
-  return a.type === "job.provide_input" || a.type === "job.request_changes" ? a.input_schema : undefined;
+  return a.type === "job.provide_input" || a.type === "job.request_changes" || a.type === "job.follow_up" ? a.input_schema : undefined;
 }
 
 /** Field errors of an input against a card's form; empty when it is fine. */
@@ -102,7 +102,8 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
     else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = t("office.form.error.text", { label: f.label });
     else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = t("office.form.error.email");
     else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = t("office.form.error.timezone");
-    else if (f.key === "time_window" && !mentionsTime(String(v), locale)) errors[f.key] = t("office.form.error.timeWindow");
+    // Portuguese time words are understood from anyone, as in the chat.
+    else if (f.key === "time_window" && !mentionsTime(String(v), locale) && !mentionsTime(String(v), "pt")) errors[f.key] = t("office.form.error.timeWindow");
     else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = t("office.form.error.meetingUrl");
   }
   // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.

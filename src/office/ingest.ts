@@ -21,6 +21,9 @@ import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands
 import { whoAnswers } from "./group-gate.js";
 import { type Locale, localeSlot, words } from "./speak.js";
 import { pickLocale } from "../shared/i18n.js";
+import { createMeetingChangeChat } from "./meeting-change-chat.js";
+import { parseMeetingChange } from "./planner/meeting-change-words.js";
+import { parseReminder } from "./planner/reminder-words.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -53,6 +56,13 @@ export function createIngest(deps: {
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
     defaultLocale: deps.defaultLocale,
     ...(deps.afterHandOver ? { afterHandOver: deps.afterHandOver } : {}),
+  });
+
+  const changeMeeting = createMeetingChangeChat({
+    context,
+    emit: deps.emit,
+    say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
+    handleClick: deps.handleClick,
   });
 
   /**
@@ -138,6 +148,12 @@ export function createIngest(deps: {
     if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
     // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
     if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
+    const change = handOver ? null : parseMeetingChange(req.body_text);
+    if (change) {
+      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
+      return changeMeeting(req, agent, ec0, change, words(pickLocale(sender.locale, deps.defaultLocale)));
+    }
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
@@ -155,6 +171,8 @@ export function createIngest(deps: {
     }
 
     const tools = planTools(agent);
+    // "…and remind me 15 minutes before": kept apart, so the planner does not read "15 minutes" as the meeting's length.
+    const reminder = parseReminder(req.body_text);
     const built = context.frame({
       tenant_id: req.tenant_id,
       conversation_id: req.conversation_id,
@@ -164,7 +182,7 @@ export function createIngest(deps: {
       default_timezone: sender.time_zone ?? deps.defaultTimezone,
       agent,
       sender,
-      text: req.body_text,
+      text: reminder?.rest ?? req.body_text,
     });
     // Answered in their own language: their profile's, else the workspace default.
     const lang = pickLocale(sender.locale, deps.defaultLocale);
@@ -292,13 +310,17 @@ export function createIngest(deps: {
           // The job keeps the asker's language: its cards stay in it whoever clicks them.
           ...vaultSlots(req.tenant_id, { ...(decision.slots as Record<string, unknown>), ...zone, ...localeSlot(lang) }, req.body_text),
           ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}),
+          ...(decision.kind === "schedule_meeting" && reminder ? { remind_minutes: reminder.minutes } : {}),
         };
+        const remindWords = decision.kind === "schedule_meeting" && reminder ? [t("office.reminder.constraint", { name: sender.display_name, minutes: reminder.minutes })] : [];
         const p = engine.proposeDrafts(agent, req, {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,
           goal: engine.sanitizeText(req.tenant_id, decision.goal).text.slice(0, 500),
           slots,
-          ...(decision.constraints ? { constraints: decision.constraints.map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)) } : {}),
+          ...(decision.constraints || remindWords.length
+            ? { constraints: [...(decision.constraints ?? []).map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)), ...remindWords] }
+            : {}),
         });
         return { ids: await deps.emit(ec, p.drafts), notes: "Proposed a job card", job_id: p.job_id };
       }

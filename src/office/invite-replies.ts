@@ -1,16 +1,18 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/events.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
-import { buildFinishedCard, completedButtons } from "./cards.js";
+import { buildFinishedCard, completedButtons, counterButtons } from "./cards.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { Draft, Emitter } from "./emitter.js";
 import { agentActor, createJobDrafts, letterHash } from "./job-drafts.js";
 import type { JobView } from "./job-machine.js";
 import { messageIdDigest } from "./jobs/mail-step.js";
+import { isChangeable, versionArtifacts } from "./jobs/meeting-change.js";
+import { MOVE_TOOL } from "./tools/calendar-change-invite.js";
 import type { InboundMail } from "./mail/imap-reader.js";
 import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-reply.js";
 import { mayUse } from "./mcp/agent-tools.js";
@@ -117,7 +119,8 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   let unsubscribe: (() => void) | undefined;
 
   function index(e: TStoredEvent): void {
-    if (e.event_type !== "tool.result" || e.payload.tool_name !== INVITE_TOOL || e.payload.status !== "success" || !e.job_id) return;
+    // The invite, and each move of it: answers to the newest version land on the job that sent it.
+    if (e.event_type !== "tool.result" || (e.payload.tool_name !== INVITE_TOOL && e.payload.tool_name !== MOVE_TOOL) || e.payload.status !== "success" || !e.job_id) return;
     const uid = e.payload.output?.event_uid;
     if (typeof uid === "string") byUid.set(uid, { tenant_id: e.tenant_id, job_id: e.job_id });
   }
@@ -236,7 +239,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const writes = reply.answer !== "counter" && deps.calendarConnected && mayUse(agent, RECORD_ANSWER_TOOL);
     if (!writes) {
       const why = reply.answer === "counter" ? "" : !deps.calendarConnected ? t("office.reply.calendar.none") : t("office.reply.calendar.notAllowed");
-      await deps.emitter.emit(ec, [replyDraft, ...cardFor(job, agent, payload, why)]);
+      await deps.emitter.emit(ec, [replyDraft, ...cardFor(job, agent, payload, why, reply.answer === "counter" ? eventId : undefined)]);
       return record({ key: mailKey, status: "recorded", received_at: clock.iso(), ...ids, event_id: eventId });
     }
     await deps.emitter.emit(ec, [replyDraft, calledDraft(job, agent, payload, who, eventId, 1)]);
@@ -370,7 +373,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   }
 
   /** The job's card after an answer: the invite as it was recorded, then every answer so far, then this calendar write. */
-  function cardFor(job: JobView, agent: EntityProfile, latest: TJobReplyReceivedPayload, calendarWords: string): Draft[] {
+  function cardFor(job: JobView, agent: EntityProfile, latest: TJobReplyReceivedPayload, calendarWords: string, counterEventId?: string): Draft[] {
     const t = words(job.slots.locale);
     const lang = job.slots.locale;
     const all = [...(job.replies ?? []).filter((r) => r.message_id_sha256 !== latest.message_id_sha256), latest];
@@ -382,9 +385,12 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const base = original && original.card_type === "job.finished" ? original.outcome.summary : "";
     const summary = `${answers}${calendarWords} ${base}`.trim().slice(0, 600);
     const c = drafts.cardCtx(job, agent);
-    const invite = job.tools.find((x) => x.tool_name === INVITE_TOOL && x.status === "success");
     if (job.state !== "completed") return [drafts.textDraft(agent.entity_id, `${answers}${calendarWords}`.slice(0, 1000), job.job_id)];
-    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: invite?.artifacts ?? [], buttons: completedButtons(c) });
+    const changeable = isChangeable(job);
+    // A counter-proposal is answered from its card: Accept new time or Keep original, first.
+    const answer = changeable && counterEventId ? counterButtons(c, counterEventId) : [];
+    const buttons = [...answer, ...completedButtons(c, { changeable })];
+    const card = buildFinishedCard(c, { result: "completed", summary, artifacts: versionArtifacts(job), buttons });
     return [{ event_type: "message.sent", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { message_id: deps.ids("msg"), kind: "card", card } }];
   }
 
@@ -400,6 +406,21 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
         .where(jobId ? and(eq(officeInboundMail.tenantId, tenantId), eq(officeInboundMail.jobId, jobId)) : eq(officeInboundMail.tenantId, tenantId))
         .all();
       return rows.map(toRecord);
+    },
+    /**
+     * Refused mails an admin of `tenantId` may see, newest first: those that matched one of the
+     * tenant's jobs, and those that matched no job at all (the mailbox is the server's; such a
+     * row holds no address and no content, only its reason).
+     */
+    refusals(tenantId: string, limit: number): InboundRecord[] {
+      return orm
+        .select()
+        .from(officeInboundMail)
+        .where(and(eq(officeInboundMail.status, "refused"), or(eq(officeInboundMail.tenantId, tenantId), isNull(officeInboundMail.tenantId))))
+        .orderBy(desc(officeInboundMail.receivedAt), desc(officeInboundMail.key))
+        .limit(limit)
+        .all()
+        .map(toRecord);
     },
     /** Every mail recorded, refusals included (operators; tests). */
     all: (): InboundRecord[] => orm.select().from(officeInboundMail).all().map(toRecord),

@@ -19,6 +19,7 @@ import { mayUse } from "./mcp/agent-tools.js";
 import type { McpHub } from "./mcp/hub.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
+import { meetingToolOf } from "./jobs/meeting-change.js";
 import { priorUnknowns } from "./jobs/basics.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { EmitContext } from "./emitter.js";
@@ -121,9 +122,11 @@ export function createJobEngine(deps: EngineDeps) {
   });
 
   /** What a decision about `agent`'s job may read: now, ids, members, the tool and mail facts. */
-  function decideContext(tenantId: string, agent: EntityProfile): DecideContext {
-    const tool = deps.router.get(CALENDAR_TOOL);
-    if (!tool) throw new Error(`${CALENDAR_TOOL} is not registered`);
+  function decideContext(tenantId: string, agent: EntityProfile, job?: JobView): DecideContext {
+    // A meeting job runs the invite tool, or the change tool its slots name (move, cancel).
+    const name = job ? meetingToolOf(job.slots) : CALENDAR_TOOL;
+    const tool = deps.router.get(name);
+    if (!tool) throw new Error(`${name} is not registered`);
     const mailAllowed = mayUse(agent, MAIL_TOOL);
     return {
       now: clock.iso(),
@@ -131,7 +134,7 @@ export function createJobEngine(deps: EngineDeps) {
       agent,
       defaultTimezone: deps.defaultTimezone,
       profileOf: (entityId) => context.profile(tenantId, entityId),
-      calendar: { tool, allowed: mayUse(agent, CALENDAR_TOOL) },
+      calendar: { tool, allowed: mayUse(agent, name) },
       mail: mail.mailer.enabled ? (mailAllowed ? "send" : "not_allowed") : "not_configured",
       retrySchedule: deps.schedule,
       ...(deps.mcp ? { mcpTool: (name: string) => deps.mcp!.tool(name) } : {}),
@@ -148,7 +151,7 @@ export function createJobEngine(deps: EngineDeps) {
         apply: (t, jobId, agent, cmd, ec) =>
           withLock(jobKey(t, jobId), async () => {
             const job = context.job(t, jobId);
-            if (job) await carryOut(job, agent, decide(job, cmd, decideContext(t, agent)), ec);
+            if (job) await carryOut(job, agent, decide(job, cmd, decideContext(t, agent, job)), ec);
           }),
         onError: deps.onError,
       })
@@ -170,7 +173,7 @@ export function createJobEngine(deps: EngineDeps) {
         agent_entity_id: now.entity_id,
       });
     }
-    const decision = decide(job, cmd, decideContext(job.tenant_id, agent));
+    const decision = decide(job, cmd, decideContext(job.tenant_id, agent, job));
     return { ...decision, ids: await carryOut(job, agent, decision, ec) };
   }
 
@@ -212,7 +215,7 @@ export function createJobEngine(deps: EngineDeps) {
           });
           if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
           const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
-          const next = decide(e.job, cmd, decideContext(t, agent));
+          const next = decide(e.job, cmd, decideContext(t, agent, e.job));
           out.push(...(await carryOut(e.job, agent, next, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }

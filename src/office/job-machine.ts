@@ -3,6 +3,7 @@ import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/eve
 import { ACTIVE_JOB_STATES, type TActor, type TJobState } from "../../contracts/primitives.js";
 import type { SlotValues } from "./planner/planner.js";
 import { meetingType } from "./tools/meeting-rooms.js";
+import type { MeetingChange } from "./jobs/meeting-change.js";
 
 /**
  * The job as Office sees it, folded from its ledger events only (no Office table holds job
@@ -22,6 +23,10 @@ export type JobSlots = Omit<SlotValues, "attendee_email" | "meeting_url"> & {
   request?: string;
   /** A tool job (MCP): the tool, its arguments as the ledger keeps them, and the vault entry of the exact ones. */
   tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string; locale?: string };
+  /** The person who asked wants a reminder this many minutes before the meeting starts. */
+  remind_minutes?: number;
+  /** A follow-up that moves or cancels a booked meeting: the version it replaces. */
+  change?: MeetingChange;
 };
 
 export type JobKind = "schedule_meeting" | "handoff" | "tool_call" | "generic";
@@ -289,7 +294,8 @@ export type MeetingInput = "attendee_email" | "time_window" | "timezone" | "meet
 export function missingMeetingInputs(slots: JobSlots): MeetingInput[] {
   const out: MeetingInput[] = [];
   if (!slots.attendee_email) out.push("attendee_email");
-  if (!slots.when && !slots.time_window) out.push("time_window");
+  // A cancellation or a kept time needs no new time; a move carries its new one.
+  if (!slots.when && !slots.time_window && slots.change?.kind !== "cancel" && slots.change?.kind !== "keep") out.push("time_window");
   if (!slots.timezone) out.push("timezone");
   if (!slots.meeting_link) out.push("meeting_link");
   else if (meetingType(slots.meeting_link) === "link" && !slots.meeting_url) out.push("meeting_url");

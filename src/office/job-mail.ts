@@ -16,6 +16,7 @@ import type { Vault } from "./vault.js";
 import { formatSlot } from "./when/index.js";
 import { inviteAttendees } from "./meeting-intake.js";
 import { words } from "./speak.js";
+import { versionOutput } from "./jobs/meeting-change.js";
 
 /** Emails an invite the calendar tool created; `enabled` is false when mail is not configured. */
 interface InviteMailer {
@@ -60,7 +61,6 @@ export function createJobMailer(deps: {
   const from = deps.mail?.from;
 
   const outboxIdOf = (tenantId: string, jobId: string) => `obx_${letterHash(`${tenantId}|${jobId}|mail`, 20)}`;
-  const inviteOf = (job: JobView) => job.tools.find((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
 
   function load(d: OutboxDelivery): { job: JobView; agent: NonNullable<ReturnType<ContextBuilder["profile"]>> } | null {
     const job = context.job(d.tenant_id, d.job_id);
@@ -107,7 +107,10 @@ export function createJobMailer(deps: {
     message(row, to) {
       const file = row.artifactId ? deps.artifacts.get(row.tenantId, row.artifactId) : null;
       if (!file) throw new AppError("NOT_FOUND", "The invite file is missing.");
-      return buildInviteMessage({ outboxId: row.outboxId, from: from!, to, subject: row.subject, text: row.body, ics: file.bytes.toString("utf8") });
+      const ics = file.bytes.toString("utf8");
+      // A cancellation is sent as what it is: the Content-Type's method equals the calendar's.
+      const method = /^METHOD:CANCEL\r?$/m.test(ics) ? "CANCEL" : /^METHOD:DECLINECOUNTER\r?$/m.test(ics) ? "DECLINECOUNTER" : "REQUEST";
+      return buildInviteMessage({ outboxId: row.outboxId, from: from!, to, subject: row.subject, text: row.body, ics, method });
     },
     hooks: { beforeAttempt: (d, attempt) => beforeAttempt(d, attempt), afterAttempt },
     logger: { error: (obj, msg) => deps.onError(obj, msg ?? "outbox") },
@@ -118,12 +121,20 @@ export function createJobMailer(deps: {
     queueInvite(job: JobView, invite: CreateInviteOutput) {
       const email = job.slots.attendee_email;
       // Everyone the invite lists gets it: the attendee, and the person who asked when their address is known.
-      const to = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
+      const everyone = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
+      // A DECLINECOUNTER answers the one invitee who proposed another time.
+      const counter = job.slots.change?.counter?.attendee;
+      const to = counter ? everyone.filter((a) => a.email_hash === counter.email_hash) : everyone;
       // Written in the language of the person who asked for the meeting (the job keeps it).
       const lang = job.slots.locale;
       const t = words(lang);
       const when = formatSlot(Date.parse(invite.scheduled_time.start), Date.parse(invite.scheduled_time.end), invite.scheduled_time.timezone, lang);
       const title = job.slots.title ?? job.title;
+      const change = job.slots.change?.kind;
+      const was = job.slots.change
+        ? formatSlot(Date.parse(job.slots.change.previous.start), Date.parse(job.slots.change.previous.end), job.slots.change.previous.timezone, lang)
+        : "";
+      const place = invite.meeting.url ? t("office.invite.join", { url: invite.meeting.url }) : t("office.invite.where", { place: invite.meeting.label });
       deps.artifacts.enqueue({
         outbox_id: outboxIdOf(job.tenant_id, job.job_id),
         tenant_id: job.tenant_id,
@@ -136,13 +147,15 @@ export function createJobMailer(deps: {
             .join(t("office.invite.and"))
             .slice(0, 200) ||
           (email?.redacted ?? ""),
-        subject: t("office.invite.subject", { title, when }).slice(0, 200),
-        body: [
-          t("office.invite.invited", { title }),
-          t("office.invite.when", { when }),
-          invite.meeting.url ? t("office.invite.join", { url: invite.meeting.url }) : t("office.invite.where", { place: invite.meeting.label }),
-          t("office.invite.attached"),
-        ].join("\n"),
+        subject: t(change ? `office.change.mail.subject.${change}` : "office.invite.subject", { title, when }).slice(0, 200),
+        body: (change === "move"
+          ? [t("office.change.mail.moved", { title, was }), t("office.invite.when", { when }), place, t("office.invite.attached")]
+          : change === "cancel"
+            ? [t("office.change.mail.cancelled", { title, was }), t("office.change.mail.cancelAttached")]
+            : change === "keep"
+              ? [t("office.change.mail.kept", { title, was }), place]
+              : [t("office.invite.invited", { title }), t("office.invite.when", { when }), place, t("office.invite.attached")]
+        ).join("\n"),
         artifact_id: invite.invite_artifact_id,
         ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),
         status: "queued",
@@ -168,7 +181,7 @@ export function createJobMailer(deps: {
       return r.delivery;
     },
     outboxIdOf,
-    hasInvite: (job: JobView) => Boolean(inviteOf(job)),
+    hasInvite: (job: JobView) => Boolean(versionOutput(job)),
   };
 }
 

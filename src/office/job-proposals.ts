@@ -34,7 +34,8 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
     const c = cardCtx({ ...job, slots: s }, agent);
     const t = words(s.locale);
     const who = s.attendee_name?.split(/\s+/)[0];
-    const meeting = spec.kind === "schedule_meeting";
+    const change = s.change?.kind;
+    const meeting = spec.kind === "schedule_meeting" && !change;
     const handoff = spec.kind === "handoff";
     const inputs = meeting
       ? [
@@ -70,25 +71,37 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
         goal: spec.goal,
         priority: "normal",
         ...(inputs.length ? { inputs_needed: inputs } : {}),
-        expected_outputs: meeting
+        expected_outputs: change
           ? [
-              { kind: "record", description: t("office.propose.output.ics") },
-              { kind: "message", description: t("office.propose.output.mail", { name: who ?? t("office.outcome.theAttendee") }) },
+              { kind: "record", description: t(`office.change.output.${change}`) },
+              {
+                kind: "message",
+                description: t(`office.change.output.mail.${change}`, { name: who ?? t("office.outcome.theAttendee") }),
+              },
             ]
-          : handoff
-            ? [{ kind: "message", description: t("office.propose.output.handoff") }]
-            : [{ kind: "message", description: t("office.propose.output.generic") }],
+          : meeting
+            ? [
+                { kind: "record", description: t("office.propose.output.ics") },
+                { kind: "message", description: t("office.propose.output.mail", { name: who ?? t("office.outcome.theAttendee") }) },
+              ]
+            : handoff
+              ? [{ kind: "message", description: t("office.propose.output.handoff") }]
+              : [{ kind: "message", description: t("office.propose.output.generic") }],
         ...(spec.constraints?.length ? { constraints: spec.constraints } : {}),
-        sla_hint: t(meeting ? (missing ? "office.propose.sla.afterDetails" : "office.propose.sla.meeting") : handoff ? "office.propose.sla.handoff" : "office.propose.sla.generic"),
+        sla_hint: t(
+          meeting || change ? (missing ? "office.propose.sla.afterDetails" : "office.propose.sla.meeting") : handoff ? "office.propose.sla.handoff" : "office.propose.sla.generic",
+        ),
         kind: spec.kind,
         slots: s,
       },
       {
-        plan_hint: meeting
-          ? [...(missing ? [t("office.propose.plan.collect")] : []), t("office.step.create"), t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") })]
-          : handoff
-            ? [t("office.propose.plan.take"), t("office.propose.plan.doWork"), t("office.propose.plan.markDone")]
-            : [t("office.step.generic.confirm"), t("office.step.generic.work"), t("office.propose.plan.report")],
+        plan_hint: change
+          ? [t(`office.change.plan.${change}`), t("office.change.plan.tell", { name: who ?? t("office.outcome.theAttendee") })]
+          : meeting
+            ? [...(missing ? [t("office.propose.plan.collect")] : []), t("office.step.create"), t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") })]
+            : handoff
+              ? [t("office.propose.plan.take"), t("office.propose.plan.doWork"), t("office.propose.plan.markDone")]
+              : [t("office.step.generic.confirm"), t("office.step.generic.work"), t("office.propose.plan.report")],
         ...(spec.parent_job_id ? { parent_job_id: spec.parent_job_id } : {}),
       },
     );

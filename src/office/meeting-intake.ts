@@ -30,8 +30,10 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
     const changed = "time_window" in update || "timezone" in update || "day_hint" in update;
     if (!changed && prev.when) return prev.when;
     const asked = "time_window" in update || !prev.when ? now : Date.parse(prev.when.asked_at);
-    // Read in the job's language: a Portuguese job's "amanhã às 15h" is a time.
-    return parseWhen(text, { now: asked, timezone: merged.timezone ?? deps.defaultTimezone, locale: merged.locale }) ?? undefined;
+    // Read in the job's language: a Portuguese job's "amanhã às 15h" is a time; and Portuguese
+    // time words are understood from anyone, as the planner understands Portuguese requests.
+    const read = (locale: string | undefined) => parseWhen(text, { now: asked, timezone: merged.timezone ?? deps.defaultTimezone, locale });
+    return read(merged.locale) ?? (merged.locale === "pt" ? null : read("pt")) ?? undefined;
   }
 
   /**

@@ -1,6 +1,15 @@
 import type { AgentToolView, ConversationTool } from "./mcp/agent-tools.js";
 import type { McpServerStatus } from "./mcp/hub.js";
 import type { OutboxDelivery } from "./mail/index.js";
+
+/** One refused inbound mail, as admins see it. */
+interface InboundRefusal {
+  key: string;
+  reason: string;
+  detail: string | null;
+  job_id: string | null;
+  received_at: string;
+}
 import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
@@ -136,6 +145,12 @@ export interface OfficeApi {
   claimSuggestion(req: ApplySuggestionInput): string;
   /** The LLM packets stored for a job (redacted unless OFFICE_LLM_LOG_FULL=1), newest first. */
   llmPackets(tenantId: string, jobId: string): LlmPacketView[];
+  /**
+   * Mails the organizer's mailbox held that were refused (not an answer, spoofed, unmatched…),
+   * newest first, at most `limit`: the tenant's own and those that matched no job. No address,
+   * no content: the mailbox position, the reason, a short detail, the job when one matched.
+   */
+  inboundRefusals(tenantId: string, limit: number): { mailbox_configured: boolean; refusals: InboundRefusal[] };
   /** The tenant's outgoing email (invites), newest first, with whether mail is configured at all. */
   outbox(tenantId: string): { mail_configured: boolean; messages: OutboxDelivery[] };
   /**

@@ -116,7 +116,12 @@ function toProfile(p: TEntityRegisteredPayload): EntityProfile {
   };
 }
 
-export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unknown, where: string) => void }): OfficeView {
+export function createOfficeView(deps: {
+  ledger: LedgerApi;
+  onError?: (err: unknown, where: string) => void;
+  /** Another index fed by the same replay and the same subscription (meeting reminders). */
+  also?: (e: TStoredEvent) => void;
+}): OfficeView {
   const profiles = new Map<string, EntityProfile>();
   const participants = new Map<string, string[]>();
   const jobs = new Map<string, JobSummary>();
@@ -319,12 +324,14 @@ export function createOfficeView(deps: { ledger: LedgerApi; onError?: (err: unkn
     }
   }
 
-  deps.ledger.replay(apply);
+  const also = deps.also;
+  deps.ledger.replay(also ? (e) => (apply(e), also(e)) : apply);
   // Replay and subscribe run in the same synchronous stretch, and commits happen only from the
   // ledger's own scheduled flush, so no event falls between them or is folded twice.
   const unsubscribe = deps.ledger.subscribe((e) => {
     try {
       apply(e);
+      also?.(e);
     } catch (err) {
       deps.onError?.(err, "office-view");
     }

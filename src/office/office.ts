@@ -32,7 +32,9 @@ import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
+import { createCancelInviteTool, createDeclineCounterTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
 import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
+import { createMeetingReminders } from "./meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
@@ -121,9 +123,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
   const answerTool = createRecordAnswerTool({ vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) });
-  const router = createToolRouter({ clock, tools: [inviteTool, answerTool], runElsewhere: [MAIL_TOOL_INFO], mcp });
+  const changeDeps = { artifacts, vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) };
+  const router = createToolRouter({
+    clock,
+    tools: [inviteTool, answerTool, createMoveInviteTool(changeDeps), createCancelInviteTool(changeDeps), createDeclineCounterTool(changeDeps)],
+    runElsewhere: [MAIL_TOOL_INFO],
+    mcp,
+  });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
-  const view = createOfficeView({ ledger: deps.ledger, onError });
+  const reminders = createMeetingReminders({ clock });
+  const view = createOfficeView({ ledger: deps.ledger, onError, also: reminders.index });
   const context = createContextBuilder({ ledger: deps.ledger, view });
   const answering = createAnswerMarker(deps.db);
   const emitter = createEmitter({
@@ -284,6 +293,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       await inbox.idle();
       await engine.idle();
       await replies.idle();
+      await reminders.idle();
     },
     inbound: {
       check: async () => reader?.check(),
@@ -291,6 +301,16 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       list: (tenantId, jobId) => replies.list(tenantId, jobId),
       all: () => replies.all(),
     },
+    inboundRefusals: (tenantId, limit) => ({
+      mailbox_configured: Boolean(reader),
+      refusals: replies.refusals(tenantId, limit).map((r) => ({
+        key: r.key,
+        reason: r.reason ?? "unknown",
+        detail: r.detail ?? null,
+        job_id: r.tenant_id === tenantId ? (r.job_id ?? null) : null,
+        received_at: r.received_at,
+      })),
+    }),
     mcpStatus: () => mcp.status(),
     explainJob: (tenantId, jobId, readerLocale) =>
       explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId, words(pickLocale(readerLocale, deps.defaultLocale))),
@@ -306,6 +326,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
+      reminders.start({ context, emitter, withLock: engine.withLock, jobKey: engine.jobKey, onError });
       // Answers are only read with a mailbox configured; without one nothing replays the ledger for them.
       if (reader) {
         replies.start();
@@ -316,6 +337,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     },
     stop() {
       inbox.stop();
+      reminders.stop();
       replies.stop();
       void reader?.stop();
       engine.stopAll();

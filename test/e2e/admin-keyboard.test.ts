@@ -120,7 +120,8 @@ describe("the Admin screen by keyboard", () => {
       // Tools: take mail.send away (Space, Save), then allow it again; focus stays on Save.
       const mail = `${agent} input[type=checkbox][value="mail.send"]`;
       await page.locator(mail).waitFor();
-      for (const want of [["calendar.create_invite"], ["calendar.create_invite", "mail.send"]]) {
+      const calendarTools = ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"];
+      for (const want of [calendarTools, [...calendarTools, "mail.send"]]) {
         await tabTo(page, mail, { back: true });
         await page.keyboard.press("Space");
         await tabTo(page, `${agent} [data-act="save"]`);

@@ -68,7 +68,10 @@ describe("Admin (owners and admins)", () => {
     await agent.getByRole("button", { name: "Save Office Scheduler" }).click();
     await expect
       .poll(async () => (await ledger("entity.registered")).at(-1)?.payload)
-      .toMatchObject({ entity_id: "ent_agent_scheduler", allowed_tools: ["calendar.create_invite"] });
+      .toMatchObject({
+        entity_id: "ent_agent_scheduler",
+        allowed_tools: ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"],
+      });
     await page.getByRole("button", { name: "Pause Office Scheduler" }).click();
     await page.locator('[data-agent="Office Scheduler"] .pill', { hasText: "Paused" }).waitFor();
     expect(await ledger("agent.paused")).toHaveLength(1);

@@ -277,6 +277,17 @@ describe("who is notified", () => {
     ]);
   });
 
+  it("a meeting reminder tells the person it is for, in a group too, with the agent's words", () => {
+    const w = world();
+    w.apply("job.created", "cnv_group", AGENT, { job_id: "job_3", title: "Call with Maria", conversation_id: "cnv_group", owner_entity_id: "ent_agent" }, { job_id: "job_3" });
+    const text = "Reminder for Ana: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 15:00–15:30 (Europe/Lisbon).";
+    const reminder = { for_entity_id: "ent_ana", starts_at: "2025-12-28T15:00:00.000Z", minutes_before: 15, event_uid: "logline-abc" };
+    const told = w.apply("message.sent", "cnv_group", AGENT, { message_id: "msg_reminder", kind: "text", body_text: text, reminder }, { job_id: "job_3" });
+    expect(told.map((t) => [t.to, t.kind, t.title, t.body])).toEqual([["ent_ana", "meeting_reminder", "Reminder: Call with Maria", text]]);
+    // The same words without `reminder` tell nobody in a group.
+    expect(w.say("cnv_group", AGENT, text)).toEqual([]);
+  });
+
   it("a muted conversation tells that person nothing, and only them; unmuting tells them again", () => {
     const w = world();
     w.mutes.set(T, "ent_dan", "cnv_group", true);

@@ -75,6 +75,7 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/v1/agents/:id/tools", what: "an agent's tools and modes (unknown agent)", expect: signedIn(404, 403, 404) },
   { method: "PUT", route: "/v1/agents/:id/tools", what: "set an agent's tool modes (unknown agent)", expect: signedIn(404, 403, 404) },
   { method: "GET", route: "/v1/outbox", what: "the Outbox", expect: signedIn(200, 403, 200) },
+  { method: "GET", route: "/v1/admin/inbound-mail", what: "refused inbound mails", expect: signedIn(200, 403, 200) },
   { method: "POST", route: "/v1/outbox/:id/resend", what: "resend an email (unknown id)", expect: signedIn(404, 403, 404) },
   // The Admin screens (owners and admins; anyone else's write is refused by the policy pack and recorded).
   { method: "GET", route: "/v1/admin/members", what: "people and their access", expect: signedIn(200, 403, 200) },

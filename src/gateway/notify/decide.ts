@@ -33,7 +33,8 @@ export interface JobBefore {
  * - a tracking card that newly waits on someone tells them;
  * - a finished job, completed or failed, tells who requested it and who approved it;
  * - a job handed over tells the person it was handed to (it waits on them now);
- * - an invitee's answer to a meeting (job.reply_received) tells who asked for the meeting.
+ * - an invitee's answer to a meeting (job.reply_received) tells who asked for the meeting;
+ * - a meeting reminder (a message with `reminder`) tells the person it is for.
  *
  * Only people are told, never agents, and never the person whose action it was. Each is told in
  * their own language: their profile's, else the workspace default (DEFAULT_LOCALE).
@@ -62,6 +63,17 @@ export function decideNotifications(
       const p = ev.payload;
       if (p.card || p.action || (p.kind !== "text" && p.kind !== "artifact")) break;
       const text = p.kind === "artifact" ? (p.artifact?.title ?? "") : (p.body_text ?? "");
+      // A meeting reminder is for the person who asked for it, in whatever conversation.
+      if (p.reminder) {
+        const job = ev.job_id ? state.jobs.get(ev.job_id) : undefined;
+        tell(p.reminder.for_entity_id, (t) => ({
+          kind: "meeting_reminder",
+          title: t("notify.reminder.title", { title: job?.title ?? conv.title }),
+          body: text,
+          url: job ? jobUrl(job) : convUrl,
+          ...(job ? { job_id: job.job_id } : {}),
+        }));
+      }
       // A mention says more than "a message in our chat", so it is told first.
       for (const m of p.mentions ?? []) tell(m.entity_id, (t) => ({ kind: "mention", title: t("notify.mention", { sender, conversation: conv.title }), body: text, url: convUrl }));
       if (conv.kind === "direct") {

@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZMcpStatus, ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
+import { ZInboundRefusals, ZMcpStatus, ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
 
 /**
- * The MCP servers' status (admins), and the Outbox (admins): every email Office sent or tried to send for the workspace — queued,
+ * The MCP servers' status (admins), refused inbound mails (admins), and the Outbox (admins): every email Office sent or tried to send for the workspace — queued,
  * sent or failed, with the mail server's answer — and Resend, which puts the message's job back
  * to work exactly as the card's Resend button does (so the attempt is audited as mail.send).
  */
@@ -35,6 +35,20 @@ export function createOutboxRoutes(gw: Gateway) {
       responses: { 200: json(ZMcpStatus, "Each server: connected or failing and why, and its tools with their hints"), ...errors(401, 403) },
     }),
     (c) => c.json(api.mcpStatus(c.get("principal"))),
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/admin/inbound-mail",
+      summary: "Refused inbound mails (admins)",
+      description:
+        "Mails of the organizer's mailbox (IMAP_URL) that were not recorded as an invitee's answer, newest first: too large, no calendar, a calendar that cannot be read, not an answer, no matching invitation, an attendee not invited, a spoofed sender, a closed job, a duplicate. The workspace's own and those that matched no job; no address and no content.",
+      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }) },
+      responses: { 200: json(ZInboundRefusals, "Refused mails, newest first"), ...errors(400, 401, 403) },
+    }),
+    (c) => c.json(api.inboundRefusals(c.get("principal"), c.req.valid("query").limit)),
   );
   const resend = createRoute({
     ...common,

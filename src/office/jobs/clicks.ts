@@ -8,6 +8,7 @@ import type { JobEngine } from "../job-engine.js";
 import { extractMeetingSlots } from "../planner/slots.js";
 import { checkClickCommand } from "./decide.js";
 import type { Click, LedgerInput, Prepared } from "./model.js";
+import { bookedOf, type BookedMeeting } from "./meeting-change.js";
 
 /** A hand-over the ledger accepted: the job, and the `job.handed_over` event that did it. */
 export interface HandOverWork {
@@ -98,9 +99,32 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
         return { text: scrub(String(input.dispute_reason ?? input.details ?? input.reason ?? "")) };
       case "chat.ask":
         return { text: scrub(click.action.prompt_text) };
+      case "job.follow_up": {
+        if (!click.action.change) return {};
+        const booked = latestVersion(job);
+        // A cancel needs no time; Accept new time / Keep original take theirs from the counter-proposal.
+        if (click.action.change !== "move" || click.action.counter) return booked ? { booked } : {};
+        // The new time is read like any meeting time: in the job's zone and language, as of now.
+        const { when: _w, time_window: _tw, day_hint: _d, ...prev } = job.slots;
+        const slots = engine.intakeSlots(t, { time_window: String(input.time_window ?? "") }, prev);
+        return { ...(booked ? { booked } : {}), slots };
+      }
       default:
         return {};
     }
+  }
+
+  /** The meeting's newest version: the job's own, or a later move of the same event in its conversation. */
+  function latestVersion(job: JobView): BookedMeeting | undefined {
+    let best = bookedOf(job);
+    if (!best) return undefined;
+    for (const s of context.conversationJobs(job.tenant_id, job.conversation_id)) {
+      if (s.job_id === job.job_id) continue;
+      const other = context.job(job.tenant_id, s.job_id);
+      const b = other ? bookedOf(other) : undefined;
+      if (b && b.event_uid === best.event_uid && b.sequence > best.sequence) best = b;
+    }
+    return best;
   }
 
   /** Check a click without writing anything (the gateway's synchronous pre-check). */

@@ -16,6 +16,8 @@ import { recordOutcome } from "./outcome.js";
 import { handedOverCard } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
+import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
+import { inviteAttendees } from "../meeting-intake.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -222,6 +224,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       return withEffect(nextStep(switched, events, ctx), { type: "cancel_retry" });
     }
     case "job.follow_up":
+      if (action.change) return changeMeeting(job, ctx, action.change, action.counter, prepared);
       return followUp(job, ctx, {}, "follow_up");
     case "chat.ask":
       return {
@@ -269,7 +272,7 @@ function resumeToolCall(job: JobView, last: JobView["tools"][number], ctx: Decid
 const withEffect = (d: Decision, e: JobEffect): Decision => ({ ...d, effects: [e, ...d.effects] });
 
 /** The calendar invite exists (only its email can still be pending or refused). */
-const hasInvite = (job: JobView) => job.tools.some((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
+const hasInvite = (job: JobView) => bookedOf(job) !== undefined;
 
 /** Back to work on the email step: the job runs again and the outbox sends the same message now. */
 function resendMail(job: JobView, ctx: DecideContext): Decision {
@@ -307,6 +310,20 @@ function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_
     d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received"),
   ];
   return { ...nextStep(afterDrafts(job, events), events, ctx), notes: "Continued the job", job_id: J };
+}
+
+/** Move… or Cancel meeting: a follow-up job, proposed for approval, that writes the meeting's next version. */
+function changeMeeting(job: JobView, ctx: DecideContext, kind: "move" | "cancel" | "keep", counter: string | undefined, prepared: Prepared): Decision {
+  const version = prepared.booked ?? bookedOf(job);
+  if (!version || !isChangeable(job)) throw new AppError("CONFLICT", words(job.slots.locale)("office.change.notBooked"), { job_id: job.job_id });
+  const requester = job.slots.requested_by ? ctx.profileOf(job.slots.requested_by) : undefined;
+  const spec = changeSpec(job, version, kind, { when: prepared.slots?.when, reply_event_id: counter, attendees: inviteAttendees(job.slots, requester) });
+  const p = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) }).proposeDrafts(
+    ctx.agent,
+    { tenant_id: job.tenant_id, conversation_id: job.conversation_id },
+    spec,
+  );
+  return { events: p.drafts, effects: [], job_id: p.job_id, notes: kind === "move" ? "Proposed moving the meeting" : "Proposed cancelling the meeting" };
 }
 
 /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */

@@ -8,9 +8,9 @@ import type { JobView } from "../job-machine.js";
 import { type DeliveryOutcome, type OutboxDelivery, scrubAddresses } from "../mail/index.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
-import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { DecideContext, Decision } from "./model.js";
 import { approverOf, draftsFor } from "./basics.js";
+import { changeWords, isChangeOutput, versionArtifacts, versionOutput } from "./meeting-change.js";
 
 /**
  * The email step of a meeting job, decided like every other: each delivery attempt of the
@@ -28,6 +28,9 @@ export const messageIdDigest = (messageId: string) => `sha256:${createHash("sha2
 
 export const mailIdempotencyKey = (jobId: string) => `idem:${jobId}:${MAIL_TOOL}:v1`;
 
+const MAIL_PURPOSE = { invite: "Email the invite", move: "Email the new time", cancel: "Email the cancellation", keep: "Email the answer to the proposed time" };
+const MAIL_FILE = { invite: "invite.ics", move: "invite.ics", cancel: "cancel.ics", keep: "decline.ics" };
+
 const calledOf = (job: JobView, attempt: number) => job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL));
 
 function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: string): Draft {
@@ -42,8 +45,8 @@ function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: 
       tool_call_id: callId,
       tool_name: MAIL_TOOL,
       tool_version: "v1",
-      purpose: `Email the invite to ${d.to_redacted}`,
-      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: "invite.ics", provider: "smtp" },
+      purpose: `${MAIL_PURPOSE[job.slots.change?.kind ?? "invite"]} to ${d.to_redacted}`,
+      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: MAIL_FILE[job.slots.change?.kind ?? "invite"], provider: "smtp" },
       pii_policy: { redactions_applied: ["to"], hashes_applied: [], raw_pii_stored: false },
       idempotency_key: mailIdempotencyKey(job.job_id),
       attempt,
@@ -102,31 +105,31 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
       retryable: outcome.status === "retry",
     },
   };
-  const invite = job.tools.find((t) => t.tool_name === "calendar.create_invite" && t.status === "success");
-  const output = invite?.output as CreateInviteOutput | undefined;
+  const output = versionOutput(job);
+  const change = isChangeOutput(output) ? output : undefined;
   const lang = job.slots.locale;
   const t = words(lang);
-  const facts = output ? `${copy.inviteFacts(output, job.slots, t)} ` : "";
-  const short = output ? `${copy.inviteFactsShort(output, t, lang)} ` : "";
-  const artifacts: TArtifactRef[] = invite?.artifacts ?? [];
+  const facts = change ? "" : output ? `${copy.inviteFacts(output, job.slots, t)} ` : "";
+  const short = change ? "" : output ? `${copy.inviteFactsShort(output, t, lang)} ` : "";
+  // A move or a cancel says what it did first; the mail clause follows, as for an invite.
+  const said = (clause: string) => (change ? changeWords(change, job.slots, { sent: false, clause }) : `${short}${clause}`);
+  const artifacts: TArtifactRef[] = versionArtifacts(job);
   const c = drafts.cardCtx(job, ctx.agent);
   const tz = output?.scheduled_time.timezone ?? "UTC";
   let cards: Draft[] = [];
   if (job.state === "in_progress" && outcome.status === "sent") {
     const finished = buildFinishedCard(c, {
       result: "completed",
-      summary: `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
+      summary: change ? changeWords(change, job.slots, { sent: true }) : `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
       artifacts,
-      buttons: completedButtons(c),
+      // The invitation went out: the meeting can now be moved or cancelled (a cancelled one cannot).
+      buttons: completedButtons(c, { changeable: change?.change !== "cancel" }),
     });
     cards = drafts.cardDrafts(A, job.job_id, "job.completed", finished);
   } else if (job.state === "in_progress" && outcome.status === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: `${short}${copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz }, t, lang)}`.slice(
-        0,
-        300,
-      ),
+      status_line: said(copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz }, t, lang)).slice(0, 300),
       blockers: [outcome.error.slice(0, 300)],
       steps: copy.meetingSteps("send", t),
       buttons: progressButtons(c),
@@ -136,7 +139,7 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   } else if (job.state === "in_progress" && outcome.status === "failed") {
     const card = buildTrackingCard(c, {
       state: "waiting_input",
-      status_line: `${short}${copy.mailFacts({ kind: "refused", to: d.to_redacted, error: outcome.error }, t)}`.slice(0, 300),
+      status_line: said(copy.mailFacts({ kind: "refused", to: d.to_redacted, error: outcome.error }, t)).slice(0, 300),
       blockers: [outcome.error.slice(0, 300)],
       waiting_on: approverOf(job, ctx.profileOf),
       steps: copy.meetingSteps("blocked_send", t),

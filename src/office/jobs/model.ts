@@ -10,6 +10,7 @@ import type { DeliveryOutcome, OutboxDelivery } from "../mail/index.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { ToolDefinition, ToolErrorCode, ToolOutcome } from "../tools/tool.js";
 import type { McpToolInfo } from "../mcp/hub.js";
+import type { BookedMeeting } from "./meeting-change.js";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 
 /**
@@ -48,6 +49,8 @@ export interface Prepared {
   inputs?: Record<string, LedgerInput>;
   /** A change request's meeting details, read from its words. */
   slots?: Partial<JobSlots>;
+  /** Move… / Cancel meeting: the meeting's latest version (this job's, or a later change's). */
+  booked?: BookedMeeting;
 }
 
 /** One planned tool call: what the runner hands the tool router. */

@@ -9,6 +9,7 @@ import type { ToolErrorCode } from "../tools/tool.js";
 import type { DecideContext, Decision, JobCommand, JobEffect } from "./model.js";
 import { approverOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
 import { waitFor } from "./step.js";
+import { changeWords, isChangeOutput } from "./meeting-change.js";
 
 /**
  * What a tool's outcome means for the job: the result exactly as the tool reported it, and the
@@ -25,6 +26,7 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
   const t = words(lang);
   if (out.ok) {
     const invite = out.output as CreateInviteOutput;
+    const change = isChangeOutput(out.output) ? out.output : undefined;
     // Artifacts point at the event that recorded them, so its id is chosen here.
     const resultId = ctx.ids("evt");
     const withEvent: TArtifactRef[] = out.artifacts.map((a) => ({ ...a, event_id: resultId }));
@@ -42,11 +44,13 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
       // The invite exists; the email is a step of its own (mail.send), delivered in the background.
       const card = buildTrackingCard(c, {
         state: "in_progress",
-        status_line:
-          `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t)}`.slice(
-            0,
-            300,
-          ),
+        status_line: (change
+          ? changeWords(change, job.slots, {
+              sent: false,
+              clause: copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t),
+            })
+          : `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t)}`
+        ).slice(0, 300),
         steps: copy.meetingSteps("send", t),
         buttons: progressButtons(c),
         artifacts_preview: withEvent,
@@ -56,7 +60,9 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     const fc = d.cardCtx(job, ctx.agent);
     const finished = buildFinishedCard(fc, {
       result: "completed",
-      summary: `${copy.inviteFacts(invite, job.slots, t)} ${copy.mailFacts({ kind: ctx.mail }, t)}`,
+      summary: change
+        ? changeWords(change, job.slots, { sent: false, clause: copy.mailFacts({ kind: ctx.mail }, t) })
+        : `${copy.inviteFacts(invite, job.slots, t)} ${copy.mailFacts({ kind: ctx.mail }, t)}`,
       artifacts: withEvent,
       buttons: completedButtons(fc),
       next_actions: [

@@ -1,6 +1,6 @@
 import { type CardContext, buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
 import type { Draft } from "../emitter.js";
-import { agentActor, CALENDAR_TOOL, toolCallId } from "../job-drafts.js";
+import { agentActor, toolCallId } from "../job-drafts.js";
 import { missingMeetingInputs, type JobView } from "../job-machine.js";
 import { inviteAttendees } from "../meeting-intake.js";
 import * as copy from "../narrator.js";
@@ -9,6 +9,7 @@ import { meetingType } from "../tools/meeting-rooms.js";
 import { parseWhen } from "../when/index.js";
 import { approverOf, draftsFor } from "./basics.js";
 import { toolCallOf, toolJobStep } from "./mcp-step.js";
+import { changeInput } from "./meeting-change.js";
 import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js";
 
 /**
@@ -116,10 +117,10 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
   if (!ctx.calendar.allowed) {
     const tc = c();
     return stop(
-      waitFor(job, ctx, "tool_not_allowed", `${CALENDAR_TOOL} is not in this agent’s allowed tools.`, tc, {
+      waitFor(job, ctx, "tool_not_allowed", `${ctx.calendar.tool.name} is not in this agent’s allowed tools.`, tc, {
         state: "waiting_input",
-        status_line: t("office.step.notAllowed.status", { tool: CALENDAR_TOOL }),
-        blockers: [t("office.step.notAllowed.blocker", { tool: CALENDAR_TOOL })],
+        status_line: t("office.step.notAllowed.status", { tool: ctx.calendar.tool.name }),
+        blockers: [t("office.step.notAllowed.blocker", { tool: ctx.calendar.tool.name })],
         waiting_on: approverOf(job, ctx.profileOf),
         steps: copy.meetingSteps("blocked_tool", t),
         buttons: trackingButtons(tc),
@@ -136,7 +137,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
  */
 export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, resume?: { call_id: string; attempt: number }): Decision {
   const tool = ctx.calendar.tool;
-  const input = toolInput(job, ctx);
+  const input = job.slots.change ? changeInput(job, ctx) : toolInput(job, ctx);
   const attempt = resume?.attempt ?? (job.tools.at(-1)?.attempt ?? 0) + 1;
   const call: PlannedCall = {
     call_id: resume?.call_id ?? toolCallId(job.job_id, attempt),
@@ -172,7 +173,12 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
   if (prefix.length) {
     const pc = draftsFor(ctx).cardCtx(job, ctx.agent);
     const t = words(job.slots.locale);
-    const card = buildTrackingCard(pc, { state: "in_progress", status_line: t("office.step.creating"), steps: copy.meetingSteps("create", t), buttons: progressButtons(pc) });
+    const card = buildTrackingCard(pc, {
+      state: "in_progress",
+      status_line: t(job.slots.change ? `office.change.working.${job.slots.change.kind}` : "office.step.creating"),
+      steps: copy.meetingSteps("create", t),
+      buttons: progressButtons(pc),
+    });
     starting.push({
       event_type: "job.progress",
       actor: agentActor(ctx.agent.entity_id),

@@ -19,7 +19,7 @@ export interface InviteMessageInput {
   text: string;
   /** The invite as written (CRLF lines); its METHOD must match `method`, or is added when absent. */
   ics: string;
-  method?: "REQUEST" | "CANCEL";
+  method?: "REQUEST" | "CANCEL" | "DECLINECOUNTER";
 }
 
 /**

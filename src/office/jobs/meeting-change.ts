@@ -1,0 +1,215 @@
+import { AppError } from "../../shared/errors.js";
+import { CALENDAR_TOOL, MAIL_TOOL } from "../job-drafts.js";
+import type { JobSlots, JobView } from "../job-machine.js";
+import type { ProposalSpec } from "../job-proposals.js";
+import { type InviteAttendee, inviteAttendees } from "../meeting-intake.js";
+import { type Translate, words } from "../speak.js";
+import { CANCEL_TOOL, type ChangeInviteOutput, DECLINE_COUNTER_TOOL, MOVE_TOOL } from "../tools/calendar-change-invite.js";
+import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import { Temporal } from "temporal-polyfill";
+import type { TWhen } from "../../../contracts/when.js";
+import { describeWhen, formatSlot } from "../when/index.js";
+import type { DecideContext } from "./model.js";
+
+/**
+ * Moving and cancelling a booked meeting. A completed job is final, so a change is a follow-up
+ * job (parent_job_id) under approval whose tool writes the next version of the same event
+ * (`calendar.move_invite` / `calendar.cancel_invite`) and whose email step sends it (REQUEST
+ * or CANCEL). Every version is a tool result in the ledger: the latest one says where the
+ * meeting stands, and the card words come from it and from the mail.send result.
+ */
+
+const VERSION_TOOLS = new Set([CALENDAR_TOOL, MOVE_TOOL, CANCEL_TOOL]);
+/** Tools whose output a meeting job's cards and email speak of: the versions, and a DECLINECOUNTER (no new version). */
+const OUTPUT_TOOLS = new Set([...VERSION_TOOLS, DECLINE_COUNTER_TOOL]);
+
+/** The meeting a change job changes, as its version stood when the change was asked for. */
+export interface MeetingChange {
+  kind: "move" | "cancel" | "keep";
+  event_uid: string;
+  sequence: number;
+  of_job_id: string;
+  from_artifact_id: string;
+  previous: { start: string; end: string; timezone: string };
+  meeting: CreateInviteOutput["meeting"];
+  /** The invitee's counter-proposal this change answers (Accept new time / Keep original). */
+  reply_event_id?: string;
+  /** Keep original: who proposed another time, and which. */
+  counter?: { attendee: InviteAttendee; proposed: { start: string; end: string; timezone: string } };
+}
+
+/** One written version of a booked meeting: what a job's last calendar tool result recorded. */
+export interface BookedMeeting {
+  job_id: string;
+  event_uid: string;
+  sequence: number;
+  artifact_id: string;
+  scheduled_time: { start: string; end: string; timezone: string };
+  meeting: CreateInviteOutput["meeting"];
+  cancelled: boolean;
+  /** An email of this version was accepted by the mail server. */
+  mailed: boolean;
+}
+
+/** The version of the meeting this job wrote, if it wrote one. */
+export function bookedOf(job: JobView): BookedMeeting | undefined {
+  const last = [...job.tools].reverse().find((t) => VERSION_TOOLS.has(t.tool_name) && t.status === "success" && t.output);
+  if (!last?.output) return undefined;
+  const o = last.output as CreateInviteOutput & Partial<ChangeInviteOutput>;
+  return {
+    job_id: job.job_id,
+    event_uid: o.event_uid,
+    sequence: o.sequence ?? 0,
+    artifact_id: o.invite_artifact_id,
+    scheduled_time: o.scheduled_time,
+    meeting: o.meeting,
+    cancelled: o.change === "cancel",
+    mailed: job.tools.some((t) => t.tool_name === MAIL_TOOL && t.status === "success"),
+  };
+}
+
+/** The calendar tool's output the job's cards speak of: the invite, or the change it made. */
+export function versionOutput(job: JobView): (CreateInviteOutput & Partial<ChangeInviteOutput>) | undefined {
+  const last = [...job.tools].reverse().find((t) => OUTPUT_TOOLS.has(t.tool_name) && t.status === "success");
+  return last?.output as (CreateInviteOutput & Partial<ChangeInviteOutput>) | undefined;
+}
+
+/** The artifacts of that output (the .ics the card offers). */
+export const versionArtifacts = (job: JobView) => [...job.tools].reverse().find((t) => OUTPUT_TOOLS.has(t.tool_name) && t.status === "success")?.artifacts ?? [];
+
+/** A finished meeting whose invitation went out and which is not cancelled: Move… and Cancel meeting apply. */
+export function isChangeable(job: JobView): boolean {
+  const b = bookedOf(job);
+  return job.kind === "schedule_meeting" && job.state === "completed" && !!b && b.mailed && !b.cancelled;
+}
+
+/** The tool a meeting job runs: the invite, or the change its slots name. */
+export const meetingToolOf = (slots: JobSlots) =>
+  slots.change?.kind === "move" ? MOVE_TOOL : slots.change?.kind === "cancel" ? CANCEL_TOOL : slots.change?.kind === "keep" ? DECLINE_COUNTER_TOOL : CALENDAR_TOOL;
+
+/** The change tool's input, from the change the job's slots recorded. */
+export function changeInput(job: JobView, ctx: DecideContext) {
+  const ch = job.slots.change!;
+  const base = {
+    event_uid: ch.event_uid,
+    sequence: ch.sequence,
+    from_artifact_id: ch.from_artifact_id,
+    previous: ch.previous,
+    meeting: ch.meeting,
+    attendees: inviteAttendees(job.slots, job.slots.requested_by ? ctx.profileOf(job.slots.requested_by) : undefined),
+  };
+  if (ch.kind === "cancel") return base;
+  if (ch.kind === "keep") return { ...base, ...(ch.counter ? { counter: ch.counter } : {}) };
+  const minutes = Math.round((Date.parse(ch.previous.end) - Date.parse(ch.previous.start)) / 60_000);
+  return { ...base, when: job.slots.when, duration_minutes: job.slots.duration_minutes ?? minutes };
+}
+
+/**
+ * The follow-up job that changes `version` (the meeting's latest version, which `job` or a
+ * later change of it wrote): proposed for approval, with the parent's people and place.
+ */
+export function changeSpec(
+  job: JobView,
+  version: BookedMeeting,
+  kind: MeetingChange["kind"],
+  asked: { when?: JobSlots["when"] | undefined; reply_event_id?: string | undefined; attendees?: InviteAttendee[] },
+): ProposalSpec {
+  const t = words(job.slots.locale);
+  if (version.cancelled) throw new AppError("CONFLICT", t("office.change.alreadyCancelled"), { job_id: version.job_id });
+  // Accept new time / Keep original answer one recorded counter-proposal, and take its time from it.
+  const reply = asked.reply_event_id ? job.replies?.find((r) => r.event_id === asked.reply_event_id && r.answer === "counter" && r.proposed) : undefined;
+  if (asked.reply_event_id && !reply) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  const proposed = reply?.proposed;
+  const when = proposed ? whenOf(proposed, job.slots.timezone ?? proposed.timezone) : asked.when;
+  if (kind === "keep" && !reply) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  const countered = reply ? asked.attendees?.find((a) => a.email_hash === reply.attendee.email_hash) : undefined;
+  if (kind === "keep" && !countered) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  if (kind === "move" && !when) throw new AppError("INVALID_INPUT", t("office.change.needTime"), { fields: { time_window: t("office.change.needTime") } });
+  const { change: _old, when: _w, time_window: _tw, day_hint: _d, ...rest } = job.slots;
+  const span = proposed ?? version.scheduled_time;
+  const minutes = Math.round((Date.parse(span.end) - Date.parse(span.start)) / 60_000);
+  const change: MeetingChange = {
+    kind,
+    event_uid: version.event_uid,
+    // A DECLINECOUNTER answers the version as it is; a move or a cancel is the next version.
+    sequence: kind === "keep" ? version.sequence : version.sequence + 1,
+    of_job_id: version.job_id,
+    from_artifact_id: version.artifact_id,
+    previous: version.scheduled_time,
+    meeting: version.meeting,
+    ...(reply ? { reply_event_id: reply.event_id } : {}),
+    ...(kind === "keep" && reply?.proposed && countered ? { counter: { attendee: countered, proposed: reply.proposed } } : {}),
+  };
+  const title = job.slots.title ?? job.title;
+  const was = formatSlot(Date.parse(version.scheduled_time.start), Date.parse(version.scheduled_time.end), version.scheduled_time.timezone, job.slots.locale);
+  const name = job.slots.attendee_name ?? t("office.outcome.theAttendee");
+  const slots: JobSlots = { ...rest, duration_minutes: minutes, change, ...(kind === "move" && when ? { when, time_window: when.source } : {}) };
+  const goal =
+    kind === "move" && when
+      ? t("office.change.goal.move", { title, was, when: describeWhen(when, job.slots.locale), name })
+      : kind === "keep"
+        ? t("office.change.goal.keep", { title, was, name: countered?.name ?? name })
+        : t("office.change.goal.cancel", { title, was, name });
+  return {
+    title: t(`office.change.title.${kind}`, { title }).slice(0, 120),
+    kind: "schedule_meeting",
+    goal: goal.slice(0, 500),
+    slots,
+    constraints: [t("office.change.constraint", { job: version.job_id })],
+    parent_job_id: job.job_id,
+  };
+}
+
+/** The calendar clause of a change, from the tool's recorded output. */
+function calendarWords(o: ChangeInviteOutput, t: Translate): string {
+  const name = o.calendar.name ?? t("office.invite.calendarFallback");
+  if (o.change === "keep") return "";
+  if (!o.calendar.written) return t("office.change.calendar.none");
+  if (o.change === "move") return t("office.change.calendar.moved", { name });
+  return o.calendar.removed ? t("office.change.calendar.removed", { name }) : t("office.change.calendar.gone", { name });
+}
+
+/**
+ * What a change did, every clause from a record: the change tool's output (the new time, the
+ * calendar) and, when `mailed`, the mail server's acceptance of the email; else `mailClause`
+ * (queued, retrying, refused, not set up) follows as the mail step words it.
+ */
+export function changeWords(o: ChangeInviteOutput, slots: JobSlots, mail: { sent: true } | { sent: false; clause: string }): string {
+  const t = words(slots.locale);
+  const name = slots.attendee_name ?? t("office.outcome.theAttendee");
+  const when = formatSlot(Date.parse(o.scheduled_time.start), Date.parse(o.scheduled_time.end), o.scheduled_time.timezone, slots.locale);
+  const cal = calendarWords(o, t);
+  const asked = slots.change?.counter?.attendee.name ?? name;
+  if (mail.sent) {
+    if (o.change === "keep") return t("office.change.kept.sent", { when, name: asked });
+    return o.change === "move" ? t("office.change.moved.sent", { when, name, calendar: cal }) : t("office.change.cancelled.sent", { name, calendar: cal });
+  }
+  const head =
+    o.change === "keep"
+      ? t("office.change.kept", { when })
+      : o.change === "move"
+        ? t("office.change.moved", { when, calendar: cal })
+        : t("office.change.cancelled", { calendar: cal });
+  return `${head} ${mail.clause}`.trim();
+}
+
+export const isChangeOutput = (o: unknown): o is ChangeInviteOutput => typeof o === "object" && o !== null && "change" in o;
+
+/** An exact proposed time as the structured window the move tool books: that start, in `timezone`. */
+function whenOf(slot: { start: string; end: string }, timezone: string): TWhen {
+  const a = Temporal.Instant.from(slot.start).toZonedDateTimeISO(timezone);
+  const b = Temporal.Instant.from(slot.end).toZonedDateTimeISO(timezone);
+  const hm = (z: Temporal.ZonedDateTime) => z.toPlainTime().toString({ smallestUnit: "minute" });
+  const from = hm(a);
+  const to = a.toPlainDate().equals(b.toPlainDate()) ? hm(b) : "23:59";
+  return {
+    timezone,
+    start_date: a.toPlainDate().toString(),
+    end_date: a.toPlainDate().toString(),
+    from_time: from,
+    to_time: to > from ? to : "23:59",
+    exact_start: true,
+    asked_at: slot.start,
+    source: formatSlot(Date.parse(slot.start), Date.parse(slot.end), timezone),
+  };
+}
