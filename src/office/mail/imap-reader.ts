@@ -187,6 +187,8 @@ export function createImapReader(deps: ImapReaderDeps): ImapReader {
           else {
             lastError = safe(err);
             deps.logger?.error({ err: lastError }, "inbound mail: a message could not be recorded; it stays unread");
+            // Read again soon, not only when the next mail arrives: the ones after it wait too.
+            arm(backoff[0] ?? 1_000, () => void check());
           }
           return;
         }
