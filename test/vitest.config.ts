@@ -52,7 +52,7 @@ const kind = (name: string, include: string[], exclude: string[], extra: Record<
     root,
     include,
     exclude: ["node_modules/**", ...exclude],
-    setupFiles: ["test/support/kind-guard.ts"],
+    setupFiles: ["test/support/kind-guard.ts", "test/support/file-start.ts"],
     env: { LOGLINE_TEST_KIND: name },
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -34,11 +34,19 @@ export const AWKWARD_INSTANTS = [
   { name: "29 February 2028 at noon in Lisbon", zone: "Europe/Lisbon", iso: "2028-02-29T12:00:00.000Z" },
 ] as const;
 
-const origin = performance.now();
+let origin = performance.now();
+
+/**
+ * Called as each test file starts (test/support/file-start.ts): files that share a process
+ * (one Vitest lane) each start their stated clocks at the stated instant.
+ */
+export function restartStatedClocks(): void {
+  origin = performance.now();
+}
 
 /**
  * A clock that reads `iso` now and then moves with real time. All stated clocks made in one
- * process share one origin, so a server restarted in the same test keeps moving forward.
+ * test file share one origin, so a server restarted in the same test keeps moving forward.
  */
 export function statedClock(iso: string = DEFAULT_INSTANT): Clock {
   const start = Date.parse(iso);
