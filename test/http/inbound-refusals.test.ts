@@ -32,13 +32,16 @@ describe("GET /v1/admin/inbound-mail", () => {
 
     await dovecot.deliver("From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Lunch?\r\n\r\nAre you free for lunch? call +1 415 555 0188\r\n");
     await dovecot.deliver(`From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Big\r\n\r\n${"x".repeat(80_000)}\r\n`);
+    // Read now rather than wait for the mailbox to say something arrived: what is tested here is
+    // the listing (test/office/invite-replies covers noticing new mail).
+    await t.server.office.inbound.check();
     const listed = await waitFor(
       async () => {
         const r = await getJson(`${t.url}/v1/admin/inbound-mail`, dan);
         return r.body.refusals.length === 2 ? r.body : undefined;
       },
       15_000,
-      "two refusals",
+      () => `two refusals (the reader: ${JSON.stringify(t.server.office.inbound.status())})`,
     );
     expect(listed.refusals.map((r: { reason: string }) => r.reason).sort()).toEqual(["not_calendar", "too_large"]);
     expect(listed.refusals.every((r: { job_id: string | null }) => r.job_id === null)).toBe(true);

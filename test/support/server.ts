@@ -78,13 +78,13 @@ export async function getJson(url: string, token: string): Promise<{ status: num
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
-/** Polls until `fn` returns a truthy value (or throws after `ms`). */
-export async function waitFor<T>(fn: () => T | Promise<T>, ms = 5000, what = "condition"): Promise<NonNullable<T>> {
+/** Polls until `fn` returns a truthy value (or throws after `ms`, saying `what`, or what it returns then). */
+export async function waitFor<T>(fn: () => T | Promise<T>, ms = 5000, what: string | (() => string) = "condition"): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();
     if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

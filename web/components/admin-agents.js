@@ -57,6 +57,7 @@ function AgentItem({ a, reload }) {
   /** @param {Event} e */
   const save = async (e) => {
     e.preventDefault();
+    const began = document.activeElement;
     base.current = form;
     try {
       await api.updateAgent(a.entity_id, { ...(role.trim() ? { role: role.trim() } : {}), capabilities: list(caps), allowed_tools: allowed });
@@ -65,9 +66,10 @@ function AgentItem({ a, reload }) {
       toast(why(err, t("admin.agents.save_error", { name: a.display_name })));
     }
     await reload();
-    focusWhenDrawn([`${here} [data-act="save"]`]);
+    focusWhenDrawn([`${here} [data-act="save"]`], began);
   };
   const pause = async () => {
+    const began = document.activeElement;
     try {
       await api.setAgentPaused(a.entity_id, a.status !== "paused");
       toast(t(a.status === "paused" ? "admin.agents.resumed" : "admin.agents.paused_toast", { name: a.display_name }));
@@ -76,7 +78,7 @@ function AgentItem({ a, reload }) {
     }
     await reload();
     // Pause becomes Resume (and back): the same place, the new label.
-    focusWhenDrawn([`${here} [data-act="pause"]`]);
+    focusWhenDrawn([`${here} [data-act="pause"]`], began);
   };
   const remove = async () => {
     const ok = await confirmDialog({
