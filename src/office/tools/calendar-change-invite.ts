@@ -133,6 +133,23 @@ const sanitized = (i: z.infer<typeof ZChangeBase>, extra: Record<string, unknown
 });
 
 /**
+ * A change tool's answer: what changed and the .ics the email step sends; the event, its
+ * version and the time it had are the input's.
+ */
+function changed(i: z.infer<typeof ZChangeBase>, file: ReturnType<typeof saveIcs>, what: Pick<ChangeInviteOutput, "change" | "scheduled_time" | "calendar" | "attendees_count">) {
+  const output: ChangeInviteOutput = {
+    ...what,
+    event_uid: i.event_uid,
+    sequence: i.sequence,
+    previous_time: i.previous,
+    meeting: i.meeting,
+    invite_artifact_id: file.artifactId,
+    invite_url: file.url,
+  };
+  return { ok: true as const, output, artifacts: [file.ref] };
+}
+
+/**
  * `calendar.move_invite`: the same event (same UID) at a new time, as RFC 5546 asks of an
  * organizer: SEQUENCE one higher, DTSTAMP now, every attendee asked again (PARTSTAT
  * NEEDS-ACTION, RSVP). Writes the new version over the organizer's calendar event when a
@@ -189,19 +206,12 @@ export function createMoveInviteTool(deps: ChangeToolDeps): ToolDefinition<MoveI
         crlf(cal.toString()),
         i.attendees.map((a) => a.vault_ref),
       );
-      const output: ChangeInviteOutput = {
+      return changed(i, file, {
         change: "move",
-        event_uid: i.event_uid,
-        sequence: i.sequence,
         scheduled_time: { start: new Date(slot.start).toISOString(), end: new Date(slot.end).toISOString(), timezone: i.when.timezone },
-        previous_time: i.previous,
-        meeting: i.meeting,
         calendar,
-        invite_artifact_id: file.artifactId,
-        invite_url: file.url,
         attendees_count: i.attendees.length,
-      };
-      return { ok: true, output, artifacts: [file.ref] };
+      });
     },
   };
 }
@@ -241,19 +251,7 @@ export function createCancelInviteTool(deps: ChangeToolDeps): ToolDefinition<Can
         const removed = await deps.calendar.remove(i.event_uid);
         calendar = { written: true, removed, name: (await deps.calendar.describe()).displayName };
       }
-      const output: ChangeInviteOutput = {
-        change: "cancel",
-        event_uid: i.event_uid,
-        sequence: i.sequence,
-        scheduled_time: i.previous,
-        previous_time: i.previous,
-        meeting: i.meeting,
-        calendar,
-        invite_artifact_id: file.artifactId,
-        invite_url: file.url,
-        attendees_count: i.attendees.length,
-      };
-      return { ok: true, output, artifacts: [file.ref] };
+      return changed(i, file, { change: "cancel", scheduled_time: i.previous, calendar, attendees_count: i.attendees.length });
     },
   };
 }
@@ -303,19 +301,7 @@ export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<D
       }
       setMethod(cal, "DECLINECOUNTER");
       const file = saveIcs(deps, ctx, "decline.ics", crlf(cal.toString()), [i.counter.attendee.vault_ref]);
-      const output: ChangeInviteOutput = {
-        change: "keep",
-        event_uid: i.event_uid,
-        sequence: i.sequence,
-        scheduled_time: i.previous,
-        previous_time: i.previous,
-        meeting: i.meeting,
-        calendar: { written: false, reason: "unchanged" },
-        invite_artifact_id: file.artifactId,
-        invite_url: file.url,
-        attendees_count: 1,
-      };
-      return { ok: true, output, artifacts: [file.ref] };
+      return changed(i, file, { change: "keep", scheduled_time: i.previous, calendar: { written: false, reason: "unchanged" }, attendees_count: 1 });
     },
   };
 }
