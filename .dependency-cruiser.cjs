@@ -1,6 +1,6 @@
 /**
- * The module boundaries, checked on every `npm test`: contracts → shared → ledger → office →
- * gateway → composition (app, server, main, ops, cli). A module reaches another only through its
+ * The module boundaries, checked on every `npm test`: contracts → shared → job kernel → ledger →
+ * office → gateway → composition (app, server, main, ops, cli). A module reaches another only through its
  * door (`index.ts`) or, for settings alone, its settings door (`settings.ts`); nothing imports
  * upwards; no cycles.
  */
@@ -29,6 +29,13 @@ module.exports = {
       comment: "src/shared holds what every module uses; it knows none of them.",
       from: { path: inModule("shared") },
       to: { path: "^src/(ledger|office|gateway|ops|cli)/|^src/(app|server|main|config)\\.ts$" },
+    },
+    {
+      name: "job-kernel-pure",
+      severity: "error",
+      comment: "The job kernel (src/job) sits below the modules: it knows only the contracts and src/shared.",
+      from: { path: "^src/job/" },
+      to: { path: "^src/(?!job/|shared/)|^(web|test)/" },
     },
     {
       name: "ledger-at-the-bottom",

@@ -23,6 +23,7 @@ const PURE = [
   "test/ledger/merkle/note.test.ts",
   "test/office/when/**/*.test.ts",
   "test/gateway/presence.test.ts",
+  "test/job/**/*.test.ts",
 ];
 const HTTP = [
   "test/http/**/*.test.ts",

@@ -5,7 +5,7 @@ import type { Principal } from "./auth/token-store.js";
 import { memberConversation, memberJob } from "./commands/conversations.js";
 import { notFound, type Core } from "./core.js";
 import { summarize } from "./projections/conversations.js";
-import { jobHeader, ownerOf } from "./projections/jobs.js";
+import { jobHeader, ownerOf, viewerOf } from "./projections/jobs.js";
 import { pageTimeline } from "./projections/timeline.js";
 import { presentTimelineItem } from "./pii.js";
 
@@ -78,10 +78,11 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
   // posted in; a job rejected or cancelled without a later card would otherwise look still open
   // to a client that was not connected when it happened.
   const jobs = new Map<string, Record<string, unknown>>();
+  const viewer = viewerOf(state, p.entityId);
   for (const it of items) {
     const jobId = it.message.card?.job_id;
     const job = jobId !== undefined && !jobs.has(jobId) ? state.jobs.get(jobId) : undefined;
-    if (job) jobs.set(job.job_id, jobHeader(state, job));
+    if (job) jobs.set(job.job_id, jobHeader(state, job, viewer));
   }
   return {
     tenant_id: p.tenantId,
@@ -98,7 +99,7 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
 export function getJob(core: Core, p: Principal, jobId: string) {
   const state = core.tenant(p.tenantId);
   const job = memberJob(core, p, jobId);
-  const header = jobHeader(state, job);
+  const header = jobHeader(state, job, viewerOf(state, p.entityId));
   const raw = core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 }).events.map((e) => ({
     event_id: e.event_id,
     event_type: e.event_type,

@@ -1,7 +1,7 @@
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
-import { impliedJobState } from "./policy/job-transition.js";
+import { stateAfter } from "../job/transitions.js";
 import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, MessageFacts, PolicyFold, PolicyMode, PolicyOverrides, ToolCallFacts } from "./policy/types.js";
 
 /**
@@ -291,18 +291,18 @@ export function createFold(): PolicyFold {
           job.approved = true;
           record(() => delete job.approved);
         }
-        setJobState(job, impliedJobState(event));
+        setJobState(job, stateAfter(event));
         return;
       }
       case "job.rejected":
       case "job.state_changed":
-        setJobState(s.jobs.get(p.job_id), impliedJobState(event));
+        setJobState(s.jobs.get(p.job_id), stateAfter(event));
         return;
       case "job.progress":
         addCard(s, p.tracking_card, false);
         return;
       case "job.completed":
-        setJobState(s.jobs.get(p.job_id), impliedJobState(event));
+        setJobState(s.jobs.get(p.job_id), stateAfter(event));
         addCard(s, p.finished_card, false);
         return;
       case "message.sent":

@@ -1,5 +1,6 @@
 import type { TFormalizeCard } from "../../contracts/cards.js";
-import { isOpenState, type JobView } from "./job-machine.js";
+import { isOpenState } from "../job/transitions.js";
+import type { JobView } from "./job-machine.js";
 import { letterHash } from "./job-engine.js";
 import { Temporal } from "temporal-polyfill";
 import type { TWhen } from "../../contracts/when.js";

@@ -1,5 +1,6 @@
 import type { LedgerApi } from "../ledger/index.js";
-import { foldJob, isOpenState, type JobView } from "./job-machine.js";
+import { isOpenState } from "../job/transitions.js";
+import { foldJob, type JobView } from "./job-machine.js";
 import { queryAll } from "./ledger-reads.js";
 import type { EntityProfile, JobSummary, OfficeView } from "./office-view.js";
 import type { PlanFrame } from "./planner/planner.js";

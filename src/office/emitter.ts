@@ -1,3 +1,4 @@
+import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -23,9 +24,14 @@ export interface EmitContext {
   causation_id?: string;
 }
 
+/** Extra work done inside the commit of Office's batch (a caller's idempotency record). */
+export interface EmitOptions {
+  withinCommit?: (result: TAppendResponse) => void;
+}
+
 export interface Emitter {
   /** Appends the drafts as one all-or-nothing batch; each event is caused by the one before it. */
-  emit(ctx: EmitContext, drafts: Draft[]): Promise<string[]>;
+  emit(ctx: EmitContext, drafts: Draft[], opts?: EmitOptions): Promise<string[]>;
 }
 
 /**
@@ -44,7 +50,7 @@ export function createEmitter(deps: {
   onOwnRefusal?: (details: { code: string; message: string; policy_id?: unknown; event_type?: string; event_types: string[]; tenant_id: string; job_id?: string }) => void;
 }): Emitter {
   return {
-    async emit(ctx, drafts) {
+    async emit(ctx, drafts, opts) {
       if (!drafts.length) return [];
       let cause = ctx.causation_id;
       const events = drafts.map((d) => {
@@ -69,7 +75,9 @@ export function createEmitter(deps: {
         throw new AppError("RAW_PII_DETECTED", "Office refused to write a raw email address to the ledger.");
       }
       // Answering an inbox item: the item is deleted in the same commit as these events.
-      const withinCommit = deps.answering?.withinCommit();
+      const answered = deps.answering?.withinCommit();
+      const extra = opts?.withinCommit;
+      const withinCommit = answered && extra ? (r: TAppendResponse) => (answered(), extra(r)) : (extra ?? answered);
       try {
         const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events }, withinCommit ? { withinCommit } : undefined);
         return res.accepted_event_ids;

@@ -1,7 +1,8 @@
 import type { TCardButton, TInputSchema, TJobCard } from "../../contracts/cards.js";
 import type { TJobActionRequest } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
-import { isActionAllowed, type JobView } from "./job-machine.js";
+import { isActionAllowed, mayClick } from "../job/transitions.js";
+import type { JobView } from "./job-machine.js";
 import { isEmail } from "./pii.js";
 import { mentionsTime } from "./planner/slots.js";
 import { isMeetingUrl } from "./tools/meeting-rooms.js";
@@ -25,17 +26,10 @@ function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "butt
 }
 
 /**
- * Who may click what, as the policy pack rules it (policy.actor_authorization): Approve and
- * Reject are an approver's or an admin's; every other button is any person's in the
- * conversation. Checked before anything is recorded, so a refused click shows nothing.
+ * UNAUTHORIZED_ACTION (403), the policy's own code, when `roles` may not click `actionType`
+ * (`mayClick`, as the policy pack rules it). Checked before anything is recorded, so a refused
+ * click shows nothing.
  */
-const APPROVER_ACTIONS: ReadonlySet<string> = new Set(["job.approve", "job.reject"]);
-
-export function mayClick(roles: readonly string[], actionType: string): boolean {
-  return !APPROVER_ACTIONS.has(actionType) || roles.includes("job_approver") || roles.includes("admin");
-}
-
-/** UNAUTHORIZED_ACTION (403), the policy's own code, when `roles` may not click `actionType`. */
 export function checkClicker(roles: readonly string[], actionType: string, label: string): void {
   if (!mayClick(roles, actionType)) {
     throw new AppError("UNAUTHORIZED_ACTION", `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`, {
@@ -54,7 +48,7 @@ export function checkAddress(job: JobView | null, req: Pick<TJobActionRequest, "
 
 /**
  * The click against the job's own history: the button was offered on one of its cards, the
- * job's state accepts the action, and a proposal is the newest one.
+ * job's state accepts the action, and the card is the job's latest (a newer card overtakes it).
  */
 export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
   const found = findButton(job, click);
@@ -67,6 +61,14 @@ export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id
   // A stale proposal cannot be approved once a newer one replaced it.
   if (found.card.card_type === "job.formalize" && job.latest["job.formalize"]?.card_id !== found.card.card_id) {
     throw new AppError("INVALID_PROVENANCE", "That proposal was replaced by a newer one.", { card_id: click.card_id });
+  }
+  // Only the job's latest card acts for it (see the kernel's `summarize`); an earlier card is
+  // overtaken and inert. "Ask in chat" only asks, so it works from any card.
+  if (click.action.type !== "chat.ask" && job.last_card_id !== undefined && job.last_card_id !== found.card.card_id) {
+    throw new AppError("INVALID_PROVENANCE", "That card was overtaken by a newer one; its buttons no longer act on the job.", {
+      card_id: click.card_id,
+      latest_card_id: job.last_card_id,
+    });
   }
   return found;
 }

@@ -1,4 +1,11 @@
-/** Office's public door: the interface, its factory, its routes, and the provider seam. */
+/**
+ * Office's public door: the interface, its factory, its routes, and the provider seam.
+ *
+ * Every job change Office makes is decided by `decide` (./jobs/decide.ts), a pure function of the
+ * job and a command; the machine's rules (which event moves a job where, which clicks each state
+ * accepts and whose they are, what a viewer may press now) are the job kernel's, in
+ * ../job/transitions.ts and ../job/summarize.ts, shared with the ledger and the gateway.
+ */
 export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";
 /** The SMTP transport, shared so the gateway's sign-in email goes out the same way as Office's mail. */

@@ -1,3 +1,4 @@
+import type { HandOverRequest } from "./office-api.js";
 import { ZIngestMessageRequest, type TIngestMessageRequest, type TJobActionRequest } from "../../contracts/office.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
@@ -45,8 +46,8 @@ export function createIngest(deps: {
   actions?: { handle(req: TJobActionRequest): Promise<{ ids: string[]; notes?: string; job_id?: string }> };
   /** The connected MCP servers' tools. */
   mcpTools?: () => readonly McpToolInfo[];
-  /** A hand-over was written: the card that replaces the agent's last one. */
-  afterHandOver?: (r: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }) => Promise<{ ids: string[] }>;
+  /** Hands a job over (the same step as the Hand over button). */
+  handOver: (r: HandOverRequest) => Promise<{ ids: string[] }>;
 }) {
   const { context, engine } = deps;
   const people = createPeopleCommands({
@@ -55,7 +56,7 @@ export function createIngest(deps: {
     emit: deps.emit,
     say: (agentId, text, jobId) => engine.textDraft(agentId, text.slice(0, 4000), jobId),
     defaultLocale: deps.defaultLocale,
-    ...(deps.afterHandOver ? { afterHandOver: deps.afterHandOver } : {}),
+    handOver: deps.handOver,
   });
 
   const changeMeeting = createMeetingChangeChat({

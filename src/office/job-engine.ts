@@ -22,7 +22,7 @@ import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
 import { meetingToolOf } from "./jobs/meeting-change.js";
 import { priorUnknowns } from "./jobs/basics.js";
 import type { EntityProfile } from "./context-builder.js";
-import type { EmitContext } from "./emitter.js";
+import type { EmitContext, EmitOptions } from "./emitter.js";
 import { invalidInputError } from "./governance-gate.js";
 import { createMeetingIntake } from "./meeting-intake.js";
 import { findPii } from "./pii.js";
@@ -165,16 +165,17 @@ export function createJobEngine(deps: EngineDeps) {
   }
 
   /** Decide `cmd` for the job and carry the decision out (the caller holds the job's lock). */
-  async function run(job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext): Promise<Decision & { ids: string[] }> {
-    // A paused or removed agent's jobs wait, with nothing written, until an admin resumes it.
+  async function run(job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext, opts?: EmitOptions): Promise<Decision & { ids: string[] }> {
+    // A paused or removed agent's jobs wait, with nothing written, until an admin resumes it
+    // (a person may still take one over: that is how a paused agent's work moves on).
     const now = context.profile(job.tenant_id, agent.entity_id) ?? agent;
-    if (now.paused || now.status) {
+    if ((now.paused || now.status) && cmd.type !== "hand_over") {
       throw new AppError("CONFLICT", `${now.display_name} is ${now.status ?? "paused"}: an admin can resume it from the Admin screen, or a person can take this job.`, {
         agent_entity_id: now.entity_id,
       });
     }
     const decision = decide(job, cmd, decideContext(job.tenant_id, agent, job));
-    return { ...decision, ids: await carryOut(job, agent, decision, ec) };
+    return { ...decision, ids: await carryOut(job, agent, decision, ec, opts) };
   }
 
   /**
@@ -182,14 +183,14 @@ export function createJobEngine(deps: EngineDeps) {
    * pause or a cancel), the events in one append, then the rest. A tool's outcome is decided
    * against the job the decision ran it for and carried out the same way.
    */
-  async function carryOut(job: JobView, agent: EntityProfile, decision: Decision, ec: EmitContext): Promise<string[]> {
+  async function carryOut(job: JobView, agent: EntityProfile, decision: Decision, ec: EmitContext, opts?: EmitOptions): Promise<string[]> {
     const t = job.tenant_id;
     for (const e of decision.effects) {
       if (e.type === "cancel_retry") scheduler.cancel(t, job.job_id);
       else if (e.type === "cancel_mail") mail.cancelForJob(t, job.job_id);
       else if (e.type === "abort_call") mcpRunner?.abort(t, job.job_id);
     }
-    const written = decision.events.length ? await deps.emitter.emit(ec, decision.events) : [];
+    const written = decision.events.length ? await deps.emitter.emit(ec, decision.events, opts) : [];
     if (decision.refusal) throw invalidInputError(decision.refusal.fields, { emitted_event_ids: written });
     const out = [...written];
     for (const e of decision.effects) {

@@ -14,6 +14,7 @@ import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, 
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TWhyResponse } from "../../contracts/people.js";
+import type { EmitOptions } from "./emitter.js";
 
 /**
  * Work the gateway accepted for Office. Each names the accepted event it answers: the
@@ -23,8 +24,18 @@ export type InboxWork =
   | { kind: "message"; request: TIngestMessageRequest & { message_event_id: string } }
   | { kind: "job_action"; request: TJobActionRequest & { causation_id: string } }
   | { kind: "suggestion"; request: ApplySuggestionInput & { causation_id: string } }
-  /** A hand-over the gateway wrote (`causation_id` is its `job.handed_over`): the card that replaces the agent's. */
+  /** A hand-over an earlier version wrote without its card (`causation_id` is its `job.handed_over`): the card that replaces the agent's. */
   | { kind: "hand_over"; request: { tenant_id: string; trace_id: string; job_id: string; causation_id: string } };
+
+/** A person hands a job over (to someone else, or to themselves). */
+export interface HandOverRequest {
+  tenant_id: string;
+  trace_id: string;
+  job_id: string;
+  actor_entity_id: string;
+  to_entity_id: string;
+  note?: string;
+}
 
 /** A person's Apply of an Assist suggestion. */
 export interface ApplySuggestionInput {
@@ -119,6 +130,14 @@ export interface OfficeApi {
    * ILLEGAL_JOB_TRANSITION, NOT_FOUND) so the gateway can answer the person at once.
    */
   checkJobAction(req: TJobActionRequest): void;
+  /**
+   * Hands an open job to a person of its conversation (POST /v1/jobs/:id/hand-over): the
+   * `job.handed_over`, a line saying so and the card that replaces the agent's, in one batch.
+   * `withinCommit` runs inside that batch's commit (the caller's idempotency record). Throws the
+   * AppError the person sees (NOT_FOUND, VALIDATION_ERROR, CONFLICT, ILLEGAL_JOB_TRANSITION, or
+   * the policy pack's refusal).
+   */
+  handOver(req: HandOverRequest, opts?: EmitOptions): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }>;
   affordances(req: TAffordancesRequest): Promise<TAffordancesResponse>;
   /** `canSee` limits the jobs to conversations the reader may read (undefined: all). */
   trajectory(tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): Promise<AgentTrajectory>;

@@ -1,5 +1,6 @@
 import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
+import { stateAfter } from "../job/transitions.js";
 import type { LedgerApi } from "../ledger/index.js";
 
 /**
@@ -137,7 +138,7 @@ export function createOfficeView(deps: {
   /** tenant, message_id → agent entity id, for agents' messages only (what a reply can point at). */
   const agentMessages = new Map<string, string>();
 
-  /** Mirrors foldJob for the summary's fields; the rebuild test checks the two agree. */
+  /** The summary's fields, folded as `evolve` folds them (state by the kernel's `stateAfter`). */
   function applyToJob(e: TStoredEvent, jobId: string): void {
     const k = key(e.tenant_id, jobId);
     if (e.event_type === "job.created") {
@@ -160,22 +161,11 @@ export function createOfficeView(deps: {
     const job = jobs.get(k);
     if (!job) return;
     job.updated_at = e.ts;
+    const next = stateAfter(e);
+    if (next) job.state = next;
     switch (e.event_type) {
       case "job.proposed":
         job.title = e.payload.proposed_card.title;
-        job.state = "proposed";
-        break;
-      case "job.approved":
-        job.state = "approved";
-        break;
-      case "job.rejected":
-        job.state = "rejected";
-        break;
-      case "job.state_changed":
-        job.state = e.payload.next_state;
-        break;
-      case "job.completed":
-        if (e.payload.finished_card.outcome.result === "completed") job.state = "completed";
         break;
       case "job.handed_over":
         job.owner_entity_id = e.payload.to_entity_id;

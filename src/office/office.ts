@@ -198,11 +198,11 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const emit = emitter.emit;
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
   const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
-  const actions = createJobClicks({ engine, context });
+  const actions = createJobClicks({ engine, context, ...(deps.defaultLocale ? { defaultLocale: deps.defaultLocale } : {}) });
   const ingest = createIngest({
     mcpTools: () => mcp.tools(),
     handleClick: (r) => actions.handle(r),
-    afterHandOver: (r) => actions.afterHandOver(r),
+    handOver: (r) => actions.handOver(r),
     ledger: deps.ledger,
     clock,
     context,
@@ -252,6 +252,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     checkJobAction(req) {
       actions.check(parseAction(req));
     },
+    handOver: (req, opts) => actions.handOver(req, opts),
     async affordances(req) {
       const r = ZAffordancesRequest.safeParse(req);
       if (!r.success) throw validationError(r.error.issues);

@@ -1,8 +1,9 @@
+import type { HandOverRequest } from "./office-api.js";
 import type { TIngestMessageRequest } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { Draft, EmitContext } from "./emitter.js";
-import { isOpenState } from "./job-machine.js";
+import { isOpenState } from "../job/transitions.js";
 import type { JobSummary } from "./office-view.js";
 import { explainJob, whyReply } from "./why.js";
 import type { LedgerApi } from "../ledger/index.js";
@@ -50,8 +51,8 @@ interface Deps {
   say: (agentId: string, text: string, jobId?: string) => Draft;
   /** The language of people whose profile names none. */
   defaultLocale?: Locale | undefined;
-  /** The card that replaces the agent's last one, once the hand-over is written. */
-  afterHandOver?: (r: { tenant_id: string; trace_id: string; job_id: string; causation_id: string }) => Promise<{ ids: string[] }>;
+  /** Hands a job over: the same step as the Hand over button (hand-over, line and card in one batch). */
+  handOver: (r: HandOverRequest) => Promise<{ ids: string[] }>;
 }
 
 /** The job a phrase means: the one it names (in this conversation), else the latest open one, else the latest. */
@@ -80,25 +81,19 @@ export function createPeopleCommands(deps: Deps) {
       .find((p) => p?.actor_type === "human" && (p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted));
     if (!person) return reply(t("office.handOver.nobody", { name: cmd.name, title: job.title }), job.job_id);
     if (person.entity_id === job.owner_entity_id) return reply(t("office.handOver.already", { title: job.title, person: person.display_name }), job.job_id);
-    const draft: Draft = {
-      event_type: "job.handed_over",
-      actor: { entity_id: sender.entity_id, actor_type: "human" },
-      job_id: job.job_id,
-      payload: { job_id: job.job_id, from_entity_id: job.owner_entity_id, to_entity_id: person.entity_id },
-    };
     let written: string[];
     try {
-      written = await deps.emit(ec, [draft]);
+      written = (await deps.handOver({ tenant_id: req.tenant_id, trace_id: ec.trace_id, job_id: job.job_id, actor_entity_id: sender.entity_id, to_entity_id: person.entity_id }))
+        .ids;
     } catch (e) {
-      // The ledger's refusal (who may hand over, the job's state) is the answer: nothing happened.
+      // The refusal (who may hand over, the job's state) is the answer: nothing happened.
       if (e instanceof AppError) return reply(t("office.handOver.refused", { title: job.title, person: person.display_name, reason: e.message }), job.job_id);
       throw e;
     }
     const ids = await deps.emit({ ...ec, causation_id: written[0]! }, [
       deps.say(agent.entity_id, t("office.handOver.done", { title: job.title, person: person.display_name }), job.job_id),
     ]);
-    const card = deps.afterHandOver ? (await deps.afterHandOver({ tenant_id: req.tenant_id, trace_id: ec.trace_id, job_id: job.job_id, causation_id: written[0]! })).ids : [];
-    return { ids: [...written, ...ids, ...card], notes: "Handed over", job_id: job.job_id };
+    return { ids: [...written, ...ids], notes: "Handed over", job_id: job.job_id };
   }
 
   async function why(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string }) {

@@ -3,8 +3,7 @@ import { CARD_ACTION_TYPES } from "../../contracts/cards.js";
 import type { TAffordancesRequest, TAffordancesResponse } from "../../contracts/office.js";
 import { AppError } from "../shared/errors.js";
 import type { ContextBuilder } from "./context-builder.js";
-import { mayClick } from "./governance-gate.js";
-import { isOpenState } from "./job-machine.js";
+import { isOpenState, mayClick } from "../job/transitions.js";
 import type { AgentTrajectory } from "./office-api.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 

@@ -168,7 +168,7 @@ describe("hand over and why", () => {
     })();
     await waitFor(() => text.includes("event: hello"), 5000, "hello");
     const r = await postJson(`${t.url}/v1/jobs/${jobId}/hand-over`, dan, { to_entity_id: ANA, note: "You know Maria" });
-    expect(r.status).toBe(200);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ job_id: jobId, owner_entity_id: ANA });
     const [handed] = ledgerEvents("job.handed_over");
     expect(handed.payload).toEqual({ job_id: jobId, from_entity_id: AGENT, to_entity_id: ANA, note: "You know Maria" });
@@ -176,7 +176,8 @@ describe("hand over and why", () => {
     const header = job.job ?? job;
     expect(header.owner.entity_id).toBe(ANA);
     expect(header.waiting_on).toEqual([{ entity_id: ANA, display_name: expect.any(String) }]);
-    expect(header.available_actions).toEqual([]);
+    // The agent no longer acts on it: only "Ask in chat" is left, on the card that names Ana.
+    expect(header.available_actions.map((b: any) => b.action.type)).toEqual(["chat.ask"]);
     await waitFor(() => text.includes("Handed to you"), 5000, "notification");
     ctrl.abort();
     const line = (await getJson(`${t.url}/v1/conversations/${group}/timeline`, ana)).body.items.map((i: any) => i.message?.body_text).filter(Boolean);

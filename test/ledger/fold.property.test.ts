@@ -3,14 +3,22 @@ import { describe, expect, it } from "vitest";
 import { ZUblEvent } from "../../contracts/events.js";
 import { JOB_STATES, TERMINAL_JOB_STATES } from "../../contracts/primitives.js";
 import { createFold, foldsEqual } from "../../src/ledger/fold.js";
-import { impliedJobState, type PolicyFold } from "../../src/ledger/policy/index.js";
+import { stateAfter } from "../../src/job/transitions.js";
+import { evolve, type JobView } from "../../src/job/view.js";
+import type { TStoredEvent } from "../../contracts/events.js";
+import { createOfficeView } from "../../src/office/office-view.js";
+import type { LedgerApi } from "../../src/ledger/index.js";
+import { applyJobs } from "../../src/gateway/projections/jobs.js";
+import { createTenantState } from "../../src/gateway/projections/state.js";
+import type { PolicyFold } from "../../src/ledger/policy/index.js";
 import { PACK, feed, happy, newEngine, type Raw } from "./policy/helpers.js";
 
 /**
  * Random sequences of job events (valid, stale, forged, out of order, from the wrong actor)
  * go through engine + fold in random all-or-nothing batches, like the ledger appends them.
  * Properties: no accepted event ever takes a job through a transition the pack's FSM does not
- * allow, and a fold rebuilt from the accepted events equals the live fold.
+ * allow, a fold rebuilt from the accepted events equals the live fold, and every other fold of
+ * job state (the kernel's `evolve`, Office's view, the gateway's projection) says the same state.
  */
 
 const T = "tnt_acme_001";
@@ -272,7 +280,7 @@ describe("fold + engine over random job event sequences (fast-check)", () => {
               fold.apply(d.event);
               pending.push(d.event);
               const after = fold.jobState(T, jobId);
-              if (impliedJobState(d.event)) {
+              if (stateAfter(d.event)) {
                 expect(STATES).toContain(after);
                 expect(legal(d.event.event_type, before, after as string), `${d.event.event_type}: ${before} → ${after}`).toBe(true);
               } else {
@@ -294,6 +302,20 @@ describe("fold + engine over random job event sequences (fast-check)", () => {
         for (const j of JOBS) {
           const s = fold.jobState(T, j);
           if (s !== undefined) expect(STATES).toContain(s);
+        }
+        // Every fold of job state reads the same events the same way: the ledger's, the job
+        // kernel's `evolve` (Office's jobs), Office's summaries and the gateway's projection.
+        const stored = accepted.map((e) => ZUblEvent.parse(e) as TStoredEvent);
+        const view = createOfficeView({ ledger: { replay: (fn: (e: TStoredEvent) => void) => stored.forEach(fn), subscribe: () => () => {} } as unknown as LedgerApi });
+        const projection = createTenantState(T);
+        for (const e of stored) applyJobs(projection, e);
+        for (const j of JOBS) {
+          const ledgerSays = fold.jobState(T, j);
+          const mine = stored.filter((e) => e.job_id === j || (e.payload as { job_id?: string }).job_id === j);
+          const kernel = mine.reduce<JobView | null>((v, e) => evolve(v, e), null);
+          expect(kernel?.state, `evolve ${j}`).toBe(ledgerSays);
+          expect(view.job(T, j)?.state, `Office's view ${j}`).toBe(ledgerSays);
+          if (ledgerSays !== undefined) expect(projection.jobs.get(j)?.state, `gateway ${j}`).toBe(ledgerSays);
         }
       }),
       { numRuns: 200 },

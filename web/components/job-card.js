@@ -19,10 +19,11 @@ const kindOf = (type) => (type === "job.formalize" || type === "job.tracking" ||
 /**
  * A job card: the seed's top row (title + state pill), the short job id, owner and time, the
  * type's body, and the button row. Unknown card types or fields render title, summary and
- * buttons only. Tapping the card (not a control in it) opens the Job Drawer.
- * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string, acted?: Set<string> }} props
+ * buttons only. Tapping the card (not a control in it) opens the Job Drawer. A live card shows
+ * `actions` when the server said what this person may do now (the Job Drawer's buttons).
+ * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string, acted?: Set<string>, actions?: import('../types.js').CardButton[] }} props
  */
-export function JobCard({ card, ts, live, jobState, acted }) {
+export function JobCard({ card, ts, live, jobState, acted, actions }) {
   const c = /** @type {any} */ (card);
   const body =
     c.card_type === "job.formalize" && c.job
@@ -34,7 +35,7 @@ export function JobCard({ card, ts, live, jobState, acted }) {
           : null;
   const open = () => navigate(`/jobs/${encodeURIComponent(card.job_id)}`);
   const owner = c.owner?.display_name ? t(c.owner.actor_type === "agent" ? "card.owner_agent" : "card.owner", { name: c.owner.display_name }) : null;
-  const buttons = Array.isArray(c.buttons) ? c.buttons : [];
+  const buttons = live && actions ? actions : Array.isArray(c.buttons) ? c.buttons : [];
   return html`<article class=${`card card-${String(c.card_type ?? "unknown").replace(".", "-")}${live ? "" : " card-stale"}`}
       data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id} tabIndex="-1"
       aria-label=${t("card.label", { kind: kindOf(c.card_type), title: c.title ?? "" })}

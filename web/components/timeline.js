@@ -89,9 +89,12 @@ export function Timeline({ s, cid, jobs }) {
     if (it.deleted) return html`<${DeletedBubble} ts=${it.ts} mine=${mine} sender=${sender} />`;
     if (m.kind === "card" && m.card) {
       const job = s.jobs[m.card.job_id];
-      const isLatest = latest[m.card.job_id] === m.card.card_id;
-      const live = isLatest && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
-      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} acted=${acted} /></div>`;
+      // The server names the card that speaks for the job now and what I may do on it (the same
+      // actions as the Job Drawer); every other card of the job is an earlier step and inert.
+      const current = job?.actions_card_id ? job.actions_card_id === m.card.card_id : latest[m.card.job_id] === m.card.card_id;
+      const live = current && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
+      const actions = live && Array.isArray(job?.available_actions) ? job.available_actions : undefined;
+      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} acted=${acted} actions=${actions} /></div>`;
     }
     if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
     if (m.kind === "artifact" && m.artifact)

@@ -1,27 +1,16 @@
-import type { TCardButton, TJobCard } from "../../../contracts/cards.js";
+import type { TJobCard } from "../../../contracts/cards.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
-import type { TJobState } from "../../../contracts/primitives.js";
+import { stateAfter } from "../../job/transitions.js";
+import { summarize, type Viewer } from "../../job/summarize.js";
 import type { CardRow, Delta, JobRow, TenantState } from "./state.js";
 
-const TRACKING_STATES: readonly TJobState[] = ["approved", "in_progress", "waiting_input"];
-const TERMINAL: readonly TJobState[] = ["completed", "rejected", "cancelled", "failed"];
-
 /**
- * The buttons the UI may show for a job now: the latest card's, when that card still fits the
- * job's state (the UI never invents actions, and a stale card's buttons would be refused).
+ * The job's header as `viewer` sees it: its state, owner and who it waits on, and the buttons
+ * this person may press now (the job kernel's `summarize`: the chat card shows exactly these).
+ * Without a viewer the actions are those of a person with no workspace roles.
  */
-function availableActions(job: JobRow): TCardButton[] {
-  const card = job.last_card;
-  // A handed-over job's cards are its agent's, and its agent no longer acts on it.
-  if (!card || job.handed_over) return [];
-  const fits =
-    (card.card_type === "job.formalize" && job.state === "proposed") ||
-    (card.card_type === "job.tracking" && TRACKING_STATES.includes(job.state)) ||
-    (card.card_type === "job.finished" && TERMINAL.includes(job.state));
-  return fits ? card.buttons : [];
-}
-
-export function jobHeader(state: TenantState, job: JobRow): Record<string, unknown> {
+export function jobHeader(state: TenantState, job: JobRow, viewer?: Viewer): Record<string, unknown> {
+  const summary = summarize(job, viewer ?? { entity_id: "", roles: [] });
   return {
     job_id: job.job_id,
     conversation_id: job.conversation_id,
@@ -30,11 +19,16 @@ export function jobHeader(state: TenantState, job: JobRow): Record<string, unkno
     updated_at: job.updated_at,
     owner: ownerOf(state, job),
     ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
-    available_actions: availableActions(job),
-    ...(job.last_card ? { actions_card_id: job.last_card.card_id } : {}),
+    available_actions: summary.actions,
+    ...(summary.card_id ? { actions_card_id: summary.card_id } : {}),
     ...(job.last_error_code ? { last_error_code: job.last_error_code } : {}),
     ...(job.handed_over ? { handed_over: job.handed_over } : {}),
   };
+}
+
+/** A member as `summarize` sees them: their id and roles (none for someone unknown). */
+export function viewerOf(state: TenantState, entityId: string): Viewer {
+  return { entity_id: entityId, roles: state.entities.get(entityId)?.roles ?? [] };
 }
 
 export function ownerOf(state: TenantState, job: JobRow) {
@@ -91,6 +85,9 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
     deltas.push({ event: "artifact.added", data: { tenant_id: state.tenant_id, job_id: jobId, artifact }, ...audience(state, job) });
   };
 
+  // The state moves by the job kernel's one rule, the same in every fold.
+  const next = stateAfter(ev);
+  if (next && ev.event_type !== "job.created") job.state = next;
   switch (ev.event_type) {
     case "job.created": {
       const p = ev.payload;
@@ -110,20 +107,14 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
       if (c.job.due_at) job.due_at = c.job.due_at;
       if (c.parent_job_id) job.parent_job_id = c.parent_job_id;
       job.owner_entity_id = c.owner.entity_id;
-      job.state = "proposed";
       job.last_card = cardRow(c, ev.conversation_id);
       break;
     }
     case "job.approved":
       job.approved_by = ev.actor.entity_id;
-      if (job.state === "proposed") job.state = "approved";
-      break;
-    case "job.rejected":
-      job.state = "rejected";
       break;
     case "job.state_changed": {
       const p = ev.payload;
-      job.state = p.next_state;
       if (p.reason_code) job.reason_code = p.reason_code;
       job.last_state_ms = ms;
       if (p.next_state === "waiting_input") job.waiting_since_ms = ms;
@@ -145,7 +136,6 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
     }
     case "job.completed": {
       const c = ev.payload.finished_card;
-      job.state = c.outcome.result;
       job.last_card = cardRow(c, ev.conversation_id);
       job.outcome = { result: c.outcome.result, summary: c.outcome.summary };
       delete job.waiting_on;
@@ -183,8 +173,34 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
   job.updated_at = ev.ts;
   job.last_activity_at = ev.ts;
   job.source_event_id = ev.event_id;
-  deltas.unshift({ event: "job.update", data: { tenant_id: state.tenant_id, job: jobHeader(state, job) }, ...audience(state, job) });
+  deltas.unshift(...jobUpdates(state, job));
   return deltas;
+}
+
+/**
+ * One job.update frame per group of members who may do the same things with the job (usually
+ * one or two: approvers and everyone else), each carrying that group's actions. What a member
+ * may do depends on the job and their roles only, so the header is made once per set of roles.
+ */
+function jobUpdates(state: TenantState, job: JobRow): Delta[] {
+  const conv = state.conversations.get(job.conversation_id);
+  if (!conv) return [{ event: "job.update", data: { tenant_id: state.tenant_id, job: jobHeader(state, job) } }];
+  const byRoles = new Map<string, Set<string>>();
+  for (const id of conv.participants) {
+    const k = (state.entities.get(id)?.roles ?? []).join("\u0000");
+    const members = byRoles.get(k);
+    if (members) members.add(id);
+    else byRoles.set(k, new Set([id]));
+  }
+  const byActions = new Map<string, { header: Record<string, unknown>; members: Set<string> }>();
+  for (const members of byRoles.values()) {
+    const header = jobHeader(state, job, viewerOf(state, members.values().next().value as string));
+    const k = JSON.stringify(header.available_actions);
+    const g = byActions.get(k);
+    if (g) for (const m of members) g.members.add(m);
+    else byActions.set(k, { header, members });
+  }
+  return [...byActions.values()].map((g) => ({ event: "job.update", data: { tenant_id: state.tenant_id, job: g.header }, audience: g.members }));
 }
 
 function audience(state: TenantState, job: JobRow): { audience?: ReadonlySet<string> } {

@@ -5,7 +5,6 @@
 export { createPolicyEngine } from "./engine.js";
 export { loadPolicyPack, parsePolicyPack, type PolicyPack } from "./pack.js";
 export { RULE_TYPES } from "./rules/index.js";
-export { impliedJobState } from "./job-transition.js";
 export type {
   PackPolicyEngine,
   PolicyFold,

@@ -1,9 +1,12 @@
 import type { TJobActionRequest } from "../../../contracts/office.js";
 import { AppError } from "../../shared/errors.js";
 import type { ContextBuilder, EntityProfile } from "../context-builder.js";
-import type { EmitContext } from "../emitter.js";
+import type { EmitContext, EmitOptions } from "../emitter.js";
+import type { HandOverRequest } from "../office-api.js";
+import { pickLocale } from "../../shared/i18n.js";
 import { checkAddress, invalidInputError } from "../governance-gate.js";
-import { slotForInputKey, type JobSlots, type JobView } from "../job-machine.js";
+import { slotForInputKey } from "../../job/view.js";
+import type { JobSlots, JobView } from "../job-machine.js";
 import type { JobEngine } from "../job-engine.js";
 import { extractMeetingSlots } from "../planner/slots.js";
 import { checkClickCommand } from "./decide.js";
@@ -24,7 +27,7 @@ export interface HandOverWork {
  * decide and carry it out under the job's lock. Human clicks are written as the person, with
  * the card, button and action that caused them; what Office decides is written as the agent.
  */
-export function createJobClicks(deps: { engine: JobEngine; context: ContextBuilder }) {
+export function createJobClicks(deps: { engine: JobEngine; context: ContextBuilder; defaultLocale?: string }) {
   const { engine, context } = deps;
 
   function load(req: TJobActionRequest): { job: JobView; agent: EntityProfile; click: Click } {
@@ -158,9 +161,46 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
     });
   }
 
+  /** The agent that wrote the job's cards (it writes the card that replaces its last one). */
+  function cardAgent(job: JobView): EntityProfile | undefined {
+    const authorId = [...job.cards.values()].reverse().find((c) => c.author?.actor_type === "agent")?.author?.entity_id;
+    const id = authorId ?? job.owner_entity_id;
+    const p = context.profile(job.tenant_id, id);
+    return p?.actor_type === "agent" ? p : undefined;
+  }
+
   /**
-   * After a hand-over: the agent that wrote the job's cards replaces its last one with a card
-   * naming the new holder (once; a repeated call finds it written and does nothing).
+   * Hand over (the button, the REST route and the chat's "hand this over to Ana"): checks who it
+   * goes to, then lets the decider write the hand-over, its line and the replacing card at once.
+   */
+  async function handOver(req: HandOverRequest, opts?: EmitOptions): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }> {
+    return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
+      const job = context.job(req.tenant_id, req.job_id);
+      if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
+      const by = context.profile(req.tenant_id, req.actor_entity_id);
+      if (!by) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
+      const to = context.profile(req.tenant_id, req.to_entity_id);
+      if (to?.actor_type !== "human" || !context.participants(req.tenant_id, job.conversation_id).includes(to.entity_id)) {
+        throw new AppError("VALIDATION_ERROR", "A job goes only to a person of its conversation", { field: "to_entity_id" });
+      }
+      const agent = cardAgent(job);
+      if (!agent) throw new AppError("NOT_FOUND", "The job’s agent is not registered.", { job_id: req.job_id });
+      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id };
+      const cmd = {
+        type: "hand_over" as const,
+        by: { entity_id: by.entity_id, actor_type: by.actor_type, display_name: by.display_name || by.entity_id, roles: by.roles },
+        to: { entity_id: to.entity_id, display_name: to.display_name || to.entity_id },
+        ...(req.note ? { note: req.note } : {}),
+        locale: pickLocale(by.locale, deps.defaultLocale),
+      };
+      const r = await engine.run(job, agent, cmd, ec, opts);
+      return { ids: r.ids, job_id: job.job_id, owner_entity_id: to.entity_id };
+    });
+  }
+
+  /**
+   * A hand-over an earlier version wrote without its card (from its inbox): the agent that wrote
+   * the job's cards replaces its last one (once; a repeated call finds it written).
    */
   async function afterHandOver(req: HandOverWork): Promise<{ ids: string[] }> {
     return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
@@ -169,13 +209,12 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       const cards = [...job.cards.values()];
       const last = cards.at(-1);
       if (!last || (last.owner.entity_id === job.handed_over.to_entity_id && last.buttons.every((b) => b.action.type === "chat.ask"))) return { ids: [] };
-      const authorId = [...cards].reverse().find((c) => c.author?.actor_type === "agent")?.author?.entity_id;
-      const agent = authorId ? context.profile(req.tenant_id, authorId) : undefined;
+      const agent = cardAgent(job);
       if (!agent) return { ids: [] };
       const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id, causation_id: req.causation_id };
       return { ids: (await engine.run(job, agent, { type: "handed_over" }, ec)).ids };
     });
   }
 
-  return { handle, check, resendOutbox, afterHandOver };
+  return { handle, check, resendOutbox, handOver, afterHandOver };
 }

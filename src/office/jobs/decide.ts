@@ -3,7 +3,8 @@ import { AppError } from "../../shared/errors.js";
 import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
 import type { Draft } from "../emitter.js";
 import { checkClick, checkClicker, invalidInputError, validateInput } from "../governance-gate.js";
-import { missingMeetingInputs, slotForInputKey, type JobSlots, type JobView } from "../job-machine.js";
+import { slotForInputKey } from "../../job/view.js";
+import { missingMeetingInputs, type JobSlots, type JobView } from "../job-machine.js";
 import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
@@ -13,7 +14,7 @@ import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
 import { recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
-import { handedOverCard } from "./hand-over.js";
+import { handedOverCard, handOver } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
@@ -27,6 +28,7 @@ import { inviteAttendees } from "../meeting-intake.js";
  * folds the events back into the job, so `decide` then `evolve` is the whole machine.
  */
 export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
+  if (cmd.type === "hand_over") return handOver(job, cmd, ctx);
   if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
     // A person holds the job now: its agent writes nothing more for it, whoever asks.

@@ -73,7 +73,12 @@ export type JobCommand =
   | { type: "resume_call" }
   /** The tool answered; `breaker_open` is the provider's circuit after counting this failure. */
   | { type: "record_outcome"; call: PlannedCall; outcome: ToolOutcome & { latency_ms: number }; breaker_open: boolean }
-  /** A person took the job over: the card that replaces the agent's last one. */
+  /**
+   * A person hands the job to another person (or takes it): `job.handed_over`, a line in the
+   * conversation in the giver's language, and the card that replaces the agent's last one.
+   */
+  | { type: "hand_over"; by: Clicker; to: { entity_id: string; display_name: string }; note?: string; locale?: string }
+  /** A hand-over written by an earlier version without its card: the card that replaces the agent's last one. */
   | { type: "handed_over" }
   /** Resend from the Outbox screen. */
   | { type: "resend_mail" }

@@ -1,6 +1,6 @@
 import type { TCardActionType } from "../../../contracts/cards.js";
 import { JOB_STATES, type TJobState } from "../../../contracts/primitives.js";
-import { isActionAllowed } from "../job-machine.js";
+import { isActionAllowed } from "../../job/transitions.js";
 import type { PlanJobRef } from "../planner/planner.js";
 import type { ActionSummary } from "./types.js";
 import type { TargetSource } from "./thread-context.js";

@@ -1,4 +1,4 @@
-import { isOpenState } from "../job-machine.js";
+import { isOpenState } from "../../job/transitions.js";
 import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
 import { extractMeetingSlots } from "./slots.js";
 import { describeWhen, parseWhen } from "../when/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createFold } from "../../../src/ledger/fold.js";
-import { impliedJobState } from "../../../src/ledger/policy/index.js";
+import { stateAfter } from "../../../src/job/transitions.js";
 import { loadScenarios, newEngine } from "./helpers.js";
 
 describe("the seed's golden path and failure path pass the pack, in order, from an empty tenant", () => {
@@ -15,7 +15,7 @@ describe("the seed's golden path and failure path pass the pack, in order, from 
         expect(d.warnings).toEqual([]);
         if (!d.ok) return;
         fold.apply(d.event);
-        if (impliedJobState(d.event)) states.push(fold.jobState(s.tenant_id, "job_sched_4c1b") as string);
+        if (stateAfter(d.event)) states.push(fold.jobState(s.tenant_id, "job_sched_4c1b") as string);
       }
       const last = states.at(-1);
       expect(last).toBe({ happy_path: "completed", failure_retryable: "completed", failure_auth_required: "cancelled", failure_retries_exhausted: "failed" }[s.scenario]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { EntityProfile } from "../../../src/office/context-builder.js";
 import type { Draft } from "../../../src/office/emitter.js";
-import { foldJob, type JobEvent, type JobView } from "../../../src/office/job-machine.js";
+import type { JobEvent } from "../../../src/job/view.js";
+import { foldJob, type JobView } from "../../../src/office/job-machine.js";
 import { draftsFor } from "../../../src/office/jobs/basics.js";
 import { decide } from "../../../src/office/jobs/decide.js";
 import { openToolJob, type ToolCallSpec } from "../../../src/office/jobs/mcp-step.js";

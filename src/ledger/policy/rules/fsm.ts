@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { JOB_STATES } from "../../../../contracts/primitives.js";
-import { impliedJobState } from "../job-transition.js";
+import { stateAfter } from "../../../job/transitions.js";
 import { fieldPath } from "../paths.js";
 import { jobIdOf, type RuleType } from "../rule.js";
 
@@ -29,7 +29,7 @@ const ZSpec = z.strictObject({
 type Spec = z.infer<typeof ZSpec>;
 
 /**
- * The job state machine. What state an event leads to is `impliedJobState` (shared with the
+ * The job state machine. What state an event leads to is the job kernel's `stateAfter` (shared with every
  * fold); this rule decides whether (current → next) is legal. Terminal states have no way out.
  */
 export const fsm: RuleType<Spec> = {
@@ -54,7 +54,7 @@ export const fsm: RuleType<Spec> = {
       const job = ctx.fold.job(ctx.tenantId, jobId);
       if (ctx.eventType === "job.created") return job ? "job_id already names a job" : null;
       if (!job) return "job_id does not name a job of this tenant";
-      const next = impliedJobState(ctx.event as { event_type: string; payload?: unknown });
+      const next = stateAfter(ctx.event as { event_type: string; payload?: unknown });
       if (!next) return null; // not a state-moving event
       const cur = job.state;
       const prev = prevField?.get(ctx.event);
