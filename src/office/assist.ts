@@ -129,23 +129,19 @@ export function createAssist(deps: {
           ...(fresh.parent_job_id ? { parent_job_id: fresh.parent_job_id } : {}),
         });
         const card = applyCardChange(built, rc.formalize, cardChangeOf(s, deps.clock.now(), clean));
-        const human: Draft = {
-          event_type: "job.changes_requested",
-          actor: { entity_id: req.actor_entity_id, actor_type: "human" },
-          job_id: fresh.job_id,
-          payload: {
-            job_id: fresh.job_id,
-            changes_text: clean(`Assist: ${s.preview}`).slice(0, 2000),
-            card_id: rc.formalize.card_id,
-            button_id: rc.button.button_id,
-            action: rc.button.action,
+        const r = await engine.run(
+          fresh,
+          agent,
+          {
+            type: "revise_proposal",
+            by: { entity_id: req.actor_entity_id, actor_type: "human" },
+            text: clean(`Assist: ${s.preview}`),
+            card,
+            via: { card_id: rc.formalize.card_id, button_id: rc.button.button_id, action: rc.button.action },
           },
-        };
-        return {
-          ids: await deps.emit(ec, [human, ...engine.cardDrafts(agent.entity_id, fresh.job_id, "job.proposed", card)]),
-          job_id: fresh.job_id,
-          notes: "Re-proposed the job with the suggestion",
-        };
+          ec,
+        );
+        return { ids: r.ids, job_id: fresh.job_id, notes: "Re-proposed the job with the suggestion" };
       }
       // A proposal of a next step (or a change a job past its proposal can no longer take on a
       // card) is the agent's chat message: the person acts on it, Apply does not.

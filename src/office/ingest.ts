@@ -100,7 +100,7 @@ export function createIngest(deps: {
       ...localeSlot(lang),
     };
     const at = { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id };
-    const r = await engine.openToolJob(agent, at, spec, { entity_id: sender.entity_id, actor_type: "human" }, ec);
+    const r = await engine.open(agent, { type: "open_tool_job", at, spec, by: { entity_id: sender.entity_id, actor_type: "human" } }, ec);
     return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
   }
 
@@ -284,20 +284,21 @@ export function createIngest(deps: {
         if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name, t))]), notes: "Nobody to hand it to" };
         // The job is opened in the person's chat with the agent first; the reply here is built
         // from the job it created, so it never says "handed over" for something not written.
-        const p = engine.proposeDrafts(
+        const p = await engine.open(
           agent,
-          { tenant_id: req.tenant_id, conversation_id: target.conversation_id },
           {
-            title: `From ${sender.display_name}: ${request}`.slice(0, 120),
-            kind: "handoff",
-            goal: copy.handoffGoal(sender.display_name, request, t),
-            slots: { requested_by: sender.entity_id, request },
+            type: "propose",
+            at: { tenant_id: req.tenant_id, conversation_id: target.conversation_id },
+            spec: {
+              title: `From ${sender.display_name}: ${request}`.slice(0, 120),
+              kind: "handoff",
+              goal: copy.handoffGoal(sender.display_name, request, t),
+              slots: { requested_by: sender.entity_id, request },
+            },
           },
-        );
-        const made = await deps.emit(
           { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: target.conversation_id, ...(cause ? { causation_id: cause } : {}) },
-          p.drafts,
         );
+        const made = p.ids;
         const created = context.job(req.tenant_id, p.job_id);
         if (!created) return { ids: made, notes: "Handoff not recorded" };
         const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title, t), undefined, false)]);
@@ -314,7 +315,7 @@ export function createIngest(deps: {
           ...(decision.kind === "schedule_meeting" && reminder ? { remind_minutes: reminder.minutes } : {}),
         };
         const remindWords = decision.kind === "schedule_meeting" && reminder ? [t("office.reminder.constraint", { name: sender.display_name, minutes: reminder.minutes })] : [];
-        const p = engine.proposeDrafts(agent, req, {
+        const spec = {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,
           goal: engine.sanitizeText(req.tenant_id, decision.goal).text.slice(0, 500),
@@ -322,8 +323,9 @@ export function createIngest(deps: {
           ...(decision.constraints || remindWords.length
             ? { constraints: [...(decision.constraints ?? []).map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)), ...remindWords] }
             : {}),
-        });
-        return { ids: await deps.emit(ec, p.drafts), notes: "Proposed a job card", job_id: p.job_id };
+        };
+        const p = await engine.open(agent, { type: "propose", at: { tenant_id: req.tenant_id, conversation_id: req.conversation_id }, spec }, ec);
+        return { ids: p.ids, notes: "Proposed a job card", job_id: p.job_id };
       }
       case "continue_job": {
         const jobId = decision.job_id;

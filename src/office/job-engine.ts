@@ -12,13 +12,11 @@ import { createJobMailer } from "./job-mail.js";
 import type { MailTransport } from "./mail/index.js";
 import { createJobProposals } from "./job-proposals.js";
 import { foldJob, type JobSlots, type JobView } from "./job-machine.js";
-import { decide } from "./jobs/decide.js";
-import { openToolJob as openToolJobDecision, type ToolCallSpec } from "./jobs/mcp-step.js";
+import { decide, decideOpen } from "./jobs/decide.js";
 import { createMcpRunner } from "./jobs/mcp-runner.js";
 import { mayUse } from "./mcp/agent-tools.js";
 import type { McpHub } from "./mcp/hub.js";
-import type { TActor } from "../../contracts/primitives.js";
-import type { DecideContext, Decision, JobCommand } from "./jobs/model.js";
+import type { DecideContext, Decision, JobCommand, OpenCommand } from "./jobs/model.js";
 import { meetingToolOf } from "./jobs/meeting-change.js";
 import { priorUnknowns } from "./jobs/basics.js";
 import type { EntityProfile } from "./context-builder.js";
@@ -157,10 +155,10 @@ export function createJobEngine(deps: EngineDeps) {
       })
     : undefined;
 
-  /** A new tool job a person asked for (/run): proposed, or started at once when the tool is auto. */
-  async function openToolJob(agent: EntityProfile, at: { tenant_id: string; conversation_id: string; trace_id: string }, spec: ToolCallSpec, by: TActor, ec: EmitContext) {
-    const decision = openToolJobDecision(decideContext(at.tenant_id, agent), at, spec, by);
-    const job = foldJob(decision.events.map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id }))) as JobView;
+  /** A job's birth (a proposal, or a tool job a person asked for with /run), decided and carried out. */
+  async function open(agent: EntityProfile, cmd: OpenCommand, ec: EmitContext): Promise<Decision & { job_id: string; ids: string[] }> {
+    const decision = decideOpen(cmd, decideContext(cmd.at.tenant_id, agent));
+    const job = foldJob(decision.events.map((e) => ({ ...e, tenant_id: cmd.at.tenant_id, trace_id: ec.trace_id }))) as JobView;
     return { ...decision, ids: await carryOut(job, agent, decision, ec) };
   }
 
@@ -248,10 +246,9 @@ export function createJobEngine(deps: EngineDeps) {
     /** Any text into the vault (a tool's exact arguments): its reference. */
     vaultText: (tenantId: string, text: string) => deps.vault.put(tenantId, "text", text).vault_ref,
     intakeSlots,
-    proposeDrafts: proposals.proposeDrafts,
     formalizeCardFor: proposals.formalizeCardFor,
     run,
-    openToolJob,
+    open,
     rearm: (tenantIds: string[]) => scheduler.rearm(tenantIds),
     hasTimer: (t: string, j: string) => scheduler.has(t, j),
     mail,

@@ -164,7 +164,7 @@ describe("Messenger in a real browser", () => {
     await asAna.ctx.close();
   });
 
-  test("a member's Approve is refused on the card itself, and no bubble says it happened", async () => {
+  test("each person's card offers exactly the drawer's actions: a member has no Approve, an approver has", async () => {
     const api = async (token: string, path: string, body: unknown) =>
       (
         await fetch(`${server.url}${path}`, {
@@ -181,15 +181,44 @@ describe("Messenger in a real browser", () => {
       kind: "text",
       body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?",
     });
-    const { ctx, page } = await signedIn(browser, server.url, ana().token);
-    await page.goto(`${server.url}/c/${made.conversation_id}`);
-    const formalize = card(page, "formalize");
-    await formalize.waitFor({ timeout: 15_000 });
-    await formalize.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => textOf(formalize.getByRole("alert"))).toMatch(/Only an approver or an admin of this workspace can approve/);
-    expect(await page.locator(".msg-action", { hasText: "approved" }).count()).toBe(0);
-    await expect.poll(() => formalize.getByRole("button", { name: "Approve" }).isEnabled()).toBe(true);
-    await ctx.close();
+    /** The action buttons on the proposal card and in its Job Drawer, as this person sees them. */
+    const offered = async (token: string) => {
+      const { ctx, page } = await signedIn(browser, server.url, token);
+      await page.goto(`${server.url}/c/${made.conversation_id}`);
+      const formalize = card(page, "formalize");
+      await formalize.waitFor({ timeout: 15_000 });
+      const onCard = (await formalize.locator(".card-buttons button").allTextContents()).map((x) => x.trim());
+      await formalize.locator(".card-details").click();
+      const actions = page.getByRole("region", { name: "Actions" });
+      await actions.waitFor();
+      const inDrawer = (await actions.locator("button").allTextContents()).map((x) => x.trim());
+      await ctx.close();
+      return { onCard, inDrawer };
+    };
+    const member = await offered(ana().token);
+    expect(member.onCard).not.toContain("Approve");
+    expect(member.onCard).not.toContain("Reject");
+    expect(member.onCard.length).toBeGreaterThan(0);
+    expect(member.inDrawer).toEqual(member.onCard);
+    const approver = await offered(dan().token);
+    expect(approver.onCard).toEqual(expect.arrayContaining(["Approve", "Reject", ...member.onCard]));
+    expect(approver.inDrawer).toEqual(approver.onCard);
+    // A click the card does not offer is still refused by the server, and nothing says it happened.
+    const job = (await (await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, { headers: { authorization: `Bearer ${dan().token}` } })).json()) as any;
+    const proposal = job.items.map((i: any) => i.message?.card).find((c: any) => c?.card_type === "job.formalize");
+    const approve = proposal.buttons.find((b: any) => b.action.type === "job.approve");
+    const forged = await api(ana().token, `/v1/jobs/${proposal.job_id}/actions`, {
+      conversation_id: made.conversation_id,
+      card_id: proposal.card_id,
+      button_id: approve.button_id,
+      action: approve.action,
+    });
+    expect(forged.error.code).toBe("UNAUTHORIZED_ACTION");
+    expect(
+      ((await (await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, { headers: { authorization: `Bearer ${dan().token}` } })).json()) as any).items.some(
+        (i: any) => i.message?.action,
+      ),
+    ).toBe(false);
   });
 
   test("the composer sends while a job is running", async () => {

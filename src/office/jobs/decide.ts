@@ -9,10 +9,10 @@ import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import { describeWhen } from "../when/index.js";
-import type { Click, DecideContext, Decision, JobCommand, JobEffect, Prepared } from "./model.js";
+import type { Click, DecideContext, Decision, JobCommand, JobEffect, OpenCommand, Prepared } from "./model.js";
 import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
-import { recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
+import { openToolJob, recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
 import { handedOverCard, handOver } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
@@ -41,6 +41,8 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
   switch (cmd.type) {
     case "click":
       return decideClick(job, cmd.click, cmd.prepared, ctx);
+    case "revise_proposal":
+      return reviseProposal(job, cmd, ctx);
     case "answer_in_chat":
       return answerInChat(job, cmd, ctx);
     case "retry_due": {
@@ -71,6 +73,29 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
     case "mail_outcome":
       return mailOutcome(job, cmd.delivery, cmd.attempt, cmd.outcome, ctx);
   }
+}
+
+/**
+ * A job's birth: the events that open it (and, for an auto tool, start its call). Nothing exists
+ * to decide against yet, so this is the decider's other entry.
+ */
+export function decideOpen(cmd: OpenCommand, ctx: DecideContext): Decision & { job_id: string } {
+  if (cmd.type === "open_tool_job") return openToolJob(ctx, cmd.at, cmd.spec, cmd.by);
+  const p = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) }).proposeDrafts(ctx.agent, cmd.at, cmd.spec);
+  return { events: p.drafts, effects: [], job_id: p.job_id };
+}
+
+/** Assist's Apply on a proposal: recorded as the person's change request, answered with the new proposal. */
+function reviseProposal(job: JobView, cmd: Extract<JobCommand, { type: "revise_proposal" }>, ctx: DecideContext): Decision {
+  if (job.state !== "proposed")
+    throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; only a proposal can be revised.`, { job_id: job.job_id, state: job.state });
+  const asked: Draft = {
+    event_type: "job.changes_requested",
+    actor: cmd.by,
+    job_id: job.job_id,
+    payload: { job_id: job.job_id, changes_text: cmd.text.slice(0, 2000), ...cmd.via },
+  };
+  return { events: [asked, ...draftsFor(ctx).cardDrafts(ctx.agent.entity_id, job.job_id, "job.proposed", cmd.card)], effects: [] };
 }
 
 /**

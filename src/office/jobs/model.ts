@@ -1,4 +1,4 @@
-import type { TCardAction } from "../../../contracts/cards.js";
+import type { TCardAction, TJobCard } from "../../../contracts/cards.js";
 import type { TRedactedValue } from "../../../contracts/events.js";
 import type { TActor } from "../../../contracts/primitives.js";
 import type { TWhen } from "../../../contracts/when.js";
@@ -11,6 +11,8 @@ import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { ToolDefinition, ToolErrorCode, ToolOutcome } from "../tools/tool.js";
 import type { McpToolInfo } from "../mcp/hub.js";
 import type { BookedMeeting } from "./meeting-change.js";
+import type { ProposalSpec } from "../job-proposals.js";
+import type { ToolCallSpec } from "./mcp-step.js";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 
 /**
@@ -80,6 +82,8 @@ export type JobCommand =
   | { type: "hand_over"; by: Clicker; to: { entity_id: string; display_name: string }; note?: string; locale?: string }
   /** A hand-over written by an earlier version without its card: the card that replaces the agent's last one. */
   | { type: "handed_over" }
+  /** Assist's Apply on a proposal: the person's change request and the proposal it leads to (card built by Assist). */
+  | { type: "revise_proposal"; by: TActor; text: string; card: TJobCard; via: { card_id: string; button_id: string; action: TCardAction } }
   /** Resend from the Outbox screen. */
   | { type: "resend_mail" }
   /** An MCP tool reported progress during a call. */
@@ -95,6 +99,13 @@ export type JobCommand =
 export type McpOutcome =
   | { ok: true; text: string; content_types: string[]; artifacts: TArtifactRef[]; truncated?: boolean; latency_ms: number }
   | { ok: false; error: { error_code: ToolErrorCode; message_safe: string; retryable: boolean }; latency_ms: number };
+
+/** Commands that open a job: there is no job yet to decide against. */
+export type OpenCommand =
+  /** A proposal for approval (a meeting, a handoff, generic work). */
+  | { type: "propose"; at: { tenant_id: string; conversation_id: string }; spec: ProposalSpec }
+  /** A person asked for one MCP tool: proposed, or started at once when the tool is auto. */
+  | { type: "open_tool_job"; at: { tenant_id: string; conversation_id: string; trace_id: string }; spec: ToolCallSpec; by: TActor };
 
 export type JobEffect =
   /** Run the tool; its outcome comes back as `record_outcome` against `job`. */
