@@ -290,6 +290,10 @@ export const ZJobDrawerResponse = z.object({
   priority: ZPriority.optional(),
   parent_job_id: ZJobId.optional(),
   available_actions: z.array(ZCardButton),
+  /** The card whose buttons `available_actions` are (the job's latest card); every other card of the job is an earlier step. */
+  actions_card_id: ZCardId.optional(),
+  /** Proposed, approved, in progress or waiting for input: the job can still change hands. */
+  open: z.boolean().optional(),
   /** A finished job's outcome, as its Finished card recorded it (for a booking: the booked time and the room). */
   outcome: z.object({ result: z.enum(["completed", "failed", "cancelled", "rejected"]), summary: z.string() }).optional(),
   timeline: z.array(ZJobTimelineItem),

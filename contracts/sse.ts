@@ -45,7 +45,11 @@ export const ZSseJobUpdate = z.object({
     state: ZJobState,
     updated_at: ZIsoTime,
     waiting_on: z.array(z.object({ entity_id: ZEntityId, display_name: z.string() })).optional(),
+    /** What this reader may press now, on the card `actions_card_id` (the same as the Job Drawer's). */
     available_actions: z.array(ZCardButton),
+    actions_card_id: z.string().optional(),
+    /** Proposed, approved, in progress or waiting for input. */
+    open: z.boolean().optional(),
   }),
 });
 export const ZSsePresenceUpdate = z.object({

@@ -38,7 +38,7 @@
 /**
  * The job header the UI tracks for chips, drawer and stale-button detection.
  * @typedef {{ job_id: string, conversation_id?: string, title?: string, state: JobState,
- *   updated_at?: string, available_actions?: CardButton[], actions_card_id?: string, waiting_on?: {entity_id:string,display_name:string}[] }} JobHead
+ *   updated_at?: string, available_actions?: CardButton[], actions_card_id?: string, open?: boolean, waiting_on?: {entity_id:string,display_name:string}[] }} JobHead
  */
 
 /**

@@ -6,20 +6,19 @@ import { navigate } from "../router.js";
 import { getState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
 
-const OPEN = ["proposed", "approved", "in_progress", "waiting_input"];
-
 /**
  * "Hand over" and "Why?" on a job card. Hand over opens a picker of the people in the job's
  * conversation (not its owner); Why? shows the job's causal chain as the server reads it from
- * the ledger, each line a link into the Job Drawer.
- * @param {{ jobId: string, title: string, ownerId?: string, jobState?: string }} props
+ * the ledger, each line a link into the Job Drawer. Hand over is offered while the server says the
+ * job is open.
+ * @param {{ jobId: string, title: string, ownerId?: string, jobOpen?: boolean }} props
  */
-export function CardPeopleActions({ jobId, title, ownerId, jobState }) {
+export function CardPeopleActions({ jobId, title, ownerId, jobOpen }) {
   const [open, setOpen] = useState(/** @type {null | 'hand-over' | 'why'} */ (null));
   const close = () => setOpen(null);
   return html`<div class="card-people-actions" onClick=${(/** @type {Event} */ e) => e.stopPropagation()}>
     ${
-      jobState && OPEN.includes(jobState)
+      jobOpen
         ? html`<button type="button" class="btn btn-small btn-secondary" aria-haspopup="dialog" onClick=${() => setOpen("hand-over")}>${t("people.card.handOver")}</button>`
         : null
     }

@@ -29,7 +29,7 @@ function activeJob(s, cid) {
     const card = items[i].message.card;
     if (!card) continue;
     const j = s.jobs[card.job_id];
-    if (j && ["proposed", "approved", "in_progress", "waiting_input"].includes(j.state)) return j;
+    if (j?.open) return j;
   }
   return undefined;
 }

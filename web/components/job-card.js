@@ -21,9 +21,9 @@ const kindOf = (type) => (type === "job.formalize" || type === "job.tracking" ||
  * type's body, and the button row. Unknown card types or fields render title, summary and
  * buttons only. Tapping the card (not a control in it) opens the Job Drawer. A live card shows
  * `actions` when the server said what this person may do now (the Job Drawer's buttons).
- * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string, acted?: Set<string>, actions?: import('../types.js').CardButton[] }} props
+ * @param {{ card: JobCard, ts: string, live: boolean, jobState?: string, jobOpen?: boolean, acted?: Set<string>, actions?: import('../types.js').CardButton[] }} props
  */
-export function JobCard({ card, ts, live, jobState, acted, actions }) {
+export function JobCard({ card, ts, live, jobState, jobOpen, acted, actions }) {
   const c = /** @type {any} */ (card);
   const body =
     c.card_type === "job.formalize" && c.job
@@ -58,7 +58,7 @@ export function JobCard({ card, ts, live, jobState, acted, actions }) {
     ${c.summary ? html`<p class="card-summary">${c.summary}</p>` : null}
     ${body}
     ${buttons.length ? html`<${CardButtons} card=${c} buttons=${buttons} live=${live} jobState=${jobState} acted=${acted} />` : null}
-    ${live ? html`<${CardPeopleActions} jobId=${card.job_id} title=${c.title ?? ""} ownerId=${c.owner?.entity_id} jobState=${jobState ?? c.state} />` : null}
+    ${live ? html`<${CardPeopleActions} jobId=${card.job_id} title=${c.title ?? ""} ownerId=${c.owner?.entity_id} jobOpen=${jobOpen} />` : null}
     <button type="button" class="card-details" onClick=${open}>${t("card.details")}</button>
   </article>`;
 }

@@ -7,8 +7,6 @@ import { toast } from "../store.js";
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobDrawer} JobDrawer */
 
-const OPEN = ["proposed", "approved", "in_progress", "waiting_input"];
-
 /**
  * "Hand over to ‹person›" and "Why?" in the Job Drawer. The people offered are the workspace's
  * people; the server accepts only members of the job's conversation and says so otherwise. The
@@ -21,7 +19,7 @@ export function JobPeopleSection({ s, job }) {
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const [why, setWhy] = useState(/** @type {null | { lines: Array<{ event_id: string, text: string, url: string }> }} */ (null));
   const people = Object.values(s.entities).filter((e) => e.actor_type === "human" && e.entity_id !== job.owner.entity_id);
-  const open = OPEN.includes(job.state);
+  const open = job.open === true;
 
   const handOver = async () => {
     if (!to) return;

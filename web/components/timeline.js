@@ -94,7 +94,7 @@ export function Timeline({ s, cid, jobs }) {
       const current = job?.actions_card_id ? job.actions_card_id === m.card.card_id : latest[m.card.job_id] === m.card.card_id;
       const live = current && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
       const actions = live && Array.isArray(job?.available_actions) ? job.available_actions : undefined;
-      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} acted=${acted} actions=${actions} /></div>`;
+      return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} jobOpen=${job?.open} acted=${acted} actions=${actions} /></div>`;
     }
     if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
     if (m.kind === "artifact" && m.artifact)

@@ -1,6 +1,6 @@
 import type { TJobCard } from "../../../contracts/cards.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
-import { stateAfter } from "../../job/transitions.js";
+import { isOpenState, stateAfter } from "../../job/transitions.js";
 import { summarize, type Viewer } from "../../job/summarize.js";
 import type { CardRow, Delta, JobRow, TenantState } from "./state.js";
 
@@ -20,6 +20,7 @@ export function jobHeader(state: TenantState, job: JobRow, viewer?: Viewer): Rec
     owner: ownerOf(state, job),
     ...(job.waiting_on ? { waiting_on: job.waiting_on } : {}),
     available_actions: summary.actions,
+    open: isOpenState(job.state),
     ...(summary.card_id ? { actions_card_id: summary.card_id } : {}),
     ...(job.last_error_code ? { last_error_code: job.last_error_code } : {}),
     ...(job.handed_over ? { handed_over: job.handed_over } : {}),

@@ -590,3 +590,15 @@ describe("decide is pure", () => {
     expect(job).toEqual(before);
   });
 });
+
+describe("an overtaken card", () => {
+  it("is inert: only the job's latest card acts for it", () => {
+    const { history, call } = running();
+    const failed = given(then(history, decide(given(history), { type: "record_outcome", call, outcome: timeout(), breaker_open: false }, context())));
+    const older = click(failed, "job.cancel");
+    // A newer card for the job: the one that speaks for it now.
+    const { job, cmd } = offering(failed, { type: "job.cancel", job_id: failed.job_id });
+    expect(refusal(() => decide(job, older, context()))).toBe("INVALID_PROVENANCE");
+    expect(types(decide(job, cmd, context()))).toContain("job.state_changed");
+  });
+});
