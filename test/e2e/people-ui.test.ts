@@ -134,7 +134,13 @@ describe("Hand over and Why? on a job card", () => {
 
       // Ana sees it handed to her, live, and the job waits on her.
       const line = a.page.locator(".timeline", { hasText: "handed" });
-      await expect.poll(() => textOf(line.locator(".item", { hasText: "over to Ana" }).last())).toContain("you know Maria");
+      await expect.poll(() => textOf(line.locator(".item", { hasText: "you know Maria" }).last())).toMatch(/Dan handed .* over to Ana/);
+      // The card that replaced the proposal names her and offers only Ask in chat, on both screens.
+      for (const page of [a.page, d.page]) {
+        const held = page.locator(`.card[data-job-id="${jobId}"]`).last();
+        await expect.poll(() => textOf(held)).toMatch(/Ana holds this job now/);
+        expect(await held.locator(".card-buttons button").allTextContents()).toEqual(["Ask in chat"]);
+      }
       const job = (await getJson(`${server.url}/v1/jobs/${jobId}`, ana().token)).body;
       expect(job.owner_entity_id ?? job.owner?.entity_id).toBe(ana().entity_id);
       expect((job.waiting_on ?? []).map((w: any) => w.entity_id)).toContain(ana().entity_id);
