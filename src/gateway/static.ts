@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 const SPA_ROUTES = [
   /^\/$/,
   /^\/c\/[^/]+$/,
+  /^\/c\/[^/]+\/m\/[^/]+$/,
   /^\/jobs\/[^/]+$/,
   /^\/contacts$/,
   /^\/outbox$/,

@@ -1,0 +1,30 @@
+// @ts-check
+import { t } from "../i18n.js";
+import { html, useEffect, useState } from "../lib/preact.js";
+import { navigate } from "../router.js";
+import { openLinkedMessage } from "../message-links.js";
+
+/**
+ * A link to one message: the server is asked first, and only a member of its conversation is
+ * taken there (opened at the message, highlighted). Anyone else — and anyone following a link to
+ * a deleted message — reads one plain "not found" that says nothing of the message.
+ * @param {{ cid: string, mid: string }} props
+ */
+export function MessageLink({ cid, mid }) {
+  const [gone, setGone] = useState(false);
+  useEffect(() => {
+    setGone(false);
+    openLinkedMessage(cid, mid).then(
+      (ok) => setGone(!ok),
+      () => setGone(true),
+    );
+  }, [cid, mid]);
+  if (!gone) return html`<section class="link-pending" aria-busy="true" aria-label=${t("links.opening")}><span class="spinner"></span></section>`;
+  return html`<section class="link-gone welcome" aria-labelledby="link-gone-title">
+    <div class="welcome-inner">
+      <h1 id="link-gone-title" tabIndex="-1">${t("links.gone_title")}</h1>
+      <p>${t("links.gone_body")}</p>
+      <button type="button" class="btn" onClick=${() => navigate("/")}>${t("links.back")}</button>
+    </div>
+  </section>`;
+}
