@@ -8,6 +8,9 @@ import { ModalFrame } from "./modal-frame.js";
 
 /** @typedef {import('../store.js').State} State */
 
+/** How much of the message the dialog quotes. */
+const SNIPPET = 140;
+
 /**
  * "Forward to…": the conversations I am in (the one the message is in last), each a button; the
  * copy goes there marked "Forwarded", and the dialog closes once the server has accepted it.
@@ -18,7 +21,7 @@ export function ForwardDialog({ s, cid, item }) {
   const close = () => setState({ dialog: null });
   const list = [...s.conversations.filter((c) => c.conversation_id !== cid), ...s.conversations.filter((c) => c.conversation_id === cid)];
   const text = String(item.message.body_text ?? "");
-  const snippet = text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  const snippet = text.length > SNIPPET ? `${text.slice(0, SNIPPET - 1)}…` : text;
   /** @param {string} to */
   const pick = async (to) => {
     setBusy(true);
