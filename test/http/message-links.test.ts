@@ -95,6 +95,19 @@ describe("forwarding", () => {
     const bad = await postJson(`${t.url}${msgPath(DM, mid)}/forward`, ana, { to: DM });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+    // A file stays in its own conversation: only text is forwarded.
+    const form = new FormData();
+    form.append("file", new Blob(["minutes"], { type: "text/plain" }), "minutes.txt");
+    const up = await fetch(`${t.url}/v1/conversations/${DM}/attachments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ana}`, "idempotency-key": "k-up-minutes" },
+      body: form,
+    });
+    expect(up.status).toBe(202);
+    const file = (await timeline(ana, DM)).find((i) => i.message.kind === "artifact");
+    const notText = await forward(ana, DM, file.message.message_id, DM);
+    expect(notText.status).toBe(400);
+    expect(notText.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "message_id" } });
     expect((await timeline(dan, AGENT_CHAT)).some((i) => i.message.body_text === "Hi Dan")).toBe(false);
   });
 });
@@ -122,6 +135,21 @@ describe("pinning", () => {
     expect((await getJson(`${t.url}/v1/conversations/${AGENT_CHAT}/pins`, ana)).status).toBe(404);
     // A message of another conversation cannot be pinned here.
     expect((await pin(dan, DM, agentMsg)).status).toBe(404);
+  });
+
+  it("holds at most 50 pins in a conversation, in the standard error shape", async () => {
+    const group = await postJson(`${t.url}/v1/conversations`, dan, { title: "Pin board", participants: [{ entity_id: "ent_human_ana" }] });
+    const cid = group.body.conversation_id as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 51; i++) ids.push(await send(dan, cid, `note ${i}`));
+    for (const id of ids.slice(0, 50)) expect((await pin(dan, cid, id)).status).toBe(202);
+    const over = await pin(ana, cid, ids[50]!);
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { max: 50 } });
+    // Unpinning makes room again.
+    expect((await pin(ana, cid, ids[0]!, false)).status).toBe(202);
+    expect((await pin(ana, cid, ids[50]!)).status).toBe(202);
+    expect((await pins(dan, cid)).at(-1)).toBe("note 50");
   });
 
   it("a deleted message leaves the pins; pins and forwards are the same after a restart", async () => {
