@@ -67,6 +67,13 @@ describe("copy link, forward and pin, live between two people", () => {
       await expect.poll(() => textOf(a.page.locator(".link-gone h1"))).toBe("Message not found");
       expect(await a.page.locator("body").textContent()).not.toContain("Quarterly");
       await noSeriousAxe(a.page, ".link-gone");
+      // When the server cannot be asked, the page says so (not "not found") and offers to try again.
+      await a.page.route("**/v1/conversations/*/messages/*", (r) => r.abort());
+      await a.page.reload();
+      await expect.poll(() => textOf(a.page.locator(".link-gone h1"))).toBe("Could not open the message");
+      await a.page.unroute("**/v1/conversations/*/messages/*");
+      await a.page.getByRole("button", { name: "Try again" }).click();
+      await expect.poll(() => textOf(a.page.locator(".link-gone h1"))).toBe("Message not found");
 
       // Dan follows it from elsewhere: the chat opens at the message, highlighted.
       await open(d.page, DM);

@@ -11,15 +11,25 @@ import { openLinkedMessage } from "../message-links.js";
  * @param {{ cid: string, mid: string }} props
  */
 export function MessageLink({ cid, mid }) {
-  const [gone, setGone] = useState(false);
+  const [state, setState] = useState(/** @type {'pending' | 'gone' | 'failed'} */ ("pending"));
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    setGone(false);
+    setState("pending");
     openLinkedMessage(cid, mid).then(
-      (ok) => setGone(!ok),
-      () => setGone(true),
+      (ok) => !ok && setState("gone"),
+      () => setState("failed"),
     );
-  }, [cid, mid]);
-  if (!gone) return html`<section class="link-pending" aria-busy="true" aria-label=${t("links.opening")}><span class="spinner"></span></section>`;
+  }, [cid, mid, attempt]);
+  // The server could not be asked (offline, restarting): that is not "not found".
+  if (state === "failed")
+    return html`<section class="link-gone welcome" aria-labelledby="link-gone-title">
+      <div class="welcome-inner">
+        <h1 id="link-gone-title" tabIndex="-1">${t("links.failed_title")}</h1>
+        <p>${t("links.failed_body")}</p>
+        <button type="button" class="btn" onClick=${() => setAttempt((n) => n + 1)}>${t("links.retry")}</button>
+      </div>
+    </section>`;
+  if (state === "pending") return html`<section class="link-pending" aria-busy="true" aria-label=${t("links.opening")}><span class="spinner"></span></section>`;
   return html`<section class="link-gone welcome" aria-labelledby="link-gone-title">
     <div class="welcome-inner">
       <h1 id="link-gone-title" tabIndex="-1">${t("links.gone_title")}</h1>
