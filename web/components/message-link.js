@@ -20,6 +20,10 @@ export function MessageLink({ cid, mid }) {
       () => setState("failed"),
     );
   }, [cid, mid, attempt]);
+  // The page changed under the reader: its heading says what happened, so focus goes there.
+  useEffect(() => {
+    if (state !== "pending") /** @type {HTMLElement | null} */ (document.getElementById("link-gone-title"))?.focus();
+  }, [state]);
   // The server could not be asked (offline, restarting): that is not "not found".
   if (state === "failed")
     return html`<section class="link-gone welcome" aria-labelledby="link-gone-title">

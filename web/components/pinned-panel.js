@@ -1,6 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
-import { html } from "../lib/preact.js";
+import { html, useEffect, useRef } from "../lib/preact.js";
 import { openAt } from "../jump.js";
 import { togglePin } from "../message-links.js";
 import { clock } from "../format.js";
@@ -21,8 +21,21 @@ function snippetOf(it) {
  * @param {{ cid: string, items: TimelineItem[], onClose: () => void }} props
  */
 export function PinnedPanel({ cid, items, onClose }) {
+  const box = useRef(/** @type {HTMLDivElement | null} */ (null));
+  // Unpinning takes its row (and the focused button) away when the change comes back on the
+  // stream: focus then goes to the row now in its place, else the previous one, else the dialog's Close.
+  const refocus = useRef(/** @type {number | null} */ (null));
+  useEffect(() => {
+    const at = refocus.current;
+    const el = box.current;
+    if (at === null || !el || el.contains(document.activeElement)) return;
+    refocus.current = null;
+    const rows = /** @type {HTMLElement[]} */ ([...el.querySelectorAll(".pin-open")]);
+    const next = rows[Math.min(at, rows.length - 1)] ?? /** @type {HTMLElement | null} */ (el.closest("dialog")?.querySelector(".modal-head button") ?? null);
+    next?.focus();
+  }, [items.length]);
   return html`<${ModalFrame} title=${t("pins.title")} onClose=${onClose}>
-    <div class="pins-panel">
+    <div class="pins-panel" ref=${box}>
       ${
         items.length
           ? html`<ul class="pins-list">
@@ -36,7 +49,10 @@ export function PinnedPanel({ cid, items, onClose }) {
               <span class="pin-text">${snippetOf(it)}</span>
             </button>
             <span class="pin-by">${it.pinned ? t("bubble.pinned_by", { name: it.pinned.by_name }) : null}</span>
-            <button type="button" class="btn btn-small" aria-label=${t("pins.unpin_named", { text: snippetOf(it).slice(0, 40) })} onClick=${() => togglePin(cid, it)}>${t("bubble.unpin")}</button>
+            <button type="button" class="btn btn-small" aria-label=${t("pins.unpin_named", { text: snippetOf(it).slice(0, 40) })} onClick=${() => {
+              refocus.current = items.indexOf(it);
+              void togglePin(cid, it);
+            }}>${t("bubble.unpin")}</button>
           </li>`,
         )}
       </ul>`
