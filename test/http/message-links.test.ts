@@ -77,6 +77,8 @@ describe("forwarding", () => {
     expect(frame.data.item.forwarded).toEqual({ author_name: "Dan" });
     expect(frame.data.item.message.body_text).toBe("Venue confirmed for the 12th");
     stream.close();
+    // The stream and a reload say the same thing.
+    expect((await timeline(ana, DM)).find((i) => i.message.message_id === copy)).toEqual(frame.data.item);
 
     const q = await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&event_type=message.sent&limit=1000`, dan);
     const ev = q.body.events.find((e: any) => e.payload.message_id === copy);
@@ -122,6 +124,7 @@ describe("pinning", () => {
     const frame = await stream.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === a && !!f.data.item.pinned);
     expect(frame.data.item.pinned).toMatchObject({ by_entity_id: "ent_human_dan", by_name: "Dan" });
     stream.close();
+    expect((await getJson(`${t.url}/v1/conversations/${DM}/pins`, ana)).body.items).toEqual([frame.data.item]);
     expect((await pin(ana, DM, b)).status).toBe(202);
     // Pinning again changes nothing: the order stays the order of pinning.
     expect((await pin(dan, DM, a)).status).toBe(202);
