@@ -46,7 +46,8 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
     }
     ${
       pinnedCount > 0 && onPins
-        ? html`<button type="button" class="btn btn-small pins-btn" aria-haspopup="dialog" onClick=${onPins}><${Icon} name="pin" size=${14} /> ${t("pins.button", { count: pinnedCount })}</button>`
+        ? html`<button type="button" class="btn btn-small pins-btn" aria-haspopup="dialog" onClick=${onPins}><${Icon} name="pin" size=${14} />
+      <span class="pins-word">${t("pins.button", { count: pinnedCount })}</span><span class="pins-count" aria-hidden="true">${pinnedCount}</span></button>`
         : null
     }
     ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${t("chat.members_label", { count: members })} onClick=${onMembers}>${t("chat.members")}</button>` : null}
