@@ -22,6 +22,9 @@ const COLUMNS = 8;
 /** How many matches a search shows. */
 const MATCHES_MAX = 96;
 
+/** Lower case without accents, so "coracao" finds "coração". @param {string} s */
+const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+
 /** @type {Map<string, Promise<EmojiGroup[]>>} */
 const sets = new Map();
 /** @param {string} lang @returns {Promise<EmojiGroup[]>} */
@@ -30,7 +33,13 @@ function loadSet(lang) {
   if (!p) {
     p = fetch(`/app/emoji/${encodeURIComponent(lang)}.json`)
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
-      .then((d) => /** @type {EmojiGroup[]} */ (d.groups));
+      // Each emoji's third field becomes what a search matches: its name and keywords, folded once.
+      .then((d) =>
+        /** @type {EmojiGroup[]} */ (d.groups).map((g) => ({
+          ...g,
+          emoji: g.emoji.map(([e, name, tags]) => /** @type {[string, string, string]} */ ([e, name, fold(`${name} ${tags}`)])),
+        })),
+      );
     p.catch(() => sets.delete(lang));
     sets.set(lang, p);
   }
@@ -60,12 +69,11 @@ export function EmojiPicker({ onPick }) {
   }, [open]);
   useEffect(() => setActive(0), [group, query]);
 
-  const q = query.trim().toLocaleLowerCase();
+  const q = fold(query.trim());
   /** @type {Array<[string, string, string]>} */
   let shown = [];
   if (groups && q) {
-    for (const g of groups)
-      for (const e of g.emoji) if (shown.length < MATCHES_MAX && (e[1].toLocaleLowerCase().includes(q) || e[2].toLocaleLowerCase().includes(q))) shown.push(e);
+    for (const g of groups) for (const e of g.emoji) if (shown.length < MATCHES_MAX && e[2].includes(q)) shown.push(e);
   } else if (groups) shown = groups[group]?.emoji ?? [];
   const at = Math.min(active, Math.max(0, shown.length - 1));
 
