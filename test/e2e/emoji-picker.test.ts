@@ -77,6 +77,7 @@ describe("emoji picker in the composer", () => {
       await expect.poll(() => panel.getByRole("button", { name: "Animals and nature" }).getAttribute("aria-pressed")).toBe("true");
       await panel.locator(".emoji-search").focus();
       await d.page.keyboard.press("ArrowDown");
+      await expect.poll(() => d.page.evaluate(() => document.activeElement?.getAttribute("data-index"))).toBe("0");
       await d.page.keyboard.press("ArrowRight");
       await expect.poll(() => d.page.evaluate(() => document.activeElement?.getAttribute("data-index"))).toBe("1");
       await d.page.keyboard.press("Escape");

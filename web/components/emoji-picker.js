@@ -92,7 +92,8 @@ export function EmojiPicker({ onPick }) {
   const focusCell = (i) => {
     const next = Math.max(0, Math.min(shown.length - 1, i));
     setActive(next);
-    requestAnimationFrame(() => /** @type {HTMLElement | null | undefined} */ (grid.current?.querySelector(`[data-index="${next}"]`))?.focus());
+    // The cells are on the page already: focus moves at once, so the next key press lands on it.
+    /** @type {HTMLElement | null | undefined} */ (grid.current?.querySelector(`[data-index="${next}"]`))?.focus();
   };
   /** @param {KeyboardEvent} e */
   const onGridKey = (e) => {
