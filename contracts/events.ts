@@ -68,6 +68,8 @@ export const ZMessageSentPayload = z.strictObject({
   choices: z.array(ZChoice).min(1).max(5).optional(),
   /** An agent's reminder of a booked meeting: whom it is for (they are notified) and the start it reminds of. */
   reminder: z.strictObject({ for_entity_id: ZEntityId, starts_at: ZIsoTime, minutes_before: z.number().int().min(1).max(10_080), event_uid: short(200) }).optional(),
+  /** A copy of another message, forwarded by the actor: which one, where it was and who wrote it (the policy pack checks all three). */
+  forwarded_from: z.strictObject({ conversation_id: ZConversationId, message_id: z.string().min(1).max(128), author_entity_id: ZEntityId }).optional(),
 });
 
 export const ZMessageDeliveredPayload = z.strictObject({
@@ -102,6 +104,12 @@ export const ZMessageDeletedPayload = z.strictObject({
 export const ZMessageReactedPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
   emoji: z.string().min(1).max(EMOJI_MAX_CHARS).refine(isSingleEmoji, { message: "must be a single emoji" }),
+  on: z.boolean(),
+});
+
+/** A message pinned to its conversation (`on: true`) or unpinned, by a member. */
+export const ZMessagePinnedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
   on: z.boolean(),
 });
 
@@ -383,6 +391,7 @@ export const EVENT_PAYLOADS = {
   "message.edited": ZMessageEditedPayload,
   "message.deleted": ZMessageDeletedPayload,
   "message.reacted": ZMessageReactedPayload,
+  "message.pinned": ZMessagePinnedPayload,
   "conversation.created": ZConversationCreatedPayload,
   "conversation.member_added": ZConversationMemberAddedPayload,
   "conversation.member_removed": ZConversationMemberRemovedPayload,
@@ -452,6 +461,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("message.edited"),
   eventSchema("message.deleted"),
   eventSchema("message.reacted"),
+  eventSchema("message.pinned"),
   eventSchema("conversation.created"),
   eventSchema("conversation.member_added"),
   eventSchema("conversation.member_removed"),

@@ -79,6 +79,12 @@ export const ZTimelinePage = z.object({
   cursor: ZCursor,
 });
 
+/** One message, for a link to it (members of its conversation only). */
+export const ZMessageView = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+
+/** A conversation's pinned messages, in the order they were pinned. */
+export const ZPinnedMessages = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, items: z.array(ZTimelineItem), cursor: ZCursor });
+
 const ZRevealed = z.object({ redacted: z.string(), hash: z.string(), vault_ref: z.string().optional(), value: z.string().nullable() });
 export const ZContactList = z.object({
   tenant_id: ZTenantId,

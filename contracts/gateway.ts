@@ -171,6 +171,12 @@ export const ZReactRequest = z.strictObject({
   on: z.boolean(),
 });
 
+/** `POST /v1/conversations/:id/messages/:message_id/forward`: a copy of the message into another of my conversations. */
+export const ZForwardRequest = z.strictObject({ to_conversation_id: ZConversationId });
+
+/** `POST /v1/conversations/:id/messages/:message_id/pin`: pin the message to its conversation (or unpin it). */
+export const ZPinRequest = z.strictObject({ on: z.boolean() });
+
 export const ZReadMarkerRequest = z.strictObject({
   tenant_id: ZTenantId.optional(),
   cursor: ZCursor,
@@ -213,6 +219,10 @@ export const ZTimelineItem = z.object({
   deleted: z.literal(true).optional(),
   /** Reactions, each emoji once with who put it on (in order). */
   reactions: z.array(z.object({ emoji: z.string(), entity_ids: z.array(ZEntityId), names: z.array(z.string()) })).optional(),
+  /** A forwarded copy: who wrote the message it copies (its text is this item's own). */
+  forwarded: z.object({ author_name: z.string() }).optional(),
+  /** Pinned to the conversation: by whom and when. */
+  pinned: z.object({ by_entity_id: ZEntityId, by_name: z.string(), at: ZIsoTime }).optional(),
   /** The message this one answers: its sender and a short quote (none once that one is deleted). */
   reply_to: z.object({ message_id: z.string(), sender_name: z.string().optional(), snippet: z.string().optional(), deleted: z.literal(true).optional() }).optional(),
   message: z.looseObject({

@@ -8,6 +8,7 @@ import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
 import { loadLocale, t } from "./i18n.js";
+import { loadPins } from "./message-links.js";
 import {
   addLocal,
   getState,
@@ -70,7 +71,8 @@ export async function refreshAll() {
   // What waits unread has reached this device: its senders see ✓✓.
   if (typeof list?.cursor === "string") for (const c of getState().conversations) if (c.unread_count) markDeliveredSoon(c.conversation_id, list.cursor);
   const cid = getState().route.conversationId;
-  if (cid) await loadTimeline(cid);
+  // Pins follow the stream; after a gap the stream could not fill, the list is read again too.
+  if (cid) await Promise.all([loadTimeline(cid), loadPins(cid)]);
   const d = getState().drawer;
   if (d) await loadDrawer(d.job_id);
   return typeof list?.cursor === "string" ? list.cursor : null;

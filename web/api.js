@@ -295,6 +295,14 @@ export const api = {
   deleteMessage: (cid, mid) => request("DELETE", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`),
   /** My reaction on (or off) a message. @param {string} cid @param {string} mid @param {string} emoji @param {boolean} on */
   react: (cid, mid, emoji, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/reactions`, { body: { emoji, on } }),
+  /** One message, for a link to it (404 when I may not read it). @param {string} cid @param {string} mid @returns {Promise<{ conversation_id: string, item: import('./types.js').TimelineItem }>} */
+  getMessage: (cid, mid) => request("GET", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`),
+  /** A copy of a text message into another of my conversations. @param {string} cid @param {string} mid @param {string} to */
+  forwardMessage: (cid, mid, to) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/forward`, { body: { to_conversation_id: to } }),
+  /** Pin a message to its conversation (or unpin it). @param {string} cid @param {string} mid @param {boolean} on */
+  pinMessage: (cid, mid, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
+  /** The conversation's pinned messages, in pin order. @param {string} cid @returns {Promise<{ items: import('./types.js').TimelineItem[] }>} */
+  listPins: (cid) => request("GET", `/v1/conversations/${enc(cid)}/pins`),
 
   /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
   setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),

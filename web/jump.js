@@ -1,5 +1,5 @@
 // @ts-check
-// Opening a message found by search: the conversation opens at that message, loading older
+// Opening a message found by search (or by a link to it): the conversation opens at that message, loading older
 // history until it is there, and highlights it.
 import { navigate } from "./router.js";
 import { seqOf, setState } from "./store.js";
@@ -10,10 +10,10 @@ import { seqOf, setState } from "./store.js";
 let target = null;
 let count = 0;
 
-/** @param {string} cid @param {string} eventId @param {string} cursor */
-export function openAt(cid, eventId, cursor) {
+/** @param {string} cid @param {string} eventId @param {string} cursor @param {{ replace?: boolean }} [opts] */
+export function openAt(cid, eventId, cursor, opts = {}) {
   target = { cid, event_id: eventId, seq: seqOf(cursor), n: ++count };
-  navigate(`/c/${encodeURIComponent(cid)}`);
+  navigate(`/c/${encodeURIComponent(cid)}`, opts);
   setState({});
 }
 

@@ -8,6 +8,7 @@ import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
 import { navigate } from "./router.js";
+import { notePinned } from "./message-links.js";
 
 /**
  * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
@@ -134,6 +135,7 @@ function onFrame(name, data, id) {
     }
     case "timeline.update":
       replaceItem(data.conversation_id, data.item);
+      notePinned(data.conversation_id, data.item);
       break;
     case "conversation.update":
       if (data?.conversation?.conversation_id) {

@@ -15,7 +15,7 @@
  *   me: import('./types.js').Me | null,
  *   booted: boolean,
  *   signedOut: boolean,
- *   route: { name: string, conversationId?: string, jobId?: string, token?: string },
+ *   route: import('./router.js').Route,
  *   conversations: ConversationSummary[],
  *   timelines: Record<string, { items: TimelineItem[], loaded: boolean }>,
  *   locals: Record<string, LocalBubble[]>,
@@ -31,6 +31,7 @@
  *   dialog: Dialog | null,
  *   threads: Record<string, import('./types.js').ThreadContext>,
  *   typing: Record<string, Record<string, string>>,
+ *   pins: Record<string, TimelineItem[]>,
  * }} State
  */
 
@@ -41,11 +42,11 @@
  */
 
 /**
- * The one dialog open at a time (modal, confirm, new conversation or your profile).
+ * The one dialog open at a time (modal, confirm, new conversation, your profile or where to forward a message).
  * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
  *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
  *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
- *   | { type: 'new-conversation' } | { type: 'profile' }} Dialog
+ *   | { type: 'new-conversation' } | { type: 'profile' } | { type: 'forward', cid: string, item: TimelineItem }} Dialog
  */
 
 /** @type {State} */
@@ -69,6 +70,7 @@ let state = {
   dialog: null,
   threads: {},
   typing: {},
+  pins: {},
 };
 
 /** @type {Set<() => void>} */

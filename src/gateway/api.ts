@@ -16,6 +16,7 @@ import { digestSettings, updateProfile } from "./commands/profile.js";
 import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
+import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -169,6 +170,10 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     editMessage: (p, conversationId, messageId, body, idem) => editMessage(core, p, conversationId, messageId, body, idem),
     deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
     reactToMessage: (p, conversationId, messageId, body, idem) => reactToMessage(core, p, conversationId, messageId, body, idem),
+    getMessage: (p, conversationId, messageId) => getMessage(core, p, conversationId, messageId),
+    forwardMessage: (p, conversationId, messageId, body, idem) => forwardMessage(core, p, conversationId, messageId, body, idem),
+    pinMessage: (p, conversationId, messageId, body, idem) => pinMessage(core, p, conversationId, messageId, body, idem),
+    listPins: (p, conversationId) => listPins(core, p, conversationId),
 
     setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
     removeAvatar: (p, idem) => removeAvatar(core, p, idem),

@@ -18,7 +18,7 @@ import type {
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
-import type { ZAddMemberRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
+import type { ZAddMemberRequest, ZForwardRequest, ZPinRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
@@ -29,6 +29,7 @@ import type { AdminApi } from "./admin/admin-api.js";
 import type { PasskeyApi } from "./commands/passkeys.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
+import type { getMessage, listPins } from "./commands/message-links.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
@@ -147,6 +148,14 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   deleteMessage(p: Principal, conversationId: string, messageId: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/messages/:message_id/reactions: my reaction on or off. */
   reactToMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZReactRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/conversations/:id/messages/:message_id: one live message, for a link; NOT_FOUND alike for outsiders and for deleted or unknown messages. */
+  getMessage(p: Principal, conversationId: string, messageId: string): ReturnType<typeof getMessage>;
+  /** POST /v1/conversations/:id/messages/:message_id/forward: a copy of a text message into another conversation of mine, marked forwarded. */
+  forwardMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZForwardRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/messages/:message_id/pin: pin it to the conversation, or unpin it (members). */
+  pinMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZPinRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/conversations/:id/pins: its pinned messages, in the order they were pinned. */
+  listPins(p: Principal, conversationId: string): ReturnType<typeof listPins>;
   /** POST /v1/conversations/:id/read. */
   markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/typing: a `typing` frame to its other members (throttled; nothing stored). */

@@ -1,5 +1,6 @@
 import { ACTION_VERBS, LIMITS, REACTIONS } from "../../contracts/facts.js";
 import { catalog, LOCALES, type Locale } from "../shared/i18n.js";
+import { emojiSet } from "./emoji-set.js";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type Context } from "hono";
 import { etag } from "hono/etag";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 const SPA_ROUTES = [
   /^\/$/,
   /^\/c\/[^/]+$/,
+  /^\/c\/[^/]+\/m\/[^/]+$/,
   /^\/jobs\/[^/]+$/,
   /^\/contacts$/,
   /^\/outbox$/,
@@ -61,6 +63,12 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
     if (lang && (LOCALES as readonly string[]).includes(lang)) {
       headers(path, c);
       return c.json(catalog(lang as Locale));
+    }
+    // The composer's emoji picker, names in that language (emojibase-data, trimmed).
+    const emojiLang = /^\/app\/emoji\/([a-z]+)\.json$/.exec(path)?.[1];
+    if (emojiLang && (LOCALES as readonly string[]).includes(emojiLang)) {
+      headers(path, c);
+      return c.json({ groups: emojiSet(emojiLang as Locale) });
     }
     if (SPA_ROUTES.some((r) => r.test(path))) return await page(c, next);
     const vendor = vendors.get(/^\/vendor\/([a-z-]+)\//.exec(path)?.[1] ?? "");

@@ -239,6 +239,12 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: `/v1/conversations/${conv}/messages/${danDoomed}`, init: { method: "DELETE" } };
     case "POST /v1/conversations/:id/messages/:message_id/reactions":
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/reactions`, init: json({ emoji: "👍", on: true }) };
+    case "GET /v1/conversations/:id/messages/:message_id":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}` };
+    case "POST /v1/conversations/:id/messages/:message_id/pin":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}/pin`, init: json({ on: true }) };
+    case "POST /v1/conversations/:id/messages/:message_id/forward":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}/forward`, init: json({ to_conversation_id: conv }) };
     case "POST /v1/conversations/:id/read":
       return { path: `/v1/conversations/${conv}/read`, init: json({ cursor: "seq:1" }) };
     case "POST /v1/conversations/:id/typing":

@@ -19,6 +19,8 @@ import { OnboardingPage } from "./onboarding-page.js";
 import { SigninPage } from "./signin-page.js";
 import { SigninLinkPage } from "./signin-link-page.js";
 import { Toast } from "./toast.js";
+import { ForwardDialog } from "./forward-dialog.js";
+import { MessageLink } from "./message-link.js";
 
 function useStore() {
   const [, setN] = useState(0);
@@ -40,6 +42,7 @@ export function App() {
     ${s.dialog?.type === "confirm" ? html`<${ConfirmDialog} d=${s.dialog} />` : null}
     ${s.dialog?.type === "new-conversation" ? html`<${NewConversation} s=${s} />` : null}
     ${s.dialog?.type === "profile" ? html`<${ProfileDialog} s=${s} />` : null}
+    ${s.dialog?.type === "forward" ? html`<${ForwardDialog} s=${s} cid=${s.dialog.cid} item=${s.dialog.item} />` : null}
     <${Toast} toast=${s.toast} />`;
   if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
   if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;
@@ -54,6 +57,7 @@ export function App() {
   else if (r.name === "outbox") main = html`<${OutboxPage} />`;
   else if (r.name === "tools") main = html`<${ToolsPage} />`;
   else if (r.name === "admin") main = html`<${AdminPage} s=${s} />`;
+  else if (r.name === "message" && r.link) main = html`<${MessageLink} cid=${r.link.conversationId} mid=${r.link.messageId} />`;
   else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
   else
     main = html`<section class="welcome">

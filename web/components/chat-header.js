@@ -14,9 +14,11 @@ import { PersonStatus } from "./status-setting.js";
 
 /**
  * Participant, role and status; the active-job chip opens the Job Drawer.
- * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void }} props
+ * Pinned messages (when there are any) open their list.
+ * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void,
+ *   pinnedCount?: number, onPins?: () => void }} props
  */
-export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers }) {
+export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers, pinnedCount = 0, onPins }) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
@@ -40,6 +42,12 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
         ? html`<button type="button" class="job-chip" aria-label=${t("chat.open_job", { title: job.title ?? job.job_id })}
       onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
       <span class="job-chip-label">${t("chat.job_chip", { title: job.title ?? job.job_id })}</span><${StatePill} state=${job.state} /></button>`
+        : null
+    }
+    ${
+      pinnedCount > 0 && onPins
+        ? html`<button type="button" class="btn btn-small pins-btn" aria-haspopup="dialog" onClick=${onPins}><${Icon} name="pin" size=${14} />
+      <span class="pins-word">${t("pins.button", { count: pinnedCount })}</span><span class="pins-count" aria-hidden="true">${pinnedCount}</span></button>`
         : null
     }
     ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${t("chat.members_label", { count: members })} onClick=${onMembers}>${t("chat.members")}</button>` : null}

@@ -10,6 +10,8 @@ import { Composer } from "./composer.js";
 import { Timeline } from "./timeline.js";
 import { MembersPanel } from "./members-panel.js";
 import { TypingLine } from "./typing-line.js";
+import { PinnedPanel } from "./pinned-panel.js";
+import { loadPins } from "../message-links.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -41,6 +43,10 @@ export function ChatView({ s, cid }) {
   // The pin lives in the conversation's ThreadContext on the server (it also steers which job a
   // message without a reference applies to).
   useEffect(() => void loadThread(cid), [cid]);
+  // Pinned messages: loaded once, then kept by the stream's timeline.update frames.
+  useEffect(() => void loadPins(cid), [cid]);
+  const [showPins, setShowPins] = useState(false);
+  const pins = s.pins[cid] ?? [];
   // On phones the list pane hides when a conversation opens: focus its heading, not <body>.
   useEffect(() => {
     const a = /** @type {HTMLElement | null} */ (document.activeElement);
@@ -73,7 +79,8 @@ export function ChatView({ s, cid }) {
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? t("chat.conversation")} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
-      onMembers=${conv ? () => setShowMembers(true) : undefined} />
+      onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)} />
+    ${showPins ? html`<${PinnedPanel} cid=${cid} items=${pins} onClose=${() => setShowPins(false)} />` : null}
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${TypingLine} s=${s} cid=${cid} />

@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { LIMITS } from "../lib/facts.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
+import { EmojiPicker } from "./emoji-picker.js";
 import { openRunForm, sendText, typingSoon } from "../actions.js";
 import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
@@ -177,6 +178,18 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       el?.setSelectionRange(at, at);
     });
   };
+  /** An emoji from the picker goes in at the caret (replacing a selection), and the caret follows it. @param {string} emoji */
+  const insertEmoji = (emoji) => {
+    const el = area.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? start;
+    onText(`${text.slice(0, start)}${emoji}${text.slice(end)}`, start + emoji.length);
+    const at = start + emoji.length;
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(at, at);
+    });
+  };
   /** The `@query` typed so far becomes `@Name `, and the person or agent a mention. @param {import('../mentions.js').Candidate} c */
   const pickPerson = (c) => {
     const el = area.current;
@@ -258,6 +271,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     }
     <${StagedFiles} cid=${cid} files=${staged} />
     <${QuickMenu} job=${job} pinned=${pinned} onPin=${onPin} onTemplate=${useTemplate} onOpenJob=${(/** @type {string} */ id) => navigate(`/jobs/${encodeURIComponent(id)}`)} />
+    <${EmojiPicker} onPick=${insertEmoji} />
     <button type="button" class="icon-btn" aria-label=${t("composer.attach")} title=${t("composer.attach")} onClick=${() => file.current?.click()}><${Icon} name="clip" /></button>
     <input ref=${file} type="file" multiple class="visually-hidden" tabIndex="-1" aria-hidden="true" data-testid="file-input"
       onChange=${(/** @type {any} */ e) => {

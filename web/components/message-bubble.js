@@ -9,6 +9,7 @@ import { FormattedText } from "./formatted-text.js";
 import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
+import { copyMessageLink, startForward, togglePin } from "../message-links.js";
 
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
@@ -25,8 +26,8 @@ const TICK_WORDS = {
  * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and
  * mail addresses links. A message that mentions the reader is marked (a stronger bubble and the
  * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
- * replies to, "edited", its reactions, and the actions on it: Reply, React, and Edit / Delete
- * for its author (Delete for an admin too).
+ * replies to, "Forwarded from …", a pin mark, "edited", its reactions, and the actions on it:
+ * Reply, React, Pin, Copy link, Forward, and Edit / Delete for its author (Delete for an admin too).
  * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
@@ -35,9 +36,10 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
+      ${it?.forwarded ? html`<span class="forwarded-mark"><${Icon} name="forward" size=${13} /> ${t("bubble.forwarded_from", { name: it.forwarded.author_name })}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
-      <span class="meta">${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
+      <span class="meta">${it?.pinned ? html`<span class="pinned-mark" title=${t("bubble.pinned_by", { name: it.pinned.by_name })}><${Icon} name="pin" size=${11} /><span class="visually-hidden">${t("bubble.pinned_by", { name: it.pinned.by_name })}</span></span> ` : null}${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
           : null
@@ -74,6 +76,9 @@ function MessageTools({ cid, it, mine, admin }) {
     <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>${t("bubble.reply")}</button>
     <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>${t("bubble.react")}</button>
     ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>${t("bubble.edit")}</button>` : null}
+    <button type="button" class="msg-tool" aria-pressed=${!!it.pinned} onClick=${() => togglePin(cid, it)}>${it.pinned ? t("bubble.unpin") : t("bubble.pin")}</button>
+    <button type="button" class="msg-tool" onClick=${() => copyMessageLink(cid, it)}>${t("bubble.copy_link")}</button>
+    ${text ? html`<button type="button" class="msg-tool" aria-haspopup="dialog" onClick=${() => startForward(cid, it)}>${t("bubble.forward")}</button>` : null}
     ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;

@@ -74,18 +74,37 @@ function previewFrame(state: TenantState, item: TTimelineItem, conversationId: s
   ];
 }
 
+/** A pin on (kept once, in pin order) or off: the item says who pinned it, the conversation keeps the order. */
+function pin(state: TenantState, item: TTimelineItem, conversationId: string, entityId: string, on: boolean, ts: string): void {
+  const list = state.pins.get(conversationId) ?? [];
+  const id = item.message.message_id;
+  const rest = list.filter((x) => x !== id);
+  if (on) {
+    if (item.pinned) return;
+    rest.push(id);
+    item.pinned = { by_entity_id: entityId, by_name: displayName(state, entityId), at: ts };
+  } else delete item.pinned;
+  if (rest.length) state.pins.set(conversationId, rest);
+  else state.pins.delete(conversationId);
+}
+
 /**
- * message.edited / message.deleted / message.reacted: the item changes in place (the latest
- * text and `edited_at`; a deleted one keeps only its place; reactions with who put them on), and
+ * message.edited / message.deleted / message.reacted / message.pinned: the item changes in place (the latest
+ * text and `edited_at`; a deleted one keeps only its place and is unpinned; reactions with who put
+ * them on; who pinned it), and
  * the replies quoting it follow. Each change is a `timeline.update` frame with the whole item.
  */
 export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta[] {
-  if (ev.event_type !== "message.edited" && ev.event_type !== "message.deleted" && ev.event_type !== "message.reacted") return [];
+  if (ev.event_type !== "message.edited" && ev.event_type !== "message.deleted" && ev.event_type !== "message.reacted" && ev.event_type !== "message.pinned") return [];
   const item = state.messages.get(ev.payload.message_id);
   if (!item || item.deleted) return [];
   const deltas: Delta[] = [];
   if (ev.event_type === "message.reacted") {
     react(state, item, ev.actor.entity_id, ev.payload.emoji, ev.payload.on);
+    return [updateFrame(state, item, ev.conversation_id)];
+  }
+  if (ev.event_type === "message.pinned") {
+    pin(state, item, ev.conversation_id, ev.actor.entity_id, ev.payload.on, ev.ts);
     return [updateFrame(state, item, ev.conversation_id)];
   }
   if (ev.event_type === "message.edited") {
@@ -99,6 +118,8 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     item.deleted = true;
     delete item.edited_at;
     delete item.reactions;
+    delete item.forwarded;
+    if (item.pinned) pin(state, item, ev.conversation_id, ev.actor.entity_id, false, ev.ts);
     if (item.reply_to) item.reply_to = { message_id: item.reply_to.message_id };
   }
   deltas.push(updateFrame(state, item, ev.conversation_id), ...previewFrame(state, item, ev.conversation_id));

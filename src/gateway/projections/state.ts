@@ -143,6 +143,8 @@ export interface TenantState {
   messages: Map<string, TTimelineItem>;
   /** and message_id → the messages replying to it (their quotes follow its edits and deletion). */
   repliesTo: Map<string, Set<string>>;
+  /** conversation_id → its pinned messages' ids, in the order they were pinned. */
+  pins: Map<string, string[]>;
 }
 
 export function createTenantState(tenantId: string): TenantState {
@@ -166,6 +168,7 @@ export function createTenantState(tenantId: string): TenantState {
     activeJobsByConversation: new Map(),
     messages: new Map(),
     repliesTo: new Map(),
+    pins: new Map(),
   };
 }
 

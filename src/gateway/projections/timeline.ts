@@ -43,6 +43,7 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
     sender: { entity_id: ev.actor.entity_id, display_name: displayName(state, ev.actor.entity_id), actor_type: ev.actor.actor_type },
     ...(ev.job_id ? { job_id: ev.job_id } : {}),
     ...replyOf(state, ev.payload),
+    ...(ev.payload.forwarded_from ? { forwarded: { author_name: displayName(state, ev.payload.forwarded_from.author_entity_id) } } : {}),
     message: ev.payload,
   };
   indexMessage(state, item);

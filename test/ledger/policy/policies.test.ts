@@ -638,14 +638,38 @@ const edit = (actor: Raw = DAN, ts?: string) => messageEvent("evt_m_0100", "mess
 const del = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0101", "message.deleted", { message_id: messageId, body_hash: "blake3:0123456789abcdef" }, actor);
 const react = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0102", "message.reacted", { message_id: messageId, emoji: "👍", on: true }, actor);
 const reply = (to: string) => messageEvent("evt_m_0103", "message.sent", { message_id: "msg_reply", kind: "text", body_text: "yes", reply_to_message_id: to });
+const pin = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0104", "message.pinned", { message_id: messageId, on: true }, actor);
+/** `actor` forwards a message into cnv_other (Dan and Ana's chat), naming where it was and who wrote it. */
+const forward = (actor: Raw, from: { conversation_id: string; message_id: string; author_entity_id: string }) =>
+  messageEvent("evt_m_0105", "message.sent", { message_id: "msg_fwd", kind: "text", body_text: "a 30-min call", forwarded_from: from }, actor, undefined, "cnv_other");
+const FROM_0001 = { conversation_id: "cnv_9f2a", message_id: "msg_0001", author_entity_id: "ent_human_dan" };
 
 Object.assign(POLICIES, {
   "policy.message_change_membership": {
     refused: [
       ["an edit by someone not in the conversation", withChatPeople(() => edit(ANA))],
       ["a reaction by someone not in the conversation", withChatPeople(() => react(ANA))],
+      ["a pin by someone not in the conversation", withChatPeople(() => pin(ANA))],
     ],
-    valid: [["a reaction by a member", withChatPeople(() => react(AGENT))]],
+    valid: [
+      ["a reaction by a member", withChatPeople(() => react(AGENT))],
+      ["a pin by a member", withChatPeople(() => pin(AGENT))],
+    ],
+  },
+  "policy.message_forward": {
+    refused: [
+      ["a forward of a message of a conversation the sender is not in", withChatPeople(() => forward(ANA, FROM_0001))],
+      ["a forward naming another author", withChatPeople(() => forward(DAN, { ...FROM_0001, author_entity_id: "ent_human_ana" }))],
+      ["a forward naming the wrong conversation", withChatPeople(() => forward(DAN, { ...FROM_0001, message_id: "msg_other" }))],
+      [
+        "a forward of a deleted message",
+        withChatPeople((fold, engine) => {
+          feed(engine, fold, [del()]);
+          return forward(DAN, FROM_0001);
+        }),
+      ],
+    ],
+    valid: [["a forward by a member of both, naming the author", withChatPeople(() => forward(DAN, FROM_0001))]],
   },
   "policy.message_target": {
     refused: [
@@ -659,6 +683,7 @@ Object.assign(POLICIES, {
         }),
       ],
       ["a reply to a message of another conversation", withChatPeople(() => reply("msg_other"))],
+      ["a pin of a message of another conversation", withChatPeople(() => pin(DAN, "msg_other"))],
     ],
     valid: [
       ["a reply to a message of the same conversation", withChatPeople(() => reply("msg_0001"))],

@@ -4,13 +4,20 @@ import { fieldPath } from "../paths.js";
 import type { RuleType } from "../rule.js";
 
 /** The entity at `actor_field` must be a member of the conversation at `conversation_field`. */
-export const requireConversationMembership: RuleType<{ actor_field: string; conversation_field: string; exempt_actor_types?: string[] | undefined }> = {
+export const requireConversationMembership: RuleType<{
+  actor_field: string;
+  conversation_field: string;
+  exempt_actor_types?: string[] | undefined;
+  optional?: boolean | undefined;
+}> = {
   schema: z.strictObject({
     type: z.literal("require_conversation_membership"),
     actor_field: z.string(),
     conversation_field: z.string(),
     /** Actor types not held to membership (only when actor_field is the actor). */
     exempt_actor_types: z.array(z.string()).optional(),
+    /** An event without a conversation at conversation_field passes (a forward's source is optional). */
+    optional: z.boolean().optional(),
     note: z.string().optional(),
     event_types: z.array(z.string()).optional(),
   }),
@@ -24,6 +31,7 @@ export const requireConversationMembership: RuleType<{ actor_field: string; conv
       if (isActor && exempt.has(String(ctx.actorType))) return null;
       const entity = who.get(ctx.event);
       const conv = where.get(ctx.event);
+      if (conv === undefined && spec.optional) return null;
       if (typeof entity === "string" && typeof conv === "string" && ctx.fold.isMember(ctx.tenantId, conv, entity)) return null;
       return `${who.path} is not a member of the conversation at ${where.path}`;
     };

@@ -5,19 +5,36 @@ import type { RuleType } from "../rule.js";
 const common = { note: z.string().optional(), event_types: z.array(z.string()).optional() };
 
 /**
- * The message named at `message_field` was sent in this tenant, in the event's own conversation,
- * and is not deleted. With `optional`, an event without that field passes (a reply is optional).
+ * The message named at `message_field` was sent in this tenant, in the event's own conversation
+ * (or the one at `conversation_field`), and is not deleted; with `author_field`, by the entity
+ * named there. With `optional`, an event without that field passes (a reply is optional).
  */
-export const requireMessageInConversation: RuleType<{ message_field: string; optional?: boolean | undefined }> = {
-  schema: z.strictObject({ type: z.literal("require_message_in_conversation"), message_field: z.string(), optional: z.boolean().optional(), ...common }),
+export const requireMessageInConversation: RuleType<{
+  message_field: string;
+  conversation_field?: string | undefined;
+  author_field?: string | undefined;
+  optional?: boolean | undefined;
+}> = {
+  schema: z.strictObject({
+    type: z.literal("require_message_in_conversation"),
+    message_field: z.string(),
+    conversation_field: z.string().optional(),
+    author_field: z.string().optional(),
+    optional: z.boolean().optional(),
+    ...common,
+  }),
   shape: false,
   compile(spec) {
     const at = fieldPath(spec.message_field);
+    const where = spec.conversation_field !== undefined ? fieldPath(spec.conversation_field) : null;
+    const by = spec.author_field !== undefined ? fieldPath(spec.author_field) : null;
     return (ctx) => {
       const id = at.get(ctx.event);
       if (id === undefined && spec.optional) return null;
       const m = typeof id === "string" ? ctx.fold.message(ctx.tenantId, id) : undefined;
-      if (!m || m.conversation_id !== ctx.event.conversation_id) return `${at.path} does not name a message of this conversation`;
+      const conversationId = where ? where.get(ctx.event) : ctx.event.conversation_id;
+      if (!m || m.conversation_id !== conversationId) return `${at.path} does not name a message of ${where ? `the conversation at ${where.path}` : "this conversation"}`;
+      if (by && by.get(ctx.event) !== m.author_entity_id) return `${by.path} is not the author of the message at ${at.path}`;
       return m.deleted ? `${at.path} names a deleted message` : null;
     };
   },
