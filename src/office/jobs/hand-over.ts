@@ -30,6 +30,8 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
   });
   const card = { ...base, summary: line, owner: { ...holder, actor_type: "human" as const } };
   // Written as Office's system actor: the agent no longer owns the job, so it may not write for it.
-  const events = d.cardDrafts(ctx.agent.entity_id, job.job_id, "job.progress", card).map((e) => ({ ...e, actor: OFFICE_SYSTEM }));
+  // A proposal handed over was never started: there is no progress to record, only the card.
+  const drafts = d.cardDrafts(ctx.agent.entity_id, job.job_id, "job.progress", card).filter((e) => job.state !== "proposed" || e.event_type === "message.sent");
+  const events = drafts.map((e) => ({ ...e, actor: OFFICE_SYSTEM }));
   return { events, effects: [] };
 }
