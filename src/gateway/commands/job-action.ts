@@ -19,7 +19,7 @@ export interface JobActionInput {
 
 /**
  * A card button click. The gateway checks that the button was really offered (provenance,
- * against its own projection of card messages), lets Office pre-check the input so the modal
+ * against its own projection of card messages) on the job's latest card, lets Office pre-check the input so the modal
  * can show field errors at once, writes the readable action bubble, answers 202, and then hands
  * the click to Office, which alone decides what it does to the job.
  */
@@ -39,6 +39,12 @@ export async function submitJobAction(core: Core, p: Principal, a: JobActionInpu
   }
   if ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== a.job_id) {
     throw new AppError("INVALID_PROVENANCE", "The action names another job than the one clicked", { expected_job_id: a.job_id, got_job_id: a.action.job_id });
+  }
+
+  // Only the job's latest card acts on it (the Messenger and the Job Drawer offer no other):
+  // an earlier card's moment has passed. "Ask in chat" is a question, asked from any card.
+  if (a.action.type !== "chat.ask" && job.last_card?.card_id !== a.card_id) {
+    throw new AppError("CONFLICT", "That card was replaced by a newer one; act on the job's latest card", { card_id: a.card_id, latest_card_id: job.last_card?.card_id ?? null });
   }
 
   // "Ask in chat" is a question, not a transition: it becomes the person's own message.
