@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { createScriptedCalendarProvider } from "../../src/office/index.js";
 import type { CalDavCalendar } from "../../src/office/calendar/index.js";
@@ -18,12 +18,14 @@ import { DEFAULT_INSTANT } from "../support/clock.js";
  */
 
 const T = "tnt_acme_001";
-const AGENT = "ent_agent_scheduler";
+export const AGENT = "ent_agent_scheduler";
 export const DAN = "ent_human_dan";
-const ANA = "ent_human_ana";
-const BEA = "ent_human_bea";
+export const ANA = "ent_human_ana";
+export const BEA = "ent_human_bea";
+/** Dan's direct chat with the agent (the demo's), where work handed to him lands. */
+export const DAN_CHAT = "cnv_9f2a";
 
-type CalendarMode = "ok" | "hang" | Exclude<ToolErrorCode, "CANCELLED">;
+export type CalendarMode = "ok" | "hang" | Exclude<ToolErrorCode, "CANCELLED">;
 
 /** The organizer's calendar: it outlives LogLine's restarts, as a real one does. */
 function modelCalendar() {
@@ -92,7 +94,7 @@ export interface ModelWorld {
   group: string;
   /** What the server logged at error level, with its message. */
   errors: Array<{ msg: string; obj: unknown }>;
-  req(method: "GET" | "POST", path: string, who: string, body?: unknown): Promise<Res>;
+  req(method: "GET" | "POST" | "PUT", path: string, who: string, body?: unknown): Promise<Res>;
   /** Waits until Office has nothing left to do but calls that never answer. */
   settle(): Promise<void>;
   events(jobId?: string): TStoredEvent[];
@@ -102,7 +104,20 @@ export interface ModelWorld {
 
 let keys = 0;
 
-export async function openModelWorld(): Promise<ModelWorld> {
+/** The job model's MCP server over stdio (note, look, fail, crash, hang), with a short call timeout. */
+const flakyServer = {
+  name: "flaky",
+  transport: "stdio" as const,
+  command: process.execPath,
+  args: [resolve("test/office/mcp/fixtures/flaky-server.mjs")],
+  env: {},
+  timeoutMs: 400,
+};
+
+/** The MCP tools an agent may use in the model, and how (auto: at once; approve: proposed first). */
+export const MCP_TOOLS = ["flaky.note", "flaky.look", "flaky.fail", "flaky.crash", "flaky.hang"] as const;
+
+export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<ModelWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "job-model-"));
   const clock = watchedClock();
   const cal = modelCalendar();
@@ -117,7 +132,12 @@ export async function openModelWorld(): Promise<ModelWorld> {
       ledgerSync: "normal",
       calendarProvider: cal.calendar,
       retrySchedule: [0, 10_000, 60_000, 300_000],
+      ...(opts.mcp ? { connectors: { mcpServers: [flakyServer] } } : {}),
     });
+  /** MCP servers connect in the background: wait for them (a crashed one is started again). */
+  const connected = async (s: LogLineServer) => {
+    for (let i = 0; opts.mcp && i < 1500 && !s.office.mcpStatus().every((x) => x.state === "connected"); i++) await new Promise((r) => setTimeout(r, 10));
+  };
   const world: ModelWorld = {
     server: await boot(),
     clock,
@@ -130,12 +150,13 @@ export async function openModelWorld(): Promise<ModelWorld> {
       if (!token) throw new Error(`no token for ${who}`);
       const r = await world.server.app.request(path, {
         method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(method === "POST" ? { "idempotency-key": `model-${++keys}` } : {}) },
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(method !== "GET" ? { "idempotency-key": `model-${++keys}` } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       return { status: r.status, body: await r.json().catch(() => null) };
     },
     async settle() {
+      await connected(world.server);
       const office = world.server.office;
       let quiet = 0;
       let head = -1;
@@ -200,6 +221,11 @@ export async function openModelWorld(): Promise<ModelWorld> {
   });
   if (made.status !== 202) throw new Error(`group not created: ${JSON.stringify(made.body)}`);
   world.group = made.body.conversation_id;
+  if (opts.mcp) {
+    await connected(world.server);
+    const modes = await world.req("PUT", `/v1/agents/${AGENT}/tools`, DAN, { tools: MCP_TOOLS.map((name) => ({ name, mode: name === "flaky.note" ? "approve" : "auto" })) });
+    if (modes.status !== 200) throw new Error(`tool modes not set: ${JSON.stringify(modes.body)}`);
+  }
   await world.settle();
   return world;
 }
