@@ -128,6 +128,27 @@ describe("hand this job over", () => {
     expect(after).toEqual([]);
   });
 
+  it("a proposal handed over before anyone approved it gets the new holder's card, and nothing Office writes is refused", async () => {
+    const told: unknown[] = [];
+    w = await setupWorld({ office: { logger: { error: (obj: unknown, msg?: string) => void told.push([msg, obj]) } } });
+    const group = await withAna();
+    const jobId = (await say(group, "@Office Scheduler can you schedule a 30-min call with Maria next week?")).job_id!;
+    expect(stateOf(w, jobId)).toBe("proposed");
+    const proposal = card(w, jobId);
+    await say(group, "hand this job over to Ana");
+    expect(told).toEqual([]);
+    expect(w.events(jobId).filter((e) => e.event_type === "job.handed_over")).toHaveLength(1);
+    // Never started, so no progress is recorded: the proposal is replaced by a card naming Ana.
+    expect(w.events(jobId).filter((e) => e.event_type === "job.progress")).toEqual([]);
+    const latest = card(w, jobId);
+    expect(latest.card_id).not.toBe(proposal.card_id);
+    expect(latest.progress.waiting_on.map((x: any) => x.entity_id)).toEqual([ANA]);
+    expect(latest.buttons.map((b: any) => b.action.type)).toEqual(["chat.ask"]);
+    expect(stateOf(w, jobId)).toBe("proposed");
+    // The proposal's Approve is refused now: the agent no longer acts on the job.
+    await expect(w.office.jobAction({ ...click(proposal, "Approve"), conversation_id: group })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
   it("never claims a hand-over that did not happen: unknown person, a member who may not, no open job", async () => {
     w = await setupWorld();
     const group = await withAna();

@@ -171,20 +171,20 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
   // A person's action started this run: say so on a Tracking card before the call.
   const starting: Draft[] = [];
   if (prefix.length) {
-    const pc = draftsFor(ctx).cardCtx(job, ctx.agent);
+    // The chat's Tracking card moves in place (same card); with none in the chat yet, it is posted.
+    const shown = job.latest["job.tracking"];
+    const fresh = draftsFor(ctx).cardCtx(job, ctx.agent);
+    const pc = shown ? { ...fresh, card_id: shown.card_id } : fresh;
     const t = words(job.slots.locale);
-    const card = buildTrackingCard(pc, {
+    const built = buildTrackingCard(pc, {
       state: "in_progress",
       status_line: t(job.slots.change ? `office.change.working.${job.slots.change.kind}` : "office.step.creating"),
       steps: copy.meetingSteps("create", t),
       buttons: progressButtons(pc),
     });
-    starting.push({
-      event_type: "job.progress",
-      actor: agentActor(ctx.agent.entity_id),
-      job_id: job.job_id,
-      payload: { job_id: job.job_id, tracking_card: { ...card, progress: { ...card.progress, percent: 50, current_step: "create_invite" } } },
-    });
+    const card = { ...built, progress: { ...built.progress, percent: 50, current_step: "create_invite" } };
+    if (shown) starting.push({ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: card } });
+    else starting.push(...draftsFor(ctx).cardDrafts(ctx.agent.entity_id, job.job_id, "job.progress", card));
   }
   return { events: [...prefix, ...starting, called], effects };
 }

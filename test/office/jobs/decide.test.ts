@@ -174,10 +174,12 @@ describe("approve", () => {
     const h = proposed();
     const job = given(h);
     const d = decide(job, click(job, "job.approve"), context());
-    expect(types(d)).toEqual(["job.approved", "job.state_changed", "job.progress", "tool.called"]);
+    // No Tracking card is in the chat yet: the one saying the invite is being created is posted there too.
+    expect(types(d)).toEqual(["job.approved", "job.state_changed", "job.progress", "message.sent", "tool.called"]);
+    expect((d.events[3]!.payload as { card: { card_id: string } }).card.card_id).toBe((d.events[2]!.payload as { tracking_card: { card_id: string } }).tracking_card.card_id);
     expect(stateChanges(d)).toEqual(["approved→in_progress:approved_by_user"]);
     expect(d.events[0]!.actor).toEqual({ entity_id: DAN.entity_id, actor_type: "human" });
-    expect(d.events[3]!.event_id).toBe(`evt_${toolCallId(job.job_id, 1)}`);
+    expect(d.events[4]!.event_id).toBe(`evt_${toolCallId(job.job_id, 1)}`);
     expect(effectTypes(d)).toEqual(["run_tool"]);
     const run = d.effects[0] as { job: JobView; call: PlannedCall };
     expect(run.call).toMatchObject({ call_id: toolCallId(job.job_id, 1), attempt: 1, tool_name: "calendar.create_invite", provider: "local" });
@@ -194,6 +196,11 @@ describe("approve", () => {
     const job = given(then(h, d));
     expect(job.state).toBe("waiting_input");
     expect(job.latest["job.tracking"]?.buttons.map((b) => b.action.type)).toContain("job.provide_input");
+    // The details given, the chat's Tracking card moves in place to say the invite is being created.
+    const asked = job.latest["job.tracking"]!.card_id;
+    const go = decide(job, click(job, "job.provide_input", DAN, { ana_email: "ana@example.org" }, { inputs: { attendee_email: EMAIL } }), context());
+    expect(types(go)).toEqual(["job.input_provided", "job.state_changed", "job.progress", "tool.called"]);
+    expect((go.events[2]!.payload as { tracking_card: { card_id: string } }).tracking_card.card_id).toBe(asked);
   });
 
   it("given the agent may not use the calendar, when approved, then it stops on tool_not_allowed and says who can help", () => {
