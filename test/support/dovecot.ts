@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { freePort } from "./process.js";
 
 /** A running Dovecot with one mailbox user; `stop` kills it and deletes its mail. */
 export interface Dovecot {
@@ -37,17 +38,6 @@ const IMPORTED_ENVIRONMENT = [
   "TZ CORE_OUTOFMEM CORE_ERROR LISTEN_PID LISTEN_FDS NOTIFY_SOCKET",
   ...Object.keys(process.env).filter((name) => name === "LD_PRELOAD" || name.startsWith("FAKETIME")),
 ].join(" ");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === "object" ? resolve(addr.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** Resolves once the IMAP greeting arrives on the port. */
 async function waitForGreeting(port: number, child: ChildProcess, log: () => string): Promise<void> {
