@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../contracts/facts.js";
-import { type OpenApiDoc, jsonBodySchema, operations, sampleValue, stringFields } from "../support/openapi-walk.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { jsonBodySchema, operations, sampleValue, serveEveryRoute, stringFields } from "../support/openapi-walk.js";
 
 /**
  * No request can hold the server: every string field of every request body in the served
@@ -11,17 +10,8 @@ import { startTestServer, type TestServer } from "../support/server.js";
  * of the same size costs when nothing but JSON parsing happens (measured as the test goes), so a
  * busy machine does not fail it while a check that grows faster than its input still does.
  */
-let t: TestServer;
-let doc: OpenApiDoc;
-let dan: string;
-
-beforeAll(async () => {
-  // Writes are not rate limited here: a held 429 would hide the time a check takes.
-  t = await startTestServer({ rateLimit: { capacity: 1e9, refillPerSecond: 1e9 } });
-  doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as OpenApiDoc;
-  dan = t.demo.humans[0]!.token;
-});
-afterAll(() => t?.close());
+// Writes are not rate limited here: a held 429 would hide the time a check takes.
+const api = serveEveryRoute();
 
 const GOAL_MS = 100;
 /** Room left in the body for the rest of the request's fields. */
@@ -39,7 +29,7 @@ const fill = (unit: string, bytes: number) => unit.repeat(Math.floor(bytes / (Bu
 
 const pathFor = (path: string) =>
   path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    name === "id" && path.startsWith("/v1/conversations") ? t.demo.conversation_id : name === "invite" ? "inv_nothing" : "ent_human_ana",
+    name === "id" && path.startsWith("/v1/conversations") ? api.t.demo.conversation_id : name === "invite" ? "inv_nothing" : "ent_human_ana",
   );
 
 /**
@@ -70,7 +60,7 @@ async function recalibrate(units: string[]): Promise<void> {
 }
 
 const post = (method: string, path: string, body: string, token: string | null) => () =>
-  fetch(`${t.url}${pathFor(path)}`, {
+  fetch(`${api.t.url}${pathFor(path)}`, {
     method: method.toUpperCase(),
     headers: {
       ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -85,7 +75,7 @@ describe("checks on request text take linear time", () => {
   it("a 300,000-letter workspace name is refused in milliseconds, and /healthz answers meanwhile", async () => {
     const body = JSON.stringify({ name: "a".repeat(300_000), owner: { display_name: "Olga" } });
     await recalibrate(["a"]);
-    const health = fetch(`${t.url}/healthz`);
+    const health = fetch(`${api.t.url}/healthz`);
     const r = await timed(post("post", "/v1/workspaces", body, null), boundFor("a"));
     expect(r.status).toBe(400);
     expect(r.ms).toBeLessThan(boundFor("a"));
@@ -96,7 +86,7 @@ describe("checks on request text take linear time", () => {
     const units = ["a\n", "a,", '"a""\n'];
     await recalibrate(units);
     for (const unit of units) {
-      const r = await timed(post("post", "/v1/contacts/import", JSON.stringify({ csv: fill(unit, 999_000).slice(0, 999_999) }), dan), boundFor(unit));
+      const r = await timed(post("post", "/v1/contacts/import", JSON.stringify({ csv: fill(unit, 999_000).slice(0, 999_999) }), api.dan), boundFor(unit));
       expect(r.status, JSON.stringify(unit)).toBe(400);
       expect(r.ms, JSON.stringify(unit)).toBeLessThan(boundFor(unit));
     }
@@ -106,22 +96,22 @@ describe("checks on request text take linear time", () => {
     const slow: string[] = [];
     let sent = 0;
     const seen = new Set<string>();
-    for (const { method, path, op } of operations(doc)) {
+    for (const { method, path, op } of operations(api.doc)) {
       const schema = jsonBodySchema(op);
       if (!schema) continue;
-      for (const field of stringFields(doc, schema)) {
+      for (const field of stringFields(api.doc, schema)) {
         // A field of the same name in several branches of a union is checked the same way: sent once.
         const key = `${method} ${path} ${field.filter((s) => !s.startsWith("|")).join(".")}`;
         if (seen.has(key)) continue;
         seen.add(key);
         if (seen.size % 25 === 1) await recalibrate(Object.values(SHAPES));
         for (const [shape, unit] of Object.entries(SHAPES)) {
-          const body = JSON.stringify(sampleValue(doc, schema, { path: field, value: fill(unit, ROOM) }));
-          let r = await timed(post(method, path, body, dan), boundFor(unit));
+          const body = JSON.stringify(sampleValue(api.doc, schema, { path: field, value: fill(unit, ROOM) }));
+          let r = await timed(post(method, path, body, api.dan), boundFor(unit));
           if (r.ms > boundFor(unit)) {
             // Slow: the machine's load is measured again right now, and the request tried again.
             await recalibrate([unit]);
-            r = await timed(post(method, path, body, dan), boundFor(unit));
+            r = await timed(post(method, path, body, api.dan), boundFor(unit));
           }
           const bound = boundFor(unit);
           sent++;

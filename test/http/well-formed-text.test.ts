@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OpenApiDoc, jsonBodySchema, operations, sampleValue, stringFields } from "../support/openapi-walk.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { describe, expect, it } from "vitest";
+import { jsonBodySchema, operations, sampleValue, serveEveryRoute, stringFields } from "../support/openapi-walk.js";
 
 /** Text that is not well-formed UTF-16 (a lone surrogate) is refused with 400 INVALID_INPUT on every route, never a 500. */
-let t: TestServer;
-let doc: OpenApiDoc;
-let dan: string;
-
-beforeAll(async () => {
-  t = await startTestServer({ rateLimit: { capacity: 1e9, refillPerSecond: 1e9 } });
-  doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as OpenApiDoc;
-  dan = t.demo.humans[0]!.token;
-});
-afterAll(() => t?.close());
+const api = serveEveryRoute();
 
 const send = (method: string, path: string, body: string) =>
-  fetch(`${t.url}${path}`, {
+  fetch(`${api.t.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `surrogate-${Math.random().toString(36).slice(2)}-${Date.now()}` },
+    headers: { authorization: `Bearer ${api.dan}`, "content-type": "application/json", "idempotency-key": `surrogate-${Math.random().toString(36).slice(2)}-${Date.now()}` },
     body,
   });
 
 describe("well-formed text", () => {
   it("a lone surrogate in a message, an edit, an agent, a contact or a profile gets 400 INVALID_INPUT", async () => {
-    const conv = t.demo.conversation_id;
+    const conv = api.t.demo.conversation_id;
     const sent = await send("POST", `/v1/conversations/${conv}/messages`, JSON.stringify({ kind: "text", body_text: "fine" }));
     expect(sent.status).toBe(202);
     const messageId = ((await sent.json()) as { message_id?: string }).message_id ?? "msg_x";
@@ -47,12 +37,12 @@ describe("well-formed text", () => {
   it("every string field of every request body with a lone surrogate: 400 INVALID_INPUT, never a 5xx", async () => {
     const wrong: string[] = [];
     let sent = 0;
-    for (const { method, path, op } of operations(doc)) {
+    for (const { method, path, op } of operations(api.doc)) {
       const schema = jsonBodySchema(op);
       if (!schema) continue;
-      const url = path.replace(/\{[^}]+\}/g, (m) => (m === "{id}" && path.startsWith("/v1/conversations") ? t.demo.conversation_id : "ent_human_ana"));
-      for (const field of stringFields(doc, schema)) {
-        const res = await send(method.toUpperCase(), url, JSON.stringify(sampleValue(doc, schema, { path: field, value: "x\ud800y" })));
+      const url = path.replace(/\{[^}]+\}/g, (m) => (m === "{id}" && path.startsWith("/v1/conversations") ? api.t.demo.conversation_id : "ent_human_ana"));
+      for (const field of stringFields(api.doc, schema)) {
+        const res = await send(method.toUpperCase(), url, JSON.stringify(sampleValue(api.doc, schema, { path: field, value: "x\ud800y" })));
         sent++;
         const code = ((await res.json().catch(() => null)) as { error?: { code?: string } } | null)?.error?.code;
         if (res.status !== 400 || code !== "INVALID_INPUT") wrong.push(`${method} ${path} ${field.join(".")}: ${res.status} ${code}`);

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { freePort } from "./process.js";
 
 /** A running Dovecot with one mailbox user; `stop` kills it and deletes its mail. */
 export interface Dovecot {
@@ -25,16 +26,18 @@ export interface Dovecot {
 
 const DOVECOT = process.env.DOVECOT_BIN ?? "/usr/sbin/dovecot";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === "object" ? resolve(addr.port) : reject(new Error("no port"))));
-    });
-  });
-}
+/**
+ * Dovecot starts every process with a cleaned environment: only the variables named in
+ * `import_environment` survive (its default list, then these). A clock moved by Debian's
+ * `faketime` lives in the environment (`LD_PRELOAD`, `FAKETIME…`), so without passing it on the
+ * login and mail processes would read the real time, and the master, once the preload re-reads
+ * its cleaned environment, would see time go back and launch no new process for three minutes
+ * (a login then waits for an auth process that never comes).
+ */
+const IMPORTED_ENVIRONMENT = [
+  "TZ CORE_OUTOFMEM CORE_ERROR LISTEN_PID LISTEN_FDS NOTIFY_SOCKET",
+  ...Object.keys(process.env).filter((name) => name === "LD_PRELOAD" || name.startsWith("FAKETIME")),
+].join(" ");
 
 /** Resolves once the IMAP greeting arrives on the port. */
 async function waitForGreeting(port: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -104,6 +107,7 @@ export async function startDovecot(): Promise<Dovecot> {
       `default_internal_user = ${internalUser}`,
       ...(root ? [] : [`default_internal_group = ${me.username}`]),
       "first_valid_uid = 1",
+      `import_environment = ${IMPORTED_ENVIRONMENT}`,
       `mail_location = maildir:${join(dir, "mail")}/%n`,
       `passdb {\n  driver = passwd-file\n  args = scheme=PLAIN username_format=%u ${join(dir, "users")}\n}`,
       `userdb {\n  driver = static\n  args = uid=${mailUser.uid} gid=${mailUser.gid} home=${join(dir, "mail")}/%n\n}`,
@@ -151,8 +155,15 @@ export async function startDovecot(): Promise<Dovecot> {
   }
 
   async function withClient<T>(fn: (client: ImapFlow) => Promise<T>): Promise<T> {
-    const client = new ImapFlow({ host: "127.0.0.1", port, secure: false, auth: { user: username, pass: password }, logger: false });
-    await client.connect();
+    // A login Dovecot leaves hanging fails here within 20 s, with what Dovecot logged, not at the test's timeout.
+    const client = new ImapFlow({ host: "127.0.0.1", port, secure: false, auth: { user: username, pass: password }, logger: false, socketTimeout: 20_000 });
+    try {
+      await client.connect();
+    } catch (err) {
+      client.close();
+      const log = existsSync(join(dir, "dovecot.log")) ? readFileSync(join(dir, "dovecot.log"), "utf8").trim().split("\n").slice(-5).join("\n") : "";
+      throw new Error(`cannot log in to dovecot on port ${port}: ${(err as Error).message}\n${log}`);
+    }
     try {
       return await fn(client);
     } finally {

@@ -2,6 +2,8 @@
  * Walks the served OpenAPI document: its operations, the string fields of their request bodies,
  * and plain sample values built from the schemas (for placing a chosen value at one field).
  */
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "./server.js";
 
 export type Schema = Record<string, any>;
 export interface OpenApiDoc {
@@ -78,4 +80,20 @@ export function sampleValue(doc: OpenApiDoc, schema: Schema | undefined, target?
   if (type === "boolean") return true;
   if (type === "string") return "x".repeat(Math.max(1, s.minLength ?? 1));
   return null;
+}
+
+/**
+ * For a file that sends something to every route: a demo server started before its tests (writes
+ * not rate limited, so a held 429 hides nothing) and closed after them, the document it serves
+ * and Dan's token. The fields are set once the file's tests run.
+ */
+export function serveEveryRoute(): { t: TestServer; doc: OpenApiDoc; dan: string } {
+  const api = {} as { t: TestServer; doc: OpenApiDoc; dan: string };
+  beforeAll(async () => {
+    api.t = await startTestServer({ rateLimit: { capacity: 1e9, refillPerSecond: 1e9 } });
+    api.doc = (await (await fetch(`${api.t.url}/v1/openapi.json`)).json()) as OpenApiDoc;
+    api.dan = api.t.demo.humans[0]!.token;
+  });
+  afterAll(() => api.t?.close());
+  return api;
 }

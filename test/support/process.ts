@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 
 /** The repository root, for tests that run the real entry points. */
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -11,12 +11,17 @@ export const root = fileURLToPath(new URL("../..", import.meta.url));
 export const tsx = join(root, "node_modules", ".bin", "tsx");
 
 const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
 
-/** Runs `fn` after the current test, whatever its outcome (last registered, first run). */
+/**
+ * Runs `fn` after the current test, whatever its outcome (last registered, first run). Hooked to
+ * the test itself, not at import: the files of one lane share this module (test/vitest.config.ts),
+ * so a hook added when it loads would belong to the first file that imported it alone.
+ */
 export function afterThisTest(fn: () => void | Promise<void>): void {
+  if (cleanups.length === 0)
+    onTestFinished(async () => {
+      while (cleanups.length) await cleanups.pop()!();
+    });
   cleanups.push(fn);
 }
 
