@@ -20,7 +20,7 @@ export function TrackingBody({ card }) {
     <p class="status-line">${p.status_line}</p>
     ${
       typeof p.percent === "number"
-        ? html`<div class="progress" role="progressbar" aria-valuenow=${p.percent} aria-valuemin="0" aria-valuemax="100">
+        ? html`<div class="progress" role="progressbar" aria-label=${t("tracking.progress")} aria-valuenow=${p.percent} aria-valuemin="0" aria-valuemax="100">
       <span style=${{ width: `${Math.max(0, Math.min(100, p.percent))}%` }}></span></div>`
         : null
     }
