@@ -63,6 +63,9 @@ export interface EngineDeps {
   mcp?: McpHub;
 }
 
+/** Who writes for a job a person took over (its agent no longer owns it). */
+const OFFICE_SYSTEM = { entity_id: "system_office", actor_type: "system" as const };
+
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
   const locks = new Map<string, Promise<unknown>>();
@@ -214,7 +217,12 @@ export function createJobEngine(deps: EngineDeps) {
           });
           if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
           const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
-          const next = decide(e.job, cmd, decideContext(t, agent, e.job));
+          const decided = decide(e.job, cmd, decideContext(t, agent, e.job));
+          // A person may have taken the job over during the call: what the call did is still
+          // recorded, as Office's system actor (the agent no longer owns the job), and nothing more.
+          const next = context.job(t, e.job.job_id)?.handed_over
+            ? { events: decided.events.filter((x) => x.event_type === "tool.result").map((x) => ({ ...x, actor: OFFICE_SYSTEM })), effects: [] }
+            : decided;
           out.push(...(await carryOut(e.job, agent, next, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }

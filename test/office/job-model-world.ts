@@ -31,14 +31,16 @@ export type CalendarMode = "ok" | "hang" | Exclude<ToolErrorCode, "CANCELLED">;
 function modelCalendar() {
   const store = createScriptedCalendarProvider(["ok"]);
   let mode: CalendarMode = "ok";
-  /** Calls that never answered, by the process that made them. */
-  let hanging = 0;
+  /** Calls not answered yet, by the process that made them: each one's way to time out. */
+  let hanging: Array<() => void> = [];
   const calendar: CalDavCalendar = {
     ...store,
     async put(uid, ics) {
       if (mode === "hang") {
-        hanging++;
-        return new Promise<never>(() => {});
+        // As a CalDAV client's own deadline ends a call the server never answers.
+        return new Promise<never>((_, reject) => {
+          hanging.push(() => void createScriptedCalendarProvider(["PROVIDER_TIMEOUT"]).put(uid, ics).catch(reject));
+        });
       }
       if (mode !== "ok") return createScriptedCalendarProvider([mode]).put(uid, ics);
       return store.put(uid, ics);
@@ -48,10 +50,16 @@ function modelCalendar() {
     calendar,
     setMode: (m: CalendarMode) => void (mode = m),
     get hanging() {
-      return hanging;
+      return hanging.length;
+    },
+    /** The calls' deadline passes: each ends with PROVIDER_TIMEOUT. */
+    timeOut() {
+      const due = hanging;
+      hanging = [];
+      for (const f of due) f();
     },
     /** The process that made the hanging calls is gone. */
-    forgetHanging: () => void (hanging = 0),
+    forgetHanging: () => void (hanging = []),
   };
 }
 
@@ -167,11 +175,24 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
         await new Promise((r) => setTimeout(r, 2));
         if (cal.hanging === 0) continue;
         const now = world.events().length;
-        quiet = now === head && office.inboxPending() === 0 ? quiet + 1 : 0;
+        quiet = now === head ? quiet + 1 : 0;
         head = now;
-        if (quiet >= 5) return;
+        if (quiet < 5) continue;
+        if (office.inboxPending() === 0) return;
+        // A click waits for the job the call holds: the calendar client's deadline ends the call.
+        cal.timeOut();
+        quiet = 0;
       }
-      await idle;
+      // Office that never gets idle (work that loops or waits forever) fails the step, saying so.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("Office was still busy 10 s after the step")), 10_000);
+      });
+      try {
+        await Promise.race([idle, stuck]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     events(jobId) {
       const out: TStoredEvent[] = [];

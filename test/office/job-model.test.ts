@@ -20,14 +20,14 @@ import { AGENT, ANA, BEA, type CalendarMode, DAN, DAN_CHAT, MCP_TOOLS, type Mode
  *  (e) a restart changes no job: state, owner, waiting_on, latest card and drawer actions.
  *
  * It runs on a fixed seed with few runs, so the file stays fast; to explore longer:
- * JOB_MODEL_RUNS (default 8) and JOB_MODEL_MCP_RUNS (default 2, each with a real MCP server
+ * JOB_MODEL_RUNS (default 6) and JOB_MODEL_MCP_RUNS (default 2, each with a real MCP server
  * process) set the runs, JOB_MODEL_STEPS (default 25) the longest sequence, JOB_MODEL_SEED the
  * seed, JOB_MODEL_TIME_LIMIT_MS (default 240000) when runs or shrinking stop, JOB_MODEL_SHRINK=0
  * reports the first failing sequence unshrunk, JOB_MODEL_DEBUG=1 prints each sequence and the
  * events it wrote.
  */
 
-const RUNS = Number(process.env.JOB_MODEL_RUNS ?? 8);
+const RUNS = Number(process.env.JOB_MODEL_RUNS ?? 6);
 const STEPS = Number(process.env.JOB_MODEL_STEPS ?? 25);
 const SEED = Number(process.env.JOB_MODEL_SEED ?? 20_260_610);
 /** Runs with a real MCP server (a child process each): fewer, they cost more. */
@@ -507,6 +507,25 @@ class Advance extends Step {
   override toString = () => `Advance(${this.ms / 1000}s)`;
 }
 
+/** A calendar failure while the job starts its call, then a restart before the retry is due. */
+class FailThenRestart extends Step {
+  constructor(
+    readonly job: number,
+    readonly mode: CalendarMode,
+  ) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return m.jobs > 0;
+  }
+  async act(w: ModelWorld) {
+    w.cal.setMode(this.mode);
+    await new Proceed(this.job).act(w);
+    await new Restart().act(w);
+  }
+  override toString = () => `FailThenRestart(job ${this.job}, ${this.mode})`;
+}
+
 class Restart extends Step {
   async act(w: ModelWorld) {
     // Jobs whose call is cut off are resumed at boot; every other job must come back as it was.
@@ -550,6 +569,8 @@ const commands = [
     .map((m) => new Calendar(m)),
   fc.constantFrom(1_000, 10_000, 60_000, 300_000, 900_000).map((ms) => new Advance(ms)),
   fc.constant(new Restart()),
+  // A failure the job will retry, then a restart before it is due: the retry must be re-armed.
+  fc.tuple(jobPick, fc.constantFrom<CalendarMode>("PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_UNAVAILABLE")).map(([job, mode]) => new FailThenRestart(job, mode)),
 ];
 
 let world: ModelWorld | undefined;

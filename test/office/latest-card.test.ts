@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DAN, type ModelWorld, openModelWorld } from "./job-model-world.js";
+import { ANA, DAN, type ModelWorld, openModelWorld } from "./job-model-world.js";
 
 /**
  * The chat card and the Job Drawer offer the same actions: those of the job's latest card. A
@@ -71,5 +71,25 @@ describe("only the job's latest card acts on it", () => {
     expect(card).toMatchObject({ card_type: "job.tracking", state: "in_progress", card_id: d.actions_card_id });
     expect(card.buttons).toEqual(d.available_actions);
     expect(card.buttons.map((b: any) => b.action.type)).toContain("job.cancel");
+  });
+
+  it("a job handed over while its calendar call runs: the call's result is still recorded (as Office's), nothing is refused, no agent card follows", async () => {
+    w = await openModelWorld();
+    await say("@Office Scheduler schedule a 30-min call with maria@acme.com tomorrow at 15:00 on Jitsi, Europe/Lisbon time");
+    const jobId = jobOf();
+    w.cal.setMode("hang");
+    expect((await clickAs(jobId, await chatCard(jobId), "job.approve")).status).toBe(202);
+    expect((await w.req("POST", `/v1/jobs/${jobId}/hand-over`, DAN, { to_entity_id: ANA })).status).toBe(200);
+    await w.settle();
+    const handedCard = await chatCard(jobId);
+    expect(handedCard.progress.waiting_on.map((x: any) => x.entity_id)).toEqual([ANA]);
+    // The call's deadline passes only now.
+    w.cal.timeOut();
+    await w.settle();
+    expect(w.errors.filter((e) => e.msg.includes("refused events Office wrote on its own"))).toEqual([]);
+    const result = w.events(jobId).find((e) => e.event_type === "tool.result");
+    expect(result?.actor).toEqual({ entity_id: "system_office", actor_type: "system" });
+    expect((result!.payload as any).error.error_code).toBe("PROVIDER_TIMEOUT");
+    expect(await chatCard(jobId)).toEqual(handedCard);
   });
 });
