@@ -214,7 +214,7 @@ describe("the Quick actions menu by keyboard", () => {
       await expect.poll(() => focusDesc(page)).toBe("button|Schedule a meeting");
       await page.keyboard.press("Tab");
       await expect.poll(() => page.getByRole("menu").count()).toBe(0);
-      expect(await focusDesc(page)).toBe("button|Attach a file");
+      expect(await focusDesc(page)).toBe("button|Emoji");
 
       // Space opens it too; Enter on an item starts the message with it, in the box.
       await page.keyboard.press("Shift+Tab");

@@ -174,28 +174,29 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
    * goes to, then lets the decider write the hand-over, its line and the replacing card at once.
    */
   async function handOver(req: HandOverRequest, opts?: EmitOptions): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }> {
-    return engine.withLock(engine.jobKey(req.tenant_id, req.job_id), async () => {
-      const job = context.job(req.tenant_id, req.job_id);
-      if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
-      const by = context.profile(req.tenant_id, req.actor_entity_id);
-      if (!by) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
-      const to = context.profile(req.tenant_id, req.to_entity_id);
-      if (to?.actor_type !== "human" || !context.participants(req.tenant_id, job.conversation_id).includes(to.entity_id)) {
-        throw new AppError("VALIDATION_ERROR", "A job goes only to a person of its conversation", { field: "to_entity_id" });
-      }
-      const agent = cardAgent(job);
-      if (!agent) throw new AppError("NOT_FOUND", "The job’s agent is not registered.", { job_id: req.job_id });
-      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id };
-      const cmd = {
-        type: "hand_over" as const,
-        by: { entity_id: by.entity_id, actor_type: by.actor_type, display_name: by.display_name || by.entity_id, roles: by.roles },
-        to: { entity_id: to.entity_id, display_name: to.display_name || to.entity_id },
-        ...(req.note ? { note: req.note } : {}),
-        locale: pickLocale(by.locale, deps.defaultLocale),
-      };
-      const r = await engine.run(job, agent, cmd, ec, opts);
-      return { ids: r.ids, job_id: job.job_id, owner_entity_id: to.entity_id };
-    });
+    // Not under the job's lock: a step holding it may be waiting on a slow tool, and a person
+    // must be able to take the job meanwhile. The ledger orders the writes (the policy pack judges
+    // the hand-over against the job as committed), and the step that finishes later sees it.
+    const job = context.job(req.tenant_id, req.job_id);
+    if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
+    const by = context.profile(req.tenant_id, req.actor_entity_id);
+    if (!by) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
+    const to = context.profile(req.tenant_id, req.to_entity_id);
+    if (to?.actor_type !== "human" || !context.participants(req.tenant_id, job.conversation_id).includes(to.entity_id)) {
+      throw new AppError("VALIDATION_ERROR", "A job goes only to a person of its conversation", { field: "to_entity_id" });
+    }
+    const agent = cardAgent(job);
+    if (!agent) throw new AppError("NOT_FOUND", "The job’s agent is not registered.", { job_id: req.job_id });
+    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id };
+    const cmd = {
+      type: "hand_over" as const,
+      by: { entity_id: by.entity_id, actor_type: by.actor_type, display_name: by.display_name || by.entity_id, roles: by.roles },
+      to: { entity_id: to.entity_id, display_name: to.display_name || to.entity_id },
+      ...(req.note ? { note: req.note } : {}),
+      locale: pickLocale(by.locale, deps.defaultLocale),
+    };
+    const r = await engine.run(job, agent, cmd, ec, opts);
+    return { ids: r.ids, job_id: job.job_id, owner_entity_id: to.entity_id };
   }
 
   /**
