@@ -84,6 +84,10 @@ export default defineConfig({
         // expect.poll's 1 s default fails a wait for a state that takes a moment on a loaded
         // 2-core machine (a write's fsync, a page's boot); polls still return as soon as it holds.
         expect: { poll: { timeout: 15_000 } },
+        // A stopgap, reported as a retry in the output: about one run in three, one page of one
+        // browser test does not finish loading (the sign-in page's heading, a chat's header) while
+        // the other lane is busy. The cause is not found yet; a second failure still fails.
+        retry: 1,
       }),
     ],
   },
