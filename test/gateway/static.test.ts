@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStaticRoutes } from "../../src/gateway/static.js";
+
+/** The web app's files, held in memory: the same answers as from disk, and never stale. */
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function setup() {
+  dir = mkdtempSync(join(tmpdir(), "logline-web-"));
+  const web = join(dir, "web");
+  const nm = join(dir, "node_modules");
+  mkdirSync(join(web, "components"), { recursive: true });
+  mkdirSync(join(nm, "preact"), { recursive: true });
+  writeFileSync(join(web, "index.html"), "<!doctype html><title>page</title>");
+  writeFileSync(join(web, "components", "app.js"), "export const v = 1;\n");
+  writeFileSync(join(web, ".secret"), "no");
+  writeFileSync(join(nm, "preact", "index.js"), "export default 1;\n");
+  writeFileSync(join(dir, "outside.txt"), "outside");
+  return { web, app: createStaticRoutes({ webDir: web, nodeModules: nm }) };
+}
+
+describe("the web app's files from memory", () => {
+  it("answers with the file's type and an ETag, 304 when it matches, and the new bytes once the file changes", async () => {
+    const { web, app } = setup();
+    const first = await app.request("/components/app.js");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+    expect(await first.text()).toBe("export const v = 1;\n");
+    const tag = first.headers.get("etag")!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect((await app.request("/components/app.js", { headers: { "if-none-match": tag } })).status).toBe(304);
+
+    const file = join(web, "components", "app.js");
+    writeFileSync(file, "export const v = 22;\n");
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const changed = await app.request("/components/app.js", { headers: { "if-none-match": tag } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toBe("export const v = 22;\n");
+    expect(changed.headers.get("etag")).not.toBe(tag);
+  });
+
+  it("serves client routes as the page, vendored packages, and a file added after start; never dot-files or paths out of its folders", async () => {
+    const { web, app } = setup();
+    const page = await app.request("/c/cnv_1");
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await page.text()).toContain("<title>page</title>");
+    expect(await (await app.request("/vendor/preact/index.js")).text()).toBe("export default 1;\n");
+    writeFileSync(join(web, "late.js"), "export {};\n");
+    expect(await (await app.request("/late.js")).text()).toBe("export {};\n");
+    for (const p of ["/.secret", "/../outside.txt", "/..%2foutside.txt", "/%2e%2e/outside.txt", "/vendor/preact/..%2f..%2foutside.txt"]) {
+      expect((await app.request(p)).status, p).not.toBe(200);
+    }
+  });
+});
