@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page, type Request, type Response } from "playwright-core";
 import { expect } from "vitest";
 import type { DemoInfo } from "../../src/gateway/index.js";
+import { trackContext } from "../support/in-flight.js";
 import { startEmptyServer, startTestServer } from "../support/server.js";
 
 /**
@@ -28,10 +29,24 @@ export async function startServer(opts: { demo: boolean; signup?: "open" | "invi
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+  // Every context lists the requests it still waits on, for the report of a failed test.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const ctx = await newContext(options);
+    const waiting = new Map<Request, { line: string; at: number }>();
+    const done = (r: Request) => void waiting.delete(r);
+    ctx.on("request", (r) => waiting.set(r, { line: `${r.method()} ${new URL(r.url()).pathname}`, at: Date.now() }));
+    ctx.on("response", (r) => done(r.request()));
+    ctx.on("requestfailed", done);
+    const untrack = trackContext(() => [...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`));
+    ctx.on("close", untrack);
+    return ctx;
+  };
+  return browser;
 }
 
 export const DESKTOP = { width: 1280, height: 800 };

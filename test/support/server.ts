@@ -5,6 +5,7 @@ import { createServer, type LogLineServer, type ServerOptions } from "../../src/
 import type { DemoInfo } from "../../src/gateway/index.js";
 import { type Clock, systemClock } from "../../src/shared/clock.js";
 import { statedClock } from "./clock.js";
+import { trackServer } from "./in-flight.js";
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -50,6 +51,7 @@ async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
   const clock = opts.clock ?? defaultTestClock();
   // Sign-up open, so tests can make second workspaces; `signup: undefined` gives the production default.
   const server = await createServer({ logger: quiet, ledgerSync: "normal", signup: "open", ...opts, clock, dataDir, port: 0, host: "127.0.0.1" });
+  const untrack = trackServer(dataDir, server.app);
   const { url } = await server.listen();
   return {
     url,
@@ -58,6 +60,7 @@ async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
     clock,
     async close() {
       await server.close();
+      untrack();
       if (!opts.keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
