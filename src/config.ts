@@ -451,7 +451,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return deepFreeze(parseConfig(readEnvFile(env, cwd), cwd));
 }
 
-/** Every variable the schema reads (the README's configuration table lists exactly these). */
+/** Every variable the schema reads (docs/operate/configuration.md lists exactly these). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZEnv.shape);
 
 /** Parsed once at boot and passed down read-only: nothing changes a setting afterwards. */

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints each module's figures, each the median of 3 runs, beside its goal.
- * Nothing is asserted; the numbers go in the README.
+ * Nothing is asserted; the numbers go in docs/contribute/BENCHMARKS.md.
  * The machine's load average is printed before and after each part: other work on the same
  * cores moves every figure, so read them next to it (ratios measured side by side move less).
  */

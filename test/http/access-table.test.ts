@@ -366,8 +366,8 @@ describe("who may call what (test/support/access-table.ts)", () => {
     expect(got).toEqual(row.expect);
   });
 
-  it("the README's “Who can see and do what” is this table", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  it("docs/api/access.md, “Who can see and do what”, is this table", () => {
+    const readme = readFileSync(new URL("../../docs/api/access.md", import.meta.url), "utf8");
     expect(readme).toContain(renderAccessTable());
   });
 });

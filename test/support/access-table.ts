@@ -1,8 +1,8 @@
 /**
  * Who may call what: every route of the server, and the status each kind of caller gets. The
  * access test drives each row over real HTTP against a running server, fails when the server
- * has a route this table does not list, and checks that the README's "Who can see and do what"
- * section is exactly `renderAccessTable()`.
+ * has a route this table does not list, and checks that "Who can see and do what" in
+ * docs/api/access.md is exactly `renderAccessTable()`.
  *
  * Callers (demo workspace): anonymous (no credentials); revoked (a signed-out token); other
  * tenant (the owner and admin of another workspace); member (Ana: a member, in her direct chat
@@ -22,7 +22,7 @@ export interface AccessRow {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The route as the server registers it. */
   route: string;
-  /** A few words for the README. */
+  /** A few words for the documentation. */
   what: string;
   /** Which case of the route this row drives, when one route has several rows. */
   variant?: string;
@@ -166,7 +166,7 @@ export const ACCESS: AccessRow[] = [
   { method: "GET", route: "/*", what: "the web app's pages and files", expect: all(200) },
 ];
 
-/** The README section's table, rendered from ACCESS. */
+/** The documented table (docs/api/access.md), rendered from ACCESS. */
 export function renderAccessTable(): string {
   const head = `| route | what | ${CALLERS.map((c) => CALLER_LABEL[c]).join(" | ")} |`;
   const rule = `|${"---|".repeat(CALLERS.length + 2)}`;
