@@ -7,6 +7,7 @@ import { onRoute } from "./router.js";
 import { getState } from "./store.js";
 import { startTabBadge } from "./notify.js";
 import { loadLocale } from "./i18n.js";
+import { startShortcuts } from "./shortcuts.js";
 
 onRoute((r) => void followRoute(r));
 document.addEventListener("visibilitychange", () => {
@@ -18,4 +19,5 @@ await loadLocale().catch((e) => console.error(e));
 const root = document.getElementById("app");
 if (root) render(html`<${App} />`, root);
 startTabBadge();
+startShortcuts();
 void boot();

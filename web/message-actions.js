@@ -32,6 +32,24 @@ export function startCompose(kind, cid, it) {
   if (kind === "reply") requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(".composer-input"))?.focus());
 }
 
+/**
+ * ↑ in an empty message box: edit my latest text message of this conversation (the one its Edit
+ * button would edit). False when there is none.
+ * @param {string} cid
+ */
+export function editLastMine(cid) {
+  const s = getState();
+  const items = s.timelines[cid]?.items ?? [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i];
+    const m = /** @type {any} */ (it?.message);
+    if (!it || it.deleted || it.sender.entity_id !== s.me?.entity_id || m?.kind !== "text" || m.action) continue;
+    startCompose("edit", cid, it);
+    return true;
+  }
+  return false;
+}
+
 export function cancelCompose() {
   setState({ compose: null });
 }

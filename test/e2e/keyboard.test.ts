@@ -166,3 +166,87 @@ describe("keyboard and screen reader", () => {
     }
   });
 });
+
+describe("shortcuts", () => {
+  test("Ctrl+K goes to a conversation by part of its name; ↑ in an empty box edits my last message; ? lists the keys; axe finds nothing", async () => {
+    const { ctx, page } = await signedIn(browser, server.url, dan().token);
+    try {
+      await page.goto(`${server.url}/c/${server.demo!.conversation_id}`);
+      const box = page.getByRole("textbox", { name: "Message" });
+      await box.waitFor();
+
+      // From inside the message box too: the switcher opens with its box focused.
+      await box.focus();
+      await page.keyboard.press("Control+k");
+      const dialog = page.getByRole("dialog", { name: "Go to a conversation" });
+      await dialog.waitFor();
+      const name = dialog.getByRole("combobox", { name: "Conversation name" });
+      expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(
+        await new AxeBuilder({ page })
+          .include(".modal")
+          .analyze()
+          .then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)),
+      ).toEqual([]);
+      await page.keyboard.type("ÁN");
+      await expect.poll(() => dialog.getByRole("option").allTextContents()).toEqual(["Ana"]);
+      await page.keyboard.press("Enter");
+      await page.waitForURL(/\/c\/cnv_dan_ana$/);
+      expect(await dialog.count()).toBe(0);
+      await expect.poll(() => focused(page)).toMatch(/^textarea\|/);
+
+      // Escape closes it where it was.
+      await page.keyboard.press("Control+k");
+      await dialog.waitFor();
+      await page.keyboard.type("zzz");
+      expect(await dialog.getByText("No conversation has that name.").count()).toBe(1);
+      await page.keyboard.press("Escape");
+      expect(await dialog.count()).toBe(0);
+      expect(page.url()).toMatch(/\/c\/cnv_dan_ana$/);
+
+      // ↑ in the empty box: my last message, in edit mode; Enter saves it for everyone.
+      await send(page, "See you at ten");
+      await page.locator(".timeline .msg-out .text", { hasText: "See you at ten" }).waitFor();
+      await box.focus();
+      await page.keyboard.press("ArrowUp");
+      await expect.poll(() => box.inputValue()).toBe("See you at ten");
+      expect(await page.locator(".compose-mode-text").textContent()).toContain("Editing");
+      await box.fill("See you at eleven");
+      await page.keyboard.press("Enter");
+      await expect
+        .poll(async () => {
+          const r = await fetch(`${server.url}/v1/conversations/cnv_dan_ana/timeline`, { headers: { authorization: `Bearer ${dan().token}` } });
+          return ((await r.json()).items as Array<{ message: { body_text?: string } }>).map((i) => i.message.body_text).filter((t) => t?.startsWith("See you"));
+        })
+        .toEqual(["See you at eleven"]);
+      // ↑ with text in the box is the caret's, not an edit.
+      await box.fill("draft");
+      await page.keyboard.press("ArrowUp");
+      expect(await page.locator(".compose-mode-text").count()).toBe(0);
+      await box.fill("");
+
+      // ? outside a text box lists the shortcuts; inside one it is a question mark.
+      await box.press("Shift+?");
+      await expect.poll(() => box.inputValue()).toBe("?");
+      await box.fill("");
+      await page
+        .locator(".chat-header, header")
+        .first()
+        .click({ position: { x: 2, y: 2 } });
+      await page.keyboard.press("Shift+?");
+      const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+      await sheet.waitFor();
+      expect(await sheet.locator("dt").allTextContents()).toContain("Ctrl + K");
+      expect(
+        await new AxeBuilder({ page })
+          .include(".modal")
+          .analyze()
+          .then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)),
+      ).toEqual([]);
+      await page.keyboard.press("Escape");
+      expect(await sheet.count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

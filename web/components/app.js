@@ -21,6 +21,8 @@ import { SigninLinkPage } from "./signin-link-page.js";
 import { Toast } from "./toast.js";
 import { ForwardDialog } from "./forward-dialog.js";
 import { MessageLink } from "./message-link.js";
+import { QuickSwitcher } from "./quick-switcher.js";
+import { ShortcutsSheet } from "./shortcuts-sheet.js";
 
 function useStore() {
   const [, setN] = useState(0);
@@ -43,6 +45,8 @@ export function App() {
     ${s.dialog?.type === "new-conversation" ? html`<${NewConversation} s=${s} />` : null}
     ${s.dialog?.type === "profile" ? html`<${ProfileDialog} s=${s} />` : null}
     ${s.dialog?.type === "forward" ? html`<${ForwardDialog} s=${s} cid=${s.dialog.cid} item=${s.dialog.item} />` : null}
+    ${s.dialog?.type === "switcher" ? html`<${QuickSwitcher} s=${s} />` : null}
+    ${s.dialog?.type === "shortcuts" ? html`<${ShortcutsSheet} />` : null}
     <${Toast} toast=${s.toast} />`;
   if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
   if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;

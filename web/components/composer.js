@@ -11,7 +11,7 @@ import { QuickMenu } from "./quick-menu.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
-import { cancelCompose, saveEdit } from "../message-actions.js";
+import { cancelCompose, editLastMine, saveEdit } from "../message-actions.js";
 import { getState, subscribe, toast } from "../store.js";
 import { stateLabel } from "../format.js";
 import { api } from "../api.js";
@@ -293,6 +293,11 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       ...${combo.inputProps}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (combo.onKeyDown(e)) return;
+        // ↑ in an empty box edits my last message here (Escape leaves the edit).
+        if (e.key === "ArrowUp" && !text && !mode && !staged.length && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && editLastMine(cid)) {
+          e.preventDefault();
+          return;
+        }
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
           e.preventDefault();
           send();
