@@ -31,7 +31,11 @@ export async function boot() {
     }
   }
   try {
-    if (!(await loadSession())) return;
+    if (!(await loadSession())) {
+      rememberDeepLink();
+      return;
+    }
+    returnToDeepLink();
     const cursor = await refreshAll();
     setState({ booted: true });
     const tenant = getState().me?.tenant_id;
@@ -47,6 +51,38 @@ export async function boot() {
     toast(t("boot.retrying"));
     setTimeout(() => void boot(), 5000);
   }
+}
+
+/** Where a signed-out visit to a link of the app (a chat, a message, a job) is taken back to. */
+const RETURN_KEY = "logline.return_to";
+/** How long that is kept: long enough to fetch a sign-in link by email. */
+const RETURN_MS = 30 * 60_000;
+
+/** Signed out on a deep link: keep it, so signing in (here, or from an emailed link) ends there. */
+function rememberDeepLink() {
+  const name = parseRoute(location.pathname).name;
+  if (name !== "chat" && name !== "message" && name !== "job") return;
+  try {
+    localStorage.setItem(RETURN_KEY, JSON.stringify({ path: location.pathname, at: Date.now() }));
+  } catch {
+    // Storage refused (private mode): the person lands on the list instead.
+  }
+}
+
+/** Signed in on the list (where sign-in links land): go on to the kept link, once, if it is recent. */
+function returnToDeepLink() {
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(RETURN_KEY) ?? "null");
+    localStorage.removeItem(RETURN_KEY);
+  } catch {
+    return;
+  }
+  const path = typeof kept?.path === "string" ? kept.path : "";
+  const fresh = typeof kept?.at === "number" && Date.now() - kept.at < RETURN_MS;
+  // Only a path of this app, and only when nothing else was asked for.
+  if (!fresh || !path.startsWith("/") || path.startsWith("//") || parseRoute(location.pathname).name !== "home") return;
+  if (["chat", "message", "job"].includes(parseRoute(path).name)) navigate(path, { replace: true });
 }
 
 /**

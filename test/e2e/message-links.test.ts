@@ -151,4 +151,29 @@ describe("copy link, forward and pin, live between two people", () => {
       await a2.ctx.close();
     }
   }, 120_000);
+
+  test("signed out, a message link shows the sign-in page; signing in from a link then opens the chat at that message", async () => {
+    const posted = await fetch(`${server.url}/v1/conversations/${DM}/messages`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-back-${Date.now()}` },
+      body: JSON.stringify({ kind: "text", body_text: "The boiler is fixed" }),
+    }).then((r) => r.json());
+    const link = `${server.url}/c/${DM}/m/${posted.message_id}`;
+    const ctx = await browser.newContext();
+    try {
+      const page = await ctx.newPage();
+      await page.goto(link);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      expect(await page.locator(".sidebar").count()).toBe(0);
+      expect(await page.locator("body").textContent()).not.toContain("boiler");
+      // A sign-in link (as from an email) lands on the list; the page goes on to the message.
+      await page.goto(`${server.url}/signin?token=${encodeURIComponent(dan().token)}`);
+      await expect.poll(() => page.url()).toBe(`${server.url}/c/${DM}`);
+      await expect.poll(() => item(page, "The boiler is fixed").getAttribute("class")).toContain("item-found");
+      // Once: a later visit to the list stays on the list.
+      expect(await page.evaluate(() => localStorage.getItem("logline.return_to"))).toBeNull();
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
 });
