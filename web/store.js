@@ -43,12 +43,12 @@
 
 /**
  * The one dialog open at a time (modal, confirm, new conversation, your profile, where to forward
- * a message, the conversation switcher or the list of shortcuts).
+ * a message, the conversation switcher, the list of shortcuts or a coworker's profile card).
  * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
  *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
  *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
  *   | { type: 'new-conversation' } | { type: 'profile' } | { type: 'forward', cid: string, item: TimelineItem }
- *   | { type: 'switcher' } | { type: 'shortcuts' }} Dialog
+ *   | { type: 'switcher' } | { type: 'shortcuts' } | { type: 'person', entityId: string }} Dialog
  */
 
 /** @type {State} */

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { png } from "../support/pictures.js";
 import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { askForJob, card, launchBrowser, signedIn, textOf } from "./harness.js";
+import { askForJob, card, launchBrowser, send, signedIn, textOf } from "./harness.js";
 
 /**
  * People in two browsers: Ana changes her name, time zone and picture and Dan sees each live;
@@ -147,6 +147,59 @@ describe("Hand over and Why? on a job card", () => {
     } finally {
       await d.ctx.close();
       await a.ctx.close();
+    }
+  });
+});
+
+describe("a coworker's profile card", () => {
+  test("her name on a message opens her card: role, status, the time where she is; Message opens their direct chat; the agent's card too", async () => {
+    const put = (body: unknown) =>
+      fetch(`${server.url}/v1/me/profile`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-card-${Math.random()}` },
+        body: JSON.stringify(body),
+      });
+    expect((await put({ time_zone: "Asia/Tokyo", status: { text: "On the road" } })).status).toBe(200);
+    const group = await postJson(`${server.url}/v1/conversations`, dan().token, {
+      title: "Site visits",
+      participants: [{ entity_id: ana().entity_id }, { entity_id: "ent_agent_scheduler" }],
+    });
+    const gid = group.body.conversation_id as string;
+    expect((await postJson(`${server.url}/v1/conversations/${gid}/messages`, ana().token, { kind: "text", body_text: "Leaving now" })).status).toBe(202);
+    const d = await signedIn(browser, server.url, dan().token);
+    try {
+      await openConversation(d.page, gid);
+      const name = d.page.locator(".timeline .item", { hasText: "Leaving now" }).getByRole("button", { name: "Ana", exact: true });
+      await name.focus();
+      await d.page.keyboard.press("Enter");
+      const cardDialog = d.page.getByRole("dialog", { name: "Ana" });
+      await cardDialog.waitFor();
+      expect(await textOf(cardDialog.locator(".person-status"))).toBe("On the road");
+      // The time in Tokyo now, as the page formats it: computed in the page, from the zone she set.
+      const tokyo = () => d.page.evaluate(() => new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", timeZone: "Asia/Tokyo" }).format(new Date()));
+      const before = await tokyo();
+      const shown = await textOf(cardDialog.locator(".profile-card-time"));
+      // The minute may turn between the two readings.
+      expect([`${before} where they are (Asia/Tokyo)`, `${await tokyo()} where they are (Asia/Tokyo)`]).toContain(shown);
+      expect(await seriousAxe(d.page, "dialog")).toEqual([]);
+      await cardDialog.getByRole("button", { name: "Message Ana" }).click();
+      await expect.poll(() => d.page.url()).toBe(`${server.url}/c/${DM}`);
+      expect(await cardDialog.count()).toBe(0);
+
+      // The agent's card names its role; its Message is the chat Dan already has with it.
+      await openConversation(d.page, server.demo.conversation_id);
+      await send(d.page, "hello");
+      const agentName = d.page.locator(".timeline .msg-in").last().getByRole("button", { name: "Office Scheduler" });
+      await agentName.waitFor({ timeout: 15_000 });
+      await agentName.click();
+      const agentCard = d.page.getByRole("dialog", { name: "Office Scheduler" });
+      await expect.poll(() => textOf(agentCard.locator(".role-badge"))).toBe("Scheduler");
+      expect(await agentCard.locator(".profile-card-time").count()).toBe(0);
+      await agentCard.getByRole("button", { name: "Message Office Scheduler" }).click();
+      await expect.poll(() => d.page.url()).toBe(`${server.url}/c/${server.demo.conversation_id}`);
+    } finally {
+      await d.ctx.close();
+      expect((await put({ status: null, time_zone: "Europe/Lisbon" })).status).toBe(200);
     }
   });
 });

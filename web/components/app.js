@@ -23,6 +23,7 @@ import { ForwardDialog } from "./forward-dialog.js";
 import { MessageLink } from "./message-link.js";
 import { QuickSwitcher } from "./quick-switcher.js";
 import { ShortcutsSheet } from "./shortcuts-sheet.js";
+import { ProfileCard } from "./profile-card.js";
 
 function useStore() {
   const [, setN] = useState(0);
@@ -47,6 +48,7 @@ export function App() {
     ${s.dialog?.type === "forward" ? html`<${ForwardDialog} s=${s} cid=${s.dialog.cid} item=${s.dialog.item} />` : null}
     ${s.dialog?.type === "switcher" ? html`<${QuickSwitcher} s=${s} />` : null}
     ${s.dialog?.type === "shortcuts" ? html`<${ShortcutsSheet} />` : null}
+    ${s.dialog?.type === "person" ? html`<${ProfileCard} s=${s} entityId=${s.dialog.entityId} />` : null}
     <${Toast} toast=${s.toast} />`;
   if (!s.booted) return html`<div class="splash"><span class="spinner"></span></div>`;
   if (r.name === "onboarding") return html`${html`<${OnboardingPage} s=${s} />`}${overlays}`;

@@ -10,6 +10,7 @@ import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
 import { copyMessageLink, startForward, togglePin } from "../message-links.js";
+import { setState } from "../store.js";
 
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
@@ -35,7 +36,16 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
-      ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
+      ${
+        sender && !mine
+          ? html`<span class="sender">${
+              it
+                ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" /><button type="button" class="sender-btn" aria-haspopup="dialog"
+                    onClick=${() => setState({ dialog: { type: "person", entityId: it.sender.entity_id } })}>${sender}</button>`
+                : sender
+            }</span>`
+          : null
+      }
       ${it?.forwarded ? html`<span class="forwarded-mark"><${Icon} name="forward" size=${13} /> ${t("bubble.forwarded_from", { name: it.forwarded.author_name })}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
       <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
