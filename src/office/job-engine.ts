@@ -63,9 +63,6 @@ export interface EngineDeps {
   mcp?: McpHub;
 }
 
-/** Who writes for a job a person took over (its agent no longer owns it). */
-const OFFICE_SYSTEM = { entity_id: "system_office", actor_type: "system" as const };
-
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
   const locks = new Map<string, Promise<unknown>>();
@@ -217,13 +214,12 @@ export function createJobEngine(deps: EngineDeps) {
           });
           if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
           const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
-          const decided = decide(e.job, cmd, decideContext(t, agent, e.job));
-          // A person may have taken the job over during the call: what the call did is still
-          // recorded, as Office's system actor (the agent no longer owns the job), and nothing more.
-          const next = context.job(t, e.job.job_id)?.handed_over
-            ? { events: decided.events.filter((x) => x.event_type === "tool.result").map((x) => ({ ...x, actor: OFFICE_SYSTEM })), effects: [] }
-            : decided;
-          out.push(...(await carryOut(e.job, agent, next, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
+          // A person may have taken the job over during the call (a hand-over does not wait for
+          // the job's lock): the decider is told, and records the outcome for its new holder.
+          const handed = context.job(t, e.job.job_id)?.handed_over;
+          const job = handed ? { ...e.job, handed_over: handed } : e.job;
+          const decided = decide(job, cmd, decideContext(t, agent, job));
+          out.push(...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }
         case "reset_breaker":

@@ -14,7 +14,7 @@ import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
 import { openToolJob, recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
-import { handedOverCard, handOver } from "./hand-over.js";
+import { handedOverCard, handOver, resultForHolder } from "./hand-over.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
@@ -31,6 +31,12 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
   if (cmd.type === "hand_over") return handOver(job, cmd, ctx);
   if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
+    // A call that was running when the job changed hands still ended: what it did is recorded.
+    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome") {
+      const held: JobView = { ...job };
+      delete held.handed_over;
+      return resultForHolder(decide(held, cmd, ctx));
+    }
     // A person holds the job now: its agent writes nothing more for it, whoever asks.
     if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {
       const holder = ctx.profileOf(job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;

@@ -71,3 +71,14 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
     .map((e) => ({ ...e, actor: OFFICE_SYSTEM }));
   return { events, effects: [] };
 }
+
+/**
+ * A tool call that was running when a person took the job over still ended, and what it did
+ * (or failed to do) is a fact: `decision` is what the agent would have written for its outcome,
+ * of which only the `tool.result` is kept, written as Office's system actor (the agent no longer
+ * owns the job). No card and no effect: the holder's card stays the one that speaks for the job,
+ * and nothing is retried or armed for a job its agent no longer acts on.
+ */
+export function resultForHolder(decision: Decision): Decision {
+  return { events: decision.events.filter((e) => e.event_type === "tool.result").map((e) => ({ ...e, actor: OFFICE_SYSTEM })), effects: [] };
+}
