@@ -222,6 +222,9 @@ export function createJobEngine(deps: EngineDeps) {
           out.push(...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }
+        case "cancel_retry_after":
+          scheduler.cancel(t, job.job_id);
+          break;
         case "reset_breaker":
           deps.breaker.reset(t, e.provider);
           break;

@@ -15,7 +15,7 @@ import { mailAttempt, mailOutcome } from "./mail-step.js";
 import { openToolJob, recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
 import { handedOverCard, handOver, resultForHolder } from "./hand-over.js";
-import { afterDrafts, draftsFor } from "./basics.js";
+import { afterDrafts, draftsFor, toolResultDraft } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
 import { inviteAttendees } from "../meeting-intake.js";
@@ -37,6 +37,8 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
       delete held.handed_over;
       return resultForHolder(decide(held, cmd, ctx));
     }
+    // Boot found its call without a result: the agent does not call again, the person is told the truth.
+    if (cmd.type === "resume_call") return cutOffForHolder(job, ctx);
     // A person holds the job now: its agent writes nothing more for it, whoever asks.
     if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {
       const holder = ctx.profileOf(job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
@@ -293,12 +295,27 @@ function resumeToolCall(job: JobView, last: JobView["tools"][number], ctx: Decid
     provider: last.provider ?? "mcp",
   };
   if (tool?.annotations.readOnlyHint || tool?.annotations.idempotentHint) return { events: [], effects: [{ type: "run_tool", job, call }] };
-  const message_safe = "The server was restarted during the call; it may or may not have finished.";
+  const message_safe = RESTARTED;
   return recordToolOutcome(
     job,
     { type: "record_mcp_outcome", call, outcome: { ok: false, error: { error_code: "UNKNOWN", message_safe, retryable: false }, latency_ms: 0 }, breaker_open: false },
     ctx,
   );
+}
+
+const RESTARTED = "The server was restarted during the call; it may or may not have finished.";
+
+/**
+ * Boot found a call without a result on a job a person took over: its agent no longer acts on
+ * it, so it is not called again; what is known — the call was cut off and may or may not have
+ * done its work — is recorded for the holder, and the drawer stops showing a call in progress.
+ */
+function cutOffForHolder(job: JobView, ctx: DecideContext): Decision {
+  const last = job.tools.at(-1);
+  if (!last || last.status) return noDecision();
+  const call = { call_id: last.tool_call_id, tool_name: last.tool_name, attempt: last.attempt, input: {}, idempotency_key: "", provider: last.provider ?? "" };
+  const error = { error_code: "UNKNOWN", message_safe: RESTARTED, retryable: false };
+  return resultForHolder({ events: [toolResultDraft(job, ctx, call, "error", 0, { error, retryable: false })], effects: [] });
 }
 
 /** Cancel effects come first: the runner performs them before it writes the events. */

@@ -35,8 +35,8 @@ export function handOver(job: JobView, cmd: Extract<JobCommand, { type: "hand_ov
     : t("notify.handOverLine", { by: cmd.by.display_name, title: job.title, who });
   const line: Draft = { event_type: "message.sent", actor: by, job_id: job.job_id, payload: { message_id: ctx.ids("msg"), kind: "system", body_text: text.slice(0, 1000) } };
   const card = handedOverCard(afterDrafts(job, [handed]), ctx);
-  // Nothing the agent had armed for the job fires any more.
-  return { events: [handed, line, ...card.events], effects: [{ type: "cancel_retry" }] };
+  // Nothing the agent had armed for the job fires any more, once the hand-over is written.
+  return { events: [handed, line, ...card.events], effects: [{ type: "cancel_retry_after" }] };
 }
 
 /**

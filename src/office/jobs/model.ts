@@ -111,6 +111,11 @@ export type JobEffect =
   /** Run the tool; its outcome comes back as `record_outcome` against `job`. */
   | { type: "run_tool"; job: JobView; call: PlannedCall }
   | { type: "cancel_retry" }
+  /**
+   * The same once the decision's events are written: a retry that fires before then still finds
+   * the job as it was, and a refused write (a hand-over the pack does not allow) leaves it armed.
+   */
+  | { type: "cancel_retry_after" }
   /** Cancel the job's call in flight (the protocol's cancellation is sent). */
   | { type: "abort_call" }
   | { type: "arm_retry"; delay_ms: number; attempt: number }
