@@ -222,6 +222,9 @@ export function createJobEngine(deps: EngineDeps) {
           out.push(...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }
+        case "tell_earlier_versions":
+          out.push(...(await tellEarlierVersions(t, job.job_id, ec)));
+          break;
         case "cancel_retry_after":
           scheduler.cancel(t, job.job_id);
           break;
@@ -240,6 +243,34 @@ export function createJobEngine(deps: EngineDeps) {
         default:
           break;
       }
+    }
+    return out;
+  }
+
+  /**
+   * A move or cancel finished: each job that booked an earlier version of the meeting (its
+   * parent, and the parent's parent while that one was itself a change) gets the Finished
+   * card's words as a `meeting_changed`, decided by its own agent.
+   */
+  async function tellEarlierVersions(t: string, jobId: string, ec: EmitContext): Promise<string[]> {
+    const change = context.job(t, jobId);
+    const finished = change?.latest["job.finished"];
+    if (!change || finished?.card_type !== "job.finished") return [];
+    const cmd: JobCommand = { type: "meeting_changed", by_job_id: jobId, summary: finished.outcome.summary, cancelled: change.slots.change?.kind === "cancel" };
+    const out: string[] = [];
+    const seen = new Set([jobId]);
+    for (let id = change.parent_job_id; id && !seen.has(id); ) {
+      seen.add(id);
+      const earlier = context.job(t, id);
+      const agent = earlier ? context.profile(t, earlier.owner_entity_id) : undefined;
+      if (!earlier) break;
+      if (agent?.actor_type === "agent") {
+        const decided = decide(earlier, cmd, decideContext(t, agent, earlier));
+        // Caused by the message that offered the change's Finished card.
+        const cause = change.card_events.get(finished.card_id) ?? ec.causation_id;
+        out.push(...(await carryOut(earlier, agent, decided, { ...ec, conversation_id: earlier.conversation_id, ...(cause ? { causation_id: cause } : {}) })));
+      }
+      id = earlier.slots.change ? earlier.parent_job_id : undefined;
     }
     return out;
   }
