@@ -67,3 +67,24 @@ function waitsOn(context: Pick<ContextBuilder, "conversationJobs" | "job">, t: s
   }
   return false;
 }
+
+/**
+ * The message without the agent's mention in front ("@Office Scheduler please order paper" →
+ * "please order paper"): addressed to the agent, it is read as the same words in a direct chat.
+ * A mention anywhere else stays, and a message that is only the mention is kept as it is.
+ */
+export function withoutLeadingMention(text: string, name: string): string {
+  const trimmed = text.trimStart();
+  const lower = trimmed.toLowerCase();
+  const first = name.split(/\s+/)[0]!.toLowerCase();
+  for (const candidate of [name.toLowerCase(), first]) {
+    if (!lower.startsWith(`@${candidate}`)) continue;
+    const next = lower[1 + candidate.length];
+    if (next !== undefined && /[\p{L}\p{N}_]/u.test(next)) continue;
+    let at = 1 + candidate.length;
+    while (at < trimmed.length && " \t\n,:;—–-".includes(trimmed[at]!)) at++;
+    const rest = trimmed.slice(at);
+    return rest ? rest : text;
+  }
+  return text;
+}

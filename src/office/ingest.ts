@@ -19,7 +19,7 @@ import { findMeeting } from "./planner/slots.js";
 import { messageExtras } from "./message-extras.js";
 import * as copy from "./narrator.js";
 import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
-import { whoAnswers } from "./group-gate.js";
+import { whoAnswers, withoutLeadingMention } from "./group-gate.js";
 import { type Locale, localeSlot, words } from "./speak.js";
 import { pickLocale } from "../shared/i18n.js";
 import { createMeetingChangeChat } from "./meeting-change-chat.js";
@@ -133,7 +133,7 @@ export function createIngest(deps: {
   return async function ingest(raw: TIngestMessageRequest): Promise<{ ids: string[]; notes: string; job_id?: string }> {
     const parsed = ZIngestMessageRequest.safeParse(raw);
     if (!parsed.success) throw validationError(parsed.error.issues);
-    const req = parsed.data;
+    let req = parsed.data;
     const sender = context.profile(req.tenant_id, req.actor_entity_id);
     if (!sender) throw new AppError("NOT_FOUND", "Unknown sender.", { actor_entity_id: req.actor_entity_id });
     if (!deps.ledger.facts.isMember(req.tenant_id, req.conversation_id, req.actor_entity_id)) {
@@ -149,6 +149,8 @@ export function createIngest(deps: {
     if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
     // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
     if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
+    // "@Office Scheduler please order paper" means what "please order paper" means in a direct chat.
+    req = { ...req, body_text: withoutLeadingMention(req.body_text, agent.display_name) };
     const change = handOver ? null : parseMeetingChange(req.body_text);
     if (change) {
       const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);

@@ -63,9 +63,6 @@ export interface EngineDeps {
   mcp?: McpHub;
 }
 
-/** Who writes for a job a person took over (its agent no longer owns it). */
-const OFFICE_SYSTEM = { entity_id: "system_office", actor_type: "system" as const };
-
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
   const locks = new Map<string, Promise<unknown>>();
@@ -217,15 +214,20 @@ export function createJobEngine(deps: EngineDeps) {
           });
           if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
           const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
-          const decided = decide(e.job, cmd, decideContext(t, agent, e.job));
-          // A person may have taken the job over during the call: what the call did is still
-          // recorded, as Office's system actor (the agent no longer owns the job), and nothing more.
-          const next = context.job(t, e.job.job_id)?.handed_over
-            ? { events: decided.events.filter((x) => x.event_type === "tool.result").map((x) => ({ ...x, actor: OFFICE_SYSTEM })), effects: [] }
-            : decided;
-          out.push(...(await carryOut(e.job, agent, next, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
+          // A person may have taken the job over during the call (a hand-over does not wait for
+          // the job's lock): the decider is told, and records the outcome for its new holder.
+          const handed = context.job(t, e.job.job_id)?.handed_over;
+          const job = handed ? { ...e.job, handed_over: handed } : e.job;
+          const decided = decide(job, cmd, decideContext(t, agent, job));
+          out.push(...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
           break;
         }
+        case "tell_earlier_versions":
+          out.push(...(await tellEarlierVersions(t, job.job_id, ec)));
+          break;
+        case "cancel_retry_after":
+          scheduler.cancel(t, job.job_id);
+          break;
         case "reset_breaker":
           deps.breaker.reset(t, e.provider);
           break;
@@ -241,6 +243,34 @@ export function createJobEngine(deps: EngineDeps) {
         default:
           break;
       }
+    }
+    return out;
+  }
+
+  /**
+   * A move or cancel finished: each job that booked an earlier version of the meeting (its
+   * parent, and the parent's parent while that one was itself a change) gets the Finished
+   * card's words as a `meeting_changed`, decided by its own agent.
+   */
+  async function tellEarlierVersions(t: string, jobId: string, ec: EmitContext): Promise<string[]> {
+    const change = context.job(t, jobId);
+    const finished = change?.latest["job.finished"];
+    if (!change || finished?.card_type !== "job.finished") return [];
+    const cmd: JobCommand = { type: "meeting_changed", by_job_id: jobId, summary: finished.outcome.summary, cancelled: change.slots.change?.kind === "cancel" };
+    const out: string[] = [];
+    const seen = new Set([jobId]);
+    for (let id = change.parent_job_id; id && !seen.has(id); ) {
+      seen.add(id);
+      const earlier = context.job(t, id);
+      const agent = earlier ? context.profile(t, earlier.owner_entity_id) : undefined;
+      if (!earlier) break;
+      if (agent?.actor_type === "agent") {
+        const decided = decide(earlier, cmd, decideContext(t, agent, earlier));
+        // Caused by the message that offered the change's Finished card.
+        const cause = change.card_events.get(finished.card_id) ?? ec.causation_id;
+        out.push(...(await carryOut(earlier, agent, decided, { ...ec, conversation_id: earlier.conversation_id, ...(cause ? { causation_id: cause } : {}) })));
+      }
+      id = earlier.slots.change ? earlier.parent_job_id : undefined;
     }
     return out;
   }

@@ -87,6 +87,35 @@ describe("an agent in a group with more than one person", () => {
   });
 });
 
+describe("the agent's mention in front of a request", () => {
+  it("is read as the same words in a direct chat: work no tool can do is declined with a hand-over offer, a meeting is proposed", async () => {
+    t = await startTestServer();
+    const c = await threePersonGroup();
+    // The same words in Dan's direct chat with the agent: what a group must answer too.
+    await say("cnv_9f2a", dan(), "please order more printer paper");
+    const direct = await waitFor(async () => (await fromAgent("cnv_9f2a")).at(-1), 8000, "the direct answer");
+    expect(direct.message.body_text).toContain("Order more printer paper");
+    expect(direct.message.choices?.length).toBeGreaterThan(0);
+
+    for (const [text, mentions] of [
+      ["@Office Scheduler please order more printer paper", [AGENT]],
+      ["@Office, please order more printer paper", undefined],
+    ] as const) {
+      const n = (await fromAgent(c)).length;
+      expect((await say(c, dan(), text, mentions ? [...mentions] : undefined)).status).toBe(202);
+      await t.server.office.idle();
+      const answer = (await fromAgent(c)).slice(n);
+      expect(answer.map((i) => i.message.body_text)).toEqual([direct.message.body_text]);
+      expect(answer[0].message.choices.map((x: any) => x.label)).toEqual(direct.message.choices.map((x: any) => x.label));
+    }
+
+    // A meeting asked with the mention first is formalized, as in a direct chat.
+    expect((await say(c, ana(), "@Office Scheduler: set up a call with Maria tomorrow at 15:00", [AGENT])).status).toBe(202);
+    const card = await waitFor(async () => (await fromAgent(c)).find((i) => i.message.card?.card_type === "job.formalize"), 8000, "the proposal");
+    expect(card.message.card.title).toMatch(/Maria/);
+  });
+});
+
 describe("one person with an agent", () => {
   it("the agent answers every message, as before", async () => {
     t = await startTestServer();

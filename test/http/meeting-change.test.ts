@@ -96,6 +96,23 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
     const stored = new ICAL.Event(new ICAL.Component(ICAL.parse((await calendar.get(invite.uid))!.ics)).getFirstSubcomponent("vevent")!);
     expect([stored.startDate.toJSDate().toISOString(), stored.sequence]).toEqual([request.start, 1]);
     expect(moved.outcome.summary).toMatch(/^Moved to Thu \d+ \w+ 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\. Moved in the calendar “Work”\.$/);
+    // The booking job's card no longer shows the old time as the meeting's: live, it says the move.
+    const rebooked = (
+      await s.waitFor(
+        (f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === booked.job_id && f.data.item.message.card.card_id !== booked.card_id,
+        10_000,
+        "the booking's card",
+      )
+    ).data.item.message.card;
+    expect(rebooked.outcome.summary).toMatch(
+      /^Moved to Thu \d+ \w+ 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\. Moved in the calendar “Work”\. Booked before for /,
+    );
+    expect(rebooked.outcome.summary).toContain(moved.outcome.summary);
+    expect(actions(rebooked.buttons)).toEqual(expect.arrayContaining(["Move…", "Cancel meeting"]));
+    const bookedPanel = await drawer(first.url, booked.job_id);
+    expect(bookedPanel.outcome.summary).toBe(rebooked.outcome.summary);
+    expect(bookedPanel.actions_card_id).toBe(rebooked.card_id);
+    expect(latestCard(await timelineOf(first.url, dan, CONV), booked.job_id)).toEqual(rebooked);
 
     // Cancel from the drawer of the moved meeting: its actions are the card's buttons.
     const panel = await drawer(first.url, moved.job_id);
@@ -117,21 +134,30 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
     expect(await calendar.get(invite.uid)).toBeNull();
     expect(cancelled.outcome.summary).toBe("Cancelled; Maria was told. Removed from the calendar “Work”.");
     expect(actions(cancelled.buttons)).not.toContain("Move…");
+    // Both earlier versions' jobs say it is cancelled now, and offer no change of it.
+    const told = async (url: string) => {
+      const items = await timelineOf(url, dan, CONV);
+      return [booked.job_id, moved.job_id].map((id) => latestCard(items, id));
+    };
+    const tellings = await told(first.url);
+    for (const c of tellings) {
+      expect(c.outcome.summary).toMatch(/^Cancelled; Maria was told\. Removed from the calendar “Work”\. Booked before for /);
+      expect(actions(c.buttons)).not.toContain("Move…");
+      expect(actions(c.buttons)).not.toContain("Cancel meeting");
+    }
+    expect(tellings[1].outcome.summary).toContain("10:00–10:30");
 
     // One truth: the live cards, the reloaded timeline and the drawers.
     const views = async (url: string) => {
       const items = await timelineOf(url, dan, CONV);
       return Promise.all(
-        [moved, cancelled].map(async (c) => {
+        [booked, moved, cancelled].map(async (c) => {
           const d = await drawer(url, c.job_id);
-          return { card: latestCard(items, c.job_id), state: d.state, actions: actions(d.available_actions) };
+          return { card: latestCard(items, c.job_id), state: d.state, actions: actions(d.available_actions), summary: d.outcome.summary };
         }),
       );
     };
-    const live = [
-      { card: moved, state: "completed", actions: actions(moved.buttons) },
-      { card: cancelled, state: "completed", actions: actions(cancelled.buttons) },
-    ];
+    const live = [...tellings, cancelled].map((card) => ({ card, state: "completed", actions: actions(card.buttons), summary: card.outcome.summary }));
     expect(await views(first.url)).toEqual(live);
     expect(errors).toEqual([]);
 

@@ -112,7 +112,7 @@ export interface ModelWorld {
 
 let keys = 0;
 
-/** The job model's MCP server over stdio (note, look, fail, crash, hang), with a short call timeout. */
+/** The job model's MCP server over stdio (note, look, fail, crash, hang, slow), with a short call timeout. */
 const flakyServer = {
   name: "flaky",
   transport: "stdio" as const,
@@ -123,7 +123,7 @@ const flakyServer = {
 };
 
 /** The MCP tools an agent may use in the model, and how (auto: at once; approve: proposed first). */
-export const MCP_TOOLS = ["flaky.note", "flaky.look", "flaky.fail", "flaky.crash", "flaky.hang"] as const;
+export const MCP_TOOLS = ["flaky.note", "flaky.look", "flaky.fail", "flaky.crash", "flaky.hang", "flaky.slow"] as const;
 
 export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<ModelWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "job-model-"));

@@ -167,6 +167,8 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
     case "message.sent":
       // A card message: its card is the freshest one for the job (same card as the job event).
       if (ev.payload.card) job.last_card = cardRow(ev.payload.card, ev.conversation_id);
+      // A later Finished card of a finished job (an answer to its invite, its meeting moved) is what the drawer says happened.
+      if (ev.payload.card?.card_type === "job.finished" && job.outcome) job.outcome = { result: ev.payload.card.outcome.result, summary: ev.payload.card.outcome.summary };
       break;
     default:
       break;

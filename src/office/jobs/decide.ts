@@ -8,14 +8,15 @@ import { missingMeetingInputs, type JobSlots, type JobView } from "../job-machin
 import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
-import { describeWhen } from "../when/index.js";
+import { describeWhen, formatSlot } from "../when/index.js";
+import { agentActor } from "../job-drafts.js";
 import type { Click, DecideContext, Decision, JobCommand, JobEffect, OpenCommand, Prepared } from "./model.js";
 import { noDecision } from "./model.js";
 import { mailAttempt, mailOutcome } from "./mail-step.js";
 import { openToolJob, recordToolOutcome, startToolCall, toolCallOf, toolProgress } from "./mcp-step.js";
 import { recordOutcome } from "./outcome.js";
-import { handedOverCard, handOver } from "./hand-over.js";
-import { afterDrafts, draftsFor } from "./basics.js";
+import { handedOverCard, handOver, resultForHolder } from "./hand-over.js";
+import { afterDrafts, draftsFor, toolResultDraft } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
 import { inviteAttendees } from "../meeting-intake.js";
@@ -31,6 +32,14 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
   if (cmd.type === "hand_over") return handOver(job, cmd, ctx);
   if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
+    // A call that was running when the job changed hands still ended: what it did is recorded.
+    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome") {
+      const held: JobView = { ...job };
+      delete held.handed_over;
+      return resultForHolder(decide(held, cmd, ctx));
+    }
+    // Boot found its call without a result: the agent does not call again, the person is told the truth.
+    if (cmd.type === "resume_call") return cutOffForHolder(job, ctx);
     // A person holds the job now: its agent writes nothing more for it, whoever asks.
     if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {
       const holder = ctx.profileOf(job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
@@ -38,7 +47,18 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
     }
     return noDecision();
   }
+  return tellingEarlierVersions(job, decideOwn(job, cmd, ctx));
+}
+
+/** What a command does to a job its agent still holds. */
+function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
   switch (cmd.type) {
+    case "hand_over":
+      return handOver(job, cmd, ctx);
+    case "handed_over":
+      return handedOverCard(job, ctx);
+    case "meeting_changed":
+      return meetingChanged(job, cmd, ctx);
     case "click":
       return decideClick(job, cmd.click, cmd.prepared, ctx);
     case "revise_proposal":
@@ -287,12 +307,60 @@ function resumeToolCall(job: JobView, last: JobView["tools"][number], ctx: Decid
     provider: last.provider ?? "mcp",
   };
   if (tool?.annotations.readOnlyHint || tool?.annotations.idempotentHint) return { events: [], effects: [{ type: "run_tool", job, call }] };
-  const message_safe = "The server was restarted during the call; it may or may not have finished.";
+  const message_safe = RESTARTED;
   return recordToolOutcome(
     job,
     { type: "record_mcp_outcome", call, outcome: { ok: false, error: { error_code: "UNKNOWN", message_safe, retryable: false }, latency_ms: 0 }, breaker_open: false },
     ctx,
   );
+}
+
+const RESTARTED = "The server was restarted during the call; it may or may not have finished.";
+
+/**
+ * Boot found a call without a result on a job a person took over: its agent no longer acts on
+ * it, so it is not called again; what is known — the call was cut off and may or may not have
+ * done its work — is recorded for the holder, and the drawer stops showing a call in progress.
+ */
+function cutOffForHolder(job: JobView, ctx: DecideContext): Decision {
+  const last = job.tools.at(-1);
+  if (!last || last.status) return noDecision();
+  const call = { call_id: last.tool_call_id, tool_name: last.tool_name, attempt: last.attempt, input: {}, idempotency_key: "", provider: last.provider ?? "" };
+  const error = { error_code: "UNKNOWN", message_safe: RESTARTED, retryable: false };
+  return resultForHolder({ events: [toolResultDraft(job, ctx, call, "error", 0, { error, retryable: false })], effects: [] });
+}
+
+/**
+ * A move or a cancel that finishes (its Finished card, completed) makes the cards of the jobs
+ * that booked the meeting's earlier versions out of date: the runner tells each of them.
+ */
+function tellingEarlierVersions(job: JobView, d: Decision): Decision {
+  const change = job.slots.change?.kind;
+  if ((change !== "move" && change !== "cancel") || !job.parent_job_id) return d;
+  const done = d.events.some((e) => e.event_type === "job.completed" && (e.payload.finished_card as { outcome?: { result?: string } })?.outcome?.result === "completed");
+  return done ? { ...d, effects: [...d.effects, { type: "tell_earlier_versions" }] } : d;
+}
+
+/**
+ * The meeting this job booked was moved or cancelled by a later job: a new Finished card says
+ * so, in that job's words (built from its calendar and mail results) and with the time it had
+ * here, so the chat and the drawer no longer show the old time as the meeting's. A cancelled
+ * meeting's card offers no Move… or Cancel meeting; a moved one's still does (they act on the
+ * latest version).
+ */
+function meetingChanged(job: JobView, cmd: Extract<JobCommand, { type: "meeting_changed" }>, ctx: DecideContext): Decision {
+  const booked = bookedOf(job);
+  if (job.state !== "completed" || !booked) return noDecision();
+  const t = words(job.slots.locale);
+  const d = draftsFor(ctx);
+  const c = d.cardCtx(job, ctx.agent);
+  const was = formatSlot(Date.parse(booked.scheduled_time.start), Date.parse(booked.scheduled_time.end), booked.scheduled_time.timezone, job.slots.locale);
+  const summary = t("office.change.earlier", { summary: cmd.summary, was }).slice(0, 600);
+  const card = buildFinishedCard(c, { result: "completed", summary, artifacts: [], buttons: completedButtons(c, { changeable: !cmd.cancelled && isChangeable(job) }) });
+  return {
+    events: [{ event_type: "message.sent", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { message_id: ctx.ids("msg"), kind: "card", card } }],
+    effects: [],
+  };
 }
 
 /** Cancel effects come first: the runner performs them before it writes the events. */

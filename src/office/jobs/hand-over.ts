@@ -35,8 +35,8 @@ export function handOver(job: JobView, cmd: Extract<JobCommand, { type: "hand_ov
     : t("notify.handOverLine", { by: cmd.by.display_name, title: job.title, who });
   const line: Draft = { event_type: "message.sent", actor: by, job_id: job.job_id, payload: { message_id: ctx.ids("msg"), kind: "system", body_text: text.slice(0, 1000) } };
   const card = handedOverCard(afterDrafts(job, [handed]), ctx);
-  // Nothing the agent had armed for the job fires any more.
-  return { events: [handed, line, ...card.events], effects: [{ type: "cancel_retry" }] };
+  // Nothing the agent had armed for the job fires any more, once the hand-over is written.
+  return { events: [handed, line, ...card.events], effects: [{ type: "cancel_retry_after" }] };
 }
 
 /**
@@ -70,4 +70,15 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
     .filter((e) => progress || e.event_type === "message.sent")
     .map((e) => ({ ...e, actor: OFFICE_SYSTEM }));
   return { events, effects: [] };
+}
+
+/**
+ * A tool call that was running when a person took the job over still ended, and what it did
+ * (or failed to do) is a fact: `decision` is what the agent would have written for its outcome,
+ * of which only the `tool.result` is kept, written as Office's system actor (the agent no longer
+ * owns the job). No card and no effect: the holder's card stays the one that speaks for the job,
+ * and nothing is retried or armed for a job its agent no longer acts on.
+ */
+export function resultForHolder(decision: Decision): Decision {
+  return { events: decision.events.filter((e) => e.event_type === "tool.result").map((e) => ({ ...e, actor: OFFICE_SYSTEM })), effects: [] };
 }

@@ -93,7 +93,12 @@ export type JobCommand =
   /** The outbox is about to deliver the invite (attempt n): the mail.send intent. */
   | { type: "mail_attempt"; delivery: OutboxDelivery; attempt: number }
   /** The mail server answered attempt n. */
-  | { type: "mail_outcome"; delivery: OutboxDelivery; attempt: number; outcome: DeliveryOutcome };
+  | { type: "mail_outcome"; delivery: OutboxDelivery; attempt: number; outcome: DeliveryOutcome }
+  /**
+   * A later job moved or cancelled the meeting this job booked: `summary` is that job's Finished
+   * card (built from its calendar and mail results), `cancelled` whether the meeting is gone.
+   */
+  | { type: "meeting_changed"; by_job_id: string; summary: string; cancelled: boolean };
 
 /** An MCP call's answer as the decider sees it: the runner has scrubbed the text and stored the content. */
 export type McpOutcome =
@@ -111,6 +116,11 @@ export type JobEffect =
   /** Run the tool; its outcome comes back as `record_outcome` against `job`. */
   | { type: "run_tool"; job: JobView; call: PlannedCall }
   | { type: "cancel_retry" }
+  /**
+   * The same once the decision's events are written: a retry that fires before then still finds
+   * the job as it was, and a refused write (a hand-over the pack does not allow) leaves it armed.
+   */
+  | { type: "cancel_retry_after" }
   /** Cancel the job's call in flight (the protocol's cancellation is sent). */
   | { type: "abort_call" }
   | { type: "arm_retry"; delay_ms: number; attempt: number }
@@ -118,7 +128,9 @@ export type JobEffect =
   | { type: "resend_mail" }
   | { type: "queue_invite"; job: JobView; invite: CreateInviteOutput }
   /** The provider answered: its circuit closes again. */
-  | { type: "reset_breaker"; provider: string };
+  | { type: "reset_breaker"; provider: string }
+  /** A move or cancel of a meeting finished: the jobs that booked its earlier versions are told (`meeting_changed`). */
+  | { type: "tell_earlier_versions" };
 
 export interface Decision {
   events: Draft[];

@@ -168,6 +168,27 @@ describe("what the tool answered", () => {
     expect(types(d)).toEqual(["tool.result"]);
   });
 
+  it("after a hand-over during the call, the answer (or the failure) is recorded as Office's system actor, and nothing else", () => {
+    for (const outcome of [ok("done"), fail("PROVIDER_TIMEOUT", true)]) {
+      const { ctx, history, call, job_id } = started("files.list_directory", "auto");
+      const handed = decide(
+        given(history),
+        { type: "hand_over", by: { ...DAN, display_name: "Dan", roles: ["admin"] }, to: { entity_id: DAN.entity_id, display_name: "Dan" } },
+        ctx,
+      );
+      const job = given([...history, ...stored(handed.events)]);
+      const d = decide(job, { type: "record_mcp_outcome", call, outcome, breaker_open: false }, ctx);
+      expect(types(d)).toEqual(["tool.result"]);
+      expect(d.events[0]).toMatchObject({
+        actor: { entity_id: "system_office", actor_type: "system" },
+        job_id,
+        payload: { tool_call_id: call.call_id, status: outcome.ok ? "success" : "error" },
+      });
+      // No retry is armed for a job its agent no longer acts on.
+      expect(d.effects).toEqual([]);
+    }
+  });
+
   it("progress updates the Tracking card's line and percentage, and stops once the job is over", () => {
     const { ctx, history, call } = started("files.list_directory", "auto");
     const cmd: JobCommand = { type: "tool_progress", call_id: call.call_id, tool_name: call.tool_name, progress: 2, total: 4 };
