@@ -197,16 +197,6 @@ export function createFold(): PolicyFold {
     setInMap(s.entities, p.entity_id, next);
   }
 
-  function rememberHumanMessage(s: TenantState, eventId: string, entityId: string): void {
-    setInMap(s.recentHumanMessages, eventId, s.intern(entityId));
-    if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
-  }
-
-  function rememberMessage(s: TenantState, messageId: string, conversationId: string, authorId: string, ts: string): void {
-    if (s.messages.has(messageId)) return;
-    setInMap(s.messages, messageId, { conversation_id: s.intern(conversationId), author_entity_id: s.intern(authorId), ts_ms: Date.parse(ts), deleted: false });
-  }
-
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
     addToSet(s.seen, event.event_id);
@@ -317,8 +307,18 @@ export function createFold(): PolicyFold {
         return;
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
-        else if (event.actor.actor_type === "human") rememberHumanMessage(s, event.event_id, event.actor.entity_id);
-        rememberMessage(s, p.message_id, event.conversation_id, event.actor.entity_id, event.ts);
+        else if (event.actor.actor_type === "human") {
+          setInMap(s.recentHumanMessages, event.event_id, s.intern(event.actor.entity_id));
+          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
+        }
+        if (!s.messages.has(p.message_id)) {
+          setInMap(s.messages, p.message_id, {
+            conversation_id: s.intern(event.conversation_id),
+            author_entity_id: s.intern(event.actor.entity_id),
+            ts_ms: Date.parse(event.ts),
+            deleted: false,
+          });
+        }
         return;
       case "message.deleted": {
         const m = s.messages.get(p.message_id);
@@ -383,12 +383,6 @@ export function createFold(): PolicyFold {
 
   return {
     apply,
-    applyChatMessage(tenantId, eventId, conversationId, actorEntityId, actorType, ts, messageId) {
-      const s = tenantOf(tenantId);
-      addToSet(s.seen, eventId);
-      if (actorType === "human") rememberHumanMessage(s, eventId, actorEntityId);
-      rememberMessage(s, messageId, conversationId, actorEntityId, ts);
-    },
     mark,
     rollbackTo,
     release,

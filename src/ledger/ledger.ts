@@ -49,7 +49,7 @@ export interface CreateLedgerDeps {
  * object of exactly `tenant_id` (1–128 units) and `events` (an array of 1–1000). The events are
  * copied into a new array as the parse does (holes become undefined). Anything else returns
  * null and the caller runs the contract parse, which gives the verdict and the message: every
- * refusal still comes from the contract (test/ledger/append-query.test.ts compares the two).
+ * refusal still comes from the contract (test/ledger/append-request.test.ts compares the two).
  */
 export function plainAppendRequest(req: unknown): TAppendRequest | null {
   if (typeof req !== "object" || req === null || Object.getPrototypeOf(req) !== Object.prototype) return null;
@@ -83,25 +83,11 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();
-  const applyChat = fold.applyChatMessage?.bind(fold);
-  if (applyChat) {
-    // Chat messages, most of any log, fold from their columns; the rest from their payloads.
-    for (const page of store.bootRows()) {
-      for (let i = 0; i < page.length; i++) {
-        const r = page[i]!;
-        const messageId = r[7];
-        if (typeof messageId === "string") applyChat(r[0], r[2], r[3], r[4], r[5], r[6], messageId);
-        else fold.apply(JSON.parse(r[8] ?? store.payloadAt(r[0], r[1])!) as TUblEvent);
-        lastSeq.set(r[0], r[1]);
-      }
-    }
-  } else {
-    for (const page of store.bootPayloads()) {
-      for (const payload of page) {
-        const event = JSON.parse(payload) as TUblEvent & { seq: number };
-        fold.apply(event);
-        lastSeq.set(event.tenant_id, event.seq);
-      }
+  for (const page of store.bootPayloads()) {
+    for (const payload of page) {
+      const event = JSON.parse(payload) as TUblEvent & { seq: number };
+      fold.apply(event);
+      lastSeq.set(event.tenant_id, event.seq);
     }
   }
   // Each tenant's Merkle frontier: O(log n) stored nodes, or the one-time fill of a log written

@@ -41,13 +41,6 @@ export interface CheckpointRow {
 /** [tenant_seq, payload, prev_hash, hash] — positional rows keep the scan paths allocation-light. */
 export type ScanRow = [number, string, string, string];
 
-/**
- * A row of the boot path: [tenant_id, tenant_seq, event_id, conversation_id, actor_entity_id,
- * actor_type, ts, message_id, payload]. message_id is set (and payload null) for a message.sent
- * that is not a card; every other row has its payload and a null message_id.
- */
-export type BootRow = [string, number, string, string, string, string, string, string | number | null, string | null];
-
 export interface QueryFilter {
   tenantId: string;
   conversationId?: string | undefined;
@@ -75,18 +68,6 @@ export function createLedgerStore(db: Db) {
   // Payload only: the envelope inside carries tenant_id and seq, and every extra column read
   // costs a string per row on the 1M-row boot path.
   const bootPage = db.prepare(`SELECT payload FROM ledger_events WHERE seq > ? AND seq <= ? ORDER BY seq`).pluck();
-  // The boot path for a fold that takes chat messages from columns: a message.sent that is not a
-  // card comes as its columns and the payload's message_id (SQLite reads it out of the JSON in
-  // C, without a 1 KB JS string or a parse); every other event comes as its payload.
-  const chat = `event_type = 'message.sent' AND payload ->> '$.payload.kind' <> 'card'`;
-  const bootRowPage = db
-    .prepare(
-      `SELECT tenant_id, tenant_seq, event_id, conversation_id, actor_entity_id, actor_type, ts,
-         CASE WHEN ${chat} THEN payload ->> '$.payload.message_id' END,
-         CASE WHEN ${chat} THEN NULL ELSE payload END
-       FROM ledger_events WHERE seq > ? AND seq <= ? ORDER BY seq`,
-    )
-    .raw(true);
   const lastRow = db.prepare(`SELECT max(seq) FROM ledger_events`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
@@ -159,14 +140,6 @@ export function createLedgerStore(db: Db) {
       // Pages by range of the row key: no OFFSET to skip, and a gap (none in an append-only
       // table) only makes a page shorter.
       for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
-    },
-    /**
-     * Every event in global order as a BootRow, a page of `pageSize` at a time (see
-     * `bootPayloads`): a chat message as columns, anything else with its payload.
-     */
-    *bootRows(pageSize = 4096): Generator<BootRow[]> {
-      const last = (lastRow.get() as number | null) ?? 0;
-      for (let after = 0; after < last; after += pageSize) yield bootRowPage.all(after, after + pageSize) as BootRow[];
     },
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */

@@ -72,12 +72,6 @@ export type FoldSnapshot = Record<string, unknown>;
 export interface LedgerFold extends LedgerFacts {
   /** Folds one accepted event in. */
   apply(event: TUblEvent): void;
-  /**
-   * The same as `apply` for a `message.sent` whose kind is not `card`, from the stored row's
-   * columns and the payload's message_id: boot folds the commonest event without parsing it.
-   * Optional: without it boot parses every payload and calls `apply`.
-   */
-  applyChatMessage?(tenantId: string, eventId: string, conversationId: string, actorEntityId: string, actorType: string, ts: string, messageId: string): void;
   /** Marks the current state so a refused batch (or a failed commit) can be undone. */
   mark(): number;
   /** Undoes everything applied after `mark`. */
