@@ -12,6 +12,8 @@ import { MembersPanel } from "./members-panel.js";
 import { TypingLine } from "./typing-line.js";
 import { PinnedPanel } from "./pinned-panel.js";
 import { loadPins } from "../message-links.js";
+import { ThreadPanel } from "./thread-panel.js";
+import { loadThreadMarks } from "../threads.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -45,6 +47,9 @@ export function ChatView({ s, cid }) {
   useEffect(() => void loadThread(cid), [cid]);
   // Pinned messages: loaded once, then kept by the stream's timeline.update frames.
   useEffect(() => void loadPins(cid), [cid]);
+  // My unread marks on this conversation's threads: loaded once, then kept by thread.update frames.
+  useEffect(() => void loadThreadMarks(cid), [cid]);
+  const threadRoot = s.route.conversationId === cid ? s.route.threadRoot : undefined;
   const [showPins, setShowPins] = useState(false);
   const pins = s.pins[cid] ?? [];
   // On phones the list pane hides when a conversation opens: focus its heading, not <body>.
@@ -61,7 +66,7 @@ export function ChatView({ s, cid }) {
   const pinned = !!job && s.threads[cid]?.pinned_job_id === job.job_id;
   const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
   const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
-  return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label=${t("chat.conversation")}
+  return html`<section class=${`chat${drag ? " dragging" : ""}${threadRoot ? " with-thread" : ""}`} aria-label=${t("chat.conversation")}
     onDragOver=${(/** @type {DragEvent} */ e) => {
       if (e.dataTransfer?.types.includes("Files")) {
         e.preventDefault();
@@ -86,5 +91,6 @@ export function ChatView({ s, cid }) {
     <${TypingLine} s=${s} cid=${cid} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">${t("chat.drop")}</div>` : null}
+    ${threadRoot ? html`<${ThreadPanel} key=${threadRoot} s=${s} cid=${cid} root=${threadRoot} />` : null}
   </section>`;
 }

@@ -10,6 +10,8 @@ import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
 import { copyMessageLink, startForward, togglePin } from "../message-links.js";
+import { openThread } from "../threads.js";
+import { getState } from "../store.js";
 
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
@@ -46,6 +48,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
       }</span>
     </div>
     ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
+    ${it && cid && it.thread?.reply_count ? html`<${ThreadSummary} cid=${cid} it=${it} />` : null}
     ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
   </div>`;
@@ -74,6 +77,7 @@ function MessageTools({ cid, it, mine, admin }) {
   const text = it.message.kind === "text";
   return html`<div class="msg-tools">
     <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>${t("bubble.reply")}</button>
+    <button type="button" class="msg-tool" onClick=${() => openThread(cid, it.message.message_id)}>${t("threads.reply_in_thread")}</button>
     <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>${t("bubble.react")}</button>
     ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>${t("bubble.edit")}</button>` : null}
     <button type="button" class="msg-tool" aria-pressed=${!!it.pinned} onClick=${() => togglePin(cid, it)}>${it.pinned ? t("bubble.unpin") : t("bubble.pin")}</button>
@@ -82,4 +86,21 @@ function MessageTools({ cid, it, mine, admin }) {
     ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;
+}
+
+/**
+ * Under a thread's root: how many replies and when the last came, opening the thread; a follower
+ * with replies they have not read sees how many are new.
+ * @param {{ cid: string, it: TimelineItem }} props
+ */
+function ThreadSummary({ cid, it }) {
+  const thread = it.thread;
+  if (!thread) return null;
+  const unread = getState().threadMarks[it.message.message_id]?.unread_count ?? 0;
+  return html`<button type="button" class="thread-summary" onClick=${() => openThread(cid, it.message.message_id)}>
+    <${Icon} name="chat" size=${13} />
+    <span class="thread-count-text">${t("threads.replies", { count: thread.reply_count })}</span>
+    <span class="thread-last">${t("threads.last_reply", { time: clock(thread.last_reply_ts) })}</span>
+    ${unread ? html`<span class="thread-unread">${t("threads.unread", { count: unread })}</span>` : null}
+  </button>`;
 }
