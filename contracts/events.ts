@@ -70,6 +70,8 @@ export const ZMessageSentPayload = z.strictObject({
   reminder: z.strictObject({ for_entity_id: ZEntityId, starts_at: ZIsoTime, minutes_before: z.number().int().min(1).max(10_080), event_uid: short(200) }).optional(),
   /** A copy of another message, forwarded by the actor: which one, where it was and who wrote it (the policy pack checks all three). */
   forwarded_from: z.strictObject({ conversation_id: ZConversationId, message_id: z.string().min(1).max(128), author_entity_id: ZEntityId }).optional(),
+  /** A call someone started here: the Jitsi Meet room this server named on its configured JITSI_BASE_URL (body_text is the same URL). */
+  call: z.strictObject({ url: z.string().min(1).max(500) }).optional(),
   /** A reply in a thread: the root message it belongs to (one of the same conversation, not deleted, not itself in a thread). */
   thread_root_message_id: z.string().min(1).max(128).optional(),
 });

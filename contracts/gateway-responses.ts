@@ -22,6 +22,8 @@ export const ZSessionView = z.object({
   locale: z.string().optional(),
   /** Whether the others see when I read their messages (default on). */
   read_receipts: z.boolean().optional(),
+  /** Whether Start a call is offered: this server has a Jitsi Meet server configured (JITSI_BASE_URL). */
+  calls: z.boolean().optional(),
 });
 
 /** `GET /v1/invites/:invite`. */

@@ -303,6 +303,8 @@ export const api = {
   forwardMessage: (cid, mid, to) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/forward`, { body: { to_conversation_id: to } }),
   /** Pin a message to its conversation (or unpin it). @param {string} cid @param {string} mid @param {boolean} on */
   pinMessage: (cid, mid, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
+  /** Start a call: a Jitsi Meet room posted here as a message. @param {string} cid @returns {Promise<{ message_id: string, url: string }>} */
+  startCall: (cid) => request("POST", `/v1/conversations/${enc(cid)}/call`),
   /** The conversation's pinned messages, in pin order. @param {string} cid @returns {Promise<{ items: import('./types.js').TimelineItem[] }>} */
   listPins: (cid) => request("GET", `/v1/conversations/${enc(cid)}/pins`),
   /** A thread: its root, replies and my mark. @param {string} cid @param {string} root @returns {Promise<import('./threads.js').ThreadView>} */

@@ -18,6 +18,7 @@ import { addMember, removeMember, renameConversation } from "./commands/members.
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
 import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
+import { startCall } from "./commands/calls.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -43,6 +44,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       email: me.email?.redacted ?? null,
       ...(me.locale ? { locale: me.locale } : {}),
       read_receipts: me.read_receipts !== false,
+      calls: core.office.calls,
     };
   };
 
@@ -179,6 +181,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     listThreadMarks: (p, conversationId) => listThreadMarks(core, p, conversationId),
     followThread: (p, conversationId, messageId, body, idem) => followThread(core, p, conversationId, messageId, body, idem),
     readThread: (p, conversationId, messageId, body, idem) => readThread(core, p, conversationId, messageId, body, idem),
+    startCall: (p, conversationId, idem) => startCall(core, p, conversationId, idem),
 
     setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
     removeAvatar: (p, idem) => removeAvatar(core, p, idem),

@@ -51,6 +51,8 @@ export interface SessionView {
   locale?: string;
   /** Whether the others see when I read their messages (my profile's setting; default on). */
   read_receipts: boolean;
+  /** Whether Start a call is offered (JITSI_BASE_URL is set). */
+  calls: boolean;
 }
 
 /**
@@ -163,6 +165,8 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   listThreadMarks(p: Principal, conversationId: string): ReturnType<typeof listThreadMarks>;
   /** POST /v1/conversations/:id/threads/:message_id/follow: follow the thread, or stop. */
   followThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZFollowThreadRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/call: a Jitsi Meet room posted as a message (503 when no Jitsi server is configured). */
+  startCall(p: Principal, conversationId: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/threads/:message_id/read: my unread mark on the thread. */
   readThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZThreadReadRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */

@@ -120,6 +120,7 @@ export const ACCESS: AccessRow[] = [
   { method: "POST", route: "/v1/conversations/:id/messages/:message_id/forward", what: "forward a message to a chat I am in", expect: signedIn(404, 404, 202) },
   { method: "GET", route: "/v1/conversations/:id/pins", what: "its pinned messages", expect: signedIn(404, 404, 200) },
   { method: "GET", route: "/v1/conversations/:id/threads", what: "the threads of it I follow", expect: signedIn(404, 404, 200) },
+  { method: "POST", route: "/v1/conversations/:id/call", what: "start a call (503 without JITSI_BASE_URL)", expect: signedIn(404, 404, 503) },
   { method: "GET", route: "/v1/conversations/:id/threads/:message_id", what: "a thread: its root and replies", expect: signedIn(404, 404, 200) },
   { method: "POST", route: "/v1/conversations/:id/threads/:message_id/follow", what: "follow a thread, or stop", expect: signedIn(404, 404, 202) },
   { method: "POST", route: "/v1/conversations/:id/threads/:message_id/read", what: "my read mark on a thread", expect: signedIn(404, 404, 202) },

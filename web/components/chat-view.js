@@ -14,6 +14,7 @@ import { PinnedPanel } from "./pinned-panel.js";
 import { loadPins } from "../message-links.js";
 import { ThreadPanel } from "./thread-panel.js";
 import { loadThreadMarks } from "../threads.js";
+import { startCall } from "../calls.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -84,7 +85,8 @@ export function ChatView({ s, cid }) {
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? t("chat.conversation")} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
-      onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)} />
+      onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)}
+      onCall=${s.me?.calls ? () => void startCall(cid) : undefined} />
     ${showPins ? html`<${PinnedPanel} cid=${cid} items=${pins} onClose=${() => setShowPins(false)} />` : null}
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />

@@ -34,13 +34,21 @@ const TICK_WORDS = {
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
 export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
+  // A call someone started: the room the server named (its ledger record's call.url), to join.
+  const raw = /** @type {{ call?: { url?: unknown } } | undefined} */ (it?.message)?.call?.url;
+  const callUrl = typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${sender && !mine ? html`<span class="sender">${it ? html`<${Avatar} name=${sender} id=${it.sender.entity_id} size="xs" />` : null}${sender}</span>` : null}
       ${it?.forwarded ? html`<span class="forwarded-mark"><${Icon} name="forward" size=${13} /> ${t("bubble.forwarded_from", { name: it.forwarded.author_name })}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
+      ${
+        callUrl
+          ? html`<span class="text call-text"><${Icon} name="video" size=${16} /> ${mine ? t("calls.you_started") : t("calls.started_by", { name: it?.sender.display_name ?? "" })}</span>
+        <a class="btn btn-small call-join" href=${callUrl} target="_blank" rel="noopener noreferrer">${t("calls.join")}</a>`
+          : html`<span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>`
+      }
       <span class="meta">${it?.pinned ? html`<span class="pinned-mark" title=${t("bubble.pinned_by", { name: it.pinned.by_name })}><${Icon} name="pin" size=${11} /><span class="visually-hidden">${t("bubble.pinned_by", { name: it.pinned.by_name })}</span></span> ` : null}${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
@@ -74,7 +82,7 @@ export function DeletedBubble({ ts, mine, sender }) {
  */
 function MessageTools({ cid, it, mine, admin }) {
   const [picking, setPicking] = useState(false);
-  const text = it.message.kind === "text";
+  const text = it.message.kind === "text" && !(/** @type {any} */ (it.message).call);
   return html`<div class="msg-tools">
     <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>${t("bubble.reply")}</button>
     <button type="button" class="msg-tool" onClick=${() => openThread(cid, it.message.message_id)}>${t("threads.reply_in_thread")}</button>

@@ -52,7 +52,7 @@ const human = (p: Principal) => ({ entity_id: p.entityId, actor_type: "human" as
 export async function editMessage(core: Core, p: Principal, conversationId: string, messageId: string, body: { body_text: string }, idem?: IdemScope): Promise<StoredResponse> {
   const item = liveMessage(core, p, conversationId, messageId);
   if (item.sender.entity_id !== p.entityId) throw new AppError("UNAUTHORIZED_ACTION", "Only the author can edit a message");
-  if (item.message.kind !== "text" || item.message.action) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
+  if (item.message.kind !== "text" || item.message.action || item.message.call) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const windowMs = editWindowMs(core, p.tenantId);
   if (windowMs !== null && core.clock.now() - Date.parse(item.ts) > windowMs) {
