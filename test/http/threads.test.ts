@@ -72,6 +72,9 @@ describe("a reply in a thread", () => {
     expect(view.root).toEqual(counted.data.item);
     expect(view.replies).toEqual([appended.data.item]);
     expect(view.mark).toEqual({ root_message_id: root, following: true, unread_count: 1 });
+    // Search finds the reply and names its thread, so the hit opens the thread.
+    const found = (await getJson(`${t.url}/v1/search?q=${encodeURIComponent("my car")}`, dan)).body.items;
+    expect(found.map((h: any) => [h.message_id, h.thread_root_message_id])).toEqual([[reply, root]]);
     const rowAfter = await listRow(ana, DM);
     expect(rowAfter.last_preview).toEqual(rowBefore.last_preview);
     expect(rowAfter.last_item_ts).toBe(rowBefore.last_item_ts);
