@@ -70,6 +70,10 @@ export const ZMessageSentPayload = z.strictObject({
   reminder: z.strictObject({ for_entity_id: ZEntityId, starts_at: ZIsoTime, minutes_before: z.number().int().min(1).max(10_080), event_uid: short(200) }).optional(),
   /** A copy of another message, forwarded by the actor: which one, where it was and who wrote it (the policy pack checks all three). */
   forwarded_from: z.strictObject({ conversation_id: ZConversationId, message_id: z.string().min(1).max(128), author_entity_id: ZEntityId }).optional(),
+  /** A call someone started here: the Jitsi Meet room this server named on its configured JITSI_BASE_URL (body_text is the same URL). */
+  call: z.strictObject({ url: z.string().min(1).max(500) }).optional(),
+  /** A reply in a thread: the root message it belongs to (one of the same conversation, not deleted, not itself in a thread). */
+  thread_root_message_id: z.string().min(1).max(128).optional(),
 });
 
 export const ZMessageDeliveredPayload = z.strictObject({
@@ -111,6 +115,18 @@ export const ZMessageReactedPayload = z.strictObject({
 export const ZMessagePinnedPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
   on: z.boolean(),
+});
+
+/** A member follows a message's thread (`on: true`: told of its new replies) or stops following it. */
+export const ZThreadFollowedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  on: z.boolean(),
+});
+
+/** A member has read a thread's replies up to `up_to_seq` (its unread mark). */
+export const ZThreadReadPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  up_to_seq: z.number().int().min(1),
 });
 
 /** Someone (a person or an agent) joins a group conversation. */
@@ -392,6 +408,8 @@ export const EVENT_PAYLOADS = {
   "message.deleted": ZMessageDeletedPayload,
   "message.reacted": ZMessageReactedPayload,
   "message.pinned": ZMessagePinnedPayload,
+  "thread.followed": ZThreadFollowedPayload,
+  "thread.read": ZThreadReadPayload,
   "conversation.created": ZConversationCreatedPayload,
   "conversation.member_added": ZConversationMemberAddedPayload,
   "conversation.member_removed": ZConversationMemberRemovedPayload,
@@ -462,6 +480,8 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("message.deleted"),
   eventSchema("message.reacted"),
   eventSchema("message.pinned"),
+  eventSchema("thread.followed"),
+  eventSchema("thread.read"),
   eventSchema("conversation.created"),
   eventSchema("conversation.member_added"),
   eventSchema("conversation.member_removed"),

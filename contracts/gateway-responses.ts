@@ -22,6 +22,8 @@ export const ZSessionView = z.object({
   locale: z.string().optional(),
   /** Whether the others see when I read their messages (default on). */
   read_receipts: z.boolean().optional(),
+  /** Whether Start a call is offered: this server has a Jitsi Meet server configured (JITSI_BASE_URL). */
+  calls: z.boolean().optional(),
 });
 
 /** `GET /v1/invites/:invite`. */
@@ -81,6 +83,22 @@ export const ZTimelinePage = z.object({
 
 /** One message, for a link to it (members of its conversation only). */
 export const ZMessageView = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+
+/** One reader's place in a thread: whether they follow it, and how many replies they have not read (0 when not following). */
+export const ZThreadMark = z.object({ root_message_id: z.string(), following: z.boolean(), unread_count: z.number().int().min(0) });
+
+/** A thread: its root message (as the timeline shows it, perhaps deleted), its replies oldest first, and the reader's mark. */
+export const ZThreadView = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  root: ZTimelineItem,
+  replies: z.array(ZTimelineItem),
+  mark: ZThreadMark,
+  cursor: ZCursor,
+});
+
+/** The threads of a conversation the reader follows, with their unread counts. */
+export const ZThreadMarks = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, threads: z.array(ZThreadMark), cursor: ZCursor });
 
 /** A conversation's pinned messages, in the order they were pinned. */
 export const ZPinnedMessages = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, items: z.array(ZTimelineItem), cursor: ZCursor });

@@ -136,6 +136,8 @@ export const ZPostMessageRequest = z.discriminatedUnion("kind", [
     mentions: z.array(ZMention).max(50).optional(),
     /** The message this one answers: one of the same conversation, not deleted. */
     reply_to_message_id: z.string().min(1).max(128).optional(),
+    /** A reply in this message's thread (one of the same conversation, not deleted, not itself a thread reply): shown in the thread, not the timeline. */
+    thread_root_message_id: z.string().min(1).max(128).optional(),
   }),
   z.strictObject({
     kind: z.literal("card_action"),
@@ -176,6 +178,12 @@ export const ZForwardRequest = z.strictObject({ to_conversation_id: ZConversatio
 
 /** `POST /v1/conversations/:id/messages/:message_id/pin`: pin the message to its conversation (or unpin it). */
 export const ZPinRequest = z.strictObject({ on: z.boolean() });
+
+/** `POST /v1/conversations/:id/threads/:message_id/follow`: follow the message's thread (or stop). */
+export const ZFollowThreadRequest = z.strictObject({ on: z.boolean() });
+
+/** `POST /v1/conversations/:id/threads/:message_id/read`: the thread's replies are read up to `cursor`. */
+export const ZThreadReadRequest = z.strictObject({ cursor: ZCursor });
 
 export const ZReadMarkerRequest = z.strictObject({
   tenant_id: ZTenantId.optional(),
@@ -223,6 +231,8 @@ export const ZTimelineItem = z.object({
   forwarded: z.object({ author_name: z.string() }).optional(),
   /** Pinned to the conversation: by whom and when. */
   pinned: z.object({ by_entity_id: ZEntityId, by_name: z.string(), at: ZIsoTime }).optional(),
+  /** A thread root: how many replies its thread holds (not deleted) and when the last was sent. */
+  thread: z.object({ reply_count: z.number().int().min(0), last_reply_ts: ZIsoTime }).optional(),
   /** The message this one answers: its sender and a short quote (none once that one is deleted). */
   reply_to: z.object({ message_id: z.string(), sender_name: z.string().optional(), snippet: z.string().optional(), deleted: z.literal(true).optional() }).optional(),
   message: z.looseObject({

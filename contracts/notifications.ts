@@ -6,8 +6,18 @@ import { ZConversationId, ZEntityId, ZIsoTime, ZJobId, ZTenantId } from "./primi
  * browser's Notification API, and by Web Push to phones and closed tabs.
  */
 
-/** Why a person is told: a direct message, a mention, a job waiting on them, a job they requested or approve that ended, an invitee's answer to a meeting they asked for. */
-export const NOTIFICATION_KINDS = ["direct_message", "mention", "job_approval", "job_waiting", "job_completed", "job_failed", "invite_answer", "meeting_reminder"] as const;
+/** Why a person is told: a direct message, a mention, a job waiting on them, a job they requested or approve that ended, an invitee's answer to a meeting they asked for, a new reply in a thread they follow. */
+export const NOTIFICATION_KINDS = [
+  "direct_message",
+  "mention",
+  "job_approval",
+  "job_waiting",
+  "job_completed",
+  "job_failed",
+  "invite_answer",
+  "meeting_reminder",
+  "thread_reply",
+] as const;
 
 /** What a notification says. Built only from what the ledger holds (stored, redacted text, truncated). */
 export const ZNotification = z.object({

@@ -25,6 +25,8 @@ export const ZSearchHit = z.object({
   snippet: ZSearchSnippet,
   /** True when the text found is an edit of the message. */
   edited: z.boolean(),
+  /** A reply in a thread: its root (the hit opens that thread, not the timeline). */
+  thread_root_message_id: z.string().optional(),
 });
 
 /** Hits newest first; `next_cursor` pages on (`?before=`), null when there are no more. */

@@ -11,6 +11,8 @@ export const SSE_EVENT_NAMES = [
   "hello",
   "timeline.append",
   "timeline.update",
+  "thread.append",
+  "thread.update",
   "conversation.update",
   "conversation.removed",
   "job.update",
@@ -33,6 +35,16 @@ export const ZSseHello = z.object({
 export const ZSseTimelineAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
 /** An item changed in place (edited, deleted, reacted to, or the message it quotes changed): the whole item, replaced by event_id. */
 export const ZSseTimelineUpdate = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+/** A new reply in a thread (to the conversation's members): it goes to the thread, never the timeline; the root's count arrives as timeline.update. */
+export const ZSseThreadAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, root_message_id: z.string(), item: ZTimelineItem });
+/** To one person only: whether they follow a thread now, and how many of its replies they have not read. */
+export const ZSseThreadUpdate = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  root_message_id: z.string(),
+  following: z.boolean(),
+  unread_count: z.number().int().min(0),
+});
 export const ZSseConversationUpdate = z.object({ tenant_id: ZTenantId, conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }) });
 /** To a person removed from (or who left) a conversation: it leaves their list; nothing more of it reaches them. */
 export const ZSseConversationRemoved = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, reason: z.enum(["left", "removed"]) });

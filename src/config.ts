@@ -205,6 +205,8 @@ export interface Config {
   imap?: ImapConfig;
   /** Jitsi Meet server rooms are created on (a self-hosted one works the same). */
   jitsiBaseUrl: string;
+  /** JITSI_BASE_URL was set: people may start a call in a conversation (never on the default service). */
+  jitsiConfigured: boolean;
   /** MCP servers agents may use (MCP_CONFIG); empty when none is configured. */
   mcp: { file?: string; servers: McpServerConfig[] };
   /** How long a one-time sign-in link (another device, or by email) works. */
@@ -320,6 +322,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     ...(calDavConfig(e) ? { caldav: calDavConfig(e)! } : {}),
     ...(imapConfig(e) ? { imap: imapConfig(e)! } : {}),
     jitsiBaseUrl: e.JITSI_BASE_URL ?? "https://meet.jit.si",
+    jitsiConfigured: e.JITSI_BASE_URL !== undefined,
     mcp: mcpConfig(e.MCP_CONFIG, env, cwd),
     // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
     host: e.HOST ?? "127.0.0.1",

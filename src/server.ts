@@ -49,7 +49,7 @@ export interface ServerOptions {
   /** The organizer's calendar, injected (tests); `connectors.caldav` builds a CalDAV one. */
   calendarProvider?: CalDavCalendar;
   /** Optional outside services, each off until configured (see src/config.ts). */
-  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; imap?: ImapConfig; jitsiBaseUrl?: string; mcpServers?: readonly McpServerConfig[] };
+  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; imap?: ImapConfig; jitsiBaseUrl?: string; calls?: boolean; mcpServers?: readonly McpServerConfig[] };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
   /** Deadlines for slow clients (defaults: DEFAULT_HTTP_TIMEOUTS). */
@@ -171,6 +171,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(planner ? { planner } : {}),
     ...(calendar ? { calendarProvider: calendar } : {}),
     ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
+    // Start a call names rooms only on a Jitsi server someone configured, never on the default.
+    ...(opts.connectors?.calls && opts.connectors.jitsiBaseUrl ? { calls: true } : {}),
     ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
     ...(opts.connectors?.imap ? { imap: opts.connectors.imap } : {}),
     ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),

@@ -48,6 +48,7 @@ export async function loadSession() {
         roles: m.roles,
         email: m.email ?? null,
         read_receipts: m.read_receipts !== false,
+        calls: me?.calls === true,
       },
       signedOut: false,
     });

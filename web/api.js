@@ -168,9 +168,10 @@ export const api = {
   /**
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
    * @param {string} [replyTo] @param {string[]} [mentions] entity ids the text mentions
+   * @param {string} [threadRoot] a reply in this message's thread
    * @returns {Promise<Accepted>}
    */
-  sendText: (id, text, clientId, key, replyTo, mentions) =>
+  sendText: (id, text, clientId, key, replyTo, mentions, threadRoot) =>
     request("POST", `/v1/conversations/${enc(id)}/messages`, {
       body: {
         kind: "text",
@@ -178,6 +179,7 @@ export const api = {
         client_message_id: clientId,
         ...(replyTo ? { reply_to_message_id: replyTo } : {}),
         ...(mentions?.length ? { mentions: mentions.map((entity_id) => ({ entity_id })) } : {}),
+        ...(threadRoot ? { thread_root_message_id: threadRoot } : {}),
       },
       key,
     }),
@@ -301,8 +303,18 @@ export const api = {
   forwardMessage: (cid, mid, to) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/forward`, { body: { to_conversation_id: to } }),
   /** Pin a message to its conversation (or unpin it). @param {string} cid @param {string} mid @param {boolean} on */
   pinMessage: (cid, mid, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
+  /** Start a call: a Jitsi Meet room posted here as a message. @param {string} cid @returns {Promise<{ message_id: string, url: string }>} */
+  startCall: (cid) => request("POST", `/v1/conversations/${enc(cid)}/call`),
   /** The conversation's pinned messages, in pin order. @param {string} cid @returns {Promise<{ items: import('./types.js').TimelineItem[] }>} */
   listPins: (cid) => request("GET", `/v1/conversations/${enc(cid)}/pins`),
+  /** A thread: its root, replies and my mark. @param {string} cid @param {string} root @returns {Promise<import('./threads.js').ThreadView>} */
+  getThread: (cid, root) => request("GET", `/v1/conversations/${enc(cid)}/threads/${enc(root)}`),
+  /** The threads of a conversation I follow. @param {string} cid @returns {Promise<{ threads: { root_message_id: string, following: boolean, unread_count: number }[] }>} */
+  listThreadMarks: (cid) => request("GET", `/v1/conversations/${enc(cid)}/threads`),
+  /** Follow a thread, or stop. @param {string} cid @param {string} root @param {boolean} on */
+  followThread: (cid, root, on) => request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/follow`, { body: { on } }),
+  /** I have read the thread up to `cursor`. @param {string} cid @param {string} root @param {string} cursor */
+  readThread: (cid, root, cursor) => request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/read`, { body: { cursor } }),
 
   /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
   setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),
@@ -326,6 +338,8 @@ export const api = {
       "hello",
       "timeline.append",
       "timeline.update",
+      "thread.append",
+      "thread.update",
       "conversation.update",
       "conversation.removed",
       "job.update",

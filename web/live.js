@@ -9,6 +9,7 @@ import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
 import { navigate } from "./router.js";
 import { notePinned } from "./message-links.js";
+import { threadAppended, threadItemChanged, threadMarked } from "./threads.js";
 
 /**
  * Poll interval and first retry delay while the stream is down: 10 s and 1 s unless the page
@@ -134,8 +135,16 @@ function onFrame(name, data, id) {
       break;
     }
     case "timeline.update":
+      // A thread's reply changes in its thread only; a root changes in both.
+      if (threadItemChanged(data.item)) break;
       replaceItem(data.conversation_id, data.item);
       notePinned(data.conversation_id, data.item);
+      break;
+    case "thread.append":
+      if (data?.item) threadAppended(data);
+      break;
+    case "thread.update":
+      if (data?.root_message_id) threadMarked(data);
       break;
     case "conversation.update":
       if (data?.conversation?.conversation_id) {

@@ -32,6 +32,8 @@
  *   threads: Record<string, import('./types.js').ThreadContext>,
  *   typing: Record<string, Record<string, string>>,
  *   pins: Record<string, TimelineItem[]>,
+ *   replyThreads: Record<string, import('./threads.js').ReplyThread>,
+ *   threadMarks: Record<string, { following: boolean, unread_count: number }>,
  * }} State
  */
 
@@ -73,6 +75,8 @@ let state = {
   threads: {},
   typing: {},
   pins: {},
+  replyThreads: {},
+  threadMarks: {},
 };
 
 /** @type {Set<() => void>} */

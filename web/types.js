@@ -33,7 +33,7 @@
  *   avatar_url?: string, time_zone?: string, locale?: string, status_text?: string, status_until?: string, dnd_until?: string }} Entity
  */
 
-/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null, read_receipts?: boolean }} Me */
+/** @typedef {{ entity_id: string, tenant_id: string, display_name: string, roles?: string[], email?: string | null, read_receipts?: boolean, calls?: boolean }} Me */
 
 /**
  * The job header the UI tracks for chips, drawer and stale-button detection.

@@ -17,6 +17,8 @@ import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
+import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
+import { startCall } from "./commands/calls.js";
 import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
@@ -42,6 +44,7 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       email: me.email?.redacted ?? null,
       ...(me.locale ? { locale: me.locale } : {}),
       read_receipts: me.read_receipts !== false,
+      calls: core.office.calls,
     };
   };
 
@@ -174,6 +177,11 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     forwardMessage: (p, conversationId, messageId, body, idem) => forwardMessage(core, p, conversationId, messageId, body, idem),
     pinMessage: (p, conversationId, messageId, body, idem) => pinMessage(core, p, conversationId, messageId, body, idem),
     listPins: (p, conversationId) => listPins(core, p, conversationId),
+    getThread: (p, conversationId, messageId) => getThread(core, p, conversationId, messageId),
+    listThreadMarks: (p, conversationId) => listThreadMarks(core, p, conversationId),
+    followThread: (p, conversationId, messageId, body, idem) => followThread(core, p, conversationId, messageId, body, idem),
+    readThread: (p, conversationId, messageId, body, idem) => readThread(core, p, conversationId, messageId, body, idem),
+    startCall: (p, conversationId, idem) => startCall(core, p, conversationId, idem),
 
     setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
     removeAvatar: (p, idem) => removeAvatar(core, p, idem),

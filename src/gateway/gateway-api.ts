@@ -18,7 +18,7 @@ import type {
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
-import type { ZAddMemberRequest, ZForwardRequest, ZPinRequest, ZRenameConversationRequest } from "../../contracts/gateway.js";
+import type { ZAddMemberRequest, ZFollowThreadRequest, ZForwardRequest, ZPinRequest, ZRenameConversationRequest, ZThreadReadRequest } from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
@@ -30,6 +30,7 @@ import type { PasskeyApi } from "./commands/passkeys.js";
 import type { ServedFile } from "./commands/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
 import type { getMessage, listPins } from "./commands/message-links.js";
+import type { getThread, listThreadMarks } from "./commands/threads.js";
 import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
 import type { listContacts } from "./commands/contacts.js";
 import type { describeInvite } from "./commands/workspaces.js";
@@ -50,6 +51,8 @@ export interface SessionView {
   locale?: string;
   /** Whether the others see when I read their messages (my profile's setting; default on). */
   read_receipts: boolean;
+  /** Whether Start a call is offered (JITSI_BASE_URL is set). */
+  calls: boolean;
 }
 
 /**
@@ -156,6 +159,16 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   pinMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZPinRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/conversations/:id/pins: its pinned messages, in the order they were pinned. */
   listPins(p: Principal, conversationId: string): ReturnType<typeof listPins>;
+  /** GET /v1/conversations/:id/threads/:message_id: the thread's root, its replies and my mark. */
+  getThread(p: Principal, conversationId: string, messageId: string): ReturnType<typeof getThread>;
+  /** GET /v1/conversations/:id/threads: the threads of it I follow, with my unread counts. */
+  listThreadMarks(p: Principal, conversationId: string): ReturnType<typeof listThreadMarks>;
+  /** POST /v1/conversations/:id/threads/:message_id/follow: follow the thread, or stop. */
+  followThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZFollowThreadRequest>, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/call: a Jitsi Meet room posted as a message (503 when no Jitsi server is configured). */
+  startCall(p: Principal, conversationId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/threads/:message_id/read: my unread mark on the thread. */
+  readThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZThreadReadRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */
   markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/typing: a `typing` frame to its other members (throttled; nothing stored). */

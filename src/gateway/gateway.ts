@@ -187,7 +187,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   /** A timeline frame carries the text members read after a reload: what was typed (see presentTimelineItem). */
   const presentDelta = (tenantId: string, d: Delta): Delta => {
-    if (d.event !== "timeline.append" && d.event !== "timeline.update") return d;
+    if (d.event !== "timeline.append" && d.event !== "timeline.update" && d.event !== "thread.append") return d;
     const data = d.data as { item: TTimelineItem };
     const item = presentTimelineItem(tenantId, data.item, deps.office.vault);
     return item === data.item ? d : { ...d, data: { ...data, item } };

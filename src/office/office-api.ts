@@ -144,6 +144,13 @@ export interface OfficeApi {
   /** A file Office produced (e.g. an .ics invite), or null when not this tenant's. */
   artifact(tenantId: string, artifactId: string): StoredArtifact | null;
   vault: VaultApi;
+  /**
+   * A Jitsi Meet room for a call someone starts, named like a meeting's room (a keyed hash of
+   * `key`: unguessable, the same for the same key); null when no Jitsi server was configured.
+   */
+  callRoomUrl(key: string): string | null;
+  /** Whether calls can be started (a Jitsi Meet server was configured). */
+  readonly calls: boolean;
   /** Throws INVALID_TOKEN when a token a person typed is malformed or names a job not on offer; no writes. */
   checkMessage(req: { tenant_id: string; conversation_id: string; actor_entity_id: string; body_text: string }): void;
   /** The conversation's ThreadContext (pinned job, changed target, last and recent jobs). */

@@ -62,6 +62,8 @@ export interface CreateOfficeDeps {
   calendarProvider?: CalDavCalendar;
   /** Jitsi Meet server rooms are named on (default the public service). */
   jitsiBaseUrl?: string;
+  /** People may start a call (a room on jitsiBaseUrl) in a conversation: only when JITSI_BASE_URL was set. */
+  calls?: boolean;
   /** Outgoing mail; absent = invites are not emailed and the cards say so. */
   mail?: MailConfig;
   /** Tests: a transport instead of SMTP_URL's, and a shorter backoff. */
@@ -240,6 +242,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     planner,
     artifacts,
     vault,
+    callRoomUrl: (key) => (deps.calls ? rooms.roomUrl(`call|${key}`) : null),
+    calls: deps.calls === true,
     async ingestMessage(req) {
       const r = await ingest(req);
       return { ok: true, emitted_event_ids: r.ids, notes: r.notes, ...(r.job_id ? { job_id: r.job_id } : {}) };

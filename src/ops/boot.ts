@@ -42,6 +42,7 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,
+      calls: config.jitsiConfigured,
       mcpServers: config.mcp.servers,
       ...(config.mail ? { mail: config.mail } : {}),
       ...(config.caldav ? { caldav: config.caldav } : {}),

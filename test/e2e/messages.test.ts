@@ -42,13 +42,13 @@ describe("edit, delete, reply and react, live between two people", () => {
 
       // Ana replies: Reply on the bubble, by keyboard; the composer says what she answers.
       const original = item(a.page, "Lunch at 12 on Friday?");
-      await original.getByRole("button", { name: "Reply" }).focus();
+      await original.getByRole("button", { name: "Reply", exact: true }).focus();
       await a.page.keyboard.press("Enter");
       await expect.poll(() => textOf(a.page.locator(".compose-mode"))).toContain("Replying to Dan");
       // Esc cancels, Reply again, and send.
       await a.page.getByRole("textbox", { name: "Message" }).press("Escape");
       await expect.poll(() => a.page.locator(".compose-mode").count()).toBe(0);
-      await original.getByRole("button", { name: "Reply" }).click();
+      await original.getByRole("button", { name: "Reply", exact: true }).click();
       await send(a.page, "Yes, see you there");
       const replyOnDan = item(d.page, "Yes, see you there");
       await replyOnDan.waitFor();

@@ -245,6 +245,16 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/pin`, init: json({ on: true }) };
     case "POST /v1/conversations/:id/messages/:message_id/forward":
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/forward`, init: json({ to_conversation_id: conv }) };
+    case "POST /v1/conversations/:id/call":
+      return { path: `/v1/conversations/${conv}/call`, init: json({}) };
+    case "GET /v1/conversations/:id/threads":
+      return { path: `/v1/conversations/${conv}/threads` };
+    case "GET /v1/conversations/:id/threads/:message_id":
+      return { path: `/v1/conversations/${conv}/threads/${danMessage}` };
+    case "POST /v1/conversations/:id/threads/:message_id/follow":
+      return { path: `/v1/conversations/${conv}/threads/${danMessage}/follow`, init: json({ on: true }) };
+    case "POST /v1/conversations/:id/threads/:message_id/read":
+      return { path: `/v1/conversations/${conv}/threads/${danMessage}/read`, init: json({ cursor: "seq:1" }) };
     case "POST /v1/conversations/:id/read":
       return { path: `/v1/conversations/${conv}/read`, init: json({ cursor: "seq:1" }) };
     case "POST /v1/conversations/:id/typing":

@@ -25,11 +25,11 @@ const SLOW_MS = 1000;
 beforeAll(async () => {
   // A rate limit this pass cannot reach: 429 is documented, but the pass is about every other answer.
   // Mail configured (a real SMTP server on loopback), so e-mailed sign-in links and the digest are
-  // offered rather than refused as unavailable.
+  // offered rather than refused as unavailable; a Jitsi Meet server named, so Start a call is too.
   smtp = await startSmtp();
   t = await startTestServer({
     rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
-    connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
+    connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } }, jitsiBaseUrl: "https://meet.example.test", calls: true },
   });
   doc = await (await fetch(`${t.url}/v1/openapi.json`)).json();
   // Real objects for the routes that read them: a file, a picture, a job.

@@ -16,9 +16,9 @@ import { PersonStatus } from "./status-setting.js";
  * Participant, role and status; the active-job chip opens the Job Drawer.
  * Pinned messages (when there are any) open their list.
  * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void,
- *   pinnedCount?: number, onPins?: () => void }} props
+ *   pinnedCount?: number, onPins?: () => void, onCall?: () => void }} props
  */
-export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers, pinnedCount = 0, onPins }) {
+export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers, pinnedCount = 0, onPins, onCall }) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">
@@ -50,6 +50,7 @@ export function ChatHeader({ title, other, presence, job, members, muted, onMute
       <span class="pins-word">${t("pins.button", { count: pinnedCount })}</span><span class="pins-count" aria-hidden="true">${pinnedCount}</span></button>`
         : null
     }
+    ${onCall ? html`<button type="button" class="btn btn-small call-btn" onClick=${onCall}><${Icon} name="video" size=${14} /> <span>${t("calls.start")}</span></button>` : null}
     ${onMembers ? html`<button type="button" class="btn btn-small members-btn" aria-label=${t("chat.members_label", { count: members })} onClick=${onMembers}>${t("chat.members")}</button>` : null}
     ${
       onMute

@@ -12,6 +12,9 @@ import { MembersPanel } from "./members-panel.js";
 import { TypingLine } from "./typing-line.js";
 import { PinnedPanel } from "./pinned-panel.js";
 import { loadPins } from "../message-links.js";
+import { ThreadPanel } from "./thread-panel.js";
+import { loadThreadMarks } from "../threads.js";
+import { startCall } from "../calls.js";
 
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').JobHead} JobHead */
@@ -45,6 +48,9 @@ export function ChatView({ s, cid }) {
   useEffect(() => void loadThread(cid), [cid]);
   // Pinned messages: loaded once, then kept by the stream's timeline.update frames.
   useEffect(() => void loadPins(cid), [cid]);
+  // My unread marks on this conversation's threads: loaded once, then kept by thread.update frames.
+  useEffect(() => void loadThreadMarks(cid), [cid]);
+  const threadRoot = s.route.conversationId === cid ? s.route.threadRoot : undefined;
   const [showPins, setShowPins] = useState(false);
   const pins = s.pins[cid] ?? [];
   // On phones the list pane hides when a conversation opens: focus its heading, not <body>.
@@ -61,7 +67,7 @@ export function ChatView({ s, cid }) {
   const pinned = !!job && s.threads[cid]?.pinned_job_id === job.job_id;
   const togglePin = () => void pinJob(cid, pinned ? null : (job?.job_id ?? null));
   const jobs = Object.values(s.jobs).filter((j) => j.conversation_id === cid);
-  return html`<section class=${`chat${drag ? " dragging" : ""}`} aria-label=${t("chat.conversation")}
+  return html`<section class=${`chat${drag ? " dragging" : ""}${threadRoot ? " with-thread" : ""}`} aria-label=${t("chat.conversation")}
     onDragOver=${(/** @type {DragEvent} */ e) => {
       if (e.dataTransfer?.types.includes("Files")) {
         e.preventDefault();
@@ -79,12 +85,14 @@ export function ChatView({ s, cid }) {
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? t("chat.conversation")} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
-      onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)} />
+      onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)}
+      onCall=${s.me?.calls ? () => void startCall(cid) : undefined} />
     ${showPins ? html`<${PinnedPanel} cid=${cid} items=${pins} onClose=${() => setShowPins(false)} />` : null}
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${TypingLine} s=${s} cid=${cid} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />
     ${drag ? html`<div class="drop-hint" aria-hidden="true">${t("chat.drop")}</div>` : null}
+    ${threadRoot ? html`<${ThreadPanel} key=${threadRoot} s=${s} cid=${cid} root=${threadRoot} />` : null}
   </section>`;
 }

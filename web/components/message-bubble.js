@@ -10,7 +10,8 @@ import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
 import { copyMessageLink, startForward, togglePin } from "../message-links.js";
-import { setState } from "../store.js";
+import { openThread } from "../threads.js";
+import { getState, setState } from "../store.js";
 
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 
@@ -33,6 +34,9 @@ const TICK_WORDS = {
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
 export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
+  // A call someone started: the room the server named (its ledger record's call.url), to join.
+  const raw = /** @type {{ call?: { url?: unknown } } | undefined} */ (it?.message)?.call?.url;
+  const callUrl = typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
@@ -48,7 +52,12 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
       }
       ${it?.forwarded ? html`<span class="forwarded-mark"><${Icon} name="forward" size=${13} /> ${t("bubble.forwarded_from", { name: it.forwarded.author_name })}</span>` : null}
       ${it?.reply_to ? html`<${ReplyQuote} reply=${it.reply_to} />` : null}
-      <span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>
+      ${
+        callUrl
+          ? html`<span class="text call-text"><${Icon} name="video" size=${16} /> ${mine ? t("calls.you_started") : t("calls.started_by", { name: it?.sender.display_name ?? "" })}</span>
+        <a class="btn btn-small call-join" href=${callUrl} target="_blank" rel="noopener noreferrer">${t("calls.join")}</a>`
+          : html`<span class="text">${action ? html`<span class="action-mark"><${Icon} name="bolt" size=${13} /></span>` : null}${links ? html`<${FormattedText} text=${text} mentioned=${mentioned} />` : html`<${TokenText} text=${text} mentioned=${mentioned} />`}</span>`
+      }
       <span class="meta">${it?.pinned ? html`<span class="pinned-mark" title=${t("bubble.pinned_by", { name: it.pinned.by_name })}><${Icon} name="pin" size=${11} /><span class="visually-hidden">${t("bubble.pinned_by", { name: it.pinned.by_name })}</span></span> ` : null}${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
           ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
@@ -56,6 +65,7 @@ export function MessageBubble({ text, ts, mine, sender, status, onRetry, action,
       }</span>
     </div>
     ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
+    ${it && cid && it.thread?.reply_count ? html`<${ThreadSummary} cid=${cid} it=${it} />` : null}
     ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
   </div>`;
@@ -81,9 +91,10 @@ export function DeletedBubble({ ts, mine, sender }) {
  */
 function MessageTools({ cid, it, mine, admin }) {
   const [picking, setPicking] = useState(false);
-  const text = it.message.kind === "text";
+  const text = it.message.kind === "text" && !(/** @type {any} */ (it.message).call);
   return html`<div class="msg-tools">
     <button type="button" class="msg-tool" onClick=${() => startCompose("reply", cid, it)}>${t("bubble.reply")}</button>
+    <button type="button" class="msg-tool" onClick=${() => openThread(cid, it.message.message_id)}>${t("threads.reply_in_thread")}</button>
     <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>${t("bubble.react")}</button>
     ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>${t("bubble.edit")}</button>` : null}
     <button type="button" class="msg-tool" aria-pressed=${!!it.pinned} onClick=${() => togglePin(cid, it)}>${it.pinned ? t("bubble.unpin") : t("bubble.pin")}</button>
@@ -92,4 +103,21 @@ function MessageTools({ cid, it, mine, admin }) {
     ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;
+}
+
+/**
+ * Under a thread's root: how many replies and when the last came, opening the thread; a follower
+ * with replies they have not read sees how many are new.
+ * @param {{ cid: string, it: TimelineItem }} props
+ */
+function ThreadSummary({ cid, it }) {
+  const thread = it.thread;
+  if (!thread) return null;
+  const unread = getState().threadMarks[it.message.message_id]?.unread_count ?? 0;
+  return html`<button type="button" class="thread-summary" onClick=${() => openThread(cid, it.message.message_id)}>
+    <${Icon} name="chat" size=${13} />
+    <span class="thread-count-text">${t("threads.replies", { count: thread.reply_count })}</span>
+    <span class="thread-last">${t("threads.last_reply", { time: clock(thread.last_reply_ts) })}</span>
+    ${unread ? html`<span class="thread-unread">${t("threads.unread", { count: unread })}</span>` : null}
+  </button>`;
 }

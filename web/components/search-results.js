@@ -4,6 +4,7 @@ import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { api } from "../api.js";
 import { clock, dayLabel } from "../format.js";
 import { openAt } from "../jump.js";
+import { openThread } from "../threads.js";
 
 /** Wait this long after the last keystroke before asking the server. */
 const DEBOUNCE_MS = 250;
@@ -71,7 +72,7 @@ export function SearchResults({ q, input }) {
     <ul ref=${list} class="search-list" onKeyDown=${onKey}>
       ${state.items.map(
         (h) => html`<li key=${h.event_id}>
-        <button type="button" class="search-hit" data-event-id=${h.event_id} onClick=${() => openAt(h.conversation_id, h.event_id, h.cursor)}>
+        <button type="button" class="search-hit" data-event-id=${h.event_id} onClick=${() => (h.thread_root_message_id ? openThread(h.conversation_id, h.thread_root_message_id) : openAt(h.conversation_id, h.event_id, h.cursor))}>
           <span class="search-hit-head"><span class="search-hit-conv">${h.conversation_title}</span>
             <span class="search-hit-when">${dayLabel(h.ts)} ${clock(h.ts)}</span></span>
           <span class="search-hit-text"><span class="search-hit-author">${h.author.display_name}: </span>${marked(h.snippet)}</span>

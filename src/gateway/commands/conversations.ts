@@ -10,6 +10,7 @@ import type { ConversationRow, JobRow } from "../projections/state.js";
 import { scrubText } from "../pii.js";
 import { checkMentions } from "./mentions.js";
 import { liveMessage } from "./messages.js";
+import { threadRootMessage } from "./threads.js";
 
 /** A conversation the person takes part in; any other (or another tenant's) reads as not found. */
 export function memberConversation(core: Core, p: Principal, conversationId: string): ConversationRow {
@@ -68,6 +69,7 @@ export async function postText(
     client_message_id?: string | undefined;
     mentions?: Array<{ entity_id: string }> | undefined;
     reply_to_message_id?: string | undefined;
+    thread_root_message_id?: string | undefined;
   },
   idem?: IdemScope,
 ): Promise<StoredResponse> {
@@ -78,6 +80,8 @@ export async function postText(
   // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   if (body.reply_to_message_id !== undefined) liveMessage(core, p, conversationId, body.reply_to_message_id, "reply_to_message_id");
+  const threadRoot = body.thread_root_message_id;
+  if (threadRoot !== undefined) threadRootMessage(core, p, conversationId, threadRoot);
   const state = core.tenant(p.tenantId);
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
   const messageId = core.ids("msg");
@@ -94,12 +98,14 @@ export async function postText(
       ...(refs.length ? { pii_refs: refs } : {}),
       ...(mentions.length ? { mentions } : {}),
       ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
+      ...(threadRoot !== undefined ? { thread_root_message_id: threadRoot } : {}),
     },
     { trace_id: traceId },
   );
   // Only conversations with an agent coworker have anyone for Office to speak for. The work
   // enters Office's durable inbox in the same commit as the message: accepted means answered.
-  const forOffice = conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
+  // A thread is people talking beside the conversation: agents answer in the conversation only.
+  const forOffice = threadRoot === undefined && conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
   return core.commit(p.tenantId, [ev], {
     idem,
     ...(forOffice

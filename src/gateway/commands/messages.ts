@@ -17,15 +17,24 @@ const REACTION_KINDS_MAX = 20;
  * at it. The policy pack checks the same on append; this says it first, in the caller's terms.
  */
 export function liveMessage(core: Core, p: Principal, conversationId: string, messageId: string, field = "message_id"): TTimelineItem {
+  const item = messageOf(core, p, conversationId, messageId, field);
+  if (item.deleted) throw new AppError("NOT_FOUND", `${field} names a deleted message`, { field });
+  return item;
+}
+
+/** A message of this conversation (its timeline's, or a reply in one of its threads), deleted or not; the same NOT_FOUND for anything else. */
+export function messageOf(core: Core, p: Principal, conversationId: string, messageId: string, field = "message_id"): TTimelineItem {
   const state = core.tenant(p.tenantId);
   if (!state.conversations.get(conversationId)?.participants.has(p.entityId)) throw notFound("Conversation");
   const item = state.messages.get(messageId);
   const seq = item ? Number(item.cursor.slice(4)) : 0;
-  // Found by its position in this conversation's timeline: a message of another conversation is not there.
-  if (!item || pageTimeline(state.timeline.get(conversationId) ?? [], { after: seq - 1, limit: 1 })[0] !== item) {
+  const root = (item?.message as { thread_root_message_id?: string } | undefined)?.thread_root_message_id;
+  // Found by its position in this conversation's timeline (or its thread's): a message of another conversation is not there.
+  const list = root !== undefined ? state.threads.get(root)?.replies : state.timeline.get(conversationId);
+  const thread = root !== undefined ? state.threads.get(root) : undefined;
+  if (!item || (thread && thread.conversation_id !== conversationId) || pageTimeline(list ?? [], { after: seq - 1, limit: 1 })[0] !== item) {
     throw new AppError("NOT_FOUND", `${field} does not name a message of this conversation`, { field });
   }
-  if (item.deleted) throw new AppError("NOT_FOUND", `${field} names a deleted message`, { field });
   return item;
 }
 
@@ -43,7 +52,7 @@ const human = (p: Principal) => ({ entity_id: p.entityId, actor_type: "human" as
 export async function editMessage(core: Core, p: Principal, conversationId: string, messageId: string, body: { body_text: string }, idem?: IdemScope): Promise<StoredResponse> {
   const item = liveMessage(core, p, conversationId, messageId);
   if (item.sender.entity_id !== p.entityId) throw new AppError("UNAUTHORIZED_ACTION", "Only the author can edit a message");
-  if (item.message.kind !== "text" || item.message.action) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
+  if (item.message.kind !== "text" || item.message.action || item.message.call) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
   if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const windowMs = editWindowMs(core, p.tenantId);
   if (windowMs !== null && core.clock.now() - Date.parse(item.ts) > windowMs) {

@@ -2,6 +2,7 @@ import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TNotification } from "../../../contracts/notifications.js";
 import { type Locale, pickLocale, type Translate, translator } from "../../shared/i18n.js";
 import { displayName, type JobRow, type TenantState } from "../projections/state.js";
+import { isFollowing } from "../projections/threads.js";
 
 /** Notification text is short: a phone shows two lines, and the ledger's text may be long. */
 const BODY_MAX = 160;
@@ -34,7 +35,8 @@ export interface JobBefore {
  * - a finished job, completed or failed, tells who requested it and who approved it;
  * - a job handed over tells the person it was handed to (it waits on them now);
  * - an invitee's answer to a meeting (job.reply_received) tells who asked for the meeting;
- * - a meeting reminder (a message with `reminder`) tells the person it is for.
+ * - a meeting reminder (a message with `reminder`) tells the person it is for;
+ * - a reply in a thread tells the thread's followers (in a direct conversation too: no one else).
  *
  * Only people are told, never agents, and never the person whose action it was. Each is told in
  * their own language: their profile's, else the workspace default (DEFAULT_LOCALE).
@@ -76,7 +78,16 @@ export function decideNotifications(
       }
       // A mention says more than "a message in our chat", so it is told first.
       for (const m of p.mentions ?? []) tell(m.entity_id, (t) => ({ kind: "mention", title: t("notify.mention", { sender, conversation: conv.title }), body: text, url: convUrl }));
-      if (conv.kind === "direct") {
+      // A thread reply tells the thread's followers (the root's author and repliers, unless they stopped following).
+      const thread = p.thread_root_message_id !== undefined ? state.threads.get(p.thread_root_message_id) : undefined;
+      if (thread) {
+        const url = `${convUrl}/t/${encodeURIComponent(thread.root_message_id)}`;
+        for (const id of conv.participant_entity_ids) {
+          if (isFollowing(thread, id)) tell(id, (t) => ({ kind: "thread_reply", title: t("notify.thread", { sender, conversation: conv.title }), body: text, url }));
+        }
+      }
+      // In a thread, only its followers are told (someone who stopped following hears no more of it).
+      if (conv.kind === "direct" && !thread) {
         for (const id of conv.participant_entity_ids) tell(id, () => ({ kind: "direct_message", title: sender, body: text, url: convUrl }));
       }
       break;

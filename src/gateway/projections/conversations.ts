@@ -27,7 +27,8 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
   }
   const conv = state.conversations.get(ev.conversation_id);
   if (!conv) return [];
-  if (ev.event_type === "message.sent") {
+  // A thread reply changes nothing in the conversation's list row (no preview, no unread).
+  if (ev.event_type === "message.sent" && ev.payload.thread_root_message_id === undefined) {
     const p = ev.payload;
     conv.last_item_ts = ev.ts;
     conv.last_preview = {

@@ -2,6 +2,7 @@ import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TTimelineItem } from "../../../contracts/gateway.js";
 import { previewText } from "./conversations.js";
 import { displayName, type Delta, type TenantState } from "./state.js";
+import { threadReplyDeleted } from "./threads.js";
 
 /** How much of the original a reply's quote shows. */
 const SNIPPET_CHARS = 120;
@@ -113,8 +114,9 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     item.message = { ...kept, body_text: p.body_text, ...(p.pii_refs ? { pii_refs: p.pii_refs } : {}), ...(p.mentions ? { mentions: p.mentions } : {}) };
     item.edited_at = ev.ts;
   } else {
-    // Only the message's place is left: no text, card, file, mentions, reactions or quote.
-    item.message = { message_id: item.message.message_id, kind: item.message.kind };
+    // Only the message's place is left (in its thread, for a thread reply): no text, card, file, mentions, reactions or quote.
+    const root = (item.message as Message & { thread_root_message_id?: string }).thread_root_message_id;
+    item.message = { message_id: item.message.message_id, kind: item.message.kind, ...(root !== undefined ? { thread_root_message_id: root } : {}) };
     item.deleted = true;
     delete item.edited_at;
     delete item.reactions;
@@ -123,6 +125,8 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     if (item.reply_to) item.reply_to = { message_id: item.reply_to.message_id };
   }
   deltas.push(updateFrame(state, item, ev.conversation_id), ...previewFrame(state, item, ev.conversation_id));
+  const root = (item.message as Message & { thread_root_message_id?: string }).thread_root_message_id;
+  if (ev.event_type === "message.deleted" && root !== undefined) deltas.push(...threadReplyDeleted(state, root));
   for (const id of state.repliesTo.get(ev.payload.message_id) ?? []) {
     const reply = state.messages.get(id);
     if (!reply || reply.deleted) continue;

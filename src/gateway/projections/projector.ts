@@ -10,6 +10,7 @@ import { createTenantState, type Delta, type JobRow, type TenantState } from "./
 import { applyTimeline } from "./timeline.js";
 import { applyMessageChanges } from "./message-changes.js";
 import { applyPolicies } from "./policies.js";
+import { applyThreadMarks } from "./threads.js";
 
 export interface Projector {
   tenant(tenantId: string): TenantState | undefined;
@@ -74,6 +75,7 @@ export function createProjector(): Projector {
       }
       deltas.push(...applyTimeline(state, ev));
       deltas.push(...applyMessageChanges(state, ev));
+      deltas.push(...applyThreadMarks(state, ev));
       deltas.push(...applyConversations(state, ev));
       deltas.push(...applyMembership(state, ev));
       deltas.push(...applyJobs(state, ev));

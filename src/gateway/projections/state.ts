@@ -2,9 +2,10 @@ import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
 import type { TJobTimelineItem, TPresence, TTimelineItem } from "../../../contracts/gateway.js";
 import type { TJobState, TPriority } from "../../../contracts/primitives.js";
 import type { TRedactedValue } from "../../../contracts/events.js";
+import type { ThreadRow } from "./threads.js";
 
 /**
- * The seven projections of one tenant, held in memory and rebuilt from the ledger on boot.
+ * The projections of one tenant, held in memory and rebuilt from the ledger on boot.
  * Rows are small; nothing here is stored anywhere else.
  */
 export interface EntityRow {
@@ -145,6 +146,10 @@ export interface TenantState {
   repliesTo: Map<string, Set<string>>;
   /** conversation_id → its pinned messages' ids, in the order they were pinned. */
   pins: Map<string, string[]>;
+  /** root message_id → its thread (replies, followers, read marks), */
+  threads: Map<string, ThreadRow>;
+  /** and conversation_id → the roots of its threads. */
+  threadsByConversation: Map<string, Set<string>>;
 }
 
 export function createTenantState(tenantId: string): TenantState {
@@ -169,6 +174,8 @@ export function createTenantState(tenantId: string): TenantState {
     messages: new Map(),
     repliesTo: new Map(),
     pins: new Map(),
+    threads: new Map(),
+    threadsByConversation: new Map(),
   };
 }
 
@@ -177,6 +184,8 @@ export interface Delta {
   event:
     | "timeline.append"
     | "timeline.update"
+    | "thread.append"
+    | "thread.update"
     | "conversation.update"
     | "conversation.removed"
     | "job.update"

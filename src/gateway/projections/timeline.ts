@@ -3,6 +3,7 @@ import type { TTimelineItem } from "../../../contracts/gateway.js";
 import { formatCursor } from "../../../contracts/primitives.js";
 import { displayName, type Delta, type TenantState } from "./state.js";
 import { carriedBy, indexMessage, replyOf } from "./message-changes.js";
+import { addThreadReply } from "./threads.js";
 
 /**
  * A `job.progress` whose Tracking card has the id of a card already in the chat (a tool's
@@ -30,7 +31,7 @@ function moveCard(state: TenantState, ev: Extract<TStoredEvent, { event_type: "j
   ];
 }
 
-/** projection_timeline_items: one row per `message.sent`, in tenant_seq order. */
+/** projection_timeline_items: one row per `message.sent` (thread replies go to their thread), in tenant_seq order. */
 export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
   if (ev.event_type === "job.progress") return moveCard(state, ev);
   if (ev.event_type !== "message.sent") return [];
@@ -47,6 +48,8 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
     message: ev.payload,
   };
   indexMessage(state, item);
+  // A thread reply lives in its thread: the timeline only shows the root's count change.
+  if (ev.payload.thread_root_message_id !== undefined) return addThreadReply(state, ev, item, ev.payload.thread_root_message_id);
   let list = state.timeline.get(ev.conversation_id);
   if (!list) state.timeline.set(ev.conversation_id, (list = []));
   list.push(item);

@@ -13,6 +13,8 @@ import { createAdminPolicyRoutes } from "./admin-policies.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
 import { createMessageRoutes } from "./messages.js";
+import { createThreadRoutes } from "./threads.js";
+import { createCallRoutes } from "./calls.js";
 import { createPublicRoutes } from "./public.js";
 import { createSessionRoutes } from "./sessions.js";
 import { createPasskeyRoutes } from "./passkeys.js";
@@ -38,6 +40,8 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
   app.route("/", createMessageRoutes(gw));
+  app.route("/", createThreadRoutes(gw));
+  app.route("/", createCallRoutes(gw));
   app.route("/", createAdminRoutes(gw));
   app.route("/", createAdminPolicyRoutes(gw));
   return app;

@@ -39,6 +39,7 @@ export function searchMessages(
     tenant_id: p.tenantId,
     q: q.q ?? "",
     items: page.map((r) => ({
+      ...threadOf(state.messages.get(r.message_id)?.message),
       conversation_id: r.conversation_id,
       conversation_title: state.conversations.get(r.conversation_id)?.title ?? r.conversation_id,
       message_id: r.message_id,
@@ -51,4 +52,10 @@ export function searchMessages(
     })),
     next_cursor: more ? formatCursor(page[page.length - 1]!.seq) : null,
   };
+}
+
+/** A thread reply's root, for a hit that opens its thread. */
+function threadOf(m: Record<string, unknown> | undefined): { thread_root_message_id?: string } {
+  const root = m?.thread_root_message_id;
+  return typeof root === "string" ? { thread_root_message_id: root } : {};
 }

@@ -642,6 +642,9 @@ const pin = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_01
 /** `actor` forwards a message into cnv_other (Dan and Ana's chat), naming where it was and who wrote it. */
 const forward = (actor: Raw, from: { conversation_id: string; message_id: string; author_entity_id: string }) =>
   messageEvent("evt_m_0105", "message.sent", { message_id: "msg_fwd", kind: "text", body_text: "a 30-min call", forwarded_from: from }, actor, undefined, "cnv_other");
+const threadReply = (root: string) =>
+  messageEvent("evt_m_0106", "message.sent", { message_id: "msg_in_thread", kind: "text", body_text: "in the thread", thread_root_message_id: root });
+const follow = (actor: Raw = DAN, messageId = "msg_0001") => messageEvent("evt_m_0107", "thread.followed", { message_id: messageId, on: true }, actor);
 const FROM_0001 = { conversation_id: "cnv_9f2a", message_id: "msg_0001", author_entity_id: "ent_human_dan" };
 
 Object.assign(POLICIES, {
@@ -650,6 +653,7 @@ Object.assign(POLICIES, {
       ["an edit by someone not in the conversation", withChatPeople(() => edit(ANA))],
       ["a reaction by someone not in the conversation", withChatPeople(() => react(ANA))],
       ["a pin by someone not in the conversation", withChatPeople(() => pin(ANA))],
+      ["following a thread by someone not in the conversation", withChatPeople(() => follow(ANA))],
     ],
     valid: [
       ["a reaction by a member", withChatPeople(() => react(AGENT))],
@@ -684,8 +688,19 @@ Object.assign(POLICIES, {
       ],
       ["a reply to a message of another conversation", withChatPeople(() => reply("msg_other"))],
       ["a pin of a message of another conversation", withChatPeople(() => pin(DAN, "msg_other"))],
+      ["a thread reply to a message that does not exist", withChatPeople(() => threadReply("msg_nope"))],
+      [
+        "a thread reply to a deleted root",
+        withChatPeople((fold, engine) => {
+          feed(engine, fold, [del()]);
+          return threadReply("msg_0001");
+        }),
+      ],
+      ["following the thread of a message of another conversation", withChatPeople(() => follow(DAN, "msg_other"))],
     ],
     valid: [
+      ["a thread reply to a message of the same conversation", withChatPeople(() => threadReply("msg_0001"))],
+      ["following a thread of the same conversation", withChatPeople(() => follow(AGENT, "msg_0001"))],
       ["a reply to a message of the same conversation", withChatPeople(() => reply("msg_0001"))],
       ["a reaction by the agent to a message of its conversation", withChatPeople(() => react(AGENT, "msg_0001"))],
     ],
