@@ -273,3 +273,14 @@ export function latestCardByJob(items) {
   for (const i of items) if (i.message.card) out[i.message.card.job_id] = i.message.card.card_id;
   return out;
 }
+
+/**
+ * My direct chat with `entityId`, if there is one: a conversation of kind "direct" (a group that
+ * happens to hold just the two of us is not it).
+ * @param {ConversationSummary[]} conversations @param {string | undefined} me @param {string} entityId
+ */
+export function directChatWith(conversations, me, entityId) {
+  const ours = (/** @type {ConversationSummary} */ c) =>
+    c.participant_entity_ids.length === 2 && c.participant_entity_ids.includes(entityId) && (!me || c.participant_entity_ids.includes(me));
+  return conversations.find((c) => c.kind === "direct" && ours(c)) ?? conversations.find((c) => c.kind === undefined && ours(c));
+}

@@ -49,7 +49,7 @@ describe("GET /v1/openapi.json", () => {
           statuses.some((s) => /^[23]/.test(s)),
           `${method} ${path}`,
         ).toBe(true);
-        if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume)$/.test(path))
+        if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume|call)$/.test(path))
           expect(op.requestBody, `${method} ${path}`).toBeDefined();
       }
     }

@@ -5,7 +5,7 @@ import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { refreshAll } from "../actions.js";
 import { navigate } from "../router.js";
-import { setState, toast } from "../store.js";
+import { directChatWith, setState, toast } from "../store.js";
 import { Avatar } from "./avatar.js";
 import { ModalFrame } from "./modal-frame.js";
 
@@ -52,7 +52,7 @@ export function NewConversation({ s }) {
 
   /** @param {Entity} e */
   const startOne = (e) => {
-    const existing = s.conversations.find((c) => c.participant_entity_ids.length === 2 && c.participant_entity_ids.includes(e.entity_id));
+    const existing = directChatWith(s.conversations, s.me?.entity_id, e.entity_id);
     if (existing) {
       close();
       navigate(`/c/${encodeURIComponent(existing.conversation_id)}`);

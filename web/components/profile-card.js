@@ -3,7 +3,7 @@ import { t, dateFormat } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
-import { setState, toast } from "../store.js";
+import { directChatWith, setState, toast } from "../store.js";
 import { Avatar } from "./avatar.js";
 import { ModalFrame } from "./modal-frame.js";
 import { PersonPresence, PresenceLine } from "./presence-line.js";
@@ -40,9 +40,7 @@ export function ProfileCard({ s, entityId }) {
   const mine = entityId === s.me?.entity_id;
 
   const message = async () => {
-    const existing = s.conversations.find(
-      (c) => c.participant_entity_ids.length === 2 && c.participant_entity_ids.includes(entityId) && c.participant_entity_ids.includes(s.me?.entity_id ?? ""),
-    );
+    const existing = directChatWith(s.conversations, s.me?.entity_id, entityId);
     if (existing) {
       close();
       navigate(`/c/${encodeURIComponent(existing.conversation_id)}`);
