@@ -18,7 +18,9 @@ const ZLabel = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .refine((v) => v.length > max || !hasContactDetails(v), { message: "must not contain an email address or phone number" });
+    .refine((v) => v.length > max || !hasContactDetails(v), {
+      message: "must not contain an email address or phone number",
+    });
 
 export const ZMemberView = z.object({
   entity_id: ZEntityId,
@@ -114,7 +116,13 @@ export type TPolicyOverridesRequest = z.infer<typeof ZPolicyOverridesRequest>;
 /** One line of "what changes": a policy's mode or a parameter's value, before and after. */
 export const ZPolicyChange = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("mode"), policy_id: ZPolicyId, from: ZPolicyMode, to: ZPolicyMode }),
-  z.object({ kind: z.literal("param"), name: ZPolicyParamName, policy_id: ZPolicyId, from: z.number().int(), to: z.number().int() }),
+  z.object({
+    kind: z.literal("param"),
+    name: ZPolicyParamName,
+    policy_id: ZPolicyId,
+    from: z.number().int(),
+    to: z.number().int(),
+  }),
 ]);
 export const ZPolicyPreview = z.object({ changes: z.array(ZPolicyChange) });
 export const ZPolicyOverridesResult = z.object({

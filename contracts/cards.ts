@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { LIMITS } from "./facts.js";
-import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId } from "./primitives.js";
+import {
+  ZActorType,
+  ZButtonId,
+  ZCardId,
+  ZConversationId,
+  ZEntityId,
+  ZEventId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZPriority,
+  ZTenantId,
+} from "./primitives.js";
 
 /** A form the UI renders in the input modal (string, number, boolean, select, multiline). */
 export const ZInputField = z.object({

@@ -8,7 +8,8 @@ export const EMOJI_MAX_CHARS = 32;
 /** The reactions offered first, in this order (any other single emoji is accepted too). */
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "🎉", "👀", "✅"] as const;
 
-const EMOJI_ONLY = /^(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}#*0-9\u{E0020}-\u{E007F}]|\uFE0F|\u20E3|\u200D)+$/u;
+const EMOJI_ONLY =
+  /^(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}#*0-9\u{E0020}-\u{E007F}]|\uFE0F|\u20E3|\u200D)+$/u;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const FLAG = /^\p{Regional_Indicator}{2}$/u;
 const KEYCAP = /^[#*0-9]\uFE0F?\u20E3$/u;

@@ -2,7 +2,20 @@ import { LIMITS } from "./facts.js";
 import { EMOJI_MAX_CHARS, isSingleEmoji } from "./emoji.js";
 import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
-import { ZActor, ZButtonId, ZCardId, ZConversationId, ZEntityId, ZEventId, ZIsoTime, ZJobId, ZJobState, ZSeverity, ZTenantId, ZTraceId } from "./primitives.js";
+import {
+  ZActor,
+  ZButtonId,
+  ZCardId,
+  ZConversationId,
+  ZEntityId,
+  ZEventId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZSeverity,
+  ZTenantId,
+  ZTraceId,
+} from "./primitives.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
 import { ZWhen } from "./when.js";
 
@@ -49,7 +62,9 @@ export const ZMessageSentPayload = z.strictObject({
   body_text: short(LIMITS.messageChars).optional(),
   card: ZJobCard.optional(),
   artifact: ZArtifactRef.optional(),
-  preview: z.object({ title: short(200).optional(), subtitle: short(200).optional(), severity: ZSeverity.optional() }).optional(),
+  preview: z
+    .object({ title: short(200).optional(), subtitle: short(200).optional(), severity: ZSeverity.optional() })
+    .optional(),
   /** Set on the readable bubble the gateway writes when a person clicks a card button. */
   action: z.object({ card_id: ZCardId, button_id: ZButtonId, type: short(64), job_id: ZJobId.optional() }).optional(),
   /** Sensitive values typed into chat, moved to the vault; body_text holds their redacted form. */
@@ -67,9 +82,22 @@ export const ZMessageSentPayload = z.strictObject({
   /** A clarifying question's choices, each a token a click sends back as the person's message. */
   choices: z.array(ZChoice).min(1).max(5).optional(),
   /** An agent's reminder of a booked meeting: whom it is for (they are notified) and the start it reminds of. */
-  reminder: z.strictObject({ for_entity_id: ZEntityId, starts_at: ZIsoTime, minutes_before: z.number().int().min(1).max(10_080), event_uid: short(200) }).optional(),
+  reminder: z
+    .strictObject({
+      for_entity_id: ZEntityId,
+      starts_at: ZIsoTime,
+      minutes_before: z.number().int().min(1).max(10_080),
+      event_uid: short(200),
+    })
+    .optional(),
   /** A copy of another message, forwarded by the actor: which one, where it was and who wrote it (the policy pack checks all three). */
-  forwarded_from: z.strictObject({ conversation_id: ZConversationId, message_id: z.string().min(1).max(128), author_entity_id: ZEntityId }).optional(),
+  forwarded_from: z
+    .strictObject({
+      conversation_id: ZConversationId,
+      message_id: z.string().min(1).max(128),
+      author_entity_id: ZEntityId,
+    })
+    .optional(),
   /** A call someone started here: the Jitsi Meet room this server named on its configured JITSI_BASE_URL (body_text is the same URL). */
   call: z.strictObject({ url: z.string().min(1).max(500) }).optional(),
   /** A reply in a thread: the root message it belongs to (one of the same conversation, not deleted, not itself in a thread). */
@@ -133,7 +161,10 @@ export const ZThreadReadPayload = z.strictObject({
 export const ZConversationMemberAddedPayload = z.strictObject({ entity_id: ZEntityId });
 
 /** Someone leaves a group (`reason: left`, the actor themself) or is removed by a member allowed to. */
-export const ZConversationMemberRemovedPayload = z.strictObject({ entity_id: ZEntityId, reason: z.enum(["left", "removed"]) });
+export const ZConversationMemberRemovedPayload = z.strictObject({
+  entity_id: ZEntityId,
+  reason: z.enum(["left", "removed"]),
+});
 
 /** A group's new name. */
 export const ZConversationRenamedPayload = z.strictObject({ title: z.string().min(1).max(120) });
@@ -207,7 +238,10 @@ export const ZEntityRoleChangedPayload = z.strictObject({ entity_id: ZEntityId, 
  * A person (or agent) an admin turned off: every token of theirs stops working at once.
  * `removed` is for an agent taken out of the workspace for good (it cannot be reactivated).
  */
-export const ZEntityDeactivatedPayload = z.strictObject({ entity_id: ZEntityId, reason: z.enum(["deactivated", "removed"]) });
+export const ZEntityDeactivatedPayload = z.strictObject({
+  entity_id: ZEntityId,
+  reason: z.enum(["deactivated", "removed"]),
+});
 
 /** A deactivated person back in: they sign in again with a new link. */
 export const ZEntityReactivatedPayload = z.strictObject({ entity_id: ZEntityId });
@@ -219,7 +253,9 @@ export const ZAgentResumedPayload = z.strictObject({ entity_id: ZEntityId });
 /** A policy of the pack, by id (`policy.message_edit_window`). */
 export const ZPolicyId = z.string().regex(/^policy\.[a-z0-9_]{1,64}$/, "must be a policy id (policy.<name>)");
 /** A deployment parameter a rule names (`message_edit_window_seconds`). */
-export const ZPolicyParamName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "must be a parameter name (lower case, digits, _)");
+export const ZPolicyParamName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, "must be a parameter name (lower case, digits, _)");
 export const ZPolicyMode = z.enum(["enforce", "warn", "off"]);
 /** At most this many overrides of each kind in one set (the pack has far fewer policies). */
 export const MAX_POLICY_OVERRIDES = 100;
@@ -232,10 +268,14 @@ export const MAX_POLICY_OVERRIDES = 100;
  * (`policy.override_limits`): tenant isolation, the hash chain's inputs and raw PII never bend.
  */
 export const ZPolicyOverridesSetPayload = z.strictObject({
-  modes: z.record(ZPolicyId, ZPolicyMode).refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, { message: `at most ${MAX_POLICY_OVERRIDES} policies` }),
+  modes: z.record(ZPolicyId, ZPolicyMode).refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, {
+    message: `at most ${MAX_POLICY_OVERRIDES} policies`,
+  }),
   params: z
     .record(ZPolicyParamName, z.number().int().min(0).max(1_000_000_000))
-    .refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, { message: `at most ${MAX_POLICY_OVERRIDES} parameters` }),
+    .refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, {
+      message: `at most ${MAX_POLICY_OVERRIDES} parameters`,
+    }),
 });
 
 /**
@@ -345,7 +385,11 @@ export const INVITE_ANSWERS = ["accepted", "declined", "tentative", "counter"] a
 export const ZJobReplyReceivedPayload = z.strictObject({
   job_id: ZJobId,
   event_uid: short(200).min(1),
-  attendee: z.strictObject({ name: z.string().min(1).max(120), email_redacted: short(200), email_hash: short(100).optional() }),
+  attendee: z.strictObject({
+    name: z.string().min(1).max(120),
+    email_redacted: short(200),
+    email_hash: short(100).optional(),
+  }),
   answer: z.enum(INVITE_ANSWERS),
   /** The invitee's COMMENT, scrubbed of addresses and numbers. */
   comment: short(300).optional(),

@@ -27,7 +27,12 @@ export function buildJsonSchemas(): Record<string, string> {
   for (const [name, { schema, title }] of Object.entries(SCHEMAS)) {
     // "input": what a writer may send (defaults such as roles: [] are optional on the wire).
     // reused "ref": a sub-schema used more than once (cards, actions) becomes one $defs entry.
-    const { $schema, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "throw", reused: "ref" });
+    const { $schema, ...json } = z.toJSONSchema(schema, {
+      target: "draft-2020-12",
+      io: "input",
+      unrepresentable: "throw",
+      reused: "ref",
+    });
     const doc = { $schema, $id: `https://logline.local/schemas/${name}.schema.json`, title, ...json };
     out[`${name}.schema.json`] = `${JSON.stringify(doc, null, 2)}\n`;
   }

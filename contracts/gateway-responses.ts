@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { ZConversationSummary, ZPresence, ZTimelineItem } from "./gateway.js";
-import { ZActorType, ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTenantId } from "./primitives.js";
+import {
+  ZActorType,
+  ZConversationId,
+  ZCursor,
+  ZEntityId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZTenantId,
+} from "./primitives.js";
 
 /**
  * What the Messenger's read routes answer, for the OpenAPI document and for clients. The
@@ -27,7 +36,12 @@ export const ZSessionView = z.object({
 });
 
 /** `GET /v1/invites/:invite`. */
-export const ZInviteView = z.object({ tenant_id: ZTenantId, display_name: z.string().nullable(), roles: z.array(z.string()), expires_at: ZIsoTime });
+export const ZInviteView = z.object({
+  tenant_id: ZTenantId,
+  display_name: z.string().nullable(),
+  roles: z.array(z.string()),
+  expires_at: ZIsoTime,
+});
 
 const ZEntityItem = z.object({
   entity_id: ZEntityId,
@@ -50,7 +64,11 @@ const ZEntityItem = z.object({
 
 export const ZEntityList = z.object({ tenant_id: ZTenantId, items: z.array(ZEntityItem), cursor: ZCursor });
 export const ZPresenceList = z.object({ tenant_id: ZTenantId, items: z.array(ZPresence), cursor: ZCursor });
-export const ZConversationList = z.object({ tenant_id: ZTenantId, items: z.array(ZConversationSummary), cursor: ZCursor });
+export const ZConversationList = z.object({
+  tenant_id: ZTenantId,
+  items: z.array(ZConversationSummary),
+  cursor: ZCursor,
+});
 
 export const ZConversationDetail = z.object({
   tenant_id: ZTenantId,
@@ -85,7 +103,11 @@ export const ZTimelinePage = z.object({
 export const ZMessageView = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
 
 /** One reader's place in a thread: whether they follow it, and how many replies they have not read (0 when not following). */
-export const ZThreadMark = z.object({ root_message_id: z.string(), following: z.boolean(), unread_count: z.number().int().min(0) });
+export const ZThreadMark = z.object({
+  root_message_id: z.string(),
+  following: z.boolean(),
+  unread_count: z.number().int().min(0),
+});
 
 /** A thread: its root message (as the timeline shows it, perhaps deleted), its replies oldest first, and the reader's mark. */
 export const ZThreadView = z.object({
@@ -98,15 +120,38 @@ export const ZThreadView = z.object({
 });
 
 /** The threads of a conversation the reader follows, with their unread counts. */
-export const ZThreadMarks = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, threads: z.array(ZThreadMark), cursor: ZCursor });
+export const ZThreadMarks = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  threads: z.array(ZThreadMark),
+  cursor: ZCursor,
+});
 
 /** A conversation's pinned messages, in the order they were pinned. */
-export const ZPinnedMessages = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, items: z.array(ZTimelineItem), cursor: ZCursor });
+export const ZPinnedMessages = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  items: z.array(ZTimelineItem),
+  cursor: ZCursor,
+});
 
-const ZRevealed = z.object({ redacted: z.string(), hash: z.string(), vault_ref: z.string().optional(), value: z.string().nullable() });
+const ZRevealed = z.object({
+  redacted: z.string(),
+  hash: z.string(),
+  vault_ref: z.string().optional(),
+  value: z.string().nullable(),
+});
 export const ZContactList = z.object({
   tenant_id: ZTenantId,
-  items: z.array(z.looseObject({ contact_id: z.string(), display_name: z.string(), company: z.string().optional(), emails: z.array(ZRevealed), phones: z.array(ZRevealed) })),
+  items: z.array(
+    z.looseObject({
+      contact_id: z.string(),
+      display_name: z.string(),
+      company: z.string().optional(),
+      emails: z.array(ZRevealed),
+      phones: z.array(ZRevealed),
+    }),
+  ),
 });
 
 export const ZOutboxView = z.object({
@@ -179,7 +224,13 @@ export const ZAgentTools = z.object({
 export const ZConversationTools = z.object({
   agent_entity_id: z.string().nullable(),
   tools: z.array(
-    z.object({ name: z.string(), title: z.string().optional(), description: z.string(), mode: z.enum(["auto", "approve"]), input_schema: z.record(z.string(), z.unknown()) }),
+    z.object({
+      name: z.string(),
+      title: z.string().optional(),
+      description: z.string(),
+      mode: z.enum(["auto", "approve"]),
+      input_schema: z.record(z.string(), z.unknown()),
+    }),
   ),
 });
 
@@ -214,4 +265,8 @@ export const ZMcpStatus = z.object({
 });
 
 /** Writes answer 201/202/200 with what they created; the exact fields depend on the route. */
-export const ZWriteResult = z.looseObject({ accepted: z.boolean().optional(), created_event_ids: z.array(z.string()).optional(), cursor: ZCursor.optional() });
+export const ZWriteResult = z.looseObject({
+  accepted: z.boolean().optional(),
+  created_event_ids: z.array(z.string()).optional(),
+  cursor: ZCursor.optional(),
+});

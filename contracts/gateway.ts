@@ -4,7 +4,20 @@ import { z } from "zod";
 import { ZArtifactRef, ZCardAction, ZCardButton, ZJobCard } from "./cards.js";
 import { ZMention } from "./events.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
-import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZPriority, ZTenantId, ZTraceId } from "./primitives.js";
+import {
+  ZActorType,
+  ZButtonId,
+  ZCardId,
+  ZConversationId,
+  ZCursor,
+  ZEntityId,
+  ZIsoTime,
+  ZJobId,
+  ZJobState,
+  ZPriority,
+  ZTenantId,
+  ZTraceId,
+} from "./primitives.js";
 
 // ---- commands -------------------------------------------------------------------------------
 
@@ -12,7 +25,16 @@ import { ZActorType, ZButtonId, ZCardId, ZConversationId, ZCursor, ZEntityId, ZI
 const isSpace = (c: number) =>
   c === 32 ||
   (c >= 9 && c <= 13) ||
-  (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
 const AT = 64;
 const DOT = 46;
 const isAsciiLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -29,7 +51,13 @@ function hasEmail(text: string): boolean {
     if (at === 0 || text.charCodeAt(at - 1) === AT || isSpace(text.charCodeAt(at - 1))) continue;
     let i = at + 1;
     for (; i < n && text.charCodeAt(i) !== AT && !isSpace(text.charCodeAt(i)); i++) {
-      if (text.charCodeAt(i) === DOT && i > at + 1 && isAsciiLetter(text.charCodeAt(i + 1)) && isAsciiLetter(text.charCodeAt(i + 2))) return true;
+      if (
+        text.charCodeAt(i) === DOT &&
+        i > at + 1 &&
+        isAsciiLetter(text.charCodeAt(i + 1)) &&
+        isAsciiLetter(text.charCodeAt(i + 2))
+      )
+        return true;
     }
     at = i - 1;
   }
@@ -65,13 +93,19 @@ const ZName = (max: number) =>
     .min(1)
     .max(max)
     // Length first: a name already too long is not searched at all.
-    .refine((v) => v.length > max || !hasContactDetails(v), { message: "must not contain an email address or phone number" });
+    .refine((v) => v.length > max || !hasContactDetails(v), {
+      message: "must not contain an email address or phone number",
+    });
 
 export const ZCreateWorkspaceRequest = z.strictObject({
   name: ZName(120),
   owner: z.strictObject({ display_name: ZName(120) }),
 });
-export const ZCreateWorkspaceResponse = z.object({ tenant_id: ZTenantId, owner_entity_id: ZEntityId, token: z.string() });
+export const ZCreateWorkspaceResponse = z.object({
+  tenant_id: ZTenantId,
+  owner_entity_id: ZEntityId,
+  token: z.string(),
+});
 
 export const ZCreateInviteRequest = z.strictObject({
   display_name: ZName(120).optional(),
@@ -226,7 +260,9 @@ export const ZTimelineItem = z.object({
   /** Withdrawn: the message keeps its place, its text is gone. */
   deleted: z.literal(true).optional(),
   /** Reactions, each emoji once with who put it on (in order). */
-  reactions: z.array(z.object({ emoji: z.string(), entity_ids: z.array(ZEntityId), names: z.array(z.string()) })).optional(),
+  reactions: z
+    .array(z.object({ emoji: z.string(), entity_ids: z.array(ZEntityId), names: z.array(z.string()) }))
+    .optional(),
   /** A forwarded copy: who wrote the message it copies (its text is this item's own). */
   forwarded: z.object({ author_name: z.string() }).optional(),
   /** Pinned to the conversation: by whom and when. */
@@ -234,7 +270,14 @@ export const ZTimelineItem = z.object({
   /** A thread root: how many replies its thread holds (not deleted) and when the last was sent. */
   thread: z.object({ reply_count: z.number().int().min(0), last_reply_ts: ZIsoTime }).optional(),
   /** The message this one answers: its sender and a short quote (none once that one is deleted). */
-  reply_to: z.object({ message_id: z.string(), sender_name: z.string().optional(), snippet: z.string().optional(), deleted: z.literal(true).optional() }).optional(),
+  reply_to: z
+    .object({
+      message_id: z.string(),
+      sender_name: z.string().optional(),
+      snippet: z.string().optional(),
+      deleted: z.literal(true).optional(),
+    })
+    .optional(),
   message: z.looseObject({
     message_id: z.string(),
     kind: z.enum(["text", "card", "system", "artifact"]),
@@ -275,7 +318,14 @@ export const ZConversationSummary = z.object({
   created_by: ZEntityId.optional(),
   participant_entity_ids: z.array(ZEntityId),
   last_item_ts: ZIsoTime.optional(),
-  last_preview: z.object({ kind: z.string(), text: z.string().optional(), job_id: ZJobId.optional(), card_type: z.string().optional() }).optional(),
+  last_preview: z
+    .object({
+      kind: z.string(),
+      text: z.string().optional(),
+      job_id: ZJobId.optional(),
+      card_type: z.string().optional(),
+    })
+    .optional(),
   unread_count: z.number().int().nonnegative(),
   agent_presence: z.array(ZPresence.omit({ tenant_id: true })).optional(),
   active_job: z.object({ job_id: ZJobId, title: z.string(), state: ZJobState }).optional(),
@@ -285,7 +335,9 @@ export const ZConversationSummary = z.object({
    * How far each member's devices got (delivered) and how far they read; `read_up_to` is absent
    * for a member who turned read receipts off.
    */
-  receipts: z.array(z.object({ entity_id: ZEntityId, delivered_up_to: ZCursor, read_up_to: ZCursor.optional() })).optional(),
+  receipts: z
+    .array(z.object({ entity_id: ZEntityId, delivered_up_to: ZCursor, read_up_to: ZCursor.optional() }))
+    .optional(),
 });
 
 export const ZJobTimelineItem = z.looseObject({
@@ -315,7 +367,9 @@ export const ZJobDrawerResponse = z.object({
   /** Proposed, approved, in progress or waiting for input: the job can still change hands. */
   open: z.boolean().optional(),
   /** A finished job's outcome, as its Finished card recorded it (for a booking: the booked time and the room). */
-  outcome: z.object({ result: z.enum(["completed", "failed", "cancelled", "rejected"]), summary: z.string() }).optional(),
+  outcome: z
+    .object({ result: z.enum(["completed", "failed", "cancelled", "rejected"]), summary: z.string() })
+    .optional(),
   timeline: z.array(ZJobTimelineItem),
   artifacts: z.array(ZArtifactRef),
   raw_events: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -363,7 +417,9 @@ export const ZUpsertContactRequest = z.strictObject({
   notes: z
     .string()
     .max(1000)
-    .refine((v) => v.length > 1000 || !hasContactDetails(v), { message: "must not contain an email address or phone number (use the email and phone fields)" })
+    .refine((v) => v.length > 1000 || !hasContactDetails(v), {
+      message: "must not contain an email address or phone number (use the email and phone fields)",
+    })
     .optional(),
 });
 export const ZPatchContactRequest = ZUpsertContactRequest.partial();

@@ -48,7 +48,14 @@ export const ZVerifyReport = z.object({
   first_break: z
     .object({
       tenant_seq: z.number().int(),
-      reason: z.enum(["hash_mismatch", "prev_hash_mismatch", "missing_event", "bad_signature", "checkpoint_mismatch", "unparseable"]),
+      reason: z.enum([
+        "hash_mismatch",
+        "prev_hash_mismatch",
+        "missing_event",
+        "bad_signature",
+        "checkpoint_mismatch",
+        "unparseable",
+      ]),
       message: z.string(),
     })
     .nullable(),
@@ -56,7 +63,15 @@ export const ZVerifyReport = z.object({
 
 export const ZKeysResponse = z.object({
   /** The key signing new checkpoints first (`current: true`), then the keys rotated out, whose checkpoints still verify. */
-  keys: z.array(z.object({ key_id: z.string(), alg: z.literal("Ed25519"), public_key_pem: z.string(), public_key_hex: z.string(), current: z.boolean() })),
+  keys: z.array(
+    z.object({
+      key_id: z.string(),
+      alg: z.literal("Ed25519"),
+      public_key_pem: z.string(),
+      public_key_hex: z.string(),
+      current: z.boolean(),
+    }),
+  ),
 });
 
 export type TAppendRequest = z.infer<typeof ZAppendRequest>;

@@ -110,9 +110,24 @@ const surfaceTitle = z.string().trim().min(1).max(120);
 /** Surfaces v0: one of four kinds, each with its own payload; anything else is refused. */
 export const ZSurface = z.discriminatedUnion("kind", [
   z.object({ surface_id: surfaceId, kind: z.literal("what_next_v1"), title: surfaceTitle, payload: ZWhatNextPayload }),
-  z.object({ surface_id: surfaceId, kind: z.literal("today_schedule_v1"), title: surfaceTitle, payload: ZTodaySchedulePayload }),
-  z.object({ surface_id: surfaceId, kind: z.literal("priority_list_v1"), title: surfaceTitle, payload: ZPriorityListPayload }),
-  z.object({ surface_id: surfaceId, kind: z.literal("triage_table_v1"), title: surfaceTitle, payload: ZTriageTablePayload }),
+  z.object({
+    surface_id: surfaceId,
+    kind: z.literal("today_schedule_v1"),
+    title: surfaceTitle,
+    payload: ZTodaySchedulePayload,
+  }),
+  z.object({
+    surface_id: surfaceId,
+    kind: z.literal("priority_list_v1"),
+    title: surfaceTitle,
+    payload: ZPriorityListPayload,
+  }),
+  z.object({
+    surface_id: surfaceId,
+    kind: z.literal("triage_table_v1"),
+    title: surfaceTitle,
+    payload: ZTriageTablePayload,
+  }),
 ]);
 
 // ---- safe render AST (003 "assistant.render") -------------------------------------------------
@@ -125,7 +140,10 @@ const safeLink = z
   .regex(/^(https:\/\/|mailto:)[^\s\u0000-\u001f]+$/);
 
 export const ZRenderText = z.object({ type: z.literal("text"), text: renderText });
-export const ZRenderInline = z.discriminatedUnion("type", [ZRenderText, z.object({ type: z.literal("link"), href: safeLink, children: z.array(ZRenderText).max(100) })]);
+export const ZRenderInline = z.discriminatedUnion("type", [
+  ZRenderText,
+  z.object({ type: z.literal("link"), href: safeLink, children: z.array(ZRenderText).max(100) }),
+]);
 
 export type TRenderBlock =
   | { type: "heading"; level: number; children: Array<z.infer<typeof ZRenderInline>> }
@@ -133,14 +151,28 @@ export type TRenderBlock =
   | { type: "list"; ordered: boolean; items: Array<{ type: "list_item"; children: TRenderBlock[] }> }
   | { type: "blockquote"; children: TRenderBlock[] }
   | { type: "code_block"; language?: string | undefined; text: string }
-  | { type: "table"; rows: Array<{ type: "table_row"; cells: Array<{ type: "table_cell"; header: boolean; children: Array<z.infer<typeof ZRenderInline>> }> }> };
+  | {
+      type: "table";
+      rows: Array<{
+        type: "table_row";
+        cells: Array<{ type: "table_cell"; header: boolean; children: Array<z.infer<typeof ZRenderInline>> }>;
+      }>;
+    };
 
 export const ZRenderBlock: z.ZodType<TRenderBlock> = z
   .lazy(() =>
     z.discriminatedUnion("type", [
-      z.object({ type: z.literal("heading"), level: z.number().int().min(1).max(6), children: z.array(ZRenderInline).max(100) }),
+      z.object({
+        type: z.literal("heading"),
+        level: z.number().int().min(1).max(6),
+        children: z.array(ZRenderInline).max(100),
+      }),
       z.object({ type: z.literal("paragraph"), children: z.array(ZRenderInline).max(100) }),
-      z.object({ type: z.literal("list"), ordered: z.boolean(), items: z.array(z.object({ type: z.literal("list_item"), children: z.array(ZRenderBlock).max(100) })).max(100) }),
+      z.object({
+        type: z.literal("list"),
+        ordered: z.boolean(),
+        items: z.array(z.object({ type: z.literal("list_item"), children: z.array(ZRenderBlock).max(100) })).max(100),
+      }),
       z.object({ type: z.literal("blockquote"), children: z.array(ZRenderBlock).max(100) }),
       z.object({
         type: z.literal("code_block"),
@@ -156,7 +188,15 @@ export const ZRenderBlock: z.ZodType<TRenderBlock> = z
           .array(
             z.object({
               type: z.literal("table_row"),
-              cells: z.array(z.object({ type: z.literal("table_cell"), header: z.boolean(), children: z.array(ZRenderInline).max(100) })).max(100),
+              cells: z
+                .array(
+                  z.object({
+                    type: z.literal("table_cell"),
+                    header: z.boolean(),
+                    children: z.array(ZRenderInline).max(100),
+                  }),
+                )
+                .max(100),
             }),
           )
           .max(100),

@@ -49,7 +49,9 @@ export const ZAffordancesResponse = z.object({
   entity_id: ZEntityId,
   actor_type: z.enum(["human", "agent"]),
   roles: z.array(z.string()),
-  tools: z.array(z.object({ name: z.string(), version: z.string(), description: z.string(), side_effects: z.boolean() })),
+  tools: z.array(
+    z.object({ name: z.string(), version: z.string(), description: z.string(), side_effects: z.boolean() }),
+  ),
   actions: z.array(z.string()),
   quick_actions: z.array(z.object({ label: z.string(), prompt_text: z.string() })),
 });

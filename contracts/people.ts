@@ -27,7 +27,10 @@ export const ZProfileUpdateRequest = z
     /** Do not disturb until then (notifications, push and digest wait); null ends it. */
     dnd_until: ZIsoTime.nullable().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: "Nothing to change: give display_name, time_zone, locale, email_digest, read_receipts, status or dnd_until" });
+  .refine((b) => Object.keys(b).length > 0, {
+    message:
+      "Nothing to change: give display_name, time_zone, locale, email_digest, read_receipts, status or dnd_until",
+  });
 
 /** A person's profile as the workspace sees it. */
 export const ZProfileView = z.object({
@@ -68,7 +71,13 @@ export const ZHandOverResponse = z.object({
 });
 
 /** One line of a job's "Why?": a recorded event, with where to see it in the Job Drawer. */
-export const ZWhyLine = z.object({ event_id: z.string(), event_type: z.string(), ts: z.string(), text: z.string(), url: z.string() });
+export const ZWhyLine = z.object({
+  event_id: z.string(),
+  event_type: z.string(),
+  ts: z.string(),
+  text: z.string(),
+  url: z.string(),
+});
 export const ZWhyResponse = z.object({ job_id: ZJobId, title: z.string(), lines: z.array(ZWhyLine) });
 export type TWhyLine = z.infer<typeof ZWhyLine>;
 export type TWhyResponse = z.infer<typeof ZWhyResponse>;

@@ -18,7 +18,17 @@ export const ZButtonId = id("button_id");
 export const ZActorType = z.enum(["human", "agent", "system"]);
 export const ZSeverity = z.enum(["info", "success", "warning", "error"]);
 
-export const JOB_STATES = ["draft", "proposed", "approved", "in_progress", "waiting_input", "completed", "rejected", "cancelled", "failed"] as const;
+export const JOB_STATES = [
+  "draft",
+  "proposed",
+  "approved",
+  "in_progress",
+  "waiting_input",
+  "completed",
+  "rejected",
+  "cancelled",
+  "failed",
+] as const;
 export const ZJobState = z.enum(JOB_STATES);
 
 export const TERMINAL_JOB_STATES = ["completed", "rejected", "cancelled", "failed"] as const;

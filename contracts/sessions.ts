@@ -7,7 +7,9 @@ import { ZEntityId, ZIsoTime, ZTenantId } from "./primitives.js";
  */
 
 /** A one-time code as it travels in a link (`/signin/link#<code>`): `lnk_` and 43 base64url characters. */
-export const ZSignInCode = z.string().regex(/^lnk_[A-Za-z0-9_-]{43}$/, "must be the code from a sign-in link (lnk_ and 43 letters, digits, - or _)");
+export const ZSignInCode = z
+  .string()
+  .regex(/^lnk_[A-Za-z0-9_-]{43}$/, "must be the code from a sign-in link (lnk_ and 43 letters, digits, - or _)");
 
 /** `POST /v1/sign-in-links`: a link for another device of mine. */
 export const ZCreateSignInLinkRequest = z.strictObject({});

@@ -32,11 +32,24 @@ export const ZSseHello = z.object({
   cursor: ZCursor,
   capabilities: z.object({ supports_resume: z.boolean(), supports_heartbeat: z.boolean() }),
 });
-export const ZSseTimelineAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+export const ZSseTimelineAppend = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  item: ZTimelineItem,
+});
 /** An item changed in place (edited, deleted, reacted to, or the message it quotes changed): the whole item, replaced by event_id. */
-export const ZSseTimelineUpdate = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
+export const ZSseTimelineUpdate = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  item: ZTimelineItem,
+});
 /** A new reply in a thread (to the conversation's members): it goes to the thread, never the timeline; the root's count arrives as timeline.update. */
-export const ZSseThreadAppend = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, root_message_id: z.string(), item: ZTimelineItem });
+export const ZSseThreadAppend = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  root_message_id: z.string(),
+  item: ZTimelineItem,
+});
 /** To one person only: whether they follow a thread now, and how many of its replies they have not read. */
 export const ZSseThreadUpdate = z.object({
   tenant_id: ZTenantId,
@@ -45,9 +58,16 @@ export const ZSseThreadUpdate = z.object({
   following: z.boolean(),
   unread_count: z.number().int().min(0),
 });
-export const ZSseConversationUpdate = z.object({ tenant_id: ZTenantId, conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }) });
+export const ZSseConversationUpdate = z.object({
+  tenant_id: ZTenantId,
+  conversation: ZConversationSummary.partial().extend({ conversation_id: ZConversationId }),
+});
 /** To a person removed from (or who left) a conversation: it leaves their list; nothing more of it reaches them. */
-export const ZSseConversationRemoved = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, reason: z.enum(["left", "removed"]) });
+export const ZSseConversationRemoved = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  reason: z.enum(["left", "removed"]),
+});
 export const ZSseJobUpdate = z.object({
   tenant_id: ZTenantId,
   job: z.looseObject({
@@ -98,7 +118,13 @@ export const ZSsePolicyUpdate = z.object({ tenant_id: ZTenantId, event_id: z.str
  * Someone in the conversation is typing (to its other members only): shown until `until`, or
  * until their message arrives. Never in the ledger, never replayed on resume.
  */
-export const ZSseTyping = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, entity_id: ZEntityId, display_name: z.string(), until: ZIsoTime });
+export const ZSseTyping = z.object({
+  tenant_id: ZTenantId,
+  conversation_id: ZConversationId,
+  entity_id: ZEntityId,
+  display_name: z.string(),
+  until: ZIsoTime,
+});
 export const ZSseHeartbeat = z.object({ tenant_id: ZTenantId, server_time: ZIsoTime });
 export const ZSseError = z.object({
   tenant_id: ZTenantId,

@@ -56,7 +56,11 @@ export function createApp(deps: AppDeps) {
 
   // The API described from the same zod schemas that validate its requests, and a reference
   // page rendered from that document on the server (no script, so the strict CSP holds).
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer", description: "A person's token (`llt_…`)" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "A person's token (`llt_…`)",
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "session", {
     type: "apiKey",
     in: "cookie",
@@ -101,7 +105,8 @@ export function createApp(deps: AppDeps) {
     if (isAppError(err)) {
       // Any 429 says when to come back, wherever it was raised.
       const wait = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
-      if (err.status === 429 && typeof wait === "number" && !c.res.headers.get("retry-after")) c.header("Retry-After", String(wait));
+      if (err.status === 429 && typeof wait === "number" && !c.res.headers.get("retry-after"))
+        c.header("Retry-After", String(wait));
       return c.json(err.toBody(), err.status as 400);
     }
     // A full or unwritable disk met outside the ledger's commit (a file, a vault or session row):
@@ -113,16 +118,31 @@ export function createApp(deps: AppDeps) {
     }
     // Hono raises HTTPException for body limits, bodies that are not JSON, and malformed JSON.
     const status = (err as { status?: number }).status;
-    if (status === 413) return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413);
+    if (status === 413)
+      return c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413);
     if (err instanceof HTTPException && status === 415) {
-      return c.json(new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json", { content_type: c.req.header("content-type") ?? null }).toBody(), 415);
+      return c.json(
+        new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json", {
+          content_type: c.req.header("content-type") ?? null,
+        }).toBody(),
+        415,
+      );
     }
     if (err instanceof HTTPException && status === 400 && /json/i.test(err.message)) {
       return c.json(new AppError("INVALID_JSON", "The request body is not valid JSON").toBody(), 400);
     }
     const traceId = c.get("requestId");
     deps.onUnexpectedError?.(err, traceId);
-    return c.json({ error: { code: "INTERNAL", message: "Something went wrong on our side.", details: traceId ? { trace_id: traceId } : {} } }, 500);
+    return c.json(
+      {
+        error: {
+          code: "INTERNAL",
+          message: "Something went wrong on our side.",
+          details: traceId ? { trace_id: traceId } : {},
+        },
+      },
+      500,
+    );
   });
 
   return app;

@@ -42,7 +42,9 @@ const httpUrl = (name: string) =>
   z
     .string()
     .trim()
-    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), { message: `${name} must be an http:// or https:// URL` })
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
+      message: `${name} must be an http:// or https:// URL`,
+    })
     .transform((v) => v.replace(/\/+$/, ""));
 
 const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
@@ -50,7 +52,9 @@ const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
     .string()
     .trim()
     .toLowerCase()
-    .refine((v): v is T => (values as readonly string[]).includes(v), { message: `${name} must be one of ${values.join(", ")}` })
+    .refine((v): v is T => (values as readonly string[]).includes(v), {
+      message: `${name} must be one of ${values.join(", ")}`,
+    })
     .transform((v) => v as T);
 
 function isJsonObject(v: string): boolean {
@@ -118,7 +122,10 @@ const ZEnv = z.object({
       try {
         checkTrustedProxies(list);
       } catch (err) {
-        ctx.addIssue({ code: "custom", message: `TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal (${(err as Error).message})` });
+        ctx.addIssue({
+          code: "custom",
+          message: `TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback/linklocal/uniquelocal (${(err as Error).message})`,
+        });
       }
     }),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
@@ -126,7 +133,8 @@ const ZEnv = z.object({
     .string()
     .trim()
     .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      message: "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587",
+      message:
+        "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587",
     })
     .optional(),
   SMTP_USER: z.string().trim().min(1).optional(),
@@ -142,7 +150,8 @@ const ZEnv = z.object({
     .string()
     .trim()
     .refine((v) => /^imaps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      message: "IMAP_URL must be an imap:// (STARTTLS when offered) or imaps:// (TLS) URL, e.g. imaps://user:pass@mail.example.com:993",
+      message:
+        "IMAP_URL must be an imap:// (STARTTLS when offered) or imaps:// (TLS) URL, e.g. imaps://user:pass@mail.example.com:993",
     })
     .optional(),
   IMAP_USER: z.string().trim().min(1).optional(),
@@ -280,7 +289,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const got = present[variable];
     // Secrets are never echoed back, even when wrong.
     const shown =
-      got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL|IMAP_URL/.test(variable) ? "" : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
+      got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL|IMAP_URL/.test(variable)
+        ? ""
+        : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
     const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;
     throw new ConfigError(variable, `Invalid configuration: ${what}${shown}`);
   }
@@ -290,7 +301,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
 
   if (nodeEnv === "production" && !e.PUBLIC_URL) {
     // Invite links and sign-in links would otherwise point at localhost, and cookies would lack Secure.
-    throw new ConfigError("PUBLIC_URL", "Invalid configuration: PUBLIC_URL is required when NODE_ENV=production (the https:// address people open, e.g. https://chat.example.com)");
+    throw new ConfigError(
+      "PUBLIC_URL",
+      "Invalid configuration: PUBLIC_URL is required when NODE_ENV=production (the https:// address people open, e.g. https://chat.example.com)",
+    );
   }
 
   const planner = e.OFFICE_PLANNER ?? "rules";
@@ -302,7 +316,10 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
         "Invalid configuration: OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm (an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1)",
       );
     if (!e.OFFICE_LLM_MODEL)
-      throw new ConfigError("OFFICE_LLM_MODEL", "Invalid configuration: OFFICE_LLM_MODEL is required when OFFICE_PLANNER=llm (the model name the endpoint serves)");
+      throw new ConfigError(
+        "OFFICE_LLM_MODEL",
+        "Invalid configuration: OFFICE_LLM_MODEL is required when OFFICE_PLANNER=llm (the model name the endpoint serves)",
+      );
     llm = {
       baseUrl: e.OFFICE_LLM_BASE_URL,
       model: e.OFFICE_LLM_MODEL,
@@ -337,7 +354,11 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     // The gateway's own generous default (20/s sustained, bursts of 120 per entity).
     rateLimit: { perMinute: e.RATE_LIMIT_PER_MINUTE ?? 1200, burst: e.RATE_LIMIT_BURST ?? 120 },
     streams: { perToken: e.STREAMS_PER_TOKEN ?? 20, perTenant: e.STREAMS_PER_TENANT ?? 5000 },
-    httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS ?? 10_000, requestMs: e.HTTP_REQUEST_TIMEOUT_MS ?? 60_000, keepAliveMs: e.HTTP_KEEPALIVE_TIMEOUT_MS ?? 5_000 },
+    httpTimeouts: {
+      headersMs: e.HTTP_HEADERS_TIMEOUT_MS ?? 10_000,
+      requestMs: e.HTTP_REQUEST_TIMEOUT_MS ?? 60_000,
+      keepAliveMs: e.HTTP_KEEPALIVE_TIMEOUT_MS ?? 5_000,
+    },
     ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
     ...(e.SIGNUP ? { signup: e.SIGNUP } : {}),
     trustedProxies: e.TRUSTED_PROXIES,
@@ -354,9 +375,16 @@ type Env = z.infer<typeof ZEnv>;
 /** SMTP settings: credentials from the URL or from SMTP_USER/SMTP_PASSWORD (which win). */
 function mailConfig(e: Env): MailConfig | undefined {
   if (!e.SMTP_URL && !e.MAIL_FROM) return undefined;
-  if (!e.SMTP_URL) throw new ConfigError("SMTP_URL", "Invalid configuration: SMTP_URL is required when MAIL_FROM is set (e.g. smtp://user:pass@mail.example.com:587)");
+  if (!e.SMTP_URL)
+    throw new ConfigError(
+      "SMTP_URL",
+      "Invalid configuration: SMTP_URL is required when MAIL_FROM is set (e.g. smtp://user:pass@mail.example.com:587)",
+    );
   if (!e.MAIL_FROM)
-    throw new ConfigError("MAIL_FROM", "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)");
+    throw new ConfigError(
+      "MAIL_FROM",
+      "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)",
+    );
   const url = new URL(e.SMTP_URL);
   const user = e.SMTP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
   const password = e.SMTP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
@@ -376,14 +404,20 @@ function mailConfig(e: Env): MailConfig | undefined {
 function imapConfig(e: Env): ImapConfig | undefined {
   if (!e.IMAP_URL) {
     if (e.IMAP_USER || e.IMAP_PASSWORD || e.IMAP_MAILBOX)
-      throw new ConfigError("IMAP_URL", "Invalid configuration: IMAP_URL is required when IMAP_USER, IMAP_PASSWORD or IMAP_MAILBOX is set");
+      throw new ConfigError(
+        "IMAP_URL",
+        "Invalid configuration: IMAP_URL is required when IMAP_USER, IMAP_PASSWORD or IMAP_MAILBOX is set",
+      );
     return undefined;
   }
   const url = new URL(e.IMAP_URL);
   const username = e.IMAP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
   const password = e.IMAP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
   if (!username || !password)
-    throw new ConfigError(username ? "IMAP_PASSWORD" : "IMAP_USER", "Invalid configuration: IMAP_URL needs a user name and password (in the URL, or IMAP_USER and IMAP_PASSWORD)");
+    throw new ConfigError(
+      username ? "IMAP_PASSWORD" : "IMAP_USER",
+      "Invalid configuration: IMAP_URL needs a user name and password (in the URL, or IMAP_USER and IMAP_PASSWORD)",
+    );
   const secure = url.protocol === "imaps:";
   url.username = "";
   url.password = "";
@@ -402,7 +436,10 @@ function imapConfig(e: Env): ImapConfig | undefined {
 function calDavConfig(e: Env): CalDavConfig | undefined {
   if (!e.CALDAV_URL) {
     if (e.CALDAV_USERNAME || e.CALDAV_PASSWORD || e.CALDAV_CALENDAR)
-      throw new ConfigError("CALDAV_URL", "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set");
+      throw new ConfigError(
+        "CALDAV_URL",
+        "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set",
+      );
     return undefined;
   }
   if (!e.CALDAV_USERNAME || !e.CALDAV_PASSWORD)
@@ -410,7 +447,12 @@ function calDavConfig(e: Env): CalDavConfig | undefined {
       e.CALDAV_USERNAME ? "CALDAV_PASSWORD" : "CALDAV_USERNAME",
       "Invalid configuration: CALDAV_USERNAME and CALDAV_PASSWORD are required when CALDAV_URL is set",
     );
-  return { url: e.CALDAV_URL, username: e.CALDAV_USERNAME, password: e.CALDAV_PASSWORD, ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}) };
+  return {
+    url: e.CALDAV_URL,
+    username: e.CALDAV_USERNAME,
+    password: e.CALDAV_PASSWORD,
+    ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}),
+  };
 }
 
 /** The MCP servers file, read and checked at boot: a bad file stops the boot like a bad variable. */
@@ -421,7 +463,10 @@ function mcpConfig(path: string | undefined, env: Record<string, string | undefi
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new ConfigError("MCP_CONFIG", `Invalid configuration: MCP_CONFIG points at ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new ConfigError(
+      "MCP_CONFIG",
+      `Invalid configuration: MCP_CONFIG points at ${file}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
   try {
     return { file, servers: parseMcpServers(text, env) };
@@ -437,7 +482,8 @@ function mcpConfig(path: string | undefined, env: Record<string, string | undefi
 function readEnvFile(env: Record<string, string | undefined>, cwd = process.cwd()): Record<string, string | undefined> {
   const file = resolve(cwd, env.ENV_FILE ?? ".env");
   if (!existsSync(file)) {
-    if (env.ENV_FILE) throw new ConfigError("ENV_FILE", `Invalid configuration: ENV_FILE points at ${file}, which does not exist`);
+    if (env.ENV_FILE)
+      throw new ConfigError("ENV_FILE", `Invalid configuration: ENV_FILE points at ${file}, which does not exist`);
     return env;
   }
   let fromFile: Record<string, string>;
@@ -478,7 +524,13 @@ export function describeConfig(c: Config): Record<string, unknown> {
     ledger_sync: c.ledgerSync,
     ledger_log_name: c.logName,
     planner: c.office.planner,
-    ...(c.office.llm ? { llm_base_url: c.office.llm.baseUrl, llm_model: c.office.llm.model, llm_api_key: c.office.llm.apiKey ? "set" : "unset" } : {}),
+    ...(c.office.llm
+      ? {
+          llm_base_url: c.office.llm.baseUrl,
+          llm_model: c.office.llm.model,
+          llm_api_key: c.office.llm.apiKey ? "set" : "unset",
+        }
+      : {}),
     metrics_token: c.metricsToken ? "set" : "unset",
     signup: c.signup ?? "open until the first workspace, then invite",
     trusted_proxies: c.trustedProxies.length ? c.trustedProxies.join(",") : "none",

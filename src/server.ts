@@ -29,7 +29,16 @@ import {
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, ImapConfig, MailConfig } from "./config.js";
-import { createCalDavCalendar, createOffice, createSmtpTransport, createOfficeRoutes, createRulesPlanner, type CalDavCalendar, type Office, type Planner } from "./office/index.js";
+import {
+  createCalDavCalendar,
+  createOffice,
+  createSmtpTransport,
+  createOfficeRoutes,
+  createRulesPlanner,
+  type CalDavCalendar,
+  type Office,
+  type Planner,
+} from "./office/index.js";
 import { selectPlanner } from "./office/index.js";
 import type { LlmConfig, McpServerConfig } from "./office/settings.js";
 import { databasePath } from "./ops/data-dir.js";
@@ -49,7 +58,14 @@ export interface ServerOptions {
   /** The organizer's calendar, injected (tests); `connectors.caldav` builds a CalDAV one. */
   calendarProvider?: CalDavCalendar;
   /** Optional outside services, each off until configured (see src/config.ts). */
-  connectors?: { mail?: MailConfig; caldav?: CalDavConfig; imap?: ImapConfig; jitsiBaseUrl?: string; calls?: boolean; mcpServers?: readonly McpServerConfig[] };
+  connectors?: {
+    mail?: MailConfig;
+    caldav?: CalDavConfig;
+    imap?: ImapConfig;
+    jitsiBaseUrl?: string;
+    calls?: boolean;
+    mcpServers?: readonly McpServerConfig[];
+  };
   logger?: Logger & { child?: unknown };
   rateLimit?: RateLimitConfig;
   /** Deadlines for slow clients (defaults: DEFAULT_HTTP_TIMEOUTS). */
@@ -83,7 +99,10 @@ export interface ServerOptions {
   /** Sign-in links: lifetime (default 10 min) and the limits on emailed ones (tests shorten them). */
   signIn?: { linkTtlMs?: number; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** Web Push sender bounds; `allowLoopbackEndpoints` lets tests serve a push service on this machine. */
-  push?: { allowLoopbackEndpoints?: boolean; limits?: { concurrency?: number; maxQueued?: number; timeoutMs?: number; ttlSeconds?: number } };
+  push?: {
+    allowLoopbackEndpoints?: boolean;
+    limits?: { concurrency?: number; maxQueued?: number; timeoutMs?: number; ttlSeconds?: number };
+  };
   /** Test knobs. */
   heartbeatMs?: number;
   presenceTickMs?: number;
@@ -145,7 +164,9 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
     ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
     ...(opts.logName ? { logName: opts.logName } : {}),
-    ...(opts.messageEditWindowSeconds ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } } : {}),
+    ...(opts.messageEditWindowSeconds
+      ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } }
+      : {}),
   });
 
   let planner = opts.planner;
@@ -161,7 +182,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     planner = sel.planner;
     plannerActive = sel.active;
   }
-  const calendar = opts.calendarProvider ?? (opts.connectors?.caldav ? createCalDavCalendar(opts.connectors.caldav) : undefined);
+  const calendar =
+    opts.calendarProvider ?? (opts.connectors?.caldav ? createCalDavCalendar(opts.connectors.caldav) : undefined);
   const office = createOffice({
     ledger,
     db,
@@ -216,11 +238,27 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   guarded.use("/v1/agents/:entity_id/trajectory", guard);
   // One read rule (src/gateway/visibility.ts) for ledger queries and streams and the trajectory.
   const reader = (c: Context<GwEnv>) => c.get("principal");
-  guarded.route("/", createLedgerRoutes<GwEnv>(ledger, { loopbackOnly: false, readFilter: (c) => eventFilterFor(gateway.core, reader(c)) }));
-  guarded.route("/", createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }));
+  guarded.route(
+    "/",
+    createLedgerRoutes<GwEnv>(ledger, {
+      loopbackOnly: false,
+      readFilter: (c) => eventFilterFor(gateway.core, reader(c)),
+    }),
+  );
+  guarded.route(
+    "/",
+    createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }),
+  );
 
   const app = createApp({
-    middleware: [securityHeaders(), closeUnreadBodies(), wellFormedUrl(), bodyLimits(), wellFormedText(), ...(opts.middleware ?? [])],
+    middleware: [
+      securityHeaders(),
+      closeUnreadBodies(),
+      wellFormedUrl(),
+      bodyLimits(),
+      wellFormedText(),
+      ...(opts.middleware ?? []),
+    ],
     routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
@@ -246,7 +284,12 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
             fetch: app.fetch,
             port: opts.port ?? 3000,
             hostname: opts.host ?? "127.0.0.1",
-            serverOptions: { headersTimeout: tm.headersMs, requestTimeout: tm.requestMs, keepAliveTimeout: tm.keepAliveMs, connectionsCheckingInterval: 1000 },
+            serverOptions: {
+              headersTimeout: tm.headersMs,
+              requestTimeout: tm.requestMs,
+              keepAliveTimeout: tm.keepAliveMs,
+              connectionsCheckingInterval: 1000,
+            },
           },
           (info: AddressInfo) => resolve(info.port),
         );
@@ -260,7 +303,11 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       if (opts.demo) {
         result.demo = writeDemoFile(opts.dataDir, seeded, base);
         const dan = result.demo?.humans[0];
-        if (dan) logger.info({ signin_url: dan.signin_url, demo_file: join(opts.dataDir, "demo.json") }, `Demo: sign in as ${dan.display_name} → ${dan.signin_url}`);
+        if (dan)
+          logger.info(
+            { signin_url: dan.signin_url, demo_file: join(opts.dataDir, "demo.json") },
+            `Demo: sign in as ${dan.display_name} → ${dan.signin_url}`,
+          );
       }
       return { url, port };
     },

@@ -65,12 +65,17 @@ export async function loadSession() {
 
 /** Refreshes the list, directory and presence; returns the list's cursor. */
 export async function refreshAll() {
-  const [list, ents, pres] = await Promise.all([api.listConversations(), api.listEntities().catch(() => null), api.listPresence().catch(() => null)]);
+  const [list, ents, pres] = await Promise.all([
+    api.listConversations(),
+    api.listEntities().catch(() => null),
+    api.listPresence().catch(() => null),
+  ]);
   if (ents) setEntities(itemsOf(ents));
   for (const p of itemsOf(pres)) if (p?.entity_id) setPresence(p.entity_id, p);
   setConversations(itemsOf(list));
   // What waits unread has reached this device: its senders see ✓✓.
-  if (typeof list?.cursor === "string") for (const c of getState().conversations) if (c.unread_count) markDeliveredSoon(c.conversation_id, list.cursor);
+  if (typeof list?.cursor === "string")
+    for (const c of getState().conversations) if (c.unread_count) markDeliveredSoon(c.conversation_id, list.cursor);
   const cid = getState().route.conversationId;
   // Pins follow the stream; after a gap the stream could not fill, the list is read again too.
   if (cid) await Promise.all([loadTimeline(cid), loadPins(cid)]);
@@ -167,7 +172,15 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
       },
     );
   };
-  addLocal(cid, { local_id: localId, kind: "text", text, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: attempt });
+  addLocal(cid, {
+    local_id: localId,
+    kind: "text",
+    text,
+    ts: new Date().toISOString(),
+    status: "sending",
+    event_ids: [],
+    retry: attempt,
+  });
   attempt();
 }
 
@@ -195,7 +208,10 @@ export function openRunForm(cid, tool) {
         dialog: {
           type: "input",
           title: t("run.title", { tool: spec.name }),
-          body: spec.mode === "approve" ? t("run.body_approve", { about: (spec.title ?? spec.description).slice(0, 200) }) : (spec.title ?? spec.description).slice(0, 200),
+          body:
+            spec.mode === "approve"
+              ? t("run.body_approve", { about: (spec.title ?? spec.description).slice(0, 200) })
+              : (spec.title ?? spec.description).slice(0, 200),
           schema: { fields },
           submitLabel: t(spec.mode === "approve" ? "run.propose" : "run.run"),
           onSubmit: async (/** @type {Record<string, string|number|boolean>} */ values) => {
@@ -242,29 +258,58 @@ export async function runAction(card, button, input) {
   const phrase = `${name} ${ACTION_VERBS[action.type] ?? action.type} ${title ? `“${title}”` : "the job"}`;
   const localId = `la_${newKey().slice(3)}`;
   const key = newKey();
-  const body = { conversation_id: cid || undefined, card_id: card.card_id, button_id: button.button_id, action, ...(input ? { input } : {}) };
+  const body = {
+    conversation_id: cid || undefined,
+    card_id: card.card_id,
+    button_id: button.button_id,
+    action,
+    ...(input ? { input } : {}),
+  };
   setButton(bkey, { status: "pending" });
   const send = async () => {
     updateLocal(cid, localId, { status: "sending" });
     try {
       const r = await api.jobAction(card.job_id, body, key);
       setButton(bkey, { status: "done" });
-      announceAction(t(action.type in ACTION_VERBS ? `announce.you.${action.type}` : "announce.you.other", { title: title || t("card.untitled") }));
+      announceAction(
+        t(action.type in ACTION_VERBS ? `announce.you.${action.type}` : "announce.you.other", {
+          title: title || t("card.untitled"),
+        }),
+      );
       updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
       return r;
     } catch (e) {
-      const fieldErrors = e instanceof ApiError && (e.code === "VALIDATION_ERROR" || e.code === "INVALID_INPUT") && input;
+      const fieldErrors =
+        e instanceof ApiError && (e.code === "VALIDATION_ERROR" || e.code === "INVALID_INPUT") && input;
       // Refused (a 4xx other than timeouts and rate limits): nothing happened, so no bubble may
       // say it did; the card shows the server's reason. A lost connection keeps a retryable bubble.
-      const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
-      setButton(bkey, fieldErrors ? null : { status: "error", message: e instanceof Error ? e.message : t("card.action_failed"), ...(refused ? { refused: true } : {}) });
+      const refused =
+        e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
+      setButton(
+        bkey,
+        fieldErrors
+          ? null
+          : {
+              status: "error",
+              message: e instanceof Error ? e.message : t("card.action_failed"),
+              ...(refused ? { refused: true } : {}),
+            },
+      );
       if (fieldErrors || refused) removeLocal(cid, localId);
       else updateLocal(cid, localId, { status: "failed" });
       throw e;
     }
   };
   if (cid)
-    addLocal(cid, { local_id: localId, kind: "action", text: phrase, ts: new Date().toISOString(), status: "sending", event_ids: [], retry: () => void send().catch(() => {}) });
+    addLocal(cid, {
+      local_id: localId,
+      kind: "action",
+      text: phrase,
+      ts: new Date().toISOString(),
+      status: "sending",
+      event_ids: [],
+      retry: () => void send().catch(() => {}),
+    });
   return send();
 }
 
@@ -295,7 +340,10 @@ export async function loadDrawer(jobId) {
     });
     return data;
   } catch (e) {
-    if (getState().drawer?.job_id === jobId) setState({ drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : t("drawer.load_failed") } });
+    if (getState().drawer?.job_id === jobId)
+      setState({
+        drawer: { job_id: jobId, data: null, error: e instanceof Error ? e.message : t("drawer.load_failed") },
+      });
     return null;
   }
 }

@@ -106,7 +106,11 @@ const CARD_TYPES = ["job.formalize", "job.tracking", "job.finished"];
 export function itemLine(item) {
   const who = item.sender?.display_name ?? t("announce.someone");
   const m = item.message ?? {};
-  if (m.card) return t(CARD_TYPES.includes(m.card.card_type) ? `announce.card.${m.card.card_type}` : "announce.card.other", { who, title: m.card.title ?? "" });
+  if (m.card)
+    return t(CARD_TYPES.includes(m.card.card_type) ? `announce.card.${m.card.card_type}` : "announce.card.other", {
+      who,
+      title: m.card.title ?? "",
+    });
   if (m.artifact) return t("announce.shared", { who, title: m.artifact.title ?? t("announce.a_file") });
   if (m.kind === "system") return String(m.body_text ?? "");
   return t("announce.said", { who, text: m.body_text ?? "" });

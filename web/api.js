@@ -150,7 +150,8 @@ export const api = {
   /** @param {string} id */
   timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
   /** Older history: the page of items just before `before`. @param {string} id @param {string} before @param {number} limit */
-  timelineBefore: (id, before, limit) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=${limit}&before=${enc(before)}`),
+  timelineBefore: (id, before, limit) =>
+    request("GET", `/v1/conversations/${enc(id)}/timeline?limit=${limit}&before=${enc(before)}`),
   /**
    * Messages of my conversations with these words, newest first.
    * @param {string} q @param {{ conversation_id?: string, before?: string, limit?: number }} [opts]
@@ -185,7 +186,8 @@ export const api = {
     }),
   /** @param {string} id @param {string} cursor */
   /** Add a person or agent of the workspace. @param {string} id @param {string} entityId */
-  addMember: (id, entityId) => request("POST", `/v1/conversations/${enc(id)}/members`, { body: { entity_id: entityId } }),
+  addMember: (id, entityId) =>
+    request("POST", `/v1/conversations/${enc(id)}/members`, { body: { entity_id: entityId } }),
   /** Leave (my own id) or remove someone. @param {string} id @param {string} entityId */
   removeMember: (id, entityId) => request("DELETE", `/v1/conversations/${enc(id)}/members/${enc(entityId)}`),
   /** Rename a group. @param {string} id @param {string} title */
@@ -194,7 +196,8 @@ export const api = {
   /** I am typing here (nothing stored; no Idempotency-Key). @param {string} id */
   typing: (id) => request("POST", `/v1/conversations/${enc(id)}/typing`, { body: {} }),
   /** It reached this device, not read yet (the sender's ✓✓). @param {string} id @param {string} cursor */
-  markDelivered: (id, cursor) => request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor, mark: "delivered" } }),
+  markDelivered: (id, cursor) =>
+    request("POST", `/v1/conversations/${enc(id)}/read`, { body: { cursor, mark: "delivered" } }),
 
   /** @param {string} jobId */
   getJob: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}`),
@@ -211,11 +214,15 @@ export const api = {
   /** Pin (or unpin with null) a job for the conversation. @param {string} cid @param {string | null} jobId */
   setPin: (cid, jobId) => request("POST", `/v1/conversations/${enc(cid)}/context/pin`, { body: { job_id: jobId } }),
   /** The ActionSummary's Change: the job the next message defaults to. @param {string} cid @param {string | null} jobId */
-  setTarget: (cid, jobId) => request("POST", `/v1/conversations/${enc(cid)}/context/target`, { body: { job_id: jobId } }),
+  setTarget: (cid, jobId) =>
+    request("POST", `/v1/conversations/${enc(cid)}/context/target`, { body: { job_id: jobId } }),
   /** @param {string} jobId @returns {Promise<import('./types.js').AssistResponse>} */
   assist: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/assist`),
   /** @param {string} jobId @param {string} suggestionId @param {boolean} confirm */
-  applySuggestion: (jobId, suggestionId, confirm) => request("POST", `/v1/jobs/${enc(jobId)}/assist/${enc(suggestionId)}/apply`, { body: confirm ? { confirm: true } : {} }),
+  applySuggestion: (jobId, suggestionId, confirm) =>
+    request("POST", `/v1/jobs/${enc(jobId)}/assist/${enc(suggestionId)}/apply`, {
+      body: confirm ? { confirm: true } : {},
+    }),
 
   listEntities: () => request("GET", "/v1/entities"),
   listPresence: () => request("GET", "/v1/presence"),
@@ -269,7 +276,8 @@ export const api = {
   /** @param {{ display_name?: string, roles?: string[] }} body */
   createInvite: (body) => request("POST", "/v1/invites", { body }),
   /** @param {string} token @param {string} displayName */
-  acceptInvite: (token, displayName) => request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
+  acceptInvite: (token, displayName) =>
+    request("POST", `/v1/invites/${enc(token)}/accept`, { body: { display_name: displayName } }),
   /** @param {{ display_name: string, role: string, capabilities: string[], allowed_tools?: string[] }} body */
   createAgent: (body) => request("POST", "/v1/agents", { body }),
   /** Your own address (null removes it): invites you ask for list you as an attendee. @param {string | null} email */
@@ -287,22 +295,29 @@ export const api = {
   /** @returns {Promise<{ enabled: boolean, available: boolean, reason?: "mail_not_configured" | "no_email", after_minutes: number }>} my e-mail digest */
   digestSettings: () => request("GET", "/v1/me/digest"),
   /** The job's owner becomes a person of its conversation. @param {string} jobId @param {string} to @param {string} [note] */
-  handOver: (jobId, to, note) => request("POST", `/v1/jobs/${enc(jobId)}/hand-over`, { body: note ? { to_entity_id: to, note } : { to_entity_id: to } }),
+  handOver: (jobId, to, note) =>
+    request("POST", `/v1/jobs/${enc(jobId)}/hand-over`, {
+      body: note ? { to_entity_id: to, note } : { to_entity_id: to },
+    }),
   /** The job's causal chain from the ledger. @param {string} jobId @returns {Promise<{ job_id: string, title: string, lines: Array<{ event_id: string, event_type: string, ts: string, text: string, url: string }> }>} */
   why: (jobId) => request("GET", `/v1/jobs/${enc(jobId)}/why`),
 
   /** My new text for one of my messages. @param {string} cid @param {string} mid @param {string} text */
-  editMessage: (cid, mid, text) => request("PATCH", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`, { body: { body_text: text } }),
+  editMessage: (cid, mid, text) =>
+    request("PATCH", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`, { body: { body_text: text } }),
   /** Withdraws a message (mine, or any as an admin). @param {string} cid @param {string} mid */
   deleteMessage: (cid, mid) => request("DELETE", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`),
   /** My reaction on (or off) a message. @param {string} cid @param {string} mid @param {string} emoji @param {boolean} on */
-  react: (cid, mid, emoji, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/reactions`, { body: { emoji, on } }),
+  react: (cid, mid, emoji, on) =>
+    request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/reactions`, { body: { emoji, on } }),
   /** One message, for a link to it (404 when I may not read it). @param {string} cid @param {string} mid @returns {Promise<{ conversation_id: string, item: import('./types.js').TimelineItem }>} */
   getMessage: (cid, mid) => request("GET", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}`),
   /** A copy of a text message into another of my conversations. @param {string} cid @param {string} mid @param {string} to */
-  forwardMessage: (cid, mid, to) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/forward`, { body: { to_conversation_id: to } }),
+  forwardMessage: (cid, mid, to) =>
+    request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/forward`, { body: { to_conversation_id: to } }),
   /** Pin a message to its conversation (or unpin it). @param {string} cid @param {string} mid @param {boolean} on */
-  pinMessage: (cid, mid, on) => request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
+  pinMessage: (cid, mid, on) =>
+    request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
   /** Start a call: a Jitsi Meet room posted here as a message. @param {string} cid @returns {Promise<{ message_id: string, url: string }>} */
   startCall: (cid) => request("POST", `/v1/conversations/${enc(cid)}/call`),
   /** The conversation's pinned messages, in pin order. @param {string} cid @returns {Promise<{ items: import('./types.js').TimelineItem[] }>} */
@@ -312,9 +327,11 @@ export const api = {
   /** The threads of a conversation I follow. @param {string} cid @returns {Promise<{ threads: { root_message_id: string, following: boolean, unread_count: number }[] }>} */
   listThreadMarks: (cid) => request("GET", `/v1/conversations/${enc(cid)}/threads`),
   /** Follow a thread, or stop. @param {string} cid @param {string} root @param {boolean} on */
-  followThread: (cid, root, on) => request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/follow`, { body: { on } }),
+  followThread: (cid, root, on) =>
+    request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/follow`, { body: { on } }),
   /** I have read the thread up to `cursor`. @param {string} cid @param {string} root @param {string} cursor */
-  readThread: (cid, root, cursor) => request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/read`, { body: { cursor } }),
+  readThread: (cid, root, cursor) =>
+    request("POST", `/v1/conversations/${enc(cid)}/threads/${enc(root)}/read`, { body: { cursor } }),
 
   /** Nothing in the conversation notifies me while muted. @param {string} cid @param {boolean} muted */
   setMute: (cid, muted) => request("PUT", `/v1/conversations/${enc(cid)}/mute`, { body: { muted } }),

@@ -93,7 +93,9 @@ function returnToDeepLink() {
 function openFirstOnWide() {
   const s = getState();
   if (s.route.name !== "home" || innerWidth <= 760 || !s.conversations.length) return;
-  const withAgent = s.conversations.find((c) => c.participant_entity_ids.some((id) => s.entities[id]?.actor_type === "agent"));
+  const withAgent = s.conversations.find((c) =>
+    c.participant_entity_ids.some((id) => s.entities[id]?.actor_type === "agent"),
+  );
   const c = withAgent ?? s.conversations[0];
   // Opening a chat marks it read: one with unread messages waits for the person to choose it.
   if (c.unread_count > 0) return;
@@ -112,7 +114,10 @@ export async function followRoute(r) {
   if (r.name === "job" && r.jobId) {
     const known = s.jobs[r.jobId]?.conversation_id ?? s.drawer?.data?.conversation_id;
     const prev = s.route.conversationId;
-    setState({ route: { ...r, conversationId: known ?? prev }, drawer: { job_id: r.jobId, data: s.drawer?.job_id === r.jobId ? s.drawer.data : null, error: null } });
+    setState({
+      route: { ...r, conversationId: known ?? prev },
+      drawer: { job_id: r.jobId, data: s.drawer?.job_id === r.jobId ? s.drawer.data : null, error: null },
+    });
     const data = await loadDrawer(r.jobId);
     const cid = data?.conversation_id;
     if (cid && getState().route.jobId === r.jobId) {
@@ -142,6 +147,19 @@ export async function signOut() {
   stopLive();
   for (const k of Object.keys(localStorage)) if (!KEEP_ON_SIGN_OUT.test(k)) localStorage.removeItem(k);
   sessionStorage.clear();
-  setState({ me: null, signedOut: true, conversations: [], timelines: {}, locals: {}, jobs: {}, drawer: null, presence: {}, entities: {}, buttons: {}, dialog: null, threads: {} });
+  setState({
+    me: null,
+    signedOut: true,
+    conversations: [],
+    timelines: {},
+    locals: {},
+    jobs: {},
+    drawer: null,
+    presence: {},
+    entities: {},
+    buttons: {},
+    dialog: null,
+    threads: {},
+  });
   navigate("/signin", { replace: true });
 }

@@ -26,7 +26,16 @@ const FALLBACK_KEY = /** @type {Record<string, string>} */ ({
 function schemaFor(b) {
   const s = /** @type {any} */ (b.action).input_schema;
   if (s && Array.isArray(s.fields) && s.fields.length) return s;
-  return { fields: [{ key: FALLBACK_KEY[b.action.type] ?? "details", label: t("card.input_details"), type: "multiline", required: true }] };
+  return {
+    fields: [
+      {
+        key: FALLBACK_KEY[b.action.type] ?? "details",
+        label: t("card.input_details"),
+        type: "multiline",
+        required: true,
+      },
+    ],
+  };
 }
 
 /**
@@ -57,10 +66,21 @@ export async function clickButton(card, b) {
     });
     return;
   }
-  if (b.confirm && !(await confirmDialog({ title: b.confirm.title, body: b.confirm.body, okLabel: b.label, danger: b.style === "danger" }))) return;
+  if (
+    b.confirm &&
+    !(await confirmDialog({
+      title: b.confirm.title,
+      body: b.confirm.body,
+      okLabel: b.label,
+      danger: b.style === "danger",
+    }))
+  )
+    return;
   try {
     await runAction(card, b);
   } catch (e) {
-    toast(e instanceof ApiError ? t("buttons.action_failed", { action: b.label, reason: e.message }) : t("buttons.offline"));
+    toast(
+      e instanceof ApiError ? t("buttons.action_failed", { action: b.label, reason: e.message }) : t("buttons.offline"),
+    );
   }
 }

@@ -37,9 +37,13 @@ export function maybeFocusCard(item) {
   // After the render that adds the card.
   setTimeout(() => {
     if (!focusIsIdle(f.fromCardId)) return;
-    const el = /** @type {HTMLElement | null} */ (document.querySelector(`[data-card-id="${CSS.escape(card.card_id)}"]`));
+    const el = /** @type {HTMLElement | null} */ (
+      document.querySelector(`[data-card-id="${CSS.escape(card.card_id)}"]`)
+    );
     if (!el) return;
-    const live = /** @type {HTMLElement | null} */ (el.querySelector('.card-buttons button:not([aria-disabled="true"])'));
+    const live = /** @type {HTMLElement | null} */ (
+      el.querySelector('.card-buttons button:not([aria-disabled="true"])')
+    );
     (live ?? el).focus();
   }, 0);
 }

@@ -69,11 +69,22 @@ export function bytes(n) {
   if (n == null) return "";
   // Intl's short "byte" unit reads "607 byte" in English: the catalog says it properly.
   if (n < 1024) return t("size.bytes", { n });
-  if (n < 1024 * 1024) return numberFormat({ style: "unit", unit: "kilobyte", maximumFractionDigits: n < 10240 ? 1 : 0 }).format(n / 1024);
+  if (n < 1024 * 1024)
+    return numberFormat({ style: "unit", unit: "kilobyte", maximumFractionDigits: n < 10240 ? 1 : 0 }).format(n / 1024);
   return numberFormat({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(n / 1024 / 1024);
 }
 
-const STATES = new Set(["draft", "proposed", "approved", "in_progress", "waiting_input", "completed", "rejected", "cancelled", "failed"]);
+const STATES = new Set([
+  "draft",
+  "proposed",
+  "approved",
+  "in_progress",
+  "waiting_input",
+  "completed",
+  "rejected",
+  "cancelled",
+  "failed",
+]);
 
 /** A job state in words ("In progress"); an unknown state shows as its name. @param {string} state */
 export const stateLabel = (state) => (STATES.has(state) ? t(`job.state.${state}`) : state.replace(/_/g, " "));

@@ -58,7 +58,9 @@ const loaded = new Map();
  */
 export async function loadLocale(preferred) {
   const auto = preferred === AUTO;
-  const lang = auto ? pickLocale(...navigator.languages) : pickLocale(preferred, localStorage.getItem(STORE_KEY), ...navigator.languages);
+  const lang = auto
+    ? pickLocale(...navigator.languages)
+    : pickLocale(preferred, localStorage.getItem(STORE_KEY), ...navigator.languages);
   const load = async (/** @type {string} */ l) => loaded.get(l) ?? loaded.set(l, await fetchCatalog(l)).get(l) ?? {};
   english = await load("en");
   messages = await load(lang);

@@ -3,7 +3,20 @@
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
 import { loadDrawer, loadSession, markDeliveredSoon, markReadSoon, refreshAll } from "./actions.js";
-import { clearTyping, dropConversation, getState, mergeConversation, mergeItems, mergeJob, replaceItem, seqOf, setPresence, setState, setEntities, setTyping } from "./store.js";
+import {
+  clearTyping,
+  dropConversation,
+  getState,
+  mergeConversation,
+  mergeItems,
+  mergeJob,
+  replaceItem,
+  seqOf,
+  setPresence,
+  setState,
+  setEntities,
+  setTyping,
+} from "./store.js";
 import { showNotification } from "./notify.js";
 import { announce, itemLine } from "./announce.js";
 import { maybeFocusCard } from "./focus.js";
@@ -179,13 +192,22 @@ function onFrame(name, data, id) {
       // A profile changed (name, avatar, zone): every list, header and bubble reads names from here.
       // The frame is the whole public profile: a picture or status it no longer names was removed.
       if (data?.entity?.entity_id) {
-        setEntities([{ avatar_url: undefined, status_text: undefined, status_until: undefined, dnd_until: undefined, ...data.entity }]);
+        setEntities([
+          {
+            avatar_url: undefined,
+            status_text: undefined,
+            status_until: undefined,
+            dnd_until: undefined,
+            ...data.entity,
+          },
+        ]);
         renameDirectChats(data.entity);
       }
       break;
     case "typing":
       // Shown for the server's 6 s from now by this page's clock (the two clocks may differ).
-      if (data?.conversation_id && data.entity_id !== getState().me?.entity_id) setTyping(data.conversation_id, data.entity_id, String(data.display_name ?? ""), 6000);
+      if (data?.conversation_id && data.entity_id !== getState().me?.entity_id)
+        setTyping(data.conversation_id, data.entity_id, String(data.display_name ?? ""), 6000);
       break;
     case "policy.update":
       // The Policies admin screen (if open) reloads through its own route.
@@ -248,7 +270,8 @@ function renameDirectChats(entity) {
   const s = getState();
   const name = entity.display_name;
   if (!name || entity.entity_id === s.me?.entity_id) return;
-  const named = (/** @type {import('./types.js').ConversationSummary} */ c) => c.kind === "direct" && c.participant_entity_ids.includes(entity.entity_id) && c.title !== name;
+  const named = (/** @type {import('./types.js').ConversationSummary} */ c) =>
+    c.kind === "direct" && c.participant_entity_ids.includes(entity.entity_id) && c.title !== name;
   if (!s.conversations.some(named)) return;
   setState({ conversations: s.conversations.map((c) => (named(c) ? { ...c, title: name } : c)) });
 }

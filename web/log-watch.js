@@ -88,7 +88,10 @@ function warn(text) {
 
 /** @param {string} tenant */
 async function check(tenant) {
-  const res = await fetch(`/v1/ledger/checkpoint?tenant_id=${encodeURIComponent(tenant)}`, { headers: { Accept: "text/plain" }, credentials: "same-origin" });
+  const res = await fetch(`/v1/ledger/checkpoint?tenant_id=${encodeURIComponent(tenant)}`, {
+    headers: { Accept: "text/plain" },
+    credentials: "same-origin",
+  });
   if (!res.ok) return;
   const seen = parseCheckpoint(await res.text());
   if (!seen) return;
@@ -104,10 +107,13 @@ async function check(tenant) {
   if (seen.size === last.size && seen.root === last.root) return;
   let ok = false;
   if (seen.size > last.size) {
-    const p = await fetch(`/v1/ledger/proof/consistency?tenant_id=${encodeURIComponent(tenant)}&from=${last.size}&to=${seen.size}`, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
+    const p = await fetch(
+      `/v1/ledger/proof/consistency?tenant_id=${encodeURIComponent(tenant)}&from=${last.size}&to=${seen.size}`,
+      {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      },
+    );
     if (!p.ok) return; // unreachable now: try again later, never a false alarm
     const body = await p.json();
     ok = await consistent(last.size, seen.size, body.hashes.map(b64), b64(last.root), b64(seen.root));

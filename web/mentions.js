@@ -87,7 +87,11 @@ export function mentionsIn(text, picked, candidates) {
     if (c.agent && first(c.name) !== c.name.toLocaleLowerCase()) names.push(first(c.name));
     for (const name of names) {
       const lower = name.toLocaleLowerCase();
-      if (candidates.filter((x) => x.name.toLocaleLowerCase() === lower || (x.agent && first(x.name) === lower)).length !== 1) continue;
+      if (
+        candidates.filter((x) => x.name.toLocaleLowerCase() === lower || (x.agent && first(x.name) === lower))
+          .length !== 1
+      )
+        continue;
       const at = markAt(text, name);
       if (at >= 0) {
         found.push({ at, id: c.entity_id });

@@ -25,11 +25,21 @@ function snippetOf(it) {
 /** The composer answers `it` (or, for an edit, replaces its text) until sent or cancelled. @param {'reply'|'edit'} kind @param {string} cid @param {TimelineItem} it */
 export function startCompose(kind, cid, it) {
   /** @type {ComposeMode} */
-  const mode = { kind, conversationId: cid, message_id: it.message.message_id, sender_name: it.sender.display_name, snippet: snippetOf(it) };
+  const mode = {
+    kind,
+    conversationId: cid,
+    message_id: it.message.message_id,
+    sender_name: it.sender.display_name,
+    snippet: snippetOf(it),
+  };
   const m = /** @type {any} */ (it.message);
   const text = kind === "edit" ? (m.body_text ?? "") : "";
-  setState((s) => ({ compose: mode, ...(kind === "edit" ? { prefill: { conversationId: cid, text, n: (s.prefill?.n ?? 0) + 1 } } : {}) }));
-  if (kind === "reply") requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(".composer-input"))?.focus());
+  setState((s) => ({
+    compose: mode,
+    ...(kind === "edit" ? { prefill: { conversationId: cid, text, n: (s.prefill?.n ?? 0) + 1 } } : {}),
+  }));
+  if (kind === "reply")
+    requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector(".composer-input"))?.focus());
 }
 
 /**
@@ -72,7 +82,12 @@ export async function saveEdit(cid, mid, text) {
 
 /** @param {string} cid @param {TimelineItem} it */
 export async function deleteMessage(cid, it) {
-  const ok = await confirmDialog({ title: t("messages.delete_title"), body: t("messages.delete_body"), okLabel: t("bubble.delete"), danger: true });
+  const ok = await confirmDialog({
+    title: t("messages.delete_title"),
+    body: t("messages.delete_body"),
+    okLabel: t("bubble.delete"),
+    danger: true,
+  });
   if (!ok) return;
   try {
     await api.deleteMessage(cid, it.message.message_id);

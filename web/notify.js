@@ -27,8 +27,14 @@ function faviconHref(n) {
 /** The view's name for the tab: the conversation, the page, or nothing on the home list. @param {import('./store.js').State} s */
 function viewTitle(s) {
   const r = s.route;
-  if (!s.me) return r.name === "onboarding" ? t("title.onboarding") : r.name === "invite" ? t("title.invite") : t("title.signin");
-  if (r.conversationId) return s.conversations.find((c) => c.conversation_id === r.conversationId)?.title ?? t("chat.conversation");
+  if (!s.me)
+    return r.name === "onboarding"
+      ? t("title.onboarding")
+      : r.name === "invite"
+        ? t("title.invite")
+        : t("title.signin");
+  if (r.conversationId)
+    return s.conversations.find((c) => c.conversation_id === r.conversationId)?.title ?? t("chat.conversation");
   if (r.name === "job") return s.drawer?.data?.title ?? t("drawer.job");
   return ["contacts", "outbox", "tools", "admin", "onboarding"].includes(r.name) ? t(`title.${r.name}`) : "";
 }
@@ -93,7 +99,13 @@ function keyBytes(b64) {
  * replaced). Where push is unavailable, in-tab notifications still work.
  */
 export async function ensurePush() {
-  if (!supported() || Notification.permission !== "granted" || !("serviceWorker" in navigator) || typeof PushManager === "undefined") return;
+  if (
+    !supported() ||
+    Notification.permission !== "granted" ||
+    !("serviceWorker" in navigator) ||
+    typeof PushManager === "undefined"
+  )
+    return;
   try {
     const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     await navigator.serviceWorker.ready;
@@ -135,7 +147,8 @@ export async function stopPush() {
  * @param {import('../contracts/notifications').TNotification} n
  */
 export function showNotification(n) {
-  if (!supported() || Notification.permission !== "granted" || document.visibilityState === "visible" || pushActive) return;
+  if (!supported() || Notification.permission !== "granted" || document.visibilityState === "visible" || pushActive)
+    return;
   const note = new Notification(n.title, { body: n.body, tag: n.event_id });
   note.onclick = () => {
     window.focus();

@@ -12,22 +12,33 @@ const onAnAddress = () => /^(\d{1,3}\.){3}\d{1,3}$/.test(location.hostname) || l
 /** True when this browser can make and use passkeys with JSON options, on a site that may have them. */
 export function passkeysSupported() {
   const pkc = PKC();
-  return Boolean(pkc && typeof pkc.parseCreationOptionsFromJSON === "function" && typeof pkc.parseRequestOptionsFromJSON === "function" && navigator.credentials && !onAnAddress());
+  return Boolean(
+    pkc &&
+      typeof pkc.parseCreationOptionsFromJSON === "function" &&
+      typeof pkc.parseRequestOptionsFromJSON === "function" &&
+      navigator.credentials &&
+      !onAnAddress(),
+  );
 }
 
 /** Makes a passkey for the signed-in person and registers it. */
 export async function addPasskey() {
   const options = await api.passkeyRegistrationOptions();
-  const credential = /** @type {any} */ (await navigator.credentials.create({ publicKey: PKC().parseCreationOptionsFromJSON(options) }));
+  const credential = /** @type {any} */ (
+    await navigator.credentials.create({ publicKey: PKC().parseCreationOptionsFromJSON(options) })
+  );
   return api.registerPasskey(credential.toJSON());
 }
 
 /** Signs in with a passkey the authenticator offers; resolves with the new session's token. */
 export async function signInWithPasskey() {
   const options = await api.passkeySignInOptions();
-  const credential = /** @type {any} */ (await navigator.credentials.get({ publicKey: PKC().parseRequestOptionsFromJSON(options) }));
+  const credential = /** @type {any} */ (
+    await navigator.credentials.get({ publicKey: PKC().parseRequestOptionsFromJSON(options) })
+  );
   return api.signInWithPasskey(credential.toJSON());
 }
 
 /** A WebAuthn call the person cancelled or let time out (nothing to report as a failure). @param {unknown} err */
-export const isCancelled = (err) => err instanceof DOMException && (err.name === "NotAllowedError" || err.name === "AbortError");
+export const isCancelled = (err) =>
+  err instanceof DOMException && (err.name === "NotAllowedError" || err.name === "AbortError");

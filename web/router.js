@@ -9,9 +9,11 @@ import { clearAnnouncement } from "./announce.js";
 export function parseRoute(path) {
   const seg = path.split("?")[0].split("/").filter(Boolean).map(decodeURIComponent);
   // A link to one message: resolved (and checked) before the conversation opens at it.
-  if (seg[0] === "c" && seg[1] && seg[2] === "m" && seg[3]) return { name: "message", link: { conversationId: seg[1], messageId: seg[3] } };
+  if (seg[0] === "c" && seg[1] && seg[2] === "m" && seg[3])
+    return { name: "message", link: { conversationId: seg[1], messageId: seg[3] } };
   // A thread open beside (on a phone, over) its conversation.
-  if (seg[0] === "c" && seg[1] && seg[2] === "t" && seg[3]) return { name: "chat", conversationId: seg[1], threadRoot: seg[3] };
+  if (seg[0] === "c" && seg[1] && seg[2] === "t" && seg[3])
+    return { name: "chat", conversationId: seg[1], threadRoot: seg[3] };
   if (seg[0] === "c" && seg[1]) return { name: "chat", conversationId: seg[1] };
   if (seg[0] === "jobs" && seg[1]) return { name: "job", jobId: seg[1] };
   if (seg[0] === "contacts") return { name: "contacts" };

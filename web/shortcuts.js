@@ -2,7 +2,8 @@
 import { getState, setState } from "./store.js";
 
 /** Whether a key typed here is text for a field (then `?` is a question mark, not a shortcut). @param {EventTarget | null} el */
-const typingIn = (el) => el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+const typingIn = (el) =>
+  el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
 /**
  * Keys that work on every signed-in screen: Ctrl+K or ⌘K opens the conversation switcher (also

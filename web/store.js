@@ -127,7 +127,8 @@ export function setConversations(items) {
   const jobs = { ...state.jobs };
   for (const c of items) {
     for (const p of c.agent_presence ?? []) presence[p.entity_id] = p;
-    if (c.active_job) jobs[c.active_job.job_id] = { ...jobs[c.active_job.job_id], ...c.active_job, conversation_id: c.conversation_id };
+    if (c.active_job)
+      jobs[c.active_job.job_id] = { ...jobs[c.active_job.job_id], ...c.active_job, conversation_id: c.conversation_id };
   }
   setState({ conversations: sortConversations(items), presence, jobs });
 }
@@ -137,7 +138,15 @@ export function mergeConversation(patch) {
   const list = state.conversations.slice();
   const i = list.findIndex((c) => c.conversation_id === patch.conversation_id);
   if (i >= 0) list[i] = { ...list[i], ...patch };
-  else list.push(/** @type {ConversationSummary} */ ({ title: "Conversation", participant_entity_ids: [], unread_count: 0, ...patch }));
+  else
+    list.push(
+      /** @type {ConversationSummary} */ ({
+        title: "Conversation",
+        participant_entity_ids: [],
+        unread_count: 0,
+        ...patch,
+      }),
+    );
   if (patch.agent_presence) {
     const presence = { ...state.presence };
     for (const p of patch.agent_presence) presence[p.entity_id] = p;
@@ -169,7 +178,12 @@ function jobFromItem(item) {
   const prev = state.jobs[card.job_id];
   // A card only moves the job header forward when nothing newer (job.update) is known.
   if (prev?.updated_at && prev.updated_at > item.ts) return;
-  mergeJob({ job_id: card.job_id, conversation_id: item.message.card?.conversation_id, title: card.title, state: card.state });
+  mergeJob({
+    job_id: card.job_id,
+    conversation_id: item.message.card?.conversation_id,
+    title: card.title,
+    state: card.state,
+  });
 }
 
 /**
@@ -187,7 +201,9 @@ export function mergeItems(cid, incoming, opts = {}) {
   const items = tl.items.concat(fresh).sort((a, b) => seqOf(a.cursor) - seqOf(b.cursor) || a.ts.localeCompare(b.ts));
   const confirmed = new Set(items.map((i) => i.event_id));
   const clientIds = new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean));
-  const locals = (state.locals[cid] ?? []).filter((l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id));
+  const locals = (state.locals[cid] ?? []).filter(
+    (l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id),
+  );
   for (const i of fresh) jobFromItem(i);
   setState({
     timelines: { ...state.timelines, [cid]: { items, loaded: tl.loaded || !!opts.replace } },
@@ -200,7 +216,12 @@ export function mergeItems(cid, incoming, opts = {}) {
 export function replaceItem(cid, item) {
   const tl = state.timelines[cid];
   if (!tl?.items.some((i) => i.event_id === item.event_id)) return;
-  setState({ timelines: { ...state.timelines, [cid]: { ...tl, items: tl.items.map((i) => (i.event_id === item.event_id ? item : i)) } } });
+  setState({
+    timelines: {
+      ...state.timelines,
+      [cid]: { ...tl, items: tl.items.map((i) => (i.event_id === item.event_id ? item : i)) },
+    },
+  });
 }
 
 /** @param {string} cid @param {LocalBubble} bubble */
@@ -281,6 +302,11 @@ export function latestCardByJob(items) {
  */
 export function directChatWith(conversations, me, entityId) {
   const ours = (/** @type {ConversationSummary} */ c) =>
-    c.participant_entity_ids.length === 2 && c.participant_entity_ids.includes(entityId) && (!me || c.participant_entity_ids.includes(me));
-  return conversations.find((c) => c.kind === "direct" && ours(c)) ?? conversations.find((c) => c.kind === undefined && ours(c));
+    c.participant_entity_ids.length === 2 &&
+    c.participant_entity_ids.includes(entityId) &&
+    (!me || c.participant_entity_ids.includes(me));
+  return (
+    conversations.find((c) => c.kind === "direct" && ours(c)) ??
+    conversations.find((c) => c.kind === undefined && ours(c))
+  );
 }

@@ -27,7 +27,10 @@ sw.addEventListener("notificationclick", (/** @type {any} */ event) => {
   event.notification.close();
   const path = event.notification.data?.url;
   // Only paths of this app: a notification never sends anyone elsewhere.
-  const target = new URL(typeof path === "string" && path.startsWith("/") && !path.startsWith("//") ? path : "/", sw.location.origin).href;
+  const target = new URL(
+    typeof path === "string" && path.startsWith("/") && !path.startsWith("//") ? path : "/",
+    sw.location.origin,
+  ).href;
   event.waitUntil(
     sw.clients.matchAll({ type: "window", includeUncontrolled: true }).then(async (/** @type {any[]} */ windows) => {
       const open = windows.find((/** @type {any} */ w) => new URL(w.url).origin === sw.location.origin);

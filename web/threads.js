@@ -35,7 +35,9 @@ export function closeThread(cid) {
 
 /** @param {string} root @param {ThreadMark | { following: boolean, unread_count: number }} mark */
 function setMark(root, mark) {
-  setState((s) => ({ threadMarks: { ...s.threadMarks, [root]: { following: mark.following, unread_count: mark.unread_count } } }));
+  setState((s) => ({
+    threadMarks: { ...s.threadMarks, [root]: { following: mark.following, unread_count: mark.unread_count } },
+  }));
 }
 
 /** The marks of the threads I follow in this conversation (the timeline shows their unread counts). @param {string} cid */
@@ -97,7 +99,8 @@ export function threadMarked(data) {
   setMark(data.root_message_id, data);
   const th = getState().replyThreads[data.root_message_id];
   const last = th?.replies.at(-1);
-  if (data.unread_count > 0 && last && onScreen(data.conversation_id, data.root_message_id)) markThreadRead(data.conversation_id, data.root_message_id, last.cursor);
+  if (data.unread_count > 0 && last && onScreen(data.conversation_id, data.root_message_id))
+    markThreadRead(data.conversation_id, data.root_message_id, last.cursor);
 }
 
 /**
@@ -109,7 +112,9 @@ export function threadItemChanged(item) {
   const rootId = /** @type {any} */ (item.message).thread_root_message_id;
   const th = getState().replyThreads[rootId ?? item.message.message_id];
   if (th) {
-    const next = rootId ? { ...th, replies: th.replies.map((r) => (r.event_id === item.event_id ? item : r)) } : { ...th, root: item };
+    const next = rootId
+      ? { ...th, replies: th.replies.map((r) => (r.event_id === item.event_id ? item : r)) }
+      : { ...th, root: item };
     setState((s) => ({ replyThreads: { ...s.replyThreads, [rootId ?? item.message.message_id]: next } }));
   }
   return typeof rootId === "string";
@@ -118,7 +123,15 @@ export function threadItemChanged(item) {
 /** Sends a reply in the thread; true once the server took it (it arrives on the stream). @param {string} cid @param {string} root @param {string} text */
 export async function sendThreadReply(cid, root, text) {
   try {
-    await api.sendText(cid, text, `local_${Date.now().toString(36)}`, `thr_${crypto.randomUUID()}`, undefined, undefined, root);
+    await api.sendText(
+      cid,
+      text,
+      `local_${Date.now().toString(36)}`,
+      `thr_${crypto.randomUUID()}`,
+      undefined,
+      undefined,
+      root,
+    );
     return true;
   } catch (e) {
     say(e);

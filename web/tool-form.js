@@ -19,7 +19,9 @@ const typeOf = (p) => (Array.isArray(p.type) ? p.type.find((x) => x !== "null") 
  * @param {Record<string, unknown>} schema @returns {InputField[]}
  */
 export function fieldsFor(schema) {
-  const props = /** @type {Record<string, Prop>} */ (schema.properties && typeof schema.properties === "object" ? schema.properties : {});
+  const props = /** @type {Record<string, Prop>} */ (
+    schema.properties && typeof schema.properties === "object" ? schema.properties : {}
+  );
   const required = new Set(Array.isArray(schema.required) ? /** @type {string[]} */ (schema.required) : []);
   return Object.entries(props)
     .slice(0, 30)
@@ -33,7 +35,12 @@ export function fieldsFor(schema) {
       } else if (type === "number" || type === "integer") f.type = "number";
       else if (type === "boolean") f.type = "boolean";
       else if (STRUCTURED.has(type) || LONG_TEXT.test(key) || (p.maxLength ?? 0) > 200) f.type = "multiline";
-      const hint = [STRUCTURED.has(type) ? `JSON ${type === "array" ? 'list, e.g. ["a", "b"]' : "object"}` : "", p.description ?? ""].filter(Boolean).join(" — ");
+      const hint = [
+        STRUCTURED.has(type) ? `JSON ${type === "array" ? 'list, e.g. ["a", "b"]' : "object"}` : "",
+        p.description ?? "",
+      ]
+        .filter(Boolean)
+        .join(" — ");
       if (hint) f.hint = hint.slice(0, 200);
       return f;
     });
@@ -59,9 +66,11 @@ export function argumentsFrom(schema, values) {
       } catch {
         errors[key] = t("form.json", { type: type === "array" ? "array" : "object" });
       }
-    } else if (type === "integer" && typeof v === "number" && !Number.isInteger(v)) errors[key] = t("form.whole_number");
+    } else if (type === "integer" && typeof v === "number" && !Number.isInteger(v))
+      errors[key] = t("form.whole_number");
     else out[key] = Array.isArray(p.enum) && typeof v === "string" ? (p.enum.find((e) => String(e) === v) ?? v) : v;
   }
-  if (Object.keys(errors).length) throw new ApiError(400, "VALIDATION_ERROR", "Please fix the highlighted fields.", { fields: errors });
+  if (Object.keys(errors).length)
+    throw new ApiError(400, "VALIDATION_ERROR", "Please fix the highlighted fields.", { fields: errors });
   return out;
 }

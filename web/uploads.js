@@ -105,7 +105,11 @@ export function sendStaged(cid, caption) {
         pendingCaption = "";
       }
       updateLocal(cid, localId, { status: "sending", progress: 0 });
-      const up = uploadWithProgress(cid, s.file, { key, ...(myCaption ? { caption: myCaption } : {}), onProgress: (f) => updateLocal(cid, localId, { progress: f }) });
+      const up = uploadWithProgress(cid, s.file, {
+        key,
+        ...(myCaption ? { caption: myCaption } : {}),
+        onProgress: (f) => updateLocal(cid, localId, { progress: f }),
+      });
       abort = up.abort;
       try {
         const r = await up.done;
@@ -117,7 +121,12 @@ export function sendStaged(cid, caption) {
           return;
         }
         updateLocal(cid, localId, { status: "failed" });
-        if (e instanceof ApiError) toast(e.status === 413 ? t("upload.too_large", { name: s.file.name }) : t("upload.failed", { name: s.file.name, reason: e.message }));
+        if (e instanceof ApiError)
+          toast(
+            e.status === 413
+              ? t("upload.too_large", { name: s.file.name })
+              : t("upload.failed", { name: s.file.name, reason: e.message }),
+          );
       }
     };
     addLocal(cid, {

@@ -21,7 +21,12 @@ import type { LogLineServer } from "../server.js";
 async function withServer<T>(config: Config, use: (s: LogLineServer) => Promise<T>): Promise<T> {
   const { createServer } = await import("../server.js");
   // demo off: an admin command on an empty data dir must not seed the demo tenant.
-  const server = await createServer({ dataDir: config.dataDir, demo: false, logger: silentLogger(), ledgerSync: config.ledgerSync });
+  const server = await createServer({
+    dataDir: config.dataDir,
+    demo: false,
+    logger: silentLogger(),
+    ledgerSync: config.ledgerSync,
+  });
   try {
     return await use(server);
   } finally {
@@ -29,10 +34,18 @@ async function withServer<T>(config: Config, use: (s: LogLineServer) => Promise<
   }
 }
 
-export const signinUrl = (config: Config, token: string, listening?: string) => `${config.publicUrl ?? listening ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
+export const signinUrl = (config: Config, token: string, listening?: string) =>
+  `${config.publicUrl ?? listening ?? localUrl(config)}/signin?token=${encodeURIComponent(token)}`;
 
 function localUrl(config: Config): string {
-  const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "[::1]" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  const host =
+    config.host === "0.0.0.0"
+      ? "127.0.0.1"
+      : config.host === "::"
+        ? "[::1]"
+        : config.host.includes(":")
+          ? `[${config.host}]`
+          : config.host;
   return `http://${host}:${config.port}`;
 }
 
@@ -43,9 +56,18 @@ export async function createWorkspace(config: Config, input: { name: string; own
     body: JSON.stringify({ name: input.name, owner: { display_name: input.owner } }),
   };
   const call = async (res: Response, listening?: string) => {
-    const body = (await res.json()) as { tenant_id: string; owner_entity_id: string; token: string; error?: { message: string } };
+    const body = (await res.json()) as {
+      tenant_id: string;
+      owner_entity_id: string;
+      token: string;
+      error?: { message: string };
+    };
     if (!res.ok) throw new Error(`workspace create refused (${res.status}): ${body.error?.message ?? "unknown error"}`);
-    return { tenant_id: body.tenant_id, owner_entity_id: body.owner_entity_id, signin_url: signinUrl(config, body.token, listening) };
+    return {
+      tenant_id: body.tenant_id,
+      owner_entity_id: body.owner_entity_id,
+      signin_url: signinUrl(config, body.token, listening),
+    };
   };
   // The running server's own address when it published one (PORT=0, or HOST differs from here);
   // the link must point there too, not at this shell's PORT.
@@ -54,15 +76,25 @@ export async function createWorkspace(config: Config, input: { name: string; own
   const pid = runningServerPid(config.dataDir);
   if (pid !== null) {
     const admin = readAdminFile(config.dataDir);
-    if (!admin) throw new Error(`LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`);
+    if (!admin)
+      throw new Error(
+        `LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`,
+      );
     const headers = { ...(init.headers as Record<string, string>), authorization: `Bearer ${admin.token}` };
     return call(await fetch(`${admin.url}/v1/admin/workspaces`, { ...init, headers }), admin.url);
   }
   return withServer(config, async (s) => {
     const body = ZCreateWorkspaceRequest.safeParse({ name: input.name, owner: { display_name: input.owner } });
-    if (!body.success) throw new Error(`workspace create refused: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!body.success)
+      throw new Error(
+        `workspace create refused: ${body.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
     const made = await s.gateway.createWorkspaceAsOperator(body.data.name, body.data.owner.display_name);
-    return { tenant_id: made.tenant_id, owner_entity_id: made.owner_entity_id, signin_url: signinUrl(config, made.token) };
+    return {
+      tenant_id: made.tenant_id,
+      owner_entity_id: made.owner_entity_id,
+      signin_url: signinUrl(config, made.token),
+    };
   });
 }
 
@@ -76,15 +108,27 @@ export async function rotateToken(config: Config, input: { tenant: string; entit
   const pid = runningServerPid(config.dataDir);
   if (pid !== null) {
     const admin = readAdminFile(config.dataDir);
-    if (!admin) throw new Error(`LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`);
+    if (!admin)
+      throw new Error(
+        `LogLine (pid ${pid}) is running on ${config.dataDir} but published no admin.json; restart it, or stop it and retry`,
+      );
     const res = await fetch(`${admin.url}/v1/admin/tokens/rotate`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${admin.token}` },
       body: JSON.stringify({ tenant_id: input.tenant, entity_id: input.entity }),
     });
-    const body = (await res.json().catch(() => ({}))) as { revoked?: number; token?: string; error?: { message?: string } };
-    if (!res.ok || !body.token) throw new Error(body.error?.message ?? `token rotate refused by the server (${res.status})`);
-    return { entity_id: input.entity, revoked: body.revoked ?? 0, signin_url: signinUrl(config, body.token, admin.url) };
+    const body = (await res.json().catch(() => ({}))) as {
+      revoked?: number;
+      token?: string;
+      error?: { message?: string };
+    };
+    if (!res.ok || !body.token)
+      throw new Error(body.error?.message ?? `token rotate refused by the server (${res.status})`);
+    return {
+      entity_id: input.entity,
+      revoked: body.revoked ?? 0,
+      signin_url: signinUrl(config, body.token, admin.url),
+    };
   }
   return withServer(config, async (s) => {
     const r = rotateEntityTokens(s, input.tenant, input.entity);

@@ -116,22 +116,35 @@ async function run(argv: string[]): Promise<number> {
     }
 
     case "workspace": {
-      if (sub !== "create") throw new UsageError(`workspace: unknown subcommand ${sub ?? "(none)"}; try \`workspace create\``);
-      const r = await (await import("./admin.js")).createWorkspace(config, { name: need(values.name, "--name"), owner: need(values.owner, "--owner") });
-      process.stdout.write(`workspace ${r.tenant_id} created; owner ${r.owner_entity_id}\nsign-in link (keep it secret): ${r.signin_url}\n`);
+      if (sub !== "create")
+        throw new UsageError(`workspace: unknown subcommand ${sub ?? "(none)"}; try \`workspace create\``);
+      const r = await (await import("./admin.js")).createWorkspace(config, {
+        name: need(values.name, "--name"),
+        owner: need(values.owner, "--owner"),
+      });
+      process.stdout.write(
+        `workspace ${r.tenant_id} created; owner ${r.owner_entity_id}\nsign-in link (keep it secret): ${r.signin_url}\n`,
+      );
       return 0;
     }
 
     case "token": {
       if (sub !== "rotate") throw new UsageError(`token: unknown subcommand ${sub ?? "(none)"}; try \`token rotate\``);
-      const r = await (await import("./admin.js")).rotateToken(config, { tenant: need(values.tenant, "--tenant"), entity: need(values.entity, "--entity") });
-      process.stdout.write(`revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`);
+      const r = await (await import("./admin.js")).rotateToken(config, {
+        tenant: need(values.tenant, "--tenant"),
+        entity: need(values.entity, "--entity"),
+      });
+      process.stdout.write(
+        `revoked ${r.revoked} token(s) of ${r.entity_id}\nnew sign-in link (keep it secret): ${r.signin_url}\n`,
+      );
       return 0;
     }
 
     case "keys": {
       if (sub !== "rotate-signing" && sub !== "rotate-vault")
-        throw new UsageError(`keys: unknown subcommand ${sub ?? "(none)"}; try \`keys rotate-signing\` or \`keys rotate-vault\``);
+        throw new UsageError(
+          `keys: unknown subcommand ${sub ?? "(none)"}; try \`keys rotate-signing\` or \`keys rotate-vault\``,
+        );
       const { rotateKeys } = await import("./admin.js");
       process.stdout.write(`${rotateKeys(config, sub === "rotate-signing" ? "signing" : "vault")}\n`);
       return 0;
@@ -141,7 +154,10 @@ async function run(argv: string[]): Promise<number> {
       if (sub !== "erase") throw new UsageError(`vault: unknown subcommand ${sub ?? "(none)"}; try \`vault erase\``);
       const ref = need(values.ref, "--ref");
       if (!ref.startsWith("vault_ref:")) throw new UsageError("vault erase: --ref must look like vault_ref:…");
-      const erased = await (await import("./admin.js")).eraseVaultEntry(config, { tenant: need(values.tenant, "--tenant"), ref });
+      const erased = await (await import("./admin.js")).eraseVaultEntry(config, {
+        tenant: need(values.tenant, "--tenant"),
+        ref,
+      });
       if (!erased) {
         process.stderr.write(`no live vault entry ${ref} in tenant ${values.tenant} (unknown or already erased)\n`);
         return 1;

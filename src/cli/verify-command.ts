@@ -17,7 +17,8 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
     return 1;
   }
   const verifiers = loadVerifiers(dataDir);
-  if (verifiers.length === 0) process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
+  if (verifiers.length === 0)
+    process.stderr.write(`No signing key in ${dataDir}: every checkpoint will fail its signature check\n`);
   // Read-only: verify runs safely beside a live server.
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
@@ -30,10 +31,15 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
       onProgress: (done, total) => progress.update(done, total),
       onReport(r) {
         const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
-        if (r.ok) process.stdout.write(`ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`);
+        if (r.ok)
+          process.stdout.write(
+            `ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`,
+          );
         else {
           broken++;
-          process.stdout.write(`BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`);
+          process.stdout.write(
+            `BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`,
+          );
         }
       },
     });
@@ -45,7 +51,8 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
     } catch (err) {
       integrity = [(err as Error).message];
     }
-    if (integrity.length === 1 && integrity[0] === "ok") process.stdout.write("ok     database  integrity_check of every table\n");
+    if (integrity.length === 1 && integrity[0] === "ok")
+      process.stdout.write("ok     database  integrity_check of every table\n");
     else {
       broken++;
       process.stdout.write(`BROKEN database  integrity_check: ${integrity.join("; ").slice(0, 500)}\n`);

@@ -22,7 +22,10 @@ export function verifyReceiptFile(file: string | undefined, keys: string[] | und
     process.stdout.write(
       `ok: job ${r.job_id}: ${r.events} event${r.events === 1 ? "" : "s"}, included in log ${r.origin} at size ${r.tree_size}, signed by ${r.key.split("+")[0]} (${r.key})\n`,
     );
-    if (!r.key_trusted) process.stderr.write("note: the key was taken from the receipt itself; pass --key with the log's published verifier key to check who signed it\n");
+    if (!r.key_trusted)
+      process.stderr.write(
+        "note: the key was taken from the receipt itself; pass --key with the log's published verifier key to check who signed it\n",
+      );
     return 0;
   } catch (e) {
     if (!(e instanceof ReceiptError)) throw e;

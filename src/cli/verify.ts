@@ -12,5 +12,6 @@ try {
   process.exitCode = verifyDataDir(config.dataDir, values.tenant);
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
-  process.exitCode = err instanceof ConfigError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
+  process.exitCode =
+    err instanceof ConfigError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? 2 : 1;
 }

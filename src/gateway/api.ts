@@ -10,7 +10,14 @@ import { createConversation, markRead, memberConversation, memberJob, postText }
 import { submitJobAction } from "./commands/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
 import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
-import { createDeviceLink, emailLink, endSession, listSessions, redeemLink, signInOptions } from "./commands/sessions.js";
+import {
+  createDeviceLink,
+  emailLink,
+  endSession,
+  listSessions,
+  redeemLink,
+  signInOptions,
+} from "./commands/sessions.js";
 import { handOverJob } from "./commands/hand-over.js";
 import { digestSettings, updateProfile } from "./commands/profile.js";
 import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
@@ -19,10 +26,27 @@ import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
 import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
 import { startCall } from "./commands/calls.js";
-import { acceptInvite, createAgent, createInvite, createWorkspace, describeInvite, refuseClosedSignup, requireAdmin, setMyEmail } from "./commands/workspaces.js";
+import {
+  acceptInvite,
+  createAgent,
+  createInvite,
+  createWorkspace,
+  describeInvite,
+  refuseClosedSignup,
+  requireAdmin,
+  setMyEmail,
+} from "./commands/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
-import { cursorParam, getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
+import {
+  cursorParam,
+  getConversation,
+  getJob,
+  getTimeline,
+  listConversations,
+  listEntities,
+  listPresence,
+} from "./reads.js";
 import type { ServerResponse } from "node:http";
 import { searchMessages } from "./search/index.js";
 import { signalTyping, type TypingThrottle } from "./commands/typing.js";
@@ -31,7 +55,10 @@ import { signalTyping, type TypingThrottle } from "./commands/typing.js";
  * The gateway's door over its commands and reads. Each method is what one route does once the
  * request is parsed: the routes (src/gateway/routes/) only parse, call and answer.
  */
-export function createGatewayApi(core: Core, live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void }): GatewayApi {
+export function createGatewayApi(
+  core: Core,
+  live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void },
+): GatewayApi {
   const typing: TypingThrottle = new Map();
   const sessionOf = (p: Principal): SessionView => {
     const me = core.me(p);
@@ -94,7 +121,10 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     async resendOutbox(p, outboxId, idem) {
       requireAdmin(core, p);
       const r = await core.office.resendOutbox(p.tenantId, outboxId);
-      const response = { status: 202, body: { accepted: true, outbox_id: outboxId, job_id: r.job_id, created_event_ids: r.emitted_event_ids } };
+      const response = {
+        status: 202,
+        body: { accepted: true, outbox_id: outboxId, job_id: r.job_id, created_event_ids: r.emitted_event_ids },
+      };
       core.idem.record(idem, response);
       return response;
     },
@@ -113,7 +143,13 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     updateContact(p, contactId, patch, idem) {
       const prev = existingContact(core, p, contactId);
       // An edit answers 200 (201 is for a contact created).
-      return upsertContacts(core, p, [{ id: prev.contact_id, body: { ...patch, display_name: patch.display_name ?? prev.display_name } }], idem, 200);
+      return upsertContacts(
+        core,
+        p,
+        [{ id: prev.contact_id, body: { ...patch, display_name: patch.display_name ?? prev.display_name } }],
+        idem,
+        200,
+      );
     },
     deleteContact(p, contactId, idem) {
       requireAdmin(core, p);
@@ -129,7 +165,12 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
       // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.
       memberConversation(core, p, conversationId);
-      core.office.checkMessage({ tenant_id: p.tenantId, conversation_id: conversationId, actor_entity_id: p.entityId, body_text: body.body_text });
+      core.office.checkMessage({
+        tenant_id: p.tenantId,
+        conversation_id: conversationId,
+        actor_entity_id: p.entityId,
+        body_text: body.body_text,
+      });
       return postText(core, p, conversationId, body, idem);
     },
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
@@ -140,7 +181,9 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     attachFile: (p, id, file, idem, caption) => attachFile(core, p, id, file, idem, caption),
     async artifact(p, artifactId) {
       const found = findArtifact(core, p, artifactId);
-      return "path" in found ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) } : found;
+      return "path" in found
+        ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) }
+        : found;
     },
     conversationTools(p, conversationId) {
       memberConversation(core, p, conversationId);
@@ -170,17 +213,23 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
     subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
     unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
     setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
-    editMessage: (p, conversationId, messageId, body, idem) => editMessage(core, p, conversationId, messageId, body, idem),
+    editMessage: (p, conversationId, messageId, body, idem) =>
+      editMessage(core, p, conversationId, messageId, body, idem),
     deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
-    reactToMessage: (p, conversationId, messageId, body, idem) => reactToMessage(core, p, conversationId, messageId, body, idem),
+    reactToMessage: (p, conversationId, messageId, body, idem) =>
+      reactToMessage(core, p, conversationId, messageId, body, idem),
     getMessage: (p, conversationId, messageId) => getMessage(core, p, conversationId, messageId),
-    forwardMessage: (p, conversationId, messageId, body, idem) => forwardMessage(core, p, conversationId, messageId, body, idem),
-    pinMessage: (p, conversationId, messageId, body, idem) => pinMessage(core, p, conversationId, messageId, body, idem),
+    forwardMessage: (p, conversationId, messageId, body, idem) =>
+      forwardMessage(core, p, conversationId, messageId, body, idem),
+    pinMessage: (p, conversationId, messageId, body, idem) =>
+      pinMessage(core, p, conversationId, messageId, body, idem),
     listPins: (p, conversationId) => listPins(core, p, conversationId),
     getThread: (p, conversationId, messageId) => getThread(core, p, conversationId, messageId),
     listThreadMarks: (p, conversationId) => listThreadMarks(core, p, conversationId),
-    followThread: (p, conversationId, messageId, body, idem) => followThread(core, p, conversationId, messageId, body, idem),
-    readThread: (p, conversationId, messageId, body, idem) => readThread(core, p, conversationId, messageId, body, idem),
+    followThread: (p, conversationId, messageId, body, idem) =>
+      followThread(core, p, conversationId, messageId, body, idem),
+    readThread: (p, conversationId, messageId, body, idem) =>
+      readThread(core, p, conversationId, messageId, body, idem),
     startCall: (p, conversationId, idem) => startCall(core, p, conversationId, idem),
 
     setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
@@ -190,7 +239,8 @@ export function createGatewayApi(core: Core, live: { stream(p: Principal, res: S
       return { mime: found.mime, bytes: await readFile(found.path) };
     },
     digestSettings: (p) => digestSettings(core, p),
-    updateProfile: (p, entityId, body, idem) => updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
+    updateProfile: (p, entityId, body, idem) =>
+      updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
     handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
     why(p, jobId) {
       memberJob(core, p, jobId);

@@ -66,12 +66,23 @@ export interface Core {
   /** Where a request came from (the socket peer, or X-Forwarded-For through TRUSTED_PROXIES). */
   clientAddress: (c: Context) => string;
   /** Notification settings: mutes, Web Push subscriptions and the server's VAPID public key. */
-  notify: { mutes: MuteStore; subscriptions: SubscriptionStore; vapidPublicKey: string; allowLoopbackEndpoints: boolean };
+  notify: {
+    mutes: MuteStore;
+    subscriptions: SubscriptionStore;
+    vapidPublicKey: string;
+    allowLoopbackEndpoints: boolean;
+  };
   /**
    * Sign-in links: the store, how long a link lives, the mailer for emailed links (absent without
    * SMTP), and the limits on emailed links per address and per client address.
    */
-  signIn: { links: SignInLinks; linkTtlMs: number; mailer: SignInMailer | undefined; perAddress: RateLimiter; perClient: RateLimiter };
+  signIn: {
+    links: SignInLinks;
+    linkTtlMs: number;
+    mailer: SignInMailer | undefined;
+    perAddress: RateLimiter;
+    perClient: RateLimiter;
+  };
   /** Passkeys (WebAuthn) of people, for signing in. */
   passkeys: Passkeys;
   /** The e-mail digest of what waited on people (unavailable without mail). */
@@ -103,7 +114,12 @@ export interface Core {
   commit(
     tenantId: string,
     events: TUblEvent[],
-    opts: { idem?: IdemScope | undefined; status?: number; body: (res: TAppendResponse) => unknown; extra?: () => void },
+    opts: {
+      idem?: IdemScope | undefined;
+      status?: number;
+      body: (res: TAppendResponse) => unknown;
+      extra?: () => void;
+    },
   ): Promise<StoredResponse>;
 }
 

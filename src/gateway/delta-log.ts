@@ -3,11 +3,24 @@ import type { Delta } from "./projections/state.js";
 /** The deltas one ledger event produced (seq), or that time alone produced (seq null). */
 export interface DeltaGroup {
   seq: number | null;
-  frames: Array<{ event: string; json: string; audience?: ReadonlySet<string> | undefined; carries?: readonly string[] | undefined }>;
+  frames: Array<{
+    event: string;
+    json: string;
+    audience?: ReadonlySet<string> | undefined;
+    carries?: readonly string[] | undefined;
+  }>;
 }
 
 export function toGroup(seq: number | null, deltas: Delta[]): DeltaGroup {
-  return { seq, frames: deltas.map((d) => ({ event: d.event, json: JSON.stringify(d.data), audience: d.audience, ...(d.carries ? { carries: d.carries } : {}) })) };
+  return {
+    seq,
+    frames: deltas.map((d) => ({
+      event: d.event,
+      json: JSON.stringify(d.data),
+      audience: d.audience,
+      ...(d.carries ? { carries: d.carries } : {}),
+    })),
+  };
 }
 
 /**

@@ -30,7 +30,12 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
       display_name: "Dan",
       roles: ["owner", "job_approver", "admin"],
     }),
-    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, { entity_id: ana.entity_id, actor_type: "human", display_name: "Ana", roles: ["member"] }),
+    core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, {
+      entity_id: ana.entity_id,
+      actor_type: "human",
+      display_name: "Ana",
+      roles: ["member"],
+    }),
     core.event(t, "entity.registered", WORKSPACE_CONVERSATION_ID, dan, {
       entity_id: "ent_agent_scheduler",
       actor_type: "agent",
@@ -38,7 +43,14 @@ export async function seedDemo(core: Core): Promise<DemoInfo | null> {
       roles: ["job_owner"],
       role: "Scheduler",
       capabilities: ["Scheduling", "Calendar invites"],
-      allowed_tools: ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter", "mail.send"],
+      allowed_tools: [
+        "calendar.create_invite",
+        "calendar.record_answer",
+        "calendar.move_invite",
+        "calendar.cancel_invite",
+        "calendar.decline_counter",
+        "mail.send",
+      ],
     }),
     core.event(t, "conversation.created", DEMO_CONVERSATION, dan, {
       conversation_id: DEMO_CONVERSATION,

@@ -60,7 +60,9 @@ export function emojiSet(locale: Locale): EmojiGroup[] {
   }
   const set = GROUPS.filter(([n]) => byGroup.has(n)).map(([n, key]) => ({
     key,
-    emoji: (byGroup.get(n) ?? []).sort((a, b) => (a.order ?? 0) - (b.order ?? 0)).map((e): [string, string, string] => [e.emoji, e.label, (e.tags ?? []).join(" ")]),
+    emoji: (byGroup.get(n) ?? [])
+      .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+      .map((e): [string, string, string] => [e.emoji, e.label, (e.tags ?? []).join(" ")]),
   }));
   cache.set(locale, set);
   return set;

@@ -18,7 +18,14 @@ import type {
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
-import type { ZAddMemberRequest, ZFollowThreadRequest, ZForwardRequest, ZPinRequest, ZRenameConversationRequest, ZThreadReadRequest } from "../../contracts/gateway.js";
+import type {
+  ZAddMemberRequest,
+  ZFollowThreadRequest,
+  ZForwardRequest,
+  ZPinRequest,
+  ZRenameConversationRequest,
+  ZThreadReadRequest,
+} from "../../contracts/gateway.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";
@@ -85,7 +92,12 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/sign-in-links/redeem: a new session for the link's person; the link is spent (410 when used or expired). */
   redeemSignInLink(code: string, device: string, idem: IdemScope): StoredResponse;
   /** POST /v1/sign-in-links/email: the same answer whether or not the address is known; limited per address and per client. */
-  emailSignInLink(body: In<typeof ZEmailSignInLinkRequest>, client: string, idem: IdemScope, wait: (seconds: number) => Promise<void>): Promise<StoredResponse>;
+  emailSignInLink(
+    body: In<typeof ZEmailSignInLinkRequest>,
+    client: string,
+    idem: IdemScope,
+    wait: (seconds: number) => Promise<void>,
+  ): Promise<StoredResponse>;
   /** GET /v1/sign-in-options. */
   signInOptions(): ReturnType<typeof signInOptions>;
   /** GET /v1/sessions: my live sessions, the current one marked. */
@@ -99,11 +111,19 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/agents. */
   createAgent(p: Principal, body: In<typeof ZCreateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/conversations/:id/tools: the tools its agent may use, for the /run form (members). */
-  conversationTools(p: Principal, conversationId: string): { agent_entity_id: string | null; tools: ConversationTool[] };
+  conversationTools(
+    p: Principal,
+    conversationId: string,
+  ): { agent_entity_id: string | null; tools: ConversationTool[] };
   /** GET /v1/agents/:id/tools (admins). */
   agentTools(p: Principal, agentId: string): { agent_entity_id: string; tools: AgentToolView[] };
   /** PUT /v1/agents/:id/tools (admins): each changed mode is an agent.tool_mode_set. */
-  setAgentTools(p: Principal, agentId: string, body: In<typeof ZSetAgentToolsRequest>, idem: IdemScope): Promise<StoredResponse>;
+  setAgentTools(
+    p: Principal,
+    agentId: string,
+    body: In<typeof ZSetAgentToolsRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/admin/mcp: the MCP servers' state and tools (admins). */
   mcpStatus(p: Principal): { servers: McpServerStatus[] };
   /** GET /v1/admin/inbound-mail (admins): refused inbound mails, newest first, at most `limit`. */
@@ -125,38 +145,80 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/contacts/import (CSV). */
   importContacts(p: Principal, body: In<typeof ZImportContactsRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** PATCH /v1/contacts/:id. */
-  updateContact(p: Principal, contactId: string, patch: In<typeof ZPatchContactRequest>, idem: IdemScope): Promise<StoredResponse>;
+  updateContact(
+    p: Principal,
+    contactId: string,
+    patch: In<typeof ZPatchContactRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** DELETE /v1/contacts/:id (admins): the contact's addresses are erased for good. */
   deleteContact(p: Principal, contactId: string, idem: IdemScope): Promise<StoredResponse>;
 
   // Conversations.
   /** POST /v1/conversations: one I am in. */
-  createConversation(p: Principal, body: In<typeof ZCreateConversationRequest>, idem: IdemScope): Promise<StoredResponse>;
+  createConversation(
+    p: Principal,
+    body: In<typeof ZCreateConversationRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/conversations. */
   listConversations(p: Principal): ReturnType<typeof listConversations>;
   /** GET /v1/conversations/:id. */
   getConversation(p: Principal, conversationId: string): ReturnType<typeof getConversation>;
   /** GET /v1/conversations/:id/timeline (and …/messages): a page of items and the jobs on it. */
-  timeline(p: Principal, conversationId: string, query: Parameters<typeof getTimeline>[3]): ReturnType<typeof getTimeline>;
+  timeline(
+    p: Principal,
+    conversationId: string,
+    query: Parameters<typeof getTimeline>[3],
+  ): ReturnType<typeof getTimeline>;
   /**
    * GET /v1/search: messages whose text has the words, newest first, only from conversations I
    * am in now; a query is words, never search syntax (VALIDATION_ERROR when empty or too long).
    */
   search(p: Principal, query: Parameters<typeof searchMessages>[2]): TSearchResults;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
-  postMessage(p: Principal, conversationId: string, body: In<typeof ZPostMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
+  postMessage(
+    p: Principal,
+    conversationId: string,
+    body: In<typeof ZPostMessageRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** PATCH /v1/conversations/:id/messages/:message_id: the author's new text (within the edit window). */
-  editMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZEditMessageRequest>, idem: IdemScope): Promise<StoredResponse>;
+  editMessage(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZEditMessageRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** DELETE /v1/conversations/:id/messages/:message_id: the author or an admin withdraws it. */
   deleteMessage(p: Principal, conversationId: string, messageId: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/messages/:message_id/reactions: my reaction on or off. */
-  reactToMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZReactRequest>, idem: IdemScope): Promise<StoredResponse>;
+  reactToMessage(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZReactRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/conversations/:id/messages/:message_id: one live message, for a link; NOT_FOUND alike for outsiders and for deleted or unknown messages. */
   getMessage(p: Principal, conversationId: string, messageId: string): ReturnType<typeof getMessage>;
   /** POST /v1/conversations/:id/messages/:message_id/forward: a copy of a text message into another conversation of mine, marked forwarded. */
-  forwardMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZForwardRequest>, idem: IdemScope): Promise<StoredResponse>;
+  forwardMessage(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZForwardRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/messages/:message_id/pin: pin it to the conversation, or unpin it (members). */
-  pinMessage(p: Principal, conversationId: string, messageId: string, body: In<typeof ZPinRequest>, idem: IdemScope): Promise<StoredResponse>;
+  pinMessage(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZPinRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/conversations/:id/pins: its pinned messages, in the order they were pinned. */
   listPins(p: Principal, conversationId: string): ReturnType<typeof listPins>;
   /** GET /v1/conversations/:id/threads/:message_id: the thread's root, its replies and my mark. */
@@ -164,33 +226,73 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/conversations/:id/threads: the threads of it I follow, with my unread counts. */
   listThreadMarks(p: Principal, conversationId: string): ReturnType<typeof listThreadMarks>;
   /** POST /v1/conversations/:id/threads/:message_id/follow: follow the thread, or stop. */
-  followThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZFollowThreadRequest>, idem: IdemScope): Promise<StoredResponse>;
+  followThread(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZFollowThreadRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/call: a Jitsi Meet room posted as a message (503 when no Jitsi server is configured). */
   startCall(p: Principal, conversationId: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/threads/:message_id/read: my unread mark on the thread. */
-  readThread(p: Principal, conversationId: string, messageId: string, body: In<typeof ZThreadReadRequest>, idem: IdemScope): Promise<StoredResponse>;
+  readThread(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZThreadReadRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/read. */
-  markRead(p: Principal, conversationId: string, body: In<typeof ZReadMarkerRequest>, idem: IdemScope): Promise<StoredResponse>;
+  markRead(
+    p: Principal,
+    conversationId: string,
+    body: In<typeof ZReadMarkerRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/typing: a `typing` frame to its other members (throttled; nothing stored). */
   signalTyping(p: Principal, conversationId: string): { ok: true };
   /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text; a declared picture must be one. */
-  attachFile(p: Principal, conversationId: string, file: File, idem: IdemScope, caption?: string): Promise<StoredResponse>;
+  attachFile(
+    p: Principal,
+    conversationId: string,
+    file: File,
+    idem: IdemScope,
+    caption?: string,
+  ): Promise<StoredResponse>;
   /** GET /v1/artifacts/:id: an attachment or an Office file, for members of its conversation. */
   artifact(p: Principal, artifactId: string): Promise<ServedFile>;
   /** GET /v1/conversations/:id/context. */
   threadContext(p: Principal, conversationId: string): TThreadContextView;
   /** POST /v1/conversations/:id/context/pin and …/target. */
-  setThreadContext(p: Principal, conversationId: string, what: "pin" | "target", jobId: string | null, idem: IdemScope): StoredResponse;
+  setThreadContext(
+    p: Principal,
+    conversationId: string,
+    what: "pin" | "target",
+    jobId: string | null,
+    idem: IdemScope,
+  ): StoredResponse;
 
   // Jobs.
   /** GET /v1/jobs/:job_id: the Job Drawer. */
   getJob(p: Principal, jobId: string): ReturnType<typeof getJob> & { llm: unknown };
   /** POST /v1/jobs/:job_id/actions: a card click, pre-checked, then carried out by Office. */
-  submitJobAction(p: Principal, jobId: string, body: In<typeof ZJobActionSubmit>, idem: IdemScope): Promise<StoredResponse>;
+  submitJobAction(
+    p: Principal,
+    jobId: string,
+    body: In<typeof ZJobActionSubmit>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/jobs/:job_id/assist. */
   assist(p: Principal, jobId: string, traceId: string): Promise<TAssistResponse>;
   /** POST /v1/jobs/:job_id/assist/:suggestion_id/apply. */
-  applySuggestion(p: Principal, jobId: string, suggestionId: string, body: { confirm?: boolean | undefined }, idem: IdemScope): Promise<StoredResponse>;
+  applySuggestion(
+    p: Principal,
+    jobId: string,
+    suggestionId: string,
+    body: { confirm?: boolean | undefined },
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
 
   // Notifications.
   /** GET /v1/push/vapid-public-key: the key browsers subscribe with (the same across restarts). */
@@ -204,7 +306,12 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
 
   // People.
   /** PUT /v1/me/profile and PUT /v1/entities/:id/profile: an entity.profile_updated (own profile; admins rename anyone). */
-  updateProfile(p: Principal, entityId: string | "me", body: In<typeof ZProfileUpdateRequest>, idem: IdemScope): Promise<StoredResponse>;
+  updateProfile(
+    p: Principal,
+    entityId: string | "me",
+    body: In<typeof ZProfileUpdateRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/me/avatar: my profile picture (a checked PNG, JPEG, GIF or WebP), an entity.profile_updated naming /v1/avatars/:id. */
   setAvatar(p: Principal, file: File, idem: IdemScope): Promise<StoredResponse>;
   /** DELETE /v1/me/avatar: back to initials. */
@@ -219,11 +326,21 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   why(p: Principal, jobId: string): TWhyResponse;
   // Membership.
   /** POST /v1/conversations/:id/members: any member adds a person or agent of the workspace (an agent then answers the message that mentioned it). */
-  addMember(p: Principal, conversationId: string, body: In<typeof ZAddMemberRequest>, idem: IdemScope): Promise<StoredResponse>;
+  addMember(
+    p: Principal,
+    conversationId: string,
+    body: In<typeof ZAddMemberRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** DELETE /v1/conversations/:id/members/:entity_id: leave (my own id) or remove someone (creator or admin); their reads and stream of it end at once. */
   removeMember(p: Principal, conversationId: string, entityId: string, idem: IdemScope): Promise<StoredResponse>;
   /** PUT /v1/conversations/:id/title: any member renames a group. */
-  renameConversation(p: Principal, conversationId: string, body: In<typeof ZRenameConversationRequest>, idem: IdemScope): Promise<StoredResponse>;
+  renameConversation(
+    p: Principal,
+    conversationId: string,
+    body: In<typeof ZRenameConversationRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
 
   // Live updates.
   /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */

@@ -50,7 +50,10 @@ import { createPasskeys } from "./passkeys/index.js";
 const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 import { createDigest } from "./digest/index.js";
 
-const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({ capacity: cfg.capacity * k, refillPerSecond: cfg.refillPerSecond * k });
+const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({
+  capacity: cfg.capacity * k,
+  refillPerSecond: cfg.refillPerSecond * k,
+});
 
 export interface GatewayDeps {
   ledger: LedgerApi;
@@ -96,7 +99,10 @@ export interface Gateway {
   stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
   setPublicUrl(url: string): void;
   /** The machine's administrator creates a workspace (CLI, admin endpoint): SIGNUP does not apply. */
-  createWorkspaceAsOperator(name: string, owner: string): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
+  createWorkspaceAsOperator(
+    name: string,
+    owner: string,
+  ): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
   /** The Web Push sender (tests wait for it to be idle). */
@@ -142,7 +148,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     ...(deps.digest?.tickMs ? { tickMs: deps.digest.tickMs } : {}),
   });
-  const hub = createSseHub({ clock, ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}), ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}) });
+  const hub = createSseHub({
+    clock,
+    ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}),
+    ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
+  });
   const core = createCore({
     ledger: deps.ledger,
     office: deps.office,
@@ -160,7 +170,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     live: createLiveConnections(deps.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(deps.trustedProxies ?? []),
-    notify: { mutes, subscriptions, vapidPublicKey: vapid.publicKey, allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false },
+    notify: {
+      mutes,
+      subscriptions,
+      vapidPublicKey: vapid.publicKey,
+      allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false,
+    },
     signIn: {
       links: createSignInLinks({ db: deps.db, clock, linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs }),
       linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
@@ -168,7 +183,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
       perAddress: createRateLimiter(clock, deps.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
       perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
-    passkeys: createPasskeys({ db: deps.db, clock, publicUrl: () => publicUrl, challengeTtlMs: PASSKEY_CHALLENGE_TTL_MS, rpName: "LogLine" }),
+    passkeys: createPasskeys({
+      db: deps.db,
+      clock,
+      publicUrl: () => publicUrl,
+      challengeTtlMs: PASSKEY_CHALLENGE_TTL_MS,
+      rpName: "LogLine",
+    }),
     search,
     digest,
     messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
@@ -179,7 +200,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   // Revocation is immediate: a revoked token's streams end now, and tokens revoked elsewhere
   // (the admin CLI, another process) are noticed within half a second.
-  core.tokens.onRevoke((r) => ("tokenHash" in r ? live.closeToken(r.tokenHash) : live.closeEntity(r.tenantId, r.entityId)));
+  core.tokens.onRevoke((r) =>
+    "tokenHash" in r ? live.closeToken(r.tokenHash) : live.closeEntity(r.tenantId, r.entityId),
+  );
   const revocationSweep = setInterval(() => {
     for (const h of live.tokens()) if (core.tokens.isRevoked(h)) live.closeToken(h);
   }, 500);
@@ -199,7 +222,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const project = (ev: TStoredEvent) => {
     // A change of roles changes what the person may read: their open streams end, and a
     // reconnect is judged by the new roles.
-    const who = ev.event_type === "entity.registered" || ev.event_type === "entity.role_changed" ? (ev.payload as { entity_id: string }).entity_id : undefined;
+    const who =
+      ev.event_type === "entity.registered" || ev.event_type === "entity.role_changed"
+        ? (ev.payload as { entity_id: string }).entity_id
+        : undefined;
     const rolesOf = (id: string) => projector.tenant(ev.tenant_id)?.entities.get(id)?.roles.join();
     const before = who ? rolesOf(who) : undefined;
     const jobBefore = notifier.before(projector.tenant(ev.tenant_id), ev);

@@ -102,7 +102,9 @@ export function bodyLimits(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     // A profile picture is refused past LIMITS.avatarBytes with its own words, after this bound.
-    return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path) ? large(c, next) : small(c, next);
+    return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path)
+      ? large(c, next)
+      : small(c, next);
   };
 }
 
@@ -150,7 +152,11 @@ export function wellFormedText(): MiddlewareHandler {
     }
     const at = illFormedAt(parsed);
     if (at === null) return next();
-    const refusal = new AppError("INVALID_INPUT", `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`, { field: at, reason: "ill_formed_text" });
+    const refusal = new AppError(
+      "INVALID_INPUT",
+      `Text must be well-formed Unicode${at ? ` (${at})` : ""}: it has a lone surrogate`,
+      { field: at, reason: "ill_formed_text" },
+    );
     return c.json(refusal.toBody(), refusal.status as 400);
   };
 }
@@ -160,7 +166,11 @@ const MAX_SEGMENT_CHARS = 256;
 const MAX_QUERY_VALUE_CHARS = 2048;
 
 /** Why a piece of the URL is refused, or null: escapes that are not UTF-8, a control character, too long. */
-function badUrlText(raw: string, max: number, plusIsSpace: boolean): "ill_formed_text" | "control_character" | "too_long" | null {
+function badUrlText(
+  raw: string,
+  max: number,
+  plusIsSpace: boolean,
+): "ill_formed_text" | "control_character" | "too_long" | null {
   let text: string;
   try {
     text = decodeURIComponent(plusIsSpace ? raw.replaceAll("+", " ") : raw);
@@ -207,19 +217,27 @@ export function wellFormedUrl(): MiddlewareHandler {
       for (const pair of query.split("&")) {
         const eq = pair.indexOf("=");
         const name = eq < 0 ? pair : pair.slice(0, eq);
-        reason = badUrlText(name, MAX_SEGMENT_CHARS, true) ?? (eq < 0 ? null : badUrlText(pair.slice(eq + 1), MAX_QUERY_VALUE_CHARS, true));
+        reason =
+          badUrlText(name, MAX_SEGMENT_CHARS, true) ??
+          (eq < 0 ? null : badUrlText(pair.slice(eq + 1), MAX_QUERY_VALUE_CHARS, true));
         if (reason) {
-          const readable = badUrlText(name, MAX_SEGMENT_CHARS, true) ? "" : decodeURIComponent(name.replaceAll("+", " "));
+          const readable = badUrlText(name, MAX_SEGMENT_CHARS, true)
+            ? ""
+            : decodeURIComponent(name.replaceAll("+", " "));
           field = readable ? `query.${readable}` : "query";
           break;
         }
       }
     }
     if (!reason) return next();
-    const refusal = new AppError("INVALID_INPUT", `The ${field === "path" ? "path" : field === "query" ? "query" : `query parameter ${field?.slice(6)}`} ${URL_REASONS[reason]}`, {
-      field,
-      reason,
-    });
+    const refusal = new AppError(
+      "INVALID_INPUT",
+      `The ${field === "path" ? "path" : field === "query" ? "query" : `query parameter ${field?.slice(6)}`} ${URL_REASONS[reason]}`,
+      {
+        field,
+        reason,
+      },
+    );
     return c.json(refusal.toBody(), refusal.status as 400);
   };
 }

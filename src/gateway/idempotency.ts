@@ -34,10 +34,15 @@ const MAX_IDEMPOTENCY_KEY = 255;
 
 /** Validates the header; keys are scoped per tenant and entity, so they need not be global. */
 export function parseIdempotencyKey(raw: string | undefined): string {
-  if (raw === undefined) throw new AppError("VALIDATION_ERROR", "Idempotency-Key header is required on every write", { field: "Idempotency-Key" });
+  if (raw === undefined)
+    throw new AppError("VALIDATION_ERROR", "Idempotency-Key header is required on every write", {
+      field: "Idempotency-Key",
+    });
   const key = raw.trim();
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY || /[\u0000-\u001f\u007f]/.test(key)) {
-    throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} printable characters`, { field: "Idempotency-Key" });
+    throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} printable characters`, {
+      field: "Idempotency-Key",
+    });
   }
   return key;
 }
@@ -78,7 +83,10 @@ function unseal(aesKey: Buffer, sealed: string): string {
 export function createIdempotencyStore(deps: { db: Db; clock: Clock; retentionMs?: number }): IdempotencyStore {
   const { db, clock } = deps;
   const retentionMs = deps.retentionMs ?? 24 * 3600_000;
-  const select = db.prepare<[string, string, string], { request_hash: string; status: number; sealed_response: string }>(
+  const select = db.prepare<
+    [string, string, string],
+    { request_hash: string; status: number; sealed_response: string }
+  >(
     "SELECT request_hash, status, sealed_response FROM gateway_idempotency_keys WHERE tenant_id = ? AND entity_id = ? AND key_hash = ?",
   );
   const insert = db.prepare(
@@ -94,20 +102,36 @@ export function createIdempotencyStore(deps: { db: Db; clock: Clock; retentionMs
       const slot = `${scope.tenantId}\0${scope.entityId}\0${keyHash}`;
       const running = inFlight.get(slot);
       if (running !== undefined) {
-        if (running !== scope.requestHash) throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
-        throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still running; retry shortly");
+        if (running !== scope.requestHash)
+          throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
+        throw new AppError(
+          "IDEMPOTENCY_IN_PROGRESS",
+          "A request with this Idempotency-Key is still running; retry shortly",
+        );
       }
       const row = select.get(scope.tenantId, scope.entityId, keyHash);
       if (row) {
-        if (row.request_hash !== scope.requestHash) throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
-        return { kind: "replay", response: { status: row.status, body: JSON.parse(unseal(aesKey, row.sealed_response)) } };
+        if (row.request_hash !== scope.requestHash)
+          throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
+        return {
+          kind: "replay",
+          response: { status: row.status, body: JSON.parse(unseal(aesKey, row.sealed_response)) },
+        };
       }
       inFlight.set(slot, scope.requestHash);
       return { kind: "new", release: () => void inFlight.delete(slot) };
     },
     record(scope, response) {
       const { keyHash, aesKey } = scopeMaterial(scope);
-      insert.run(scope.tenantId, scope.entityId, keyHash, scope.requestHash, response.status, seal(aesKey, JSON.stringify(response.body)), clock.now());
+      insert.run(
+        scope.tenantId,
+        scope.entityId,
+        keyHash,
+        scope.requestHash,
+        response.status,
+        seal(aesKey, JSON.stringify(response.body)),
+        clock.now(),
+      );
     },
     prune() {
       return del.run(clock.now() - retentionMs).changes;

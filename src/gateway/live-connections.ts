@@ -38,10 +38,16 @@ export function createLiveConnections(limits: StreamLimits = DEFAULT_STREAM_LIMI
     /** Registers a stream about to open; refuses it (429) over a cap. It leaves the set when it closes. */
     open(h: Held): void {
       if (count((x) => x.tokenHash === h.tokenHash) >= limits.perToken) {
-        throw new AppError("RATE_LIMITED", `At most ${limits.perToken} open streams per token; close one first`, { retry_after_seconds: 5, limit: "streams_per_token" });
+        throw new AppError("RATE_LIMITED", `At most ${limits.perToken} open streams per token; close one first`, {
+          retry_after_seconds: 5,
+          limit: "streams_per_token",
+        });
       }
       if (count((x) => x.tenantId === h.tenantId) >= limits.perTenant) {
-        throw new AppError("RATE_LIMITED", `This workspace has ${limits.perTenant} open streams, its limit`, { retry_after_seconds: 5, limit: "streams_per_tenant" });
+        throw new AppError("RATE_LIMITED", `This workspace has ${limits.perTenant} open streams, its limit`, {
+          retry_after_seconds: 5,
+          limit: "streams_per_tenant",
+        });
       }
       held.add(h);
       h.res.once("close", () => held.delete(h));

@@ -16,7 +16,9 @@ const PHONE_MIN_DIGITS = 8;
  */
 export function scrubText(tenantId: string, text: string, vault: VaultApi): { text: string; refs: TRedactedValue[] } {
   const found: Array<{ start: number; end: number; kind: "email" | "phone"; value: string }> = [];
-  if (text.includes("@")) for (const m of text.matchAll(EMAIL)) found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
+  if (text.includes("@"))
+    for (const m of text.matchAll(EMAIL))
+      found.push({ start: m.index, end: m.index + m[0].length, kind: "email", value: m[0] });
   for (const p of findPhones(text, PHONE_MIN_DIGITS)) {
     if (found.some((f) => p.start < f.end && p.end > f.start)) continue;
     found.push({ ...p, kind: "phone" });
@@ -43,7 +45,10 @@ export function scrubText(tenantId: string, text: string, vault: VaultApi): { te
 export function presentTimelineItem(tenantId: string, item: TTimelineItem, vault: VaultApi): TTimelineItem {
   const refs = item.message.pii_refs as TRedactedValue[] | undefined;
   if (!refs?.length || !item.message.body_text) return item;
-  return { ...item, message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, vault) } };
+  return {
+    ...item,
+    message: { ...item.message, body_text: resolveText(tenantId, item.message.body_text, refs, vault) },
+  };
 }
 
 /** The reverse, for members of the tenant: each redacted form, in order, back to its value. */

@@ -21,14 +21,19 @@ export function cursorParam(raw: string | undefined, name: string, head: number)
 }
 
 /** Members see the PII typed into their tenant's chat; the projection itself keeps only redactions. */
-const presentItem = (core: Core, tenantId: string, item: TTimelineItem): TTimelineItem => presentTimelineItem(tenantId, item, core.office.vault);
+const presentItem = (core: Core, tenantId: string, item: TTimelineItem): TTimelineItem =>
+  presentTimelineItem(tenantId, item, core.office.vault);
 
 export function listConversations(core: Core, p: Principal) {
   const state = core.tenant(p.tenantId);
   const items = [...state.conversations.values()]
     .filter((c) => c.participants.has(p.entityId))
     .map((c) => withMute(core, p, summarize(state, c, p.entityId)))
-    .sort((a, b) => (b.last_item_ts ?? "").localeCompare(a.last_item_ts ?? "") || a.conversation_id.localeCompare(b.conversation_id));
+    .sort(
+      (a, b) =>
+        (b.last_item_ts ?? "").localeCompare(a.last_item_ts ?? "") ||
+        a.conversation_id.localeCompare(b.conversation_id),
+    );
   return { tenant_id: p.tenantId, items, cursor: formatCursor(state.head) };
 }
 
@@ -47,7 +52,12 @@ export function getConversation(core: Core, p: Principal, conversationId: string
       presence: state.presence.get(id),
     };
   });
-  return { tenant_id: p.tenantId, conversation: withMute(core, p, summarize(state, conv, p.entityId)), participants, cursor: formatCursor(state.head) };
+  return {
+    tenant_id: p.tenantId,
+    conversation: withMute(core, p, summarize(state, conv, p.entityId)),
+    participants,
+    cursor: formatCursor(state.head),
+  };
 }
 
 /** The reader's own mute, beside the row the projection built (mutes are settings, not ledger facts). */
@@ -67,11 +77,16 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
   const state = core.tenant(p.tenantId);
   memberConversation(core, p, conversationId);
   const limit = q.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError("VALIDATION_ERROR", "limit must be an integer 1–1000", { field: "limit" });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new AppError("VALIDATION_ERROR", "limit must be an integer 1–1000", { field: "limit" });
   const after = cursorParam(q.cursor ?? q.after, "cursor", state.head);
   const before = cursorParam(q.before, "before", state.head + 1);
   const all = state.timeline.get(conversationId) ?? [];
-  const items = pageTimeline(all, { ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}), limit });
+  const items = pageTimeline(all, {
+    ...(after !== undefined ? { after } : {}),
+    ...(before !== undefined ? { before } : {}),
+    limit,
+  });
   const first = items[0];
   const hasOlder = first !== undefined && all[0] !== first;
   // The current head of every job with a card on this page. A card carries the state it was
@@ -153,7 +168,9 @@ export function listEntities(core: Core, p: Principal) {
     ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
     ...(e.time_zone ? { time_zone: e.time_zone } : {}),
     ...(e.locale ? { locale: e.locale } : {}),
-    ...(e.status_text ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) } : {}),
+    ...(e.status_text
+      ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) }
+      : {}),
     ...(e.dnd_until ? { dnd_until: e.dnd_until } : {}),
     presence: state.presence.get(e.entity_id),
   }));

@@ -23,11 +23,20 @@ export function jobReceipt(core: Core, p: Principal, jobId: string): TReceipt {
   const events: TReceipt["events"] = [];
   let after: string | undefined;
   do {
-    const page = ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000, ...(after ? { after_cursor: after } : {}) });
+    const page = ledger.query({
+      tenant_id: p.tenantId,
+      job_id: jobId,
+      limit: 1000,
+      ...(after ? { after_cursor: after } : {}),
+    });
     for (const e of page.events) {
       const seq = e.seq!;
       if (seq > cp.size || (visible && !visible(e))) continue;
-      if (events.length >= MAX_RECEIPT_EVENTS) throw new AppError("VALIDATION_ERROR", `A receipt holds at most ${MAX_RECEIPT_EVENTS} events; this job has more`);
+      if (events.length >= MAX_RECEIPT_EVENTS)
+        throw new AppError(
+          "VALIDATION_ERROR",
+          `A receipt holds at most ${MAX_RECEIPT_EVENTS} events; this job has more`,
+        );
       const [leaf] = ledger.tlog.leaves(p.tenantId, seq, seq);
       events.push({
         tenant_seq: seq,
@@ -38,5 +47,12 @@ export function jobReceipt(core: Core, p: Principal, jobId: string): TReceipt {
     }
     after = page.next_cursor ?? undefined;
   } while (after);
-  return { format: "logline-receipt/v1", tenant_id: p.tenantId, job_id: jobId, checkpoint: cp.note, verifier_keys: ledger.tlog.verifierKeys(), events };
+  return {
+    format: "logline-receipt/v1",
+    tenant_id: p.tenantId,
+    job_id: jobId,
+    checkpoint: cp.note,
+    verifier_keys: ledger.tlog.verifierKeys(),
+    events,
+  };
 }

@@ -74,7 +74,10 @@ export const gatewayIdempotencyKeys = sqliteTable(
     sealedResponse: text("sealed_response").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.keyHash] }), index("gateway_idem_created_idx").on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.entityId, t.keyHash] }),
+    index("gateway_idem_created_idx").on(t.createdAt),
+  ],
 );
 
 /** Files people attached in chat; the bytes live under DATA_DIR/attachments. */
@@ -147,7 +150,10 @@ export const gatewaySearchMessages = sqliteTable(
     body: text("body").notNull(),
     edited: integer("edited").notNull().default(0),
   },
-  (t) => [uniqueIndex("gateway_search_msg_idx").on(t.tenantId, t.messageId), index("gateway_search_seq_idx").on(t.tenantId, t.seq)],
+  (t) => [
+    uniqueIndex("gateway_search_msg_idx").on(t.tenantId, t.messageId),
+    index("gateway_search_seq_idx").on(t.tenantId, t.seq),
+  ],
 );
 
 /** Per tenant, the last tenant_seq the search index has taken in (boot catches up from there). */
@@ -179,7 +185,10 @@ export const gatewayDigestItems = sqliteTable(
     notedMs: integer("noted_ms").notNull(),
     sentAt: text("sent_at"),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.eventId] }), index("gateway_digest_due_idx").on(t.sentAt, t.notedMs)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.entityId, t.eventId] }),
+    index("gateway_digest_due_idx").on(t.sentAt, t.notedMs),
+  ],
 );
 
 /**
@@ -201,7 +210,10 @@ export const gatewayPasskeys = sqliteTable(
     createdAt: text("created_at").notNull(),
     lastUsedAt: text("last_used_at"),
   },
-  (t) => [uniqueIndex("gateway_passkeys_credential_unique").on(t.credentialId), index("gateway_passkeys_entity_idx").on(t.tenantId, t.entityId)],
+  (t) => [
+    uniqueIndex("gateway_passkeys_credential_unique").on(t.credentialId),
+    index("gateway_passkeys_entity_idx").on(t.tenantId, t.entityId),
+  ],
 );
 
 /**

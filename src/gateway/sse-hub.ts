@@ -27,7 +27,15 @@ export interface SseHub {
    * Takes over a raw Node response: headers, hello, then either the backlog after `cursor` or a
    * CURSOR_TOO_OLD error frame, then `extra` (current presence), then live frames.
    */
-  attach(opts: { tenantId: string; entityId: string; res: ServerResponse; head: number; cursor: number | null; hello: Record<string, unknown>; extra: string }): void;
+  attach(opts: {
+    tenantId: string;
+    entityId: string;
+    res: ServerResponse;
+    head: number;
+    cursor: number | null;
+    hello: Record<string, unknown>;
+    extra: string;
+  }): void;
   /** Rewrites the tenant's resume log where it carries a deleted message's text (see DeltaLog.redact). */
   redact(tenantId: string, messageId: string, rewrite: (event: string, json: string) => string): void;
   clientCount(): number;

@@ -83,7 +83,13 @@ function fileMemory(listed: Map<string, string>) {
     const known = held.get(path);
     if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return known;
     const body = readFileSync(file);
-    const fresh = { body, etag: tagOf(body), type: getMimeType(file) ?? "application/octet-stream", mtimeMs: st.mtimeMs, size: st.size };
+    const fresh = {
+      body,
+      etag: tagOf(body),
+      type: getMimeType(file) ?? "application/octet-stream",
+      mtimeMs: st.mtimeMs,
+      size: st.size,
+    };
     held.set(path, fresh);
     return fresh;
   };
@@ -102,7 +108,11 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   const vendors = new Map(
     ["htm", "preact", "linkifyjs", "intl-messageformat", "marked"].map((pkg) => [
       pkg,
-      serveStatic({ root: join(nm, pkg), rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length), onFound: headers }),
+      serveStatic({
+        root: join(nm, pkg),
+        rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length),
+        onFound: headers,
+      }),
     ]),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.

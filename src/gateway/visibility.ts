@@ -37,7 +37,12 @@ export function conversationFilterFor(core: Core, p: Principal): ((conversationI
  * The reader's filter, or undefined for a whole-log reader. It consults the projections at each
  * call, so someone added to a conversation sees it from then on, and someone removed stops.
  */
-export function eventFilterFor(core: Core, p: Principal): ((e: Pick<TStoredEvent, "tenant_id" | "conversation_id" | "event_type"> & { payload?: unknown }) => boolean) | undefined {
+export function eventFilterFor(
+  core: Core,
+  p: Principal,
+):
+  | ((e: Pick<TStoredEvent, "tenant_id" | "conversation_id" | "event_type"> & { payload?: unknown }) => boolean)
+  | undefined {
   if (readsWholeLog(core, p)) return undefined;
   return (e) => {
     if (e.tenant_id !== p.tenantId) return false;

@@ -35,9 +35,12 @@ export function summarize(job: JobFacts, viewer: Viewer): JobSummary {
   const card = job.last_card;
   if (!card) return { actions: [] };
   // A person holds the job: the card that says so speaks for it, and only asking is left.
-  if (job.handed_over) return { card_id: card.card_id, actions: card.buttons.filter((b) => b.action.type === "chat.ask") };
+  if (job.handed_over)
+    return { card_id: card.card_id, actions: card.buttons.filter((b) => b.action.type === "chat.ask") };
   if (!cardFitsState(card.card_type, job.state)) return { card_id: card.card_id, actions: [] };
-  const actions = card.buttons.filter((b) => isActionAllowed(job.state, b.action.type) && mayClick(viewer.roles, b.action.type));
+  const actions = card.buttons.filter(
+    (b) => isActionAllowed(job.state, b.action.type) && mayClick(viewer.roles, b.action.type),
+  );
   return { card_id: card.card_id, actions };
 }
 

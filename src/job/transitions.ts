@@ -25,7 +25,9 @@ export const JOB_TRANSITIONS: ReadonlyArray<readonly [TJobState, TJobState]> = [
 ];
 
 /** A Finished card may also close a job that waits (the seed's gate: completed from waiting_input). */
-export const FINISH_EXTRA_TRANSITIONS: ReadonlyArray<readonly [TJobState, TJobState]> = [["waiting_input", "completed"]];
+export const FINISH_EXTRA_TRANSITIONS: ReadonlyArray<readonly [TJobState, TJobState]> = [
+  ["waiting_input", "completed"],
+];
 
 const MOVES = new Set(JOB_TRANSITIONS.map(([a, b]) => `${a}>${b}`));
 const STATES: ReadonlySet<string> = new Set(JOB_STATES);
@@ -83,8 +85,24 @@ export const ACTIONS_BY_STATE: Readonly<Record<TJobState, readonly TCardActionTy
   proposed: ["job.approve", "job.reject", "job.request_changes", "chat.ask"],
   // An approval moves the job on in the same batch, and the pack has no approved → cancelled.
   approved: ["chat.ask"],
-  in_progress: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
-  waiting_input: ["job.ack", "job.provide_input", "job.dispute", "job.cancel", "job.retry", "job.switch_tool", "chat.ask"],
+  in_progress: [
+    "job.ack",
+    "job.provide_input",
+    "job.dispute",
+    "job.cancel",
+    "job.retry",
+    "job.switch_tool",
+    "chat.ask",
+  ],
+  waiting_input: [
+    "job.ack",
+    "job.provide_input",
+    "job.dispute",
+    "job.cancel",
+    "job.retry",
+    "job.switch_tool",
+    "chat.ask",
+  ],
   completed: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],
   failed: ["job.ack", "job.dispute", "job.follow_up", "job.retry", "job.switch_tool", "job.cancel", "chat.ask"],
   cancelled: ["job.ack", "job.dispute", "job.follow_up", "chat.ask"],

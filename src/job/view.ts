@@ -75,7 +75,18 @@ export interface JobView<S extends BaseSlots = BaseSlots> {
   replies?: Array<TJobReplyReceivedPayload & { event_id: string; at: string }>;
 }
 
-const SLOT_KEYS = ["duration_minutes", "attendee_name", "time_window", "timezone", "meeting_link", "meeting_url", "link_label", "when", "title", "day_hint"] as const;
+const SLOT_KEYS = [
+  "duration_minutes",
+  "attendee_name",
+  "time_window",
+  "timezone",
+  "meeting_link",
+  "meeting_url",
+  "link_label",
+  "when",
+  "title",
+  "day_hint",
+] as const;
 const SLOT_KEY_SET: ReadonlySet<string> = new Set(SLOT_KEYS);
 
 /** A slot a card form's answer can fill. */
@@ -156,8 +167,12 @@ export function evolve<S extends BaseSlots>(state: JobView<S> | null, e: JobEven
     case "job.proposed": {
       const card = ev.payload.proposed_card;
       const ext = card.job as { kind?: string; slots?: S };
-      job.kind = ext.kind === "schedule_meeting" || ext.kind === "handoff" || ext.kind === "tool_call" ? ext.kind : "generic";
-      job.slots = { ...(state.slots.requested_by ? { requested_by: state.slots.requested_by } : {}), ...(ext.slots ?? {}) } as S;
+      job.kind =
+        ext.kind === "schedule_meeting" || ext.kind === "handoff" || ext.kind === "tool_call" ? ext.kind : "generic";
+      job.slots = {
+        ...(state.slots.requested_by ? { requested_by: state.slots.requested_by } : {}),
+        ...(ext.slots ?? {}),
+      } as S;
       job.goal = card.job.goal;
       job.title = card.title;
       break;
@@ -176,13 +191,19 @@ export function evolve<S extends BaseSlots>(state: JobView<S> | null, e: JobEven
       break;
     case "job.rejected":
       job.outcome = "rejected";
-      job.approvals = [...job.approvals, { by, at, action: "rejected", ...(ev.payload.reason_text ? { reason: ev.payload.reason_text } : {}) }];
+      job.approvals = [
+        ...job.approvals,
+        { by, at, action: "rejected", ...(ev.payload.reason_text ? { reason: ev.payload.reason_text } : {}) },
+      ];
       break;
     case "job.changes_requested":
       job.approvals = [...job.approvals, { by, at, action: "changes_requested", reason: ev.payload.changes_text }];
       break;
     case "job.acknowledged": {
-      const action = ev.payload.action?.type === "job.ack" || !ev.payload.action ? "acknowledged" : ev.payload.action.type.replace("job.", "");
+      const action =
+        ev.payload.action?.type === "job.ack" || !ev.payload.action
+          ? "acknowledged"
+          : ev.payload.action.type.replace("job.", "");
       job.approvals = [...job.approvals, { by, at, action }];
       break;
     }
@@ -201,14 +222,20 @@ export function evolve<S extends BaseSlots>(state: JobView<S> | null, e: JobEven
       break;
     case "job.state_changed":
       if (ev.payload.reason_code) job.last_reason_code = ev.payload.reason_code;
-      if (["failed", "cancelled", "rejected", "completed"].includes(ev.payload.next_state)) job.outcome = ev.payload.next_state;
+      if (["failed", "cancelled", "rejected", "completed"].includes(ev.payload.next_state))
+        job.outcome = ev.payload.next_state;
       break;
     case "job.completed":
       job.outcome = ev.payload.finished_card.outcome.result;
       break;
     case "tool.called": {
       const p = ev.payload;
-      const inputs = p.inputs as { provider?: string; arguments?: Record<string, unknown>; arguments_ref?: string; locale?: string };
+      const inputs = p.inputs as {
+        provider?: string;
+        arguments?: Record<string, unknown>;
+        arguments_ref?: string;
+        locale?: string;
+      };
       job.tools = [
         ...job.tools,
         {
@@ -218,7 +245,9 @@ export function evolve<S extends BaseSlots>(state: JobView<S> | null, e: JobEven
           called_at: at,
           called_event_id: e.event_id ?? "",
           ...(typeof inputs.provider === "string" ? { provider: inputs.provider } : {}),
-          ...(typeof inputs.arguments_ref === "string" ? { args_ref: inputs.arguments_ref, args: inputs.arguments ?? {} } : {}),
+          ...(typeof inputs.arguments_ref === "string"
+            ? { args_ref: inputs.arguments_ref, args: inputs.arguments ?? {} }
+            : {}),
           ...(typeof inputs.locale === "string" ? { locale: inputs.locale } : {}),
         },
       ];
@@ -228,7 +257,12 @@ export function evolve<S extends BaseSlots>(state: JobView<S> | null, e: JobEven
       const p = ev.payload;
       job.tools = job.tools.map((t) => {
         if (t.tool_call_id !== p.tool_call_id) return t;
-        const r: ToolAttempt = { ...t, status: p.status, result_at: at, ...(e.event_id ? { result_event_id: e.event_id } : {}) };
+        const r: ToolAttempt = {
+          ...t,
+          status: p.status,
+          result_at: at,
+          ...(e.event_id ? { result_event_id: e.event_id } : {}),
+        };
         if (p.output) r.output = p.output;
         if (p.artifacts) r.artifacts = p.artifacts;
         if (p.error) {

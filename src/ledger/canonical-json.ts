@@ -31,7 +31,8 @@ function write(value: unknown): string {
     case "object":
       if (value === null) return "null";
       if (Array.isArray(value)) return writeArray(value);
-      if (typeof (value as { toJSON?: unknown }).toJSON === "function") return write((value as { toJSON(): unknown }).toJSON());
+      if (typeof (value as { toJSON?: unknown }).toJSON === "function")
+        return write((value as { toJSON(): unknown }).toJSON());
       return writeObject(value as Record<string, unknown>);
     default:
       throw new TypeError(`canonical JSON: cannot serialise a ${typeof value}`);

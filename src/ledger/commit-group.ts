@@ -108,8 +108,19 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     return { seq, hash, frontier: tree.frontier };
   }
 
-  function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn"): TUblEvent | null {
-    const event = engine.violationEvent(raw, v, { event_id: ids("evt"), ts: clock.iso(), mode, tenant_id: tenantId, fold });
+  function violationFor(
+    tenantId: string,
+    raw: unknown,
+    v: PolicyViolation,
+    mode: "enforce" | "warn",
+  ): TUblEvent | null {
+    const event = engine.violationEvent(raw, v, {
+      event_id: ids("evt"),
+      ts: clock.iso(),
+      mode,
+      tenant_id: tenantId,
+      fold,
+    });
     // A violation is recorded in the ledger of the tenant that sent it, never in a tenant the
     // refused event claimed to belong to.
     return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
@@ -120,7 +131,11 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     if (claimed !== undefined && claimed !== tenantId) {
       return {
         ok: false as const,
-        violation: { policy_id: "policy.tenant_scope", code: "TENANT_SCOPE_VIOLATION", message_safe: "Event tenant_id differs from the request's tenant_id" },
+        violation: {
+          policy_id: "policy.tenant_scope",
+          code: "TENANT_SCOPE_VIOLATION",
+          message_safe: "Event tenant_id differs from the request's tenant_id",
+        },
         warnings: [],
       };
     }

@@ -2,7 +2,17 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { stateAfter } from "../job/transitions.js";
-import type { CardFacts, ConversationFacts, FoldSnapshot, JobFacts, MessageFacts, PolicyFold, PolicyMode, PolicyOverrides, ToolCallFacts } from "./policy/types.js";
+import type {
+  CardFacts,
+  ConversationFacts,
+  FoldSnapshot,
+  JobFacts,
+  MessageFacts,
+  PolicyFold,
+  PolicyMode,
+  PolicyOverrides,
+  ToolCallFacts,
+} from "./policy/types.js";
 
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
@@ -225,7 +235,10 @@ export function createFold(): PolicyFold {
         return;
       case "policy.overrides_set": {
         const prev = s.overrides;
-        s.overrides = { modes: new Map(Object.entries(p.modes as Record<string, PolicyMode>)), params: new Map(Object.entries(p.params as Record<string, number>)) };
+        s.overrides = {
+          modes: new Map(Object.entries(p.modes as Record<string, PolicyMode>)),
+          params: new Map(Object.entries(p.params as Record<string, number>)),
+        };
         record(() => (s.overrides = prev));
         return;
       }
@@ -245,7 +258,10 @@ export function createFold(): PolicyFold {
         for (const m of p.participants ?? []) members.add(m.entity_id);
         setInMap(s.conversations, p.conversation_id, members);
         const ids = [...members];
-        setInMap(s.conversationMeta, p.conversation_id, { created_by: event.actor.entity_id, kind: p.kind ?? (ids.length === 2 ? "direct" : "group") });
+        setInMap(s.conversationMeta, p.conversation_id, {
+          created_by: event.actor.entity_id,
+          kind: p.kind ?? (ids.length === 2 ? "direct" : "group"),
+        });
         return;
       }
       case "conversation.member_added": {
@@ -263,7 +279,12 @@ export function createFold(): PolicyFold {
       }
       case "job.created": {
         if (s.jobs.has(p.job_id)) return;
-        const requester = event.actor.actor_type === "human" ? event.actor.entity_id : event.causation_id ? s.recentHumanMessages.get(event.causation_id) : undefined;
+        const requester =
+          event.actor.actor_type === "human"
+            ? event.actor.entity_id
+            : event.causation_id
+              ? s.recentHumanMessages.get(event.causation_id)
+              : undefined;
         setInMap(s.jobs, p.job_id, {
           state: "draft",
           conversation_id: p.conversation_id ?? event.conversation_id,
@@ -309,7 +330,8 @@ export function createFold(): PolicyFold {
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
           setInMap(s.recentHumanMessages, event.event_id, s.intern(event.actor.entity_id));
-          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK) deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
+          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK)
+            deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
         }
         if (!s.messages.has(p.message_id)) {
           setInMap(s.messages, p.message_id, {
@@ -429,7 +451,11 @@ export function createFold(): PolicyFold {
           jobs: sortedObject(s.jobs, (j) => ({ ...j })),
           conversations: sortedObject(s.conversations, (m) => [...m].sort()),
           conversation_meta: sortedObject(s.conversationMeta, (m) => ({ ...m })),
-          entities: sortedObject(s.entities, (e) => ({ ...e, roles: [...e.roles], ...(e.tool_modes ? { tool_modes: sortedObject(e.tool_modes, (m) => m) } : {}) })),
+          entities: sortedObject(s.entities, (e) => ({
+            ...e,
+            roles: [...e.roles],
+            ...(e.tool_modes ? { tool_modes: sortedObject(e.tool_modes, (m) => m) } : {}),
+          })),
           cards: sortedObject(s.cards, (c) => ({
             job_id: c.job_id,
             conversation_id: c.conversation_id,
@@ -440,7 +466,14 @@ export function createFold(): PolicyFold {
           messages: sortedObject(s.messages, (m) => ({ ...m })),
           idempotency: [...s.idempotency].sort(),
           recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
-          ...(s.overrides ? { overrides: { modes: sortedObject(s.overrides.modes, (m) => m), params: sortedObject(s.overrides.params, (v) => v) } } : {}),
+          ...(s.overrides
+            ? {
+                overrides: {
+                  modes: sortedObject(s.overrides.modes, (m) => m),
+                  params: sortedObject(s.overrides.params, (v) => v),
+                },
+              }
+            : {}),
         };
       }
       return out;

@@ -18,7 +18,10 @@ export function loopbackOnly(): MiddlewareHandler {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const addr = incoming?.socket?.remoteAddress;
     if (incoming && (!addr || !LOOPBACK.has(addr))) {
-      throw new AppError("FORBIDDEN", "The ledger API answers only loopback clients until authentication is configured");
+      throw new AppError(
+        "FORBIDDEN",
+        "The ledger API answers only loopback clients until authentication is configured",
+      );
     }
     await next();
   };

@@ -3,7 +3,19 @@ export type { LedgerApi } from "./ledger-api.js";
 export { createLedger } from "./ledger.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";
-export { countTenantEvents, createChainChecker, importVerifiedEvents, readTenantEvents, GENESIS_HASH } from "./portable.js";
-export { loadVerifiers, verifierFromKey, verifierFromPublicKey, SIGNING_KEY_FILE, RETIRED_KEYS_DIR } from "./signing.js";
+export {
+  countTenantEvents,
+  createChainChecker,
+  importVerifiedEvents,
+  readTenantEvents,
+  GENESIS_HASH,
+} from "./portable.js";
+export {
+  loadVerifiers,
+  verifierFromKey,
+  verifierFromPublicKey,
+  SIGNING_KEY_FILE,
+  RETIRED_KEYS_DIR,
+} from "./signing.js";
 export { rotateSigningKey } from "./key-rotation.js";
 export { ReceiptError, verifyReceipt } from "./merkle/receipt.js";

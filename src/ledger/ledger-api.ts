@@ -1,4 +1,12 @@
-import type { TAppendRequest, TAppendResponse, TCheckpoint, TKeysResponse, TQueryRequest, TQueryResponse, TVerifyReport } from "../../contracts/ledger.js";
+import type {
+  TAppendRequest,
+  TAppendResponse,
+  TCheckpoint,
+  TKeysResponse,
+  TQueryRequest,
+  TQueryResponse,
+  TVerifyReport,
+} from "../../contracts/ledger.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TPolicySettings } from "../../contracts/admin.js";
 import type { TransparencyLog } from "./merkle/log.js";

@@ -1,5 +1,11 @@
 import type { TStoredEvent, TUblEvent } from "../../contracts/events.js";
-import { ZAppendRequest, ZQueryRequest, type TAppendRequest, type TAppendResponse, type TCheckpoint } from "../../contracts/ledger.js";
+import {
+  ZAppendRequest,
+  ZQueryRequest,
+  type TAppendRequest,
+  type TAppendResponse,
+  type TCheckpoint,
+} from "../../contracts/ledger.js";
 import { formatCursor, parseCursor } from "../../contracts/primitives.js";
 import { AppError, validationError } from "../shared/errors.js";
 import { systemClock, type Clock } from "../shared/clock.js";
@@ -76,7 +82,11 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
 
   migrateLedger(db);
   // Once there is history, its key must be the one that signed it: never a silent new one.
-  const signedWith = deps.signer ? undefined : (db.prepare("SELECT key_id FROM ledger_checkpoints ORDER BY id DESC LIMIT 1").pluck().get() as string | undefined);
+  const signedWith = deps.signer
+    ? undefined
+    : (db.prepare("SELECT key_id FROM ledger_checkpoints ORDER BY id DESC LIMIT 1").pluck().get() as
+        | string
+        | undefined);
   const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir, signedWith);
   // Keys rotated out: the checkpoints they signed still verify, and they stay published.
   const retired = deps.dataDir ? retiredVerifiers(deps.dataDir).filter((v) => v.keyId !== signer.keyId) : [];
@@ -93,7 +103,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   // Each tenant's Merkle frontier: O(log n) stored nodes, or the one-time fill of a log written
   // before the tree existed.
   db.transaction(() => {
-    for (const [tenantId, seq] of lastSeq) heads.set(tenantId, { seq, hash: store.hashAt(tenantId, seq)!, frontier: loadFrontier(store, tenantId, seq) });
+    for (const [tenantId, seq] of lastSeq)
+      heads.set(tenantId, { seq, hash: store.hashAt(tenantId, seq)!, frontier: loadFrontier(store, tenantId, seq) });
   })();
   fold.release(fold.mark());
 
@@ -208,9 +219,24 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
     },
 
     keys() {
-      const current = { key_id: signer.keyId, alg: "Ed25519" as const, public_key_pem: signer.publicKeyPem, public_key_hex: signer.publicKeyHex, current: true };
+      const current = {
+        key_id: signer.keyId,
+        alg: "Ed25519" as const,
+        public_key_pem: signer.publicKeyPem,
+        public_key_hex: signer.publicKeyHex,
+        current: true,
+      };
       return {
-        keys: [current, ...retired.map((k) => ({ key_id: k.keyId, alg: "Ed25519" as const, public_key_pem: k.publicKeyPem, public_key_hex: k.publicKeyHex, current: false }))],
+        keys: [
+          current,
+          ...retired.map((k) => ({
+            key_id: k.keyId,
+            alg: "Ed25519" as const,
+            public_key_pem: k.publicKeyPem,
+            public_key_hex: k.publicKeyHex,
+            current: false,
+          })),
+        ],
       };
     },
 

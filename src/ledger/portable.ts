@@ -65,10 +65,12 @@ export async function importVerifiedEvents(
   events: readonly TStoredEvent[],
   opts: { batch?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<{ events: number; head: string }> {
-  if (ledger.head(tenantId).tenant_seq > 0) throw new Error(`Tenant ${tenantId} already has events; import only into a ledger without it`);
+  if (ledger.head(tenantId).tenant_seq > 0)
+    throw new Error(`Tenant ${tenantId} already has events; import only into a ledger without it`);
   const checker = createChainChecker();
   for (const e of events) {
-    if (e.tenant_id !== tenantId || !checker.check(e).ok) throw new Error(`event seq ${e.seq} does not belong to one verified chain of ${tenantId}`);
+    if (e.tenant_id !== tenantId || !checker.check(e).ok)
+      throw new Error(`event seq ${e.seq} does not belong to one verified chain of ${tenantId}`);
   }
   const size = opts.batch ?? 500;
   for (let i = 0; i < events.length; i += size) {
@@ -81,7 +83,8 @@ export async function importVerifiedEvents(
     opts.onProgress?.(Math.min(i + size, events.length), events.length);
   }
   const head = ledger.head(tenantId);
-  if (head.hash !== checker.head()) throw new Error(`imported chain ends on ${head.hash}, the source on ${checker.head()}`);
+  if (head.hash !== checker.head())
+    throw new Error(`imported chain ends on ${head.hash}, the source on ${checker.head()}`);
   const report = ledger.verify(tenantId);
   if (!report.ok) throw new Error(`imported ledger does not verify: ${report.first_break?.message}`);
   return { events: events.length, head: head.hash };

@@ -69,9 +69,14 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     path: "/v1/ledger/append",
     summary: "Append a batch of events: all or none, each checked by the policy pack",
     // Counts the bytes as they stream in, so a chunked body without Content-Length is capped too.
-    middleware: limitBody(MAX_BODY_BYTES, (c) => c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413)),
+    middleware: limitBody(MAX_BODY_BYTES, (c) =>
+      c.json(new AppError("PAYLOAD_TOO_LARGE", "Request body is larger than 1 MiB").toBody(), 413),
+    ),
     request: { body: jsonBody(ZAppendRequest) },
-    responses: { 200: json(ZAppendResponse, "Committed (durable when answered)"), ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 507) },
+    responses: {
+      200: json(ZAppendResponse, "Committed (durable when answered)"),
+      ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 507),
+    },
   });
   route(app, append, async (c) => c.json(await ledger.append(c.req.valid("json"))));
 
@@ -81,7 +86,10 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     path: "/v1/ledger/query",
     summary: "A page of a tenant's events (only those the caller may read; the cursor pages past the rest)",
     request: { query: ZQueryRequest },
-    responses: { 200: json(ZQueryResponse, "Events in order and the cursor to continue from"), ...errors(400, 401, 403) },
+    responses: {
+      200: json(ZQueryResponse, "Events in order and the cursor to continue from"),
+      ...errors(400, 401, 403),
+    },
   });
   route(app, query, (c) => {
     const page = ledger.query(c.req.valid("query"));
@@ -96,7 +104,10 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     path: "/v1/ledger/stream",
     summary: "A tenant's events as they commit (server-sent events; resume with Last-Event-ID or ?cursor=)",
     request: { query: z.object({ tenant_id: ZTenantId, cursor: z.string().optional() }) },
-    responses: { 200: { description: "An event stream", content: { "text/event-stream": { schema: z.string() } } }, ...errors(400, 401, 403, 429) },
+    responses: {
+      200: { description: "An event stream", content: { "text/event-stream": { schema: z.string() } } },
+      ...errors(400, 401, 403, 429),
+    },
   });
   route(app, stream, (c) => {
     const visible = opts.readFilter?.(c);
@@ -120,7 +131,8 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     request: { query: ZTenantQuery },
     responses: {
       200: {
-        description: "The chain checkpoint as JSON, or with Accept: text/plain the tlog-checkpoint signed note (origin, tree size, base64 root hash, Ed25519 signature line)",
+        description:
+          "The chain checkpoint as JSON, or with Accept: text/plain the tlog-checkpoint signed note (origin, tree size, base64 root hash, Ed25519 signature line)",
         content: { "application/json": { schema: ZCheckpoint }, "text/plain": { schema: z.string() } },
       },
       ...errors(400, 401, 403, 404),
@@ -142,18 +154,28 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     ...common,
     method: "get",
     path: "/v1/ledger/verifier-key",
-    summary: "The keys that sign checkpoint notes, one signed-note verifier key per line (current first, then rotated-out keys)",
-    responses: { 200: { description: "`<name>+<key id>+<base64 key>` lines", content: { "text/plain": { schema: z.string() } } }, ...errors(401) },
+    summary:
+      "The keys that sign checkpoint notes, one signed-note verifier key per line (current first, then rotated-out keys)",
+    responses: {
+      200: { description: "`<name>+<key id>+<base64 key>` lines", content: { "text/plain": { schema: z.string() } } },
+      ...errors(401),
+    },
   });
-  route(app, verifierKey, (c) => c.text(`${ledger.tlog.verifierKeys().join("\n")}\n`, 200, { "content-type": "text/plain; charset=utf-8" }));
+  route(app, verifierKey, (c) =>
+    c.text(`${ledger.tlog.verifierKeys().join("\n")}\n`, 200, { "content-type": "text/plain; charset=utf-8" }),
+  );
 
   const inclusion = createRoute({
     ...common,
     method: "get",
     path: "/v1/ledger/proof/inclusion",
-    summary: "RFC 6962 inclusion proof of event `seq` in the tenant's tree of `size` events (default: the current tree)",
+    summary:
+      "RFC 6962 inclusion proof of event `seq` in the tenant's tree of `size` events (default: the current tree)",
     request: { query: ZInclusionQuery },
-    responses: { 200: json(ZInclusionProof, "leaf index (seq − 1), tree size and the audit path, base64"), ...errors(400, 401, 403, 404) },
+    responses: {
+      200: json(ZInclusionProof, "leaf index (seq − 1), tree size and the audit path, base64"),
+      ...errors(400, 401, 403, 404),
+    },
   });
   route(app, inclusion, (c) => {
     const q = c.req.valid("query");
@@ -177,7 +199,8 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     ...common,
     method: "get",
     path: "/v1/ledger/leaves",
-    summary: "The exact leaf bytes of events start..end (at most 1,000); events the caller may not read come as their leaf hash only",
+    summary:
+      "The exact leaf bytes of events start..end (at most 1,000); events the caller may not read come as their leaf hash only",
     request: { query: ZLeavesQuery },
     responses: { 200: json(ZLeavesResponse, "Leaves (base64) and leaf hashes"), ...errors(400, 401, 403, 404) },
   });
@@ -188,7 +211,9 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     return c.json({
       start: q.start,
       end: q.end,
-      leaves: raw.map((p, i) => (!visible || visible(toStoredEvent([q.start + i, p, "", ""])) ? Buffer.from(p, "utf8").toString("base64") : null)),
+      leaves: raw.map((p, i) =>
+        !visible || visible(toStoredEvent([q.start + i, p, "", ""])) ? Buffer.from(p, "utf8").toString("base64") : null,
+      ),
       leaf_hashes: raw.map((p) => textLeafHash(p).toString("base64")),
     });
   });
@@ -207,7 +232,8 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     ...common,
     method: "get",
     path: "/v1/ledger/policies",
-    summary: "How the policy pack judges a tenant: each policy's pack mode, mode in force and allowed modes, and the tunable parameters (admins and auditors)",
+    summary:
+      "How the policy pack judges a tenant: each policy's pack mode, mode in force and allowed modes, and the tunable parameters (admins and auditors)",
     request: { query: ZTenantQuery },
     responses: { 200: json(ZPolicySettings, "Every policy and tunable parameter"), ...errors(400, 401, 403, 503) },
   });

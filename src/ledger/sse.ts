@@ -31,7 +31,11 @@ export function streamTenant(ledger: LedgerApi, c: Context, opts: StreamOptions)
   let last = 0;
   if (rawCursor !== undefined) {
     const n = parseCursor(rawCursor);
-    if (n === null) throw new AppError("VALIDATION_ERROR", "cursor must look like seq:N", { field: "cursor", value: rawCursor.slice(0, 40) });
+    if (n === null)
+      throw new AppError("VALIDATION_ERROR", "cursor must look like seq:N", {
+        field: "cursor",
+        value: rawCursor.slice(0, 40),
+      });
     last = n;
   }
   const res = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

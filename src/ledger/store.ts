@@ -71,20 +71,38 @@ export function createLedgerStore(db: Db) {
   const lastRow = db.prepare(`SELECT max(seq) FROM ledger_events`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
-  const scanTenant = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`).raw(true);
+  const scanTenant = db
+    .prepare(
+      `SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq > ? ORDER BY tenant_seq`,
+    )
+    .raw(true);
   const latestCheckpoint = db.prepare(
     `SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints
      WHERE tenant_id = ? ORDER BY tenant_seq DESC, id DESC LIMIT 1`,
   );
-  const tenantCheckpoints = db.prepare(`SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`);
+  const tenantCheckpoints = db.prepare(
+    `SELECT tenant_id, tenant_seq, head_hash, signature, key_id, ts FROM ledger_checkpoints WHERE tenant_id = ? ORDER BY tenant_seq, id`,
+  );
   // NULL (no tree row) for an event written before the tree existed; undefined for no event.
-  const merkleAt = db.prepare(`SELECT t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? AND e.tenant_seq = ?`).pluck();
+  const merkleAt = db
+    .prepare(
+      `SELECT t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? AND e.tenant_seq = ?`,
+    )
+    .pluck();
   const payloadAt = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
-  const payloadRange = db.prepare(`SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq >= ? AND tenant_seq <= ? ORDER BY tenant_seq`).pluck();
+  const payloadRange = db
+    .prepare(
+      `SELECT payload FROM ledger_events WHERE tenant_id = ? AND tenant_seq >= ? AND tenant_seq <= ? ORDER BY tenant_seq`,
+    )
+    .pluck();
   const unfilled = db
-    .prepare(`SELECT e.tenant_seq, e.payload, t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? ORDER BY e.tenant_seq`)
+    .prepare(
+      `SELECT e.tenant_seq, e.payload, t.nodes FROM ledger_events e LEFT JOIN ledger_tree t ON t.seq = e.seq WHERE e.tenant_id = ? ORDER BY e.tenant_seq`,
+    )
     .raw(true);
-  const fillMerkle = db.prepare(`INSERT INTO ledger_tree (seq, nodes) SELECT seq, ? FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`);
+  const fillMerkle = db.prepare(
+    `INSERT INTO ledger_tree (seq, nodes) SELECT seq, ? FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`,
+  );
   const tenantIds = db.prepare(`SELECT DISTINCT tenant_id FROM ledger_events ORDER BY tenant_id`).pluck();
   const queryCache = new Map<string, Statement<unknown[]>>();
 
@@ -127,7 +145,21 @@ export function createLedgerStore(db: Db) {
       hash: string,
       merkle: Buffer,
     ): void {
-      const { lastInsertRowid } = insertEvent.run(tenantId, tenantSeq, eventId, eventType, ts, conversationId, jobId, traceId, actorEntityId, actorType, payload, prevHash, hash);
+      const { lastInsertRowid } = insertEvent.run(
+        tenantId,
+        tenantSeq,
+        eventId,
+        eventType,
+        ts,
+        conversationId,
+        jobId,
+        traceId,
+        actorEntityId,
+        actorType,
+        payload,
+        prevHash,
+        hash,
+      );
       insertTree.run(lastInsertRowid, merkle);
     },
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
@@ -149,8 +181,12 @@ export function createLedgerStore(db: Db) {
     payloads: (tenantId: string, from: number, to: number) => payloadRange.all(tenantId, from, to) as string[],
     /** [tenant_seq, payload, merkle] of every event of a tenant, in order (the fill-in path). */
     treeRows: (tenantId: string) => unfilled.iterate(tenantId) as IterableIterator<[number, string, Buffer | null]>,
-    fillMerkle: (tenantId: string, tenantSeq: number, merkle: Buffer) => fillMerkle.run(merkle, tenantId, tenantSeq).changes === 1,
-    scan: (tenantId?: string, afterTenantSeq = 0) => (tenantId === undefined ? scanAll.iterate() : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
+    fillMerkle: (tenantId: string, tenantSeq: number, merkle: Buffer) =>
+      fillMerkle.run(merkle, tenantId, tenantSeq).changes === 1,
+    scan: (tenantId?: string, afterTenantSeq = 0) =>
+      (tenantId === undefined
+        ? scanAll.iterate()
+        : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
     checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,
     tenants: () => tenantIds.all() as string[],

@@ -25,10 +25,18 @@ export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId
   const checkCheckpoint = (c: CheckpointRow, chainHashAtSeq: string): Break | null => {
     const v = byKey.get(c.key_id);
     if (!v?.verifyCheckpoint(c, c.signature)) {
-      return { tenant_seq: c.tenant_seq, reason: "bad_signature", message: `Checkpoint at seq:${c.tenant_seq} has an invalid signature (key ${c.key_id})` };
+      return {
+        tenant_seq: c.tenant_seq,
+        reason: "bad_signature",
+        message: `Checkpoint at seq:${c.tenant_seq} has an invalid signature (key ${c.key_id})`,
+      };
     }
     if (c.head_hash !== chainHashAtSeq) {
-      return { tenant_seq: c.tenant_seq, reason: "checkpoint_mismatch", message: `Checkpoint at seq:${c.tenant_seq} signed a different head hash than the chain holds` };
+      return {
+        tenant_seq: c.tenant_seq,
+        reason: "checkpoint_mismatch",
+        message: `Checkpoint at seq:${c.tenant_seq} signed a different head hash than the chain holds`,
+      };
     }
     return null;
   };
@@ -36,7 +44,11 @@ export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId
   try {
     outer: for (const [seq, payload, prevHash, hash] of store.scan(tenantId, 0)) {
       if (seq !== expected) {
-        firstBreak = { tenant_seq: expected, reason: "missing_event", message: `seq:${expected} is missing (next stored is seq:${seq})` };
+        firstBreak = {
+          tenant_seq: expected,
+          reason: "missing_event",
+          message: `seq:${expected} is missing (next stored is seq:${seq})`,
+        };
         break;
       }
       let envelopeSeq: unknown;
@@ -47,11 +59,19 @@ export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId
         break;
       }
       if (prevHash !== prev) {
-        firstBreak = { tenant_seq: seq, reason: "prev_hash_mismatch", message: `seq:${seq} does not link to the hash of seq:${seq - 1}` };
+        firstBreak = {
+          tenant_seq: seq,
+          reason: "prev_hash_mismatch",
+          message: `seq:${seq} does not link to the hash of seq:${seq - 1}`,
+        };
         break;
       }
       if (chainHash(prevHash, payload) !== hash || envelopeSeq !== seq) {
-        firstBreak = { tenant_seq: seq, reason: "hash_mismatch", message: `seq:${seq} does not hash to its stored hash` };
+        firstBreak = {
+          tenant_seq: seq,
+          reason: "hash_mismatch",
+          message: `seq:${seq} does not hash to its stored hash`,
+        };
         break;
       }
       eventsChecked++;
@@ -84,5 +104,9 @@ export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId
 }
 
 function missing(seq: number): Break {
-  return { tenant_seq: seq, reason: "missing_event", message: `seq:${seq} is covered by a signed checkpoint but missing from the table` };
+  return {
+    tenant_seq: seq,
+    reason: "missing_event",
+    message: `seq:${seq} is covered by a signed checkpoint but missing from the table`,
+  };
 }

@@ -14,7 +14,15 @@ import { officeArtifacts, officeOutbox } from "./schema.js";
 
 export interface ArtifactStore {
   /** `vault_refs`: the vault entries whose values the bytes embed (an invite's attendees). */
-  save(a: { artifact_id: string; tenant_id: string; job_id: string; filename: string; mime_type: string; bytes: Buffer; vault_refs?: string[] }): {
+  save(a: {
+    artifact_id: string;
+    tenant_id: string;
+    job_id: string;
+    filename: string;
+    mime_type: string;
+    bytes: Buffer;
+    vault_refs?: string[];
+  }): {
     size_bytes: number;
     sha256: string;
   };
@@ -100,17 +108,33 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
       } catch {
         return null;
       }
-      return { artifact_id: row.artifactId, tenant_id: row.tenantId, ...(row.jobId ? { job_id: row.jobId } : {}), filename: row.filename, mime_type: row.mimeType, bytes };
+      return {
+        artifact_id: row.artifactId,
+        tenant_id: row.tenantId,
+        ...(row.jobId ? { job_id: row.jobId } : {}),
+        filename: row.filename,
+        mime_type: row.mimeType,
+        bytes,
+      };
     },
     enqueue(o) {
       const refs = o.vault_refs?.length ? o.vault_refs : o.to_vault_ref ? [o.to_vault_ref] : [];
-      if (!refs.length) throw new AppError("VALIDATION_ERROR", "An outbox message needs at least one recipient", { field: "vault_refs" });
+      if (!refs.length)
+        throw new AppError("VALIDATION_ERROR", "An outbox message needs at least one recipient", {
+          field: "vault_refs",
+        });
       const existing = orm
         .select()
         .from(officeOutbox)
         .where(and(eq(officeOutbox.tenantId, o.tenant_id), eq(officeOutbox.idempotencyKey, o.idempotency_key)))
         .get();
-      if (existing) return { outbox_id: existing.outboxId, artifact_id: existing.artifactId, created: false, status: existing.status };
+      if (existing)
+        return {
+          outbox_id: existing.outboxId,
+          artifact_id: existing.artifactId,
+          created: false,
+          status: existing.status,
+        };
       const status = o.status ?? "queued";
       const now = deps.clock.iso();
       orm
@@ -148,12 +172,22 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
         const rows = orm
           .select()
           .from(officeOutbox)
-          .where(and(eq(officeOutbox.tenantId, tenantId), or(like(officeOutbox.vaultRefs, quoted), eq(officeOutbox.toVaultRef, vaultRef))))
+          .where(
+            and(
+              eq(officeOutbox.tenantId, tenantId),
+              or(like(officeOutbox.vaultRefs, quoted), eq(officeOutbox.toVaultRef, vaultRef)),
+            ),
+          )
           .all();
         for (const r of rows) {
           orm
             .update(officeOutbox)
-            .set({ toVaultRef: r.toVaultRef === vaultRef ? null : r.toVaultRef, toRedacted: replace(r.toRedacted), subject: replace(r.subject), body: replace(r.body) })
+            .set({
+              toVaultRef: r.toVaultRef === vaultRef ? null : r.toVaultRef,
+              toRedacted: replace(r.toRedacted),
+              subject: replace(r.subject),
+              body: replace(r.body),
+            })
             .where(eq(officeOutbox.outboxId, r.outboxId))
             .run();
           outbox++;
@@ -164,7 +198,12 @@ export function createArtifactStore(deps: { db: Db; dataDir: string; clock: Cloc
         const files = orm
           .select()
           .from(officeArtifacts)
-          .where(and(eq(officeArtifacts.tenantId, tenantId), or(like(officeArtifacts.vaultRefs, quoted), isNull(officeArtifacts.vaultRefs))))
+          .where(
+            and(
+              eq(officeArtifacts.tenantId, tenantId),
+              or(like(officeArtifacts.vaultRefs, quoted), isNull(officeArtifacts.vaultRefs)),
+            ),
+          )
           .all();
         for (const f of files) {
           if (f.vaultRefs === null && !linked.has(f.artifactId) && f.mimeType !== "text/calendar") continue;

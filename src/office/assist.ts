@@ -73,25 +73,40 @@ export function createAssist(deps: {
           conversations,
         });
     const onCard = requestChanges(job) !== null;
-    const views = result.ok ? result.envelope.suggestions.filter((s) => APPLICABLE.has(s.type)).map((s) => suggestionView(s, onCard)) : [];
+    const views = result.ok
+      ? result.envelope.suggestions.filter((s) => APPLICABLE.has(s.type)).map((s) => suggestionView(s, onCard))
+      : [];
     store.offer(tenantId, jobId, views, now);
     return {
       job_id: job.job_id,
       source: deps.llm ? "llm" : "rules",
       must_abstain: !result.ok || views.length === 0,
       suggestions: views,
-      rejected: result.ok ? result.rejected.map((r) => ({ ...(r.suggestionId ? { suggestion_id: r.suggestionId } : {}), reason: r.reason })) : [{ reason: result.reason }],
+      rejected: result.ok
+        ? result.rejected.map((r) => ({
+            ...(r.suggestionId ? { suggestion_id: r.suggestionId } : {}),
+            reason: r.reason,
+          }))
+        : [{ reason: result.reason }],
     };
   }
 
   /** Everything Apply checks before anything is written: the job, membership, the offer, confirmation. */
   function check(req: ApplySuggestionRequest): TSuggestionView {
     const job = jobOf(req.tenant_id, req.job_id);
-    if (!deps.ledger.facts.isMember(req.tenant_id, job.conversation_id, req.actor_entity_id)) throw new AppError("NOT_FOUND", "Job not found", { job_id: req.job_id });
+    if (!deps.ledger.facts.isMember(req.tenant_id, job.conversation_id, req.actor_entity_id))
+      throw new AppError("NOT_FOUND", "Job not found", { job_id: req.job_id });
     const s = store.offered(req.tenant_id, req.job_id, req.suggestion_id, deps.clock.now());
-    if (!s) throw new AppError("NOT_FOUND", "That suggestion is no longer offered; open Assist again.", { suggestion_id: req.suggestion_id });
-    if (s.requires_confirmation && req.confirm !== true) throw new AppError("VALIDATION_ERROR", "This suggestion needs confirmation: send confirm: true.", { field: "confirm" });
-    if (!context.profile(req.tenant_id, job.owner_entity_id)) throw new AppError("NOT_FOUND", "Job owner not found", { job_id: req.job_id });
+    if (!s)
+      throw new AppError("NOT_FOUND", "That suggestion is no longer offered; open Assist again.", {
+        suggestion_id: req.suggestion_id,
+      });
+    if (s.requires_confirmation && req.confirm !== true)
+      throw new AppError("VALIDATION_ERROR", "This suggestion needs confirmation: send confirm: true.", {
+        field: "confirm",
+      });
+    if (!context.profile(req.tenant_id, job.owner_entity_id))
+      throw new AppError("NOT_FOUND", "Job owner not found", { job_id: req.job_id });
     return s;
   }
 
@@ -99,7 +114,9 @@ export function createAssist(deps: {
   function claim(req: ApplySuggestionRequest): TSuggestionView {
     const s = check(req);
     if (!store.claim(req.tenant_id, req.job_id, req.suggestion_id, deps.clock.now())) {
-      throw new AppError("NOT_FOUND", "That suggestion is no longer offered; open Assist again.", { suggestion_id: req.suggestion_id });
+      throw new AppError("NOT_FOUND", "That suggestion is no longer offered; open Assist again.", {
+        suggestion_id: req.suggestion_id,
+      });
     }
     return s;
   }
@@ -111,7 +128,10 @@ export function createAssist(deps: {
       const agent = context.profile(req.tenant_id, fresh.owner_entity_id);
       if (!agent) throw new AppError("NOT_FOUND", "Job owner not found", { job_id: req.job_id });
       const s = store.take(req.tenant_id, req.job_id, req.suggestion_id);
-      if (!s) throw new AppError("NOT_FOUND", "That suggestion was not applied by a click.", { suggestion_id: req.suggestion_id });
+      if (!s)
+        throw new AppError("NOT_FOUND", "That suggestion was not applied by a click.", {
+          suggestion_id: req.suggestion_id,
+        });
       const ec: EmitContext = {
         tenant_id: req.tenant_id,
         trace_id: req.trace_id,
@@ -147,7 +167,10 @@ export function createAssist(deps: {
       // card) is the agent's chat message: the person acts on it, Apply does not.
       const d = engine.textDraft(
         agent.entity_id,
-        clean(`${s.type === "propose_next_action" ? "Proposed next step" : "Noted from Assist"}: ${s.preview}`).slice(0, 500),
+        clean(`${s.type === "propose_next_action" ? "Proposed next step" : "Noted from Assist"}: ${s.preview}`).slice(
+          0,
+          500,
+        ),
         fresh.job_id,
       );
       const summary = {
@@ -158,7 +181,11 @@ export function createAssist(deps: {
         source: "token",
         change_token: formatRefToken(fresh.job_id, fresh.title.slice(0, 120)),
       };
-      return { ids: await deps.emit(ec, [{ ...d, payload: { ...d.payload, action_summary: summary } }]), job_id: fresh.job_id, notes: "Recorded the suggestion" };
+      return {
+        ids: await deps.emit(ec, [{ ...d, payload: { ...d.payload, action_summary: summary } }]),
+        job_id: fresh.job_id,
+        notes: "Recorded the suggestion",
+      };
     });
   }
 
@@ -167,6 +194,7 @@ export function createAssist(deps: {
 
 function details(job: JobView): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(job.slots)) if (typeof v === "string" || typeof v === "number") out[k] = String(v).slice(0, 200);
+  for (const [k, v] of Object.entries(job.slots))
+    if (typeof v === "string" || typeof v === "number") out[k] = String(v).slice(0, 200);
   return out;
 }

@@ -1,4 +1,12 @@
-import type { TArtifactRef, TCardButton, TFinishedCard, TFormalizeCard, TInputSchema, TStep, TTrackingCard } from "../../contracts/cards.js";
+import type {
+  TArtifactRef,
+  TCardButton,
+  TFinishedCard,
+  TFormalizeCard,
+  TInputSchema,
+  TStep,
+  TTrackingCard,
+} from "../../contracts/cards.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import { type Locale, words } from "./speak.js";
 
@@ -39,18 +47,38 @@ const base = (c: CardContext, state: TJobState) => ({
 const bid = (c: CardContext, name: string) => `btn_${name}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
 
 const changesSchema = (c: CardContext): TInputSchema => ({
-  fields: [{ key: "changes_request", label: say(c)("office.card.changes.label"), type: "multiline", required: true, placeholder: say(c)("office.card.changes.placeholder") }],
+  fields: [
+    {
+      key: "changes_request",
+      label: say(c)("office.card.changes.label"),
+      type: "multiline",
+      required: true,
+      placeholder: say(c)("office.card.changes.placeholder"),
+    },
+  ],
 });
 /** The free-text Provide info form in the job's language. */
-const infoSchema = (locale?: Locale): TInputSchema => ({ fields: [{ key: "info", label: words(locale)("office.card.info.label"), type: "multiline", required: true }] });
+const infoSchema = (locale?: Locale): TInputSchema => ({
+  fields: [{ key: "info", label: words(locale)("office.card.info.label"), type: "multiline", required: true }],
+});
 
 export function askButton(c: CardContext, prompt: string, n = ""): TCardButton {
-  return { button_id: bid(c, `askchat${n}`), label: say(c)("office.card.button.ask"), style: "secondary", action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt } };
+  return {
+    button_id: bid(c, `askchat${n}`),
+    label: say(c)("office.card.button.ask"),
+    style: "secondary",
+    action: { type: "chat.ask", job_id: c.job_id, prompt_text: prompt },
+  };
 }
 
 function formalizeButtons(c: CardContext): TCardButton[] {
   return [
-    { button_id: bid(c, "approve"), label: say(c)("office.card.button.approve"), style: "primary", action: { type: "job.approve", job_id: c.job_id } },
+    {
+      button_id: bid(c, "approve"),
+      label: say(c)("office.card.button.approve"),
+      style: "primary",
+      action: { type: "job.approve", job_id: c.job_id },
+    },
     {
       button_id: bid(c, "reject"),
       label: say(c)("office.card.button.reject"),
@@ -110,14 +138,24 @@ export function trackingButtons(c: CardContext, inputSchema: TInputSchema = info
 
 /** While work runs (the Job Drawer's in_progress set): Got it / Dispute / Cancel / Ask in chat. */
 export function progressButtons(c: CardContext): TCardButton[] {
-  return [ackButton(c), disputeButton(c), cancelButton(c), askButton(c, say(c)("office.card.ask.assume", { title: c.title }))];
+  return [
+    ackButton(c),
+    disputeButton(c),
+    cancelButton(c),
+    askButton(c, say(c)("office.card.ask.assume", { title: c.title })),
+  ];
 }
 
 /** A retryable failure: Got it / Retry now / Switch to X / Dispute / Cancel. */
 export function retryButtons(c: CardContext, switchTo: { value: string; label: string }): TCardButton[] {
   return [
     ackButton(c),
-    { button_id: bid(c, "retry_now"), label: say(c)("office.card.button.retryNow"), style: "secondary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: bid(c, "retry_now"),
+      label: say(c)("office.card.button.retryNow"),
+      style: "secondary",
+      action: { type: "job.retry", job_id: c.job_id },
+    },
     {
       button_id: bid(c, "switch_tool"),
       label: say(c)("office.card.button.switchTo", { label: switchTo.label }),
@@ -153,7 +191,12 @@ export function authButtons(c: CardContext, switchTo: { value: string; label: st
 /** A booked meeting that was emailed (and not cancelled) can be moved or cancelled from its finished card. */
 export function completedButtons(c: CardContext, opts: { changeable?: boolean } = {}): TCardButton[] {
   return [
-    { button_id: bid(c, "accept"), label: say(c)("office.card.button.accept"), style: "primary", action: { type: "job.ack", job_id: c.job_id } },
+    {
+      button_id: bid(c, "accept"),
+      label: say(c)("office.card.button.accept"),
+      style: "primary",
+      action: { type: "job.ack", job_id: c.job_id },
+    },
     disputeButton(c, say(c)("office.card.confirm.dispute.outcome")),
     {
       button_id: bid(c, "followup"),
@@ -202,7 +245,15 @@ function meetingChangeButtons(c: CardContext): TCardButton[] {
         job_id: c.job_id,
         change: "move",
         input_schema: {
-          fields: [{ key: "time_window", label: t("office.change.form.time"), type: "string", required: true, placeholder: t("office.change.form.placeholder") }],
+          fields: [
+            {
+              key: "time_window",
+              label: t("office.change.form.time"),
+              type: "string",
+              required: true,
+              placeholder: t("office.change.form.placeholder"),
+            },
+          ],
         },
       },
     },
@@ -219,7 +270,12 @@ function meetingChangeButtons(c: CardContext): TCardButton[] {
 /** The failed-state set: Try later / Switch tool / Cancel / Ask in chat. */
 export function failedButtons(c: CardContext, switchTo: { value: string; label: string }): TCardButton[] {
   return [
-    { button_id: bid(c, "try_later"), label: say(c)("office.card.button.tryLater"), style: "primary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: bid(c, "try_later"),
+      label: say(c)("office.card.button.tryLater"),
+      style: "primary",
+      action: { type: "job.retry", job_id: c.job_id },
+    },
     {
       button_id: bid(c, "switch_tool"),
       label: say(c)("office.card.button.switchTool"),

@@ -40,7 +40,12 @@ export interface ContextBuilder {
    * conversation where the agent and that person are both members, a direct chat first.
    * Undefined when nobody fits.
    */
-  handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string): { person: EntityProfile; conversation_id: string } | undefined;
+  handoffTarget(
+    tenantId: string,
+    senderId: string,
+    agentId: string,
+    name?: string,
+  ): { person: EntityProfile; conversation_id: string } | undefined;
   frame(input: {
     tenant_id: string;
     conversation_id: string;
@@ -61,7 +66,16 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     if (registered) return registered;
     // Entities known to the ledger's own fold without a registration event (e.g. a workspace owner).
     const f = ledger.facts.entity(tenantId, entityId);
-    return f ? { entity_id: entityId, actor_type: f.actor_type, display_name: f.display_name, roles: f.roles, capabilities: [], allowed_tools: f.allowed_tools ?? [] } : undefined;
+    return f
+      ? {
+          entity_id: entityId,
+          actor_type: f.actor_type,
+          display_name: f.display_name,
+          roles: f.roles,
+          capabilities: [],
+          allowed_tools: f.allowed_tools ?? [],
+        }
+      : undefined;
   };
 
   function handoffTarget(tenantId: string, senderId: string, agentId: string, name?: string) {
@@ -69,11 +83,17 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     const people = view
       .entities(tenantId)
       .filter((p) => p.actor_type === "human" && p.roles.some((r) => r === "job_approver" || r === "admin"))
-      .filter((p) => (wanted ? p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted : p.entity_id !== senderId))
+      .filter((p) =>
+        wanted
+          ? p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted
+          : p.entity_id !== senderId,
+      )
       // Named, the asker may be their own target (an approver keeping the work as a to-do); unnamed, never.
       .sort((a, b) => Number(a.entity_id === senderId) - Number(b.entity_id === senderId));
     for (const person of people) {
-      const shared = view.conversationsOf(tenantId, person.entity_id).filter((c) => view.participants(tenantId, c).includes(agentId));
+      const shared = view
+        .conversationsOf(tenantId, person.entity_id)
+        .filter((c) => view.participants(tenantId, c).includes(agentId));
       const direct = shared.find((c) => view.participants(tenantId, c).length === 2);
       const conversation_id = direct ?? shared[0];
       if (conversation_id) return { person, conversation_id };
@@ -94,12 +114,20 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
    * Untrusted material the model may read as data: the last few chat messages (people's and
    * agents' words) and the latest tool outcomes of this conversation's jobs.
    */
-  function documentsFor(tenantId: string, conversationId: string, jobs: readonly JobSummary[]): NonNullable<PlanFrame["documents"]> {
+  function documentsFor(
+    tenantId: string,
+    conversationId: string,
+    jobs: readonly JobSummary[],
+  ): NonNullable<PlanFrame["documents"]> {
     const docs: NonNullable<PlanFrame["documents"]> = [];
     // The newest text is the message being answered; it is the frame's `text`, not a document.
     for (const m of view.recentTexts(tenantId, conversationId).slice(-(RECENT_MESSAGES + 1), -1)) {
       const who = profile(tenantId, m.entity_id)?.display_name ?? m.entity_id;
-      docs.push({ doc_id: `msg_${m.event_id}`.slice(0, 128), kind: "chat_message", text: `${who}: ${m.text}`.slice(0, 1000) });
+      docs.push({
+        doc_id: `msg_${m.event_id}`.slice(0, 128),
+        kind: "chat_message",
+        text: `${who}: ${m.text}`.slice(0, 1000),
+      });
     }
     for (const j of jobs) {
       const last = j.last_tool;
@@ -107,7 +135,10 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
       docs.push({
         doc_id: `tool_${last.tool_call_id}`.slice(0, 128),
         kind: "tool_output",
-        text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(0, 1000),
+        text: `${j.title}: ${last.tool_name} ${last.status ?? "called"}${last.error_code ? ` (${last.error_code})` : ""}`.slice(
+          0,
+          1000,
+        ),
       });
     }
     return docs.slice(-MAX_DOCUMENTS);
@@ -145,11 +176,17 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
         .filter((p): p is EntityProfile => p?.actor_type === "agent");
       if (agents.length <= 1) return agents[0];
       const lower = text.toLowerCase();
-      const named = agents.find((a) => lower.includes(a.display_name.toLowerCase()) || lower.includes(`@${a.display_name.split(/\s+/)[0]!.toLowerCase()}`));
+      const named = agents.find(
+        (a) =>
+          lower.includes(a.display_name.toLowerCase()) ||
+          lower.includes(`@${a.display_name.split(/\s+/)[0]!.toLowerCase()}`),
+      );
       return named ?? agents[0];
     },
     frame(input) {
-      const jobs = conversationJobs(input.tenant_id, input.conversation_id).filter((j) => j.owner_entity_id === input.agent.entity_id);
+      const jobs = conversationJobs(input.tenant_id, input.conversation_id).filter(
+        (j) => j.owner_entity_id === input.agent.entity_id,
+      );
       const open = jobs.filter((j) => isOpenState(j.state));
       // The default target: the one job waiting on input, else the one open job, else none.
       const waiting = open.filter((j) => j.state === "waiting_input");
@@ -174,7 +211,12 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
         },
         sender: { entity_id: input.sender.entity_id, display_name: input.sender.display_name },
         text: input.text,
-        jobs: [...open, ...closed].map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id })),
+        jobs: [...open, ...closed].map((j) => ({
+          job_id: j.job_id,
+          title: j.title,
+          state: j.state,
+          conversation_id: j.conversation_id,
+        })),
         ...(target ? { default_job_id: target.job_id, focus_job_id: target.job_id } : {}),
         documents: documentsFor(input.tenant_id, input.conversation_id, jobs),
       };

@@ -47,7 +47,15 @@ export function createEmitter(deps: {
    * The policy pack refused an event Office wrote on its own (an agent's or the system's, not a
    * person's click): always a bug in Office, told at error level with the refusal and the batch.
    */
-  onOwnRefusal?: (details: { code: string; message: string; policy_id?: unknown; event_type?: string; event_types: string[]; tenant_id: string; job_id?: string }) => void;
+  onOwnRefusal?: (details: {
+    code: string;
+    message: string;
+    policy_id?: unknown;
+    event_type?: string;
+    event_types: string[];
+    tenant_id: string;
+    job_id?: string;
+  }) => void;
 }): Emitter {
   return {
     async emit(ctx, drafts, opts) {
@@ -79,7 +87,10 @@ export function createEmitter(deps: {
       const extra = opts?.withinCommit;
       const withinCommit = answered && extra ? (r: TAppendResponse) => (answered(), extra(r)) : (extra ?? answered);
       try {
-        const res = await deps.ledger.append({ tenant_id: ctx.tenant_id, events }, withinCommit ? { withinCommit } : undefined);
+        const res = await deps.ledger.append(
+          { tenant_id: ctx.tenant_id, events },
+          withinCommit ? { withinCommit } : undefined,
+        );
         return res.accepted_event_ids;
       } catch (err) {
         const policyId = err instanceof AppError ? err.details?.policy_id : undefined;

@@ -15,12 +15,19 @@ import { words } from "./speak.js";
  * the job's state allows it, and the input fits the card's form.
  */
 
-function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
+function findButton(
+  job: JobView,
+  req: Pick<TJobActionRequest, "card_id" | "button_id" | "action">,
+): { card: TJobCard; button: TCardButton } {
   const card = job.cards.get(req.card_id);
-  if (!card) throw new AppError("INVALID_PROVENANCE", "That card does not belong to this job.", { card_id: req.card_id });
+  if (!card)
+    throw new AppError("INVALID_PROVENANCE", "That card does not belong to this job.", { card_id: req.card_id });
   const button = card.buttons.find((b) => b.button_id === req.button_id);
   if (!button || button.action.type !== req.action.type) {
-    throw new AppError("INVALID_PROVENANCE", "That button was not offered on this card.", { card_id: req.card_id, button_id: req.button_id });
+    throw new AppError("INVALID_PROVENANCE", "That button was not offered on this card.", {
+      card_id: req.card_id,
+      button_id: req.button_id,
+    });
   }
   return { card, button };
 }
@@ -32,31 +39,49 @@ function findButton(job: JobView, req: Pick<TJobActionRequest, "card_id" | "butt
  */
 export function checkClicker(roles: readonly string[], actionType: string, label: string): void {
   if (!mayClick(roles, actionType)) {
-    throw new AppError("UNAUTHORIZED_ACTION", `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`, {
-      action: actionType,
-      needs_role: "job_approver",
-    });
+    throw new AppError(
+      "UNAUTHORIZED_ACTION",
+      `Only an approver or an admin of this workspace can ${label.toLowerCase()} a job.`,
+      {
+        action: actionType,
+        needs_role: "job_approver",
+      },
+    );
   }
 }
 
 /** The request names a job of this tenant and conversation (NOT_FOUND, JOB_CONVERSATION_MISMATCH). */
-export function checkAddress(job: JobView | null, req: Pick<TJobActionRequest, "tenant_id" | "conversation_id" | "job_id" | "action">): asserts job is JobView {
+export function checkAddress(
+  job: JobView | null,
+  req: Pick<TJobActionRequest, "tenant_id" | "conversation_id" | "job_id" | "action">,
+): asserts job is JobView {
   if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
-  if (job.conversation_id !== req.conversation_id) throw new AppError("JOB_CONVERSATION_MISMATCH", "That job belongs to another conversation.", { job_id: req.job_id });
-  if (req.action.job_id !== undefined && req.action.job_id !== req.job_id) throw new AppError("VALIDATION_ERROR", "action.job_id must match job_id.", { field: "action.job_id" });
+  if (job.conversation_id !== req.conversation_id)
+    throw new AppError("JOB_CONVERSATION_MISMATCH", "That job belongs to another conversation.", {
+      job_id: req.job_id,
+    });
+  if (req.action.job_id !== undefined && req.action.job_id !== req.job_id)
+    throw new AppError("VALIDATION_ERROR", "action.job_id must match job_id.", { field: "action.job_id" });
 }
 
 /**
  * The click against the job's own history: the button was offered on one of its cards, the
  * job's state accepts the action, and the card is the job's latest (a newer card overtakes it).
  */
-export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id" | "button_id" | "action">): { card: TJobCard; button: TCardButton } {
+export function checkClick(
+  job: JobView,
+  click: Pick<TJobActionRequest, "card_id" | "button_id" | "action">,
+): { card: TJobCard; button: TCardButton } {
   const found = findButton(job, click);
   if (!isActionAllowed(job.state, click.action.type)) {
-    throw new AppError("ILLEGAL_JOB_TRANSITION", `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`, {
-      state: job.state,
-      action: click.action.type,
-    });
+    throw new AppError(
+      "ILLEGAL_JOB_TRANSITION",
+      `“${found.button.label}” is not possible while the job is ${job.state.replace("_", " ")}.`,
+      {
+        state: job.state,
+        action: click.action.type,
+      },
+    );
   }
   // A stale proposal cannot be approved once a newer one replaced it.
   if (found.card.card_type === "job.formalize" && job.latest["job.formalize"]?.card_id !== found.card.card_id) {
@@ -65,21 +90,31 @@ export function checkClick(job: JobView, click: Pick<TJobActionRequest, "card_id
   // Only the job's latest card acts for it (see the kernel's `summarize`); an earlier card is
   // overtaken and inert. "Ask in chat" only asks, so it works from any card.
   if (click.action.type !== "chat.ask" && job.last_card_id !== undefined && job.last_card_id !== found.card.card_id) {
-    throw new AppError("INVALID_PROVENANCE", "That card was overtaken by a newer one; its buttons no longer act on the job.", {
-      card_id: click.card_id,
-      latest_card_id: job.last_card_id,
-    });
+    throw new AppError(
+      "INVALID_PROVENANCE",
+      "That card was overtaken by a newer one; its buttons no longer act on the job.",
+      {
+        card_id: click.card_id,
+        latest_card_id: job.last_card_id,
+      },
+    );
   }
   return found;
 }
 
 function schemaOf(button: TCardButton): TInputSchema | undefined {
   const a = button.action;
-  return a.type === "job.provide_input" || a.type === "job.request_changes" || a.type === "job.follow_up" ? a.input_schema : undefined;
+  return a.type === "job.provide_input" || a.type === "job.request_changes" || a.type === "job.follow_up"
+    ? a.input_schema
+    : undefined;
 }
 
 /** Field errors of an input against a card's form; empty when it is fine. */
-export function validateInput(button: TCardButton, input: Record<string, unknown> | undefined, locale?: string): Record<string, string> {
+export function validateInput(
+  button: TCardButton,
+  input: Record<string, unknown> | undefined,
+  locale?: string,
+): Record<string, string> {
   const t = words(locale);
   const errors: Record<string, string> = {};
   const schema = schemaOf(button);
@@ -97,16 +132,21 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
       if (f.required) errors[f.key] = t("office.form.error.required", { label: f.label });
       continue;
     }
-    if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v))) errors[f.key] = t("office.form.error.number", { label: f.label });
-    else if (f.type === "boolean" && typeof v !== "boolean") errors[f.key] = t("office.form.error.boolean", { label: f.label });
+    if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v)))
+      errors[f.key] = t("office.form.error.number", { label: f.label });
+    else if (f.type === "boolean" && typeof v !== "boolean")
+      errors[f.key] = t("office.form.error.boolean", { label: f.label });
     else if (f.type === "select" && !f.options?.some((o) => o.value === v))
       errors[f.key] = t("office.form.error.select", { options: f.options?.map((o) => o.label).join(", ") ?? "" });
-    else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string") errors[f.key] = t("office.form.error.text", { label: f.label });
+    else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string")
+      errors[f.key] = t("office.form.error.text", { label: f.label });
     else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = t("office.form.error.email");
     else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = t("office.form.error.timezone");
     // Portuguese time words are understood from anyone, as in the chat.
-    else if (f.key === "time_window" && !mentionsTime(String(v), locale) && !mentionsTime(String(v), "pt")) errors[f.key] = t("office.form.error.timeWindow");
-    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = t("office.form.error.meetingUrl");
+    else if (f.key === "time_window" && !mentionsTime(String(v), locale) && !mentionsTime(String(v), "pt"))
+      errors[f.key] = t("office.form.error.timeWindow");
+    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim()))
+      errors[f.key] = t("office.form.error.meetingUrl");
   }
   // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.
   if (
@@ -124,5 +164,8 @@ export function validateInput(button: TCardButton, input: Record<string, unknown
 
 export function invalidInputError(errors: Record<string, string>, extra: Record<string, unknown> = {}): AppError {
   const first = Object.entries(errors)[0];
-  return new AppError("INVALID_INPUT", first ? `${first[0]}: ${first[1]}` : "Invalid input.", { fields: errors, ...extra });
+  return new AppError("INVALID_INPUT", first ? `${first[0]}: ${first[1]}` : "Invalid input.", {
+    fields: errors,
+    ...extra,
+  });
 }

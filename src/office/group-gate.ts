@@ -11,16 +11,26 @@ import type { ContextBuilder, EntityProfile } from "./context-builder.js";
  * Everything is read from what the ledger recorded: the message's event, the agent's messages,
  * the job's latest Tracking card.
  */
-export type GroupVerdict = { agent: EntityProfile; why: "one_person" | "mentioned" | "replied_to" | "own_job" } | { agent: undefined; why: "no_agent" | "not_addressed" };
+export type GroupVerdict =
+  | { agent: EntityProfile; why: "one_person" | "mentioned" | "replied_to" | "own_job" }
+  | { agent: undefined; why: "no_agent" | "not_addressed" };
 
 export function whoAnswers(
-  context: Pick<ContextBuilder, "participants" | "profile" | "answeringAgent" | "conversationJobs" | "job" | "agentAuthorOf">,
-  req: Pick<TIngestMessageRequest, "tenant_id" | "conversation_id" | "actor_entity_id" | "body_text" | "mentions" | "reply_to_message_id">,
+  context: Pick<
+    ContextBuilder,
+    "participants" | "profile" | "answeringAgent" | "conversationJobs" | "job" | "agentAuthorOf"
+  >,
+  req: Pick<
+    TIngestMessageRequest,
+    "tenant_id" | "conversation_id" | "actor_entity_id" | "body_text" | "mentions" | "reply_to_message_id"
+  >,
 ): GroupVerdict {
   const t = req.tenant_id;
   const members = context.participants(t, req.conversation_id).map((id) => context.profile(t, id));
   const people = members.filter((m) => m?.actor_type === "human").length;
-  const agents = members.filter((m): m is EntityProfile => m?.actor_type === "agent" && m.entity_id !== req.actor_entity_id);
+  const agents = members.filter(
+    (m): m is EntityProfile => m?.actor_type === "agent" && m.entity_id !== req.actor_entity_id,
+  );
   if (agents.length === 0) return { agent: undefined, why: "no_agent" };
   if (people <= 1) {
     const agent = context.answeringAgent(t, req.conversation_id, req.body_text, req.actor_entity_id);
@@ -35,7 +45,8 @@ export function whoAnswers(
   if (typed) return { agent: typed, why: "mentioned" };
   const repliedTo = req.reply_to_message_id ? byId(context.agentAuthorOf(t, req.reply_to_message_id)) : undefined;
   if (repliedTo) return { agent: repliedTo, why: "replied_to" };
-  for (const a of agents) if (waitsOn(context, t, req.conversation_id, a.entity_id, req.actor_entity_id)) return { agent: a, why: "own_job" };
+  for (const a of agents)
+    if (waitsOn(context, t, req.conversation_id, a.entity_id, req.actor_entity_id)) return { agent: a, why: "own_job" };
   return { agent: undefined, why: "not_addressed" };
 }
 
@@ -55,7 +66,13 @@ function typedMention(text: string, name: string): boolean {
 }
 
 /** One of the agent's jobs here waits for input, and its latest Tracking card waits on this person (or names nobody and this person asked for it). */
-function waitsOn(context: Pick<ContextBuilder, "conversationJobs" | "job">, t: string, conversationId: string, agentId: string, personId: string): boolean {
+function waitsOn(
+  context: Pick<ContextBuilder, "conversationJobs" | "job">,
+  t: string,
+  conversationId: string,
+  agentId: string,
+  personId: string,
+): boolean {
   for (const summary of context.conversationJobs(t, conversationId)) {
     if (summary.owner_entity_id !== agentId || summary.state !== "waiting_input") continue;
     const job = context.job(t, summary.job_id);
@@ -63,7 +80,8 @@ function waitsOn(context: Pick<ContextBuilder, "conversationJobs" | "job">, t: s
     const tracking = job.latest["job.tracking"];
     const waiting = tracking?.card_type === "job.tracking" ? (tracking.progress.waiting_on ?? []) : [];
     if (waiting.some((w) => w.entity_id === personId)) return true;
-    if (waiting.length === 0 && (job.slots.requested_by === personId || job.approvals.some((a) => a.by === personId))) return true;
+    if (waiting.length === 0 && (job.slots.requested_by === personId || job.approvals.some((a) => a.by === personId)))
+      return true;
   }
   return false;
 }

@@ -78,7 +78,8 @@ export function createInbox(deps: {
   function accept(work: InboxWork): void {
     const eventId = eventIdOf(work);
     const tenantId = work.request.tenant_id;
-    const conversationId = "conversation_id" in work.request && work.request.conversation_id ? work.request.conversation_id : "";
+    const conversationId =
+      "conversation_id" in work.request && work.request.conversation_id ? work.request.conversation_id : "";
     orm
       .insert(officeInbox)
       .values({
@@ -111,7 +112,12 @@ export function createInbox(deps: {
   /** Starts the rows accepted since the last kick, oldest first. */
   function kick(): void {
     if (stopped) return;
-    for (const row of orm.select().from(officeInbox).where(gt(officeInbox.id, seen)).orderBy(asc(officeInbox.id)).all()) {
+    for (const row of orm
+      .select()
+      .from(officeInbox)
+      .where(gt(officeInbox.id, seen))
+      .orderBy(asc(officeInbox.id))
+      .all()) {
       seen = Math.max(seen, row.id);
       if (!running.has(row.id)) start(row);
     }
@@ -138,7 +144,8 @@ export function createInbox(deps: {
     if (chainKey) chains.set(chainKey, p);
   }
 
-  const where = (row: typeof officeInbox.$inferSelect) => and(eq(officeInbox.tenantId, row.tenantId), eq(officeInbox.eventId, row.eventId));
+  const where = (row: typeof officeInbox.$inferSelect) =>
+    and(eq(officeInbox.tenantId, row.tenantId), eq(officeInbox.eventId, row.eventId));
 
   /** Deletes the row (answered, nothing to say, or refused). A failure here leaves it for a rerun, which is safe: nothing was written for it. */
   function finish(row: typeof officeInbox.$inferSelect): void {
@@ -170,7 +177,9 @@ export function createInbox(deps: {
         return;
       }
       const storage =
-        isStorageError(e) || isStorageError((e as { cause?: unknown } | null)?.cause) || (e instanceof AppError && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE"));
+        isStorageError(e) ||
+        isStorageError((e as { cause?: unknown } | null)?.cause) ||
+        (e instanceof AppError && (e.code === "STORAGE_FULL" || e.code === "STORAGE_UNAVAILABLE"));
       const attempts = row.attempts + 1;
       if (!storage && attempts >= MAX_ATTEMPTS) {
         deps.onError(e, "inbox.gave_up");
@@ -244,7 +253,10 @@ export function createInbox(deps: {
       retryTimers.clear();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)));
-      const done = await Promise.race([Promise.allSettled([...running.values()]).then(() => "done" as const), deadline]);
+      const done = await Promise.race([
+        Promise.allSettled([...running.values()]).then(() => "done" as const),
+        deadline,
+      ]);
       clearTimeout(timer);
       return { drained: done === "done", left: running.size };
     },

@@ -74,15 +74,24 @@ export function createIngest(deps: {
   async function toolCommand(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext) {
     const tools = deps.mcpTools?.() ?? [];
     const t = words(pickLocale(sender.locale, deps.defaultLocale));
-    const reply = (text: string) => deps.emit(ec, [engine.textDraft(agent.entity_id, engine.sanitizeText(req.tenant_id, text).text)]);
-    if (/^\/tools\b/.test(req.body_text.trim())) return { ids: await reply(toolsReply(agent, tools, t)), notes: "Listed tools" };
+    const reply = (text: string) =>
+      deps.emit(ec, [engine.textDraft(agent.entity_id, engine.sanitizeText(req.tenant_id, text).text)]);
+    if (/^\/tools\b/.test(req.body_text.trim()))
+      return { ids: await reply(toolsReply(agent, tools, t)), notes: "Listed tools" };
     const run = checkRun(agent, tools, req.body_text, t);
     if (!run.ok) return { ids: await reply(run.reply), notes: "Tool not run" };
     return openTool(req, sender, agent, run.tool, run.args, ec);
   }
 
   /** A checked call becomes a tool job: the exact arguments to the vault, their scrubbed preview to the ledger. */
-  async function openTool(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, tool: McpToolInfo, args: Record<string, unknown>, ec: EmitContext) {
+  async function openTool(
+    req: TIngestMessageRequest,
+    sender: EntityProfile,
+    agent: EntityProfile,
+    tool: McpToolInfo,
+    args: Record<string, unknown>,
+    ec: EmitContext,
+  ) {
     const ref = engine.vaultText(req.tenant_id, JSON.stringify(args));
     const lang = pickLocale(sender.locale, deps.defaultLocale);
     // The tool's own title and description are the server's words, quoted as they come.
@@ -100,7 +109,11 @@ export function createIngest(deps: {
       ...localeSlot(lang),
     };
     const at = { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id };
-    const r = await engine.open(agent, { type: "open_tool_job", at, spec, by: { entity_id: sender.entity_id, actor_type: "human" } }, ec);
+    const r = await engine.open(
+      agent,
+      { type: "open_tool_job", at, spec, by: { entity_id: sender.entity_id, actor_type: "human" } },
+      ec,
+    );
     return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
   }
 
@@ -108,7 +121,9 @@ export function createIngest(deps: {
   function planTools(agent: EntityProfile): PlanTool[] {
     return (deps.mcpTools?.() ?? []).flatMap((t) => {
       const mode = agent.tool_modes?.[t.name];
-      return mode === "auto" || mode === "approve" ? [{ name: t.name, description: t.description.slice(0, 1_000), input_schema: t.inputSchema, mode }] : [];
+      return mode === "auto" || mode === "approve"
+        ? [{ name: t.name, description: t.description.slice(0, 1_000), input_schema: t.inputSchema, mode }]
+        : [];
     });
   }
 
@@ -137,7 +152,9 @@ export function createIngest(deps: {
     const sender = context.profile(req.tenant_id, req.actor_entity_id);
     if (!sender) throw new AppError("NOT_FOUND", "Unknown sender.", { actor_entity_id: req.actor_entity_id });
     if (!deps.ledger.facts.isMember(req.tenant_id, req.conversation_id, req.actor_entity_id)) {
-      throw new AppError("NOT_A_MEMBER", "The sender is not in this conversation.", { conversation_id: req.conversation_id });
+      throw new AppError("NOT_A_MEMBER", "The sender is not in this conversation.", {
+        conversation_id: req.conversation_id,
+      });
     }
     // Agents do not answer agents: it would let two agents talk to each other forever.
     if (sender.actor_type === "agent") return { ids: [], notes: "Sender is an agent; no reply" };
@@ -145,26 +162,47 @@ export function createIngest(deps: {
     const handOver = parseHandOver(req.body_text);
     // A hand-over names a job, so in a group it is for that job's agent without a mention.
     const agent =
-      verdict.agent ?? (handOver && verdict.why === "not_addressed" ? context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id) : undefined);
-    if (!agent) return { ids: [], notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed" };
+      verdict.agent ??
+      (handOver && verdict.why === "not_addressed"
+        ? context.answeringAgent(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id)
+        : undefined);
+    if (!agent)
+      return {
+        ids: [],
+        notes: verdict.why === "no_agent" ? "No agent in this conversation" : "Between people; no agent was addressed",
+      };
     // An admin paused (or removed) it: it answers nothing, proposes nothing, runs nothing.
-    if (agent.paused || agent.status) return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
+    if (agent.paused || agent.status)
+      return { ids: [], notes: `${agent.display_name} is ${agent.status ?? "paused"}; no reply` };
     // "@Office Scheduler please order paper" means what "please order paper" means in a direct chat.
     req = { ...req, body_text: withoutLeadingMention(req.body_text, agent.display_name) };
     const change = handOver ? null : parseMeetingChange(req.body_text);
     if (change) {
-      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-      const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
+      const cause0 =
+        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const ec0: EmitContext = {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: req.conversation_id,
+        ...(cause0 ? { causation_id: cause0 } : {}),
+      };
       return changeMeeting(req, agent, ec0, change, words(pickLocale(sender.locale, deps.defaultLocale)));
     }
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
-      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-      const ec0: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause0 ? { causation_id: cause0 } : {}) };
+      const cause0 =
+        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const ec0: EmitContext = {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: req.conversation_id,
+        ...(cause0 ? { causation_id: cause0 } : {}),
+      };
       return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, sender, agent, ec0, why!);
     }
     if (isToolCommand(req.body_text)) {
-      const cause0 = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+      const cause0 =
+        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
       return toolCommand(req, sender, agent, {
         tenant_id: req.tenant_id,
         trace_id: req.trace_id,
@@ -197,12 +235,21 @@ export function createIngest(deps: {
     if (decision.type === "propose_job" && !(decision.kind === "schedule_meeting" && mayUse(agent, CALENDAR_TOOL))) {
       decision = { type: "decline_work", request: decision.title };
     }
-    if ((decision.type === "continue_job" || ("job_id" in decision && decision.job_id)) && !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)) {
+    if (
+      (decision.type === "continue_job" || ("job_id" in decision && decision.job_id)) &&
+      !frame.jobs.some((j) => j.job_id === (decision as { job_id?: string }).job_id)
+    ) {
       decision = { type: "request_input", question: t("office.ingest.whichJob") };
     }
     // Caused by the person's message: named by the gateway, else their latest message here.
-    const cause = req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-    const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
+    const cause =
+      req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+    const ec: EmitContext = {
+      tenant_id: req.tenant_id,
+      trace_id: req.trace_id,
+      conversation_id: req.conversation_id,
+      ...(cause ? { causation_id: cause } : {}),
+    };
     const A = agent.entity_id;
 
     // Structured extras (ActionSummary, surfaces, render, citations, choices) ride on the agent's
@@ -217,7 +264,15 @@ export function createIngest(deps: {
     const summary = decision.llm?.action_summary;
     const withSummary = async (r: { ids: string[]; notes: string; job_id?: string }) =>
       summary
-        ? { ...r, ids: [...r.ids, ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [say(summary.text.slice(0, 500), summary.job_id)]))] }
+        ? {
+            ...r,
+            ids: [
+              ...r.ids,
+              ...(await deps.emit({ ...ec, ...(r.ids.length ? { causation_id: r.ids.at(-1)! } : {}) }, [
+                say(summary.text.slice(0, 500), summary.job_id),
+              ])),
+            ],
+          }
         : r;
 
     switch (decision.type) {
@@ -225,10 +280,18 @@ export function createIngest(deps: {
         // A click-equivalent goes through the same gate as a click: it must match a button
         // offered on the job's latest card, and it is written as the person who asked.
         const job = context.job(req.tenant_id, decision.job_id);
-        const cards = job ? [job.latest["job.finished"], job.latest["job.tracking"], job.latest["job.formalize"]].filter((c) => c !== undefined) : [];
+        const cards = job
+          ? [job.latest["job.finished"], job.latest["job.tracking"], job.latest["job.formalize"]].filter(
+              (c) => c !== undefined,
+            )
+          : [];
         const latest = cards.sort((a, b) => b!.created_at.localeCompare(a!.created_at))[0];
         const button = latest?.buttons.find((b) => b.action.type === decision.action);
-        if (!job || !latest || !button) return { ids: await deps.emit(ec, [engine.textDraft(A, t("office.ingest.notPossible"), decision.job_id)]), notes: "Action not offered" };
+        if (!job || !latest || !button)
+          return {
+            ids: await deps.emit(ec, [engine.textDraft(A, t("office.ingest.notPossible"), decision.job_id)]),
+            notes: "Action not offered",
+          };
         const r = await deps.handleClick({
           tenant_id: req.tenant_id,
           trace_id: req.trace_id,
@@ -250,7 +313,14 @@ export function createIngest(deps: {
         const problems = tool ? checkArguments(tool.inputSchema, decision.args) : ["unknown tool"];
         if (!tool || (mode !== "auto" && mode !== "approve") || problems.length) {
           return {
-            ids: await deps.emit(ec, [say(t("office.ingest.cannotRun", { tool: decision.tool, problems: problems.join("; ") || t("office.ingest.notAllowed") }))]),
+            ids: await deps.emit(ec, [
+              say(
+                t("office.ingest.cannotRun", {
+                  tool: decision.tool,
+                  problems: problems.join("; ") || t("office.ingest.notAllowed"),
+                }),
+              ),
+            ]),
             notes: "Tool not run",
           };
         }
@@ -261,29 +331,43 @@ export function createIngest(deps: {
       case "request_input":
         return { ids: await deps.emit(ec, [say(decision.question, decision.job_id)]), notes: "Asked a question" };
       case "escalate":
-        return { ids: await deps.emit(ec, [say(t("office.ingest.escalate", { reason: decision.reason }), decision.job_id)]), notes: "Escalated" };
+        return {
+          ids: await deps.emit(ec, [say(t("office.ingest.escalate", { reason: decision.reason }), decision.job_id)]),
+          notes: "Escalated",
+        };
       case "decline_work": {
         const request = scrub(decision.request);
         // Another approver or admin, else (the asker approves work themselves) a to-do job for the asker.
-        const target = context.handoffTarget(req.tenant_id, sender.entity_id, A) ?? context.handoffTarget(req.tenant_id, sender.entity_id, A, sender.display_name);
+        const target =
+          context.handoffTarget(req.tenant_id, sender.entity_id, A) ??
+          context.handoffTarget(req.tenant_id, sender.entity_id, A, sender.display_name);
         const toSelf = target?.person.entity_id === sender.entity_id;
         const reply = say(copy.declineWork(agent, request, target?.person.display_name, t, toSelf), undefined, false);
         const choices = target
           ? [
               // The choice sends its words as the person's message: in their language, read back by the planner.
               {
-                label: toSelf ? t("office.ingest.todoForMe") : t("office.ingest.handTo", { person: target.person.display_name }),
+                label: toSelf
+                  ? t("office.ingest.todoForMe")
+                  : t("office.ingest.handTo", { person: target.person.display_name }),
                 token: t("office.more.handToToken", { person: target.person.display_name, request }),
               },
               { label: t("office.ingest.noThanks"), token: t("office.ingest.noThanks") },
             ]
           : [];
-        return { ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]), notes: "Declined work no tool can do" };
+        return {
+          ids: await deps.emit(ec, [choices.length ? { ...reply, payload: { ...reply.payload, choices } } : reply]),
+          notes: "Declined work no tool can do",
+        };
       }
       case "handoff": {
         const request = scrub(decision.request);
         const target = context.handoffTarget(req.tenant_id, sender.entity_id, A, decision.to_name);
-        if (!target) return { ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name, t))]), notes: "Nobody to hand it to" };
+        if (!target)
+          return {
+            ids: await deps.emit(ec, [say(copy.noHandoffTarget(decision.to_name, t))]),
+            notes: "Nobody to hand it to",
+          };
         // The job is opened in the person's chat with the agent first; the reply here is built
         // from the job it created, so it never says "handed over" for something not written.
         const p = await engine.open(
@@ -298,35 +382,61 @@ export function createIngest(deps: {
               slots: { requested_by: sender.entity_id, request },
             },
           },
-          { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: target.conversation_id, ...(cause ? { causation_id: cause } : {}) },
+          {
+            tenant_id: req.tenant_id,
+            trace_id: req.trace_id,
+            conversation_id: target.conversation_id,
+            ...(cause ? { causation_id: cause } : {}),
+          },
         );
         const made = p.ids;
         const created = context.job(req.tenant_id, p.job_id);
         if (!created) return { ids: made, notes: "Handoff not recorded" };
-        const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [say(copy.handedOff(target.person.display_name, created.title, t), undefined, false)]);
+        const ids = await deps.emit({ ...ec, causation_id: made[0]! }, [
+          say(copy.handedOff(target.person.display_name, created.title, t), undefined, false),
+        ]);
         return { ids: [...made, ...ids], notes: "Handed to a person", job_id: p.job_id };
       }
       case "propose_job": {
         // Who asked is recorded with the job: the invite lists them too once their address is known.
         // A meeting is in the asker's zone unless they named one.
-        const zone = decision.kind === "schedule_meeting" && !decision.slots.timezone && sender.time_zone ? { timezone: sender.time_zone } : {};
+        const zone =
+          decision.kind === "schedule_meeting" && !decision.slots.timezone && sender.time_zone
+            ? { timezone: sender.time_zone }
+            : {};
         const slots = {
           // The job keeps the asker's language: its cards stay in it whoever clicks them.
-          ...vaultSlots(req.tenant_id, { ...(decision.slots as Record<string, unknown>), ...zone, ...localeSlot(lang) }, req.body_text),
+          ...vaultSlots(
+            req.tenant_id,
+            { ...(decision.slots as Record<string, unknown>), ...zone, ...localeSlot(lang) },
+            req.body_text,
+          ),
           ...(decision.kind === "schedule_meeting" ? { requested_by: sender.entity_id } : {}),
           ...(decision.kind === "schedule_meeting" && reminder ? { remind_minutes: reminder.minutes } : {}),
         };
-        const remindWords = decision.kind === "schedule_meeting" && reminder ? [t("office.reminder.constraint", { name: sender.display_name, minutes: reminder.minutes })] : [];
+        const remindWords =
+          decision.kind === "schedule_meeting" && reminder
+            ? [t("office.reminder.constraint", { name: sender.display_name, minutes: reminder.minutes })]
+            : [];
         const spec = {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),
           kind: decision.kind,
           goal: engine.sanitizeText(req.tenant_id, decision.goal).text.slice(0, 500),
           slots,
           ...(decision.constraints || remindWords.length
-            ? { constraints: [...(decision.constraints ?? []).map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)), ...remindWords] }
+            ? {
+                constraints: [
+                  ...(decision.constraints ?? []).map((c) => engine.sanitizeText(req.tenant_id, c).text.slice(0, 300)),
+                  ...remindWords,
+                ],
+              }
             : {}),
         };
-        const p = await engine.open(agent, { type: "propose", at: { tenant_id: req.tenant_id, conversation_id: req.conversation_id }, spec }, ec);
+        const p = await engine.open(
+          agent,
+          { type: "propose", at: { tenant_id: req.tenant_id, conversation_id: req.conversation_id }, spec },
+          ec,
+        );
         return { ids: p.ids, notes: "Proposed a job card", job_id: p.job_id };
       }
       case "continue_job": {
@@ -334,9 +444,20 @@ export function createIngest(deps: {
         return engine.withLock(engine.jobKey(req.tenant_id, jobId), async () => {
           const job = context.job(req.tenant_id, jobId) as JobView;
           // The answer is made ledger-safe only when the job is waiting for it.
-          const slots = job.state === "waiting_input" ? vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text, job.slots) : {};
-          const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined)) as Record<string, LedgerInput>;
-          const r = await engine.run(job, agent, { type: "answer_in_chat", by: { entity_id: sender.entity_id, actor_type: "human" }, inputs }, ec);
+          const slots =
+            job.state === "waiting_input"
+              ? vaultSlots(req.tenant_id, decision.slots as Record<string, unknown>, req.body_text, job.slots)
+              : {};
+          const inputs = Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined)) as Record<
+            string,
+            LedgerInput
+          >;
+          const r = await engine.run(
+            job,
+            agent,
+            { type: "answer_in_chat", by: { entity_id: sender.entity_id, actor_type: "human" }, inputs },
+            ec,
+          );
           const out = { ids: r.ids, notes: r.notes ?? "Continued the job", ...(r.job_id ? { job_id: r.job_id } : {}) };
           return r.job_id ? withSummary(out) : out;
         });

@@ -66,20 +66,31 @@ export interface InboundRecord {
 }
 
 const INVITE_TOOL = "calendar.create_invite";
-const PARTSTAT: Record<Exclude<TJobReplyReceivedPayload["answer"], "counter">, "ACCEPTED" | "DECLINED" | "TENTATIVE"> = {
+const PARTSTAT: Record<
+  Exclude<TJobReplyReceivedPayload["answer"], "counter">,
+  "ACCEPTED" | "DECLINED" | "TENTATIVE"
+> = {
   accepted: "ACCEPTED",
   declined: "DECLINED",
   tentative: "TENTATIVE",
 };
 
 /** One answer in words, every one of them from the recorded `job.reply_received`. */
-export function answerWords(r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">, t: Translate, locale?: string): string {
+export function answerWords(
+  r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">,
+  t: Translate,
+  locale?: string,
+): string {
   const name = r.attendee.name;
   if (r.answer === "counter" && r.proposed) {
     const when = formatSlot(Date.parse(r.proposed.start), Date.parse(r.proposed.end), r.proposed.timezone, locale);
-    return r.comment ? t("office.reply.counterWhy", { name, when, comment: r.comment }) : t("office.reply.counter", { name, when });
+    return r.comment
+      ? t("office.reply.counterWhy", { name, when, comment: r.comment })
+      : t("office.reply.counter", { name, when });
   }
-  return r.comment ? t(`office.reply.${r.answer}Why`, { name, comment: r.comment }) : t(`office.reply.${r.answer}`, { name });
+  return r.comment
+    ? t(`office.reply.${r.answer}Why`, { name, comment: r.comment })
+    : t(`office.reply.${r.answer}`, { name });
 }
 
 /** "10:42 (Europe/Lisbon)": when a retry is due, in the job's zone. */
@@ -87,7 +98,12 @@ function clockTime(ms: number, timeZone: string, locale?: string): string {
   let zone = timeZone;
   let hm: string;
   try {
-    hm = new Intl.DateTimeFormat(locale ?? "en", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone }).format(ms);
+    hm = new Intl.DateTimeFormat(locale ?? "en", {
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone,
+    }).format(ms);
   } catch {
     zone = "UTC";
     hm = new Date(ms).toISOString().slice(11, 16);
@@ -120,7 +136,13 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
 
   function index(e: TStoredEvent): void {
     // The invite, and each move of it: answers to the newest version land on the job that sent it.
-    if (e.event_type !== "tool.result" || (e.payload.tool_name !== INVITE_TOOL && e.payload.tool_name !== MOVE_TOOL) || e.payload.status !== "success" || !e.job_id) return;
+    if (
+      e.event_type !== "tool.result" ||
+      (e.payload.tool_name !== INVITE_TOOL && e.payload.tool_name !== MOVE_TOOL) ||
+      e.payload.status !== "success" ||
+      !e.job_id
+    )
+      return;
     const uid = e.payload.output?.event_uid;
     if (typeof uid === "string") byUid.set(uid, { tenant_id: e.tenant_id, job_id: e.job_id });
   }
@@ -143,13 +165,19 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     timers.clear();
   }
 
-  const callIdOf = (jobId: string, replyEventId: string, attempt: number) => `tcall_${letterHash(`${jobId}|${RECORD_ANSWER_TOOL}|${replyEventId}`)}_a${attempt}`;
-  const idemOf = (jobId: string, replyEventId: string) => `idem:${jobId}:${RECORD_ANSWER_TOOL}:${letterHash(replyEventId, 20)}`;
+  const callIdOf = (jobId: string, replyEventId: string, attempt: number) =>
+    `tcall_${letterHash(`${jobId}|${RECORD_ANSWER_TOOL}|${replyEventId}`)}_a${attempt}`;
+  const idemOf = (jobId: string, replyEventId: string) =>
+    `idem:${jobId}:${RECORD_ANSWER_TOOL}:${letterHash(replyEventId, 20)}`;
 
   /** Answers whose calendar write was called and last failed on a retryable error. */
   function owedWrites(job: JobView): NonNullable<JobView["replies"]> {
     return (job.replies ?? []).filter((r) => {
-      const calls = job.tools.filter((t) => t.tool_name === RECORD_ANSWER_TOOL && t.tool_call_id.startsWith(callIdOf(job.job_id, r.event_id, 1).slice(0, -3)));
+      const calls = job.tools.filter(
+        (t) =>
+          t.tool_name === RECORD_ANSWER_TOOL &&
+          t.tool_call_id.startsWith(callIdOf(job.job_id, r.event_id, 1).slice(0, -3)),
+      );
       const last = calls.at(-1);
       return last && (last.status === undefined || (last.status === "error" && last.retryable));
     });
@@ -174,8 +202,12 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     return row;
   }
 
-  const refuse = (key: string, reason: RefusalReason, detail: string, extra: Partial<InboundRecord> & { message_id_sha256?: string } = {}) =>
-    record({ key, status: "refused", reason, detail, received_at: clock.iso(), ...extra });
+  const refuse = (
+    key: string,
+    reason: RefusalReason,
+    detail: string,
+    extra: Partial<InboundRecord> & { message_id_sha256?: string } = {},
+  ) => record({ key, status: "refused", reason, detail, received_at: clock.iso(), ...extra });
 
   /** Who the job invited, with their addresses read from the vault (for matching only). */
   function invited(job: JobView): Array<InviteAttendee & { email: string }> {
@@ -189,30 +221,54 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   async function handle(mail: InboundMail): Promise<InboundRecord> {
     const seen = orm.select().from(officeInboundMail).where(eq(officeInboundMail.key, mail.key)).get();
     if (seen) return toRecord(seen);
-    if (!mail.raw) return refuse(mail.key, "too_large", `The mail is ${mail.size} bytes; at most ${deps.maxBytes} are read.`);
-    const parsed = await parseImipReply(mail.raw, { maxBytes: deps.maxBytes, fallbackMessageId: `<${mail.key}@mailbox>` });
-    if (!parsed.ok) return refuse(mail.key, parsed.reason, parsed.detail, parsed.message_id ? { message_id_sha256: messageIdDigest(parsed.message_id) } : {});
+    if (!mail.raw)
+      return refuse(mail.key, "too_large", `The mail is ${mail.size} bytes; at most ${deps.maxBytes} are read.`);
+    const parsed = await parseImipReply(mail.raw, {
+      maxBytes: deps.maxBytes,
+      fallbackMessageId: `<${mail.key}@mailbox>`,
+    });
+    if (!parsed.ok)
+      return refuse(
+        mail.key,
+        parsed.reason,
+        parsed.detail,
+        parsed.message_id ? { message_id_sha256: messageIdDigest(parsed.message_id) } : {},
+      );
     const reply = parsed.reply;
     const digest = messageIdDigest(reply.message_id);
     const at = byUid.get(reply.uid);
-    if (!at) return refuse(mail.key, "no_match", "No invitation sent from here has this UID.", { message_id_sha256: digest });
+    if (!at)
+      return refuse(mail.key, "no_match", "No invitation sent from here has this UID.", { message_id_sha256: digest });
     const key = deps.jobKey(at.tenant_id, at.job_id);
     return deps.withLock(key, () => recordAnswer(mail.key, reply, digest, at));
   }
 
-  async function recordAnswer(mailKey: string, reply: ImipReply, digest: string, at: { tenant_id: string; job_id: string }): Promise<InboundRecord> {
+  async function recordAnswer(
+    mailKey: string,
+    reply: ImipReply,
+    digest: string,
+    at: { tenant_id: string; job_id: string },
+  ): Promise<InboundRecord> {
     const ids = { tenant_id: at.tenant_id, job_id: at.job_id, message_id_sha256: digest };
     const job = context.job(at.tenant_id, at.job_id);
     if (!job) return refuse(mailKey, "no_match", "The invitation's job is gone.", ids);
     const who = invited(job).find((a) => a.email === reply.attendee_email);
     if (!who) return refuse(mailKey, "not_invited", "The answering attendee was not invited to this meeting.", ids);
-    if (reply.from !== who.email) return refuse(mailKey, "spoofed_sender", "The mail does not come from the invited attendee's address.", ids);
+    if (reply.from !== who.email)
+      return refuse(mailKey, "spoofed_sender", "The mail does not come from the invited attendee's address.", ids);
     if (!["in_progress", "waiting_input", "completed"].includes(job.state) || job.handed_over)
-      return refuse(mailKey, "job_closed", `The job is ${job.handed_over ? "handed over to a person" : job.state}; its answers are not recorded.`, ids);
+      return refuse(
+        mailKey,
+        "job_closed",
+        `The job is ${job.handed_over ? "handed over to a person" : job.state}; its answers are not recorded.`,
+        ids,
+      );
     const agent = context.profile(job.tenant_id, job.owner_entity_id);
-    if (agent?.actor_type !== "agent") return refuse(mailKey, "job_closed", "The job has no agent to record the answer.", ids);
+    if (agent?.actor_type !== "agent")
+      return refuse(mailKey, "job_closed", "The job has no agent to record the answer.", ids);
     const eventId = `evt_reply_${letterHash(`${job.job_id}|${digest}`, 20)}`;
-    if ((job.replies ?? []).some((r) => r.message_id_sha256 === digest)) return refuse(mailKey, "duplicate", "This answer was already recorded.", { ...ids, event_id: eventId });
+    if ((job.replies ?? []).some((r) => r.message_id_sha256 === digest))
+      return refuse(mailKey, "duplicate", "This answer was already recorded.", { ...ids, event_id: eventId });
     const t = words(job.slots.locale);
     // The invitee's own words, without any address or number in them, and short.
     const comment = reply.comment
@@ -225,35 +281,83 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const payload: TJobReplyReceivedPayload = {
       job_id: job.job_id,
       event_uid: reply.uid,
-      attendee: { name: who.name, email_redacted: who.email_redacted, ...(who.email_hash ? { email_hash: who.email_hash } : {}) },
+      attendee: {
+        name: who.name,
+        email_redacted: who.email_redacted,
+        ...(who.email_hash ? { email_hash: who.email_hash } : {}),
+      },
       answer: reply.answer,
       ...(comment ? { comment } : {}),
       ...(reply.proposed
-        ? { proposed: { start: new Date(reply.proposed.start).toISOString(), end: new Date(reply.proposed.end).toISOString(), timezone: reply.proposed.timezone } }
+        ? {
+            proposed: {
+              start: new Date(reply.proposed.start).toISOString(),
+              end: new Date(reply.proposed.end).toISOString(),
+              timezone: reply.proposed.timezone,
+            },
+          }
         : {}),
       sequence: reply.sequence,
       message_id_sha256: digest,
     };
-    const ec = { tenant_id: job.tenant_id, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: job.last_event_id };
-    const replyDraft: Draft = { event_type: "job.reply_received", event_id: eventId, actor: agentActor(agent.entity_id), job_id: job.job_id, payload };
+    const ec = {
+      tenant_id: job.tenant_id,
+      trace_id: job.trace_id,
+      conversation_id: job.conversation_id,
+      causation_id: job.last_event_id,
+    };
+    const replyDraft: Draft = {
+      event_type: "job.reply_received",
+      event_id: eventId,
+      actor: agentActor(agent.entity_id),
+      job_id: job.job_id,
+      payload,
+    };
     const writes = reply.answer !== "counter" && deps.calendarConnected && mayUse(agent, RECORD_ANSWER_TOOL);
     if (!writes) {
-      const why = reply.answer === "counter" ? "" : !deps.calendarConnected ? t("office.reply.calendar.none") : t("office.reply.calendar.notAllowed");
-      await deps.emitter.emit(ec, [replyDraft, ...cardFor(job, agent, payload, why, reply.answer === "counter" ? eventId : undefined)]);
+      const why =
+        reply.answer === "counter"
+          ? ""
+          : !deps.calendarConnected
+            ? t("office.reply.calendar.none")
+            : t("office.reply.calendar.notAllowed");
+      await deps.emitter.emit(ec, [
+        replyDraft,
+        ...cardFor(job, agent, payload, why, reply.answer === "counter" ? eventId : undefined),
+      ]);
       return record({ key: mailKey, status: "recorded", received_at: clock.iso(), ...ids, event_id: eventId });
     }
     await deps.emitter.emit(ec, [replyDraft, calledDraft(job, agent, payload, who, eventId, 1)]);
     record({ key: mailKey, status: "recorded", received_at: clock.iso(), ...ids, event_id: eventId });
     const fresh = context.job(job.tenant_id, job.job_id);
     if (fresh) await runWrite(fresh, agent, eventId, 1);
-    return { key: mailKey, status: "recorded", received_at: clock.iso(), tenant_id: job.tenant_id, job_id: job.job_id, event_id: eventId };
+    return {
+      key: mailKey,
+      status: "recorded",
+      received_at: clock.iso(),
+      tenant_id: job.tenant_id,
+      job_id: job.job_id,
+      event_id: eventId,
+    };
   }
 
-  function calledDraft(job: JobView, agent: EntityProfile, r: TJobReplyReceivedPayload, who: InviteAttendee, replyEventId: string, attempt: number): Draft {
+  function calledDraft(
+    job: JobView,
+    agent: EntityProfile,
+    r: TJobReplyReceivedPayload,
+    who: InviteAttendee,
+    replyEventId: string,
+    attempt: number,
+  ): Draft {
     const tool = deps.router.get(RECORD_ANSWER_TOOL)!;
     const input = {
       event_uid: r.event_uid,
-      attendee: { name: who.name, vault_ref: who.vault_ref, email_redacted: who.email_redacted, email_hash: who.email_hash },
+      attendee: {
+        name: who.name,
+        vault_ref: who.vault_ref,
+        email_redacted: who.email_redacted,
+        email_hash: who.email_hash,
+      },
       partstat: PARTSTAT[r.answer as keyof typeof PARTSTAT],
     };
     const clean = tool.sanitize(input);
@@ -269,7 +373,11 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
         tool_version: tool.version,
         purpose: tool.purpose(input),
         inputs: { ...clean.inputs, reply_event_id: replyEventId },
-        pii_policy: { redactions_applied: clean.redactions_applied, hashes_applied: clean.hashes_applied, raw_pii_stored: false },
+        pii_policy: {
+          redactions_applied: clean.redactions_applied,
+          hashes_applied: clean.hashes_applied,
+          raw_pii_stored: false,
+        },
         idempotency_key: idemOf(job.job_id, replyEventId),
         attempt,
         ...(attempt > 1 ? { retry_of_tool_call_id: callIdOf(job.job_id, replyEventId, attempt - 1) } : {}),
@@ -283,11 +391,18 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const callId = callIdOf(job.job_id, replyEventId, attempt);
     const called = job.tools.find((t) => t.tool_call_id === callId);
     if (!reply || !called) return;
-    const who = invited(job).find((a) => a.email_hash === reply.attendee.email_hash && a.name === reply.attendee.name) ?? invited(job).find((a) => a.name === reply.attendee.name);
+    const who =
+      invited(job).find((a) => a.email_hash === reply.attendee.email_hash && a.name === reply.attendee.name) ??
+      invited(job).find((a) => a.name === reply.attendee.name);
     const input = who
       ? {
           event_uid: reply.event_uid,
-          attendee: { name: who.name, vault_ref: who.vault_ref, email_redacted: who.email_redacted, email_hash: who.email_hash },
+          attendee: {
+            name: who.name,
+            vault_ref: who.vault_ref,
+            email_redacted: who.email_redacted,
+            email_hash: who.email_hash,
+          },
           partstat: PARTSTAT[reply.answer as keyof typeof PARTSTAT],
         }
       : {};
@@ -299,7 +414,10 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
       now: clock.now(),
     });
     const t = words(job.slots.locale);
-    const delay = !outcome.ok && outcome.error.retryable ? deps.retrySchedule[Math.min(attempt, deps.retrySchedule.length - 1)] : undefined;
+    const delay =
+      !outcome.ok && outcome.error.retryable
+        ? deps.retrySchedule[Math.min(attempt, deps.retrySchedule.length - 1)]
+        : undefined;
     const result: Draft = {
       event_type: "tool.result",
       actor: agentActor(agent.entity_id),
@@ -323,7 +441,9 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     };
     const calendarWords = outcome.ok
       ? t("office.reply.calendar.marked", {
-          calendar: String((outcome.output.calendar as { name?: string } | undefined)?.name ?? t("office.invite.calendarFallback")).slice(0, 60),
+          calendar: String(
+            (outcome.output.calendar as { name?: string } | undefined)?.name ?? t("office.invite.calendarFallback"),
+          ).slice(0, 60),
         })
       : delay !== undefined
         ? t("office.reply.calendar.retrying", {
@@ -331,12 +451,22 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
             at: clockTime(clock.now() + delay, job.slots.timezone ?? "UTC", job.slots.locale),
           })
         : t("office.reply.calendar.failed", { error: outcome.error.message_safe });
-    const ec = { tenant_id: job.tenant_id, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: called.called_event_id };
+    const ec = {
+      tenant_id: job.tenant_id,
+      trace_id: job.trace_id,
+      conversation_id: job.conversation_id,
+      causation_id: called.called_event_id,
+    };
     await deps.emitter.emit(ec, [result, ...cardFor(job, agent, reply, calendarWords)]);
     if (delay !== undefined) arm(job, reply, delay, attempt + 1);
   }
 
-  function arm(job: JobView, reply: NonNullable<JobView["replies"]>[number], delay: number, nextAttempt?: number): void {
+  function arm(
+    job: JobView,
+    reply: NonNullable<JobView["replies"]>[number],
+    delay: number,
+    nextAttempt?: number,
+  ): void {
     const k = `${job.tenant_id}|${reply.event_id}`;
     timers.get(k)?.cancel();
     timers.set(
@@ -348,7 +478,11 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
             const now = context.job(job.tenant_id, job.job_id);
             const agent = now ? context.profile(now.tenant_id, now.owner_entity_id) : undefined;
             if (!now || agent?.actor_type !== "agent") return;
-            const calls = now.tools.filter((t) => t.tool_name === RECORD_ANSWER_TOOL && t.tool_call_id.startsWith(callIdOf(now.job_id, reply.event_id, 1).slice(0, -3)));
+            const calls = now.tools.filter(
+              (t) =>
+                t.tool_name === RECORD_ANSWER_TOOL &&
+                t.tool_call_id.startsWith(callIdOf(now.job_id, reply.event_id, 1).slice(0, -3)),
+            );
             const last = calls.at(-1);
             if (!last) return;
             // A call without its result (a crash mid-write) runs again under its id; a failed one is retried as the next attempt.
@@ -358,9 +492,15 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
               attempt = nextAttempt ?? last.attempt + 1;
               const who = invited(now).find((a) => a.name === reply.attendee.name);
               if (!who) return;
-              await deps.emitter.emit({ tenant_id: now.tenant_id, trace_id: now.trace_id, conversation_id: now.conversation_id, causation_id: now.last_event_id }, [
-                calledDraft(now, agent, reply, who, reply.event_id, attempt),
-              ]);
+              await deps.emitter.emit(
+                {
+                  tenant_id: now.tenant_id,
+                  trace_id: now.trace_id,
+                  conversation_id: now.conversation_id,
+                  causation_id: now.last_event_id,
+                },
+                [calledDraft(now, agent, reply, who, reply.event_id, attempt)],
+              );
             }
             const fresh = context.job(now.tenant_id, now.job_id);
             if (fresh) await runWrite(fresh, agent, reply.event_id, attempt);
@@ -373,7 +513,13 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
   }
 
   /** The job's card after an answer: the invite as it was recorded, then every answer so far, then this calendar write. */
-  function cardFor(job: JobView, agent: EntityProfile, latest: TJobReplyReceivedPayload, calendarWords: string, counterEventId?: string): Draft[] {
+  function cardFor(
+    job: JobView,
+    agent: EntityProfile,
+    latest: TJobReplyReceivedPayload,
+    calendarWords: string,
+    counterEventId?: string,
+  ): Draft[] {
     const t = words(job.slots.locale);
     const lang = job.slots.locale;
     const all = [...(job.replies ?? []).filter((r) => r.message_id_sha256 !== latest.message_id_sha256), latest];
@@ -385,13 +531,21 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     const base = original && original.card_type === "job.finished" ? original.outcome.summary : "";
     const summary = `${answers}${calendarWords} ${base}`.trim().slice(0, 600);
     const c = drafts.cardCtx(job, agent);
-    if (job.state !== "completed") return [drafts.textDraft(agent.entity_id, `${answers}${calendarWords}`.slice(0, 1000), job.job_id)];
+    if (job.state !== "completed")
+      return [drafts.textDraft(agent.entity_id, `${answers}${calendarWords}`.slice(0, 1000), job.job_id)];
     const changeable = isChangeable(job);
     // A counter-proposal is answered from its card: Accept new time or Keep original, first.
     const answer = changeable && counterEventId ? counterButtons(c, counterEventId) : [];
     const buttons = [...answer, ...completedButtons(c, { changeable })];
     const card = buildFinishedCard(c, { result: "completed", summary, artifacts: versionArtifacts(job), buttons });
-    return [{ event_type: "message.sent", actor: agentActor(agent.entity_id), job_id: job.job_id, payload: { message_id: deps.ids("msg"), kind: "card", card } }];
+    return [
+      {
+        event_type: "message.sent",
+        actor: agentActor(agent.entity_id),
+        job_id: job.job_id,
+        payload: { message_id: deps.ids("msg"), kind: "card", card },
+      },
+    ];
   }
 
   return {
@@ -403,7 +557,11 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
       const rows = orm
         .select()
         .from(officeInboundMail)
-        .where(jobId ? and(eq(officeInboundMail.tenantId, tenantId), eq(officeInboundMail.jobId, jobId)) : eq(officeInboundMail.tenantId, tenantId))
+        .where(
+          jobId
+            ? and(eq(officeInboundMail.tenantId, tenantId), eq(officeInboundMail.jobId, jobId))
+            : eq(officeInboundMail.tenantId, tenantId),
+        )
         .all();
       return rows.map(toRecord);
     },
@@ -416,7 +574,12 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
       return orm
         .select()
         .from(officeInboundMail)
-        .where(and(eq(officeInboundMail.status, "refused"), or(eq(officeInboundMail.tenantId, tenantId), isNull(officeInboundMail.tenantId))))
+        .where(
+          and(
+            eq(officeInboundMail.status, "refused"),
+            or(eq(officeInboundMail.tenantId, tenantId), isNull(officeInboundMail.tenantId)),
+          ),
+        )
         .orderBy(desc(officeInboundMail.receivedAt), desc(officeInboundMail.key))
         .limit(limit)
         .all()

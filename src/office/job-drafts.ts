@@ -24,14 +24,19 @@ export function letterHash(s: string, n = 16): string {
 
 /** One id per (job, tool, attempt); the calendar tool keeps the form older ledgers already hold. */
 export function toolCallId(jobId: string, attempt: number, tool: string = CALENDAR_TOOL): string {
-  return tool === CALENDAR_TOOL ? `tcall_${letterHash(jobId)}_a${attempt}` : `tcall_${letterHash(`${jobId}|${tool}`)}_a${attempt}`;
+  return tool === CALENDAR_TOOL
+    ? `tcall_${letterHash(jobId)}_a${attempt}`
+    : `tcall_${letterHash(`${jobId}|${tool}`)}_a${attempt}`;
 }
 
 export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenerator }) {
   const { clock, ids } = deps;
 
   /** A card's ids, time and authors; its words in the language the job started in. */
-  function cardCtx(job: { job_id: string; tenant_id: string; conversation_id: string; title: string; slots?: { locale?: string } }, agent: EntityProfile): CardContext {
+  function cardCtx(
+    job: { job_id: string; tenant_id: string; conversation_id: string; title: string; slots?: { locale?: string } },
+    agent: EntityProfile,
+  ): CardContext {
     const who = { entity_id: agent.entity_id, display_name: agent.display_name, actor_type: "agent" as const };
     const locale = jobLocale(job.slots);
     return {
@@ -47,15 +52,34 @@ export function createJobDrafts(deps: { clock: Pick<Clock, "iso">; ids: IdGenera
     };
   }
 
-  const cardDrafts = (agentId: string, jobId: string, type: "job.progress" | "job.completed" | "job.proposed", card: Record<string, unknown>): Draft[] => {
-    const key = type === "job.progress" ? "tracking_card" : type === "job.completed" ? "finished_card" : "proposed_card";
+  const cardDrafts = (
+    agentId: string,
+    jobId: string,
+    type: "job.progress" | "job.completed" | "job.proposed",
+    card: Record<string, unknown>,
+  ): Draft[] => {
+    const key =
+      type === "job.progress" ? "tracking_card" : type === "job.completed" ? "finished_card" : "proposed_card";
     return [
       { event_type: type, actor: agentActor(agentId), job_id: jobId, payload: { job_id: jobId, [key]: card } },
-      { event_type: "message.sent", actor: agentActor(agentId), job_id: jobId, payload: { message_id: ids("msg"), kind: "card", card } },
+      {
+        event_type: "message.sent",
+        actor: agentActor(agentId),
+        job_id: jobId,
+        payload: { message_id: ids("msg"), kind: "card", card },
+      },
     ];
   };
 
-  const stateDraft = (agentId: string, jobId: string, prev: string, next: string, reason_code: string, note?: string, extra: Record<string, unknown> = {}): Draft => ({
+  const stateDraft = (
+    agentId: string,
+    jobId: string,
+    prev: string,
+    next: string,
+    reason_code: string,
+    note?: string,
+    extra: Record<string, unknown> = {},
+  ): Draft => ({
     event_type: "job.state_changed",
     actor: agentActor(agentId),
     job_id: jobId,

@@ -83,7 +83,10 @@ export function createJobEngine(deps: EngineDeps) {
   const proposals = createJobProposals({ ids, defaultTimezone: deps.defaultTimezone, drafts });
 
   /** Free text bound for the ledger: emails and phones go to the vault, their redacted form stays. */
-  function sanitizeText(tenantId: string, text: string): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
+  function sanitizeText(
+    tenantId: string,
+    text: string,
+  ): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
     // Replaced where each was found, so the same digits inside an id elsewhere stay intact.
     let out = "";
     let at = 0;
@@ -98,12 +101,25 @@ export function createJobEngine(deps: EngineDeps) {
     return { text: out + text.slice(at), refs };
   }
 
-  const intake = createMeetingIntake({ vault: deps.vault, scrub: (t, text) => sanitizeText(t, text).text, defaultTimezone: deps.defaultTimezone });
+  const intake = createMeetingIntake({
+    vault: deps.vault,
+    scrub: (t, text) => sanitizeText(t, text).text,
+    defaultTimezone: deps.defaultTimezone,
+  });
   /** Planner or form values → ledger-safe slot changes, the time window resolved as of now. */
-  const intakeSlots = (tenantId: string, update: Record<string, unknown>, prev: JobSlots = {}) => intake.intake(tenantId, update, prev, clock.now());
+  const intakeSlots = (tenantId: string, update: Record<string, unknown>, prev: JobSlots = {}) =>
+    intake.intake(tenantId, update, prev, clock.now());
 
   const jobKey = (t: string, j: string) => `${t}|${j}`;
-  const scheduler = createRetryScheduler({ clock, context, breaker: deps.breaker, onError: deps.onError, withLock, jobKey, run: (...a) => run(...a) });
+  const scheduler = createRetryScheduler({
+    clock,
+    context,
+    breaker: deps.breaker,
+    onError: deps.onError,
+    withLock,
+    jobKey,
+    run: (...a) => run(...a),
+  });
   const mail = createJobMailer({
     db: deps.db,
     clock,
@@ -156,21 +172,37 @@ export function createJobEngine(deps: EngineDeps) {
     : undefined;
 
   /** A job's birth (a proposal, or a tool job a person asked for with /run), decided and carried out. */
-  async function open(agent: EntityProfile, cmd: OpenCommand, ec: EmitContext): Promise<Decision & { job_id: string; ids: string[] }> {
+  async function open(
+    agent: EntityProfile,
+    cmd: OpenCommand,
+    ec: EmitContext,
+  ): Promise<Decision & { job_id: string; ids: string[] }> {
     const decision = decideOpen(cmd, decideContext(cmd.at.tenant_id, agent));
-    const job = foldJob(decision.events.map((e) => ({ ...e, tenant_id: cmd.at.tenant_id, trace_id: ec.trace_id }))) as JobView;
+    const job = foldJob(
+      decision.events.map((e) => ({ ...e, tenant_id: cmd.at.tenant_id, trace_id: ec.trace_id })),
+    ) as JobView;
     return { ...decision, ids: await carryOut(job, agent, decision, ec) };
   }
 
   /** Decide `cmd` for the job and carry the decision out (the caller holds the job's lock). */
-  async function run(job: JobView, agent: EntityProfile, cmd: JobCommand, ec: EmitContext, opts?: EmitOptions): Promise<Decision & { ids: string[] }> {
+  async function run(
+    job: JobView,
+    agent: EntityProfile,
+    cmd: JobCommand,
+    ec: EmitContext,
+    opts?: EmitOptions,
+  ): Promise<Decision & { ids: string[] }> {
     // A paused or removed agent's jobs wait, with nothing written, until an admin resumes it
     // (a person may still take one over: that is how a paused agent's work moves on).
     const now = context.profile(job.tenant_id, agent.entity_id) ?? agent;
     if ((now.paused || now.status) && cmd.type !== "hand_over") {
-      throw new AppError("CONFLICT", `${now.display_name} is ${now.status ?? "paused"}: an admin can resume it from the Admin screen, or a person can take this job.`, {
-        agent_entity_id: now.entity_id,
-      });
+      throw new AppError(
+        "CONFLICT",
+        `${now.display_name} is ${now.status ?? "paused"}: an admin can resume it from the Admin screen, or a person can take this job.`,
+        {
+          agent_entity_id: now.entity_id,
+        },
+      );
     }
     const decision = decide(job, cmd, decideContext(job.tenant_id, agent, job));
     return { ...decision, ids: await carryOut(job, agent, decision, ec, opts) };
@@ -181,7 +213,13 @@ export function createJobEngine(deps: EngineDeps) {
    * pause or a cancel), the events in one append, then the rest. A tool's outcome is decided
    * against the job the decision ran it for and carried out the same way.
    */
-  async function carryOut(job: JobView, agent: EntityProfile, decision: Decision, ec: EmitContext, opts?: EmitOptions): Promise<string[]> {
+  async function carryOut(
+    job: JobView,
+    agent: EntityProfile,
+    decision: Decision,
+    ec: EmitContext,
+    opts?: EmitOptions,
+  ): Promise<string[]> {
     const t = job.tenant_id;
     for (const e of decision.effects) {
       if (e.type === "cancel_retry") scheduler.cancel(t, job.job_id);
@@ -198,11 +236,17 @@ export function createJobEngine(deps: EngineDeps) {
           if (call.provider.startsWith("mcp:")) {
             // An MCP call runs outside the job's lock (Cancel must reach it); its outcome comes back as a command.
             if (!mcpRunner) throw new Error("no MCP servers are configured");
-            mcpRunner.launch(e.job, agent, call, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` }, (ok) => {
-              if (ok) deps.breaker.reset(t, call.provider);
-              else deps.breaker.record(t, call.provider, 1);
-              return !ok && deps.breaker.isOpen(t, call.provider);
-            });
+            mcpRunner.launch(
+              e.job,
+              agent,
+              call,
+              { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` },
+              (ok) => {
+                if (ok) deps.breaker.reset(t, call.provider);
+                else deps.breaker.record(t, call.provider, 1);
+                return !ok && deps.breaker.isOpen(t, call.provider);
+              },
+            );
             break;
           }
           const outcome = await deps.router.execute(call.tool_name, call.input, {
@@ -212,14 +256,26 @@ export function createJobEngine(deps: EngineDeps) {
             attempt: call.attempt,
             now: clock.now(),
           });
-          if (!outcome.ok) deps.breaker.record(t, call.provider, failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)));
-          const cmd: JobCommand = { type: "record_outcome", call, outcome, breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider) };
+          if (!outcome.ok)
+            deps.breaker.record(
+              t,
+              call.provider,
+              failureWeight(outcome.error.error_code as ToolErrorCode, priorUnknowns(e.job, call.call_id)),
+            );
+          const cmd: JobCommand = {
+            type: "record_outcome",
+            call,
+            outcome,
+            breaker_open: !outcome.ok && deps.breaker.isOpen(t, call.provider),
+          };
           // A person may have taken the job over during the call (a hand-over does not wait for
           // the job's lock): the decider is told, and records the outcome for its new holder.
           const handed = context.job(t, e.job.job_id)?.handed_over;
           const job = handed ? { ...e.job, handed_over: handed } : e.job;
           const decided = decide(job, cmd, decideContext(t, agent, job));
-          out.push(...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })));
+          out.push(
+            ...(await carryOut(job, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })),
+          );
           break;
         }
         case "tell_earlier_versions":
@@ -256,7 +312,12 @@ export function createJobEngine(deps: EngineDeps) {
     const change = context.job(t, jobId);
     const finished = change?.latest["job.finished"];
     if (!change || finished?.card_type !== "job.finished") return [];
-    const cmd: JobCommand = { type: "meeting_changed", by_job_id: jobId, summary: finished.outcome.summary, cancelled: change.slots.change?.kind === "cancel" };
+    const cmd: JobCommand = {
+      type: "meeting_changed",
+      by_job_id: jobId,
+      summary: finished.outcome.summary,
+      cancelled: change.slots.change?.kind === "cancel",
+    };
     const out: string[] = [];
     const seen = new Set([jobId]);
     for (let id = change.parent_job_id; id && !seen.has(id); ) {
@@ -268,7 +329,13 @@ export function createJobEngine(deps: EngineDeps) {
         const decided = decide(earlier, cmd, decideContext(t, agent, earlier));
         // Caused by the message that offered the change's Finished card.
         const cause = change.card_events.get(finished.card_id) ?? ec.causation_id;
-        out.push(...(await carryOut(earlier, agent, decided, { ...ec, conversation_id: earlier.conversation_id, ...(cause ? { causation_id: cause } : {}) })));
+        out.push(
+          ...(await carryOut(earlier, agent, decided, {
+            ...ec,
+            conversation_id: earlier.conversation_id,
+            ...(cause ? { causation_id: cause } : {}),
+          })),
+        );
       }
       id = earlier.slots.change ? earlier.parent_job_id : undefined;
     }

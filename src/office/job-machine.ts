@@ -1,5 +1,11 @@
 import type { TRedactedValue } from "../../contracts/index.js";
-import { type BaseSlots, evolve as evolveJob, foldJob as foldEvents, type JobEvent, type JobView as KernelJobView } from "../job/view.js";
+import {
+  type BaseSlots,
+  evolve as evolveJob,
+  foldJob as foldEvents,
+  type JobEvent,
+  type JobView as KernelJobView,
+} from "../job/view.js";
 import type { SlotValues } from "./planner/planner.js";
 import { meetingType } from "./tools/meeting-rooms.js";
 import type { MeetingChange } from "./jobs/meeting-change.js";
@@ -23,7 +29,14 @@ export type JobSlots = BaseSlots &
     requested_by?: string;
     request?: string;
     /** A tool job (MCP): the tool, its arguments as the ledger keeps them, and the vault entry of the exact ones. */
-    tool_call?: { name: string; server: string; args: Record<string, unknown>; args_ref: string; purpose: string; locale?: string };
+    tool_call?: {
+      name: string;
+      server: string;
+      args: Record<string, unknown>;
+      args_ref: string;
+      purpose: string;
+      locale?: string;
+    };
     /** The person who asked wants a reminder this many minutes before the meeting starts. */
     remind_minutes?: number;
     /** A follow-up that moves or cancels a booked meeting: the version it replaces. */
@@ -48,7 +61,8 @@ export function missingMeetingInputs(slots: JobSlots): MeetingInput[] {
   const out: MeetingInput[] = [];
   if (!slots.attendee_email) out.push("attendee_email");
   // A cancellation or a kept time needs no new time; a move carries its new one.
-  if (!slots.when && !slots.time_window && slots.change?.kind !== "cancel" && slots.change?.kind !== "keep") out.push("time_window");
+  if (!slots.when && !slots.time_window && slots.change?.kind !== "cancel" && slots.change?.kind !== "keep")
+    out.push("time_window");
   if (!slots.timezone) out.push("timezone");
   if (!slots.meeting_link) out.push("meeting_link");
   else if (meetingType(slots.meeting_link) === "link" && !slots.meeting_url) out.push("meeting_url");

@@ -9,7 +9,14 @@ import { letterHash, MAIL_TOOL } from "./job-drafts.js";
 import type { JobView } from "./job-machine.js";
 import { mailIdempotencyKey } from "./jobs/mail-step.js";
 import type { JobCommand } from "./jobs/model.js";
-import { buildInviteMessage, createOutboxWorker, createSmtpTransport, type DeliveryOutcome, type MailTransport, type OutboxDelivery } from "./mail/index.js";
+import {
+  buildInviteMessage,
+  createOutboxWorker,
+  createSmtpTransport,
+  type DeliveryOutcome,
+  type MailTransport,
+  type OutboxDelivery,
+} from "./mail/index.js";
 import { createOutboxStore } from "./mail/outbox-store.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import type { Vault } from "./vault.js";
@@ -80,7 +87,12 @@ export function createJobMailer(deps: {
     await deps.withLock(deps.jobKey(d.tenant_id, d.job_id), async () => {
       const loaded = load(d);
       if (!loaded) throw new AppError("CONFLICT", "The job is not running; the email waits.");
-      await deps.run(loaded.job, loaded.agent, { type: "mail_attempt", delivery: d, attempt }, ecOf(loaded.job, loaded.job.last_event_id));
+      await deps.run(
+        loaded.job,
+        loaded.agent,
+        { type: "mail_attempt", delivery: d, attempt },
+        ecOf(loaded.job, loaded.job.last_event_id),
+      );
     });
   }
 
@@ -89,7 +101,12 @@ export function createJobMailer(deps: {
     await deps.withLock(deps.jobKey(d.tenant_id, d.job_id), async () => {
       const loaded = load(d);
       if (!loaded) return;
-      await deps.run(loaded.job, loaded.agent, { type: "mail_outcome", delivery: d, attempt, outcome }, ecOf(loaded.job, loaded.job.last_event_id));
+      await deps.run(
+        loaded.job,
+        loaded.agent,
+        { type: "mail_outcome", delivery: d, attempt, outcome },
+        ecOf(loaded.job, loaded.job.last_event_id),
+      );
     });
   }
 
@@ -109,8 +126,20 @@ export function createJobMailer(deps: {
       if (!file) throw new AppError("NOT_FOUND", "The invite file is missing.");
       const ics = file.bytes.toString("utf8");
       // A cancellation is sent as what it is: the Content-Type's method equals the calendar's.
-      const method = /^METHOD:CANCEL\r?$/m.test(ics) ? "CANCEL" : /^METHOD:DECLINECOUNTER\r?$/m.test(ics) ? "DECLINECOUNTER" : "REQUEST";
-      return buildInviteMessage({ outboxId: row.outboxId, from: from!, to, subject: row.subject, text: row.body, ics, method });
+      const method = /^METHOD:CANCEL\r?$/m.test(ics)
+        ? "CANCEL"
+        : /^METHOD:DECLINECOUNTER\r?$/m.test(ics)
+          ? "DECLINECOUNTER"
+          : "REQUEST";
+      return buildInviteMessage({
+        outboxId: row.outboxId,
+        from: from!,
+        to,
+        subject: row.subject,
+        text: row.body,
+        ics,
+        method,
+      });
     },
     hooks: { beforeAttempt: (d, attempt) => beforeAttempt(d, attempt), afterAttempt },
     logger: { error: (obj, msg) => deps.onError(obj, msg ?? "outbox") },
@@ -121,20 +150,35 @@ export function createJobMailer(deps: {
     queueInvite(job: JobView, invite: CreateInviteOutput) {
       const email = job.slots.attendee_email;
       // Everyone the invite lists gets it: the attendee, and the person who asked when their address is known.
-      const everyone = inviteAttendees(job.slots, job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined);
+      const everyone = inviteAttendees(
+        job.slots,
+        job.slots.requested_by ? context.profile(job.tenant_id, job.slots.requested_by) : undefined,
+      );
       // A DECLINECOUNTER answers the one invitee who proposed another time.
       const counter = job.slots.change?.counter?.attendee;
       const to = counter ? everyone.filter((a) => a.email_hash === counter.email_hash) : everyone;
       // Written in the language of the person who asked for the meeting (the job keeps it).
       const lang = job.slots.locale;
       const t = words(lang);
-      const when = formatSlot(Date.parse(invite.scheduled_time.start), Date.parse(invite.scheduled_time.end), invite.scheduled_time.timezone, lang);
+      const when = formatSlot(
+        Date.parse(invite.scheduled_time.start),
+        Date.parse(invite.scheduled_time.end),
+        invite.scheduled_time.timezone,
+        lang,
+      );
       const title = job.slots.title ?? job.title;
       const change = job.slots.change?.kind;
       const was = job.slots.change
-        ? formatSlot(Date.parse(job.slots.change.previous.start), Date.parse(job.slots.change.previous.end), job.slots.change.previous.timezone, lang)
+        ? formatSlot(
+            Date.parse(job.slots.change.previous.start),
+            Date.parse(job.slots.change.previous.end),
+            job.slots.change.previous.timezone,
+            lang,
+          )
         : "";
-      const place = invite.meeting.url ? t("office.invite.join", { url: invite.meeting.url }) : t("office.invite.where", { place: invite.meeting.label });
+      const place = invite.meeting.url
+        ? t("office.invite.join", { url: invite.meeting.url })
+        : t("office.invite.where", { place: invite.meeting.label });
       deps.artifacts.enqueue({
         outbox_id: outboxIdOf(job.tenant_id, job.job_id),
         tenant_id: job.tenant_id,
@@ -147,14 +191,27 @@ export function createJobMailer(deps: {
             .join(t("office.invite.and"))
             .slice(0, 200) ||
           (email?.redacted ?? ""),
-        subject: t(change ? `office.change.mail.subject.${change}` : "office.invite.subject", { title, when }).slice(0, 200),
+        subject: t(change ? `office.change.mail.subject.${change}` : "office.invite.subject", { title, when }).slice(
+          0,
+          200,
+        ),
         body: (change === "move"
-          ? [t("office.change.mail.moved", { title, was }), t("office.invite.when", { when }), place, t("office.invite.attached")]
+          ? [
+              t("office.change.mail.moved", { title, was }),
+              t("office.invite.when", { when }),
+              place,
+              t("office.invite.attached"),
+            ]
           : change === "cancel"
             ? [t("office.change.mail.cancelled", { title, was }), t("office.change.mail.cancelAttached")]
             : change === "keep"
               ? [t("office.change.mail.kept", { title, was }), place]
-              : [t("office.invite.invited", { title }), t("office.invite.when", { when }), place, t("office.invite.attached")]
+              : [
+                  t("office.invite.invited", { title }),
+                  t("office.invite.when", { when }),
+                  place,
+                  t("office.invite.attached"),
+                ]
         ).join("\n"),
         artifact_id: invite.invite_artifact_id,
         ...(to.length ? { vault_refs: to.map((a) => a.vault_ref) } : {}),
@@ -172,7 +229,8 @@ export function createJobMailer(deps: {
     list: (tenantId: string, jobId?: string) => worker.list(tenantId, jobId ? { jobId } : {}),
     /** The job's queued email is never sent once the job is cancelled. */
     cancelForJob(tenantId: string, jobId: string) {
-      for (const row of store.list(tenantId, { jobId })) if (row.status === "queued" || row.status === "held") store.fail(row, "Not sent: the job was cancelled");
+      for (const row of store.list(tenantId, { jobId }))
+        if (row.status === "queued" || row.status === "held") store.fail(row, "Not sent: the job was cancelled");
     },
     /** Resend the job's email now (after a refusal or while it waits for a retry). */
     resend(tenantId: string, jobId: string) {

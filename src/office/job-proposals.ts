@@ -43,24 +43,35 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
           {
             key: `${copy.slug(s.attendee_name)}_contact`,
             label: t("office.propose.input.contact", { name: who ?? t("office.form.attendee") }),
-            ...(s.attendee_email ? { status: "provided" as const, value_preview: s.attendee_email.redacted } : { status: "missing" as const }),
+            ...(s.attendee_email
+              ? { status: "provided" as const, value_preview: s.attendee_email.redacted }
+              : { status: "missing" as const }),
           },
           {
             key: "time_window",
             label: t("office.form.timeWindow.label"),
-            ...(s.when ? { status: "provided" as const, value_preview: describeWhen(s.when, s.locale).slice(0, 200) } : { status: "missing" as const }),
+            ...(s.when
+              ? { status: "provided" as const, value_preview: describeWhen(s.when, s.locale).slice(0, 200) }
+              : { status: "missing" as const }),
           },
           {
             key: "timezone",
             label: t("office.propose.input.timezone"),
-            ...(s.timezone ? { status: "provided" as const, value_preview: s.timezone } : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }),
+            ...(s.timezone
+              ? { status: "provided" as const, value_preview: s.timezone }
+              : { status: "missing" as const, value_preview: `${deps.defaultTimezone}?` }),
           },
           {
             key: "meeting_link",
             label: t("office.form.meetingLink.label"),
             ...(s.meeting_link && (meetingType(s.meeting_link) !== "link" || s.meeting_url)
               ? { status: "provided" as const, value_preview: meetingLabel(s.meeting_link, s.link_label, t) }
-              : { status: "missing" as const, value_preview: s.link_label ? t("office.propose.input.pasteLink", { service: s.link_label }) : t("office.propose.input.where") }),
+              : {
+                  status: "missing" as const,
+                  value_preview: s.link_label
+                    ? t("office.propose.input.pasteLink", { service: s.link_label })
+                    : t("office.propose.input.where"),
+                }),
           },
         ]
       : [];
@@ -83,23 +94,39 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
           : meeting
             ? [
                 { kind: "record", description: t("office.propose.output.ics") },
-                { kind: "message", description: t("office.propose.output.mail", { name: who ?? t("office.outcome.theAttendee") }) },
+                {
+                  kind: "message",
+                  description: t("office.propose.output.mail", { name: who ?? t("office.outcome.theAttendee") }),
+                },
               ]
             : handoff
               ? [{ kind: "message", description: t("office.propose.output.handoff") }]
               : [{ kind: "message", description: t("office.propose.output.generic") }],
         ...(spec.constraints?.length ? { constraints: spec.constraints } : {}),
         sla_hint: t(
-          meeting || change ? (missing ? "office.propose.sla.afterDetails" : "office.propose.sla.meeting") : handoff ? "office.propose.sla.handoff" : "office.propose.sla.generic",
+          meeting || change
+            ? missing
+              ? "office.propose.sla.afterDetails"
+              : "office.propose.sla.meeting"
+            : handoff
+              ? "office.propose.sla.handoff"
+              : "office.propose.sla.generic",
         ),
         kind: spec.kind,
         slots: s,
       },
       {
         plan_hint: change
-          ? [t(`office.change.plan.${change}`), t("office.change.plan.tell", { name: who ?? t("office.outcome.theAttendee") })]
+          ? [
+              t(`office.change.plan.${change}`),
+              t("office.change.plan.tell", { name: who ?? t("office.outcome.theAttendee") }),
+            ]
           : meeting
-            ? [...(missing ? [t("office.propose.plan.collect")] : []), t("office.step.create"), t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") })]
+            ? [
+                ...(missing ? [t("office.propose.plan.collect")] : []),
+                t("office.step.create"),
+                t("office.propose.plan.send", { name: who ?? t("office.outcome.theAttendee") }),
+              ]
             : handoff
               ? [t("office.propose.plan.take"), t("office.propose.plan.doWork"), t("office.propose.plan.markDone")]
               : [t("office.step.generic.confirm"), t("office.step.generic.work"), t("office.propose.plan.report")],
@@ -109,7 +136,11 @@ export function createJobProposals(deps: { ids: IdGenerator; defaultTimezone: st
   }
 
   /** job.created + job.proposed + its card message, for a new job. */
-  function proposeDrafts(agent: EntityProfile, at: { tenant_id: string; conversation_id: string }, spec: ProposalSpec): { job_id: string; drafts: Draft[] } {
+  function proposeDrafts(
+    agent: EntityProfile,
+    at: { tenant_id: string; conversation_id: string },
+    spec: ProposalSpec,
+  ): { job_id: string; drafts: Draft[] } {
     const job_id = ids("job");
     const job = { job_id, tenant_id: at.tenant_id, conversation_id: at.conversation_id, title: spec.title };
     const card = formalizeCardFor(job, agent, spec);

@@ -38,21 +38,40 @@ export function createMeetingChangeChat(deps: {
 
   const named = (job: JobView, who: string) => {
     const w = who.toLowerCase();
-    return (job.slots.attendee_name ?? "").toLowerCase().split(/\s+/)[0] === w || (job.slots.title ?? job.title).toLowerCase().includes(w);
+    return (
+      (job.slots.attendee_name ?? "").toLowerCase().split(/\s+/)[0] === w ||
+      (job.slots.title ?? job.title).toLowerCase().includes(w)
+    );
   };
 
-  return async function handle(req: TIngestMessageRequest, agent: EntityProfile, ec: EmitContext, words: MeetingChangeWords, t: Translate) {
-    const reply = async (text: string, notes: string, jobId?: string) => ({ ids: await deps.emit(ec, [deps.say(agent.entity_id, text, jobId)]), notes });
+  return async function handle(
+    req: TIngestMessageRequest,
+    agent: EntityProfile,
+    ec: EmitContext,
+    words: MeetingChangeWords,
+    t: Translate,
+  ) {
+    const reply = async (text: string, notes: string, jobId?: string) => ({
+      ids: await deps.emit(ec, [deps.say(agent.entity_id, text, jobId)]),
+      notes,
+    });
     const all = changeable(req.tenant_id, req.conversation_id);
     const fits = words.who ? all.filter((j) => named(j, words.who!)) : all;
     const job = fits.at(-1);
     const key = words.kind === "move" ? "office.change.chat.noneMove" : "office.change.chat.noneCancel";
-    const none = () => reply(t(key, { who: words.who ? t("office.change.chat.with", { name: words.who }) : "" }).replace(/\s{2,}/g, " "), "No booked meeting to change");
+    const none = () =>
+      reply(
+        t(key, { who: words.who ? t("office.change.chat.with", { name: words.who }) : "" }).replace(/\s{2,}/g, " "),
+        "No booked meeting to change",
+      );
     if (!job) return none();
     const card = job.latest["job.finished"];
     const button = card?.buttons.find((b) => b.action.type === "job.follow_up" && b.action.change === words.kind);
     if (!card || !button) return none();
-    if (words.kind === "move" && !(mentionsTime(words.time ?? "", words.locale) || mentionsTime(words.time ?? "", job.slots.locale))) {
+    if (
+      words.kind === "move" &&
+      !(mentionsTime(words.time ?? "", words.locale) || mentionsTime(words.time ?? "", job.slots.locale))
+    ) {
       return reply(t("office.change.chat.when"), "Asked when to move it", job.job_id);
     }
     try {
@@ -68,7 +87,11 @@ export function createMeetingChangeChat(deps: {
         ...(words.kind === "move" ? { input: { time_window: words.time ?? "" } } : {}),
         ...(req.message_event_id ? { causation_id: req.message_event_id } : {}),
       });
-      return { ids: r.ids, notes: r.notes ?? "Proposed a change to the meeting", ...(r.job_id ? { job_id: r.job_id } : {}) };
+      return {
+        ids: r.ids,
+        notes: r.notes ?? "Proposed a change to the meeting",
+        ...(r.job_id ? { job_id: r.job_id } : {}),
+      };
     } catch (err) {
       // A refusal (already cancelled, a time that does not parse) is said in the chat, not thrown at the sender.
       if (err instanceof AppError && (err.code === "CONFLICT" || err.code === "INVALID_INPUT"))

@@ -12,7 +12,11 @@ import type { Vault } from "./vault.js";
  * words are resolved once into a structured window relative to the moment they were given, in
  * the job's timezone. From here on the window travels as data to the tool; nothing re-reads text.
  */
-export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: string, text: string) => string; defaultTimezone: string }) {
+export function createMeetingIntake(deps: {
+  vault: Vault;
+  scrub: (tenantId: string, text: string) => string;
+  defaultTimezone: string;
+}) {
   /** A pasted meeting URL, kept in the vault (links carry meeting passwords and digit runs). */
   function vaultUrl(tenantId: string, url: string): TRedactedValue {
     const v = deps.vault.put(tenantId, "text", url);
@@ -23,7 +27,12 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
    * The window for `slots` when its time words or timezone changed in `update`; the previous
    * window otherwise. A timezone given later re-reads the same words from the same moment.
    */
-  function resolveWhen(prev: JobSlots, merged: JobSlots, update: Record<string, unknown>, now: number): TWhen | undefined {
+  function resolveWhen(
+    prev: JobSlots,
+    merged: JobSlots,
+    update: Record<string, unknown>,
+    now: number,
+  ): TWhen | undefined {
     if (!merged.time_window) return undefined;
     // "Tue–Thu, 14:00–17:00" given for a call asked "next week" means those days of next week.
     const text = merged.day_hint ? `${merged.time_window} ${merged.day_hint}` : merged.time_window;
@@ -32,7 +41,8 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
     const asked = "time_window" in update || !prev.when ? now : Date.parse(prev.when.asked_at);
     // Read in the job's language: a Portuguese job's "amanhã às 15h" is a time; and Portuguese
     // time words are understood from anyone, as the planner understands Portuguese requests.
-    const read = (locale: string | undefined) => parseWhen(text, { now: asked, timezone: merged.timezone ?? deps.defaultTimezone, locale });
+    const read = (locale: string | undefined) =>
+      parseWhen(text, { now: asked, timezone: merged.timezone ?? deps.defaultTimezone, locale });
     return read(merged.locale) ?? (merged.locale === "pt" ? null : read("pt")) ?? undefined;
   }
 
@@ -56,7 +66,8 @@ export function createMeetingIntake(deps: { vault: Vault; scrub: (tenantId: stri
       } else if (k === "meeting_link" && typeof v === "string") {
         const t = meetingType(v);
         if (t) out.meeting_link = t;
-        if (t === "link" && v !== "link" && !update.link_label) out.link_label = { google_meet: "Google Meet", zoom: "Zoom", teams: "Teams" }[v];
+        if (t === "link" && v !== "link" && !update.link_label)
+          out.link_label = { google_meet: "Google Meet", zoom: "Zoom", teams: "Teams" }[v];
       } else if (k === "timezone" && typeof v === "string") {
         const tz = normalizeTimeZone(v);
         if (tz) out.timezone = tz;
@@ -85,13 +96,28 @@ export interface InviteAttendee {
  * Who the invite is for: the attendee the job names, and the person who asked for the meeting
  * when they have given their own address (PUT /v1/me/email) and it is not the same one.
  */
-export function inviteAttendees(slots: JobSlots, requester?: { display_name: string; email?: TRedactedValue }): InviteAttendee[] {
+export function inviteAttendees(
+  slots: JobSlots,
+  requester?: { display_name: string; email?: TRedactedValue },
+): InviteAttendee[] {
   const email = slots.attendee_email;
   const out: InviteAttendee[] = email
-    ? [{ name: slots.attendee_name ?? "Guest", vault_ref: email.vault_ref ?? "", email_redacted: email.redacted, email_hash: email.hash ?? "" }]
+    ? [
+        {
+          name: slots.attendee_name ?? "Guest",
+          vault_ref: email.vault_ref ?? "",
+          email_redacted: email.redacted,
+          email_hash: email.hash ?? "",
+        },
+      ]
     : [];
   const own = requester?.email;
   if (own?.vault_ref && !out.some((a) => a.email_hash && a.email_hash === own.hash))
-    out.push({ name: requester!.display_name, vault_ref: own.vault_ref, email_redacted: own.redacted, email_hash: own.hash ?? "" });
+    out.push({
+      name: requester!.display_name,
+      vault_ref: own.vault_ref,
+      email_redacted: own.redacted,
+      email_hash: own.hash ?? "",
+    });
   return out;
 }

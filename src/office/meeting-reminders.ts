@@ -65,7 +65,8 @@ export function createMeetingReminders(opts: { clock: Clock }) {
   const running = new Set<Promise<unknown>>();
   let live = false;
 
-  const reminderId = (uid: string, v: Version, minutes: number) => `evt_remind_${letterHash(`${v.tenant_id}|${uid}|${v.sequence}|${v.start}|${minutes}`, 24)}`;
+  const reminderId = (uid: string, v: Version, minutes: number) =>
+    `evt_remind_${letterHash(`${v.tenant_id}|${uid}|${v.sequence}|${v.start}|${minutes}`, 24)}`;
 
   function index(e: TStoredEvent): void {
     if (e.event_type === "job.proposed" && e.job_id) {
@@ -89,8 +90,21 @@ export function createMeetingReminders(opts: { clock: Clock }) {
       written.add(e.event_id);
       return;
     }
-    if (e.event_type !== "tool.result" || !VERSION_TOOLS.has(e.payload.tool_name) || e.payload.status !== "success" || !e.job_id) return;
-    const o = e.payload.output as { event_uid?: string; sequence?: number; change?: string; scheduled_time?: { start: string; end: string; timezone: string } } | undefined;
+    if (
+      e.event_type !== "tool.result" ||
+      !VERSION_TOOLS.has(e.payload.tool_name) ||
+      e.payload.status !== "success" ||
+      !e.job_id
+    )
+      return;
+    const o = e.payload.output as
+      | {
+          event_uid?: string;
+          sequence?: number;
+          change?: string;
+          scheduled_time?: { start: string; end: string; timezone: string };
+        }
+      | undefined;
     if (!o?.event_uid || !o.scheduled_time) return;
     const key = `${e.tenant_id}|${o.event_uid}`;
     const v: Version = {
@@ -145,7 +159,12 @@ export function createMeetingReminders(opts: { clock: Clock }) {
       const left = Math.max(0, Math.round((Date.parse(v.start) - clock.now()) / 60_000));
       const when = formatSlot(Date.parse(v.start), Date.parse(v.end), v.timezone, a.locale);
       const person = context.profile(a.tenant_id, a.for_entity_id)?.display_name ?? "";
-      const text = t(left > 0 ? "office.reminder.text" : "office.reminder.now", { name: person, title: a.title, minutes: left, when });
+      const text = t(left > 0 ? "office.reminder.text" : "office.reminder.now", {
+        name: person,
+        title: a.title,
+        minutes: left,
+        when,
+      });
       await emitter.emit({ tenant_id: a.tenant_id, trace_id: a.trace_id, conversation_id: a.conversation_id }, [
         {
           event_type: "message.sent",
@@ -156,7 +175,12 @@ export function createMeetingReminders(opts: { clock: Clock }) {
             message_id: `msg_${id.slice(4)}`,
             kind: "text",
             body_text: text,
-            reminder: { for_entity_id: a.for_entity_id, starts_at: new Date(Date.parse(v.start)).toISOString(), minutes_before: a.minutes, event_uid: uid },
+            reminder: {
+              for_entity_id: a.for_entity_id,
+              starts_at: new Date(Date.parse(v.start)).toISOString(),
+              minutes_before: a.minutes,
+              event_uid: uid,
+            },
           },
         },
       ]);

@@ -21,7 +21,9 @@ export function messageExtras(llm: LlmTurnExtras | undefined, scrub: (s: string)
       action: s.action,
       source: s.source,
       change_token: formatRefToken(s.job_id, s.job_title.slice(0, 120)),
-      ...(s.change_candidates.length ? { change_candidates: s.change_candidates.map((c) => ({ job_id: c.job_id, title: c.title.slice(0, 200) })) } : {}),
+      ...(s.change_candidates.length
+        ? { change_candidates: s.change_candidates.map((c) => ({ job_id: c.job_id, title: c.title.slice(0, 200) })) }
+        : {}),
     };
   }
   if (llm.surfaces?.length) out.surfaces = llm.surfaces;
@@ -31,7 +33,8 @@ export function messageExtras(llm: LlmTurnExtras | undefined, scrub: (s: string)
   if (choices.length) out.choices = choices.map((c) => ({ label: c.label.slice(0, 200), token: c.token }));
 
   const kept: Record<string, unknown> = {};
-  const fits = (key: string, value: unknown) => ZMessageSentPayload.safeParse({ message_id: "msg_probe", kind: "text", body_text: "probe", [key]: value }).success;
+  const fits = (key: string, value: unknown) =>
+    ZMessageSentPayload.safeParse({ message_id: "msg_probe", kind: "text", body_text: "probe", [key]: value }).success;
   for (const [key, value] of Object.entries(out)) {
     const clean = scrubStrings(value, scrub);
     // Lists are checked item by item, so one bad surface or choice drops alone.
@@ -49,7 +52,15 @@ export function messageExtras(llm: LlmTurnExtras | undefined, scrub: (s: string)
  * sensitive becomes empty, which the contract refuses, and its block is dropped.
  */
 const ID_KEYS = new Set(["job_id", "jobId", "targetJobId", "doc_id", "surface_id"]);
-const TOKEN_KEYS = new Set(["token", "change_token", "opToken", "acceptOp", "approveOp", "declineOp", "suggestAlternativesOp"]);
+const TOKEN_KEYS = new Set([
+  "token",
+  "change_token",
+  "opToken",
+  "acceptOp",
+  "approveOp",
+  "declineOp",
+  "suggestAlternativesOp",
+]);
 const TOKEN_IDS = /\b(id|job):"(?:[^"\\]|\\.)*"/g;
 
 function scrubStrings(v: unknown, scrub: (s: string) => string, key = ""): unknown {
@@ -62,6 +73,7 @@ function scrubStrings(v: unknown, scrub: (s: string) => string, key = ""): unkno
     return scrub(v);
   }
   if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub, key));
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubStrings(x, scrub, k)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubStrings(x, scrub, k)]));
   return v;
 }

@@ -24,7 +24,10 @@ export const slug = (name?: string) =>
 const firstName = (name?: string) => name?.split(/\s+/)[0] ?? "";
 
 const MISSING_LABEL: Record<string, (s: JobSlots, t: Translate) => string> = {
-  attendee_email: (s, t) => (s.attendee_name ? t("office.missing.email", { name: firstName(s.attendee_name) }) : t("office.missing.emailUnnamed")),
+  attendee_email: (s, t) =>
+    s.attendee_name
+      ? t("office.missing.email", { name: firstName(s.attendee_name) })
+      : t("office.missing.emailUnnamed"),
   time_window: (_s, t) => t("office.missing.timeWindow"),
   timezone: (_s, t) => t("office.missing.timezone"),
   meeting_link: (_s, t) => t("office.missing.meetingLink"),
@@ -35,7 +38,10 @@ export function waitingStatus(missing: string[], s: JobSlots, t: Translate = EN)
   return t("office.waiting.for", { items: missing.map((k) => MISSING_LABEL[k]?.(s, t) ?? k).join(" + ") });
 }
 
-export function meetingSteps(phase: "collect" | "create" | "send" | "done" | "retry" | "blocked_tool" | "blocked_send", t: Translate = EN): TStep[] {
+export function meetingSteps(
+  phase: "collect" | "create" | "send" | "done" | "retry" | "blocked_tool" | "blocked_send",
+  t: Translate = EN,
+): TStep[] {
   const st = (collect: TStep["state"], create: TStep["state"], send: TStep["state"]): TStep[] => [
     { key: "collect_inputs", label: t("office.step.collect"), state: collect },
     { key: "create_invite", label: t("office.step.create"), state: create },
@@ -96,7 +102,14 @@ export function meetingInputSchema(
       ...err("timezone"),
     });
   if (missing.includes("meeting_link"))
-    fields.push({ key: "meeting_link", label: t("office.form.meetingLink.label"), type: "select", required: true, options: meetingOptions(t), ...err("meeting_link") });
+    fields.push({
+      key: "meeting_link",
+      label: t("office.form.meetingLink.label"),
+      type: "select",
+      required: true,
+      options: meetingOptions(t),
+      ...err("meeting_link"),
+    });
   if (missing.includes("meeting_url") || missing.includes("meeting_link"))
     fields.push({
       key: "meeting_url",
@@ -132,7 +145,9 @@ export const exhaustedSummary = (t: Translate = EN) => t("office.status.exhauste
 
 /** The other meeting place "Switch" offers: one that needs no outside service at all. */
 export function alternativeLink(current?: string, t: Translate = EN): { value: string; label: string } {
-  return current === "phone" ? { value: "jitsi", label: meetingLabel("jitsi", undefined, t) } : { value: "phone", label: meetingLabel("phone", undefined, t) };
+  return current === "phone"
+    ? { value: "jitsi", label: meetingLabel("jitsi", undefined, t) }
+    : { value: "phone", label: meetingLabel("phone", undefined, t) };
 }
 
 /** What the invite tool did, each clause from its recorded output. */
@@ -152,16 +167,29 @@ export function inviteFacts(out: CreateInviteOutput, s: JobSlots, t: Translate =
       ? t("office.invite.calendar.already", { name })
       : t("office.invite.calendar.added", { name })
     : t("office.invite.calendar.none");
-  const when = formatSlot(Date.parse(out.scheduled_time.start), Date.parse(out.scheduled_time.end), out.scheduled_time.timezone, locale);
+  const when = formatSlot(
+    Date.parse(out.scheduled_time.start),
+    Date.parse(out.scheduled_time.end),
+    out.scheduled_time.timezone,
+    locale,
+  );
   const title = s.title ? t("office.invite.titled", { title: s.title }) : "";
   return t("office.invite.facts", { minutes, title, when, place, calendar });
 }
 
 /** The invite in one short clause, for a Tracking card's status line (≤ 300 with the mail clause). */
 export function inviteFactsShort(out: CreateInviteOutput, t: Translate = EN, locale?: string): string {
-  const when = formatSlot(Date.parse(out.scheduled_time.start), Date.parse(out.scheduled_time.end), out.scheduled_time.timezone, locale);
+  const when = formatSlot(
+    Date.parse(out.scheduled_time.start),
+    Date.parse(out.scheduled_time.end),
+    out.scheduled_time.timezone,
+    locale,
+  );
   if (!out.calendar.written) return t("office.invite.short", { when });
-  return t("office.invite.shortInCalendar", { when, calendar: (out.calendar.name ?? t("office.invite.calendarFallback")).slice(0, 40) });
+  return t("office.invite.shortInCalendar", {
+    when,
+    calendar: (out.calendar.name ?? t("office.invite.calendarFallback")).slice(0, 40),
+  });
 }
 
 export type MailFacts =
@@ -184,9 +212,12 @@ export function mailFacts(m: MailFacts, t: Translate = EN, locale?: string): str
     case "sent":
       return t("office.mail.sent", { to: m.to, response: m.response.slice(0, 120) });
     case "retrying": {
-      const at = new Intl.DateTimeFormat(locale === "pt" ? "pt-PT" : "en-GB", { timeZone: m.timezone, hour: "2-digit", minute: "2-digit", hour12: false }).format(
-        new Date(m.next_at),
-      );
+      const at = new Intl.DateTimeFormat(locale === "pt" ? "pt-PT" : "en-GB", {
+        timeZone: m.timezone,
+        hour: "2-digit",
+        minute: "2-digit",
+        hour12: false,
+      }).format(new Date(m.next_at));
       return t("office.mail.retrying", { error: m.error.slice(0, 100), at });
     }
     case "refused":
@@ -194,7 +225,16 @@ export function mailFacts(m: MailFacts, t: Translate = EN, locale?: string): str
   }
 }
 
-const STATE_WORDS = new Set(["proposed", "approved", "in_progress", "waiting_input", "completed", "failed", "cancelled", "rejected"]);
+const STATE_WORDS = new Set([
+  "proposed",
+  "approved",
+  "in_progress",
+  "waiting_input",
+  "completed",
+  "failed",
+  "cancelled",
+  "rejected",
+]);
 
 /** A job state in words ("waiting for your input"). */
 export function stateWords(state: string, t: Translate = EN): string {
@@ -209,7 +249,9 @@ export function answerAbout(job: JobView, prompt: string, t: Translate = EN): st
   if (/refused|recusad/i.test(prompt)) return more("office.about.refused");
   if (/fail|why|falhou|porque/i.test(prompt)) {
     const code = job.tools.at(-1)?.error_code;
-    return more("office.about.failed", { failed: code ? t("office.about.lastFailed", { code }) : t("office.about.nothingFailed") });
+    return more("office.about.failed", {
+      failed: code ? t("office.about.lastFailed", { code }) : t("office.about.nothingFailed"),
+    });
   }
   if (job.state === "waiting_input") return more("office.about.waiting");
   return more("office.about.other");
@@ -217,11 +259,23 @@ export function answerAbout(job: JobView, prompt: string, t: Translate = EN): st
 
 /** What an agent can actually do, from the tools it may use; nothing it cannot. */
 function capabilities(allowedTools: readonly string[], t: Translate): string {
-  return allowedTools.includes("calendar.create_invite") ? t("office.decline.canSchedule") : t("office.decline.noTools");
+  return allowedTools.includes("calendar.create_invite")
+    ? t("office.decline.canSchedule")
+    : t("office.decline.noTools");
 }
 
-export function declineWork(agent: { allowed_tools: readonly string[] }, request: string, handTo?: string, t: Translate = EN, toSelf = false): string {
-  const offer = toSelf ? t("office.decline.offerSelf", { request }) : handTo ? t("office.decline.offer", { request, person: handTo }) : t("office.decline.nobody");
+export function declineWork(
+  agent: { allowed_tools: readonly string[] },
+  request: string,
+  handTo?: string,
+  t: Translate = EN,
+  toSelf = false,
+): string {
+  const offer = toSelf
+    ? t("office.decline.offerSelf", { request })
+    : handTo
+      ? t("office.decline.offer", { request, person: handTo })
+      : t("office.decline.nobody");
   return t("office.decline.text", { capabilities: capabilities(agent.allowed_tools, t), offer });
 }
 

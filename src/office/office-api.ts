@@ -10,7 +10,13 @@ interface InboundRefusal {
   job_id: string | null;
   received_at: string;
 }
-import type { TAffordancesRequest, TAffordancesResponse, TIngestMessageRequest, TJobActionRequest, TOfficeResponse } from "../../contracts/office.js";
+import type {
+  TAffordancesRequest,
+  TAffordancesResponse,
+  TIngestMessageRequest,
+  TJobActionRequest,
+  TOfficeResponse,
+} from "../../contracts/office.js";
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TWhyResponse } from "../../contracts/people.js";
@@ -90,7 +96,11 @@ export interface AgentTrajectory {
 
 /** Encrypted store for PII; the ledger only ever sees the redacted value, hash and pointer. */
 export interface VaultApi {
-  put(tenantId: string, kind: "email" | "phone" | "text", value: string): TRedactedValue & { vault_ref: string; hash: string };
+  put(
+    tenantId: string,
+    kind: "email" | "phone" | "text",
+    value: string,
+  ): TRedactedValue & { vault_ref: string; hash: string };
   get(tenantId: string, vaultRef: string): string | null;
   /** Erases the value for good; events that point at it keep verifying. */
   erase(tenantId: string, vaultRef: string): boolean;
@@ -137,10 +147,17 @@ export interface OfficeApi {
    * AppError the person sees (NOT_FOUND, VALIDATION_ERROR, CONFLICT, ILLEGAL_JOB_TRANSITION, or
    * the policy pack's refusal).
    */
-  handOver(req: HandOverRequest, opts?: EmitOptions): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }>;
+  handOver(
+    req: HandOverRequest,
+    opts?: EmitOptions,
+  ): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }>;
   affordances(req: TAffordancesRequest): Promise<TAffordancesResponse>;
   /** `canSee` limits the jobs to conversations the reader may read (undefined: all). */
-  trajectory(tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): Promise<AgentTrajectory>;
+  trajectory(
+    tenantId: string,
+    entityId: string,
+    canSee?: (conversationId: string) => boolean,
+  ): Promise<AgentTrajectory>;
   /** A file Office produced (e.g. an .ics invite), or null when not this tenant's. */
   artifact(tenantId: string, artifactId: string): StoredArtifact | null;
   vault: VaultApi;
@@ -156,7 +173,12 @@ export interface OfficeApi {
   /** The conversation's ThreadContext (pinned job, changed target, last and recent jobs). */
   threadContext(tenantId: string, conversationId: string): TThreadContextView;
   /** Pin (or unpin with null) a job, or change the target later messages default to; persisted. */
-  setThreadContext(tenantId: string, conversationId: string, what: "pin" | "target", jobId: string | null): TThreadContextView;
+  setThreadContext(
+    tenantId: string,
+    conversationId: string,
+    what: "pin" | "target",
+    jobId: string | null,
+  ): TThreadContextView;
   /** Assist: validated suggestions for one job (one model call with the LLM planner, the job's slots otherwise). */
   assist(tenantId: string, jobId: string, traceId: string): Promise<TAssistResponse>;
   /**
@@ -188,7 +210,10 @@ export interface OfficeApi {
   /** An agent's tools (built-in and MCP) with the modes admins chose; null when no such agent. */
   agentTools(tenantId: string, agentEntityId: string): AgentToolView[] | null;
   /** The MCP tools the conversation's agent may use (auto or approve), with their input schemas. */
-  conversationTools(tenantId: string, conversationId: string): { agent_entity_id: string | null; tools: ConversationTool[] };
+  conversationTools(
+    tenantId: string,
+    conversationId: string,
+  ): { agent_entity_id: string | null; tools: ConversationTool[] };
   /** A job's "Why?": its causal chain told from its ledger events, each line linking into the Job Drawer. NOT_FOUND when no such job. */
   explainJob(tenantId: string, jobId: string, readerLocale?: string): TWhyResponse;
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */

@@ -286,13 +286,19 @@ export function createOfficeView(deps: {
         break;
       }
       case "message.sent": {
-        if (e.actor.actor_type === "agent") agentMessages.set(key(e.tenant_id, e.payload.message_id), e.actor.entity_id);
+        if (e.actor.actor_type === "agent")
+          agentMessages.set(key(e.tenant_id, e.payload.message_id), e.actor.entity_id);
         lastMessage.set(key(e.tenant_id, e.conversation_id, e.actor.entity_id), e.event_id);
         const body = e.payload.kind === "text" ? e.payload.body_text : undefined;
         if (body) {
           const k = key(e.tenant_id, e.conversation_id);
           const list = texts.get(k) ?? [];
-          list.push({ event_id: e.event_id, message_id: e.payload.message_id, entity_id: e.actor.entity_id, text: body.slice(0, TEXT_CHARS_KEPT) });
+          list.push({
+            event_id: e.event_id,
+            message_id: e.payload.message_id,
+            entity_id: e.actor.entity_id,
+            text: body.slice(0, TEXT_CHARS_KEPT),
+          });
           if (list.length > RECENT_TEXTS_KEPT) list.shift();
           texts.set(k, list);
         }
@@ -340,7 +346,20 @@ export function createOfficeView(deps: {
     recentTexts: (t, c) => texts.get(key(t, c)) ?? EMPTY,
     agentAuthorOf: (t, m) => agentMessages.get(key(t, m)),
     apply,
-    snapshot: () => ({ profiles, profileNames, participants, byTenantEntities, memberOf, jobs, byConversation, byAgent, byTenant, lastMessage, texts, agentMessages }),
+    snapshot: () => ({
+      profiles,
+      profileNames,
+      participants,
+      byTenantEntities,
+      memberOf,
+      jobs,
+      byConversation,
+      byAgent,
+      byTenant,
+      lastMessage,
+      texts,
+      agentMessages,
+    }),
     close: unsubscribe,
   };
 }

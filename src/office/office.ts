@@ -32,7 +32,11 @@ import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
 import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
-import { createCancelInviteTool, createDeclineCounterTool, createMoveInviteTool } from "./tools/calendar-change-invite.js";
+import {
+  createCancelInviteTool,
+  createDeclineCounterTool,
+  createMoveInviteTool,
+} from "./tools/calendar-change-invite.js";
 import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
 import { createMeetingReminders } from "./meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
@@ -114,9 +118,18 @@ export function createOffice(deps: CreateOfficeDeps): Office {
 
   const artifacts = createArtifactStore({ db: deps.db, dataDir: deps.dataDir, clock });
   // Erasing a vault entry also rewrites every Office-held copy of its value (invite files, outbox).
-  const vault = createVault({ db: deps.db, dataDir: deps.dataDir, clock, ids, onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted) });
+  const vault = createVault({
+    db: deps.db,
+    dataDir: deps.dataDir,
+    clock,
+    ids,
+    onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted),
+  });
   // Meeting rooms are named from a keyed hash (the vault's secret): unguessable, stable per job.
-  const rooms = createJitsiRooms({ baseUrl: deps.jitsiBaseUrl ?? "https://meet.jit.si", keyedHash: (v) => vault.hashOf("meeting-rooms", "text", v) });
+  const rooms = createJitsiRooms({
+    baseUrl: deps.jitsiBaseUrl ?? "https://meet.jit.si",
+    keyedHash: (v) => vault.hashOf("meeting-rooms", "text", v),
+  });
   const inviteTool = createCalendarInviteTool({
     vault,
     artifacts,
@@ -124,11 +137,20 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}),
     ...(deps.mail ? { organizerAddress: deps.mail.from } : {}),
   });
-  const answerTool = createRecordAnswerTool({ vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) });
+  const answerTool = createRecordAnswerTool({
+    vault,
+    ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}),
+  });
   const changeDeps = { artifacts, vault, ...(deps.calendarProvider ? { calendar: deps.calendarProvider } : {}) };
   const router = createToolRouter({
     clock,
-    tools: [inviteTool, answerTool, createMoveInviteTool(changeDeps), createCancelInviteTool(changeDeps), createDeclineCounterTool(changeDeps)],
+    tools: [
+      inviteTool,
+      answerTool,
+      createMoveInviteTool(changeDeps),
+      createCancelInviteTool(changeDeps),
+      createDeclineCounterTool(changeDeps),
+    ],
     runElsewhere: [MAIL_TOOL_INFO],
     mcp,
   });
@@ -142,7 +164,8 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     clock,
     ids,
     answering,
-    onOwnRefusal: (details) => deps.logger?.error(details, "the ledger refused events Office wrote on its own: this is a bug in Office"),
+    onOwnRefusal: (details) =>
+      deps.logger?.error(details, "the ledger refused events Office wrote on its own: this is a bug in Office"),
   });
   const engine = createJobEngine({
     ledger: deps.ledger,
@@ -199,8 +222,20 @@ export function createOffice(deps: CreateOfficeDeps): Office {
   const planner = chosen.name === "rules" ? createContextAwareRules({ rules: chosen, store: llmStore, clock }) : chosen;
   const emit = emitter.emit;
   const threads = createThreadApi({ context, store: llmStore, clock, defaultTimezone });
-  const assist = createAssist({ ledger: deps.ledger, context, engine, emit, clock, store: createAssistStore(deps.db), ...(llm ? { llm } : {}) });
-  const actions = createJobClicks({ engine, context, ...(deps.defaultLocale ? { defaultLocale: deps.defaultLocale } : {}) });
+  const assist = createAssist({
+    ledger: deps.ledger,
+    context,
+    engine,
+    emit,
+    clock,
+    store: createAssistStore(deps.db),
+    ...(llm ? { llm } : {}),
+  });
+  const actions = createJobClicks({
+    engine,
+    context,
+    ...(deps.defaultLocale ? { defaultLocale: deps.defaultLocale } : {}),
+  });
   const ingest = createIngest({
     mcpTools: () => mcp.tools(),
     handleClick: (r) => actions.handle(r),
@@ -251,7 +286,12 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     async jobAction(req) {
       const parsed = parseAction(req);
       const r = await actions.handle(parsed);
-      return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id ?? parsed.job_id, ...(r.notes ? { notes: r.notes } : {}) };
+      return {
+        ok: true,
+        emitted_event_ids: r.ids,
+        job_id: r.job_id ?? parsed.job_id,
+        ...(r.notes ? { notes: r.notes } : {}),
+      };
     },
     checkJobAction(req) {
       actions.check(parseAction(req));
@@ -283,11 +323,15 @@ export function createOffice(deps: CreateOfficeDeps): Office {
         redaction: p.redaction,
         packet: p.packet,
       })),
-    outbox: (tenantId) => ({ mail_configured: engine.mail.mailer.enabled, messages: engine.mail.list(tenantId).reverse() }),
+    outbox: (tenantId) => ({
+      mail_configured: engine.mail.mailer.enabled,
+      messages: engine.mail.list(tenantId).reverse(),
+    }),
     async resendOutbox(tenantId, outboxId) {
       const row = engine.mail.list(tenantId).find((m) => m.outbox_id === outboxId);
       if (!row) throw new AppError("NOT_FOUND", "No such outgoing message.", { outbox_id: outboxId });
-      if (row.status === "sent") throw new AppError("CONFLICT", "This message was sent already.", { outbox_id: outboxId });
+      if (row.status === "sent")
+        throw new AppError("CONFLICT", "This message was sent already.", { outbox_id: outboxId });
       const r = await actions.resendOutbox(tenantId, row.job_id);
       return { ok: true, emitted_event_ids: r.ids, job_id: r.job_id, notes: "Resending" };
     },
@@ -318,7 +362,12 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     }),
     mcpStatus: () => mcp.status(),
     explainJob: (tenantId, jobId, readerLocale) =>
-      explainJob({ ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id }, tenantId, jobId, words(pickLocale(readerLocale, deps.defaultLocale))),
+      explainJob(
+        { ledger: deps.ledger, name: (t, id) => context.profile(t, id)?.display_name ?? id },
+        tenantId,
+        jobId,
+        words(pickLocale(readerLocale, deps.defaultLocale)),
+      ),
     conversationTools(tenantId, conversationId) {
       const agent = context.answeringAgent(tenantId, conversationId, "", "");
       return { agent_entity_id: agent?.entity_id ?? null, tools: agent ? usableTools(agent, mcp.tools()) : [] };

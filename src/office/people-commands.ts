@@ -21,7 +21,8 @@ import { type Locale, words } from "./speak.js";
 
 const HAND_OVER =
   /^(?:please\s+|can you\s+|could you\s+)*hand\s+(?:this|that|the|it)?\s*(?:job\s*)?(?:#?(job_[A-Za-z0-9_-]+)\s+)?over\s+to\s+(\p{L}[\p{L}'’-]*)(?:\s*,?\s*please)?\s*[.!?]?$/iu;
-const WHY = /^(?:and\s+|but\s+|so\s+)?(?:why\s*\?*|why\s+(?:did|have|was|were|is|are)\s+(?:you|this|that|it|the job)\b.*|why\b.*#?job_[A-Za-z0-9_-]+.*|what\s+made\s+you\b.*)$/i;
+const WHY =
+  /^(?:and\s+|but\s+|so\s+)?(?:why\s*\?*|why\s+(?:did|have|was|were|is|are)\s+(?:you|this|that|it|the job)\b.*|why\b.*#?job_[A-Za-z0-9_-]+.*|what\s+made\s+you\b.*)$/i;
 /** "passa este trabalho à Ana", "entrega isto ao Dan", "podes passar o job_… para a Ana?" */
 const HAND_OVER_PT =
   /^(?:por\s+favor,?\s+|podes\s+|pode\s+)*(?:passa|passar|entrega|entregar|transfere|transferir)(?:-o|-a|-lo|-la)?\s+(?:(?:este|esse|o|a|esta|essa)\s+)?(?:trabalho|tarefa|job|isto|isso)?\s*(?:#?(job_[A-Za-z0-9_-]+)\s+)?(?:para\s+(?:[ao]\s+)?|à\s+|ao\s+|a\s+)(\p{L}[\p{L}'’-]*)(?:\s*,?\s*por\s+favor)?\s*[.!?]?$/iu;
@@ -56,11 +57,17 @@ interface Deps {
 }
 
 /** The job a phrase means: the one it names (in this conversation), else the latest open one, else the latest. */
-function targetJob(context: ContextBuilder, req: TIngestMessageRequest, ref: string | undefined, openOnly: boolean): JobSummary | undefined {
+function targetJob(
+  context: ContextBuilder,
+  req: TIngestMessageRequest,
+  ref: string | undefined,
+  openOnly: boolean,
+): JobSummary | undefined {
   const jobs = context.conversationJobs(req.tenant_id, req.conversation_id);
   if (ref) return jobs.find((j) => j.job_id === ref);
   const open = jobs.filter((j) => isOpenState(j.state) && !j.handed_over);
-  const pick = (list: JobSummary[]) => list.reduce<JobSummary | undefined>((a, j) => (!a || j.updated_at >= a.updated_at ? j : a), undefined);
+  const pick = (list: JobSummary[]) =>
+    list.reduce<JobSummary | undefined>((a, j) => (!a || j.updated_at >= a.updated_at ? j : a), undefined);
   return pick(open) ?? (openOnly ? undefined : pick(jobs));
 }
 
@@ -68,43 +75,91 @@ export function createPeopleCommands(deps: Deps) {
   const { context } = deps;
   const speak = (sender: EntityProfile) => words(pickLocale(sender.locale, deps.defaultLocale));
 
-  async function handOver(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string; name: string }) {
+  async function handOver(
+    req: TIngestMessageRequest,
+    sender: EntityProfile,
+    agent: EntityProfile,
+    ec: EmitContext,
+    cmd: { job_ref?: string; name: string },
+  ) {
     const t = speak(sender);
-    const reply = async (text: string, jobId?: string) => ({ ids: await deps.emit(ec, [deps.say(agent.entity_id, text, jobId)]), notes: "Hand-over not done" });
+    const reply = async (text: string, jobId?: string) => ({
+      ids: await deps.emit(ec, [deps.say(agent.entity_id, text, jobId)]),
+      notes: "Hand-over not done",
+    });
     const job = targetJob(context, req, cmd.job_ref, true);
     if (!job) return reply(t(cmd.job_ref ? "office.handOver.noSuchJob" : "office.handOver.noOpenJob"));
-    if (!isOpenState(job.state)) return reply(t("office.handOver.notOpen", { title: job.title, state: t(`office.why.stateName.${job.state}`) }), job.job_id);
+    if (!isOpenState(job.state))
+      return reply(
+        t("office.handOver.notOpen", { title: job.title, state: t(`office.why.stateName.${job.state}`) }),
+        job.job_id,
+      );
     const wanted = cmd.name.toLowerCase();
     const person = context
       .participants(req.tenant_id, req.conversation_id)
       .map((id) => context.profile(req.tenant_id, id))
-      .find((p) => p?.actor_type === "human" && (p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted));
+      .find(
+        (p) =>
+          p?.actor_type === "human" &&
+          (p.display_name.toLowerCase() === wanted || p.display_name.toLowerCase().split(/\s+/)[0] === wanted),
+      );
     if (!person) return reply(t("office.handOver.nobody", { name: cmd.name, title: job.title }), job.job_id);
-    if (person.entity_id === job.owner_entity_id) return reply(t("office.handOver.already", { title: job.title, person: person.display_name }), job.job_id);
+    if (person.entity_id === job.owner_entity_id)
+      return reply(t("office.handOver.already", { title: job.title, person: person.display_name }), job.job_id);
     let written: string[];
     try {
-      written = (await deps.handOver({ tenant_id: req.tenant_id, trace_id: ec.trace_id, job_id: job.job_id, actor_entity_id: sender.entity_id, to_entity_id: person.entity_id }))
-        .ids;
+      written = (
+        await deps.handOver({
+          tenant_id: req.tenant_id,
+          trace_id: ec.trace_id,
+          job_id: job.job_id,
+          actor_entity_id: sender.entity_id,
+          to_entity_id: person.entity_id,
+        })
+      ).ids;
     } catch (e) {
       // The refusal (who may hand over, the job's state) is the answer: nothing happened.
-      if (e instanceof AppError) return reply(t("office.handOver.refused", { title: job.title, person: person.display_name, reason: e.message }), job.job_id);
+      if (e instanceof AppError)
+        return reply(
+          t("office.handOver.refused", { title: job.title, person: person.display_name, reason: e.message }),
+          job.job_id,
+        );
       throw e;
     }
     const ids = await deps.emit({ ...ec, causation_id: written[0]! }, [
-      deps.say(agent.entity_id, t("office.handOver.done", { title: job.title, person: person.display_name }), job.job_id),
+      deps.say(
+        agent.entity_id,
+        t("office.handOver.done", { title: job.title, person: person.display_name }),
+        job.job_id,
+      ),
     ]);
     return { ids: [...written, ...ids], notes: "Handed over", job_id: job.job_id };
   }
 
-  async function why(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext, cmd: { job_ref?: string }) {
+  async function why(
+    req: TIngestMessageRequest,
+    sender: EntityProfile,
+    agent: EntityProfile,
+    ec: EmitContext,
+    cmd: { job_ref?: string },
+  ) {
     const t = speak(sender);
     const job = targetJob(context, req, cmd.job_ref, false);
     if (!job) {
       const text = t(cmd.job_ref ? "office.why.noSuchJob" : "office.why.noJob");
       return { ids: await deps.emit(ec, [deps.say(agent.entity_id, text)]), notes: "Nothing to explain" };
     }
-    const chain = explainJob({ ledger: deps.ledger, name: (tenant, id) => context.profile(tenant, id)?.display_name ?? id }, req.tenant_id, job.job_id, t);
-    return { ids: await deps.emit(ec, [deps.say(agent.entity_id, whyReply(chain, t), job.job_id)]), notes: "Explained a job", job_id: job.job_id };
+    const chain = explainJob(
+      { ledger: deps.ledger, name: (tenant, id) => context.profile(tenant, id)?.display_name ?? id },
+      req.tenant_id,
+      job.job_id,
+      t,
+    );
+    return {
+      ids: await deps.emit(ec, [deps.say(agent.entity_id, whyReply(chain, t), job.job_id)]),
+      notes: "Explained a job",
+      job_id: job.job_id,
+    };
   }
 
   return { handOver, why };

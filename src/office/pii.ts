@@ -23,7 +23,10 @@ const ISO_DATE_AHEAD = String.raw`(?!\d{4}-\d{2}-\d{2}(?!\d))`;
 const MAX_DIGITS = 15;
 
 function spacedPhone(minDigits: number): RegExp {
-  return new RegExp(`${EDGE_BEFORE}${ISO_DATE_AHEAD}\\+?(?:\\((?=\\d{1,5}\\)))?\\d(?:[ \\t()-]{0,4}\\d){${minDigits - 1},${MAX_DIGITS - 1}}${EDGE_AFTER}`, "g");
+  return new RegExp(
+    `${EDGE_BEFORE}${ISO_DATE_AHEAD}\\+?(?:\\((?=\\d{1,5}\\)))?\\d(?:[ \\t()-]{0,4}\\d){${minDigits - 1},${MAX_DIGITS - 1}}${EDGE_AFTER}`,
+    "g",
+  );
 }
 const DOTTED_PHONE = new RegExp(`${EDGE_BEFORE}\\+?\\d{1,4}(?:\\.\\d{2,4}){2,4}(?![\\w-]|\\.\\d)`, "g");
 const NOT_DOTTED_PHONE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\d{1,2}\.\d{1,2}\.\d{2,4})$/;
@@ -59,7 +62,8 @@ export function findPhones(text: string, minDigits = 7): PhoneMatch[] {
   let spaced = SPACED.get(minDigits);
   if (!spaced) SPACED.set(minDigits, (spaced = spacedPhone(minDigits)));
   const out: PhoneMatch[] = [];
-  for (const m of masked.matchAll(spaced)) if (!isLongPlainNumber(m[0])) out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of masked.matchAll(spaced))
+    if (!isLongPlainNumber(m[0])) out.push({ value: m[0], start: m.index, end: m.index + m[0].length });
   if (masked.includes(".")) {
     for (const m of masked.matchAll(DOTTED_PHONE)) {
       const n = digitsOf(m[0]).length;
@@ -109,7 +113,9 @@ export interface PiiMatch {
 export function findPii(text: string): PiiMatch[] {
   const found: PiiMatch[] = [];
   // Without an @ there is no address, and the unanchored email pattern is costly on long runs.
-  if (text.includes("@")) for (const m of text.matchAll(EMAIL_RE)) found.push({ kind: "email", value: m[0], start: m.index, end: m.index + m[0].length });
+  if (text.includes("@"))
+    for (const m of text.matchAll(EMAIL_RE))
+      found.push({ kind: "email", value: m[0], start: m.index, end: m.index + m[0].length });
   const noEmails = found.length ? text.replace(EMAIL_RE, blank) : text;
   for (const p of findPhones(noEmails)) found.push({ kind: "phone", ...p });
   return found.sort((a, b) => a.start - b.start);
@@ -126,7 +132,8 @@ export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; va
       if (!POINTER.test(v)) for (const p of findPii(v)) out.push({ kind: p.kind, value: p.value, path });
     } else if (Array.isArray(v)) {
       for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
-    } else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
+    } else if (v && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) walk(k, `${path}.${k}(key)`), walk(x, `${path}.${k}`);
   };
   walk(value, "");
   return out;

@@ -26,7 +26,12 @@ export function decideAfterFailure(opts: {
   if (opts.breakerOpen) return { kind: "fail", reason_code: "provider_circuit_open" };
   const next = opts.attempt + 1;
   if (next > opts.schedule.length) {
-    const why = opts.code === "PROVIDER_TIMEOUT" ? "provider_timeout" : opts.code === "PROVIDER_RATE_LIMIT" ? "provider_rate_limited" : "provider_unavailable";
+    const why =
+      opts.code === "PROVIDER_TIMEOUT"
+        ? "provider_timeout"
+        : opts.code === "PROVIDER_RATE_LIMIT"
+          ? "provider_rate_limited"
+          : "provider_unavailable";
     return { kind: "fail", reason_code: `${why}_retries_exhausted` };
   }
   const delay = Math.max(opts.schedule[next - 1] ?? 0, (opts.suggestedWaitSeconds ?? 0) * 1000);

@@ -89,7 +89,8 @@ export function createRetryScheduler(deps: {
         // which, so boot folds those few jobs instead of every job the tenant ever had.
         const summary = context.jobSummary(t, jobId);
         if (!summary) continue;
-        const recentFailure = summary.last_error_at !== undefined && clock.now() - Date.parse(summary.last_error_at) < BREAKER_WINDOW_MS;
+        const recentFailure =
+          summary.last_error_at !== undefined && clock.now() - Date.parse(summary.last_error_at) < BREAKER_WINDOW_MS;
         if (summary.state !== "in_progress" && !recentFailure) continue;
         const job = context.job(t, jobId);
         if (!job) continue;
@@ -97,7 +98,12 @@ export function createRetryScheduler(deps: {
         for (const a of job.tools) {
           if (a.status !== "error" || !a.result_at || !a.provider || !a.error_code) continue;
           if (clock.now() - Date.parse(a.result_at) < BREAKER_WINDOW_MS)
-            deps.breaker.record(t, a.provider, failureWeight(a.error_code as ToolErrorCode, 0), Date.parse(a.result_at));
+            deps.breaker.record(
+              t,
+              a.provider,
+              failureWeight(a.error_code as ToolErrorCode, 0),
+              Date.parse(a.result_at),
+            );
         }
         if (job.state !== "in_progress") continue;
         const last = job.tools.at(-1);
@@ -107,7 +113,17 @@ export function createRetryScheduler(deps: {
           if (agent) {
             track(
               withLock(jobKey(t, jobId), () =>
-                deps.run(job, agent, { type: "resume_call" }, { tenant_id: t, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: last.called_event_id }),
+                deps.run(
+                  job,
+                  agent,
+                  { type: "resume_call" },
+                  {
+                    tenant_id: t,
+                    trace_id: job.trace_id,
+                    conversation_id: job.conversation_id,
+                    causation_id: last.called_event_id,
+                  },
+                ),
               ).catch((e) => deps.onError(e, "resume")),
             );
             armed.push({ tenant_id: t, job_id: jobId, due_in_ms: 0 });

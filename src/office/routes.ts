@@ -1,6 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import { ZAffordancesResponse, ZIngestMessageRequest, ZJobActionRequest, ZOfficeResponse } from "../../contracts/office.js";
+import {
+  ZAffordancesResponse,
+  ZIngestMessageRequest,
+  ZJobActionRequest,
+  ZOfficeResponse,
+} from "../../contracts/office.js";
 import { ZEntityId, ZTenantId } from "../../contracts/primitives.js";
 import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../shared/openapi.js";
 import type { OfficeApi } from "./office-api.js";
@@ -16,7 +21,9 @@ const ZTrajectory = z.looseObject({
   display_name: z.string(),
   capabilities: z.array(z.string()),
   allowed_tools: z.array(z.string()),
-  jobs: z.array(z.looseObject({ job_id: z.string(), title: z.string(), state: z.string(), conversation_id: z.string() })),
+  jobs: z.array(
+    z.looseObject({ job_id: z.string(), title: z.string(), state: z.string(), conversation_id: z.string() }),
+  ),
   open_commitments: z.array(z.looseObject({ job_id: z.string(), title: z.string(), state: z.string() })),
 });
 
@@ -64,6 +71,14 @@ export function createOfficeRoutes<E extends Env = Env>(office: OfficeApi, opts:
     request: { params: z.object({ entity_id: z.string().min(1).max(128) }), query: z.object({ tenant_id: ZTenantId }) },
     responses: { 200: json(ZTrajectory, "The trajectory"), ...errors(400, 401, 404) },
   });
-  route(app, trajectory, async (c) => c.json(await office.trajectory(c.req.valid("query").tenant_id, c.req.valid("param").entity_id, opts.conversationFilter?.(c))));
+  route(app, trajectory, async (c) =>
+    c.json(
+      await office.trajectory(
+        c.req.valid("query").tenant_id,
+        c.req.valid("param").entity_id,
+        opts.conversationFilter?.(c),
+      ),
+    ),
+  );
   return app;
 }

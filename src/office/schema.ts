@@ -79,7 +79,10 @@ export const officeOutbox = sqliteTable(
     sentAt: text("sent_at"),
     updatedAt: text("updated_at"),
   },
-  (t) => [uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey), index("office_outbox_status_due_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    uniqueIndex("office_outbox_tenant_idem_uq").on(t.tenantId, t.idempotencyKey),
+    index("office_outbox_status_due_idx").on(t.status, t.nextAttemptAt),
+  ],
 );
 
 /** The LLM layer's tables (packets, ThreadContext, Assist suggestions) live in llm/schema.ts; Office's migrations create them. */

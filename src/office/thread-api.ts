@@ -14,7 +14,12 @@ import type { PlanJobRef } from "./planner/planner.js";
  * gateway runs before a person's message is stored. Both planners read the same table, so pins
  * and changed targets hold whichever planner is active, and survive restarts.
  */
-export function createThreadApi(deps: { context: ContextBuilder; store: LlmStore; clock: Pick<Clock, "iso">; defaultTimezone: string }) {
+export function createThreadApi(deps: {
+  context: ContextBuilder;
+  store: LlmStore;
+  clock: Pick<Clock, "iso">;
+  defaultTimezone: string;
+}) {
   const { context, store } = deps;
 
   /** The jobs a message in this conversation may name: exactly the candidates the planner gets. */
@@ -22,7 +27,9 @@ export function createThreadApi(deps: { context: ContextBuilder; store: LlmStore
     const sender = context.profile(tenantId, senderId);
     const agent = context.answeringAgent(tenantId, conversationId, text, senderId);
     if (!sender || !agent)
-      return context.conversationJobs(tenantId, conversationId).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id }));
+      return context
+        .conversationJobs(tenantId, conversationId)
+        .map((j) => ({ job_id: j.job_id, title: j.title, state: j.state, conversation_id: j.conversation_id }));
     return context.frame({
       tenant_id: tenantId,
       conversation_id: conversationId,
@@ -49,13 +56,30 @@ export function createThreadApi(deps: { context: ContextBuilder; store: LlmStore
      * malformed, names a job that is not on offer here (another tenant's reads the same), or
      * asks for an action the job's state refuses. No writes either way.
      */
-    checkMessage(req: { tenant_id: string; conversation_id: string; actor_entity_id: string; body_text: string }): void {
+    checkMessage(req: {
+      tenant_id: string;
+      conversation_id: string;
+      actor_entity_id: string;
+      body_text: string;
+    }): void {
       const parsed = parseTokens(req.body_text);
-      if (!parsed.ok) throw new AppError("INVALID_TOKEN", parsed.error.message, { token_code: parsed.error.code, index: parsed.error.index });
+      if (!parsed.ok)
+        throw new AppError("INVALID_TOKEN", parsed.error.message, {
+          token_code: parsed.error.code,
+          index: parsed.error.index,
+        });
       if (parsed.tokens.length === 0) return;
-      const jobs = new Map(candidates(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id).map((j) => [j.job_id, j] as const));
+      const jobs = new Map(
+        candidates(req.tenant_id, req.conversation_id, req.body_text, req.actor_entity_id).map(
+          (j) => [j.job_id, j] as const,
+        ),
+      );
       const check = checkMessageTokens(req.body_text, jobs, defaultIsActionAllowed);
-      if (!check.ok) throw new AppError("INVALID_TOKEN", check.error.message, { token_code: check.error.code, index: check.error.index });
+      if (!check.ok)
+        throw new AppError("INVALID_TOKEN", check.error.message, {
+          token_code: check.error.code,
+          index: check.error.index,
+        });
     },
     get(tenantId: string, conversationId: string): TThreadContextView {
       return view(conversationId, store.getThreadContext(tenantId, conversationId));
@@ -64,7 +88,8 @@ export function createThreadApi(deps: { context: ContextBuilder; store: LlmStore
     set(tenantId: string, conversationId: string, what: "pin" | "target", jobId: string | null): TThreadContextView {
       if (jobId) {
         const job = context.job(tenantId, jobId);
-        if (!job || job.conversation_id !== conversationId) throw new AppError("NOT_FOUND", "Job not found in this conversation", { job_id: jobId });
+        if (!job || job.conversation_id !== conversationId)
+          throw new AppError("NOT_FOUND", "Job not found in this conversation", { job_id: jobId });
       }
       const next = (what === "pin" ? pinJob : changeTarget)(store.getThreadContext(tenantId, conversationId), jobId);
       store.saveThreadContext(tenantId, conversationId, next, deps.clock.iso());

@@ -11,7 +11,12 @@ import type { ToolRouter } from "./tools/tool-router.js";
  * The agent's dignity trajectory: identity, every job it owned with its outcome, who approved
  * or disputed what and when, and what it still owes. Derived from the ledger on each call.
  */
-export function buildTrajectory(context: ContextBuilder, tenantId: string, entityId: string, canSee?: (conversationId: string) => boolean): AgentTrajectory {
+export function buildTrajectory(
+  context: ContextBuilder,
+  tenantId: string,
+  entityId: string,
+  canSee?: (conversationId: string) => boolean,
+): AgentTrajectory {
   const p = context.profile(tenantId, entityId);
   if (p?.actor_type !== "agent") throw new AppError("NOT_FOUND", "No such agent.", { entity_id: entityId });
   const jobs = context
@@ -36,11 +41,17 @@ export function buildTrajectory(context: ContextBuilder, tenantId: string, entit
       approvals: j.approvals,
       disputes: j.disputes,
     })),
-    open_commitments: jobs.filter((j) => isOpenState(j.state)).map((j) => ({ job_id: j.job_id, title: j.title, state: j.state })),
+    open_commitments: jobs
+      .filter((j) => isOpenState(j.state))
+      .map((j) => ({ job_id: j.job_id, title: j.title, state: j.state })),
   };
 }
 
-export function buildAffordances(context: ContextBuilder, router: ToolRouter, req: TAffordancesRequest): TAffordancesResponse {
+export function buildAffordances(
+  context: ContextBuilder,
+  router: ToolRouter,
+  req: TAffordancesRequest,
+): TAffordancesResponse {
   const p = context.profile(req.tenant_id, req.entity_id);
   if (!p) throw new AppError("NOT_FOUND", "No such entity.", { entity_id: req.entity_id });
   const tools = p.actor_type === "agent" ? router.list().filter((t) => mayUse(p, t.name)) : [];
@@ -51,5 +62,13 @@ export function buildAffordances(context: ContextBuilder, router: ToolRouter, re
         { label: "Book a demo", prompt_text: "Book a 45-minute demo with … tomorrow afternoon on Zoom" },
       ]
     : [];
-  return { tenant_id: req.tenant_id, entity_id: req.entity_id, actor_type: p.actor_type, roles: p.roles, tools, actions, quick_actions: quick };
+  return {
+    tenant_id: req.tenant_id,
+    entity_id: req.entity_id,
+    actor_type: p.actor_type,
+    roles: p.roles,
+    tools,
+    actions,
+    quick_actions: quick,
+  };
 }

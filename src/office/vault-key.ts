@@ -91,7 +91,9 @@ export function loadVaultKeys(dataDir: string, probe: Probe | undefined): VaultK
   }
   const keys = parse(path);
   if (probe && !opens(keys.enc, probe)) {
-    throw new DataKeyError(`${path} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`);
+    throw new DataKeyError(
+      `${path} does not open the vault's entries (it is not the key they were written with): put back the original file from a backup.`,
+    );
   }
   return keys;
 }
@@ -104,10 +106,13 @@ export function loadVaultKeys(dataDir: string, probe: Probe | undefined): VaultK
  */
 export function rotateVaultKey(opts: { dataDir: string; db: Db }): { entries: number; waiting: number } {
   const path = join(opts.dataDir, VAULT_KEY_FILE);
-  if (!existsSync(path)) throw new DataKeyError(`${path} is missing: there is no key to rotate (restore it from a backup first).`);
+  if (!existsSync(path))
+    throw new DataKeyError(`${path} is missing: there is no key to rotate (restore it from a backup first).`);
   const old = parse(path);
   const fresh: VaultKeys = { enc: randomBytes(32), hash: old.hash };
-  const rows = opts.db.prepare("SELECT vault_ref, tenant_id, iv, tag, ciphertext FROM office_vault WHERE erased_at IS NULL").all() as Array<{
+  const rows = opts.db
+    .prepare("SELECT vault_ref, tenant_id, iv, tag, ciphertext FROM office_vault WHERE erased_at IS NULL")
+    .all() as Array<{
     vault_ref: string;
     tenant_id: string;
     iv: string;
@@ -126,13 +131,17 @@ export function rotateVaultKey(opts: { dataDir: string; db: Db }): { entries: nu
     try {
       return decrypt(old.enc, `${r.tenant_id}|${r.vault_ref}`, r);
     } catch {
-      throw new DataKeyError(`${path} does not open vault entry ${r.vault_ref}: put back the original key file before rotating.`);
+      throw new DataKeyError(
+        `${path} does not open vault entry ${r.vault_ref}: put back the original key file before rotating.`,
+      );
     }
   });
   const requests = inbox.map((r) => unsealWith(old.enc, r.tenant_id, inboxLabel(r.kind, r.event_id), r.request));
 
   writeFileAtomic.sync(join(opts.dataDir, NEXT_VAULT_KEY_FILE), serialize(fresh), { mode: 0o600 });
-  const updateEntry = opts.db.prepare("UPDATE office_vault SET iv = ?, tag = ?, ciphertext = ? WHERE vault_ref = ? AND tenant_id = ?");
+  const updateEntry = opts.db.prepare(
+    "UPDATE office_vault SET iv = ?, tag = ?, ciphertext = ? WHERE vault_ref = ? AND tenant_id = ?",
+  );
   const updateInbox = opts.db.prepare("UPDATE office_inbox SET request = ? WHERE id = ?");
   opts.db.transaction(() => {
     rows.forEach((r, i) => {

@@ -47,7 +47,10 @@ export function createVault(deps: VaultDeps): Vault {
   // The key lives in a file next to the database, not in it: a copy of the database alone does
   // not reveal the PII. One live entry is enough to tell whether the file is the right key.
   const sample = orm.select().from(officeVault).where(isNull(officeVault.erasedAt)).limit(1).get();
-  const keys = loadVaultKeys(deps.dataDir, sample ? { aad: `${sample.tenantId}|${sample.vaultRef}`, box: sample } : undefined);
+  const keys = loadVaultKeys(
+    deps.dataDir,
+    sample ? { aad: `${sample.tenantId}|${sample.vaultRef}`, box: sample } : undefined,
+  );
   const key = keys.enc;
   const salts = new Map<string, Buffer>();
 
@@ -64,7 +67,8 @@ export function createVault(deps: VaultDeps): Vault {
     return `blake3:${Buffer.from(blake3(bytes)).toString("hex")}`;
   };
 
-  const redact = (kind: "email" | "phone" | "text", value: string) => (kind === "email" ? redactEmail(value) : kind === "phone" ? redactPhone(value) : `${value.slice(0, 1)}***`);
+  const redact = (kind: "email" | "phone" | "text", value: string) =>
+    kind === "email" ? redactEmail(value) : kind === "phone" ? redactPhone(value) : `${value.slice(0, 1)}***`;
 
   return {
     hashOf,
@@ -99,7 +103,9 @@ export function createVault(deps: VaultDeps): Vault {
       const res = orm
         .update(officeVault)
         .set({ ciphertext: "", iv: "", tag: "", erasedAt: deps.clock.iso() })
-        .where(and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef), isNull(officeVault.erasedAt)))
+        .where(
+          and(eq(officeVault.tenantId, tenantId), eq(officeVault.vaultRef, vaultRef), isNull(officeVault.erasedAt)),
+        )
         .run();
       return res.changes > 0;
     },

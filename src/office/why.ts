@@ -29,13 +29,20 @@ export function explainJob(
   const name = (id: string) => deps.name(tenantId, id);
   const lines: TWhyLine[] = [];
   const add = (e: TStoredEvent, text: string) =>
-    lines.push({ event_id: e.event_id, event_type: e.event_type, ts: e.ts, text, url: `/jobs/${encodeURIComponent(jobId)}#${encodeURIComponent(e.event_id)}` });
+    lines.push({
+      event_id: e.event_id,
+      event_type: e.event_type,
+      ts: e.ts,
+      text,
+      url: `/jobs/${encodeURIComponent(jobId)}#${encodeURIComponent(e.event_id)}`,
+    });
 
   const cause = created.causation_id ? findCause(deps.ledger, tenantId, created.causation_id, created.seq) : undefined;
   if (cause?.event_type === "message.sent") {
     const who = name(cause.actor.entity_id);
     // A message from another conversation is named, never quoted: this chain is read by this job's conversation.
-    if (cause.conversation_id === created.conversation_id && cause.payload.body_text) add(cause, t("office.why.startedWith", { who, text: clip(cause.payload.body_text) }));
+    if (cause.conversation_id === created.conversation_id && cause.payload.body_text)
+      add(cause, t("office.why.startedWith", { who, text: clip(cause.payload.body_text) }));
     else add(cause, t("office.why.startedElsewhere", { who }));
   }
   let title = created.payload.title;
@@ -60,7 +67,10 @@ export function explainJob(
         add(e, t("office.why.changes", { who, text: clip(e.payload.changes_text) }));
         break;
       case "job.input_provided":
-        add(e, t("office.why.input", { who, keys: Object.keys(e.payload.inputs).join(", ") || t("office.why.input.none") }));
+        add(
+          e,
+          t("office.why.input", { who, keys: Object.keys(e.payload.inputs).join(", ") || t("office.why.input.none") }),
+        );
         break;
       case "job.state_changed":
         add(
@@ -91,7 +101,9 @@ export function explainJob(
             ? t("office.why.succeeded", { tool: e.payload.tool_name })
             : t("office.why.failed", {
                 tool: e.payload.tool_name,
-                error: e.payload.error ? `${e.payload.error.error_code} — ${clip(e.payload.error.message_safe)}` : t("office.why.noReason"),
+                error: e.payload.error
+                  ? `${e.payload.error.error_code} — ${clip(e.payload.error.message_safe)}`
+                  : t("office.why.noReason"),
               }),
         );
         break;
@@ -107,7 +119,15 @@ export function explainJob(
         );
         break;
       case "job.handed_over":
-        add(e, t("office.why.handedOver", { who, from: name(e.payload.from_entity_id), to: name(e.payload.to_entity_id), note: note(e.payload.note) }));
+        add(
+          e,
+          t("office.why.handedOver", {
+            who,
+            from: name(e.payload.from_entity_id),
+            to: name(e.payload.to_entity_id),
+            note: note(e.payload.note),
+          }),
+        );
         break;
       case "job.reply_received":
         // An invitee's answer by mail, in the words its card used.
@@ -118,7 +138,13 @@ export function explainJob(
         break;
       case "job.completed": {
         const o = e.payload.finished_card.outcome;
-        add(e, t("office.why.finished", { result: resultName(o.result, t), summary: o.summary ? ` — ${clip(o.summary)}` : "." }));
+        add(
+          e,
+          t("office.why.finished", {
+            result: resultName(o.result, t),
+            summary: o.summary ? ` — ${clip(o.summary)}` : ".",
+          }),
+        );
         break;
       }
       default:
@@ -130,14 +156,29 @@ export function explainJob(
 
 function findCause(ledger: LedgerApi, tenantId: string, eventId: string, beforeSeq: number): TStoredEvent | undefined {
   const from = Math.max(0, beforeSeq - CAUSE_LOOKBACK);
-  const page = ledger.query({ tenant_id: tenantId, event_type: "message.sent", after_cursor: `seq:${from}`, limit: CAUSE_LOOKBACK });
+  const page = ledger.query({
+    tenant_id: tenantId,
+    event_type: "message.sent",
+    after_cursor: `seq:${from}`,
+    limit: CAUSE_LOOKBACK,
+  });
   return page.events.find((e) => e.event_id === eventId);
 }
 
-const STATES = new Set(["proposed", "approved", "in_progress", "waiting_input", "completed", "failed", "cancelled", "rejected"]);
+const STATES = new Set([
+  "proposed",
+  "approved",
+  "in_progress",
+  "waiting_input",
+  "completed",
+  "failed",
+  "cancelled",
+  "rejected",
+]);
 const RESULTS = new Set(["completed", "failed", "cancelled"]);
 /** A job state as the chain names it ("in progress"); an unknown one as recorded. */
-const stateName = (state: string, t: Translate) => (STATES.has(state) ? t(`office.why.stateName.${state}`) : state.replace("_", " "));
+const stateName = (state: string, t: Translate) =>
+  STATES.has(state) ? t(`office.why.stateName.${state}`) : state.replace("_", " ");
 const resultName = (result: string, t: Translate) => (RESULTS.has(result) ? t(`office.why.result.${result}`) : result);
 
 function clip(text: string): string {
@@ -148,5 +189,7 @@ function clip(text: string): string {
 /** Renders the chain as one chat reply (plain text; each line names its event). */
 export function whyReply(why: TWhyResponse, t: Translate = words()): string {
   if (!why.lines.length) return t("office.why.nothing", { title: why.title });
-  return [t("office.why.heading", { title: why.title }), ...why.lines.map((l) => `• ${l.text}`)].join("\n").slice(0, 4000);
+  return [t("office.why.heading", { title: why.title }), ...why.lines.map((l) => `• ${l.text}`)]
+    .join("\n")
+    .slice(0, 4000);
 }

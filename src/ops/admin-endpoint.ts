@@ -34,8 +34,13 @@ export interface AdminFile {
 const ZRotate = z.object({ tenant_id: z.string().min(1).max(200), entity_id: z.string().min(1).max(200) }).strict();
 const ZRotated = z.object({ entity_id: z.string(), revoked: z.number().int(), token: z.string() });
 
-const fail = (c: Context, status: 400 | 403 | 404 | 503, code: string, message: string, details: Record<string, unknown> = {}) =>
-  c.json({ error: { code, message, details } }, status);
+const fail = (
+  c: Context,
+  status: 400 | 403 | 404 | 503,
+  code: string,
+  message: string,
+  details: Record<string, unknown> = {},
+) => c.json({ error: { code, message, details } }, status);
 
 export function createAdminEndpoint(): {
   routes: OpenAPIHono;
@@ -49,7 +54,13 @@ export function createAdminEndpoint(): {
   const routes = createRouter();
   // Checked before the body is read: nobody else gets as far as a parse error.
   const gate: MiddlewareHandler = async (c, next) => {
-    if (!isLocalCaller(c) || !hasBearer(c, secret)) return fail(c, 403, "FORBIDDEN", "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.");
+    if (!isLocalCaller(c) || !hasBearer(c, secret))
+      return fail(
+        c,
+        403,
+        "FORBIDDEN",
+        "Admin commands are served to local callers with the admin secret from DATA_DIR/admin.json.",
+      );
     if (!actions) return fail(c, 503, "SERVICE_UNAVAILABLE", "The server is still starting.");
     await next();
   };
@@ -71,7 +82,11 @@ export function createAdminEndpoint(): {
     path: "/v1/admin/tokens/rotate",
     summary: "Rotate a person's tokens (this machine, with the secret in DATA_DIR/admin.json)",
     request: { body: jsonBody(ZRotate) },
-    responses: { 200: json(ZRotated, "The new token; the old ones are revoked"), 404: { description: "No such entity" }, ...refusals },
+    responses: {
+      200: json(ZRotated, "The new token; the old ones are revoked"),
+      404: { description: "No such entity" },
+      ...refusals,
+    },
   });
   route(
     routes,

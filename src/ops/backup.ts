@@ -1,8 +1,26 @@
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { TVerifyReport } from "../../contracts/ledger.js";
-import { RETIRED_KEYS_DIR, SIGNING_KEY_FILE, verifierFromKey, verifierFromPublicKey, verifyLedger } from "../ledger/index.js";
+import {
+  RETIRED_KEYS_DIR,
+  SIGNING_KEY_FILE,
+  verifierFromKey,
+  verifierFromPublicKey,
+  verifyLedger,
+} from "../ledger/index.js";
 import { databasePath, isDatabaseFile } from "./data-dir.js";
 import { noProgress, type Progress } from "./progress.js";
 
@@ -80,7 +98,11 @@ export async function createBackup(opts: BackupOptions): Promise<BackupReport> {
   renameSync(partial, final);
   report.file = final;
   report.bytes = statSync(final).size;
-  progress.done(report.ok ? `${report.bytes.toLocaleString("en")} bytes, ${report.ledger.length} tenant(s) verified` : "FAILED verification");
+  progress.done(
+    report.ok
+      ? `${report.bytes.toLocaleString("en")} bytes, ${report.ledger.length} tenant(s) verified`
+      : "FAILED verification",
+  );
   return report;
 }
 
@@ -93,7 +115,11 @@ function bundleDataFiles(copy: Database.Database, dataDir: string): number {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && !(dir === dataDir && isDatabaseFile(entry.name)) && !entry.name.includes(".partial-")) {
+      else if (
+        entry.isFile() &&
+        !(dir === dataDir && isDatabaseFile(entry.name)) &&
+        !entry.name.includes(".partial-")
+      ) {
         insert.run(relative(dataDir, full), statSync(full).mode & 0o777, readFileSync(full));
         n++;
       }
@@ -101,21 +127,30 @@ function bundleDataFiles(copy: Database.Database, dataDir: string): number {
   };
   copy.transaction(() => {
     walk(dataDir);
-    copy.prepare(`INSERT INTO ${META_TABLE} (key, value) VALUES ('created_at', ?), ('format', '1')`).run(new Date().toISOString());
+    copy
+      .prepare(`INSERT INTO ${META_TABLE} (key, value) VALUES ('created_at', ?), ('format', '1')`)
+      .run(new Date().toISOString());
   })();
   return n;
 }
 
 /** integrity_check + ledger verify of a backup-format database, with the key bundled in it. */
 export function checkCopy(copy: Database.Database, file: string, files: number): BackupReport {
-  const integrity = (copy.pragma("integrity_check") as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join("; ");
+  const integrity = (copy.pragma("integrity_check") as Array<{ integrity_check: string }>)
+    .map((r) => r.integrity_check)
+    .join("; ");
   let ledger: TVerifyReport[] = [];
   if (integrity === "ok") {
-    const key = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path = ?`).pluck().get(SIGNING_KEY_FILE) as Buffer | undefined;
+    const key = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path = ?`).pluck().get(SIGNING_KEY_FILE) as
+      | Buffer
+      | undefined;
     const hasLedger = copy.prepare("SELECT 1 FROM sqlite_master WHERE name = 'ledger_events'").get();
     if (hasLedger) {
       // The current key and the public halves of the keys rotated out, as bundled in the copy.
-      const retired = copy.prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path LIKE ?`).pluck().all(`${RETIRED_KEYS_DIR}/%.pub.pem`) as Buffer[];
+      const retired = copy
+        .prepare(`SELECT content FROM ${BUNDLE_TABLE} WHERE path LIKE ?`)
+        .pluck()
+        .all(`${RETIRED_KEYS_DIR}/%.pub.pem`) as Buffer[];
       const verifiers = [...(key ? [verifierFromKey(key)] : []), ...retired.map((pem) => verifierFromPublicKey(pem))];
       ledger = verifyLedger({ db: copy, verifiers });
     }
@@ -128,7 +163,10 @@ export function describeFailures(r: BackupReport): string[] {
   const out: string[] = [];
   if (r.integrity !== "ok") out.push(`integrity_check: ${r.integrity}`);
   for (const t of r.ledger) {
-    if (!t.ok && t.first_break) out.push(`ledger ${t.tenant_id}: first break at seq:${t.first_break.tenant_seq} (${t.first_break.reason}) ${t.first_break.message}`);
+    if (!t.ok && t.first_break)
+      out.push(
+        `ledger ${t.tenant_id}: first break at seq:${t.first_break.tenant_seq} (${t.first_break.reason}) ${t.first_break.message}`,
+      );
   }
   return out;
 }

@@ -18,7 +18,11 @@ const RECONNECT_MS = 2000;
  * 3. the server stops listening, Office stops, the ledger flushes queued appends, the db closes.
  * Readiness is false from the first step on.
  */
-export async function bootServer(deps: { config: Config; logger: Logger; ops: OpsRuntime }): Promise<{ url: string; server: LogLineServer; planner: string }> {
+export async function bootServer(deps: {
+  config: Config;
+  logger: Logger;
+  ops: OpsRuntime;
+}): Promise<{ url: string; server: LogLineServer; planner: string }> {
   const { config, logger, ops } = deps;
   const started = performance.now();
   const server = await createServer({
@@ -91,10 +95,17 @@ export async function bootServer(deps: { config: Config; logger: Logger; ops: Op
     name: "office inbox",
     run: async () => {
       const r = await server.office.drain(Math.max(0, stopBy - Date.now()));
-      if (!r.drained) logger.warn({ left: r.left }, "Office work still running at the shutdown deadline; it is answered at the next start");
+      if (!r.drained)
+        logger.warn(
+          { left: r.left },
+          "Office work still running at the shutdown deadline; it is answered at the next start",
+        );
     },
   });
-  ops.shutdown.add({ name: "event streams", run: () => void logger.info({ closed: ops.sse.closeAll(RECONNECT_MS) }, "closed event streams with a retry hint") });
+  ops.shutdown.add({
+    name: "event streams",
+    run: () => void logger.info({ closed: ops.sse.closeAll(RECONNECT_MS) }, "closed event streams with a retry hint"),
+  });
   ops.shutdown.add({ name: "server", run: () => server.close() });
   ops.shutdown.add({
     name: "ops",

@@ -93,6 +93,8 @@ export function writePidFile(dataDir: string): () => void {
 export function assertServerStopped(dataDir: string, what: string): void {
   const pid = runningServerPid(dataDir);
   if (pid !== null) {
-    throw new Error(`${what} needs the server stopped: LogLine (pid ${pid}) is running on ${dataDir}. Stop it first (e.g. systemctl stop logline).`);
+    throw new Error(
+      `${what} needs the server stopped: LogLine (pid ${pid}) is running on ${dataDir}. Stop it first (e.g. systemctl stop logline).`,
+    );
   }
 }

@@ -4,7 +4,14 @@ import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import Database from "better-sqlite3";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { GENESIS_HASH, countTenantEvents, createChainChecker, createLedger, importVerifiedEvents, readTenantEvents } from "../ledger/index.js";
+import {
+  GENESIS_HASH,
+  countTenantEvents,
+  createChainChecker,
+  createLedger,
+  importVerifiedEvents,
+  readTenantEvents,
+} from "../ledger/index.js";
 import { openDatabase } from "../shared/db.js";
 import { assertServerStopped, databasePath } from "./data-dir.js";
 import { noProgress, type Progress } from "./progress.js";
@@ -24,7 +31,12 @@ export interface ExportReport {
 }
 
 /** Streams one tenant's events from a database file; safe while the server runs (a WAL reader). */
-export async function exportTenant(opts: { dataDir: string; tenant: string; out: Writable; progress?: Progress }): Promise<ExportReport> {
+export async function exportTenant(opts: {
+  dataDir: string;
+  tenant: string;
+  out: Writable;
+  progress?: Progress;
+}): Promise<ExportReport> {
   const progress = opts.progress ?? noProgress;
   const path = databasePath(opts.dataDir);
   if (!existsSync(path)) throw new Error(`No database at ${path}`);
@@ -47,7 +59,12 @@ export async function exportTenant(opts: { dataDir: string; tenant: string; out:
   }
 }
 
-export async function exportTenantToFile(opts: { dataDir: string; tenant: string; file: string; progress?: Progress }): Promise<ExportReport> {
+export async function exportTenantToFile(opts: {
+  dataDir: string;
+  tenant: string;
+  file: string;
+  progress?: Progress;
+}): Promise<ExportReport> {
   const out = createWriteStream(opts.file, { mode: 0o600 });
   try {
     return await exportTenant({ ...opts, out });
@@ -85,9 +102,13 @@ export async function readExport(file: string, progress: Progress = noProgress):
     }
     tenant ??= e.tenant_id;
     if (e.tenant_id !== tenant) throw new Error(`${file}:${lineNo}: tenant ${e.tenant_id} in an export of ${tenant}`);
-    if (e.seq !== events.length + 1) throw new Error(`${file}:${lineNo}: seq ${e.seq} where ${events.length + 1} was expected (missing or reordered lines)`);
+    if (e.seq !== events.length + 1)
+      throw new Error(
+        `${file}:${lineNo}: seq ${e.seq} where ${events.length + 1} was expected (missing or reordered lines)`,
+      );
     const link = chain.check(e);
-    if (!link.ok && link.reason === "unlinked") throw new Error(`${file}:${lineNo}: seq ${e.seq} does not link to the line before`);
+    if (!link.ok && link.reason === "unlinked")
+      throw new Error(`${file}:${lineNo}: seq ${e.seq} does not link to the line before`);
     if (!link.ok) throw new Error(`${file}:${lineNo}: seq ${e.seq} hash mismatch (the event was edited)`);
     events.push(e);
     progress.update(events.length);
@@ -107,7 +128,12 @@ export interface ImportReport {
  * server stopped. Refuses a tenant that already has events: the chain can only be reproduced from
  * genesis. The result must end on the file's head hash, or the import says so.
  */
-export async function importTenant(opts: { dataDir: string; file: string; progress?: Progress; batch?: number }): Promise<ImportReport> {
+export async function importTenant(opts: {
+  dataDir: string;
+  file: string;
+  progress?: Progress;
+  batch?: number;
+}): Promise<ImportReport> {
   const progress = opts.progress ?? noProgress;
   assertServerStopped(opts.dataDir, "import");
   const check = await readExport(opts.file);
@@ -115,7 +141,9 @@ export async function importTenant(opts: { dataDir: string; file: string; progre
   const ledger = createLedger({ db, dataDir: opts.dataDir });
   try {
     if (ledger.head(check.tenant).tenant_seq > 0) {
-      throw new Error(`Tenant ${check.tenant} already has events in ${opts.dataDir}; import only into a data dir without it`);
+      throw new Error(
+        `Tenant ${check.tenant} already has events in ${opts.dataDir}; import only into a data dir without it`,
+      );
     }
     const r = await importVerifiedEvents(ledger, check.tenant, check.events, {
       ...(opts.batch ? { batch: opts.batch } : {}),

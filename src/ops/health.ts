@@ -106,13 +106,22 @@ export function createOpsRoutes(deps: OpsRoutesDeps): OpenAPIHono {
     path: "/metrics",
     summary: "Prometheus metrics (loopback callers, or Bearer METRICS_TOKEN)",
     tags: ["Operations"],
-    responses: { 200: { description: "Prometheus text format", content: { "text/plain": { schema: z.string() } } }, 403: { description: "Neither local nor the metrics token" } },
+    responses: {
+      200: { description: "Prometheus text format", content: { "text/plain": { schema: z.string() } } },
+      403: { description: "Neither local nor the metrics token" },
+    },
   });
   route(app, metrics, (c) => {
     if (!isLocalCaller(c) && !hasBearer(c, deps.metricsToken)) {
-      return c.json({ error: { code: "FORBIDDEN", message: "Metrics are served to loopback callers or with the metrics token." } }, 403);
+      return c.json(
+        { error: { code: "FORBIDDEN", message: "Metrics are served to loopback callers or with the metrics token." } },
+        403,
+      );
     }
-    return c.body(deps.metrics.registry.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" });
+    return c.body(deps.metrics.registry.render(), 200, {
+      "content-type": "text/plain; version=0.0.4; charset=utf-8",
+      "cache-control": "no-store",
+    });
   });
   return app;
 }
@@ -129,7 +138,9 @@ export function isLocalCaller(c: Context): boolean {
   const addr = incoming?.socket?.remoteAddress;
   if (!addr) return false;
   const loopback = addr === "::1" || addr.startsWith("127.") || addr.startsWith("::ffff:127.");
-  const proxied = ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"].some((h) => c.req.header(h) !== undefined);
+  const proxied = ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"].some(
+    (h) => c.req.header(h) !== undefined,
+  );
   return loopback && !proxied;
 }
 

@@ -35,8 +35,9 @@ const SECRET_KEYS = [
   "signin_url",
   "url_with_token",
 ];
-const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)].map((p) =>
-  p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)$/, (_m, dot: string, key: string) => `${dot}["${key}"]`) : p,
+const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)].map(
+  (p) =>
+    p.includes("-") ? p.replace(/(^|\.)([^.]*-[^.]*)$/, (_m, dot: string, key: string) => `${dot}["${key}"]`) : p,
 );
 
 /** The process logger: pino JSON lines with an ISO time, redacting secrets by key. */
@@ -51,7 +52,10 @@ export function createLogger(opts: LoggerOptions): Logger {
   if (opts.destination) return pino(options, opts.destination);
   if (opts.pretty) {
     // In-process and synchronous (no worker thread), so nothing is lost when the process exits.
-    return pino(options, pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" }));
+    return pino(
+      options,
+      pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service" }),
+    );
   }
   return pino(options, stdoutDestination());
 }

@@ -93,8 +93,10 @@ function createMetricsRegistry(): MetricsRegistry {
           const k = labelKey(labels);
           values.set(k, (values.get(k) ?? 0) - by);
         },
-        get: (labels = {}) => (collect && Object.keys(labels).length === 0 ? collect() : (values.get(labelKey(labels)) ?? 0)),
-        render: () => (collect ? [`${name} ${num(collect())}`] : [...values].map(([k, v]) => `${withLabels(name, k)} ${num(v)}`)),
+        get: (labels = {}) =>
+          collect && Object.keys(labels).length === 0 ? collect() : (values.get(labelKey(labels)) ?? 0),
+        render: () =>
+          collect ? [`${name} ${num(collect())}`] : [...values].map(([k, v]) => `${withLabels(name, k)} ${num(v)}`),
       };
       return register(g);
     },
@@ -117,7 +119,8 @@ function createMetricsRegistry(): MetricsRegistry {
         render() {
           const out: string[] = [];
           for (const [k, s] of series) {
-            for (const [i, b] of sorted.entries()) out.push(`${withLabels(`${name}_bucket`, k, `le="${num(b)}"`)} ${s.counts[i]}`);
+            for (const [i, b] of sorted.entries())
+              out.push(`${withLabels(`${name}_bucket`, k, `le="${num(b)}"`)} ${s.counts[i]}`);
             out.push(`${withLabels(`${name}_bucket`, k, 'le="+Inf"')} ${s.count}`);
             out.push(`${withLabels(`${name}_sum`, k)} ${num(s.sum)}`);
             out.push(`${withLabels(`${name}_count`, k)} ${s.count}`);
@@ -130,7 +133,11 @@ function createMetricsRegistry(): MetricsRegistry {
     render() {
       const out: string[] = [];
       for (const m of metrics.values()) {
-        out.push(`# HELP ${m.name} ${m.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`, `# TYPE ${m.name} ${m.type}`, ...m.render());
+        out.push(
+          `# HELP ${m.name} ${m.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`,
+          `# TYPE ${m.name} ${m.type}`,
+          ...m.render(),
+        );
       }
       return `${out.join("\n")}\n`;
     },
@@ -155,20 +162,41 @@ export function createLoglineMetrics(registry: MetricsRegistry = createMetricsRe
   return {
     registry,
     httpRequests: registry.counter("logline_http_requests_total", "HTTP requests by route pattern, method and status."),
-    httpDuration: registry.histogram("logline_http_request_duration_seconds", "HTTP request latency by route pattern (time to response headers)."),
-    appendDuration: registry.histogram("logline_ledger_append_duration_seconds", "Ledger append latency, validation to durable commit."),
+    httpDuration: registry.histogram(
+      "logline_http_request_duration_seconds",
+      "HTTP request latency by route pattern (time to response headers).",
+    ),
+    appendDuration: registry.histogram(
+      "logline_ledger_append_duration_seconds",
+      "Ledger append latency, validation to durable commit.",
+    ),
     events: registry.counter("logline_ledger_events_total", "Events committed to the ledger by event type."),
     sseClients: registry.gauge("logline_sse_clients", "Open server-sent-event streams."),
-    projectionRebuild: registry.gauge("logline_projection_rebuild_seconds", "Time the last boot took to rebuild the in-memory projections from the ledger."),
+    projectionRebuild: registry.gauge(
+      "logline_projection_rebuild_seconds",
+      "Time the last boot took to rebuild the in-memory projections from the ledger.",
+    ),
     toolCalls: registry.counter("logline_tool_calls_total", "Tool results recorded in the ledger by tool and outcome."),
     policyViolations: registry.counter("logline_policy_violations_total", "policy.violation events by policy code."),
     up: registry.gauge("logline_process_start_time_seconds", "Unix time the process started."),
-    loopDelayMax: registry.gauge("logline_event_loop_delay_max_seconds", "Longest event-loop delay since the previous scrape (perf_hooks.monitorEventLoopDelay).", () => {
-      scrape();
-      return scraped.max;
-    }),
-    loopDelayP99: registry.gauge("logline_event_loop_delay_p99_seconds", "99th percentile of the event-loop delay since the previous scrape.", () => scraped.p99),
-    loopDelayMean: registry.gauge("logline_event_loop_delay_mean_seconds", "Mean event-loop delay since the previous scrape.", () => scraped.mean),
+    loopDelayMax: registry.gauge(
+      "logline_event_loop_delay_max_seconds",
+      "Longest event-loop delay since the previous scrape (perf_hooks.monitorEventLoopDelay).",
+      () => {
+        scrape();
+        return scraped.max;
+      },
+    ),
+    loopDelayP99: registry.gauge(
+      "logline_event_loop_delay_p99_seconds",
+      "99th percentile of the event-loop delay since the previous scrape.",
+      () => scraped.p99,
+    ),
+    loopDelayMean: registry.gauge(
+      "logline_event_loop_delay_mean_seconds",
+      "Mean event-loop delay since the previous scrape.",
+      () => scraped.mean,
+    ),
   };
 }
 

@@ -31,7 +31,10 @@ function newestKnownMigration(module: string): number | null {
  * migration applied; one newer than anything this build ships means the schema moved on.
  * Opens the file read-only and before any module touches it.
  */
-export function assertSchemaNotNewer(dbPath: string, known: (module: string) => number | null = newestKnownMigration): void {
+export function assertSchemaNotNewer(
+  dbPath: string,
+  known: (module: string) => number | null = newestKnownMigration,
+): void {
   if (!existsSync(dbPath)) return;
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
@@ -39,7 +42,9 @@ export function assertSchemaNotNewer(dbPath: string, known: (module: string) => 
       const table = `__${module}_migrations`;
       const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
       if (!exists) continue;
-      const row = db.prepare(`SELECT MAX(CAST(created_at AS INTEGER)) AS newest, COUNT(*) AS n FROM "${table}"`).get() as { newest: number | null; n: number };
+      const row = db
+        .prepare(`SELECT MAX(CAST(created_at AS INTEGER)) AS newest, COUNT(*) AS n FROM "${table}"`)
+        .get() as { newest: number | null; n: number };
       const newestKnown = known(module);
       if (row.newest === null) continue;
       if (newestKnown === null || row.newest > newestKnown) {

@@ -19,7 +19,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
       if (now - last < 100 && (total === undefined || done < total)) return;
       last = now;
       const pct = total ? ` ${Math.floor((done / Math.max(total, 1)) * 100)}%` : "";
-      stream.write(`\r\x1b[2K${label}: ${done.toLocaleString("en")}${total !== undefined ? ` / ${total.toLocaleString("en")}` : ""}${pct}`);
+      stream.write(
+        `\r\x1b[2K${label}: ${done.toLocaleString("en")}${total !== undefined ? ` / ${total.toLocaleString("en")}` : ""}${pct}`,
+      );
       drawn = true;
     },
     done(summary) {

@@ -29,7 +29,11 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
   return async (c, next) => {
     const started = performance.now();
     const traceId = (c.var as { requestId?: string }).requestId ?? newId("trc");
-    if (deps.drain?.isDraining() && !quiet.has(c.req.path) && (c.req.header("accept") ?? "").includes("text/event-stream")) {
+    if (
+      deps.drain?.isDraining() &&
+      !quiet.has(c.req.path) &&
+      (c.req.header("accept") ?? "").includes("text/event-stream")
+    ) {
       // An EventSource treats any non-200 answer as final and stops reconnecting; a dropped
       // connection is a network error, which it retries after its `retry:` delay.
       (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy();
@@ -40,7 +44,16 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
       // process; Retry-After tells them when to come back.
       c.header("connection", "close");
       c.header("retry-after", "2");
-      return c.json({ error: { code: "SERVICE_UNAVAILABLE", message: "The server is restarting; retry in a few seconds.", details: { trace_id: traceId } } }, 503);
+      return c.json(
+        {
+          error: {
+            code: "SERVICE_UNAVAILABLE",
+            message: "The server is restarting; retry in a few seconds.",
+            details: { trace_id: traceId },
+          },
+        },
+        503,
+      );
     }
     const done = deps.drain?.enter();
     try {
@@ -57,7 +70,8 @@ export function createRequestObserver(deps: RequestObserverDeps): MiddlewareHand
       // Immutable headers (a fetched or already-sent response): the log line still has the id.
     }
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    const isStream = (c.res.headers.get("content-type") ?? "").startsWith("text/event-stream") || wroteEventStream(outgoing);
+    const isStream =
+      (c.res.headers.get("content-type") ?? "").startsWith("text/event-stream") || wroteEventStream(outgoing);
     if (isStream && outgoing) deps.sse?.track(outgoing);
 
     deps.metrics?.httpRequests.inc({ route, method: c.req.method, status });

@@ -29,7 +29,12 @@ export interface RestoreReport {
  * a newer version); a copy that fails is refused and nothing in DATA_DIR changes. The previous
  * contents are moved aside to `<DATA_DIR>.pre-restore-<time>`, never deleted.
  */
-export function restoreBackup(opts: { file: string; dataDir: string; progress?: Progress; now?: () => Date }): RestoreReport {
+export function restoreBackup(opts: {
+  file: string;
+  dataDir: string;
+  progress?: Progress;
+  now?: () => Date;
+}): RestoreReport {
   const progress = opts.progress ?? noProgress;
   const file = resolve(opts.file);
   const dataDir = resolve(opts.dataDir);
@@ -50,7 +55,8 @@ export function restoreBackup(opts: { file: string; dataDir: string; progress?: 
     const db = openBackup(scratch, file);
     try {
       check = checkCopy(db, file, 0);
-      if (!check.ok) throw new RestoreRefused(`Refusing to restore ${file}: it does not verify`, describeFailures(check));
+      if (!check.ok)
+        throw new RestoreRefused(`Refusing to restore ${file}: it does not verify`, describeFailures(check));
       files = db.prepare(`SELECT path, mode, content FROM ${BUNDLE_TABLE} ORDER BY path`).all() as typeof files;
       check.files = files.length;
       db.exec(`DROP TABLE ${BUNDLE_TABLE}; DROP TABLE ${META_TABLE};`);
@@ -64,12 +70,15 @@ export function restoreBackup(opts: { file: string; dataDir: string; progress?: 
     for (const f of files) {
       const dest = resolve(dataDir, f.path);
       // Paths come from a file someone handed us: never write outside the data dir.
-      if (!dest.startsWith(dataDir + sep)) throw new RestoreRefused(`Refusing to restore ${file}: bundled path ${f.path} escapes the data dir`, []);
+      if (!dest.startsWith(dataDir + sep))
+        throw new RestoreRefused(`Refusing to restore ${file}: bundled path ${f.path} escapes the data dir`, []);
       mkdirSync(dirname(dest), { recursive: true });
       writeFileSync(dest, f.content, { mode: f.mode || 0o600 });
     }
     renameSync(scratch, join(dataDir, DB_FILE));
-    progress.done(`restored ${check.ledger.length} tenant(s), ${files.length} file(s)${previous ? `; previous data moved to ${previous}` : ""}`);
+    progress.done(
+      `restored ${check.ledger.length} tenant(s), ${files.length} file(s)${previous ? `; previous data moved to ${previous}` : ""}`,
+    );
     return { dataDir, previous, check };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -87,7 +96,10 @@ function openBackup(path: string, original: string): Database.Database {
   const bundled = db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(BUNDLE_TABLE);
   if (!bundled) {
     db.close();
-    throw new RestoreRefused(`Refusing to restore ${original}: not a LogLine backup (made with \`npm run backup\`)`, []);
+    throw new RestoreRefused(
+      `Refusing to restore ${original}: not a LogLine backup (made with \`npm run backup\`)`,
+      [],
+    );
   }
   return db;
 }

@@ -80,7 +80,10 @@ export function createOpsRuntime(deps: {
         const p = (e as { payload?: Record<string, unknown> }).payload ?? {};
         if (e.event_type === "tool.result") {
           const error = p.error as { error_code?: string } | undefined;
-          metrics.toolCalls.inc({ tool: String(p.tool_name ?? "unknown"), outcome: p.status === "success" ? "success" : (error?.error_code ?? "error") });
+          metrics.toolCalls.inc({
+            tool: String(p.tool_name ?? "unknown"),
+            outcome: p.status === "success" ? "success" : (error?.error_code ?? "error"),
+          });
         } else if (e.event_type === "policy.violation") {
           metrics.policyViolations.inc({ code: String(p.code ?? "unknown") });
         }
@@ -94,13 +97,18 @@ export function createOpsRuntime(deps: {
       booted = true;
     },
     observeInbox(pending) {
-      metrics.registry.gauge("logline_office_inbox_pending", "Accepted messages and clicks Office has not answered yet (its durable inbox).", pending);
+      metrics.registry.gauge(
+        "logline_office_inbox_pending",
+        "Accepted messages and clicks Office has not answered yet (its durable inbox).",
+        pending,
+      );
     },
     setProbeDb(db) {
       probeDb = db;
       // Once per boot: a damaged page in any table shows on /readyz (503) until it is repaired.
       bootCheck = quickCheck(db);
-      if (!bootCheck.ok) deps.logger.error({ quick_check: bootCheck.quick_check }, "database damaged: PRAGMA quick_check failed");
+      if (!bootCheck.ok)
+        deps.logger.error({ quick_check: bootCheck.quick_check }, "database damaged: PRAGMA quick_check failed");
     },
   };
 }

@@ -6,7 +6,11 @@ import type { LogLineServer } from "../server.js";
  * Null when the tenant has no such entity. Used in-process by the CLI with the server stopped
  * and by the running server's admin endpoint.
  */
-export function rotateEntityTokens(server: Pick<LogLineServer, "gateway" | "ledger">, tenantId: string, entityId: string): { revoked: number; token: string } | null {
+export function rotateEntityTokens(
+  server: Pick<LogLineServer, "gateway" | "ledger">,
+  tenantId: string,
+  entityId: string,
+): { revoked: number; token: string } | null {
   if (!server.ledger.facts.entity(tenantId, entityId)) return null;
   const p = { tenantId, entityId };
   const revoked = server.gateway.core.tokens.revokeAll(p);

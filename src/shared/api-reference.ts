@@ -23,7 +23,8 @@ interface Operation {
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-const schemaBlock = (schema: unknown) => html`<details><summary>schema</summary><pre>${JSON.stringify(schema, null, 2)}</pre></details>`;
+const schemaBlock = (schema: unknown) =>
+  html`<details><summary>schema</summary><pre>${JSON.stringify(schema, null, 2)}</pre></details>`;
 
 function operation(path: string, method: string, op: Operation): HtmlEscapedString | Promise<HtmlEscapedString> {
   const id = `${method}-${path}`.replace(/[^A-Za-z0-9]+/g, "-");
@@ -44,7 +45,9 @@ function operation(path: string, method: string, op: Operation): HtmlEscapedStri
 
 export function renderReference(doc: Doc): HtmlEscapedString | Promise<HtmlEscapedString> {
   const byTag = new Map<string, Array<[string, string, Operation]>>();
-  for (const [path, item] of Object.entries(doc.paths ?? {}) as Array<[string, Record<string, Operation | undefined>]>) {
+  for (const [path, item] of Object.entries(doc.paths ?? {}) as Array<
+    [string, Record<string, Operation | undefined>]
+  >) {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;

@@ -27,7 +27,10 @@ export function isAppError(e: unknown): e is AppError {
 }
 
 /** Turns zod issues into one readable message plus field details. */
-export function validationError(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, what = "request"): AppError {
+export function validationError(
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+  what = "request",
+): AppError {
   const first = issues[0];
   const field = first ? first.path.map(String).join(".") : "";
   const message = first ? `Invalid ${what}: ${field ? `${field}: ` : ""}${first.message}` : `Invalid ${what}`;

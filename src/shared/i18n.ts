@@ -13,7 +13,10 @@ export const LOCALES = ["en", "pt"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 export type Catalog = Readonly<Record<string, string>>;
-export type Translate = (key: string, values?: Record<string, string | number | Date | boolean | null | undefined>) => string;
+export type Translate = (
+  key: string,
+  values?: Record<string, string | number | Date | boolean | null | undefined>,
+) => string;
 
 const localesDir = fileURLToPath(new URL("../../locales/", import.meta.url));
 const catalogs = new Map<Locale, Catalog>();

@@ -13,7 +13,8 @@ import { validationError } from "./errors.js";
 export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
   return new OpenAPIHono<E>({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error.issues, result.target === "json" ? "request body" : result.target);
+      if (!result.success)
+        throw validationError(result.error.issues, result.target === "json" ? "request body" : result.target);
     },
   });
 }
@@ -22,12 +23,17 @@ export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) =>
   ({ required: true, content: { "application/json": { schema } }, ...(description ? { description } : {}) }) as const;
 
-export const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } }) as const;
+export const json = <T extends z.ZodType>(schema: T, description: string) =>
+  ({ description, content: { "application/json": { schema } } }) as const;
 
 /** The standard error shape, for the statuses a route can answer besides its success. */
-export function errors(...statuses: number[]): Record<number, { description: string; content: { "application/json": { schema: typeof ZErrorBody } } }> {
-  const out: Record<number, { description: string; content: { "application/json": { schema: typeof ZErrorBody } } }> = {};
-  for (const s of statuses) out[s] = { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ZErrorBody } } };
+export function errors(
+  ...statuses: number[]
+): Record<number, { description: string; content: { "application/json": { schema: typeof ZErrorBody } } }> {
+  const out: Record<number, { description: string; content: { "application/json": { schema: typeof ZErrorBody } } }> =
+    {};
+  for (const s of statuses)
+    out[s] = { description: ERROR_DESCRIPTIONS[s] ?? "Error", content: { "application/json": { schema: ZErrorBody } } };
   return out;
 }
 
@@ -47,7 +53,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 type DocResponse = { description: string; content?: Record<string, unknown>; headers?: Record<string, unknown> };
 type DocOperation = { responses?: Record<string, DocResponse>; requestBody?: unknown; security?: unknown[] };
-type Doc = { paths?: Record<string, Record<string, DocOperation | unknown>>; components?: Record<string, Record<string, unknown> | undefined> };
+type Doc = {
+  paths?: Record<string, Record<string, DocOperation | unknown>>;
+  components?: Record<string, Record<string, unknown> | undefined>;
+};
 
 const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
 
@@ -102,7 +111,8 @@ export const IDEMPOTENCY_HEADER = {
   name: "Idempotency-Key",
   in: "header" as const,
   required: true,
-  description: "Any string of 1–255 printable characters, unique per intended write; a retry with the same key and body returns the stored response.",
+  description:
+    "Any string of 1–255 printable characters, unique per intended write; a retry with the same key and body returns the stored response.",
   schema: { type: "string" as const, minLength: 1, maxLength: 255 },
 };
 
@@ -119,11 +129,17 @@ export function route<E extends Env, R extends RouteConfig>(
   /** Instead of the standard VALIDATION_ERROR, for a route with its own refusal shape. */
   onInvalid?: (issues: z.core.$ZodIssue[], c: Context) => Response,
 ): void {
-  app.openapi(config, handler as never, onInvalid ? (result, c) => (result.success ? undefined : onInvalid(result.error.issues, c)) : undefined);
+  app.openapi(
+    config,
+    handler as never,
+    onInvalid ? (result, c) => (result.success ? undefined : onInvalid(result.error.issues, c)) : undefined,
+  );
 }
 
 /** The context a route's handler gets: its middleware's variables and its validated inputs. */
-export type RouteContext<R extends RouteConfig, E extends Env = Env> = Parameters<RouteHandler<R, E & RouteConfigToEnv<R>>>[0];
+export type RouteContext<R extends RouteConfig, E extends Env = Env> = Parameters<
+  RouteHandler<R, E & RouteConfigToEnv<R>>
+>[0];
 
 /** Bearer token or the web app's session cookie. */
 export const SIGNED_IN: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }];

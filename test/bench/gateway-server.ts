@@ -15,7 +15,12 @@ const quiet = { info() {}, warn() {}, error() {} };
 const defaults = process.env.BENCH_LIMITS === "default";
 // The benchmark drives one person far past a human's pace, so the per-entity limit is raised
 // (except in the noisy-neighbour part, which measures the limits themselves).
-const limits = defaults ? {} : { rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 }, streamLimits: { perToken: 100_000, perTenant: 100_000 } };
+const limits = defaults
+  ? {}
+  : {
+      rateLimit: { capacity: 1_000_000, refillPerSecond: 1_000_000 },
+      streamLimits: { perToken: 100_000, perTenant: 100_000 },
+    };
 const server = await createServer({
   dataDir,
   demo: true,
@@ -27,7 +32,10 @@ const server = await createServer({
 });
 const { url } = await server.listen();
 const other = defaults
-  ? ((await createWorkspace(server.gateway.core, { name: "Neighbour Co", owner: { display_name: "Nell" } })).body as { token: string; owner_entity_id: string })
+  ? ((await createWorkspace(server.gateway.core, { name: "Neighbour Co", owner: { display_name: "Nell" } })).body as {
+      token: string;
+      owner_entity_id: string;
+    })
   : undefined;
 process.stdout.write(`${JSON.stringify({ url, demo: server.demo, other })}\n`);
 const stop = async () => {

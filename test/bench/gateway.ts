@@ -28,8 +28,13 @@ interface Started {
 async function startServer(env: Record<string, string> = {}): Promise<Started> {
   const script = fileURLToPath(new URL("./gateway-server.ts", import.meta.url));
   // BENCH_SERVER_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
-  const prof = process.env.BENCH_SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+  const prof = process.env.BENCH_SERVER_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -39,8 +44,17 @@ async function startServer(env: Record<string, string> = {}): Promise<Started> {
     });
     child.once("exit", (code) => reject(new Error(`bench server exited ${code}`)));
   });
-  const { url, demo, other } = JSON.parse(line) as { url: string; demo: { humans: Array<{ token: string }> }; other?: { token: string; owner_entity_id: string } };
-  return { url, token: demo.humans[0]!.token, ...(other ? { other: { token: other.token, entity: other.owner_entity_id } } : {}), child };
+  const { url, demo, other } = JSON.parse(line) as {
+    url: string;
+    demo: { humans: Array<{ token: string }> };
+    other?: { token: string; owner_entity_id: string };
+  };
+  return {
+    url,
+    token: demo.humans[0]!.token,
+    ...(other ? { other: { token: other.token, entity: other.owner_entity_id } } : {}),
+    child,
+  };
 }
 
 function rssKb(pid: number): number {
@@ -56,7 +70,14 @@ let keyN = 0;
  * answers ECONNRESET: that request is sent once more with the same Idempotency-Key (which is
  * what the key is for).
  */
-function post(url: string, token: string, path: string, body: unknown, key = `bench-${process.pid}-${++keyN}`, retried = false): Promise<number> {
+function post(
+  url: string,
+  token: string,
+  path: string,
+  body: unknown,
+  key = `bench-${process.pid}-${++keyN}`,
+  retried = false,
+): Promise<number> {
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -120,7 +141,10 @@ async function openClients(s: Started, clients: number) {
             clearTimeout(timer);
             resolve(m.at! - t0);
           };
-          void post(s.url, s.token, "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: `Can you schedule a 30-min call with Maria ${k} next week?` });
+          void post(s.url, s.token, "/v1/conversations/cnv_9f2a/messages", {
+            kind: "text",
+            body_text: `Can you schedule a 30-min call with Maria ${k} next week?`,
+          });
         });
         latencies.push(ms);
       }
@@ -169,7 +193,10 @@ async function sustainedPosts(s: Started, seconds: number, inFlight: number): Pr
   let errors = 0;
   const worker = async (w: number) => {
     for (let i = 0; performance.now() < until; i++) {
-      const st = await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: `bench ${w}-${i} ${"lorem ipsum ".repeat(35)}` });
+      const st = await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", {
+        kind: "text",
+        body_text: `bench ${w}-${i} ${"lorem ipsum ".repeat(35)}`,
+      });
       if (st === 202) ok++;
       else errors++;
     }
@@ -179,7 +206,8 @@ async function sustainedPosts(s: Started, seconds: number, inFlight: number): Pr
   return { rps: ok / ((performance.now() - t0) / 1000), errors };
 }
 
-const APPEND_BODY = "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(7);
+const APPEND_BODY =
+  "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(7);
 let appendN = 0;
 
 /** `perRequest` ≈ 1 KB message.sent events by the demo's first person, as `POST /v1/ledger/append` takes them. */
@@ -204,7 +232,12 @@ function appendBody(perRequest: number) {
 }
 
 /** `POST /v1/ledger/append` with `perRequest` events per request, `inFlight` at a time, for `seconds`: events/s. */
-async function httpAppend(s: Started, seconds: number, inFlight: number, perRequest: number): Promise<{ eventsPerSec: number; errors: number }> {
+async function httpAppend(
+  s: Started,
+  seconds: number,
+  inFlight: number,
+  perRequest: number,
+): Promise<{ eventsPerSec: number; errors: number }> {
   const warm = Date.now() + 1000;
   while (Date.now() < warm) await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest));
   const until = performance.now() + seconds * 1000;
@@ -261,7 +294,10 @@ async function noisyNeighbour(n: number): Promise<number> {
       const xs: number[] = [];
       for (let i = 0; i < n; i++) {
         const t0 = performance.now();
-        const st = await post(s.url, other.token, `/v1/conversations/${conv}/messages`, { kind: "text", body_text: `neighbour ${i}` });
+        const st = await post(s.url, other.token, `/v1/conversations/${conv}/messages`, {
+          kind: "text",
+          body_text: `neighbour ${i}`,
+        });
         if (st !== 202) throw new Error(`the neighbour's post answered ${st}`);
         xs.push(performance.now() - t0);
         // A busy person's pace (10 posts/s), well inside the per-person limit.
@@ -277,7 +313,10 @@ async function noisyNeighbour(n: number): Promise<number> {
         const k = i % 3;
         const st =
           k === 0
-            ? await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: `flood ${w}-${i}` })
+            ? await post(s.url, s.token, "/v1/conversations/cnv_dan_ana/messages", {
+                kind: "text",
+                body_text: `flood ${w}-${i}`,
+              })
             : k === 1
               ? await post(s.url, s.token, "/v1/ledger/append", {
                   tenant_id: "tnt_acme_001",
@@ -363,7 +402,12 @@ export async function runGatewayBench(): Promise<void> {
         runs.push(sus.rps);
         errors += sus.errors;
       }
-      figure(`sustained message POSTs (auth + Idempotency-Key, 500-byte body, 64 in flight; ${errors} errors), /s`, runs, "", { op: "≥", value: 3000 });
+      figure(
+        `sustained message POSTs (auth + Idempotency-Key, 500-byte body, 64 in flight; ${errors} errors), /s`,
+        runs,
+        "",
+        { op: "≥", value: 3000 },
+      );
       console.log(`  ${loadavg()}`);
     }
   } finally {

@@ -7,7 +7,9 @@ const ACTOR = { entity_id: "ent_bench_human", actor_type: "human" as const };
 const T0 = Date.parse("2026-01-05T09:00:00.000Z");
 let n = 0;
 
-const BODY = "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(9);
+const BODY = "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(
+  9,
+);
 
 export function setupEvents() {
   return [

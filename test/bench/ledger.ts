@@ -30,7 +30,12 @@ function rate(n: number, ms: number) {
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** Rows exactly as the ledger would store them (canonical payload, chained hashes, tree hashes), for raw inserts. */
-function buildRows(count: number, startSeq: number, prev: string, frontier: readonly Buffer[] = []): { rows: EventRow[]; head: string; frontier: readonly Buffer[] } {
+function buildRows(
+  count: number,
+  startSeq: number,
+  prev: string,
+  frontier: readonly Buffer[] = [],
+): { rows: EventRow[]; head: string; frontier: readonly Buffer[] } {
   const rows: EventRow[] = [];
   for (let i = 0; i < count; i++) {
     const e = { ...benchMessage(), seq: startSeq + i };
@@ -125,7 +130,9 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
       out(`  replay fixture: ${fmt(REPLAY_EVENTS)} events built in ${fixture.buildSecs.toFixed(0)} s`);
       const runs: ReplayFigures[] = [];
       for (let r = 0; r < RUNS; r++) runs.push(measureReplay(fixture.path, join(dir, "replay")));
-      out(`  (raw SELECT of every payload, no parse, in these runs: ${runs.map((f) => fmt(f.rawScanPerSec)).join(", ")} rows/s)`);
+      out(
+        `  (raw SELECT of every payload, no parse, in these runs: ${runs.map((f) => fmt(f.rawScanPerSec)).join(", ")} rows/s)`,
+      );
       figure(
         `boot replay of ${fmt(runs[0]!.events)} events into the fold, events/s`,
         runs.map((f) => f.eventsPerSec),
@@ -168,7 +175,8 @@ async function appendParts(dir: string): Promise<AppendFigures> {
   const BATCHES = 300;
   const { rows } = buildRows(SINGLE + BATCHES * 100, 1, GENESIS_HASH);
   // warm-up: JIT both paths before timing
-  for (let i = 0; i < 20; i++) await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
+  for (let i = 0; i < 20; i++)
+    await ledger.append({ tenant_id: TENANT, events: Array.from({ length: 100 }, benchMessage) });
 
   let fullSingleMs = 0;
   let rawSingleMs = 0;
@@ -205,7 +213,13 @@ async function appendParts(dir: string): Promise<AppendFigures> {
   const rawSingle = rate(SINGLE, rawSingleMs);
   const fullBatched = rate(BATCHES * 100, fullBatchedMs);
   const rawBatched = rate(BATCHES * 100, rawBatchedMs);
-  return { singleRatio: fullSingle / rawSingle, concurrentX: fullConcurrent / rawSingle, batchedRatio: fullBatched / rawBatched, fullBatched, rawBatched };
+  return {
+    singleRatio: fullSingle / rawSingle,
+    concurrentX: fullConcurrent / rawSingle,
+    batchedRatio: fullBatched / rawBatched,
+    fullBatched,
+    rawBatched,
+  };
 }
 
 interface ReplayFigures {
@@ -270,6 +284,12 @@ function buildReplayFixture(replayDir: string): { path: string; buildSecs: numbe
 function measureReplay(replayPath: string, replayDir: string): ReplayFigures {
   const child = fileURLToPath(new URL("./ledger-replay.ts", import.meta.url));
   // BENCH_REPLAY_CPU_PROF=<dir>: the replay child writes a CPU profile there.
-  const replayProf = process.env.BENCH_REPLAY_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_REPLAY_CPU_PROF}`] : [];
-  return JSON.parse(execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], { encoding: "utf8" })) as ReplayFigures;
+  const replayProf = process.env.BENCH_REPLAY_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_REPLAY_CPU_PROF}`]
+    : [];
+  return JSON.parse(
+    execFileSync(process.execPath, [...replayProf, "--import", "tsx", child, replayPath, replayDir], {
+      encoding: "utf8",
+    }),
+  ) as ReplayFigures;
 }

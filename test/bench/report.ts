@@ -22,7 +22,8 @@ export interface Goal {
   value: number;
 }
 
-const num = (x: number, digits: number) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const num = (x: number, digits: number) =>
+  x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /**
  * One line per figure: the median of its runs, the runs themselves, and the goal beside it
@@ -32,5 +33,7 @@ export function figure(name: string, runs: readonly number[], unit: string, goal
   const m = median(runs);
   const met = goal ? (goal.op === "≥" ? m >= goal.value : m <= goal.value) : undefined;
   const goalText = goal ? `   goal ${goal.op} ${num(goal.value, digits)}${unit}: ${met ? "met" : "NOT met"}` : "";
-  console.log(`  ${name}: ${num(m, digits)}${unit} (median of ${runs.map((r) => num(r, digits)).join(", ")})${goalText}`);
+  console.log(
+    `  ${name}: ${num(m, digits)}${unit} (median of ${runs.map((r) => num(r, digits)).join(", ")})${goalText}`,
+  );
 }

@@ -10,7 +10,9 @@ import { runGatewayBench } from "./gateway.js";
 import { loadavg, RUNS } from "./report.js";
 
 const t0 = performance.now();
-console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cores; ${loadavg()}; each figure is the median of ${RUNS} runs`);
+console.log(
+  `node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cores; ${loadavg()}; each figure is the median of ${RUNS} runs`,
+);
 await runLedgerBench();
 console.log(loadavg());
 await runGatewayBench();

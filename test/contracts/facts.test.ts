@@ -8,7 +8,9 @@ import { startTestServer, type TestServer } from "../support/server.js";
 
 const webDir = fileURLToPath(new URL("../../web", import.meta.url));
 const webFiles = (dir = webDir): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? webFiles(join(dir, e.name)) : e.name.endsWith(".js") ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? webFiles(join(dir, e.name)) : e.name.endsWith(".js") ? [join(dir, e.name)] : [],
+  );
 
 let t: TestServer;
 beforeAll(async () => {
@@ -35,10 +37,12 @@ describe("one copy of each fact (contracts/facts.ts)", () => {
   it("the web code re-types none of them", () => {
     for (const file of webFiles()) {
       const src = readFileSync(file, "utf8");
-      for (const verb of Object.values(ACTION_VERBS)) if (verb.includes(" ")) expect(src, `${file} re-types "${verb}"`).not.toContain(`"${verb}"`);
+      for (const verb of Object.values(ACTION_VERBS))
+        if (verb.includes(" ")) expect(src, `${file} re-types "${verb}"`).not.toContain(`"${verb}"`);
       expect(src, `${file} hard-codes a maxlength`).not.toMatch(/maxlength="\d+"/);
       // Small limits (10 files at a time) are too common a number to search for (icon paths, sizes).
-      for (const n of Object.values(LIMITS).filter((v) => v >= 100)) expect(src, `${file} hard-codes ${n}`).not.toMatch(new RegExp(`\\b${n}\\b`));
+      for (const n of Object.values(LIMITS).filter((v) => v >= 100))
+        expect(src, `${file} hard-codes ${n}`).not.toMatch(new RegExp(`\\b${n}\\b`));
     }
   });
 

@@ -11,7 +11,12 @@ const files = readdirSync(DIR)
 
 describe("fixtures/golden-path parse with the contracts", () => {
   it("has the happy path and the three failure scenarios", () => {
-    expect(files).toEqual(["failure-auth-required.json", "failure-retries-exhausted.json", "failure-retryable.json", "happy-path.json"]);
+    expect(files).toEqual([
+      "failure-auth-required.json",
+      "failure-retries-exhausted.json",
+      "failure-retryable.json",
+      "happy-path.json",
+    ]);
   });
 
   for (const file of files) {
@@ -23,7 +28,9 @@ describe("fixtures/golden-path parse with the contracts", () => {
       const ids = new Set<string>();
       for (const raw of doc.events) {
         const r = ZUblEvent.safeParse(raw);
-        expect(r.success ? null : { event: (raw as { event_id?: string }).event_id, issues: r.error.issues }).toBeNull();
+        expect(
+          r.success ? null : { event: (raw as { event_id?: string }).event_id, issues: r.error.issues },
+        ).toBeNull();
         if (!r.success) continue;
         expect(r.data.tenant_id).toBe(doc.tenant_id);
         expect(ids.has(r.data.event_id)).toBe(false);

@@ -24,6 +24,7 @@ describe("contracts/json-schema (npm run schemas)", () => {
     for (const t of ["job.formalize", "job.tracking", "job.finished"]) expect(card).toContain(`"const": "${t}"`);
     const action = fresh["card-action.schema.json"]!;
     for (const t of CARD_ACTION_TYPES) expect(action).toContain(`"const": "${t}"`);
-    for (const text of Object.values(fresh)) expect(JSON.parse(text).$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    for (const text of Object.values(fresh))
+      expect(JSON.parse(text).$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 });

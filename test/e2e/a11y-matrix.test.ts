@@ -21,9 +21,15 @@ const dan = () => demoPerson(server, "Dan").token;
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
   // A job, so the Job Drawer has something to show.
-  await postJson(`${server.url}/v1/conversations/cnv_9f2a/messages`, dan(), { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  await postJson(`${server.url}/v1/conversations/cnv_9f2a/messages`, dan(), {
+    kind: "text",
+    body_text: "Can you schedule a 30-min call with Maria next week?",
+  });
   jobId = await waitFor(
-    async () => ((await getJson(`${server.url}/v1/conversations/cnv_9f2a/timeline`, dan())).body.items as any[]).find((i) => i.job_id)?.job_id ?? null,
+    async () =>
+      ((await getJson(`${server.url}/v1/conversations/cnv_9f2a/timeline`, dan())).body.items as any[]).find(
+        (i) => i.job_id,
+      )?.job_id ?? null,
     10_000,
     "a job",
   );
@@ -44,7 +50,9 @@ async function serious(page: Page, within?: string): Promise<string[]> {
   return page.evaluate(async (sel) => {
     const axe = (window as unknown as { axe: typeof import("axe-core") }).axe;
     const r = await axe.run(sel ? { include: [sel] } : document, { resultTypes: ["violations"] });
-    return r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+    return r.violations
+      .filter((v) => v.impact === "critical" || v.impact === "serious")
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
   }, within ?? null);
 }
 /** Client-side navigation, as the app's own links do it. */

@@ -27,7 +27,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const ledger = (type: string) => server.server.ledger.query({ tenant_id: T, limit: 1000 }).events.filter((e) => e.event_type === type) as any[];
+const ledger = (type: string) =>
+  server.server.ledger.query({ tenant_id: T, limit: 1000 }).events.filter((e) => e.event_type === type) as any[];
 
 /** The focused element, or "body". */
 const focusDesc = (page: Page) =>
@@ -36,7 +37,8 @@ const focusDesc = (page: Page) =>
     if (!a || a === document.body) return "body";
     return `${a.tagName.toLowerCase()}|${a.getAttribute("aria-label") ?? a.textContent?.trim().slice(0, 50) ?? ""}`;
   });
-const focusMatches = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.matches(sel), selector);
+const focusMatches = (page: Page, selector: string) =>
+  page.evaluate((sel) => !!document.activeElement?.matches(sel), selector);
 
 /** Tab (or Shift+Tab) until the element matching `selector` has focus; focus never falls to <body> on the way. */
 async function tabTo(page: Page, selector: string, opts: { back?: boolean; max?: number } = {}) {
@@ -83,7 +85,9 @@ describe("the Admin screen by keyboard", () => {
       const access = 'select[aria-label="Access for Ana"]';
       await tabTo(page, access, { back: true });
       await page.keyboard.press("ArrowUp");
-      await expect.poll(() => ledger("entity.role_changed").map((e) => e.payload.roles)).toEqual([["admin", "job_approver"]]);
+      await expect
+        .poll(() => ledger("entity.role_changed").map((e) => e.payload.roles))
+        .toEqual([["admin", "job_approver"]]);
       await expectFocus(page, access);
 
       // Deactivate: the confirm dialog takes focus and Tab never leaves it; confirming lands on Reactivate.
@@ -92,12 +96,17 @@ describe("the Admin screen by keyboard", () => {
       const dialog = page.getByRole("dialog");
       await dialog.waitFor();
       for (let i = 0; i < 6; i++) {
-        expect(await page.evaluate(() => !!document.activeElement?.closest("dialog[open]")), `Tab ${i} inside the dialog`).toBe(true);
+        expect(
+          await page.evaluate(() => !!document.activeElement?.closest("dialog[open]")),
+          `Tab ${i} inside the dialog`,
+        ).toBe(true);
         await page.keyboard.press("Tab");
       }
       await tabTo(page, "dialog[open] .btn-danger", { max: 10 });
       await page.keyboard.press("Enter");
-      await expect.poll(() => ledger("entity.deactivated").map((e) => e.payload)).toEqual([{ entity_id: ANA, reason: "deactivated" }]);
+      await expect
+        .poll(() => ledger("entity.deactivated").map((e) => e.payload))
+        .toEqual([{ entity_id: ANA, reason: "deactivated" }]);
       await expectFocus(page, '[data-member="Ana"] [data-act="reactivate"]');
 
       // Reactivate: focus on the sign-in link to send her.
@@ -120,13 +129,21 @@ describe("the Admin screen by keyboard", () => {
       // Tools: take mail.send away (Space, Save), then allow it again; focus stays on Save.
       const mail = `${agent} input[type=checkbox][value="mail.send"]`;
       await page.locator(mail).waitFor();
-      const calendarTools = ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"];
+      const calendarTools = [
+        "calendar.create_invite",
+        "calendar.record_answer",
+        "calendar.move_invite",
+        "calendar.cancel_invite",
+        "calendar.decline_counter",
+      ];
       for (const want of [calendarTools, [...calendarTools, "mail.send"]]) {
         await tabTo(page, mail, { back: true });
         await page.keyboard.press("Space");
         await tabTo(page, `${agent} [data-act="save"]`);
         await page.keyboard.press("Enter");
-        await expect.poll(() => ledger("entity.registered").at(-1)?.payload).toMatchObject({ entity_id: "ent_agent_scheduler", allowed_tools: want });
+        await expect
+          .poll(() => ledger("entity.registered").at(-1)?.payload)
+          .toMatchObject({ entity_id: "ent_agent_scheduler", allowed_tools: want });
         await expectFocus(page, `${agent} [data-act="save"]`);
       }
 
@@ -161,7 +178,9 @@ describe("the Admin screen by keyboard", () => {
         .poll(() => ledger("policy.overrides_set").map((e) => e.payload))
         .toEqual([{ modes: { "policy.message_edit_window": "warn" }, params: { message_edit_window_seconds: 600 } }]);
       await expectFocus(page, ".admin-policies button[type=submit]");
-      await expect.poll(() => page.evaluate(() => document.getElementById("announcer")?.textContent ?? "")).toContain("2 policy changes saved");
+      await expect
+        .poll(() => page.evaluate(() => document.getElementById("announcer")?.textContent ?? ""))
+        .toContain("2 policy changes saved");
       expect(await page.locator(".policy-preview").count()).toBe(0);
     } finally {
       await ctx.close();
@@ -179,7 +198,8 @@ describe("the Quick actions menu by keyboard", () => {
       // From the message box, back to the menu button.
       await tabTo(page, "#composer-input");
       // Back from the message box past the composer's other buttons (attach, emoji).
-      for (let i = 0; i < 5 && (await focusDesc(page)) !== "button|Quick actions"; i++) await page.keyboard.press("Shift+Tab");
+      for (let i = 0; i < 5 && (await focusDesc(page)) !== "button|Quick actions"; i++)
+        await page.keyboard.press("Shift+Tab");
       expect(await focusDesc(page)).toBe("button|Quick actions");
       const button = page.locator("#quick-menu-button");
       expect(await button.getAttribute("aria-haspopup")).toBe("menu");
@@ -188,7 +208,9 @@ describe("the Quick actions menu by keyboard", () => {
       await page.keyboard.press("Enter");
       await expect.poll(() => focusDesc(page)).toBe("button|Schedule a meeting");
       expect(await button.getAttribute("aria-expanded")).toBe("true");
-      expect(await page.getByRole("menu", { name: "Quick actions" }).getByRole("menuitem").count()).toBeGreaterThanOrEqual(3);
+      expect(
+        await page.getByRole("menu", { name: "Quick actions" }).getByRole("menuitem").count(),
+      ).toBeGreaterThanOrEqual(3);
       await page.keyboard.press("ArrowDown");
       expect(await focusDesc(page)).toBe("button|Send an invoice");
       await page.keyboard.press("End");

@@ -24,11 +24,17 @@ afterAll(async () => {
 });
 
 /** The tools the agent's latest registration allows. */
-const allowedTools = async () => ((await ledger("entity.registered")).at(-1)?.payload as { allowed_tools?: string[] } | undefined)?.allowed_tools;
-const ledger = async (type: string) => (await server.server.ledger.query({ tenant_id: T, limit: 1000 })).events.filter((e) => e.event_type === type);
+const allowedTools = async () =>
+  ((await ledger("entity.registered")).at(-1)?.payload as { allowed_tools?: string[] } | undefined)?.allowed_tools;
+const ledger = async (type: string) =>
+  (await server.server.ledger.query({ tenant_id: T, limit: 1000 })).events.filter((e) => e.event_type === type);
 async function axeClean(page: Page) {
   const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+  expect(
+    axe.violations
+      .filter((v) => v.impact === "critical" || v.impact === "serious")
+      .map((v) => `${v.id}: ${v.nodes[0]?.target}`),
+  ).toEqual([]);
 }
 
 describe("Admin (owners and admins)", () => {
@@ -45,13 +51,17 @@ describe("Admin (owners and admins)", () => {
 
     // Access: Ana becomes an admin.
     await page.getByRole("combobox", { name: "Access for Ana" }).selectOption("admin");
-    await expect.poll(async () => (await ledger("entity.role_changed")).map((e: any) => e.payload.roles)).toEqual([["admin", "job_approver"]]);
+    await expect
+      .poll(async () => (await ledger("entity.role_changed")).map((e: any) => e.payload.roles))
+      .toEqual([["admin", "job_approver"]]);
 
     // Deactivate: her open page loses its session.
     await page.getByRole("button", { name: "Deactivate Ana" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Deactivate" }).click();
     await page.locator('[data-member="Ana"] .pill', { hasText: "Deactivated" }).waitFor();
-    expect((await ledger("entity.deactivated")).map((e: any) => e.payload)).toEqual([{ entity_id: "ent_human_ana", reason: "deactivated" }]);
+    expect((await ledger("entity.deactivated")).map((e: any) => e.payload)).toEqual([
+      { entity_id: "ent_human_ana", reason: "deactivated" },
+    ]);
     const res = await ana.page.evaluate(async () => (await fetch("/v1/session")).status);
     expect(res).toBe(401);
 
@@ -60,7 +70,9 @@ describe("Admin (owners and admins)", () => {
     const link = await page.getByRole("textbox", { name: "Sign-in link for Ana" }).inputValue();
     await ana.page.goto(link);
     await ana.page.locator(".sidebar").waitFor();
-    expect(await ana.page.evaluate(async () => (await (await fetch("/v1/session")).json()).entity_id)).toBe("ent_human_ana");
+    expect(await ana.page.evaluate(async () => (await (await fetch("/v1/session")).json()).entity_id)).toBe(
+      "ent_human_ana",
+    );
 
     // Agents: take mail.send away, pause it; it says Paused.
     const agent = page.locator('[data-agent="Office Scheduler"]');
@@ -70,7 +82,13 @@ describe("Admin (owners and admins)", () => {
       .poll(async () => (await ledger("entity.registered")).at(-1)?.payload)
       .toMatchObject({
         entity_id: "ent_agent_scheduler",
-        allowed_tools: ["calendar.create_invite", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"],
+        allowed_tools: [
+          "calendar.create_invite",
+          "calendar.record_answer",
+          "calendar.move_invite",
+          "calendar.cancel_invite",
+          "calendar.decline_counter",
+        ],
       });
     await page.getByRole("button", { name: "Pause Office Scheduler" }).click();
     await page.locator('[data-agent="Office Scheduler"] .pill', { hasText: "Paused" }).waitFor();

@@ -16,7 +16,10 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ connectors: { jitsiBaseUrl: JITSI, calls: true } }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startTestServer({ connectors: { jitsiBaseUrl: JITSI, calls: true } }),
+    launchBrowser(),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -47,7 +50,9 @@ describe("start a call", () => {
       expect(await join.getAttribute("target")).toBe("_blank");
       expect(await join.getAttribute("rel")).toBe("noopener noreferrer");
       const r = await new AxeBuilder({ page: a.page }).include(".chat-head").include(".timeline").analyze();
-      expect(r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+      expect(r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual(
+        [],
+      );
 
       // A reload shows the same call.
       await a.page.reload();

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 const focused = (page: Page) =>
-  page.evaluate(() => `${document.activeElement?.id || document.activeElement?.className}|${document.activeElement?.getAttribute("aria-label") ?? ""}`);
+  page.evaluate(
+    () =>
+      `${document.activeElement?.id || document.activeElement?.className}|${document.activeElement?.getAttribute("aria-label") ?? ""}`,
+  );
 const bubble = (page: Page, text: string) => page.locator(".timeline .msg .text", { hasText: text }).last();
 
 describe("emoji picker in the composer", () => {
@@ -38,7 +41,8 @@ describe("emoji picker in the composer", () => {
     const a = await signedIn(browser, server.url, ana().token);
     const elsewhere: string[] = [];
     d.page.on("request", (r) => {
-      if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith("blob:")) elsewhere.push(r.url());
+      if (!r.url().startsWith(server.url) && !r.url().startsWith("data:") && !r.url().startsWith("blob:"))
+        elsewhere.push(r.url());
     });
     try {
       await d.page.goto(`${server.url}/c/${DM}`);
@@ -54,11 +58,15 @@ describe("emoji picker in the composer", () => {
       await panel.waitFor();
       await expect.poll(() => focused(d.page)).toBe("emoji-search|Search emoji");
       await expect.poll(() => panel.locator(".emoji-cell").count()).toBeGreaterThan(50);
-      await expect.poll(() => d.page.getByRole("button", { name: "Emoji", exact: true }).getAttribute("aria-expanded")).toBe("true");
+      await expect
+        .poll(() => d.page.getByRole("button", { name: "Emoji", exact: true }).getAttribute("aria-expanded"))
+        .toBe("true");
       const axe = await new AxeBuilder({ page: d.page }).include(".composer").analyze();
-      expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
-        [],
-      );
+      expect(
+        axe.violations
+          .filter((v) => v.impact === "critical" || v.impact === "serious")
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      ).toEqual([]);
       // Every emoji has a name.
       expect(await panel.locator(".emoji-cell:not([aria-label])").count()).toBe(0);
 
@@ -74,7 +82,9 @@ describe("emoji picker in the composer", () => {
       // A group, then arrows in the grid; Escape closes and focus returns to the button.
       await d.page.getByRole("button", { name: "Emoji", exact: true }).click();
       await panel.getByRole("button", { name: "Animals and nature" }).click();
-      await expect.poll(() => panel.getByRole("button", { name: "Animals and nature" }).getAttribute("aria-pressed")).toBe("true");
+      await expect
+        .poll(() => panel.getByRole("button", { name: "Animals and nature" }).getAttribute("aria-pressed"))
+        .toBe("true");
       await panel.locator(".emoji-search").focus();
       await d.page.keyboard.press("ArrowDown");
       await expect.poll(() => d.page.evaluate(() => document.activeElement?.getAttribute("data-index"))).toBe("0");

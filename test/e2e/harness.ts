@@ -1,6 +1,14 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page, type Request, type Response } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  chromium,
+  type Page,
+  type Request,
+  type Response,
+} from "playwright-core";
 import { expect } from "vitest";
 import type { DemoInfo } from "../../src/gateway/index.js";
 import { trackContext } from "../support/in-flight.js";
@@ -23,7 +31,10 @@ export const ARTIFACTS = join(root, "test", "artifacts");
  * The real server on 127.0.0.1:0 over a fresh temp data dir: the shared test server when the
  * demo is wanted, an empty database otherwise (onboarding starts from nothing).
  */
-export async function startServer(opts: { demo: boolean; signup?: "open" | "invite" | "closed" }): Promise<RunningServer> {
+export async function startServer(opts: {
+  demo: boolean;
+  signup?: "open" | "invite" | "closed";
+}): Promise<RunningServer> {
   if (opts.demo) return startTestServer();
   return { ...(await startEmptyServer({ signup: opts.signup })), demo: null };
 }
@@ -31,7 +42,16 @@ export async function startServer(opts: { demo: boolean; signup?: "open" | "invi
 export async function launchBrowser(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   // Every context lists the requests it still waits on, for the report of a failed test.
   const newContext = browser.newContext.bind(browser);
@@ -42,7 +62,9 @@ export async function launchBrowser(): Promise<Browser> {
     ctx.on("request", (r) => waiting.set(r, { line: `${r.method()} ${new URL(r.url()).pathname}`, at: Date.now() }));
     ctx.on("response", (r) => done(r.request()));
     ctx.on("requestfailed", done);
-    const untrack = trackContext(() => [...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`));
+    const untrack = trackContext(() =>
+      [...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`),
+    );
     ctx.on("close", untrack);
     return ctx;
   };
@@ -64,7 +86,8 @@ export async function signedIn(
   live?: { pollMs?: number; retryMs?: number },
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
-  if (live) await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
+  if (live)
+    await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
   const page = await ctx.newPage();
   page.on("pageerror", (e) => console.error("pageerror:", e.message));
   const watch = watchRequests(page);
@@ -109,8 +132,15 @@ export function watchRequests(page: Page): { report: () => Promise<string>; stop
   };
   const report = async () => {
     stop();
-    const text = await page.evaluate(() => (document.body.textContent ?? "").replace(/\s+/g, " ").slice(0, 300)).catch((e: Error) => `(page unreadable: ${e.message})`);
-    return [`at ${page.url()}`, `page says: ${text}`, `never answered: ${[...pending.values()].join(", ") || "none"}`, ...seen].join("\n");
+    const text = await page
+      .evaluate(() => (document.body.textContent ?? "").replace(/\s+/g, " ").slice(0, 300))
+      .catch((e: Error) => `(page unreadable: ${e.message})`);
+    return [
+      `at ${page.url()}`,
+      `page says: ${text}`,
+      `never answered: ${[...pending.values()].join(", ") || "none"}`,
+      ...seen,
+    ].join("\n");
   };
   return { report, stop };
 }
@@ -129,7 +159,9 @@ export async function fillInputModal(page: Page, overrides: Record<string, strin
     const key = Object.keys(overrides).find((k) => label.includes(k));
     const select = f.locator("select");
     if (await select.count()) {
-      const values = await select.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+      const values = await select
+        .locator("option")
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
       await select.selectOption(key ? overrides[key]! : values[0]!);
       continue;
     }
@@ -182,11 +214,15 @@ export const card = (page: Page, type: string) => page.locator(`article[data-car
 export async function askForJob(page: Page, text: string): Promise<void> {
   const before = await page.locator('article[data-card-type="job.formalize"]').count();
   await send(page, text);
-  await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
+  await expect
+    .poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 })
+    .toBe(before + 1);
 }
 
 /** Approve on the proposal, then wait for the tracking card that asks for details. */
 export async function approveUntilWaiting(page: Page): Promise<void> {
   await card(page, "formalize").getByRole("button", { name: "Approve" }).click();
-  await expect.poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 })
+    .toBe(true);
 }

@@ -36,11 +36,14 @@ const focused = (page: Page) =>
   });
 const announced = (page: Page) => page.evaluate(() => document.getElementById("announcer")?.textContent ?? "");
 /** Whether the focused element is inside the element matching `selector`. */
-const focusInside = (page: Page, selector: string) => page.evaluate((sel) => !!document.activeElement?.closest(sel), selector);
+const focusInside = (page: Page, selector: string) =>
+  page.evaluate((sel) => !!document.activeElement?.closest(sel), selector);
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).analyze();
-  return r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return r.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 describe("keyboard and screen reader", () => {
@@ -81,7 +84,9 @@ describe("keyboard and screen reader", () => {
       await page.getByRole("textbox", { name: "Message" }).waitFor();
       const before = await page.locator('article[data-card-type="job.formalize"]').count();
       await send(page, "Can you schedule a 30-min call with Maria next week?");
-      await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(before + 1);
+      await expect
+        .poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 })
+        .toBe(before + 1);
       const proposal = card(page, "formalize");
       // Someone else's new item is said once, briefly; your own message is not.
       await expect.poll(() => announced(page)).toMatch(/proposes a job: /);
@@ -124,7 +129,9 @@ describe("keyboard and screen reader", () => {
       expect(await focusInside(page, "dialog[open]")).toBe(true);
       for (let i = 0; i < 25; i++) {
         await page.keyboard.press("Tab");
-        expect(await focusInside(page, "dialog[open]"), `Tab ${i + 1} left the dialog: ${await focused(page)}`).toBe(true);
+        expect(await focusInside(page, "dialog[open]"), `Tab ${i + 1} left the dialog: ${await focused(page)}`).toBe(
+          true,
+        );
       }
       for (let i = 0; i < 5; i++) {
         await page.keyboard.press("Shift+Tab");
@@ -133,7 +140,11 @@ describe("keyboard and screen reader", () => {
       expect(await seriousAxe(page)).toEqual([]);
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
-      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim())).toMatch(/New conversation/);
+      expect(
+        await page.evaluate(
+          () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim(),
+        ),
+      ).toMatch(/New conversation/);
     } finally {
       await ctx.close();
     }
@@ -215,8 +226,12 @@ describe("shortcuts", () => {
       await page.keyboard.press("Enter");
       await expect
         .poll(async () => {
-          const r = await fetch(`${server.url}/v1/conversations/cnv_dan_ana/timeline`, { headers: { authorization: `Bearer ${dan().token}` } });
-          return ((await r.json()).items as Array<{ message: { body_text?: string } }>).map((i) => i.message.body_text).filter((t) => t?.startsWith("See you"));
+          const r = await fetch(`${server.url}/v1/conversations/cnv_dan_ana/timeline`, {
+            headers: { authorization: `Bearer ${dan().token}` },
+          });
+          return ((await r.json()).items as Array<{ message: { body_text?: string } }>)
+            .map((i) => i.message.body_text)
+            .filter((t) => t?.startsWith("See you"));
         })
         .toEqual(["See you at eleven"]);
       // ↑ with text in the box is the caret's, not an edit.

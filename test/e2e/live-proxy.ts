@@ -32,23 +32,34 @@ export async function startProxy(upstream: string): Promise<StreamProxy> {
     const path = req.url ?? "/";
     const isStream = path.startsWith("/v1/stream");
     if (req.method === "GET" && /^\/v1\/conversations(\?|$)/.test(path)) listCalls.push(Date.now());
-    const entry = isStream ? ({ path, lastEventId: req.headers["last-event-id"] as string | undefined, at: Date.now() } as StreamProxy["streams"][number]) : null;
+    const entry = isStream
+      ? ({
+          path,
+          lastEventId: req.headers["last-event-id"] as string | undefined,
+          at: Date.now(),
+        } as StreamProxy["streams"][number])
+      : null;
     if (entry) streams.push(entry);
     if (isStream && blocked) {
       entry!.status = 503;
       res.writeHead(503, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: "stream blocked by the test", details: {} } }));
+      res.end(
+        JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: "stream blocked by the test", details: {} } }),
+      );
       return;
     }
-    const up = request({ host: target.hostname, port: target.port, method: req.method, path, headers: req.headers }, (ur) => {
-      if (entry) entry.status = ur.statusCode;
-      res.writeHead(ur.statusCode ?? 502, ur.headers);
-      ur.pipe(res);
-      if (isStream) {
-        open.add(res);
-        res.on("close", () => open.delete(res));
-      }
-    });
+    const up = request(
+      { host: target.hostname, port: target.port, method: req.method, path, headers: req.headers },
+      (ur) => {
+        if (entry) entry.status = ur.statusCode;
+        res.writeHead(ur.statusCode ?? 502, ur.headers);
+        ur.pipe(res);
+        if (isStream) {
+          open.add(res);
+          res.on("close", () => open.delete(res));
+        }
+      },
+    );
     up.on("error", () => {
       if (entry) entry.status = 502;
       if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });

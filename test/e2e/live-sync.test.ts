@@ -2,7 +2,18 @@ import { mkdirSync, rmSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { approveUntilWaiting, ARTIFACTS, askForJob, card, DESKTOP, fillInputModal, launchBrowser, shot, signedIn, textOf } from "./harness.js";
+import {
+  approveUntilWaiting,
+  ARTIFACTS,
+  askForJob,
+  card,
+  DESKTOP,
+  fillInputModal,
+  launchBrowser,
+  shot,
+  signedIn,
+  textOf,
+} from "./harness.js";
 import { startProxy, type StreamProxy } from "./live-proxy.js";
 
 /**
@@ -29,7 +40,10 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer({ keep: true, deltaLogSize: DELTA_LOG }), launchBrowser()]);
   dataDir = server.dataDir;
   proxy = await startProxy(server.url);
-  const r = await postJson(`${server.url}/v1/conversations`, dan().token, { title: "Ana", participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }] });
+  const r = await postJson(`${server.url}/v1/conversations`, dan().token, {
+    title: "Ana",
+    participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }],
+  });
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   pairId = r.body.conversation_id;
 });
@@ -41,7 +55,10 @@ afterAll(async () => {
 });
 
 /** Dan's browser through the proxy; `live` sets the page's poll/retry timings before it starts. */
-async function openAsDan(path: string, live?: { pollMs?: number; retryMs?: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+async function openAsDan(
+  path: string,
+  live?: { pollMs?: number; retryMs?: number },
+): Promise<{ ctx: BrowserContext; page: Page }> {
   const { ctx, page } = await signedIn(browser, proxy.url, dan().token, DESKTOP, live);
   await page.goto(`${proxy.url}${path}`);
   await page.getByRole("textbox", { name: "Message" }).waitFor();
@@ -89,7 +106,9 @@ describe("Live updates in a real browser", () => {
     for (const t of gap) await anaSays(t);
 
     // EventSource comes back on its own (the server's retry: hint) and names its last event.
-    await expect.poll(() => proxy.streams.slice(opened).find((s) => s.lastEventId)?.lastEventId, { timeout: 10_000 }).toMatch(/^seq:\d+$/);
+    await expect
+      .poll(() => proxy.streams.slice(opened).find((s) => s.lastEventId)?.lastEventId, { timeout: 10_000 })
+      .toMatch(/^seq:\d+$/);
     await eachOnce(page, [before, ...gap]);
     const after = nonce("after the resume");
     await anaSays(after);
@@ -114,7 +133,9 @@ describe("Live updates in a real browser", () => {
       await expect.poll(() => shown(page, polled), { timeout: 3000 }).toBe(1);
       expect(Date.now() - t0).toBeLessThan(3000);
       const from = Date.now();
-      await expect.poll(() => proxy.listCalls.filter((t) => t >= from).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(() => proxy.listCalls.filter((t) => t >= from).length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(3);
     } finally {
       proxy.blockStreams(false);
     }
@@ -140,7 +161,12 @@ describe("Live updates in a real browser", () => {
     await expect.poll(() => proxy.streams.slice(opened).some((s) => s.lastEventId), { timeout: 10_000 }).toBe(true);
     // After the error frame the page reloads and opens a fresh stream from the cursor it got.
     await expect
-      .poll(() => proxy.streams.slice(opened).filter((s) => !s.lastEventId && /cursor=seq%3A\d+|cursor=seq:\d+/.test(s.path)).length, { timeout: 10_000 })
+      .poll(
+        () =>
+          proxy.streams.slice(opened).filter((s) => !s.lastEventId && /cursor=seq%3A\d+|cursor=seq:\d+/.test(s.path))
+            .length,
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0);
     await eachOnce(page, gap);
     await waitLive(page);
@@ -170,8 +196,12 @@ describe("Live updates in a real browser", () => {
     await page.getByRole("textbox", { name: "Message" }).waitFor();
     await expect.poll(() => badge.count()).toBe(0);
     const unreadOnServer = async () =>
-      ((await getJson(`${server.url}/v1/conversations`, dan().token)).body.items as Array<{ conversation_id: string; unread_count: number }>).find((c) => c.conversation_id === cid)
-        ?.unread_count;
+      (
+        (await getJson(`${server.url}/v1/conversations`, dan().token)).body.items as Array<{
+          conversation_id: string;
+          unread_count: number;
+        }>
+      ).find((c) => c.conversation_id === cid)?.unread_count;
     await expect.poll(unreadOnServer, { timeout: 5000 }).toBe(0);
 
     // A message in the open conversation is read at once.
@@ -203,7 +233,9 @@ describe("Live updates in a real browser", () => {
     await modal.getByRole("button", { name: "Provide info" }).click();
 
     const emailField = modal.locator(".form-field", { has: page.locator("label", { hasText: /email/i }) });
-    await expect.poll(() => textOf(emailField.locator(".field-error")), { timeout: 10_000 }).toMatch(/doesn’t look like an email/);
+    await expect
+      .poll(() => textOf(emailField.locator(".field-error")), { timeout: 10_000 })
+      .toMatch(/doesn’t look like an email/);
     expect(await emailField.locator("input").getAttribute("aria-invalid")).toBe("true");
     expect(await modal.locator(".field-error").count()).toBe(1); // only the refused field
     expect(await emailField.locator("input").inputValue()).toBe("maria.acme.com"); // nothing typed is lost

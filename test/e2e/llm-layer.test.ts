@@ -21,7 +21,17 @@ beforeAll(async () => {
   model = await startScriptedModel();
   [server, browser] = await Promise.all([
     startTestServer({
-      office: { planner: "llm", llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 5000, maxTokens: 1500, responseFormat: "json_schema", logFull: false } },
+      office: {
+        planner: "llm",
+        llm: {
+          baseUrl: model.baseUrl,
+          model: "scripted",
+          timeoutMs: 5000,
+          maxTokens: 1500,
+          responseFormat: "json_schema",
+          logFull: false,
+        },
+      },
     }),
     launchBrowser(),
   ]);
@@ -33,14 +43,27 @@ afterAll(async () => {
 });
 
 const token = () => demoPerson(server, "Dan").token;
-const api = async (path: string) => (await (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token()}` } })).json()) as any;
+const api = async (path: string) =>
+  (await (await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token()}` } })).json()) as any;
 const jobNamed = async (title: string): Promise<string> => {
   const items = (await api(`/v1/conversations/${C}/timeline`)).items as any[];
   return items.find((i) => i.message.card?.title === title)!.message.card.job_id;
 };
-const nulls = { text: null, job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null };
-const answer = (ops: unknown[], surfaces: unknown = null) => ({ content: JSON.stringify({ operations: ops, surfaces, render: null, citations: null }) });
-const propose = (kind: string, title: string, goal: string, slots: Record<string, unknown> | null) => answer([{ ...nulls, type: "propose_job", kind, title, goal, slots }]);
+const nulls = {
+  text: null,
+  job_id: null,
+  action: null,
+  kind: null,
+  title: null,
+  goal: null,
+  slots: null,
+  choices: null,
+};
+const answer = (ops: unknown[], surfaces: unknown = null) => ({
+  content: JSON.stringify({ operations: ops, surfaces, render: null, citations: null }),
+});
+const propose = (kind: string, title: string, goal: string, slots: Record<string, unknown> | null) =>
+  answer([{ ...nulls, type: "propose_job", kind, title, goal, slots }]);
 const meetingSlots = {
   duration_minutes: 30,
   attendee_name: "Bruno",
@@ -57,12 +80,23 @@ describe("LLM layer in a real browser", () => {
     const { ctx, page } = await signedIn(browser, server.url, token());
     await page.getByRole("textbox", { name: "Message" }).waitFor();
 
-    model.script(propose("schedule_meeting", "Schedule call with Bruno", "Book a 30-minute call with Bruno next week", meetingSlots));
+    model.script(
+      propose(
+        "schedule_meeting",
+        "Schedule call with Bruno",
+        "Book a 30-minute call with Bruno next week",
+        meetingSlots,
+      ),
+    );
     await send(page, "Can you schedule a 30-min call with Bruno next week?");
     await page.locator('article[data-card-type="job.formalize"]').first().waitFor({ timeout: 15_000 });
-    model.script(propose("schedule_meeting", "Schedule call with Acme", "Book a call with Acme about the December invoice", null));
+    model.script(
+      propose("schedule_meeting", "Schedule call with Acme", "Book a call with Acme about the December invoice", null),
+    );
     await send(page, "Please set up a call with Acme about the invoice");
-    await expect.poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(() => page.locator('article[data-card-type="job.formalize"]').count(), { timeout: 15_000 })
+      .toBe(2);
     const bruno = await jobNamed("Schedule call with Bruno");
     const invoice = await jobNamed("Schedule call with Acme");
 
@@ -120,7 +154,19 @@ describe("LLM layer in a real browser", () => {
 
     // A message without a reference: the waiting job is the assumed default; Change moves the target.
     model.script(
-      answer([{ ...nulls, type: "provide_input", slots: { ...meetingSlots, duration_minutes: null, attendee_name: null, day_hint: null, time_window: "Tuesday 14:00-16:00" } }]),
+      answer([
+        {
+          ...nulls,
+          type: "provide_input",
+          slots: {
+            ...meetingSlots,
+            duration_minutes: null,
+            attendee_name: null,
+            day_hint: null,
+            time_window: "Tuesday 14:00-16:00",
+          },
+        },
+      ]),
     );
     await send(page, "Tuesday 14:00-16:00 works");
     const assumed = page.locator('[data-testid="action-summary"]', { has: page.locator(".badge-assumed") }).last();
@@ -129,21 +175,38 @@ describe("LLM layer in a real browser", () => {
     await assumed.getByRole("button", { name: "Change" }).click();
     await shot(page, "llm-04-action-summary-change");
     await assumed.getByRole("option", { name: "Schedule call with Acme" }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).target_job_id, { timeout: 10_000 }).toBe(invoice);
+    await expect
+      .poll(async () => (await api(`/v1/conversations/${C}/context`)).target_job_id, { timeout: 10_000 })
+      .toBe(invoice);
 
     // Pin / unpin from the quick actions (persisted server-side, not in localStorage).
     await page.getByRole("button", { name: "Quick actions" }).click();
     await page.getByRole("menuitem", { name: /Pin job to this conversation/ }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 })
+      .not.toBeNull();
     expect(await page.evaluate(() => localStorage.getItem("logline.pinned"))).toBeNull();
     await page.getByRole("button", { name: "Quick actions" }).click();
     await shot(page, "llm-05-pinned-quick-actions");
     await page.getByRole("menuitem", { name: /Unpin job from this conversation/ }).click();
-    await expect.poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 }).toBeNull();
+    await expect
+      .poll(async () => (await api(`/v1/conversations/${C}/context`)).pinned_job_id, { timeout: 10_000 })
+      .toBeNull();
 
     // Assist in the Job Drawer: one model call, validated suggestions, Apply re-proposes the card.
     const due = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const p = { jobId: invoice, dueDateISO: null, priority: null, title: null, text: null, subtasks: null, questionId: null, question: null, choices: null, strategy: null };
+    const p = {
+      jobId: invoice,
+      dueDateISO: null,
+      priority: null,
+      title: null,
+      text: null,
+      subtasks: null,
+      questionId: null,
+      question: null,
+      choices: null,
+      strategy: null,
+    };
     model.script({
       content: JSON.stringify({
         contractVersion: 1,
@@ -158,7 +221,14 @@ describe("LLM layer in a real browser", () => {
             requiresConfirmation: false,
             payload: { ...p, dueDateISO: due },
           },
-          { type: "rewrite_title", suggestionId: "bad-1", confidence: 0.7, rationale: "x", requiresConfirmation: false, payload: { ...p, jobId: "job_invented", title: "Nope" } },
+          {
+            type: "rewrite_title",
+            suggestionId: "bad-1",
+            confidence: 0.7,
+            rationale: "x",
+            requiresConfirmation: false,
+            payload: { ...p, jobId: "job_invented", title: "Nope" },
+          },
         ],
       }),
     });
@@ -169,7 +239,9 @@ describe("LLM layer in a real browser", () => {
     expect(await drawer.locator(".assist-item").count()).toBe(1);
     await shot(page, "llm-06-assist");
     await item.getByRole("button", { name: "Apply" }).click();
-    await expect.poll(async () => (await api(`/v1/jobs/${invoice}`)).due_at ?? null, { timeout: 15_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await api(`/v1/jobs/${invoice}`)).due_at ?? null, { timeout: 15_000 })
+      .not.toBeNull();
     await expect.poll(() => drawer.locator(".assist-item").count(), { timeout: 10_000 }).toBe(0);
     await shot(page, "llm-07-assist-applied");
     await ctx.close();
@@ -181,7 +253,9 @@ describe("LLM layer in a real browser", () => {
     await box.waitFor();
     model.script(propose("schedule_meeting", "Plan review with Carla", "Book a review with Carla", null));
     await send(page, "Please book a review with Carla");
-    await page.locator('article[data-card-type="job.formalize"]', { hasText: "Plan review with Carla" }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('article[data-card-type="job.formalize"]', { hasText: "Plan review with Carla" })
+      .waitFor({ timeout: 15_000 });
     const paper = await jobNamed("Plan review with Carla");
 
     // The person writes, moves the cursor back between "check" and "today", and picks the job there.
@@ -208,7 +282,9 @@ describe("LLM layer in a real browser", () => {
     );
     await box.click();
     await box.fill("Please check today");
-    await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange("Please check ".length, "Please check ".length));
+    await box.evaluate((el: HTMLTextAreaElement) =>
+      el.setSelectionRange("Please check ".length, "Please check ".length),
+    );
     await box.pressSequentially("#Plan");
     await page
       .getByRole("listbox", { name: "Pick a job" })
@@ -218,12 +294,23 @@ describe("LLM layer in a real browser", () => {
     await shot(page, "llm-08-chip-at-cursor");
     await box.press("Enter");
     await expect
-      .poll(() => ((model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined)?.[1]?.content as string | undefined) ?? "", {
-        timeout: 15_000,
-      })
+      .poll(
+        () =>
+          ((
+            model.requests.filter((r) => r.path === "/v1/chat/completions").at(-1)?.body.messages as any[] | undefined
+          )?.[1]?.content as string | undefined) ?? "",
+        {
+          timeout: 15_000,
+        },
+      )
       .toContain("Please check [ref#1] today");
-    const stored = async () => ((await api(`/v1/conversations/${C}/timeline`)).items as any[]).map((i) => i.message.body_text as string | undefined);
-    expect(await stored()).toContain(`Please check [ref v:1 type:"job" id:"${paper}" name:"Plan review with Carla"] today`);
+    const stored = async () =>
+      ((await api(`/v1/conversations/${C}/timeline`)).items as any[]).map(
+        (i) => i.message.body_text as string | undefined,
+      );
+    expect(await stored()).toContain(
+      `Please check [ref v:1 type:"job" id:"${paper}" name:"Plan review with Carla"] today`,
+    );
 
     // The surface's button asks first: Go back sends nothing; confirming sends the [op …] token.
     const surfaceBtn = page.locator(`.surface button[data-op='${approveOp}']`);

@@ -27,11 +27,15 @@ afterAll(async () => {
 });
 
 const group = async (title: string, participants: string[]) => {
-  const r = await postJson(`${server.url}/v1/conversations`, dan(), { title, participants: participants.map((entity_id) => ({ entity_id })) });
+  const r = await postJson(`${server.url}/v1/conversations`, dan(), {
+    title,
+    participants: participants.map((entity_id) => ({ entity_id })),
+  });
   expect(r.status).toBe(202);
   return r.body.conversation_id as string;
 };
-const items = async (c: string) => (await getJson(`${server.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
+const items = async (c: string) =>
+  (await getJson(`${server.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
 const open = async (page: Page, c: string) => {
   await page.locator(`[data-conversation-id="${c}"]`).click();
   await expect.poll(() => page.url()).toContain(`/c/${c}`);
@@ -71,13 +75,26 @@ describe("the @ picker", () => {
       await d.page.keyboard.press("Enter");
 
       // Sent with the agent's id as a mention; highlighted in the bubble; the agent proposes a job.
-      await expect.poll(async () => (await items(c)).find((i) => i.message.body_text?.startsWith("@Office Scheduler can you"))?.message.mentions).toEqual([{ entity_id: AGENT }]);
+      await expect
+        .poll(
+          async () =>
+            (await items(c)).find((i) => i.message.body_text?.startsWith("@Office Scheduler can you"))?.message
+              .mentions,
+        )
+        .toEqual([{ entity_id: AGENT }]);
       await expect.poll(() => textOf(d.page.locator(".msg-out .mention"))).toBe("@Office Scheduler");
       await d.page.locator('article[data-card-type="job.formalize"]').waitFor({ timeout: 15_000 });
 
       // Ana talks to Dan: the agent stays silent.
       const before = (await items(c)).filter((i) => i.sender.entity_id === AGENT).length;
-      expect((await postJson(`${server.url}/v1/conversations/${c}/messages`, ana(), { kind: "text", body_text: "Dan, are we still on for lunch?" })).status).toBe(202);
+      expect(
+        (
+          await postJson(`${server.url}/v1/conversations/${c}/messages`, ana(), {
+            kind: "text",
+            body_text: "Dan, are we still on for lunch?",
+          })
+        ).status,
+      ).toBe(202);
       await d.page.locator(".msg-in .text", { hasText: "Dan, are we still on for lunch?" }).waitFor();
       await server.server.office.idle();
       expect((await items(c)).filter((i) => i.sender.entity_id === AGENT).length).toBe(before);
@@ -128,9 +145,18 @@ describe("an agent mentioned where it is not a member", () => {
       await offer.waitFor();
       await d.page.keyboard.press("Enter"); // Add
       await d.page.locator('article[data-card-type="job.formalize"]').waitFor({ timeout: 15_000 });
-      const events = (await getJson(`${server.url}/v1/ledger/query?tenant_id=${server.demo.tenant_id}&conversation_id=${c}&limit=100`, dan())).body.events as any[];
-      const added = events.findIndex((e) => e.event_type === "conversation.member_added" && e.payload.entity_id === AGENT);
-      const sent = events.findIndex((e) => e.event_type === "message.sent" && e.payload.body_text?.includes("30-min call"));
+      const events = (
+        await getJson(
+          `${server.url}/v1/ledger/query?tenant_id=${server.demo.tenant_id}&conversation_id=${c}&limit=100`,
+          dan(),
+        )
+      ).body.events as any[];
+      const added = events.findIndex(
+        (e) => e.event_type === "conversation.member_added" && e.payload.entity_id === AGENT,
+      );
+      const sent = events.findIndex(
+        (e) => e.event_type === "message.sent" && e.payload.body_text?.includes("30-min call"),
+      );
       expect(added).toBeGreaterThanOrEqual(0);
       expect(sent).toBeGreaterThan(added);
       expect(events[sent].payload.mentions).toEqual([{ entity_id: AGENT }]);
@@ -144,9 +170,17 @@ describe("an agent mentioned where it is not a member", () => {
       await d.page.keyboard.press("Enter");
       await offer.waitFor();
       await offer.getByRole("button", { name: "Not now" }).click();
-      await expect.poll(async () => (await items(c2)).find((i) => i.message.body_text === "@Office Scheduler might help later")?.message.mentions).toEqual([{ entity_id: AGENT }]);
+      await expect
+        .poll(
+          async () =>
+            (await items(c2)).find((i) => i.message.body_text === "@Office Scheduler might help later")?.message
+              .mentions,
+        )
+        .toEqual([{ entity_id: AGENT }]);
       await server.server.office.idle();
-      expect((await getJson(`${server.url}/v1/conversations/${c2}`, dan())).body.participants.map((p: any) => p.entity_id)).not.toContain(AGENT);
+      expect(
+        (await getJson(`${server.url}/v1/conversations/${c2}`, dan())).body.participants.map((p: any) => p.entity_id),
+      ).not.toContain(AGENT);
       expect((await items(c2)).filter((i) => i.sender.entity_id === AGENT)).toEqual([]);
     } finally {
       await d.ctx.close();
@@ -178,12 +212,23 @@ describe("membership live in two browsers", () => {
 
       await d.page.getByRole("button", { name: "Remove Ana" }).click();
       // She is told at once: the conversation leaves her list and her open chat closes.
-      await anaStream.waitFor((f) => f.event === "conversation.removed" && f.data.conversation_id === c, 8000, "conversation.removed");
+      await anaStream.waitFor(
+        (f) => f.event === "conversation.removed" && f.data.conversation_id === c,
+        8000,
+        "conversation.removed",
+      );
       await expect.poll(() => a.page.locator(`[data-conversation-id="${c}"]`).count()).toBe(0);
       await expect.poll(() => a.page.url()).not.toContain(`/c/${c}`);
 
       // A new message there never reaches her stream or her page.
-      expect((await postJson(`${server.url}/v1/conversations/${c}/messages`, dan(), { kind: "text", body_text: "Budget is settled" })).status).toBe(202);
+      expect(
+        (
+          await postJson(`${server.url}/v1/conversations/${c}/messages`, dan(), {
+            kind: "text",
+            body_text: "Budget is settled",
+          })
+        ).status,
+      ).toBe(202);
       await d.page.locator(".msg-out .text", { hasText: "Budget is settled" }).waitFor();
       await server.server.office.idle();
       expect(anaStream.frames.some((f) => JSON.stringify(f.data).includes("Budget is settled"))).toBe(false);

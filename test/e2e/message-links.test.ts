@@ -35,12 +35,17 @@ const open = async (page: Page, cid: string) => {
   await expect.poll(() => page.url()).toContain(`/c/${cid}`);
 };
 /** The timeline item of the message whose bubble shows `text`. */
-const item = (page: Page, text: string) => page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
+const item = (page: Page, text: string) =>
+  page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
 async function noSeriousAxe(page: Page, ...include: string[]) {
   let b = new AxeBuilder({ page });
   for (const sel of include) b = b.include(sel);
   const r = await b.analyze();
-  expect(r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    r.violations
+      .filter((v) => v.impact === "critical" || v.impact === "serious")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }
 
 const SECRET = "Quarterly numbers: 4.2M, keep it in this room";
@@ -140,7 +145,9 @@ describe("copy link, forward and pin, live between two people", () => {
       const relinked = link.replace(/^http:\/\/[^/]+/, server.url);
       await a2.page.goto(`${server.url}/c/${DM}`);
       await expect.poll(() => textOf(a2.page.locator(".pins-btn"))).toContain("Pinned (1)");
-      await expect.poll(() => item(a2.page, "Standup moves to 9:30").locator(".pinned-mark").getAttribute("title")).toBe("Pinned by Dan");
+      await expect
+        .poll(() => item(a2.page, "Standup moves to 9:30").locator(".pinned-mark").getAttribute("title"))
+        .toBe("Pinned by Dan");
       await expect.poll(() => textOf(item(a2.page, SECRET).locator(".forwarded-mark"))).toBe("Forwarded from Dan");
       await a2.page.goto(relinked);
       await expect.poll(() => textOf(a2.page.locator(".link-gone h1"))).toBe("Message not found");
@@ -155,7 +162,11 @@ describe("copy link, forward and pin, live between two people", () => {
   test("signed out, a message link shows the sign-in page; signing in from a link then opens the chat at that message", async () => {
     const posted = await fetch(`${server.url}/v1/conversations/${DM}/messages`, {
       method: "POST",
-      headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-back-${Date.now()}` },
+      headers: {
+        authorization: `Bearer ${ana().token}`,
+        "content-type": "application/json",
+        "idempotency-key": `k-back-${Date.now()}`,
+      },
       body: JSON.stringify({ kind: "text", body_text: "The boiler is fixed" }),
     }).then((r) => r.json());
     const link = `${server.url}/c/${DM}/m/${posted.message_id}`;

@@ -28,7 +28,8 @@ const open = async (page: Page) => {
   await expect.poll(() => page.url()).toContain(`/c/${DM}`);
 };
 /** The timeline item of the message whose bubble shows `text`. */
-const item = (page: Page, text: string) => page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
+const item = (page: Page, text: string) =>
+  page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
 
 describe("edit, delete, reply and react, live between two people", () => {
   test("Ana replies, reacts; Dan edits and deletes; each sees the other's change", async () => {
@@ -64,19 +65,27 @@ describe("edit, delete, reply and react, live between two people", () => {
       await expect.poll(() => chip.getAttribute("aria-label")).toBe("🎉 1: Ana");
       // Dan adds his; pressing it again takes only his off.
       await chip.click();
-      await expect.poll(() => item(a.page, "Lunch at 12 on Friday?").locator(".reaction-chip").getAttribute("aria-label")).toBe("🎉 2: Ana, Dan (press to remove yours)");
+      await expect
+        .poll(() => item(a.page, "Lunch at 12 on Friday?").locator(".reaction-chip").getAttribute("aria-label"))
+        .toBe("🎉 2: Ana, Dan (press to remove yours)");
       await chip.click();
-      await expect.poll(() => item(a.page, "Lunch at 12 on Friday?").locator(".reaction-chip").getAttribute("aria-label")).toBe("🎉 1: Ana (press to remove yours)");
+      await expect
+        .poll(() => item(a.page, "Lunch at 12 on Friday?").locator(".reaction-chip").getAttribute("aria-label"))
+        .toBe("🎉 1: Ana (press to remove yours)");
 
       const axe = await new AxeBuilder({ page: d.page }).include(".timeline").include(".composer").analyze();
-      expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
-        [],
-      );
+      expect(
+        axe.violations
+          .filter((v) => v.impact === "critical" || v.impact === "serious")
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      ).toEqual([]);
 
       // Dan edits: the composer fills with his text; Ana sees the new text marked edited, and the quote follows.
       await item(d.page, "Lunch at 12 on Friday?").getByRole("button", { name: "Edit" }).click();
       await expect.poll(() => textOf(d.page.locator(".compose-mode"))).toContain("Editing your message");
-      await expect.poll(() => d.page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("Lunch at 12 on Friday?");
+      await expect
+        .poll(() => d.page.getByRole("textbox", { name: "Message" }).inputValue())
+        .toBe("Lunch at 12 on Friday?");
       await d.page.getByRole("textbox", { name: "Message" }).fill("Lunch at 12:30 on Friday?");
       await d.page.getByRole("textbox", { name: "Message" }).press("Enter");
       const edited = item(a.page, "Lunch at 12:30 on Friday?");
@@ -91,7 +100,9 @@ describe("edit, delete, reply and react, live between two people", () => {
       await item(d.page, "Lunch at 12:30 on Friday?").getByRole("button", { name: "Delete" }).click();
       await d.page.getByRole("button", { name: "Delete", exact: true }).last().click();
       await expect.poll(() => a.page.locator(".timeline .deleted-text").count()).toBe(1);
-      await expect.poll(() => textOf(item(a.page, "Yes, see you there").locator(".reply-quote"))).toContain("Message deleted");
+      await expect
+        .poll(() => textOf(item(a.page, "Yes, see you there").locator(".reply-quote")))
+        .toContain("Message deleted");
       expect(await a.page.locator(".timeline").textContent()).not.toContain("Lunch at 12");
       expect(await d.page.locator(".timeline").textContent()).not.toContain("Lunch at 12");
       // And after a reload, from the server's projections.
@@ -100,7 +111,9 @@ describe("edit, delete, reply and react, live between two people", () => {
       expect(await a.page.locator(".timeline").textContent()).not.toContain("Lunch at 12");
 
       const axe2 = await new AxeBuilder({ page: a.page }).include(".timeline").analyze();
-      expect(axe2.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+      expect(axe2.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual(
+        [],
+      );
     } finally {
       await d.ctx.close();
       await a.ctx.close();

@@ -54,7 +54,8 @@ describe("Messenger in a real browser", () => {
     await page.locator(".msg-out .text", { hasText: ASK }).first().waitFor();
     await card(page, "formalize").waitFor({ timeout: 15_000 });
     const formalize = card(page, "formalize");
-    for (const label of ["Approve", "Reject", "Request changes", "Ask in chat"]) await expect.poll(() => formalize.getByRole("button", { name: label }).isVisible()).toBe(true);
+    for (const label of ["Approve", "Reject", "Request changes", "Ask in chat"])
+      await expect.poll(() => formalize.getByRole("button", { name: label }).isVisible()).toBe(true);
     await shot(page, "02-desktop-formalize-card");
 
     await approveUntilWaiting(page);
@@ -115,12 +116,16 @@ describe("Messenger in a real browser", () => {
     // Reload: the same timeline, nothing twice.
     await page.goto(`${server.url}/c/${server.demo!.conversation_id}`);
     await card(page, "finished").waitFor();
-    const before = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
+    const before = await page
+      .locator(".timeline .item[data-event-id]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
     await page.reload();
     await card(page, "finished").waitFor();
     // The stream is open (the "Connecting…" banner is gone): what it replays is on the page.
     await expect.poll(() => page.locator(".conn").count(), { timeout: 15_000 }).toBe(0);
-    const after = await page.locator(".timeline .item[data-event-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
+    const after = await page
+      .locator(".timeline .item[data-event-id]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-event-id")));
     expect(after).toEqual(before);
     expect(new Set(after).size).toBe(after.length);
 
@@ -142,7 +147,9 @@ describe("Messenger in a real browser", () => {
     await page.getByRole("link", { name: "Admin" }).click();
     await page.getByRole("link", { name: "Outbox" }).click();
     await page.getByRole("heading", { name: "Outbox" }).waitFor();
-    await expect.poll(() => textOf(page.getByRole("status").filter({ hasText: "Mail is not set up" }))).toMatch(/SMTP_URL/);
+    await expect
+      .poll(() => textOf(page.getByRole("status").filter({ hasText: "Mail is not set up" })))
+      .toMatch(/SMTP_URL/);
     // Your profile: your own address, for the invites you ask for; a bad one is refused in place.
     await page.getByRole("button", { name: "Your profile" }).click();
     const dialog = page.getByRole("dialog", { name: "Your profile" });
@@ -154,7 +161,9 @@ describe("Messenger in a real browser", () => {
     await dialog.getByRole("button", { name: "Save", exact: true }).click();
     await dialog.waitFor({ state: "detached" });
     await page.getByRole("button", { name: "Your profile" }).click();
-    await expect.poll(() => textOf(page.getByRole("dialog", { name: "Your profile" }))).toMatch(/Your email on file: d\*\*\*@acme\.test/);
+    await expect
+      .poll(() => textOf(page.getByRole("dialog", { name: "Your profile" })))
+      .toMatch(/Your email on file: d\*\*\*@acme\.test/);
     await page.getByRole("dialog", { name: "Your profile" }).getByRole("button", { name: "Remove my email" }).click();
     await page.getByRole("dialog", { name: "Your profile" }).waitFor({ state: "detached" });
     await ctx.close();
@@ -169,13 +178,21 @@ describe("Messenger in a real browser", () => {
       (
         await fetch(`${server.url}${path}`, {
           method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-e2e-${Math.random()}` },
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            "idempotency-key": `k-e2e-${Math.random()}`,
+          },
           body: JSON.stringify(body),
         })
       ).json() as Promise<any>;
     const made = await api(dan().token, "/v1/conversations", {
       title: "Front desk",
-      participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }],
+      participants: [
+        { entity_id: "ent_human_dan" },
+        { entity_id: "ent_human_ana" },
+        { entity_id: "ent_agent_scheduler" },
+      ],
     });
     await api(ana().token, `/v1/conversations/${made.conversation_id}/messages`, {
       kind: "text",
@@ -204,7 +221,11 @@ describe("Messenger in a real browser", () => {
     expect(approver.onCard).toEqual(expect.arrayContaining(["Approve", "Reject", ...member.onCard]));
     expect(approver.inDrawer).toEqual(approver.onCard);
     // A click the card does not offer is still refused by the server, and nothing says it happened.
-    const job = (await (await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, { headers: { authorization: `Bearer ${dan().token}` } })).json()) as any;
+    const job = (await (
+      await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, {
+        headers: { authorization: `Bearer ${dan().token}` },
+      })
+    ).json()) as any;
     const proposal = job.items.map((i: any) => i.message?.card).find((c: any) => c?.card_type === "job.formalize");
     const approve = proposal.buttons.find((b: any) => b.action.type === "job.approve");
     const forged = await api(ana().token, `/v1/jobs/${proposal.job_id}/actions`, {
@@ -215,9 +236,13 @@ describe("Messenger in a real browser", () => {
     });
     expect(forged.error.code).toBe("UNAUTHORIZED_ACTION");
     expect(
-      ((await (await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, { headers: { authorization: `Bearer ${dan().token}` } })).json()) as any).items.some(
-        (i: any) => i.message?.action,
-      ),
+      (
+        (await (
+          await fetch(`${server.url}/v1/conversations/${made.conversation_id}/timeline`, {
+            headers: { authorization: `Bearer ${dan().token}` },
+          })
+        ).json()) as any
+      ).items.some((i: any) => i.message?.action),
     ).toBe(false);
   });
 
@@ -239,7 +264,11 @@ describe("Messenger in a real browser", () => {
     await expect.poll(() => page.locator(".item-local").count(), { timeout: 10_000 }).toBe(0);
 
     // A file picked in the composer waits above it, and arrives on Send as an artifact message with name, size and download.
-    await page.getByTestId("file-input").setInputFiles({ name: "price-list.csv", mimeType: "text/csv", buffer: Buffer.from("item,price\nvalve,12.50\n") });
+    await page.getByTestId("file-input").setInputFiles({
+      name: "price-list.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("item,price\nvalve,12.50\n"),
+    });
     await page.getByRole("list", { name: "Files to send" }).getByText("price-list.csv").waitFor();
     await page.getByRole("button", { name: "Send", exact: true }).click();
     const file = page.locator(".bubble-file", { hasText: "price-list.csv" });
@@ -260,9 +289,11 @@ describe("Messenger in a real browser", () => {
     await page.getByLabel("Company").fill("Acme");
     await page.getByRole("button", { name: "Add contact" }).click();
     await page.locator(".person-name", { hasText: "Maria Lopes" }).waitFor();
-    await page
-      .locator(".import-btn input")
-      .setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from("name,email,phone,company\nJoao Silva,joao@example.com,,Silva Lda\n") });
+    await page.locator(".import-btn input").setInputFiles({
+      name: "contacts.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("name,email,phone,company\nJoao Silva,joao@example.com,,Silva Lda\n"),
+    });
     await page.locator(".person-name", { hasText: "Joao Silva" }).waitFor({ timeout: 10_000 });
     await shot(page, "14-desktop-contacts");
     await ctx.close();
@@ -272,10 +303,18 @@ describe("Messenger in a real browser", () => {
     // A group chat with both people and the agent, made through the API like any client would.
     const res = await fetch(`${server.url}/v1/conversations`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${dan().token}`, "Content-Type": "application/json", "Idempotency-Key": `e2e-group-${Date.now()}` },
+      headers: {
+        Authorization: `Bearer ${dan().token}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": `e2e-group-${Date.now()}`,
+      },
       body: JSON.stringify({
         title: "Front desk",
-        participants: [{ entity_id: dan().entity_id }, { entity_id: ana().entity_id }, { entity_id: server.demo!.agents[0]!.entity_id }],
+        participants: [
+          { entity_id: dan().entity_id },
+          { entity_id: ana().entity_id },
+          { entity_id: server.demo!.agents[0]!.entity_id },
+        ],
       }),
     });
     expect(res.status).toBeLessThan(300);
@@ -323,7 +362,9 @@ describe("Messenger in a real browser", () => {
     await expect.poll(() => page.locator(".msg-action.msg-failed").count()).toBe(0);
 
     // Cancel asks first; "Go back" keeps the job, confirming cancels it.
-    const cancel = page.locator("article[data-card-type] button[data-action='job.cancel']:not([aria-disabled='true'])").last();
+    const cancel = page
+      .locator("article[data-card-type] button[data-action='job.cancel']:not([aria-disabled='true'])")
+      .last();
     await cancel.click();
     const confirm = page.getByRole("dialog");
     await expect.poll(() => textOf(confirm)).toMatch("Cancel this job?");
@@ -333,7 +374,11 @@ describe("Messenger in a real browser", () => {
     await cancel.click();
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
     await page.locator(".msg-action", { hasText: "cancelled" }).first().waitFor();
-    await expect.poll(async () => (await page.locator("article[data-card-type] .pill").last().textContent())?.trim(), { timeout: 15_000 }).toMatch(/Cancelled/i);
+    await expect
+      .poll(async () => (await page.locator("article[data-card-type] .pill").last().textContent())?.trim(), {
+        timeout: 15_000,
+      })
+      .toMatch(/Cancelled/i);
     await ctx.close();
   });
 });

@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 const anaSays = async (text: string) => {
-  const r = await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text });
+  const r = await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, {
+    kind: "text",
+    body_text: text,
+  });
   expect(r.status).toBe(202);
   return r.body.created_event_ids[0] as string;
 };
@@ -94,14 +97,20 @@ describe("notifications in the browser", () => {
       const banner = page.getByRole("region", { name: "Notifications" });
       await expect.poll(() => banner.textContent()).toContain("Get notified of messages and jobs waiting on you");
       const axe = await new AxeBuilder({ page }).include(".notify-banner").analyze();
-      expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+      expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual(
+        [],
+      );
 
       await ctx.grantPermissions(["notifications"], { origin: server.url });
       await banner.getByRole("button", { name: "Turn on" }).click();
       await expect.poll(() => banner.count()).toBe(0);
       // The service worker that shows pushes is ours, same-origin, for the whole app.
       await expect
-        .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL ?? null), { timeout: 10_000 })
+        .poll(
+          () =>
+            page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.scriptURL ?? null),
+          { timeout: 10_000 },
+        )
         .toBe(`${server.url}/sw.js`);
 
       // The person looks elsewhere: the tab is hidden.
@@ -111,9 +120,15 @@ describe("notifications in the browser", () => {
       });
       const eventId = await anaSays("Are you free at 3? Mail m@example.com");
       const shown = () =>
-        page.evaluate(() => (window as unknown as { shown: Array<{ title: string; body?: string; tag?: string }> }).shown.map(({ title, body, tag }) => ({ title, body, tag })));
+        page.evaluate(() =>
+          (window as unknown as { shown: Array<{ title: string; body?: string; tag?: string }> }).shown.map(
+            ({ title, body, tag }) => ({ title, body, tag }),
+          ),
+        );
       // What the ledger holds: the address typed into chat was moved to the vault first.
-      await expect.poll(shown).toEqual([{ title: "Ana", body: "Are you free at 3? Mail m***@example.com", tag: eventId }]);
+      await expect
+        .poll(shown)
+        .toEqual([{ title: "Ana", body: "Are you free at 3? Mail m***@example.com", tag: eventId }]);
 
       // Clicking it brings the tab forward on the conversation.
       await page.evaluate(() => {
@@ -125,7 +140,9 @@ describe("notifications in the browser", () => {
       // A message Dan wrote himself tells him nothing.
       await postJson(`${server.url}/v1/conversations/${DM}/messages`, dan().token, { kind: "text", body_text: "mine" });
       await anaSays("barrier");
-      await expect.poll(async () => (await shown()).map((s) => s.body)).toEqual(["Are you free at 3? Mail m***@example.com", "barrier"]);
+      await expect
+        .poll(async () => (await shown()).map((s) => s.body))
+        .toEqual(["Are you free at 3? Mail m***@example.com", "barrier"]);
     } finally {
       await ctx.close();
     }
@@ -150,8 +167,14 @@ describe("notifications in the browser", () => {
 
       await page.locator(`[data-conversation-id="${DM}"]`).click();
       await page.getByRole("button", { name: "Unmute notifications" }).click();
-      await expect.poll(() => page.getByRole("button", { name: "Mute notifications" }).getAttribute("aria-pressed")).toBe("false");
-      expect((await getJson(`${server.url}/v1/conversations`, dan().token)).body.items.find((c: { conversation_id: string }) => c.conversation_id === DM).muted).toBeUndefined();
+      await expect
+        .poll(() => page.getByRole("button", { name: "Mute notifications" }).getAttribute("aria-pressed"))
+        .toBe("false");
+      expect(
+        (await getJson(`${server.url}/v1/conversations`, dan().token)).body.items.find(
+          (c: { conversation_id: string }) => c.conversation_id === DM,
+        ).muted,
+      ).toBeUndefined();
     } finally {
       await ctx.close();
     }

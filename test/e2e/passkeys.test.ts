@@ -30,13 +30,23 @@ const seriousIssues = async (page: Page, selector: string) => {
   const axe = await new AxeBuilder({ page }).include(selector).analyze();
   return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
 };
-const whoAmI = (page: Page) => page.evaluate(() => fetch("/v1/session").then(async (r) => (r.ok ? ((await r.json()) as { entity_id: string }).entity_id : r.status)));
+const whoAmI = (page: Page) =>
+  page.evaluate(() =>
+    fetch("/v1/session").then(async (r) => (r.ok ? ((await r.json()) as { entity_id: string }).entity_id : r.status)),
+  );
 
 async function authenticator(ctx: BrowserContext, page: Page): Promise<{ cdp: CDPSession; id: string }> {
   const cdp = await ctx.newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, id: authenticatorId };
 }

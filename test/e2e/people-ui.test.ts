@@ -30,12 +30,17 @@ const openConversation = async (page: Page, id: string) => {
 };
 const seriousAxe = async (page: Page, selector: string) => {
   const axe = await new AxeBuilder({ page }).include(selector).analyze();
-  return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return axe.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 };
 
 describe("profiles live between two people", () => {
   test("Ana's new name, time zone and picture reach Dan's screen without a reload; removing the picture brings her initials back", async () => {
-    const group = await postJson(`${server.url}/v1/conversations`, dan().token, { title: "Lunch crew", participants: [{ entity_id: ana().entity_id }] });
+    const group = await postJson(`${server.url}/v1/conversations`, dan().token, {
+      title: "Lunch crew",
+      participants: [{ entity_id: ana().entity_id }],
+    });
     const gid = group.body.conversation_id as string;
     const d = await signedIn(browser, server.url, dan().token);
     const a = await signedIn(browser, server.url, ana().token);
@@ -50,13 +55,22 @@ describe("profiles live between two people", () => {
       await dialog.getByLabel("Time zone").fill("America/New_York");
       await dialog.getByRole("button", { name: "Save profile" }).click();
       await expect
-        .poll(async () => (await getJson(`${server.url}/v1/entities`, dan().token)).body.items.find((e: any) => e.entity_id === ana().entity_id)?.time_zone)
+        .poll(
+          async () =>
+            (await getJson(`${server.url}/v1/entities`, dan().token)).body.items.find(
+              (e: any) => e.entity_id === ana().entity_id,
+            )?.time_zone,
+        )
         .toBe("America/New_York");
 
       // A file that is not a picture is refused with the server's words, in place.
-      await dialog.getByLabel("Choose a picture").setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("<html>not a picture</html>") });
+      await dialog
+        .getByLabel("Choose a picture")
+        .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("<html>not a picture</html>") });
       await expect.poll(() => textOf(dialog.getByRole("alert"))).toMatch(/not a PNG, JPEG, GIF or WebP/);
-      await dialog.getByLabel("Choose a picture").setInputFiles({ name: "ana.png", mimeType: "image/png", buffer: Buffer.from(png(64, 64)) });
+      await dialog
+        .getByLabel("Choose a picture")
+        .setInputFiles({ name: "ana.png", mimeType: "image/png", buffer: Buffer.from(png(64, 64)) });
       await expect.poll(() => dialog.getByRole("button", { name: "Remove picture" }).count()).toBe(1);
       expect(await seriousAxe(a.page, "dialog")).toEqual([]);
 
@@ -84,7 +98,11 @@ describe("profiles live between two people", () => {
       // Ana takes her name back, so the next test (same server) finds her as "Ana".
       const res = await fetch(`${server.url}/v1/me/profile`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-restore-${Date.now()}` },
+        headers: {
+          authorization: `Bearer ${ana().token}`,
+          "content-type": "application/json",
+          "idempotency-key": `k-restore-${Date.now()}`,
+        },
         body: JSON.stringify({ display_name: "Ana" }),
       });
       expect(res.status).toBe(200);
@@ -134,7 +152,9 @@ describe("Hand over and Why? on a job card", () => {
 
       // Ana sees it handed to her, live, and the job waits on her.
       const line = a.page.locator(".timeline", { hasText: "handed" });
-      await expect.poll(() => textOf(line.locator(".item", { hasText: "you know Maria" }).last())).toMatch(/Dan handed .* over to Ana/);
+      await expect
+        .poll(() => textOf(line.locator(".item", { hasText: "you know Maria" }).last()))
+        .toMatch(/Dan handed .* over to Ana/);
       // The card that replaced the proposal names her and offers only Ask in chat, on both screens.
       for (const page of [a.page, d.page]) {
         const held = page.locator(`.card[data-job-id="${jobId}"]`).last();
@@ -156,7 +176,11 @@ describe("a coworker's profile card", () => {
     const put = (body: unknown) =>
       fetch(`${server.url}/v1/me/profile`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${ana().token}`, "content-type": "application/json", "idempotency-key": `k-card-${Math.random()}` },
+        headers: {
+          authorization: `Bearer ${ana().token}`,
+          "content-type": "application/json",
+          "idempotency-key": `k-card-${Math.random()}`,
+        },
         body: JSON.stringify(body),
       });
     expect((await put({ time_zone: "Asia/Tokyo", status: { text: "On the road" } })).status).toBe(200);
@@ -165,22 +189,38 @@ describe("a coworker's profile card", () => {
       participants: [{ entity_id: ana().entity_id }, { entity_id: "ent_agent_scheduler" }],
     });
     const gid = group.body.conversation_id as string;
-    expect((await postJson(`${server.url}/v1/conversations/${gid}/messages`, ana().token, { kind: "text", body_text: "Leaving now" })).status).toBe(202);
+    expect(
+      (
+        await postJson(`${server.url}/v1/conversations/${gid}/messages`, ana().token, {
+          kind: "text",
+          body_text: "Leaving now",
+        })
+      ).status,
+    ).toBe(202);
     const d = await signedIn(browser, server.url, dan().token);
     try {
       await openConversation(d.page, gid);
-      const name = d.page.locator(".timeline .item", { hasText: "Leaving now" }).getByRole("button", { name: "Ana", exact: true });
+      const name = d.page
+        .locator(".timeline .item", { hasText: "Leaving now" })
+        .getByRole("button", { name: "Ana", exact: true });
       await name.focus();
       await d.page.keyboard.press("Enter");
       const cardDialog = d.page.getByRole("dialog", { name: "Ana" });
       await cardDialog.waitFor();
       expect(await textOf(cardDialog.locator(".person-status"))).toBe("On the road");
       // The time in Tokyo now, as the page formats it: computed in the page, from the zone she set.
-      const tokyo = () => d.page.evaluate(() => new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", timeZone: "Asia/Tokyo" }).format(new Date()));
+      const tokyo = () =>
+        d.page.evaluate(() =>
+          new Intl.DateTimeFormat("en", { hour: "2-digit", minute: "2-digit", timeZone: "Asia/Tokyo" }).format(
+            new Date(),
+          ),
+        );
       const before = await tokyo();
       const shown = await textOf(cardDialog.locator(".profile-card-time"));
       // The minute may turn between the two readings.
-      expect([`${before} where they are (Asia/Tokyo)`, `${await tokyo()} where they are (Asia/Tokyo)`]).toContain(shown);
+      expect([`${before} where they are (Asia/Tokyo)`, `${await tokyo()} where they are (Asia/Tokyo)`]).toContain(
+        shown,
+      );
       expect(await seriousAxe(d.page, "dialog")).toEqual([]);
       await cardDialog.getByRole("button", { name: "Message Ana" }).click();
       await expect.poll(() => d.page.url()).toBe(`${server.url}/c/${DM}`);

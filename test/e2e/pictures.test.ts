@@ -43,7 +43,9 @@ async function pastePicture(page: Page, bytes: Uint8Array, name: string): Promis
 const seriousAxe = async (page: Page, include?: string) => {
   const builder = new AxeBuilder({ page });
   const r = await (include ? builder.include(include) : builder).analyze();
-  return r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return r.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 };
 
 describe("Pictures and files in a real browser", () => {
@@ -64,7 +66,9 @@ describe("Pictures and files in a real browser", () => {
     await open.waitFor({ timeout: 15_000 });
     const img = open.locator("img");
     expect([await img.getAttribute("width"), await img.getAttribute("height")]).toEqual(["64", "48"]);
-    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 10_000 }).toBe(64);
+    await expect
+      .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 10_000 })
+      .toBe(64);
     expect(await img.getAttribute("alt")).toBe("whiteboard.png: The plan from today");
     expect(await ana.locator(".bubble-picture .caption").textContent()).toBe("The plan from today");
     expect(await seriousAxe(ana, ".timeline")).toEqual([]);
@@ -76,27 +80,39 @@ describe("Pictures and files in a real browser", () => {
     await dialog.waitFor();
     expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(":modal"))).toBe(true);
     expect(await dialog.locator("img").getAttribute("alt")).toBe("whiteboard.png: The plan from today");
-    expect(await dialog.getByRole("link", { name: "Download whiteboard.png" }).getAttribute("download")).toBe("whiteboard.png");
+    expect(await dialog.getByRole("link", { name: "Download whiteboard.png" }).getAttribute("download")).toBe(
+      "whiteboard.png",
+    );
     expect(await seriousAxe(ana)).toEqual([]);
     await ana.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Open picture whiteboard.png");
+    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Open picture whiteboard.png",
+    );
 
     // The Close button does the same.
     await ana.keyboard.press("Enter");
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Open picture whiteboard.png");
+    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Open picture whiteboard.png",
+    );
   });
 
   test("several files at once, each with its progress and Cancel, arrive in order; more than the limit is refused", async () => {
     const [dan, ana] = await Promise.all([openChat("Dan"), openChat("Ana")]);
     const input = dan.getByTestId("file-input");
 
-    const tooMany = Array.from({ length: LIMITS.filesPerSend + 1 }, (_, i) => ({ name: `n${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`note ${i}`) }));
+    const tooMany = Array.from({ length: LIMITS.filesPerSend + 1 }, (_, i) => ({
+      name: `n${i}.txt`,
+      mimeType: "text/plain",
+      buffer: Buffer.from(`note ${i}`),
+    }));
     await input.setInputFiles(tooMany);
-    await expect.poll(() => dan.getByRole("status").allTextContents()).toContain(`Up to ${LIMITS.filesPerSend} files at a time.`);
+    await expect
+      .poll(() => dan.getByRole("status").allTextContents())
+      .toContain(`Up to ${LIMITS.filesPerSend} files at a time.`);
     const tray = dan.getByRole("list", { name: "Files to send" });
     expect(await tray.getByRole("listitem").count()).toBe(LIMITS.filesPerSend);
     for (let i = 0; i < LIMITS.filesPerSend; i++) await tray.getByRole("button", { name: `Remove n${i}.txt` }).click();
@@ -105,7 +121,12 @@ describe("Pictures and files in a real browser", () => {
     // Slow the uploads down so the progress can be watched.
     const cdp = await dan.context().newCDPSession(dan);
     await cdp.send("Network.enable");
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 400 * 1024 });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 400 * 1024,
+    });
     const big = Buffer.alloc(600 * 1024, "report line\n");
     await input.setInputFiles([
       { name: "report.txt", mimeType: "text/plain", buffer: big },
@@ -126,17 +147,23 @@ describe("Pictures and files in a real browser", () => {
     await dan.getByRole("button", { name: "Cancel sending drop-me.txt" }).click();
     await expect.poll(() => dan.getByRole("progressbar", { name: "Sending drop-me.txt" }).count()).toBe(0);
 
-    await expect.poll(() => ana.getByRole("button", { name: "Open picture chart.png" }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => ana.getByRole("button", { name: "Open picture chart.png" }).count(), { timeout: 20_000 })
+      .toBe(1);
     const names = await ana
       .locator(".bubble-file")
-      .evaluateAll((els) => els.map((e) => e.querySelector(".file-name")?.textContent ?? e.querySelector("img")?.getAttribute("alt") ?? ""));
+      .evaluateAll((els) =>
+        els.map((e) => e.querySelector(".file-name")?.textContent ?? e.querySelector("img")?.getAttribute("alt") ?? ""),
+      );
     const report = names.indexOf("report.txt");
     const chart = names.indexOf("chart.png");
     expect(report).toBeGreaterThanOrEqual(0);
     expect(chart).toBe(report + 1);
     expect(names).not.toContain("drop-me.txt");
     // The caption went with the first file.
-    expect(await ana.locator(".bubble-file", { hasText: "report.txt" }).locator(".caption").textContent()).toBe("Numbers for the week");
+    expect(await ana.locator(".bubble-file", { hasText: "report.txt" }).locator(".caption").textContent()).toBe(
+      "Numbers for the week",
+    );
     await expect.poll(() => dan.locator(".bubble-upload").count(), { timeout: 10_000 }).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(await ana.locator(".bubble-file", { hasText: "drop-me.txt" }).count()).toBe(0);

@@ -3,7 +3,17 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { catalog, translator } from "../../src/shared/i18n.js";
-import { ARTIFACTS, card, DESKTOP, fillInputModal, launchBrowser, type RunningServer, shot, startServer, textOf } from "./harness.js";
+import {
+  ARTIFACTS,
+  card,
+  DESKTOP,
+  fillInputModal,
+  launchBrowser,
+  type RunningServer,
+  shot,
+  startServer,
+  textOf,
+} from "./harness.js";
 import { demoPerson } from "../support/server.js";
 
 // The words the page must show, read from the catalogs themselves (never re-typed here).
@@ -36,7 +46,9 @@ const dan = () => demoPerson(server, "Dan");
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const r = await new AxeBuilder({ page }).analyze();
-  return r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return r.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 describe("the Messenger in Portuguese", () => {
@@ -125,12 +137,18 @@ describe("the Messenger in Portuguese", () => {
       await page.getByRole("button", { name: pt("list.profile") }).click();
       const profile = page.getByRole("dialog", { name: pt("profile.title") });
       const language = profile.getByLabel(pt("profile.language"));
-      expect(await language.locator("option").allTextContents()).toEqual([pt("profile.language_auto"), "English", "Português"]);
+      expect(await language.locator("option").allTextContents()).toEqual([
+        pt("profile.language_auto"),
+        "English",
+        "Português",
+      ]);
       await language.selectOption("en");
       await profile.getByRole("button", { name: pt("profile.save") }).click();
       await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("en");
       await page.keyboard.press("Escape");
-      await expect.poll(() => page.getByRole("textbox", { name: en("composer.message") }).getAttribute("placeholder")).toBe(en("composer.placeholder"));
+      await expect
+        .poll(() => page.getByRole("textbox", { name: en("composer.message") }).getAttribute("placeholder"))
+        .toBe(en("composer.placeholder"));
       await page.reload();
       await page.getByRole("textbox", { name: en("composer.message") }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");

@@ -49,7 +49,9 @@ describe("presence for people", () => {
     await dialog.getByRole("button", { name: "Set status" }).click();
     await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("At the dentist");
     await dialog.getByRole("checkbox", { name: /Do not disturb/ }).check();
-    await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("At the dentist · Do not disturb");
+    await expect
+      .poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 })
+      .toBe("At the dentist · Do not disturb");
     await dialog.getByRole("button", { name: "Clear status" }).click();
     await expect.poll(() => textOf(d.page.locator(".person-status")), { timeout: 10_000 }).toBe("Do not disturb");
     await a.ctx.close();
@@ -59,7 +61,8 @@ describe("presence for people", () => {
   test("file sizes read as words in both languages: 1 byte, 607 bytes", async () => {
     const d = await signedIn(browser, server.url, dan().token);
     // A string, so the page's own import() runs (not the test runner's rewrite of it).
-    const sizes = () => d.page.evaluate<string[]>(`import("/format.js").then((f) => [f.bytes(1), f.bytes(607), f.bytes(2048)])`);
+    const sizes = () =>
+      d.page.evaluate<string[]>(`import("/format.js").then((f) => [f.bytes(1), f.bytes(607), f.bytes(2048)])`);
     expect(await sizes()).toEqual(["1 byte", "607 bytes", "2 kB"]);
     await d.page.evaluate(`import("/i18n.js").then((i) => i.loadLocale("pt"))`);
     expect((await sizes()).slice(0, 2)).toEqual(["1 byte", "607 bytes"]);

@@ -46,7 +46,9 @@ describe("read receipts", () => {
     await send(d.page, "Receipt check one");
     await expect.poll(() => tickOf(d.page, "Receipt check one"), { timeout: 15_000 }).toBe("delivered");
     // The words for screen readers follow the glyph.
-    await expect.poll(() => d.page.locator(".msg-out .tick-delivered .visually-hidden").last().textContent()).toBe("Delivered");
+    await expect
+      .poll(() => d.page.locator(".msg-out .tick-delivered .visually-hidden").last().textContent())
+      .toBe("Delivered");
     await a.page.locator(`.conv-row[data-conversation-id="${DIRECT}"]`).click();
     await a.page.locator(".msg .text", { hasText: "Receipt check one" }).waitFor();
     await expect.poll(() => tickOf(d.page, "Receipt check one"), { timeout: 15_000 }).toBe("read");
@@ -64,7 +66,9 @@ describe("read receipts", () => {
   test("a person who turns read receipts off shows as delivered; a group's 'Seen by' names only who shares it", async () => {
     const inv = await postJson(`${server.url}/v1/invites`, dan().token, { display_name: "Bea" });
     expect(inv.status, JSON.stringify(inv.body)).toBe(201);
-    const joined = await postJson(`${server.url}/v1/invites/${inv.body.invite_token}/accept`, "", { display_name: "Bea" });
+    const joined = await postJson(`${server.url}/v1/invites/${inv.body.invite_token}/accept`, "", {
+      display_name: "Bea",
+    });
     expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300);
     const bea = { token: joined.body.token as string, entity_id: joined.body.entity_id as string };
     const g = await postJson(`${server.url}/v1/conversations`, dan().token, {
@@ -81,7 +85,9 @@ describe("read receipts", () => {
     const box = dialog.getByRole("checkbox", { name: "Let others see when I have read their messages" });
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
-    await expect.poll(async () => (await getJson(`${server.url}/v1/session`, ana().token)).body.read_receipts).toBe(false);
+    await expect
+      .poll(async () => (await getJson(`${server.url}/v1/session`, ana().token)).body.read_receipts)
+      .toBe(false);
     await dialog.press("Escape");
 
     const d = await signedIn(browser, server.url, dan().token);
@@ -92,7 +98,9 @@ describe("read receipts", () => {
     await a.page.locator(".msg .text", { hasText: "Group receipt check" }).waitFor();
     const tl = await getJson(`${server.url}/v1/conversations/${group}/timeline`, bea.token);
     const last = tl.body.items.at(-1);
-    expect((await postJson(`${server.url}/v1/conversations/${group}/read`, bea.token, { cursor: last.cursor })).status).toBeLessThan(300);
+    expect(
+      (await postJson(`${server.url}/v1/conversations/${group}/read`, bea.token, { cursor: last.cursor })).status,
+    ).toBeLessThan(300);
     await expect
       .poll(
         () =>
@@ -130,9 +138,18 @@ describe("read receipts", () => {
     });
     expect(g.status, JSON.stringify(g.body)).toBeLessThan(300);
     const cid = g.body.conversation_id as string;
-    expect((await postJson(`${server.url}/v1/conversations/${cid}/messages`, ana().token, { kind: "text", body_text: "Dan, see this when you are in" })).status).toBeLessThan(300);
+    expect(
+      (
+        await postJson(`${server.url}/v1/conversations/${cid}/messages`, ana().token, {
+          kind: "text",
+          body_text: "Dan, see this when you are in",
+        })
+      ).status,
+    ).toBeLessThan(300);
     const unread = async () =>
-      (await getJson(`${server.url}/v1/conversations`, dan().token)).body.items.find((c: { conversation_id: string }) => c.conversation_id === cid)?.unread_count;
+      (await getJson(`${server.url}/v1/conversations`, dan().token)).body.items.find(
+        (c: { conversation_id: string }) => c.conversation_id === cid,
+      )?.unread_count;
     await expect.poll(unread).toBeGreaterThan(0);
 
     const d = await signedIn(browser, server.url, dan().token);

@@ -36,7 +36,13 @@ describe("receipts", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
     expect(download.suggestedFilename()).toMatch(/^receipt-job_[A-Za-z0-9_]+\.json$/);
     const receipt = JSON.parse(readFileSync((await download.path())!, "utf8"));
-    const key = (await (await fetch(`${server.url}/v1/ledger/verifier-key`, { headers: { authorization: `Bearer ${dan()}` } })).text()).trim().split("\n")[0]!;
+    const key = (
+      await (
+        await fetch(`${server.url}/v1/ledger/verifier-key`, { headers: { authorization: `Bearer ${dan()}` } })
+      ).text()
+    )
+      .trim()
+      .split("\n")[0]!;
     const checked = verifyReceipt(receipt, [key]);
     expect(checked.events).toBeGreaterThanOrEqual(2);
     expect(checked.tenant_id).toBe(T);
@@ -49,16 +55,24 @@ describe("receipts", () => {
     await expect.poll(stored, { timeout: 10_000 }).not.toBeNull();
     const first = await stored();
     // The log grows; the next look checks the consistency proof and moves on, silently.
-    await postJson(`${server.url}/v1/conversations/cnv_dan_ana/messages`, dan(), { kind: "text", body_text: "more history" });
+    await postJson(`${server.url}/v1/conversations/cnv_dan_ana/messages`, dan(), {
+      kind: "text",
+      body_text: "more history",
+    });
     await page.reload();
     await expect.poll(async () => (await stored())?.size, { timeout: 10_000 }).toBeGreaterThan(first.size);
     expect(await page.locator("#log-warning").count()).toBe(0);
     // Had this browser once seen a different history of the same length, the server cannot
     // prove the current one extends it: a warning, and the old checkpoint kept as evidence.
     const forged = { size: first.size, root: Buffer.alloc(32, 9).toString("base64") };
-    await page.evaluate(([t, v]) => localStorage.setItem(`logline.checkpoint.${t}`, JSON.stringify(v)), [T, forged] as const);
+    await page.evaluate(([t, v]) => localStorage.setItem(`logline.checkpoint.${t}`, JSON.stringify(v)), [
+      T,
+      forged,
+    ] as const);
     await page.reload();
-    const warning = page.getByRole("alert").filter({ hasText: "does not extend the one it showed this browser before" });
+    const warning = page
+      .getByRole("alert")
+      .filter({ hasText: "does not extend the one it showed this browser before" });
     await warning.waitFor({ timeout: 10_000 });
     expect(await stored()).toEqual(forged);
     await ctx.close();

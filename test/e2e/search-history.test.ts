@@ -18,9 +18,15 @@ const ana = () => demoPerson(server, "Ana");
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  const made = await postJson(`${server.url}/v1/conversations`, dan().token, { title: "History", participants: [{ entity_id: ana().entity_id }] });
+  const made = await postJson(`${server.url}/v1/conversations`, dan().token, {
+    title: "History",
+    participants: [{ entity_id: ana().entity_id }],
+  });
   HISTORY = made.body.conversation_id;
-  await server.server.ledger.append({ tenant_id: "tnt_acme_001", events: [textEvent(HISTORY, ana().entity_id, "I saw a zeppelin over the harbour", "msg_zeppelin")] });
+  await server.server.ledger.append({
+    tenant_id: "tnt_acme_001",
+    events: [textEvent(HISTORY, ana().entity_id, "I saw a zeppelin over the harbour", "msg_zeppelin")],
+  });
   await appendNumbered(server, HISTORY, dan().entity_id, 1500, "history");
 }, 60_000);
 afterAll(async () => {
@@ -34,7 +40,11 @@ const serious = async (page: Page, ...include: string[]) =>
     .map((v) => v.id);
 const openConversation = (page: Page, cid: string) => page.locator(`[data-conversation-id="${cid}"]`).click();
 const firstText = (page: Page) => page.locator(".timeline .item .text").first().textContent();
-const anaSays = async (text: string) => expect((await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text })).status).toBe(202);
+const anaSays = async (text: string) =>
+  expect(
+    (await postJson(`${server.url}/v1/conversations/${DM}/messages`, ana().token, { kind: "text", body_text: text }))
+      .status,
+  ).toBe(202);
 
 describe("history, search, drafts, links and the divider", () => {
   test("scrolling up loads older pages, keeping the view in place, back to message 1 of 1,500", async () => {
@@ -134,14 +144,26 @@ describe("history, search, drafts, links and the divider", () => {
     const { ctx, page } = await signedIn(browser, server.url, dan().token, DESKTOP);
     try {
       await openConversation(page, DM);
-      await anaSays("Docs at https://example.com/guide?x=1, also www.example.org; not javascript:alert(1) nor data:text/html,hi");
+      await anaSays(
+        "Docs at https://example.com/guide?x=1, also www.example.org; not javascript:alert(1) nor data:text/html,hi",
+      );
       const bubble = page.locator(".msg-in .text", { hasText: "Docs at" }).last();
       await bubble.waitFor();
-      const links = await bubble
-        .locator("a")
-        .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), target: a.getAttribute("target"), rel: a.getAttribute("rel"), text: a.textContent })));
+      const links = await bubble.locator("a").evaluateAll((as) =>
+        as.map((a) => ({
+          href: a.getAttribute("href"),
+          target: a.getAttribute("target"),
+          rel: a.getAttribute("rel"),
+          text: a.textContent,
+        })),
+      );
       expect(links).toEqual([
-        { href: "https://example.com/guide?x=1", target: "_blank", rel: "noopener noreferrer", text: "https://example.com/guide?x=1" },
+        {
+          href: "https://example.com/guide?x=1",
+          target: "_blank",
+          rel: "noopener noreferrer",
+          text: "https://example.com/guide?x=1",
+        },
         { href: "http://www.example.org", target: "_blank", rel: "noopener noreferrer", text: "www.example.org" },
       ]);
       expect(await bubble.textContent()).toContain("javascript:alert(1)");
@@ -181,7 +203,9 @@ describe("history, search, drafts, links and the divider", () => {
           items: [...el.querySelectorAll("ul > li")].map((li) => li.textContent),
           quote: el.querySelector("blockquote")?.textContent?.trim(),
           block: el.querySelector("pre.md-code")?.textContent,
-          elements: [...el.querySelectorAll("*")].map((n) => n.tagName.toLowerCase()).filter((n) => ["b", "img", "script"].includes(n)),
+          elements: [...el.querySelectorAll("*")]
+            .map((n) => n.tagName.toLowerCase())
+            .filter((n) => ["b", "img", "script"].includes(n)),
           text: el.textContent,
         }));
       };
@@ -224,9 +248,13 @@ describe("history, search, drafts, links and the divider", () => {
       const next = await divider.evaluate((el) => el.nextElementSibling?.textContent ?? "");
       expect(next).toContain("read this one first");
       const items = page.locator(".timeline > .timeline-inner > *");
-      const order = await items.evaluateAll((els) => els.map((e) => (e.classList.contains("unread-divider") ? "DIVIDER" : (e.textContent ?? "").slice(0, 40))));
+      const order = await items.evaluateAll((els) =>
+        els.map((e) => (e.classList.contains("unread-divider") ? "DIVIDER" : (e.textContent ?? "").slice(0, 40))),
+      );
       const at = order.indexOf("DIVIDER");
-      expect(order.slice(at + 1).filter((x) => x.includes("read this one first") || x.includes("and then this one"))).toHaveLength(2);
+      expect(
+        order.slice(at + 1).filter((x) => x.includes("read this one first") || x.includes("and then this one")),
+      ).toHaveLength(2);
       // Gone once the conversation is left and opened again with nothing new.
       await openConversation(page, HISTORY);
       await openConversation(page, DM);

@@ -26,7 +26,10 @@ const seriousIssues = async (page: Page, selector: string) => {
   const axe = await new AxeBuilder({ page }).include(selector).analyze();
   return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
 };
-const conversationIds = (page: Page) => page.locator("[data-conversation-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-conversation-id")).sort());
+const conversationIds = (page: Page) =>
+  page
+    .locator("[data-conversation-id]")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-conversation-id")).sort());
 
 describe("sign in on another device", () => {
   test("a one-time link signs Dan in on a second browser once, with his conversations; then that browser signs out", async () => {

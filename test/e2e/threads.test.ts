@@ -30,14 +30,19 @@ afterAll(async () => {
 });
 
 /** The timeline item of the message whose bubble shows `text`. */
-const item = (page: Page, text: string) => page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
+const item = (page: Page, text: string) =>
+  page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
 const panel = (page: Page) => page.locator(".thread-panel");
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.className ?? "");
 async function noSeriousAxe(page: Page, ...include: string[]) {
   let b = new AxeBuilder({ page });
   for (const sel of include) b = b.include(sel);
   const r = await b.analyze();
-  expect(r.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    r.violations
+      .filter((v) => v.impact === "critical" || v.impact === "serious")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }
 
 const ROOT = "Where do we meet for the client visit?";
@@ -89,7 +94,9 @@ describe("threads, live between two people", () => {
       await a.page.keyboard.type(ANA_REPLY);
       await a.page.keyboard.press("Enter");
       // Dan's open thread shows it live; his timeline does not.
-      await expect.poll(() => panel(d.page).locator(".thread-reply .text").allTextContents()).toEqual([DAN_REPLY, ANA_REPLY]);
+      await expect
+        .poll(() => panel(d.page).locator(".thread-reply .text").allTextContents())
+        .toEqual([DAN_REPLY, ANA_REPLY]);
       await expect.poll(() => textOf(item(d.page, ROOT).locator(".thread-count-text"))).toBe("2 replies");
       expect(await d.page.locator(".timeline .text", { hasText: ANA_REPLY }).count()).toBe(0);
 
@@ -113,7 +120,9 @@ describe("threads, live between two people", () => {
       await expect.poll(() => textOf(item(a.page, ROOT).locator(".thread-count-text"))).toBe("2 replies");
       expect(await item(a.page, ROOT).locator(".thread-unread").count()).toBe(0);
       await d.page.reload();
-      await expect.poll(() => panel(d.page).locator(".thread-reply .text").allTextContents()).toEqual([DAN_REPLY, ANA_REPLY]);
+      await expect
+        .poll(() => panel(d.page).locator(".thread-reply .text").allTextContents())
+        .toEqual([DAN_REPLY, ANA_REPLY]);
       await expect.poll(() => panel(d.page).locator(".thread-follow").getAttribute("aria-pressed")).toBe("false");
     } finally {
       await d.ctx.close();
@@ -133,7 +142,9 @@ describe("threads, live between two people", () => {
       // On a phone the thread covers the whole screen; Ana still follows it.
       await a2.page.goto(`${server.url}/c/${DM}`);
       await item(a2.page, ROOT).locator(".thread-summary").click();
-      await expect.poll(() => panel(a2.page).locator(".thread-reply .text").allTextContents()).toEqual([DAN_REPLY, ANA_REPLY]);
+      await expect
+        .poll(() => panel(a2.page).locator(".thread-reply .text").allTextContents())
+        .toEqual([DAN_REPLY, ANA_REPLY]);
       const box = (await panel(a2.page).boundingBox())!;
       expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, PHONE.width, PHONE.height]);
       await expect.poll(() => panel(a2.page).locator(".thread-follow").getAttribute("aria-pressed")).toBe("true");

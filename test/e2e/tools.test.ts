@@ -20,7 +20,10 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-e2e-"));
   writeFileSync(join(dir, "quarterly-report.txt"), "numbers");
-  [server, browser] = await Promise.all([startTestServer({ connectors: { mcpServers: [filesServer(dir)] } }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startTestServer({ connectors: { mcpServers: [filesServer(dir)] } }),
+    launchBrowser(),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -42,27 +45,39 @@ describe("Tools (admins)", () => {
     expect(await mode.inputValue()).toBe("off");
     expect(await mode.locator("option").allTextContents()).toContain("Runs at once (suggested)");
     const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual([]);
+    expect(axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id)).toEqual(
+      [],
+    );
     // Allowing the whole server applies the suggested modes: reading runs at once, writing asks first.
     await page.getByRole("button", { name: "Allow files (suggested modes)" }).click();
     await expect.poll(() => mode.inputValue()).toBe("auto");
-    expect(await page.getByRole("combobox", { name: "Mode for files.write_file", exact: true }).inputValue()).toBe("approve");
+    expect(await page.getByRole("combobox", { name: "Mode for files.write_file", exact: true }).inputValue()).toBe(
+      "approve",
+    );
     await mode.selectOption("approve");
     await expect
       .poll(
         async () =>
-          (await (await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, { headers: { authorization: `Bearer ${human("Dan").token}` } })).json()).tools.find(
-            (t: { name: string }) => t.name === "files.list_directory",
-          ).mode,
+          (
+            await (
+              await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, {
+                headers: { authorization: `Bearer ${human("Dan").token}` },
+              })
+            ).json()
+          ).tools.find((t: { name: string }) => t.name === "files.list_directory").mode,
       )
       .toBe("approve");
     await mode.selectOption("auto");
     await expect
       .poll(
         async () =>
-          (await (await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, { headers: { authorization: `Bearer ${human("Dan").token}` } })).json()).tools.find(
-            (t: { name: string }) => t.name === "files.list_directory",
-          ).mode,
+          (
+            await (
+              await fetch(`${server.url}/v1/agents/ent_agent_scheduler/tools`, {
+                headers: { authorization: `Bearer ${human("Dan").token}` },
+              })
+            ).json()
+          ).tools.find((t: { name: string }) => t.name === "files.list_directory").mode,
       )
       .toBe("auto");
 

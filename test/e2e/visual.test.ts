@@ -1,7 +1,18 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { approveUntilWaiting, askForJob, card, DESKTOP, fillInputModal, launchBrowser, PHONE, signedIn, startServer, type RunningServer } from "./harness.js";
+import {
+  approveUntilWaiting,
+  askForJob,
+  card,
+  DESKTOP,
+  fillInputModal,
+  launchBrowser,
+  PHONE,
+  signedIn,
+  startServer,
+  type RunningServer,
+} from "./harness.js";
 import { demoPerson } from "../support/server.js";
 
 /**
@@ -30,7 +41,9 @@ async function seriousIssues(page: Page, within?: string): Promise<string[]> {
   const r = await (within ? axe.include(within) : axe).analyze();
   return r.violations
     .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`));
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} ${n.failureSummary?.split("\n")[1]?.trim() ?? ""}`),
+    );
 }
 
 /**
@@ -43,7 +56,8 @@ function overflow(page: Page): Promise<string[]> {
     const vw = document.documentElement.clientWidth;
     const out: string[] = [];
     if (document.documentElement.scrollWidth > vw) out.push(`page ${document.documentElement.scrollWidth} > ${vw}`);
-    const name = (el: Element) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
     const scrollsSideways = (el: Element) => {
       for (let p = el.parentElement; p; p = p.parentElement) {
         const x = getComputedStyle(p).overflowX;
@@ -59,8 +73,13 @@ function overflow(page: Page): Promise<string[]> {
         if (r.right > vw + 1 || r.left < -1) out.push(`${name(el)} at ${Math.round(r.left)}–${Math.round(r.right)}`);
         continue;
       }
-      if ((r.right > vw + 1 || r.left < -1) && !scrollsSideways(el)) out.push(`${name(el)} at ${Math.round(r.left)}–${Math.round(r.right)}`);
-      if ((st.overflowX === "hidden" || st.overflowX === "clip") && st.textOverflow !== "ellipsis" && el.scrollWidth > el.clientWidth + 1)
+      if ((r.right > vw + 1 || r.left < -1) && !scrollsSideways(el))
+        out.push(`${name(el)} at ${Math.round(r.left)}–${Math.round(r.right)}`);
+      if (
+        (st.overflowX === "hidden" || st.overflowX === "clip") &&
+        st.textOverflow !== "ellipsis" &&
+        el.scrollWidth > el.clientWidth + 1
+      )
         out.push(`${name(el)} clips ${el.scrollWidth} > ${el.clientWidth}`);
     }
     return out;
@@ -112,7 +131,8 @@ test.each(SCREENS)(
         await page.emulateMedia({ colorScheme: theme });
         await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
         // At 320 px what can differ from the phone's 390 is reflow: that is checked there, axe at 390.
-        const issues = viewport === NARROW ? (await overflow(page)).map((o) => `overflow: ${o}`) : await seriousIssues(page, within);
+        const issues =
+          viewport === NARROW ? (await overflow(page)).map((o) => `overflow: ${o}`) : await seriousIssues(page, within);
         if (issues.length) found[`${state} (${theme})`] = issues;
       }
     };
@@ -168,7 +188,10 @@ describe("the theme choice", () => {
     await ctx.addInitScript(() => {
       new MutationObserver((_m, obs) => {
         if (!document.body) return;
-        (window as unknown as { atBody: unknown }).atBody = { theme: document.documentElement.dataset.theme, bg: getComputedStyle(document.documentElement).backgroundColor };
+        (window as unknown as { atBody: unknown }).atBody = {
+          theme: document.documentElement.dataset.theme,
+          bg: getComputedStyle(document.documentElement).backgroundColor,
+        };
         obs.disconnect();
       }).observe(document, { childList: true, subtree: true });
     });
@@ -178,7 +201,10 @@ describe("the theme choice", () => {
       await page.locator(".sidebar").waitFor();
       const bg = () => page.evaluate(() => getComputedStyle(document.querySelector(".sidebar")!).backgroundColor);
       const lightBg = await bg();
-      expect(await page.evaluate(() => (window as unknown as { atBody: unknown }).atBody)).toEqual({ theme: "light", bg: "rgb(238, 241, 244)" });
+      expect(await page.evaluate(() => (window as unknown as { atBody: unknown }).atBody)).toEqual({
+        theme: "light",
+        bg: "rgb(238, 241, 244)",
+      });
 
       await page.getByRole("button", { name: "Your profile" }).click();
       const dialog = page.getByRole("dialog", { name: "Your profile" });
@@ -190,8 +216,13 @@ describe("the theme choice", () => {
 
       await page.reload();
       await page.locator(".sidebar").waitFor();
-      expect(await page.evaluate(() => (window as unknown as { atBody: unknown }).atBody)).toEqual({ theme: "dark", bg: "rgb(12, 19, 23)" });
-      expect(await page.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute("content"))).toBe("#1b262d");
+      expect(await page.evaluate(() => (window as unknown as { atBody: unknown }).atBody)).toEqual({
+        theme: "dark",
+        bg: "rgb(12, 19, 23)",
+      });
+      expect(
+        await page.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute("content")),
+      ).toBe("#1b262d");
 
       // Light stays light while the system turns dark; System then follows it, live.
       await page.getByRole("button", { name: "Your profile" }).click();
@@ -229,7 +260,10 @@ describe("forced colours and reduced motion", () => {
       const look = (i: number) =>
         chips.nth(i).evaluate((el) => {
           const s = getComputedStyle(el);
-          return { outline: s.outlineStyle === "none" ? "none" : `${s.outlineStyle} ${s.outlineWidth}`, mark: getComputedStyle(el, "::before").content };
+          return {
+            outline: s.outlineStyle === "none" ? "none" : `${s.outlineStyle} ${s.outlineWidth}`,
+            mark: getComputedStyle(el, "::before").content,
+          };
         });
       const selected = await chips.evaluateAll((els) => els.map((el) => el.classList.contains("on")));
       const on = selected.indexOf(true);
@@ -256,7 +290,9 @@ describe("forced colours and reduced motion", () => {
       await page.getByLabel("Name", { exact: true }).fill("Office Scheduler");
       await page.getByRole("button", { name: "Add agent and start chatting" }).click();
       await page.getByRole("textbox", { name: "Message" }).waitFor();
-      const active = await page.locator(".conv-row.active").evaluate((el) => `${getComputedStyle(el).outlineStyle} ${getComputedStyle(el).outlineWidth}`);
+      const active = await page
+        .locator(".conv-row.active")
+        .evaluate((el) => `${getComputedStyle(el).outlineStyle} ${getComputedStyle(el).outlineWidth}`);
       expect(active).toBe("solid 2px");
       expect(await seriousIssues(page)).toEqual([]);
     } finally {

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
 import { migrateGateway } from "../../src/gateway/migrate.js";
-import { createMuteStore, createNotifier, createPushSender, createSubscriptionStore, DEFAULT_PUSH_LIMITS } from "../../src/gateway/notify/index.js";
+import {
+  createMuteStore,
+  createNotifier,
+  createPushSender,
+  createSubscriptionStore,
+  DEFAULT_PUSH_LIMITS,
+} from "../../src/gateway/notify/index.js";
 import { createProjector } from "../../src/gateway/projections/projector.js";
 import { systemClock } from "../../src/shared/clock.js";
 import { openDatabase } from "../../src/shared/db.js";
@@ -25,11 +31,23 @@ function world() {
   migrateGateway(db);
   const mutes = createMuteStore({ db, clock: systemClock });
   const subscriptions = createSubscriptionStore({ db, clock: systemClock, ids: defaultIds });
-  const push = createPushSender({ keys: { publicKey: "", privateKey: "" }, subject: () => "mailto:postmaster@localhost", limits: DEFAULT_PUSH_LIMITS, logger: quiet, onGone() {} });
+  const push = createPushSender({
+    keys: { publicKey: "", privateKey: "" },
+    subject: () => "mailto:postmaster@localhost",
+    limits: DEFAULT_PUSH_LIMITS,
+    logger: quiet,
+    onGone() {},
+  });
   const notifier = createNotifier({ mutes, subscriptions, push });
   const projector = createProjector();
   /** Applies one event as the gateway does live; returns who is told, and what. */
-  const apply = (type: string, conversation: string, actor: { entity_id: string; actor_type: string }, payload: object, extra: object = {}) => {
+  const apply = (
+    type: string,
+    conversation: string,
+    actor: { entity_id: string; actor_type: string },
+    payload: object,
+    extra: object = {},
+  ) => {
     const ev = {
       event_id: `evt_${++seq}`,
       event_type: type,
@@ -44,7 +62,9 @@ function world() {
     } as unknown as TStoredEvent;
     const before = notifier.before(projector.tenant(T), ev);
     projector.apply(ev);
-    return notifier.after(projector.tenant(T)!, ev, before, true, Date.now()).map((d) => ({ to: [...d.audience!][0], ...(d.data.notification as TNotification) }));
+    return notifier
+      .after(projector.tenant(T)!, ev, before, true, Date.now())
+      .map((d) => ({ to: [...d.audience!][0], ...(d.data.notification as TNotification) }));
   };
   const register = (e: { entity_id: string; actor_type: string }, name: string, roles: string[]) =>
     apply(
@@ -58,12 +78,21 @@ function world() {
   register(BEA, "Bea", ["member"]);
   register(AGENT, "Office Scheduler", []);
   const conv = (id: string, title: string, ids: string[]) =>
-    apply("conversation.created", id, DAN, { conversation_id: id, title, participants: ids.map((entity_id) => ({ entity_id })) });
+    apply("conversation.created", id, DAN, {
+      conversation_id: id,
+      title,
+      participants: ids.map((entity_id) => ({ entity_id })),
+    });
   conv("cnv_dm", "Dan and Ana", [DAN.entity_id, ANA.entity_id]);
   conv("cnv_group", "Launch", [DAN.entity_id, ANA.entity_id, BEA.entity_id, AGENT.entity_id]);
   conv("cnv_agent", "Dan and the scheduler", [DAN.entity_id, AGENT.entity_id]);
   let n = 0;
-  const say = (conversation: string, actor: { entity_id: string; actor_type: string }, text: string, extra: object = {}) =>
+  const say = (
+    conversation: string,
+    actor: { entity_id: string; actor_type: string },
+    text: string,
+    extra: object = {},
+  ) =>
     apply("message.sent", conversation, actor, { message_id: `msg_${++n}`, kind: "text", body_text: text, ...extra });
   return { apply, say, mutes, seqOf: () => seq };
 }
@@ -116,7 +145,13 @@ describe("who is notified", () => {
     const w = world();
     expect(w.say("cnv_group", ANA, "morning all")).toEqual([]);
     const told = w.say("cnv_group", ANA, "@Dan @Bea please check", {
-      mentions: [{ entity_id: "ent_dan" }, { entity_id: "ent_bea" }, { entity_id: "ent_dan" }, { entity_id: "ent_agent" }, { entity_id: "ent_ana" }],
+      mentions: [
+        { entity_id: "ent_dan" },
+        { entity_id: "ent_bea" },
+        { entity_id: "ent_dan" },
+        { entity_id: "ent_agent" },
+        { entity_id: "ent_ana" },
+      ],
     });
     expect(told.map((t) => [t.to, t.kind, t.title])).toEqual([
       ["ent_dan", "mention", "Ana mentioned you in Launch"],
@@ -167,22 +202,52 @@ describe("who is notified", () => {
       "job.proposed",
       "cnv_agent",
       AGENT,
-      { job_id: "job_1", proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }) },
+      {
+        job_id: "job_1",
+        proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }),
+      },
       { job_id: "job_1" },
     );
-    expect(proposed).toEqual([expect.objectContaining({ to: "ent_dan", kind: "job_approval", title: "Approve? Call with Maria", url: "/jobs/job_1", job_id: "job_1" })]);
+    expect(proposed).toEqual([
+      expect.objectContaining({
+        to: "ent_dan",
+        kind: "job_approval",
+        title: "Approve? Call with Maria",
+        url: "/jobs/job_1",
+        job_id: "job_1",
+      }),
+    ]);
     w.apply("job.approved", "cnv_agent", DAN, { job_id: "job_1" }, { job_id: "job_1" });
-    w.apply("job.state_changed", "cnv_agent", AGENT, { job_id: "job_1", prev_state: "approved", next_state: "in_progress" }, { job_id: "job_1" });
+    w.apply(
+      "job.state_changed",
+      "cnv_agent",
+      AGENT,
+      { job_id: "job_1", prev_state: "approved", next_state: "in_progress" },
+      { job_id: "job_1" },
+    );
     const progress = (waiting: object[], status: string) =>
       w.apply(
         "job.progress",
         "cnv_agent",
         AGENT,
-        { job_id: "job_1", tracking_card: card("job.tracking", "waiting_input", { card_id: `card_t_${status}`, progress: { status_line: status, waiting_on: waiting } }) },
+        {
+          job_id: "job_1",
+          tracking_card: card("job.tracking", "waiting_input", {
+            card_id: `card_t_${status}`,
+            progress: { status_line: status, waiting_on: waiting },
+          }),
+        },
         { job_id: "job_1" },
       );
     const waiting = progress([{ entity_id: "ent_dan", display_name: "Dan" }], "Needs Maria's email");
-    expect(waiting).toEqual([expect.objectContaining({ to: "ent_dan", kind: "job_waiting", title: "Waiting on you: Call with Maria", body: "Needs Maria's email" })]);
+    expect(waiting).toEqual([
+      expect.objectContaining({
+        to: "ent_dan",
+        kind: "job_waiting",
+        title: "Waiting on you: Call with Maria",
+        body: "Needs Maria's email",
+      }),
+    ]);
     expect(progress([{ entity_id: "ent_dan", display_name: "Dan" }], "Still needs it")).toEqual([]);
     const done = w.apply(
       "job.completed",
@@ -190,11 +255,22 @@ describe("who is notified", () => {
       AGENT,
       {
         job_id: "job_1",
-        finished_card: card("job.finished", "completed", { card_id: "card_f", artifacts: [], outcome: { result: "failed", summary: "The invite was not sent: no mail server." } }),
+        finished_card: card("job.finished", "completed", {
+          card_id: "card_f",
+          artifacts: [],
+          outcome: { result: "failed", summary: "The invite was not sent: no mail server." },
+        }),
       },
       { job_id: "job_1" },
     );
-    expect(done).toEqual([expect.objectContaining({ to: "ent_dan", kind: "job_failed", title: "Failed: Call with Maria", body: "The invite was not sent: no mail server." })]);
+    expect(done).toEqual([
+      expect.objectContaining({
+        to: "ent_dan",
+        kind: "job_failed",
+        title: "Failed: Call with Maria",
+        body: "The invite was not sent: no mail server.",
+      }),
+    ]);
   });
 
   it("the requester who is not the approver is told too; the approver's own approval is not news", () => {
@@ -214,12 +290,23 @@ describe("who is notified", () => {
       AGENT,
       {
         job_id: "job_1",
-        proposed_card: card("job.formalize", "proposed", { conversation_id: "cnv_group", title: "Book the room", owner: { entity_id: "ent_agent" }, job: { goal: "g" } }),
+        proposed_card: card("job.formalize", "proposed", {
+          conversation_id: "cnv_group",
+          title: "Book the room",
+          owner: { entity_id: "ent_agent" },
+          job: { goal: "g" },
+        }),
       },
       { job_id: "job_1" },
     );
     expect(w.apply("job.approved", "cnv_group", DAN, { job_id: "job_1" }, { job_id: "job_1" })).toEqual([]);
-    w.apply("job.state_changed", "cnv_group", AGENT, { job_id: "job_1", prev_state: "approved", next_state: "in_progress" }, { job_id: "job_1" });
+    w.apply(
+      "job.state_changed",
+      "cnv_group",
+      AGENT,
+      { job_id: "job_1", prev_state: "approved", next_state: "in_progress" },
+      { job_id: "job_1" },
+    );
     const done = w.apply(
       "job.completed",
       "cnv_group",
@@ -269,21 +356,43 @@ describe("who is notified", () => {
         },
         { job_id: "job_2" },
       );
-    expect(answer("declined", { comment: "travelling that week" }).map((t) => [t.to, t.kind, t.title, t.body])).toEqual([
-      ["ent_ana", "invite_answer", "Answer: Call with Maria", "Maria declined. “travelling that week”"],
-    ]);
-    expect(answer("counter", { proposed: { start: "2026-01-08T10:00:00.000Z", end: "2026-01-08T10:30:00.000Z", timezone: "UTC" } }).map((t) => t.body)).toEqual([
-      "Maria proposed another time: 2026-01-08 10:00 UTC.",
-    ]);
+    expect(answer("declined", { comment: "travelling that week" }).map((t) => [t.to, t.kind, t.title, t.body])).toEqual(
+      [["ent_ana", "invite_answer", "Answer: Call with Maria", "Maria declined. “travelling that week”"]],
+    );
+    expect(
+      answer("counter", {
+        proposed: { start: "2026-01-08T10:00:00.000Z", end: "2026-01-08T10:30:00.000Z", timezone: "UTC" },
+      }).map((t) => t.body),
+    ).toEqual(["Maria proposed another time: 2026-01-08 10:00 UTC."]);
   });
 
   it("a meeting reminder tells the person it is for, in a group too, with the agent's words", () => {
     const w = world();
-    w.apply("job.created", "cnv_group", AGENT, { job_id: "job_3", title: "Call with Maria", conversation_id: "cnv_group", owner_entity_id: "ent_agent" }, { job_id: "job_3" });
-    const text = "Reminder for Ana: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 15:00–15:30 (Europe/Lisbon).";
-    const reminder = { for_entity_id: "ent_ana", starts_at: "2025-12-28T15:00:00.000Z", minutes_before: 15, event_uid: "logline-abc" };
-    const told = w.apply("message.sent", "cnv_group", AGENT, { message_id: "msg_reminder", kind: "text", body_text: text, reminder }, { job_id: "job_3" });
-    expect(told.map((t) => [t.to, t.kind, t.title, t.body])).toEqual([["ent_ana", "meeting_reminder", "Reminder: Call with Maria", text]]);
+    w.apply(
+      "job.created",
+      "cnv_group",
+      AGENT,
+      { job_id: "job_3", title: "Call with Maria", conversation_id: "cnv_group", owner_entity_id: "ent_agent" },
+      { job_id: "job_3" },
+    );
+    const text =
+      "Reminder for Ana: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 15:00–15:30 (Europe/Lisbon).";
+    const reminder = {
+      for_entity_id: "ent_ana",
+      starts_at: "2025-12-28T15:00:00.000Z",
+      minutes_before: 15,
+      event_uid: "logline-abc",
+    };
+    const told = w.apply(
+      "message.sent",
+      "cnv_group",
+      AGENT,
+      { message_id: "msg_reminder", kind: "text", body_text: text, reminder },
+      { job_id: "job_3" },
+    );
+    expect(told.map((t) => [t.to, t.kind, t.title, t.body])).toEqual([
+      ["ent_ana", "meeting_reminder", "Reminder: Call with Maria", text],
+    ]);
     // The same words without `reminder` tell nobody in a group.
     expect(w.say("cnv_group", AGENT, text)).toEqual([]);
   });

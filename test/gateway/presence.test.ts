@@ -44,9 +44,29 @@ function world() {
         .filter((d) => d.event === "presence.update")
         .map((d) => d.data),
     );
-  apply(ev("entity.registered", 0, DAN, { entity_id: "ent_dan", actor_type: "human", display_name: "Dan", roles: ["job_approver"] }));
-  apply(ev("entity.registered", 0, DAN, { entity_id: "ent_agent", actor_type: "agent", display_name: "Scheduler", roles: [] }));
-  apply(ev("conversation.created", 0, DAN, { conversation_id: "cnv_1", title: "x", participants: [{ entity_id: "ent_dan" }, { entity_id: "ent_agent" }] }));
+  apply(
+    ev("entity.registered", 0, DAN, {
+      entity_id: "ent_dan",
+      actor_type: "human",
+      display_name: "Dan",
+      roles: ["job_approver"],
+    }),
+  );
+  apply(
+    ev("entity.registered", 0, DAN, {
+      entity_id: "ent_agent",
+      actor_type: "agent",
+      display_name: "Scheduler",
+      roles: [],
+    }),
+  );
+  apply(
+    ev("conversation.created", 0, DAN, {
+      conversation_id: "cnv_1",
+      title: "x",
+      participants: [{ entity_id: "ent_dan" }, { entity_id: "ent_agent" }],
+    }),
+  );
   const state = p.tenant("tnt_p")!;
   const tick = (min: number) => out.push(...p.tick(state, T0 + min * 60_000).map((d) => d.data));
   return { p, out, apply, tick, state };
@@ -56,19 +76,44 @@ const last = (out: any[], id: string) => [...out].reverse().find((d) => d.entity
 describe("presence derivation (seed rules)", () => {
   it("proposed counts as available; in_progress with evidence is working; stale degrades to available at exactly evidence + 3 min", () => {
     const w = world();
-    w.apply(ev("job.created", 1, AGENT, { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" }, { job_id: "job_1" }));
+    w.apply(
+      ev(
+        "job.created",
+        1,
+        AGENT,
+        { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" },
+        { job_id: "job_1" },
+      ),
+    );
     w.apply(
       ev(
         "job.proposed",
         1,
         AGENT,
-        { job_id: "job_1", proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }) },
+        {
+          job_id: "job_1",
+          proposed_card: card("job.formalize", "proposed", { owner: { entity_id: "ent_agent" }, job: { goal: "g" } }),
+        },
         { job_id: "job_1" },
       ),
     );
     expect(last(w.out, "ent_agent")).toMatchObject({ state: "available", detail: "Has proposals" });
-    w.apply(ev("job.state_changed", 2, AGENT, { job_id: "job_1", prev_state: "proposed", next_state: "in_progress" }, { job_id: "job_1" }));
-    expect(last(w.out, "ent_agent")).toMatchObject({ state: "working", job_id: "job_1", job_title: "Schedule call", detail: "Working on Schedule call", since: at(2) });
+    w.apply(
+      ev(
+        "job.state_changed",
+        2,
+        AGENT,
+        { job_id: "job_1", prev_state: "proposed", next_state: "in_progress" },
+        { job_id: "job_1" },
+      ),
+    );
+    expect(last(w.out, "ent_agent")).toMatchObject({
+      state: "working",
+      job_id: "job_1",
+      job_title: "Schedule call",
+      detail: "Working on Schedule call",
+      since: at(2),
+    });
     w.tick(4.9);
     expect(last(w.out, "ent_agent").state).toBe("working");
     w.tick(5.5);
@@ -77,21 +122,57 @@ describe("presence derivation (seed rules)", () => {
 
   it("waiting_on_you for the humans in waiting_on, overriding everything but offline", () => {
     const w = world();
-    w.apply(ev("job.created", 1, AGENT, { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" }, { job_id: "job_1" }));
     w.apply(
-      ev("job.state_changed", 2, AGENT, { job_id: "job_1", prev_state: "in_progress", next_state: "waiting_input", reason_code: "missing_required_inputs" }, { job_id: "job_1" }),
+      ev(
+        "job.created",
+        1,
+        AGENT,
+        { job_id: "job_1", title: "Schedule call", conversation_id: "cnv_1", owner_entity_id: "ent_agent" },
+        { job_id: "job_1" },
+      ),
+    );
+    w.apply(
+      ev(
+        "job.state_changed",
+        2,
+        AGENT,
+        {
+          job_id: "job_1",
+          prev_state: "in_progress",
+          next_state: "waiting_input",
+          reason_code: "missing_required_inputs",
+        },
+        { job_id: "job_1" },
+      ),
     );
     w.apply(
       ev(
         "job.progress",
         2,
         AGENT,
-        { job_id: "job_1", tracking_card: card("job.tracking", "waiting_input", { progress: { status_line: "x", waiting_on: [{ entity_id: "ent_dan", display_name: "Dan" }] } }) },
+        {
+          job_id: "job_1",
+          tracking_card: card("job.tracking", "waiting_input", {
+            progress: { status_line: "x", waiting_on: [{ entity_id: "ent_dan", display_name: "Dan" }] },
+          }),
+        },
         { job_id: "job_1" },
       ),
     );
-    expect(last(w.out, "ent_dan")).toMatchObject({ state: "waiting_on_you", job_id: "job_1", detail: "Needs your input" });
-    w.apply(ev("job.state_changed", 3, AGENT, { job_id: "job_1", prev_state: "waiting_input", next_state: "in_progress", reason_code: "inputs_received" }, { job_id: "job_1" }));
+    expect(last(w.out, "ent_dan")).toMatchObject({
+      state: "waiting_on_you",
+      job_id: "job_1",
+      detail: "Needs your input",
+    });
+    w.apply(
+      ev(
+        "job.state_changed",
+        3,
+        AGENT,
+        { job_id: "job_1", prev_state: "waiting_input", next_state: "in_progress", reason_code: "inputs_received" },
+        { job_id: "job_1" },
+      ),
+    );
     expect(last(w.out, "ent_dan").state).toBe("available");
   });
 

@@ -39,7 +39,14 @@ describe("toFtsQuery", () => {
   });
 
   it("refuses what has no words, is too long, or has too many words", () => {
-    for (const q of ["", "   ", '"', "*:^()", "a".repeat(201), Array.from({ length: 17 }, (_, i) => `w${i}`).join(" ")]) {
+    for (const q of [
+      "",
+      "   ",
+      '"',
+      "*:^()",
+      "a".repeat(201),
+      Array.from({ length: 17 }, (_, i) => `w${i}`).join(" "),
+    ]) {
       expect(() => toFtsQuery(q), q).toThrow(AppError);
     }
   });

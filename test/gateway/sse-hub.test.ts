@@ -81,11 +81,16 @@ describe("SSE hub", () => {
       ],
     });
     await until(() => [ana, ana2, ben, cem].every((c) => c.ids().includes(1)));
-    const frames = (c: ReturnType<typeof connect>) => c.text().slice(c.text().indexOf("\n\n", c.text().indexOf("event: hello")) + 2);
-    expect(frames(ana)).toBe('event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"ana and ben"}\n\n');
+    const frames = (c: ReturnType<typeof connect>) =>
+      c.text().slice(c.text().indexOf("\n\n", c.text().indexOf("event: hello")) + 2);
+    expect(frames(ana)).toBe(
+      'event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"ana and ben"}\n\n',
+    );
     expect(frames(ana2)).toBe(frames(ana));
     expect(frames(ben)).toBe(frames(ana));
-    expect(frames(cem)).toBe('event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"cem only"}\n\n');
+    expect(frames(cem)).toBe(
+      'event: timeline.append\ndata: {"n":"everyone"}\n\nid: seq:1\nevent: notification\ndata: {"n":"cem only"}\n\n',
+    );
   });
 
   it("a reader that falls behind gets every frame, in order, once it reads again; one that never reads is cut", async () => {

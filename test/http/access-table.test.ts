@@ -36,7 +36,12 @@ const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId
 beforeAll(async () => {
   // With the ops routes (/readyz, /metrics) as `npm start` mounts them.
   const dataDir = mkdtempSync(join(tmpdir(), "logline-access-"));
-  const ops = createOpsRuntime({ logger: quietLogger, dataDir, planner: () => ({ kind: "rules" }), shutdownTimeoutMs: 5000 });
+  const ops = createOpsRuntime({
+    logger: quietLogger,
+    dataDir,
+    planner: () => ({ kind: "rules" }),
+    shutdownTimeoutMs: 5000,
+  });
   // The production default for sign-up (closed once a workspace exists).
   t = await startTestServer({ dataDir, routes: [ops.routes], signup: undefined });
   ops.setProbeDb(t.server.db);
@@ -54,10 +59,15 @@ beforeAll(async () => {
   otherTenant = body.tenant_id;
 
   // Things that live in Dan's chat with the agent: a proposed job and a file.
-  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, {
+    kind: "text",
+    body_text: "Can you schedule a 30-min call with Maria next week?",
+  });
   const card = await waitFor(
     async () =>
-      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan.token)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"),
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan.token)).body.items
+        .map((i: any) => i.message.card)
+        .find((c: any) => c?.card_type === "job.formalize"),
     5000,
     "formalize card",
   );
@@ -74,13 +84,27 @@ beforeAll(async () => {
   artifactId = ((await up.json()) as { artifact_id: string }).artifact_id;
   const picture = new FormData();
   picture.append("file", new Blob([png(8, 8)], { type: "image/png" }), "dan.png");
-  const pic = await fetch(`${t.url}/v1/me/avatar`, { method: "POST", headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-avatar-1" }, body: picture });
+  const pic = await fetch(`${t.url}/v1/me/avatar`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": "k-setup-avatar-1" },
+    body: picture,
+  });
   avatarUrl = ((await pic.json()) as { avatar_url: string }).avatar_url;
   contactId = (await postJson(`${t.url}/v1/contacts`, dan.token, { display_name: "Setup Contact" })).body.contact_id;
-  helperAgent = (await postJson(`${t.url}/v1/agents`, dan.token, { display_name: "Access Helper", role: "Helper" })).body.entity_id;
-  leaveGroup = (await postJson(`${t.url}/v1/conversations`, dan.token, { title: "Leavers", participants: [{ entity_id: ana.entity_id }] })).body.conversation_id;
-  danMessage = (await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "thanks" })).body.message_id;
-  danDoomed = (await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "never mind" })).body.message_id;
+  helperAgent = (await postJson(`${t.url}/v1/agents`, dan.token, { display_name: "Access Helper", role: "Helper" }))
+    .body.entity_id;
+  leaveGroup = (
+    await postJson(`${t.url}/v1/conversations`, dan.token, {
+      title: "Leavers",
+      participants: [{ entity_id: ana.entity_id }],
+    })
+  ).body.conversation_id;
+  danMessage = (
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "thanks" })
+  ).body.message_id;
+  danDoomed = (
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "never mind" })
+  ).body.message_id;
 }, 30_000);
 afterAll(() => t?.close());
 
@@ -102,16 +126,27 @@ function passkeyAnswer(type: "webauthn.create" | "webauthn.get") {
   const b = (x: string | Buffer) => Buffer.from(x).toString("base64url");
   const clientDataJSON = b(JSON.stringify({ type, challenge: b(randomBytes(32)), origin: t.url }));
   const id = b(randomBytes(16));
-  const response = type === "webauthn.create" ? { clientDataJSON, attestationObject: b("none") } : { clientDataJSON, authenticatorData: b("data"), signature: b("sig") };
+  const response =
+    type === "webauthn.create"
+      ? { clientDataJSON, attestationObject: b("none") }
+      : { clientDataJSON, authenticatorData: b("data"), signature: b("sig") };
   return { id, rawId: id, type: "public-key", clientExtensionResults: {}, response };
 }
 
 /** The request a row makes for a caller: a path and fetch options (credentials added by `call`). */
-function requestFor(row: AccessRow, caller: Caller): { path: string; init?: RequestInit; token?: string | null | undefined } {
+function requestFor(
+  row: AccessRow,
+  caller: Caller,
+): { path: string; init?: RequestInit; token?: string | null | undefined } {
   const own = row.variant === "own";
   const conv = own ? "cnv_dan_ana" : "cnv_9f2a";
-  const json = (body: unknown, method = row.method): RequestInit => ({ method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const me = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : "ent_other";
+  const json = (body: unknown, method = row.method): RequestInit => ({
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const me =
+    caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : "ent_other";
   const message = {
     event_id: `evt_access_${n}_${caller}`,
     event_type: "message.sent",
@@ -130,7 +165,11 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "POST /v1/admin/tokens/rotate":
       return { path: "/v1/admin/tokens/rotate", init: json({ tenant_id: T, entity_id: "ent_human_ana" }) };
     case "POST /v1/workspaces":
-      return { path: "/v1/workspaces", init: json({ name: "Another Co", owner: { display_name: "Zed" } }), token: null };
+      return {
+        path: "/v1/workspaces",
+        init: json({ name: "Another Co", owner: { display_name: "Zed" } }),
+        token: null,
+      };
     case "GET /v1/invites/:invite":
       return { path: "/v1/invites/inv_unknown" };
     case "POST /v1/invites/:invite/accept":
@@ -161,8 +200,15 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: "/v1/sign-in-links/email", init: json({ email: "someone@example.com" }), token: null };
     case "DELETE /v1/sessions/:session_id": {
       // Each caller ends a fresh session of their own.
-      const who = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : undefined;
-      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
+      const who =
+        caller === "admin"
+          ? "ent_human_dan"
+          : caller === "member" || caller === "revoked"
+            ? "ent_human_ana"
+            : undefined;
+      const p = who
+        ? { tenantId: T, entityId: who }
+        : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
       return { path: `/v1/sessions/${core().tokens.issueSession(p).sessionId}`, init: { method: "DELETE" } };
     }
     case "POST /v1/passkeys/sign-in-options":
@@ -174,11 +220,20 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       return { path: row.route, init: json({ response: passkeyAnswer("webauthn.create") }) };
     case "DELETE /v1/passkeys/:passkey_id": {
       // Each caller removes a passkey of their own (stored as registration would store it).
-      const who = caller === "admin" ? "ent_human_dan" : caller === "member" || caller === "revoked" ? "ent_human_ana" : undefined;
-      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
+      const who =
+        caller === "admin"
+          ? "ent_human_dan"
+          : caller === "member" || caller === "revoked"
+            ? "ent_human_ana"
+            : undefined;
+      const p = who
+        ? { tenantId: T, entityId: who }
+        : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
       const id = `pk_${randomBytes(12).toString("hex")}`;
       t.server.db
-        .prepare("INSERT INTO gateway_passkeys (passkey_id, credential_id, tenant_id, entity_id, public_key, counter, created_at) VALUES (?, ?, ?, ?, 'x', 0, ?)")
+        .prepare(
+          "INSERT INTO gateway_passkeys (passkey_id, credential_id, tenant_id, entity_id, public_key, counter, created_at) VALUES (?, ?, ?, ?, 'x', 0, ?)",
+        )
         .run(id, randomBytes(16).toString("base64url"), p.tenantId, p.entityId, new Date().toISOString());
       return { path: `/v1/passkeys/${id}`, init: { method: "DELETE" } };
     }
@@ -220,7 +275,10 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "GET /v1/agents/:id/tools":
       return { path: "/v1/agents/ent_agent_unknown/tools" };
     case "PUT /v1/agents/:id/tools":
-      return { path: "/v1/agents/ent_agent_unknown/tools", init: json({ tools: [{ name: "calendar.create_invite", mode: "off" }] }) };
+      return {
+        path: "/v1/agents/ent_agent_unknown/tools",
+        init: json({ tools: [{ name: "calendar.create_invite", mode: "off" }] }),
+      };
     case "POST /v1/contacts":
       return { path: "/v1/contacts", init: json({ display_name: "Ann Other" }) };
     case "POST /v1/contacts/import":
@@ -230,7 +288,10 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "DELETE /v1/contacts/:id":
       return { path: `/v1/contacts/${contactId}`, init: { method: "DELETE" } };
     case "POST /v1/conversations":
-      return { path: "/v1/conversations", init: json({ title: "Pair", participants: [{ entity_id: me }, { entity_id: "ent_agent_scheduler" }] }) };
+      return {
+        path: "/v1/conversations",
+        init: json({ title: "Pair", participants: [{ entity_id: me }, { entity_id: "ent_agent_scheduler" }] }),
+      };
     case "POST /v1/conversations/:id/messages":
       return { path: `/v1/conversations/${conv}/messages`, init: json({ kind: "text", body_text: "hello" }) };
     case "PATCH /v1/conversations/:id/messages/:message_id":
@@ -238,13 +299,19 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "DELETE /v1/conversations/:id/messages/:message_id":
       return { path: `/v1/conversations/${conv}/messages/${danDoomed}`, init: { method: "DELETE" } };
     case "POST /v1/conversations/:id/messages/:message_id/reactions":
-      return { path: `/v1/conversations/${conv}/messages/${danMessage}/reactions`, init: json({ emoji: "👍", on: true }) };
+      return {
+        path: `/v1/conversations/${conv}/messages/${danMessage}/reactions`,
+        init: json({ emoji: "👍", on: true }),
+      };
     case "GET /v1/conversations/:id/messages/:message_id":
       return { path: `/v1/conversations/${conv}/messages/${danMessage}` };
     case "POST /v1/conversations/:id/messages/:message_id/pin":
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/pin`, init: json({ on: true }) };
     case "POST /v1/conversations/:id/messages/:message_id/forward":
-      return { path: `/v1/conversations/${conv}/messages/${danMessage}/forward`, init: json({ to_conversation_id: conv }) };
+      return {
+        path: `/v1/conversations/${conv}/messages/${danMessage}/forward`,
+        init: json({ to_conversation_id: conv }),
+      };
     case "POST /v1/conversations/:id/call":
       return { path: `/v1/conversations/${conv}/call`, init: json({}) };
     case "GET /v1/conversations/:id/threads":
@@ -295,7 +362,10 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
       const device = createECDH("prime256v1");
       device.generateKeys();
       const keys = { p256dh: device.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") };
-      return { path: "/v1/push/subscriptions", init: json({ endpoint: `https://push.example.net/${caller}-${n}`, keys }) };
+      return {
+        path: "/v1/push/subscriptions",
+        init: json({ endpoint: `https://push.example.net/${caller}-${n}`, keys }),
+      };
     }
     case "DELETE /v1/push/subscriptions":
       return { path: "/v1/push/subscriptions", init: json({ endpoint: `https://push.example.net/${caller}-${n}` }) };
@@ -322,7 +392,16 @@ function requestFor(row: AccessRow, caller: Caller): { path: string; init?: Requ
     case "POST /v1/ledger/append":
       return { path: "/v1/ledger/append", init: json({ tenant_id: T, events: [message] }) };
     case "POST /v1/office/ingest_message":
-      return { path: "/v1/office/ingest_message", init: json({ tenant_id: T, trace_id: "trc_access", conversation_id: conv, actor_entity_id: me, body_text: "hello" }) };
+      return {
+        path: "/v1/office/ingest_message",
+        init: json({
+          tenant_id: T,
+          trace_id: "trc_access",
+          conversation_id: conv,
+          actor_entity_id: me,
+          body_text: "hello",
+        }),
+      };
     case "POST /v1/office/job_action":
       return {
         path: "/v1/office/job_action",
@@ -370,11 +449,14 @@ describe("who may call what (test/support/access-table.ts)", () => {
     expect([...listed].filter((r) => !served.has(r)).sort()).toEqual([]);
   });
 
-  it.each(ACCESS.map((r) => [`${r.method} ${r.route}${r.variant ? ` (${r.variant})` : ""}`, r] as const))("%s", async (_name, row) => {
-    const got: Record<string, number> = {};
-    for (const caller of CALLERS) got[caller] = await call(row, caller);
-    expect(got).toEqual(row.expect);
-  });
+  it.each(ACCESS.map((r) => [`${r.method} ${r.route}${r.variant ? ` (${r.variant})` : ""}`, r] as const))(
+    "%s",
+    async (_name, row) => {
+      const got: Record<string, number> = {};
+      for (const caller of CALLERS) got[caller] = await call(row, caller);
+      expect(got).toEqual(row.expect);
+    },
+  );
 
   it("docs/api/access.md, “Who can see and do what”, is this table", () => {
     const readme = readFileSync(new URL("../../docs/api/access.md", import.meta.url), "utf8");

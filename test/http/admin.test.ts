@@ -41,12 +41,16 @@ async function ledgerEvents() {
 function openRaw(path: string, token: string) {
   let status = 0;
   let ended: number | undefined;
-  const req = http.get(new URL(`${t.url}${path}`), { headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
-    status = res.statusCode ?? 0;
-    res.resume();
-    res.on("end", () => (ended = Date.now()));
-    res.on("close", () => (ended ??= Date.now()));
-  });
+  const req = http.get(
+    new URL(`${t.url}${path}`),
+    { headers: { authorization: `Bearer ${token}` }, agent: false },
+    (res) => {
+      status = res.statusCode ?? 0;
+      res.resume();
+      res.on("end", () => (ended = Date.now()));
+      res.on("close", () => (ended ??= Date.now()));
+    },
+  );
   req.on("error", () => (ended ??= Date.now()));
   return { status: () => status, ended: () => ended, close: () => req.destroy() };
 }
@@ -79,7 +83,9 @@ describe("members", () => {
       expect(r.status, `${method} ${path}`).toBe(403);
       expect(r.body.error.code).toBe("UNAUTHORIZED_ACTION");
     }
-    const violations = (await ledgerEvents()).filter((e) => e.event_type === "policy.violation").map((e: any) => e.payload);
+    const violations = (await ledgerEvents())
+      .filter((e) => e.event_type === "policy.violation")
+      .map((e: any) => e.payload);
     expect(violations.map((v: any) => v.event_type)).toEqual([
       "entity.role_changed",
       "entity.deactivated",
@@ -90,7 +96,10 @@ describe("members", () => {
     ]);
     expect(violations.every((v: any) => v.code === "UNAUTHORIZED_ACTION")).toBe(true);
     // Nothing changed.
-    expect((await getJson(`${t.url}/v1/admin/members`, dan())).body.members.map((m: any) => m.access)).toEqual(["owner", "member"]);
+    expect((await getJson(`${t.url}/v1/admin/members`, dan())).body.members.map((m: any) => m.access)).toEqual([
+      "owner",
+      "member",
+    ]);
     expect((await getJson(`${t.url}/v1/session`, dan())).status).toBe(200);
   });
 
@@ -144,7 +153,10 @@ describe("members", () => {
       await send("DELETE", "/v1/admin/tokens/tok_00000000000000000000", dan()),
     ];
     for (const r of missing) expect([r.status, r.body.error.code]).toEqual([404, "NOT_FOUND"]);
-    const noKey = await fetch(`${t.url}/v1/admin/members/${ANA}/deactivate`, { method: "POST", headers: { authorization: `Bearer ${dan()}` } });
+    const noKey = await fetch(`${t.url}/v1/admin/members/${ANA}/deactivate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan()}` },
+    });
     expect(noKey.status).toBe(400);
     expect((await send("PUT", `/v1/admin/members/${ANA}/access`, dan(), { access: "member" })).status).toBe(409);
     expect((await send("POST", `/v1/admin/members/${ANA}/reactivate`, dan())).status).toBe(409);
@@ -173,7 +185,9 @@ describe("members", () => {
       ["Ana", "owner"],
       ["Dan", "admin"],
     ]);
-    const changes = (await ledgerEvents()).filter((e) => e.event_type === "entity.role_changed").map((e: any) => [e.actor.entity_id, e.payload.entity_id, e.payload.roles]);
+    const changes = (await ledgerEvents())
+      .filter((e) => e.event_type === "entity.role_changed")
+      .map((e: any) => [e.actor.entity_id, e.payload.entity_id, e.payload.roles]);
     expect(changes).toEqual([
       [DAN, ANA, ["admin", "job_approver"]],
       [DAN, ANA, ["owner", "admin", "job_approver"]],
@@ -192,11 +206,16 @@ describe("members", () => {
     const at = Date.now();
     await waitFor(() => stream.ended() !== undefined, 1000, "stream ended");
     expect(stream.ended()! - at).toBeLessThanOrEqual(1000);
-    for (const path of ["/v1/session", "/v1/conversations", "/v1/stream"]) expect((await getJson(`${t.url}${path}`, token)).status).toBe(401);
-    expect((await ledgerEvents()).filter((e) => e.event_type === "entity.deactivated").map((e: any) => [e.actor.entity_id, e.payload])).toEqual([
-      [DAN, { entity_id: ANA, reason: "deactivated" }],
-    ]);
-    const listed = (await getJson(`${t.url}/v1/admin/members`, dan())).body.members.find((m: any) => m.entity_id === ANA);
+    for (const path of ["/v1/session", "/v1/conversations", "/v1/stream"])
+      expect((await getJson(`${t.url}${path}`, token)).status).toBe(401);
+    expect(
+      (await ledgerEvents())
+        .filter((e) => e.event_type === "entity.deactivated")
+        .map((e: any) => [e.actor.entity_id, e.payload]),
+    ).toEqual([[DAN, { entity_id: ANA, reason: "deactivated" }]]);
+    const listed = (await getJson(`${t.url}/v1/admin/members`, dan())).body.members.find(
+      (m: any) => m.entity_id === ANA,
+    );
     expect(listed.status).toBe("deactivated");
     const presence = (await getJson(`${t.url}/v1/presence`, dan())).body;
     expect(JSON.stringify(presence)).toContain("Deactivated");
@@ -221,7 +240,12 @@ describe("tokens", () => {
     for (const secret of [dan(), ana(), second]) expect(text).not.toContain(secret);
     const anas = list.body.tokens.filter((x: any) => x.entity_id === ANA);
     expect(anas).toHaveLength(2);
-    expect(anas.every((x: any) => /^tok_[0-9a-f]{20}$/.test(x.token_id) && x.display_name === "Ana" && !Number.isNaN(Date.parse(x.created_at)))).toBe(true);
+    expect(
+      anas.every(
+        (x: any) =>
+          /^tok_[0-9a-f]{20}$/.test(x.token_id) && x.display_name === "Ana" && !Number.isNaN(Date.parse(x.created_at)),
+      ),
+    ).toBe(true);
     expect(anas.filter((x: any) => x.last_used_at !== null)).toHaveLength(1);
     expect((await getJson(`${t.url}/v1/admin/tokens`, ana())).status).toBe(403);
 
@@ -242,7 +266,9 @@ describe("tokens", () => {
     expect((await getJson(`${t.url}/v1/session`, second)).status).toBe(401);
     const fresh = new URL(rot.body.signin_url, t.url).searchParams.get("token")!;
     expect((await getJson(`${t.url}/v1/session`, fresh)).body.entity_id).toBe(ANA);
-    const recorded = (await ledgerEvents()).filter((e) => e.event_type === "entity.tokens_revoked").map((e: any) => e.payload);
+    const recorded = (await ledgerEvents())
+      .filter((e) => e.event_type === "entity.tokens_revoked")
+      .map((e: any) => e.payload);
     expect(recorded).toEqual([
       { entity_id: ANA, token_id: used.token_id, rotated: false },
       { entity_id: ANA, rotated: true },
@@ -252,8 +278,12 @@ describe("tokens", () => {
 
 describe("agents", () => {
   const ask = (token: string) =>
-    postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, token, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
-  const timeline = async () => (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline?limit=1000`, dan())).body.items as any[];
+    postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, token, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
+  const timeline = async () =>
+    (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline?limit=1000`, dan())).body.items as any[];
 
   it("a paused agent answers nothing and says Paused; resumed, it works again; removed, it is gone", async () => {
     t = await startTestServer();
@@ -270,7 +300,11 @@ describe("agents", () => {
 
     expect((await send("POST", `/v1/admin/agents/${AGENT}/resume`, dan())).status).toBe(200);
     expect((await ask(dan())).status).toBe(202);
-    await waitFor(async () => (await timeline()).some((i) => i.message.card?.card_type === "job.formalize"), 5000, "a proposal");
+    await waitFor(
+      async () => (await timeline()).some((i) => i.message.card?.card_type === "job.formalize"),
+      5000,
+      "a proposal",
+    );
 
     expect((await send("DELETE", `/v1/admin/agents/${AGENT}`, dan())).status).toBe(200);
     expect((await getJson(`${t.url}/v1/admin/agents`, dan())).body.agents).toEqual([]);
@@ -280,14 +314,23 @@ describe("agents", () => {
   it("a job stuck on tool_not_allowed runs once the tool is allowed from the screen", async () => {
     t = await startTestServer();
     expect((await ask(dan())).status).toBe(202);
-    const formalize = await waitFor(async () => (await timeline()).map((i) => i.message.card).find((c) => c?.card_type === "job.formalize"), 5000, "proposal");
+    const formalize = await waitFor(
+      async () => (await timeline()).map((i) => i.message.card).find((c) => c?.card_type === "job.formalize"),
+      5000,
+      "proposal",
+    );
     // The tool taken away from the screen before the approval: the job stops on tool_not_allowed.
     const off = await send("PUT", `/v1/admin/agents/${AGENT}`, dan(), { allowed_tools: [] });
     expect(off.status).toBe(200);
     expect((await getJson(`${t.url}/v1/admin/agents`, dan())).body.agents[0].allowed_tools).toEqual([]);
     expect((await click(t.url, dan(), formalize, "job.approve")).status).toBe(202);
     const stateIs = (reason: string) => async () =>
-      (await ledgerEvents()).some((e) => e.event_type === "job.state_changed" && e.job_id === formalize.job_id && (e.payload as any).reason_code === reason);
+      (await ledgerEvents()).some(
+        (e) =>
+          e.event_type === "job.state_changed" &&
+          e.job_id === formalize.job_id &&
+          (e.payload as any).reason_code === reason,
+      );
     const tracking = async () =>
       (await timeline())
         .map((i) => i.message.card)
@@ -301,17 +344,33 @@ describe("agents", () => {
     const stuck = await tracking();
     expect(stuck.progress.blockers).toEqual(["Tool not allowed: calendar.create_invite"]);
 
-    const on = await send("PUT", `/v1/admin/agents/${AGENT}`, dan(), { allowed_tools: ["calendar.create_invite", "mail.send"], role: "Scheduler", capabilities: ["Scheduling"] });
+    const on = await send("PUT", `/v1/admin/agents/${AGENT}`, dan(), {
+      allowed_tools: ["calendar.create_invite", "mail.send"],
+      role: "Scheduler",
+      capabilities: ["Scheduling"],
+    });
     expect(on.status).toBe(200);
     const listed = (await getJson(`${t.url}/v1/admin/agents`, dan())).body.agents[0];
-    expect(listed).toMatchObject({ role: "Scheduler", capabilities: ["Scheduling"], allowed_tools: ["calendar.create_invite", "mail.send"] });
+    expect(listed).toMatchObject({
+      role: "Scheduler",
+      capabilities: ["Scheduling"],
+      allowed_tools: ["calendar.create_invite", "mail.send"],
+    });
     expect((await click(t.url, dan(), stuck, "job.provide_input")).status).toBe(202);
     await waitFor(
-      async () => (await ledgerEvents()).some((e) => e.event_type === "tool.called" && e.job_id === formalize.job_id && (e.payload as any).tool_name === "calendar.create_invite"),
+      async () =>
+        (await ledgerEvents()).some(
+          (e) =>
+            e.event_type === "tool.called" &&
+            e.job_id === formalize.job_id &&
+            (e.payload as any).tool_name === "calendar.create_invite",
+        ),
       8000,
       "the tool called",
     );
-    const regs = (await ledgerEvents()).filter((e) => e.event_type === "entity.registered" && (e.payload as any).entity_id === AGENT).map((e: any) => e.actor.entity_id);
+    const regs = (await ledgerEvents())
+      .filter((e) => e.event_type === "entity.registered" && (e.payload as any).entity_id === AGENT)
+      .map((e: any) => e.actor.entity_id);
     expect(regs.slice(-2)).toEqual([DAN, DAN]);
   });
 });
@@ -324,7 +383,9 @@ describe("token last used", () => {
     await new Promise((r) => setTimeout(r, 5));
     expect((await getJson(`${t.url}/v1/session`, ana())).status).toBe(200);
     const anaToken = ana();
-    const first = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter((x: any) => x.entity_id === ANA);
+    const first = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter(
+      (x: any) => x.entity_id === ANA,
+    );
     const used = first.find((x: any) => x.last_used_at !== null);
     expect(first).toHaveLength(2);
     expect(Date.parse(used.last_used_at)).toBeGreaterThan(before);
@@ -333,7 +394,9 @@ describe("token last used", () => {
     await t.close();
 
     t = await startTestServer({ dataDir });
-    const after = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter((x: any) => x.entity_id === ANA);
+    const after = (await getJson(`${t.url}/v1/admin/tokens`, dan())).body.tokens.filter(
+      (x: any) => x.entity_id === ANA,
+    );
     expect(after.find((x: any) => x.token_id === used.token_id).last_used_at).toBe(used.last_used_at);
     expect(after.find((x: any) => x.token_id !== used.token_id).last_used_at).toBeNull();
     // Still a working token, and the unused one was never stamped by the restart itself.

@@ -13,7 +13,11 @@ const AGENT = "ent_agent_scheduler";
 const put = (url: string, token: string, body: unknown) =>
   fetch(url, {
     method: "PUT",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": `k-${Math.random()}`,
+    },
     body: JSON.stringify(body),
   });
 
@@ -29,16 +33,31 @@ describe("agents in the person's language", () => {
     expect((await put(`${t.url}/v1/me/profile`, dan, { locale: "pt-PT" })).status).toBe(200);
     const s = openStream(t.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
-    const asked = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Marca uma reunião de 30 minutos com a Maria amanhã às 15h" });
+    const asked = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Marca uma reunião de 30 minutos com a Maria amanhã às 15h",
+    });
     expect(asked.status).toBe(202);
 
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     expect(formalize.title).toBe("Marcar reunião com Maria");
     expect(formalize.summary).toBe("Aqui está a proposta de trabalho. Aprove para começar ou peça alterações.");
-    expect(formalize.buttons.map((b: any) => b.label)).toEqual(["Aprovar", "Rejeitar", "Pedir alterações", "Perguntar no chat"]);
+    expect(formalize.buttons.map((b: any) => b.label)).toEqual([
+      "Aprovar",
+      "Rejeitar",
+      "Pedir alterações",
+      "Perguntar no chat",
+    ]);
     // Wednesday 10 June 2026 in Lisbon: "amanhã" is Thursday the 11th.
-    expect(formalize.job.goal).toBe("Marcar uma reunião de 30 minutos com Maria (quinta-feira, 11 de junho de 2026, 15:00 (Europe/Lisbon)) e enviar um convite");
-    expect(formalize.job.slots).toMatchObject({ locale: "pt", duration_minutes: 30, attendee_name: "Maria", when: { from_time: "15:00", exact_start: true } });
+    expect(formalize.job.goal).toBe(
+      "Marcar uma reunião de 30 minutos com Maria (quinta-feira, 11 de junho de 2026, 15:00 (Europe/Lisbon)) e enviar um convite",
+    );
+    expect(formalize.job.slots).toMatchObject({
+      locale: "pt",
+      duration_minutes: 30,
+      attendee_name: "Maria",
+      when: { from_time: "15:00", exact_start: true },
+    });
     expect(formalize.job.slots.when.start_date).toBe("2026-06-11");
 
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
@@ -47,10 +66,19 @@ describe("agents in the person's language", () => {
     expect(tracking.state).toBe("waiting_input");
     expect(tracking.summary).toBe("À espera de Dan. Nada corre até lá.");
     expect(tracking.progress.status_line).toBe("À espera de: o email de Maria + fuso horário + local da reunião");
-    expect(tracking.progress.steps.map((x: any) => x.label)).toEqual(["Recolher detalhes", "Criar convite de calendário", "Enviar convite"]);
+    expect(tracking.progress.steps.map((x: any) => x.label)).toEqual([
+      "Recolher detalhes",
+      "Criar convite de calendário",
+      "Enviar convite",
+    ]);
     const form = tracking.buttons.find((b: any) => b.action.type === "job.provide_input");
     expect(form.label).toBe("Dar informações");
-    expect(form.action.input_schema.fields.map((f: any) => f.label)).toEqual(["Email de Maria", "Fuso horário", "Onde se reúnem", "Cole o link de reunião"]);
+    expect(form.action.input_schema.fields.map((f: any) => f.label)).toEqual([
+      "Email de Maria",
+      "Fuso horário",
+      "Onde se reúnem",
+      "Cole o link de reunião",
+    ]);
 
     // A bad answer is refused with the field's error in Portuguese.
     const bad = await postJson(`${t.url}/v1/jobs/${tracking.job_id}/actions`, dan, {
@@ -68,8 +96,12 @@ describe("agents in the person's language", () => {
     s.close();
     expect(finished.summary).toBe("Feito. Veja o resultado abaixo.");
     // Every claim is the tool's: the booked instant, the Jitsi room, no calendar, no mail server.
-    const events = (await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&job_id=${finished.job_id}&limit=1000`, dan)).body.events as any[];
-    const invite = events.find((e) => e.event_type === "tool.result" && e.payload.tool_name === "calendar.create_invite").payload.output;
+    const events = (
+      await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&job_id=${finished.job_id}&limit=1000`, dan)
+    ).body.events as any[];
+    const invite = events.find(
+      (e) => e.event_type === "tool.result" && e.payload.tool_name === "calendar.create_invite",
+    ).payload.output;
     // 15:00 in Lisbon's summer time is 14:00 UTC.
     expect(invite.scheduled_time.start).toBe("2026-06-11T14:00:00.000Z");
     expect(finished.outcome.summary).toMatch(
@@ -77,19 +109,32 @@ describe("agents in the person's language", () => {
     );
     expect(invite.meeting.type).toBe("jitsi");
     expect(invite.calendar.written).toBe(false);
-    expect(finished.buttons.map((b: any) => b.label)).toEqual(["Aceitar", "Contestar", "Seguimento", "Perguntar no chat"]);
+    expect(finished.buttons.map((b: any) => b.label)).toEqual([
+      "Aceitar",
+      "Contestar",
+      "Seguimento",
+      "Perguntar no chat",
+    ]);
   }, 40_000);
 
   it("a person with no language set, in the same workspace, still gets English", async () => {
     const ana = t.demo.humans[1]!.token;
-    const made = await postJson(`${t.url}/v1/conversations`, ana, { title: "Ana and Office", participants: [{ entity_id: AGENT }] });
+    const made = await postJson(`${t.url}/v1/conversations`, ana, {
+      title: "Ana and Office",
+      participants: [{ entity_id: AGENT }],
+    });
     expect(made.status).toBe(202);
     const cid = made.body.conversation_id as string;
     const s = openStream(t.url, { token: ana });
     await s.waitFor((f) => f.event === "hello");
-    expect((await postJson(`${t.url}/v1/conversations/${cid}/messages`, ana, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(
-      202,
-    );
+    expect(
+      (
+        await postJson(`${t.url}/v1/conversations/${cid}/messages`, ana, {
+          kind: "text",
+          body_text: "Can you schedule a 30-min call with Maria next week?",
+        })
+      ).status,
+    ).toBe(202);
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     s.close();
     expect(formalize.title).toBe("Schedule call with Maria");
@@ -108,13 +153,22 @@ describe("DEFAULT_LOCALE", () => {
 
   it("answers people without a language of their own in the default; a profile's language wins", async () => {
     const [dan, ana] = [t.demo.humans[0]!.token, t.demo.humans[1]!.token];
-    const cid = (await postJson(`${t.url}/v1/conversations`, ana, { title: "Ana and Office", participants: [{ entity_id: AGENT }] })).body.conversation_id as string;
+    const cid = (
+      await postJson(`${t.url}/v1/conversations`, ana, {
+        title: "Ana and Office",
+        participants: [{ entity_id: AGENT }],
+      })
+    ).body.conversation_id as string;
     const reply = async (token: string, conversation: string, text: string) => {
-      const posted = await postJson(`${t.url}/v1/conversations/${conversation}/messages`, token, { kind: "text", body_text: text });
+      const posted = await postJson(`${t.url}/v1/conversations/${conversation}/messages`, token, {
+        kind: "text",
+        body_text: text,
+      });
       expect(posted.status).toBe(202);
       return waitFor(
         async () => {
-          const items = (await getJson(`${t.url}/v1/conversations/${conversation}/timeline`, token)).body.items as any[];
+          const items = (await getJson(`${t.url}/v1/conversations/${conversation}/timeline`, token)).body
+            .items as any[];
           const at = items.findIndex((i) => i.message.message_id === posted.body.message_id);
           return at >= 0 ? items.slice(at + 1).find((i) => i.message.body_text)?.message.body_text : undefined;
         },
@@ -122,7 +176,9 @@ describe("DEFAULT_LOCALE", () => {
         "agent reply",
       );
     };
-    expect(await reply(ana, cid, "hello")).toBe("Olá Ana! Diga-me do que precisa — por exemplo “marca uma chamada de 30 minutos com a Maria na próxima semana”.");
+    expect(await reply(ana, cid, "hello")).toBe(
+      "Olá Ana! Diga-me do que precisa — por exemplo “marca uma chamada de 30 minutos com a Maria na próxima semana”.",
+    );
     expect((await put(`${t.url}/v1/me/profile`, dan, { locale: "en-GB" })).status).toBe(200);
     expect(await reply(dan, "cnv_9f2a", "thanks")).toBe("You’re welcome.");
   }, 30_000);
@@ -165,10 +221,15 @@ describe.each(AWKWARD_INSTANTS)("“amanhã às 15h” at $name", ({ iso, zone }
     expect((await put(`${t.url}/v1/me/profile`, dan, { locale: "pt-PT", time_zone: zone })).status).toBe(200);
     const s = openStream(t.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
-    const asked = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Marca uma reunião de 30 minutos com a Maria amanhã às 15h" });
+    const asked = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Marca uma reunião de 30 minutos com a Maria amanhã às 15h",
+    });
     expect(asked.status).toBe(202);
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     s.close();
-    expect(formalize.job.goal).toBe(`Marcar uma reunião de 30 minutos com Maria (${weekday}, ${day}, 15:00 (${zone})) e enviar um convite`);
+    expect(formalize.job.goal).toBe(
+      `Marcar uma reunião de 30 minutos com Maria (${weekday}, ${day}, 15:00 (${zone})) e enviar um convite`,
+    );
   }, 20_000);
 });

@@ -32,11 +32,17 @@ async function upload(bytes: Uint8Array | string, type: string, token = ana, key
   return { status: res.status, body: (await res.json()) as any };
 }
 const remove = async (token = ana) => {
-  const res = await fetch(`${t.url}/v1/me/avatar`, { method: "DELETE", headers: { authorization: `Bearer ${token}`, "idempotency-key": `k-${Math.random()}` } });
+  const res = await fetch(`${t.url}/v1/me/avatar`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${token}`, "idempotency-key": `k-${Math.random()}` },
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
-const entity = async (id: string) => (await getJson(`${t.url}/v1/entities`, dan)).body.items.find((e: any) => e.entity_id === id);
-const profileEvents = () => t.server.ledger.query({ tenant_id: "tnt_acme_001", event_type: "entity.profile_updated", limit: 1000 }).events as any[];
+const entity = async (id: string) =>
+  (await getJson(`${t.url}/v1/entities`, dan)).body.items.find((e: any) => e.entity_id === id);
+const profileEvents = () =>
+  t.server.ledger.query({ tenant_id: "tnt_acme_001", event_type: "entity.profile_updated", limit: 1000 })
+    .events as any[];
 
 function expectRefused(r: { status: number; body: any }, status: number, code: string) {
   expect(r.status).toBe(status);
@@ -52,9 +58,16 @@ describe("profile pictures", () => {
     expect(r.status).toBe(200);
     expect(r.body.avatar_url).toMatch(/^\/v1\/avatars\/av_[0-9a-f]+$/);
     const ev = profileEvents().find((e) => e.event_id === r.body.created_event_ids[0]);
-    expect(ev).toMatchObject({ actor: { entity_id: ANA, actor_type: "human" }, payload: { entity_id: ANA, avatar_url: r.body.avatar_url } });
+    expect(ev).toMatchObject({
+      actor: { entity_id: ANA, actor_type: "human" },
+      payload: { entity_id: ANA, avatar_url: r.body.avatar_url },
+    });
     expect((await entity(ANA)).avatar_url).toBe(r.body.avatar_url);
-    const frame = await stream.waitFor((f) => f.event === "entity.update" && f.data.entity.avatar_url === r.body.avatar_url, 8000, "entity.update with the avatar");
+    const frame = await stream.waitFor(
+      (f) => f.event === "entity.update" && f.data.entity.avatar_url === r.body.avatar_url,
+      8000,
+      "entity.update with the avatar",
+    );
     expect(frame.data.entity.entity_id).toBe(ANA);
     stream.close();
 
@@ -72,7 +85,9 @@ describe("profile pictures", () => {
       body: JSON.stringify({ name: "Other Co", owner: { display_name: "Olga" } }),
     });
     const other = ((await ws.json()) as any).token as string;
-    expect((await fetch(`${t.url}${r.body.avatar_url}`, { headers: { authorization: `Bearer ${other}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${t.url}${r.body.avatar_url}`, { headers: { authorization: `Bearer ${other}` } })).status,
+    ).toBe(404);
   });
 
   it("a picture in another type's clothing is kept as the type its bytes have", async () => {
@@ -84,7 +99,11 @@ describe("profile pictures", () => {
 
   it("refuses what is not a picture, too large, or too many pixels, and writes nothing", async () => {
     const before = profileEvents().length;
-    expectRefused(await upload("<svg xmlns='http://www.w3.org/2000/svg'/>", "image/svg+xml"), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expectRefused(
+      await upload("<svg xmlns='http://www.w3.org/2000/svg'/>", "image/svg+xml"),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     expectRefused(await upload("<html><script>alert(1)</script></html>", "image/png"), 415, "UNSUPPORTED_MEDIA_TYPE");
     expectRefused(await upload("plain words", "text/plain"), 415, "UNSUPPORTED_MEDIA_TYPE");
     expectRefused(await upload(new Uint8Array(0), "image/png"), 400, "VALIDATION_ERROR");
@@ -97,7 +116,11 @@ describe("profile pictures", () => {
     expectRefused(wide, 400, "VALIDATION_ERROR");
     expect(wide.body.error.details).toMatchObject({ max_side: LIMITS.avatarSide });
     // No file field at all, and not multipart.
-    const none = await fetch(`${t.url}/v1/me/avatar`, { method: "POST", headers: { authorization: `Bearer ${ana}`, "idempotency-key": "k-none" }, body: new FormData() });
+    const none = await fetch(`${t.url}/v1/me/avatar`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ana}`, "idempotency-key": "k-none" },
+      body: new FormData(),
+    });
     expect(none.status).toBe(400);
     const json = await fetch(`${t.url}/v1/me/avatar`, {
       method: "POST",
@@ -125,7 +148,9 @@ describe("profile pictures", () => {
       actor: { entity_id: ANA, actor_type: "human" as const },
       payload: { entity_id: ANA, avatar_url: "https://evil.example/x.png" },
     };
-    await expect(t.server.ledger.append({ tenant_id: "tnt_acme_001", events: [external] })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(t.server.ledger.append({ tenant_id: "tnt_acme_001", events: [external] })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
     expect((await entity(ANA)).avatar_url ?? "").not.toContain("evil");
   });
 
@@ -135,9 +160,16 @@ describe("profile pictures", () => {
     const r = await remove();
     expect(r.status).toBe(200);
     expect(r.body.avatar_url).toBeUndefined();
-    expect(profileEvents().find((e) => e.event_id === r.body.created_event_ids[0]).payload).toEqual({ entity_id: ANA, avatar_url: "" });
+    expect(profileEvents().find((e) => e.event_id === r.body.created_event_ids[0]).payload).toEqual({
+      entity_id: ANA,
+      avatar_url: "",
+    });
     expect((await entity(ANA)).avatar_url).toBeUndefined();
-    await stream.waitFor((f) => f.event === "entity.update" && f.data.entity.entity_id === ANA && f.data.entity.avatar_url === undefined, 8000, "entity.update without avatar");
+    await stream.waitFor(
+      (f) => f.event === "entity.update" && f.data.entity.entity_id === ANA && f.data.entity.avatar_url === undefined,
+      8000,
+      "entity.update without avatar",
+    );
     stream.close();
   });
 });

@@ -19,7 +19,10 @@ let bare: TestServer;
 const token = (s: TestServer, id: string) => s.demo.humans.find((h) => h.entity_id === id)!.token;
 
 beforeAll(async () => {
-  [t, bare] = await Promise.all([startTestServer({ clock, keep: true, connectors: { jitsiBaseUrl: JITSI, calls: true } }), startTestServer({ clock })]);
+  [t, bare] = await Promise.all([
+    startTestServer({ clock, keep: true, connectors: { jitsiBaseUrl: JITSI, calls: true } }),
+    startTestServer({ clock }),
+  ]);
 });
 afterAll(async () => {
   const { rmSync } = await import("node:fs");
@@ -28,7 +31,8 @@ afterAll(async () => {
 });
 
 const call = (s: TestServer, who: string, cid: string) => postJson(`${s.url}/v1/conversations/${cid}/call`, who, {});
-const timeline = async (s: TestServer, who: string, cid: string) => (await getJson(`${s.url}/v1/conversations/${cid}/timeline?limit=1000`, who)).body.items as any[];
+const timeline = async (s: TestServer, who: string, cid: string) =>
+  (await getJson(`${s.url}/v1/conversations/${cid}/timeline?limit=1000`, who)).body.items as any[];
 
 describe("start a call", () => {
   it("posts a room on the configured Jitsi server as a message, live to the other member, the same after a restart", async () => {
@@ -40,7 +44,9 @@ describe("start a call", () => {
     const r = await call(t, dan, DM);
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     expect(r.body.url).toMatch(/^https:\/\/meet\.example\.test\/team\/LogLine-[a-z]{4}-[a-z]{6}-[a-z]{14}$/);
-    const frame = await stream.waitFor((f) => f.event === "timeline.append" && f.data.item.message.message_id === r.body.message_id);
+    const frame = await stream.waitFor(
+      (f) => f.event === "timeline.append" && f.data.item.message.message_id === r.body.message_id,
+    );
     expect(frame.data.item.message).toMatchObject({ kind: "text", body_text: r.body.url, call: { url: r.body.url } });
     expect(frame.data.item.sender.display_name).toBe("Dan");
     stream.close();
@@ -49,13 +55,23 @@ describe("start a call", () => {
     expect(again.status).toBe(202);
     expect(again.body.url).not.toBe(r.body.url);
     // The ledger holds the room the message names.
-    const q = await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&event_type=message.sent&limit=1000`, dan);
-    expect(q.body.events.find((e: any) => e.payload.message_id === r.body.message_id).payload.call).toEqual({ url: r.body.url });
+    const q = await getJson(
+      `${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&event_type=message.sent&limit=1000`,
+      dan,
+    );
+    expect(q.body.events.find((e: any) => e.payload.message_id === r.body.message_id).payload.call).toEqual({
+      url: r.body.url,
+    });
 
     const before = await timeline(t, ana, DM);
     expect(before.find((i) => i.message.message_id === r.body.message_id)).toEqual(frame.data.item);
     await t.close();
-    t = await startTestServer({ clock, keep: true, dataDir: t.dataDir, connectors: { jitsiBaseUrl: JITSI, calls: true } });
+    t = await startTestServer({
+      clock,
+      keep: true,
+      dataDir: t.dataDir,
+      connectors: { jitsiBaseUrl: JITSI, calls: true },
+    });
     expect(await timeline(t, ana, DM)).toEqual(before);
   });
 
@@ -75,7 +91,10 @@ describe("start a call", () => {
     const n = (await timeline(bare, dan, DM)).length;
     const r = await call(bare, dan, DM);
     expect(r.status).toBe(503);
-    expect(r.body.error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "Calls are not set up on this server: JITSI_BASE_URL is not set" });
+    expect(r.body.error).toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      message: "Calls are not set up on this server: JITSI_BASE_URL is not set",
+    });
     expect((await timeline(bare, dan, DM)).length).toBe(n);
   });
 });

@@ -26,13 +26,21 @@ const drawer = async (url: string, token: string, jobId: string) => {
   const body = (await getJson(`${url}/v1/jobs/${jobId}`, token)).body;
   return body.job ?? body;
 };
-const pick = (h: any) => ({ actions_card_id: h.actions_card_id, available_actions: h.available_actions, open: h.open, state: h.state });
+const pick = (h: any) => ({
+  actions_card_id: h.actions_card_id,
+  available_actions: h.available_actions,
+  open: h.open,
+  state: h.state,
+});
 
 beforeAll(async () => {
   first = await startTestServer({ keep: true });
   dan = first.demo.humans.find((h) => h.display_name === "Dan")!.token;
   ana = first.demo.humans.find((h) => h.display_name === "Ana")!.token;
-  const c = await postJson(`${first.url}/v1/conversations`, dan, { title: "Desk", participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }] });
+  const c = await postJson(`${first.url}/v1/conversations`, dan, {
+    title: "Desk",
+    participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }],
+  });
   group = c.body.conversation_id;
 }, 30_000);
 afterAll(async () => {
@@ -43,17 +51,26 @@ describe("what each reader may press on a job", () => {
   it("is the same live, after a reload, in the drawer and after a restart, and differs by role", async () => {
     const forDan = openStream(first.url, { token: dan });
     const forAna = openStream(first.url, { token: ana });
-    await postJson(`${first.url}/v1/conversations/${group}/messages`, dan, { kind: "text", body_text: "@Office Scheduler schedule a 30-min call with Maria tomorrow at 15:00" });
+    await postJson(`${first.url}/v1/conversations/${group}/messages`, dan, {
+      kind: "text",
+      body_text: "@Office Scheduler schedule a 30-min call with Maria tomorrow at 15:00",
+    });
     const proposal = (await forDan.waitFor(cardFrame("job.formalize"), 10_000)).data.item.message.card;
     const update = (s: ReturnType<typeof openStream>, state: string) =>
-      s.waitFor((f) => f.event === "job.update" && f.data.job.job_id === proposal.job_id && f.data.job.state === state, 10_000, `job.update ${state}`);
+      s.waitFor(
+        (f) => f.event === "job.update" && f.data.job.job_id === proposal.job_id && f.data.job.state === state,
+        10_000,
+        `job.update ${state}`,
+      );
 
     // Live: one frame per reader; the approver's has Approve and Reject, the member's has neither.
     const danLive = (await update(forDan, "proposed")).data.job;
     const anaLive = (await update(forAna, "proposed")).data.job;
     expect(danLive.actions_card_id).toBe(proposal.card_id);
     expect(anaLive.actions_card_id).toBe(proposal.card_id);
-    expect(types(danLive.available_actions)).toEqual(expect.arrayContaining(["job.approve", "job.reject", "job.request_changes"]));
+    expect(types(danLive.available_actions)).toEqual(
+      expect.arrayContaining(["job.approve", "job.reject", "job.request_changes"]),
+    );
     expect(types(anaLive.available_actions)).not.toContain("job.approve");
     expect(types(anaLive.available_actions)).not.toContain("job.reject");
     expect(types(anaLive.available_actions)).toContain("job.request_changes");
@@ -66,12 +83,24 @@ describe("what each reader may press on a job", () => {
 
     // Ana presses what she is not offered: refused, and nothing is recorded.
     const approve = proposal.buttons.find((b: any) => b.action.type === "job.approve");
-    const body = (b: any, card = proposal) => ({ conversation_id: group, card_id: card.card_id, button_id: b.button_id, action: b.action });
-    expect((await postJson(`${first.url}/v1/jobs/${proposal.job_id}/actions`, ana, body(approve))).body.error.code).toBe("UNAUTHORIZED_ACTION");
+    const body = (b: any, card = proposal) => ({
+      conversation_id: group,
+      card_id: card.card_id,
+      button_id: b.button_id,
+      action: b.action,
+    });
+    expect(
+      (await postJson(`${first.url}/v1/jobs/${proposal.job_id}/actions`, ana, body(approve))).body.error.code,
+    ).toBe("UNAUTHORIZED_ACTION");
 
     // Dan approves; the job waits for Maria's address on a Tracking card.
     expect((await postJson(`${first.url}/v1/jobs/${proposal.job_id}/actions`, dan, body(approve))).status).toBe(202);
-    const waiting = (await forDan.waitFor((f) => cardFrame("job.tracking")(f) && f.data.item.message.card.state === "waiting_input", 10_000)).data.item.message.card;
+    const waiting = (
+      await forDan.waitFor(
+        (f) => cardFrame("job.tracking")(f) && f.data.item.message.card.state === "waiting_input",
+        10_000,
+      )
+    ).data.item.message.card;
     const danNow = pick(await header(first.url, dan, proposal.job_id));
     const anaNow = pick(await header(first.url, ana, proposal.job_id));
     // The waiting card speaks for the job now, to each reader the same way as before.

@@ -9,7 +9,12 @@ const req = async (path: string, init: RequestInit = {}): Promise<Response> => t
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, token = dan) =>
   req(path, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k${Math.random()}`, ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": `k${Math.random()}`,
+      ...headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 const get = (path: string, token = dan) => req(path, { headers: { authorization: `Bearer ${token}` } });
@@ -18,7 +23,8 @@ const errorOf = async (res: Response) => {
   expect(typeof b.error.message).toBe("string");
   return b.error;
 };
-const timeline = async (cid = "cnv_9f2a") => ((await (await get(`/v1/conversations/${cid}/timeline?limit=1000`)).json()) as { items: any[] }).items;
+const timeline = async (cid = "cnv_9f2a") =>
+  ((await (await get(`/v1/conversations/${cid}/timeline?limit=1000`)).json()) as { items: any[] }).items;
 
 let formalize: any;
 
@@ -26,8 +32,19 @@ beforeAll(async () => {
   t = await startTestServer();
   dan = t.demo.humans[0]!.token;
   ana = t.demo.humans[1]!.token;
-  expect((await post("/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
-  formalize = await waitFor(async () => (await timeline()).find((i) => i.message.card?.card_type === "job.formalize")?.message.card, 5000, "formalize card");
+  expect(
+    (
+      await post("/v1/conversations/cnv_9f2a/messages", {
+        kind: "text",
+        body_text: "Can you schedule a 30-min call with Maria next week?",
+      })
+    ).status,
+  ).toBe(202);
+  formalize = await waitFor(
+    async () => (await timeline()).find((i) => i.message.card?.card_type === "job.formalize")?.message.card,
+    5000,
+    "formalize card",
+  );
 });
 afterAll(() => t.close());
 
@@ -49,15 +66,25 @@ describe("idempotency", () => {
   });
 
   it("answers 422 IDEMPOTENCY_KEY_REUSED for the same key with a different body", async () => {
-    await post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "one" }, { "idempotency-key": "same-2" });
-    const res = await post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "two" }, { "idempotency-key": "same-2" });
+    await post(
+      "/v1/conversations/cnv_dan_ana/messages",
+      { kind: "text", body_text: "one" },
+      { "idempotency-key": "same-2" },
+    );
+    const res = await post(
+      "/v1/conversations/cnv_dan_ana/messages",
+      { kind: "text", body_text: "two" },
+      { "idempotency-key": "same-2" },
+    );
     expect(res.status).toBe(422);
     expect((await errorOf(res)).code).toBe("IDEMPOTENCY_KEY_REUSED");
   });
 
   it("scopes keys per entity: Ana's key equal to Dan's is hers alone", async () => {
     const body = { kind: "text", body_text: "scoped" };
-    expect((await post("/v1/conversations/cnv_dan_ana/messages", body, { "idempotency-key": "shared-key" })).status).toBe(202);
+    expect(
+      (await post("/v1/conversations/cnv_dan_ana/messages", body, { "idempotency-key": "shared-key" })).status,
+    ).toBe(202);
     const res = await post("/v1/conversations/cnv_dan_ana/messages", body, { "idempotency-key": "shared-key" }, ana);
     expect(res.status).toBe(202);
     expect(res.headers.get("idempotent-replayed")).toBeNull();
@@ -95,7 +122,11 @@ describe("idempotency", () => {
     if (statuses[1] === 409) expect((await errorOf(a.status === 409 ? a : b)).code).toBe("IDEMPOTENCY_IN_PROGRESS");
     const again = await post(`/v1/jobs/${formalize.job_id}/actions`, body, { "idempotency-key": "approve-1" });
     expect(again.status).toBe(202);
-    await waitFor(async () => ((await (await get(`/v1/jobs/${formalize.job_id}`)).json()) as any).state === "waiting_input", 5000, "waiting_input");
+    await waitFor(
+      async () => ((await (await get(`/v1/jobs/${formalize.job_id}`)).json()) as any).state === "waiting_input",
+      5000,
+      "waiting_input",
+    );
     const job = (await (await get(`/v1/jobs/${formalize.job_id}`)).json()) as any;
     expect(job.raw_events.filter((e: any) => e.event_type === "job.approved")).toHaveLength(1);
     expect((await timeline()).filter((i) => i.message.action?.type === "job.approve")).toHaveLength(1);
@@ -127,7 +158,11 @@ describe("job actions: provenance and input", () => {
   });
 
   it("answers INVALID_INPUT with field details at once when the modal's input is wrong", async () => {
-    const tracking = await waitFor(async () => (await timeline()).filter((i) => i.message.card?.card_type === "job.tracking").at(-1)?.message.card, 5000, "tracking");
+    const tracking = await waitFor(
+      async () => (await timeline()).filter((i) => i.message.card?.card_type === "job.tracking").at(-1)?.message.card,
+      5000,
+      "tracking",
+    );
     const btn = tracking.buttons.find((b: any) => b.action.type === "job.provide_input");
     const input = fillInput(btn.action.input_schema);
     for (const k of Object.keys(input)) if (/email|contact/.test(k)) input[k] = "not-an-email";
@@ -149,19 +184,71 @@ describe("bad input answers the standard error shape and writes nothing", () => 
     const before = (await timeline("cnv_dan_ana")).length;
     const cases: Array<[string, () => Promise<Response>, number, string]> = [
       ["invalid json", () => post("/v1/conversations/cnv_dan_ana/messages", "{not json"), 400, "INVALID_JSON"],
-      ["unknown field", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "x", extra: 1 }), 400, "VALIDATION_ERROR"],
-      ["missing body_text", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text" }), 400, "VALIDATION_ERROR"],
-      ["blank body_text", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: " \n\t " }), 400, "VALIDATION_ERROR"],
-      ["unknown kind", () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "html", body_text: "x" }), 400, "VALIDATION_ERROR"],
-      ["form body", () => post("/v1/conversations/cnv_dan_ana/messages", "a=b", { "content-type": "application/x-www-form-urlencoded" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
-      ["unknown conversation", () => post("/v1/conversations/cnv_nope/messages", { kind: "text", body_text: "x" }), 404, "NOT_FOUND"],
-      ["not a participant", () => post("/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "x" }, {}, ana), 404, "NOT_FOUND"],
+      [
+        "unknown field",
+        () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "x", extra: 1 }),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        "missing body_text",
+        () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text" }),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        "blank body_text",
+        () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: " \n\t " }),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        "unknown kind",
+        () => post("/v1/conversations/cnv_dan_ana/messages", { kind: "html", body_text: "x" }),
+        400,
+        "VALIDATION_ERROR",
+      ],
+      [
+        "form body",
+        () =>
+          post("/v1/conversations/cnv_dan_ana/messages", "a=b", {
+            "content-type": "application/x-www-form-urlencoded",
+          }),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
+      [
+        "unknown conversation",
+        () => post("/v1/conversations/cnv_nope/messages", { kind: "text", body_text: "x" }),
+        404,
+        "NOT_FOUND",
+      ],
+      [
+        "not a participant",
+        () => post("/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "x" }, {}, ana),
+        404,
+        "NOT_FOUND",
+      ],
       ["bad read cursor", () => post("/v1/conversations/cnv_dan_ana/read", { cursor: "abc" }), 400, "VALIDATION_ERROR"],
-      ["future read cursor", () => post("/v1/conversations/cnv_dan_ana/read", { cursor: "seq:99999" }), 404, "NOT_FOUND"],
-      ["unknown participant", () => post("/v1/conversations", { participants: [{ entity_id: "ent_nobody" }] }), 404, "NOT_FOUND"],
+      [
+        "future read cursor",
+        () => post("/v1/conversations/cnv_dan_ana/read", { cursor: "seq:99999" }),
+        404,
+        "NOT_FOUND",
+      ],
+      [
+        "unknown participant",
+        () => post("/v1/conversations", { participants: [{ entity_id: "ent_nobody" }] }),
+        404,
+        "NOT_FOUND",
+      ],
       [
         "job action missing card",
-        () => post(`/v1/jobs/${formalize.job_id}/actions`, { button_id: "b", action: { type: "job.approve", job_id: formalize.job_id } }),
+        () =>
+          post(`/v1/jobs/${formalize.job_id}/actions`, {
+            button_id: "b",
+            action: { type: "job.approve", job_id: formalize.job_id },
+          }),
         400,
         "VALIDATION_ERROR",
       ],
@@ -211,7 +298,11 @@ describe("auth", () => {
   });
 
   it("cookie sessions: HttpOnly SameSite=Strict cookie; writes need the CSRF header and our own Origin", async () => {
-    const s = await req("/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: dan }) });
+    const s = await req("/v1/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: dan }),
+    });
     expect(s.status).toBe(200);
     const cookie = s.headers.get("set-cookie")!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -222,7 +313,13 @@ describe("auth", () => {
     const write = (h: Record<string, string>) =>
       req("/v1/conversations/cnv_dan_ana/messages", {
         method: "POST",
-        headers: { cookie: jar, "content-type": "application/json", "idempotency-key": `c${Math.random()}`, host: "localhost", ...h },
+        headers: {
+          cookie: jar,
+          "content-type": "application/json",
+          "idempotency-key": `c${Math.random()}`,
+          host: "localhost",
+          ...h,
+        },
         body: JSON.stringify({ kind: "text", body_text: "via cookie" }),
       });
     const noCsrf = await write({});
@@ -244,9 +341,17 @@ describe("auth", () => {
   });
 
   it("a body tenant_id or actor_entity_id naming someone else is FORBIDDEN", async () => {
-    const a = await post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "x", tenant_id: "tnt_other" });
+    const a = await post("/v1/conversations/cnv_dan_ana/messages", {
+      kind: "text",
+      body_text: "x",
+      tenant_id: "tnt_other",
+    });
     expect(a.status).toBe(403);
-    const b = await post("/v1/conversations/cnv_dan_ana/messages", { kind: "text", body_text: "x", actor_entity_id: "ent_human_ana" });
+    const b = await post("/v1/conversations/cnv_dan_ana/messages", {
+      kind: "text",
+      body_text: "x",
+      actor_entity_id: "ent_human_ana",
+    });
     expect(b.status).toBe(403);
     const c = await get("/v1/conversations?tenant_id=tnt_other");
     expect(c.status).toBe(403);
@@ -287,14 +392,38 @@ describe("timeline job heads", () => {
       const call = (path: string, body?: unknown) =>
         own.server.app.request(path, {
           ...(body ? { method: "POST", body: JSON.stringify(body) } : {}),
-          headers: { authorization: `Bearer ${tok}`, "content-type": "application/json", "idempotency-key": `k${Math.random()}` },
+          headers: {
+            authorization: `Bearer ${tok}`,
+            "content-type": "application/json",
+            "idempotency-key": `k${Math.random()}`,
+          },
         });
-      const page = async () => (await (await call("/v1/conversations/cnv_9f2a/timeline")).json()) as { items: any[]; jobs: any[] };
-      expect((await call("/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
-      const card = await waitFor(async () => (await page()).items.find((i) => i.message.card)?.message.card, 5000, "formalize card");
+      const page = async () =>
+        (await (await call("/v1/conversations/cnv_9f2a/timeline")).json()) as { items: any[]; jobs: any[] };
+      expect(
+        (
+          await call("/v1/conversations/cnv_9f2a/messages", {
+            kind: "text",
+            body_text: "Can you schedule a 30-min call with Maria next week?",
+          })
+        ).status,
+      ).toBe(202);
+      const card = await waitFor(
+        async () => (await page()).items.find((i) => i.message.card)?.message.card,
+        5000,
+        "formalize card",
+      );
       expect((await page()).jobs).toEqual([expect.objectContaining({ job_id: card.job_id, state: "proposed" })]);
       const reject = card.buttons.find((b: any) => b.action.type === "job.reject");
-      expect((await call(`/v1/jobs/${card.job_id}/actions`, { card_id: card.card_id, button_id: reject.button_id, action: reject.action })).status).toBe(202);
+      expect(
+        (
+          await call(`/v1/jobs/${card.job_id}/actions`, {
+            card_id: card.card_id,
+            button_id: reject.button_id,
+            action: reject.action,
+          })
+        ).status,
+      ).toBe(202);
       const after = await waitFor(
         async () => {
           const p = await page();

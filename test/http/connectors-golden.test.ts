@@ -39,10 +39,20 @@ describe("golden path with mail and a calendar configured", () => {
     const put = (body: unknown, token = dan) =>
       fetch(`${t.url}/v1/me/email`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": `k-${Math.random()}`,
+        },
         body: JSON.stringify(body),
       });
-    for (const bad of [{ email: "not-an-address" }, { email: 42 }, {}, { email: "dan@acme.test", extra: 1 }, { email: `${"a".repeat(250)}@acme.test` }]) {
+    for (const bad of [
+      { email: "not-an-address" },
+      { email: 42 },
+      {},
+      { email: "dan@acme.test", extra: 1 },
+      { email: `${"a".repeat(250)}@acme.test` },
+    ]) {
       const r = await put(bad);
       expect(r.status).toBe(400);
       expect((await r.json()).error.code).toBe("VALIDATION_ERROR");
@@ -52,13 +62,20 @@ describe("golden path with mail and a calendar configured", () => {
     expect((await set.json()).email).toBe("d***@acme.test");
     expect((await getJson(`${t.url}/v1/session`, dan)).body.email).toBe("d***@acme.test");
     // Nobody else sees it: the directory lists no addresses.
-    expect(JSON.stringify((await getJson(`${t.url}/v1/entities`, t.demo.humans[1]!.token)).body)).not.toContain("acme.test");
+    expect(JSON.stringify((await getJson(`${t.url}/v1/entities`, t.demo.humans[1]!.token)).body)).not.toContain(
+      "acme.test",
+    );
 
     const s = openStream(t.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
-    expect((await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(
-      202,
-    );
+    expect(
+      (
+        await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+          kind: "text",
+          body_text: "Can you schedule a 30-min call with Maria next week?",
+        })
+      ).status,
+    ).toBe(202);
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     expect((await click(t.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
@@ -67,8 +84,11 @@ describe("golden path with mail and a calendar configured", () => {
     s.close();
 
     const jobId = formalize.job_id;
-    const events = (await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&job_id=${jobId}&limit=1000`, dan)).body.events as any[];
-    const result = (tool: string) => events.find((e) => e.event_type === "tool.result" && e.payload.tool_name === tool)?.payload;
+    const events = (
+      await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&job_id=${jobId}&limit=1000`, dan)
+    ).body.events as any[];
+    const result = (tool: string) =>
+      events.find((e) => e.event_type === "tool.result" && e.payload.tool_name === tool)?.payload;
     const invite = result("calendar.create_invite");
     const mail = result("mail.send");
     expect(invite.status).toBe("success");
@@ -81,23 +101,36 @@ describe("golden path with mail and a calendar configured", () => {
     expect(messageIdDigest(msg.mail.messageId!)).toBe(mail.output.message_id_sha256);
     const part = msg.mail.attachments.find((a) => a.contentType === "text/calendar")!;
     expect((part.headers.get("content-type") as { params: Record<string, string> }).params.method).toBe("REQUEST");
-    const mailed = new ICAL.Event(new ICAL.Component(ICAL.parse(part.content.toString("utf8"))).getFirstSubcomponent("vevent")!);
+    const mailed = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(part.content.toString("utf8"))).getFirstSubcomponent("vevent")!,
+    );
     expect(mailed.uid).toBe(invite.output.event_uid);
     expect(mailed.startDate.toJSDate().toISOString()).toBe(invite.output.scheduled_time.start);
-    expect(mailed.attendees.map((a) => String(a.getFirstValue()).toLowerCase()).sort()).toEqual(["mailto:dan@acme.test", "mailto:maria@acme.com"]);
+    expect(mailed.attendees.map((a) => String(a.getFirstValue()).toLowerCase()).sort()).toEqual([
+      "mailto:dan@acme.test",
+      "mailto:maria@acme.com",
+    ]);
     expect(String(mailed.component.getFirstPropertyValue("organizer")).toLowerCase()).toBe("mailto:office@acme.test");
 
     // The calendar: the event under the same UID at the same instant, on a Tue–Thu at 14:00–17:00 Lisbon.
-    const stored = await createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }).get(invite.output.event_uid);
+    const stored = await createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }).get(
+      invite.output.event_uid,
+    );
     const written = new ICAL.Event(new ICAL.Component(ICAL.parse(stored!.ics)).getFirstSubcomponent("vevent")!);
     expect(written.startDate.toJSDate().toISOString()).toBe(invite.output.scheduled_time.start);
-    const local = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Lisbon", weekday: "short", hour: "2-digit", minute: "2-digit", hour12: false }).format(
-      new Date(invite.output.scheduled_time.start),
-    );
+    const local = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Lisbon",
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hour12: false,
+    }).format(new Date(invite.output.scheduled_time.start));
     expect(local).toMatch(/^(Tue|Wed|Thu) (14|15|16):(00|30)$/);
 
     expect(finished.outcome.summary).toContain(`Added to the calendar “${invite.output.calendar.name}”.`);
-    expect(finished.outcome.summary).toContain("Emailed it to m***@acme.com and d***@acme.test; their mail server accepted it (");
+    expect(finished.outcome.summary).toContain(
+      "Emailed it to m***@acme.com and d***@acme.test; their mail server accepted it (",
+    );
     expect(finished.outcome.summary).not.toMatch(/Not emailed|Not added/);
 
     // Admins see it in the Outbox, sent, with the id the mailbox received.
@@ -105,10 +138,20 @@ describe("golden path with mail and a calendar configured", () => {
     expect(outbox.status).toBe(200);
     expect(outbox.body.mail_configured).toBe(true);
     expect(outbox.body.messages).toEqual([
-      expect.objectContaining({ job_id: jobId, status: "sent", attempts: 1, message_id: msg.mail.messageId, to_redacted: "m***@acme.com and d***@acme.test" }),
+      expect.objectContaining({
+        job_id: jobId,
+        status: "sent",
+        attempts: 1,
+        message_id: msg.mail.messageId,
+        to_redacted: "m***@acme.com and d***@acme.test",
+      }),
     ]);
     const ana = t.demo.humans[1]!.token;
     expect((await getJson(`${t.url}/v1/outbox`, ana)).status).toBe(403);
-    await waitFor(async () => (await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body.state === "completed", 5000, "completed");
+    await waitFor(
+      async () => (await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body.state === "completed",
+      5000,
+      "completed",
+    );
   });
 });

@@ -14,7 +14,8 @@ const as = (token: string, method: string, path: string, body?: unknown, key: st
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details: unknown } }).error;
+const errorOf = async (res: Response) =>
+  ((await res.json()) as { error: { code: string; message: string; details: unknown } }).error;
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -24,10 +25,15 @@ afterAll(() => t.close());
 describe("DELETE /v1/contacts/:id", () => {
   it("erases the contact's addresses, hides it from the list, and the ledger still verifies", async () => {
     const dan = t.demo.humans[0]!.token;
-    const created = await as(dan, "POST", "/v1/contacts", { display_name: "Maria", email: "maria@acme.com", phone: "+351 912 345 678" });
+    const created = await as(dan, "POST", "/v1/contacts", {
+      display_name: "Maria",
+      email: "maria@acme.com",
+      phone: "+351 912 345 678",
+    });
     const { contact_id } = (await created.json()) as { contact_id: string };
-    const upserted = t.server.ledger.query({ tenant_id: T, event_type: "contact.upserted", limit: 100 }).events.find((e) => (e.payload as any).contact_id === contact_id)!
-      .payload as any;
+    const upserted = t.server.ledger
+      .query({ tenant_id: T, event_type: "contact.upserted", limit: 100 })
+      .events.find((e) => (e.payload as any).contact_id === contact_id)!.payload as any;
     const refs: string[] = [...upserted.emails, ...upserted.phones].map((v: any) => v.vault_ref);
     expect(refs).toHaveLength(2);
 
@@ -48,9 +54,19 @@ describe("DELETE /v1/contacts/:id", () => {
 
   it("after the erase the timeline shows only the redacted form of the address", async () => {
     const dan = t.demo.humans[0]!.token;
-    const timeline = async () => JSON.stringify(await (await as(dan, "GET", "/v1/conversations/cnv_9f2a/timeline")).json());
-    const { contact_id } = (await (await as(dan, "POST", "/v1/contacts", { display_name: "Carla", email: "carla@acme.com" })).json()) as { contact_id: string };
-    expect((await as(dan, "POST", "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Carla's address is carla@acme.com" })).status).toBe(202);
+    const timeline = async () =>
+      JSON.stringify(await (await as(dan, "GET", "/v1/conversations/cnv_9f2a/timeline")).json());
+    const { contact_id } = (await (
+      await as(dan, "POST", "/v1/contacts", { display_name: "Carla", email: "carla@acme.com" })
+    ).json()) as { contact_id: string };
+    expect(
+      (
+        await as(dan, "POST", "/v1/conversations/cnv_9f2a/messages", {
+          kind: "text",
+          body_text: "Carla's address is carla@acme.com",
+        })
+      ).status,
+    ).toBe(202);
     expect(await timeline()).toContain("carla@acme.com");
     expect((await as(dan, "DELETE", `/v1/contacts/${contact_id}`)).status).toBe(200);
     const after = await timeline();
@@ -62,7 +78,9 @@ describe("DELETE /v1/contacts/:id", () => {
   it("refuses bad calls with the standard error shape", async () => {
     const dan = t.demo.humans[0]!.token;
     const ana = t.demo.humans[1]!.token;
-    const { contact_id } = (await (await as(dan, "POST", "/v1/contacts", { display_name: "Bruno", email: "bruno@acme.com" })).json()) as { contact_id: string };
+    const { contact_id } = (await (
+      await as(dan, "POST", "/v1/contacts", { display_name: "Bruno", email: "bruno@acme.com" })
+    ).json()) as { contact_id: string };
 
     const noKey = await as(dan, "DELETE", `/v1/contacts/${contact_id}`, undefined, null);
     expect(noKey.status).toBe(400);

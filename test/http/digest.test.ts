@@ -37,12 +37,17 @@ afterAll(async () => {
 async function put(path: string, token: string, body: unknown) {
   const res = await fetch(`${t.url}${path}`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": `k-${Math.random()}`,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
-const say = (token: string, text: string) => postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, token, { kind: "text", body_text: text });
+const say = (token: string, text: string) =>
+  postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, token, { kind: "text", body_text: text });
 /** Moves the clock (the digest's timer fires on it) and lets the mail server take what was sent. */
 async function passMinutes(n: number) {
   await clock.advance(n * MIN);
@@ -51,15 +56,27 @@ async function passMinutes(n: number) {
 
 describe("the e-mail digest", () => {
   it("is unavailable until Ana has an email on file, then she opts in", async () => {
-    expect((await getJson(`${t.url}/v1/me/digest`, ana)).body).toEqual({ enabled: false, available: false, reason: "no_email", after_minutes: AFTER });
+    expect((await getJson(`${t.url}/v1/me/digest`, ana)).body).toEqual({
+      enabled: false,
+      available: false,
+      reason: "no_email",
+      after_minutes: AFTER,
+    });
     const early = await put("/v1/me/profile", ana, { email_digest: true });
     expect(early.status).toBe(400);
-    expect(early.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "email_digest", reason: "no_email" } });
+    expect(early.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "email_digest", reason: "no_email" },
+    });
     expect((await put("/v1/me/email", ana, { email: "ana@acme.example" })).status).toBe(200);
     const on = await put("/v1/me/profile", ana, { email_digest: true });
     expect(on.status).toBe(200);
     expect(on.body.email_digest).toBe(true);
-    expect((await getJson(`${t.url}/v1/me/digest`, ana)).body).toEqual({ enabled: true, available: true, after_minutes: AFTER });
+    expect((await getJson(`${t.url}/v1/me/digest`, ana)).body).toEqual({
+      enabled: true,
+      available: true,
+      after_minutes: AFTER,
+    });
     // Only she may: an admin cannot turn it on for her.
     const forHer = await put("/v1/entities/ent_human_ana/profile", dan, { email_digest: false });
     expect(forHer.status).toBe(403);
@@ -85,13 +102,18 @@ describe("the e-mail digest", () => {
   it("sends nothing for a message read in time", async () => {
     const sent = await say(dan, "Lunch at one?");
     await passMinutes(2);
-    expect((await postJson(`${t.url}/v1/conversations/cnv_dan_ana/read`, ana, { cursor: sent.body.cursor })).status).toBe(202);
+    expect(
+      (await postJson(`${t.url}/v1/conversations/cnv_dan_ana/read`, ana, { cursor: sent.body.cursor })).status,
+    ).toBe(202);
     await passMinutes(AFTER * 2);
     expect(smtp.received).toHaveLength(1);
   });
 
   it("mails a job handed over to her that still waits on her, with a link to the job", async () => {
-    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     const jobId = await waitFor(
       async () => {
         const items = (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline?limit=200`, dan)).body.items as any[];
@@ -101,8 +123,13 @@ describe("the e-mail digest", () => {
       "a proposal",
     );
     // Ana joins the conversation, then Dan hands the job to her.
-    expect((await postJson(`${t.url}/v1/conversations/cnv_9f2a/members`, dan, { entity_id: "ent_human_ana" })).status).toBe(202);
-    const h = await postJson(`${t.url}/v1/jobs/${jobId}/hand-over`, dan, { to_entity_id: "ent_human_ana", note: "yours now" });
+    expect(
+      (await postJson(`${t.url}/v1/conversations/cnv_9f2a/members`, dan, { entity_id: "ent_human_ana" })).status,
+    ).toBe(202);
+    const h = await postJson(`${t.url}/v1/jobs/${jobId}/hand-over`, dan, {
+      to_entity_id: "ent_human_ana",
+      note: "yours now",
+    });
     expect(h.status).toBe(200);
     await passMinutes(AFTER + 1);
     await waitFor(() => smtp.received.length === 2, 5000, "the second digest");
@@ -125,14 +152,26 @@ describe("without mail configured", () => {
     const bare = await startTestServer();
     try {
       const token = demoPerson(bare, "Ana").token;
-      expect((await getJson(`${bare.url}/v1/me/digest`, token)).body).toEqual({ enabled: false, available: false, reason: "mail_not_configured", after_minutes: 30 });
+      expect((await getJson(`${bare.url}/v1/me/digest`, token)).body).toEqual({
+        enabled: false,
+        available: false,
+        reason: "mail_not_configured",
+        after_minutes: 30,
+      });
       const res = await fetch(`${bare.url}/v1/me/profile`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k-digest-bare" },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "k-digest-bare",
+        },
         body: JSON.stringify({ email_digest: true }),
       });
       expect(res.status).toBe(503);
-      expect(((await res.json()) as any).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", details: { reason: "mail_not_configured" } });
+      expect(((await res.json()) as any).error).toMatchObject({
+        code: "SERVICE_UNAVAILABLE",
+        details: { reason: "mail_not_configured" },
+      });
     } finally {
       await bare.close();
     }

@@ -15,7 +15,10 @@ afterAll(() => t?.close());
 describe("the drawer of a finished booking", () => {
   it("carries the Finished card's outcome: the booked time and the meeting room", async () => {
     const s = openStream(t.url, { token: dan });
-    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria tomorrow at 15:00?" });
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria tomorrow at 15:00?",
+    });
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     await click(t.url, dan, formalize, "job.approve");
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;

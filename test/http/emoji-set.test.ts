@@ -15,7 +15,11 @@ afterAll(() => t.close());
 type Set = { groups: Array<{ key: string; emoji: Array<[string, string, string]> }> };
 const get = async (lang: string) => {
   const r = await fetch(`${t.url}/app/emoji/${lang}.json`);
-  return { status: r.status, type: r.headers.get("content-type") ?? "", body: (r.status === 200 ? await r.json() : null) as Set | null };
+  return {
+    status: r.status,
+    type: r.headers.get("content-type") ?? "",
+    body: (r.status === 200 ? await r.json() : null) as Set | null,
+  };
 };
 
 describe("the emoji picker's set", () => {
@@ -24,7 +28,17 @@ describe("the emoji picker's set", () => {
     expect(en.status).toBe(200);
     expect(en.type).toContain("application/json");
     const groups = en.body!.groups;
-    expect(groups.map((g) => g.key)).toEqual(["smileys-emotion", "people-body", "animals-nature", "food-drink", "travel-places", "activities", "objects", "symbols", "flags"]);
+    expect(groups.map((g) => g.key)).toEqual([
+      "smileys-emotion",
+      "people-body",
+      "animals-nature",
+      "food-drink",
+      "travel-places",
+      "activities",
+      "objects",
+      "symbols",
+      "flags",
+    ]);
     const all = groups.flatMap((g) => g.emoji);
     expect(all.length).toBeGreaterThan(1500);
     for (const [emoji, name] of all) {

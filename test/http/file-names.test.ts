@@ -24,7 +24,14 @@ async function upload(name: string, body = "%PDF-1.4 test") {
 }
 
 describe("file names in any script", () => {
-  it.each(["Relatório — 東京.pdf", "Отчёт 2026.pdf", "تقرير.pdf", "emoji 📎 notes.pdf", "plain-name.pdf", 'quote"and;semi.pdf'])("downloads “%s” with its name", async (name) => {
+  it.each([
+    "Relatório — 東京.pdf",
+    "Отчёт 2026.pdf",
+    "تقرير.pdf",
+    "emoji 📎 notes.pdf",
+    "plain-name.pdf",
+    'quote"and;semi.pdf',
+  ])("downloads “%s” with its name", async (name) => {
     const id = await upload(name);
     const r = await fetch(`${t.url}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${dan}` } });
     expect(r.status).toBe(200);

@@ -31,10 +31,20 @@ const drawer = async (url: string, token: string, jobId: string) => {
 };
 
 beforeAll(async () => {
-  first = await startTestServer({ keep: true, logger: { info() {}, warn() {}, error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`) } });
+  first = await startTestServer({
+    keep: true,
+    logger: {
+      info() {},
+      warn() {},
+      error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`),
+    },
+  });
   dan = first.demo.humans.find((h) => h.display_name === "Dan")!.token;
   ana = first.demo.humans.find((h) => h.display_name === "Ana")!.token;
-  const c = await postJson(`${first.url}/v1/conversations`, dan, { title: "Team", participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }] });
+  const c = await postJson(`${first.url}/v1/conversations`, dan, {
+    title: "Team",
+    participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }],
+  });
   group = c.body.conversation_id;
 }, 30_000);
 let closed = false;
@@ -45,10 +55,15 @@ afterAll(async () => {
 describe("a hand-over replaces the chat card's promises", () => {
   it("live, after a reload and after a restart: no 'waiting on Dan', no buttons for Dan, the same as the drawer; Dan's Got it is refused", async () => {
     const s = openStream(first.url, { token: dan });
-    await postJson(`${first.url}/v1/conversations/${group}/messages`, dan, { kind: "text", body_text: "@Office Scheduler schedule a 30-min call with Maria tomorrow at 15:00" });
+    await postJson(`${first.url}/v1/conversations/${group}/messages`, dan, {
+      kind: "text",
+      body_text: "@Office Scheduler schedule a 30-min call with Maria tomorrow at 15:00",
+    });
     const formalize = (await s.waitFor(cardFrame("job.formalize"), 10_000)).data.item.message.card;
     expect((await click(first.url, dan, formalize, "job.approve")).status).toBe(202);
-    const waiting = (await s.waitFor((f) => cardFrame("job.tracking")(f) && f.data.item.message.card.state === "waiting_input", 10_000)).data.item.message.card;
+    const waiting = (
+      await s.waitFor((f) => cardFrame("job.tracking")(f) && f.data.item.message.card.state === "waiting_input", 10_000)
+    ).data.item.message.card;
     expect(waiting.progress.waiting_on.map((w: any) => w.entity_id)).toEqual([DAN]);
     expect(jobActions(waiting.buttons)).toEqual(expect.arrayContaining(["job.ack", "job.provide_input", "job.cancel"]));
 
@@ -56,7 +71,13 @@ describe("a hand-over replaces the chat card's promises", () => {
     expect(r.status).toBe(200);
     // Live: a newer card for the job arrives, naming Ana, with nothing for Dan to click.
     const live = (
-      await s.waitFor((f) => cardFrame("job.tracking")(f) && f.data.item.message.card.job_id === waiting.job_id && f.data.item.message.card.card_id !== waiting.card_id, 10_000)
+      await s.waitFor(
+        (f) =>
+          cardFrame("job.tracking")(f) &&
+          f.data.item.message.card.job_id === waiting.job_id &&
+          f.data.item.message.card.card_id !== waiting.card_id,
+        10_000,
+      )
     ).data.item.message.card;
     s.close();
     expect(live.progress.waiting_on.map((w: any) => w.entity_id)).toEqual([ANA]);
@@ -67,15 +88,20 @@ describe("a hand-over replaces the chat card's promises", () => {
     expect(reloaded).toEqual(live);
     const header = await drawer(first.url, dan, waiting.job_id);
     expect(header.owner.entity_id).toBe(ANA);
-    expect(header.waiting_on.map((w: any) => w.entity_id)).toEqual(reloaded.progress.waiting_on.map((w: any) => w.entity_id));
+    expect(header.waiting_on.map((w: any) => w.entity_id)).toEqual(
+      reloaded.progress.waiting_on.map((w: any) => w.entity_id),
+    );
     expect(jobActions(header.available_actions)).toEqual(jobActions(reloaded.buttons));
 
     // Dan's "Got it" on the card the hand-over replaced is refused, and nothing is written for it.
-    const before = first.server.ledger.query({ tenant_id: "tnt_acme_001", job_id: waiting.job_id, limit: 1000 }).events.length;
+    const before = first.server.ledger.query({ tenant_id: "tnt_acme_001", job_id: waiting.job_id, limit: 1000 }).events
+      .length;
     const got = await click(first.url, dan, waiting, "job.ack");
     expect(got.status).toBe(409);
     expect(got.body.error.message).toMatch(/handed over to Ana/);
-    expect(first.server.ledger.query({ tenant_id: "tnt_acme_001", job_id: waiting.job_id, limit: 1000 }).events.length).toBe(before);
+    expect(
+      first.server.ledger.query({ tenant_id: "tnt_acme_001", job_id: waiting.job_id, limit: 1000 }).events.length,
+    ).toBe(before);
     expect((await click(first.url, ana, waiting, "job.provide_input")).status).toBe(409);
 
     expect(errors).toEqual([]);

@@ -25,11 +25,16 @@ const SHAPES: Record<string, string> = {
   mail: "a@a.",
 };
 /** The unit repeated to fill `bytes` of UTF-8 once written as JSON. */
-const fill = (unit: string, bytes: number) => unit.repeat(Math.floor(bytes / (Buffer.byteLength(JSON.stringify(unit)) - 2)));
+const fill = (unit: string, bytes: number) =>
+  unit.repeat(Math.floor(bytes / (Buffer.byteLength(JSON.stringify(unit)) - 2)));
 
 const pathFor = (path: string) =>
   path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    name === "id" && path.startsWith("/v1/conversations") ? api.t.demo.conversation_id : name === "invite" ? "inv_nothing" : "ent_human_ana",
+    name === "id" && path.startsWith("/v1/conversations")
+      ? api.t.demo.conversation_id
+      : name === "invite"
+        ? "inv_nothing"
+        : "ent_human_ana",
   );
 
 /**
@@ -86,7 +91,10 @@ describe("checks on request text take linear time", () => {
     const units = ["a\n", "a,", '"a""\n'];
     await recalibrate(units);
     for (const unit of units) {
-      const r = await timed(post("post", "/v1/contacts/import", JSON.stringify({ csv: fill(unit, 999_000).slice(0, 999_999) }), api.dan), boundFor(unit));
+      const r = await timed(
+        post("post", "/v1/contacts/import", JSON.stringify({ csv: fill(unit, 999_000).slice(0, 999_999) }), api.dan),
+        boundFor(unit),
+      );
       expect(r.status, JSON.stringify(unit)).toBe(400);
       expect(r.ms, JSON.stringify(unit)).toBeLessThan(boundFor(unit));
     }
@@ -116,7 +124,10 @@ describe("checks on request text take linear time", () => {
           const bound = boundFor(unit);
           sent++;
           expect(r.status, `${method} ${path} ${field.join(".")} ${shape}`).toBeLessThan(500);
-          if (r.ms > bound) slow.push(`${method} ${path} ${field.join(".")} (${shape}): ${Math.round(r.ms)} ms (bound ${Math.round(bound)} ms)`);
+          if (r.ms > bound)
+            slow.push(
+              `${method} ${path} ${field.join(".")} (${shape}): ${Math.round(r.ms)} ms (bound ${Math.round(bound)} ms)`,
+            );
         }
       }
     }

@@ -14,7 +14,16 @@ beforeAll(async () => {
   dovecot = await startDovecot();
   t = await startTestServer({
     connectors: {
-      imap: { url: dovecot.url, host: dovecot.host, port: dovecot.port, secure: false, username: dovecot.username, password: dovecot.password, mailbox: "INBOX", maxBytes: 50_000 },
+      imap: {
+        url: dovecot.url,
+        host: dovecot.host,
+        port: dovecot.port,
+        secure: false,
+        username: dovecot.username,
+        password: dovecot.password,
+        mailbox: "INBOX",
+        maxBytes: 50_000,
+      },
     },
   });
 }, 60_000);
@@ -30,8 +39,12 @@ describe("GET /v1/admin/inbound-mail", () => {
     const empty = await getJson(`${t.url}/v1/admin/inbound-mail`, dan);
     expect(empty).toEqual({ status: 200, body: { mailbox_configured: true, refusals: [] } });
 
-    await dovecot.deliver("From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Lunch?\r\n\r\nAre you free for lunch? call +1 415 555 0188\r\n");
-    await dovecot.deliver(`From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Big\r\n\r\n${"x".repeat(80_000)}\r\n`);
+    await dovecot.deliver(
+      "From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Lunch?\r\n\r\nAre you free for lunch? call +1 415 555 0188\r\n",
+    );
+    await dovecot.deliver(
+      `From: eve@evil.test\r\nTo: organizer@example.test\r\nSubject: Big\r\n\r\n${"x".repeat(80_000)}\r\n`,
+    );
     // Read now rather than wait for the mailbox to say something arrived: what is tested here is
     // the listing (test/office/invite-replies covers noticing new mail).
     await t.server.office.inbound.check();

@@ -16,7 +16,11 @@ beforeAll(async () => {
   ana = demoPerson(t, "Ana").token;
   const made = await postJson(`${t.url}/v1/conversations`, dan, {
     title: "Front desk",
-    participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_human_ana" }, { entity_id: "ent_agent_scheduler" }],
+    participants: [
+      { entity_id: "ent_human_dan" },
+      { entity_id: "ent_human_ana" },
+      { entity_id: "ent_agent_scheduler" },
+    ],
   });
   expect(made.status).toBe(202);
   conv = made.body.conversation_id;
@@ -29,9 +33,15 @@ const head = async () =>
 
 describe("who may click Approve", () => {
   it("a member's Approve is refused with the policy's code before anything happens; the approver's goes through", async () => {
-    await postJson(`${t.url}/v1/conversations/${conv}/messages`, ana, { kind: "text", body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${t.url}/v1/conversations/${conv}/messages`, ana, {
+      kind: "text",
+      body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?",
+    });
     const card = await waitFor(
-      async () => (await getJson(`${t.url}/v1/conversations/${conv}/timeline`, ana)).body.items.map((i: any) => i.message.card).find((c: any) => c?.card_type === "job.formalize"),
+      async () =>
+        (await getJson(`${t.url}/v1/conversations/${conv}/timeline`, ana)).body.items
+          .map((i: any) => i.message.card)
+          .find((c: any) => c?.card_type === "job.formalize"),
       5000,
       "formalize card",
     );
@@ -48,7 +58,11 @@ describe("who may click Approve", () => {
 
     // The same card, clicked by the approver.
     expect((await click(t.url, dan, card, "job.approve")).status).toBe(202);
-    await waitFor(async () => (await getJson(`${t.url}/v1/jobs/${card.job_id}`, dan)).body.state !== "proposed", 5000, "approved");
+    await waitFor(
+      async () => (await getJson(`${t.url}/v1/jobs/${card.job_id}`, dan)).body.state !== "proposed",
+      5000,
+      "approved",
+    );
   });
 
   it("affordances say the same: Ana's actions do not include approve or reject", async () => {

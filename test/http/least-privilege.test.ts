@@ -39,9 +39,17 @@ function openRaw(path: string, token: string, headers: Record<string, string> = 
 }
 
 async function seedJobInDansChat() {
-  const r = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan(), { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  const r = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan(), {
+    kind: "text",
+    body_text: "Can you schedule a 30-min call with Maria next week?",
+  });
   expect(r.status).toBe(202);
-  await waitFor(async () => (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan())).body.items.some((i: any) => i.message.card), 5000, "card");
+  await waitFor(
+    async () =>
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan())).body.items.some((i: any) => i.message.card),
+    5000,
+    "card",
+  );
 }
 
 describe("reading: a person reads their conversations; the whole log is for admins", () => {
@@ -49,7 +57,10 @@ describe("reading: a person reads their conversations; the whole log is for admi
     t = await startTestServer();
     const stream = openRaw(`/v1/ledger/stream?tenant_id=${T}`, ana());
     await seedJobInDansChat();
-    await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan(), { kind: "text", body_text: "Lunch at one?" });
+    await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan(), {
+      kind: "text",
+      body_text: "Lunch at one?",
+    });
 
     const mine = (await getJson(`${t.url}/v1/ledger/query?tenant_id=${T}&limit=1000`, ana())).body;
     const all = (await getJson(`${t.url}/v1/ledger/query?tenant_id=${T}&limit=1000`, dan())).body;
@@ -58,7 +69,9 @@ describe("reading: a person reads their conversations; the whole log is for admi
     expect(mine.events.some((e: any) => e.job_id)).toBe(false);
     // What every member needs is there: who the people and agents are, and her own chat.
     expect(mine.events.filter((e: any) => e.event_type === "entity.registered").length).toBeGreaterThanOrEqual(3);
-    expect(mine.events.some((e: any) => e.conversation_id === "cnv_dan_ana" && e.payload.body_text === "Lunch at one?")).toBe(true);
+    expect(
+      mine.events.some((e: any) => e.conversation_id === "cnv_dan_ana" && e.payload.body_text === "Lunch at one?"),
+    ).toBe(true);
     // The page still says where the log stands, so paging goes on past what she cannot read.
     expect(mine.next_cursor ?? mine.cursor).toEqual(all.next_cursor ?? all.cursor);
 
@@ -92,14 +105,20 @@ describe("revocation ends what depended on it", () => {
   it("sign-out ends all three of the token's streams within a second; the old token cannot resume", async () => {
     t = await startTestServer();
     const token = ana();
-    const streams = [openRaw("/v1/stream", token), openRaw("/v1/stream", token), openRaw(`/v1/ledger/stream?tenant_id=${T}`, token)];
+    const streams = [
+      openRaw("/v1/stream", token),
+      openRaw("/v1/stream", token),
+      openRaw(`/v1/ledger/stream?tenant_id=${T}`, token),
+    ];
     await waitFor(() => streams.every((s) => s.status() === 200), 3000, "three open streams");
     const out = await fetch(`${t.url}/v1/session`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
     expect(out.status).toBe(200);
     const at = Date.now();
     await waitFor(() => streams.every((s) => s.ended() !== undefined), 1000, "all streams ended");
     for (const s of streams) expect(s.ended()! - at).toBeLessThanOrEqual(1000);
-    const again = await fetch(`${t.url}/v1/stream`, { headers: { authorization: `Bearer ${token}`, "last-event-id": "seq:1" } });
+    const again = await fetch(`${t.url}/v1/stream`, {
+      headers: { authorization: `Bearer ${token}`, "last-event-id": "seq:1" },
+    });
     expect(again.status).toBe(401);
   });
 
@@ -107,7 +126,9 @@ describe("revocation ends what depended on it", () => {
     t = await startTestServer();
     const s = openRaw("/v1/stream", ana());
     await waitFor(() => s.status() === 200, 3000, "open");
-    t.server.db.prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE entity_id = 'ent_human_ana'").run(new Date().toISOString());
+    t.server.db
+      .prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE entity_id = 'ent_human_ana'")
+      .run(new Date().toISOString());
     await waitFor(() => s.ended() !== undefined, 1500, "stream ended");
   });
 
@@ -151,7 +172,11 @@ describe("limits", () => {
     const d = openRaw("/v1/stream", dan());
     await waitFor(() => d.status() === 200, 3000, "Dan's stream");
     a.close();
-    await waitFor(async () => (await fetch(`${t.url}/v1/presence`, { headers: { authorization: `Bearer ${ana()}` } })).ok, 1000, "still signed in");
+    await waitFor(
+      async () => (await fetch(`${t.url}/v1/presence`, { headers: { authorization: `Bearer ${ana()}` } })).ok,
+      1000,
+      "still signed in",
+    );
     const again = openRaw("/v1/stream", ana());
     await waitFor(() => again.status() === 200, 3000, "a slot freed by closing one");
     for (const s of [b, d, again]) s.close();
@@ -169,7 +194,10 @@ describe("limits", () => {
       actor: { entity_id: "ent_human_ana", actor_type: "human" },
       payload: { message_id: `msg_rl_${i}`, kind: "text", body_text: `hi ${i}` },
     });
-    const first = await postJson(`${t.url}/v1/ledger/append`, ana(), { tenant_id: T, events: [0, 1, 2, 3, 4].map(msg) });
+    const first = await postJson(`${t.url}/v1/ledger/append`, ana(), {
+      tenant_id: T,
+      events: [0, 1, 2, 3, 4].map(msg),
+    });
     expect(first.status).toBe(200);
     const over = await postJson(`${t.url}/v1/ledger/append`, ana(), { tenant_id: T, events: [msg(5)] });
     expect(over.status).toBe(429);
@@ -182,16 +210,25 @@ describe("limits", () => {
       body_text: "hello",
     });
     expect(ingest.status).toBe(429);
-    expect((await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, ana(), { kind: "text", body_text: "x" })).status).toBe(429);
+    expect(
+      (await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, ana(), { kind: "text", body_text: "x" }))
+        .status,
+    ).toBe(429);
     // Another person in the same workspace is not held by Ana's bucket.
-    expect((await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan(), { kind: "text", body_text: "y" })).status).toBe(202);
+    expect(
+      (await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan(), { kind: "text", body_text: "y" }))
+        .status,
+    ).toBe(202);
   });
 });
 
 describe("workspace acts through the generic append route", () => {
   it("a member cannot delete a contact; nobody deletes one there without erasing its addresses", async () => {
     t = await startTestServer();
-    const created = await postJson(`${t.url}/v1/contacts`, dan(), { display_name: "Maria Lopes", email: "maria@acme.com" });
+    const created = await postJson(`${t.url}/v1/contacts`, dan(), {
+      display_name: "Maria Lopes",
+      email: "maria@acme.com",
+    });
     expect(created.status).toBe(201);
     const id = created.body.contact_id;
     const del = (actor: { entity_id: string; actor_type: string }, n: number) => ({
@@ -208,14 +245,27 @@ describe("workspace acts through the generic append route", () => {
       [ana(), { entity_id: "ent_human_ana", actor_type: "human" }],
       [dan(), { entity_id: "ent_human_dan", actor_type: "human" }],
     ] as const) {
-      const r = await postJson(`${t.url}/v1/ledger/append`, token, { tenant_id: T, events: [del(actor, token === dan() ? 2 : 1)] });
+      const r = await postJson(`${t.url}/v1/ledger/append`, token, {
+        tenant_id: T,
+        events: [del(actor, token === dan() ? 2 : 1)],
+      });
       expect(r.status).toBe(403);
     }
     const list = (await getJson(`${t.url}/v1/contacts`, ana())).body;
     expect(JSON.stringify(list)).toContain(id);
     // The door that erases: admins only.
-    expect((await fetch(`${t.url}/v1/contacts/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${ana()}`, "idempotency-key": "k-del-ana-1" } })).status).toBe(403);
-    const ok = await fetch(`${t.url}/v1/contacts/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${dan()}`, "idempotency-key": "k-del-dan-1" } });
+    expect(
+      (
+        await fetch(`${t.url}/v1/contacts/${id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${ana()}`, "idempotency-key": "k-del-ana-1" },
+        })
+      ).status,
+    ).toBe(403);
+    const ok = await fetch(`${t.url}/v1/contacts/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan()}`, "idempotency-key": "k-del-dan-1" },
+    });
     expect(ok.status).toBe(200);
     expect((await ok.json()).erased).toBe(1);
   });

@@ -17,7 +17,14 @@ let jobId: string;
 const C = "cnv_9f2a";
 const office = (baseUrl: string) => ({
   planner: "llm" as const,
-  llm: { baseUrl, model: "scripted", timeoutMs: 3000, maxTokens: 1500, responseFormat: "json_schema" as const, logFull: false },
+  llm: {
+    baseUrl,
+    model: "scripted",
+    timeoutMs: 3000,
+    maxTokens: 1500,
+    responseFormat: "json_schema" as const,
+    logFull: false,
+  },
 });
 const as = (method: string, path: string, body?: unknown, key?: string) =>
   t.server.app.request(path, {
@@ -31,9 +38,20 @@ const as = (method: string, path: string, body?: unknown, key?: string) =>
   });
 const json = async (r: Response) => (await r.json()) as any;
 const timeline = async () => (await json(await as("GET", `/v1/conversations/${C}/timeline?limit=500`))).items as any[];
-const formalizeCards = async () => (await timeline()).filter((i) => i.message.card?.card_type === "job.formalize").map((i) => i.message.card);
+const formalizeCards = async () =>
+  (await timeline()).filter((i) => i.message.card?.card_type === "job.formalize").map((i) => i.message.card);
 const head = () => t.server.ledger.head(t.demo.tenant_id).tenant_seq;
-const nulls = { title: null, text: null, dueDateISO: null, priority: null, subtasks: null, questionId: null, question: null, choices: null, strategy: null };
+const nulls = {
+  title: null,
+  text: null,
+  dueDateISO: null,
+  priority: null,
+  subtasks: null,
+  questionId: null,
+  question: null,
+  choices: null,
+  strategy: null,
+};
 const sug = (type: string, suggestionId: string, payload: Record<string, unknown>, requiresConfirmation = false) => ({
   type,
   suggestionId,
@@ -42,16 +60,27 @@ const sug = (type: string, suggestionId: string, payload: Record<string, unknown
   requiresConfirmation,
   payload: { ...nulls, jobId, ...payload },
 });
-const scriptSuggestions = (...suggestions: unknown[]) => model.script({ content: JSON.stringify({ contractVersion: 1, surface: "job_drawer", must_abstain: false, suggestions }) });
+const scriptSuggestions = (...suggestions: unknown[]) =>
+  model.script({
+    content: JSON.stringify({ contractVersion: 1, surface: "job_drawer", must_abstain: false, suggestions }),
+  });
 /** A new Formalize card after `count` of them, once Office has carried the click out. */
-const nextCard = async (count: number) => waitFor(async () => (await formalizeCards())[count], 10_000, "re-proposed Formalize card");
+const nextCard = async (count: number) =>
+  waitFor(async () => (await formalizeCards())[count], 10_000, "re-proposed Formalize card");
 
 beforeAll(async () => {
   model = await startScriptedModel();
   t = await startTestServer({ keep: true, office: office(model.baseUrl) });
   dan = t.demo.humans[0]!.token;
   model.script({ content: REPLIES.correct_propose! });
-  expect((await as("POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Can you schedule a 30-min call with Bruno next week?" })).status).toBe(202);
+  expect(
+    (
+      await as("POST", `/v1/conversations/${C}/messages`, {
+        kind: "text",
+        body_text: "Can you schedule a 30-min call with Bruno next week?",
+      })
+    ).status,
+  ).toBe(202);
   jobId = (await nextCard(0)).job_id;
 });
 afterAll(async () => {
@@ -89,7 +118,9 @@ describe("Assist suggestions are stored", () => {
     expect((await json(await as("GET", `/v1/jobs/${jobId}`))).title).toBe("Intro call with Bruno");
     // The person's part is the gateway's bubble; Office's follow-up names the change.
     const items = await timeline();
-    expect(items.some((i) => i.message.kind === "system" && i.message.body_text?.includes("applied an Assist suggestion"))).toBe(true);
+    expect(
+      items.some((i) => i.message.kind === "system" && i.message.body_text?.includes("applied an Assist suggestion")),
+    ).toBe(true);
   });
 
   it("a replay of the same key returns the stored response and executes nothing; another key finds it taken", async () => {
@@ -120,10 +151,14 @@ describe("Assist suggestions are stored", () => {
   it("two clicks at once with different keys: one is carried out, the other rolls back with its bubble", async () => {
     scriptSuggestions(sug("set_priority", "s_low", { priority: "low" }));
     await as("GET", `/v1/jobs/${jobId}/assist`);
-    const bubbles = async () => (await timeline()).filter((i) => i.message.body_text?.includes("applied an Assist suggestion")).length;
+    const bubbles = async () =>
+      (await timeline()).filter((i) => i.message.body_text?.includes("applied an Assist suggestion")).length;
     const before = await bubbles();
     const cards = (await formalizeCards()).length;
-    const both = await Promise.all([as("POST", `/v1/jobs/${jobId}/assist/s_low/apply`, {}), as("POST", `/v1/jobs/${jobId}/assist/s_low/apply`, {})]);
+    const both = await Promise.all([
+      as("POST", `/v1/jobs/${jobId}/assist/s_low/apply`, {}),
+      as("POST", `/v1/jobs/${jobId}/assist/s_low/apply`, {}),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([202, 404]);
     await nextCard(cards);
     expect(await bubbles()).toBe(before + 1);
@@ -134,7 +169,9 @@ describe("Assist suggestions are stored", () => {
     const before = t.clock.now();
     expect((await as("POST", `/v1/jobs/${jobId}/assist/s_week/apply`, {})).status).toBe(202);
     const week = await nextCard(4);
-    expect([deferral("next_week", before).due_at, deferral("next_week", t.clock.now()).due_at]).toContain(week.job.due_at);
+    expect([deferral("next_week", before).due_at, deferral("next_week", t.clock.now()).due_at]).toContain(
+      week.job.due_at,
+    );
     // The earlier Apply's priority is kept on the new card.
     expect(week.job.priority).toBe("low");
     expect((await as("POST", `/v1/jobs/${jobId}/assist/s_someday/apply`, {})).status).toBe(202);
@@ -147,7 +184,11 @@ describe("Assist suggestions are stored", () => {
   it("a next action stays a proposal: the agent posts it in the chat with an ActionSummary", async () => {
     const cards = (await formalizeCards()).length;
     expect((await as("POST", `/v1/jobs/${jobId}/assist/s_next/apply`, {})).status).toBe(202);
-    const msg = await waitFor(async () => (await timeline()).find((i) => i.message.body_text === "Proposed next step: Send Bruno an agenda"), 10_000, "next-step message");
+    const msg = await waitFor(
+      async () => (await timeline()).find((i) => i.message.body_text === "Proposed next step: Send Bruno an agenda"),
+      10_000,
+      "next-step message",
+    );
     expect(msg.message.action_summary).toMatchObject({ job_id: jobId, action: "assist.propose_next_action" });
     expect(await formalizeCards()).toHaveLength(cards);
   });

@@ -17,7 +17,13 @@ describe("LLM settings in the configuration", () => {
       },
       "/tmp",
     );
-    expect(c.office.llm).toMatchObject({ maxTokens: 900, responseFormat: "json_object", extraBody: { think: false }, timeoutMs: 30000, logFull: true });
+    expect(c.office.llm).toMatchObject({
+      maxTokens: 900,
+      responseFormat: "json_object",
+      extraBody: { think: false },
+      timeoutMs: 30000,
+      logFull: true,
+    });
   });
 
   it("refuses bad values with the variable's name", () => {

@@ -44,7 +44,15 @@ beforeAll(async () => {
   t = await startTestServer({
     office: {
       planner: "llm",
-      llm: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 3000, logFull: false, maxTokens: 321, responseFormat: "json_object", extraBody: { think: false } },
+      llm: {
+        baseUrl: model.baseUrl,
+        model: "scripted",
+        timeoutMs: 3000,
+        logFull: false,
+        maxTokens: 321,
+        responseFormat: "json_object",
+        extraBody: { think: false },
+      },
     },
   });
   dan = t.demo.humans[0]!.token;
@@ -61,15 +69,34 @@ describe("golden path through the gateway with the scripted model", () => {
 
   it("proposes, takes details by chat with an ActionSummary and a surface, finishes, and keeps the ledger clean", async () => {
     model.script({ content: REPLIES.correct_propose! });
-    expect((await as("POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Can you schedule a 30-min call with Bruno next week?" })).status).toBe(202);
-    const card = await waitFor(async () => (await timeline()).find((i) => i.message.card?.card_type === "job.formalize")?.message.card, 10_000, "Formalize card");
+    expect(
+      (
+        await as("POST", `/v1/conversations/${C}/messages`, {
+          kind: "text",
+          body_text: "Can you schedule a 30-min call with Bruno next week?",
+        })
+      ).status,
+    ).toBe(202);
+    const card = await waitFor(
+      async () => (await timeline()).find((i) => i.message.card?.card_type === "job.formalize")?.message.card,
+      10_000,
+      "Formalize card",
+    );
     const sent = model.requests.find((r) => r.path === "/v1/chat/completions")!.body;
     expect(sent.max_tokens).toBe(321);
     expect((sent.response_format as any).type).toBe("json_object");
     expect(sent.think).toBe(false);
 
     const approve = card.buttons.find((b: any) => b.action.type === "job.approve");
-    expect((await as("POST", `/v1/jobs/${card.job_id}/actions`, { card_id: card.card_id, button_id: approve.button_id, action: approve.action })).status).toBe(202);
+    expect(
+      (
+        await as("POST", `/v1/jobs/${card.job_id}/actions`, {
+          card_id: card.card_id,
+          button_id: approve.button_id,
+          action: approve.action,
+        })
+      ).status,
+    ).toBe(202);
     await waitFor(async () => (await json(await as("GET", `/v1/jobs/${card.job_id}`))).state === "waiting_input");
 
     const cancelOp = `[op v:1 type:"cancel" job:"${card.job_id}"]`;
@@ -110,15 +137,37 @@ describe("golden path through the gateway with the scripted model", () => {
         citations: null,
       }),
     });
-    expect((await as("POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Bruno is bruno@acme.com, Tuesday 14:00-16:00 Lisbon, Google Meet" })).status).toBe(202);
-    const summaryItem = await waitFor(async () => (await timeline()).find((i) => i.message.action_summary), 10_000, "ActionSummary");
-    expect(summaryItem.message.action_summary).toMatchObject({ job_id: card.job_id, job_title: card.title, assumed: true, action: "provide_input" });
+    expect(
+      (
+        await as("POST", `/v1/conversations/${C}/messages`, {
+          kind: "text",
+          body_text: "Bruno is bruno@acme.com, Tuesday 14:00-16:00 Lisbon, Google Meet",
+        })
+      ).status,
+    ).toBe(202);
+    const summaryItem = await waitFor(
+      async () => (await timeline()).find((i) => i.message.action_summary),
+      10_000,
+      "ActionSummary",
+    );
+    expect(summaryItem.message.action_summary).toMatchObject({
+      job_id: card.job_id,
+      job_title: card.title,
+      assumed: true,
+      action: "provide_input",
+    });
     expect(summaryItem.message.body_text).toMatch(/^Applied to: /);
     expect(summaryItem.message.surfaces[0].payload.primaryAction.opToken).toBe(cancelOp);
-    await waitFor(async () => (await json(await as("GET", `/v1/jobs/${card.job_id}`))).state === "completed", 8000, "completed");
+    await waitFor(
+      async () => (await json(await as("GET", `/v1/jobs/${card.job_id}`))).state === "completed",
+      8000,
+      "completed",
+    );
 
     model.script({ content: REPLIES.javascript_link! });
-    expect((await as("POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Any docs?" })).status).toBe(202);
+    expect((await as("POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Any docs?" })).status).toBe(
+      202,
+    );
     const rich = await waitFor(async () => (await timeline()).find((i) => i.message.render));
     const links = JSON.stringify(rich.message.render);
     expect(links).toContain("https://example.com/docs");
@@ -126,7 +175,9 @@ describe("golden path through the gateway with the scripted model", () => {
 
     const drawer = await json(await as("GET", `/v1/jobs/${card.job_id}`));
     expect(drawer.llm.proposals.length).toBeGreaterThan(0);
-    expect(drawer.llm.proposals.some((p: any) => p.proposed.includes("provide_input") && p.outcome === "executed")).toBe(true);
+    expect(
+      drawer.llm.proposals.some((p: any) => p.proposed.includes("provide_input") && p.outcome === "executed"),
+    ).toBe(true);
     expect(JSON.stringify(drawer.llm.packets)).not.toContain("bruno@acme.com");
 
     const all = JSON.stringify(t.server.ledger.query({ tenant_id: t.demo.tenant_id, limit: 1000 }).events);
@@ -165,8 +216,22 @@ describe("golden path through the gateway with the scripted model", () => {
               strategy: null,
             },
           },
-          { type: "set_priority", suggestionId: "s2", confidence: 1.5, rationale: "bad confidence", requiresConfirmation: false, payload: { jobId, priority: "high" } },
-          { type: "rewrite_title", suggestionId: "s3", confidence: 0.5, rationale: "Other job", requiresConfirmation: false, payload: { jobId: "job_invented", title: "X" } },
+          {
+            type: "set_priority",
+            suggestionId: "s2",
+            confidence: 1.5,
+            rationale: "bad confidence",
+            requiresConfirmation: false,
+            payload: { jobId, priority: "high" },
+          },
+          {
+            type: "rewrite_title",
+            suggestionId: "s3",
+            confidence: 0.5,
+            rationale: "Other job",
+            requiresConfirmation: false,
+            payload: { jobId: "job_invented", title: "X" },
+          },
         ],
       }),
     });
@@ -180,7 +245,11 @@ describe("golden path through the gateway with the scripted model", () => {
     const applied = await as("POST", `/v1/jobs/${jobId}/assist/s1/apply`, {});
     expect(applied.status).toBe(202);
     await waitFor(async () =>
-      (await timeline()).some((i) => i.message.body_text === "Proposed next step: Send an agenda" && i.message.action_summary?.action === "assist.propose_next_action"),
+      (await timeline()).some(
+        (i) =>
+          i.message.body_text === "Proposed next step: Send an agenda" &&
+          i.message.action_summary?.action === "assist.propose_next_action",
+      ),
     );
   });
 });

@@ -9,7 +9,8 @@ let t: TestServer;
 let dan: string;
 let bob: string;
 const C = "cnv_9f2a";
-const get = (token: string | null, path: string) => t.server.app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const get = (token: string | null, path: string) =>
+  t.server.app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 const json = async (r: Response) => (await r.json()) as any;
 
 beforeAll(async () => {
@@ -24,12 +25,20 @@ beforeAll(async () => {
   for (const text of ["one", "two", "three"]) {
     const r = await t.server.app.request(`/v1/conversations/${C}/messages`, {
       method: "POST",
-      headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `alias-${text}` },
+      headers: {
+        authorization: `Bearer ${dan}`,
+        "content-type": "application/json",
+        "idempotency-key": `alias-${text}`,
+      },
       body: JSON.stringify({ kind: "text", body_text: text }),
     });
     expect(r.status).toBe(202);
   }
-  await waitFor(async () => (await json(await get(dan, `/v1/conversations/${C}/timeline`))).items.some((i: any) => i.message.body_text === "three"));
+  await waitFor(async () =>
+    (await json(await get(dan, `/v1/conversations/${C}/timeline`))).items.some(
+      (i: any) => i.message.body_text === "three",
+    ),
+  );
   await t.server.office.idle();
 });
 afterAll(() => t.close());

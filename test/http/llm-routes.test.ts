@@ -33,8 +33,17 @@ beforeAll(async () => {
     body: JSON.stringify({ name: "Bob's Bakery", owner: { display_name: "Bob" } }),
   });
   bob = ((await ws.json()) as any).token;
-  expect((await as(dan, "POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
-  jobId = await waitFor(async () => (await timeline()).find((i) => i.message.card)?.message.card.job_id as string | undefined);
+  expect(
+    (
+      await as(dan, "POST", `/v1/conversations/${C}/messages`, {
+        kind: "text",
+        body_text: "Can you schedule a 30-min call with Maria next week?",
+      })
+    ).status,
+  ).toBe(202);
+  jobId = await waitFor(
+    async () => (await timeline()).find((i) => i.message.card)?.message.card.job_id as string | undefined,
+  );
 });
 afterAll(() => t.close());
 
@@ -59,17 +68,27 @@ describe("tokens are checked before a message is stored", () => {
   });
 
   it("an op the job's state refuses is a 422 too", async () => {
-    const r = await as(dan, "POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: `[op v:1 type:"retry" job:"${jobId}"]` });
+    const r = await as(dan, "POST", `/v1/conversations/${C}/messages`, {
+      kind: "text",
+      body_text: `[op v:1 type:"retry" job:"${jobId}"]`,
+    });
     expect(r.status).toBe(422);
     expect((await json(r)).error.details.token_code).toBe("TOKEN_NOT_ALLOWED");
   });
 
   it("a valid reference is stored with its token and answered with the job as target", async () => {
-    const r = await as(dan, "POST", `/v1/conversations/${C}/messages`, { kind: "text", body_text: `status of ${ref(jobId, "Schedule call with Maria")}?` });
+    const r = await as(dan, "POST", `/v1/conversations/${C}/messages`, {
+      kind: "text",
+      body_text: `status of ${ref(jobId, "Schedule call with Maria")}?`,
+    });
     expect(r.status).toBe(202);
     await waitFor(async () => (await timeline()).some((i) => i.message.body_text?.includes("[ref v:1")));
     // Office reads the token after the 202: the reference becomes the conversation's last job.
-    await waitFor(async () => (await json(await as(dan, "GET", `/v1/conversations/${C}/context`))).last_job_id === jobId, 3000, "last_job_id");
+    await waitFor(
+      async () => (await json(await as(dan, "GET", `/v1/conversations/${C}/context`))).last_job_id === jobId,
+      3000,
+      "last_job_id",
+    );
   });
 });
 

@@ -37,14 +37,22 @@ beforeAll(async () => {
   marker = join(dir, "gate");
   t = await startTestServer({
     keep: true,
-    logger: { info() {}, warn() {}, error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`) },
+    logger: {
+      info() {},
+      warn() {},
+      error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`),
+    },
     connectors: { mcpServers: [badServer(marker)] },
   });
   dan = t.demo.humans.find((h) => h.entity_id === DAN)!.token;
   await waitFor(() => t.server.office.mcpStatus().every((s) => s.state === "connected"), 15_000, "MCP server");
   const r = await fetch(`${t.url}/v1/agents/${AGENT}/tools`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "modes-hand-over" },
+    headers: {
+      authorization: `Bearer ${dan}`,
+      "content-type": "application/json",
+      "idempotency-key": "modes-hand-over",
+    },
     body: JSON.stringify({ tools: [{ name: "bad.gate", mode: "auto" }] }),
   });
   expect(r.status).toBe(200);
@@ -57,10 +65,16 @@ afterAll(async () => {
 
 describe("a hand-over while an MCP call runs", () => {
   it("the call's answer is recorded for the new holder; card and drawer agree after a reload and after a restart", async () => {
-    const r = await postJson(`${t.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "/run bad.gate" });
+    const r = await postJson(`${t.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "/run bad.gate",
+    });
     expect(r.status).toBe(202);
     const called = await waitFor(
-      () => (t.server.ledger.query({ tenant_id: T, event_type: "tool.called", limit: 1000 }).events as any[]).find((e) => e.payload.tool_name === "bad.gate"),
+      () =>
+        (t.server.ledger.query({ tenant_id: T, event_type: "tool.called", limit: 1000 }).events as any[]).find(
+          (e) => e.payload.tool_name === "bad.gate",
+        ),
       10_000,
       "the call",
     );
@@ -71,9 +85,17 @@ describe("a hand-over while an MCP call runs", () => {
     expect(events(jobId).some((e) => e.event_type === "tool.result")).toBe(false);
     writeFileSync(`${marker}.open`, "open");
 
-    const result = await waitFor(() => events(jobId).find((e) => e.event_type === "tool.result"), 10_000, "the tool.result");
+    const result = await waitFor(
+      () => events(jobId).find((e) => e.event_type === "tool.result"),
+      10_000,
+      "the tool.result",
+    );
     await t.server.office.idle();
-    expect(result.payload).toMatchObject({ tool_call_id: called.payload.tool_call_id, status: "success", output: { text: "The gate says: open" } });
+    expect(result.payload).toMatchObject({
+      tool_call_id: called.payload.tool_call_id,
+      status: "success",
+      output: { text: "The gate says: open" },
+    });
     expect(result.actor).toEqual({ entity_id: "system_office", actor_type: "system" });
     // Nothing after the result: the holder's card still speaks for the job, no agent card claims a finish.
     const all = events(jobId);
@@ -88,7 +110,9 @@ describe("a hand-over while an MCP call runs", () => {
     expect(drawer.owner.entity_id).toBe(DAN);
     expect(drawer.actions_card_id).toBe(card.card_id);
     expect(jobActions(drawer.available_actions)).toEqual(jobActions(card.buttons));
-    expect(drawer.waiting_on.map((w: any) => w.entity_id)).toEqual(card.progress.waiting_on.map((w: any) => w.entity_id));
+    expect(drawer.waiting_on.map((w: any) => w.entity_id)).toEqual(
+      card.progress.waiting_on.map((w: any) => w.entity_id),
+    );
     // The drawer shows the call as answered, from the recorded result.
     expect(JSON.stringify(drawer)).toContain("The gate says: open");
     expect(t.server.ledger.verify(T).ok).toBe(true);

@@ -20,10 +20,12 @@ let dir: string;
 let marker: string;
 let dan: string;
 
-const say = (text: string) => postJson(`${t.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: text });
+const say = (text: string) =>
+  postJson(`${t.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: text });
 const items = () => timelineOf(t.url, dan, CONV);
 const cards = async (type: string) => (await items()).map((i) => i.message.card).filter((c) => c?.card_type === type);
-const textsAfter = async (n: number) => (await items()).slice(n).filter((i) => i.message.kind === "text" && i.sender.entity_id === AGENT);
+const textsAfter = async (n: number) =>
+  (await items()).slice(n).filter((i) => i.message.kind === "text" && i.sender.entity_id === AGENT);
 const logged: Array<{ level: string; obj: unknown; msg: string }> = [];
 const logger = {
   info: (obj: unknown, msg = "") => logged.push({ level: "info", obj, msg }),
@@ -72,7 +74,11 @@ describe("/tools and /run from the chat", () => {
   it("/tools lists what the agent may use and how", async () => {
     const n = (await items()).length;
     await say("/tools");
-    const reply = await waitFor(async () => (await textsAfter(n)).find((i) => i.message.body_text?.startsWith("What I can do with tools")), 5_000, "tools reply");
+    const reply = await waitFor(
+      async () => (await textsAfter(n)).find((i) => i.message.body_text?.startsWith("What I can do with tools")),
+      5_000,
+      "tools reply",
+    );
     expect(reply.message.body_text).toContain("files.list_directory — runs at once");
     expect(reply.message.body_text).toContain("files.write_file — asks you first");
     expect(reply.message.body_text).not.toContain("files.move_file");
@@ -94,7 +100,10 @@ describe("/tools and /run from the chat", () => {
       "files.list_directory:auto",
       "files.write_file:approve",
     ]);
-    expect(body.tools.find((x: any) => x.name === "files.write_file").input_schema).toMatchObject({ type: "object", required: expect.arrayContaining(["path", "content"]) });
+    expect(body.tools.find((x: any) => x.name === "files.write_file").input_schema).toMatchObject({
+      type: "object",
+      required: expect.arrayContaining(["path", "content"]),
+    });
   });
 
   it("an auto tool runs at once: the Finished card quotes the recorded answer", async () => {
@@ -109,7 +118,10 @@ describe("/tools and /run from the chat", () => {
     const start = events("job.state_changed").find((e) => e.job_id === done.job_id && e.payload.prev_state === "draft");
     expect(start.payload).toMatchObject({ next_state: "in_progress", reason_code: "auto_allowed" });
     const called = events("tool.called").find((e) => e.job_id === done.job_id);
-    expect(called.payload).toMatchObject({ tool_name: "files.list_directory", inputs: { server: "files", arguments: { path: dir } } });
+    expect(called.payload).toMatchObject({
+      tool_name: "files.list_directory",
+      inputs: { server: "files", arguments: { path: dir } },
+    });
     const result = events("tool.result").find((e) => e.job_id === done.job_id);
     expect(result.payload.output.text).toContain("hello.txt");
     expect(events("job.approved").some((e) => e.job_id === done.job_id)).toBe(false);
@@ -126,7 +138,11 @@ describe("/tools and /run from the chat", () => {
     expect(existsSync(target)).toBe(false);
     expect(events("tool.called").some((e) => e.job_id === proposal.job_id)).toBe(false);
     expect((await click(t.url, dan, proposal, "job.approve")).status).toBe(202);
-    await waitFor(async () => (await cards("job.finished")).find((c) => c.job_id === proposal.job_id), 10_000, "finished");
+    await waitFor(
+      async () => (await cards("job.finished")).find((c) => c.job_id === proposal.job_id),
+      10_000,
+      "finished",
+    );
     expect(readFileSync(target, "utf8")).toBe("written after approval");
   });
 
@@ -150,8 +166,11 @@ describe("/tools and /run from the chat", () => {
     });
     await waitFor(
       async () =>
-        (await (await fetch(`${t.url}/v1/agents/${AGENT}/tools`, { headers: { authorization: `Bearer ${dan}` } })).json()).tools.find((x: any) => x.name === "files.read_text_file")
-          .mode === "auto",
+        (
+          await (
+            await fetch(`${t.url}/v1/agents/${AGENT}/tools`, { headers: { authorization: `Bearer ${dan}` } })
+          ).json()
+        ).tools.find((x: any) => x.name === "files.read_text_file").mode === "auto",
     );
     const jobsBefore = events("job.created").length;
     for (const [text, want] of [
@@ -177,7 +196,9 @@ describe("/tools and /run from the chat", () => {
     const done = await waitFor(async () => (await cards("job.finished"))[before], 10_000, "finished card");
     expect(done.outcome.summary).toContain("<img src=x");
     // Stored as text in the ledger; the web UI renders card text as text, never as markup.
-    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toContain("Ignore previous instructions");
+    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toContain(
+      "Ignore previous instructions",
+    );
     expect(events("agent.tool_mode_set").length).toBe(modesBefore);
   });
 
@@ -188,7 +209,9 @@ describe("/tools and /run from the chat", () => {
     const all = JSON.stringify(t.server.ledger.query({ tenant_id: T, job_id: done.job_id, limit: 100 }).events);
     expect(all).not.toContain("maria.lopes@example.org");
     expect(all).not.toContain("912 345 678");
-    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toMatch(/Maria's details: m\S*@example\.org/);
+    expect(events("tool.result").find((e) => e.job_id === done.job_id).payload.output.text).toMatch(
+      /Maria's details: m\S*@example\.org/,
+    );
   });
 
   it("Cancel during a call sends the protocol's cancellation and the job ends cancelled", async () => {
@@ -197,14 +220,21 @@ describe("/tools and /run from the chat", () => {
     const proposal = await waitFor(async () => (await cards("job.formalize"))[before], 10_000, "formalize card");
     await click(t.url, dan, proposal, "job.approve");
     const tracking = await waitFor(
-      async () => (await cards("job.tracking")).find((c) => c.job_id === proposal.job_id && c.buttons.some((b: any) => b.action.type === "job.cancel")),
+      async () =>
+        (await cards("job.tracking")).find(
+          (c) => c.job_id === proposal.job_id && c.buttons.some((b: any) => b.action.type === "job.cancel"),
+        ),
       10_000,
       "tracking",
     );
     await waitFor(() => events("tool.called").some((e) => e.job_id === proposal.job_id), 5_000, "called");
     expect((await click(t.url, dan, tracking, "job.cancel")).status).toBe(202);
     await waitFor(() => existsSync(marker), 10_000, "cancellation at the server");
-    const result = await waitFor(() => events("tool.result").find((e) => e.job_id === proposal.job_id), 10_000, "result recorded");
+    const result = await waitFor(
+      () => events("tool.result").find((e) => e.job_id === proposal.job_id),
+      10_000,
+      "result recorded",
+    );
     // Recorded as what happened: a cancel, not a timeout, and not to be retried.
     expect(result.payload.error).toMatchObject({ error_code: "CANCELLED", retryable: false });
     expect(result.payload.error.message_safe).not.toMatch(/did not answer/);
@@ -228,7 +258,9 @@ describe("/tools and /run from the chat", () => {
     expect(progress[0].progress.status_line).toBe("Calling everything.trigger-long-running-operation…");
     const reported = progress.slice(1);
     expect(reported.length).toBeGreaterThanOrEqual(2);
-    expect(reported.every((c) => /^everything\.trigger-long-running-operation: \d of 4$/.test(c.progress.status_line))).toBe(true);
+    expect(
+      reported.every((c) => /^everything\.trigger-long-running-operation: \d of 4$/.test(c.progress.status_line)),
+    ).toBe(true);
     const percents = reported.map((c) => c.progress.percent);
     expect(percents.length).toBeGreaterThanOrEqual(2);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
@@ -237,9 +269,14 @@ describe("/tools and /run from the chat", () => {
     expect(result.payload.status).toBe("success");
     expect(done.outcome.summary).toContain(result.payload.output.text.slice(0, 40));
     // The chat's Tracking card of the call moved with it: live (timeline.update frames) and after a reload.
-    const calling = (await items()).map((i) => i.message.card).find((c) => c?.job_id === done.job_id && c.card_type === "job.tracking");
+    const calling = (await items())
+      .map((i) => i.message.card)
+      .find((c) => c?.job_id === done.job_id && c.card_type === "job.tracking");
     expect(calling.last_tool_call_id).toBe(result.payload.tool_call_id);
-    expect(calling.progress).toMatchObject({ status_line: reported.at(-1).progress.status_line, percent: reported.at(-1).progress.percent });
+    expect(calling.progress).toMatchObject({
+      status_line: reported.at(-1).progress.status_line,
+      percent: reported.at(-1).progress.percent,
+    });
     const moved = s.frames
       .filter((f) => f.event === "timeline.update" && f.data.item.message.card?.card_id === calling.card_id)
       .map((f) => f.data.item.message.card.progress.status_line);
@@ -295,7 +332,9 @@ describe("an auto tool call that fails ends told, never stuck", () => {
     expect(result.payload.status).toBe("error");
     expect(result.payload.error.message_safe).toContain("Invalid resourceId");
     expect(states.at(-1)).toBe("waiting_input");
-    expect(card.progress.waiting_on).toEqual([{ entity_id: t.demo.humans[0]!.entity_id, display_name: expect.any(String) }]);
+    expect(card.progress.waiting_on).toEqual([
+      { entity_id: t.demo.humans[0]!.entity_id, display_name: expect.any(String) },
+    ]);
     expect(card.progress.status_line).toContain("everything.get-resource-reference");
     // The card's words say what its state says: waiting, on whom; not "In progress".
     expect(card.state).toBe("waiting_input");
@@ -313,6 +352,10 @@ describe("an auto tool call that fails ends told, never stuck", () => {
     expect(card.progress.status_line).toContain("went away");
     expect(logged.filter((l) => l.level === "error")).toEqual([]);
     // The server is started again, and its tools come back.
-    await waitFor(() => t.server.office.mcpStatus().find((s) => s.name === "bad")?.state === "connected", 15_000, "bad server back");
+    await waitFor(
+      () => t.server.office.mcpStatus().find((s) => s.name === "bad")?.state === "connected",
+      15_000,
+      "bad server back",
+    );
   }, 30_000);
 });

@@ -31,7 +31,11 @@ beforeAll(async () => {
   first = await startTestServer({
     keep: true,
     connectors: connectors(),
-    logger: { info() {}, warn() {}, error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`) },
+    logger: {
+      info() {},
+      warn() {},
+      error: (obj: unknown, msg?: string) => void errors.push(`${msg}: ${JSON.stringify(obj)}`),
+    },
   });
   dan = first.demo.humans.find((h) => h.display_name === "Dan")!.token;
 }, 60_000);
@@ -53,7 +57,9 @@ const actions = (buttons: any[]) => buttons.map((b) => b.label);
 
 function calendarOf(mail: FakeSmtp["received"][number]) {
   const part = mail.mail.attachments.find((a) => a.contentType === "text/calendar")!;
-  const ev = new ICAL.Event(new ICAL.Component(ICAL.parse(part.content.toString("utf8"))).getFirstSubcomponent("vevent")!);
+  const ev = new ICAL.Event(
+    new ICAL.Component(ICAL.parse(part.content.toString("utf8"))).getFirstSubcomponent("vevent")!,
+  );
   return {
     method: (part.headers.get("content-type") as { params: Record<string, string> }).params.method,
     uid: ev.uid,
@@ -67,7 +73,10 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
   it("REQUEST with SEQUENCE 1 at the new time, then CANCEL; Radicale follows; card, timeline, drawer and restart agree", async () => {
     const s = openStream(first.url, { token: dan });
     await s.waitFor((f) => f.event === "hello");
-    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     expect((await click(first.url, dan, formalize, "job.approve")).status).toBe(202);
     const tracking = (await s.waitFor(cardFrame("job.tracking"))).data.item.message.card;
@@ -78,28 +87,57 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
     expect(invite).toMatchObject({ method: "REQUEST", sequence: 0 });
 
     // The chat line proposes the move; Dan approves it; Maria gets the new time.
-    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "move it to Thursday 10am" });
-    const moveProposal = (await s.waitFor((f) => cardFrame("job.formalize")(f) && f.data.item.message.card.job_id !== formalize.job_id)).data.item.message.card;
+    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "move it to Thursday 10am",
+    });
+    const moveProposal = (
+      await s.waitFor((f) => cardFrame("job.formalize")(f) && f.data.item.message.card.job_id !== formalize.job_id)
+    ).data.item.message.card;
     expect(moveProposal.parent_job_id).toBe(booked.job_id);
     const sentBefore = smtp.received.length;
     expect((await click(first.url, dan, moveProposal, "job.approve")).status).toBe(202);
-    const moved = (await s.waitFor((f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === moveProposal.job_id, 20_000, "moved card")).data.item.message.card;
+    const moved = (
+      await s.waitFor(
+        (f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === moveProposal.job_id,
+        20_000,
+        "moved card",
+      )
+    ).data.item.message.card;
     const thursday = Temporal.Instant.fromEpochMilliseconds(first.clock.now())
       .toZonedDateTimeISO("Europe/Lisbon")
       .toPlainDate()
-      .add({ days: (4 - Temporal.Instant.fromEpochMilliseconds(first.clock.now()).toZonedDateTimeISO("Europe/Lisbon").dayOfWeek + 7) % 7 || 7 });
+      .add({
+        days:
+          (4 -
+            Temporal.Instant.fromEpochMilliseconds(first.clock.now()).toZonedDateTimeISO("Europe/Lisbon").dayOfWeek +
+            7) %
+            7 || 7,
+      });
     const at = thursday.toZonedDateTime({ timeZone: "Europe/Lisbon", plainTime: "10:00" });
     expect(smtp.received.length).toBe(sentBefore + 1);
     const request = calendarOf(smtp.received.at(-1)!);
-    expect(request).toMatchObject({ method: "REQUEST", uid: invite.uid, sequence: 1, start: new Date(at.epochMilliseconds).toISOString() });
+    expect(request).toMatchObject({
+      method: "REQUEST",
+      uid: invite.uid,
+      sequence: 1,
+      start: new Date(at.epochMilliseconds).toISOString(),
+    });
     const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password });
-    const stored = new ICAL.Event(new ICAL.Component(ICAL.parse((await calendar.get(invite.uid))!.ics)).getFirstSubcomponent("vevent")!);
+    const stored = new ICAL.Event(
+      new ICAL.Component(ICAL.parse((await calendar.get(invite.uid))!.ics)).getFirstSubcomponent("vevent")!,
+    );
     expect([stored.startDate.toJSDate().toISOString(), stored.sequence]).toEqual([request.start, 1]);
-    expect(moved.outcome.summary).toMatch(/^Moved to Thu \d+ \w+ 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\. Moved in the calendar “Work”\.$/);
+    expect(moved.outcome.summary).toMatch(
+      /^Moved to Thu \d+ \w+ 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\. Moved in the calendar “Work”\.$/,
+    );
     // The booking job's card no longer shows the old time as the meeting's: live, it says the move.
     const rebooked = (
       await s.waitFor(
-        (f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === booked.job_id && f.data.item.message.card.card_id !== booked.card_id,
+        (f) =>
+          cardFrame("job.finished")(f) &&
+          f.data.item.message.card.job_id === booked.job_id &&
+          f.data.item.message.card.card_id !== booked.card_id,
         10_000,
         "the booking's card",
       )
@@ -125,12 +163,25 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
       action: cancelButton.action,
     });
     expect(r.status).toBe(202);
-    const cancelProposal = (await s.waitFor((f) => cardFrame("job.formalize")(f) && f.data.item.message.card.parent_job_id === moved.job_id)).data.item.message.card;
+    const cancelProposal = (
+      await s.waitFor((f) => cardFrame("job.formalize")(f) && f.data.item.message.card.parent_job_id === moved.job_id)
+    ).data.item.message.card;
     expect((await click(first.url, dan, cancelProposal, "job.approve")).status).toBe(202);
-    const cancelled = (await s.waitFor((f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === cancelProposal.job_id, 20_000, "cancelled card")).data.item
-      .message.card;
+    const cancelled = (
+      await s.waitFor(
+        (f) => cardFrame("job.finished")(f) && f.data.item.message.card.job_id === cancelProposal.job_id,
+        20_000,
+        "cancelled card",
+      )
+    ).data.item.message.card;
     s.close();
-    expect(calendarOf(smtp.received.at(-1)!)).toMatchObject({ method: "CANCEL", uid: invite.uid, sequence: 2, status: "CANCELLED", start: request.start });
+    expect(calendarOf(smtp.received.at(-1)!)).toMatchObject({
+      method: "CANCEL",
+      uid: invite.uid,
+      sequence: 2,
+      status: "CANCELLED",
+      start: request.start,
+    });
     expect(await calendar.get(invite.uid)).toBeNull();
     expect(cancelled.outcome.summary).toBe("Cancelled; Maria was told. Removed from the calendar “Work”.");
     expect(actions(cancelled.buttons)).not.toContain("Move…");
@@ -141,7 +192,9 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
     };
     const tellings = await told(first.url);
     for (const c of tellings) {
-      expect(c.outcome.summary).toMatch(/^Cancelled; Maria was told\. Removed from the calendar “Work”\. Booked before for /);
+      expect(c.outcome.summary).toMatch(
+        /^Cancelled; Maria was told\. Removed from the calendar “Work”\. Booked before for /,
+      );
       expect(actions(c.buttons)).not.toContain("Move…");
       expect(actions(c.buttons)).not.toContain("Cancel meeting");
     }
@@ -153,11 +206,21 @@ describe("a booked meeting moved from the chat and cancelled from the drawer", (
       return Promise.all(
         [booked, moved, cancelled].map(async (c) => {
           const d = await drawer(url, c.job_id);
-          return { card: latestCard(items, c.job_id), state: d.state, actions: actions(d.available_actions), summary: d.outcome.summary };
+          return {
+            card: latestCard(items, c.job_id),
+            state: d.state,
+            actions: actions(d.available_actions),
+            summary: d.outcome.summary,
+          };
         }),
       );
     };
-    const live = [...tellings, cancelled].map((card) => ({ card, state: "completed", actions: actions(card.buttons), summary: card.outcome.summary }));
+    const live = [...tellings, cancelled].map((card) => ({
+      card,
+      state: "completed",
+      actions: actions(card.buttons),
+      summary: card.outcome.summary,
+    }));
     expect(await views(first.url)).toEqual(live);
     expect(errors).toEqual([]);
 

@@ -13,19 +13,35 @@ afterEach(() => t?.close());
 const AGENT = "ent_agent_scheduler";
 const ANA = "ent_human_ana";
 const dan = () => demoPerson(t, "Dan").token;
-const items = async (c: string) => (await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
+const items = async (c: string) =>
+  (await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[];
 const fromAgent = async (c: string) => (await items(c)).filter((i) => i.sender.entity_id === AGENT);
 const say = (c: string, body_text: string, mentions: string[], key?: string) =>
-  postJson(`${t.url}/v1/conversations/${c}/messages`, dan(), { kind: "text", body_text, mentions: mentions.map((entity_id) => ({ entity_id })) }, key);
+  postJson(
+    `${t.url}/v1/conversations/${c}/messages`,
+    dan(),
+    { kind: "text", body_text, mentions: mentions.map((entity_id) => ({ entity_id })) },
+    key,
+  );
 
 describe("a mention of an agent who is not in the conversation", () => {
   it("is accepted and the answer says which agents are not in it; a member's mention says nothing", async () => {
     t = await startTestServer();
-    const r = await say("cnv_dan_ana", "@Office Scheduler can you schedule a 30-min call with Maria next week?", [AGENT], "k-offer-1");
+    const r = await say(
+      "cnv_dan_ana",
+      "@Office Scheduler can you schedule a 30-min call with Maria next week?",
+      [AGENT],
+      "k-offer-1",
+    );
     expect(r.status).toBe(202);
     expect(r.body.not_in_conversation).toEqual([AGENT]);
     // The same key and body replay the stored answer, the list included.
-    const again = await say("cnv_dan_ana", "@Office Scheduler can you schedule a 30-min call with Maria next week?", [AGENT], "k-offer-1");
+    const again = await say(
+      "cnv_dan_ana",
+      "@Office Scheduler can you schedule a 30-min call with Maria next week?",
+      [AGENT],
+      "k-offer-1",
+    );
     expect(again.body).toEqual(r.body);
 
     const member = await say("cnv_dan_ana", "@Ana lunch?", [ANA]);
@@ -37,7 +53,10 @@ describe("a mention of an agent who is not in the conversation", () => {
 
   it("once added, the agent answers the message sent after the add, once", async () => {
     t = await startTestServer();
-    const g = await postJson(`${t.url}/v1/conversations`, dan(), { title: "Lunch", participants: [{ entity_id: ANA }] });
+    const g = await postJson(`${t.url}/v1/conversations`, dan(), {
+      title: "Lunch",
+      participants: [{ entity_id: ANA }],
+    });
     const c = g.body.conversation_id as string;
     expect((await postJson(`${t.url}/v1/conversations/${c}/members`, dan(), { entity_id: AGENT })).status).toBe(202);
     await t.server.office.idle();
@@ -47,7 +66,11 @@ describe("a mention of an agent who is not in the conversation", () => {
     const r = await say(c, "@Office Scheduler can you schedule a 30-min call with Maria next week?", [AGENT]);
     expect(r.status).toBe(202);
     expect(r.body).not.toHaveProperty("not_in_conversation");
-    const card = await waitFor(async () => (await fromAgent(c)).find((i) => i.message.card?.card_type === "job.formalize"), 8000, "the agent's proposal");
+    const card = await waitFor(
+      async () => (await fromAgent(c)).find((i) => i.message.card?.card_type === "job.formalize"),
+      8000,
+      "the agent's proposal",
+    );
     expect(card.message.card.title).toMatch(/Maria/);
     await t.server.office.idle();
     expect((await fromAgent(c)).filter((i) => i.message.card?.card_type === "job.formalize")).toHaveLength(1);

@@ -29,16 +29,22 @@ afterAll(async () => {
 });
 
 const msgPath = (cid: string, mid: string) => `/v1/conversations/${cid}/messages/${mid}`;
-const forward = (token: string, cid: string, mid: string, to: string) => postJson(`${t.url}${msgPath(cid, mid)}/forward`, token, { to_conversation_id: to });
-const pin = (token: string, cid: string, mid: string, on = true) => postJson(`${t.url}${msgPath(cid, mid)}/pin`, token, { on });
-const pins = async (token: string, cid: string) => (await getJson(`${t.url}/v1/conversations/${cid}/pins`, token)).body.items.map((i: any) => i.message.body_text) as string[];
+const forward = (token: string, cid: string, mid: string, to: string) =>
+  postJson(`${t.url}${msgPath(cid, mid)}/forward`, token, { to_conversation_id: to });
+const pin = (token: string, cid: string, mid: string, on = true) =>
+  postJson(`${t.url}${msgPath(cid, mid)}/pin`, token, { on });
+const pins = async (token: string, cid: string) =>
+  (await getJson(`${t.url}/v1/conversations/${cid}/pins`, token)).body.items.map(
+    (i: any) => i.message.body_text,
+  ) as string[];
 
 async function send(token: string, cid: string, body_text: string) {
   const r = await postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text });
   expect(r.status, JSON.stringify(r.body)).toBe(202);
   return r.body.message_id as string;
 }
-const timeline = async (token: string, cid: string) => (await getJson(`${t.url}/v1/conversations/${cid}/timeline?limit=1000`, token)).body.items as any[];
+const timeline = async (token: string, cid: string) =>
+  (await getJson(`${t.url}/v1/conversations/${cid}/timeline?limit=1000`, token)).body.items as any[];
 
 describe("a link to a message", () => {
   it("opens for a member and is the same NOT_FOUND, without the text, for anyone else or once deleted", async () => {
@@ -59,7 +65,10 @@ describe("a link to a message", () => {
 
     const gone = await send(dan, DM, "Soon deleted");
     expect((await getJson(`${t.url}${msgPath(DM, gone)}`, ana)).body.item.message.body_text).toBe("Soon deleted");
-    const del = await fetch(`${t.url}${msgPath(DM, gone)}`, { method: "DELETE", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-del-gone" } });
+    const del = await fetch(`${t.url}${msgPath(DM, gone)}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-del-gone" },
+    });
     expect(del.status).toBe(202);
     expect((await getJson(`${t.url}${msgPath(DM, gone)}`, ana)).status).toBe(404);
   });
@@ -80,9 +89,16 @@ describe("forwarding", () => {
     // The stream and a reload say the same thing.
     expect((await timeline(ana, DM)).find((i) => i.message.message_id === copy)).toEqual(frame.data.item);
 
-    const q = await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&event_type=message.sent&limit=1000`, dan);
+    const q = await getJson(
+      `${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&event_type=message.sent&limit=1000`,
+      dan,
+    );
     const ev = q.body.events.find((e: any) => e.payload.message_id === copy);
-    expect(ev.payload.forwarded_from).toEqual({ conversation_id: AGENT_CHAT, message_id: mid, author_entity_id: "ent_human_dan" });
+    expect(ev.payload.forwarded_from).toEqual({
+      conversation_id: AGENT_CHAT,
+      message_id: mid,
+      author_entity_id: "ent_human_dan",
+    });
   });
 
   it("refuses what the sender cannot read, a chat they are not in, and anything but text", async () => {
@@ -121,7 +137,9 @@ describe("pinning", () => {
     const stream = openStream(t.url, { token: ana });
     await stream.waitFor((f) => f.event === "hello");
     expect((await pin(dan, DM, a)).status).toBe(202);
-    const frame = await stream.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === a && !!f.data.item.pinned);
+    const frame = await stream.waitFor(
+      (f) => f.event === "timeline.update" && f.data.item.message.message_id === a && !!f.data.item.pinned,
+    );
     expect(frame.data.item.pinned).toMatchObject({ by_entity_id: "ent_human_dan", by_name: "Dan" });
     stream.close();
     expect((await getJson(`${t.url}/v1/conversations/${DM}/pins`, ana)).body.items).toEqual([frame.data.item]);
@@ -141,7 +159,10 @@ describe("pinning", () => {
   });
 
   it("holds at most 50 pins in a conversation, in the standard error shape", async () => {
-    const group = await postJson(`${t.url}/v1/conversations`, dan, { title: "Pin board", participants: [{ entity_id: "ent_human_ana" }] });
+    const group = await postJson(`${t.url}/v1/conversations`, dan, {
+      title: "Pin board",
+      participants: [{ entity_id: "ent_human_ana" }],
+    });
     const cid = group.body.conversation_id as string;
     const ids: string[] = [];
     for (let i = 0; i < 51; i++) ids.push(await send(dan, cid, `note ${i}`));
@@ -159,7 +180,10 @@ describe("pinning", () => {
     const c = await send(dan, DM, "Temporary note");
     expect((await pin(dan, DM, c)).status).toBe(202);
     expect(await pins(dan, DM)).toContain("Temporary note");
-    const del = await fetch(`${t.url}${msgPath(DM, c)}`, { method: "DELETE", headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-del-pinned" } });
+    const del = await fetch(`${t.url}${msgPath(DM, c)}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": "k-del-pinned" },
+    });
     expect(del.status).toBe(202);
     expect(await pins(dan, DM)).not.toContain("Temporary note");
 

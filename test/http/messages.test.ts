@@ -36,9 +36,11 @@ async function call(method: string, path: string, token: string, body?: unknown,
 }
 
 const msgPath = (cid: string, mid: string) => `/v1/conversations/${cid}/messages/${mid}`;
-const edit = (token: string, cid: string, mid: string, body_text: string) => call("PATCH", msgPath(cid, mid), token, { body_text });
+const edit = (token: string, cid: string, mid: string, body_text: string) =>
+  call("PATCH", msgPath(cid, mid), token, { body_text });
 const del = (token: string, cid: string, mid: string) => call("DELETE", msgPath(cid, mid), token);
-const react = (token: string, cid: string, mid: string, emoji: string, on = true) => call("POST", `${msgPath(cid, mid)}/reactions`, token, { emoji, on });
+const react = (token: string, cid: string, mid: string, emoji: string, on = true) =>
+  call("POST", `${msgPath(cid, mid)}/reactions`, token, { emoji, on });
 
 async function send(token: string, cid: string, body_text: string, extra: Record<string, unknown> = {}) {
   const r = await postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text, ...extra });
@@ -51,7 +53,8 @@ async function items(token: string, cid: string) {
   expect(r.status).toBe(200);
   return r.body.items as any[];
 }
-const itemOf = async (token: string, cid: string, mid: string) => (await items(token, cid)).find((i) => i.message.message_id === mid);
+const itemOf = async (token: string, cid: string, mid: string) =>
+  (await items(token, cid)).find((i) => i.message.message_id === mid);
 
 describe("editing a message", () => {
   it("lets only the author edit, shows the latest text marked edited, and tells the other person live", async () => {
@@ -81,7 +84,10 @@ describe("editing a message", () => {
   it("moves typed contact details to the vault like a new message", async () => {
     const mid = await send(dan, DM, "Call me");
     await edit(dan, DM, mid, "Call me at maria@acme.com");
-    const q = await getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&event_type=message.edited&limit=1000`, dan);
+    const q = await getJson(
+      `${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&event_type=message.edited&limit=1000`,
+      dan,
+    );
     const ev = q.body.events.find((e: any) => e.payload.message_id === mid);
     expect(JSON.stringify(ev)).not.toContain("maria@acme.com");
     expect(ev.payload.pii_refs[0].vault_ref).toMatch(/^vault_ref:/);
@@ -115,7 +121,10 @@ describe("editing a message", () => {
     expect((await edit(dan, DM, "msg_nope", "x")).status).toBe(404);
     // A message of another conversation, named through this one, is not found here.
     const elsewhere = await send(dan, AGENT_CHAT, "a note for the agent chat");
-    expect((await edit(dan, DM, elsewhere, "x")).body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "message_id" } });
+    expect((await edit(dan, DM, elsewhere, "x")).body.error).toMatchObject({
+      code: "NOT_FOUND",
+      details: { field: "message_id" },
+    });
     // Not a member of the conversation: it does not exist for her.
     expect((await edit(ana, AGENT_CHAT, elsewhere, "x")).status).toBe(404);
   });
@@ -147,12 +156,20 @@ describe("replies", () => {
   it("refuse a message of another conversation, an unknown one and bad ids", async () => {
     const elsewhere = await send(dan, AGENT_CHAT, "agent chat only");
     for (const to of [elsewhere, "msg_nope"]) {
-      const r = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, { kind: "text", body_text: "re", reply_to_message_id: to });
+      const r = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, {
+        kind: "text",
+        body_text: "re",
+        reply_to_message_id: to,
+      });
       expect(r.status).toBe(404);
       expect(r.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "reply_to_message_id" } });
     }
     for (const to of ["", "x".repeat(129), 42]) {
-      const r = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, { kind: "text", body_text: "re", reply_to_message_id: to });
+      const r = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, {
+        kind: "text",
+        body_text: "re",
+        reply_to_message_id: to,
+      });
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe("VALIDATION_ERROR");
     }
@@ -172,7 +189,10 @@ describe("reactions", () => {
       { emoji: "🎉", entity_ids: ["ent_human_ana", "ent_human_dan"], names: ["Ana", "Dan"] },
       { emoji: "👍", entity_ids: ["ent_human_ana"], names: ["Ana"] },
     ]);
-    await s.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === mid && f.data.item.reactions?.length === 2);
+    await s.waitFor(
+      (f) =>
+        f.event === "timeline.update" && f.data.item.message.message_id === mid && f.data.item.reactions?.length === 2,
+    );
     // Putting it on twice changes nothing; taking it off removes only hers.
     await react(ana, DM, mid, "🎉");
     await react(ana, DM, mid, "🎉", false);
@@ -184,7 +204,8 @@ describe("reactions", () => {
 
   it("accept any single emoji and refuse anything else", async () => {
     const mid = await send(dan, DM, "emoji test");
-    for (const ok of ["❤️", "👍🏽", "🇵🇹", "1️⃣", "👩‍👩‍👧", "🏳️‍🌈", "✅"]) expect((await react(ana, DM, mid, ok)).status, ok).toBe(202);
+    for (const ok of ["❤️", "👍🏽", "🇵🇹", "1️⃣", "👩‍👩‍👧", "🏳️‍🌈", "✅"])
+      expect((await react(ana, DM, mid, ok)).status, ok).toBe(202);
     for (const bad of ["", "a", "ok", "👍👍", "1", "👍 ", "<b>", "x".repeat(40), "©️a"]) {
       const r = await react(ana, DM, mid, bad);
       expect(r.status, bad).toBe(400);
@@ -219,7 +240,11 @@ describe("deleting a message", () => {
     expect((await del(dan, DM, anas2)).body.error.code).toBe("NOT_FOUND");
     expect((await edit(ana, DM, anas, "back")).status).toBe(404);
     expect((await react(dan, DM, anas, "👍")).status).toBe(404);
-    const reply = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, { kind: "text", body_text: "re", reply_to_message_id: anas });
+    const reply = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, {
+      kind: "text",
+      body_text: "re",
+      reply_to_message_id: anas,
+    });
     expect(reply.body.error).toMatchObject({ code: "NOT_FOUND", details: { field: "reply_to_message_id" } });
   });
 
@@ -254,24 +279,38 @@ describe("deleting a message", () => {
 
     // A client that reconnects from before the message gets every change since, without the text.
     const resumed = openStream(t.url, { token: ana, lastEventId: resumeFrom });
-    await resumed.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === reply && f.data.item.reply_to?.deleted === true);
-    const appended = await resumed.waitFor((f) => f.event === "timeline.append" && f.data.item.message.message_id === mid);
+    await resumed.waitFor(
+      (f) =>
+        f.event === "timeline.update" &&
+        f.data.item.message.message_id === reply &&
+        f.data.item.reply_to?.deleted === true,
+    );
+    const appended = await resumed.waitFor(
+      (f) => f.event === "timeline.append" && f.data.item.message.message_id === mid,
+    );
     expect(appended.data.item.deleted).toBe(true);
     expect(JSON.stringify(resumed.frames)).not.toContain(secret);
-    expect(resumed.frames.filter((f) => f.event === "timeline.update" && f.data.item.message.message_id === mid).length).toBeGreaterThanOrEqual(3);
+    expect(
+      resumed.frames.filter((f) => f.event === "timeline.update" && f.data.item.message.message_id === mid).length,
+    ).toBeGreaterThanOrEqual(3);
     resumed.close();
 
     // A member reads the conversation's ledger events without the withdrawn text; an admin (the
     // whole log) still reads the original, and the deletion keeps only a salted hash.
-    const q = (token: string) => getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&limit=1000`, token);
+    const q = (token: string) =>
+      getJson(`${t.url}/v1/ledger/query?tenant_id=${t.demo.tenant_id}&conversation_id=${DM}&limit=1000`, token);
     const asAna = await q(ana);
     expect(asAna.status).toBe(200);
     expect(JSON.stringify(asAna.body)).not.toContain(secret);
     const asDan = await q(dan);
     expect(JSON.stringify(asDan.body)).toContain(secret);
-    const deleted = asDan.body.events.find((e: any) => e.event_type === "message.deleted" && e.payload.message_id === mid);
+    const deleted = asDan.body.events.find(
+      (e: any) => e.event_type === "message.deleted" && e.payload.message_id === mid,
+    );
     expect(deleted.payload).toEqual({ message_id: mid, body_hash: expect.stringMatching(/^blake3:[0-9a-f]{64}$/) });
-    expect(asAna.body.events.some((e: any) => e.event_type === "message.deleted" && e.payload.message_id === mid)).toBe(true);
+    expect(asAna.body.events.some((e: any) => e.event_type === "message.deleted" && e.payload.message_id === mid)).toBe(
+      true,
+    );
   });
 
   it("takes the text out of the conversation list when it was the last message", async () => {
@@ -279,7 +318,9 @@ describe("deleting a message", () => {
     await s.waitFor((f) => f.event === "hello");
     const mid = await send(dan, DM, "last words here");
     await del(dan, DM, mid);
-    const upd = await s.waitFor((f) => f.event === "conversation.update" && f.data.conversation.last_preview?.kind === "deleted");
+    const upd = await s.waitFor(
+      (f) => f.event === "conversation.update" && f.data.conversation.last_preview?.kind === "deleted",
+    );
     expect(JSON.stringify(upd.data)).not.toContain("last words here");
     const list = await getJson(`${t.url}/v1/conversations`, ana);
     expect(list.body.items.find((c: any) => c.conversation_id === DM).last_preview).toEqual({ kind: "deleted" });

@@ -29,8 +29,10 @@ function ledgerText(): string {
 
 describe("names never carry an email or phone into the ledger", () => {
   it("tells contact details from ordinary names", () => {
-    for (const s of ["Agent 415-555-0188", "Bob bob@acme.com", "+351 912 345 678", "Call (212) 555-0123"]) expect(hasContactDetails(s), s).toBe(true);
-    for (const s of ["Agent 007", "Office Scheduler", "Q4 2026 Planning", "Room 12-B", "Ana"]) expect(hasContactDetails(s), s).toBe(false);
+    for (const s of ["Agent 415-555-0188", "Bob bob@acme.com", "+351 912 345 678", "Call (212) 555-0123"])
+      expect(hasContactDetails(s), s).toBe(true);
+    for (const s of ["Agent 007", "Office Scheduler", "Q4 2026 Planning", "Room 12-B", "Ana"])
+      expect(hasContactDetails(s), s).toBe(false);
   });
 
   it("refuses them in workspace, owner, invite, agent and contact names with the standard error shape, writing nothing", async () => {
@@ -40,8 +42,18 @@ describe("names never carry an email or phone into the ledger", () => {
       [null, "/v1/workspaces", { name: "Shop +1 415 555 0100", owner: { display_name: "Olga" } }, "name"],
       [null, "/v1/workspaces", { name: "Shop", owner: { display_name: "olga@shop.example" } }, "owner.display_name"],
       [dan, "/v1/invites", { display_name: "Pia 912 345 678" }, "display_name"],
-      [dan, "/v1/agents", { display_name: "Agent 415-555-0188", role: "Billing", capabilities: [], allowed_tools: [] }, "display_name"],
-      [dan, "/v1/agents", { display_name: "Billing", role: "Billing", capabilities: ["mail bill@acme.com"], allowed_tools: [] }, "capabilities.0"],
+      [
+        dan,
+        "/v1/agents",
+        { display_name: "Agent 415-555-0188", role: "Billing", capabilities: [], allowed_tools: [] },
+        "display_name",
+      ],
+      [
+        dan,
+        "/v1/agents",
+        { display_name: "Billing", role: "Billing", capabilities: ["mail bill@acme.com"], allowed_tools: [] },
+        "capabilities.0",
+      ],
       [dan, "/v1/contacts", { display_name: "Maria maria@acme.com" }, "display_name"],
       [dan, "/v1/contacts", { display_name: "Maria", notes: "call her on +351 912 345 678" }, "notes"],
     ];
@@ -70,7 +82,12 @@ describe("names never carry an email or phone into the ledger", () => {
 
   it("and the ledger itself refuses an entity or conversation whose name carries them (policy.no_raw_pii)", async () => {
     const tenant = t.demo.tenant_id;
-    const base = { tenant_id: tenant, trace_id: "trc_names", ts: new Date().toISOString(), actor: { entity_id: "ent_human_dan", actor_type: "human" as const } };
+    const base = {
+      tenant_id: tenant,
+      trace_id: "trc_names",
+      ts: new Date().toISOString(),
+      actor: { entity_id: "ent_human_dan", actor_type: "human" as const },
+    };
     const entity = {
       ...base,
       event_id: `evt_names_${Date.now()}_1`,
@@ -78,14 +95,22 @@ describe("names never carry an email or phone into the ledger", () => {
       conversation_id: "cnv_workspace",
       payload: { entity_id: "ent_eve", actor_type: "human", display_name: "Eve eve@acme.com", roles: [] },
     };
-    await expect(t.server.ledger.append({ tenant_id: tenant, events: [entity] })).rejects.toMatchObject({ code: "RAW_PII_DETECTED" });
+    await expect(t.server.ledger.append({ tenant_id: tenant, events: [entity] })).rejects.toMatchObject({
+      code: "RAW_PII_DETECTED",
+    });
     const conversation = {
       ...base,
       event_id: `evt_names_${Date.now()}_2`,
       event_type: "conversation.created",
       conversation_id: "cnv_names",
-      payload: { conversation_id: "cnv_names", title: "Deals +1 415 555 0100", participants: [{ entity_id: "ent_human_dan" }] },
+      payload: {
+        conversation_id: "cnv_names",
+        title: "Deals +1 415 555 0100",
+        participants: [{ entity_id: "ent_human_dan" }],
+      },
     };
-    await expect(t.server.ledger.append({ tenant_id: tenant, events: [conversation] })).rejects.toMatchObject({ code: "RAW_PII_DETECTED" });
+    await expect(t.server.ledger.append({ tenant_id: tenant, events: [conversation] })).rejects.toMatchObject({
+      code: "RAW_PII_DETECTED",
+    });
   });
 });

@@ -21,9 +21,14 @@ describe("a message with an address, a phone number and an order number", () => 
       const typed = "Mail me at ana.silva@example.com or call +351 912 345 678 about order 4006381333931, thanks";
       const s = openStream(first.url, { token: dan });
       await s.waitFor((f) => f.event === "hello");
-      const sent = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, ana, { kind: "text", body_text: typed });
+      const sent = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, ana, {
+        kind: "text",
+        body_text: typed,
+      });
       expect(sent.status).toBeLessThan(300);
-      const frame = await s.waitFor((f) => f.event === "timeline.append" && f.data.item.message.body_text?.includes("thanks"));
+      const frame = await s.waitFor(
+        (f) => f.event === "timeline.append" && f.data.item.message.body_text?.includes("thanks"),
+      );
       s.close();
       const live = frame.data.item.message.body_text;
       expect(live).toBe(typed);
@@ -32,7 +37,9 @@ describe("a message with an address, a phone number and an order number", () => 
       expect(reloaded.message.body_text).toBe(typed);
 
       // The ledger: no address, no phone number; the order number is kept as typed (it is not a phone).
-      const raw = JSON.stringify(first.server.ledger.query({ tenant_id: T, conversation_id: CONV, limit: 1000 }).events);
+      const raw = JSON.stringify(
+        first.server.ledger.query({ tenant_id: T, conversation_id: CONV, limit: 1000 }).events,
+      );
       expect(raw).not.toContain("ana.silva@example.com");
       expect(raw).not.toContain("912 345 678");
       expect(raw).toContain("order 4006381333931");

@@ -29,7 +29,11 @@ beforeAll(async () => {
   smtp = await startSmtp();
   t = await startTestServer({
     rateLimit: { capacity: 100_000, refillPerSecond: 100_000 },
-    connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } }, jitsiBaseUrl: "https://meet.example.test", calls: true },
+    connectors: {
+      mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } },
+      jitsiBaseUrl: "https://meet.example.test",
+      calls: true,
+    },
   });
   doc = await (await fetch(`${t.url}/v1/openapi.json`)).json();
   // Real objects for the routes that read them: a file, a picture, a job.
@@ -37,16 +41,33 @@ beforeAll(async () => {
   const upload = async (path: string, file: Blob, name: string) => {
     const form = new FormData();
     form.set("file", file, name);
-    const res = await fetch(`${t.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "idempotency-key": `setup-${name}-0000000000` }, body: form });
+    const res = await fetch(`${t.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": `setup-${name}-0000000000` },
+      body: form,
+    });
     expect(res.status, path).toBeLessThan(300);
     return (await res.json()) as Record<string, string>;
   };
-  known.artifact = (await upload("/v1/conversations/cnv_dan_ana/attachments", new Blob(["minutes of the call"], { type: "text/plain" }), "minutes.txt")).artifact_id!;
-  known.avatar = (await upload("/v1/me/avatar", new Blob([png(8, 8)], { type: "image/png" }), "me.png")).avatar_url!.split("/").pop()!;
-  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+  known.artifact = (
+    await upload(
+      "/v1/conversations/cnv_dan_ana/attachments",
+      new Blob(["minutes of the call"], { type: "text/plain" }),
+      "minutes.txt",
+    )
+  ).artifact_id!;
+  known.avatar = (await upload("/v1/me/avatar", new Blob([png(8, 8)], { type: "image/png" }), "me.png"))
+    .avatar_url!.split("/")
+    .pop()!;
+  await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+    kind: "text",
+    body_text: "Can you schedule a 30-min call with Maria next week?",
+  });
   known.job = await waitFor(
     async () =>
-      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body.items.find((i: { message: { card?: { job_id: string } } }) => i.message.card)?.message.card.job_id,
+      (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body.items.find(
+        (i: { message: { card?: { job_id: string } } }) => i.message.card,
+      )?.message.card.job_id,
     5000,
     "a job card",
   );
@@ -94,7 +115,8 @@ function knownValue(path: string, name: string): string | undefined {
   if (name === "tenant_id") return t.demo.tenant_id;
   if (name === "conversation_id") return "cnv_dan_ana";
   if (name === "id" && path.startsWith("/v1/conversations/")) return "cnv_dan_ana";
-  if ((name === "id" || name === "entity_id") && /^\/v1\/(agents|admin\/agents)\//.test(path)) return "ent_agent_scheduler";
+  if ((name === "id" || name === "entity_id") && /^\/v1\/(agents|admin\/agents)\//.test(path))
+    return "ent_agent_scheduler";
   if (name === "entity_id" && path.startsWith("/v1/office/")) return "ent_agent_scheduler";
   if (name === "id" && path.startsWith("/v1/entities/")) return "ent_human_ana";
   if (name === "id" && path.startsWith("/v1/artifacts/")) return known.artifact;
@@ -125,7 +147,9 @@ const HOSTILE_IDS = ["x".repeat(3000), "a%00b", "%ED%A0%80", "%FF%FE", "a%0Ab", 
 const HOSTILE_QUERY = ["%00", "%ED%A0%80", "%FF", "x".repeat(5000), "a%07b", "%"];
 
 describe("fuzzing the served OpenAPI document", () => {
-  it("every answer to valid and invalid requests, as owner, member and nobody, is one the document states", { timeout: 120_000 }, async () => {
+  it("every answer to valid and invalid requests, as owner, member and nobody, is one the document states", {
+    timeout: 120_000,
+  }, async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: false, logger: false });
     // ajv-formats is CommonJS: its function is the default export's `default`.
     (formats as unknown as { default: (a: Ajv2020) => void }).default(ajv);
@@ -142,7 +166,14 @@ describe("fuzzing the served OpenAPI document", () => {
     const random = seeded(SEED);
     let n = 0;
     const fake = (schema: Schema | undefined): unknown =>
-      schema ? generateSync({ ...schema, components: doc.components } as never, { seed: SEED + n++, optionalsProbability: 0.5, maxDepth: 4, maxDefaultItems: 2 }) : undefined;
+      schema
+        ? generateSync({ ...schema, components: doc.components } as never, {
+            seed: SEED + n++,
+            optionalsProbability: 0.5,
+            maxDepth: 4,
+            maxDefaultItems: 2,
+          })
+        : undefined;
 
     const owner = demoPerson(t, "Dan");
     const member = demoPerson(t, "Ana");
@@ -197,16 +228,37 @@ describe("fuzzing the served OpenAPI document", () => {
       const attempts: Attempt[] = [];
       for (const who of ["owner", "member", "anonymous"] as const) {
         attempts.push({ what: "valid, known ids", who, path: validPath(true), query: validQuery(), body: validBody() });
-        attempts.push({ what: "valid, generated ids", who, path: validPath(false), query: validQuery(false), body: validBody() });
-        if (jsonSchema) attempts.push({ what: "a body of the wrong shape", who, path: validPath(true), query: validQuery(), body: { type: "application/json", text: "[1,{}]" } });
+        attempts.push({
+          what: "valid, generated ids",
+          who,
+          path: validPath(false),
+          query: validQuery(false),
+          body: validBody(),
+        });
+        if (jsonSchema)
+          attempts.push({
+            what: "a body of the wrong shape",
+            who,
+            path: validPath(true),
+            query: validQuery(),
+            body: { type: "application/json", text: "[1,{}]" },
+          });
       }
       // Hostile and malformed input, as the owner (who gets furthest); two kinds of each per
       // operation, in turn, so that every kind meets many operations and the pass stays short.
       opIndex++;
-      const inTurn = <T>(list: T[]) => [0, 1].map((j) => [(opIndex * 2 + j) % list.length, list[(opIndex * 2 + j) % list.length]!] as const);
+      const inTurn = <T>(list: T[]) =>
+        [0, 1].map((j) => [(opIndex * 2 + j) % list.length, list[(opIndex * 2 + j) % list.length]!] as const);
       for (const [i, id] of inTurn(HOSTILE_IDS)) {
         if (pathParams.length)
-          attempts.push({ what: `hostile path id #${i}`, who: "owner", hostile: true, path: path.replace(/\{[^}]+\}/g, id), query: validQuery(), body: validBody() });
+          attempts.push({
+            what: `hostile path id #${i}`,
+            who: "owner",
+            hostile: true,
+            path: path.replace(/\{[^}]+\}/g, id),
+            query: validQuery(),
+            body: validBody(),
+          });
       }
       for (const [i, value] of inTurn(HOSTILE_QUERY)) {
         const names = queryParams.length ? queryParams.map((p) => p.name) : ["q"];
@@ -222,10 +274,20 @@ describe("fuzzing the served OpenAPI document", () => {
         });
       }
       for (const p of queryParams.filter((q) => ["cursor", "before", "after", "after_cursor"].includes(q.name))) {
-        attempts.push({ what: `${p.name} past the end`, who: "owner", path: validPath(true), query: { ...validQuery(), [p.name]: "seq:999999999" } });
+        attempts.push({
+          what: `${p.name} past the end`,
+          who: "owner",
+          path: validPath(true),
+          query: { ...validQuery(), [p.name]: "seq:999999999" },
+        });
       }
       for (const p of queryParams.filter((q) => q.schema?.type === "integer")) {
-        attempts.push({ what: `non-integer ${p.name}`, who: "owner", path: validPath(true), query: { ...validQuery(), [p.name]: "1.5" } });
+        attempts.push({
+          what: `non-integer ${p.name}`,
+          who: "owner",
+          path: validPath(true),
+          query: { ...validQuery(), [p.name]: "1.5" },
+        });
       }
       if (writes) {
         attempts.push({
@@ -235,16 +297,47 @@ describe("fuzzing the served OpenAPI document", () => {
           query: validQuery(),
           body: { type: "application/json", text: '{"x":"\\ud800"}' },
         });
-        attempts.push({ what: "the session cookie without the CSRF header", who: "member", cookie: true, path: validPath(true), query: validQuery(), body: validBody() });
-        attempts.push({ what: "a body that is not JSON", who: "owner", path: validPath(true), query: validQuery(), body: { type: "application/json", text: "{nope" } });
-        attempts.push({ what: "another content type", who: "owner", path: validPath(true), query: validQuery(), body: { type: "text/plain", text: "hello" } });
-        attempts.push({ what: "a body over the limit", who: "anonymous", path: validPath(true), body: { type: "application/json", text: oversized } });
+        attempts.push({
+          what: "the session cookie without the CSRF header",
+          who: "member",
+          cookie: true,
+          path: validPath(true),
+          query: validQuery(),
+          body: validBody(),
+        });
+        attempts.push({
+          what: "a body that is not JSON",
+          who: "owner",
+          path: validPath(true),
+          query: validQuery(),
+          body: { type: "application/json", text: "{nope" },
+        });
+        attempts.push({
+          what: "another content type",
+          who: "owner",
+          path: validPath(true),
+          query: validQuery(),
+          body: { type: "text/plain", text: "hello" },
+        });
+        attempts.push({
+          what: "a body over the limit",
+          who: "anonymous",
+          path: validPath(true),
+          body: { type: "application/json", text: oversized },
+        });
       }
 
       for (const a of attempts) {
         const token = tokenOf(a.who);
-        const search = [...Object.entries(a.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`), ...(a.rawQuery ? [a.rawQuery] : [])].join("&");
-        const headers: Record<string, string> = !token ? {} : a.cookie ? { cookie: `ll_session=${token}` } : { authorization: `Bearer ${token}` };
+        const search = [
+          ...Object.entries(a.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
+          ...(a.rawQuery ? [a.rawQuery] : []),
+        ].join("&");
+        const headers: Record<string, string> = !token
+          ? {}
+          : a.cookie
+            ? { cookie: `ll_session=${token}` }
+            : { authorization: `Bearer ${token}` };
         if (writes) headers["idempotency-key"] = `fuzz-${Math.floor(random() * 1e12).toString(36)}`;
         let body: BodyInit | null = null;
         if (a.body && "form" in a.body) body = a.body.form;
@@ -256,9 +349,19 @@ describe("fuzzing the served OpenAPI document", () => {
         const started = performance.now();
         let res: Response;
         try {
-          res = await fetch(`${t.url}${a.path}${search ? `?${search}` : ""}`, { method: method.toUpperCase(), headers, body, redirect: "manual", signal: abort.signal });
+          res = await fetch(`${t.url}${a.path}${search ? `?${search}` : ""}`, {
+            method: method.toUpperCase(),
+            headers,
+            body,
+            redirect: "manual",
+            signal: abort.signal,
+          });
         } catch (err) {
-          findings.push({ op: opName, attempt: `${a.who}: ${a.what}`, problem: `no answer (${(err as Error).message})` });
+          findings.push({
+            op: opName,
+            attempt: `${a.who}: ${a.what}`,
+            problem: `no answer (${(err as Error).message})`,
+          });
           continue;
         }
         requests++;
@@ -277,11 +380,13 @@ describe("fuzzing the served OpenAPI document", () => {
           record(`${res.status} is not documented (${text.slice(0, 120)})`);
           continue;
         }
-        if (a.hostile && (res.status !== 400 || !/"code":"INVALID_INPUT"/.test(text))) record(`hostile text answered ${res.status} ${text.slice(0, 120)}, not 400 INVALID_INPUT`);
+        if (a.hostile && (res.status !== 400 || !/"code":"INVALID_INPUT"/.test(text)))
+          record(`hostile text answered ${res.status} ${text.slice(0, 120)}, not 400 INVALID_INPUT`);
         const content = documented.content ?? {};
         if (!text) continue;
         const stated = Object.keys(content);
-        if (!stated.includes(type) && !stated.includes("*/*")) record(`${res.status} answered ${type || "no content type"}; documented: ${stated.join(", ") || "no body"}`);
+        if (!stated.includes(type) && !stated.includes("*/*"))
+          record(`${res.status} answered ${type || "no content type"}; documented: ${stated.join(", ") || "no body"}`);
         const schema = content[type]?.schema;
         if (type === "application/json" && schema) {
           let value: unknown;
@@ -292,7 +397,10 @@ describe("fuzzing the served OpenAPI document", () => {
             continue;
           }
           const validate = validatorFor(`${opName} ${res.status}`, schema);
-          if (!validate(value)) record(`${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)} — ${text.slice(0, 160)}`);
+          if (!validate(value))
+            record(
+              `${res.status} body does not match its schema: ${ajv.errorsText(validate.errors)} — ${text.slice(0, 160)}`,
+            );
         }
       }
     }

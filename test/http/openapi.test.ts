@@ -1,6 +1,13 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ZConversationDetail, ZConversationList, ZEntityList, ZPresenceList, ZSessionView, ZTimelinePage } from "../../contracts/gateway-responses.js";
+import {
+  ZConversationDetail,
+  ZConversationList,
+  ZEntityList,
+  ZPresenceList,
+  ZSessionView,
+  ZTimelinePage,
+} from "../../contracts/gateway-responses.js";
 import { ZJobDrawerResponse } from "../../contracts/gateway.js";
 import { getJson, postJson, startTestServer, waitFor, type TestServer } from "../support/server.js";
 
@@ -11,7 +18,10 @@ import { getJson, postJson, startTestServer, waitFor, type TestServer } from "..
  * it states; /docs renders it.
  */
 let t: TestServer;
-let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };
+let doc: {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>;
+};
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -34,9 +44,13 @@ describe("GET /v1/openapi.json", () => {
 
   it("describes every route the server serves, and nothing it does not", () => {
     const served = new Set(
-      t.server.app.routes.filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*").map((r) => `${r.method.toLowerCase()} ${asOpenApiPath(r.path)}`),
+      t.server.app.routes
+        .filter((r) => r.method !== "ALL" && r.path !== "/*" && r.path !== "*")
+        .map((r) => `${r.method.toLowerCase()} ${asOpenApiPath(r.path)}`),
     );
-    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)),
+    );
     expect([...served].filter((r) => !documented.has(r)).sort()).toEqual([]);
     expect([...documented].filter((r) => !served.has(r)).sort()).toEqual([]);
   });
@@ -49,7 +63,11 @@ describe("GET /v1/openapi.json", () => {
           statuses.some((s) => /^[23]/.test(s)),
           `${method} ${path}`,
         ).toBe(true);
-        if (["post", "put", "patch"].includes(method) && !path.includes("/attachments") && !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume|call)$/.test(path))
+        if (
+          ["post", "put", "patch"].includes(method) &&
+          !path.includes("/attachments") &&
+          !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume|call)$/.test(path)
+        )
           expect(op.requestBody, `${method} ${path}`).toBeDefined();
       }
     }
@@ -58,7 +76,10 @@ describe("GET /v1/openapi.json", () => {
 
   it("states response shapes the live answers match", async () => {
     const dan = t.demo.humans[0]!.token;
-    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     const timeline = await waitFor(
       async () => {
         const r = (await getJson(`${t.url}/v1/conversations/cnv_9f2a/timeline`, dan)).body;
@@ -72,7 +93,9 @@ describe("GET /v1/openapi.json", () => {
     expect(ZEntityList.safeParse((await getJson(`${t.url}/v1/entities`, dan)).body).error).toBeUndefined();
     expect(ZPresenceList.safeParse((await getJson(`${t.url}/v1/presence`, dan)).body).error).toBeUndefined();
     expect(ZConversationList.safeParse((await getJson(`${t.url}/v1/conversations`, dan)).body).error).toBeUndefined();
-    expect(ZConversationDetail.safeParse((await getJson(`${t.url}/v1/conversations/cnv_9f2a`, dan)).body).error).toBeUndefined();
+    expect(
+      ZConversationDetail.safeParse((await getJson(`${t.url}/v1/conversations/cnv_9f2a`, dan)).body).error,
+    ).toBeUndefined();
     const jobId = timeline.items.find((i: any) => i.message.card).message.card.job_id;
     expect(ZJobDrawerResponse.safeParse((await getJson(`${t.url}/v1/jobs/${jobId}`, dan)).body).error).toBeUndefined();
   });
@@ -81,12 +104,17 @@ describe("GET /v1/openapi.json", () => {
     const missing: string[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, raw] of Object.entries(item)) {
-        const op = raw as { responses: Record<string, { headers?: Record<string, unknown> }>; requestBody?: unknown; security?: unknown[] };
+        const op = raw as {
+          responses: Record<string, { headers?: Record<string, unknown> }>;
+          requestBody?: unknown;
+          security?: unknown[];
+        };
         const want = [400, ...(path === "/healthz" ? [] : [503])];
         if (method !== "get") want.push(413, 429, ...(op.requestBody ? [415] : []));
         if (op.security?.length) want.push(401, 403);
         for (const s of want) if (!op.responses[s]) missing.push(`${method} ${path} ${s}`);
-        for (const [s, r] of Object.entries(op.responses)) if (!r.headers?.["x-trace-id"]) missing.push(`${method} ${path} ${s} x-trace-id`);
+        for (const [s, r] of Object.entries(op.responses))
+          if (!r.headers?.["x-trace-id"]) missing.push(`${method} ${path} ${s} x-trace-id`);
       }
     }
     expect(missing).toEqual([]);
@@ -95,16 +123,33 @@ describe("GET /v1/openapi.json", () => {
   it("types every numeric query parameter as an integer with bounds, and refuses a non-integer with 400 in the standard shape", async () => {
     const numeric = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.values(item).flatMap((op) =>
-        ((op as { parameters?: Array<{ name: string; in: string; schema?: { type?: string; minimum?: number; maximum?: number } }> }).parameters ?? [])
+        (
+          (
+            op as {
+              parameters?: Array<{
+                name: string;
+                in: string;
+                schema?: { type?: string; minimum?: number; maximum?: number };
+              }>;
+            }
+          ).parameters ?? []
+        )
           .filter((p) => p.in === "query" && ["limit", "seq", "size", "from", "to", "start", "end"].includes(p.name))
           .map((p) => ({ path, ...p })),
       ),
     );
-    expect(numeric.map((p) => p.path)).toEqual(expect.arrayContaining(["/v1/conversations/{id}/timeline", "/v1/conversations/{id}/messages", "/v1/search"]));
-    for (const p of numeric) expect(p.schema, `${p.path} ${p.name}`).toMatchObject({ type: "integer", minimum: expect.any(Number) });
+    expect(numeric.map((p) => p.path)).toEqual(
+      expect.arrayContaining(["/v1/conversations/{id}/timeline", "/v1/conversations/{id}/messages", "/v1/search"]),
+    );
+    for (const p of numeric)
+      expect(p.schema, `${p.path} ${p.name}`).toMatchObject({ type: "integer", minimum: expect.any(Number) });
     for (const p of numeric.filter((n) => n.name === "limit")) expect(p.schema?.maximum, p.path).toBeGreaterThan(1);
     const dan = t.demo.humans[0]!.token;
-    for (const url of ["/v1/conversations/cnv_9f2a/timeline?limit=", "/v1/conversations/cnv_9f2a/messages?limit=", "/v1/search?q=call&limit="]) {
+    for (const url of [
+      "/v1/conversations/cnv_9f2a/timeline?limit=",
+      "/v1/conversations/cnv_9f2a/messages?limit=",
+      "/v1/search?q=call&limit=",
+    ]) {
       for (const bad of ["abc", "1.5", "0", "1001000", "1e400"]) {
         const res = await getJson(`${t.url}${url}${bad}`, dan);
         expect(res.status, `${url}${bad}`).toBe(400);
@@ -119,7 +164,10 @@ describe("GET /v1/openapi.json", () => {
     for (const path of ["/v1/stream", `/v1/ledger/stream?tenant_id=${t.demo.tenant_id}`]) {
       for (const sent of [undefined, "trc_fromtheclient"]) {
         const abort = new AbortController();
-        const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${dan}`, ...(sent ? { "x-trace-id": sent } : {}) }, signal: abort.signal });
+        const res = await fetch(`${t.url}${path}`, {
+          headers: { authorization: `Bearer ${dan}`, ...(sent ? { "x-trace-id": sent } : {}) },
+          signal: abort.signal,
+        });
         abort.abort();
         expect(res.status, path).toBe(200);
         expect(res.headers.get("content-type"), path).toMatch(/^text\/event-stream/);
@@ -131,7 +179,11 @@ describe("GET /v1/openapi.json", () => {
   it("a body that is not JSON, or not JSON at all, gets the standard error shape", async () => {
     const dan = t.demo.humans[0]!.token;
     const post = (body: string, type: string) =>
-      fetch(`${t.url}/v1/contacts`, { method: "POST", headers: { authorization: `Bearer ${dan}`, "content-type": type, "idempotency-key": `k-${Math.random()}` }, body });
+      fetch(`${t.url}/v1/contacts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${dan}`, "content-type": type, "idempotency-key": `k-${Math.random()}` },
+        body,
+      });
     const plain = await post("display_name=Bea", "text/plain");
     expect(plain.status).toBe(415);
     expect((await plain.json()).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
@@ -140,7 +192,10 @@ describe("GET /v1/openapi.json", () => {
     expect((await broken.json()).error.code).toBe("INVALID_JSON");
     const invalid = await post(JSON.stringify({ display_name: "" }), "application/json");
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "display_name" } });
+    expect((await invalid.json()).error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "display_name" },
+    });
   });
 });
 
@@ -168,6 +223,7 @@ describe("the web app's files", () => {
     expect(css.headers.get("content-type")).toMatch(/^text\/css/);
     expect(css.headers.get("x-content-type-options")).toBe("nosniff");
     expect((await fetch(`${t.url}/vendor/preact/package.json`)).status).toBe(200);
-    for (const p of ["/..%2fpackage.json", "/%2e%2e/package.json", "/vendor/preact/..%2f..%2fpackage.json"]) expect((await fetch(`${t.url}${p}`)).status, p).toBe(404);
+    for (const p of ["/..%2fpackage.json", "/%2e%2e/package.json", "/vendor/preact/..%2f..%2fpackage.json"])
+      expect((await fetch(`${t.url}${p}`)).status, p).toBe(404);
   });
 });

@@ -13,7 +13,10 @@ afterAll(() => t.close());
 
 const TWO_MIB = Buffer.alloc(2 * 1024 * 1024, 0x61);
 
-function send(opts: { chunked: boolean; agent: http.Agent }): Promise<{ status: number; body: string; connection: string | undefined }> {
+function send(opts: {
+  chunked: boolean;
+  agent: http.Agent;
+}): Promise<{ status: number; body: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${t.url}/v1/conversations/cnv_9f2a/messages`,
@@ -50,7 +53,9 @@ describe("oversized bodies", () => {
       const results = await Promise.allSettled(Array.from({ length: 30 }, () => send({ chunked, agent })));
       const failed = results.filter((r) => r.status === "rejected");
       expect(failed.map((f) => String((f as PromiseRejectedResult).reason))).toEqual([]);
-      for (const r of results as Array<PromiseFulfilledResult<{ status: number; body: string; connection: string | undefined }>>) {
+      for (const r of results as Array<
+        PromiseFulfilledResult<{ status: number; body: string; connection: string | undefined }>
+      >) {
         expect(r.value.status).toBe(413);
         expect(JSON.parse(r.value.body).error.code).toBe("PAYLOAD_TOO_LARGE");
         expect(r.value.connection).toBe("close");
@@ -63,7 +68,11 @@ describe("oversized bodies", () => {
   it("the server is fine afterwards: a normal post on a fresh connection is accepted", async () => {
     const r = await fetch(`${t.url}/v1/conversations/cnv_dan_ana/messages`, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "k-after-big" },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "idempotency-key": "k-after-big",
+      },
       body: JSON.stringify({ kind: "text", body_text: "still here" }),
     });
     expect(r.status).toBe(202);

@@ -37,7 +37,8 @@ async function anon(path: string, body: unknown, key = anonKey()) {
 }
 const signInOptions = async () => (await anon("/v1/passkeys/sign-in-options", {})).body;
 const signIn = (response: unknown) => anon("/v1/passkeys/sign-in", { response });
-const registrationOptions = async (token: string) => (await postJson(`${t.url}/v1/passkeys/registration-options`, token, {})).body;
+const registrationOptions = async (token: string) =>
+  (await postJson(`${t.url}/v1/passkeys/registration-options`, token, {})).body;
 const register = (token: string, response: unknown) => postJson(`${t.url}/v1/passkeys`, token, { response });
 
 async function addPasskey(token: string): Promise<{ key: SoftAuthenticator; passkeyId: string }> {
@@ -69,8 +70,13 @@ describe("adding a passkey and signing in with it", () => {
     expect(me.body.entity_id).toBe(dan.entity_id);
     const sessions = (await getJson(`${t.url}/v1/sessions`, dan.token)).body.sessions;
     expect(sessions.length).toBe(before + 1);
-    expect(sessions.find((s: any) => s.session_id === signedIn.body.session_id)).toMatchObject({ signed_in_via: "passkey", device: "Chrome on Linux" });
-    const used = (await getJson(`${t.url}/v1/passkeys`, dan.token)).body.passkeys.find((p: any) => p.passkey_id === made.body.passkey_id);
+    expect(sessions.find((s: any) => s.session_id === signedIn.body.session_id)).toMatchObject({
+      signed_in_via: "passkey",
+      device: "Chrome on Linux",
+    });
+    const used = (await getJson(`${t.url}/v1/passkeys`, dan.token)).body.passkeys.find(
+      (p: any) => p.passkey_id === made.body.passkey_id,
+    );
     expect(used.last_used_at).not.toBeNull();
 
     // The same credential cannot be added twice.
@@ -100,7 +106,10 @@ describe("what a passkey answer must be", () => {
   it("needs a challenge this server made, for that purpose and person, and each works once", async () => {
     // A challenge the server never made.
     const key = createSoftAuthenticator(rp());
-    const forged = await register(dan.token, key.register({ challenge: randomBytes(32).toString("base64url"), user: { id: "eA" } }));
+    const forged = await register(
+      dan.token,
+      key.register({ challenge: randomBytes(32).toString("base64url"), user: { id: "eA" } }),
+    );
     expect(forged.status).toBe(400);
     expect(forged.body.error).toMatchObject({ code: "PASSKEY_CHALLENGE_INVALID", details: { reason: "unknown" } });
 
@@ -110,7 +119,10 @@ describe("what a passkey answer must be", () => {
     expect(crossed.body.error.code).toBe("PASSKEY_CHALLENGE_INVALID");
     const { key: danKey } = await addPasskey(dan.token);
     const wrongPurpose = await signIn(danKey.signIn(anasOptions));
-    expect(wrongPurpose.body.error).toMatchObject({ code: "PASSKEY_CHALLENGE_INVALID", details: { reason: "unknown" } });
+    expect(wrongPurpose.body.error).toMatchObject({
+      code: "PASSKEY_CHALLENGE_INVALID",
+      details: { reason: "unknown" },
+    });
 
     // A sign-in challenge answered twice: the second time is refused and makes no session.
     const options = await signInOptions();
@@ -123,7 +135,10 @@ describe("what a passkey answer must be", () => {
 
   it("is refused from another origin, both adding and signing in", async () => {
     const key = createSoftAuthenticator(rp());
-    const wrong = await register(dan.token, key.register(await registrationOptions(dan.token), { origin: "https://logline.example.evil" }));
+    const wrong = await register(
+      dan.token,
+      key.register(await registrationOptions(dan.token), { origin: "https://logline.example.evil" }),
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.code).toBe("PASSKEY_REFUSED");
     expect(wrong.body.error.message).toMatch(/origin/i);
@@ -155,12 +170,17 @@ describe("what a passkey answer must be", () => {
 
     // Ana cannot remove Dan's passkey; Dan can, and then it signs nobody in.
     const del = (token: string, id: string) =>
-      fetch(`${t.url}/v1/passkeys/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${token}`, "idempotency-key": anonKey() } });
+      fetch(`${t.url}/v1/passkeys/${id}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": anonKey() },
+      });
     expect((await del(ana.token, passkeyId)).status).toBe(404);
     const removed = await del(dan.token, passkeyId);
     expect(removed.status).toBe(200);
     expect(await removed.json()).toEqual({ passkey_id: passkeyId, removed: true });
-    expect((await getJson(`${t.url}/v1/passkeys`, dan.token)).body.passkeys.map((p: any) => p.passkey_id)).not.toContain(passkeyId);
+    expect(
+      (await getJson(`${t.url}/v1/passkeys`, dan.token)).body.passkeys.map((p: any) => p.passkey_id),
+    ).not.toContain(passkeyId);
     const after = await signIn(key.signIn(await signInOptions()));
     expect(after.status).toBe(401);
     expect(after.body.error.details.reason).toBe("unknown_credential");
@@ -189,8 +209,28 @@ describe("what a passkey answer must be", () => {
     const cases: Array<[string, unknown]> = [
       ["/v1/passkeys/sign-in", {}],
       ["/v1/passkeys/sign-in", { response: { id: "a", rawId: "a", type: "password", response: {} } }],
-      ["/v1/passkeys/sign-in", { response: { id: "a b", rawId: "a", type: "public-key", response: { clientDataJSON: "x", authenticatorData: "x", signature: "x" } } }],
-      ["/v1/passkeys/sign-in", { response: { id: "a", rawId: "a", type: "public-key", response: { clientDataJSON: "bm90IGpzb24", authenticatorData: "x", signature: "x" } } }],
+      [
+        "/v1/passkeys/sign-in",
+        {
+          response: {
+            id: "a b",
+            rawId: "a",
+            type: "public-key",
+            response: { clientDataJSON: "x", authenticatorData: "x", signature: "x" },
+          },
+        },
+      ],
+      [
+        "/v1/passkeys/sign-in",
+        {
+          response: {
+            id: "a",
+            rawId: "a",
+            type: "public-key",
+            response: { clientDataJSON: "bm90IGpzb24", authenticatorData: "x", signature: "x" },
+          },
+        },
+      ],
       ["/v1/passkeys/sign-in-options", { extra: 1 }],
     ];
     for (const [path, body] of cases) {
@@ -199,10 +239,19 @@ describe("what a passkey answer must be", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
     }
     const big = await anon("/v1/passkeys/sign-in", {
-      response: { id: "a".repeat(2000), rawId: "a", type: "public-key", response: { clientDataJSON: "x", authenticatorData: "x", signature: "x" } },
+      response: {
+        id: "a".repeat(2000),
+        rawId: "a",
+        type: "public-key",
+        response: { clientDataJSON: "x", authenticatorData: "x", signature: "x" },
+      },
     });
     expect(big.status).toBe(400);
-    const noKey = await fetch(`${t.url}/v1/passkeys/sign-in-options`, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": "short" }, body: "{}" });
+    const noKey = await fetch(`${t.url}/v1/passkeys/sign-in-options`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": "short" },
+      body: "{}",
+    });
     expect(noKey.status).toBe(400);
   });
 });

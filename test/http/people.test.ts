@@ -22,23 +22,47 @@ afterAll(() => t?.close());
 async function put(path: string, token: string, body: unknown, key?: string) {
   const res = await fetch(`${t.url}${path}`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": key ?? `k-${Math.random()}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": key ?? `k-${Math.random()}`,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
-const entity = async (id: string) => (await getJson(`${t.url}/v1/entities`, dan)).body.items.find((e: any) => e.entity_id === id);
-const ledgerEvents = (type: string) => t.server.ledger.query({ tenant_id: "tnt_acme_001", event_type: type, limit: 1000 }).events as any[];
+const entity = async (id: string) =>
+  (await getJson(`${t.url}/v1/entities`, dan)).body.items.find((e: any) => e.entity_id === id);
+const ledgerEvents = (type: string) =>
+  t.server.ledger.query({ tenant_id: "tnt_acme_001", event_type: type, limit: 1000 }).events as any[];
 
 describe("profiles", () => {
   it("a person sets their name, zone and language: one entity.profile_updated, seen by everyone", async () => {
-    const r = await put("/v1/me/profile", ana, { display_name: "Ana Lima", time_zone: "America/New_York", locale: "pt-br" });
+    const r = await put("/v1/me/profile", ana, {
+      display_name: "Ana Lima",
+      time_zone: "America/New_York",
+      locale: "pt-br",
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ entity_id: ANA, display_name: "Ana Lima", time_zone: "America/New_York", locale: "pt-BR" });
+    expect(r.body).toMatchObject({
+      entity_id: ANA,
+      display_name: "Ana Lima",
+      time_zone: "America/New_York",
+      locale: "pt-BR",
+    });
     const ev = ledgerEvents("entity.profile_updated").find((e) => e.event_id === r.body.created_event_ids[0]);
     expect(ev.actor).toEqual({ entity_id: ANA, actor_type: "human" });
-    expect(ev.payload).toEqual({ entity_id: ANA, display_name: "Ana Lima", time_zone: "America/New_York", locale: "pt-BR" });
-    expect(await entity(ANA)).toMatchObject({ display_name: "Ana Lima", time_zone: "America/New_York", locale: "pt-BR" });
+    expect(ev.payload).toEqual({
+      entity_id: ANA,
+      display_name: "Ana Lima",
+      time_zone: "America/New_York",
+      locale: "pt-BR",
+    });
+    expect(await entity(ANA)).toMatchObject({
+      display_name: "Ana Lima",
+      time_zone: "America/New_York",
+      locale: "pt-BR",
+    });
   });
 
   it("the session answers the language chosen in the profile; Automatic is saved as und (no language)", async () => {
@@ -68,7 +92,13 @@ describe("profiles", () => {
       expect(r.body.error.code).toBe("VALIDATION_ERROR");
       expect(r.body.error.details.field).toBe(field);
     }
-    for (const body of [{}, { display_name: "" }, { display_name: "x".repeat(121) }, { avatar_url: "https://evil.example/x.png" }, { time_zone: "x".repeat(65) }]) {
+    for (const body of [
+      {},
+      { display_name: "" },
+      { display_name: "x".repeat(121) },
+      { avatar_url: "https://evil.example/x.png" },
+      { time_zone: "x".repeat(65) },
+    ]) {
       const r = await put("/v1/me/profile", ana, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error.code).toBe("VALIDATION_ERROR");
@@ -124,12 +154,20 @@ describe("hand over and why", () => {
   let jobId = "";
 
   beforeAll(async () => {
-    const c = await postJson(`${t.url}/v1/conversations`, dan, { title: "Team", participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }] });
+    const c = await postJson(`${t.url}/v1/conversations`, dan, {
+      title: "Team",
+      participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: AGENT }],
+    });
     group = c.body.conversation_id;
-    await postJson(`${t.url}/v1/conversations/${group}/messages`, dan, { kind: "text", body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${t.url}/v1/conversations/${group}/messages`, dan, {
+      kind: "text",
+      body_text: "@Office Scheduler can you schedule a 30-min call with Maria next week?",
+    });
     const card = await waitFor(
       async () =>
-        (await getJson(`${t.url}/v1/conversations/${group}/timeline`, dan)).body.items.map((i: any) => i.message?.card).find((x: any) => x?.card_type === "job.formalize"),
+        (await getJson(`${t.url}/v1/conversations/${group}/timeline`, dan)).body.items
+          .map((i: any) => i.message?.card)
+          .find((x: any) => x?.card_type === "job.formalize"),
       8000,
       "formalize card",
     );
@@ -180,7 +218,9 @@ describe("hand over and why", () => {
     expect(header.available_actions.map((b: any) => b.action.type)).toEqual(["chat.ask"]);
     await waitFor(() => text.includes("Handed to you"), 5000, "notification");
     ctrl.abort();
-    const line = (await getJson(`${t.url}/v1/conversations/${group}/timeline`, ana)).body.items.map((i: any) => i.message?.body_text).filter(Boolean);
+    const line = (await getJson(`${t.url}/v1/conversations/${group}/timeline`, ana)).body.items
+      .map((i: any) => i.message?.body_text)
+      .filter(Boolean);
     expect(line).toContain("Dan handed “Schedule call with Maria” over to Ana Live: You know Maria");
     // A second hand-over to the same person is a conflict.
     expect((await postJson(`${t.url}/v1/jobs/${jobId}/hand-over`, dan, { to_entity_id: ANA })).status).toBe(409);
@@ -193,7 +233,9 @@ describe("hand over and why", () => {
     expect(types[0]).toBe("message.sent");
     expect(types).toEqual(expect.arrayContaining(["job.created", "job.proposed", "job.handed_over"]));
     for (const l of r.body.lines) expect(l.url).toBe(`/jobs/${jobId}#${l.event_id}`);
-    expect(r.body.lines.find((l: any) => l.event_type === "job.handed_over").text).toBe("Dan handed it over from Office Scheduler to Ana Live: You know Maria");
+    expect(r.body.lines.find((l: any) => l.event_type === "job.handed_over").text).toBe(
+      "Dan handed it over from Office Scheduler to Ana Live: You know Maria",
+    );
     const other = await startOtherTenantToken();
     expect((await getJson(`${t.url}/v1/jobs/${jobId}/why`, other)).status).toBe(404);
   });

@@ -55,7 +55,13 @@ describe("pictures", () => {
     const r = await upload([{ name: "team photo.png", type: "image/png", bytes }]);
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const item = await itemOf(r.body.artifact_id, ana);
-    expect(item.message.artifact).toMatchObject({ mime_type: "image/png", width: 64, height: 48, title: "team photo.png", size_bytes: bytes.length });
+    expect(item.message.artifact).toMatchObject({
+      mime_type: "image/png",
+      width: 64,
+      height: 48,
+      title: "team photo.png",
+      size_bytes: bytes.length,
+    });
     const file = await fetch(`${t.url}${item.message.artifact.url}`, { headers: { authorization: `Bearer ${ana}` } });
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toBe("image/png");
@@ -64,7 +70,9 @@ describe("pictures", () => {
   });
 
   it("a caption is the message's text; the file keeps its name; addresses in it go to the vault", async () => {
-    const r = await upload([{ name: "whiteboard.png", type: "image/png", bytes: png(8, 8) }], { caption: "  The plan, ask maria@acme.com  " });
+    const r = await upload([{ name: "whiteboard.png", type: "image/png", bytes: png(8, 8) }], {
+      caption: "  The plan, ask maria@acme.com  ",
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(202);
     const item = await itemOf(r.body.artifact_id);
     expect(item.message.body_text).toBe("The plan, ask maria@acme.com");
@@ -79,7 +87,11 @@ describe("pictures", () => {
   it("one picture type in another's name is kept under the type its bytes have", async () => {
     const r = await upload([{ name: "actually.png", type: "image/png", bytes: gifHeader(30, 20) }]);
     expect(r.status, JSON.stringify(r.body)).toBe(202);
-    expect((await itemOf(r.body.artifact_id)).message.artifact).toMatchObject({ mime_type: "image/gif", width: 30, height: 20 });
+    expect((await itemOf(r.body.artifact_id)).message.artifact).toMatchObject({
+      mime_type: "image/gif",
+      width: 30,
+      height: 20,
+    });
   });
 
   it("refuses a file declared as a picture whose content is none (HTML, SVG, text), storing nothing", async () => {
@@ -100,7 +112,13 @@ describe("pictures", () => {
   });
 
   it("an SVG is never a picture here: stored as a plain download without a size", async () => {
-    const r = await upload([{ name: "logo.svg", type: "image/svg+xml", bytes: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>' }]);
+    const r = await upload([
+      {
+        name: "logo.svg",
+        type: "image/svg+xml",
+        bytes: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
+      },
+    ]);
     expect(r.status).toBe(202);
     const a = (await itemOf(r.body.artifact_id)).message.artifact;
     expect(a.mime_type).toBe("application/octet-stream");
@@ -133,7 +151,9 @@ describe("pictures", () => {
     ]);
     expectRefused(two, 400, "VALIDATION_ERROR", "file");
     expect(two.body.error.details.received).toBe(2);
-    const long = await upload([{ type: "image/png", bytes: png(2, 2) }], { caption: "a".repeat(LIMITS.messageChars + 1) });
+    const long = await upload([{ type: "image/png", bytes: png(2, 2) }], {
+      caption: "a".repeat(LIMITS.messageChars + 1),
+    });
     expectRefused(long, 400, "VALIDATION_ERROR", "caption");
     const blob = await upload([{ type: "image/png", bytes: png(2, 2) }], { caption: new Blob(["hi"]) });
     expectRefused(blob, 400, "VALIDATION_ERROR", "caption");

@@ -77,17 +77,34 @@ afterAll(async () => {
 });
 
 const DM = "cnv_dan_ana";
-const write = async (method: string, path: string, token: string, body: unknown, headers: Record<string, string> = {}) => {
+const write = async (
+  method: string,
+  path: string,
+  token: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
   const res = await fetch(`${t.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}`, ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": `k-${Math.random()}`,
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 };
 const subscribe = (token: string, sub: unknown) => write("POST", "/v1/push/subscriptions", token, sub);
-const say = (token: string, text: string) => postJson(`${t.url}/v1/conversations/${DM}/messages`, token, { kind: "text", body_text: text });
-const subscriptionCount = (endpoint: string) => (t.server.db.prepare("SELECT count(*) AS n FROM gateway_push_subscriptions WHERE endpoint = ?").get(endpoint) as { n: number }).n;
+const say = (token: string, text: string) =>
+  postJson(`${t.url}/v1/conversations/${DM}/messages`, token, { kind: "text", body_text: text });
+const subscriptionCount = (endpoint: string) =>
+  (
+    t.server.db.prepare("SELECT count(*) AS n FROM gateway_push_subscriptions WHERE endpoint = ?").get(endpoint) as {
+      n: number;
+    }
+  ).n;
 const settled = () => t.server.gateway.push.idle();
 
 describe("Web Push", () => {
@@ -107,7 +124,13 @@ describe("Web Push", () => {
     expect(r.headers["content-encoding"]).toBe("aes128gcm");
     expect(Number(r.headers.ttl)).toBeGreaterThan(0);
     const payload = d.decrypt(r.body) as Record<string, string>;
-    expect(payload).toMatchObject({ title: "Ana", url: `/c/${DM}`, kind: "direct_message", conversation_id: DM, tag: sent.body.created_event_ids[0] });
+    expect(payload).toMatchObject({
+      title: "Ana",
+      url: `/c/${DM}`,
+      kind: "direct_message",
+      conversation_id: DM,
+      tag: sent.body.created_event_ids[0],
+    });
     // What the ledger holds: the address was moved to the vault before the message was stored.
     expect(payload.body).toMatch(/^Lunch\? Write to m\*+@acme\.com if you can't$/);
 
@@ -119,8 +142,20 @@ describe("Web Push", () => {
     expect(claims.aud).toBe(pushUrl);
     expect(claims.exp * 1000).toBeGreaterThan(Date.now());
     const pub = Buffer.from(key.body.public_key, "base64url");
-    const jwk = { kty: "EC", crv: "P-256", x: pub.subarray(1, 33).toString("base64url"), y: pub.subarray(33).toString("base64url") };
-    expect(verify("sha256", Buffer.from(`${h}.${c}`), { key: createPublicKey({ key: jwk, format: "jwk" }), dsaEncoding: "ieee-p1363" }, Buffer.from(s!, "base64url"))).toBe(true);
+    const jwk = {
+      kty: "EC",
+      crv: "P-256",
+      x: pub.subarray(1, 33).toString("base64url"),
+      y: pub.subarray(33).toString("base64url"),
+    };
+    expect(
+      verify(
+        "sha256",
+        Buffer.from(`${h}.${c}`),
+        { key: createPublicKey({ key: jwk, format: "jwk" }), dsaEncoding: "ieee-p1363" },
+        Buffer.from(s!, "base64url"),
+      ),
+    ).toBe(true);
   });
 
   it("your own message sends you nothing", async () => {
@@ -131,7 +166,9 @@ describe("Web Push", () => {
     expect(received.filter((x) => x.path === "/ana-laptop")).toEqual([]);
     await say(dan, "not to myself");
     await waitFor(() => received.find((x) => x.path === "/ana-laptop"), 5000, "Dan's message to Ana");
-    expect((d.decrypt(received.find((x) => x.path === "/ana-laptop")!.body) as { body: string }).body).toBe("not to myself");
+    expect((d.decrypt(received.find((x) => x.path === "/ana-laptop")!.body) as { body: string }).body).toBe(
+      "not to myself",
+    );
   });
 
   it("a muted conversation sends nothing; the list says it is muted; unmuted, it sends again", async () => {
@@ -152,7 +189,9 @@ describe("Web Push", () => {
     expect((await write("PUT", `/v1/conversations/${DM}/mute`, dan, { muted: false })).body.muted).toBe(false);
     await say(ana, "after unmuting");
     await waitFor(() => received.find((x) => x.path === "/dan-muted"), 5000, "the push after unmuting");
-    expect(received.filter((x) => x.path === "/dan-muted").map((x) => (d.decrypt(x.body) as { body: string }).body)).toEqual(["after unmuting"]);
+    expect(
+      received.filter((x) => x.path === "/dan-muted").map((x) => (d.decrypt(x.body) as { body: string }).body),
+    ).toEqual(["after unmuting"]);
   });
 
   it.each([410, 404])("a push service answering %i removes the subscription", async (status) => {
@@ -173,9 +212,13 @@ describe("Web Push", () => {
   it("unsubscribing removes only my own subscription", async () => {
     const d = device(`${pushUrl}/dan-tablet`);
     await subscribe(dan, d.json);
-    expect((await write("DELETE", "/v1/push/subscriptions", ana, { endpoint: d.endpoint })).body).toEqual({ removed: false });
+    expect((await write("DELETE", "/v1/push/subscriptions", ana, { endpoint: d.endpoint })).body).toEqual({
+      removed: false,
+    });
     expect(subscriptionCount(d.endpoint)).toBe(1);
-    expect((await write("DELETE", "/v1/push/subscriptions", dan, { endpoint: d.endpoint })).body).toEqual({ removed: true });
+    expect((await write("DELETE", "/v1/push/subscriptions", dan, { endpoint: d.endpoint })).body).toEqual({
+      removed: true,
+    });
     expect(subscriptionCount(d.endpoint)).toBe(0);
   });
 
@@ -184,7 +227,9 @@ describe("Web Push", () => {
     await subscribe(dan, d.json);
     const again = await subscribe(ana, d.json);
     expect(again.body.created).toBe(true);
-    const row = t.server.db.prepare("SELECT entity_id FROM gateway_push_subscriptions WHERE endpoint = ?").get(d.endpoint) as { entity_id: string };
+    const row = t.server.db
+      .prepare("SELECT entity_id FROM gateway_push_subscriptions WHERE endpoint = ?")
+      .get(d.endpoint) as { entity_id: string };
     expect(row.entity_id).toBe("ent_human_ana");
   });
 
@@ -213,7 +258,11 @@ describe("Web Push", () => {
     try {
       const r = await fetch(`${prod.url}/v1/push/subscriptions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${prod.demo.humans[0]!.token}`, "content-type": "application/json", "idempotency-key": "k-loop" },
+        headers: {
+          authorization: `Bearer ${prod.demo.humans[0]!.token}`,
+          "content-type": "application/json",
+          "idempotency-key": "k-loop",
+        },
         body: JSON.stringify(device(`${pushUrl}/x`).json),
       });
       expect(r.status).toBe(400);
@@ -242,7 +291,8 @@ describe("VAPID keys", () => {
     await first.close();
     const second = await startTestServer({ dataDir: first.dataDir });
     try {
-      const key2 = (await getJson(`${second.url}/v1/push/vapid-public-key`, second.demo.humans[0]!.token)).body.public_key;
+      const key2 = (await getJson(`${second.url}/v1/push/vapid-public-key`, second.demo.humans[0]!.token)).body
+        .public_key;
       expect(key2).toBe(key1);
     } finally {
       await second.close();

@@ -35,9 +35,18 @@ const text = async (url: string, token: string, accept = "text/plain") => {
  * Runs a command without blocking this process: the server under test lives here, and a
  * blocked event loop would let its keep-alive sockets expire under the client's feet.
  */
-function run(cmd: string, args: string[], opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], timeout: opts.timeoutMs });
+    const child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs,
+    });
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -59,7 +68,14 @@ function cli(...args: string[]) {
 function goVerify(...args: string[]) {
   return run("go", ["run", join(root, "test", "interop", "verify-receipt.go"), ...args], {
     timeoutMs: 120_000,
-    env: { PATH: process.env.PATH ?? "", HOME: work, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOCACHE: join(tmpdir(), "logline-gocache"), GOFLAGS: "-mod=mod" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: work,
+      GO111MODULE: "off",
+      GOPATH: "/usr/share/gocode",
+      GOCACHE: join(tmpdir(), "logline-gocache"),
+      GOFLAGS: "-mod=mod",
+    },
   });
 }
 
@@ -125,7 +141,10 @@ describe("the tenant's log over HTTP", () => {
     const laterNote = (await text(`${t.url}/v1/ledger/checkpoint?tenant_id=${T}`, dan)).body;
     const later = parseCheckpoint(openNote(laterNote, parseVerifierKey(key))!);
     expect(later.size).toBeGreaterThan(first.size);
-    const c = await getJson(`${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${first.size}&to=${later.size}`, dan);
+    const c = await getJson(
+      `${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${first.size}&to=${later.size}`,
+      dan,
+    );
     expect(c.status).toBe(200);
     expect(
       verifyConsistency(
@@ -154,19 +173,40 @@ describe("the tenant's log over HTTP", () => {
       ).toBe(true);
     }
     // Go's note and tlog packages agree: both notes are signed, and the second extends the first.
-    const go = await goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("consistency.json", JSON.stringify(c.body)));
+    const go = await goVerify(
+      "consistency",
+      key,
+      save("first.note", firstNote),
+      save("later.note", laterNote),
+      save("consistency.json", JSON.stringify(c.body)),
+    );
     expect(go.err).toBe("");
     expect(go.out.trim()).toBe(`ok ${first.size} -> ${later.size}`);
     // A proof for another pair of sizes is refused.
-    const wrong = await getJson(`${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${first.size - 1}&to=${later.size}`, dan);
-    expect((await goVerify("consistency", key, save("first.note", firstNote), save("later.note", laterNote), save("wrong.json", JSON.stringify(wrong.body)))).code).not.toBe(0);
+    const wrong = await getJson(
+      `${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${first.size - 1}&to=${later.size}`,
+      dan,
+    );
+    expect(
+      (
+        await goVerify(
+          "consistency",
+          key,
+          save("first.note", firstNote),
+          save("later.note", laterNote),
+          save("wrong.json", JSON.stringify(wrong.body)),
+        )
+      ).code,
+    ).not.toBe(0);
   }, 150_000);
 
   it("a member reads only the leaves of conversations they are in; every leaf hash is there", async () => {
     const size = t.server.ledger.head(T).tenant_seq;
     const mine = await getJson(`${t.url}/v1/ledger/leaves?tenant_id=${T}&start=1&end=${size}`, ana);
     expect(mine.status).toBe(200);
-    const events = mine.body.leaves.map((l: string | null) => (l === null ? null : JSON.parse(Buffer.from(l, "base64").toString("utf8"))));
+    const events = mine.body.leaves.map((l: string | null) =>
+      l === null ? null : JSON.parse(Buffer.from(l, "base64").toString("utf8")),
+    );
     expect(events.some((e: unknown) => e === null)).toBe(true);
     expect(events.filter(Boolean).every((e: any) => e.conversation_id !== "cnv_9f2a")).toBe(true);
     expect(mine.body.leaf_hashes).toHaveLength(size);
@@ -207,19 +247,30 @@ describe("a job's receipt", () => {
     expect(receipt.events.map((e: any) => e.tenant_seq)).toEqual(jobEvents.map((e) => e.seq));
     expect(receipt.events.length).toBeGreaterThanOrEqual(6);
     // Only what the ledger holds: the address typed in chat is there only as its redaction.
-    expect(Buffer.concat(receipt.events.map((e: any) => Buffer.from(e.leaf, "base64"))).toString("utf8")).not.toContain("maria@example.com");
+    expect(Buffer.concat(receipt.events.map((e: any) => Buffer.from(e.leaf, "base64"))).toString("utf8")).not.toContain(
+      "maria@example.com",
+    );
     firstKey = receipt.verifier_keys[0];
-    expect(verifyReceipt(receipt, [firstKey])).toMatchObject({ job_id: jobId, events: receipt.events.length, origin: `chat.example.com/${T}`, key_trusted: true });
+    expect(verifyReceipt(receipt, [firstKey])).toMatchObject({
+      job_id: jobId,
+      events: receipt.events.length,
+      origin: `chat.example.com/${T}`,
+      key_trusted: true,
+    });
     receiptFile = save("receipt.json", JSON.stringify(receipt));
     const ok = await cli("verify-receipt", receiptFile, "--key", firstKey);
     expect(ok.err).toBe("");
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(
-      new RegExp(`^ok: job ${jobId}: ${receipt.events.length} events, included in log chat\\.example\\.com/${T} at size \\d+, signed by chat\\.example\\.com`),
+      new RegExp(
+        `^ok: job ${jobId}: ${receipt.events.length} events, included in log chat\\.example\\.com/${T} at size \\d+, signed by chat\\.example\\.com`,
+      ),
     );
     const go = await goVerify("receipt", firstKey, receiptFile);
     expect(go.err).toBe("");
-    expect(go.out.trim()).toBe(`ok chat.example.com/${T} ${parseCheckpoint(openNote(receipt.checkpoint, parseVerifierKey(firstKey))!).size} ${jobId} ${receipt.events.length}`);
+    expect(go.out.trim()).toBe(
+      `ok chat.example.com/${T} ${parseCheckpoint(openNote(receipt.checkpoint, parseVerifierKey(firstKey))!).size} ${jobId} ${receipt.events.length}`,
+    );
   }, 150_000);
 
   it("another person's job reads as not found", async () => {
@@ -232,20 +283,44 @@ describe("a job's receipt", () => {
     const flip = (b: Buffer, at: number, mask: number) => b.writeUInt8(b.readUInt8(at) ^ mask, at);
     const leaf = Buffer.from(receipt.events[1].leaf, "base64");
     flip(leaf, 10, 1);
-    variants.push(["leaf", { ...receipt, events: receipt.events.map((e: any, i: number) => (i === 1 ? { ...e, leaf: leaf.toString("base64") } : e)) }]);
+    variants.push([
+      "leaf",
+      {
+        ...receipt,
+        events: receipt.events.map((e: any, i: number) => (i === 1 ? { ...e, leaf: leaf.toString("base64") } : e)),
+      },
+    ]);
     const proof = Buffer.from(receipt.events[0].proof[0], "base64");
     flip(proof, 0, 0x80);
-    variants.push(["proof", { ...receipt, events: receipt.events.map((e: any, i: number) => (i === 0 ? { ...e, proof: [proof.toString("base64"), ...e.proof.slice(1)] } : e)) }]);
+    variants.push([
+      "proof",
+      {
+        ...receipt,
+        events: receipt.events.map((e: any, i: number) =>
+          i === 0 ? { ...e, proof: [proof.toString("base64"), ...e.proof.slice(1)] } : e,
+        ),
+      },
+    ]);
     const lines = receipt.checkpoint.split("\n");
     const root = Buffer.from(lines[2], "base64");
     flip(root, 31, 1);
-    variants.push(["root", { ...receipt, checkpoint: [lines[0], lines[1], root.toString("base64"), ...lines.slice(3)].join("\n") }]);
+    variants.push([
+      "root",
+      { ...receipt, checkpoint: [lines[0], lines[1], root.toString("base64"), ...lines.slice(3)].join("\n") },
+    ]);
     const sigLine = lines[4] as string;
     const sig = Buffer.from(sigLine.split(" ")[2]!, "base64");
     flip(sig, 20, 4);
     variants.push([
       "signature",
-      { ...receipt, checkpoint: [...lines.slice(0, 4), `${sigLine.split(" ").slice(0, 2).join(" ")} ${sig.toString("base64")}`, ...lines.slice(5)].join("\n") },
+      {
+        ...receipt,
+        checkpoint: [
+          ...lines.slice(0, 4),
+          `${sigLine.split(" ").slice(0, 2).join(" ")} ${sig.toString("base64")}`,
+          ...lines.slice(5),
+        ].join("\n"),
+      },
     ]);
     for (const [what, bad] of variants) expect(() => verifyReceipt(bad, [firstKey]), what).toThrow();
     // The command line and Go check every variant at once: each run is a process of its own.
@@ -259,7 +334,11 @@ describe("a job's receipt", () => {
         ];
       }),
       // The right receipt with someone else's key proves nothing.
-      cli("verify-receipt", receiptFile, "--key", other).then((r) => ({ what: "cli other key", code: r.code, want: "not 0" })),
+      cli("verify-receipt", receiptFile, "--key", other).then((r) => ({
+        what: "cli other key",
+        code: r.code,
+        want: "not 0",
+      })),
     ]);
     for (const r of runs) {
       if (r.want === 1) expect(r.code, r.what).toBe(1);
@@ -303,12 +382,18 @@ describe("a job's receipt", () => {
     expect(verifyReceipt(receipt, [keys[1]!]).events).toBe(receipt.events.length);
     expect((await goVerify("receipt", keys[1]!, receiptFile)).code).toBe(0);
     // A new receipt of the same job is signed by the new key, over a tree that extends the old one.
-    await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, { kind: "text", body_text: "after rotation" });
+    await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, {
+      kind: "text",
+      body_text: "after rotation",
+    });
     const fresh = (await getJson(`${t.url}/v1/jobs/${jobId}/receipt`, dan)).body;
     expect(verifyReceipt(fresh, [keys[0]!]).key).toBe(keys[0]);
     expect(() => verifyReceipt(fresh, [keys[1]!])).toThrow(/not signed/);
     const now = t.server.ledger.tlog.checkpointNote(T)!;
-    const proof = await getJson(`${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${before.size}&to=${now.size}`, dan);
+    const proof = await getJson(
+      `${t.url}/v1/ledger/proof/consistency?tenant_id=${T}&from=${before.size}&to=${now.size}`,
+      dan,
+    );
     expect(
       verifyConsistency(
         before.size,

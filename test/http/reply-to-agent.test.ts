@@ -14,19 +14,35 @@ const ANA = "ent_human_ana";
 const dan = () => demoPerson(t, "Dan").token;
 const ana = () => demoPerson(t, "Ana").token;
 const fromAgent = async (c: string) =>
-  ((await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[]).filter((i) => i.sender.entity_id === AGENT);
+  ((await getJson(`${t.url}/v1/conversations/${c}/timeline?limit=200`, dan())).body.items as any[]).filter(
+    (i) => i.sender.entity_id === AGENT,
+  );
 
 describe("replying to an agent in a group", () => {
   it("makes the agent answer; the same words without the reply do not", async () => {
     t = await startTestServer();
-    const c = (await postJson(`${t.url}/v1/conversations`, dan(), { title: "Dan, Ana and Office", participants: [{ entity_id: ANA }, { entity_id: AGENT }] })).body
-      .conversation_id as string;
-    await postJson(`${t.url}/v1/conversations/${c}/messages`, dan(), { kind: "text", body_text: "@Office can you schedule a 30-min call with Maria next week?" });
-    const card = await waitFor(async () => (await fromAgent(c)).find((i) => i.message.card?.card_type === "job.formalize"), 8000, "proposal");
+    const c = (
+      await postJson(`${t.url}/v1/conversations`, dan(), {
+        title: "Dan, Ana and Office",
+        participants: [{ entity_id: ANA }, { entity_id: AGENT }],
+      })
+    ).body.conversation_id as string;
+    await postJson(`${t.url}/v1/conversations/${c}/messages`, dan(), {
+      kind: "text",
+      body_text: "@Office can you schedule a 30-min call with Maria next week?",
+    });
+    const card = await waitFor(
+      async () => (await fromAgent(c)).find((i) => i.message.card?.card_type === "job.formalize"),
+      8000,
+      "proposal",
+    );
     await t.server.office.idle();
 
     const before = (await fromAgent(c)).length;
-    const plain = await postJson(`${t.url}/v1/conversations/${c}/messages`, ana(), { kind: "text", body_text: "What time would that be?" });
+    const plain = await postJson(`${t.url}/v1/conversations/${c}/messages`, ana(), {
+      kind: "text",
+      body_text: "What time would that be?",
+    });
     expect(plain.status).toBe(202);
     await t.server.office.idle();
     expect((await fromAgent(c)).length).toBe(before);

@@ -15,7 +15,8 @@ const T = "tnt_acme_001";
 const dan = () => demoPerson(t, "Dan").token;
 const ana = () => demoPerson(t, "Ana").token;
 const search = (token: string, qs: string) => getJson(`${t.url}/v1/search?${qs}`, token);
-const say = (token: string, cid: string, text: string) => postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text: text });
+const say = (token: string, cid: string, text: string) =>
+  postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text: text });
 const hitText = (h: any) => h.snippet.text as string;
 const marked = (h: any) => h.snippet.highlights.map(([a, b]: [number, number]) => hitText(h).slice(a, b));
 
@@ -100,12 +101,19 @@ describe("search: kept in step with edits and deletions", () => {
     await t.server.ledger.append({ tenant_id: T, events: [ev] });
     expect((await search(ana(), "q=xylograph")).body.items).toHaveLength(1);
 
-    const edited = await appendAs(dan(), envelope("message.edited", { message_id: "msg_edit_me", body_text: "Meet at the quokka zoo" }));
+    const edited = await appendAs(
+      dan(),
+      envelope("message.edited", { message_id: "msg_edit_me", body_text: "Meet at the quokka zoo" }),
+    );
     expect(edited.status).toBe(200);
     expect((await search(ana(), "q=xylograph")).body.items).toEqual([]);
     const now = (await search(ana(), "q=quokka")).body.items;
     expect(now).toHaveLength(1);
-    expect(now[0]).toMatchObject({ message_id: "msg_edit_me", edited: true, cursor: `seq:${(ev as any).seq ?? now[0].cursor.slice(4)}` });
+    expect(now[0]).toMatchObject({
+      message_id: "msg_edit_me",
+      edited: true,
+      cursor: `seq:${(ev as any).seq ?? now[0].cursor.slice(4)}`,
+    });
     expect(hitText(now[0])).toBe("Meet at the quokka zoo");
     expect(indexHolds("xylograph")).toBe(false);
     expect(indexHolds("quokka")).toBe(true);
@@ -119,8 +127,14 @@ describe("search: kept in step with edits and deletions", () => {
 
   it("an edit in another conversation does not rewrite a message elsewhere", async () => {
     t = await startTestServer();
-    await t.server.ledger.append({ tenant_id: T, events: [textEvent("cnv_dan_ana", "ent_human_dan", "Original wombat text", "msg_stay")] });
-    await appendAs(dan(), { ...envelope("message.edited", { message_id: "msg_stay", body_text: "Hijacked" }), conversation_id: "cnv_9f2a" });
+    await t.server.ledger.append({
+      tenant_id: T,
+      events: [textEvent("cnv_dan_ana", "ent_human_dan", "Original wombat text", "msg_stay")],
+    });
+    await appendAs(dan(), {
+      ...envelope("message.edited", { message_id: "msg_stay", body_text: "Hijacked" }),
+      conversation_id: "cnv_9f2a",
+    });
     expect((await search(ana(), "q=wombat")).body.items).toHaveLength(1);
     expect((await search(dan(), "q=hijacked")).body.items).toEqual([]);
   });
@@ -219,7 +233,10 @@ describe("search: paging and rebuilding", () => {
     await say(dan(), "cnv_dan_ana", "And the echidna");
     await t.close();
     const db2 = new Database(databasePath(dataDir));
-    const at = db2.prepare("SELECT seq FROM gateway_search_messages WHERE body LIKE '%echidna%'").pluck().get() as number;
+    const at = db2
+      .prepare("SELECT seq FROM gateway_search_messages WHERE body LIKE '%echidna%'")
+      .pluck()
+      .get() as number;
     db2.prepare("DELETE FROM gateway_search_messages WHERE seq >= ?").run(at);
     db2.prepare("UPDATE gateway_search_state SET indexed_seq = ?").run(at - 1);
     db2.close();
@@ -241,7 +258,9 @@ describe("timeline: history pages back to the very first message", () => {
       cursors.unshift(...page.items.map((it: any) => Number(it.cursor.slice(4))));
       if (!page.next_cursor) break;
       expect(page.items).toHaveLength(200);
-      page = (await getJson(`${t.url}/v1/conversations/cnv_dan_ana/timeline?limit=200&before=${page.next_cursor}`, ana())).body;
+      page = (
+        await getJson(`${t.url}/v1/conversations/cnv_dan_ana/timeline?limit=200&before=${page.next_cursor}`, ana())
+      ).body;
     }
     const numbered = texts.filter((x) => x?.startsWith("history "));
     expect(numbered).toHaveLength(1500);

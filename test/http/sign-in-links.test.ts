@@ -9,7 +9,8 @@ import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerso
  * listed and ended (the token fails at once and its open stream ends); a sign-in link by email
  * through a real SMTP server, with the same answer for unknown addresses, and limits.
  */
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const anonKey = () => `k-anon-${randomBytes(12).toString("hex")}`;
 
 let t: TestServer;
@@ -21,7 +22,10 @@ beforeAll(async () => {
   smtp = await startSmtp();
   t = await startTestServer({
     connectors: { mail: { url: smtp.url, from: { name: "Acme Office", address: "office@example.com" } } },
-    signIn: { perAddress: { capacity: 3, refillPerSecond: 0.001 }, perClient: { capacity: 12, refillPerSecond: 0.001 } },
+    signIn: {
+      perAddress: { capacity: 3, refillPerSecond: 0.001 },
+      perClient: { capacity: 12, refillPerSecond: 0.001 },
+    },
   });
   dan = demoPerson(t, "Dan");
   ana = demoPerson(t, "Ana");
@@ -34,7 +38,11 @@ afterAll(async () => {
 async function redeem(code: unknown, opts: { key?: string; ua?: string; extra?: object } = {}) {
   const res = await fetch(`${t.url}/v1/sign-in-links/redeem`, {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": opts.key ?? anonKey(), "user-agent": opts.ua ?? IPHONE },
+    headers: {
+      "content-type": "application/json",
+      "idempotency-key": opts.key ?? anonKey(),
+      "user-agent": opts.ua ?? IPHONE,
+    },
     body: JSON.stringify({ code, ...opts.extra }),
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -58,7 +66,9 @@ describe("a sign-in link for another device", () => {
     expect(made.body.url).toMatch(new RegExp(`^${t.url}/signin/link#lnk_[A-Za-z0-9_-]{43}$`));
     expect(made.body.ttl_seconds).toBe(600);
     expect(Date.parse(made.body.expires_at) - t.clock.now()).toBeGreaterThan(590_000);
-    const svg = Buffer.from(made.body.qr_data_url.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString("utf8");
+    const svg = Buffer.from(made.body.qr_data_url.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString(
+      "utf8",
+    );
     expect(svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
 
     const before = (await getJson(`${t.url}/v1/sessions`, dan.token)).body.sessions.length;
@@ -71,7 +81,8 @@ describe("a sign-in link for another device", () => {
     // The new token is Dan: same entity, same conversations.
     const me = await getJson(`${t.url}/v1/session`, first.body.token);
     expect(me.body.entity_id).toBe(dan.entity_id);
-    const ids = (tok: string) => getJson(`${t.url}/v1/conversations`, tok).then((r) => r.body.items.map((c: any) => c.conversation_id).sort());
+    const ids = (tok: string) =>
+      getJson(`${t.url}/v1/conversations`, tok).then((r) => r.body.items.map((c: any) => c.conversation_id).sort());
     expect(await ids(first.body.token)).toEqual(await ids(dan.token));
 
     // The same request again (same Idempotency-Key) is the same session, not a second one.
@@ -104,7 +115,10 @@ describe("a sign-in link for another device", () => {
 
     // The phone holds a live stream.
     const ctl = new AbortController();
-    const res = await fetch(`${t.url}/v1/stream`, { headers: { authorization: `Bearer ${phone.body.token}` }, signal: ctl.signal });
+    const res = await fetch(`${t.url}/v1/stream`, {
+      headers: { authorization: `Bearer ${phone.body.token}` },
+      signal: ctl.signal,
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const first = await reader.read();
@@ -119,13 +133,18 @@ describe("a sign-in link for another device", () => {
     expect(await ended.json()).toEqual({ session_id: phone.body.session_id, ended: true, current: false });
     const t0 = Date.now();
     for (;;) {
-      const r = await Promise.race([reader.read(), new Promise<"timeout">((ok) => setTimeout(() => ok("timeout"), 2000))]);
+      const r = await Promise.race([
+        reader.read(),
+        new Promise<"timeout">((ok) => setTimeout(() => ok("timeout"), 2000)),
+      ]);
       expect(r).not.toBe("timeout");
       if (r !== "timeout" && r.done) break;
     }
     expect(Date.now() - t0).toBeLessThan(1500);
     expect((await getJson(`${t.url}/v1/session`, phone.body.token)).status).toBe(401);
-    expect((await getJson(`${t.url}/v1/sessions`, dan.token)).body.sessions.map((s: any) => s.session_id)).not.toContain(phone.body.session_id);
+    expect(
+      (await getJson(`${t.url}/v1/sessions`, dan.token)).body.sessions.map((s: any) => s.session_id),
+    ).not.toContain(phone.body.session_id);
     ctl.abort();
   });
 
@@ -141,7 +160,10 @@ describe("a sign-in link for another device", () => {
     });
     expect(noKey.status).toBe(400);
     expect((await postJson(`${t.url}/v1/sign-in-links`, dan.token, { entity_id: ana.entity_id })).status).toBe(400);
-    const badId = await fetch(`${t.url}/v1/sessions/ses_nope`, { method: "DELETE", headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": anonKey() } });
+    const badId = await fetch(`${t.url}/v1/sessions/ses_nope`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan.token}`, "idempotency-key": anonKey() },
+    });
     expect(badId.status).toBe(400);
     expect(((await badId.json()) as any).error.code).toBe("VALIDATION_ERROR");
     const unknown = await fetch(`${t.url}/v1/sessions/ses_${"0".repeat(24)}`, {
@@ -154,10 +176,17 @@ describe("a sign-in link for another device", () => {
 
 describe("a sign-in link by email", () => {
   it("mails the person a link that signs them in; an unknown address gets the same answer and no mail", async () => {
-    expect((await getJson(`${t.url}/v1/sign-in-options`, "")).body).toEqual({ email_links: true, link_ttl_seconds: 600 });
+    expect((await getJson(`${t.url}/v1/sign-in-options`, "")).body).toEqual({
+      email_links: true,
+      link_ttl_seconds: 600,
+    });
     const res = await fetch(`${t.url}/v1/me/email`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${ana.token}`, "content-type": "application/json", "idempotency-key": anonKey() },
+      headers: {
+        authorization: `Bearer ${ana.token}`,
+        "content-type": "application/json",
+        "idempotency-key": anonKey(),
+      },
       body: JSON.stringify({ email: "ana@example.com" }),
     });
     expect(res.status).toBe(200);
@@ -168,7 +197,11 @@ describe("a sign-in link by email", () => {
     expect(unknown.status).toBe(202);
     expect(unknown.body).toEqual(known.body);
 
-    const mail = await waitFor(() => smtp.received.find((m) => m.to.includes("ana@example.com")), 5000, "the sign-in email");
+    const mail = await waitFor(
+      () => smtp.received.find((m) => m.to.includes("ana@example.com")),
+      5000,
+      "the sign-in email",
+    );
     expect(mail.from).toBe("office@example.com");
     expect(mail.mail.subject).toBe("Your LogLine sign-in link");
     expect(mail.mail.text).toContain("Hello Ana,");

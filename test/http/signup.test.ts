@@ -15,7 +15,11 @@ const emptyServer = (opts: Partial<ServerOptions> = {}) => startEmptyServer({ si
 const workspace = (url: string, headers: Record<string, string> = {}) =>
   fetch(`${url}/v1/workspaces`, {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": `k-signup-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...headers },
+    headers: {
+      "content-type": "application/json",
+      "idempotency-key": `k-signup-${Math.random().toString(36).slice(2)}-${Date.now()}`,
+      ...headers,
+    },
     body: JSON.stringify({ name: "Acme Plumbing", owner: { display_name: "Maria" } }),
   });
 
@@ -26,14 +30,21 @@ async function joinByInvite(t: TestServer): Promise<number> {
   const dan = t.demo.humans[0]!.token;
   const inv = await fetch(`${t.url}/v1/invites`, {
     method: "POST",
-    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": `k-inv-${Date.now()}` },
+    headers: {
+      authorization: `Bearer ${dan}`,
+      "content-type": "application/json",
+      "idempotency-key": `k-inv-${Date.now()}`,
+    },
     body: JSON.stringify({ display_name: "Bea" }),
   });
   expect(inv.status).toBe(201);
   const code = ((await inv.json()) as { invite_token: string }).invite_token;
   const join = await fetch(`${t.url}/v1/invites/${code}/accept`, {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": `k-join-${Math.random().toString(36).slice(2)}-${Date.now()}` },
+    headers: {
+      "content-type": "application/json",
+      "idempotency-key": `k-join-${Math.random().toString(36).slice(2)}-${Date.now()}`,
+    },
     body: JSON.stringify({ display_name: "Bea" }),
   });
   return join.status;
@@ -68,7 +79,9 @@ describe("SIGNUP", () => {
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as ErrorBody;
     expect(body.error.code).toBe("SIGNUP_CLOSED");
-    expect(body.error.message).toBe("New workspaces on this server are by invitation only. To join your team's workspace, ask one of its admins for an invite link.");
+    expect(body.error.message).toBe(
+      "New workspaces on this server are by invitation only. To join your team's workspace, ask one of its admins for an invite link.",
+    );
     expect(await joinByInvite(demo)).toBe(201);
   });
 
@@ -79,7 +92,9 @@ describe("SIGNUP", () => {
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as ErrorBody;
     expect(body.error).toMatchObject({ code: "SIGNUP_CLOSED", details: { signup: "closed" } });
-    expect(body.error.message).toBe("Sign-up is closed on this server: it takes no new workspaces. To join your team's workspace, ask one of its admins for an invite link.");
+    expect(body.error.message).toBe(
+      "Sign-up is closed on this server: it takes no new workspaces. To join your team's workspace, ask one of its admins for an invite link.",
+    );
     expect(await joinByInvite(demo)).toBe(201);
   });
 });
@@ -97,12 +112,22 @@ describe("TRUSTED_PROXIES", () => {
   });
 
   it("a trust list that does not name the peer believes no header either", async () => {
-    t = await emptyServer({ signup: "open", trustedProxies: ["10.0.0.0/8", "192.0.2.7"], rateLimit: { capacity: 2, refillPerSecond: 0.01 } });
+    t = await emptyServer({
+      signup: "open",
+      trustedProxies: ["10.0.0.0/8", "192.0.2.7"],
+      rateLimit: { capacity: 2, refillPerSecond: 0.01 },
+    });
     expect(await burst(t.url, ["203.0.113.1", "203.0.113.2", "203.0.113.3"])).toEqual([201, 201, 429]);
   });
 
   it("behind a trusted proxy, each client address has its own limit", async () => {
-    t = await emptyServer({ signup: "open", trustedProxies: ["loopback"], rateLimit: { capacity: 2, refillPerSecond: 0.01 } });
-    expect(await burst(t.url, ["203.0.113.1", "203.0.113.1", "203.0.113.1", "203.0.113.2"])).toEqual([201, 201, 429, 201]);
+    t = await emptyServer({
+      signup: "open",
+      trustedProxies: ["loopback"],
+      rateLimit: { capacity: 2, refillPerSecond: 0.01 },
+    });
+    expect(await burst(t.url, ["203.0.113.1", "203.0.113.1", "203.0.113.1", "203.0.113.2"])).toEqual([
+      201, 201, 429, 201,
+    ]);
   });
 });

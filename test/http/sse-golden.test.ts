@@ -17,7 +17,10 @@ describe("SSE golden path (real EventSource, cookie auth)", () => {
     expect(hello.data.tenant_id).toBe("tnt_acme_001");
     expect(hello.id).toMatch(/^seq:\d+$/);
 
-    const sent = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    const sent = await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     expect(sent.status).toBe(202);
     const formalize = (await s1.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     const jobId = formalize.job_id;
@@ -25,7 +28,12 @@ describe("SSE golden path (real EventSource, cookie auth)", () => {
     const tracking = (await s1.waitFor(cardFrame("job.tracking"))).data.item.message.card;
     expect(tracking.job_id).toBe(jobId);
     await s1.waitFor((f) => f.event === "job.update" && f.data.job.state === "waiting_input");
-    await s1.waitFor((f) => f.event === "presence.update" && f.data.entity_id === "ent_human_dan" && f.data.presence.state === "waiting_on_you");
+    await s1.waitFor(
+      (f) =>
+        f.event === "presence.update" &&
+        f.data.entity_id === "ent_human_dan" &&
+        f.data.presence.state === "waiting_on_you",
+    );
 
     // Cut mid-job; the rest of the job happens while nobody listens.
     const resumeFrom = s1.lastId();
@@ -46,8 +54,12 @@ describe("SSE golden path (real EventSource, cookie auth)", () => {
     expect(new Set(all).size).toBe(all.length);
     const server = (await timelineOf(t.url, dan, "cnv_9f2a")).map((i) => i.event_id);
     expect(all).toEqual(server);
-    const cards = [...s1.frames, ...s2.frames].filter((f) => f.event === "timeline.append" && f.data.item.message.card?.job_id === jobId);
-    expect(cards.map((f) => f.data.item.message.card.card_type)).toEqual(expect.arrayContaining(["job.formalize", "job.tracking", "job.finished"]));
+    const cards = [...s1.frames, ...s2.frames].filter(
+      (f) => f.event === "timeline.append" && f.data.item.message.card?.job_id === jobId,
+    );
+    expect(cards.map((f) => f.data.item.message.card.card_type)).toEqual(
+      expect.arrayContaining(["job.formalize", "job.tracking", "job.finished"]),
+    );
 
     // ids only ever grow within a stream
     const ids = s2.frames.filter((f) => f.id).map((f) => Number(f.id.slice(4)));
@@ -63,12 +75,16 @@ describe("SSE golden path (real EventSource, cookie auth)", () => {
     await s.waitFor((f) => f.event === "timeline.append" && f.data.item.event_id === items.at(-1)!.event_id);
     s.close();
     const got = s.frames.filter((f) => f.event === "timeline.append").map((f) => f.data.item.event_id);
-    expect(got).toEqual(items.filter((i) => Number(i.cursor.slice(4)) > Number(mid.cursor.slice(4))).map((i) => i.event_id));
+    expect(got).toEqual(
+      items.filter((i) => Number(i.cursor.slice(4)) > Number(mid.cursor.slice(4))).map((i) => i.event_id),
+    );
   });
 
   it("rejects malformed cursors with 400 and cursors beyond this tenant's head with 404", async () => {
     for (const bad of ["-1", "abc", "9e99", "seq:-1", "seq:01", "seq:1\r\nevent: x"]) {
-      const res = await fetch(`${t.url}/v1/stream`, { headers: { authorization: `Bearer ${dan}`, "last-event-id": bad } }).catch(() => null);
+      const res = await fetch(`${t.url}/v1/stream`, {
+        headers: { authorization: `Bearer ${dan}`, "last-event-id": bad },
+      }).catch(() => null);
       if (!res) continue; // fetch itself refuses CR/LF in a header value
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
@@ -83,7 +99,12 @@ describe("SSE golden path (real EventSource, cookie auth)", () => {
     await s.waitFor((f) => f.event === "hello");
     const nasty = "line1\r\nid: seq:999999\nevent: error\ndata: {}\u0000\u2028end";
     await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, { kind: "text", body_text: nasty });
-    const f = await s.waitFor((x) => x.event === "timeline.append" && x.data.conversation_id === "cnv_dan_ana" && x.data.item.message.body_text.startsWith("line1"));
+    const f = await s.waitFor(
+      (x) =>
+        x.event === "timeline.append" &&
+        x.data.conversation_id === "cnv_dan_ana" &&
+        x.data.item.message.body_text.startsWith("line1"),
+    );
     s.close();
     expect(f.data.item.message.body_text).toBe(nasty);
     expect(s.frames.some((x) => x.event === "error")).toBe(false);
@@ -102,11 +123,23 @@ describe("CURSOR_TOO_OLD", () => {
     const small = await startTestServer({ deltaLogSize: 3 });
     try {
       const tok = small.demo.humans[0]!.token;
-      for (let i = 0; i < 6; i++) expect((await postJson(`${small.url}/v1/conversations/cnv_dan_ana/messages`, tok, { kind: "text", body_text: `m${i}` })).status).toBe(202);
+      for (let i = 0; i < 6; i++)
+        expect(
+          (
+            await postJson(`${small.url}/v1/conversations/cnv_dan_ana/messages`, tok, {
+              kind: "text",
+              body_text: `m${i}`,
+            })
+          ).status,
+        ).toBe(202);
       const s = openStream(small.url, { token: tok, query: "?cursor=seq:1" });
       const err = await s.waitFor((f) => f.event === "error");
       s.close();
-      expect(err.data).toMatchObject({ code: "CURSOR_TOO_OLD", recommended_action: "resync", tenant_id: "tnt_acme_001" });
+      expect(err.data).toMatchObject({
+        code: "CURSOR_TOO_OLD",
+        recommended_action: "resync",
+        tenant_id: "tnt_acme_001",
+      });
     } finally {
       await small.close();
     }

@@ -19,13 +19,19 @@ const ANA = "ent_human_ana";
 async function put(token: string, body: unknown) {
   const res = await fetch(`${t.url}/v1/me/profile`, {
     method: "PUT",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": `k-${Math.random().toString(36).slice(2)}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "idempotency-key": `k-${Math.random().toString(36).slice(2)}`,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
 }
-const say = (text: string) => postJson(`${t.url}/v1/conversations/${DM}/messages`, dan(), { kind: "text", body_text: text });
-const anaInDirectory = async () => (await getJson(`${t.url}/v1/entities`, dan())).body.items.find((e: { entity_id: string }) => e.entity_id === ANA);
+const say = (text: string) =>
+  postJson(`${t.url}/v1/conversations/${DM}/messages`, dan(), { kind: "text", body_text: text });
+const anaInDirectory = async () =>
+  (await getJson(`${t.url}/v1/entities`, dan())).body.items.find((e: { entity_id: string }) => e.entity_id === ANA);
 
 beforeAll(async () => {
   t = await startTestServer({ clock, keep: true });
@@ -41,9 +47,17 @@ describe("status and do not disturb", () => {
     await d.waitFor((f) => f.event === "hello");
     const r = await put(ana(), { status: { text: "At the dentist", until: "2026-03-02T10:00:00.000Z" } });
     expect(r.status).toBe(200);
-    const f = await d.waitFor((x) => x.event === "entity.update" && x.data.entity.entity_id === ANA && x.data.entity.status_text === "At the dentist");
+    const f = await d.waitFor(
+      (x) =>
+        x.event === "entity.update" &&
+        x.data.entity.entity_id === ANA &&
+        x.data.entity.status_text === "At the dentist",
+    );
     expect(f.data.entity.status_until).toBe("2026-03-02T10:00:00.000Z");
-    expect(await anaInDirectory()).toMatchObject({ status_text: "At the dentist", status_until: "2026-03-02T10:00:00.000Z" });
+    expect(await anaInDirectory()).toMatchObject({
+      status_text: "At the dentist",
+      status_until: "2026-03-02T10:00:00.000Z",
+    });
     d.close();
   });
 
@@ -53,7 +67,11 @@ describe("status and do not disturb", () => {
     expect(past.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "dnd_until" } });
     const other = await fetch(`${t.url}/v1/entities/${ANA}/profile`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${dan()}`, "content-type": "application/json", "idempotency-key": `k-${Math.random()}` },
+      headers: {
+        authorization: `Bearer ${dan()}`,
+        "content-type": "application/json",
+        "idempotency-key": `k-${Math.random()}`,
+      },
       body: JSON.stringify({ dnd_until: "2026-03-02T12:00:00.000Z" }),
     });
     expect(other.status).toBe(403);

@@ -36,7 +36,14 @@ beforeAll(async () => {
   const b = (await ws.json()) as { token: string; owner_entity_id: string; tenant_id: string };
   bob = b.token;
   bobId = b.owner_entity_id;
-  expect((await as(dan, "POST", "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" })).status).toBe(202);
+  expect(
+    (
+      await as(dan, "POST", "/v1/conversations/cnv_9f2a/messages", {
+        kind: "text",
+        body_text: "Can you schedule a 30-min call with Maria next week?",
+      })
+    ).status,
+  ).toBe(202);
   jobA = await waitFor(async () => {
     const items = ((await (await as(dan, "GET", "/v1/conversations/cnv_9f2a/timeline")).json()) as any).items as any[];
     return items.find((i) => i.message.card)?.message.card;
@@ -53,8 +60,22 @@ describe("tenant isolation", () => {
       ["POST", "/v1/conversations/cnv_9f2a/messages", { kind: "text", body_text: "hi" }],
       ["POST", "/v1/conversations/cnv_9f2a/read", { cursor: "seq:0" }],
       ["GET", `/v1/jobs/${jobA.job_id}`],
-      ["POST", `/v1/jobs/${jobA.job_id}/actions`, { card_id: jobA.card_id, button_id: btn.button_id, action: btn.action }],
-      ["POST", `/v1/conversations/cnv_9f2a/messages`, { kind: "card_action", job_id: jobA.job_id, card_id: jobA.card_id, button_id: btn.button_id, action: btn.action }],
+      [
+        "POST",
+        `/v1/jobs/${jobA.job_id}/actions`,
+        { card_id: jobA.card_id, button_id: btn.button_id, action: btn.action },
+      ],
+      [
+        "POST",
+        `/v1/conversations/cnv_9f2a/messages`,
+        {
+          kind: "card_action",
+          job_id: jobA.job_id,
+          card_id: jobA.card_id,
+          button_id: btn.button_id,
+          action: btn.action,
+        },
+      ],
       ["POST", "/v1/conversations", { participants: [{ entity_id: "ent_human_dan" }] }],
       ["GET", "/v1/artifacts/art_anything"],
       ["PATCH", "/v1/contacts/ctc_anything", { display_name: "x" }],
@@ -69,7 +90,10 @@ describe("tenant isolation", () => {
   it("a tenant_id naming another tenant is FORBIDDEN, in query or body", async () => {
     expect((await as(bob, "GET", "/v1/conversations?tenant_id=tnt_acme_001")).status).toBe(403);
     expect((await as(bob, "GET", "/v1/presence?tenant_id=tnt_acme_001")).status).toBe(403);
-    expect((await as(bob, "POST", "/v1/conversations", { tenant_id: "tnt_acme_001", participants: [{ entity_id: bobId }] })).status).toBe(403);
+    expect(
+      (await as(bob, "POST", "/v1/conversations", { tenant_id: "tnt_acme_001", participants: [{ entity_id: bobId }] }))
+        .status,
+    ).toBe(403);
     expect((await as(bob, "GET", "/v1/ledger/query?tenant_id=tnt_acme_001")).status).toBe(403);
     expect((await as(bob, "GET", "/v1/ledger/verify?tenant_id=tnt_acme_001")).status).toBe(403);
   });
@@ -103,14 +127,20 @@ describe("tenant isolation", () => {
     expect(r3.status).toBe(404);
 
     const ctl = new AbortController();
-    const res = await fetch(`${t.url}/v1/stream?cursor=seq:0`, { headers: { authorization: `Bearer ${bob}` }, signal: ctl.signal });
+    const res = await fetch(`${t.url}/v1/stream?cursor=seq:0`, {
+      headers: { authorization: `Bearer ${bob}` },
+      signal: ctl.signal,
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     let text = "";
     const readFor = async (ms: number) => {
       const until = Date.now() + ms;
       while (Date.now() < until) {
-        const r = await Promise.race([reader.read(), new Promise<null>((ok) => setTimeout(() => ok(null), until - Date.now()))]);
+        const r = await Promise.race([
+          reader.read(),
+          new Promise<null>((ok) => setTimeout(() => ok(null), until - Date.now())),
+        ]);
         if (!r || r.done) break;
         text += new TextDecoder().decode(r.value);
       }
@@ -140,9 +170,16 @@ describe("tenant isolation", () => {
       ],
     });
     const ana = t.demo.humans[1]!.token;
-    expect((await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_human_dan", actor_type: "human" }))).status).toBe(403);
-    expect((await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_agent_scheduler", actor_type: "agent" }))).status).toBe(403);
-    expect((await as(bob, "POST", "/v1/ledger/append", ev({ entity_id: bobId, actor_type: "human" }))).status).toBe(403);
+    expect(
+      (await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_human_dan", actor_type: "human" }))).status,
+    ).toBe(403);
+    expect(
+      (await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_agent_scheduler", actor_type: "agent" })))
+        .status,
+    ).toBe(403);
+    expect((await as(bob, "POST", "/v1/ledger/append", ev({ entity_id: bobId, actor_type: "human" }))).status).toBe(
+      403,
+    );
     const own = await as(ana, "POST", "/v1/ledger/append", ev({ entity_id: "ent_human_ana", actor_type: "human" }));
     expect(own.status).toBe(200);
     expect(

@@ -29,7 +29,8 @@ afterAll(async () => {
   rmSync(t.dataDir, { recursive: true, force: true });
 });
 
-const post = (token: string, cid: string, body: Record<string, unknown>) => postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", ...body });
+const post = (token: string, cid: string, body: Record<string, unknown>) =>
+  postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", ...body });
 async function send(token: string, cid: string, body_text: string, thread_root_message_id?: string) {
   const r = await post(token, cid, { body_text, ...(thread_root_message_id ? { thread_root_message_id } : {}) });
   expect(r.status, JSON.stringify(r.body)).toBe(202);
@@ -37,11 +38,16 @@ async function send(token: string, cid: string, body_text: string, thread_root_m
 }
 const threadPath = (cid: string, root: string) => `${t.url}/v1/conversations/${cid}/threads/${root}`;
 const thread = async (token: string, cid: string, root: string) => (await getJson(threadPath(cid, root), token)).body;
-const marks = async (token: string, cid: string) => (await getJson(`${t.url}/v1/conversations/${cid}/threads`, token)).body.threads as any[];
-const follow = (token: string, cid: string, root: string, on: boolean) => postJson(`${threadPath(cid, root)}/follow`, token, { on });
-const read = (token: string, cid: string, root: string, cursor: string) => postJson(`${threadPath(cid, root)}/read`, token, { cursor });
-const timeline = async (token: string, cid: string) => (await getJson(`${t.url}/v1/conversations/${cid}/timeline?limit=1000`, token)).body.items as any[];
-const listRow = async (token: string, cid: string) => (await getJson(`${t.url}/v1/conversations`, token)).body.items.find((c: any) => c.conversation_id === cid);
+const marks = async (token: string, cid: string) =>
+  (await getJson(`${t.url}/v1/conversations/${cid}/threads`, token)).body.threads as any[];
+const follow = (token: string, cid: string, root: string, on: boolean) =>
+  postJson(`${threadPath(cid, root)}/follow`, token, { on });
+const read = (token: string, cid: string, root: string, cursor: string) =>
+  postJson(`${threadPath(cid, root)}/read`, token, { cursor });
+const timeline = async (token: string, cid: string) =>
+  (await getJson(`${t.url}/v1/conversations/${cid}/timeline?limit=1000`, token)).body.items as any[];
+const listRow = async (token: string, cid: string) =>
+  (await getJson(`${t.url}/v1/conversations`, token)).body.items.find((c: any) => c.conversation_id === cid);
 
 describe("a reply in a thread", () => {
   it("goes to its thread, live, and only the root's count changes in the timeline", async () => {
@@ -51,17 +57,36 @@ describe("a reply in a thread", () => {
     await stream.waitFor((f) => f.event === "hello");
     const reply = await send(ana, DM, "I can, it is in my car", root);
 
-    const appended = await stream.waitFor((f) => f.event === "thread.append" && f.data.item.message.message_id === reply);
+    const appended = await stream.waitFor(
+      (f) => f.event === "thread.append" && f.data.item.message.message_id === reply,
+    );
     expect(appended.data).toMatchObject({ conversation_id: DM, root_message_id: root });
-    expect(appended.data.item.message).toMatchObject({ body_text: "I can, it is in my car", thread_root_message_id: root });
-    const counted = await stream.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === root);
+    expect(appended.data.item.message).toMatchObject({
+      body_text: "I can, it is in my car",
+      thread_root_message_id: root,
+    });
+    const counted = await stream.waitFor(
+      (f) => f.event === "timeline.update" && f.data.item.message.message_id === root,
+    );
     expect(counted.data.item.thread).toEqual({ reply_count: 1, last_reply_ts: appended.data.item.ts });
     // Dan wrote the root: he follows the thread, and Ana's reply is unread for him.
     const mark = await stream.waitFor((f) => f.event === "thread.update" && f.data.root_message_id === root);
-    expect(mark.data).toEqual({ tenant_id: t.demo.tenant_id, conversation_id: DM, root_message_id: root, following: true, unread_count: 1 });
+    expect(mark.data).toEqual({
+      tenant_id: t.demo.tenant_id,
+      conversation_id: DM,
+      root_message_id: root,
+      following: true,
+      unread_count: 1,
+    });
     const told = await stream.waitFor((f) => f.event === "notification" && f.data.notification.kind === "thread_reply");
-    expect(told.data.notification).toMatchObject({ title: "Ana replied in a thread in Dan & Ana", body: "I can, it is in my car", url: `/c/${DM}/t/${root}` });
-    expect(stream.frames.some((f) => f.event === "timeline.append" && f.data.item.message.message_id === reply)).toBe(false);
+    expect(told.data.notification).toMatchObject({
+      title: "Ana replied in a thread in Dan & Ana",
+      body: "I can, it is in my car",
+      url: `/c/${DM}/t/${root}`,
+    });
+    expect(stream.frames.some((f) => f.event === "timeline.append" && f.data.item.message.message_id === reply)).toBe(
+      false,
+    );
     stream.close();
 
     // A reload says the same: the reply is in the thread, not the timeline; the list row did not move.
@@ -155,7 +180,12 @@ describe("following a thread", () => {
     await stream.waitFor((f) => f.event === "hello");
     await send(ana, DM, "Sea has better food", root);
     await stream.waitFor((f) => f.event === "thread.append" && f.data.root_message_id === root);
-    await stream.waitFor((f) => f.event === "timeline.update" && f.data.item.message.message_id === root && f.data.item.thread?.reply_count === 2);
+    await stream.waitFor(
+      (f) =>
+        f.event === "timeline.update" &&
+        f.data.item.message.message_id === root &&
+        f.data.item.thread?.reply_count === 2,
+    );
     expect(stream.frames.some((f) => f.event === "notification")).toBe(false);
     expect(stream.frames.some((f) => f.event === "thread.update")).toBe(false);
     expect((await thread(dan, DM, root)).mark).toEqual({ root_message_id: root, following: false, unread_count: 0 });
@@ -163,10 +193,14 @@ describe("following a thread", () => {
 
     // He follows again: live to himself, starting with nothing unread; the next reply counts.
     expect((await follow(dan, DM, root, true)).status).toBe(202);
-    const on = await stream.waitFor((f) => f.event === "thread.update" && f.data.root_message_id === root && f.data.following);
+    const on = await stream.waitFor(
+      (f) => f.event === "thread.update" && f.data.root_message_id === root && f.data.following,
+    );
     expect(on.data.unread_count).toBe(0);
     await send(ana, DM, "Or a lake", root);
-    const counted = await stream.waitFor((f) => f.event === "thread.update" && f.data.root_message_id === root && f.data.unread_count === 1);
+    const counted = await stream.waitFor(
+      (f) => f.event === "thread.update" && f.data.root_message_id === root && f.data.unread_count === 1,
+    );
     expect(counted.data.following).toBe(true);
     stream.close();
 
@@ -199,7 +233,10 @@ describe("after a restart", () => {
     expect(del.status).toBe(202);
     const view = await thread(dan, DM, root);
     expect(view.root.thread.reply_count).toBe(1);
-    expect(view.replies.map((r: any) => (r.deleted ? "(deleted)" : r.message.body_text))).toEqual(["(deleted)", "Second"]);
+    expect(view.replies.map((r: any) => (r.deleted ? "(deleted)" : r.message.body_text))).toEqual([
+      "(deleted)",
+      "Second",
+    ]);
     expect(view.mark.unread_count).toBe(1);
 
     const before = {

@@ -34,7 +34,13 @@ describe("typing", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ ok: true });
     const f = await a.waitFor((x) => x.event === "typing");
-    expect(f.data).toEqual({ tenant_id: t.demo.tenant_id, conversation_id: DM, entity_id: t.demo.humans[0]!.entity_id, display_name: "Dan", until: "2026-03-02T09:00:06.000Z" });
+    expect(f.data).toEqual({
+      tenant_id: t.demo.tenant_id,
+      conversation_id: DM,
+      entity_id: t.demo.humans[0]!.entity_id,
+      display_name: "Dan",
+      until: "2026-03-02T09:00:06.000Z",
+    });
     expect(f.id).toBe(""); // no resume cursor: it is not history
 
     // Again within 2 s: nothing more; after 2 s: a second frame.
@@ -56,7 +62,10 @@ describe("typing", () => {
   });
 
   it("is refused outside my conversations and for bad bodies, in the standard shape", async () => {
-    const g = await postJson(`${t.url}/v1/conversations`, dan(), { title: "Dan and Office", participants: [{ entity_id: t.demo.agents[0]!.entity_id }] });
+    const g = await postJson(`${t.url}/v1/conversations`, dan(), {
+      title: "Dan and Office",
+      participants: [{ entity_id: t.demo.agents[0]!.entity_id }],
+    });
     const notMine = await postJson(`${t.url}/v1/conversations/${g.body.conversation_id}/typing`, ana(), {});
     expect(notMine.status).toBe(404);
     expect(notMine.body.error.code).toBe("NOT_FOUND");

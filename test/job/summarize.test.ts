@@ -3,18 +3,33 @@ import type { TCardButton } from "../../contracts/cards.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import { offers, summarize, type JobFacts } from "../../src/job/summarize.js";
 
-const button = (id: string, type: string): TCardButton => ({ button_id: id, label: id, style: "secondary", action: { type, job_id: "job_1" } }) as unknown as TCardButton;
+const button = (id: string, type: string): TCardButton =>
+  ({ button_id: id, label: id, style: "secondary", action: { type, job_id: "job_1" } }) as unknown as TCardButton;
 const formalize = {
   card_id: "card_f",
   card_type: "job.formalize",
-  buttons: [button("approve", "job.approve"), button("reject", "job.reject"), button("changes", "job.request_changes"), button("ask", "chat.ask")],
+  buttons: [
+    button("approve", "job.approve"),
+    button("reject", "job.reject"),
+    button("changes", "job.request_changes"),
+    button("ask", "chat.ask"),
+  ],
 };
 const tracking = {
   card_id: "card_t",
   card_type: "job.tracking",
-  buttons: [button("info", "job.provide_input"), button("ack", "job.ack"), button("cancel", "job.cancel"), button("ask", "chat.ask")],
+  buttons: [
+    button("info", "job.provide_input"),
+    button("ack", "job.ack"),
+    button("cancel", "job.cancel"),
+    button("ask", "chat.ask"),
+  ],
 };
-const finished = { card_id: "card_x", card_type: "job.finished", buttons: [button("ack", "job.ack"), button("follow", "job.follow_up"), button("ask", "chat.ask")] };
+const finished = {
+  card_id: "card_x",
+  card_type: "job.finished",
+  buttons: [button("ack", "job.ack"), button("follow", "job.follow_up"), button("ask", "chat.ask")],
+};
 
 const approver = { entity_id: "ent_dan", roles: ["job_approver"] };
 const admin = { entity_id: "ent_ana", roles: ["admin"] };

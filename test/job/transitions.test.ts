@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { JOB_STATES, TERMINAL_JOB_STATES, type TJobState } from "../../contracts/primitives.js";
-import { ACTIONS_BY_STATE, FINISH_EXTRA_TRANSITIONS, JOB_TRANSITIONS, canMove, isTerminalState, stateAfter } from "../../src/job/transitions.js";
+import {
+  ACTIONS_BY_STATE,
+  FINISH_EXTRA_TRANSITIONS,
+  JOB_TRANSITIONS,
+  canMove,
+  isTerminalState,
+  stateAfter,
+} from "../../src/job/transitions.js";
 
 /**
  * The job kernel's table is the policy pack's: the pack states the machine as data and the
@@ -20,14 +27,17 @@ const fsm = policy("policy.job_fsm").rules[0] as {
 };
 /** event type → the states in which the pack accepts it (policy.job_action_state). */
 const allowedIn = new Map<string, string[]>();
-for (const r of policy("policy.job_action_state").rules as Array<{ event_types: string[]; allowed: string[] }>) for (const t of r.event_types) allowedIn.set(t, r.allowed);
+for (const r of policy("policy.job_action_state").rules as Array<{ event_types: string[]; allowed: string[] }>)
+  for (const t of r.event_types) allowedIn.set(t, r.allowed);
 
 const pairs = (list: ReadonlyArray<readonly [string, string]>) => list.map(([a, b]) => `${a}>${b}`).sort();
 
 describe("the job kernel's transition table", () => {
   it("is the policy pack's, move for move", () => {
     expect(pairs(JOB_TRANSITIONS)).toEqual(pairs(fsm.transitions));
-    expect(pairs(FINISH_EXTRA_TRANSITIONS)).toEqual(pairs(fsm.event_overrides["job.completed"]?.extra_transitions ?? []));
+    expect(pairs(FINISH_EXTRA_TRANSITIONS)).toEqual(
+      pairs(fsm.event_overrides["job.completed"]?.extra_transitions ?? []),
+    );
     expect([...fsm.terminal_states].sort()).toEqual([...TERMINAL_JOB_STATES].sort());
     for (const s of JOB_STATES) expect(isTerminalState(s), s).toBe(fsm.terminal_states.includes(s));
   });
@@ -62,7 +72,8 @@ describe("the job kernel's transition table", () => {
     for (const state of JOB_STATES) {
       for (const action of ACTIONS_BY_STATE[state]) {
         const r = records(action, state);
-        for (const e of r.events) if (!(allowedIn.get(e) ?? []).includes(state)) refused.push(`${action} in ${state}: ${e}`);
+        for (const e of r.events)
+          if (!(allowedIn.get(e) ?? []).includes(state)) refused.push(`${action} in ${state}: ${e}`);
         if (r.to && !canMove(state, r.to)) refused.push(`${action} in ${state}: ${state} → ${r.to}`);
       }
     }
@@ -72,9 +83,13 @@ describe("the job kernel's transition table", () => {
   it("reads each event's target state as the pack's FSM rule judges it", () => {
     expect(stateAfter({ event_type: "job.created" })).toBe("draft");
     expect(stateAfter({ event_type: "job.approved" })).toBe("approved");
-    expect(stateAfter({ event_type: "job.state_changed", payload: { next_state: "waiting_input" } })).toBe("waiting_input");
+    expect(stateAfter({ event_type: "job.state_changed", payload: { next_state: "waiting_input" } })).toBe(
+      "waiting_input",
+    );
     expect(stateAfter({ event_type: "job.state_changed", payload: { next_state: "sideways" } })).toBeUndefined();
-    expect(stateAfter({ event_type: "job.completed", payload: { finished_card: { outcome: { result: "failed" } } } })).toBe("failed");
+    expect(
+      stateAfter({ event_type: "job.completed", payload: { finished_card: { outcome: { result: "failed" } } } }),
+    ).toBe("failed");
     expect(stateAfter({ event_type: "job.progress", payload: {} })).toBeUndefined();
     // Every state the table names is a state of the contracts.
     for (const [a, b] of JOB_TRANSITIONS) expect(JOB_STATES).toEqual(expect.arrayContaining([a, b]));

@@ -16,7 +16,9 @@ import { messageSent, openTestLedger, setupTenant } from "./helpers.js";
 import { isIsoTime } from "../../src/ledger/policy/fast-event.js";
 import { ZIsoTime } from "../../contracts/primitives.js";
 
-const golden = JSON.parse(readFileSync(new URL("./fixtures/golden-ledger.json", import.meta.url), "utf8")) as GoldenRows;
+const golden = JSON.parse(
+  readFileSync(new URL("./fixtures/golden-ledger.json", import.meta.url), "utf8"),
+) as GoldenRows;
 
 describe("the append path keeps its bytes", () => {
   it("writes the golden rows byte for byte: payloads, hashes, checkpoints, signatures, answers", async () => {
@@ -42,18 +44,35 @@ describe("the append path keeps its bytes", () => {
     for (const tenant of ["ten_a", "ten_b"]) expect(verifyTenant(store, [signer], tenant)).toMatchObject({ ok: true });
 
     const ledger = createLedger({ db, signer });
-    await ledger.append({ tenant_id: "ten_a", events: [{ ...messageSent("ten_a"), conversation_id: "cnv_room", actor: { entity_id: "ent_ana", actor_type: "human" } }] });
+    await ledger.append({
+      tenant_id: "ten_a",
+      events: [
+        { ...messageSent("ten_a"), conversation_id: "cnv_room", actor: { entity_id: "ent_ana", actor_type: "human" } },
+      ],
+    });
     expect(ledger.verify("ten_a")).toMatchObject({ ok: true });
     // Those rows had no tree hashes: boot filled them in, and the tree is the one of the payloads.
-    const payloads = db.prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' ORDER BY tenant_seq").pluck().all() as string[];
+    const payloads = db
+      .prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' ORDER BY tenant_seq")
+      .pluck()
+      .all() as string[];
     expect(ledger.tlog.checkpointNote("ten_a")!.root).toEqual(mth(payloads.map((p) => Buffer.from(p, "utf8"))));
     ledger.close();
     db.close();
   });
 
   it("builds the stored envelope with the members and values of { ...rest, seq }, keys in order", () => {
-    const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("seq", "integrity", "sep", "sez", "10", "9", "payload", "actor"));
-    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), fc.string(), { maxKeys: 3 }));
+    const key = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom("seq", "integrity", "sep", "sez", "10", "9", "payload", "actor"),
+    );
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.string(), { maxKeys: 3 }),
+    );
     fc.assert(
       fc.property(fc.dictionary(key, value, { maxKeys: 14 }), fc.nat(), (raw, seq) => {
         const event = raw as unknown as TUblEvent;
@@ -80,8 +99,14 @@ describe("canonicalize's key sort", () => {
         .map((k) => `${JSON.stringify(k)}:${reference(o[k])}`)
         .join(",")}}`;
     };
-    const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: "grapheme", maxLength: 3 }), fc.constantFrom("10", "9", "0", "a", "A", "\u00e9", "\ud83d\ude00", "\uff61"));
-    const obj = fc.dictionary(key, fc.oneof(fc.integer(), fc.dictionary(key, fc.boolean(), { maxKeys: 30 })), { maxKeys: 40 });
+    const key = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.string({ unit: "grapheme", maxLength: 3 }),
+      fc.constantFrom("10", "9", "0", "a", "A", "\u00e9", "\ud83d\ude00", "\uff61"),
+    );
+    const obj = fc.dictionary(key, fc.oneof(fc.integer(), fc.dictionary(key, fc.boolean(), { maxKeys: 30 })), {
+      maxKeys: 40,
+    });
     fc.assert(
       fc.property(obj, (o) => {
         expect(canonicalize(o)).toBe(reference(o));
@@ -109,7 +134,10 @@ describe("a group's first batch undoes itself without a savepoint", () => {
             },
           },
         ),
-        t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "second")] }, { withinCommit: (r) => void insert.run(r.cursor) }),
+        t.ledger.append(
+          { tenant_id: "ten_a", events: [messageSent("ten_a", "second")] },
+          { withinCommit: (r) => void insert.run(r.cursor) },
+        ),
       ]);
       expect(failed).toMatchObject({ status: "rejected", reason: { message: "caller changed its mind" } });
       expect(ok).toMatchObject({ status: "fulfilled", value: { cursor: "seq:3" } });
@@ -117,7 +145,9 @@ describe("a group's first batch undoes itself without a savepoint", () => {
       expect(t.db.prepare("SELECT count(*) FROM ledger_events WHERE event_id = ?").pluck().get(first.event_id)).toBe(0);
       expect(t.ledger.verify("ten_a").ok).toBe(true);
       // the first event's id was not burned
-      await expect(t.ledger.append({ tenant_id: "ten_a", events: [first] })).resolves.toMatchObject({ cursor: "seq:4" });
+      await expect(t.ledger.append({ tenant_id: "ten_a", events: [first] })).resolves.toMatchObject({
+        cursor: "seq:4",
+      });
     } finally {
       t.cleanup();
     }
@@ -129,7 +159,10 @@ describe("a group's first batch undoes itself without a savepoint", () => {
       await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
       const good = messageSent("ten_a", "good");
       const [refused, ok] = await Promise.allSettled([
-        t.ledger.append({ tenant_id: "ten_a", events: [good, { ...messageSent("ten_a"), event_type: "message.exploded" }] }),
+        t.ledger.append({
+          tenant_id: "ten_a",
+          events: [good, { ...messageSent("ten_a"), event_type: "message.exploded" }],
+        }),
         t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "next")] }),
       ]);
       expect(refused).toMatchObject({ status: "rejected", reason: { code: "UNKNOWN_EVENT_TYPE" } });
@@ -161,9 +194,16 @@ describe("the fast path's timestamp check", () => {
       )
       .map(([y, mo, d, t, h, mi, s, f, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${f}${z}`);
     fc.assert(
-      fc.property(fc.oneof(dateLike, fc.string(), fc.constantFrom("2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2000-02-29T12:00Z", "1900-02-29T12:00Z")), (s) => {
-        expect(isIsoTime(s)).toBe(ZIsoTime.safeParse(s).success);
-      }),
+      fc.property(
+        fc.oneof(
+          dateLike,
+          fc.string(),
+          fc.constantFrom("2024-02-29T00:00:00Z", "2023-02-29T00:00:00Z", "2000-02-29T12:00Z", "1900-02-29T12:00Z"),
+        ),
+        (s) => {
+          expect(isIsoTime(s)).toBe(ZIsoTime.safeParse(s).success);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

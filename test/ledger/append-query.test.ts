@@ -13,7 +13,11 @@ describe("append", () => {
     t = openTestLedger();
     const events = [...setupTenant("ten_a"), messageSent("ten_a", "first"), messageSent("ten_a", "second")];
     const res = await t.ledger.append({ tenant_id: "ten_a", events });
-    expect(ZAppendResponse.parse(res)).toEqual({ ok: true, accepted_event_ids: events.map((e) => e.event_id), cursor: "seq:4" });
+    expect(ZAppendResponse.parse(res)).toEqual({
+      ok: true,
+      accepted_event_ids: events.map((e) => e.event_id),
+      cursor: "seq:4",
+    });
 
     const stored = t.ledger.query({ tenant_id: "ten_a" }).events as TStoredEvent[];
     expect(stored.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
@@ -54,7 +58,12 @@ describe("append", () => {
     t = openTestLedger();
     await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
     const cp = ZCheckpoint.parse(t.ledger.checkpoint("ten_a"));
-    expect(cp).toMatchObject({ tenant_id: "ten_a", tenant_seq: 2, head_hash: t.ledger.head("ten_a").hash, key_id: t.ledger.keys().keys[0]!.key_id });
+    expect(cp).toMatchObject({
+      tenant_id: "ten_a",
+      tenant_seq: 2,
+      head_hash: t.ledger.head("ten_a").hash,
+      key_id: t.ledger.keys().keys[0]!.key_id,
+    });
     expect(t.ledger.checkpoint("ten_other")).toBeNull();
     const n = t.db.prepare("SELECT count(*) FROM ledger_checkpoints").pluck().get();
     expect(n).toBe(1);
@@ -62,7 +71,9 @@ describe("append", () => {
 
   it("rejects a malformed request with VALIDATION_ERROR", async () => {
     t = openTestLedger();
-    await expect(t.ledger.append({ tenant_id: "ten_a", events: [] })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(t.ledger.append({ tenant_id: "ten_a", events: [] })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
     await expect(t.ledger.append({ events: [{}] } as never)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
   });
 });
@@ -79,7 +90,14 @@ describe("query", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = ZQueryResponse.parse(t.ledger.query({ tenant_id: "ten_a", event_type: "message.sent", limit: 10, ...(cursor ? { after_cursor: cursor } : {}) }));
+      const page = ZQueryResponse.parse(
+        t.ledger.query({
+          tenant_id: "ten_a",
+          event_type: "message.sent",
+          limit: 10,
+          ...(cursor ? { after_cursor: cursor } : {}),
+        }),
+      );
       seen.push(...page.events.map((e) => e.event_id as string));
       cursor = page.next_cursor ?? undefined;
       pages++;
@@ -95,9 +113,15 @@ describe("query", () => {
 
   it("refuses bad filters", () => {
     t = openTestLedger();
-    expect(() => t.ledger.query({ tenant_id: "ten_a", limit: 1001 })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
-    expect(() => t.ledger.query({ tenant_id: "ten_a", after_cursor: "seq:-1" })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
-    expect(() => t.ledger.query({ tenant_id: "ten_a", event_type: "nope" as never })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
+    expect(() => t.ledger.query({ tenant_id: "ten_a", limit: 1001 })).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR" }),
+    );
+    expect(() => t.ledger.query({ tenant_id: "ten_a", after_cursor: "seq:-1" })).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR" }),
+    );
+    expect(() => t.ledger.query({ tenant_id: "ten_a", event_type: "nope" as never })).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR" }),
+    );
   });
 
   it("replays in order, for one tenant after a seq, and subscribers see commits in order", async () => {
@@ -105,7 +129,9 @@ describe("query", () => {
     const live: number[] = [];
     const stop = t.ledger.subscribe((e) => e.tenant_id === "ten_a" && live.push(e.seq));
     await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
-    await Promise.all([1, 2, 3].map((i) => t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `x${i}`)] })));
+    await Promise.all(
+      [1, 2, 3].map((i) => t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `x${i}`)] })),
+    );
     stop();
     await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] });
     expect(live).toEqual([1, 2, 3, 4, 5]);

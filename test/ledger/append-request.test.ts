@@ -19,7 +19,11 @@ const events = fc.oneof(
   ),
   fc.anything(),
 );
-const request = fc.oneof(fc.record({ tenant_id: tenantId, events }, { requiredKeys: [] }), fc.record({ tenant_id: tenantId, events, extra: fc.anything() }), fc.anything());
+const request = fc.oneof(
+  fc.record({ tenant_id: tenantId, events }, { requiredKeys: [] }),
+  fc.record({ tenant_id: tenantId, events, extra: fc.anything() }),
+  fc.anything(),
+);
 
 describe("the append request's fast check", () => {
   it("accepts only what the contract accepts, with the same result", () => {
@@ -40,7 +44,10 @@ describe("the append request's fast check", () => {
   });
 
   it("takes the commonest requests without the parse", () => {
-    expect(plainAppendRequest({ tenant_id: "ten_a", events: [{ event_type: "message.sent" }] })).toEqual({ tenant_id: "ten_a", events: [{ event_type: "message.sent" }] });
+    expect(plainAppendRequest({ tenant_id: "ten_a", events: [{ event_type: "message.sent" }] })).toEqual({
+      tenant_id: "ten_a",
+      events: [{ event_type: "message.sent" }],
+    });
     expect(plainAppendRequest({ tenant_id: "ten_a", events: [] })).toBeNull();
     expect(plainAppendRequest(Object.assign(Object.create({ tenant_id: "ten_a" }), { events: [{}] }))).toBeNull();
   });

@@ -4,7 +4,9 @@ import { canonicalize } from "../../src/ledger/canonical-json.js";
 
 describe("canonicalize (RFC 8785)", () => {
   it("sorts keys by UTF-16 code units, recursively, with no whitespace", () => {
-    expect(canonicalize({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalize({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it("orders keys as RFC 8785 §3.2.3's sorting example", () => {
@@ -64,7 +66,9 @@ describe("canonicalize (RFC 8785)", () => {
     const input = JSON.parse(
       '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}',
     );
-    expect(canonicalize(input)).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    expect(canonicalize(input)).toBe(
+      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
+    );
   });
 
   it("refuses values JSON cannot carry", () => {
@@ -129,7 +133,12 @@ describe("canonicalize (RFC 8785)", () => {
     );
     const value = fc.letrec((tie) => ({
       leaf: fc.oneof(anyString, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined)),
-      node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 5 }), fc.dictionary(anyString, tie("node"), { maxKeys: 6 })),
+      node: fc.oneof(
+        { depthSize: "small" },
+        tie("leaf"),
+        fc.array(tie("node"), { maxLength: 5 }),
+        fc.dictionary(anyString, tie("node"), { maxKeys: 6 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {

@@ -19,9 +19,13 @@ describe("chainHash", () => {
 
   it("stays identical for any previous hash text and for inputs larger than the reused buffer", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 200 }), (prev, s) => {
-        expect(chainHash(prev, s)).toBe(noble(prev, s));
-      }),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 40 }),
+        fc.string({ unit: "binary", maxLength: 200 }),
+        (prev, s) => {
+          expect(chainHash(prev, s)).toBe(noble(prev, s));
+        },
+      ),
       { numRuns: 500 },
     );
     expect(chainHash("x\ud83d", "\ude00y")).toBe(noble("x\ud83d", "\ude00y"));
@@ -47,11 +51,15 @@ describe("chainAndLeafHash", () => {
 
   it("gives the chain hash and SHA-256(0x00 ‖ UTF-8) from one encoding, for any input", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 300 }), (prev, s) => {
-        const [hash, l] = chainAndLeafHash(prev, s);
-        expect(hash).toBe(noble(prev, s));
-        expect(l).toEqual(leaf(s));
-      }),
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 40 }),
+        fc.string({ unit: "binary", maxLength: 300 }),
+        (prev, s) => {
+          const [hash, l] = chainAndLeafHash(prev, s);
+          expect(hash).toBe(noble(prev, s));
+          expect(l).toEqual(leaf(s));
+        },
+      ),
       { numRuns: 500 },
     );
     for (const [prev, s] of [

@@ -16,7 +16,10 @@ afterEach(() => {
 });
 
 async function startServer(dataDir: string): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", SERVER], { env: { ...process.env, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", SERVER], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   child = proc;
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -31,16 +34,23 @@ async function startServer(dataDir: string): Promise<{ proc: ChildProcess; base:
 }
 
 /** Resolves once the process is gone (a SIGKILLed child has a signalCode and no exitCode). */
-const exited = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once("exit", () => r())));
+const exited = (p: ChildProcess) =>
+  new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once("exit", () => r())));
 
 const append = (base: string, tenant: string, events: unknown[]) =>
-  fetch(`${base}/v1/ledger/append`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenant, events }) });
+  fetch(`${base}/v1/ledger/append`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tenant_id: tenant, events }),
+  });
 
 async function readAll(base: string, tenant: string): Promise<TStoredEvent[]> {
   const out: TStoredEvent[] = [];
   let cursor: string | null = "seq:0";
   while (cursor) {
-    const page = (await (await fetch(`${base}/v1/ledger/query?tenant_id=${tenant}&limit=1000&after_cursor=${cursor}`)).json()) as {
+    const page = (await (
+      await fetch(`${base}/v1/ledger/query?tenant_id=${tenant}&limit=1000&after_cursor=${cursor}`)
+    ).json()) as {
       events: TStoredEvent[];
       next_cursor: string | null;
     };
@@ -64,7 +74,9 @@ describe("crash safety", () => {
     const client = async (n: number) => {
       for (let i = 0; !killed; i++) {
         const tenant = TENANTS[(n + i) % TENANTS.length]!;
-        const events = Array.from({ length: 1 + ((n * 7 + i) % 5) }, () => messageSent(tenant, `c${n} i${i}`, { size: 300 }));
+        const events = Array.from({ length: 1 + ((n * 7 + i) % 5) }, () =>
+          messageSent(tenant, `c${n} i${i}`, { size: 300 }),
+        );
         const batch = { tenant, ids: events.map((e) => e.event_id) };
         sent.push(batch);
         try {
@@ -78,7 +90,8 @@ describe("crash safety", () => {
     };
     const clients = Array.from({ length: 16 }, (_, n) => client(n));
     const deadline = Date.now() + 60_000;
-    while (ackedEvents < 3000 && Date.now() < deadline && statuses.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (ackedEvents < 3000 && Date.now() < deadline && statuses.length === 0)
+      await new Promise((r) => setTimeout(r, 5));
     expect(statuses).toEqual([]);
     proc.kill("SIGKILL");
     killed = true;
@@ -92,7 +105,8 @@ describe("crash safety", () => {
       const events = await readAll(base, tenant);
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       const present = new Set(events.map((e) => e.event_id));
-      for (const b of acked.filter((b) => b.tenant === tenant)) for (const id of b.ids) expect(present.has(id)).toBe(true);
+      for (const b of acked.filter((b) => b.tenant === tenant))
+        for (const id of b.ids) expect(present.has(id)).toBe(true);
       for (const b of sent.filter((b) => b.tenant === tenant)) {
         const n = b.ids.filter((id) => present.has(id)).length;
         expect([0, b.ids.length]).toContain(n);

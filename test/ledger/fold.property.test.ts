@@ -42,12 +42,26 @@ function legal(eventType: string, from: string | undefined, to: string): boolean
   if (eventType === "job.created") return from === undefined && to === "draft";
   if (from === undefined) return false;
   const o = fsmRule.event_overrides[eventType];
-  if (from === to) return TERMINAL.has(from) ? (o?.restate_terminal ?? []).includes(from) : fsmRule.same_state_allowed.includes(eventType);
+  if (from === to)
+    return TERMINAL.has(from)
+      ? (o?.restate_terminal ?? []).includes(from)
+      : fsmRule.same_state_allowed.includes(eventType);
   if (TERMINAL.has(from)) return false;
   return [...fsmRule.transitions, ...(o?.extra_transitions ?? [])].some(([a, b]) => a === from && b === to);
 }
 
-type Kind = "created" | "proposed" | "card_msg" | "approved" | "rejected" | "state_changed" | "progress" | "completed" | "input" | "tool_called" | "tool_result";
+type Kind =
+  | "created"
+  | "proposed"
+  | "card_msg"
+  | "approved"
+  | "rejected"
+  | "state_changed"
+  | "progress"
+  | "completed"
+  | "input"
+  | "tool_called"
+  | "tool_result";
 
 interface Step {
   kind: Kind;
@@ -119,12 +133,21 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
   const job = JOBS[step.job]!;
   const current = fold.jobState(T, job) ?? "draft";
   const offered = lastCard.get(job)?.card_type === "job.formalize";
-  const natural = current === "proposed" && !offered ? (["card_msg"] as Kind[]) : NATURAL[fold.jobState(T, job) ?? "none"]!;
+  const natural =
+    current === "proposed" && !offered ? (["card_msg"] as Kind[]) : NATURAL[fold.jobState(T, job) ?? "none"]!;
   const kind = step.natural ? natural[step.n % natural.length]! : step.kind;
   const humanKinds: Kind[] = ["approved", "rejected", "input"];
   const actor = step.natural ? ACTORS[humanKinds.includes(kind) ? 1 : 0]! : ACTORS[step.actor]!;
   const ts = new Date(Date.parse("2025-12-27T11:00:00.000Z") + i * 1000).toISOString();
-  const base = { event_id: `evt_p_${i}`, ts, tenant_id: T, trace_id: "trc_prop", conversation_id: C, job_id: job, actor };
+  const base = {
+    event_id: `evt_p_${i}`,
+    ts,
+    tenant_id: T,
+    trace_id: "trc_prop",
+    conversation_id: C,
+    job_id: job,
+    actor,
+  };
   const card = (type: "job.formalize" | "job.tracking" | "job.finished", state: string, extra: Raw) => ({
     card_id: `card_${type.slice(4)}_${job}_${i}`,
     job_id: job,
@@ -145,19 +168,30 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
     if (clickMode === "none") return {};
     const c = lastCard.get(job);
     const button = c?.buttons.find((b: Raw) => b.action.type === want);
-    if (clickMode === "forged" || !c || !button) return { card_id: c?.card_id ?? "card_forged", button_id: "btn_forged", action: { type: want, job_id: job } };
+    if (clickMode === "forged" || !c || !button)
+      return { card_id: c?.card_id ?? "card_forged", button_id: "btn_forged", action: { type: want, job_id: job } };
     return { card_id: c.card_id, button_id: button.button_id, action: { type: want, job_id: job } };
   };
   const onward = fsmRule.transitions.filter(([a]) => a === current).map(([, b]) => b);
   const state = step.natural && onward.length ? onward[step.next % onward.length]! : STATES[step.next]!;
   switch (kind) {
     case "created":
-      return { ...base, event_type: "job.created", payload: { job_id: job, title: "Prop job", conversation_id: C, owner_entity_id: "ent_agent_scheduler" } };
+      return {
+        ...base,
+        event_type: "job.created",
+        payload: { job_id: job, title: "Prop job", conversation_id: C, owner_entity_id: "ent_agent_scheduler" },
+      };
     case "proposed":
       return {
         ...base,
         event_type: "job.proposed",
-        payload: { job_id: job, proposed_card: card("job.formalize", "proposed", { job: { job_id: job, goal: "Do the thing" }, buttons: withJob(FORMALIZE_BUTTONS) }) },
+        payload: {
+          job_id: job,
+          proposed_card: card("job.formalize", "proposed", {
+            job: { job_id: job, goal: "Do the thing" },
+            buttons: withJob(FORMALIZE_BUTTONS),
+          }),
+        },
       };
     case "card_msg": {
       const c =
@@ -170,7 +204,13 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
       return {
         ...base,
         event_type: "message.sent",
-        payload: { message_id: `msg_${i}`, kind: "card", card: c ?? card("job.formalize", "proposed", { job: { job_id: job, goal: "x" }, buttons: withJob(FORMALIZE_BUTTONS) }) },
+        payload: {
+          message_id: `msg_${i}`,
+          kind: "card",
+          card:
+            c ??
+            card("job.formalize", "proposed", { job: { job_id: job, goal: "x" }, buttons: withJob(FORMALIZE_BUTTONS) }),
+        },
       };
     }
     case "approved":
@@ -207,14 +247,24 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
         payload: {
           job_id: job,
           finished_card: card("job.finished", state, {
-            outcome: { result: step.natural && !TERMINAL.has(current) ? "completed" : ["completed", "failed", "cancelled", "rejected"][step.n % 4], summary: "Done." },
+            outcome: {
+              result:
+                step.natural && !TERMINAL.has(current)
+                  ? "completed"
+                  : ["completed", "failed", "cancelled", "rejected"][step.n % 4],
+              summary: "Done.",
+            },
             artifacts: [],
             buttons: withJob([{ button_id: "btn_ok", label: "Accept", action: { type: "job.ack" } }]),
           }),
         },
       };
     case "input":
-      return { ...base, event_type: "job.input_provided", payload: { job_id: job, inputs: { timezone: "Europe/Lisbon" }, ...clickOf("job.provide_input") } };
+      return {
+        ...base,
+        event_type: "job.input_provided",
+        payload: { job_id: job, inputs: { timezone: "Europe/Lisbon" }, ...clickOf("job.provide_input") },
+      };
     case "tool_called":
       return {
         ...base,
@@ -230,7 +280,16 @@ function build(step: Step, i: number, fold: PolicyFold, lastCard: Map<string, Ra
         },
       };
     case "tool_result":
-      return { ...base, event_type: "tool.result", payload: { tool_call_id: `tcall_${step.n % 4}`, tool_name: "calendar.create_invite", status: "success", latency_ms: 10 } };
+      return {
+        ...base,
+        event_type: "tool.result",
+        payload: {
+          tool_call_id: `tcall_${step.n % 4}`,
+          tool_name: "calendar.create_invite",
+          status: "success",
+          latency_ms: 10,
+        },
+      };
   }
 }
 
@@ -282,12 +341,17 @@ describe("fold + engine over random job event sequences (fast-check)", () => {
               const after = fold.jobState(T, jobId);
               if (stateAfter(d.event)) {
                 expect(STATES).toContain(after);
-                expect(legal(d.event.event_type, before, after as string), `${d.event.event_type}: ${before} → ${after}`).toBe(true);
+                expect(
+                  legal(d.event.event_type, before, after as string),
+                  `${d.event.event_type}: ${before} → ${after}`,
+                ).toBe(true);
               } else {
                 expect(after).toBe(before);
               }
-              if (d.event.event_type === "message.sent" && d.event.payload.card) lastCard.set(jobId, d.event.payload.card);
-              if (d.event.event_type === "job.proposed") lastCard.set(`${jobId}:embedded`, d.event.payload.proposed_card);
+              if (d.event.event_type === "message.sent" && d.event.payload.card)
+                lastCard.set(jobId, d.event.payload.card);
+              if (d.event.event_type === "job.proposed")
+                lastCard.set(`${jobId}:embedded`, d.event.payload.proposed_card);
             } else {
               refused = true; // the whole batch goes
             }
@@ -306,7 +370,12 @@ describe("fold + engine over random job event sequences (fast-check)", () => {
         // Every fold of job state reads the same events the same way: the ledger's, the job
         // kernel's `evolve` (Office's jobs), Office's summaries and the gateway's projection.
         const stored = accepted.map((e) => ZUblEvent.parse(e) as TStoredEvent);
-        const view = createOfficeView({ ledger: { replay: (fn: (e: TStoredEvent) => void) => stored.forEach(fn), subscribe: () => () => {} } as unknown as LedgerApi });
+        const view = createOfficeView({
+          ledger: {
+            replay: (fn: (e: TStoredEvent) => void) => stored.forEach(fn),
+            subscribe: () => () => {},
+          } as unknown as LedgerApi,
+        });
         const projection = createTenantState(T);
         for (const e of stored) applyJobs(projection, e);
         for (const j of JOBS) {
@@ -334,8 +403,10 @@ describe("fold + engine over random job event sequences (fast-check)", () => {
           const d = engine.check(fold, raw);
           if (!d.ok) return;
           fold.apply(d.event);
-          if (d.event.event_type === "message.sent" && d.event.payload.card) lastCard.set(raw.job_id, d.event.payload.card);
-          if (d.event.event_type === "job.proposed") lastCard.set(`${raw.job_id}:embedded`, d.event.payload.proposed_card);
+          if (d.event.event_type === "message.sent" && d.event.payload.card)
+            lastCard.set(raw.job_id, d.event.payload.card);
+          if (d.event.event_type === "job.proposed")
+            lastCard.set(`${raw.job_id}:embedded`, d.event.payload.proposed_card);
           for (const j of JOBS) {
             const s = fold.jobState(T, j);
             if (s) reached.add(s);

@@ -15,11 +15,22 @@ describe("the ledger fold", () => {
     const fold = golden();
     expect(fold.jobState(T, J)).toBe("completed");
     expect(fold.jobConversation(T, J)).toBe("cnv_9f2a");
-    expect(fold.job(T, J)).toEqual({ state: "completed", conversation_id: "cnv_9f2a", owner_entity_id: "ent_agent_scheduler", title: "Schedule call with Maria", approved: true });
+    expect(fold.job(T, J)).toEqual({
+      state: "completed",
+      conversation_id: "cnv_9f2a",
+      owner_entity_id: "ent_agent_scheduler",
+      title: "Schedule call with Maria",
+      approved: true,
+    });
     expect(fold.isMember(T, "cnv_9f2a", "ent_human_dan")).toBe(true);
     expect(fold.isMember(T, "cnv_9f2a", "ent_human_nobody")).toBe(false);
     expect(fold.isMember("tnt_other", "cnv_9f2a", "ent_human_dan")).toBe(false);
-    expect(fold.entity(T, "ent_agent_scheduler")).toMatchObject({ actor_type: "agent", display_name: "Office Scheduler", roles: [], allowed_tools: ["calendar.create_invite"] });
+    expect(fold.entity(T, "ent_agent_scheduler")).toMatchObject({
+      actor_type: "agent",
+      display_name: "Office Scheduler",
+      roles: [],
+      allowed_tools: ["calendar.create_invite"],
+    });
     expect(fold.entity(T, "ent_human_dan")?.roles).toEqual(["job_approver"]);
     expect(fold.entityCount(T)).toBe(2);
     expect(fold.hasConversation(T, "cnv_9f2a")).toBe(true);
@@ -27,15 +38,33 @@ describe("the ledger fold", () => {
     expect(fold.hasConversation(T, "cnv_nope")).toBe(false);
     expect(fold.hasEvent(T, "evt_0013")).toBe(true);
     expect(fold.hasEvent("tnt_other", "evt_0013")).toBe(false);
-    expect(fold.toolCall(T, "tcall_001")).toMatchObject({ job_id: J, tool_name: "calendar.create_invite", has_result: true, ts_ms: Date.parse("2025-12-27T10:15:24.000Z") });
-    expect(fold.hasToolIdempotencyKey(T, J, "calendar.create_invite", "idem:job_sched_4c1b:calendar.create_invite:v1")).toBe(true);
-    expect(fold.hasToolIdempotencyKey(T, "job_other", "calendar.create_invite", "idem:job_sched_4c1b:calendar.create_invite:v1")).toBe(false);
+    expect(fold.toolCall(T, "tcall_001")).toMatchObject({
+      job_id: J,
+      tool_name: "calendar.create_invite",
+      has_result: true,
+      ts_ms: Date.parse("2025-12-27T10:15:24.000Z"),
+    });
+    expect(
+      fold.hasToolIdempotencyKey(T, J, "calendar.create_invite", "idem:job_sched_4c1b:calendar.create_invite:v1"),
+    ).toBe(true);
+    expect(
+      fold.hasToolIdempotencyKey(
+        T,
+        "job_other",
+        "calendar.create_invite",
+        "idem:job_sched_4c1b:calendar.create_invite:v1",
+      ),
+    ).toBe(false);
   });
 
   it("counts every registered entity as a member of the workspace conversation", () => {
     const fold = golden();
     expect(fold.isMember(T, "cnv_workspace", "ent_agent_scheduler")).toBe(true);
-    fold.apply(ZUblEvent.parse(registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" })));
+    fold.apply(
+      ZUblEvent.parse(
+        registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" }),
+      ),
+    );
     expect(fold.isMember(T, "cnv_workspace", "ent_human_eve")).toBe(true);
     expect(fold.isMember(T, "cnv_9f2a", "ent_human_eve")).toBe(false);
   });
@@ -137,7 +166,16 @@ describe("the ledger fold", () => {
       const fold = createFold();
       for (const e of events.slice(0, 3)) fold.apply(e);
       const m = fold.mark();
-      fold.apply(ZUblEvent.parse(registerEvent("evt_re", { entity_id: "ent_human_dan", actor_type: "human", display_name: "Daniel", roles: ["admin"] })));
+      fold.apply(
+        ZUblEvent.parse(
+          registerEvent("evt_re", {
+            entity_id: "ent_human_dan",
+            actor_type: "human",
+            display_name: "Daniel",
+            roles: ["admin"],
+          }),
+        ),
+      );
       expect(fold.entity(T, "ent_human_dan")?.roles).toEqual(["admin"]);
       fold.rollbackTo(m);
       expect(fold.entity(T, "ent_human_dan")).toMatchObject({ display_name: "Dan", roles: ["job_approver"] });

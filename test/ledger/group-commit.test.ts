@@ -27,29 +27,47 @@ describe("group commit", () => {
       t.ledger.append({ tenant_id: "ten_a", events: good2 }),
     ]);
 
-    expect(results[0]).toMatchObject({ status: "fulfilled", value: { ok: true, accepted_event_ids: good1.map((e) => e.event_id), cursor: "seq:4" } });
-    expect(results[1]).toMatchObject({ status: "rejected", reason: { code: "DUPLICATE_EVENT_ID", status: 409, details: { event_index: 2, event_id: dup.event_id } } });
-    expect(results[2]).toMatchObject({ status: "fulfilled", value: { accepted_event_ids: [good2[0]!.event_id], cursor: "seq:6" } });
+    expect(results[0]).toMatchObject({
+      status: "fulfilled",
+      value: { ok: true, accepted_event_ids: good1.map((e) => e.event_id), cursor: "seq:4" },
+    });
+    expect(results[1]).toMatchObject({
+      status: "rejected",
+      reason: { code: "DUPLICATE_EVENT_ID", status: 409, details: { event_index: 2, event_id: dup.event_id } },
+    });
+    expect(results[2]).toMatchObject({
+      status: "fulfilled",
+      value: { accepted_event_ids: [good2[0]!.event_id], cursor: "seq:6" },
+    });
 
     // one transaction: one checkpoint for the tenant, over the group's last event
     expect(count(t, "SELECT count(*) FROM ledger_checkpoints") - checkpointsBefore).toBe(1);
     expect(t.ledger.checkpoint("ten_a")!.tenant_seq).toBe(6);
 
-    const types = (t.ledger.query({ tenant_id: "ten_a", after_cursor: "seq:2" }).events as TStoredEvent[]).map((e) => [e.seq, e.event_type]);
+    const types = (t.ledger.query({ tenant_id: "ten_a", after_cursor: "seq:2" }).events as TStoredEvent[]).map((e) => [
+      e.seq,
+      e.event_type,
+    ]);
     expect(types).toEqual([
       [3, "message.sent"],
       [4, "message.sent"],
       [5, "policy.violation"],
       [6, "message.sent"],
     ]);
-    expect(count(t, "SELECT count(*) FROM ledger_events WHERE event_id IN (?, ?)", refused[0]!.event_id, dup.event_id)).toBe(0);
+    expect(
+      count(t, "SELECT count(*) FROM ledger_events WHERE event_id IN (?, ?)", refused[0]!.event_id, dup.event_id),
+    ).toBe(0);
     expect(t.ledger.verify("ten_a").ok).toBe(true);
   });
 
   it("refuses a whole batch for one bad event: none written, a policy.violation in its place", async () => {
     t = openTestLedger();
     await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
-    const batch = [messageSent("ten_a", "a"), messageSent("ten_a", "b"), { ...messageSent("ten_a"), event_type: "message.exploded" }];
+    const batch = [
+      messageSent("ten_a", "a"),
+      messageSent("ten_a", "b"),
+      { ...messageSent("ten_a"), event_type: "message.exploded" },
+    ];
     const err = await t.ledger.append({ tenant_id: "ten_a", events: batch }).catch((e) => e);
     expect(err).toMatchObject({ code: "UNKNOWN_EVENT_TYPE", status: 400, details: { event_index: 2 } });
 
@@ -62,7 +80,9 @@ describe("group commit", () => {
       payload: { code: "UNKNOWN_EVENT_TYPE", event_id: batch[2]!.event_id, mode: "enforce" },
     });
     // The refused events' ids are not burned: the same good events go through afterwards.
-    await expect(t.ledger.append({ tenant_id: "ten_a", events: batch.slice(0, 2) })).resolves.toMatchObject({ cursor: "seq:5" });
+    await expect(t.ledger.append({ tenant_id: "ten_a", events: batch.slice(0, 2) })).resolves.toMatchObject({
+      cursor: "seq:5",
+    });
   });
 
   it("refuses an event claiming another tenant and records the violation in the sender's ledger", async () => {
@@ -78,7 +98,10 @@ describe("group commit", () => {
     t.db.exec("CREATE TABLE caller_rows (cursor TEXT)");
     const insert = t.db.prepare("INSERT INTO caller_rows VALUES (?)");
     const [ok, failed] = await Promise.allSettled([
-      t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") }, { withinCommit: (r) => void insert.run(r.cursor) }),
+      t.ledger.append(
+        { tenant_id: "ten_a", events: setupTenant("ten_a") },
+        { withinCommit: (r) => void insert.run(r.cursor) },
+      ),
       t.ledger.append(
         { tenant_id: "ten_a", events: [messageSent("ten_a")] },
         {

@@ -25,7 +25,9 @@ export interface TestLedger {
 
 /** A ledger on a real SQLite file in a fresh temp dir. */
 export function openTestLedger(extra: Partial<CreateLedgerDeps> = {}, existingDir?: string): TestLedger {
-  const { dir, cleanup } = existingDir ? { dir: existingDir, cleanup: () => rmSync(existingDir, { recursive: true, force: true }) } : tempDir();
+  const { dir, cleanup } = existingDir
+    ? { dir: existingDir, cleanup: () => rmSync(existingDir, { recursive: true, force: true }) }
+    : tempDir();
   const dbPath = join(dir, "logline.sqlite");
   const db = openDatabase({ path: dbPath });
   const ledger = createLedger({ db, dataDir: dir, ...extra });
@@ -81,13 +83,23 @@ export function entityRegistered(tenant: string, entityId = HUMAN.entity_id, act
 export function conversationCreated(tenant: string, conversationId = CONV, members = [HUMAN.entity_id]) {
   return base(tenant, "conversation.created", {
     conversation_id: conversationId,
-    payload: { conversation_id: conversationId, title: "General", participants: members.map((entity_id) => ({ entity_id })) },
+    payload: {
+      conversation_id: conversationId,
+      title: "General",
+      participants: members.map((entity_id) => ({ entity_id })),
+    },
   });
 }
 
 /** A chat message; `size` pads body_text (letters only, so no PII pattern matches). */
-export function messageSent(tenant: string, text = "hello team", opts: { size?: number; conversationId?: string } = {}) {
-  const body = opts.size ? `${text} ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(opts.size / 27))}`.slice(0, opts.size) : text;
+export function messageSent(
+  tenant: string,
+  text = "hello team",
+  opts: { size?: number; conversationId?: string } = {},
+) {
+  const body = opts.size
+    ? `${text} ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(opts.size / 27))}`.slice(0, opts.size)
+    : text;
   return base(tenant, "message.sent", {
     conversation_id: opts.conversationId ?? CONV,
     payload: { message_id: newId("msg"), kind: "text", body_text: body },

@@ -12,8 +12,14 @@ afterEach(() => t?.cleanup());
 async function seed(): Promise<TestLedger> {
   const l = openTestLedger();
   await l.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
-  await l.ledger.append({ tenant_id: "ten_a", events: Array.from({ length: 4 }, (_, i) => messageSent("ten_a", `a${i}`)) });
-  await l.ledger.append({ tenant_id: "ten_a", events: Array.from({ length: 4 }, (_, i) => messageSent("ten_a", `b${i}`)) });
+  await l.ledger.append({
+    tenant_id: "ten_a",
+    events: Array.from({ length: 4 }, (_, i) => messageSent("ten_a", `a${i}`)),
+  });
+  await l.ledger.append({
+    tenant_id: "ten_a",
+    events: Array.from({ length: 4 }, (_, i) => messageSent("ten_a", `b${i}`)),
+  });
   await l.ledger.append({ tenant_id: "ten_b", events: setupTenant("ten_b") });
   return l;
 }
@@ -21,9 +27,15 @@ async function seed(): Promise<TestLedger> {
 describe("append-only triggers", () => {
   it("refuse UPDATE and DELETE of events and checkpoints", async () => {
     t = await seed();
-    expect(() => t.db.prepare("UPDATE ledger_events SET payload = '{}' WHERE tenant_seq = 1").run()).toThrow(/append-only: UPDATE refused/);
-    expect(() => t.db.prepare("DELETE FROM ledger_events WHERE tenant_seq = 1").run()).toThrow(/append-only: DELETE refused/);
-    expect(() => t.db.prepare("UPDATE ledger_checkpoints SET signature = 'x'").run()).toThrow(/append-only: UPDATE refused/);
+    expect(() => t.db.prepare("UPDATE ledger_events SET payload = '{}' WHERE tenant_seq = 1").run()).toThrow(
+      /append-only: UPDATE refused/,
+    );
+    expect(() => t.db.prepare("DELETE FROM ledger_events WHERE tenant_seq = 1").run()).toThrow(
+      /append-only: DELETE refused/,
+    );
+    expect(() => t.db.prepare("UPDATE ledger_checkpoints SET signature = 'x'").run()).toThrow(
+      /append-only: UPDATE refused/,
+    );
     expect(() => t.db.prepare("DELETE FROM ledger_checkpoints").run()).toThrow(/append-only: DELETE refused/);
     expect(t.ledger.verify("ten_a").ok).toBe(true);
   });
@@ -33,15 +45,26 @@ describe("verify", () => {
   it("passes an untouched ledger and counts what it checked", async () => {
     t = await seed();
     const r = t.ledger.verify("ten_a");
-    expect(r).toMatchObject({ ok: true, events_checked: 10, checkpoints_checked: 3, first_break: null, head: { tenant_seq: 10, hash: t.ledger.head("ten_a").hash } });
+    expect(r).toMatchObject({
+      ok: true,
+      events_checked: 10,
+      checkpoints_checked: 3,
+      first_break: null,
+      head: { tenant_seq: 10, hash: t.ledger.head("ten_a").hash },
+    });
     expect(t.ledger.verify("ten_b").ok).toBe(true);
   });
 
   it("names exactly the seq whose stored payload was edited in SQLite", async () => {
     t = await seed();
     t.db.exec("DROP TRIGGER ledger_events_no_update");
-    const row = t.db.prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 5").pluck().get() as string;
-    t.db.prepare("UPDATE ledger_events SET payload = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 5").run(row.replace("a2", "zz"));
+    const row = t.db
+      .prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 5")
+      .pluck()
+      .get() as string;
+    t.db
+      .prepare("UPDATE ledger_events SET payload = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 5")
+      .run(row.replace("a2", "zz"));
     const r = t.ledger.verify("ten_a");
     expect(r.ok).toBe(false);
     expect(r.first_break).toMatchObject({ tenant_seq: 5, reason: "hash_mismatch" });
@@ -66,18 +89,31 @@ describe("verify", () => {
   it("catches a rewritten row whose hash was recomputed too, through the checkpoint", async () => {
     t = await seed();
     t.db.exec("DROP TRIGGER ledger_events_no_update");
-    const [payload, prev] = t.db.prepare("SELECT payload, prev_hash FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 10").raw().get() as [string, string];
-    const forged = canonicalize({ ...JSON.parse(payload), payload: { ...JSON.parse(payload).payload, body_text: "forged" } });
-    t.db.prepare("UPDATE ledger_events SET payload = ?, hash = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 10").run(forged, chainHash(prev, forged));
+    const [payload, prev] = t.db
+      .prepare("SELECT payload, prev_hash FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 10")
+      .raw()
+      .get() as [string, string];
+    const forged = canonicalize({
+      ...JSON.parse(payload),
+      payload: { ...JSON.parse(payload).payload, body_text: "forged" },
+    });
+    t.db
+      .prepare("UPDATE ledger_events SET payload = ?, hash = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 10")
+      .run(forged, chainHash(prev, forged));
     expect(t.ledger.verify("ten_a").first_break).toMatchObject({ tenant_seq: 10, reason: "checkpoint_mismatch" });
   });
 
   it("reports a tampered checkpoint signature at its seq", async () => {
     t = await seed();
     t.db.exec("DROP TRIGGER ledger_checkpoints_no_update");
-    const sig = t.db.prepare("SELECT signature FROM ledger_checkpoints WHERE tenant_id = 'ten_a' AND tenant_seq = 6").pluck().get() as string;
+    const sig = t.db
+      .prepare("SELECT signature FROM ledger_checkpoints WHERE tenant_id = 'ten_a' AND tenant_seq = 6")
+      .pluck()
+      .get() as string;
     const flipped = (sig[0] === "A" ? "B" : "A") + sig.slice(1);
-    t.db.prepare("UPDATE ledger_checkpoints SET signature = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 6").run(flipped);
+    t.db
+      .prepare("UPDATE ledger_checkpoints SET signature = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 6")
+      .run(flipped);
     expect(t.ledger.verify("ten_a").first_break).toMatchObject({ tenant_seq: 6, reason: "bad_signature" });
   });
 

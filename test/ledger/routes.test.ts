@@ -35,7 +35,9 @@ describe("ledger REST", () => {
     expect(res.status).toBe(200);
     expect(ZAppendResponse.parse(await res.json())).toMatchObject({ ok: true, cursor: "seq:3" });
 
-    const q = ZQueryResponse.parse(await (await app.request("/v1/ledger/query?tenant_id=ten_a&event_type=message.sent&limit=5")).json());
+    const q = ZQueryResponse.parse(
+      await (await app.request("/v1/ledger/query?tenant_id=ten_a&event_type=message.sent&limit=5")).json(),
+    );
     expect(q.events.map((e) => e.event_id)).toEqual([events[2]!.event_id]);
 
     const keys = ZKeysResponse.parse(await (await app.request("/v1/ledger/keys")).json());
@@ -51,12 +53,27 @@ describe("ledger REST", () => {
   it("answers bad input on the write path with the standard error shape", async () => {
     const app = setup();
     await expectError(await app.request("/v1/ledger/append", json("{not json")), 400, "INVALID_JSON");
-    await expectError(await app.request("/v1/ledger/append", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }), 415, "UNSUPPORTED_MEDIA_TYPE");
-    await expectError(await app.request("/v1/ledger/append", { method: "POST", body: "{}" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(
+      await app.request("/v1/ledger/append", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    await expectError(
+      await app.request("/v1/ledger/append", { method: "POST", body: "{}" }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     await expectError(await app.request("/v1/ledger/append", json({ tenant_id: "ten_a" })), 400, "VALIDATION_ERROR");
-    await expectError(await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: [], extra: 1 })), 400, "VALIDATION_ERROR");
+    await expectError(
+      await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: [], extra: 1 })),
+      400,
+      "VALIDATION_ERROR",
+    );
     await expectError(await app.request("/v1/ledger/append", json([1, 2])), 400, "VALIDATION_ERROR");
-    const unknownRes = await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: [{ ...messageSent("ten_a"), event_type: "teleport.started" }] }));
+    const unknownRes = await app.request(
+      "/v1/ledger/append",
+      json({ tenant_id: "ten_a", events: [{ ...messageSent("ten_a"), event_type: "teleport.started" }] }),
+    );
     const unknown = ZErrorBody.parse(await unknownRes.json());
     // The pack's envelope policy lists the known types, so it refuses first (422); a pack without
     // that rule leaves the refusal to the contract gate (400 UNKNOWN_EVENT_TYPE).
@@ -65,7 +82,11 @@ describe("ledger REST", () => {
     expect(unknown.error.message).toMatch(/event_type|teleport\.started/);
     expect(unknown.error.details).toMatchObject({ event_index: 0 });
     const { trace_id: _dropped, ...missingField } = messageSent("ten_a");
-    await expectError(await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: [missingField] })), 422, "INVALID_ENVELOPE");
+    await expectError(
+      await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: [missingField] })),
+      422,
+      "INVALID_ENVELOPE",
+    );
   });
 
   it("refuses bodies over 1 MiB, with or without Content-Length", async () => {
@@ -81,7 +102,12 @@ describe("ledger REST", () => {
         ctl.close();
       },
     });
-    const res = await app.request("/v1/ledger/append", { method: "POST", headers: { "content-type": "application/json" }, body: chunked, duplex: "half" } as RequestInit);
+    const res = await app.request("/v1/ledger/append", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: chunked,
+      duplex: "half",
+    } as RequestInit);
     await expectError(res, 413, "PAYLOAD_TOO_LARGE");
     expect(t.ledger.head("ten_a").tenant_seq).toBe(0);
   });
@@ -100,9 +126,16 @@ describe("ledger REST", () => {
     const app = setup();
     const remote = { incoming: { socket: { remoteAddress: "203.0.113.7" } } };
     await expectError(await app.request("/v1/ledger/keys", {}, remote), 403, "FORBIDDEN");
-    await expectError(await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: setupTenant("ten_a") }), remote), 403, "FORBIDDEN");
+    await expectError(
+      await app.request("/v1/ledger/append", json({ tenant_id: "ten_a", events: setupTenant("ten_a") }), remote),
+      403,
+      "FORBIDDEN",
+    );
     expect(t.ledger.head("ten_a").tenant_seq).toBe(0);
-    expect((await app.request("/v1/ledger/keys", {}, { incoming: { socket: { remoteAddress: "::ffff:127.0.0.1" } } })).status).toBe(200);
+    expect(
+      (await app.request("/v1/ledger/keys", {}, { incoming: { socket: { remoteAddress: "::ffff:127.0.0.1" } } }))
+        .status,
+    ).toBe(200);
 
     t.cleanup();
     const open = setup({ loopbackOnly: false });

@@ -22,7 +22,9 @@ async function start(heartbeatMs = 15_000): Promise<string> {
   t = openTestLedger();
   const app = createApp({ routes: [createLedgerRoutes(t.ledger, { heartbeatMs })] });
   return new Promise((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
   });
 }
 
@@ -31,7 +33,13 @@ function collect(url: string, init: { lastEventId?: string } = {}) {
   const frames: Array<{ id: string; event: TStoredEvent }> = [];
   const es = new EventSource(url, {
     fetch: (input, reqInit) =>
-      fetch(input, { ...reqInit, headers: { ...(reqInit?.headers as Record<string, string>), ...(init.lastEventId ? { "last-event-id": init.lastEventId } : {}) } }),
+      fetch(input, {
+        ...reqInit,
+        headers: {
+          ...(reqInit?.headers as Record<string, string>),
+          ...(init.lastEventId ? { "last-event-id": init.lastEventId } : {}),
+        },
+      }),
   });
   sources.push(es);
   es.addEventListener("ledger.event", (m) => frames.push({ id: m.lastEventId, event: JSON.parse(m.data) }));
@@ -47,14 +55,18 @@ describe("GET /v1/ledger/stream", () => {
   it("sends the backlog after ?cursor= then live events, with nothing missed or repeated at the seam", async () => {
     const base = await start();
     await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
-    for (let i = 0; i < 20; i++) await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `before ${i}`)] });
+    for (let i = 0; i < 20; i++)
+      await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `before ${i}`)] });
     await t.ledger.append({ tenant_id: "ten_b", events: setupTenant("ten_b") });
 
     const c = collect(`${base}/v1/ledger/stream?tenant_id=ten_a&cursor=seq:5`);
     // Appends keep committing while the client connects and reads its backlog.
     const writer = (async () => {
       for (let i = 0; i < 40; i++) {
-        await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `during ${i}`), messageSent("ten_a", `during ${i}b`)] });
+        await t.ledger.append({
+          tenant_id: "ten_a",
+          events: [messageSent("ten_a", `during ${i}`), messageSent("ten_a", `during ${i}b`)],
+        });
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
@@ -68,7 +80,10 @@ describe("GET /v1/ledger/stream", () => {
 
   it("resumes from Last-Event-ID", async () => {
     const base = await start();
-    await t.ledger.append({ tenant_id: "ten_a", events: [...setupTenant("ten_a"), messageSent("ten_a"), messageSent("ten_a")] });
+    await t.ledger.append({
+      tenant_id: "ten_a",
+      events: [...setupTenant("ten_a"), messageSent("ten_a"), messageSent("ten_a")],
+    });
     const c = collect(`${base}/v1/ledger/stream?tenant_id=ten_a`, { lastEventId: "seq:3" });
     await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] });
     expect((await c.waitFor(2)).map((f) => f.id)).toEqual(["seq:4", "seq:5"]);
@@ -81,7 +96,8 @@ describe("GET /v1/ledger/stream", () => {
     const reader = res.body!.getReader();
     let text = "";
     const end = Date.now() + 5000;
-    while (!text.includes(": heartbeat") && Date.now() < end) text += new TextDecoder().decode((await reader.read()).value);
+    while (!text.includes(": heartbeat") && Date.now() < end)
+      text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toContain(": heartbeat\n\n");
     await reader.cancel();
   });

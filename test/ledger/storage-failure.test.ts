@@ -9,7 +9,11 @@ let t: TestLedger;
 afterEach(() => t?.cleanup());
 
 const post = (app: ReturnType<typeof createApp>, body: unknown) =>
-  app.request("/v1/ledger/append", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  app.request("/v1/ledger/append", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("storage failures", () => {
   it("disk full: every batch of the group gets 507, nothing partial is written, and appends work again once space is back", async () => {
@@ -24,10 +28,15 @@ describe("storage failures", () => {
 
     const big = Array.from({ length: 60 }, () => messageSent("ten_a", "x", { size: 1000 }));
     const small = [messageSent("ten_a", "small")];
-    const [r1, r2] = await Promise.all([post(app, { tenant_id: "ten_a", events: big }), post(app, { tenant_id: "ten_a", events: small })]);
+    const [r1, r2] = await Promise.all([
+      post(app, { tenant_id: "ten_a", events: big }),
+      post(app, { tenant_id: "ten_a", events: small }),
+    ]);
     expect(r1.status).toBe(507);
     expect(r2.status).toBe(507);
-    expect(await r1.json()).toMatchObject({ error: { code: "STORAGE_FULL", message: expect.any(String), details: { storage_code: "SQLITE_FULL" } } });
+    expect(await r1.json()).toMatchObject({
+      error: { code: "STORAGE_FULL", message: expect.any(String), details: { storage_code: "SQLITE_FULL" } },
+    });
 
     expect(t.db.prepare("SELECT count(*) FROM ledger_events").pluck().get()).toBe(rowsBefore);
     expect(t.ledger.head("ten_a")).toEqual(headBefore);
@@ -48,7 +57,9 @@ describe("storage failures", () => {
     t.db.pragma("query_only = 1");
     const res = await post(app, { tenant_id: "ten_a", events: [messageSent("ten_a")] });
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: { code: "STORAGE_UNAVAILABLE", details: { storage_code: expect.stringMatching(/^SQLITE_READONLY/) } } });
+    expect(await res.json()).toMatchObject({
+      error: { code: "STORAGE_UNAVAILABLE", details: { storage_code: expect.stringMatching(/^SQLITE_READONLY/) } },
+    });
     t.db.pragma("query_only = 0");
     expect((await post(app, { tenant_id: "ten_a", events: [messageSent("ten_a")] })).status).toBe(200);
     expect(t.ledger.head("ten_a").tenant_seq).toBe(3);
@@ -63,7 +74,10 @@ describe("storage failures", () => {
       const ledger = createLedger({ db: ro, dataDir: t.dir });
       expect(ledger.head("ten_a").tenant_seq).toBe(2);
       expect(ledger.verify("ten_a").ok).toBe(true);
-      await expect(ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] })).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE", status: 503 });
+      await expect(ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] })).rejects.toMatchObject({
+        code: "STORAGE_UNAVAILABLE",
+        status: 503,
+      });
       ledger.close();
     } finally {
       ro.close();

@@ -25,14 +25,22 @@ describe("every button does something real", () => {
     it("Request changes takes the text and re-proposes an updated card for the same job", async () => {
       const jobId = await proposeGolden(w);
       const before = card(w, jobId);
-      await w.office.jobAction(click(before, "Request changes", { changes_request: "make it 45 minutes on Zoom, Europe/Lisbon" }));
+      await w.office.jobAction(
+        click(before, "Request changes", { changes_request: "make it 45 minutes on Zoom, Europe/Lisbon" }),
+      );
       expect(last(w, jobId, 3)).toEqual(["job.changes_requested", "job.proposed", "message.sent"]);
       const after = card(w, jobId);
       expect(after.card_id).not.toBe(before.card_id);
       expect(after.job.goal).toMatch(/45-minute/);
       // Zoom is not a service this server talks to: the person's own Zoom link is asked for.
-      expect(after.job.inputs_needed.find((i: any) => i.key === "meeting_link")).toMatchObject({ status: "missing", value_preview: "Paste your Zoom link" });
-      expect(after.job.inputs_needed.find((i: any) => i.key === "timezone")).toMatchObject({ status: "provided", value_preview: "Europe/Lisbon" });
+      expect(after.job.inputs_needed.find((i: any) => i.key === "meeting_link")).toMatchObject({
+        status: "missing",
+        value_preview: "Paste your Zoom link",
+      });
+      expect(after.job.inputs_needed.find((i: any) => i.key === "timezone")).toMatchObject({
+        status: "provided",
+        value_preview: "Europe/Lisbon",
+      });
       // the replaced card can no longer be approved
       await expect(w.office.jobAction(click(before, "Approve"))).rejects.toMatchObject({ code: "INVALID_PROVENANCE" });
       await w.office.jobAction(click(after, "Approve"));
@@ -42,7 +50,12 @@ describe("every button does something real", () => {
     it("Request changes without text is a field error", async () => {
       const jobId = await proposeGolden(w);
       const req = click(card(w, jobId), "Request changes", {});
-      expect(() => w.office.checkJobAction(req)).toThrow(expect.objectContaining({ code: "INVALID_INPUT", details: { fields: { changes_request: expect.any(String) } } }));
+      expect(() => w.office.checkJobAction(req)).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          details: { fields: { changes_request: expect.any(String) } },
+        }),
+      );
     });
 
     it("Ask in chat posts the prefilled question and the agent answers", async () => {
@@ -71,7 +84,10 @@ describe("every button does something real", () => {
       const tracking = card(w, jobId);
       const bad = click(tracking, "Provide info", { ...GOLDEN_INPUT, maria_email: "maria-at-acme" });
       expect(() => w.office.checkJobAction(bad)).toThrow(expect.objectContaining({ code: "INVALID_INPUT" }));
-      await expect(w.office.jobAction(bad)).rejects.toMatchObject({ code: "INVALID_INPUT", details: { fields: { maria_email: "That doesn’t look like an email address." } } });
+      await expect(w.office.jobAction(bad)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        details: { fields: { maria_email: "That doesn’t look like an email address." } },
+      });
       const fix = card(w, jobId);
       expect(fix.card_type).toBe("job.tracking");
       expect(fix.progress.status_line).toMatch(/email/);
@@ -98,11 +114,16 @@ describe("every button does something real", () => {
       const d = evs.find((e) => e.event_type === "job.disputed")!;
       expect(d.payload).toMatchObject({ reason_text: "Maria is on holiday next week" });
       expect(evs.at(-1)!.payload).toMatchObject({ kind: "text" });
-      await expect(w.office.jobAction(click(card(w, jobId), "Dispute", {}))).rejects.toMatchObject({ code: "INVALID_INPUT" });
+      await expect(w.office.jobAction(click(card(w, jobId), "Dispute", {}))).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+      });
     });
 
     it("a request with every detail skips waiting_input and completes on Approve", async () => {
-      const jobId = await proposeGolden(w, "Schedule a 30-min call with Maria maria@acme.com tomorrow 14:00-17:00 Europe/Lisbon on Zoom https://acme.zoom.us/j/5550142");
+      const jobId = await proposeGolden(
+        w,
+        "Schedule a 30-min call with Maria maria@acme.com tomorrow 14:00-17:00 Europe/Lisbon on Zoom https://acme.zoom.us/j/5550142",
+      );
       await w.office.jobAction(click(card(w, jobId), "Approve"));
       expect(stateOf(w, jobId)).toBe("completed");
       // The pasted link goes into the invite, and the card names it without repeating it.
@@ -146,9 +167,15 @@ describe("every button does something real", () => {
       const child = w.events(r.job_id);
       expect(child[0]).toMatchObject({ event_type: "job.created", payload: { parent_job_id: jobId } });
       const f = card(w, r.job_id!);
-      expect(f).toMatchObject({ card_type: "job.formalize", parent_job_id: jobId, title: "Schedule follow-up with Maria" });
+      expect(f).toMatchObject({
+        card_type: "job.formalize",
+        parent_job_id: jobId,
+        title: "Schedule follow-up with Maria",
+      });
       // the follow-up already knows Maria's address; it asks only for the time
-      expect(f.job.inputs_needed.filter((i: any) => i.status === "missing").map((i: any) => i.key)).toEqual(["time_window"]);
+      expect(f.job.inputs_needed.filter((i: any) => i.status === "missing").map((i: any) => i.key)).toEqual([
+        "time_window",
+      ]);
     });
 
     it("Ask in chat posts the question", async () => {
@@ -162,7 +189,9 @@ describe("every button does something real", () => {
     it("an action the state does not allow is refused with the FSM's code", async () => {
       const jobId = await completeGolden(w);
       const formalize = w.events(jobId).find((e) => e.event_type === "job.proposed")!.payload as any;
-      await expect(w.office.jobAction(click(formalize.proposed_card, "Approve"))).rejects.toMatchObject({ code: "ILLEGAL_JOB_TRANSITION" });
+      await expect(w.office.jobAction(click(formalize.proposed_card, "Approve"))).rejects.toMatchObject({
+        code: "ILLEGAL_JOB_TRANSITION",
+      });
     });
 
     it("a button that was never offered is refused as INVALID_PROVENANCE", async () => {
@@ -174,14 +203,34 @@ describe("every button does something real", () => {
 
     it("bad request bodies get VALIDATION_ERROR; unknown jobs NOT_FOUND; other conversation refused", async () => {
       await expect(w.office.jobAction({ tenant_id: T } as any)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
-      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: CONV, actor_entity_id: DAN, body_text: "" })).rejects.toMatchObject({
+      await expect(
+        w.office.ingestMessage({
+          tenant_id: T,
+          trace_id: "t",
+          conversation_id: CONV,
+          actor_entity_id: DAN,
+          body_text: "",
+        }),
+      ).rejects.toMatchObject({
         code: "VALIDATION_ERROR",
       });
       const jobId = await proposeGolden(w);
       const c = click(card(w, jobId), "Approve");
-      await expect(w.office.jobAction({ ...c, job_id: "job_nope", action: { type: "job.approve", job_id: "job_nope" } })).rejects.toMatchObject({ code: "NOT_FOUND" });
-      await expect(w.office.jobAction({ ...c, conversation_id: "cnv_other" })).rejects.toMatchObject({ code: "JOB_CONVERSATION_MISMATCH" });
-      await expect(w.office.ingestMessage({ tenant_id: T, trace_id: "t", conversation_id: "cnv_other", actor_entity_id: DAN, body_text: "hi" })).rejects.toMatchObject({
+      await expect(
+        w.office.jobAction({ ...c, job_id: "job_nope", action: { type: "job.approve", job_id: "job_nope" } }),
+      ).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(w.office.jobAction({ ...c, conversation_id: "cnv_other" })).rejects.toMatchObject({
+        code: "JOB_CONVERSATION_MISMATCH",
+      });
+      await expect(
+        w.office.ingestMessage({
+          tenant_id: T,
+          trace_id: "t",
+          conversation_id: "cnv_other",
+          actor_entity_id: DAN,
+          body_text: "hi",
+        }),
+      ).rejects.toMatchObject({
         code: "NOT_A_MEMBER",
       });
     });

@@ -9,7 +9,8 @@ describe("chat keeps working around jobs", () => {
     w = await setupWorld();
   });
   afterEach(() => w.cleanup());
-  const say = (body_text: string) => w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
+  const say = (body_text: string) =>
+    w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
 
   it("plain chat gets a short reply and no job", async () => {
     const r = await say("thanks!");
@@ -39,11 +40,15 @@ describe("chat keeps working around jobs", () => {
       expect(r.job_id).toBeUndefined();
     }
     expect(w.events().filter((e) => e.event_type.startsWith("job."))).toHaveLength(0);
-    const replies = w.events().filter((e) => e.event_type === "message.sent" && e.actor.entity_id === "ent_agent_scheduler");
+    const replies = w
+      .events()
+      .filter((e) => e.event_type === "message.sent" && e.actor.entity_id === "ent_agent_scheduler");
     expect(replies).toHaveLength(3);
     // Dan is the only approver here, so the real path is his own: a to-do job, never "found nobody".
     const first = replies[0]!.payload as { body_text: string; choices?: Array<{ label: string; token: string }> };
-    expect(first.body_text).toMatch(/^I can’t do that myself\. I can schedule meetings and send calendar invites\. You approve work here yourself/);
+    expect(first.body_text).toMatch(
+      /^I can’t do that myself\. I can schedule meetings and send calendar invites\. You approve work here yourself/,
+    );
     expect(first.body_text).not.toMatch(/found nobody/);
     expect(first.choices?.map((c) => c.label)).toEqual(["Make it a to-do for me", "No thanks"]);
     // The choice, sent back as Dan's message, opens a job for him in his chat with the agent.
@@ -86,13 +91,24 @@ describe("handing work no tool can do to a person", () => {
           event_id: "evt_setup_anachat",
           event_type: "conversation.created",
           conversation_id: ANA_CHAT,
-          payload: { conversation_id: ANA_CHAT, title: "Ana", participants: [{ entity_id: ANA }, { entity_id: "ent_agent_scheduler" }] },
+          payload: {
+            conversation_id: ANA_CHAT,
+            title: "Ana",
+            participants: [{ entity_id: ANA }, { entity_id: "ent_agent_scheduler" }],
+          },
         },
       ],
     });
   });
   afterEach(() => w.cleanup());
-  const anaSays = (body_text: string) => w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: ANA_CHAT, actor_entity_id: ANA, body_text });
+  const anaSays = (body_text: string) =>
+    w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: ANA_CHAT,
+      actor_entity_id: ANA,
+      body_text,
+    });
 
   it("offers to hand the request to an approver, and on acceptance opens a job in the approver’s chat", async () => {
     const r = await anaSays("Send invoice 123 to ACME");
@@ -100,7 +116,9 @@ describe("handing work no tool can do to a person", () => {
       .events()
       .filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent")
       .at(-1)!;
-    expect((offer.payload as { body_text: string }).body_text).toContain("Shall I hand “Send invoice 123 to ACME” to Dan?");
+    expect((offer.payload as { body_text: string }).body_text).toContain(
+      "Shall I hand “Send invoice 123 to ACME” to Dan?",
+    );
     const choices = (offer.payload as { choices: Array<{ label: string; token: string }> }).choices;
     expect(choices.map((c) => c.label)).toEqual(["Hand it to Dan", "No thanks"]);
     expect(r.job_id).toBeUndefined();
@@ -110,20 +128,29 @@ describe("handing work no tool can do to a person", () => {
     const jobEvents = w.events(handed.job_id);
     expect(jobEvents.every((e) => e.conversation_id === DAN_CHAT)).toBe(true);
     const proposal = card(w, handed.job_id!);
-    expect(proposal).toMatchObject({ card_type: "job.formalize", title: "From Ana: Send invoice 123 to ACME", job: { kind: "handoff" } });
+    expect(proposal).toMatchObject({
+      card_type: "job.formalize",
+      title: "From Ana: Send invoice 123 to ACME",
+      job: { kind: "handoff" },
+    });
     // The reply to Ana names the job that was written, in Dan's chat.
     const reply = w
       .events()
       .filter((e) => e.conversation_id === ANA_CHAT && e.event_type === "message.sent")
       .at(-1)!;
-    expect((reply.payload as { body_text: string }).body_text).toBe("Handed to Dan: it is waiting in their chat with me as “From Ana: Send invoice 123 to ACME”.");
+    expect((reply.payload as { body_text: string }).body_text).toBe(
+      "Handed to Dan: it is waiting in their chat with me as “From Ana: Send invoice 123 to ACME”.",
+    );
 
     // Dan takes it on; Office waits for him and never claims the work itself.
     await w.office.jobAction({ ...click(proposal, "Approve"), conversation_id: DAN_CHAT });
     expect(stateOf(w, handed.job_id!)).toBe("waiting_input");
     const tracking = card(w, handed.job_id!);
     expect(tracking.progress.status_line).toBe("Dan is doing this; I am not. Use “Provide info” to mark it done.");
-    await w.office.jobAction({ ...click(tracking, "Provide info", { info: "Posted the invoice" }), conversation_id: DAN_CHAT });
+    await w.office.jobAction({
+      ...click(tracking, "Provide info", { info: "Posted the invoice" }),
+      conversation_id: DAN_CHAT,
+    });
     expect(stateOf(w, handed.job_id!)).toBe("completed");
     expect(card(w, handed.job_id!).outcome.summary).toBe("Marked done in this chat: “Posted the invoice”");
   });

@@ -34,7 +34,11 @@ describe("failure path", () => {
     await w.clock.advance(1_000);
     expect(provider.calls).toHaveLength(2);
     const t = tools(jobId);
-    expect(t[2]!.payload).toMatchObject({ attempt: 2, retry_of_tool_call_id: (t[0]!.payload as any).tool_call_id, idempotency_key: `idem:${jobId}:calendar.create_invite:v2` });
+    expect(t[2]!.payload).toMatchObject({
+      attempt: 2,
+      retry_of_tool_call_id: (t[0]!.payload as any).tool_call_id,
+      idempotency_key: `idem:${jobId}:calendar.create_invite:v2`,
+    });
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -53,15 +57,27 @@ describe("failure path", () => {
     expect(called).toEqual([0, 10_000, 70_000, 370_000]);
     expect(stateOf(w, jobId)).toBe("failed");
     const evs = w.events(jobId);
-    expect(evs.find((e) => e.event_type === "job.state_changed" && (e.payload as any).next_state === "failed")!.payload).toMatchObject({
+    expect(
+      evs.find((e) => e.event_type === "job.state_changed" && (e.payload as any).next_state === "failed")!.payload,
+    ).toMatchObject({
       prev_state: "in_progress",
       reason_code: "provider_timeout_retries_exhausted",
     });
     const fin = card(w, jobId);
-    expect(fin).toMatchObject({ card_type: "job.finished", outcome: { result: "failed", summary: "I couldn’t finish because the calendar provider is unavailable right now." } });
+    expect(fin).toMatchObject({
+      card_type: "job.finished",
+      outcome: {
+        result: "failed",
+        summary: "I couldn’t finish because the calendar provider is unavailable right now.",
+      },
+    });
     expect(labels(fin)).toEqual(["Try later", "Switch tool", "Cancel", "Ask in chat"]);
     // never claims work it did not do
-    expect(evs.some((e) => e.event_type === "job.completed" && (e.payload as any).finished_card.outcome.result === "completed")).toBe(false);
+    expect(
+      evs.some(
+        (e) => e.event_type === "job.completed" && (e.payload as any).finished_card.outcome.result === "completed",
+      ),
+    ).toBe(false);
     await w.clock.advance(3_600_000);
     expect(provider.calls).toHaveLength(4);
   });
@@ -119,7 +135,9 @@ describe("failure path", () => {
     const fields = c.buttons.find((b: any) => b.label === "Provide info").action.input_schema.fields;
     expect(fields.map((f: any) => f.key)).toEqual(["maria_email", "time_window"]);
     expect(fields[1].default_value).toBe("Tue–Thu, 14:00–17:00");
-    await w.office.jobAction(click(c, "Provide info", { maria_email: "maria@acme.com", time_window: "Wed 10:00-12:00" }));
+    await w.office.jobAction(
+      click(c, "Provide info", { maria_email: "maria@acme.com", time_window: "Wed 10:00-12:00" }),
+    );
     expect(stateOf(w, jobId)).toBe("completed");
   });
 
@@ -180,7 +198,13 @@ describe("failure path", () => {
 
   describe("failed-state buttons", () => {
     async function failed() {
-      await worldWith(["PROVIDER_UNAVAILABLE", "PROVIDER_UNAVAILABLE", "PROVIDER_UNAVAILABLE", "PROVIDER_UNAVAILABLE", "ok"]);
+      await worldWith([
+        "PROVIDER_UNAVAILABLE",
+        "PROVIDER_UNAVAILABLE",
+        "PROVIDER_UNAVAILABLE",
+        "PROVIDER_UNAVAILABLE",
+        "ok",
+      ]);
       const jobId = await completeGolden(w);
       await w.clock.advance(400_000);
       expect(stateOf(w, jobId)).toBe("failed");
@@ -198,12 +222,17 @@ describe("failure path", () => {
     it("Switch tool proposes a linked job on the other provider", async () => {
       const jobId = await failed();
       const r = await w.office.jobAction(click(card(w, jobId), "Switch tool"));
-      expect(card(w, r.job_id!).job.inputs_needed.find((i: any) => i.key === "meeting_link").value_preview).toBe("Phone");
+      expect(card(w, r.job_id!).job.inputs_needed.find((i: any) => i.key === "meeting_link").value_preview).toBe(
+        "Phone",
+      );
     });
     it("Cancel closes the matter; Ask in chat answers", async () => {
       const jobId = await failed();
       await w.office.jobAction(click(card(w, jobId), "Cancel"));
-      expect(w.events(jobId).at(-1)!.payload).toMatchObject({ kind: "text", body_text: expect.stringMatching(/^Closed\./) });
+      expect(w.events(jobId).at(-1)!.payload).toMatchObject({
+        kind: "text",
+        body_text: expect.stringMatching(/^Closed\./),
+      });
       await w.office.jobAction(click(card(w, jobId), "Ask in chat"));
       expect((w.events(jobId).at(-1)!.payload as any).body_text).toMatch(/failed/);
     });
@@ -241,7 +270,13 @@ describe("failure path", () => {
           trace_id: "trc_admin",
           conversation_id: "cnv_workspace",
           actor: { entity_id: "system_policy_agent", actor_type: "system" },
-          payload: { entity_id: AGENT, actor_type: "agent", display_name: "Office Scheduler", roles: ["job_owner", "member"], allowed_tools: [] },
+          payload: {
+            entity_id: AGENT,
+            actor_type: "agent",
+            display_name: "Office Scheduler",
+            roles: ["job_owner", "member"],
+            allowed_tools: [],
+          },
         },
       ],
     });

@@ -2,8 +2,17 @@ import { foldJob } from "../../src/office/job-machine.js";
 import { click, CONV, DAN, GOLDEN_INPUT, lastCard, T, TRACE, type World } from "./helpers.js";
 
 /** Drives the seed's golden path up to a point; returns the job id. */
-export async function proposeGolden(w: World, text = "Can you schedule a 30-min call with Maria next week?"): Promise<string> {
-  const r = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: text });
+export async function proposeGolden(
+  w: World,
+  text = "Can you schedule a 30-min call with Maria next week?",
+): Promise<string> {
+  const r = await w.office.ingestMessage({
+    tenant_id: T,
+    trace_id: TRACE,
+    conversation_id: CONV,
+    actor_entity_id: DAN,
+    body_text: text,
+  });
   return r.job_id!;
 }
 

@@ -4,7 +4,9 @@ import type { TStoredEvent } from "../../contracts/events.js";
 import { foldJob } from "../../src/office/job-machine.js";
 import { click, GOLDEN_INPUT, lastCard, setupWorld, T, type World } from "./helpers.js";
 
-const fixture = JSON.parse(readFileSync(new URL("../../fixtures/golden-path/happy-path.json", import.meta.url), "utf8")) as { events: any[] };
+const fixture = JSON.parse(
+  readFileSync(new URL("../../fixtures/golden-path/happy-path.json", import.meta.url), "utf8"),
+) as { events: any[] };
 
 /** What must match the seed, ids and timestamps aside. */
 function shape(e: any) {
@@ -13,13 +15,20 @@ function shape(e: any) {
   return {
     type: e.event_type,
     actor: e.actor.actor_type,
-    ...(p.prev_state ? { prev: p.prev_state === "proposed" && p.next_state === "in_progress" ? "approved" : p.prev_state, next: p.next_state, reason: p.reason_code } : {}),
+    ...(p.prev_state
+      ? {
+          prev: p.prev_state === "proposed" && p.next_state === "in_progress" ? "approved" : p.prev_state,
+          next: p.next_state,
+          reason: p.reason_code,
+        }
+      : {}),
     ...(card
       ? {
           card: card.card_type,
           state: card.state,
           buttons: card.buttons.map(
-            (b: any) => `${b.label}:${b.action.type === "job.follow_up" ? "follow_up" : b.action.type === "chat.ask" && b.label === "Follow-up" ? "follow_up" : b.action.type}`,
+            (b: any) =>
+              `${b.label}:${b.action.type === "job.follow_up" ? "follow_up" : b.action.type === "chat.ask" && b.label === "Follow-up" ? "follow_up" : b.action.type}`,
           ),
           result: card.outcome?.result,
         }
@@ -58,7 +67,10 @@ describe("golden path equals the seed's fixture, event by event", () => {
     });
     const jobId = r.job_id!;
     await w.office.jobAction({ ...click(lastCard(w.events(jobId), jobId), "Approve"), trace_id: msg.trace_id });
-    await w.office.jobAction({ ...click(lastCard(w.events(jobId), jobId), "Provide info", GOLDEN_INPUT), trace_id: msg.trace_id });
+    await w.office.jobAction({
+      ...click(lastCard(w.events(jobId), jobId), "Provide info", GOLDEN_INPUT),
+      trace_id: msg.trace_id,
+    });
 
     const ours = w.events(jobId);
     const theirs = fixture.events.filter((e) => e.job_id);
@@ -70,7 +82,9 @@ describe("golden path equals the seed's fixture, event by event", () => {
       expect(e.causation_id).toBeTruthy();
     }
     expect(ours[0]!.causation_id).toBe(msg.event_id);
-    expect(ours.find((e) => e.event_type === "tool.result")!.causation_id).toBe(ours.find((e) => e.event_type === "tool.called")!.event_id);
+    expect(ours.find((e) => e.event_type === "tool.result")!.causation_id).toBe(
+      ours.find((e) => e.event_type === "tool.called")!.event_id,
+    );
     const f = ours.at(-2)!.payload as any;
     expect(f.finished_card.artifacts.some((a: any) => a.mime_type === "text/calendar")).toBe(true);
     expect(w.ledger.verify(T).ok).toBe(true);
@@ -101,7 +115,9 @@ describe("golden path equals the seed's fixture, event by event", () => {
       kind: "schedule_meeting",
     });
     expect(job.approvals).toEqual([{ by: "ent_human_dan", at: expect.any(String), action: "approved" }]);
-    expect(job.tools).toEqual([expect.objectContaining({ tool_name: "calendar.create_invite", attempt: 1, status: "success" })]);
+    expect(job.tools).toEqual([
+      expect.objectContaining({ tool_name: "calendar.create_invite", attempt: 1, status: "success" }),
+    ]);
     expect(job.slots).toMatchObject({
       duration_minutes: 30,
       attendee_name: "Maria",

@@ -28,7 +28,13 @@ describe("golden path: schedule a meeting + send invite", () => {
     evs = w.events(jobId);
     const tracking = lastCard(evs, jobId);
     expect(tracking.state).toBe("waiting_input");
-    expect(tracking.buttons.map((b: any) => b.label)).toEqual(["Got it", "Provide info", "Dispute", "Cancel", "Ask in chat"]);
+    expect(tracking.buttons.map((b: any) => b.label)).toEqual([
+      "Got it",
+      "Provide info",
+      "Dispute",
+      "Cancel",
+      "Ask in chat",
+    ]);
 
     await w.office.jobAction(click(tracking, "Provide info", GOLDEN_INPUT));
     evs = w.events(jobId);
@@ -50,6 +56,11 @@ describe("golden path: schedule a meeting + send invite", () => {
       "message.sent",
     ]);
     expect(lastCard(evs, jobId)).toMatchObject({ card_type: "job.finished", outcome: { result: "completed" } });
-    expect(lastCard(evs, jobId).buttons.map((b: any) => b.label)).toEqual(["Accept", "Dispute", "Follow-up", "Ask in chat"]);
+    expect(lastCard(evs, jobId).buttons.map((b: any) => b.label)).toEqual([
+      "Accept",
+      "Dispute",
+      "Follow-up",
+      "Ask in chat",
+    ]);
   });
 });

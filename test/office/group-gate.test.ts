@@ -13,7 +13,12 @@ describe("withoutLeadingMention", () => {
     expect(withoutLeadingMention(text, name)).toBe(rest);
   });
 
-  it.each([["please @Office order more paper"], ["@Officer please order more paper"], ["@Office Scheduler"], ["@Ana can you order paper?"]])("%j stays as it is", (text) => {
+  it.each([
+    ["please @Office order more paper"],
+    ["@Officer please order more paper"],
+    ["@Office Scheduler"],
+    ["@Ana can you order paper?"],
+  ])("%j stays as it is", (text) => {
     expect(withoutLeadingMention(text, name)).toBe(text);
   });
 });

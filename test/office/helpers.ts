@@ -43,7 +43,11 @@ export interface World {
 }
 
 export async function setupWorld(
-  opts: { office?: Partial<CreateOfficeDeps>; agents?: Array<{ id: string; name: string; allowed_tools?: string[] }>; seed?: boolean } = {},
+  opts: {
+    office?: Partial<CreateOfficeDeps>;
+    agents?: Array<{ id: string; name: string; allowed_tools?: string[] }>;
+    seed?: boolean;
+  } = {},
 ): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), "office-"));
   const db = openDatabase({ path: join(dir, "logline.db") });
@@ -62,11 +66,27 @@ export async function setupWorld(
   });
   const ids = letterIds();
   // The real Policy Pack v1: Office's events must pass membership, provenance, FSM, authority, PII.
-  const ledger = createLedger({ db, dataDir: dir, clock, ids, engine: createPolicyEngine(loadPolicyPack()), fold: createFold() });
+  const ledger = createLedger({
+    db,
+    dataDir: dir,
+    clock,
+    ids,
+    engine: createPolicyEngine(loadPolicyPack()),
+    fold: createFold(),
+  });
   const agents = opts.agents ?? [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] }];
   if (opts.seed !== false) await seedDirectory(ledger, agents);
   const newOffice = (extra: Partial<CreateOfficeDeps> = {}) => {
-    const o = createOffice({ ledger, db, dataDir: dir, clock, ids, retrySchedule: [0, 10_000, 60_000, 300_000], ...opts.office, ...extra });
+    const o = createOffice({
+      ledger,
+      db,
+      dataDir: dir,
+      clock,
+      ids,
+      retrySchedule: [0, 10_000, 60_000, 300_000],
+      ...opts.office,
+      ...extra,
+    });
     current = o;
     return o;
   };
@@ -83,7 +103,12 @@ export async function setupWorld(
       const out: TStoredEvent[] = [];
       let after: string | undefined;
       for (;;) {
-        const page = ledger.query({ tenant_id: T, limit: 1000, ...(jobId ? { job_id: jobId } : {}), ...(after ? { after_cursor: after } : {}) });
+        const page = ledger.query({
+          tenant_id: T,
+          limit: 1000,
+          ...(jobId ? { job_id: jobId } : {}),
+          ...(after ? { after_cursor: after } : {}),
+        });
         out.push(...(page.events as unknown as TStoredEvent[]));
         if (!page.next_cursor || page.events.length < 1000) break;
         after = page.next_cursor;
@@ -99,8 +124,17 @@ export async function setupWorld(
   };
 }
 
-export async function seedDirectory(ledger: LedgerApi, agents: Array<{ id: string; name: string; allowed_tools?: string[] }>, conversation = CONV) {
-  const base = { ts: "2025-12-27T10:00:00.000Z", tenant_id: T, trace_id: "trc_setup", conversation_id: "cnv_workspace" };
+export async function seedDirectory(
+  ledger: LedgerApi,
+  agents: Array<{ id: string; name: string; allowed_tools?: string[] }>,
+  conversation = CONV,
+) {
+  const base = {
+    ts: "2025-12-27T10:00:00.000Z",
+    tenant_id: T,
+    trace_id: "trc_setup",
+    conversation_id: "cnv_workspace",
+  };
   const sys = { entity_id: "system_policy_agent", actor_type: "system" as const };
   let n = 0;
   const ev = (event_type: string, payload: Record<string, unknown>, conversation_id = "cnv_workspace") => ({
@@ -114,7 +148,12 @@ export async function seedDirectory(ledger: LedgerApi, agents: Array<{ id: strin
   await ledger.append({
     tenant_id: T,
     events: [
-      ev("entity.registered", { entity_id: DAN, actor_type: "human", display_name: "Dan", roles: ["job_approver", "member"] }),
+      ev("entity.registered", {
+        entity_id: DAN,
+        actor_type: "human",
+        display_name: "Dan",
+        roles: ["job_approver", "member"],
+      }),
       ...agents.map((a) =>
         ev("entity.registered", {
           entity_id: a.id,
@@ -127,20 +166,31 @@ export async function seedDirectory(ledger: LedgerApi, agents: Array<{ id: strin
           memory_scope: "tenant",
         }),
       ),
-      ev("conversation.created", { conversation_id: conversation, title: "Maria", participants: [{ entity_id: DAN }, ...agents.map((a) => ({ entity_id: a.id }))] }, conversation),
+      ev(
+        "conversation.created",
+        {
+          conversation_id: conversation,
+          title: "Maria",
+          participants: [{ entity_id: DAN }, ...agents.map((a) => ({ entity_id: a.id }))],
+        },
+        conversation,
+      ),
     ],
   });
 }
 
 /** Finds the button with a label on the latest card of a job. */
 export function lastCard(events: TStoredEvent[], jobId: string) {
-  const cards = events.filter((e) => e.event_type === "message.sent" && e.job_id === jobId && e.payload.kind === "card").map((e) => (e.payload as { card: any }).card);
+  const cards = events
+    .filter((e) => e.event_type === "message.sent" && e.job_id === jobId && e.payload.kind === "card")
+    .map((e) => (e.payload as { card: any }).card);
   return cards.at(-1);
 }
 
 export function click(card: any, label: string, input?: Record<string, string | number | boolean>) {
   const b = card.buttons.find((x: any) => x.label === label);
-  if (!b) throw new Error(`no button ${label} on ${card.card_type}: ${card.buttons.map((x: any) => x.label).join(", ")}`);
+  if (!b)
+    throw new Error(`no button ${label} on ${card.card_type}: ${card.buttons.map((x: any) => x.label).join(", ")}`);
   return {
     tenant_id: T,
     trace_id: TRACE,
@@ -154,4 +204,9 @@ export function click(card: any, label: string, input?: Record<string, string | 
   };
 }
 
-export const GOLDEN_INPUT = { maria_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "jitsi" };
+export const GOLDEN_INPUT = {
+  maria_email: "maria@acme.com",
+  time_window: "Tue–Thu, 14:00–17:00",
+  timezone: "Europe/Lisbon",
+  meeting_link: "jitsi",
+};

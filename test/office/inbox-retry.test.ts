@@ -30,7 +30,12 @@ function setup(handlers: Partial<InboxHandlers>) {
     onError: (_e, where) => void errors.push(where),
     retryMs: [20, 20, 20, 20],
   });
-  const rows = () => db.prepare("SELECT event_id, attempts, last_error FROM office_inbox").all() as Array<{ event_id: string; attempts: number; last_error: string | null }>;
+  const rows = () =>
+    db.prepare("SELECT event_id, attempts, last_error FROM office_inbox").all() as Array<{
+      event_id: string;
+      attempts: number;
+      last_error: string | null;
+    }>;
   return { db, inbox, rows, errors };
 }
 

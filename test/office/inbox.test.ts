@@ -23,7 +23,8 @@ async function stop(s: TestServer): Promise<void> {
 
 const events = (s: TestServer) => s.server.ledger.query({ tenant_id: TENANT, limit: 1000 }).events;
 const answersTo = (s: TestServer, eventId: string) => events(s).filter((e) => e.causation_id === eventId);
-const inboxRows = (s: TestServer) => s.server.db.prepare("SELECT * FROM office_inbox").all() as Array<{ event_id: string; kind: string; request: string }>;
+const inboxRows = (s: TestServer) =>
+  s.server.db.prepare("SELECT * FROM office_inbox").all() as Array<{ event_id: string; kind: string; request: string }>;
 
 describe("Office's durable inbox", () => {
   it("a message accepted while Office is not running is answered once at the next start, and never again", async () => {
@@ -63,7 +64,10 @@ describe("Office's durable inbox", () => {
     const first = await start();
     const dan = first.demo.humans[0]!.token;
     const s = openStream(first.url, { token: dan });
-    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     s.close();
     await first.server.office.idle();
@@ -99,7 +103,10 @@ describe("Office's durable inbox", () => {
     };
     const first = await start({ planner: slow });
     const dan = first.demo.humans[0]!.token;
-    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "hello there" });
+    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "hello there",
+    });
     const messageEvent = res.body.created_event_ids[0] as string;
     await waitFor(() => calls === 1, 5000, "the planner to be asked");
     const drained = await first.server.office.drain(100);
@@ -130,7 +137,10 @@ describe("Office's durable inbox", () => {
     };
     const first = await start({ planner: slow });
     const dan = first.demo.humans[0]!.token;
-    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, { kind: "text", body_text: "hello there" });
+    const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
+      kind: "text",
+      body_text: "hello there",
+    });
     const messageEvent = res.body.created_event_ids[0] as string;
     await waitFor(() => calls === 1, 5000, "the planner to be asked");
     const draining = first.server.office.drain(5000);

@@ -27,7 +27,12 @@ afterEach(async () => {
 const FROM = { address: "office@acme.test", name: "Acme Office" };
 const mailAgent = [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite", "mail.send"] }];
 const results = (jobId: string, tool?: string) =>
-  w.events(jobId).filter((e): e is TStoredEvent & { payload: any } => e.event_type === "tool.result" && (!tool || (e.payload as any).tool_name === tool));
+  w
+    .events(jobId)
+    .filter(
+      (e): e is TStoredEvent & { payload: any } =>
+        e.event_type === "tool.result" && (!tool || (e.payload as any).tool_name === tool),
+    );
 const _summaryOf = (c: any): string => c.outcome?.summary ?? c.progress?.status_line;
 const settle = async () => {
   for (let i = 0; i < 50; i++) {
@@ -37,7 +42,10 @@ const settle = async () => {
 };
 
 async function mailWorld(extra: Record<string, unknown> = {}) {
-  w = await setupWorld({ agents: mailAgent, office: { mail: { url: smtp!.url, from: FROM }, mailSchedule: [30_000, 120_000], ...extra } });
+  w = await setupWorld({
+    agents: mailAgent,
+    office: { mail: { url: smtp!.url, from: FROM }, mailSchedule: [30_000, 120_000], ...extra },
+  });
   await w.office.start();
 }
 
@@ -53,7 +61,9 @@ describe("what the cards say is what the ledger proves", () => {
     expect(out.meeting.url).toMatch(/^https:\/\/meet\.jit\.si\/LogLine-[a-z]{4}-[a-z]{6}-[a-z]{14}$/);
     const c = card(w, jobId);
     expect(c.card_type).toBe("job.finished");
-    expect(c.outcome.summary).toContain("with a Jitsi Meet room. Not added to any calendar: none is connected (CALDAV_URL).");
+    expect(c.outcome.summary).toContain(
+      "with a Jitsi Meet room. Not added to any calendar: none is connected (CALDAV_URL).",
+    );
     expect(c.outcome.summary).toContain("Not emailed: mail is not set up on this server (SMTP_URL).");
     expect(c.outcome.summary).not.toMatch(/sent it|emailed it|added to the calendar “/i);
     // Every link on the card is one a tool result recorded.
@@ -75,8 +85,14 @@ describe("what the cards say is what the ledger proves", () => {
     await w.office.jobAction(click(card(w, jobId), "Provide info", { meeting_link: "jitsi" }));
     expect(stateOf(w, jobId)).toBe("completed");
     // The clock reads 27 Dec 2025: the next 5 January is in 2026; Lisbon is on UTC+0 in winter.
-    expect(results(jobId)[0]!.payload.output.scheduled_time).toEqual({ start: "2026-01-05T15:00:00.000Z", end: "2026-01-05T15:30:00.000Z", timezone: "Europe/Lisbon" });
-    expect(card(w, jobId).outcome.summary).toMatch(/^Created a 30-minute invite “Call with Maria” for Mon 5 Jan 2026, 15:00–15:30 \(Europe\/Lisbon\)/);
+    expect(results(jobId)[0]!.payload.output.scheduled_time).toEqual({
+      start: "2026-01-05T15:00:00.000Z",
+      end: "2026-01-05T15:30:00.000Z",
+      timezone: "Europe/Lisbon",
+    });
+    expect(card(w, jobId).outcome.summary).toMatch(
+      /^Created a 30-minute invite “Call with Maria” for Mon 5 Jan 2026, 15:00–15:30 \(Europe\/Lisbon\)/,
+    );
   });
 
   it("mail sent: the invite reaches the SMTP server as iMIP, and the card quotes the server's answer", async () => {
@@ -96,7 +112,9 @@ describe("what the cards say is what the ledger proves", () => {
     expect(mail.mail.messageId).toMatch(/^<obx_[a-z]+@acme\.test>$/);
     // iMIP: a text/calendar part with method=REQUEST, and the same .ics attached.
     const calendarPart = mail.mail.attachments.find((a) => a.contentType === "text/calendar")!;
-    expect((calendarPart.headers.get("content-type") as { params: Record<string, string> }).params.method).toBe("REQUEST");
+    expect((calendarPart.headers.get("content-type") as { params: Record<string, string> }).params.method).toBe(
+      "REQUEST",
+    );
     expect(mail.mail.attachments.some((a) => a.filename === "invite.ics")).toBe(true);
     const ics = calendarPart.content.toString("utf8");
     const ev = new ICAL.Event(new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent("vevent")!);
@@ -105,7 +123,9 @@ describe("what the cards say is what the ledger proves", () => {
     expect(ev.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toContain("mailto:maria@acme.com");
     expect(String(ev.component.getFirstPropertyValue("organizer")).toLowerCase()).toBe("mailto:office@acme.test");
     const summary = card(w, jobId).outcome.summary;
-    expect(summary).toContain(`Emailed it to m***@acme.com; their mail server accepted it (${sent[0]!.payload.output.server_response}`);
+    expect(summary).toContain(
+      `Emailed it to m***@acme.com; their mail server accepted it (${sent[0]!.payload.output.server_response}`,
+    );
   });
 
   it("mail refused (550): the job waits, the card says it was not emailed; Resend delivers it", async () => {
@@ -115,7 +135,9 @@ describe("what the cards say is what the ledger proves", () => {
     const jobId = await completeGolden(w);
     await settle();
     expect(stateOf(w, jobId)).toBe("waiting_input");
-    expect(results(jobId, "mail.send").map((e) => [e.payload.status, e.payload.error?.retryable])).toEqual([["error", false]]);
+    expect(results(jobId, "mail.send").map((e) => [e.payload.status, e.payload.error?.retryable])).toEqual([
+      ["error", false],
+    ]);
     const c = card(w, jobId);
     expect(c.progress.status_line).toContain("Not emailed: the mail server refused it (");
     expect(c.progress.status_line).toContain("Mailbox unavailable");
@@ -183,7 +205,10 @@ describe("what the cards say is what the ledger proves", () => {
 
   it("CalDAV down: nothing is claimed, the card says the calendar is unavailable and when it retries", async () => {
     dav = await startRadicale();
-    const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }, { timeoutMs: 3_000 });
+    const calendar = createCalDavCalendar(
+      { url: dav.url, username: dav.username, password: dav.password },
+      { timeoutMs: 3_000 },
+    );
     await dav.stop();
     dav = undefined;
     w = await setupWorld({ office: { calendarProvider: calendar } });

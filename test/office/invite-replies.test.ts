@@ -37,7 +37,13 @@ afterEach(async () => {
   dav = undefined;
 });
 
-const agents = [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite", "mail.send", "calendar.record_answer"] }];
+const agents = [
+  {
+    id: AGENT,
+    name: "Office Scheduler",
+    allowed_tools: ["calendar.create_invite", "mail.send", "calendar.record_answer"],
+  },
+];
 const imapOf = (d: Dovecot) => ({
   url: d.url,
   host: d.host,
@@ -52,10 +58,18 @@ const imapOf = (d: Dovecot) => ({
 /** A fresh calendar per test (the job ids, and so the event UIDs, repeat from test to test). */
 async function world(opts: { calendarTimeoutMs?: number } = {}) {
   dav = await startRadicale();
-  const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }, { timeoutMs: opts.calendarTimeoutMs ?? 5_000 });
+  const calendar = createCalDavCalendar(
+    { url: dav.url, username: dav.username, password: dav.password },
+    { timeoutMs: opts.calendarTimeoutMs ?? 5_000 },
+  );
   w = await setupWorld({
     agents,
-    office: { mail: { url: smtp.url, from: { address: ORGANIZER, name: "Acme Office" } }, calendarProvider: calendar, imap: imapOf(dovecot), imapBackoffMs: [2_000] },
+    office: {
+      mail: { url: smtp.url, from: { address: ORGANIZER, name: "Acme Office" } },
+      calendarProvider: calendar,
+      imap: imapOf(dovecot),
+      imapBackoffMs: [2_000],
+    },
   });
   await w.office.start();
   return calendar;
@@ -79,15 +93,26 @@ async function bookedMeeting() {
   return { jobId, invite: new ICAL.Component(ICAL.parse(ics)) };
 }
 
-const replies = (jobId: string) => w!.events(jobId).filter((e): e is TStoredEvent & { event_type: "job.reply_received" } => e.event_type === "job.reply_received");
+const replies = (jobId: string) =>
+  w!
+    .events(jobId)
+    .filter((e): e is TStoredEvent & { event_type: "job.reply_received" } => e.event_type === "job.reply_received");
 const answerCalls = (jobId: string) =>
-  w!.events(jobId).filter((e) => (e.event_type === "tool.called" || e.event_type === "tool.result") && (e.payload as { tool_name: string }).tool_name === "calendar.record_answer");
+  w!
+    .events(jobId)
+    .filter(
+      (e) =>
+        (e.event_type === "tool.called" || e.event_type === "tool.result") &&
+        (e.payload as { tool_name: string }).tool_name === "calendar.record_answer",
+    );
 
 async function partstatInCalendar(uid: string, email = "maria@acme.com"): Promise<string | undefined> {
   const calendar = createCalDavCalendar({ url: dav!.url, username: dav!.username, password: dav!.password });
   const stored = await calendar.get(uid);
   const ev = new ICAL.Component(ICAL.parse(stored!.ics)).getFirstSubcomponent("vevent")!;
-  const line = ev.getAllProperties("attendee").find((a) => String(a.getFirstValue()).toLowerCase() === `mailto:${email}`);
+  const line = ev
+    .getAllProperties("attendee")
+    .find((a) => String(a.getFirstValue()).toLowerCase() === `mailto:${email}`);
   return line?.getParameter("partstat") as string | undefined;
 }
 
@@ -103,14 +128,21 @@ describe("invitees' answers come back by mail", () => {
 
     const [reply] = replies(jobId);
     expect(replies(jobId)).toHaveLength(1);
-    expect(reply!.payload).toMatchObject({ event_uid: uid, answer: "accepted", attendee: { name: "Maria", email_redacted: "m***@acme.com" }, sequence: 0 });
+    expect(reply!.payload).toMatchObject({
+      event_uid: uid,
+      answer: "accepted",
+      attendee: { name: "Maria", email_redacted: "m***@acme.com" },
+      sequence: 0,
+    });
     expect(JSON.stringify(reply)).not.toContain("maria@acme.com");
     expect(answerCalls(jobId).map((e) => [e.event_type, (e.payload as { status?: string }).status])).toEqual([
       ["tool.called", undefined],
       ["tool.result", "success"],
     ]);
     const c = card(w!, jobId);
-    expect(c.outcome.summary).toMatch(/^Maria accepted\. Marked so in the calendar “Work”\. Created a 30-minute invite/);
+    expect(c.outcome.summary).toMatch(
+      /^Maria accepted\. Marked so in the calendar “Work”\. Created a 30-minute invite/,
+    );
     expect(await partstatInCalendar(uid)).toBe("ACCEPTED");
     expect(stateOf(w!, jobId)).toBe("completed");
     // Read once, marked read; the mailbox row says it was recorded on this job.
@@ -128,11 +160,18 @@ describe("invitees' answers come back by mail", () => {
     await dovecot.deliver(await replyMail(invite, { partstat: "DECLINED", comment: "travelling that week" }));
     await w!.office.inbound.check();
     await settle();
-    expect(replies(jobId).map((r) => [r.payload.answer, r.payload.comment])).toEqual([["declined", "travelling that week"]]);
-    expect(card(w!, jobId).outcome.summary).toMatch(/^Maria declined: “travelling that week” Marked so in the calendar “Work”\./);
+    expect(replies(jobId).map((r) => [r.payload.answer, r.payload.comment])).toEqual([
+      ["declined", "travelling that week"],
+    ]);
+    expect(card(w!, jobId).outcome.summary).toMatch(
+      /^Maria declined: “travelling that week” Marked so in the calendar “Work”\./,
+    );
     expect(await partstatInCalendar(uid)).toBe("DECLINED");
     // “Why?” tells the same story, from the same record, in the reader's language.
-    const why = async (lang: string) => (await w!.office.explainJob("tnt_acme_001", jobId, lang)).lines.filter((l) => l.event_type === "job.reply_received").map((l) => l.text);
+    const why = async (lang: string) =>
+      (await w!.office.explainJob("tnt_acme_001", jobId, lang)).lines
+        .filter((l) => l.event_type === "job.reply_received")
+        .map((l) => l.text);
     expect(await why("en")).toEqual(["Maria declined: “travelling that week”"]);
     expect(await why("pt")).toEqual(["Maria recusou: “travelling that week”"]);
   }, 60_000);
@@ -141,11 +180,22 @@ describe("invitees' answers come back by mail", () => {
     await world();
     const { jobId, invite } = await bookedMeeting();
     const uid = String(invite.getFirstSubcomponent("vevent")!.getFirstPropertyValue("uid"));
-    await dovecot.deliver(await replyMail(invite, { method: "COUNTER", start: "2026-01-08T10:00:00Z", end: "2026-01-08T10:30:00Z", comment: "mornings are better" }));
+    await dovecot.deliver(
+      await replyMail(invite, {
+        method: "COUNTER",
+        start: "2026-01-08T10:00:00Z",
+        end: "2026-01-08T10:30:00Z",
+        comment: "mornings are better",
+      }),
+    );
     await w!.office.inbound.check();
     await settle();
-    expect(replies(jobId).map((r) => r.payload.proposed)).toEqual([{ start: "2026-01-08T10:00:00.000Z", end: "2026-01-08T10:30:00.000Z", timezone: "UTC" }]);
-    expect(card(w!, jobId).outcome.summary).toMatch(/^Maria proposed another time: Thu 8 Jan 2026, 10:00–10:30 \(UTC\) \(“mornings are better”\)\./);
+    expect(replies(jobId).map((r) => r.payload.proposed)).toEqual([
+      { start: "2026-01-08T10:00:00.000Z", end: "2026-01-08T10:30:00.000Z", timezone: "UTC" },
+    ]);
+    expect(card(w!, jobId).outcome.summary).toMatch(
+      /^Maria proposed another time: Thu 8 Jan 2026, 10:00–10:30 \(UTC\) \(“mornings are better”\)\./,
+    );
     expect(answerCalls(jobId)).toHaveLength(0);
     expect(await partstatInCalendar(uid)).toBe("NEEDS-ACTION");
   }, 60_000);
@@ -156,7 +206,9 @@ describe("invitees' answers come back by mail", () => {
     const uid = String(invite.getFirstSubcomponent("vevent")!.getFirstPropertyValue("uid"));
     const before = w!.office.inbound.all().length;
     await dovecot.deliver(await replyMail(invite, { partstat: "ACCEPTED", from: "Mallory <mallory@evil.test>" }));
-    await dovecot.deliver(await replyMail(invite, { partstat: "ACCEPTED", from: "eve@acme.com", attendee: "eve@acme.com" }));
+    await dovecot.deliver(
+      await replyMail(invite, { partstat: "ACCEPTED", from: "eve@acme.com", attendee: "eve@acme.com" }),
+    );
     await dovecot.deliver(
       await new MailComposer({
         from: "maria@acme.com",
@@ -168,8 +220,12 @@ describe("invitees' answers come back by mail", () => {
         .compile()
         .build(),
     );
-    await dovecot.deliver("From: maria@acme.com\r\nTo: organizer@example.test\r\nSubject: Lunch?\r\n\r\nAre you free for lunch?\r\n");
-    await dovecot.deliver(`From: maria@acme.com\r\nTo: organizer@example.test\r\nSubject: Big\r\n\r\n${"x".repeat(300_000)}\r\n`);
+    await dovecot.deliver(
+      "From: maria@acme.com\r\nTo: organizer@example.test\r\nSubject: Lunch?\r\n\r\nAre you free for lunch?\r\n",
+    );
+    await dovecot.deliver(
+      `From: maria@acme.com\r\nTo: organizer@example.test\r\nSubject: Big\r\n\r\n${"x".repeat(300_000)}\r\n`,
+    );
     const other = await replyMail(invite, { partstat: "ACCEPTED" });
     await dovecot.deliver(other.toString("utf8").replace(new RegExp(`UID:${uid}`), "UID:someone-elses-event"));
     await w!.office.inbound.check();
@@ -230,13 +286,21 @@ describe("invitees' answers come back by mail", () => {
     await settle();
     expect(replies(jobId)).toHaveLength(1);
     const down = card(w!, jobId).outcome.summary;
-    expect(down).toMatch(/^Maria accepted\. Not marked in the calendar yet: .+ Trying again at \d\d:\d\d \(Europe\/Lisbon\)\./);
+    expect(down).toMatch(
+      /^Maria accepted\. Not marked in the calendar yet: .+ Trying again at \d\d:\d\d \(Europe\/Lisbon\)\./,
+    );
     expect(down).not.toContain("Marked so");
     await dav!.resume();
     expect(await partstatInCalendar(uid)).toBe("NEEDS-ACTION");
     await w!.clock.advance(11_000);
     await settle();
-    expect(answerCalls(jobId).map((e) => [e.event_type, (e.payload as { status?: string; attempt?: number }).status, (e.payload as { attempt?: number }).attempt])).toEqual([
+    expect(
+      answerCalls(jobId).map((e) => [
+        e.event_type,
+        (e.payload as { status?: string; attempt?: number }).status,
+        (e.payload as { attempt?: number }).attempt,
+      ]),
+    ).toEqual([
       ["tool.called", undefined, 1],
       ["tool.result", "error", 1],
       ["tool.called", undefined, 2],
@@ -265,7 +329,12 @@ describe("invitees' answers come back by mail", () => {
         await again.idle();
         await new Promise((r) => setTimeout(r, 20));
       }
-      expect(answerCalls(jobId).map((e) => [(e.payload as { status?: string }).status, (e.payload as { attempt?: number }).attempt])).toEqual([
+      expect(
+        answerCalls(jobId).map((e) => [
+          (e.payload as { status?: string }).status,
+          (e.payload as { attempt?: number }).attempt,
+        ]),
+      ).toEqual([
         [undefined, 1],
         ["error", 1],
         [undefined, 2],

@@ -144,7 +144,8 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
     });
   /** MCP servers connect in the background: wait for them (a crashed one is started again). */
   const connected = async (s: LogLineServer) => {
-    for (let i = 0; opts.mcp && i < 1500 && !s.office.mcpStatus().every((x) => x.state === "connected"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; opts.mcp && i < 1500 && !s.office.mcpStatus().every((x) => x.state === "connected"); i++)
+      await new Promise((r) => setTimeout(r, 10));
   };
   const world: ModelWorld = {
     server: await boot(),
@@ -158,7 +159,11 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
       if (!token) throw new Error(`no token for ${who}`);
       const r = await world.server.app.request(path, {
         method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(method !== "GET" ? { "idempotency-key": `model-${++keys}` } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          ...(method !== "GET" ? { "idempotency-key": `model-${++keys}` } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       return { status: r.status, body: await r.json().catch(() => null) };
@@ -198,7 +203,12 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
       const out: TStoredEvent[] = [];
       let after: string | undefined;
       for (;;) {
-        const page = world.server.ledger.query({ tenant_id: T, limit: 1000, ...(jobId ? { job_id: jobId } : {}), ...(after ? { after_cursor: after } : {}) });
+        const page = world.server.ledger.query({
+          tenant_id: T,
+          limit: 1000,
+          ...(jobId ? { job_id: jobId } : {}),
+          ...(after ? { after_cursor: after } : {}),
+        });
         out.push(...(page.events as unknown as TStoredEvent[]));
         if (!page.next_cursor || page.events.length < 1000) break;
         after = page.next_cursor;
@@ -244,7 +254,9 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
   world.group = made.body.conversation_id;
   if (opts.mcp) {
     await connected(world.server);
-    const modes = await world.req("PUT", `/v1/agents/${AGENT}/tools`, DAN, { tools: MCP_TOOLS.map((name) => ({ name, mode: name === "flaky.note" ? "approve" : "auto" })) });
+    const modes = await world.req("PUT", `/v1/agents/${AGENT}/tools`, DAN, {
+      tools: MCP_TOOLS.map((name) => ({ name, mode: name === "flaky.note" ? "approve" : "auto" })),
+    });
     if (modes.status !== 200) throw new Error(`tool modes not set: ${JSON.stringify(modes.body)}`);
   }
   await world.settle();

@@ -1,7 +1,17 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { AGENT, ANA, BEA, type CalendarMode, DAN, DAN_CHAT, MCP_TOOLS, type ModelWorld, openModelWorld } from "./job-model-world.js";
+import {
+  AGENT,
+  ANA,
+  BEA,
+  type CalendarMode,
+  DAN,
+  DAN_CHAT,
+  MCP_TOOLS,
+  type ModelWorld,
+  openModelWorld,
+} from "./job-model-world.js";
 
 /**
  * Model-based tests of the job machine: fast-check draws random sequences of what people and
@@ -39,8 +49,13 @@ const PEOPLE = [DAN, ANA, BEA] as const;
 type Person = (typeof PEOPLE)[number];
 /** Who may click what (the policy pack's actor authorization): Approve and Reject need an approver or an admin. */
 const APPROVER_ONLY = new Set(["job.approve", "job.reject"]);
-const ROLES: Record<Person, string[]> = { [DAN]: ["owner", "job_approver", "admin"], [ANA]: ["member"], [BEA]: ["member"] };
-const mayClick = (who: Person, type: string) => !APPROVER_ONLY.has(type) || ROLES[who].some((r) => r === "job_approver" || r === "admin");
+const ROLES: Record<Person, string[]> = {
+  [DAN]: ["owner", "job_approver", "admin"],
+  [ANA]: ["member"],
+  [BEA]: ["member"],
+};
+const mayClick = (who: Person, type: string) =>
+  !APPROVER_ONLY.has(type) || ROLES[who].some((r) => r === "job_approver" || r === "admin");
 
 // ---------------------------------------------------------------------------------------------
 // Reading the world through its public doors: the ledger, the timeline and the Job Drawer.
@@ -52,7 +67,9 @@ const jobIds = (w: ModelWorld) =>
     .map((e) => (e.payload as { job_id: string }).job_id);
 
 const cardsOf = (events: TStoredEvent[]) =>
-  events.filter((e) => e.event_type === "message.sent" && (e.payload as { kind?: string }).kind === "card").map((e) => ({ event: e, card: (e.payload as { card: any }).card }));
+  events
+    .filter((e) => e.event_type === "message.sent" && (e.payload as { kind?: string }).kind === "card")
+    .map((e) => ({ event: e, card: (e.payload as { card: any }).card }));
 
 async function drawer(w: ModelWorld, who: Person, jobId: string) {
   const r = await w.req("GET", `/v1/jobs/${jobId}`, who);
@@ -77,11 +94,15 @@ function cardOffer(who: Person, view: { card: any; header: any }): string[] {
   if (!card) return [];
   const live = !header || header.state === card.state || card.card_type === "job.finished";
   if (!live) return [];
-  return card.buttons.filter((b: any) => b.action.type !== "chat.ask" && mayClick(who, b.action.type)).map((b: any) => b.button_id);
+  return card.buttons
+    .filter((b: any) => b.action.type !== "chat.ask" && mayClick(who, b.action.type))
+    .map((b: any) => b.button_id);
 }
 
 function drawerOffer(who: Person, d: any): { card_id?: string; buttons: string[] } {
-  const buttons = (d.available_actions as any[]).filter((b) => b.action.type !== "chat.ask" && mayClick(who, b.action.type)).map((b) => b.button_id);
+  const buttons = (d.available_actions as any[])
+    .filter((b) => b.action.type !== "chat.ask" && mayClick(who, b.action.type))
+    .map((b) => b.button_id);
   return { ...(buttons.length ? { card_id: d.actions_card_id } : {}), buttons };
 }
 
@@ -103,21 +124,37 @@ async function checkNotStuck(w: ModelWorld, jobId: string, d: any) {
   const where = `(b) job ${jobId} is in progress`;
   if (d.handed_over || d.owner.actor_type !== "agent") {
     // A person holds it: no call of its agent is left showing as running when none runs.
-    const open = last && !raw.some((e) => e.event_type === "tool.result" && e.payload.tool_call_id === last.payload.tool_call_id);
-    if (open) expect(w.cal.hanging, `${where}, handed over, and call ${last.payload.tool_call_id} has no result and no call is running`).toBeGreaterThan(0);
+    const open =
+      last && !raw.some((e) => e.event_type === "tool.result" && e.payload.tool_call_id === last.payload.tool_call_id);
+    if (open)
+      expect(
+        w.cal.hanging,
+        `${where}, handed over, and call ${last.payload.tool_call_id} has no result and no call is running`,
+      ).toBeGreaterThan(0);
     return;
   }
   expect(last, `${where} but no tool was ever called`).toBeDefined();
-  const result = raw.find((e) => e.event_type === "tool.result" && e.payload.tool_call_id === last.payload.tool_call_id);
+  const result = raw.find(
+    (e) => e.event_type === "tool.result" && e.payload.tool_call_id === last.payload.tool_call_id,
+  );
   if (!result) {
-    expect(w.cal.hanging, `${where}: call ${last.payload.tool_call_id} has no result and no call is running`).toBeGreaterThan(0);
+    expect(
+      w.cal.hanging,
+      `${where}: call ${last.payload.tool_call_id} has no result and no call is running`,
+    ).toBeGreaterThan(0);
     return;
   }
   expect(result.payload.status, `${where} after a successful call`).toBe("error");
-  expect(result.payload.error.retryable, `${where} after a failure that will not be retried (${result.payload.error.error_code})`).toBe(true);
+  expect(
+    result.payload.error.retryable,
+    `${where} after a failure that will not be retried (${result.payload.error.error_code})`,
+  ).toBe(true);
   const due = Date.parse(result.ts) + (result.payload.error.suggested_wait_seconds ?? 0) * 1000;
   const armed = w.clock.dueTimes().some((at) => at === due || (at === w.clock.clock.now() && due <= at));
-  expect(armed, `${where} after a retryable failure but no retry is due at ${new Date(due).toISOString()} (timers: ${w.clock.dueTimes().join(",")})`).toBe(true);
+  expect(
+    armed,
+    `${where} after a retryable failure but no retry is due at ${new Date(due).toISOString()} (timers: ${w.clock.dueTimes().join(",")})`,
+  ).toBe(true);
 }
 
 async function checkOffers(w: ModelWorld, jobId: string, conversationId: string) {
@@ -142,12 +179,18 @@ async function checkOffers(w: ModelWorld, jobId: string, conversationId: string)
 const CLAIMS: Array<{ words: RegExp; proof: (e: TStoredEvent) => boolean; what: string }> = [
   {
     words: /Invite created|Created a \d+-minute invite|invite is in|was sent the new time|was told/i,
-    proof: (e) => e.event_type === "tool.result" && (e.payload as any).status === "success" && (e.payload as any).tool_name?.startsWith?.("calendar."),
+    proof: (e) =>
+      e.event_type === "tool.result" &&
+      (e.payload as any).status === "success" &&
+      (e.payload as any).tool_name?.startsWith?.("calendar."),
     what: "a successful calendar tool.result",
   },
   {
     words: /Emailed it to/i,
-    proof: (e) => e.event_type === "tool.result" && (e.payload as any).status === "success" && (e.payload as any).tool_name === "mail.send",
+    proof: (e) =>
+      e.event_type === "tool.result" &&
+      (e.payload as any).status === "success" &&
+      (e.payload as any).tool_name === "mail.send",
     what: "a successful mail.send tool.result",
   },
 ];
@@ -156,31 +199,44 @@ function checkClaims(w: ModelWorld, jobId: string) {
   const events = w.events(jobId);
   const before = (seq: number, ok: (e: TStoredEvent) => boolean) => events.some((e) => e.seq < seq && ok(e));
   const results = events.filter((e) => e.event_type === "tool.result");
-  const toolName = new Map(events.filter((e) => e.event_type === "tool.called").map((e) => [(e.payload as any).tool_call_id, (e.payload as any).tool_name]));
+  const toolName = new Map(
+    events
+      .filter((e) => e.event_type === "tool.called")
+      .map((e) => [(e.payload as any).tool_call_id, (e.payload as any).tool_name]),
+  );
   const proofs = events.map((e) =>
-    e.event_type === "tool.result" ? ({ ...e, payload: { ...e.payload, tool_name: toolName.get((e.payload as any).tool_call_id) } } as TStoredEvent) : e,
+    e.event_type === "tool.result"
+      ? ({ ...e, payload: { ...e.payload, tool_name: toolName.get((e.payload as any).tool_call_id) } } as TStoredEvent)
+      : e,
   );
   const proved = (seq: number, ok: (e: TStoredEvent) => boolean) => proofs.some((e) => e.seq < seq && ok(e));
   const known = new Set<string>();
   for (const r of results) for (const a of ((r.payload as any).artifacts ?? []) as any[]) known.add(a.artifact_id);
-  for (const e of events) if (e.event_type === "job.artifact_attached") known.add((e.payload as any).artifact.artifact_id);
+  for (const e of events)
+    if (e.event_type === "job.artifact_attached") known.add((e.payload as any).artifact.artifact_id);
   for (const { event, card } of cardsOf(events)) {
     if (card.card_type !== "job.finished" && card.card_type !== "job.tracking") continue;
     const text = [card.summary, card.progress?.status_line, card.outcome?.summary].filter(Boolean).join(" ");
     const where = `(d) ${card.card_type} ${card.card_id} of job ${jobId} says “${text.slice(0, 160)}”`;
-    for (const c of CLAIMS) if (c.words.test(text)) expect(proved(event.seq, c.proof), `${where} without ${c.what}`).toBe(true);
+    for (const c of CLAIMS)
+      if (c.words.test(text)) expect(proved(event.seq, c.proof), `${where} without ${c.what}`).toBe(true);
     for (const a of [...(card.artifacts ?? []), ...(card.artifacts_preview ?? [])])
-      expect(known.has(a.artifact_id), `${where} and shows artifact ${a.artifact_id} no tool result produced`).toBe(true);
+      expect(known.has(a.artifact_id), `${where} and shows artifact ${a.artifact_id} no tool result produced`).toBe(
+        true,
+      );
     if (card.card_type !== "job.finished") continue;
     const result = card.outcome?.result;
-    const state = (s: string) => (e: TStoredEvent) => e.event_type === "job.state_changed" && (e.payload as any).next_state === s;
+    const state = (s: string) => (e: TStoredEvent) =>
+      e.event_type === "job.state_changed" && (e.payload as any).next_state === s;
     if (result === "completed") {
       const kind = (events.find((e) => e.event_type === "job.proposed")?.payload as any)?.proposed_card?.job?.kind;
       const done =
         kind === "handoff"
           ? (e: TStoredEvent) => e.event_type === "job.input_provided"
           : (e: TStoredEvent) => e.event_type === "tool.result" && (e.payload as any).status === "success";
-      expect(before(event.seq, done), `${where}: completed (${kind}) with nothing in the ledger that did it`).toBe(true);
+      expect(before(event.seq, done), `${where}: completed (${kind}) with nothing in the ledger that did it`).toBe(
+        true,
+      );
     } else if (result === "cancelled" || result === "failed") {
       expect(before(event.seq + 1, state(result)), `${where}: ${result} without the state change`).toBe(true);
     }
@@ -271,7 +327,10 @@ class SayMeeting extends Step {
 /** Work no tool can do, asked in Dan's chat with the agent: declined, and kept as a to-do job for him if he says so. */
 class SayCannotDo extends Step {
   async act(w: ModelWorld) {
-    const r = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, { kind: "text", body_text: "Please order more printer paper" });
+    const r = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, {
+      kind: "text",
+      body_text: "Please order more printer paper",
+    });
     expect(r.status).toBe(202);
     await w.settle();
     const reply = w
@@ -280,7 +339,10 @@ class SayCannotDo extends Step {
       .at(-1);
     const choice = (reply?.payload as any)?.choices?.[0];
     expect(choice, "the agent offers to keep the work as a to-do").toBeDefined();
-    const c = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, { kind: "text", body_text: choice.token });
+    const c = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, {
+      kind: "text",
+      body_text: choice.token,
+    });
     expect(c.status).toBe(202);
     await w.settle();
   }
@@ -291,7 +353,10 @@ class SayCannotDo extends Step {
 function fill(schema: any, good: boolean): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const f of schema?.fields ?? []) {
-    if (f.type === "select") out[f.key] = good ? (f.options?.find((o: any) => o.value === "jitsi")?.value ?? f.options?.[0]?.value) : "carrier-pigeon";
+    if (f.type === "select")
+      out[f.key] = good
+        ? (f.options?.find((o: any) => o.value === "jitsi")?.value ?? f.options?.[0]?.value)
+        : "carrier-pigeon";
     else if (f.type === "number") out[f.key] = good ? 30 : "many";
     else if (f.type === "boolean") out[f.key] = good;
     else if (f.key.endsWith("_email") || f.key === "email") out[f.key] = good ? "maria@acme.com" : "maria at acme";
@@ -323,7 +388,8 @@ class Click extends Step {
     const events = w.events(jobId);
     const cards = cardsOf(events).map((c) => c.card);
     // Mostly the latest card; sometimes an earlier one (its buttons are no longer offered).
-    const card = this.card === 0 ? cards.at(-1) : cards[(cards.length - 1 - this.card + cards.length * 4) % cards.length];
+    const card =
+      this.card === 0 ? cards.at(-1) : cards[(cards.length - 1 - this.card + cards.length * 4) % cards.length];
     const buttons = (card?.buttons ?? []).filter((b: any) => b.action.type !== "chat.ask");
     if (!buttons.length) return;
     const button = buttons[this.button % buttons.length];
@@ -331,7 +397,12 @@ class Click extends Step {
     const offered = d ? drawerOffer(this.who, d) : { buttons: [] as string[] };
     const isOffered = offered.card_id === card.card_id && offered.buttons.includes(button.button_id);
     const schema = button.action.input_schema;
-    const input = button.action.type === "job.dispute" ? { dispute_reason: this.good ? "That is not what I asked for" : "" } : schema ? fill(schema, this.good) : undefined;
+    const input =
+      button.action.type === "job.dispute"
+        ? { dispute_reason: this.good ? "That is not what I asked for" : "" }
+        : schema
+          ? fill(schema, this.good)
+          : undefined;
     const count = events.length;
     const r = await w.req("POST", `/v1/jobs/${jobId}/actions`, this.who, {
       conversation_id: card.conversation_id,
@@ -343,16 +414,24 @@ class Click extends Step {
     expect(r.status, `an error answer is not a crash: ${JSON.stringify(r.body)}`).toBeLessThan(500);
     if (r.status >= 400) expect(r.body?.error?.code, "the standard error shape").toEqual(expect.any(String));
     if (!isOffered) {
-      expect(r.status, `(c) ${asText(this.who)}'s click on “${button.label}” (${card.card_type} ${card.card_id}), not offered, was accepted`).toBeGreaterThanOrEqual(400);
+      expect(
+        r.status,
+        `(c) ${asText(this.who)}'s click on “${button.label}” (${card.card_type} ${card.card_id}), not offered, was accepted`,
+      ).toBeGreaterThanOrEqual(400);
       await w.settle();
       expect(w.events(jobId).length, "(c) a refused click wrote nothing").toBe(count);
       return;
     }
     const needsInput = Boolean(schema) || button.action.type === "job.dispute";
-    if (this.good || !needsInput) expect(r.status, `(c) ${asText(this.who)}'s offered click on “${button.label}” was refused: ${JSON.stringify(r.body)}`).toBe(202);
+    if (this.good || !needsInput)
+      expect(
+        r.status,
+        `(c) ${asText(this.who)}'s offered click on “${button.label}” was refused: ${JSON.stringify(r.body)}`,
+      ).toBe(202);
     await w.settle();
   }
-  override toString = () => `Click(job ${this.job}, ${asText(this.who)}, card -${this.card}, button ${this.button}, ${this.good ? "good" : "bad"} input)`;
+  override toString = () =>
+    `Click(job ${this.job}, ${asText(this.who)}, card -${this.card}, button ${this.button}, ${this.good ? "good" : "bad"} input)`;
 }
 
 /** A click a person is offered: one of the drawer's actions for them, on a job they can open. */
@@ -374,7 +453,9 @@ class ClickOffered extends Step {
     const jobId = ids[ids.length - 1 - (this.job % ids.length)]!;
     const d = await drawer(w, this.who, jobId);
     if (!d) return;
-    const buttons = (d.available_actions as any[]).filter((b) => b.action.type !== "chat.ask" && mayClick(this.who, b.action.type));
+    const buttons = (d.available_actions as any[]).filter(
+      (b) => b.action.type !== "chat.ask" && mayClick(this.who, b.action.type),
+    );
     if (!buttons.length) return;
     const button = buttons[this.button % buttons.length];
     const input =
@@ -391,11 +472,16 @@ class ClickOffered extends Step {
       ...(input ? { input } : {}),
     });
     expect(r.status, `an error answer is not a crash: ${JSON.stringify(r.body)}`).toBeLessThan(500);
-    if (this.good || !input) expect(r.status, `(c) ${asText(this.who)}'s offered click on “${button.label}” was refused: ${JSON.stringify(r.body)}`).toBe(202);
+    if (this.good || !input)
+      expect(
+        r.status,
+        `(c) ${asText(this.who)}'s offered click on “${button.label}” was refused: ${JSON.stringify(r.body)}`,
+      ).toBe(202);
     else expect(r.body?.error?.code, "a bad form answer gets the standard error shape").toEqual(expect.any(String));
     await w.settle();
   }
-  override toString = () => `ClickOffered(job ${this.job}, ${asText(this.who)}, button ${this.button}, ${this.good ? "good" : "bad"} input)`;
+  override toString = () =>
+    `ClickOffered(job ${this.job}, ${asText(this.who)}, button ${this.button}, ${this.good ? "good" : "bad"} input)`;
 }
 
 /** What moves a job on: its approver approves, or the form is answered well (Dan, who may do both). */
@@ -410,7 +496,9 @@ class Proceed extends Step {
     const ids = jobIds(w);
     const jobId = ids[ids.length - 1 - (this.job % ids.length)]!;
     const d = await drawer(w, DAN, jobId);
-    const button = (d?.available_actions as any[] | undefined)?.find((b) => b.action.type === "job.approve" || b.action.type === "job.provide_input");
+    const button = (d?.available_actions as any[] | undefined)?.find(
+      (b) => b.action.type === "job.approve" || b.action.type === "job.provide_input",
+    );
     if (!d || !button) return;
     const r = await w.req("POST", `/v1/jobs/${jobId}/actions`, DAN, {
       conversation_id: d.conversation_id,
@@ -471,7 +559,10 @@ class RestartDuringCall extends Step {
   async act(w: ModelWorld) {
     const calls = () => w.events().filter((e) => e.event_type === "tool.called");
     const before = calls().length;
-    const r = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, { kind: "text", body_text: `/run ${this.tool}` });
+    const r = await w.req("POST", `/v1/conversations/${DAN_CHAT}/messages`, DAN, {
+      kind: "text",
+      body_text: `/run ${this.tool}`,
+    });
     expect(r.status).toBe(202);
     for (let i = 0; i < 500 && calls().length === before; i++) await new Promise((res) => setTimeout(res, 5));
     const jobId = calls()[before]?.job_id;
@@ -490,7 +581,9 @@ class ToolMode extends Step {
     super();
   }
   async act(w: ModelWorld) {
-    const r = await w.req("PUT", `/v1/agents/${AGENT}/tools`, DAN, { tools: [{ name: "flaky.note", mode: this.mode }] });
+    const r = await w.req("PUT", `/v1/agents/${AGENT}/tools`, DAN, {
+      tools: [{ name: "flaky.note", mode: this.mode }],
+    });
     expect(r.status).toBe(200);
     await w.settle();
   }
@@ -569,7 +662,14 @@ class Restart extends Step {
       jobIds(w).filter((id) => {
         const ev = w.events(id);
         const called = ev.filter((e) => e.event_type === "tool.called").at(-1);
-        return called && !ev.some((e) => e.event_type === "tool.result" && (e.payload as any).tool_call_id === (called.payload as any).tool_call_id);
+        return (
+          called &&
+          !ev.some(
+            (e) =>
+              e.event_type === "tool.result" &&
+              (e.payload as any).tool_call_id === (called.payload as any).tool_call_id,
+          )
+        );
       }),
     );
     const before = await snapshot(w);
@@ -591,22 +691,45 @@ const commands = [
   fc.constant(new SayCannotDo()),
   ...[1, 2, 3].map(() => jobPick.map((job) => new Proceed(job))),
   fc
-    .tuple(jobPick, person, fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }) }), fc.nat(7), fc.boolean())
+    .tuple(
+      jobPick,
+      person,
+      fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }) }),
+      fc.nat(7),
+      fc.boolean(),
+    )
     .map(([job, who, card, button, good]) => new Click(job, who, card, button, good)),
   fc.tuple(jobPick, person, person).map(([job, by, to]) => new HandOver(job, by, to)),
   fc.constantFrom<Person>(DAN, ANA).map((who) => new SayDetails(who)),
   ...[1, 2, 3, 4].map(() =>
     fc
-      .tuple(jobPick, fc.constantFrom<Person>(DAN, DAN, ANA, BEA), fc.nat(7), fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, fc.constant(false)))
+      .tuple(
+        jobPick,
+        fc.constantFrom<Person>(DAN, DAN, ANA, BEA),
+        fc.nat(7),
+        fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, fc.constant(false)),
+      )
       .map(([job, who, button, good]) => new ClickOffered(job, who, button, good)),
   ),
   fc
-    .constantFrom<CalendarMode>("ok", "ok", "PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_UNAVAILABLE", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "UNKNOWN", "hang")
+    .constantFrom<CalendarMode>(
+      "ok",
+      "ok",
+      "PROVIDER_TIMEOUT",
+      "PROVIDER_RATE_LIMIT",
+      "PROVIDER_UNAVAILABLE",
+      "PROVIDER_AUTH_REQUIRED",
+      "INVALID_INPUT",
+      "UNKNOWN",
+      "hang",
+    )
     .map((m) => new Calendar(m)),
   fc.constantFrom(1_000, 10_000, 60_000, 300_000, 900_000).map((ms) => new Advance(ms)),
   fc.constant(new Restart()),
   // A failure the job will retry, then a restart before it is due: the retry must be re-armed.
-  fc.tuple(jobPick, fc.constantFrom<CalendarMode>("PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_UNAVAILABLE")).map(([job, mode]) => new FailThenRestart(job, mode)),
+  fc
+    .tuple(jobPick, fc.constantFrom<CalendarMode>("PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_UNAVAILABLE"))
+    .map(([job, mode]) => new FailThenRestart(job, mode)),
 ];
 
 let world: ModelWorld | undefined;
@@ -619,31 +742,37 @@ const mcpCommands = [
   ...[1, 2].map(() => fc.constantFrom(...MCP_TOOLS).map((tool) => new RunTool(tool))),
   fc.constantFrom<"auto" | "approve">("auto", "approve").map((mode) => new ToolMode(mode)),
   fc
-    .tuple(fc.constantFrom<"flaky.hang" | "flaky.slow" | "flaky.look">("flaky.hang", "flaky.slow", "flaky.look"), fc.boolean())
+    .tuple(
+      fc.constantFrom<"flaky.hang" | "flaky.slow" | "flaky.look">("flaky.hang", "flaky.slow", "flaky.look"),
+      fc.boolean(),
+    )
     .map(([tool, handOver]) => new RestartDuringCall(tool, handOver)),
 ];
 
 async function property(runs: number, seed: number, mcp: boolean) {
   await fc.assert(
-    fc.asyncProperty(fc.commands(mcp ? [...commands, ...mcpCommands] : commands, { maxCommands: STEPS, size: "max" }), async (cmds) => {
-      await world?.cleanup();
-      world = await openModelWorld({ mcp });
-      const w = world;
-      await fc.asyncModelRun(() => ({ model: { steps: 0, jobs: 0 }, real: w }), cmds);
-      if (process.env.JOB_MODEL_DEBUG) {
-        const types = new Map<string, number>();
-        for (const e of w.events()) {
-          const k =
-            e.event_type === "job.state_changed"
-              ? `→${(e.payload as any).next_state}`
-              : e.event_type === "tool.result"
-                ? `result:${(e.payload as any).status}:${(e.payload as any).error?.error_code ?? ""}`
-                : e.event_type;
-          types.set(k, (types.get(k) ?? 0) + 1);
+    fc.asyncProperty(
+      fc.commands(mcp ? [...commands, ...mcpCommands] : commands, { maxCommands: STEPS, size: "max" }),
+      async (cmds) => {
+        await world?.cleanup();
+        world = await openModelWorld({ mcp });
+        const w = world;
+        await fc.asyncModelRun(() => ({ model: { steps: 0, jobs: 0 }, real: w }), cmds);
+        if (process.env.JOB_MODEL_DEBUG) {
+          const types = new Map<string, number>();
+          for (const e of w.events()) {
+            const k =
+              e.event_type === "job.state_changed"
+                ? `→${(e.payload as any).next_state}`
+                : e.event_type === "tool.result"
+                  ? `result:${(e.payload as any).status}:${(e.payload as any).error?.error_code ?? ""}`
+                  : e.event_type;
+            types.set(k, (types.get(k) ?? 0) + 1);
+          }
+          console.log(String(cmds), JSON.stringify(Object.fromEntries(types)));
         }
-        console.log(String(cmds), JSON.stringify(Object.fromEntries(types)));
-      }
-    }),
+      },
+    ),
     // Shrinking a failure re-runs whole sequences: it is cut off after a while (JOB_MODEL_SHRINK=0: not at all).
     {
       ...(process.env.JOB_MODEL_PATH ? { path: process.env.JOB_MODEL_PATH } : {}),
@@ -664,10 +793,26 @@ describe("the job machine against its model", () => {
       for (const step of steps) await step.run(m, world!);
     };
     // A hand-over the policy pack refuses (Bea neither asked nor approves) leaves the job's retry armed.
-    await play([new SayMeeting(ANA, true), new Calendar("PROVIDER_TIMEOUT"), new Proceed(0), new HandOver(0, BEA, ANA)]);
+    await play([
+      new SayMeeting(ANA, true),
+      new Calendar("PROVIDER_TIMEOUT"),
+      new Proceed(0),
+      new HandOver(0, BEA, ANA),
+    ]);
     // A restart while a taken-over job's call runs: the call is recorded as cut off, not left running.
-    await play([new Calendar("ok"), new RestartDuringCall("flaky.slow", true), new RestartDuringCall("flaky.hang", true)]);
-    const cutOff = world.events().filter((e) => e.event_type === "tool.result" && e.actor.entity_id === "system_office" && (e.payload as any).error?.error_code === "UNKNOWN");
+    await play([
+      new Calendar("ok"),
+      new RestartDuringCall("flaky.slow", true),
+      new RestartDuringCall("flaky.hang", true),
+    ]);
+    const cutOff = world
+      .events()
+      .filter(
+        (e) =>
+          e.event_type === "tool.result" &&
+          e.actor.entity_id === "system_office" &&
+          (e.payload as any).error?.error_code === "UNKNOWN",
+      );
     expect(cutOff.length, "the cut-off calls of the taken-over jobs are recorded").toBeGreaterThan(0);
   }, 60_000);
 

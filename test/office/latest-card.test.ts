@@ -14,7 +14,9 @@ afterEach(async () => {
 });
 
 const say = async (text: string) => {
-  expect((await w!.req("POST", `/v1/conversations/${w!.group}/messages`, DAN, { kind: "text", body_text: text })).status).toBe(202);
+  expect(
+    (await w!.req("POST", `/v1/conversations/${w!.group}/messages`, DAN, { kind: "text", body_text: text })).status,
+  ).toBe(202);
   await w!.settle();
 };
 const jobOf = () => (w!.events().find((e) => e.event_type === "job.created")!.payload as { job_id: string }).job_id;
@@ -24,7 +26,12 @@ const chatCard = async (jobId: string) =>
     .map((i) => i.message.card)
     .filter((c) => c?.job_id === jobId)
     .at(-1);
-const clickAs = async (jobId: string, card: { card_id: string; buttons: any[] }, type: string, input?: Record<string, string>) => {
+const clickAs = async (
+  jobId: string,
+  card: { card_id: string; buttons: any[] },
+  type: string,
+  input?: Record<string, string>,
+) => {
   const b = card.buttons.find((x) => x.action.type === type);
   const r = await w!.req("POST", `/v1/jobs/${jobId}/actions`, DAN, {
     conversation_id: w!.group,
@@ -53,15 +60,22 @@ describe("only the job's latest card acts on it", () => {
     // "Got it" is allowed on a completed job, but not from the card that asked for the details.
     const r = await clickAs(jobId, waiting, "job.ack");
     expect(r.status).toBe(422);
-    expect(r.body.error).toMatchObject({ code: "INVALID_PROVENANCE", details: { card_id: waiting.card_id, latest_card_id: d.actions_card_id } });
+    expect(r.body.error).toMatchObject({
+      code: "INVALID_PROVENANCE",
+      details: { card_id: waiting.card_id, latest_card_id: d.actions_card_id },
+    });
     expect(w.events(jobId)).toHaveLength(before);
-    expect((await clickAs(jobId, { card_id: d.actions_card_id, buttons: d.available_actions }, "job.ack")).status).toBe(202);
+    expect((await clickAs(jobId, { card_id: d.actions_card_id, buttons: d.available_actions }, "job.ack")).status).toBe(
+      202,
+    );
     expect(w.events(jobId).map((e) => e.event_type)).toContain("job.acknowledged");
   });
 
   it("while the calendar call runs, the chat's latest card is the Tracking card whose Cancel the drawer offers", async () => {
     w = await openModelWorld();
-    await say("@Office Scheduler schedule a 30-min call with maria@acme.com tomorrow at 15:00 on Jitsi, Europe/Lisbon time");
+    await say(
+      "@Office Scheduler schedule a 30-min call with maria@acme.com tomorrow at 15:00 on Jitsi, Europe/Lisbon time",
+    );
     const jobId = jobOf();
     w.cal.setMode("hang");
     expect((await clickAs(jobId, await chatCard(jobId), "job.approve")).status).toBe(202);
@@ -75,7 +89,9 @@ describe("only the job's latest card acts on it", () => {
 
   it("a job handed over while its calendar call runs: the call's result is still recorded (as Office's), nothing is refused, no agent card follows", async () => {
     w = await openModelWorld();
-    await say("@Office Scheduler schedule a 30-min call with maria@acme.com tomorrow at 15:00 on Jitsi, Europe/Lisbon time");
+    await say(
+      "@Office Scheduler schedule a 30-min call with maria@acme.com tomorrow at 15:00 on Jitsi, Europe/Lisbon time",
+    );
     const jobId = jobOf();
     w.cal.setMode("hang");
     expect((await clickAs(jobId, await chatCard(jobId), "job.approve")).status).toBe(202);

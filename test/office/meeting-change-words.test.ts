@@ -8,7 +8,10 @@ describe("a change to a booked meeting, said in the chat", () => {
     ["please reschedule the meeting with Ana to Friday at 3pm.", { kind: "move", who: "Ana", time: "Friday at 3pm" }],
     ["cancel the call with Maria", { kind: "cancel", who: "Maria", locale: "en" }],
     ["Cancel it", { kind: "cancel" }],
-    ["muda a reunião com a Maria para amanhã às 16h", { kind: "move", who: "Maria", time: "amanhã às 16h", locale: "pt" }],
+    [
+      "muda a reunião com a Maria para amanhã às 16h",
+      { kind: "move", who: "Maria", time: "amanhã às 16h", locale: "pt" },
+    ],
     ["muda-a para quinta às 10h", { kind: "move", time: "quinta às 10h", locale: "pt" }],
     ["cancela a chamada com a Maria", { kind: "cancel", who: "Maria", locale: "pt" }],
     ["desmarca a reunião com o Rui, por favor", { kind: "cancel", who: "Rui" }],
@@ -17,12 +20,16 @@ describe("a change to a booked meeting, said in the chat", () => {
     expect(parseMeetingChange(text)).toMatchObject(want);
   });
 
-  it.each(["move the files to Dropbox", "cancel my subscription", "cancel", "cancela", "Can you schedule a 30-min call with Maria next week?", "move it"])(
-    "%s is no meeting change",
-    (text) => {
-      expect(parseMeetingChange(text)).toBeNull();
-    },
-  );
+  it.each([
+    "move the files to Dropbox",
+    "cancel my subscription",
+    "cancel",
+    "cancela",
+    "Can you schedule a 30-min call with Maria next week?",
+    "move it",
+  ])("%s is no meeting change", (text) => {
+    expect(parseMeetingChange(text)).toBeNull();
+  });
 
   it("reads a long line in linear time", () => {
     const started = performance.now();

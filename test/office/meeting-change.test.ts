@@ -18,7 +18,14 @@ import { card, completeGolden, stateOf } from "./flows.js";
  */
 
 const ORGANIZER = "organizer@example.test";
-const TOOLS = ["calendar.create_invite", "mail.send", "calendar.record_answer", "calendar.move_invite", "calendar.cancel_invite", "calendar.decline_counter"];
+const TOOLS = [
+  "calendar.create_invite",
+  "mail.send",
+  "calendar.record_answer",
+  "calendar.move_invite",
+  "calendar.cancel_invite",
+  "calendar.decline_counter",
+];
 let dav: Radicale | undefined;
 let smtp: FakeSmtp;
 let w: World | undefined;
@@ -39,7 +46,10 @@ afterEach(async () => {
 
 async function world(opts: { calendarTimeoutMs?: number; dovecot?: Dovecot } = {}) {
   dav = await startRadicale();
-  const calendar = createCalDavCalendar({ url: dav.url, username: dav.username, password: dav.password }, { timeoutMs: opts.calendarTimeoutMs ?? 5_000 });
+  const calendar = createCalDavCalendar(
+    { url: dav.url, username: dav.username, password: dav.password },
+    { timeoutMs: opts.calendarTimeoutMs ?? 5_000 },
+  );
   w = await setupWorld({
     agents: [{ id: AGENT, name: "Office Scheduler", allowed_tools: TOOLS }],
     office: {
@@ -51,7 +61,16 @@ async function world(opts: { calendarTimeoutMs?: number; dovecot?: Dovecot } = {
   await w.office.start();
 }
 
-const imapOf = (d: Dovecot) => ({ url: d.url, host: d.host, port: d.port, secure: false, username: d.username, password: d.password, mailbox: "INBOX", maxBytes: 200_000 });
+const imapOf = (d: Dovecot) => ({
+  url: d.url,
+  host: d.host,
+  port: d.port,
+  secure: false,
+  username: d.username,
+  password: d.password,
+  mailbox: "INBOX",
+  maxBytes: 200_000,
+});
 
 const settle = async () => {
   for (let i = 0; i < 30; i++) {
@@ -117,20 +136,30 @@ const childOf = (parent: string) =>
     .at(-1);
 
 const toolEvents = (jobId: string, name: string) =>
-  w!.events(jobId).filter((e): e is TStoredEvent => (e.event_type === "tool.called" || e.event_type === "tool.result") && (e.payload as { tool_name: string }).tool_name === name);
+  w!
+    .events(jobId)
+    .filter(
+      (e): e is TStoredEvent =>
+        (e.event_type === "tool.called" || e.event_type === "tool.result") &&
+        (e.payload as { tool_name: string }).tool_name === name,
+    );
 
 describe("moving and cancelling a booked meeting", () => {
   it("Move… from the finished card: approved, Maria receives a REQUEST with the same UID, SEQUENCE 1 and the new DTSTART; Radicale's event moves", async () => {
     await world();
     const { jobId, invite } = await booked();
     const finished = card(w!, jobId);
-    expect(finished.buttons.map((b: { label: string }) => b.label)).toEqual(expect.arrayContaining(["Move…", "Cancel meeting"]));
+    expect(finished.buttons.map((b: { label: string }) => b.label)).toEqual(
+      expect.arrayContaining(["Move…", "Cancel meeting"]),
+    );
     await w!.office.jobAction(click(finished, "Move…", { time_window: "Thursday 10am" }));
     const moveId = childOf(jobId)!;
     expect(moveId).toBeDefined();
     const proposal = card(w!, moveId);
     expect(proposal.card_type).toBe("job.formalize");
-    expect(proposal.job.goal).toMatch(/^Move “Call with Maria” from .* to Thu 1 Jan 2026, 10:00 \(Europe\/Lisbon\) and send Maria the new time$/);
+    expect(proposal.job.goal).toMatch(
+      /^Move “Call with Maria” from .* to Thu 1 Jan 2026, 10:00 \(Europe\/Lisbon\) and send Maria the new time$/,
+    );
     // Nothing is sent before someone approves.
     const before = smtp.received.length;
     await settle();
@@ -148,9 +177,17 @@ describe("moving and cancelling a booked meeting", () => {
     // The card says what the records prove: the tool's new time, the mail server's acceptance.
     expect(stateOf(w!, moveId)).toBe("completed");
     const [, result] = toolEvents(moveId, "calendar.move_invite");
-    expect(result!.payload).toMatchObject({ status: "success", output: { change: "move", sequence: 1, event_uid: invite.uid, scheduled_time: { start: moved.start } } });
-    expect(toolEvents(moveId, "mail.send").map((e) => (e.payload as { status?: string }).status)).toEqual([undefined, "success"]);
-    expect(card(w!, moveId).outcome.summary).toBe("Moved to Thu 1 Jan 2026, 10:00–10:30 (Europe/Lisbon); Maria was sent the new time. Moved in the calendar “Work”.");
+    expect(result!.payload).toMatchObject({
+      status: "success",
+      output: { change: "move", sequence: 1, event_uid: invite.uid, scheduled_time: { start: moved.start } },
+    });
+    expect(toolEvents(moveId, "mail.send").map((e) => (e.payload as { status?: string }).status)).toEqual([
+      undefined,
+      "success",
+    ]);
+    expect(card(w!, moveId).outcome.summary).toBe(
+      "Moved to Thu 1 Jan 2026, 10:00–10:30 (Europe/Lisbon); Maria was sent the new time. Moved in the calendar “Work”.",
+    );
     expect(JSON.stringify(w!.events(moveId))).not.toContain("maria@acme.com");
   }, 60_000);
 
@@ -164,18 +201,28 @@ describe("moving and cancelling a booked meeting", () => {
     const before = smtp.received.length;
     await approve(cancelId);
     const cancel = mariaMail(before)!;
-    expect(cancel).toMatchObject({ method: "CANCEL", uid: invite.uid, sequence: 1, status: "CANCELLED", start: invite.start });
+    expect(cancel).toMatchObject({
+      method: "CANCEL",
+      uid: invite.uid,
+      sequence: 1,
+      status: "CANCELLED",
+      start: invite.start,
+    });
     expect(cancel.subject).toMatch(/^Cancelled: Call with Maria/);
     expect(await inCalendar(invite.uid)).toBeNull();
     expect(card(w!, cancelId).outcome.summary).toBe("Cancelled; Maria was told. Removed from the calendar “Work”.");
     // A cancelled meeting offers no Move… or Cancel meeting: the parent's card now says it is
     // cancelled (with the time it had), and its earlier card's Move… is refused.
     expect(card(w!, cancelId).buttons.map((b: { label: string }) => b.label)).not.toContain("Move…");
-    expect(card(w!, jobId).outcome.summary).toMatch(/^Cancelled; Maria was told\. Removed from the calendar “Work”\. Booked before for /);
+    expect(card(w!, jobId).outcome.summary).toMatch(
+      /^Cancelled; Maria was told\. Removed from the calendar “Work”\. Booked before for /,
+    );
     expect(card(w!, jobId).buttons.map((b: { label: string }) => b.label)).not.toContain("Move…");
-    await expect(w!.office.jobAction(click(bookedCard, "Move…", { time_window: "Friday 11am" }))).rejects.toMatchObject({
-      code: expect.stringMatching(/CONFLICT|INVALID_PROVENANCE/),
-    });
+    await expect(w!.office.jobAction(click(bookedCard, "Move…", { time_window: "Friday 11am" }))).rejects.toMatchObject(
+      {
+        code: expect.stringMatching(/CONFLICT|INVALID_PROVENANCE/),
+      },
+    );
   }, 60_000);
 
   it("a second move sends SEQUENCE 2 from the first move's version", async () => {
@@ -190,7 +237,9 @@ describe("moving and cancelling a booked meeting", () => {
     await approve(second);
     const mail = mariaMail(before)!;
     expect(mail).toMatchObject({ method: "REQUEST", uid: invite.uid, sequence: 2 });
-    expect(mail.start).toBe(new Date(Temporal.ZonedDateTime.from("2026-01-02T11:00[Europe/Lisbon]").epochMilliseconds).toISOString());
+    expect(mail.start).toBe(
+      new Date(Temporal.ZonedDateTime.from("2026-01-02T11:00[Europe/Lisbon]").epochMilliseconds).toISOString(),
+    );
     expect((await inCalendar(invite.uid))?.sequence).toBe(2);
   }, 60_000);
 
@@ -205,9 +254,14 @@ describe("moving and cancelling a booked meeting", () => {
       await approve(moveId);
       const c = card(w!, moveId);
       expect(c.card_type).toBe("job.tracking");
-      expect(c.progress.status_line).toMatch(/^Calendar provider (is unavailable|timed out)\. Retrying in ~\d+ seconds\.$/);
+      expect(c.progress.status_line).toMatch(
+        /^Calendar provider (is unavailable|timed out)\. Retrying in ~\d+ seconds\.$/,
+      );
       expect(c.progress.status_line).not.toMatch(/^Moved/);
-      expect(toolEvents(moveId, "calendar.move_invite").map((e) => (e.payload as { status?: string }).status)).toEqual([undefined, "error"]);
+      expect(toolEvents(moveId, "calendar.move_invite").map((e) => (e.payload as { status?: string }).status)).toEqual([
+        undefined,
+        "error",
+      ]);
       expect(smtp.received.length).toBe(before);
     } finally {
       await dav!.resume();
@@ -217,25 +271,40 @@ describe("moving and cancelling a booked meeting", () => {
     expect(stateOf(w!, moveId)).toBe("completed");
     expect(mariaMail(before)).toMatchObject({ method: "REQUEST", sequence: 1 });
     expect((await inCalendar(invite.uid))?.sequence).toBe(1);
-    expect(card(w!, moveId).outcome.summary).toMatch(/^Moved to Thu 1 Jan 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\./);
+    expect(card(w!, moveId).outcome.summary).toMatch(
+      /^Moved to Thu 1 Jan 2026, 10:00–10:30 \(Europe\/Lisbon\); Maria was sent the new time\./,
+    );
   }, 60_000);
 
   it("from the chat: “move the call with Maria to tomorrow 16:00” proposes the move; “cancela a chamada com a Maria” the cancellation", async () => {
     await world();
     const { jobId, invite } = await booked();
-    const say = (body_text: string) => w!.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
+    const say = (body_text: string) =>
+      w!.office.ingestMessage({
+        tenant_id: T,
+        trace_id: TRACE,
+        conversation_id: CONV,
+        actor_entity_id: DAN,
+        body_text,
+      });
     const r = await say("move the call with Maria to tomorrow 16:00");
     expect(r.job_id).toBe(childOf(jobId));
-    expect(card(w!, r.job_id!).job.goal).toMatch(/ to Sun 28 Dec 2025, 16:00 \(Europe\/Lisbon\) and send Maria the new time$/);
+    expect(card(w!, r.job_id!).job.goal).toMatch(
+      / to Sun 28 Dec 2025, 16:00 \(Europe\/Lisbon\) and send Maria the new time$/,
+    );
     const before = smtp.received.length;
     await approve(r.job_id!);
     const moved = mariaMail(before)!;
     expect(moved).toMatchObject({ method: "REQUEST", uid: invite.uid, sequence: 1 });
-    expect(moved.start).toBe(new Date(Temporal.ZonedDateTime.from("2025-12-28T16:00[Europe/Lisbon]").epochMilliseconds).toISOString());
+    expect(moved.start).toBe(
+      new Date(Temporal.ZonedDateTime.from("2025-12-28T16:00[Europe/Lisbon]").epochMilliseconds).toISOString(),
+    );
 
     // The newest version is the move: cancelling it by name sends SEQUENCE 2.
     const c = await say("cancela a chamada com a Maria");
-    expect(w!.events(c.job_id!).find((e) => e.event_type === "job.created")?.payload).toMatchObject({ parent_job_id: r.job_id });
+    expect(w!.events(c.job_id!).find((e) => e.event_type === "job.created")?.payload).toMatchObject({
+      parent_job_id: r.job_id,
+    });
     const before2 = smtp.received.length;
     await approve(c.job_id!);
     expect(mariaMail(before2)).toMatchObject({ method: "CANCEL", uid: invite.uid, sequence: 2, start: moved.start });
@@ -248,7 +317,9 @@ describe("moving and cancelling a booked meeting", () => {
       .events()
       .filter((e) => e.event_type === "message.sent")
       .at(-1)!;
-    expect((last.payload as { body_text?: string }).body_text).toBe("I found no booked meeting with Maria here that I can cancel.");
+    expect((last.payload as { body_text?: string }).body_text).toBe(
+      "I found no booked meeting with Maria here that I can cancel.",
+    );
   }, 60_000);
 });
 
@@ -256,7 +327,13 @@ describe("a reminder follows the meeting", () => {
   it("a moved meeting is reminded of at its new time, once; a cancelled one not at all", async () => {
     await world();
     const text = "Can you schedule a 30-min call with Maria next week? Remind me 15 minutes before";
-    const r = await w!.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: text });
+    const r = await w!.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: text,
+    });
     const jobId = r.job_id!;
     await w!.office.jobAction(click(card(w!, jobId), "Approve"));
     await w!.office.jobAction(click(card(w!, jobId), "Provide info", GOLDEN_INPUT));
@@ -264,12 +341,16 @@ describe("a reminder follows the meeting", () => {
     await w!.office.jobAction(click(card(w!, jobId), "Move…", { time_window: "tomorrow 16:00" }));
     const moveId = childOf(jobId)!;
     await approve(moveId);
-    const reminders = () => w!.events().filter((e) => e.event_type === "message.sent" && (e.payload as { reminder?: unknown }).reminder);
+    const reminders = () =>
+      w!.events().filter((e) => e.event_type === "message.sent" && (e.payload as { reminder?: unknown }).reminder);
     const newStart = Temporal.ZonedDateTime.from("2025-12-28T16:00[Europe/Lisbon]").epochMilliseconds;
     await w!.clock.advance(newStart - 15 * 60_000 - w!.clock.now());
     await settle();
     expect(reminders().map((e) => [e.job_id, (e.payload as { body_text: string }).body_text])).toEqual([
-      [moveId, "Reminder for Dan: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 16:00–16:30 (Europe/Lisbon)."],
+      [
+        moveId,
+        "Reminder for Dan: “Call with Maria” starts in 15 minutes — Sun 28 Dec 2025, 16:00–16:30 (Europe/Lisbon).",
+      ],
     ]);
     // Moved again (a reminder is due again), then cancelled before it: nothing more.
     await w!.office.jobAction(click(card(w!, moveId), "Move…", { time_window: "Monday 10am" }));
@@ -277,7 +358,9 @@ describe("a reminder follows the meeting", () => {
     await approve(again);
     await w!.office.jobAction(click(card(w!, again), "Cancel meeting"));
     await approve(childOf(again)!);
-    await w!.clock.advance(Temporal.ZonedDateTime.from("2025-12-29T11:00[Europe/Lisbon]").epochMilliseconds - w!.clock.now());
+    await w!.clock.advance(
+      Temporal.ZonedDateTime.from("2025-12-29T11:00[Europe/Lisbon]").epochMilliseconds - w!.clock.now(),
+    );
     await settle();
     expect(reminders()).toHaveLength(1);
     expect(stateOf(w!, childOf(again)!)).toBe("completed");
@@ -297,11 +380,20 @@ describe("a counter-proposal answered from its card", () => {
   async function countered() {
     await world({ dovecot });
     const { jobId, invite } = await booked();
-    await dovecot.deliver(await replyMail(invite.component, { method: "COUNTER", start: "2026-01-08T10:00:00Z", end: "2026-01-08T10:30:00Z", comment: "mornings are better" }));
+    await dovecot.deliver(
+      await replyMail(invite.component, {
+        method: "COUNTER",
+        start: "2026-01-08T10:00:00Z",
+        end: "2026-01-08T10:30:00Z",
+        comment: "mornings are better",
+      }),
+    );
     await w!.office.inbound.check();
     await settle();
     const c = card(w!, jobId);
-    expect(c.outcome.summary).toMatch(/^Maria proposed another time: Thu 8 Jan 2026, 10:00–10:30 \(UTC\) \(“mornings are better”\)\./);
+    expect(c.outcome.summary).toMatch(
+      /^Maria proposed another time: Thu 8 Jan 2026, 10:00–10:30 \(UTC\) \(“mornings are better”\)\./,
+    );
     expect(c.buttons.slice(0, 2).map((b: { label: string }) => b.label)).toEqual(["Accept new time", "Keep original"]);
     return { jobId, invite, card: c };
   }
@@ -310,7 +402,9 @@ describe("a counter-proposal answered from its card", () => {
     const { jobId, invite, card: c } = await countered();
     await w!.office.jobAction(click(c, "Accept new time"));
     const moveId = childOf(jobId)!;
-    expect(card(w!, moveId).job.goal).toMatch(/ to Thu 8 Jan 2026, 10:00 \(Europe\/Lisbon\) and send Maria the new time$/);
+    expect(card(w!, moveId).job.goal).toMatch(
+      / to Thu 8 Jan 2026, 10:00 \(Europe\/Lisbon\) and send Maria the new time$/,
+    );
     const before = smtp.received.length;
     await approve(moveId);
     expect(mariaMail(before)).toMatchObject({
@@ -322,7 +416,9 @@ describe("a counter-proposal answered from its card", () => {
       end: "2026-01-08T10:30:00.000Z",
     });
     expect(await inCalendar(invite.uid)).toEqual({ start: "2026-01-08T10:00:00.000Z", sequence: 1, method: false });
-    expect(card(w!, moveId).outcome.summary).toBe("Moved to Thu 8 Jan 2026, 10:00–10:30 (Europe/Lisbon); Maria was sent the new time. Moved in the calendar “Work”.");
+    expect(card(w!, moveId).outcome.summary).toBe(
+      "Moved to Thu 8 Jan 2026, 10:00–10:30 (Europe/Lisbon); Maria was sent the new time. Moved in the calendar “Work”.",
+    );
     // The move records the counter-proposal it accepted.
     const proposed = w!.events(moveId).find((e) => e.event_type === "job.proposed")!.payload as unknown as {
       proposed_card: { job: { slots: { change: { reply_event_id: string } } } };
@@ -338,11 +434,23 @@ describe("a counter-proposal answered from its card", () => {
     const before = smtp.received.length;
     await approve(keepId);
     const mail = mariaMail(before)!;
-    expect(mail).toMatchObject({ method: "DECLINECOUNTER", contentMethod: "DECLINECOUNTER", uid: invite.uid, sequence: 0, start: invite.start, to: ["maria@acme.com"] });
+    expect(mail).toMatchObject({
+      method: "DECLINECOUNTER",
+      contentMethod: "DECLINECOUNTER",
+      uid: invite.uid,
+      sequence: 0,
+      start: invite.start,
+      to: ["maria@acme.com"],
+    });
     expect(mail.subject).toMatch(/^Keeping the original time: Call with Maria/);
     expect(await inCalendar(invite.uid)).toEqual({ start: invite.start, sequence: 0, method: false });
     const [, result] = toolEvents(keepId, "calendar.decline_counter");
-    expect(result!.payload).toMatchObject({ status: "success", output: { change: "keep", sequence: 0, calendar: { written: false, reason: "unchanged" } } });
-    expect(card(w!, keepId).outcome.summary).toBe("Kept the original time (Tue 30 Dec 2025, 14:00–14:30 (Europe/Lisbon)); Maria was told.");
+    expect(result!.payload).toMatchObject({
+      status: "success",
+      output: { change: "keep", sequence: 0, calendar: { written: false, reason: "unchanged" } },
+    });
+    expect(card(w!, keepId).outcome.summary).toBe(
+      "Kept the original time (Tue 30 Dec 2025, 14:00–14:30 (Europe/Lisbon)); Maria was told.",
+    );
   }, 60_000);
 });

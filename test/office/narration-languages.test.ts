@@ -25,20 +25,44 @@ const frame = (text: string, locale?: "pt"): PlanFrame => ({
 describe("the rules planner in Portuguese", () => {
   it("proposes the golden path from Portuguese words, with the date read by the Portuguese parser", () => {
     const d = planRules(frame("Marca uma reunião com a Ana amanhã às 15h", "pt"));
-    expect(d).toMatchObject({ type: "propose_job", kind: "schedule_meeting", title: "Marcar reunião com Ana", slots: { attendee_name: "Ana", title: "Reunião com Ana" } });
+    expect(d).toMatchObject({
+      type: "propose_job",
+      kind: "schedule_meeting",
+      title: "Marcar reunião com Ana",
+      slots: { attendee_name: "Ana", title: "Reunião com Ana" },
+    });
     if (d.type !== "propose_job") throw new Error("not a proposal");
-    expect(d.goal).toBe("Marcar uma reunião com Ana (sexta-feira, 27 de novembro de 2026, 15:00 (Europe/Lisbon)) e enviar um convite");
+    expect(d.goal).toBe(
+      "Marcar uma reunião com Ana (sexta-feira, 27 de novembro de 2026, 15:00 (Europe/Lisbon)) e enviar um convite",
+    );
     const when = parseWhen(d.slots.time_window!, { now: Date.parse(NOW), timezone: "Europe/Lisbon", locale: "pt" });
-    expect(when).toMatchObject({ start_date: "2026-11-27", end_date: "2026-11-27", from_time: "15:00", exact_start: true });
+    expect(when).toMatchObject({
+      start_date: "2026-11-27",
+      end_date: "2026-11-27",
+      from_time: "15:00",
+      exact_start: true,
+    });
 
     const call = planRules(frame("agenda uma chamada com o João na sexta às 10:00", "pt"));
-    expect(call).toMatchObject({ type: "propose_job", title: "Marcar chamada com João", constraints: ["Não enviar email a João antes de aprovar os detalhes"] });
-    expect(parseWhen("agenda uma chamada com o João na sexta às 10:00", { now: Date.parse(NOW), timezone: "Europe/Lisbon", locale: "pt" })).toMatchObject({
+    expect(call).toMatchObject({
+      type: "propose_job",
+      title: "Marcar chamada com João",
+      constraints: ["Não enviar email a João antes de aprovar os detalhes"],
+    });
+    expect(
+      parseWhen("agenda uma chamada com o João na sexta às 10:00", {
+        now: Date.parse(NOW),
+        timezone: "Europe/Lisbon",
+        locale: "pt",
+      }),
+    ).toMatchObject({
       start_date: "2026-11-27",
       from_time: "10:00",
       exact_start: true,
     });
-    expect(parseWhen("de terça a quinta das 14h às 17h", { now: Date.parse(NOW), timezone: "Europe/Lisbon", locale: "pt" })).toMatchObject({
+    expect(
+      parseWhen("de terça a quinta das 14h às 17h", { now: Date.parse(NOW), timezone: "Europe/Lisbon", locale: "pt" }),
+    ).toMatchObject({
       weekdays: [2, 3, 4],
       from_time: "14:00",
       to_time: "17:00",
@@ -51,7 +75,10 @@ describe("the rules planner in Portuguese", () => {
       title: "Schedule call with Maria",
       goal: "Schedule a 30-minute call with Maria next week and send an invite",
     });
-    expect(planRules(frame("olá", "pt"))).toEqual({ type: "chat_reply", text: expect.stringMatching(/^Olá Dan! Diga-me do que precisa/) });
+    expect(planRules(frame("olá", "pt"))).toEqual({
+      type: "chat_reply",
+      text: expect.stringMatching(/^Olá Dan! Diga-me do que precisa/),
+    });
     expect(planRules(frame("thanks"))).toEqual({ type: "chat_reply", text: "You’re welcome." });
     expect(planRules(frame("obrigado", "pt"))).toEqual({ type: "chat_reply", text: "De nada." });
   });
@@ -66,14 +93,24 @@ describe("narration in Portuguese", () => {
 
   it("says dates in Portuguese through Intl and English as before", () => {
     const [a, b] = [Date.parse(out.scheduled_time.start), Date.parse(out.scheduled_time.end)];
-    expect(formatSlot(a, b, "Europe/Lisbon", "pt")).toBe("terça-feira, 1 de dezembro de 2026, 15:00–15:30 (Europe/Lisbon)");
+    expect(formatSlot(a, b, "Europe/Lisbon", "pt")).toBe(
+      "terça-feira, 1 de dezembro de 2026, 15:00–15:30 (Europe/Lisbon)",
+    );
     expect(formatSlot(a, b, "Europe/Lisbon")).toBe("Tue 1 Dec 2026, 15:00–15:30 (Europe/Lisbon)");
   });
 
   it("Formalize → Tracking → Finished lines, waiting-for lines and retries", () => {
-    expect(copy.meetingSteps("collect", pt).map((s) => s.label)).toEqual(["Recolher detalhes", "Criar convite de calendário", "Enviar convite"]);
-    expect(copy.waitingStatus(["attendee_email", "time_window"], { attendee_name: "Ana Lima" }, pt)).toBe("À espera de: o email de Ana + dias/horas preferidos");
-    expect(copy.waitingStatus(["attendee_email", "meeting_url"], {}, pt)).toBe("À espera de: o email do participante + o link de reunião");
+    expect(copy.meetingSteps("collect", pt).map((s) => s.label)).toEqual([
+      "Recolher detalhes",
+      "Criar convite de calendário",
+      "Enviar convite",
+    ]);
+    expect(copy.waitingStatus(["attendee_email", "time_window"], { attendee_name: "Ana Lima" }, pt)).toBe(
+      "À espera de: o email de Ana + dias/horas preferidos",
+    );
+    expect(copy.waitingStatus(["attendee_email", "meeting_url"], {}, pt)).toBe(
+      "À espera de: o email do participante + o link de reunião",
+    );
     expect(copy.waitingStatus(["attendee_email"], { attendee_name: "Ana Lima" })).toBe("Waiting for: Ana’s email");
     expect(copy.inviteFacts(out, { title: "Reunião com Ana", locale: "pt" }, pt)).toBe(
       "Criei um convite de 30 minutos “Reunião com Ana” para terça-feira, 1 de dezembro de 2026, 15:00–15:30 (Europe/Lisbon) com uma sala Jitsi Meet. Adicionado ao calendário “Equipa”.",
@@ -81,11 +118,19 @@ describe("narration in Portuguese", () => {
     expect(copy.inviteFacts(out, { title: "Call with Ana" })).toBe(
       "Created a 30-minute invite “Call with Ana” for Tue 1 Dec 2026, 15:00–15:30 (Europe/Lisbon) with a Jitsi Meet room. Added to the calendar “Equipa”.",
     );
-    expect(copy.mailFacts({ kind: "sent", to: "a***@acme.pt", response: "250 OK" }, pt)).toBe("Enviado por email para a***@acme.pt; o servidor de correio aceitou-o (250 OK).");
-    expect(copy.mailFacts({ kind: "retrying", to: "x", error: "451 busy", next_at: "2026-12-01T15:05:00Z", timezone: "Europe/Lisbon" }, pt, "pt")).toBe(
-      "Ainda não enviado: 451 busy. Nova tentativa às 15:05.",
+    expect(copy.mailFacts({ kind: "sent", to: "a***@acme.pt", response: "250 OK" }, pt)).toBe(
+      "Enviado por email para a***@acme.pt; o servidor de correio aceitou-o (250 OK).",
     );
-    expect(copy.retryStatus("PROVIDER_TIMEOUT", 10_000, pt)).toBe("O fornecedor do calendário não respondeu a tempo. Nova tentativa dentro de ~10 segundos.");
+    expect(
+      copy.mailFacts(
+        { kind: "retrying", to: "x", error: "451 busy", next_at: "2026-12-01T15:05:00Z", timezone: "Europe/Lisbon" },
+        pt,
+        "pt",
+      ),
+    ).toBe("Ainda não enviado: 451 busy. Nova tentativa às 15:05.");
+    expect(copy.retryStatus("PROVIDER_TIMEOUT", 10_000, pt)).toBe(
+      "O fornecedor do calendário não respondeu a tempo. Nova tentativa dentro de ~10 segundos.",
+    );
     expect(copy.retryStatus("PROVIDER_TIMEOUT", 300_000)).toBe("Calendar provider timed out. Retrying in ~5 minutes.");
     expect(copy.retryStatus("PROVIDER_TIMEOUT", 90_000)).toBe("Calendar provider timed out. Retrying in ~2 minute.");
   });

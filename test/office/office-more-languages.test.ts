@@ -20,7 +20,12 @@ const frame = (text: string, locale?: "pt"): PlanFrame => ({
   trace_id: "tr",
   now: "2025-12-27T10:15:00.000Z",
   default_timezone: "Europe/Lisbon",
-  agent: { entity_id: "a", display_name: "Office Scheduler", role: "Scheduler", allowed_tools: ["calendar.create_invite"] },
+  agent: {
+    entity_id: "a",
+    display_name: "Office Scheduler",
+    role: "Scheduler",
+    allowed_tools: ["calendar.create_invite"],
+  },
   sender: { entity_id: "h", display_name: "Dan" },
   text,
   jobs: [],
@@ -39,9 +44,12 @@ describe("hand-over and why phrases", () => {
     expect(parseHandOver(text)).toEqual(expected);
   });
 
-  it.each(["Passar a Ana: enviar a fatura 123", "passa a bola", "a Ana passa por cá amanhã", "entrega isto"])("“%s” is not", (text) => {
-    expect(parseHandOver(text)).toBeUndefined();
-  });
+  it.each(["Passar a Ana: enviar a fatura 123", "passa a bola", "a Ana passa por cá amanhã", "entrega isto"])(
+    "“%s” is not",
+    (text) => {
+      expect(parseHandOver(text)).toBeUndefined();
+    },
+  );
 
   it("“porquê?” and “porque é que fizeste isso?” ask about a job's past; a Portuguese question of another kind does not", () => {
     expect(parseWhy("Porquê?")).toEqual({});
@@ -54,15 +62,27 @@ describe("hand-over and why phrases", () => {
 
 describe("work no tool does, in Portuguese", () => {
   it("is declined, and the offer's Portuguese choice comes back as a hand-over", () => {
-    expect(planRules(frame("Podes enviar a fatura 123 à ACME, por favor?", "pt"))).toEqual({ type: "decline_work", request: "Enviar a fatura 123 à ACME," });
+    expect(planRules(frame("Podes enviar a fatura 123 à ACME, por favor?", "pt"))).toEqual({
+      type: "decline_work",
+      request: "Enviar a fatura 123 à ACME,",
+    });
     expect(planRules(frame("liga ao banco", "pt"))).toEqual({ type: "decline_work", request: "Liga ao banco" });
     const token = words("pt")("office.more.handToToken", { person: "Ana", request: "Liga ao banco" });
     expect(token).toBe("Passar a Ana: Liga ao banco");
     expect(planRules(frame(token, "pt"))).toEqual({ type: "handoff", to_name: "Ana", request: "Liga ao banco" });
-    expect(planRules(frame("passa isto a uma pessoa: pagar a renda", "pt"))).toEqual({ type: "handoff", request: "pagar a renda" });
+    expect(planRules(frame("passa isto a uma pessoa: pagar a renda", "pt"))).toEqual({
+      type: "handoff",
+      request: "pagar a renda",
+    });
     // English keeps its words.
-    expect(words("en")("office.more.handToToken", { person: "Dan", request: "Call the bank" })).toBe("Hand it to Dan: Call the bank");
-    expect(planRules(frame("Hand it to Dan: Call the bank"))).toEqual({ type: "handoff", to_name: "Dan", request: "Call the bank" });
+    expect(words("en")("office.more.handToToken", { person: "Dan", request: "Call the bank" })).toBe(
+      "Hand it to Dan: Call the bank",
+    );
+    expect(planRules(frame("Hand it to Dan: Call the bank"))).toEqual({
+      type: "handoff",
+      to_name: "Dan",
+      request: "Call the bank",
+    });
   });
 });
 
@@ -75,15 +95,30 @@ describe("/tools and /run in the asker's language", () => {
     inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
     annotations: { readOnlyHint: true },
   };
-  const agent = { entity_id: "a", display_name: "Office", actor_type: "agent", tool_modes: { "files.read": "auto" } } as unknown as EntityProfile;
+  const agent = {
+    entity_id: "a",
+    display_name: "Office",
+    actor_type: "agent",
+    tool_modes: { "files.read": "auto" },
+  } as unknown as EntityProfile;
   const none = { ...agent, tool_modes: {} } as EntityProfile;
 
   it("lists tools and refuses bad runs in Portuguese, in English unchanged", () => {
-    expect(toolsReply(agent, [tool], words("pt"))).toBe("O que consigo fazer com ferramentas:\n• files.read — corre logo. Reads a file.\n  /run files.read path=string");
-    expect(toolsReply(agent, [tool])).toBe("What I can do with tools:\n• files.read — runs at once. Reads a file.\n  /run files.read path=string");
+    expect(toolsReply(agent, [tool], words("pt"))).toBe(
+      "O que consigo fazer com ferramentas:\n• files.read — corre logo. Reads a file.\n  /run files.read path=string",
+    );
+    expect(toolsReply(agent, [tool])).toBe(
+      "What I can do with tools:\n• files.read — runs at once. Reads a file.\n  /run files.read path=string",
+    );
     expect(toolsReply(none, [tool], words("pt"))).toMatch(/^Office ainda não tem ferramentas de servidores MCP\./);
-    expect(checkRun(agent, [tool], "/run", words("pt"))).toEqual({ ok: false, reply: "Diga qual a ferramenta: /run <tool> key=value … (/tools mostra-as)." });
-    expect(checkRun(agent, [tool], "/run", words("en"))).toEqual({ ok: false, reply: "Say which tool: /run <tool> key=value … (/tools lists them)." });
+    expect(checkRun(agent, [tool], "/run", words("pt"))).toEqual({
+      ok: false,
+      reply: "Diga qual a ferramenta: /run <tool> key=value … (/tools mostra-as).",
+    });
+    expect(checkRun(agent, [tool], "/run", words("en"))).toEqual({
+      ok: false,
+      reply: "Say which tool: /run <tool> key=value … (/tools lists them).",
+    });
     expect(checkRun(agent, [tool], "/run files.nope", words("pt"))).toEqual({
       ok: false,
       reply: "Não tenho nenhuma ferramenta chamada files.nope. /tools mostra as que posso usar.",
@@ -108,14 +143,24 @@ describe("Assist's suggestions in the job's language", () => {
     }) as unknown as JobView;
 
   it("words rationales and next moves in Portuguese for a Portuguese job, English otherwise", () => {
-    const pt = rulesSuggestions(job("pt"), 0).suggestions as Array<{ type: string; rationale: string; payload: Record<string, unknown> }>;
+    const pt = rulesSuggestions(job("pt"), 0).suggestions as Array<{
+      type: string;
+      rationale: string;
+      payload: Record<string, unknown>;
+    }>;
     expect(pt.find((s) => s.type === "set_priority")?.rationale).toBe("O pedido parece urgente");
     expect(pt.find((s) => s.type === "propose_next_action")).toMatchObject({
       rationale: "O que costuma fazer avançar um trabalho neste estado",
       payload: { text: "Reveja a proposta e depois aprove-a ou peça alterações." },
     });
-    const en = rulesSuggestions(job(), 0).suggestions as Array<{ type: string; rationale: string; payload: Record<string, unknown> }>;
-    expect(en.find((s) => s.type === "propose_next_action")?.payload.text).toBe("Review the proposal, then approve it or request changes.");
+    const en = rulesSuggestions(job(), 0).suggestions as Array<{
+      type: string;
+      rationale: string;
+      payload: Record<string, unknown>;
+    }>;
+    expect(en.find((s) => s.type === "propose_next_action")?.payload.text).toBe(
+      "Review the proposal, then approve it or request changes.",
+    );
     expect(en.find((s) => s.type === "set_priority")?.rationale).toBe("The request sounds time critical");
   });
 });

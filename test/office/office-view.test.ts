@@ -23,7 +23,11 @@ function countingLedger(ledger: LedgerApi) {
 
 describe("the Office view", () => {
   it("rebuilt from the ledger on boot equals the view kept live by the subscription", async () => {
-    w = await setupWorld({ office: { calendarProvider: createScriptedCalendarProvider(["ok", "PROVIDER_TIMEOUT", "PROVIDER_AUTH_REQUIRED"]) } });
+    w = await setupWorld({
+      office: {
+        calendarProvider: createScriptedCalendarProvider(["ok", "PROVIDER_TIMEOUT", "PROVIDER_AUTH_REQUIRED"]),
+      },
+    });
     const live = createOfficeView({ ledger: w.ledger });
     const done = await completeGolden(w);
     const retrying = await completeGolden(w);
@@ -31,7 +35,13 @@ describe("the Office view", () => {
     const rejected = await proposeGolden(w);
     await w.office.jobAction(click(lastCard(w.events(rejected), rejected), "Reject"));
     await approveGolden(w);
-    await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "thanks!" });
+    await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "thanks!",
+    });
     await w.clock.advance(10_000);
 
     const rebuilt = createOfficeView({ ledger: w.ledger });
@@ -40,7 +50,10 @@ describe("the Office view", () => {
     expect(live.conversationJobIds(T, CONV)).toEqual(live.tenantJobIds(T));
     expect(live.agentJobIds(T, AGENT)).toEqual(live.tenantJobIds(T));
     expect(live.participants(T, CONV)).toEqual([DAN, AGENT]);
-    expect(live.profile(T, AGENT)).toMatchObject({ display_name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] });
+    expect(live.profile(T, AGENT)).toMatchObject({
+      display_name: "Office Scheduler",
+      allowed_tools: ["calendar.create_invite"],
+    });
 
     // Each summary says what the full fold of the job's events says.
     const states = new Map<string, string>();
@@ -70,7 +83,12 @@ describe("the Office view", () => {
       );
     }
     // The timeout's retry ran live and met the scripted auth failure too.
-    expect([states.get(done), states.get(retrying), states.get(waiting), states.get(rejected)]).toEqual(["completed", "waiting_input", "waiting_input", "rejected"]);
+    expect([states.get(done), states.get(retrying), states.get(waiting), states.get(rejected)]).toEqual([
+      "completed",
+      "waiting_input",
+      "waiting_input",
+      "rejected",
+    ]);
     live.close();
     rebuilt.close();
   });
@@ -123,7 +141,13 @@ describe("the Office view", () => {
     for (let i = 0; i < 40; i++) {
       const before = counts.query;
       const text = i % 2 ? `thanks ${i}` : `Can you schedule a 30-min call with Maria ${i} next week?`;
-      const r = await office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: text });
+      const r = await office.ingestMessage({
+        tenant_id: T,
+        trace_id: TRACE,
+        conversation_id: CONV,
+        actor_entity_id: DAN,
+        body_text: text,
+      });
       if (i % 2 === 0) expect(r.job_id).toBeDefined();
       perMessage.push(counts.query - before);
     }

@@ -23,7 +23,12 @@ describe("a refusal of Office's writes", () => {
     // job.state_changed for a job that was never created: an illegal transition.
     await expect(
       emitter.emit(ec, [
-        { event_type: "job.state_changed", actor: agent, job_id: "job_nowhere", payload: { job_id: "job_nowhere", prev_state: "in_progress", next_state: "completed" } },
+        {
+          event_type: "job.state_changed",
+          actor: agent,
+          job_id: "job_nowhere",
+          payload: { job_id: "job_nowhere", prev_state: "in_progress", next_state: "completed" },
+        },
       ]),
     ).rejects.toMatchObject({ code: expect.any(String) });
     expect(told).toHaveLength(1);
@@ -40,7 +45,11 @@ describe("a refusal of Office's writes", () => {
     const told: unknown[] = [];
     const emitter = createEmitter({ ledger: w.ledger, clock: w.clock, ids: w.ids, onOwnRefusal: (d) => told.push(d) });
     const dan = { entity_id: DAN, actor_type: "human" as const };
-    await expect(emitter.emit(ec, [{ event_type: "job.approved", actor: dan, job_id: "job_nowhere", payload: { job_id: "job_nowhere" } }])).rejects.toBeDefined();
+    await expect(
+      emitter.emit(ec, [
+        { event_type: "job.approved", actor: dan, job_id: "job_nowhere", payload: { job_id: "job_nowhere" } },
+      ]),
+    ).rejects.toBeDefined();
     expect(told).toEqual([]);
   });
 });

@@ -14,7 +14,11 @@ function fakeVault(): VaultApi & { values: string[] } {
     values,
     put(_t: string, kind: "email" | "phone", value: string) {
       values.push(value);
-      return { redacted: kind === "phone" ? `***-***-${value.replace(/\D/g, "").slice(-3)}` : "m***@acme.com", hash: "blake3:00", vault_ref: `vault_ref:vlt_${values.length}` };
+      return {
+        redacted: kind === "phone" ? `***-***-${value.replace(/\D/g, "").slice(-3)}` : "m***@acme.com",
+        hash: "blake3:00",
+        vault_ref: `vault_ref:vlt_${values.length}`,
+      };
     },
     get: () => null,
     erase: () => false,
@@ -34,7 +38,9 @@ describe("phone detection", () => {
     ["+44 20 7946 0958", "tel:+44 20 7946 0958"],
   ])("finds %s", (phone, text) => {
     expect(phonesIn(text)).toEqual([phone]);
-    expect(findPii(text)).toEqual([{ kind: "phone", value: phone, start: text.indexOf(phone), end: text.indexOf(phone) + phone.length }]);
+    expect(findPii(text)).toEqual([
+      { kind: "phone", value: phone, start: text.indexOf(phone), end: text.indexOf(phone) + phone.length },
+    ]);
   });
 
   it.each([
@@ -81,7 +87,9 @@ describe("phone detection", () => {
       id,
       id.map((i) => `vault_ref:${i}`),
       fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `blake3:${Buffer.from(b).toString("hex")}`),
-      fc.date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc
+        .date({ min: new Date("2000-01-01"), max: new Date("2099-12-31"), noInvalidDate: true })
+        .map((d) => d.toISOString()),
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(around, wrapped, after), { minLength: 1, maxLength: 4 }), (parts) => {

@@ -28,19 +28,30 @@ describe("PII never reaches the ledger", () => {
       vault_ref: expect.stringMatching(/^vault_ref:/),
     });
     const called = all.find((e) => e.event_type === "tool.called")!.payload as any;
-    expect(called.inputs.attendees[0]).toMatchObject({ label: "Maria", email_redacted: "m***@acme.com", email_hash: input.inputs.maria_email.hash });
-    expect(called.pii_policy).toEqual({ redactions_applied: ["email_redacted"], hashes_applied: ["email_hash"], raw_pii_stored: false });
+    expect(called.inputs.attendees[0]).toMatchObject({
+      label: "Maria",
+      email_redacted: "m***@acme.com",
+      email_hash: input.inputs.maria_email.hash,
+    });
+    expect(called.pii_policy).toEqual({
+      redactions_applied: ["email_redacted"],
+      hashes_applied: ["email_hash"],
+      raw_pii_stored: false,
+    });
     expect(called.idempotency_key).toBe(`idem:${jobId}:calendar.create_invite:v2`);
     expect(w.office.vault.get(T, input.inputs.maria_email.vault_ref)).toBe("maria@acme.com");
   });
 
   it("erasing the vault entry forgets the address and the chain still verifies", async () => {
     await completeGolden(w);
-    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email.vault_ref;
+    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email
+      .vault_ref;
     expect(w.office.vault.erase(T, ref)).toBe(true);
     expect(w.office.vault.get(T, ref)).toBeNull();
     expect(w.office.vault.erase(T, ref)).toBe(false);
-    const row = w.db.prepare("select ciphertext from office_vault where vault_ref = ?").get(ref) as { ciphertext: string };
+    const row = w.db.prepare("select ciphertext from office_vault where vault_ref = ?").get(ref) as {
+      ciphertext: string;
+    };
     expect(row.ciphertext).toBe("");
     expect(w.ledger.verify(T).ok).toBe(true);
   });
@@ -53,7 +64,8 @@ describe("PII never reaches the ledger", () => {
       office: { mail: { url: "smtp://127.0.0.1:9", from: { address: "office@acme.test" } } },
     });
     const jobId = await completeGolden(w);
-    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email.vault_ref;
+    const ref = (w.events().find((e) => e.event_type === "job.input_provided")!.payload as any).inputs.maria_email
+      .vault_ref;
     const [row] = w.office.artifacts.outbox(T, jobId);
     const before = w.office.artifact(T, row!.artifactId!)!.bytes.toString("utf8");
     expect(before).toContain("maria@acme.com");
@@ -62,13 +74,17 @@ describe("PII never reaches the ledger", () => {
     expect(w.office.vault.erase(T, ref)).toBe(true);
     const after = w.office.artifact(T, row!.artifactId!)!.bytes.toString("utf8");
     expect(after.toLowerCase()).not.toContain("maria@acme.com");
-    expect(after.replace(/\r\n /g, "")).toMatch(/^ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE;CN="Maria":mailto:m\*\*\*@acme\.com\r$/im);
+    expect(after.replace(/\r\n /g, "")).toMatch(
+      /^ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE;CN="Maria":mailto:m\*\*\*@acme\.com\r$/im,
+    );
     // Still one calendar: CRLF lines of at most 75 octets, the same frame as before.
     expect(after.startsWith("BEGIN:VCALENDAR\r\n") && after.endsWith("END:VCALENDAR\r\n")).toBe(true);
     for (const line of after.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     const logical = (ics: string) => ics.replace(/\r\n /g, "").split("\r\n");
     expect(logical(after).length).toBe(logical(before).length);
-    const dbRow = w.db.prepare("select size_bytes, sha256 from office_artifacts where artifact_id = ?").get(row!.artifactId) as { size_bytes: number };
+    const dbRow = w.db
+      .prepare("select size_bytes, sha256 from office_artifacts where artifact_id = ?")
+      .get(row!.artifactId) as { size_bytes: number };
     expect(dbRow.size_bytes).toBe(Buffer.byteLength(after));
 
     const [redacted] = w.office.artifacts.outbox(T, jobId);
@@ -96,7 +112,8 @@ describe("PII never reaches the ledger", () => {
       trace_id: "trc_x",
       conversation_id: "cnv_9f2a",
       actor_entity_id: "ent_human_dan",
-      body_text: "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom",
+      body_text:
+        "Schedule a 30-min call with Maria (maria@acme.com, +351 912 345 678) tomorrow at 15:00 Europe/Lisbon on Zoom",
     });
     const evs = w.events(r.job_id);
     for (const e of evs) expect(findPiiDeep(e.payload)).toEqual([]);

@@ -55,10 +55,14 @@ describe("a scheduled retry survives a restart", () => {
 
   it("a tool call cut off mid-flight is resumed with the same call id and idempotency key", async () => {
     let release!: () => void;
-    const hang = { ...createScriptedCalendarProvider(["ok"]), put: () => new Promise<never>((_, rej) => (release = () => rej(new Error("process died")))) };
+    const hang = {
+      ...createScriptedCalendarProvider(["ok"]),
+      put: () => new Promise<never>((_, rej) => (release = () => rej(new Error("process died")))),
+    };
     w = await setupWorld({ office: { calendarProvider: hang } });
     const pending = completeGolden(w).catch(() => undefined);
-    for (let i = 0; i < 200 && !w.events().some((e) => e.event_type === "tool.called"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !w.events().some((e) => e.event_type === "tool.called"); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const jobId = w.events().find((e) => e.event_type === "job.created")!.job_id!;
     expect(calls(jobId)).toHaveLength(1);
     w.office.stop();

@@ -16,9 +16,20 @@ describe("dignity trajectory, affordances, REST", () => {
     await w.office.jobAction(click(card(w, done), "Dispute", { dispute_reason: "Wrong time zone" }));
     const open = await proposeGolden(w, "Book a 45 minute demo with Peter on Zoom");
     const t = await w.office.trajectory(T, AGENT);
-    expect(t).toMatchObject({ entity_id: AGENT, display_name: "Office Scheduler", role: "Scheduler", allowed_tools: ["calendar.create_invite"], capabilities: ["scheduling"] });
+    expect(t).toMatchObject({
+      entity_id: AGENT,
+      display_name: "Office Scheduler",
+      role: "Scheduler",
+      allowed_tools: ["calendar.create_invite"],
+      capabilities: ["scheduling"],
+    });
     const j = t.jobs.find((x) => x.job_id === done)!;
-    expect(j).toMatchObject({ state: "completed", outcome: "completed", approvals: [{ by: DAN, action: "approved" }], disputes: [{ by: DAN, reason: "Wrong time zone" }] });
+    expect(j).toMatchObject({
+      state: "completed",
+      outcome: "completed",
+      approvals: [{ by: DAN, action: "approved" }],
+      disputes: [{ by: DAN, reason: "Wrong time zone" }],
+    });
     expect(j.approvals[0]!.at).toMatch(/^2025-12-27T/);
     expect(t.open_commitments).toEqual([{ job_id: open, title: "Schedule demo with Peter", state: "proposed" }]);
     await expect(w.office.trajectory(T, DAN)).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -32,7 +43,9 @@ describe("dignity trajectory, affordances, REST", () => {
     const h = await w.office.affordances({ tenant_id: T, entity_id: DAN });
     expect(h.actions).toContain("job.approve");
     expect(h.tools).toEqual([]);
-    await expect(w.office.affordances({ tenant_id: T, entity_id: "ent_nobody" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(w.office.affordances({ tenant_id: T, entity_id: "ent_nobody" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   it("which agent answers: none → silent; several → the one named, else the first to join", async () => {
@@ -52,8 +65,16 @@ describe("dignity trajectory, affordances, REST", () => {
       body_text: "Office Scheduler, schedule a call with Ana tomorrow at 3pm",
     });
     expect(w.events().find((e) => e.event_id === named.emitted_event_ids[0])!.actor.entity_id).toBe(AGENT);
-    const first = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: "cnv_group", actor_entity_id: DAN, body_text: "hello" });
-    expect(w.events().find((e) => e.event_id === first.emitted_event_ids[0])!.actor.entity_id).toBe("ent_agent_billing");
+    const first = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: "cnv_group",
+      actor_entity_id: DAN,
+      body_text: "hello",
+    });
+    expect(w.events().find((e) => e.event_id === first.emitted_event_ids[0])!.actor.entity_id).toBe(
+      "ent_agent_billing",
+    );
     await w.ledger.append({
       tenant_id: T,
       events: [
@@ -69,14 +90,24 @@ describe("dignity trajectory, affordances, REST", () => {
         },
       ],
     });
-    const silent = await w.office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: "cnv_solo", actor_entity_id: DAN, body_text: "schedule a call with Ana" });
+    const silent = await w.office.ingestMessage({
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: "cnv_solo",
+      actor_entity_id: DAN,
+      body_text: "schedule a call with Ana",
+    });
     expect(silent.emitted_event_ids).toEqual([]);
   });
 
   it("REST: thin routes with the standard error shape", async () => {
     const app = createApp({ routes: [createOfficeRoutes(w.office)] });
     const post = (path: string, body: unknown) =>
-      app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+      app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
     const ok = await post("/v1/office/ingest_message", {
       tenant_id: T,
       trace_id: TRACE,
@@ -93,7 +124,14 @@ describe("dignity trajectory, affordances, REST", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error).toMatchObject({ code: "VALIDATION_ERROR", message: expect.any(String) });
     expect((await post("/v1/office/ingest_message", "{nope")).status).toBe(400);
-    const extra = await post("/v1/office/ingest_message", { tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text: "hi", evil: 1 });
+    const extra = await post("/v1/office/ingest_message", {
+      tenant_id: T,
+      trace_id: TRACE,
+      conversation_id: CONV,
+      actor_entity_id: DAN,
+      body_text: "hi",
+      evil: 1,
+    });
     expect(extra.status).toBe(400);
 
     const c = card(w, body.job_id);
@@ -107,10 +145,18 @@ describe("dignity trajectory, affordances, REST", () => {
     expect(((await again.json()) as any).error.code).toBe("ILLEGAL_JOB_TRANSITION");
     const badInput = await post(
       "/v1/office/job_action",
-      click(card(w, body.job_id), "Provide info", { maria_email: "nope", time_window: "Tue 10-12", timezone: "Europe/Lisbon", meeting_link: "zoom" }),
+      click(card(w, body.job_id), "Provide info", {
+        maria_email: "nope",
+        time_window: "Tue 10-12",
+        timezone: "Europe/Lisbon",
+        meeting_link: "zoom",
+      }),
     );
     expect(badInput.status).toBe(400);
-    expect(((await badInput.json()) as any).error).toMatchObject({ code: "INVALID_INPUT", details: { fields: { maria_email: expect.any(String) } } });
+    expect(((await badInput.json()) as any).error).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { fields: { maria_email: expect.any(String) } },
+    });
 
     const aff = await app.request(`/v1/office/affordances?tenant_id=${T}&entity_id=${AGENT}`);
     expect(aff.status).toBe(200);

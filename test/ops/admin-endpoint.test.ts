@@ -27,7 +27,12 @@ async function boot() {
   cleanups.push(() => dir.cleanup());
   const config = parseConfig({ DATA_DIR: dir.dir, PORT: "0", LOGLINE_DEMO: "1", LEDGER_SYNC: "normal" });
   const logger = silentLogger();
-  const ops = createOpsRuntime({ logger, dataDir: dir.dir, planner: () => ({ kind: "rules" }), shutdownTimeoutMs: 5000 });
+  const ops = createOpsRuntime({
+    logger,
+    dataDir: dir.dir,
+    planner: () => ({ kind: "rules" }),
+    shutdownTimeoutMs: 5000,
+  });
   const running = await bootServer({ config, logger, ops });
   cleanups.push(async () => void (await ops.shutdown.shutdown("test")));
   return { dir: dir.dir, url: running.url, server: running.server, ops };
@@ -53,7 +58,9 @@ describe("admin endpoint (token rotation on a running server)", () => {
     const body = (await res.json()) as { revoked: number; token: string };
     expect(body.revoked).toBeGreaterThanOrEqual(1);
     expect((await fetch(`${url}/v1/conversations`, { headers: old })).status).toBe(401);
-    expect((await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${body.token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${body.token}` } })).status,
+    ).toBe(200);
 
     await ops.shutdown.shutdown("test");
     expect(existsSync(join(dir, "admin.json"))).toBe(false);
@@ -63,9 +70,14 @@ describe("admin endpoint (token rotation on a running server)", () => {
     const { dir, url, server } = await boot();
     const secret = JSON.parse(readFileSync(join(dir, "admin.json"), "utf8")).token as string;
     const post = (body: string, headers: Record<string, string> = {}) =>
-      fetch(`${url}/v1/admin/tokens/rotate`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers }, body }).then(
-        async (r) => ({ status: r.status, body: (await r.json()) as { error: { code: string; message: string; details: Record<string, unknown> } } }),
-      );
+      fetch(`${url}/v1/admin/tokens/rotate`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers },
+        body,
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { error: { code: string; message: string; details: Record<string, unknown> } },
+      }));
     const good = JSON.stringify({ tenant_id: server.demo!.tenant_id, entity_id: server.demo!.humans[0]!.entity_id });
 
     const noSecret = await post(good, { authorization: "Bearer nope" });
@@ -87,9 +99,18 @@ describe("admin endpoint (token rotation on a running server)", () => {
     expect(extra.status).toBe(400);
     const unknown = await post(JSON.stringify({ tenant_id: server.demo!.tenant_id, entity_id: "ent_nobody" }));
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatchObject({ code: "NOT_FOUND", message: expect.stringMatching(/No entity ent_nobody/) });
+    expect(unknown.body.error).toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringMatching(/No entity ent_nobody/),
+    });
     // Nothing was rotated by any of these: the demo token still works.
-    expect((await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${server.demo!.humans[0]!.token}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/v1/conversations`, {
+          headers: { authorization: `Bearer ${server.demo!.humans[0]!.token}` },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("`workspace create` against a running server prints a link to that server, not to this shell's PORT", async () => {
@@ -123,7 +144,15 @@ describe("createServer().close()", () => {
       return c.text("finished");
     });
     slow.get("/hang", () => new Promise<Response>(() => {}));
-    const server = await createServer({ dataDir: dir.dir, demo: false, logger: silentLogger(), ledgerSync: "normal", port: 0, routes: [slow], closeGraceMs });
+    const server = await createServer({
+      dataDir: dir.dir,
+      demo: false,
+      logger: silentLogger(),
+      ledgerSync: "normal",
+      port: 0,
+      routes: [slow],
+      closeGraceMs,
+    });
     const { url } = await server.listen();
     return { server, url };
   }

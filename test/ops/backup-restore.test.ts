@@ -23,7 +23,10 @@ async function seeded(events = 200): Promise<TestLedger> {
   await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
   await t.ledger.append({ tenant_id: "ten_b", events: setupTenant("ten_b") });
   for (let i = 0; i < events; i += 100) {
-    await t.ledger.append({ tenant_id: "ten_a", events: Array.from({ length: 100 }, (_, j) => messageSent("ten_a", `m${i + j}`, { size: 1000 })) });
+    await t.ledger.append({
+      tenant_id: "ten_a",
+      events: Array.from({ length: 100 }, (_, j) => messageSent("ten_a", `m${i + j}`, { size: 1000 })),
+    });
   }
   return t;
 }
@@ -32,7 +35,10 @@ async function seeded(events = 200): Promise<TestLedger> {
 function hashes(dbPath: string, tenant: string): string[] {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare("SELECT hash FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq").pluck().all(tenant) as string[];
+    return db
+      .prepare("SELECT hash FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq")
+      .pluck()
+      .all(tenant) as string[];
   } finally {
     db.close();
   }
@@ -106,8 +112,13 @@ describe("restore", () => {
     // Tamper with one stored event inside the backup file.
     const db = new Database(report.file);
     db.exec("DROP TRIGGER ledger_events_no_update");
-    const payload = db.prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 40").pluck().get() as string;
-    db.prepare("UPDATE ledger_events SET payload = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 40").run(payload.replace("m37", "m99"));
+    const payload = db
+      .prepare("SELECT payload FROM ledger_events WHERE tenant_id = 'ten_a' AND tenant_seq = 40")
+      .pluck()
+      .get() as string;
+    db.prepare("UPDATE ledger_events SET payload = ? WHERE tenant_id = 'ten_a' AND tenant_seq = 40").run(
+      payload.replace("m37", "m99"),
+    );
     db.close();
 
     const target = track(tempDir("restored-"));
@@ -128,7 +139,9 @@ describe("restore", () => {
     const bogus = join(target.dir, "..", `bogus-${process.pid}.sqlite`);
     writeFileSync(bogus, "not sqlite at all, just text that is long enough to look like a header....");
     cleanups.push(() => rmSync(bogus, { force: true }));
-    expect(() => restoreBackup({ file: bogus, dataDir: target.dir })).toThrow(/not a SQLite database|not a LogLine backup/);
+    expect(() => restoreBackup({ file: bogus, dataDir: target.dir })).toThrow(
+      /not a SQLite database|not a LogLine backup/,
+    );
   });
 
   it("refuses while a server is running on the data dir, and moves old data aside otherwise", async () => {
@@ -143,7 +156,9 @@ describe("restore", () => {
     await new Promise((r) => sleeper.once("spawn", r));
     // As a server writes it: its pid and when it started.
     writeFileSync(join(target.dir, PID_FILE), `${sleeper.pid} ${processStartTime(sleeper.pid!)}`);
-    expect(() => restoreBackup({ file: report.file, dataDir: target.dir })).toThrow(new RegExp(`pid ${sleeper.pid}\\) is running`));
+    expect(() => restoreBackup({ file: report.file, dataDir: target.dir })).toThrow(
+      new RegExp(`pid ${sleeper.pid}\\) is running`),
+    );
     sleeper.kill();
     await new Promise((r) => sleeper.once("exit", r));
 

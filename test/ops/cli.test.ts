@@ -19,7 +19,12 @@ function logline(dataDir: string, ...args: string[]) {
   const r = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
     cwd: root,
     encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir, PUBLIC_URL: "https://chat.example.com" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: "https://chat.example.com",
+    },
     timeout: 30_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };

@@ -41,7 +41,13 @@ describe("parseConfig", () => {
     expect(d.streams).toEqual({ perToken: 20, perTenant: 5000 });
     expect(d.httpTimeouts).toEqual({ headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 });
     const c = parseConfig(
-      { STREAMS_PER_TOKEN: "3", STREAMS_PER_TENANT: "50", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "30000", HTTP_KEEPALIVE_TIMEOUT_MS: "1000" },
+      {
+        STREAMS_PER_TOKEN: "3",
+        STREAMS_PER_TENANT: "50",
+        HTTP_HEADERS_TIMEOUT_MS: "2000",
+        HTTP_REQUEST_TIMEOUT_MS: "30000",
+        HTTP_KEEPALIVE_TIMEOUT_MS: "1000",
+      },
       "/srv/logline",
     );
     expect(c.streams).toEqual({ perToken: 3, perTenant: 50 });
@@ -53,12 +59,17 @@ describe("parseConfig", () => {
   it("reads SIGNUP and TRUSTED_PROXIES, refusing what they cannot mean", () => {
     expect(parseConfig({}, "/srv/logline")).toMatchObject({ trustedProxies: [] });
     expect(parseConfig({}, "/srv/logline").signup).toBeUndefined();
-    expect(parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline")).toMatchObject({
+    expect(
+      parseConfig({ SIGNUP: "closed", TRUSTED_PROXIES: "loopback, 10.0.0.0/8,192.168.1.4" }, "/srv/logline"),
+    ).toMatchObject({
       signup: "closed",
       trustedProxies: ["loopback", "10.0.0.0/8", "192.168.1.4"],
     });
     expect(parseConfig({ SIGNUP: " Invite " }, "/srv/logline").signup).toBe("invite");
-    expect(parseConfig({ TRUSTED_PROXIES: "::1, fd00::/8" }, "/srv/logline").trustedProxies).toEqual(["::1", "fd00::/8"]);
+    expect(parseConfig({ TRUSTED_PROXIES: "::1, fd00::/8" }, "/srv/logline").trustedProxies).toEqual([
+      "::1",
+      "fd00::/8",
+    ]);
     expect(fail({ SIGNUP: "maybe" }).message).toContain("SIGNUP must be one of open, invite, closed");
     expect(fail({ TRUSTED_PROXIES: "not-an-ip" }).message).toContain("TRUSTED_PROXIES must list IP addresses");
   });
@@ -80,18 +91,38 @@ describe("parseConfig", () => {
     [{ PUBLIC_URL: "chat.example.com" }, "PUBLIC_URL", /PUBLIC_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ OFFICE_PLANNER: "gpt" }, "OFFICE_PLANNER", /OFFICE_PLANNER must be one of rules, llm/],
     [{ OFFICE_PLANNER: "llm" }, "OFFICE_LLM_BASE_URL", /OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm/],
-    [{ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" }, "OFFICE_LLM_MODEL", /OFFICE_LLM_MODEL is required/],
+    [
+      { OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://127.0.0.1:11434/v1" },
+      "OFFICE_LLM_MODEL",
+      /OFFICE_LLM_MODEL is required/,
+    ],
     [{ OFFICE_LLM_TIMEOUT_MS: "5s" }, "OFFICE_LLM_TIMEOUT_MS", /OFFICE_LLM_TIMEOUT_MS must be a whole number/],
-    [{ SMTP_URL: "mail.example.com:587", MAIL_FROM: "o@example.com" }, "SMTP_URL", /SMTP_URL must be an smtp:\/\/ \(STARTTLS\) or smtps:\/\/ \(TLS\) URL/],
+    [
+      { SMTP_URL: "mail.example.com:587", MAIL_FROM: "o@example.com" },
+      "SMTP_URL",
+      /SMTP_URL must be an smtp:\/\/ \(STARTTLS\) or smtps:\/\/ \(TLS\) URL/,
+    ],
     [{ SMTP_URL: "smtp://mail.example.com:587" }, "MAIL_FROM", /MAIL_FROM is required when SMTP_URL is set/],
     [{ MAIL_FROM: "o@example.com" }, "SMTP_URL", /SMTP_URL is required when MAIL_FROM is set/],
     [{ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "office" }, "MAIL_FROM", /MAIL_FROM must be an address/],
-    [{ CALDAV_URL: "https://dav.example.com/", CALDAV_USERNAME: "dan" }, "CALDAV_PASSWORD", /CALDAV_USERNAME and CALDAV_PASSWORD are required/],
+    [
+      { CALDAV_URL: "https://dav.example.com/", CALDAV_USERNAME: "dan" },
+      "CALDAV_PASSWORD",
+      /CALDAV_USERNAME and CALDAV_PASSWORD are required/,
+    ],
     [{ CALDAV_USERNAME: "dan" }, "CALDAV_URL", /CALDAV_URL is required when CALDAV_USERNAME/],
     [{ CALDAV_URL: "dav.example.com" }, "CALDAV_URL", /CALDAV_URL must be an http:\/\/ or https:\/\/ URL/],
-    [{ IMAP_URL: "imap.example.com:993" }, "IMAP_URL", /IMAP_URL must be an imap:\/\/ \(STARTTLS when offered\) or imaps:\/\/ \(TLS\) URL/],
+    [
+      { IMAP_URL: "imap.example.com:993" },
+      "IMAP_URL",
+      /IMAP_URL must be an imap:\/\/ \(STARTTLS when offered\) or imaps:\/\/ \(TLS\) URL/,
+    ],
     [{ IMAP_USER: "office" }, "IMAP_URL", /IMAP_URL is required when IMAP_USER/],
-    [{ IMAP_URL: "imaps://imap.example.com", IMAP_USER: "office" }, "IMAP_PASSWORD", /IMAP_URL needs a user name and password/],
+    [
+      { IMAP_URL: "imaps://imap.example.com", IMAP_USER: "office" },
+      "IMAP_PASSWORD",
+      /IMAP_URL needs a user name and password/,
+    ],
     [{ JITSI_BASE_URL: "meet.example.com" }, "JITSI_BASE_URL", /JITSI_BASE_URL must be an http:\/\/ or https:\/\/ URL/],
     [{ SIGNUP: "maybe" }, "SIGNUP", /SIGNUP must be one of open, invite, closed \(got "maybe"\)/],
     [
@@ -99,7 +130,11 @@ describe("parseConfig", () => {
       "TRUSTED_PROXIES",
       /TRUSTED_PROXIES must list IP addresses, CIDR ranges or loopback\/linklocal\/uniquelocal \(invalid IP address: not-an-ip\)/,
     ],
-    [{ TRUSTED_PROXIES: "loopback, 10.0.0.0/33" }, "TRUSTED_PROXIES", /TRUSTED_PROXIES must list IP addresses.*10\.0\.0\.0\/33/],
+    [
+      { TRUSTED_PROXIES: "loopback, 10.0.0.0/33" },
+      "TRUSTED_PROXIES",
+      /TRUSTED_PROXIES must list IP addresses.*10\.0\.0\.0\/33/,
+    ],
   ])("refuses %j naming %s", (env, variable, message) => {
     const err = fail(env as Record<string, string>);
     expect(err.variable).toBe(variable);
@@ -120,15 +155,28 @@ describe("parseConfig", () => {
   });
 
   it("reads SMTP credentials from the URL or from SMTP_USER/SMTP_PASSWORD, and keeps them out of the URL", () => {
-    const fromUrl = parseConfig({ SMTP_URL: "smtps://office%40example.com:p%3Ass@mail.example.com:465", MAIL_FROM: "Acme Office <office@example.com>" });
+    const fromUrl = parseConfig({
+      SMTP_URL: "smtps://office%40example.com:p%3Ass@mail.example.com:465",
+      MAIL_FROM: "Acme Office <office@example.com>",
+    });
     expect(fromUrl.mail).toEqual({
       url: "smtps://mail.example.com:465",
       user: "office@example.com",
       password: "p:ss",
       from: { name: "Acme Office", address: "office@example.com" },
     });
-    const separate = parseConfig({ SMTP_URL: "smtp://relay.example.com:587", SMTP_USER: "u", SMTP_PASSWORD: "pw", MAIL_FROM: "office@example.com" });
-    expect(separate.mail).toEqual({ url: "smtp://relay.example.com:587", user: "u", password: "pw", from: { address: "office@example.com" } });
+    const separate = parseConfig({
+      SMTP_URL: "smtp://relay.example.com:587",
+      SMTP_USER: "u",
+      SMTP_PASSWORD: "pw",
+      MAIL_FROM: "office@example.com",
+    });
+    expect(separate.mail).toEqual({
+      url: "smtp://relay.example.com:587",
+      user: "u",
+      password: "pw",
+      from: { address: "office@example.com" },
+    });
     expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
   });
 
@@ -144,8 +192,22 @@ describe("parseConfig", () => {
       mailbox: "INBOX",
       maxBytes: 1_000_000,
     });
-    const separate = parseConfig({ IMAP_URL: "imap://127.0.0.1:1143", IMAP_USER: "u", IMAP_PASSWORD: "pw", IMAP_MAILBOX: "Replies", INBOUND_MAX_BYTES: "50000" });
-    expect(separate.imap).toMatchObject({ host: "127.0.0.1", port: 1143, secure: false, username: "u", password: "pw", mailbox: "Replies", maxBytes: 50_000 });
+    const separate = parseConfig({
+      IMAP_URL: "imap://127.0.0.1:1143",
+      IMAP_USER: "u",
+      IMAP_PASSWORD: "pw",
+      IMAP_MAILBOX: "Replies",
+      INBOUND_MAX_BYTES: "50000",
+    });
+    expect(separate.imap).toMatchObject({
+      host: "127.0.0.1",
+      port: 1143,
+      secure: false,
+      username: "u",
+      password: "pw",
+      mailbox: "Replies",
+      maxBytes: 50_000,
+    });
     expect(JSON.stringify(describeConfig(fromUrl))).not.toContain("p:ss");
     expect(fail({ IMAP_URL: "imaps://dan:hunter2@imap example.com" }).message).not.toContain("hunter2");
     expect(parseConfig({}).imap).toBeUndefined();
@@ -159,7 +221,12 @@ describe("parseConfig", () => {
       CALDAV_CALENDAR: "Work",
       JITSI_BASE_URL: "https://meet.example.com/",
     });
-    expect(c.caldav).toEqual({ url: "https://cloud.example.com/remote.php/dav", username: "dan", password: "s3cret", calendar: "Work" });
+    expect(c.caldav).toEqual({
+      url: "https://cloud.example.com/remote.php/dav",
+      username: "dan",
+      password: "s3cret",
+      calendar: "Work",
+    });
     expect(c.jitsiBaseUrl).toBe("https://meet.example.com");
     expect(JSON.stringify(describeConfig(c))).not.toContain("s3cret");
   });
@@ -174,7 +241,15 @@ describe("parseConfig", () => {
     });
     expect(c.office).toEqual({
       planner: "llm",
-      llm: { baseUrl: "http://127.0.0.1:11434/v1", model: "qwen2.5", apiKey: "k", timeoutMs: 20_000, maxTokens: 1500, responseFormat: "json_schema", logFull: true },
+      llm: {
+        baseUrl: "http://127.0.0.1:11434/v1",
+        model: "qwen2.5",
+        apiKey: "k",
+        timeoutMs: 20_000,
+        maxTokens: 1500,
+        responseFormat: "json_schema",
+        logFull: true,
+      },
     });
   });
 });

@@ -30,7 +30,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function dataDirWithHistory() {
   dir = mkdtempSync(join(tmpdir(), "logline-damage-"));
-  const s = await createServer({ dataDir: dir, demo: true, logger: quiet, ledgerSync: "normal", port: 0, host: "127.0.0.1" });
+  const s = await createServer({
+    dataDir: dir,
+    demo: true,
+    logger: quiet,
+    ledgerSync: "normal",
+    port: 0,
+    host: "127.0.0.1",
+  });
   await s.close();
 }
 
@@ -56,13 +63,21 @@ const verify = () =>
   });
 
 async function readyz() {
-  const ops = createOpsRuntime({ logger: quiet, dataDir: dir, planner: () => ({ kind: "rules" }), shutdownTimeoutMs: 5000 });
+  const ops = createOpsRuntime({
+    logger: quiet,
+    dataDir: dir,
+    planner: () => ({ kind: "rules" }),
+    shutdownTimeoutMs: 5000,
+  });
   const db = openDatabase({ path: databasePath(dir), sync: "normal" });
   try {
     ops.setProbeDb(db);
     ops.markBooted();
     const r = await ops.routes.request("/readyz");
-    return { status: r.status, body: (await r.json()) as { checks: Record<string, { ok: boolean; quick_check?: unknown }> } };
+    return {
+      status: r.status,
+      body: (await r.json()) as { checks: Record<string, { ok: boolean; quick_check?: unknown }> },
+    };
   } finally {
     db.close();
   }

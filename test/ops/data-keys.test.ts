@@ -31,7 +31,11 @@ async function withHistory(): Promise<string> {
   const dan = s.demo!.humans[0]!.token;
   const r = await fetch(`${url}/v1/contacts`, {
     method: "POST",
-    headers: { authorization: `Bearer ${dan}`, "content-type": "application/json", "idempotency-key": "k-keys-contact" },
+    headers: {
+      authorization: `Bearer ${dan}`,
+      "content-type": "application/json",
+      "idempotency-key": "k-keys-contact",
+    },
     body: JSON.stringify({ display_name: "Maria", email: "maria@acme.com" }),
   });
   expect(r.status).toBe(201);
@@ -56,7 +60,9 @@ describe("the ledger's signing key", () => {
     await withHistory();
     const saved = readFileSync(join(dir, SIGNING));
     unlinkSync(join(dir, SIGNING));
-    await refused(/ledger-signing-key\.pem is missing, but this ledger was signed with ed25519:[0-9a-f]{16}: restore the file from a backup/);
+    await refused(
+      /ledger-signing-key\.pem is missing, but this ledger was signed with ed25519:[0-9a-f]{16}: restore the file from a backup/,
+    );
     // Nothing was written in its place.
     expect(() => readFileSync(join(dir, SIGNING))).toThrow();
     writeFileSync(join(dir, SIGNING), saved, { mode: 0o600 });
@@ -67,8 +73,13 @@ describe("the ledger's signing key", () => {
 
   it("replaced by another key: refused", async () => {
     await withHistory();
-    writeFileSync(join(dir, SIGNING), generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }));
-    await refused(/ledger-signing-key\.pem holds key ed25519:[0-9a-f]{16}, but this ledger was signed with ed25519:[0-9a-f]{16}: put back the original file/);
+    writeFileSync(
+      join(dir, SIGNING),
+      generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }),
+    );
+    await refused(
+      /ledger-signing-key\.pem holds key ed25519:[0-9a-f]{16}, but this ledger was signed with ed25519:[0-9a-f]{16}: put back the original file/,
+    );
   });
 });
 
@@ -83,7 +94,9 @@ describe("the vault key", () => {
     copyFileSync(join(dir, "vault.saved"), join(dir, VAULT));
     const s = await boot();
     const { url } = await s.listen();
-    const list = (await (await fetch(`${url}/v1/contacts?reveal=1`, { headers: { authorization: `Bearer ${dan}` } })).json()) as { items: Array<{ display_name: string }> };
+    const list = (await (
+      await fetch(`${url}/v1/contacts?reveal=1`, { headers: { authorization: `Bearer ${dan}` } })
+    ).json()) as { items: Array<{ display_name: string }> };
     expect(list.items.map((c) => c.display_name)).toContain("Maria");
     await s.close();
   });
@@ -115,7 +128,13 @@ describe("from the command line", () => {
       const root = fileURLToPath(new URL("../..", import.meta.url));
       const r = spawnSync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "main.ts")], {
         cwd: dir,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir, PORT: "0", LOGLINE_DEMO: "0" },
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          DATA_DIR: dir,
+          PORT: "0",
+          LOGLINE_DEMO: "0",
+        },
         encoding: "utf8",
         timeout: 45_000,
       });

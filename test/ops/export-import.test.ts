@@ -3,7 +3,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LedgerApi } from "../../src/ledger/index.js";
 import { exportTenantToFile, importTenant, readExport } from "../../src/ops/export-import.js";
-import { conversationCreated, messageSent, openTestLedger, setupTenant, tempDir, type TestLedger } from "../ledger/helpers.js";
+import {
+  conversationCreated,
+  messageSent,
+  openTestLedger,
+  setupTenant,
+  tempDir,
+  type TestLedger,
+} from "../ledger/helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -17,7 +24,12 @@ function reads(ledger: LedgerApi, tenant: string) {
     const out: unknown[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = ledger.query({ tenant_id: tenant, limit: 7, ...filter, ...(cursor ? { after_cursor: cursor } : {}) });
+      const page = ledger.query({
+        tenant_id: tenant,
+        limit: 7,
+        ...filter,
+        ...(cursor ? { after_cursor: cursor } : {}),
+      });
       out.push(...page.events);
       if (!page.next_cursor) return out;
       cursor = page.next_cursor;
@@ -41,7 +53,9 @@ async function seeded(): Promise<TestLedger> {
   for (let i = 0; i < 5; i++) {
     await t.ledger.append({
       tenant_id: "ten_a",
-      events: Array.from({ length: 9 }, (_, j) => messageSent("ten_a", `m${i}-${j}`, { conversationId: j % 3 ? "cnv_general" : "cnv_other" })),
+      events: Array.from({ length: 9 }, (_, j) =>
+        messageSent("ten_a", `m${i}-${j}`, { conversationId: j % 3 ? "cnv_general" : "cnv_other" }),
+      ),
     });
     await t.ledger.append({ tenant_id: "ten_b", events: [messageSent("ten_b", `other tenant ${i}`)] });
   }
@@ -78,7 +92,10 @@ describe("export → import", () => {
     const lines = readFileSync(file, "utf8").trim().split("\n");
 
     const edited = join(work.dir, "edited.ndjson");
-    writeFileSync(edited, `${lines.map((l, i) => (i === 9 ? l.replace(`"body_text":"`, `"body_text":"edited `) : l)).join("\n")}\n`);
+    writeFileSync(
+      edited,
+      `${lines.map((l, i) => (i === 9 ? l.replace(`"body_text":"`, `"body_text":"edited `) : l)).join("\n")}\n`,
+    );
     await expect(readExport(edited)).rejects.toThrow(/edited\.ndjson:10: seq 10 hash mismatch/);
 
     const gap = join(work.dir, "gap.ndjson");

@@ -20,19 +20,43 @@ describe("graceful restart with an SSE client attached", () => {
     afterThisTest(() => dir.cleanup());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = { DATA_DIR: dir.dir, PORT: String(port), HOST: "127.0.0.1", LOGLINE_DEMO: "1", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "8000" };
+    const env = {
+      DATA_DIR: dir.dir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOGLINE_DEMO: "1",
+      LOG_LEVEL: "info",
+      SHUTDOWN_TIMEOUT_MS: "8000",
+    };
 
     let server = await startMainProcess(env, base);
-    const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as { tenant_id: string; conversation_id: string; humans: Array<{ token: string }> };
+    const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as {
+      tenant_id: string;
+      conversation_id: string;
+      humans: Array<{ token: string }>;
+    };
     const token = demo.humans[0]!.token;
     const auth = { authorization: `Bearer ${token}` };
 
     // A real EventSource client that sends the bearer token and resumes with Last-Event-ID.
     const frames: Frame[] = [];
-    const es = new EventSource(`${base}/v1/stream`, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...auth } }) });
+    const es = new EventSource(`${base}/v1/stream`, {
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...auth } }),
+    });
     afterThisTest(() => es.close());
-    for (const type of ["hello", "timeline.append", "conversation.update", "job.update", "presence.update", "artifact.added", "error"]) {
-      es.addEventListener(type, (e) => frames.push({ id: (e as MessageEvent).lastEventId, type, data: String((e as MessageEvent).data) }));
+    for (const type of [
+      "hello",
+      "timeline.append",
+      "conversation.update",
+      "job.update",
+      "presence.update",
+      "artifact.added",
+      "error",
+    ]) {
+      es.addEventListener(type, (e) =>
+        frames.push({ id: (e as MessageEvent).lastEventId, type, data: String((e as MessageEvent).data) }),
+      );
     }
     await until(() => frames.some((f) => f.type === "hello"), "hello frame");
 
@@ -94,7 +118,10 @@ describe("graceful restart with an SSE client attached", () => {
 
     const all = [...results.keys()];
     const bodies = () => frames.filter((f) => f.type === "timeline.append").map((f) => f.data);
-    await until(() => all.every((n) => bodies().some((d) => d.includes(`restart-msg-${n} done`))), "every message on the resumed stream");
+    await until(
+      () => all.every((n) => bodies().some((d) => d.includes(`restart-msg-${n} done`))),
+      "every message on the resumed stream",
+    );
 
     // Nothing lost, nothing repeated: each message exactly once, ids strictly increasing.
     for (const n of all)

@@ -36,7 +36,10 @@ function logline(dataDir: string, ...args: string[]) {
 async function dataDirWithHistory(): Promise<string> {
   const s = await startTestServer({ keep: true });
   cleanups.push(() => rmSync(s.dataDir, { recursive: true, force: true }));
-  await postJson(`${s.url}/v1/conversations/cnv_dan_ana/messages`, s.demo.humans[0]!.token, { kind: "text", body_text: "Write to maria@example.com please" });
+  await postJson(`${s.url}/v1/conversations/cnv_dan_ana/messages`, s.demo.humans[0]!.token, {
+    kind: "text",
+    body_text: "Write to maria@example.com please",
+  });
   await s.server.office.idle();
   await s.close();
   return s.dataDir;
@@ -45,7 +48,10 @@ async function dataDirWithHistory(): Promise<string> {
 const checkpointKeys = (dir: string) => {
   const db = new Database(join(dir, "logline.sqlite"), { readonly: true });
   try {
-    return db.prepare("SELECT key_id, COUNT(*) AS n FROM ledger_checkpoints GROUP BY key_id").all() as Array<{ key_id: string; n: number }>;
+    return db.prepare("SELECT key_id, COUNT(*) AS n FROM ledger_checkpoints GROUP BY key_id").all() as Array<{
+      key_id: string;
+      n: number;
+    }>;
   } finally {
     db.close();
   }
@@ -65,7 +71,9 @@ describe("keys rotate-signing", { timeout: 120_000 }, () => {
     expect(newKey).toBeDefined();
     expect(newKey).not.toBe(oldKey);
     expect(readdirSync(join(dir, "retired-signing-keys"))).toHaveLength(1);
-    expect(readFileSync(join(dir, "retired-signing-keys", readdirSync(join(dir, "retired-signing-keys"))[0]!), "utf8")).toMatch(/BEGIN PUBLIC KEY/);
+    expect(
+      readFileSync(join(dir, "retired-signing-keys", readdirSync(join(dir, "retired-signing-keys"))[0]!), "utf8"),
+    ).toMatch(/BEGIN PUBLIC KEY/);
 
     const verified = logline(dir, "verify");
     expect(verified.code, verified.out + verified.err).toBe(0);
@@ -78,7 +86,14 @@ describe("keys rotate-signing", { timeout: 120_000 }, () => {
       [newKey, true],
       [oldKey, false],
     ]);
-    expect((await postJson(`${s.url}/v1/conversations/cnv_dan_ana/messages`, s.demo.humans[0]!.token, { kind: "text", body_text: "after the rotation" })).status).toBe(202);
+    expect(
+      (
+        await postJson(`${s.url}/v1/conversations/cnv_dan_ana/messages`, s.demo.humans[0]!.token, {
+          kind: "text",
+          body_text: "after the rotation",
+        })
+      ).status,
+    ).toBe(202);
     expect(s.server.ledger.checkpoint("tnt_acme_001")!.key_id).toBe(newKey);
     expect(s.server.ledger.verify("tnt_acme_001").ok).toBe(true);
     await s.close();
@@ -96,9 +111,14 @@ describe("keys rotate-signing", { timeout: 120_000 }, () => {
     // An old checkpoint tampered with is still caught, by the retired key.
     const db = new Database(join(dir, "logline.sqlite"));
     // As someone editing the file would: the append-only triggers go first.
-    for (const t of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_checkpoints'").pluck().all() as string[])
+    for (const t of db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_checkpoints'")
+      .pluck()
+      .all() as string[])
       db.exec(`DROP TRIGGER "${t}"`);
-    db.prepare("UPDATE ledger_checkpoints SET signature = ? WHERE id = (SELECT MIN(id) FROM ledger_checkpoints WHERE key_id = ?)").run("A".repeat(86), oldKey);
+    db.prepare(
+      "UPDATE ledger_checkpoints SET signature = ? WHERE id = (SELECT MIN(id) FROM ledger_checkpoints WHERE key_id = ?)",
+    ).run("A".repeat(86), oldKey);
     db.close();
     const tampered = logline(dir, "verify");
     expect(tampered.code).toBe(1);
@@ -139,14 +159,21 @@ describe("keys rotate-vault", { timeout: 120_000 }, () => {
   it("re-encrypts every entry with a new key in one go: the values read back, the old key opens nothing, hashes are unchanged", async () => {
     const dir = await dataDirWithHistory();
     const oldKey = readFileSync(join(dir, "office-vault.key"), "utf8");
-    const hashesBefore = new Database(join(dir, "logline.sqlite"), { readonly: true }).prepare("SELECT hash FROM office_vault ORDER BY vault_ref").pluck().all();
+    const hashesBefore = new Database(join(dir, "logline.sqlite"), { readonly: true })
+      .prepare("SELECT hash FROM office_vault ORDER BY vault_ref")
+      .pluck()
+      .all();
     const r = logline(dir, "keys", "rotate-vault");
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/vault key rotated: [1-9]\d* entr/);
     expect(readFileSync(join(dir, "office-vault.key"), "utf8")).not.toBe(oldKey);
 
     const s = await startTestServer({ dataDir: dir, keep: true });
-    const tl = await (await fetch(`${s.url}/v1/conversations/cnv_dan_ana/timeline`, { headers: { authorization: `Bearer ${s.demo.humans[0]!.token}` } })).json();
+    const tl = await (
+      await fetch(`${s.url}/v1/conversations/cnv_dan_ana/timeline`, {
+        headers: { authorization: `Bearer ${s.demo.humans[0]!.token}` },
+      })
+    ).json();
     expect(JSON.stringify(tl)).toContain("maria@example.com");
     // The same address typed again is recognised (same salted hash), not stored twice.
     expect(s.server.db.prepare("SELECT hash FROM office_vault ORDER BY vault_ref").pluck().all()).toEqual(hashesBefore);
@@ -154,7 +181,9 @@ describe("keys rotate-vault", { timeout: 120_000 }, () => {
 
     // The old key file no longer opens the vault: the start refuses it with one line.
     writeFileSync(join(dir, "office-vault.key"), oldKey);
-    await expect(createServer({ dataDir: dir, demo: false, logger: silentLogger() })).rejects.toThrow(/does not open the vault/);
+    await expect(createServer({ dataDir: dir, demo: false, logger: silentLogger() })).rejects.toThrow(
+      /does not open the vault/,
+    );
   });
 
   it("a stop between the re-encryption and the rename is finished at the next start; a stray new key is dropped", async () => {
@@ -165,7 +194,10 @@ describe("keys rotate-vault", { timeout: 120_000 }, () => {
     writeFileSync(join(dir, "office-vault.key"), oldKey);
     const s = await createServer({ dataDir: dir, demo: false, logger: silentLogger() });
     expect(existsSync(join(dir, "office-vault.key.next"))).toBe(false);
-    const ref = s.db.prepare("SELECT tenant_id, vault_ref FROM office_vault WHERE erased_at IS NULL LIMIT 1").get() as { tenant_id: string; vault_ref: string };
+    const ref = s.db.prepare("SELECT tenant_id, vault_ref FROM office_vault WHERE erased_at IS NULL LIMIT 1").get() as {
+      tenant_id: string;
+      vault_ref: string;
+    };
     expect(s.office.vault.get(ref.tenant_id, ref.vault_ref)).toBe("maria@example.com");
     await s.close();
 

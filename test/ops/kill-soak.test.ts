@@ -25,7 +25,19 @@ function random(seed: number): () => number {
  */
 async function startSlowModel(rnd: () => number): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const reply = JSON.stringify({
-    operations: [{ type: "chat_reply", text: "Noted, thank you.", job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null }],
+    operations: [
+      {
+        type: "chat_reply",
+        text: "Noted, thank you.",
+        job_id: null,
+        action: null,
+        kind: null,
+        title: null,
+        goal: null,
+        slots: null,
+        choices: null,
+      },
+    ],
     surfaces: null,
     render: null,
     citations: null,
@@ -86,7 +98,11 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     };
 
     let server = await startMainProcess(env, base);
-    const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as { tenant_id: string; humans: Array<{ token: string }>; agents: Array<{ entity_id: string }> };
+    const demo = JSON.parse(readFileSync(join(dir.dir, "demo.json"), "utf8")) as {
+      tenant_id: string;
+      humans: Array<{ token: string }>;
+      agents: Array<{ entity_id: string }>;
+    };
     const headers = { authorization: `Bearer ${demo.humans[0]!.token}`, "content-type": "application/json" };
     // One conversation with the agent per sender: a person types a message every ~100 ms.
     const conversations: string[] = [];
@@ -151,11 +167,15 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
     expect(pending(), `seed ${seed}`).toBe(0);
 
     const stored = db
-      .prepare("SELECT event_id FROM ledger_events WHERE tenant_id = ? AND event_type = 'message.sent' AND actor_type = 'human'")
+      .prepare(
+        "SELECT event_id FROM ledger_events WHERE tenant_id = ? AND event_type = 'message.sent' AND actor_type = 'human'",
+      )
       .pluck()
       .all(demo.tenant_id) as string[];
     const answers = db
-      .prepare("SELECT json_extract(payload, '$.causation_id') AS cause, COUNT(*) AS n FROM ledger_events WHERE tenant_id = ? AND actor_type = 'agent' GROUP BY cause")
+      .prepare(
+        "SELECT json_extract(payload, '$.causation_id') AS cause, COUNT(*) AS n FROM ledger_events WHERE tenant_id = ? AND actor_type = 'agent' GROUP BY cause",
+      )
       .all(demo.tenant_id) as Array<{ cause: string | null; n: number }>;
     const answered = new Map(answers.map((a) => [a.cause, a.n]));
     const lost = [...acked.values()].filter((id) => !stored.includes(id));

@@ -13,8 +13,14 @@ interface Locked {
   dependencies?: Record<string, string>;
 }
 
-const lock = JSON.parse(readFileSync(new URL("../../package-lock.json", import.meta.url), "utf8")) as { lockfileVersion: number; packages: Record<string, Locked> };
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const lock = JSON.parse(readFileSync(new URL("../../package-lock.json", import.meta.url), "utf8")) as {
+  lockfileVersion: number;
+  packages: Record<string, Locked>;
+};
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** Where npm would resolve `name` from the package at `from` (its own node_modules, then up). */
 function resolve(from: string, name: string): string | undefined {
@@ -34,13 +40,15 @@ describe("package-lock.json", () => {
     const root = lock.packages[""] as Locked & { devDependencies?: Record<string, string> };
     expect(root.dependencies).toEqual(pkg.dependencies);
     expect(root.devDependencies).toEqual(pkg.devDependencies);
-    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]) expect(lock.packages[`node_modules/${name}`], name).toBeDefined();
+    for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)])
+      expect(lock.packages[`node_modules/${name}`], name).toBeDefined();
   });
 
   it("holds every platform's build of every optional dependency, not only this machine's", () => {
     const missing: string[] = [];
     for (const [path, p] of Object.entries(lock.packages)) {
-      for (const name of Object.keys(p.optionalDependencies ?? {})) if (!resolve(path, name)) missing.push(`${path || "(root)"} → ${name}`);
+      for (const name of Object.keys(p.optionalDependencies ?? {}))
+        if (!resolve(path, name)) missing.push(`${path || "(root)"} → ${name}`);
     }
     expect(missing).toEqual([]);
   });

@@ -16,7 +16,14 @@ describe("SIGTERM with the log pipe gone", () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       // Debug lines, so the shutdown itself has plenty to write into the closed pipe.
-      const env = { DATA_DIR: dir.dir, PORT: String(port), HOST: "127.0.0.1", LOGLINE_DEMO: "1", LOG_LEVEL: "debug", SHUTDOWN_TIMEOUT_MS: "3000" };
+      const env = {
+        DATA_DIR: dir.dir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOGLINE_DEMO: "1",
+        LOG_LEVEL: "debug",
+        SHUTDOWN_TIMEOUT_MS: "3000",
+      };
       const server = await startMainProcess(env, base);
       server.stdout!.destroy();
       if (closed !== "stdout") server.stderr!.destroy();

@@ -33,8 +33,14 @@ function start(env: Record<string, string>) {
 describe("a bad configuration stops the start", () => {
   it.each([
     [{ PORT: "abc" }, /^Invalid configuration: PORT must be a whole number between 0 and 65535 \(got "abc"\)$/],
-    [{ LEDGER_SYNC: "sometimes" }, /^Invalid configuration: LEDGER_SYNC must be one of full, normal \(got "sometimes"\)$/],
-    [{ NODE_ENV: "production", LOGLINE_DEMO: "0" }, /^Invalid configuration: PUBLIC_URL is required when NODE_ENV=production/],
+    [
+      { LEDGER_SYNC: "sometimes" },
+      /^Invalid configuration: LEDGER_SYNC must be one of full, normal \(got "sometimes"\)$/,
+    ],
+    [
+      { NODE_ENV: "production", LOGLINE_DEMO: "0" },
+      /^Invalid configuration: PUBLIC_URL is required when NODE_ENV=production/,
+    ],
     [{ OFFICE_PLANNER: "llm" }, /^Invalid configuration: OFFICE_LLM_BASE_URL is required when OFFICE_PLANNER=llm/],
   ])("%j → exit 78 with one clear line", (env, line) => {
     const r = start(env as Record<string, string>);
@@ -53,14 +59,18 @@ describe("a database from a newer version", () => {
     const db = openDatabase({ path });
     migrateLedger(db);
     // What a later release would have recorded after applying a migration this one lacks.
-    db.prepare(`INSERT INTO "__ledger_migrations" (hash, created_at) VALUES ('future', ?)`).run(Date.parse("2099-01-01"));
+    db.prepare(`INSERT INTO "__ledger_migrations" (hash, created_at) VALUES ('future', ?)`).run(
+      Date.parse("2099-01-01"),
+    );
     const applied = db.prepare(`SELECT COUNT(*) FROM "__ledger_migrations"`).pluck().get();
     db.close();
     expect(() => assertSchemaNotNewer(path)).toThrow(SchemaTooNewError);
 
     const r = start({ DATA_DIR: dir.dir });
     expect(r.code).toBe(78);
-    expect(r.stderr).toMatch(/was written by a newer version of LogLine \(its ledger schema has a migration from 2099-01-01/);
+    expect(r.stderr).toMatch(
+      /was written by a newer version of LogLine \(its ledger schema has a migration from 2099-01-01/,
+    );
     const after = new Database(path, { readonly: true });
     expect(after.prepare(`SELECT COUNT(*) FROM "__ledger_migrations"`).pluck().get()).toBe(applied);
     after.close();

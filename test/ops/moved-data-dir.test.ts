@@ -17,7 +17,8 @@ const quiet = { info() {}, warn() {}, error() {} };
 let base: string;
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const boot = (dataDir: string) => createServer({ dataDir, demo: true, logger: quiet, ledgerSync: "normal", port: 0, host: "127.0.0.1" });
+const boot = (dataDir: string) =>
+  createServer({ dataDir, demo: true, logger: quiet, ledgerSync: "normal", port: 0, host: "127.0.0.1" });
 
 describe("a data dir moved to another folder", () => {
   it("serves its attachments and invites from the new place", async () => {
@@ -35,7 +36,10 @@ describe("a data dir moved to another folder", () => {
     });
     const attachment = ((await up.json()) as { artifact_id: string }).artifact_id;
     const stream = openStream(url, { token: dan });
-    await postJson(`${url}/v1/conversations/cnv_9f2a/messages`, dan, { kind: "text", body_text: "Can you schedule a 30-min call with Maria next week?" });
+    await postJson(`${url}/v1/conversations/cnv_9f2a/messages`, dan, {
+      kind: "text",
+      body_text: "Can you schedule a 30-min call with Maria next week?",
+    });
     const formalize = (await stream.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     await click(url, dan, formalize, "job.approve");
     const tracking = (await stream.waitFor(cardFrame("job.tracking"))).data.item.message.card;
@@ -43,12 +47,19 @@ describe("a data dir moved to another folder", () => {
     const finished = (await stream.waitFor(cardFrame("job.finished"), 10_000, "finished")).data.item.message.card;
     stream.close();
     const invite = finished.artifacts.find((a: any) => a.mime_type === "text/calendar").artifact_id as string;
-    const before = await Promise.all([attachment, invite].map(async (id) => (await fetch(`${url}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${dan}` } })).text()));
+    const before = await Promise.all(
+      [attachment, invite].map(async (id) =>
+        (await fetch(`${url}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${dan}` } })).text(),
+      ),
+    );
     await s.close();
 
     // One row as an earlier version wrote it: an absolute path into the old folder.
     const db = openDatabase({ path: databasePath(first), sync: "normal" });
-    db.prepare("UPDATE gateway_attachments SET path = ? WHERE artifact_id = ?").run(join(first, "attachments", "tnt_acme_001", attachment), attachment);
+    db.prepare("UPDATE gateway_attachments SET path = ? WHERE artifact_id = ?").run(
+      join(first, "attachments", "tnt_acme_001", attachment),
+      attachment,
+    );
     db.close();
 
     const second = join(base, "second");

@@ -27,8 +27,15 @@ const env = (dataDir: string, extra: Record<string, string> = {}) => ({
  * `npm start` as a person runs it, in its own process group: a terminal's Ctrl-C and systemd's
  * stop both signal the whole group, so the test does the same.
  */
-async function npmStart(dataDir: string): Promise<{ child: ChildProcess; logs: () => string; url: string; signin: string }> {
-  const child = spawn("npm", ["start", "--silent"], { cwd: root, env: env(dataDir, { PORT: "0", LOG_LEVEL: "debug" }), stdio: ["ignore", "pipe", "pipe"], detached: true });
+async function npmStart(
+  dataDir: string,
+): Promise<{ child: ChildProcess; logs: () => string; url: string; signin: string }> {
+  const child = spawn("npm", ["start", "--silent"], {
+    cwd: root,
+    env: env(dataDir, { PORT: "0", LOG_LEVEL: "debug" }),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let logs = "";
   child.stdout!.on("data", (d) => (logs += d));
   child.stderr!.on("data", (d) => (logs += d));
@@ -53,7 +60,8 @@ async function cli(script: string[], dataDir: string): Promise<{ code: number; o
   );
 }
 
-const signedIn = async (url: string, token: string) => (await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } })).status;
+const signedIn = async (url: string, token: string) =>
+  (await fetch(`${url}/v1/conversations`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 describe("npm start from a fresh checkout", () => {
   it("creates the data dir, seeds the demo, prints the sign-in link, rotates a token live, and stops cleanly on SIGTERM", async () => {
@@ -63,7 +71,10 @@ describe("npm start from a fresh checkout", () => {
     const { child, logs, url, signin } = await npmStart(dataDir);
 
     expect(statSync(dataDir).isDirectory()).toBe(true);
-    const demo = JSON.parse(readFileSync(join(dataDir, "demo.json"), "utf8")) as { tenant_id: string; humans: Array<{ entity_id: string; token: string }> };
+    const demo = JSON.parse(readFileSync(join(dataDir, "demo.json"), "utf8")) as {
+      tenant_id: string;
+      humans: Array<{ entity_id: string; token: string }>;
+    };
     const token = decodeURIComponent(/token=([^&]+)/.exec(signin)![1]!);
     expect(token).toBe(demo.humans[0]!.token);
     // The printed link signs in: it redirects into the app with a session cookie.
@@ -72,13 +83,19 @@ describe("npm start from a fresh checkout", () => {
     expect(await signedIn(url, token)).toBe(200);
 
     // Rotation while the server runs: the CLI asks the server, whose token cache forgets the old one.
-    const rotated = await cli(["logline", "--", "token", "rotate", "--tenant", demo.tenant_id, "--entity", demo.humans[0]!.entity_id], dataDir);
+    const rotated = await cli(
+      ["logline", "--", "token", "rotate", "--tenant", demo.tenant_id, "--entity", demo.humans[0]!.entity_id],
+      dataDir,
+    );
     expect(rotated.code, rotated.err).toBe(0);
     expect(rotated.out).toMatch(/revoked \d+ token\(s\)/);
     const fresh = decodeURIComponent(/signin\?token=(\S+)/.exec(rotated.out)![1]!);
     expect(await signedIn(url, token)).toBe(401);
     expect(await signedIn(url, fresh)).toBe(200);
-    const unknown = await cli(["logline", "--", "token", "rotate", "--tenant", demo.tenant_id, "--entity", "ent_nobody"], dataDir);
+    const unknown = await cli(
+      ["logline", "--", "token", "rotate", "--tenant", demo.tenant_id, "--entity", "ent_nobody"],
+      dataDir,
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/No entity ent_nobody/);
 
@@ -86,7 +103,9 @@ describe("npm start from a fresh checkout", () => {
     const a = await cli(["verify"], dataDir);
     const b = await cli(["logline", "--", "verify"], dataDir);
     expect(a.code, a.err).toBe(0);
-    expect(a.out).toMatch(new RegExp(`^ok +${demo.tenant_id} +\\d+ events, \\d+ checkpoints, head seq:\\d+ blake3:`, "m"));
+    expect(a.out).toMatch(
+      new RegExp(`^ok +${demo.tenant_id} +\\d+ events, \\d+ checkpoints, head seq:\\d+ blake3:`, "m"),
+    );
     expect(b.out).toBe(a.out);
     expect(b.code).toBe(a.code);
 

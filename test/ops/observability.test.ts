@@ -35,13 +35,20 @@ function build() {
   const logger = createLogger({ level: "info", destination: out.stream });
   const dir = tempDir("ops-");
   cleanups.push(() => dir.cleanup());
-  const ops = createOpsRuntime({ logger, dataDir: dir.dir, planner: () => ({ kind: "rules" }), metricsToken: "m".repeat(32), shutdownTimeoutMs: 2000 });
+  const ops = createOpsRuntime({
+    logger,
+    dataDir: dir.dir,
+    planner: () => ({ kind: "rules" }),
+    metricsToken: "m".repeat(32),
+    shutdownTimeoutMs: 2000,
+  });
   const db = openDatabase({ path: `${dir.dir}/logline.sqlite` });
   cleanups.push(() => void db.close());
   ops.setProbeDb(db);
   const routes = new Hono();
   routes.use("/v1/*", async (c, next) => {
-    if (c.req.header("authorization") === "Bearer llt_secret-token-value") c.set("tenant_id" as never, "tnt_acme_001" as never);
+    if (c.req.header("authorization") === "Bearer llt_secret-token-value")
+      c.set("tenant_id" as never, "tnt_acme_001" as never);
     await next();
   });
   routes.post("/v1/conversations/:id/messages", async (c) => {
@@ -58,14 +65,25 @@ function build() {
     res.write("retry: 2000\n\nid: seq:1\nevent: hello\ndata: {}\n\n");
     return RESPONSE_ALREADY_SENT;
   });
-  const app = createApp({ routes: [routes, ops.routes], middleware: ops.middleware, onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected") });
+  const app = createApp({
+    routes: [routes, ops.routes],
+    middleware: ops.middleware,
+    onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected"),
+  });
   return { app, ops, out };
 }
 
-async function listen(app: { fetch: (req: Request, env?: any) => Response | Promise<Response> }): Promise<{ url: string; server: ServerType }> {
+async function listen(app: {
+  fetch: (req: Request, env?: any) => Response | Promise<Response>;
+}): Promise<{ url: string; server: ServerType }> {
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await once(server, "listening");
-  cleanups.push(() => new Promise<void>((r) => ((server as unknown as { closeAllConnections(): void }).closeAllConnections(), server.close(() => r()))));
+  cleanups.push(
+    () =>
+      new Promise<void>(
+        (r) => ((server as unknown as { closeAllConnections(): void }).closeAllConnections(), server.close(() => r())),
+      ),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
@@ -76,7 +94,12 @@ describe("request logs", () => {
     const secretBody = { text: "call maria@example.com at +1 555 0100 about the invoice", token: "llt_other" };
     const res = await fetch(`${url}/v1/conversations/cnv_9f2a/messages?token=llt_in_query`, {
       method: "POST",
-      headers: { authorization: "Bearer llt_secret-token-value", cookie: "ll_session=llt_cookie", "content-type": "application/json", "x-trace-id": "trc_client_1" },
+      headers: {
+        authorization: "Bearer llt_secret-token-value",
+        cookie: "ll_session=llt_cookie",
+        "content-type": "application/json",
+        "x-trace-id": "trc_client_1",
+      },
       body: JSON.stringify(secretBody),
     });
     expect(res.status).toBe(202);
@@ -86,7 +109,13 @@ describe("request logs", () => {
     const boomBody = (await boom.json()) as { error: { details: { trace_id: string } } };
 
     const request = out.lines.find((l) => l.msg === "request" && l.route === "/v1/conversations/:id/messages")!;
-    expect(request).toMatchObject({ trace_id: "trc_client_1", tenant: "tnt_acme_001", method: "POST", status: 202, level: "info" });
+    expect(request).toMatchObject({
+      trace_id: "trc_client_1",
+      tenant: "tnt_acme_001",
+      method: "POST",
+      status: 202,
+      level: "info",
+    });
     expect(typeof request.latency_ms).toBe("number");
     expect(out.lines.find((l) => l.status === 404)).toMatchObject({ route: "(unmatched)" });
     const failed = out.lines.find((l) => l.msg === "request failed")!;
@@ -149,7 +178,10 @@ describe("/metrics and /readyz", () => {
     for (const e of [
       { event_type: "message.sent", payload: {} },
       { event_type: "tool.result", payload: { tool_name: "calendar.create_invite", status: "success" } },
-      { event_type: "tool.result", payload: { tool_name: "calendar.create_invite", status: "error", error: { error_code: "TIMEOUT" } } },
+      {
+        event_type: "tool.result",
+        payload: { tool_name: "calendar.create_invite", status: "error", error: { error_code: "TIMEOUT" } },
+      },
       { event_type: "policy.violation", payload: { code: "INVALID_PROVENANCE" } },
     ])
       for (const l of listeners) l(e);
@@ -170,7 +202,13 @@ describe("/metrics and /readyz", () => {
 
     // Through a reverse proxy every caller looks local; the forwarding header gives it away.
     expect((await fetch(`${url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status).toBe(403);
-    expect((await fetch(`${url}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${"m".repeat(32)}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/metrics`, {
+          headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${"m".repeat(32)}` },
+        })
+      ).status,
+    ).toBe(200);
 
     // Shutdown: the stream gets a retry hint and ends; the gauge follows.
     expect(ops.sse.closeAll(2000)).toBe(1);
@@ -192,7 +230,14 @@ describe("/metrics and /readyz", () => {
     ops.markBooted();
     const ready = await app.request("/readyz");
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ ok: true, checks: { database: { ok: true, writable: true }, planner: { kind: "rules" }, boot: { projections_rebuilt: true } } });
+    expect(await ready.json()).toMatchObject({
+      ok: true,
+      checks: {
+        database: { ok: true, writable: true },
+        planner: { kind: "rules" },
+        boot: { projections_rebuilt: true },
+      },
+    });
     ops.shutdown.add({ name: "slow", run: () => new Promise((r) => setTimeout(r, 50)) });
     const stopping = ops.shutdown.shutdown("test");
     expect((await app.request("/readyz")).status).toBe(503);

@@ -62,7 +62,10 @@ async function waitForGreeting(port: number, child: ChildProcess, log: () => str
 
 function idOf(name: string): { uid: number; gid: number } | null {
   try {
-    return { uid: Number(execFileSync("id", ["-u", name]).toString().trim()), gid: Number(execFileSync("id", ["-g", name]).toString().trim()) };
+    return {
+      uid: Number(execFileSync("id", ["-u", name]).toString().trim()),
+      gid: Number(execFileSync("id", ["-g", name]).toString().trim()),
+    };
   } catch {
     return null;
   }
@@ -133,14 +136,19 @@ export async function startDovecot(): Promise<Dovecot> {
 
   async function start(): Promise<void> {
     // Its own process group: stopping it ends its login and mail processes too, and with them every open connection.
-    const c = spawn(DOVECOT, ["-F", "-c", join(dir, "dovecot.conf")], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+    const c = spawn(DOVECOT, ["-F", "-c", join(dir, "dovecot.conf")], {
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    });
     child = c;
     c.stderr?.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-4000);
     });
     await new Promise<void>((resolve, reject) => {
       c.once("spawn", resolve);
-      c.once("error", (e) => reject(new Error(`cannot start ${DOVECOT} (run 'bash test/ensure-dovecot.sh'): ${e.message}`)));
+      c.once("error", (e) =>
+        reject(new Error(`cannot start ${DOVECOT} (run 'bash test/ensure-dovecot.sh'): ${e.message}`)),
+      );
     });
     await waitForGreeting(port, c, () => stderr);
   }
@@ -156,12 +164,21 @@ export async function startDovecot(): Promise<Dovecot> {
 
   async function withClient<T>(fn: (client: ImapFlow) => Promise<T>): Promise<T> {
     // A login Dovecot leaves hanging fails here within 20 s, with what Dovecot logged, not at the test's timeout.
-    const client = new ImapFlow({ host: "127.0.0.1", port, secure: false, auth: { user: username, pass: password }, logger: false, socketTimeout: 20_000 });
+    const client = new ImapFlow({
+      host: "127.0.0.1",
+      port,
+      secure: false,
+      auth: { user: username, pass: password },
+      logger: false,
+      socketTimeout: 20_000,
+    });
     try {
       await client.connect();
     } catch (err) {
       client.close();
-      const log = existsSync(join(dir, "dovecot.log")) ? readFileSync(join(dir, "dovecot.log"), "utf8").trim().split("\n").slice(-5).join("\n") : "";
+      const log = existsSync(join(dir, "dovecot.log"))
+        ? readFileSync(join(dir, "dovecot.log"), "utf8").trim().split("\n").slice(-5).join("\n")
+        : "";
       throw new Error(`cannot log in to dovecot on port ${port}: ${(err as Error).message}\n${log}`);
     }
     try {

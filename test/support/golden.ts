@@ -3,7 +3,19 @@ import { EventSource } from "eventsource";
 import { getJson, postJson, waitFor } from "./server.js";
 
 /** Values a person would type into the Provide-info modal, by field. */
-export function fillInput(schema: { fields: Array<{ key: string; type: string; required?: boolean; options?: Array<{ value: string }>; default_value?: unknown }> } | undefined) {
+export function fillInput(
+  schema:
+    | {
+        fields: Array<{
+          key: string;
+          type: string;
+          required?: boolean;
+          options?: Array<{ value: string }>;
+          default_value?: unknown;
+        }>;
+      }
+    | undefined,
+) {
   const out: Record<string, string> = {};
   for (const f of schema?.fields ?? []) {
     // The pasted-link box is for "Paste a link" only; the first place offered (Jitsi) needs none.
@@ -28,7 +40,10 @@ export interface Frame {
  * A real EventSource (the `eventsource` package) on /v1/stream, authenticated like a browser:
  * the session cookie, plus Last-Event-ID when resuming. Collects every frame.
  */
-export function openStream(url: string, opts: { token: string; lastEventId?: string; cookie?: boolean; query?: string }) {
+export function openStream(
+  url: string,
+  opts: { token: string; lastEventId?: string; cookie?: boolean; query?: string },
+) {
   const frames: Frame[] = [];
   const names = SSE_EVENT_NAMES;
   const es = new EventSource(`${url}/v1/stream${opts.query ?? ""}`, {
@@ -37,7 +52,9 @@ export function openStream(url: string, opts: { token: string; lastEventId?: str
         ...init,
         headers: {
           ...(init?.headers as Record<string, string>),
-          ...(opts.cookie === false ? { authorization: `Bearer ${opts.token}` } : { cookie: `ll_session=${opts.token}` }),
+          ...(opts.cookie === false
+            ? { authorization: `Bearer ${opts.token}` }
+            : { cookie: `ll_session=${opts.token}` }),
           ...(opts.lastEventId ? { "last-event-id": opts.lastEventId } : {}),
         },
       }),
@@ -58,7 +75,8 @@ export function openStream(url: string, opts: { token: string; lastEventId?: str
   };
 }
 
-export const cardFrame = (type: string) => (f: Frame) => f.event === "timeline.append" && f.data.item.message.card?.card_type === type;
+export const cardFrame = (type: string) => (f: Frame) =>
+  f.event === "timeline.append" && f.data.item.message.card?.card_type === type;
 
 /** Clicks the first button of `card` whose action is `type`, filling its input schema if any. */
 export async function click(url: string, token: string, card: any, type: string, key?: string) {

@@ -6,7 +6,15 @@ const ORGANIZER = "organizer@example.test";
 /** Maria's mail client answering the invitation: an iMIP REPLY (or COUNTER) with her ATTENDEE line only. */
 export function replyMail(
   invite: ICAL.Component,
-  o: { partstat?: string; comment?: string; from?: string; attendee?: string; method?: "REPLY" | "COUNTER"; start?: string; end?: string },
+  o: {
+    partstat?: string;
+    comment?: string;
+    from?: string;
+    attendee?: string;
+    method?: "REPLY" | "COUNTER";
+    start?: string;
+    end?: string;
+  },
 ) {
   const src = invite.getFirstSubcomponent("vevent")!;
   const cal = new ICAL.Component(["vcalendar", [], []]);

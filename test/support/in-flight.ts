@@ -8,7 +8,10 @@ const contexts = new Set<() => string[]>();
 let next = 0;
 
 /** Wraps a server's fetch handler so its unanswered requests can be listed. */
-export function trackServer(label: string, app: { fetch: (req: Request, ...rest: any[]) => Response | Promise<Response> }): () => void {
+export function trackServer(
+  label: string,
+  app: { fetch: (req: Request, ...rest: any[]) => Response | Promise<Response> },
+): () => void {
   const open = new Map<number, { line: string; at: number }>();
   servers.set(label, open);
   const fetch = app.fetch;
@@ -35,7 +38,8 @@ export function inFlightReport(olderThanMs = 2000): string {
   const now = Date.now();
   const lines: string[] = [];
   for (const [url, open] of servers) {
-    for (const r of open.values()) if (now - r.at >= olderThanMs) lines.push(`server ${url}: ${r.line} for ${now - r.at} ms`);
+    for (const r of open.values())
+      if (now - r.at >= olderThanMs) lines.push(`server ${url}: ${r.line} for ${now - r.at} ms`);
   }
   for (const pending of contexts) lines.push(...pending());
   return lines.length ? lines.join("\n") : "nothing unanswered";

@@ -27,10 +27,13 @@ function deref(doc: OpenApiDoc, s: Schema | undefined): Schema | undefined {
 }
 
 export function operations(doc: OpenApiDoc): Array<{ method: string; path: string; op: Operation }> {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
 }
 
-export const jsonBodySchema = (op: Operation): Schema | undefined => op.requestBody?.content?.["application/json"]?.schema;
+export const jsonBodySchema = (op: Operation): Schema | undefined =>
+  op.requestBody?.content?.["application/json"]?.schema;
 
 const branches = (s: Schema): Schema[] | undefined => s.anyOf ?? s.oneOf;
 
@@ -42,9 +45,11 @@ export function stringFields(doc: OpenApiDoc, schema: Schema | undefined, at: Fi
   for (const part of s.allOf ?? []) out.push(...stringFields(doc, part, at, depth + 1));
   const alts = branches(s);
   if (alts) for (const [i, b] of alts.entries()) out.push(...stringFields(doc, b, [...at, `|${i}`], depth + 1));
-  for (const [k, v] of Object.entries<Schema>(s.properties ?? {})) out.push(...stringFields(doc, v, [...at, k], depth + 1));
+  for (const [k, v] of Object.entries<Schema>(s.properties ?? {}))
+    out.push(...stringFields(doc, v, [...at, k], depth + 1));
   if (s.type === "array" || s.items) out.push(...stringFields(doc, s.items, [...at, "[]"], depth + 1));
-  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") out.push(...stringFields(doc, s.additionalProperties, [...at, "k"], depth + 1));
+  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object")
+    out.push(...stringFields(doc, s.additionalProperties, [...at, "k"], depth + 1));
   const types = Array.isArray(s.type) ? s.type : [s.type];
   if (types.includes("string") && !s.enum && s.const === undefined) out.push(at);
   return out;
@@ -54,12 +59,21 @@ export function stringFields(doc: OpenApiDoc, schema: Schema | undefined, at: Fi
  * A plain value for the schema: required and optional properties filled, the first branch of a
  * union (or the one `target` goes through), and `value` placed at `target`.
  */
-export function sampleValue(doc: OpenApiDoc, schema: Schema | undefined, target?: { path: FieldPath; value: unknown }, at: FieldPath = [], depth = 0): unknown {
+export function sampleValue(
+  doc: OpenApiDoc,
+  schema: Schema | undefined,
+  target?: { path: FieldPath; value: unknown },
+  at: FieldPath = [],
+  depth = 0,
+): unknown {
   const s = deref(doc, schema);
   const here = target && target.path.length === at.length && target.path.every((p, i) => p === at[i]);
   if (here) return target.value;
   if (!s || depth > 8) return null;
-  const onPath = target && target.path.length > at.length && at.every((p, i) => p === target.path[i]) ? target.path[at.length] : undefined;
+  const onPath =
+    target && target.path.length > at.length && at.every((p, i) => p === target.path[i])
+      ? target.path[at.length]
+      : undefined;
   const alts = branches(s);
   if (alts) {
     const i = onPath?.startsWith("|") ? Number(onPath.slice(1)) : 0;
@@ -71,7 +85,8 @@ export function sampleValue(doc: OpenApiDoc, schema: Schema | undefined, target?
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
   if (type === "object" || s.properties) {
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries<Schema>(s.properties ?? {})) o[k] = sampleValue(doc, v, target, [...at, k], depth + 1);
+    for (const [k, v] of Object.entries<Schema>(s.properties ?? {}))
+      o[k] = sampleValue(doc, v, target, [...at, k], depth + 1);
     if (onPath === "k") o.k = sampleValue(doc, s.additionalProperties, target, [...at, "k"], depth + 1);
     return o;
   }

@@ -35,11 +35,17 @@ function ihdr(width: number, height: number): Buffer {
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** A whole PNG of one colour. */
-export function png(width: number, height: number, rgb: [number, number, number] = [40, 120, 200]): Uint8Array<ArrayBuffer> {
+export function png(
+  width: number,
+  height: number,
+  rgb: [number, number, number] = [40, 120, 200],
+): Uint8Array<ArrayBuffer> {
   const row = Buffer.alloc(1 + width * 3);
   for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return new Uint8Array(Buffer.concat([SIGNATURE, ihdr(width, height), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]));
+  return new Uint8Array(
+    Buffer.concat([SIGNATURE, ihdr(width, height), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())]),
+  );
 }
 
 /** Only a PNG's header, claiming any size: what a decompression bomb shows before its pixels. */

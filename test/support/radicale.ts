@@ -51,7 +51,11 @@ async function makeCalendar(root: string, auth: string, user: string, spec: Cale
 <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
   <D:set><D:prop><D:displayname>${xmlEscape(spec.displayName)}</D:displayname><C:supported-calendar-component-set>${comps}</C:supported-calendar-component-set></D:prop></D:set>
 </C:mkcalendar>`;
-  const res = await fetch(url, { method: "MKCALENDAR", headers: { authorization: auth, "content-type": "application/xml; charset=utf-8" }, body });
+  const res = await fetch(url, {
+    method: "MKCALENDAR",
+    headers: { authorization: auth, "content-type": "application/xml; charset=utf-8" },
+    body,
+  });
   if (res.status !== 201) throw new Error(`MKCALENDAR ${spec.slug} answered ${res.status}: ${await res.text()}`);
   return url;
 }
@@ -62,7 +66,9 @@ async function makeCalendar(root: string, auth: string, user: string, spec: Cale
  * delay, and creates the user's calendars (default one "Work" for events). The process is
  * killed by `stop` and, as a fallback, when the test process exits.
  */
-export async function startRadicale(calendars: CalendarSpec[] = [{ slug: "work", displayName: "Work" }]): Promise<Radicale> {
+export async function startRadicale(
+  calendars: CalendarSpec[] = [{ slug: "work", displayName: "Work" }],
+): Promise<Radicale> {
   const dir = mkdtempSync(join(tmpdir(), "logline-radicale-"));
   const username = "organizer";
   const password = "correct horse";
@@ -118,7 +124,9 @@ export async function startRadicale(calendars: CalendarSpec[] = [{ slug: "work",
   const started = async () => {
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
-      child.once("error", (e) => reject(new Error(`cannot start ${RADICALE} (run 'bash test/ensure-radicale.sh'): ${e.message}`)));
+      child.once("error", (e) =>
+        reject(new Error(`cannot start ${RADICALE} (run 'bash test/ensure-radicale.sh'): ${e.message}`)),
+      );
     });
     await waitUntilAnswering(url, child, () => stderr);
   };

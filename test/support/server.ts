@@ -50,7 +50,16 @@ async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "logline-"));
   const clock = opts.clock ?? defaultTestClock();
   // Sign-up open, so tests can make second workspaces; `signup: undefined` gives the production default.
-  const server = await createServer({ logger: quiet, ledgerSync: "normal", signup: "open", ...opts, clock, dataDir, port: 0, host: "127.0.0.1" });
+  const server = await createServer({
+    logger: quiet,
+    ledgerSync: "normal",
+    signup: "open",
+    ...opts,
+    clock,
+    dataDir,
+    port: 0,
+    host: "127.0.0.1",
+  });
   const untrack = trackServer(dataDir, server.app);
   const { url } = await server.listen();
   return {
@@ -68,10 +77,19 @@ async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
 
 /** Headers for a bearer-authed JSON write. */
 function writeHeaders(token: string, key?: string): Record<string, string> {
-  return { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": key ?? `k-${Math.random().toString(36).slice(2)}${Date.now()}` };
+  return {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    "idempotency-key": key ?? `k-${Math.random().toString(36).slice(2)}${Date.now()}`,
+  };
 }
 
-export async function postJson(url: string, token: string, body: unknown, key?: string): Promise<{ status: number; body: any; headers: Headers }> {
+export async function postJson(
+  url: string,
+  token: string,
+  body: unknown,
+  key?: string,
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, { method: "POST", headers: writeHeaders(token, key), body: JSON.stringify(body) });
   return { status: res.status, body: await res.json().catch(() => null), headers: res.headers };
 }
@@ -82,7 +100,11 @@ export async function getJson(url: string, token: string): Promise<{ status: num
 }
 
 /** Polls until `fn` returns a truthy value (or throws after `ms`, saying `what`, or what it returns then). */
-export async function waitFor<T>(fn: () => T | Promise<T>, ms = 5000, what: string | (() => string) = "condition"): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  fn: () => T | Promise<T>,
+  ms = 5000,
+  what: string | (() => string) = "condition",
+): Promise<NonNullable<T>> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -93,7 +115,10 @@ export async function waitFor<T>(fn: () => T | Promise<T>, ms = 5000, what: stri
 }
 
 /** Dan (the demo workspace's owner and approver) or Ana (a member), with their tokens. */
-export function demoPerson<H extends { display_name: string }>(s: { demo: { humans: H[] } | null }, name: "Dan" | "Ana"): H {
+export function demoPerson<H extends { display_name: string }>(
+  s: { demo: { humans: H[] } | null },
+  name: "Dan" | "Ana",
+): H {
   const person = s.demo?.humans.find((h) => h.display_name === name);
   if (!person) throw new Error(`no ${name} in the demo workspace`);
   return person;

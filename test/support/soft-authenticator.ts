@@ -42,7 +42,10 @@ export interface SoftAuthenticator {
 }
 
 export function createSoftAuthenticator(rp: { origin: string; rpId: string }): SoftAuthenticator {
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" }) as { privateKey: KeyObject; publicKey: KeyObject };
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" }) as {
+    privateKey: KeyObject;
+    publicKey: KeyObject;
+  };
   const jwk = publicKey.export({ format: "jwk" });
   const cose = cbor(
     new Map<CborValue, CborValue>([
@@ -61,7 +64,8 @@ export function createSoftAuthenticator(rp: { origin: string; rpId: string }): S
     c.writeUInt32BE(count);
     return Buffer.concat([sha256(rp.rpId), Buffer.from([flags]), c, ...(attested ? [attested] : [])]);
   };
-  const clientData = (type: string, challenge: string, origin: string) => Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  const clientData = (type: string, challenge: string, origin: string) =>
+    Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   return {
     credentialId: b64url(credId),
     register(options, opts = {}) {

@@ -7,14 +7,27 @@ import ts from "typescript";
  * parsed by htm itself (the very parser the browser uses), with every `${…}` replaced by a marker,
  * so what htm hands to `h` as a text child or an attribute value is exactly what the page shows.
  */
-type Htm = { bind<R>(h: (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => R): (strings: TemplateStringsArray, ...values: unknown[]) => R | R[] };
+type Htm = {
+  bind<R>(
+    h: (type: unknown, props: Record<string, unknown> | null, ...children: unknown[]) => R,
+  ): (strings: TemplateStringsArray, ...values: unknown[]) => R | R[];
+};
 // htm's types declare an ES default export over a CommonJS file; under NodeNext that default is typed as the module.
 const htm = htmModule as unknown as Htm;
 
 export type Finding = { file: string; line: number; kind: string; text: string };
 
 /** Attributes people read (or hear), on elements and on components. */
-const READ_ATTRS = new Set(["aria-label", "aria-roledescription", "aria-valuetext", "aria-placeholder", "title", "placeholder", "alt", "label"]);
+const READ_ATTRS = new Set([
+  "aria-label",
+  "aria-roledescription",
+  "aria-valuetext",
+  "aria-placeholder",
+  "title",
+  "placeholder",
+  "alt",
+  "label",
+]);
 /** Component props that carry words by naming convention (okLabel, emptyText, heading…). */
 const READ_PROP = /^(heading|text|body|message)$|(Label|Text|Title)$/;
 /** Calls whose string arguments reach the screen or the screen reader. */
@@ -46,25 +59,35 @@ const clean = (s: string) => s.replace(MARKS, "…").replace(/\s+/g, " ").trim()
 /** The literal text an expression can evaluate to (both sides of ?: / ?? / ||, a template's static parts). */
 function literalTexts(node: ts.Expression): string[] {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
-  if (ts.isTemplateExpression(node)) return [node.head.text + node.templateSpans.map((s) => MARK + s.literal.text).join("")];
+  if (ts.isTemplateExpression(node))
+    return [node.head.text + node.templateSpans.map((s) => MARK + s.literal.text).join("")];
   if (ts.isParenthesizedExpression(node)) return literalTexts(node.expression);
   if (ts.isConditionalExpression(node)) return [...literalTexts(node.whenTrue), ...literalTexts(node.whenFalse)];
-  if (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.PlusToken].includes(node.operatorToken.kind))
+  if (
+    ts.isBinaryExpression(node) &&
+    [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.PlusToken].includes(
+      node.operatorToken.kind,
+    )
+  )
     return [...literalTexts(node.left), ...literalTexts(node.right)];
   return [];
 }
 
-const calleeName = (e: ts.Expression) => (ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "");
+const calleeName = (e: ts.Expression) =>
+  ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : "";
 
 /** @param catalogKeys the English catalog's keys, to check every literal t("key"). */
 export function scanSource(file: string, source: string, catalogKeys: ReadonlySet<string>): Finding[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const found: Finding[] = [];
-  const add = (node: ts.Node, kind: string, text: string) => found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, kind, text: clean(text) });
+  const add = (node: ts.Node, kind: string, text: string) =>
+    found.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1, kind, text: clean(text) });
 
   const scanTemplate = (node: ts.TaggedTemplateExpression) => {
     const tpl = node.template;
-    const strings = ts.isNoSubstitutionTemplateLiteral(tpl) ? [tpl.text] : [tpl.head.text, ...tpl.templateSpans.map((s) => s.literal.text)];
+    const strings = ts.isNoSubstitutionTemplateLiteral(tpl)
+      ? [tpl.text]
+      : [tpl.head.text, ...tpl.templateSpans.map((s) => s.literal.text)];
     const exprs = ts.isNoSubstitutionTemplateLiteral(tpl) ? [] : tpl.templateSpans.map((s) => s.expression);
     const values = exprs.map((_, i) => markOf(i));
     /** Literal words inside the `${…}` that a shown value came from (`${x ?? "Unknown"}`). */
@@ -100,7 +123,8 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
   };
 
   const visit = (node: ts.Node) => {
-    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === "html") scanTemplate(node);
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === "html")
+      scanTemplate(node);
     if (ts.isCallExpression(node)) {
       const name = calleeName(node.expression);
       const [first] = node.arguments;
@@ -113,14 +137,18 @@ export function scanSource(file: string, source: string, catalogKeys: ReadonlySe
           if (![...catalogKeys].some((k) => k.startsWith(prefix))) add(node, "missing key", `${prefix}…`);
         }
       }
-      if (READ_CALLS.has(name)) for (const arg of node.arguments) for (const text of literalTexts(arg)) if (hasWords(text)) add(node, `${name}()`, text);
+      if (READ_CALLS.has(name))
+        for (const arg of node.arguments)
+          for (const text of literalTexts(arg)) if (hasWords(text)) add(node, `${name}()`, text);
       if (name === "confirmDialog" && first && ts.isObjectLiteralExpression(first))
         for (const p of first.properties)
           if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && DIALOG_KEYS.has(p.name.text))
-            for (const text of literalTexts(p.initializer)) if (hasWords(text)) add(p, `confirmDialog ${p.name.text}`, text);
+            for (const text of literalTexts(p.initializer))
+              if (hasWords(text)) add(p, `confirmDialog ${p.name.text}`, text);
     }
     if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && SHOWN_KEYS.has(node.name.text))
-      for (const text of literalTexts(node.initializer)) if (hasWords(text) && !catalogKeys.has(text)) add(node, `property ${node.name.text}`, text);
+      for (const text of literalTexts(node.initializer))
+        if (hasWords(text) && !catalogKeys.has(text)) add(node, `property ${node.name.text}`, text);
     if (
       ts.isBinaryExpression(node) &&
       node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&

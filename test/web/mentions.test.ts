@@ -5,15 +5,16 @@ import * as web from "../../web/mentions.js";
 type Candidate = { entity_id: string; name: string; agent: boolean; member: boolean };
 type Entity = { entity_id: string; display_name: string; actor_type?: "human" | "agent"; kind?: string };
 type Conv = { participant_entity_ids: string[] };
-const { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionsIn, splitMentions } = web as {
-  findTrigger(value: string, caret: number): { trigger: "#" | "@"; query: string; start: number } | null;
-  mentionCandidates(conv: Conv | undefined, entities: Record<string, Entity>, me: string | undefined): Candidate[];
-  matchCandidates(all: Candidate[], query: string, max?: number): Candidate[];
-  mentionsIn(text: string, picked: Array<{ entity_id: string; name: string }>, candidates: Candidate[]): string[];
-  absentAgents(ids: string[], candidates: Candidate[]): Candidate[];
-  mayAddMembers(me: { entity_id: string } | null, conv: Conv | undefined, entities: Record<string, Entity>): boolean;
-  splitMentions(text: string, names: string[]): Array<{ text: string; mention?: true }>;
-};
+const { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionsIn, splitMentions } =
+  web as {
+    findTrigger(value: string, caret: number): { trigger: "#" | "@"; query: string; start: number } | null;
+    mentionCandidates(conv: Conv | undefined, entities: Record<string, Entity>, me: string | undefined): Candidate[];
+    matchCandidates(all: Candidate[], query: string, max?: number): Candidate[];
+    mentionsIn(text: string, picked: Array<{ entity_id: string; name: string }>, candidates: Candidate[]): string[];
+    absentAgents(ids: string[], candidates: Candidate[]): Candidate[];
+    mayAddMembers(me: { entity_id: string } | null, conv: Conv | undefined, entities: Record<string, Entity>): boolean;
+    splitMentions(text: string, names: string[]): Array<{ text: string; mention?: true }>;
+  };
 
 /** The composer's mention logic (web/mentions.js): triggers, candidates, what is sent, the offer. */
 const entities = {
@@ -24,7 +25,12 @@ const entities = {
   ent_bill: { entity_id: "ent_bill", display_name: "Billing Agent", actor_type: "agent" as const },
   ct_maria: { entity_id: "ct_maria", display_name: "Maria", kind: "contact" },
 };
-const conv = { conversation_id: "cnv_1", title: "Team", participant_entity_ids: ["ent_dan", "ent_ana", "ent_bill"], unread_count: 0 };
+const conv = {
+  conversation_id: "cnv_1",
+  title: "Team",
+  participant_entity_ids: ["ent_dan", "ent_ana", "ent_bill"],
+  unread_count: 0,
+};
 
 describe("findTrigger", () => {
   it("finds the # or @ word the caret is in, only at a word's start", () => {
@@ -54,7 +60,11 @@ describe("candidates and matching", () => {
 });
 
 describe("mentionsIn", () => {
-  const all = mentionCandidates({ ...conv, participant_entity_ids: ["ent_dan", "ent_ana", "ent_anabela", "ent_bill"] }, entities, "ent_dan");
+  const all = mentionCandidates(
+    { ...conv, participant_entity_ids: ["ent_dan", "ent_ana", "ent_anabela", "ent_bill"] },
+    entities,
+    "ent_dan",
+  );
   it("keeps picked names still in the text, in text order, once each", () => {
     const picked = [
       { entity_id: "ent_bill", name: "Billing Agent" },

@@ -94,7 +94,9 @@ describe.each(Object.entries(themes))("the %s theme's tokens", (_name, tokens) =
 
 test("the dark theme gives its own value to every colour the light theme sets, except the avatars'", () => {
   const dark = tokensOf(':root[data-theme="dark"]');
-  const colourTokens = Object.keys(light).filter((k) => /^(#|rgba?\()/.test(light[k]!) && !/^--(hue-\d|avatar-text)$/.test(k));
+  const colourTokens = Object.keys(light).filter(
+    (k) => /^(#|rgba?\()/.test(light[k]!) && !/^--(hue-\d|avatar-text)$/.test(k),
+  );
   expect(colourTokens.filter((k) => !(k in dark))).toEqual(["--warn-line", "--dot-off", "--dot-on", "--dot-wait"]);
 });
 

@@ -24,7 +24,9 @@ const list = (/** @type {string} */ text) =>
 function AgentItem({ a, reload }) {
   const [role, setRole] = useState(a.role ?? "");
   const [caps, setCaps] = useState(a.capabilities.join(", "));
-  const [tools, setTools] = useState(/** @type {Array<{ name: string, description: string, source: string }> | null} */ (null));
+  const [tools, setTools] = useState(
+    /** @type {Array<{ name: string, description: string, source: string }> | null} */ (null),
+  );
   const [allowed, setAllowed] = useState(a.allowed_tools);
   // What the server says now (after a save, a pause, a change elsewhere) replaces the form's
   // values in place: the item is not redrawn, so focus and the loaded tool list stay put. A field
@@ -34,7 +36,11 @@ function AgentItem({ a, reload }) {
   const base = useRef(form);
   const saved = JSON.stringify([a.role, a.capabilities, a.allowed_tools, a.status]);
   useEffect(() => {
-    const next = { role: a.role ?? "", caps: a.capabilities.join(", "), allowed: [...a.allowed_tools].sort().join(" ") };
+    const next = {
+      role: a.role ?? "",
+      caps: a.capabilities.join(", "),
+      allowed: [...a.allowed_tools].sort().join(" "),
+    };
     if (form.role === base.current.role) setRole(next.role);
     if (form.caps === base.current.caps) setCaps(next.caps);
     if (form.allowed === base.current.allowed) setAllowed(a.allowed_tools);
@@ -60,7 +66,11 @@ function AgentItem({ a, reload }) {
     const began = document.activeElement;
     base.current = form;
     try {
-      await api.updateAgent(a.entity_id, { ...(role.trim() ? { role: role.trim() } : {}), capabilities: list(caps), allowed_tools: allowed });
+      await api.updateAgent(a.entity_id, {
+        ...(role.trim() ? { role: role.trim() } : {}),
+        capabilities: list(caps),
+        allowed_tools: allowed,
+      });
       toast(t("admin.agents.saved", { name: a.display_name }));
     } catch (err) {
       toast(why(err, t("admin.agents.save_error", { name: a.display_name })));

@@ -42,7 +42,11 @@ export function AdminMembers({ me }) {
   };
   /** @param {Member} m @param {"owner"|"admin"|"member"} access */
   const setAccess = (m, access) =>
-    act(() => api.setAccess(m.entity_id, access), t("admin.members.access_set", { name: m.display_name, access }), t("admin.members.access_error", { name: m.display_name }));
+    act(
+      () => api.setAccess(m.entity_id, access),
+      t("admin.members.access_set", { name: m.display_name, access }),
+      t("admin.members.access_error", { name: m.display_name }),
+    );
   /** @param {Member} m */
   const deactivate = async (m) => {
     const ok = await confirmDialog({
@@ -58,7 +62,10 @@ export function AdminMembers({ me }) {
         t("admin.members.deactivate_error", { name: m.display_name }),
       );
     // Their Deactivate button is gone: focus goes to the Reactivate that replaced it.
-    focusWhenDrawn([`[data-member=${attr(m.display_name)}] [data-act="reactivate"]`, `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`]);
+    focusWhenDrawn([
+      `[data-member=${attr(m.display_name)}] [data-act="reactivate"]`,
+      `[data-member=${attr(m.display_name)}] [data-act="deactivate"]`,
+    ]);
   };
   /** @param {Member} m */
   const reactivate = async (m) => {

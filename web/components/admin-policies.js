@@ -45,7 +45,12 @@ export function AdminPolicies() {
     setModes(Object.fromEntries(s.policies.filter((p) => !p.locked).map((p) => [p.policy_id, p.mode])));
     setParams(Object.fromEntries(s.params.map((p) => [p.name, String(p.value)])));
   };
-  const load = () => api.listPolicies().then(reset, (e) => setError({ text: e instanceof ApiError ? e.message : t("admin.policies.loadFailed"), field: null }));
+  const load = () =>
+    api
+      .listPolicies()
+      .then(reset, (e) =>
+        setError({ text: e instanceof ApiError ? e.message : t("admin.policies.loadFailed"), field: null }),
+      );
   useEffect(() => void load(), []);
   // Another admin saved (a policy.update frame): show what is in force now; a preview made
   // against the old settings is dropped.
@@ -69,7 +74,9 @@ export function AdminPolicies() {
 
   const body = () => ({
     modes,
-    params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v])),
+    params: Object.fromEntries(
+      Object.entries(params).map(([k, v]) => [k, v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v]),
+    ),
   });
   /** @param {unknown} e @param {string} key */
   const fail = (e, key) => {
@@ -113,7 +120,8 @@ export function AdminPolicies() {
   const s = settings;
   const locked = s ? s.policies.filter((p) => p.locked) : [];
   /** @param {string} path */
-  const invalid = (path) => (error?.field === path ? { "aria-invalid": "true", "aria-describedby": "policies-error" } : {});
+  const invalid = (path) =>
+    error?.field === path ? { "aria-invalid": "true", "aria-describedby": "policies-error" } : {};
 
   return html`<section class="admin-section admin-policies" aria-labelledby="admin-policies">
     <h3 class="section-title" id="admin-policies">${t("admin.policies.title")}</h3>

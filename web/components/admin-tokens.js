@@ -26,12 +26,18 @@ export function AdminTokens() {
     // The row leaves: focus goes to the next token's Revoke, else the one before, else the heading.
     const list = tokens ?? [];
     const at = list.findIndex((x) => x.token_id === tok.token_id);
-    const near = [list[at + 1], list[at - 1]].filter((x) => x !== undefined).map((x) => `[data-token=${attr(x.token_id)}] button`);
+    const near = [list[at + 1], list[at - 1]]
+      .filter((x) => x !== undefined)
+      .map((x) => `[data-token=${attr(x.token_id)}] button`);
     try {
       await api.revokeToken(tok.token_id);
       toast(t("admin.tokens.ended", { name: tok.display_name }));
     } catch (e) {
-      toast(e instanceof ApiError ? t("admin.why", { what: t("admin.tokens.revoke_error"), reason: e.message }) : t("admin.tokens.revoke_error"));
+      toast(
+        e instanceof ApiError
+          ? t("admin.why", { what: t("admin.tokens.revoke_error"), reason: e.message })
+          : t("admin.tokens.revoke_error"),
+      );
     }
     await load();
     focusWhenDrawn([...near, "#admin-tokens"]);

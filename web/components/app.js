@@ -63,7 +63,8 @@ export function App() {
   else if (r.name === "outbox") main = html`<${OutboxPage} />`;
   else if (r.name === "tools") main = html`<${ToolsPage} />`;
   else if (r.name === "admin") main = html`<${AdminPage} s=${s} />`;
-  else if (r.name === "message" && r.link) main = html`<${MessageLink} cid=${r.link.conversationId} mid=${r.link.messageId} />`;
+  else if (r.name === "message" && r.link)
+    main = html`<${MessageLink} cid=${r.link.conversationId} mid=${r.link.messageId} />`;
   else if (cid) main = html`<${ChatView} key=${cid} s=${s} cid=${cid} />`;
   else
     main = html`<section class="welcome">

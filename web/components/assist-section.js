@@ -38,7 +38,11 @@ export function AssistSection({ jobId }) {
       <div class="card-buttons">
         <button type="button" class="btn btn-small btn-primary" disabled=${busy === s.suggestion_id}
           onClick=${async () => {
-            if (s.requires_confirmation && !(await confirmDialog({ title: s.preview, body: t("assist.confirm_body"), okLabel: t("assist.apply") }))) return;
+            if (
+              s.requires_confirmation &&
+              !(await confirmDialog({ title: s.preview, body: t("assist.confirm_body"), okLabel: t("assist.apply") }))
+            )
+              return;
             setBusy(s.suggestion_id);
             if (await applySuggestion(jobId, s)) drop(s);
             setBusy("");

@@ -13,8 +13,10 @@ import { clickButton } from "../button-flow.js";
 function inferredChoice(card, jobState) {
   const buttons = /** @type {CardButton[]} */ (card.buttons);
   const byType = (/** @type {string} */ t) => buttons.find((b) => b.action.type === t)?.button_id ?? null;
-  if (card.card_type === "job.formalize") return jobState === "rejected" ? byType("job.reject") : jobState === "cancelled" ? null : byType("job.approve");
-  if (card.card_type === "job.tracking" && card.state === "waiting_input" && jobState !== "cancelled") return byType("job.provide_input");
+  if (card.card_type === "job.formalize")
+    return jobState === "rejected" ? byType("job.reject") : jobState === "cancelled" ? null : byType("job.approve");
+  if (card.card_type === "job.tracking" && card.state === "waiting_input" && jobState !== "cancelled")
+    return byType("job.provide_input");
   if (jobState === "cancelled") return byType("job.cancel");
   return null;
 }
@@ -30,12 +32,17 @@ export function CardButtons({ card, buttons, live, jobState, acted }) {
   const clicked = buttons.find((b) => acted?.has(`${card.card_id}:${b.button_id}`))?.button_id;
   const inferred = live ? null : (clicked ?? inferredChoice(card, jobState));
   // The server's reason for a refused click, said on the card itself.
-  const refusal = buttons.map((b) => statuses[`${card.card_id}:${b.button_id}`]).find((st) => st?.status === "error" && st.refused)?.message;
+  const refusal = buttons
+    .map((b) => statuses[`${card.card_id}:${b.button_id}`])
+    .find((st) => st?.status === "error" && st.refused)?.message;
   return html`<div class="card-buttons" role="group" aria-label=${t("buttons.group")}>
     ${buttons.map((b) => {
       const st = statuses[`${card.card_id}:${b.button_id}`];
       const isAsk = b.action.type === "chat.ask";
-      const done = st?.status === "done" || (!isAsk && acted?.has(`${card.card_id}:${b.button_id}`)) || (!live && inferred === b.button_id);
+      const done =
+        st?.status === "done" ||
+        (!isAsk && acted?.has(`${card.card_id}:${b.button_id}`)) ||
+        (!live && inferred === b.button_id);
       const disabled = !isAsk && (!live || st?.status === "pending" || done);
       const cls = `btn btn-${b.style ?? "secondary"}${done ? " btn-done" : ""}${st?.status === "pending" ? " btn-pending" : ""}`;
       // aria-disabled, not disabled: a pending or done button keeps focus (see web/focus.js).

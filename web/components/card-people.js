@@ -86,7 +86,9 @@ function HandOverDialog({ jobId, title, ownerId, onClose }) {
 
 /** @param {{ jobId: string, title: string, onClose: () => void }} props */
 function WhyDialog({ jobId, title, onClose }) {
-  const [why, setWhy] = useState(/** @type {null | { lines: Array<{ event_id: string, text: string, url: string }> }} */ (null));
+  const [why, setWhy] = useState(
+    /** @type {null | { lines: Array<{ event_id: string, text: string, url: string }> }} */ (null),
+  );
   const [error, setError] = useState(/** @type {string | null} */ (null));
   useEffect(() => {
     api.why(jobId).then(setWhy, (err) => setError(err instanceof ApiError ? err.message : t("people.card.whyFailed")));

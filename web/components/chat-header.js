@@ -18,7 +18,19 @@ import { PersonStatus } from "./status-setting.js";
  * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void,
  *   pinnedCount?: number, onPins?: () => void, onCall?: () => void }} props
  */
-export function ChatHeader({ title, other, presence, job, members, muted, onMute, onMembers, pinnedCount = 0, onPins, onCall }) {
+export function ChatHeader({
+  title,
+  other,
+  presence,
+  job,
+  members,
+  muted,
+  onMute,
+  onMembers,
+  pinnedCount = 0,
+  onPins,
+  onCall,
+}) {
   const isAgent = other?.actor_type === "agent";
   const caps = isAgent && Array.isArray(other?.capabilities) ? other.capabilities.slice(0, 3) : [];
   return html`<header class="chat-head">

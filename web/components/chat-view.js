@@ -57,7 +57,8 @@ export function ChatView({ s, cid }) {
   useEffect(() => {
     const a = /** @type {HTMLElement | null} */ (document.activeElement);
     const lost = !a || a === document.body || a.offsetParent === null;
-    if (lost && matchMedia("(max-width: 760px)").matches) /** @type {HTMLElement | null} */ (document.querySelector(".chat-name h1"))?.focus();
+    if (lost && matchMedia("(max-width: 760px)").matches)
+      /** @type {HTMLElement | null} */ (document.querySelector(".chat-name h1"))?.focus();
   }, [cid]);
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   const ids = conv?.participant_entity_ids ?? [];

@@ -15,7 +15,15 @@ import { cancelCompose, editLastMine, saveEdit } from "../message-actions.js";
 import { getState, subscribe, toast } from "../store.js";
 import { stateLabel } from "../format.js";
 import { api } from "../api.js";
-import { absentAgents, findTrigger, matchCandidates, mayAddMembers, mentionCandidates, mentionMark, mentionsIn } from "../mentions.js";
+import {
+  absentAgents,
+  findTrigger,
+  matchCandidates,
+  mayAddMembers,
+  mentionCandidates,
+  mentionMark,
+  mentionsIn,
+} from "../mentions.js";
 import { PickerList, useCombobox } from "./picker-list.js";
 import { MentionOffer } from "./mention-offer.js";
 
@@ -39,11 +47,18 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
   const [picked, setPicked] = useState(/** @type {Array<{ entity_id: string, name: string }>} */ ([]));
   // Escape closes a picker for the word it was opened in; typing elsewhere may open it again.
   const dismissed = useRef(-1);
-  const [offer, setOffer] = useState(/** @type {null | { agents: import('../mentions.js').Candidate[], text: string, ids: string[], replyTo: string | undefined }} */ (null));
+  const [offer, setOffer] = useState(
+    /** @type {null | { agents: import('../mentions.js').Candidate[], text: string, ids: string[], replyTo: string | undefined }} */ (
+      null
+    ),
+  );
   const st = getState();
   const conv = st.conversations.find((c) => c.conversation_id === cid);
   const candidates = mentionCandidates(conv, st.entities, st.me?.entity_id);
-  const matches = query?.trigger === "#" ? jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.query.toLowerCase())).slice(0, 8) : [];
+  const matches =
+    query?.trigger === "#"
+      ? jobs.filter((j) => (j.title ?? j.job_id).toLowerCase().includes(query.query.toLowerCase())).slice(0, 8)
+      : [];
   const people = query?.trigger === "@" ? matchCandidates(candidates, query.query) : [];
   const area = useRef(/** @type {HTMLTextAreaElement | null} */ (null));
   const file = useRef(/** @type {HTMLInputElement | null} */ (null));
@@ -198,7 +213,9 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     const after = text.slice(caret);
     const mark = `${mentionMark(c.name)}${/^\s/.test(after) ? "" : " "}`;
     setText(`${before}${mark}${after}`);
-    setPicked((p) => (p.some((x) => x.entity_id === c.entity_id) ? p : [...p, { entity_id: c.entity_id, name: c.name }]));
+    setPicked((p) =>
+      p.some((x) => x.entity_id === c.entity_id) ? p : [...p, { entity_id: c.entity_id, name: c.name }],
+    );
     setQuery(null);
     const at = before.length + mark.length;
     requestAnimationFrame(() => {
@@ -215,7 +232,12 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           detail: c.agent ? t(c.member ? "mentions.picker.agent" : "mentions.picker.notMember") : undefined,
           value: () => pickPerson(c),
         }))
-      : matches.map((j) => ({ key: j.job_id, label: j.title ?? j.job_id, detail: stateLabel(j.state), value: () => pick(j) }));
+      : matches.map((j) => ({
+          key: j.job_id,
+          label: j.title ?? j.job_id,
+          detail: stateLabel(j.state),
+          value: () => pick(j),
+        }));
   const combo = useCombobox({
     id: "composer-picker",
     open: query !== null,
@@ -294,7 +316,17 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
         if (combo.onKeyDown(e)) return;
         // ↑ in an empty box edits my last message here (Escape leaves the edit).
-        if (e.key === "ArrowUp" && !text && !mode && !staged.length && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && editLastMine(cid)) {
+        if (
+          e.key === "ArrowUp" &&
+          !text &&
+          !mode &&
+          !staged.length &&
+          !e.shiftKey &&
+          !e.altKey &&
+          !e.ctrlKey &&
+          !e.metaKey &&
+          editLastMine(cid)
+        ) {
           e.preventDefault();
           return;
         }

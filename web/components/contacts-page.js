@@ -41,7 +41,8 @@ export function ContactsPage({ s }) {
     try {
       /** @type {{ display_name: string, email?: string, phone?: string, company?: string }} */
       const body = { display_name: form.display_name.trim() };
-      for (const k of /** @type {const} */ (["email", "phone", "company"])) if (form[k].trim()) body[k] = form[k].trim();
+      for (const k of /** @type {const} */ (["email", "phone", "company"]))
+        if (form[k].trim()) body[k] = form[k].trim();
       await api.addContact(body);
       setForm({ display_name: "", email: "", phone: "", company: "" });
       toast(t("contacts.added"));
@@ -63,7 +64,11 @@ export function ContactsPage({ s }) {
       toast(typeof count === "number" ? t("contacts.imported", { count }) : t("contacts.imported_some"));
       await load();
     } catch (err) {
-      toast(err instanceof ApiError ? t("admin.why", { what: t("contacts.import_failed"), reason: err.message }) : t("contacts.import_failed"));
+      toast(
+        err instanceof ApiError
+          ? t("admin.why", { what: t("contacts.import_failed"), reason: err.message })
+          : t("contacts.import_failed"),
+      );
     }
   };
   /** @param {Contact} c */
@@ -81,12 +86,19 @@ export function ContactsPage({ s }) {
       toast(t("contacts.deleted"));
       await load();
     } catch (err) {
-      toast(err instanceof ApiError ? t("admin.why", { what: t("contacts.delete_error"), reason: err.message }) : t("contacts.delete_error"));
+      toast(
+        err instanceof ApiError
+          ? t("admin.why", { what: t("contacts.delete_error"), reason: err.message })
+          : t("contacts.delete_error"),
+      );
     }
   };
   const isAdmin = s.me?.roles?.includes("admin") ?? false;
   /** @param {string} k */
-  const bind = (k) => ({ value: /** @type {any} */ (form)[k], onInput: (/** @type {any} */ e) => setForm({ ...form, [k]: e.currentTarget.value }) });
+  const bind = (k) => ({
+    value: /** @type {any} */ (form)[k],
+    onInput: (/** @type {any} */ e) => setForm({ ...form, [k]: e.currentTarget.value }),
+  });
 
   return html`<section class="page" aria-label=${t("list.contacts")}>
     <header class="chat-head page-head">

@@ -17,8 +17,18 @@ import { PresenceLine } from "./presence-line.js";
 export function ConversationRow({ conv, active, other, presence, onOpen }) {
   const isAgent = other?.actor_type === "agent";
   const preview = conv.last_preview;
-  const snippet = preview?.kind === "card" ? (preview.text ?? t("list.job_card")) : preview?.kind === "artifact" ? (preview.text ?? t("list.file")) : (preview?.text ?? "");
-  const lead = preview?.kind === "card" ? html`<${Icon} name="card" size=${15} />` : preview?.kind === "artifact" ? html`<${Icon} name="clip" size=${15} />` : null;
+  const snippet =
+    preview?.kind === "card"
+      ? (preview.text ?? t("list.job_card"))
+      : preview?.kind === "artifact"
+        ? (preview.text ?? t("list.file"))
+        : (preview?.text ?? "");
+  const lead =
+    preview?.kind === "card"
+      ? html`<${Icon} name="card" size=${15} />`
+      : preview?.kind === "artifact"
+        ? html`<${Icon} name="clip" size=${15} />`
+        : null;
   const unread = conv.unread_count > 0;
   return html`<li>
     <a href=${`/c/${encodeURIComponent(conv.conversation_id)}`} class=${`conv-row${active ? " active" : ""}${unread ? " unread" : ""}`}

@@ -20,7 +20,10 @@ const APPROVAL = /** @type {Record<string, IconName>} */ ({
   input_provided: "edit",
 });
 /** @param {unknown} type */
-const cardKind = (type) => (type === "job.formalize" || type === "job.tracking" || type === "job.finished" ? t(`tl.card.${type}`) : t("card.kind.other"));
+const cardKind = (type) =>
+  type === "job.formalize" || type === "job.tracking" || type === "job.finished"
+    ? t(`tl.card.${type}`)
+    : t("card.kind.other");
 
 /** @param {number | undefined} ms */
 const secs = (ms) => (typeof ms === "number" ? ` ${t("tl.seconds", { seconds: ms / 1000 })}` : "");
@@ -53,7 +56,11 @@ function Item({ it }) {
       const words = APPROVAL[it.action]
         ? t(`tl.approval.${it.action}`, { name: it.actor_name })
         : t("tl.approval.other", { action: humanize(String(it.action ?? "")), name: it.actor_name });
-      head = [icon, words, it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok"];
+      head = [
+        icon,
+        words,
+        it.action === "disputed" || it.action === "rejected" || it.action === "cancelled" ? "bad" : "ok",
+      ];
       if (it.reason) detail = html`<p class="tl-note">“${it.reason}”</p>`;
       break;
     }
@@ -78,7 +85,11 @@ function Item({ it }) {
       break;
     case "message":
       // Action messages already start with who did it ("Dan approved …").
-      head = ["chat", String(it.body_text ?? "").startsWith(it.actor_name) ? it.body_text : `${it.actor_name}: ${it.body_text ?? ""}`, "msg"];
+      head = [
+        "chat",
+        String(it.body_text ?? "").startsWith(it.actor_name) ? it.body_text : `${it.actor_name}: ${it.body_text ?? ""}`,
+        "msg",
+      ];
       break;
     case "artifact":
       head = ["file", t("tl.artifact", { title: it.title ?? it.artifact?.title ?? "" }), "ok"];

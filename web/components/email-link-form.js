@@ -30,7 +30,9 @@ export function EmailLinkForm() {
       const r = await api.emailSignInLink(email.trim());
       setDone(r.message);
     } catch (err) {
-      setError(err instanceof ApiError && (err.status === 400 || err.status === 429) ? err.message : t("email_link.error"));
+      setError(
+        err instanceof ApiError && (err.status === 400 || err.status === 429) ? err.message : t("email_link.error"),
+      );
     } finally {
       setBusy(false);
     }

@@ -37,7 +37,9 @@ function loadSet(lang) {
       .then((d) =>
         /** @type {EmojiGroup[]} */ (d.groups).map((g) => ({
           ...g,
-          emoji: g.emoji.map(([e, name, tags]) => /** @type {[string, string, string]} */ ([e, name, fold(`${name} ${tags}`)])),
+          emoji: g.emoji.map(
+            ([e, name, tags]) => /** @type {[string, string, string]} */ ([e, name, fold(`${name} ${tags}`)]),
+          ),
         })),
       );
     p.catch(() => sets.delete(lang));
@@ -149,7 +151,10 @@ export function EmojiPicker({ onPick }) {
         groups && !q
           ? html`<div class="emoji-groups" role="group" aria-label=${t("emoji.groups")}>
         ${groups.map(
-          (g, i) => html`<button key=${g.key} type="button" class="emoji-group" aria-pressed=${i === group ? "true" : "false"} title=${groupName(g.key)}
+          (
+            g,
+            i,
+          ) => html`<button key=${g.key} type="button" class="emoji-group" aria-pressed=${i === group ? "true" : "false"} title=${groupName(g.key)}
             aria-label=${groupName(g.key)} onClick=${() => setGroup(i)}><span aria-hidden="true">${g.emoji[0]?.[0]}</span></button>`,
         )}
       </div>`
@@ -163,7 +168,10 @@ export function EmojiPicker({ onPick }) {
             : shown.length
               ? html`<div class="emoji-grid" ref=${grid} role="group" aria-label=${q ? t("emoji.results", { count: shown.length }) : groupName(groups[group]?.key ?? "")} onKeyDown=${onGridKey}>
         ${shown.map(
-          (e, i) => html`<button key=${e[0]} type="button" class="emoji-cell" data-index=${i} tabIndex=${i === at ? 0 : -1} aria-label=${e[1]} title=${e[1]}
+          (
+            e,
+            i,
+          ) => html`<button key=${e[0]} type="button" class="emoji-cell" data-index=${i} tabIndex=${i === at ? 0 : -1} aria-label=${e[1]} title=${e[1]}
             onFocus=${() => setActive(i)} onClick=${() => pick(e[0])}>${e[0]}</button>`,
         )}
       </div>`

@@ -71,7 +71,9 @@ function inline(tokens, mentioned) {
         return html`<a key=${i} class="msg-link" href=${href} rel="noopener noreferrer" target=${href.startsWith("mailto:") ? undefined : "_blank"}>${inline(t.tokens ?? [], mentioned)}</a>`;
       }
       case "text":
-        return "tokens" in t && t.tokens ? inline(t.tokens, mentioned) : html`<${LinkedText} key=${i} text=${t.text} mentioned=${mentioned} />`;
+        return "tokens" in t && t.tokens
+          ? inline(t.tokens, mentioned)
+          : html`<${LinkedText} key=${i} text=${t.text} mentioned=${mentioned} />`;
       case "escape":
         return t.text;
       default:

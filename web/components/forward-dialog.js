@@ -19,7 +19,10 @@ const SNIPPET = 140;
 export function ForwardDialog({ s, cid, item }) {
   const [busy, setBusy] = useState(false);
   const close = () => setState({ dialog: null });
-  const list = [...s.conversations.filter((c) => c.conversation_id !== cid), ...s.conversations.filter((c) => c.conversation_id === cid)];
+  const list = [
+    ...s.conversations.filter((c) => c.conversation_id !== cid),
+    ...s.conversations.filter((c) => c.conversation_id === cid),
+  ];
   const text = String(item.message.body_text ?? "");
   const snippet = text.length > SNIPPET ? `${text.slice(0, SNIPPET - 1)}…` : text;
   /** @param {string} to */

@@ -18,7 +18,8 @@ function fieldErrors(e) {
   /** @type {Record<string, string>} */
   const out = {};
   const fields = d.fields ?? d.field_errors ?? d.errors;
-  if (fields && typeof fields === "object" && !Array.isArray(fields)) for (const [k, v] of Object.entries(fields)) out[k] = String(v);
+  if (fields && typeof fields === "object" && !Array.isArray(fields))
+    for (const [k, v] of Object.entries(fields)) out[k] = String(v);
   for (const it of [...(Array.isArray(fields) ? fields : []), ...(Array.isArray(d.issues) ? d.issues : [])]) {
     const key = it.key ?? it.field ?? (Array.isArray(it.path) ? it.path[it.path.length - 1] : undefined);
     if (key != null) out[String(key)] = String(it.message ?? it.error ?? t("form.invalid"));
@@ -39,7 +40,9 @@ export function InputModal({ d }) {
   const fields = d.schema.fields;
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.key, initial(f)])));
   const [errors, setErrors] = useState(
-    /** @type {Record<string,string>} */ (Object.fromEntries(fields.filter((f) => f.error).map((f) => [f.key, /** @type {string} */ (f.error)]))),
+    /** @type {Record<string,string>} */ (
+      Object.fromEntries(fields.filter((f) => f.error).map((f) => [f.key, /** @type {string} */ (f.error)]))
+    ),
   );
   const [formError, setFormError] = useState(/** @type {string | null} */ (null));
   const [busy, setBusy] = useState(false);
@@ -103,15 +106,18 @@ export function InputModal({ d }) {
       ref: n === 0 ? first : undefined,
     };
     /** @param {any} e */
-    const set = (e) => setValues({ ...values, [f.key]: f.type === "boolean" ? e.currentTarget.checked : e.currentTarget.value });
+    const set = (e) =>
+      setValues({ ...values, [f.key]: f.type === "boolean" ? e.currentTarget.checked : e.currentTarget.value });
     let input;
-    if (f.type === "multiline") input = html`<textarea ...${common} rows="3" placeholder=${f.placeholder} value=${values[f.key]} onInput=${set}></textarea>`;
+    if (f.type === "multiline")
+      input = html`<textarea ...${common} rows="3" placeholder=${f.placeholder} value=${values[f.key]} onInput=${set}></textarea>`;
     else if (f.type === "select")
       input = html`<select ...${common} value=${values[f.key]} onChange=${set}>
         <option value="">${f.placeholder ?? t("common.choose")}</option>
         ${(f.options ?? []).map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
       </select>`;
-    else if (f.type === "boolean") input = html`<input ...${common} type="checkbox" checked=${!!values[f.key]} onChange=${set} />`;
+    else if (f.type === "boolean")
+      input = html`<input ...${common} type="checkbox" checked=${!!values[f.key]} onChange=${set} />`;
     else
       input = html`<input ...${common} type=${f.type === "number" ? "number" : "text"} inputmode=${f.type === "number" ? "decimal" : undefined}
         placeholder=${f.placeholder} value=${values[f.key]} onInput=${set} />`;

@@ -22,7 +22,13 @@ export function InvitePage({ token }) {
       navigate("/", { replace: true });
     } catch (err) {
       setBusy(false);
-      setError(err instanceof ApiError && (err.status === 404 || err.status === 410) ? t("invite.expired") : err instanceof Error ? err.message : t("invite.error"));
+      setError(
+        err instanceof ApiError && (err.status === 404 || err.status === 410)
+          ? t("invite.expired")
+          : err instanceof Error
+            ? err.message
+            : t("invite.error"),
+      );
     }
   };
   return html`<main class="auth">

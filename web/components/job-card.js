@@ -14,7 +14,10 @@ import { TrackingBody } from "./tracking-body.js";
 /** @typedef {import('../types.js').JobCard} JobCard */
 
 /** A card type in words (card.kind.*); a type this version does not know is a "Card". @param {unknown} type */
-const kindOf = (type) => (type === "job.formalize" || type === "job.tracking" || type === "job.finished" ? t(`card.kind.${type}`) : t("card.kind.other"));
+const kindOf = (type) =>
+  type === "job.formalize" || type === "job.tracking" || type === "job.finished"
+    ? t(`card.kind.${type}`)
+    : t("card.kind.other");
 
 /**
  * A job card: the seed's top row (title + state pill), the short job id, owner and time, the
@@ -34,7 +37,9 @@ export function JobCard({ card, ts, live, jobState, jobOpen, acted, actions }) {
           ? html`<${FinishedBody} card=${c} />`
           : null;
   const open = () => navigate(`/jobs/${encodeURIComponent(card.job_id)}`);
-  const owner = c.owner?.display_name ? t(c.owner.actor_type === "agent" ? "card.owner_agent" : "card.owner", { name: c.owner.display_name }) : null;
+  const owner = c.owner?.display_name
+    ? t(c.owner.actor_type === "agent" ? "card.owner_agent" : "card.owner", { name: c.owner.display_name })
+    : null;
   const buttons = live && actions ? actions : Array.isArray(c.buttons) ? c.buttons : [];
   return html`<article class=${`card card-${String(c.card_type ?? "unknown").replace(".", "-")}${live ? "" : " card-stale"}`}
       data-card-id=${card.card_id} data-card-type=${c.card_type} data-job-id=${card.job_id} tabIndex="-1"

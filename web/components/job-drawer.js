@@ -74,7 +74,9 @@ export function JobDrawer({ s, onClose }) {
   useEffect(() => {
     const el = panel.current;
     if (!el || !narrow) return;
-    const behind = [...(el.parentElement?.children ?? [])].filter((c) => c !== el && !c.classList.contains("drawer-scrim"));
+    const behind = [...(el.parentElement?.children ?? [])].filter(
+      (c) => c !== el && !c.classList.contains("drawer-scrim"),
+    );
     for (const b of behind) b.setAttribute("inert", "");
     const untrap = trapTab(el);
     return () => {

@@ -17,8 +17,12 @@ export function JobPeopleSection({ s, job }) {
   const [to, setTo] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(/** @type {string | null} */ (null));
-  const [why, setWhy] = useState(/** @type {null | { lines: Array<{ event_id: string, text: string, url: string }> }} */ (null));
-  const people = Object.values(s.entities).filter((e) => e.actor_type === "human" && e.entity_id !== job.owner.entity_id);
+  const [why, setWhy] = useState(
+    /** @type {null | { lines: Array<{ event_id: string, text: string, url: string }> }} */ (null),
+  );
+  const people = Object.values(s.entities).filter(
+    (e) => e.actor_type === "human" && e.entity_id !== job.owner.entity_id,
+  );
   const open = job.open === true;
 
   const handOver = async () => {

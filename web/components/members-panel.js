@@ -41,7 +41,8 @@ export function MembersPanel({ s, conv, onClose }) {
   };
   const rename = async (/** @type {Event} */ e) => {
     e.preventDefault();
-    if (title.trim() && title.trim() !== conv.title) await run(() => api.renameConversation(conv.conversation_id, title.trim()), t("members.rename_error"));
+    if (title.trim() && title.trim() !== conv.title)
+      await run(() => api.renameConversation(conv.conversation_id, title.trim()), t("members.rename_error"));
   };
   const leave = async () => {
     if (await run(() => api.removeMember(conv.conversation_id, me), t("members.leave_error"))) {

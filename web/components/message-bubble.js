@@ -33,10 +33,26 @@ const TICK_WORDS = {
  * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
-export function MessageBubble({ text, ts, mine, sender, status, onRetry, action, links, mentionsYou, it, cid, me, admin, mentioned }) {
+export function MessageBubble({
+  text,
+  ts,
+  mine,
+  sender,
+  status,
+  onRetry,
+  action,
+  links,
+  mentionsYou,
+  it,
+  cid,
+  me,
+  admin,
+  mentioned,
+}) {
   // A call someone started: the room the server named (its ledger record's call.url), to join.
   const raw = /** @type {{ call?: { url?: unknown } } | undefined} */ (it?.message)?.call?.url;
-  const callUrl = typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
+  const callUrl =
+    typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
   return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
     <div class="bubble">
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}

@@ -33,7 +33,8 @@ export function MessageLink({ cid, mid }) {
         <button type="button" class="btn" onClick=${() => setAttempt((n) => n + 1)}>${t("links.retry")}</button>
       </div>
     </section>`;
-  if (state === "pending") return html`<section class="link-pending" aria-busy="true" aria-label=${t("links.opening")}><span class="spinner"></span></section>`;
+  if (state === "pending")
+    return html`<section class="link-pending" aria-busy="true" aria-label=${t("links.opening")}><span class="spinner"></span></section>`;
   return html`<section class="link-gone welcome" aria-labelledby="link-gone-title">
     <div class="welcome-inner">
       <h1 id="link-gone-title" tabIndex="-1">${t("links.gone_title")}</h1>

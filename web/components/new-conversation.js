@@ -29,7 +29,11 @@ export function NewConversation({ s }) {
   const people = Object.values(s.entities)
     .filter((e) => e.entity_id !== me && e.actor_type !== "system")
     .filter((e) => !q.trim() || e.display_name.toLowerCase().includes(q.trim().toLowerCase()))
-    .sort((a, b) => (a.actor_type === "agent" ? 0 : 1) - (b.actor_type === "agent" ? 0 : 1) || a.display_name.localeCompare(b.display_name));
+    .sort(
+      (a, b) =>
+        (a.actor_type === "agent" ? 0 : 1) - (b.actor_type === "agent" ? 0 : 1) ||
+        a.display_name.localeCompare(b.display_name),
+    );
   const close = () => setState({ dialog: null });
 
   /** @param {string} title @param {string[]} others */
@@ -37,7 +41,10 @@ export function NewConversation({ s }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await api.createConversation({ title, participants: [{ entity_id: me ?? "" }, ...others.map((id) => ({ entity_id: id }))] });
+      const r = await api.createConversation({
+        title,
+        participants: [{ entity_id: me ?? "" }, ...others.map((id) => ({ entity_id: id }))],
+      });
       await refreshAll();
       close();
       navigate(`/c/${encodeURIComponent(r.conversation_id)}`);
@@ -73,11 +80,17 @@ export function NewConversation({ s }) {
 
   /** @param {Entity} e */
   const row = (e) => {
-    const sub = e.actor_type === "agent" ? (e.role ?? t("common.agent_coworker")) : e.kind === "contact" ? t("chat.contact") : t("chat.coworker");
+    const sub =
+      e.actor_type === "agent"
+        ? (e.role ?? t("common.agent_coworker"))
+        : e.kind === "contact"
+          ? t("chat.contact")
+          : t("chat.coworker");
     const body = html`<${Avatar} name=${e.display_name} id=${e.entity_id} agent=${e.actor_type === "agent"} />
       <span class="person-text"><span class="person-name">${e.display_name}</span><span class="person-sub">${sub}</span></span>
       ${e.actor_type === "agent" ? html`<span class="role-badge">${t("members.agent")}</span>` : null}`;
-    if (!group) return html`<li key=${e.entity_id}><button type="button" class="person" disabled=${busy} onClick=${() => startOne(e)}>${body}</button></li>`;
+    if (!group)
+      return html`<li key=${e.entity_id}><button type="button" class="person" disabled=${busy} onClick=${() => startOne(e)}>${body}</button></li>`;
     const on = picked.includes(e.entity_id);
     return html`<li key=${e.entity_id}><button type="button" role="checkbox" aria-checked=${on ? "true" : "false"} aria-label=${e.display_name}
       class=${`person person-pick${on ? " picked" : ""}`} disabled=${busy} onClick=${() => toggle(e.entity_id)}>

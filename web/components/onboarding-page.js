@@ -22,7 +22,11 @@ const STEPS = ["workspace", "invite", "agent"];
 /** The built-in tools, and the capabilities that need each: chosen capabilities pick the default tools. */
 const TOOLS = [
   { name: "calendar.create_invite", label: "onboarding.tool.calendar", for: ["Scheduling", "Calendar invites"] },
-  { name: "mail.send", label: "onboarding.tool.mail", for: ["Scheduling", "Calendar invites", "Email drafts", "Reminders", "Customer follow-ups", "Invoices"] },
+  {
+    name: "mail.send",
+    label: "onboarding.tool.mail",
+    for: ["Scheduling", "Calendar invites", "Email drafts", "Reminders", "Customer follow-ups", "Invoices"],
+  },
 ];
 /** @param {string[]} caps */
 const toolsFor = (caps) => TOOLS.filter((tool) => tool.for.some((c) => caps.includes(c))).map((tool) => tool.name);
@@ -43,7 +47,11 @@ export function OnboardingPage({ s }) {
   const [signupClosed, setSignupClosed] = useState(false);
   const [ws, setWs] = useState({ name: "", owner: "" });
   const [inv, setInv] = useState({ name: "", url: "" });
-  const [agent, setAgent] = useState({ name: "Office Scheduler", role: "Scheduler Agent", caps: ["Scheduling", "Calendar invites"] });
+  const [agent, setAgent] = useState({
+    name: "Office Scheduler",
+    role: "Scheduler Agent",
+    caps: ["Scheduling", "Calendar invites"],
+  });
   // The tools follow the capabilities until the person picks them by hand.
   const [tools, setTools] = useState(/** @type {string[] | null} */ (null));
   const chosenTools = tools ?? toolsFor(agent.caps);
@@ -75,7 +83,10 @@ export function OnboardingPage({ s }) {
   const createInvite = (e) => {
     e.preventDefault();
     void run(async () => {
-      const r = await api.createInvite({ ...(inv.name.trim() ? { display_name: inv.name.trim() } : {}), roles: ["member", "job_approver"] });
+      const r = await api.createInvite({
+        ...(inv.name.trim() ? { display_name: inv.name.trim() } : {}),
+        roles: ["member", "job_approver"],
+      });
       const url = /^https?:/.test(r.url) ? r.url : `${location.origin}${r.url.startsWith("/") ? "" : "/"}${r.url}`;
       setInv({ ...inv, url });
     });
@@ -85,11 +96,19 @@ export function OnboardingPage({ s }) {
     e.preventDefault();
     if (!agent.name.trim() || !agent.role.trim()) return setError(t("onboarding.agent_needs"));
     void run(async () => {
-      const r = await api.createAgent({ display_name: agent.name.trim(), role: agent.role.trim(), capabilities: agent.caps, allowed_tools: chosenTools });
+      const r = await api.createAgent({
+        display_name: agent.name.trim(),
+        role: agent.role.trim(),
+        capabilities: agent.caps,
+        allowed_tools: chosenTools,
+      });
       const me = (await api.me())?.entity_id ?? s.me?.entity_id;
       let cid;
       try {
-        const c = await api.createConversation({ title: agent.name.trim(), participants: [{ entity_id: me }, { entity_id: r.entity_id }] });
+        const c = await api.createConversation({
+          title: agent.name.trim(),
+          participants: [{ entity_id: me }, { entity_id: r.entity_id }],
+        });
         cid = c.conversation_id;
       } catch {
         cid = null;
@@ -100,16 +119,21 @@ export function OnboardingPage({ s }) {
     });
   };
   /** @param {string} name */
-  const toggleTool = (name) => setTools(chosenTools.includes(name) ? chosenTools.filter((x) => x !== name) : [...chosenTools, name]);
+  const toggleTool = (name) =>
+    setTools(chosenTools.includes(name) ? chosenTools.filter((x) => x !== name) : [...chosenTools, name]);
   /** @param {string} c */
-  const toggleCap = (c) => setAgent({ ...agent, caps: agent.caps.includes(c) ? agent.caps.filter((x) => x !== c) : [...agent.caps, c] });
+  const toggleCap = (c) =>
+    setAgent({ ...agent, caps: agent.caps.includes(c) ? agent.caps.filter((x) => x !== c) : [...agent.caps, c] });
 
   return html`<main class="auth">
     <div class="auth-card auth-card-wide">
       <div class="auth-logo" aria-hidden="true">✦</div>
       <ol class="stepper" aria-label=${t("onboarding.steps")}>
         ${STEPS.map(
-          (name, i) => html`<li key=${name} class=${i === step ? "current" : i < step ? "done" : ""} aria-current=${i === step ? "step" : undefined}>
+          (
+            name,
+            i,
+          ) => html`<li key=${name} class=${i === step ? "current" : i < step ? "done" : ""} aria-current=${i === step ? "step" : undefined}>
           <span class="step-n">${i < step ? "✓" : i + 1}</span><span>${t(`onboarding.step.${name}`)}</span></li>`,
         )}
       </ol>

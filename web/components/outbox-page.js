@@ -19,7 +19,8 @@ const when = (iso) => (iso ? dateTime(iso) : "");
 export function OutboxPage() {
   const [data, setData] = useState(/** @type {{ mail_configured: boolean, messages: Message[] } | null} */ (null));
   const [error, setError] = useState(/** @type {string | null} */ (null));
-  const load = () => api.listOutbox().then(setData, (err) => setError(err instanceof ApiError ? err.message : t("outbox.load_error")));
+  const load = () =>
+    api.listOutbox().then(setData, (err) => setError(err instanceof ApiError ? err.message : t("outbox.load_error")));
   useEffect(() => void load(), []);
 
   /** @param {Message} m */
@@ -29,7 +30,11 @@ export function OutboxPage() {
       toast(t("outbox.resending"));
       await load();
     } catch (err) {
-      toast(err instanceof ApiError ? t("admin.why", { what: t("outbox.resend_error"), reason: err.message }) : t("outbox.resend_error"));
+      toast(
+        err instanceof ApiError
+          ? t("admin.why", { what: t("outbox.resend_error"), reason: err.message })
+          : t("outbox.resend_error"),
+      );
     }
   };
 

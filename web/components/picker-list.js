@@ -52,8 +52,20 @@ export function useCombobox({ id, open, options, onPick, onClose }) {
   };
   /** Attributes for the text box: a combobox only while its list is open. */
   const inputProps = open
-    ? { role: "combobox", "aria-expanded": "true", "aria-controls": id, "aria-autocomplete": "list", "aria-activedescendant": at >= 0 ? optionId(at) : undefined }
-    : { role: undefined, "aria-expanded": undefined, "aria-controls": undefined, "aria-autocomplete": undefined, "aria-activedescendant": undefined };
+    ? {
+        role: "combobox",
+        "aria-expanded": "true",
+        "aria-controls": id,
+        "aria-autocomplete": "list",
+        "aria-activedescendant": at >= 0 ? optionId(at) : undefined,
+      }
+    : {
+        role: undefined,
+        "aria-expanded": undefined,
+        "aria-controls": undefined,
+        "aria-autocomplete": undefined,
+        "aria-activedescendant": undefined,
+      };
   return { active: at, onKeyDown, inputProps, optionId };
 }
 
@@ -64,7 +76,8 @@ export function useCombobox({ id, open, options, onPick, onClose }) {
  */
 export function PickerList({ id, label, options, active, optionId, onPick, empty, className = "" }) {
   // With nothing to pick, a short status instead of an empty listbox.
-  if (!options.length) return html`<div id=${id} class=${`picker-popup ${className}`} role="status"><p class="muted small picker-empty">${empty}</p></div>`;
+  if (!options.length)
+    return html`<div id=${id} class=${`picker-popup ${className}`} role="status"><p class="muted small picker-empty">${empty}</p></div>`;
   return html`<ul id=${id} class=${`picker-popup ${className}`} role="listbox" aria-label=${label}>
     ${options.map(
       (

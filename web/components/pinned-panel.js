@@ -31,7 +31,9 @@ export function PinnedPanel({ cid, items, onClose }) {
     if (at === null || !el || el.contains(document.activeElement)) return;
     refocus.current = null;
     const rows = /** @type {HTMLElement[]} */ ([...el.querySelectorAll(".pin-open")]);
-    const next = rows[Math.min(at, rows.length - 1)] ?? /** @type {HTMLElement | null} */ (el.closest("dialog")?.querySelector(".modal-head button") ?? null);
+    const next =
+      rows[Math.min(at, rows.length - 1)] ??
+      /** @type {HTMLElement | null} */ (el.closest("dialog")?.querySelector(".modal-head button") ?? null);
     next?.focus();
   }, [items.length]);
   return html`<${ModalFrame} title=${t("pins.title")} onClose=${onClose}>

@@ -16,8 +16,10 @@ export function PresenceLine({ presence }) {
     const what = presence?.job_title ?? presence?.detail?.replace(/^Working on\s*/i, "") ?? t("presence.a_job");
     return html`<span class="presence presence-working"><span class="spinner" aria-hidden="true"></span>${t("presence.working_on", { what })}</span>`;
   }
-  if (state === "waiting_on_you") return html`<span class="presence presence-waiting"><span class="dot"></span>${t("presence.needs_input")}</span>`;
-  if (state === "available") return html`<span class="presence presence-available"><span class="dot"></span>${t("presence.available")}</span>`;
+  if (state === "waiting_on_you")
+    return html`<span class="presence presence-waiting"><span class="dot"></span>${t("presence.needs_input")}</span>`;
+  if (state === "available")
+    return html`<span class="presence presence-available"><span class="dot"></span>${t("presence.available")}</span>`;
   return html`<span class="presence presence-offline"><span class="dot"></span>${t("presence.offline")}</span>`;
 }
 

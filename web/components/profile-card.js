@@ -34,7 +34,9 @@ export function ProfileCard({ s, entityId }) {
   const agent = who?.actor_type === "agent";
   const roles = agent
     ? [who?.role].filter(Boolean)
-    : (who?.roles ?? []).filter((r) => r === "admin" || r === "approver").map((r) => (r === "admin" ? t("profile_card.role.admin") : t("profile_card.role.approver")));
+    : (who?.roles ?? [])
+        .filter((r) => r === "admin" || r === "approver")
+        .map((r) => (r === "admin" ? t("profile_card.role.admin") : t("profile_card.role.approver")));
   const zone = !agent && who?.time_zone ? who.time_zone : null;
   const time = zone ? localTime(zone) : null;
   const mine = entityId === s.me?.entity_id;
@@ -48,7 +50,10 @@ export function ProfileCard({ s, entityId }) {
     }
     setBusy(true);
     try {
-      const r = await api.createConversation({ title: name, participants: [{ entity_id: s.me?.entity_id ?? "" }, { entity_id: entityId }] });
+      const r = await api.createConversation({
+        title: name,
+        participants: [{ entity_id: s.me?.entity_id ?? "" }, { entity_id: entityId }],
+      });
       close();
       navigate(`/c/${encodeURIComponent(r.conversation_id)}`);
     } catch (err) {

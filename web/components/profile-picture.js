@@ -72,7 +72,9 @@ export function ProfilePicture({ s }) {
  * @param {{ s: State }} props
  */
 export function DigestSetting({ s }) {
-  const [settings, setSettings] = useState(/** @type {null | { enabled: boolean, available: boolean, reason?: string, after_minutes: number }} */ (null));
+  const [settings, setSettings] = useState(
+    /** @type {null | { enabled: boolean, available: boolean, reason?: string, after_minutes: number }} */ (null),
+  );
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const email = s.me?.email;
   useEffect(() => {
@@ -99,7 +101,11 @@ export function DigestSetting({ s }) {
       ${t("people.digest.label", { minutes: settings.after_minutes })}
     </label>
     <p id="my_digest_hint" class="muted small">${
-      settings.available ? t("people.digest.hint") : settings.reason === "no_email" ? t("people.digest.noEmail") : t("people.digest.noMail")
+      settings.available
+        ? t("people.digest.hint")
+        : settings.reason === "no_email"
+          ? t("people.digest.noEmail")
+          : t("people.digest.noMail")
     }</p>
     ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
   </section>`;

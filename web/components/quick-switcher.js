@@ -22,7 +22,12 @@ export function QuickSwitcher({ s }) {
   const close = () => setState({ dialog: null });
   const q = fold(query.trim());
   const named = s.conversations.map((c) => ({ c, name: fold(c.title ?? "") }));
-  const hits = q ? [...named.filter((n) => n.name.startsWith(q)), ...named.filter((n) => !n.name.startsWith(q) && n.name.includes(q))] : named;
+  const hits = q
+    ? [
+        ...named.filter((n) => n.name.startsWith(q)),
+        ...named.filter((n) => !n.name.startsWith(q) && n.name.includes(q)),
+      ]
+    : named;
   const options = hits.slice(0, 12).map(({ c }) => ({
     key: c.conversation_id,
     label: c.title ?? c.conversation_id,

@@ -30,7 +30,8 @@ export function receiptOf(s, conv, cursor) {
   const ids = others(s, conv);
   if (!ids.length) return "sent";
   const marks = new Map((conv?.receipts ?? []).map((r) => [r.entity_id, r]));
-  const reached = (/** @type {'delivered_up_to' | 'read_up_to'} */ k) => ids.every((id) => seqOf(marks.get(id)?.[k]) >= seq);
+  const reached = (/** @type {'delivered_up_to' | 'read_up_to'} */ k) =>
+    ids.every((id) => seqOf(marks.get(id)?.[k]) >= seq);
   return reached("read_up_to") ? "read" : reached("delivered_up_to") ? "delivered" : "sent";
 }
 
@@ -46,7 +47,9 @@ export function SeenBy({ s, conv, cursor }) {
   const text =
     seen.length === ids.length
       ? t("receipts.seen_by_everyone")
-      : t("receipts.seen_by", { names: seen.map((r) => s.entities[r.entity_id]?.display_name ?? t("receipts.someone")).join(", ") });
+      : t("receipts.seen_by", {
+          names: seen.map((r) => s.entities[r.entity_id]?.display_name ?? t("receipts.someone")).join(", "),
+        });
   return html`<p class="seen-by">${text}</p>`;
 }
 

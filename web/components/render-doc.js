@@ -20,7 +20,9 @@ function inline(nodes) {
     if (n.type === "link") {
       const href = safe(n.href);
       const text = n.children.map((/** @type {any} */ c) => c.text).join("");
-      return href ? html`<a key=${i} href=${href} target="_blank" rel="noopener noreferrer nofollow">${text}</a>` : text;
+      return href
+        ? html`<a key=${i} href=${href} target="_blank" rel="noopener noreferrer nofollow">${text}</a>`
+        : text;
     }
     return n.text;
   });

@@ -21,7 +21,13 @@ const MIN_CHARS = 2;
 export function SearchResults({ q, input }) {
   const needle = q.trim();
   const [state, setState] = useState(
-    /** @type {{ q: string, items: SearchHit[], next: string | null, error: string | null, loading: boolean }} */ ({ q: "", items: [], next: null, error: null, loading: false }),
+    /** @type {{ q: string, items: SearchHit[], next: string | null, error: string | null, loading: boolean }} */ ({
+      q: "",
+      items: [],
+      next: null,
+      error: null,
+      loading: false,
+    }),
   );
   const list = useRef(/** @type {HTMLUListElement | null} */ (null));
 
@@ -32,7 +38,9 @@ export function SearchResults({ q, input }) {
       setState((s) => ({ ...s, loading: true }));
       api.search(needle).then(
         (r) => live && setState({ q: needle, items: r.items, next: r.next_cursor, error: null, loading: false }),
-        (e) => live && setState({ q: needle, items: [], next: null, error: e?.message ?? t("search.failed"), loading: false }),
+        (e) =>
+          live &&
+          setState({ q: needle, items: [], next: null, error: e?.message ?? t("search.failed"), loading: false }),
       );
     }, DEBOUNCE_MS);
     return () => {

@@ -11,7 +11,11 @@ import { DeviceLink } from "./device-link.js";
 
 /** How a session began, in words (sessions.via.*); an unknown way says nothing. @param {string | null | undefined} via */
 const viaText = (via) =>
-  via === "passkey" ? t("passkeys.via") : via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via) ? t(`sessions.via.${via}`) : "";
+  via === "passkey"
+    ? t("passkeys.via")
+    : via && ["workspace", "invite", "device_link", "email_link", "admin", "demo"].includes(via)
+      ? t(`sessions.via.${via}`)
+      : "";
 
 /**
  * Your devices: "Sign in on another device" (a one-time link and QR code), the sessions you
@@ -19,7 +23,9 @@ const viaText = (via) =>
  */
 export function SessionsSection() {
   const [sessions, setSessions] = useState(/** @type {SessionInfo[] | null} */ (null));
-  const [link, setLink] = useState(/** @type {{ url: string, expires_at: string, qr_data_url: string } | null} */ (null));
+  const [link, setLink] = useState(
+    /** @type {{ url: string, expires_at: string, qr_data_url: string } | null} */ (null),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const load = () =>

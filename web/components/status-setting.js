@@ -62,14 +62,25 @@ export function StatusSetting({ s }) {
     try {
       const r = await api.updateProfile(/** @type {any} */ (body));
       const id = getState().me?.entity_id;
-      if (id) setEntities([{ entity_id: id, display_name: r.display_name, status_text: r.status_text, status_until: r.status_until, dnd_until: r.dnd_until }]);
+      if (id)
+        setEntities([
+          {
+            entity_id: id,
+            display_name: r.display_name,
+            status_text: r.status_text,
+            status_until: r.status_until,
+            dnd_until: r.dnd_until,
+          },
+        ]);
       toast(done);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t("status.save_failed"));
     }
   };
   const until = untilOf(span);
-  const dndBox = useSavedToggle(dndOn, (on) => save({ dnd_until: on ? (until ?? untilOf("4h")) : null }, on ? t("status.dnd_saved") : t("status.dnd_ended")));
+  const dndBox = useSavedToggle(dndOn, (on) =>
+    save({ dnd_until: on ? (until ?? untilOf("4h")) : null }, on ? t("status.dnd_saved") : t("status.dnd_ended")),
+  );
   return html`<section class="modal-form status-setting" aria-labelledby="status_title">
     <h3 id="status_title" class="small">${t("status.title")}</h3>
     <label class="form-field" for="my_status">${t("status.label")}</label>

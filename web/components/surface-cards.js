@@ -15,7 +15,15 @@ import { confirmDialog } from "../button-flow.js";
 export function SurfaceCards({ surfaces, cid }) {
   /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b */
   const run = async (b) => {
-    if (b.confirm && !(await confirmDialog({ title: t("surface.confirm_title", { label: b.label }), body: t("surface.confirm_body"), okLabel: b.label }))) return;
+    if (
+      b.confirm &&
+      !(await confirmDialog({
+        title: t("surface.confirm_title", { label: b.label }),
+        body: t("surface.confirm_body"),
+        okLabel: b.label,
+      }))
+    )
+      return;
     sendText(cid, b.opToken);
   };
   /** @param {{ label: string, opToken: string, confirm?: boolean | null }} b @param {string} key */
@@ -40,7 +48,10 @@ export function SurfaceCards({ surfaces, cid }) {
     ${
       s.kind === "priority_list_v1"
         ? html`<ol class="surface-list">${s.payload.items.map(
-            (it, i) => html`<li key=${i}>${it.label}${it.reason ? html` <span class="muted small">— ${it.reason}</span>` : null}
+            (
+              it,
+              i,
+            ) => html`<li key=${i}>${it.label}${it.reason ? html` <span class="muted small">— ${it.reason}</span>` : null}
       ${(it.actions ?? []).map((a, k) => btn(a, `a${k}`))}</li>`,
           )}</ol>`
         : null

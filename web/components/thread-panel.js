@@ -45,7 +45,9 @@ export function ThreadPanel({ s, cid, root }) {
     closeThread(cid);
     // Back to where the thread was opened from: the root's replies button, else the chat's composer.
     requestAnimationFrame(() => {
-      const at = /** @type {HTMLElement | null} */ (document.querySelector(`[data-message-id="${CSS.escape(root)}"] .thread-summary`));
+      const at = /** @type {HTMLElement | null} */ (
+        document.querySelector(`[data-message-id="${CSS.escape(root)}"] .thread-summary`)
+      );
       (at ?? /** @type {HTMLElement | null} */ (document.querySelector(".composer-input")))?.focus();
     });
   };

@@ -37,7 +37,15 @@ export function Timeline({ s, cid, jobs }) {
   const group = (conv?.participant_entity_ids.length ?? 2) > 2;
   // "Seen by" goes under my latest message of a group.
   const lastMine = group
-    ? [...items].reverse().find((i) => i.sender.entity_id === me && !i.deleted && i.message.kind === "text" && !(/** @type {any} */ (i.message).action))
+    ? [...items]
+        .reverse()
+        .find(
+          (i) =>
+            i.sender.entity_id === me &&
+            !i.deleted &&
+            i.message.kind === "text" &&
+            !(/** @type {any} */ (i.message).action),
+        )
     : undefined;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
@@ -63,7 +71,9 @@ export function Timeline({ s, cid, jobs }) {
       lastDay = day;
     }
     if (it.event_id === paging.divider) {
-      out.push(html`<div key="unread-divider" class="unread-divider" role="separator" aria-label=${t("timeline.new_messages")}><span>${t("timeline.new_messages")}</span></div>`);
+      out.push(
+        html`<div key="unread-divider" class="unread-divider" role="separator" aria-label=${t("timeline.new_messages")}><span>${t("timeline.new_messages")}</span></div>`,
+      );
     }
     const found = paging.found === it.event_id;
     out.push(
@@ -74,7 +84,9 @@ export function Timeline({ s, cid, jobs }) {
   }
   for (const l of locals) {
     if (l.kind === "file") {
-      out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}><${UploadBubble} bubble=${l} /></div>`);
+      out.push(
+        html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}><${UploadBubble} bubble=${l} /></div>`,
+      );
       continue;
     }
     out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}>
@@ -91,18 +103,24 @@ export function Timeline({ s, cid, jobs }) {
       const job = s.jobs[m.card.job_id];
       // The server names the card that speaks for the job now and what I may do on it (the same
       // actions as the Job Drawer); every other card of the job is an earlier step and inert.
-      const current = job?.actions_card_id ? job.actions_card_id === m.card.card_id : latest[m.card.job_id] === m.card.card_id;
+      const current = job?.actions_card_id
+        ? job.actions_card_id === m.card.card_id
+        : latest[m.card.job_id] === m.card.card_id;
       const live = current && (!job || job.state === m.card.state || m.card.card_type === "job.finished");
       const actions = live && Array.isArray(job?.available_actions) ? job.available_actions : undefined;
       return html`<div class="card-row"><${JobCard} card=${m.card} ts=${it.ts} live=${live} jobState=${job?.state} jobOpen=${job?.open} acted=${acted} actions=${actions} /></div>`;
     }
-    if (m.action) return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
+    if (m.action)
+      return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : it.sender.display_name} action=${true} />`;
     if (m.kind === "artifact" && m.artifact)
       return html`<${ArtifactMessage} artifact=${m.artifact} ts=${it.ts} mine=${mine} sender=${sender} caption=${m.body_text && m.body_text !== m.artifact.title ? m.body_text : undefined} />`;
-    if (m.kind === "system" || it.sender.actor_type === "system") return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
+    if (m.kind === "system" || it.sender.actor_type === "system")
+      return html`<${SystemEvent} text=${m.body_text ?? ""} />`;
     if (m.action_summary || m.surfaces || m.render || m.choices) return agentReply(it, m, mine, sender);
     if (m.kind === "text" || typeof m.body_text === "string") {
-      const mentionsYou = Array.isArray(m.mentions) && m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
+      const mentionsYou =
+        Array.isArray(m.mentions) &&
+        m.mentions.some((/** @type {{ entity_id: string }} */ x) => x.entity_id === s.me?.entity_id);
       return html`<${MessageBubble} text=${m.body_text ?? ""} ts=${it.ts} mine=${mine} sender=${mine ? undefined : sender} action=${!!m.action}
         status=${mine ? receiptOf(s, conv, it.cursor) : undefined} links=${it.sender.actor_type === "human"} mentionsYou=${mentionsYou && !mine} it=${it} cid=${cid} me=${me} admin=${admin} mentioned=${mentionedNames(s, m.mentions)} />`;
     }
@@ -148,5 +166,7 @@ export function Timeline({ s, cid, jobs }) {
 /** The display names of the people and agents a message mentions (highlighted in its bubble). @param {State} s @param {unknown} mentions */
 function mentionedNames(s, mentions) {
   if (!Array.isArray(mentions)) return [];
-  return mentions.map((/** @type {{ entity_id: string }} */ x) => s.entities[x.entity_id]?.display_name).filter((n) => typeof n === "string");
+  return mentions
+    .map((/** @type {{ entity_id: string }} */ x) => s.entities[x.entity_id]?.display_name)
+    .filter((n) => typeof n === "string");
 }

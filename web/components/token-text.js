@@ -12,6 +12,8 @@ export function TokenText({ text, mentioned = [] }) {
   return html`${splitTokens(text).map((p, i) =>
     "chip" in p
       ? html`<span key=${i} class=${`token-chip token-${p.kind}`}>${p.chip}</span>`
-      : splitMentions(p.text, mentioned).map((r) => (r.mention ? html`<span class="mention">${r.text}</span>` : r.text)),
+      : splitMentions(p.text, mentioned).map((r) =>
+          r.mention ? html`<span class="mention">${r.text}</span>` : r.text,
+        ),
   )}`;
 }

@@ -71,24 +71,40 @@ export function ToolsPage() {
       setTools(r.tools);
       toast(t("tools.mode_set", { tool: tool.name, mode: modeWords(mode) }));
     } catch (err) {
-      toast(err instanceof ApiError ? t("admin.why", { what: t("tools.save_error"), reason: err.message }) : t("tools.save_error"));
+      toast(
+        err instanceof ApiError
+          ? t("admin.why", { what: t("tools.save_error"), reason: err.message })
+          : t("tools.save_error"),
+      );
     }
   };
 
   /** Enable a whole server for the agent with the suggested modes: auto for tools that only read, approve for the rest. @param {string} server */
   const allowServer = async (server) => {
     if (!agentId || !tools) return;
-    const picks = tools.filter((x) => x.source === "mcp" && x.server === server && x.available).map((x) => ({ name: x.name, mode: x.suggested_mode }));
+    const picks = tools
+      .filter((x) => x.source === "mcp" && x.server === server && x.available)
+      .map((x) => ({ name: x.name, mode: x.suggested_mode }));
     if (!picks.length) return;
     try {
       const r = await api.setAgentTools(agentId, picks);
       setTools(r.tools);
       toast(t("tools.allowed_server", { server }));
     } catch (err) {
-      toast(err instanceof ApiError ? t("admin.why", { what: t("tools.save_error"), reason: err.message }) : t("tools.save_error"));
+      toast(
+        err instanceof ApiError
+          ? t("admin.why", { what: t("tools.save_error"), reason: err.message })
+          : t("tools.save_error"),
+      );
     }
   };
-  const serversOfAgentTools = [...new Set((tools ?? []).filter((x) => x.source === "mcp" && x.available && x.server).map((x) => /** @type {string} */ (x.server)))];
+  const serversOfAgentTools = [
+    ...new Set(
+      (tools ?? [])
+        .filter((x) => x.source === "mcp" && x.available && x.server)
+        .map((x) => /** @type {string} */ (x.server)),
+    ),
+  ];
 
   return html`<section class="page" aria-label=${t("title.tools")}>
     <header class="chat-head page-head">

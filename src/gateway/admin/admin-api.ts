@@ -13,7 +13,12 @@ export interface AdminApi {
   /** GET /v1/admin/members (owners and admins). */
   listMembers(p: Principal): ReturnType<typeof listMembers>;
   /** PUT /v1/admin/members/:id/access: owner, admin or member (entity.role_changed). */
-  setAccess(p: Principal, entityId: string, body: z.infer<typeof ZSetAccessRequest>, idem: IdemScope): Promise<StoredResponse>;
+  setAccess(
+    p: Principal,
+    entityId: string,
+    body: z.infer<typeof ZSetAccessRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/admin/members/:id/deactivate: their tokens end in the same commit. */
   deactivateMember(p: Principal, entityId: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/admin/members/:id/reactivate: with a new sign-in link for them. */
@@ -23,7 +28,12 @@ export interface AdminApi {
   /** GET /v1/admin/agents. */
   listAgents(p: Principal): ReturnType<typeof listAgents>;
   /** PUT /v1/admin/agents/:id: name, role, capabilities, allowed tools. */
-  updateAgent(p: Principal, agentId: string, body: z.infer<typeof ZUpdateAgentRequest>, idem: IdemScope): Promise<StoredResponse>;
+  updateAgent(
+    p: Principal,
+    agentId: string,
+    body: z.infer<typeof ZUpdateAgentRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** POST /v1/admin/agents/:id/pause or /resume. */
   setAgentPaused(p: Principal, agentId: string, paused: boolean, idem: IdemScope): Promise<StoredResponse>;
   /** DELETE /v1/admin/agents/:id. */

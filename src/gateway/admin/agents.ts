@@ -37,7 +37,13 @@ export function listAgents(core: Core, p: Principal): { agents: z.infer<typeof Z
  * tool whose mode an admin already chose on the Tools screen, by an `agent.tool_mode_set`
  * (its suggested mode when turned on, off when left out). All in one commit.
  */
-export function updateAgent(core: Core, p: Principal, agentId: string, body: z.infer<typeof ZUpdateAgentRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export function updateAgent(
+  core: Core,
+  p: Principal,
+  agentId: string,
+  body: z.infer<typeof ZUpdateAgentRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   // What the agent has is looked at for an admin only; anyone else's attempt is refused as it is.
   const admin = mayAdminister(core, p);
   const view = admin ? (core.office.agentTools(p.tenantId, agentId) ?? []) : [];
@@ -58,11 +64,21 @@ export function updateAgent(core: Core, p: Principal, agentId: string, body: z.i
       ? []
       : view.flatMap((t) => {
           const on = wanted.includes(t.name);
-          const mode = on ? (t.modes.includes(t.suggested_mode) && t.suggested_mode !== "off" ? t.suggested_mode : "approve") : "off";
+          const mode = on
+            ? t.modes.includes(t.suggested_mode) && t.suggested_mode !== "off"
+              ? t.suggested_mode
+              : "approve"
+            : "off";
           // A built-in tool with no mode chosen follows the registration list; nothing to write.
           if (t.source === "built-in" && !t.mode_set) return [];
           if ((t.mode !== "off") === on && (t.mode_set || !on)) return [];
-          return [core.event(p.tenantId, "agent.tool_mode_set", WORKSPACE_CONVERSATION_ID, actor, { agent_entity_id: agentId, tool_name: t.name, mode })];
+          return [
+            core.event(p.tenantId, "agent.tool_mode_set", WORKSPACE_CONVERSATION_ID, actor, {
+              agent_entity_id: agentId,
+              tool_name: t.name,
+              mode,
+            }),
+          ];
         });
   const registration = (row: EntityRow | undefined) => {
     const builtIns = wanted ? wanted.filter((n) => byName.get(n)?.source === "built-in") : row?.allowed_tools;
@@ -82,18 +98,30 @@ export function updateAgent(core: Core, p: Principal, agentId: string, body: z.i
       more: modeEvents(),
     };
   };
-  return adminWrite(core, p, { id: agentId, kind: "agent" }, registration, { idem, body: () => ({ allowed_tools: wanted ?? null }) });
+  return adminWrite(core, p, { id: agentId, kind: "agent" }, registration, {
+    idem,
+    body: () => ({ allowed_tools: wanted ?? null }),
+  });
 }
 
 /** POST /v1/admin/agents/:id/pause and /resume. */
-export function setAgentPaused(core: Core, p: Principal, agentId: string, paused: boolean, idem?: IdemScope): Promise<StoredResponse> {
+export function setAgentPaused(
+  core: Core,
+  p: Principal,
+  agentId: string,
+  paused: boolean,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   return adminWrite(
     core,
     p,
     { id: agentId, kind: "agent" },
     (row) => {
-      if (row && !!row.paused === paused) throw conflict(`${row.display_name} is ${paused ? "already paused" : "not paused"}`, agentId);
-      return paused ? { type: "agent.paused" as const, payload: { entity_id: agentId } } : { type: "agent.resumed" as const, payload: { entity_id: agentId } };
+      if (row && !!row.paused === paused)
+        throw conflict(`${row.display_name} is ${paused ? "already paused" : "not paused"}`, agentId);
+      return paused
+        ? { type: "agent.paused" as const, payload: { entity_id: agentId } }
+        : { type: "agent.resumed" as const, payload: { entity_id: agentId } };
     },
     { idem, body: () => ({ status: paused ? "paused" : "active" }) },
   );
@@ -101,8 +129,14 @@ export function setAgentPaused(core: Core, p: Principal, agentId: string, paused
 
 /** DELETE /v1/admin/agents/:id: the agent leaves the workspace for good (its history stays). */
 export function removeAgent(core: Core, p: Principal, agentId: string, idem?: IdemScope): Promise<StoredResponse> {
-  return adminWrite(core, p, { id: agentId, kind: "agent" }, () => ({ type: "entity.deactivated", payload: { entity_id: agentId, reason: "removed" } }), {
-    idem,
-    body: () => ({ status: "removed" }),
-  });
+  return adminWrite(
+    core,
+    p,
+    { id: agentId, kind: "agent" },
+    () => ({ type: "entity.deactivated", payload: { entity_id: agentId, reason: "removed" } }),
+    {
+      idem,
+      body: () => ({ status: "removed" }),
+    },
+  );
 }

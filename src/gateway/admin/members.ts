@@ -29,14 +29,27 @@ export function listMembers(core: Core, p: Principal): { members: z.infer<typeof
  * person's whole new set of roles. The policy pack decides who may (only an owner makes or
  * unmakes an owner) and keeps the last owner. Their open streams end (what they may read changed).
  */
-export function setAccess(core: Core, p: Principal, entityId: string, body: z.infer<typeof ZSetAccessRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export function setAccess(
+  core: Core,
+  p: Principal,
+  entityId: string,
+  body: z.infer<typeof ZSetAccessRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   return adminWrite(
     core,
     p,
     { id: entityId, kind: "human" },
     (row) => {
-      if (row && accessOf(row.roles) === body.access) throw conflict(`${row.display_name} is already ${body.access === "admin" ? "an" : "a"} ${body.access}`, entityId);
-      return { type: "entity.role_changed", payload: { entity_id: entityId, roles: rolesFor(body.access, row?.roles ?? []) } };
+      if (row && accessOf(row.roles) === body.access)
+        throw conflict(
+          `${row.display_name} is already ${body.access === "admin" ? "an" : "a"} ${body.access}`,
+          entityId,
+        );
+      return {
+        type: "entity.role_changed",
+        payload: { entity_id: entityId, roles: rolesFor(body.access, row?.roles ?? []) },
+      };
     },
     { idem, body: () => ({ access: body.access }) },
   );
@@ -46,7 +59,12 @@ export function setAccess(core: Core, p: Principal, entityId: string, body: z.in
  * POST /v1/admin/members/:id/deactivate: every token of theirs is revoked in the same commit, so
  * their open streams end and each request with an old token answers 401 at once.
  */
-export function deactivateMember(core: Core, p: Principal, entityId: string, idem?: IdemScope): Promise<StoredResponse> {
+export function deactivateMember(
+  core: Core,
+  p: Principal,
+  entityId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   let revoked = 0;
   return adminWrite(
     core,
@@ -65,7 +83,12 @@ export function deactivateMember(core: Core, p: Principal, entityId: string, ide
 }
 
 /** POST /v1/admin/members/:id/reactivate: back in, with a fresh one-click sign-in link for them. */
-export function reactivateMember(core: Core, p: Principal, entityId: string, idem?: IdemScope): Promise<StoredResponse> {
+export function reactivateMember(
+  core: Core,
+  p: Principal,
+  entityId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   let token = "";
   return adminWrite(
     core,

@@ -39,14 +39,17 @@ function normalize(s: TPolicySettings, body: TPolicyOverridesRequest): TPolicyOv
     else if (!policy.allowed_modes.includes(mode))
       issues.push({
         path: ["modes", id],
-        message: policy.locked ? `is locked: it always runs as ${policy.pack_mode}` : `may only be ${policy.allowed_modes.join(", ")}`,
+        message: policy.locked
+          ? `is locked: it always runs as ${policy.pack_mode}`
+          : `may only be ${policy.allowed_modes.join(", ")}`,
       });
     else if (mode !== policy.pack_mode) modes[id] = mode;
   }
   for (const [name, value] of Object.entries(body.params)) {
     const param = s.params.find((x) => x.name === name);
     if (!param) issues.push({ path: ["params", name], message: "is not a parameter a workspace may set" });
-    else if (value < param.min || value > param.max) issues.push({ path: ["params", name], message: `must be a whole number from ${param.min} to ${param.max}` });
+    else if (value < param.min || value > param.max)
+      issues.push({ path: ["params", name], message: `must be a whole number from ${param.min} to ${param.max}` });
     else if (value !== param.default_value) params[name] = value;
   }
   if (issues.length) throw validationError(issues, "policy overrides");
@@ -62,7 +65,8 @@ function changesOf(s: TPolicySettings, next: TPolicyOverridesRequest): Change[] 
   }
   for (const param of s.params) {
     const to = next.params[param.name] ?? param.default_value;
-    if (to !== param.value) changes.push({ kind: "param", name: param.name, policy_id: param.policy_id, from: param.value, to });
+    if (to !== param.value)
+      changes.push({ kind: "param", name: param.name, policy_id: param.policy_id, from: param.value, to });
   }
   return changes;
 }
@@ -78,14 +82,26 @@ export function previewOverrides(core: Core, p: Principal, body: TPolicyOverride
  * PUT /v1/admin/policies: the workspace's whole set of overrides, as one `policy.overrides_set`.
  * Anyone but an owner or admin is written as asked, so the pack refuses it (403) and records it.
  */
-export function saveOverrides(core: Core, p: Principal, body: TPolicyOverridesRequest, idem?: IdemScope): Promise<StoredResponse> {
+export function saveOverrides(
+  core: Core,
+  p: Principal,
+  body: TPolicyOverridesRequest,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const me = core.me(p);
   const isAdmin = me.roles.includes("admin") || me.roles.includes("owner");
   const s = settingsOf(core, p.tenantId);
   const next = isAdmin ? normalize(s, body) : body;
   const changes = isAdmin ? changesOf(s, next) : [];
-  if (isAdmin && changes.length === 0) throw new AppError("CONFLICT", "Nothing changes: the workspace's policies are already so");
-  const ev = core.event(p.tenantId, "policy.overrides_set", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: me.actor_type }, next);
+  if (isAdmin && changes.length === 0)
+    throw new AppError("CONFLICT", "Nothing changes: the workspace's policies are already so");
+  const ev = core.event(
+    p.tenantId,
+    "policy.overrides_set",
+    WORKSPACE_CONVERSATION_ID,
+    { entity_id: p.entityId, actor_type: me.actor_type },
+    next,
+  );
   return core.commit(p.tenantId, [ev], {
     idem,
     status: 200,

@@ -22,7 +22,8 @@ interface Row {
   last_seen_at: string | null;
 }
 
-const tokenIdOf = (tokenHash: string) => `tok_${createHash("sha256").update(`token-id\0${tokenHash}`).digest("hex").slice(0, 20)}`;
+const tokenIdOf = (tokenHash: string) =>
+  `tok_${createHash("sha256").update(`token-id\0${tokenHash}`).digest("hex").slice(0, 20)}`;
 
 function liveTokens(core: Core, tenantId: string): Row[] {
   return core.db
@@ -46,7 +47,15 @@ export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof Z
   const tokens = liveTokens(core, p.tenantId).flatMap((r) => {
     const who = people.get(r.entity_id);
     if (!who) return [];
-    return [{ token_id: tokenIdOf(r.token_hash), entity_id: r.entity_id, display_name: who.display_name, created_at: r.created_at, last_used_at: lastUsed(r) }];
+    return [
+      {
+        token_id: tokenIdOf(r.token_hash),
+        entity_id: r.entity_id,
+        display_name: who.display_name,
+        created_at: r.created_at,
+        last_used_at: lastUsed(r),
+      },
+    ];
   });
   return { tokens };
 }
@@ -60,19 +69,30 @@ export function revokeToken(core: Core, p: Principal, tokenId: string, idem?: Id
   // and without looking the token up first.
   const isAdmin = mayAdminister(core, p);
   const row = isAdmin ? liveTokens(core, p.tenantId).find((r) => tokenIdOf(r.token_hash) === tokenId) : undefined;
-  if (!row && isAdmin) throw new AppError("NOT_FOUND", "No such token in this workspace (or it was revoked already)", { token_id: tokenId });
+  if (!row && isAdmin)
+    throw new AppError("NOT_FOUND", "No such token in this workspace (or it was revoked already)", {
+      token_id: tokenId,
+    });
   const entityId = row?.entity_id ?? p.entityId;
-  return adminWrite(core, p, { id: entityId, kind: "human" }, () => ({ type: "entity.tokens_revoked", payload: { entity_id: entityId, token_id: tokenId, rotated: false } }), {
-    idem,
-    extra: () => {
-      if (!row) return;
-      core.db.prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").run(core.clock.iso(), row.token_hash);
-      // The token store re-reads a revoked hash and forgets its cached principal; open streams end.
-      core.tokens.isRevoked(row.token_hash);
-      core.live.closeToken(row.token_hash);
+  return adminWrite(
+    core,
+    p,
+    { id: entityId, kind: "human" },
+    () => ({ type: "entity.tokens_revoked", payload: { entity_id: entityId, token_id: tokenId, rotated: false } }),
+    {
+      idem,
+      extra: () => {
+        if (!row) return;
+        core.db
+          .prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
+          .run(core.clock.iso(), row.token_hash);
+        // The token store re-reads a revoked hash and forgets its cached principal; open streams end.
+        core.tokens.isRevoked(row.token_hash);
+        core.live.closeToken(row.token_hash);
+      },
+      body: () => ({ token_id: tokenId, revoked: 1 }),
     },
-    body: () => ({ token_id: tokenId, revoked: 1 }),
-  });
+  );
 }
 
 /**
@@ -83,7 +103,8 @@ export function rotateTokens(core: Core, p: Principal, entityId: string, idem?: 
   let revoked = 0;
   let token = "";
   const build = (row: { display_name: string; status?: string } | undefined) => {
-    if (row?.status) throw conflict(`${row.display_name} is deactivated: reactivate them to give them a new sign-in link`, entityId);
+    if (row?.status)
+      throw conflict(`${row.display_name} is deactivated: reactivate them to give them a new sign-in link`, entityId);
     return { type: "entity.tokens_revoked" as const, payload: { entity_id: entityId, rotated: true } };
   };
   return adminWrite(core, p, { id: entityId, kind: "human" }, build, {

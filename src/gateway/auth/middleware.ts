@@ -29,7 +29,9 @@ export function bearerOf(c: Context): string | undefined {
  */
 function checkCsrf(c: Context): void {
   if (!c.req.header(CSRF_HEADER)) {
-    throw new AppError("FORBIDDEN", "Cookie-authenticated writes must send the X-LogLine-CSRF header", { reason: "csrf" });
+    throw new AppError("FORBIDDEN", "Cookie-authenticated writes must send the X-LogLine-CSRF header", {
+      reason: "csrf",
+    });
   }
   const origin = c.req.header("origin");
   if (origin && origin !== "null") {
@@ -70,8 +72,12 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<GwEnv> {
 }
 
 /** Body or query fields that name the actor must name the token's own tenant and entity. */
-export function checkIdentity(p: Principal, fields: { tenant_id?: string | undefined; actor_entity_id?: string | undefined }): void {
-  if (fields.tenant_id !== undefined && fields.tenant_id !== p.tenantId) throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
+export function checkIdentity(
+  p: Principal,
+  fields: { tenant_id?: string | undefined; actor_entity_id?: string | undefined },
+): void {
+  if (fields.tenant_id !== undefined && fields.tenant_id !== p.tenantId)
+    throw new AppError("FORBIDDEN", "tenant_id does not match your token", { field: "tenant_id" });
   if (fields.actor_entity_id !== undefined && fields.actor_entity_id !== p.entityId) {
     throw new AppError("FORBIDDEN", "actor_entity_id does not match your token", { field: "actor_entity_id" });
   }

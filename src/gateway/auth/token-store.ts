@@ -90,7 +90,9 @@ export function createTokenStore(deps: { db: Db; clock: Clock }): TokenStore {
     "SELECT tenant_id, entity_id, revoked_at FROM gateway_tokens WHERE token_hash = ?",
   );
   const revokeOne = db.prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL");
-  const revokeEntity = db.prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE tenant_id = ? AND entity_id = ? AND revoked_at IS NULL");
+  const revokeEntity = db.prepare(
+    "UPDATE gateway_tokens SET revoked_at = ? WHERE tenant_id = ? AND entity_id = ? AND revoked_at IS NULL",
+  );
   // Hot path: every request resolves its token. A small cache keyed by hash avoids a query per
   // request; revocation clears it, so a revoked token stops working at once.
   const cache = new Map<string, Principal>();
@@ -104,7 +106,16 @@ export function createTokenStore(deps: { db: Db; clock: Clock }): TokenStore {
       const token = newSecret("llt");
       const sessionId = newSessionId();
       const now = clock.iso();
-      insert.run(hashSecret(token), p.tenantId, p.entityId, now, sessionId, meta?.device ?? null, meta?.via ?? null, now);
+      insert.run(
+        hashSecret(token),
+        p.tenantId,
+        p.entityId,
+        now,
+        sessionId,
+        meta?.device ?? null,
+        meta?.via ?? null,
+        now,
+      );
       return { token, sessionId };
     },
     sessions: (p) => listSessions.all(p.tenantId, p.entityId),

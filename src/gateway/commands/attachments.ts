@@ -12,7 +12,16 @@ import { memberConversation } from "./conversations.js";
 import { inspectPicture } from "./picture.js";
 
 /** Types a browser may render from our origin; everything else is served as octet-stream. */
-const INLINE_SAFE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain", "text/csv", "text/calendar"]);
+const INLINE_SAFE = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "application/pdf",
+  "text/plain",
+  "text/csv",
+  "text/calendar",
+]);
 
 function safeMime(type: string): string {
   const t = type.split(";")[0]!.trim().toLowerCase();
@@ -29,7 +38,14 @@ function cleanName(name: string): string {
  * A file attached in chat: bytes under DATA_DIR/attachments/<tenant>/, a row naming its tenant
  * and conversation, and an `artifact` message — the row and the message commit together.
  */
-export async function attachFile(core: Core, p: Principal, conversationId: string, file: File, idem?: IdemScope, caption?: string): Promise<StoredResponse> {
+export async function attachFile(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  file: File,
+  idem?: IdemScope,
+  caption?: string,
+): Promise<StoredResponse> {
   memberConversation(core, p, conversationId);
   if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty", { field: "file" });
   const artifactId = core.ids("art");
@@ -81,9 +97,26 @@ export async function attachFile(core: Core, p: Principal, conversationId: strin
       idem,
       extra: () =>
         void core.db
-          .prepare("INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-          .run(artifactId, p.tenantId, conversationId, filename, mime, file.size, storedPath(core.dataDir, path), core.clock.iso()),
-      body: (r) => ({ accepted: true, conversation_id: conversationId, artifact_id: artifactId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+          .prepare(
+            "INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(
+            artifactId,
+            p.tenantId,
+            conversationId,
+            filename,
+            mime,
+            file.size,
+            storedPath(core.dataDir, path),
+            core.clock.iso(),
+          ),
+      body: (r) => ({
+        accepted: true,
+        conversation_id: conversationId,
+        artifact_id: artifactId,
+        created_event_ids: r.accepted_event_ids,
+        cursor: r.cursor,
+      }),
     });
   } catch (err) {
     rmSync(path, { force: true });
@@ -98,7 +131,11 @@ export interface ServedFile {
 }
 
 /** An attachment or an Office artifact, only for members of the conversation it belongs to. */
-export function findArtifact(core: Core, p: Principal, artifactId: string): ServedFile | { path: string; filename: string; mime: string } {
+export function findArtifact(
+  core: Core,
+  p: Principal,
+  artifactId: string,
+): ServedFile | { path: string; filename: string; mime: string } {
   const row = core.db
     .prepare<[string, string], { conversation_id: string; filename: string; mime_type: string; path: string }>(
       "SELECT conversation_id, filename, mime_type, path FROM gateway_attachments WHERE artifact_id = ? AND tenant_id = ?",

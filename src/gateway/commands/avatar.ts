@@ -41,18 +41,29 @@ export async function setAvatar(core: Core, p: Principal, file: File, idem?: Ide
   onlyPeople(core, p);
   if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty", { field: "file" });
   if (file.size > LIMITS.avatarBytes)
-    throw new AppError("PAYLOAD_TOO_LARGE", `A profile picture may be at most ${LIMITS.avatarBytes / 1024 / 1024} MiB`, {
-      field: "file",
-      max_bytes: LIMITS.avatarBytes,
-      size_bytes: file.size,
-    });
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `A profile picture may be at most ${LIMITS.avatarBytes / 1024 / 1024} MiB`,
+      {
+        field: "file",
+        max_bytes: LIMITS.avatarBytes,
+        size_bytes: file.size,
+      },
+    );
   const declared = (file.type || "application/octet-stream").split(";")[0]!.trim().toLowerCase();
   const bytes = Buffer.from(await file.arrayBuffer());
   const picture = inspectPicture(bytes, declared);
-  if (!picture) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "A profile picture must be a PNG, JPEG, GIF or WebP image", { field: "file", declared });
+  if (!picture)
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "A profile picture must be a PNG, JPEG, GIF or WebP image", {
+      field: "file",
+      declared,
+    });
   const side = picture.size ? Math.max(picture.size.width, picture.size.height) : Number.POSITIVE_INFINITY;
   if (side > LIMITS.avatarSide)
-    throw new AppError("VALIDATION_ERROR", `A profile picture may be at most ${LIMITS.avatarSide} pixels on a side`, { field: "file", max_side: LIMITS.avatarSide });
+    throw new AppError("VALIDATION_ERROR", `A profile picture may be at most ${LIMITS.avatarSide} pixels on a side`, {
+      field: "file",
+      max_side: LIMITS.avatarSide,
+    });
 
   const avatarId = core.ids("av");
   const url = avatarUrl(avatarId);
@@ -78,8 +89,19 @@ export async function setAvatar(core: Core, p: Principal, file: File, idem?: Ide
       // The workspace conversation marks the row as a picture every member may see (GET /v1/avatars/:id).
       extra: () =>
         void core.db
-          .prepare("INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-          .run(avatarId, p.tenantId, WORKSPACE_CONVERSATION_ID, `avatar-${avatarId}`, picture.mime, file.size, storedPath(core.dataDir, path), core.clock.iso()),
+          .prepare(
+            "INSERT INTO gateway_attachments (artifact_id, tenant_id, conversation_id, filename, mime_type, size_bytes, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run(
+            avatarId,
+            p.tenantId,
+            WORKSPACE_CONVERSATION_ID,
+            `avatar-${avatarId}`,
+            picture.mime,
+            file.size,
+            storedPath(core.dataDir, path),
+            core.clock.iso(),
+          ),
       body: (r) => profileView(core, p, url, r.accepted_event_ids),
     });
   } catch (err) {
@@ -91,8 +113,18 @@ export async function setAvatar(core: Core, p: Principal, file: File, idem?: Ide
 /** Back to initials: `avatar_url: ""` (the picture's bytes stay, as history does). */
 export async function removeAvatar(core: Core, p: Principal, idem?: IdemScope): Promise<StoredResponse> {
   onlyPeople(core, p);
-  const ev = core.event(p.tenantId, "entity.profile_updated", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: "human" }, { entity_id: p.entityId, avatar_url: "" });
-  return core.commit(p.tenantId, [ev], { idem, status: 200, body: (r) => profileView(core, p, "", r.accepted_event_ids) });
+  const ev = core.event(
+    p.tenantId,
+    "entity.profile_updated",
+    WORKSPACE_CONVERSATION_ID,
+    { entity_id: p.entityId, actor_type: "human" },
+    { entity_id: p.entityId, avatar_url: "" },
+  );
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    status: 200,
+    body: (r) => profileView(core, p, "", r.accepted_event_ids),
+  });
 }
 
 /** A profile picture of my workspace (any member may see the pictures of people they work with). */

@@ -9,11 +9,18 @@ import type { IdemScope, StoredResponse } from "../idempotency.js";
  * the conversation as one `message.sent` whose `call.url` (and text) is that room. Without a
  * configured Jitsi server there is no room to name: SERVICE_UNAVAILABLE, and nothing is written.
  */
-export async function startCall(core: Core, p: Principal, conversationId: string, idem?: IdemScope): Promise<StoredResponse> {
-  if (!core.tenant(p.tenantId).conversations.get(conversationId)?.participants.has(p.entityId)) throw notFound("Conversation");
+export async function startCall(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
+  if (!core.tenant(p.tenantId).conversations.get(conversationId)?.participants.has(p.entityId))
+    throw notFound("Conversation");
   const messageId = core.ids("msg");
   const url = core.office.callRoomUrl(`${p.tenantId}|${conversationId}|${messageId}`);
-  if (url === null) throw new AppError("SERVICE_UNAVAILABLE", "Calls are not set up on this server: JITSI_BASE_URL is not set");
+  if (url === null)
+    throw new AppError("SERVICE_UNAVAILABLE", "Calls are not set up on this server: JITSI_BASE_URL is not set");
   const ev = core.event(
     p.tenantId,
     "message.sent",
@@ -23,6 +30,13 @@ export async function startCall(core: Core, p: Principal, conversationId: string
   );
   return core.commit(p.tenantId, [ev], {
     idem,
-    body: (r) => ({ accepted: true, conversation_id: conversationId, message_id: messageId, url, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      conversation_id: conversationId,
+      message_id: messageId,
+      url,
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }

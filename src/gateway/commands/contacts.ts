@@ -17,8 +17,16 @@ function vaulted(core: Core, tenantId: string, kind: "email" | "phone", value: s
 
 function check(body: Partial<TUpsertContactRequest>, row?: number): void {
   const at = row !== undefined ? { row } : {};
-  if (body.email && !EMAIL.test(body.email)) throw new AppError("VALIDATION_ERROR", `Invalid email${row !== undefined ? ` on row ${row}` : ""}`, { field: "email", ...at });
-  if (body.phone && !PHONE.test(body.phone)) throw new AppError("VALIDATION_ERROR", `Invalid phone${row !== undefined ? ` on row ${row}` : ""}`, { field: "phone", ...at });
+  if (body.email && !EMAIL.test(body.email))
+    throw new AppError("VALIDATION_ERROR", `Invalid email${row !== undefined ? ` on row ${row}` : ""}`, {
+      field: "email",
+      ...at,
+    });
+  if (body.phone && !PHONE.test(body.phone))
+    throw new AppError("VALIDATION_ERROR", `Invalid phone${row !== undefined ? ` on row ${row}` : ""}`, {
+      field: "phone",
+      ...at,
+    });
 }
 
 function payloadOf(core: Core, p: Principal, contactId: string, body: TUpsertContactRequest, prev?: ContactRow) {
@@ -58,7 +66,13 @@ export async function upsertContacts(
   return core.commit(p.tenantId, events, {
     idem,
     status,
-    body: (r) => ({ accepted: true, contact_ids: ids, ...(ids.length === 1 ? { contact_id: ids[0] } : {}), created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      contact_ids: ids,
+      ...(ids.length === 1 ? { contact_id: ids[0] } : {}),
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }
 
@@ -68,19 +82,50 @@ export async function upsertContacts(
  * always had (so it still verifies) and nothing can reveal the values again. An address another
  * contact still lists is kept; it is that contact's too.
  */
-export async function deleteContact(core: Core, p: Principal, row: ContactRow, idem?: IdemScope): Promise<StoredResponse> {
+export async function deleteContact(
+  core: Core,
+  p: Principal,
+  row: ContactRow,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const state = core.tenant(p.tenantId);
-  const stillUsed = new Set([...state.contacts.values()].filter((c) => c.contact_id !== row.contact_id).flatMap((c) => [...c.emails, ...c.phones].map((v) => v.vault_ref)));
-  const refs = [...row.emails, ...row.phones].map((v) => v.vault_ref).filter((r): r is string => !!r && !stillUsed.has(r));
-  const payload = { contact_id: row.contact_id, display_name: row.display_name, kind: row.kind as "customer", emails: [], phones: [], deleted: true };
-  const ev = core.event(p.tenantId, "contact.upserted", WORKSPACE_CONVERSATION_ID, { entity_id: p.entityId, actor_type: "human" }, payload);
+  const stillUsed = new Set(
+    [...state.contacts.values()]
+      .filter((c) => c.contact_id !== row.contact_id)
+      .flatMap((c) => [...c.emails, ...c.phones].map((v) => v.vault_ref)),
+  );
+  const refs = [...row.emails, ...row.phones]
+    .map((v) => v.vault_ref)
+    .filter((r): r is string => !!r && !stillUsed.has(r));
+  const payload = {
+    contact_id: row.contact_id,
+    display_name: row.display_name,
+    kind: row.kind as "customer",
+    emails: [],
+    phones: [],
+    deleted: true,
+  };
+  const ev = core.event(
+    p.tenantId,
+    "contact.upserted",
+    WORKSPACE_CONVERSATION_ID,
+    { entity_id: p.entityId, actor_type: "human" },
+    payload,
+  );
   return core.commit(p.tenantId, [ev], {
     idem,
     status: 200,
     extra: () => {
       for (const r of refs) core.office.vault.erase(p.tenantId, r);
     },
-    body: (r) => ({ accepted: true, contact_id: row.contact_id, deleted: true, erased: refs.length, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      contact_id: row.contact_id,
+      deleted: true,
+      erased: refs.length,
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }
 
@@ -92,7 +137,10 @@ export function existingContact(core: Core, p: Principal, id: string): ContactRo
 
 /** Members of the tenant see the real addresses; the ledger and projection keep redactions. */
 export function listContacts(core: Core, p: Principal) {
-  const reveal = (v: TRedactedValue) => ({ ...v, value: (v.vault_ref && core.office.vault.get(p.tenantId, v.vault_ref)) ?? null });
+  const reveal = (v: TRedactedValue) => ({
+    ...v,
+    value: (v.vault_ref && core.office.vault.get(p.tenantId, v.vault_ref)) ?? null,
+  });
   const items = [...core.tenant(p.tenantId).contacts.values()]
     .map((c) => ({ ...c, emails: c.emails.map(reveal), phones: c.phones.map(reveal) }))
     .sort((a, b) => a.display_name.localeCompare(b.display_name));
@@ -103,7 +151,10 @@ const MAX_IMPORT_ROWS = 1000;
 const MAX_IMPORT_COLUMNS = 100;
 /** Longer than any contact field (notes are 1,000 characters). */
 const MAX_FIELD_CHARS = 10_000;
-const tooManyRows = () => new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_ROWS.toLocaleString("en")} contacts per import`, { field: "csv" });
+const tooManyRows = () =>
+  new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_ROWS.toLocaleString("en")} contacts per import`, {
+    field: "csv",
+  });
 
 /**
  * A small RFC 4180 reader: quoted fields, doubled quotes, CRLF or LF. One pass that copies whole
@@ -119,7 +170,12 @@ function parseCsv(text: string, maxRows: number): string[][] {
   let fieldChars = 0;
   const add = (part: string) => {
     fieldChars += part.length;
-    if (fieldChars > MAX_FIELD_CHARS) throw new AppError("VALIDATION_ERROR", `A field is longer than ${MAX_FIELD_CHARS.toLocaleString("en")} characters`, { field: "csv" });
+    if (fieldChars > MAX_FIELD_CHARS)
+      throw new AppError(
+        "VALIDATION_ERROR",
+        `A field is longer than ${MAX_FIELD_CHARS.toLocaleString("en")} characters`,
+        { field: "csv" },
+      );
     parts.push(part);
   };
   const take = () => {
@@ -159,7 +215,8 @@ function parseCsv(text: string, maxRows: number): string[][] {
     if (ch === 34) quoted = true;
     else if (ch === 44) {
       row.push(take());
-      if (row.length >= MAX_IMPORT_COLUMNS) throw new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_COLUMNS} columns per row`, { field: "csv" });
+      if (row.length >= MAX_IMPORT_COLUMNS)
+        throw new AppError("VALIDATION_ERROR", `At most ${MAX_IMPORT_COLUMNS} columns per row`, { field: "csv" });
     } else {
       endRow();
       if (ch === 13 && text.charCodeAt(j + 1) === 10) j++;
@@ -176,8 +233,16 @@ export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
   // A column name longer than any known one is no column of ours (and is not lowercased whole).
   const header = (rows.shift() ?? []).map((h) => (h.length > 64 ? "" : h.trim().toLowerCase()));
   const col = (...names: string[]) => header.findIndex((h) => names.includes(h));
-  const [name, email, phone, company, kind, notes] = [col("display_name", "name"), col("email"), col("phone"), col("company", "organization"), col("kind"), col("notes")];
-  if (name < 0) throw new AppError("VALIDATION_ERROR", "The CSV needs a name (or display_name) column", { field: "csv" });
+  const [name, email, phone, company, kind, notes] = [
+    col("display_name", "name"),
+    col("email"),
+    col("phone"),
+    col("company", "organization"),
+    col("kind"),
+    col("notes"),
+  ];
+  if (name < 0)
+    throw new AppError("VALIDATION_ERROR", "The CSV needs a name (or display_name) column", { field: "csv" });
   return rows.map((r, i) => {
     const get = (c: number) => (c >= 0 ? (r[c] ?? "").trim() : "");
     const display = get(name);
@@ -196,7 +261,11 @@ export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.map(String).join(".") ?? "";
-      throw new AppError("VALIDATION_ERROR", `Row ${i + 2}: ${field} ${issue?.message ?? "is invalid"}`, { field: "csv", row: i + 2, column: field });
+      throw new AppError("VALIDATION_ERROR", `Row ${i + 2}: ${field} ${issue?.message ?? "is invalid"}`, {
+        field: "csv",
+        row: i + 2,
+        column: field,
+      });
     }
     return parsed.data;
   });

@@ -27,11 +27,17 @@ export function memberJob(core: Core, p: Principal, jobId: string): JobRow {
   return job;
 }
 
-export async function createConversation(core: Core, p: Principal, body: z.infer<typeof ZCreateConversationRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function createConversation(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZCreateConversationRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const state = core.tenant(p.tenantId);
   const me = core.me(p);
   const ids = [p.entityId, ...body.participants.map((x) => x.entity_id).filter((id) => id !== p.entityId)];
-  for (const id of ids) if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
+  for (const id of ids)
+    if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
   const unique = [...new Set(ids)];
   const others = unique.filter((id) => id !== p.entityId);
   // A group's name is typed like a message: an email or phone in it goes to the vault and the
@@ -54,7 +60,12 @@ export async function createConversation(core: Core, p: Principal, body: z.infer
   );
   return core.commit(p.tenantId, [ev], {
     idem,
-    body: (res) => ({ accepted: true, conversation_id: conversationId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
+    body: (res) => ({
+      accepted: true,
+      conversation_id: conversationId,
+      created_event_ids: res.accepted_event_ids,
+      cursor: res.cursor,
+    }),
   });
 }
 
@@ -78,8 +89,10 @@ export async function postText(
   // Mentioned agents who are not here cannot answer yet: the sender is told which (the UI offers to add them).
   const absent = mentions.filter((m) => !conv.participants.has(m.entity_id)).map((m) => m.entity_id);
   // Only whitespace would be an empty bubble in everyone's chat (the composer never sends one).
-  if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
-  if (body.reply_to_message_id !== undefined) liveMessage(core, p, conversationId, body.reply_to_message_id, "reply_to_message_id");
+  if (body.body_text.trim() === "")
+    throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
+  if (body.reply_to_message_id !== undefined)
+    liveMessage(core, p, conversationId, body.reply_to_message_id, "reply_to_message_id");
   const threadRoot = body.thread_root_message_id;
   if (threadRoot !== undefined) threadRootMessage(core, p, conversationId, threadRoot);
   const state = core.tenant(p.tenantId);
@@ -105,7 +118,9 @@ export async function postText(
   // Only conversations with an agent coworker have anyone for Office to speak for. The work
   // enters Office's durable inbox in the same commit as the message: accepted means answered.
   // A thread is people talking beside the conversation: agents answer in the conversation only.
-  const forOffice = threadRoot === undefined && conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
+  const forOffice =
+    threadRoot === undefined &&
+    conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
   return core.commit(p.tenantId, [ev], {
     idem,
     ...(forOffice
@@ -145,7 +160,13 @@ export async function postText(
 }
 
 /** A read marker: everything up to `cursor` in this conversation is read (drives unread counts), or only delivered to a device. */
-export async function markRead(core: Core, p: Principal, conversationId: string, body: z.infer<typeof ZReadMarkerRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function markRead(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  body: z.infer<typeof ZReadMarkerRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   memberConversation(core, p, conversationId);
   const seq = parseCursor(body.cursor)!;
   // A cursor past this tenant's head is not one of its cursors (another tenant's, or invented).
@@ -162,6 +183,11 @@ export async function markRead(core: Core, p: Principal, conversationId: string,
   );
   return core.commit(p.tenantId, [ev], {
     idem,
-    body: (r) => ({ accepted: true, conversation_id: conversationId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      conversation_id: conversationId,
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }

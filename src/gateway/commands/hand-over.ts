@@ -11,7 +11,13 @@ import { memberJob } from "./conversations.js";
  * replaces the agent's, in one batch. Who may hand a job over is the policy pack's call; a
  * refusal comes back as its code. The idempotency record is kept in that same commit.
  */
-export async function handOverJob(core: Core, p: Principal, jobId: string, body: z.infer<typeof ZHandOverRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function handOverJob(
+  core: Core,
+  p: Principal,
+  jobId: string,
+  body: z.infer<typeof ZHandOverRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const job = memberJob(core, p, jobId);
   let stored: StoredResponse | undefined;
   const r = await core.office.handOver(
@@ -25,10 +31,15 @@ export async function handOverJob(core: Core, p: Principal, jobId: string, body:
     },
     {
       withinCommit: (res) => {
-        stored = { status: 200, body: { job_id: jobId, owner_entity_id: body.to_entity_id, created_event_ids: res.accepted_event_ids } };
+        stored = {
+          status: 200,
+          body: { job_id: jobId, owner_entity_id: body.to_entity_id, created_event_ids: res.accepted_event_ids },
+        };
         if (idem) core.idem.record(idem, stored);
       },
     },
   );
-  return stored ?? { status: 200, body: { job_id: jobId, owner_entity_id: r.owner_entity_id, created_event_ids: r.ids } };
+  return (
+    stored ?? { status: 200, body: { job_id: jobId, owner_entity_id: r.owner_entity_id, created_event_ids: r.ids } }
+  );
 }

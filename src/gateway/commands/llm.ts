@@ -11,7 +11,14 @@ import { memberConversation, memberJob } from "./conversations.js";
  */
 
 /** ThreadContext writes live in Office's table, not the ledger: the stored response is what makes them idempotent. */
-export function setThreadContext(core: Core, p: Principal, conversationId: string, what: "pin" | "target", jobId: string | null, idem: IdemScope): StoredResponse {
+export function setThreadContext(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  what: "pin" | "target",
+  jobId: string | null,
+  idem: IdemScope,
+): StoredResponse {
   memberConversation(core, p, conversationId);
   const view = core.office.setThreadContext(p.tenantId, conversationId, what, jobId);
   const stored = { status: 200, body: view };

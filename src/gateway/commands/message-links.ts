@@ -21,14 +21,20 @@ const human = (p: Principal) => ({ entity_id: p.entityId, actor_type: "human" as
  */
 export function getMessage(core: Core, p: Principal, conversationId: string, messageId: string) {
   const item = liveMessage(core, p, conversationId, messageId);
-  return { tenant_id: p.tenantId, conversation_id: conversationId, item: presentTimelineItem(p.tenantId, item, core.office.vault) };
+  return {
+    tenant_id: p.tenantId,
+    conversation_id: conversationId,
+    item: presentTimelineItem(p.tenantId, item, core.office.vault),
+  };
 }
 
 /** The conversation's pinned messages, in the order they were pinned (members only). */
 export function listPins(core: Core, p: Principal, conversationId: string) {
   memberConversation(core, p, conversationId);
   const state = core.tenant(p.tenantId);
-  const items = (state.pins.get(conversationId) ?? []).map((id) => state.messages.get(id)).filter((it): it is TTimelineItem => !!it && !it.deleted);
+  const items = (state.pins.get(conversationId) ?? [])
+    .map((id) => state.messages.get(id))
+    .filter((it): it is TTimelineItem => !!it && !it.deleted);
   return {
     tenant_id: p.tenantId,
     conversation_id: conversationId,
@@ -54,7 +60,8 @@ export async function forwardMessage(
   const item = liveMessage(core, p, conversationId, messageId);
   memberConversation(core, p, body.to_conversation_id);
   const m = item.message as TTimelineItem["message"] & { pii_refs?: TRedactedValue[] };
-  if (m.kind !== "text" || m.action || m.body_text === undefined) throw new AppError("VALIDATION_ERROR", "Only text messages can be forwarded", { field: "message_id" });
+  if (m.kind !== "text" || m.action || m.body_text === undefined)
+    throw new AppError("VALIDATION_ERROR", "Only text messages can be forwarded", { field: "message_id" });
   const newId = core.ids("msg");
   const ev = core.event(p.tenantId, "message.sent", body.to_conversation_id, human(p), {
     message_id: newId,
@@ -65,20 +72,42 @@ export async function forwardMessage(
   });
   return core.commit(p.tenantId, [ev], {
     idem,
-    body: (r) => ({ accepted: true, conversation_id: body.to_conversation_id, message_id: newId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      conversation_id: body.to_conversation_id,
+      message_id: newId,
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }
 
 /** Pins a message to its conversation (`on: true`) or unpins it: one `message.pinned`, for every member to see. */
-export async function pinMessage(core: Core, p: Principal, conversationId: string, messageId: string, body: { on: boolean }, idem?: IdemScope): Promise<StoredResponse> {
+export async function pinMessage(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  body: { on: boolean },
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const item = liveMessage(core, p, conversationId, messageId);
   const count = core.tenant(p.tenantId).pins.get(conversationId)?.length ?? 0;
   if (body.on && !item.pinned && count >= PINS_MAX) {
-    throw new AppError("VALIDATION_ERROR", `A conversation holds at most ${PINS_MAX} pinned messages`, { field: "on", max: PINS_MAX });
+    throw new AppError("VALIDATION_ERROR", `A conversation holds at most ${PINS_MAX} pinned messages`, {
+      field: "on",
+      max: PINS_MAX,
+    });
   }
   const ev = core.event(p.tenantId, "message.pinned", conversationId, human(p), { message_id: messageId, on: body.on });
   return core.commit(p.tenantId, [ev], {
     idem,
-    body: (r) => ({ accepted: true, conversation_id: conversationId, message_id: messageId, created_event_ids: r.accepted_event_ids, cursor: r.cursor }),
+    body: (r) => ({
+      accepted: true,
+      conversation_id: conversationId,
+      message_id: messageId,
+      created_event_ids: r.accepted_event_ids,
+      cursor: r.cursor,
+    }),
   });
 }

@@ -16,14 +16,26 @@ const REACTION_KINDS_MAX = 20;
  * else — another conversation's, unknown, deleted — is NOT_FOUND, naming the field that pointed
  * at it. The policy pack checks the same on append; this says it first, in the caller's terms.
  */
-export function liveMessage(core: Core, p: Principal, conversationId: string, messageId: string, field = "message_id"): TTimelineItem {
+export function liveMessage(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  field = "message_id",
+): TTimelineItem {
   const item = messageOf(core, p, conversationId, messageId, field);
   if (item.deleted) throw new AppError("NOT_FOUND", `${field} names a deleted message`, { field });
   return item;
 }
 
 /** A message of this conversation (its timeline's, or a reply in one of its threads), deleted or not; the same NOT_FOUND for anything else. */
-export function messageOf(core: Core, p: Principal, conversationId: string, messageId: string, field = "message_id"): TTimelineItem {
+export function messageOf(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  field = "message_id",
+): TTimelineItem {
   const state = core.tenant(p.tenantId);
   if (!state.conversations.get(conversationId)?.participants.has(p.entityId)) throw notFound("Conversation");
   const item = state.messages.get(messageId);
@@ -32,33 +44,52 @@ export function messageOf(core: Core, p: Principal, conversationId: string, mess
   // Found by its position in this conversation's timeline (or its thread's): a message of another conversation is not there.
   const list = root !== undefined ? state.threads.get(root)?.replies : state.timeline.get(conversationId);
   const thread = root !== undefined ? state.threads.get(root) : undefined;
-  if (!item || (thread && thread.conversation_id !== conversationId) || pageTimeline(list ?? [], { after: seq - 1, limit: 1 })[0] !== item) {
+  if (
+    !item ||
+    (thread && thread.conversation_id !== conversationId) ||
+    pageTimeline(list ?? [], { after: seq - 1, limit: 1 })[0] !== item
+  ) {
     throw new AppError("NOT_FOUND", `${field} does not name a message of this conversation`, { field });
   }
   return item;
 }
 
-const accepted = (conversationId: string, messageId: string) => (r: { accepted_event_ids: string[]; cursor: string }) => ({
-  accepted: true,
-  conversation_id: conversationId,
-  message_id: messageId,
-  created_event_ids: r.accepted_event_ids,
-  cursor: r.cursor,
-});
+const accepted =
+  (conversationId: string, messageId: string) => (r: { accepted_event_ids: string[]; cursor: string }) => ({
+    accepted: true,
+    conversation_id: conversationId,
+    message_id: messageId,
+    created_event_ids: r.accepted_event_ids,
+    cursor: r.cursor,
+  });
 
 const human = (p: Principal) => ({ entity_id: p.entityId, actor_type: "human" as const });
 
 /** The author's new text: PII to the vault like any message, one `message.edited`, 202. */
-export async function editMessage(core: Core, p: Principal, conversationId: string, messageId: string, body: { body_text: string }, idem?: IdemScope): Promise<StoredResponse> {
+export async function editMessage(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  body: { body_text: string },
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const item = liveMessage(core, p, conversationId, messageId);
-  if (item.sender.entity_id !== p.entityId) throw new AppError("UNAUTHORIZED_ACTION", "Only the author can edit a message");
-  if (item.message.kind !== "text" || item.message.action || item.message.call) throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
-  if (body.body_text.trim() === "") throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
+  if (item.sender.entity_id !== p.entityId)
+    throw new AppError("UNAUTHORIZED_ACTION", "Only the author can edit a message");
+  if (item.message.kind !== "text" || item.message.action || item.message.call)
+    throw new AppError("VALIDATION_ERROR", "Only text messages can be edited", { field: "message_id" });
+  if (body.body_text.trim() === "")
+    throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const windowMs = editWindowMs(core, p.tenantId);
   if (windowMs !== null && core.clock.now() - Date.parse(item.ts) > windowMs) {
-    throw new AppError("EDIT_WINDOW_CLOSED", `A message can be edited for ${Math.round(windowMs / 1000)} s after it was sent`, {
-      edit_window_seconds: Math.round(windowMs / 1000),
-    });
+    throw new AppError(
+      "EDIT_WINDOW_CLOSED",
+      `A message can be edited for ${Math.round(windowMs / 1000)} s after it was sent`,
+      {
+        edit_window_seconds: Math.round(windowMs / 1000),
+      },
+    );
   }
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
   const ev = core.event(p.tenantId, "message.edited", conversationId, human(p), {
@@ -74,7 +105,13 @@ export async function editMessage(core: Core, p: Principal, conversationId: stri
  * BLAKE3 hash of the text the ledger last held for it, never the text; the projections, the
  * resume log and members' ledger reads forget the text.
  */
-export async function deleteMessage(core: Core, p: Principal, conversationId: string, messageId: string, idem?: IdemScope): Promise<StoredResponse> {
+export async function deleteMessage(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const item = liveMessage(core, p, conversationId, messageId);
   if (item.sender.entity_id !== p.entityId && !core.me(p).roles.includes("admin")) {
     throw new AppError("UNAUTHORIZED_ACTION", "Only the author or an admin can delete a message");
@@ -99,8 +136,15 @@ export async function reactToMessage(
   const item = liveMessage(core, p, conversationId, messageId);
   const kinds = item.reactions ?? [];
   if (body.on && kinds.length >= REACTION_KINDS_MAX && !kinds.some((r) => r.emoji === body.emoji)) {
-    throw new AppError("VALIDATION_ERROR", `A message carries at most ${REACTION_KINDS_MAX} different reactions`, { field: "emoji", max: REACTION_KINDS_MAX });
+    throw new AppError("VALIDATION_ERROR", `A message carries at most ${REACTION_KINDS_MAX} different reactions`, {
+      field: "emoji",
+      max: REACTION_KINDS_MAX,
+    });
   }
-  const ev = core.event(p.tenantId, "message.reacted", conversationId, human(p), { message_id: messageId, emoji: body.emoji, on: body.on });
+  const ev = core.event(p.tenantId, "message.reacted", conversationId, human(p), {
+    message_id: messageId,
+    emoji: body.emoji,
+    on: body.on,
+  });
   return core.commit(p.tenantId, [ev], { idem, body: accepted(conversationId, messageId) });
 }

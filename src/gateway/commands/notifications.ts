@@ -21,20 +21,41 @@ function recorded(core: Core, idem: IdemScope, status: number, change: () => unk
   return stored!;
 }
 
-export function subscribePush(core: Core, p: Principal, body: z.infer<typeof ZPushSubscribeRequest>, idem: IdemScope): StoredResponse {
+export function subscribePush(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZPushSubscribeRequest>,
+  idem: IdemScope,
+): StoredResponse {
   core.me(p);
   checkPushEndpoint(body.endpoint, { allowLoopback: core.notify.allowLoopbackEndpoints });
   return recorded(core, idem, 201, () =>
-    core.notify.subscriptions.save(p, { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, expiresAt: body.expirationTime ?? null }),
+    core.notify.subscriptions.save(p, {
+      endpoint: body.endpoint,
+      p256dh: body.keys.p256dh,
+      auth: body.keys.auth,
+      expiresAt: body.expirationTime ?? null,
+    }),
   );
 }
 
-export function unsubscribePush(core: Core, p: Principal, body: z.infer<typeof ZPushUnsubscribeRequest>, idem: IdemScope): StoredResponse {
+export function unsubscribePush(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZPushUnsubscribeRequest>,
+  idem: IdemScope,
+): StoredResponse {
   core.me(p);
   return recorded(core, idem, 200, () => ({ removed: core.notify.subscriptions.remove(p, body.endpoint) }));
 }
 
-export function setMute(core: Core, p: Principal, conversationId: string, body: z.infer<typeof ZMuteRequest>, idem: IdemScope): StoredResponse {
+export function setMute(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  body: z.infer<typeof ZMuteRequest>,
+  idem: IdemScope,
+): StoredResponse {
   memberConversation(core, p, conversationId);
   return recorded(core, idem, 200, () => {
     core.notify.mutes.set(p.tenantId, p.entityId, conversationId, body.muted);

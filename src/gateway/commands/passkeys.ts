@@ -16,7 +16,12 @@ export interface PasskeyApi {
   /** POST /v1/passkeys/registration-options: a person (not an agent) starts adding a passkey. */
   passkeyRegistrationOptions(p: Principal, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/passkeys: the new passkey, verified against a challenge made for this person. */
-  registerPasskey(p: Principal, response: z.infer<typeof ZPasskeyRegistrationResponse>, device: string | undefined, idem: IdemScope): Promise<StoredResponse>;
+  registerPasskey(
+    p: Principal,
+    response: z.infer<typeof ZPasskeyRegistrationResponse>,
+    device: string | undefined,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
   /** GET /v1/passkeys: my passkeys with when they were added and last used. */
   listPasskeys(p: Principal): { passkeys: PasskeyInfo[] };
   /** DELETE /v1/passkeys/:id: it signs nobody in from now on. */
@@ -24,7 +29,11 @@ export interface PasskeyApi {
   /** POST /v1/passkeys/sign-in-options: anyone; the authenticator offers the passkeys it holds. */
   passkeySignInOptions(idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/passkeys/sign-in: a verified passkey of an active person becomes a new session of theirs. */
-  signInWithPasskey(response: z.infer<typeof ZPasskeyAuthenticationResponse>, device: string | undefined, idem: IdemScope): Promise<StoredResponse>;
+  signInWithPasskey(
+    response: z.infer<typeof ZPasskeyAuthenticationResponse>,
+    device: string | undefined,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
 }
 
 // The parsed JSON never holds `undefined` (JSON has none), so the casts below only restate what zod checked.
@@ -65,12 +74,24 @@ export function createPasskeyApi(core: Core): PasskeyApi {
     async signInWithPasskey(response, device, idem) {
       const { principal: p } = await passkeys.verifySignIn(response as AuthenticationResponseJSON);
       const who = core.tenant(p.tenantId).entities.get(p.entityId);
-      if (!who) throw new AppError("UNAUTHORIZED", "This passkey's person is no longer in the workspace", { reason: "gone" });
+      if (!who)
+        throw new AppError("UNAUTHORIZED", "This passkey's person is no longer in the workspace", { reason: "gone" });
       // Deactivation revokes every session; a passkey must not make a new one behind it.
-      if (who.status) throw new AppError("FORBIDDEN", `${who.display_name} is deactivated in this workspace: an admin can reactivate them`, { reason: "deactivated" });
+      if (who.status)
+        throw new AppError(
+          "FORBIDDEN",
+          `${who.display_name} is deactivated in this workspace: an admin can reactivate them`,
+          { reason: "deactivated" },
+        );
       return recorded(core, idem, 201, () => {
         const made = core.tokens.issueSession(p, { device, via: "passkey" });
-        return { tenant_id: p.tenantId, entity_id: p.entityId, display_name: who.display_name, session_id: made.sessionId, token: made.token };
+        return {
+          tenant_id: p.tenantId,
+          entity_id: p.entityId,
+          display_name: who.display_name,
+          session_id: made.sessionId,
+          token: made.token,
+        };
       });
     },
   };

@@ -3,7 +3,12 @@ import { LIMITS } from "../../../contracts/facts.js";
 import { AppError } from "../../shared/errors.js";
 
 /** The pictures the Messenger shows inline, by the type image-size reads from their header. */
-const PICTURE_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+const PICTURE_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+};
 const PICTURE_MIMES = new Set(Object.values(PICTURE_TYPES));
 
 /** What the header of an upload says: its real picture type and size, or nothing for other files. */
@@ -37,11 +42,15 @@ export function inspectPicture(bytes: Uint8Array, declaredMime: string): Picture
   const head = readHeader(bytes);
   const mime = head ? PICTURE_TYPES[head.type] : undefined;
   if (!head || !mime) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file is declared as ${declaredMime}, but its content is not a PNG, JPEG, GIF or WebP picture`, {
-      field: "file",
-      declared: declaredMime,
-      detected: head?.type ?? null,
-    });
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `The file is declared as ${declaredMime}, but its content is not a PNG, JPEG, GIF or WebP picture`,
+      {
+        field: "file",
+        declared: declaredMime,
+        detected: head?.type ?? null,
+      },
+    );
   }
   // EXIF orientations 5–8 turn the picture a quarter: browsers show it that way, so reserve that box.
   const turned = (head.orientation ?? 1) >= 5;

@@ -33,7 +33,13 @@ function canonicalLocale(raw: string): string | undefined {
  * their own name, zone and language; an admin may rename anyone, and nothing else of theirs
  * (the policy pack's profile_authority says the same, so the ledger refuses it either way).
  */
-export async function updateProfile(core: Core, p: Principal, entityId: string, body: ProfileUpdate, idem?: IdemScope): Promise<StoredResponse> {
+export async function updateProfile(
+  core: Core,
+  p: Principal,
+  entityId: string,
+  body: ProfileUpdate,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const me = core.me(p);
   const target = core.tenant(p.tenantId).entities.get(entityId);
   if (!target) throw notFound("Person");
@@ -41,7 +47,8 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
   if (entityId !== me.entity_id) {
     if (!me.roles.includes("admin")) throw new AppError("FORBIDDEN", "Only an admin may rename someone else");
     const others = Object.keys(body).filter((k) => k !== "display_name");
-    if (others.length) throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
+    if (others.length)
+      throw new AppError("FORBIDDEN", "An admin may change someone else's display name only", { fields: others });
   }
   const payload: {
     entity_id: string;
@@ -56,7 +63,8 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
   } = { entity_id: entityId };
   if (body.read_receipts !== undefined) payload.read_receipts = body.read_receipts;
   const future = (iso: string, field: string) => {
-    if (Date.parse(iso) <= core.clock.now()) throw new AppError("VALIDATION_ERROR", "That time has already passed: choose one in the future", { field });
+    if (Date.parse(iso) <= core.clock.now())
+      throw new AppError("VALIDATION_ERROR", "That time has already passed: choose one in the future", { field });
     return new Date(iso).toISOString();
   };
   if (body.status !== undefined) {
@@ -68,22 +76,43 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     // Turning it on needs somewhere to send it; turning it off never does.
     const why = body.email_digest ? digestUnavailable(core, target) : undefined;
     if (why === "mail_not_configured")
-      throw new AppError("SERVICE_UNAVAILABLE", "The e-mail digest is off here: this server has no mail configured.", { field: "email_digest", reason: why });
-    if (why === "no_email") throw new AppError("VALIDATION_ERROR", "Add your email first: the digest is sent there.", { field: "email_digest", reason: why });
+      throw new AppError("SERVICE_UNAVAILABLE", "The e-mail digest is off here: this server has no mail configured.", {
+        field: "email_digest",
+        reason: why,
+      });
+    if (why === "no_email")
+      throw new AppError("VALIDATION_ERROR", "Add your email first: the digest is sent there.", {
+        field: "email_digest",
+        reason: why,
+      });
     payload.email_digest = body.email_digest;
   }
   if (body.display_name !== undefined) payload.display_name = body.display_name;
   if (body.time_zone !== undefined) {
     const tz = canonicalTimeZone(body.time_zone);
-    if (!tz) throw new AppError("VALIDATION_ERROR", "Unknown time zone: use an IANA name such as Europe/Lisbon or America/New_York", { field: "time_zone" });
+    if (!tz)
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "Unknown time zone: use an IANA name such as Europe/Lisbon or America/New_York",
+        { field: "time_zone" },
+      );
     payload.time_zone = tz;
   }
   if (body.locale !== undefined) {
     const locale = canonicalLocale(body.locale);
-    if (!locale) throw new AppError("VALIDATION_ERROR", "Unknown language tag: use one such as en-US or pt-PT", { field: "locale" });
+    if (!locale)
+      throw new AppError("VALIDATION_ERROR", "Unknown language tag: use one such as en-US or pt-PT", {
+        field: "locale",
+      });
     payload.locale = locale;
   }
-  const ev = core.event(p.tenantId, "entity.profile_updated", WORKSPACE_CONVERSATION_ID, { entity_id: me.entity_id, actor_type: "human" }, payload);
+  const ev = core.event(
+    p.tenantId,
+    "entity.profile_updated",
+    WORKSPACE_CONVERSATION_ID,
+    { entity_id: me.entity_id, actor_type: "human" },
+    payload,
+  );
   // The answer is the profile as this event leaves it (the projections fold it after the commit).
   const view = {
     tenant_id: p.tenantId,
@@ -98,7 +127,11 @@ export async function updateProfile(core: Core, p: Principal, entityId: string, 
     ...(target.dnd_until ? { dnd_until: target.dnd_until } : {}),
     ...payload,
   };
-  return core.commit(p.tenantId, [ev], { idem, status: 200, body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }) });
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    status: 200,
+    body: (res) => ({ ...view, created_event_ids: res.accepted_event_ids }),
+  });
 }
 
 /** Why this person cannot have the e-mail digest, if they cannot. */
@@ -112,5 +145,10 @@ function digestUnavailable(core: Core, person: EntityRow): "mail_not_configured"
 export function digestSettings(core: Core, p: Principal) {
   const me = core.me(p);
   const reason = digestUnavailable(core, me);
-  return { enabled: Boolean(me.email_digest) && !reason, available: !reason, ...(reason ? { reason } : {}), after_minutes: core.digest.afterMinutes };
+  return {
+    enabled: Boolean(me.email_digest) && !reason,
+    available: !reason,
+    ...(reason ? { reason } : {}),
+    after_minutes: core.digest.afterMinutes,
+  };
 }

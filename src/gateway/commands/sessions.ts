@@ -15,7 +15,12 @@ import { signInMessage, type LinkPurpose } from "../sessions/index.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
-export function recorded(core: Core, idem: IdemScope | undefined, status: number, change: () => unknown): StoredResponse {
+export function recorded(
+  core: Core,
+  idem: IdemScope | undefined,
+  status: number,
+  change: () => unknown,
+): StoredResponse {
   let stored: StoredResponse | undefined;
   core.db.transaction(() => {
     stored = { status, body: change() };
@@ -40,7 +45,12 @@ export async function createDeviceLink(core: Core, p: Principal, idem: IdemScope
   const made = core.signIn.links.create(p, "device_link");
   const url = linkUrl(core, made.code);
   const qr = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-  const body = { url, expires_at: made.expiresAt, ttl_seconds: ttlSeconds(core), qr_data_url: `data:image/svg+xml;base64,${Buffer.from(qr).toString("base64")}` };
+  const body = {
+    url,
+    expires_at: made.expiresAt,
+    ttl_seconds: ttlSeconds(core),
+    qr_data_url: `data:image/svg+xml;base64,${Buffer.from(qr).toString("base64")}`,
+  };
   return recorded(core, idem, 201, () => body);
 }
 
@@ -49,15 +59,25 @@ export function redeemLink(core: Core, code: string, device: string, idem: IdemS
   const link = core.signIn.links.check(code);
   const p = { tenantId: link.tenant_id, entityId: link.entity_id };
   const person = core.tenant(p.tenantId).entities.get(p.entityId);
-  if (!person) throw new AppError("SIGNIN_LINK_EXPIRED", "This sign-in link's person is no longer in the workspace.", { reason: "gone" });
+  if (!person)
+    throw new AppError("SIGNIN_LINK_EXPIRED", "This sign-in link's person is no longer in the workspace.", {
+      reason: "gone",
+    });
   return recorded(core, idem, 201, () => {
     const made = core.tokens.issueSession(p, { device, via: link.purpose });
     core.signIn.links.spend(link.hash, made.sessionId);
-    return { tenant_id: p.tenantId, entity_id: p.entityId, display_name: person.display_name, session_id: made.sessionId, token: made.token };
+    return {
+      tenant_id: p.tenantId,
+      entity_id: p.entityId,
+      display_name: person.display_name,
+      session_id: made.sessionId,
+      token: made.token,
+    };
   });
 }
 
-const EMAIL_ANSWER = "If that address belongs to someone here, a sign-in link is on its way. It works once, for a few minutes.";
+const EMAIL_ANSWER =
+  "If that address belongs to someone here, a sign-in link is on its way. It works once, for a few minutes.";
 
 /**
  * Emails a sign-in link to each person whose address this is (one per workspace they are in).
@@ -73,10 +93,17 @@ export async function emailLink(
   wait: (s: number) => Promise<void>,
 ): Promise<StoredResponse> {
   const mailer = core.signIn.mailer;
-  if (!mailer) throw new AppError("SERVICE_UNAVAILABLE", "Sign-in links by email are off here: this server has no mail configured.", { reason: "mail_not_configured" });
+  if (!mailer)
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "Sign-in links by email are off here: this server has no mail configured.",
+      { reason: "mail_not_configured" },
+    );
   const address = body.email.trim();
   if (!EMAIL.test(address)) throw new AppError("VALIDATION_ERROR", "That is not an email address", { field: "email" });
-  await wait(Math.max(core.signIn.perClient.take(client), core.signIn.perAddress.take(hashSecret(address.toLowerCase()))));
+  await wait(
+    Math.max(core.signIn.perClient.take(client), core.signIn.perAddress.take(hashSecret(address.toLowerCase()))),
+  );
   const found: Array<{ p: Principal; name: string; to: string }> = [];
   for (const state of core.projector.tenants()) {
     const hash = core.office.vault.hashOf(state.tenant_id, "email", address);
@@ -90,7 +117,11 @@ export async function emailLink(
   const ttlMinutes = Math.max(1, Math.round(core.signIn.linkTtlMs / 60_000));
   for (const l of links) {
     const msg = signInMessage({ displayName: l.name, url: linkUrl(core, l.link.code), ttlMinutes });
-    mailer.send({ to: l.to, ...msg }).catch((err: unknown) => core.logger.warn({ err: (err as Error).message, tenant_id: l.p.tenantId }, "sign-in email not sent"));
+    mailer
+      .send({ to: l.to, ...msg })
+      .catch((err: unknown) =>
+        core.logger.warn({ err: (err as Error).message, tenant_id: l.p.tenantId }, "sign-in email not sent"),
+      );
   }
   return recorded(core, idem, 202, () => ({ accepted: true, message: EMAIL_ANSWER }));
 }
@@ -116,7 +147,13 @@ export function listSessions(core: Core, p: Principal, currentHash: string) {
 }
 
 /** Ends one of my sessions: its token fails from now on and its open streams end. */
-export function endSession(core: Core, p: Principal, sessionId: string, currentHash: string, idem: IdemScope): StoredResponse {
+export function endSession(
+  core: Core,
+  p: Principal,
+  sessionId: string,
+  currentHash: string,
+  idem: IdemScope,
+): StoredResponse {
   core.me(p);
   const s = core.tokens.sessionById(p, sessionId);
   if (!s) throw notFound("Session");

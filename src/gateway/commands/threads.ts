@@ -16,7 +16,9 @@ const human = (p: Principal) => ({ entity_id: p.entityId, actor_type: "human" as
 const rootOf = (it: TTimelineItem) => (it.message as { thread_root_message_id?: string }).thread_root_message_id;
 
 function notARoot(field: string): AppError {
-  return new AppError("VALIDATION_ERROR", `${field} names a reply in a thread: reply in that thread instead`, { field });
+  return new AppError("VALIDATION_ERROR", `${field} names a reply in a thread: reply in that thread instead`, {
+    field,
+  });
 }
 
 /**
@@ -29,7 +31,10 @@ export function threadRootMessage(core: Core, p: Principal, conversationId: stri
   if (rootOf(root) !== undefined) throw notARoot(field);
   const count = core.tenant(p.tenantId).threads.get(messageId)?.replies.length ?? 0;
   if (count >= THREAD_REPLIES_MAX) {
-    throw new AppError("VALIDATION_ERROR", `A thread holds at most ${THREAD_REPLIES_MAX} replies`, { field, max: THREAD_REPLIES_MAX });
+    throw new AppError("VALIDATION_ERROR", `A thread holds at most ${THREAD_REPLIES_MAX} replies`, {
+      field,
+      max: THREAD_REPLIES_MAX,
+    });
   }
   return root;
 }
@@ -46,7 +51,9 @@ export function getThread(core: Core, p: Principal, conversationId: string, mess
     conversation_id: conversationId,
     root: present(root),
     replies: (t?.replies ?? []).map(present),
-    mark: t ? threadMark(t, p.entityId) : { root_message_id: messageId, following: root.sender.entity_id === p.entityId, unread_count: 0 },
+    mark: t
+      ? threadMark(t, p.entityId)
+      : { root_message_id: messageId, following: root.sender.entity_id === p.entityId, unread_count: 0 },
     cursor: formatCursor(state.head),
   };
 }
@@ -62,24 +69,42 @@ export function listThreadMarks(core: Core, p: Principal, conversationId: string
   return { tenant_id: p.tenantId, conversation_id: conversationId, threads, cursor: formatCursor(state.head) };
 }
 
-const accepted = (conversationId: string, messageId: string) => (r: { accepted_event_ids: string[]; cursor: string }) => ({
-  accepted: true,
-  conversation_id: conversationId,
-  message_id: messageId,
-  created_event_ids: r.accepted_event_ids,
-  cursor: r.cursor,
-});
+const accepted =
+  (conversationId: string, messageId: string) => (r: { accepted_event_ids: string[]; cursor: string }) => ({
+    accepted: true,
+    conversation_id: conversationId,
+    message_id: messageId,
+    created_event_ids: r.accepted_event_ids,
+    cursor: r.cursor,
+  });
 
 /** Follow a thread (told of its new replies) or stop: one `thread.followed`, the caller's alone. */
-export async function followThread(core: Core, p: Principal, conversationId: string, messageId: string, body: { on: boolean }, idem?: IdemScope): Promise<StoredResponse> {
+export async function followThread(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  body: { on: boolean },
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const root = liveMessage(core, p, conversationId, messageId);
   if (rootOf(root) !== undefined) throw notARoot("message_id");
-  const ev = core.event(p.tenantId, "thread.followed", conversationId, human(p), { message_id: messageId, on: body.on });
+  const ev = core.event(p.tenantId, "thread.followed", conversationId, human(p), {
+    message_id: messageId,
+    on: body.on,
+  });
   return core.commit(p.tenantId, [ev], { idem, body: accepted(conversationId, messageId) });
 }
 
 /** The caller has read the thread's replies up to `cursor`: one `thread.read` (drives their unread mark). */
-export async function readThread(core: Core, p: Principal, conversationId: string, messageId: string, body: { cursor: string }, idem?: IdemScope): Promise<StoredResponse> {
+export async function readThread(
+  core: Core,
+  p: Principal,
+  conversationId: string,
+  messageId: string,
+  body: { cursor: string },
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const root = liveMessage(core, p, conversationId, messageId);
   if (rootOf(root) !== undefined) throw notARoot("message_id");
   const seq = parseCursor(body.cursor) ?? 0;

@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import type { ZAcceptInviteRequest, ZCreateAgentRequest, ZCreateInviteRequest, ZCreateWorkspaceRequest } from "../../../contracts/gateway.js";
+import type {
+  ZAcceptInviteRequest,
+  ZCreateAgentRequest,
+  ZCreateInviteRequest,
+  ZCreateWorkspaceRequest,
+} from "../../../contracts/gateway.js";
 import { WORKSPACE_CONVERSATION_ID } from "../../../contracts/events.js";
 import { AppError } from "../../shared/errors.js";
 import { hashSecret, newSecret, type Principal } from "../auth/token-store.js";
@@ -20,12 +25,23 @@ export function requireAdmin(core: Core, p: Principal): void {
 export function refuseClosedSignup(core: Core): void {
   const mode = core.signupMode();
   if (mode === "open") return;
-  const why = mode === "closed" ? "Sign-up is closed on this server: it takes no new workspaces." : "New workspaces on this server are by invitation only.";
-  throw new AppError("SIGNUP_CLOSED", `${why} To join your team's workspace, ask one of its admins for an invite link.`, { signup: mode });
+  const why =
+    mode === "closed"
+      ? "Sign-up is closed on this server: it takes no new workspaces."
+      : "New workspaces on this server are by invitation only.";
+  throw new AppError(
+    "SIGNUP_CLOSED",
+    `${why} To join your team's workspace, ask one of its admins for an invite link.`,
+    { signup: mode },
+  );
 }
 
 /** Onboarding step 1: a tenant and its owner (owner, admin and approver), signed in at once. */
-export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWorkspaceRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function createWorkspace(
+  core: Core,
+  body: z.infer<typeof ZCreateWorkspaceRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const tenantId = core.ids("tnt");
   const ownerId = core.ids("ent");
   let token = "";
@@ -44,14 +60,21 @@ export async function createWorkspace(core: Core, body: z.infer<typeof ZCreateWo
 }
 
 /** Onboarding step 2: an invite link, one use, a week long. Only its hash is stored. */
-export function createInvite(core: Core, p: Principal, body: z.infer<typeof ZCreateInviteRequest>, idem?: IdemScope): StoredResponse {
+export function createInvite(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZCreateInviteRequest>,
+  idem?: IdemScope,
+): StoredResponse {
   requireAdmin(core, p);
   const invite = newSecret("inv");
   const base = core.publicUrl() ?? "";
   const response: StoredResponse = { status: 201, body: { invite_token: invite, url: `${base}/invite/${invite}` } };
   core.db.transaction(() => {
     core.db
-      .prepare("INSERT INTO gateway_invites (invite_hash, tenant_id, created_by, display_name, roles, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO gateway_invites (invite_hash, tenant_id, created_by, display_name, roles, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
       .run(
         hashSecret(invite),
         p.tenantId,
@@ -76,7 +99,11 @@ interface InviteRow {
 
 function openInvite(core: Core, invite: string): InviteRow & { hash: string } {
   const hash = hashSecret(invite);
-  const row = core.db.prepare<[string], InviteRow>("SELECT tenant_id, display_name, roles, expires_at, accepted_by FROM gateway_invites WHERE invite_hash = ?").get(hash);
+  const row = core.db
+    .prepare<[string], InviteRow>(
+      "SELECT tenant_id, display_name, roles, expires_at, accepted_by FROM gateway_invites WHERE invite_hash = ?",
+    )
+    .get(hash);
   if (!row || row.accepted_by || Date.parse(row.expires_at) < core.clock.now()) throw notFound("Invite");
   return { ...row, hash };
 }
@@ -84,11 +111,21 @@ function openInvite(core: Core, invite: string): InviteRow & { hash: string } {
 /** What an invite page shows before accepting: the workspace and the suggested name. */
 export function describeInvite(core: Core, invite: string) {
   const row = openInvite(core, invite);
-  return { tenant_id: row.tenant_id, display_name: row.display_name, roles: JSON.parse(row.roles) as string[], expires_at: row.expires_at };
+  return {
+    tenant_id: row.tenant_id,
+    display_name: row.display_name,
+    roles: JSON.parse(row.roles) as string[],
+    expires_at: row.expires_at,
+  };
 }
 
 /** Onboarding step 2b: the invited person joins; the invite is spent in the same commit. */
-export async function acceptInvite(core: Core, invite: string, body: z.infer<typeof ZAcceptInviteRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function acceptInvite(
+  core: Core,
+  invite: string,
+  body: z.infer<typeof ZAcceptInviteRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const row = openInvite(core, invite);
   const entityId = core.ids("ent");
   let token = "";
@@ -103,7 +140,9 @@ export async function acceptInvite(core: Core, invite: string, body: z.infer<typ
     status: 201,
     extra: () => {
       // The UPDATE's WHERE makes a concurrent second accept fail and roll its events back.
-      const spent = core.db.prepare("UPDATE gateway_invites SET accepted_by = ? WHERE invite_hash = ? AND accepted_by IS NULL").run(entityId, row.hash);
+      const spent = core.db
+        .prepare("UPDATE gateway_invites SET accepted_by = ? WHERE invite_hash = ? AND accepted_by IS NULL")
+        .run(entityId, row.hash);
       if (spent.changes !== 1) throw notFound("Invite");
       token = core.tokens.issue({ tenantId: row.tenant_id, entityId }, { via: "invite" });
     },
@@ -112,7 +151,12 @@ export async function acceptInvite(core: Core, invite: string, body: z.infer<typ
 }
 
 /** Onboarding step 3: an agent coworker. Agents get no token: Office acts for them. */
-export async function createAgent(core: Core, p: Principal, body: z.infer<typeof ZCreateAgentRequest>, idem?: IdemScope): Promise<StoredResponse> {
+export async function createAgent(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZCreateAgentRequest>,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   requireAdmin(core, p);
   const entityId = core.ids("ent");
   const ev = core.event(
@@ -130,7 +174,11 @@ export async function createAgent(core: Core, p: Principal, body: z.infer<typeof
       allowed_tools: body.allowed_tools,
     },
   );
-  return core.commit(p.tenantId, [ev], { idem, status: 201, body: (res) => ({ entity_id: entityId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }) });
+  return core.commit(p.tenantId, [ev], {
+    idem,
+    status: 201,
+    body: (res) => ({ entity_id: entityId, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
+  });
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
@@ -141,7 +189,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
  * (people may not register entities themselves). The vault keeps one entry per address, which a
  * contact or a job may share, so a replaced address is not erased here.
  */
-export async function setMyEmail(core: Core, p: Principal, email: string | null, idem?: IdemScope): Promise<StoredResponse> {
+export async function setMyEmail(
+  core: Core,
+  p: Principal,
+  email: string | null,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   const me = core.me(p);
   if (me.actor_type !== "human") throw new AppError("FORBIDDEN", "Only a person has an email address here");
   if (email !== null && !EMAIL.test(email)) throw new AppError("VALIDATION_ERROR", "Invalid email", { field: "email" });
@@ -160,6 +213,11 @@ export async function setMyEmail(core: Core, p: Principal, email: string | null,
   return core.commit(p.tenantId, [ev], {
     idem,
     status: 200,
-    body: (res) => ({ entity_id: me.entity_id, email: stored?.redacted ?? null, created_event_ids: res.accepted_event_ids, cursor: res.cursor }),
+    body: (res) => ({
+      entity_id: me.entity_id,
+      email: stored?.redacted ?? null,
+      created_event_ids: res.accepted_event_ids,
+      cursor: res.cursor,
+    }),
   });
 }

@@ -12,9 +12,19 @@ export interface DigestLine {
  * The words of a digest e-mail, in the person's language: what waited on them, each with its
  * link into the Messenger (the configured public address plus the app's own path, nothing else).
  */
-export function digestMessage(input: { displayName: string; locale: string | undefined; afterMinutes: number; lines: DigestLine[] }): { subject: string; text: string } {
+export function digestMessage(input: {
+  displayName: string;
+  locale: string | undefined;
+  afterMinutes: number;
+  lines: DigestLine[];
+}): { subject: string; text: string } {
   const t = translator(pickLocale(input.locale));
-  const body = input.lines.flatMap((l) => [`• ${t(`people.digest.kind.${l.kind}`)}: ${l.title}`, ...(l.body ? [`  ${l.body}`] : []), `  ${l.url}`, ""]);
+  const body = input.lines.flatMap((l) => [
+    `• ${t(`people.digest.kind.${l.kind}`)}: ${l.title}`,
+    ...(l.body ? [`  ${l.body}`] : []),
+    `  ${l.url}`,
+    "",
+  ]);
   return {
     subject: t("people.digest.subject", { count: input.lines.length }),
     text: [

@@ -34,7 +34,11 @@ export interface Digest {
   readonly afterMinutes: number;
   readonly available: boolean;
   /** After a live event's notifications were decided: queue those that wait on someone who asked for the digest. */
-  note(state: TenantState, ev: TStoredEvent, told: ReadonlyArray<{ entity_id: string; notification: TNotification }>): void;
+  note(
+    state: TenantState,
+    ev: TStoredEvent,
+    told: ReadonlyArray<{ entity_id: string; notification: TNotification }>,
+  ): void;
   /** Mails what is due now (the timer calls this); resolves when the mail server took each message. */
   runDue(): Promise<void>;
   close(): void;
@@ -67,8 +71,12 @@ export function createDigest(deps: DigestDeps): Digest {
   const due = deps.db.prepare<[number], Row>(
     "SELECT tenant_id, entity_id, event_id, kind, conversation_id, job_id, seq, title, body, url FROM gateway_digest_items WHERE sent_at IS NULL AND noted_ms <= ? ORDER BY noted_ms",
   );
-  const drop = deps.db.prepare("DELETE FROM gateway_digest_items WHERE tenant_id = ? AND entity_id = ? AND event_id = ?");
-  const markSent = deps.db.prepare("UPDATE gateway_digest_items SET sent_at = ? WHERE tenant_id = ? AND entity_id = ? AND event_id = ?");
+  const drop = deps.db.prepare(
+    "DELETE FROM gateway_digest_items WHERE tenant_id = ? AND entity_id = ? AND event_id = ?",
+  );
+  const markSent = deps.db.prepare(
+    "UPDATE gateway_digest_items SET sent_at = ? WHERE tenant_id = ? AND entity_id = ? AND event_id = ?",
+  );
 
   /** Still waiting on them: the message unread, the job still to approve or still waiting on them. */
   function stillWaits(state: TenantState, r: Row): boolean {
@@ -138,7 +146,19 @@ export function createDigest(deps: DigestDeps): Digest {
       if (!deps.mailer) return;
       for (const { entity_id, notification: n } of told) {
         if (!WAITING_KINDS.has(n.kind) || !state.entities.get(entity_id)?.email_digest) continue;
-        insert.run(state.tenant_id, entity_id, n.event_id, n.kind, n.conversation_id, n.job_id ?? null, ev.seq, n.title, n.body, n.url, deps.clock.now());
+        insert.run(
+          state.tenant_id,
+          entity_id,
+          n.event_id,
+          n.kind,
+          n.conversation_id,
+          n.job_id ?? null,
+          ev.seq,
+          n.title,
+          n.body,
+          n.url,
+          deps.clock.now(),
+        );
       }
     },
     runDue() {

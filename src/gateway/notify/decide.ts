@@ -50,12 +50,22 @@ export function decideNotifications(
   const conv = state.conversations.get(ev.conversation_id);
   if (!conv) return [];
   const actor = ev.actor.entity_id;
-  const tell = (entityId: string, words: (t: Translate) => Omit<TNotification, "event_id" | "conversation_id" | "ts">) => {
+  const tell = (
+    entityId: string,
+    words: (t: Translate) => Omit<TNotification, "event_id" | "conversation_id" | "ts">,
+  ) => {
     if (entityId === actor || out.has(entityId)) return;
     const person = state.entities.get(entityId);
     if (person?.actor_type !== "human" || !conv.participants.has(entityId)) return;
     const n = words(wordsFor(pickLocale(person.locale, ctx.defaultLocale)));
-    out.set(entityId, { ...n, title: clip(n.title, TITLE_MAX), body: clip(n.body, BODY_MAX), event_id: ev.event_id, conversation_id: conv.conversation_id, ts: ev.ts });
+    out.set(entityId, {
+      ...n,
+      title: clip(n.title, TITLE_MAX),
+      body: clip(n.body, BODY_MAX),
+      event_id: ev.event_id,
+      conversation_id: conv.conversation_id,
+      ts: ev.ts,
+    });
   };
   const convUrl = `/c/${encodeURIComponent(conv.conversation_id)}`;
   const sender = displayName(state, actor);
@@ -77,18 +87,31 @@ export function decideNotifications(
         }));
       }
       // A mention says more than "a message in our chat", so it is told first.
-      for (const m of p.mentions ?? []) tell(m.entity_id, (t) => ({ kind: "mention", title: t("notify.mention", { sender, conversation: conv.title }), body: text, url: convUrl }));
+      for (const m of p.mentions ?? [])
+        tell(m.entity_id, (t) => ({
+          kind: "mention",
+          title: t("notify.mention", { sender, conversation: conv.title }),
+          body: text,
+          url: convUrl,
+        }));
       // A thread reply tells the thread's followers (the root's author and repliers, unless they stopped following).
       const thread = p.thread_root_message_id !== undefined ? state.threads.get(p.thread_root_message_id) : undefined;
       if (thread) {
         const url = `${convUrl}/t/${encodeURIComponent(thread.root_message_id)}`;
         for (const id of conv.participant_entity_ids) {
-          if (isFollowing(thread, id)) tell(id, (t) => ({ kind: "thread_reply", title: t("notify.thread", { sender, conversation: conv.title }), body: text, url }));
+          if (isFollowing(thread, id))
+            tell(id, (t) => ({
+              kind: "thread_reply",
+              title: t("notify.thread", { sender, conversation: conv.title }),
+              body: text,
+              url,
+            }));
         }
       }
       // In a thread, only its followers are told (someone who stopped following hears no more of it).
       if (conv.kind === "direct" && !thread) {
-        for (const id of conv.participant_entity_ids) tell(id, () => ({ kind: "direct_message", title: sender, body: text, url: convUrl }));
+        for (const id of conv.participant_entity_ids)
+          tell(id, () => ({ kind: "direct_message", title: sender, body: text, url: convUrl }));
       }
       break;
     }
@@ -114,7 +137,13 @@ export function decideNotifications(
       const status = ev.payload.tracking_card.progress.status_line ?? "";
       for (const w of job.waiting_on) {
         if (before.has(w.entity_id)) continue;
-        tell(w.entity_id, (t) => ({ kind: "job_waiting", title: t("notify.waiting.title", { title: job.title }), body: status, url: jobUrl(job), job_id: job.job_id }));
+        tell(w.entity_id, (t) => ({
+          kind: "job_waiting",
+          title: t("notify.waiting.title", { title: job.title }),
+          body: status,
+          url: jobUrl(job),
+          job_id: job.job_id,
+        }));
       }
       break;
     }
@@ -155,10 +184,19 @@ export function decideNotifications(
       const p = ev.payload;
       // Every word from the recorded answer: who answered, how, their own words, the time they proposed.
       const body = (t: Translate) => {
-        const line = t(`notify.reply.${p.answer}`, { name: p.attendee.name, ...(p.proposed ? { when: `${p.proposed.start.slice(0, 16).replace("T", " ")} UTC` } : {}) });
+        const line = t(`notify.reply.${p.answer}`, {
+          name: p.attendee.name,
+          ...(p.proposed ? { when: `${p.proposed.start.slice(0, 16).replace("T", " ")} UTC` } : {}),
+        });
         return p.comment ? `${line} “${p.comment}”` : line;
       };
-      tell(ctx.requestedBy, (t) => ({ kind: "invite_answer", title: t("notify.reply.title", { title: job.title }), body: body(t), url: jobUrl(job), job_id: job.job_id }));
+      tell(ctx.requestedBy, (t) => ({
+        kind: "invite_answer",
+        title: t("notify.reply.title", { title: job.title }),
+        body: body(t),
+        url: jobUrl(job),
+        job_id: job.job_id,
+      }));
       break;
     }
     default:

@@ -18,7 +18,8 @@ export function checkPushEndpoint(raw: string, opts: { allowLoopback: boolean })
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (opts.allowLoopback && (url.protocol === "http:" || url.protocol === "https:") && isLoopback(host)) return url;
   if (url.protocol !== "https:") throw invalid("must be an https URL");
-  if (isIP(host) !== 0 || host === "localhost" || host.endsWith(".localhost") || !host.includes(".")) throw invalid("must name a public push service by its host name");
+  if (isIP(host) !== 0 || host === "localhost" || host.endsWith(".localhost") || !host.includes("."))
+    throw invalid("must name a public push service by its host name");
   return url;
 }
 

@@ -10,15 +10,21 @@ export interface MuteStore {
 export function createMuteStore(deps: { db: Db; clock: Clock }): MuteStore {
   const key = (t: string, e: string, c: string) => `${t}\0${e}\0${c}`;
   const muted = new Set<string>();
-  for (const r of deps.db.prepare("SELECT tenant_id, entity_id, conversation_id FROM gateway_conversation_mutes").all() as Array<{
+  for (const r of deps.db
+    .prepare("SELECT tenant_id, entity_id, conversation_id FROM gateway_conversation_mutes")
+    .all() as Array<{
     tenant_id: string;
     entity_id: string;
     conversation_id: string;
   }>) {
     muted.add(key(r.tenant_id, r.entity_id, r.conversation_id));
   }
-  const insert = deps.db.prepare("INSERT OR IGNORE INTO gateway_conversation_mutes (tenant_id, entity_id, conversation_id, muted_at) VALUES (?, ?, ?, ?)");
-  const remove = deps.db.prepare("DELETE FROM gateway_conversation_mutes WHERE tenant_id = ? AND entity_id = ? AND conversation_id = ?");
+  const insert = deps.db.prepare(
+    "INSERT OR IGNORE INTO gateway_conversation_mutes (tenant_id, entity_id, conversation_id, muted_at) VALUES (?, ?, ?, ?)",
+  );
+  const remove = deps.db.prepare(
+    "DELETE FROM gateway_conversation_mutes WHERE tenant_id = ? AND entity_id = ? AND conversation_id = ?",
+  );
   return {
     isMuted: (t, e, c) => muted.has(key(t, e, c)),
     set(t, e, c, on) {

@@ -20,7 +20,12 @@ export interface Notifier {
   after(state: TenantState, ev: TStoredEvent, jobBefore: JobBefore | undefined, live: boolean, nowMs: number): Delta[];
 }
 
-export function createNotifier(deps: { mutes: MuteStore; subscriptions: SubscriptionStore; push: PushSender; defaultLocale?: Locale | undefined }): Notifier {
+export function createNotifier(deps: {
+  mutes: MuteStore;
+  subscriptions: SubscriptionStore;
+  push: PushSender;
+  defaultLocale?: Locale | undefined;
+}): Notifier {
   /** tenant\0job → the person whose message led to the job. */
   const requester = new Map<string, string>();
 
@@ -36,7 +41,8 @@ export function createNotifier(deps: { mutes: MuteStore; subscriptions: Subscrip
     for (let i = items.length - 1, n = 0; i >= 0 && n < CAUSE_LOOKBACK; i--, n++) {
       const it = items[i]!;
       if (it.event_id !== ev.causation_id) continue;
-      if (state.entities.get(it.sender.entity_id)?.actor_type === "human") requester.set(`${ev.tenant_id}\0${jobId}`, it.sender.entity_id);
+      if (state.entities.get(it.sender.entity_id)?.actor_type === "human")
+        requester.set(`${ev.tenant_id}\0${jobId}`, it.sender.entity_id);
       return;
     }
   }
@@ -59,8 +65,13 @@ export function createNotifier(deps: { mutes: MuteStore; subscriptions: Subscrip
         .filter((r) => !(Date.parse(state.entities.get(r.entity_id)?.dnd_until ?? "") > nowMs));
       const deltas: Delta[] = [];
       for (const r of recipients) {
-        deltas.push({ event: "notification", data: { tenant_id: ev.tenant_id, entity_id: r.entity_id, notification: r.notification }, audience: new Set([r.entity_id]) });
-        for (const sub of deps.subscriptions.forEntity(ev.tenant_id, r.entity_id, nowMs)) deps.push.enqueue(sub, r.notification);
+        deltas.push({
+          event: "notification",
+          data: { tenant_id: ev.tenant_id, entity_id: r.entity_id, notification: r.notification },
+          audience: new Set([r.entity_id]),
+        });
+        for (const sub of deps.subscriptions.forEntity(ev.tenant_id, r.entity_id, nowMs))
+          deps.push.enqueue(sub, r.notification);
       }
       return deltas;
     },

@@ -16,7 +16,12 @@ export interface PushLimits {
   ttlSeconds: number;
 }
 
-export const DEFAULT_PUSH_LIMITS: PushLimits = { concurrency: 4, maxQueued: 1000, timeoutMs: 10_000, ttlSeconds: 24 * 3600 };
+export const DEFAULT_PUSH_LIMITS: PushLimits = {
+  concurrency: 4,
+  maxQueued: 1000,
+  timeoutMs: 10_000,
+  ttlSeconds: 24 * 3600,
+};
 
 export interface PushSender {
   /** Queues one notification for one subscription; returns at once. */
@@ -31,7 +36,13 @@ export interface PushSender {
  * request with fetch, so every send has a deadline, follows no redirect, and a 404 or 410 —
  * the push service saying the subscription is gone — removes it.
  */
-export function createPushSender(deps: { keys: VapidKeys; subject: () => string; limits: PushLimits; logger: Logger; onGone: (subscriptionId: string) => void }): PushSender {
+export function createPushSender(deps: {
+  keys: VapidKeys;
+  subject: () => string;
+  limits: PushLimits;
+  logger: Logger;
+  onGone: (subscriptionId: string) => void;
+}): PushSender {
   const queue: Array<{ sub: PushSubscriptionRow; n: TNotification }> = [];
   let inFlight = 0;
   let closed = false;
@@ -55,15 +66,20 @@ export function createPushSender(deps: { keys: VapidKeys; subject: () => string;
       conversation_id: n.conversation_id,
       ...(n.job_id ? { job_id: n.job_id } : {}),
     });
-    const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {
-      vapidDetails: { subject: deps.subject(), publicKey: deps.keys.publicKey, privateKey: deps.keys.privateKey },
-      contentEncoding: "aes128gcm",
-      TTL: deps.limits.ttlSeconds,
-      urgency: "high",
-    });
+    const details = webpush.generateRequestDetails(
+      { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+      payload,
+      {
+        vapidDetails: { subject: deps.subject(), publicKey: deps.keys.publicKey, privateKey: deps.keys.privateKey },
+        contentEncoding: "aes128gcm",
+        TTL: deps.limits.ttlSeconds,
+        urgency: "high",
+      },
+    );
     const headers = new Headers();
     // fetch computes Content-Length itself from the body.
-    for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== "content-length") headers.set(k, String(v));
+    for (const [k, v] of Object.entries(details.headers))
+      if (k.toLowerCase() !== "content-length") headers.set(k, String(v));
     const res = await fetch(details.endpoint, {
       method: "POST",
       headers,
@@ -73,7 +89,11 @@ export function createPushSender(deps: { keys: VapidKeys; subject: () => string;
     });
     await res.body?.cancel().catch(() => undefined);
     if (res.status === 404 || res.status === 410) deps.onGone(sub.subscription_id);
-    else if (res.status < 200 || res.status > 299) deps.logger.warn({ status: res.status, subscription_id: sub.subscription_id }, "push service refused a notification");
+    else if (res.status < 200 || res.status > 299)
+      deps.logger.warn(
+        { status: res.status, subscription_id: sub.subscription_id },
+        "push service refused a notification",
+      );
   }
 
   function pump(): void {
@@ -81,7 +101,12 @@ export function createPushSender(deps: { keys: VapidKeys; subject: () => string;
       const job = queue.shift()!;
       inFlight++;
       send(job.sub, job.n)
-        .catch((err: unknown) => deps.logger.warn({ err: (err as Error).message, subscription_id: job.sub.subscription_id }, "push send failed"))
+        .catch((err: unknown) =>
+          deps.logger.warn(
+            { err: (err as Error).message, subscription_id: job.sub.subscription_id },
+            "push send failed",
+          ),
+        )
         .finally(() => {
           inFlight--;
           pump();

@@ -13,7 +13,10 @@ export interface PushSubscriptionRow {
 
 export interface SubscriptionStore {
   /** Saves a subscription for a person; the same endpoint again replaces the old row (and its owner). */
-  save(p: { tenantId: string; entityId: string }, sub: { endpoint: string; p256dh: string; auth: string; expiresAt: number | null }): { subscription_id: string; created: boolean };
+  save(
+    p: { tenantId: string; entityId: string },
+    sub: { endpoint: string; p256dh: string; auth: string; expiresAt: number | null },
+  ): { subscription_id: string; created: boolean };
   /** Removes one of the person's own subscriptions; false when they had none with that endpoint. */
   remove(p: { tenantId: string; entityId: string }, endpoint: string): boolean;
   /** Removes a subscription the push service says is gone (404/410), whoever owns it. */
@@ -33,7 +36,9 @@ export function createSubscriptionStore(deps: { db: Db; clock: Clock; ids: IdGen
      ON CONFLICT (endpoint) DO UPDATE SET tenant_id = excluded.tenant_id, entity_id = excluded.entity_id,
        p256dh = excluded.p256dh, auth = excluded.auth, expires_at = excluded.expires_at`,
   );
-  const removeOwn = db.prepare("DELETE FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ? AND endpoint = ?");
+  const removeOwn = db.prepare(
+    "DELETE FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ? AND endpoint = ?",
+  );
   const dropOne = db.prepare("DELETE FROM gateway_push_subscriptions WHERE subscription_id = ?");
   // Every notification asks for its person's subscriptions, and most people have none: the
   // rows are kept per person until a subscription changes (only this store writes the table).
@@ -47,7 +52,16 @@ export function createSubscriptionStore(deps: { db: Db; clock: Clock; ids: IdGen
       cache.clear();
       const before = byEndpoint.get(sub.endpoint);
       const id = before?.subscription_id ?? deps.ids("psub");
-      upsert.run({ id, endpoint: sub.endpoint, tenant: p.tenantId, entity: p.entityId, p256dh: sub.p256dh, auth: sub.auth, expires: sub.expiresAt, now: deps.clock.iso() });
+      upsert.run({
+        id,
+        endpoint: sub.endpoint,
+        tenant: p.tenantId,
+        entity: p.entityId,
+        p256dh: sub.p256dh,
+        auth: sub.auth,
+        expires: sub.expiresAt,
+        now: deps.clock.iso(),
+      });
       const created = !before || before.tenant_id !== p.tenantId || before.entity_id !== p.entityId;
       return { subscription_id: id, created };
     },

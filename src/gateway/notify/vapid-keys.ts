@@ -22,18 +22,30 @@ export function loadVapidKeys(dataDir: string): VapidKeys {
   const path = join(dataDir, VAPID_KEY_FILE);
   if (!existsSync(path)) {
     const fresh = webpush.generateVAPIDKeys();
-    writeFileSync(path, `${JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    writeFileSync(path, `${JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }, null, 2)}\n`, {
+      mode: 0o600,
+      flag: "wx",
+    });
     chmodSync(path, 0o600);
   }
   let keys: Partial<VapidKeys>;
   try {
     keys = JSON.parse(readFileSync(path, "utf8")) as Partial<VapidKeys>;
   } catch {
-    throw new DataKeyError(`${path} is not valid JSON: restore it from a backup, or delete it to make a new pair (every browser then subscribes again).`);
+    throw new DataKeyError(
+      `${path} is not valid JSON: restore it from a backup, or delete it to make a new pair (every browser then subscribes again).`,
+    );
   }
   // P-256: a 65-byte uncompressed public key (87 base64url characters), a 32-byte private one (43).
-  if (typeof keys.publicKey !== "string" || !/^[A-Za-z0-9_-]{87}$/.test(keys.publicKey) || typeof keys.privateKey !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(keys.privateKey)) {
-    throw new DataKeyError(`${path} does not hold a VAPID key pair: restore it from a backup, or delete it to make a new pair (every browser then subscribes again).`);
+  if (
+    typeof keys.publicKey !== "string" ||
+    !/^[A-Za-z0-9_-]{87}$/.test(keys.publicKey) ||
+    typeof keys.privateKey !== "string" ||
+    !/^[A-Za-z0-9_-]{43}$/.test(keys.privateKey)
+  ) {
+    throw new DataKeyError(
+      `${path} does not hold a VAPID key pair: restore it from a backup, or delete it to make a new pair (every browser then subscribes again).`,
+    );
   }
   return { publicKey: keys.publicKey, privateKey: keys.privateKey };
 }

@@ -15,23 +15,37 @@ export interface ChallengeStore {
   take(challenge: string, purpose: ChallengePurpose, p?: Principal): void;
 }
 
-const refused = (reason: string) => new AppError("PASSKEY_CHALLENGE_INVALID", "This passkey request is unknown, used already or expired. Start again.", { reason });
+const refused = (reason: string) =>
+  new AppError("PASSKEY_CHALLENGE_INVALID", "This passkey request is unknown, used already or expired. Start again.", {
+    reason,
+  });
 
 /** WebAuthn challenges: single use, short-lived (ttlMs), pruned as new ones are made. */
 export function createChallengeStore(deps: { db: Db; clock: Clock; ttlMs: number }): ChallengeStore {
   const { db, clock } = deps;
-  const insert = db.prepare("INSERT INTO gateway_passkey_challenges (challenge, purpose, tenant_id, entity_id, expires_at) VALUES (?, ?, ?, ?, ?)");
-  const select = db.prepare<[string], { purpose: string; tenant_id: string | null; entity_id: string | null; expires_at: string; used_at: string | null }>(
-    "SELECT purpose, tenant_id, entity_id, expires_at, used_at FROM gateway_passkey_challenges WHERE challenge = ?",
+  const insert = db.prepare(
+    "INSERT INTO gateway_passkey_challenges (challenge, purpose, tenant_id, entity_id, expires_at) VALUES (?, ?, ?, ?, ?)",
   );
-  const use = db.prepare("UPDATE gateway_passkey_challenges SET used_at = ? WHERE challenge = ? AND used_at IS NULL AND expires_at > ?");
+  const select = db.prepare<
+    [string],
+    { purpose: string; tenant_id: string | null; entity_id: string | null; expires_at: string; used_at: string | null }
+  >("SELECT purpose, tenant_id, entity_id, expires_at, used_at FROM gateway_passkey_challenges WHERE challenge = ?");
+  const use = db.prepare(
+    "UPDATE gateway_passkey_challenges SET used_at = ? WHERE challenge = ? AND used_at IS NULL AND expires_at > ?",
+  );
   const prune = db.prepare("DELETE FROM gateway_passkey_challenges WHERE expires_at < ?");
   return {
     save(challenge, purpose, p) {
       const now = clock.now();
       // Kept an hour past expiry, so a late answer hears "expired" rather than "unknown".
       prune.run(new Date(now - 3_600_000).toISOString());
-      insert.run(challenge, purpose, p?.tenantId ?? null, p?.entityId ?? null, new Date(now + deps.ttlMs).toISOString());
+      insert.run(
+        challenge,
+        purpose,
+        p?.tenantId ?? null,
+        p?.entityId ?? null,
+        new Date(now + deps.ttlMs).toISOString(),
+      );
     },
     take(challenge, purpose, p) {
       const row = select.get(challenge);

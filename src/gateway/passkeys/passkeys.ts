@@ -50,36 +50,61 @@ export interface Passkeys {
   verifySignIn(response: AuthenticationResponseJSON): Promise<{ principal: Principal; passkeyId: string }>;
 }
 
-const infoOf = (r: PasskeyRow): PasskeyInfo => ({ passkey_id: r.passkey_id, device: r.device_label, created_at: r.created_at, last_used_at: r.last_used_at });
+const infoOf = (r: PasskeyRow): PasskeyInfo => ({
+  passkey_id: r.passkey_id,
+  device: r.device_label,
+  created_at: r.created_at,
+  last_used_at: r.last_used_at,
+});
 
 /** The challenge the browser signed, read from clientDataJSON so it can be used up before verifying. */
 function challengeOf(clientDataJSON: string): string {
   try {
     const parsed = JSON.parse(Buffer.from(clientDataJSON, "base64url").toString("utf8")) as { challenge?: unknown };
-    if (typeof parsed.challenge === "string" && parsed.challenge.length > 0 && parsed.challenge.length <= 200) return parsed.challenge;
+    if (typeof parsed.challenge === "string" && parsed.challenge.length > 0 && parsed.challenge.length <= 200)
+      return parsed.challenge;
   } catch {
     // Answered below as a bad request.
   }
-  throw new AppError("VALIDATION_ERROR", "Invalid request: response.response.clientDataJSON is not WebAuthn client data", { field: "response.response.clientDataJSON" });
+  throw new AppError(
+    "VALIDATION_ERROR",
+    "Invalid request: response.response.clientDataJSON is not WebAuthn client data",
+    { field: "response.response.clientDataJSON" },
+  );
 }
 
 /** The WebAuthn user handle of a person: their workspace and entity id (no secret, and never shown). */
 const userIdOf = (p: { tenantId: string; entityId: string }) => new TextEncoder().encode(`${p.tenantId}/${p.entityId}`);
-const userHandleOf = (r: PasskeyRow) => Buffer.from(userIdOf({ tenantId: r.tenant_id, entityId: r.entity_id })).toString("base64url");
+const userHandleOf = (r: PasskeyRow) =>
+  Buffer.from(userIdOf({ tenantId: r.tenant_id, entityId: r.entity_id })).toString("base64url");
 
 const refused = (err: unknown) =>
-  new AppError("PASSKEY_REFUSED", `This passkey answer does not verify: ${(err as Error).message}`, { reason: "verification_failed" }, { cause: err });
+  new AppError(
+    "PASSKEY_REFUSED",
+    `This passkey answer does not verify: ${(err as Error).message}`,
+    { reason: "verification_failed" },
+    { cause: err },
+  );
 
 /**
  * Passkeys (WebAuthn) through @simplewebauthn/server. The relying party is the configured public
  * URL, never a request header: a passkey made for this server's name answers only to it, so a
  * look-alike host in front of it cannot use one.
  */
-export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => string | undefined; challengeTtlMs: number; rpName: string }): Passkeys {
+export function createPasskeys(deps: {
+  db: Db;
+  clock: Clock;
+  publicUrl: () => string | undefined;
+  challengeTtlMs: number;
+  rpName: string;
+}): Passkeys {
   const { db, clock } = deps;
   const challenges = createChallengeStore({ db, clock, ttlMs: deps.challengeTtlMs });
-  const cols = "passkey_id, credential_id, tenant_id, entity_id, public_key, counter, transports, device_label, created_at, last_used_at";
-  const mine = db.prepare<[string, string], PasskeyRow>(`SELECT ${cols} FROM gateway_passkeys WHERE tenant_id = ? AND entity_id = ? ORDER BY created_at DESC, passkey_id`);
+  const cols =
+    "passkey_id, credential_id, tenant_id, entity_id, public_key, counter, transports, device_label, created_at, last_used_at";
+  const mine = db.prepare<[string, string], PasskeyRow>(
+    `SELECT ${cols} FROM gateway_passkeys WHERE tenant_id = ? AND entity_id = ? ORDER BY created_at DESC, passkey_id`,
+  );
   const byCredential = db.prepare<[string], PasskeyRow>(`SELECT ${cols} FROM gateway_passkeys WHERE credential_id = ?`);
   const insert = db.prepare(
     "INSERT INTO gateway_passkeys (passkey_id, credential_id, tenant_id, entity_id, public_key, counter, transports, device_label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -90,7 +115,10 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
 
   const relyingParty = () => {
     const url = deps.publicUrl();
-    if (!url) throw new AppError("SERVICE_UNAVAILABLE", "Passkeys need this server's public address (PUBLIC_URL)", { reason: "public_url_not_set" });
+    if (!url)
+      throw new AppError("SERVICE_UNAVAILABLE", "Passkeys need this server's public address (PUBLIC_URL)", {
+        reason: "public_url_not_set",
+      });
     const u = new URL(url);
     return { rpID: u.hostname, origin: u.origin };
   };
@@ -129,7 +157,8 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
         });
       if (!verified.verified) throw refused(new Error("not verified"));
       const { credential } = verified.registrationInfo;
-      if (byCredential.get(credential.id)) throw new AppError("CONFLICT", "This passkey is registered already", { reason: "already_registered" });
+      if (byCredential.get(credential.id))
+        throw new AppError("CONFLICT", "This passkey is registered already", { reason: "already_registered" });
       const passkeyId = `pk_${randomBytes(12).toString("hex")}`;
       const now = clock.iso();
       insert.run(
@@ -149,7 +178,12 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
     remove: (p, passkeyId) => del.run(p.tenantId, p.entityId, passkeyId).changes > 0,
     async signInOptions() {
       const { rpID } = relyingParty();
-      const options = await (await webauthn()).generateAuthenticationOptions({ rpID, timeout, userVerification: "required", allowCredentials: [] });
+      const options = await (await webauthn()).generateAuthenticationOptions({
+        rpID,
+        timeout,
+        userVerification: "required",
+        allowCredentials: [],
+      });
       challenges.save(options.challenge, "sign_in");
       return options;
     },
@@ -158,18 +192,31 @@ export function createPasskeys(deps: { db: Db; clock: Clock; publicUrl: () => st
       const challenge = challengeOf(response.response.clientDataJSON);
       challenges.take(challenge, "sign_in");
       const row = byCredential.get(response.id);
-      if (!row) throw new AppError("UNAUTHORIZED", "This passkey is not known here: it was removed, or made for another server", { reason: "unknown_credential" });
+      if (!row)
+        throw new AppError(
+          "UNAUTHORIZED",
+          "This passkey is not known here: it was removed, or made for another server",
+          { reason: "unknown_credential" },
+        );
       // The authenticator names whose passkey it is; it must be the person we stored it for.
       const handle = response.response.userHandle;
-      if (handle && handle !== userHandleOf(row)) throw refused(new Error("the user handle is not this passkey's person"));
-      const transports = JSON.parse(row.transports ?? "[]") as NonNullable<Parameters<typeof verifyAuthenticationResponse>[0]["credential"]["transports"]>;
+      if (handle && handle !== userHandleOf(row))
+        throw refused(new Error("the user handle is not this passkey's person"));
+      const transports = JSON.parse(row.transports ?? "[]") as NonNullable<
+        Parameters<typeof verifyAuthenticationResponse>[0]["credential"]["transports"]
+      >;
       const verified = await (await webauthn())
         .verifyAuthenticationResponse({
           response,
           expectedChallenge: challenge,
           expectedOrigin: origin,
           expectedRPID: rpID,
-          credential: { id: row.credential_id, publicKey: Buffer.from(row.public_key, "base64url"), counter: row.counter, transports },
+          credential: {
+            id: row.credential_id,
+            publicKey: Buffer.from(row.public_key, "base64url"),
+            counter: row.counter,
+            transports,
+          },
           requireUserVerification: true,
         })
         .catch((err: unknown) => {

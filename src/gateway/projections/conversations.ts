@@ -23,7 +23,13 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
       source_event_id: ev.event_id,
     };
     state.conversations.set(row.conversation_id, row);
-    return [{ event: "conversation.update", data: { tenant_id: state.tenant_id, conversation: summarize(state, row, null) }, audience: row.participants }];
+    return [
+      {
+        event: "conversation.update",
+        data: { tenant_id: state.tenant_id, conversation: summarize(state, row, null) },
+        audience: row.participants,
+      },
+    ];
   }
   const conv = state.conversations.get(ev.conversation_id);
   if (!conv) return [];
@@ -46,7 +52,12 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
         event: "conversation.update",
         data: {
           tenant_id: state.tenant_id,
-          conversation: { conversation_id: conv.conversation_id, last_item_ts: conv.last_item_ts, last_preview: conv.last_preview, receipts: receiptsOf(state, conv) },
+          conversation: {
+            conversation_id: conv.conversation_id,
+            last_item_ts: conv.last_item_ts,
+            last_preview: conv.last_preview,
+            receipts: receiptsOf(state, conv),
+          },
         },
         audience: conv.participants,
         carries: [p.message_id],
@@ -63,12 +74,16 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
     if (ev.payload.mark !== "delivered") {
       deltas.push({
         event: "conversation.update",
-        data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, unread_count: unreadCount(state, conv, who) } },
+        data: {
+          tenant_id: state.tenant_id,
+          conversation: { conversation_id: conv.conversation_id, unread_count: unreadCount(state, conv, who) },
+        },
         audience: new Set([who]),
       });
     }
     // How far each member got is the conversation's to know (the senders' ticks).
-    if (before !== `${conv.delivered_marks.get(who) ?? 0}:${conv.read_marks.get(who) ?? 0}`) deltas.push(receiptsDelta(state, conv));
+    if (before !== `${conv.delivered_marks.get(who) ?? 0}:${conv.read_marks.get(who) ?? 0}`)
+      deltas.push(receiptsDelta(state, conv));
     return deltas;
   }
   return [];
@@ -93,7 +108,13 @@ function receiptsOf(state: TenantState, conv: ConversationRow): NonNullable<TCon
     if (delivered === undefined) return [];
     const read = conv.read_marks.get(id);
     const shares = state.entities.get(id)?.read_receipts !== false;
-    return [{ entity_id: id, delivered_up_to: `seq:${delivered}`, ...(read !== undefined && shares ? { read_up_to: `seq:${read}` } : {}) }];
+    return [
+      {
+        entity_id: id,
+        delivered_up_to: `seq:${delivered}`,
+        ...(read !== undefined && shares ? { read_up_to: `seq:${read}` } : {}),
+      },
+    ];
   });
 }
 
@@ -101,7 +122,10 @@ function receiptsOf(state: TenantState, conv: ConversationRow): NonNullable<TCon
 export function receiptsDelta(state: TenantState, conv: ConversationRow): Delta {
   return {
     event: "conversation.update",
-    data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, receipts: receiptsOf(state, conv) } },
+    data: {
+      tenant_id: state.tenant_id,
+      conversation: { conversation_id: conv.conversation_id, receipts: receiptsOf(state, conv) },
+    },
     audience: conv.participants,
   };
 }
@@ -112,7 +136,11 @@ export function previewText(p: {
   card?: { title: string; summary?: string | undefined } | undefined;
   artifact?: { title: string } | undefined;
 }): string | undefined {
-  const raw = p.card ? `${p.card.title}${p.card.summary ? ` — ${p.card.summary}` : ""}` : p.artifact ? p.artifact.title : p.body_text;
+  const raw = p.card
+    ? `${p.card.title}${p.card.summary ? ` — ${p.card.summary}` : ""}`
+    : p.artifact
+      ? p.artifact.title
+      : p.body_text;
   if (raw === undefined) return undefined;
   return raw.length > PREVIEW_MAX ? `${raw.slice(0, PREVIEW_MAX - 1)}…` : raw;
 }
@@ -135,10 +163,14 @@ export function summarize(state: TenantState, conv: ConversationRow, viewer: str
   let active: TConversationSummary["active_job"];
   for (const jobId of state.activeJobsByConversation.get(conv.conversation_id) ?? []) {
     const job = state.jobs.get(jobId)!;
-    if (!active || job.updated_at >= (state.jobs.get(active.job_id)?.updated_at ?? "")) active = { job_id: job.job_id, title: job.title, state: job.state };
+    if (!active || job.updated_at >= (state.jobs.get(active.job_id)?.updated_at ?? ""))
+      active = { job_id: job.job_id, title: job.title, state: job.state };
   }
   // A direct chat is named after the other person, whoever looks at it.
-  const other = conv.kind === "direct" && viewer && conv.participants.has(viewer) ? conv.participant_entity_ids.find((id) => id !== viewer) : undefined;
+  const other =
+    conv.kind === "direct" && viewer && conv.participants.has(viewer)
+      ? conv.participant_entity_ids.find((id) => id !== viewer)
+      : undefined;
   return {
     conversation_id: conv.conversation_id,
     title: (other && state.entities.get(other)?.display_name) || conv.title,

@@ -20,7 +20,9 @@ export function applyEntities(state: TenantState, ev: TStoredEvent): void {
       ...(prev?.time_zone !== undefined ? { time_zone: prev.time_zone } : {}),
       ...(prev?.locale !== undefined ? { locale: prev.locale } : {}),
       ...(prev?.profile_name !== undefined ? { display_name: prev.profile_name, profile_name: prev.profile_name } : {}),
-      ...(prev?.profile_avatar !== undefined ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar } : {}),
+      ...(prev?.profile_avatar !== undefined
+        ? { avatar_url: prev.profile_avatar, profile_avatar: prev.profile_avatar }
+        : {}),
       ...(prev?.email_digest !== undefined ? { email_digest: prev.email_digest } : {}),
       ...(prev?.read_receipts !== undefined ? { read_receipts: prev.read_receipts } : {}),
       ...(prev?.status_text ? { status_text: prev.status_text } : {}),
@@ -82,7 +84,9 @@ export function entityView(e: EntityRow) {
     ...(e.avatar_url ? { avatar_url: e.avatar_url } : {}),
     ...(e.time_zone ? { time_zone: e.time_zone } : {}),
     ...(e.locale ? { locale: e.locale } : {}),
-    ...(e.status_text ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) } : {}),
+    ...(e.status_text
+      ? { status_text: e.status_text, ...(e.status_until ? { status_until: e.status_until } : {}) }
+      : {}),
     ...(e.dnd_until ? { dnd_until: e.dnd_until } : {}),
   };
 }
@@ -93,8 +97,17 @@ function setOrClear(row: EntityRow, key: "status_text" | "status_until" | "dnd_u
   else delete row[key];
 }
 
-type AdminEvent = Extract<TStoredEvent, { event_type: "entity.role_changed" | "entity.deactivated" | "entity.reactivated" | "agent.paused" | "agent.resumed" }>;
-const ADMIN_EVENTS = new Set(["entity.role_changed", "entity.deactivated", "entity.reactivated", "agent.paused", "agent.resumed"]);
+type AdminEvent = Extract<
+  TStoredEvent,
+  { event_type: "entity.role_changed" | "entity.deactivated" | "entity.reactivated" | "agent.paused" | "agent.resumed" }
+>;
+const ADMIN_EVENTS = new Set([
+  "entity.role_changed",
+  "entity.deactivated",
+  "entity.reactivated",
+  "agent.paused",
+  "agent.resumed",
+]);
 const isAdminEvent = (ev: TStoredEvent): ev is AdminEvent => ADMIN_EVENTS.has(ev.event_type);
 
 /** What admins did to someone: roles, deactivated or removed, paused. */

@@ -18,7 +18,9 @@ function preview(obj: Record<string, unknown> | undefined): Record<string, strin
     else if (v && typeof v === "object" && "redacted" in v) out[k] = String((v as { redacted: unknown }).redacted);
     else if (v && typeof v === "object") {
       // One level down (a tool's `arguments`), as `arguments.path`.
-      for (const [k2, v2] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>).sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      )) {
         if (Object.keys(out).length >= PREVIEW_FIELDS) break;
         if (typeof v2 === "number" || typeof v2 === "boolean") out[`${k}.${k2}`] = v2;
         else if (typeof v2 === "string") out[`${k}.${k2}`] = maskPii(v2).slice(0, 200);
@@ -37,11 +39,23 @@ function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTimelineIt
   const base = { ts: ev.ts, actor_name: displayName(state, ev.actor.entity_id), event_id: ev.event_id };
   switch (ev.event_type) {
     case "job.state_changed":
-      return { kind: "state", ...base, prev_state: ev.payload.prev_state, next_state: ev.payload.next_state, reason_code: ev.payload.reason_code, note: ev.payload.note };
+      return {
+        kind: "state",
+        ...base,
+        prev_state: ev.payload.prev_state,
+        next_state: ev.payload.next_state,
+        reason_code: ev.payload.reason_code,
+        note: ev.payload.note,
+      };
     case "job.approved":
       return { kind: "approval", ...base, action: "approved" };
     case "job.rejected":
-      return { kind: "approval", ...base, action: "rejected", reason: ev.payload.reason_text ?? ev.payload.reason_code };
+      return {
+        kind: "approval",
+        ...base,
+        action: "rejected",
+        reason: ev.payload.reason_text ?? ev.payload.reason_code,
+      };
     case "job.acknowledged":
       return { kind: "approval", ...base, action: "acknowledged" };
     case "job.disputed":
@@ -82,8 +96,10 @@ function normalizeJobEvent(state: TenantState, ev: TStoredEvent): TJobTimelineIt
         attempt: ev.payload.attempt,
       };
     case "message.sent":
-      if (ev.payload.kind === "text" && ev.payload.body_text) return { kind: "message", ...base, body_text: ev.payload.body_text };
-      if (ev.payload.kind === "system" && ev.payload.action && ev.payload.body_text) return { kind: "message", ...base, body_text: ev.payload.body_text };
+      if (ev.payload.kind === "text" && ev.payload.body_text)
+        return { kind: "message", ...base, body_text: ev.payload.body_text };
+      if (ev.payload.kind === "system" && ev.payload.action && ev.payload.body_text)
+        return { kind: "message", ...base, body_text: ev.payload.body_text };
       return null;
     default:
       return null;

@@ -34,11 +34,22 @@ export function viewerOf(state: TenantState, entityId: string): Viewer {
 
 export function ownerOf(state: TenantState, job: JobRow) {
   const e = state.entities.get(job.owner_entity_id);
-  return { entity_id: job.owner_entity_id, display_name: e?.display_name ?? job.owner_entity_id, actor_type: e?.actor_type ?? ("agent" as const) };
+  return {
+    entity_id: job.owner_entity_id,
+    display_name: e?.display_name ?? job.owner_entity_id,
+    actor_type: e?.actor_type ?? ("agent" as const),
+  };
 }
 
 function cardRow(card: TJobCard, conversationId: string): CardRow {
-  return { card_id: card.card_id, job_id: card.job_id, conversation_id: conversationId, card_type: card.card_type, state: card.state, buttons: card.buttons };
+  return {
+    card_id: card.card_id,
+    job_id: card.job_id,
+    conversation_id: conversationId,
+    card_type: card.card_type,
+    state: card.state,
+    buttons: card.buttons,
+  };
 }
 
 function ensureJob(state: TenantState, ev: TStoredEvent, jobId: string): JobRow {
@@ -64,7 +75,12 @@ function ensureJob(state: TenantState, ev: TStoredEvent, jobId: string): JobRow 
 export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
   const jobId = ev.job_id ?? ("job_id" in ev.payload ? (ev.payload as { job_id?: string }).job_id : undefined);
   if (!jobId) return [];
-  if (!ev.event_type.startsWith("job.") && !ev.event_type.startsWith("tool.") && !(ev.event_type === "message.sent" && ev.payload.card)) return [];
+  if (
+    !ev.event_type.startsWith("job.") &&
+    !ev.event_type.startsWith("tool.") &&
+    !(ev.event_type === "message.sent" && ev.payload.card)
+  )
+    return [];
   const job = ensureJob(state, ev, jobId);
   const ms = Date.parse(ev.ts);
   const deltas: Delta[] = [];
@@ -83,7 +99,11 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
     const row = { ...a, event_id: a.event_id ?? ev.event_id, produced_by_event_id: ev.event_id, produced_at: ev.ts };
     list.push(row);
     const { produced_by_event_id: _p, ...artifact } = row;
-    deltas.push({ event: "artifact.added", data: { tenant_id: state.tenant_id, job_id: jobId, artifact }, ...audience(state, job) });
+    deltas.push({
+      event: "artifact.added",
+      data: { tenant_id: state.tenant_id, job_id: jobId, artifact },
+      ...audience(state, job),
+    });
   };
 
   // The state moves by the job kernel's one rule, the same in every fold.
@@ -146,9 +166,17 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
     case "job.handed_over": {
       const p = ev.payload;
       job.owner_entity_id = p.to_entity_id;
-      job.handed_over = { from_entity_id: p.from_entity_id, to_entity_id: p.to_entity_id, by_entity_id: ev.actor.entity_id, at: ev.ts, event_id: ev.event_id };
+      job.handed_over = {
+        from_entity_id: p.from_entity_id,
+        to_entity_id: p.to_entity_id,
+        by_entity_id: ev.actor.entity_id,
+        at: ev.ts,
+        event_id: ev.event_id,
+      };
       // The person it was handed to is who it waits on now.
-      job.waiting_on = [{ entity_id: p.to_entity_id, display_name: state.entities.get(p.to_entity_id)?.display_name ?? p.to_entity_id }];
+      job.waiting_on = [
+        { entity_id: p.to_entity_id, display_name: state.entities.get(p.to_entity_id)?.display_name ?? p.to_entity_id },
+      ];
       job.waiting_since_ms = ms;
       break;
     }
@@ -168,7 +196,8 @@ export function applyJobs(state: TenantState, ev: TStoredEvent): Delta[] {
       // A card message: its card is the freshest one for the job (same card as the job event).
       if (ev.payload.card) job.last_card = cardRow(ev.payload.card, ev.conversation_id);
       // A later Finished card of a finished job (an answer to its invite, its meeting moved) is what the drawer says happened.
-      if (ev.payload.card?.card_type === "job.finished" && job.outcome) job.outcome = { result: ev.payload.card.outcome.result, summary: ev.payload.card.outcome.summary };
+      if (ev.payload.card?.card_type === "job.finished" && job.outcome)
+        job.outcome = { result: ev.payload.card.outcome.result, summary: ev.payload.card.outcome.summary };
       break;
     default:
       break;
@@ -203,7 +232,11 @@ function jobUpdates(state: TenantState, job: JobRow): Delta[] {
     if (g) for (const m of members) g.members.add(m);
     else byActions.set(k, { header, members });
   }
-  return [...byActions.values()].map((g) => ({ event: "job.update", data: { tenant_id: state.tenant_id, job: g.header }, audience: g.members }));
+  return [...byActions.values()].map((g) => ({
+    event: "job.update",
+    data: { tenant_id: state.tenant_id, job: g.header },
+    audience: g.members,
+  }));
 }
 
 function audience(state: TenantState, job: JobRow): { audience?: ReadonlySet<string> } {

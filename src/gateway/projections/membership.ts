@@ -12,7 +12,12 @@ import { displayName, type ConversationRow, type Delta, type TenantState } from 
  * before they left, and nothing from the moment they are gone.
  */
 export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
-  if (ev.event_type !== "conversation.member_added" && ev.event_type !== "conversation.member_removed" && ev.event_type !== "conversation.renamed") return [];
+  if (
+    ev.event_type !== "conversation.member_added" &&
+    ev.event_type !== "conversation.member_removed" &&
+    ev.event_type !== "conversation.renamed"
+  )
+    return [];
   const conv = state.conversations.get(ev.conversation_id);
   if (!conv) return [];
   const actor = displayName(state, ev.actor.entity_id);
@@ -36,7 +41,11 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
     }
     deltas.push(systemLine(state, conv, ev, `${actor} added ${displayName(state, id)}`, conv.participants));
     // The newcomer gets the whole row (their list gains it); the others learn who is in it now.
-    deltas.push({ event: "conversation.update", data: { tenant_id: state.tenant_id, conversation: summarize(state, conv, id) }, audience: new Set([id]) });
+    deltas.push({
+      event: "conversation.update",
+      data: { tenant_id: state.tenant_id, conversation: summarize(state, conv, id) },
+      audience: new Set([id]),
+    });
     deltas.push(update(state, conv, before));
     return deltas;
   }
@@ -46,7 +55,8 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
     if (!before.has(id)) return [];
     conv.participant_entity_ids = conv.participant_entity_ids.filter((x) => x !== id);
     conv.participants = new Set(conv.participant_entity_ids);
-    const line = ev.payload.reason === "left" ? `${displayName(state, id)} left` : `${actor} removed ${displayName(state, id)}`;
+    const line =
+      ev.payload.reason === "left" ? `${displayName(state, id)} left` : `${actor} removed ${displayName(state, id)}`;
     // The line goes to whoever was there, the removed person included: it is the last thing they see.
     deltas.push(systemLine(state, conv, ev, line, before));
     deltas.push({
@@ -59,7 +69,9 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
   }
 
   conv.title = ev.payload.title;
-  deltas.push(systemLine(state, conv, ev, `${actor} renamed the conversation to “${ev.payload.title}”`, conv.participants));
+  deltas.push(
+    systemLine(state, conv, ev, `${actor} renamed the conversation to “${ev.payload.title}”`, conv.participants),
+  );
   deltas.push(update(state, conv, conv.participants));
   return deltas;
 }
@@ -69,20 +81,35 @@ function update(state: TenantState, conv: ConversationRow, audience: ReadonlySet
     event: "conversation.update",
     data: {
       tenant_id: state.tenant_id,
-      conversation: { conversation_id: conv.conversation_id, title: conv.title, kind: conv.kind, participant_entity_ids: conv.participant_entity_ids },
+      conversation: {
+        conversation_id: conv.conversation_id,
+        title: conv.title,
+        kind: conv.kind,
+        participant_entity_ids: conv.participant_entity_ids,
+      },
     },
     audience,
   };
 }
 
 /** A system line in the timeline, built from the membership event itself (its id is the line's id). */
-function systemLine(state: TenantState, conv: ConversationRow, ev: TStoredEvent, text: string, audience: ReadonlySet<string>): Delta {
+function systemLine(
+  state: TenantState,
+  conv: ConversationRow,
+  ev: TStoredEvent,
+  text: string,
+  audience: ReadonlySet<string>,
+): Delta {
   const item: TTimelineItem = {
     kind: "message",
     ts: ev.ts,
     event_id: ev.event_id,
     cursor: formatCursor(ev.seq),
-    sender: { entity_id: ev.actor.entity_id, display_name: displayName(state, ev.actor.entity_id), actor_type: ev.actor.actor_type },
+    sender: {
+      entity_id: ev.actor.entity_id,
+      display_name: displayName(state, ev.actor.entity_id),
+      actor_type: ev.actor.actor_type,
+    },
     message: { message_id: ev.event_id, kind: "system", body_text: text },
   };
   let list = state.timeline.get(conv.conversation_id);
@@ -90,5 +117,9 @@ function systemLine(state: TenantState, conv: ConversationRow, ev: TStoredEvent,
   list.push(item);
   conv.last_item_ts = ev.ts;
   conv.last_preview = { kind: "system", text };
-  return { event: "timeline.append", data: { tenant_id: state.tenant_id, conversation_id: conv.conversation_id, item }, audience };
+  return {
+    event: "timeline.append",
+    data: { tenant_id: state.tenant_id, conversation_id: conv.conversation_id, item },
+    audience,
+  };
 }

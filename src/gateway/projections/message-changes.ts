@@ -22,11 +22,18 @@ function quoteOf(state: TenantState, messageId: string): Reply {
   if (!original) return { message_id: messageId };
   if (original.deleted) return { message_id: messageId, sender_name: original.sender.display_name, deleted: true };
   const snippet = snippetOf(original.message);
-  return { message_id: messageId, sender_name: original.sender.display_name, ...(snippet !== undefined ? { snippet } : {}) };
+  return {
+    message_id: messageId,
+    sender_name: original.sender.display_name,
+    ...(snippet !== undefined ? { snippet } : {}),
+  };
 }
 
 /** The `reply_to` of a new item (empty when the message answers nothing). */
-export function replyOf(state: TenantState, payload: { reply_to_message_id?: string | undefined }): Pick<TTimelineItem, "reply_to"> {
+export function replyOf(
+  state: TenantState,
+  payload: { reply_to_message_id?: string | undefined },
+): Pick<TTimelineItem, "reply_to"> {
   const to = payload.reply_to_message_id;
   return to ? { reply_to: quoteOf(state, to) } : {};
 }
@@ -68,7 +75,10 @@ function previewFrame(state: TenantState, item: TTimelineItem, conversationId: s
   return [
     {
       event: "conversation.update",
-      data: { tenant_id: state.tenant_id, conversation: { conversation_id: conv.conversation_id, last_preview: conv.last_preview } },
+      data: {
+        tenant_id: state.tenant_id,
+        conversation: { conversation_id: conv.conversation_id, last_preview: conv.last_preview },
+      },
       audience: conv.participants,
       carries: [item.message.message_id],
     },
@@ -76,7 +86,14 @@ function previewFrame(state: TenantState, item: TTimelineItem, conversationId: s
 }
 
 /** A pin on (kept once, in pin order) or off: the item says who pinned it, the conversation keeps the order. */
-function pin(state: TenantState, item: TTimelineItem, conversationId: string, entityId: string, on: boolean, ts: string): void {
+function pin(
+  state: TenantState,
+  item: TTimelineItem,
+  conversationId: string,
+  entityId: string,
+  on: boolean,
+  ts: string,
+): void {
   const list = state.pins.get(conversationId) ?? [];
   const id = item.message.message_id;
   const rest = list.filter((x) => x !== id);
@@ -96,7 +113,13 @@ function pin(state: TenantState, item: TTimelineItem, conversationId: string, en
  * the replies quoting it follow. Each change is a `timeline.update` frame with the whole item.
  */
 export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta[] {
-  if (ev.event_type !== "message.edited" && ev.event_type !== "message.deleted" && ev.event_type !== "message.reacted" && ev.event_type !== "message.pinned") return [];
+  if (
+    ev.event_type !== "message.edited" &&
+    ev.event_type !== "message.deleted" &&
+    ev.event_type !== "message.reacted" &&
+    ev.event_type !== "message.pinned"
+  )
+    return [];
   const item = state.messages.get(ev.payload.message_id);
   if (!item || item.deleted) return [];
   const deltas: Delta[] = [];
@@ -109,14 +132,27 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     return [updateFrame(state, item, ev.conversation_id)];
   }
   if (ev.event_type === "message.edited") {
-    const { pii_refs: _refs, mentions: _mentions, ...kept } = item.message as Message & { pii_refs?: unknown; mentions?: unknown };
+    const {
+      pii_refs: _refs,
+      mentions: _mentions,
+      ...kept
+    } = item.message as Message & { pii_refs?: unknown; mentions?: unknown };
     const p = ev.payload;
-    item.message = { ...kept, body_text: p.body_text, ...(p.pii_refs ? { pii_refs: p.pii_refs } : {}), ...(p.mentions ? { mentions: p.mentions } : {}) };
+    item.message = {
+      ...kept,
+      body_text: p.body_text,
+      ...(p.pii_refs ? { pii_refs: p.pii_refs } : {}),
+      ...(p.mentions ? { mentions: p.mentions } : {}),
+    };
     item.edited_at = ev.ts;
   } else {
     // Only the message's place is left (in its thread, for a thread reply): no text, card, file, mentions, reactions or quote.
     const root = (item.message as Message & { thread_root_message_id?: string }).thread_root_message_id;
-    item.message = { message_id: item.message.message_id, kind: item.message.kind, ...(root !== undefined ? { thread_root_message_id: root } : {}) };
+    item.message = {
+      message_id: item.message.message_id,
+      kind: item.message.kind,
+      ...(root !== undefined ? { thread_root_message_id: root } : {}),
+    };
     item.deleted = true;
     delete item.edited_at;
     delete item.reactions;
@@ -165,6 +201,7 @@ export function redactFrame(state: TenantState, messageId: string, event: string
     if (data.item.message.message_id === messageId && now) data.item = now;
     else if (data.item.reply_to?.message_id === messageId) data.item.reply_to = quoteOf(state, messageId);
   }
-  if (event === "conversation.update" && data.conversation?.last_preview) data.conversation.last_preview = { kind: "deleted" };
+  if (event === "conversation.update" && data.conversation?.last_preview)
+    data.conversation.last_preview = { kind: "deleted" };
   return JSON.stringify(data);
 }

@@ -45,7 +45,8 @@ function derivePresence(state: TenantState, entity: EntityRow, nowMs: number): D
   const lastSeen = state.lastSeenMs.get(entity.entity_id) ?? entity.registered_ms;
   // Agents run inside this server: while it is up, they are here (paused or removed aside).
   const connected = (state.streams.get(entity.entity_id) ?? 0) > 0;
-  if (entity.actor_type === "human" && !connected && nowMs - lastSeen > PRESENCE_TTL.humanOfflineMs) return { state: "offline", sinceMs: lastSeen + PRESENCE_TTL.humanOfflineMs };
+  if (entity.actor_type === "human" && !connected && nowMs - lastSeen > PRESENCE_TTL.humanOfflineMs)
+    return { state: "offline", sinceMs: lastSeen + PRESENCE_TTL.humanOfflineMs };
 
   let waiting: JobRow | undefined;
   let working: JobRow | undefined;
@@ -90,11 +91,22 @@ export function evaluatePresence(state: TenantState, entityId: string, nowMs: nu
   if (entity.actor_type === "human") {
     const seen = Math.max(lastSeen ?? entity.registered_ms, state.streamSeenMs.get(entityId) ?? 0);
     next.last_seen_at = new Date(seen).toISOString();
-    next.connection = (state.streams.get(entityId) ?? 0) > 0 ? (nowMs - seen > PRESENCE_TTL.humanAwayMs ? "away" : "online") : "offline";
+    next.connection =
+      (state.streams.get(entityId) ?? 0) > 0
+        ? nowMs - seen > PRESENCE_TTL.humanAwayMs
+          ? "away"
+          : "online"
+        : "offline";
   }
-  const changed = !prev || prev.state !== next.state || prev.job_id !== next.job_id || prev.detail !== next.detail || prev.job_title !== next.job_title;
+  const changed =
+    !prev ||
+    prev.state !== next.state ||
+    prev.job_id !== next.job_id ||
+    prev.detail !== next.detail ||
+    prev.job_title !== next.job_title;
   // `since` dates the ledger-derived state alone, so a restart (no pages open yet) rebuilds it the same.
-  if (changed && prev) next.since = new Date(d.sinceMs !== undefined && prev.state !== next.state ? d.sinceMs : nowMs).toISOString();
+  if (changed && prev)
+    next.since = new Date(d.sinceMs !== undefined && prev.state !== next.state ? d.sinceMs : nowMs).toISOString();
   state.presence.set(entityId, next);
   if (!changed && prev?.connection === next.connection) return null;
   return { event: "presence.update", data: presenceFrame(next) };

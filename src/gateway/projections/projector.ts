@@ -70,7 +70,8 @@ export function createProjector(): Projector {
         if (row) deltas.push({ event: "entity.update", data: { tenant_id: state.tenant_id, entity: entityView(row) } });
         // Turning read receipts off (or on) changes what their conversations show of them.
         if (row && ev.payload.read_receipts !== undefined) {
-          for (const conv of state.conversations.values()) if (conv.participants.has(row.entity_id)) deltas.push(receiptsDelta(state, conv));
+          for (const conv of state.conversations.values())
+            if (conv.participants.has(row.entity_id)) deltas.push(receiptsDelta(state, conv));
         }
       }
       deltas.push(...applyTimeline(state, ev));
@@ -86,7 +87,12 @@ export function createProjector(): Projector {
       if (after) indexJob(state, before, after);
       for (const id of affectedEntities(state, ev.actor.entity_id, ev.job_id)) touched.add(id);
       if (ev.event_type === "entity.registered") touched.add(ev.payload.entity_id);
-      if (ev.event_type === "entity.deactivated" || ev.event_type === "entity.reactivated" || ev.event_type === "agent.paused" || ev.event_type === "agent.resumed") {
+      if (
+        ev.event_type === "entity.deactivated" ||
+        ev.event_type === "entity.reactivated" ||
+        ev.event_type === "agent.paused" ||
+        ev.event_type === "agent.resumed"
+      ) {
         touched.add(ev.payload.entity_id);
       }
       for (const id of touched) {

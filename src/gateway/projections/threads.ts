@@ -42,7 +42,11 @@ function unreadOf(t: ThreadRow, entityId: string): number {
 
 /** One reader's mark on a thread (what `GET …/threads` and the `thread.update` frame say). */
 export function threadMark(t: ThreadRow, entityId: string) {
-  return { root_message_id: t.root_message_id, following: isFollowing(t, entityId), unread_count: unreadOf(t, entityId) };
+  return {
+    root_message_id: t.root_message_id,
+    following: isFollowing(t, entityId),
+    unread_count: unreadOf(t, entityId),
+  };
 }
 
 function markFrame(state: TenantState, t: ThreadRow, entityId: string): Delta {
@@ -57,7 +61,13 @@ function rootFrame(state: TenantState, t: ThreadRow): Delta[] {
   const root = state.messages.get(t.root_message_id);
   const conv = state.conversations.get(t.conversation_id);
   if (!root) return [];
-  return [{ event: "timeline.update", data: { tenant_id: state.tenant_id, conversation_id: t.conversation_id, item: root }, ...(conv ? { audience: conv.participants } : {}) }];
+  return [
+    {
+      event: "timeline.update",
+      data: { tenant_id: state.tenant_id, conversation_id: t.conversation_id, item: root },
+      ...(conv ? { audience: conv.participants } : {}),
+    },
+  ];
 }
 
 /** The root's `thread` summary: replies not deleted, and when the last one was sent. */
@@ -75,7 +85,15 @@ function threadOf(state: TenantState, rootId: string, conversationId: string): T
   if (t) return t;
   const root = state.messages.get(rootId);
   if (!root) return undefined;
-  t = { root_message_id: rootId, conversation_id: conversationId, root_author: root.sender.entity_id, replies: [], repliers: new Set(), chosen: new Map(), read: new Map() };
+  t = {
+    root_message_id: rootId,
+    conversation_id: conversationId,
+    root_author: root.sender.entity_id,
+    replies: [],
+    repliers: new Set(),
+    chosen: new Map(),
+    read: new Map(),
+  };
   state.threads.set(rootId, t);
   let set = state.threadsByConversation.get(conversationId);
   if (!set) state.threadsByConversation.set(conversationId, (set = new Set()));
@@ -89,7 +107,12 @@ function threadOf(state: TenantState, rootId: string, conversationId: string): T
  * follower whose mark changed (the replier, who has read it; every follower it is new to) a
  * `thread.update` of their own.
  */
-export function addThreadReply(state: TenantState, ev: Extract<TStoredEvent, { event_type: "message.sent" }>, item: TTimelineItem, rootId: string): Delta[] {
+export function addThreadReply(
+  state: TenantState,
+  ev: Extract<TStoredEvent, { event_type: "message.sent" }>,
+  item: TTimelineItem,
+  rootId: string,
+): Delta[] {
   const t = threadOf(state, rootId, ev.conversation_id);
   if (!t) return [];
   const author = ev.actor.entity_id;
@@ -108,7 +131,8 @@ export function addThreadReply(state: TenantState, ev: Extract<TStoredEvent, { e
     },
     ...rootFrame(state, t),
   ];
-  for (const id of conv?.participant_entity_ids ?? []) if (id === author || isFollowing(t, id)) deltas.push(markFrame(state, t, id));
+  for (const id of conv?.participant_entity_ids ?? [])
+    if (id === author || isFollowing(t, id)) deltas.push(markFrame(state, t, id));
   return deltas;
 }
 

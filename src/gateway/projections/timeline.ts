@@ -16,7 +16,8 @@ function moveCard(state: TenantState, ev: Extract<TStoredEvent, { event_type: "j
   if (!row || row.job_id !== ev.payload.job_id || row.card_type !== "job.tracking") return [];
   const list = state.timeline.get(row.conversation_id) ?? [];
   let item: TTimelineItem | undefined;
-  for (let i = list.length - 1; i >= 0 && !item; i--) if (list[i]!.message.card?.card_id === card.card_id) item = list[i];
+  for (let i = list.length - 1; i >= 0 && !item; i--)
+    if (list[i]!.message.card?.card_id === card.card_id) item = list[i];
   if (!item) return [];
   item.message = { ...item.message, card };
   state.cards.set(card.card_id, { ...row, state: card.state, buttons: card.buttons });
@@ -41,15 +42,22 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
     ts: ev.ts,
     event_id: ev.event_id,
     cursor: formatCursor(ev.seq),
-    sender: { entity_id: ev.actor.entity_id, display_name: displayName(state, ev.actor.entity_id), actor_type: ev.actor.actor_type },
+    sender: {
+      entity_id: ev.actor.entity_id,
+      display_name: displayName(state, ev.actor.entity_id),
+      actor_type: ev.actor.actor_type,
+    },
     ...(ev.job_id ? { job_id: ev.job_id } : {}),
     ...replyOf(state, ev.payload),
-    ...(ev.payload.forwarded_from ? { forwarded: { author_name: displayName(state, ev.payload.forwarded_from.author_entity_id) } } : {}),
+    ...(ev.payload.forwarded_from
+      ? { forwarded: { author_name: displayName(state, ev.payload.forwarded_from.author_entity_id) } }
+      : {}),
     message: ev.payload,
   };
   indexMessage(state, item);
   // A thread reply lives in its thread: the timeline only shows the root's count change.
-  if (ev.payload.thread_root_message_id !== undefined) return addThreadReply(state, ev, item, ev.payload.thread_root_message_id);
+  if (ev.payload.thread_root_message_id !== undefined)
+    return addThreadReply(state, ev, item, ev.payload.thread_root_message_id);
   let list = state.timeline.get(ev.conversation_id);
   if (!list) state.timeline.set(ev.conversation_id, (list = []));
   list.push(item);
@@ -75,7 +83,10 @@ export function applyTimeline(state: TenantState, ev: TStoredEvent): Delta[] {
 }
 
 /** Items with seq in (after, before), oldest first, at most `limit` (the newest ones when paging back). */
-export function pageTimeline(items: readonly TTimelineItem[], opts: { after?: number; before?: number; limit: number }): TTimelineItem[] {
+export function pageTimeline(
+  items: readonly TTimelineItem[],
+  opts: { after?: number; before?: number; limit: number },
+): TTimelineItem[] {
   const seqOf = (it: TTimelineItem) => Number(it.cursor.slice(4));
   let lo = 0;
   let hi = items.length;

@@ -1,6 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
-import { ZPolicyOverridesRequest, ZPolicyOverridesResult, ZPolicyPreview, ZPolicySettings } from "../../../contracts/admin.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  ZPolicyOverridesRequest,
+  ZPolicyOverridesResult,
+  ZPolicyPreview,
+  ZPolicySettings,
+} from "../../../contracts/admin.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -17,7 +31,8 @@ export function createAdminPolicyRoutes(gw: Gateway) {
       ...common,
       method: "get",
       path: "/v1/admin/policies",
-      summary: "Policies of the pack for this workspace: pack mode, mode in force, allowed modes, parameters (owners and admins)",
+      summary:
+        "Policies of the pack for this workspace: pack mode, mode in force, allowed modes, parameters (owners and admins)",
       responses: { 200: json(ZPolicySettings, "Every policy and tunable parameter"), ...errors(401, 403) },
     }),
     (c) => c.json(api.listPolicies(c.get("principal"))),
@@ -30,7 +45,10 @@ export function createAdminPolicyRoutes(gw: Gateway) {
       path: "/v1/admin/policies/preview",
       summary: "What a proposed set of overrides would change (nothing is written)",
       request: { body: jsonBody(ZPolicyOverridesRequest) },
-      responses: { 200: json(ZPolicyPreview, "Each mode and value that would change, from and to"), ...errors(400, 401, 403) },
+      responses: {
+        200: json(ZPolicyPreview, "Each mode and value that would change, from and to"),
+        ...errors(400, 401, 403),
+      },
     }),
     (c) => c.json(api.previewOverrides(c.get("principal"), c.req.valid("json"))),
   );

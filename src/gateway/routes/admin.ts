@@ -1,6 +1,23 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZAdminWriteResult, ZAgentAdminList, ZMemberList, ZSetAccessRequest, ZSignInLinkResult, ZTokenList, ZUpdateAgentRequest } from "../../../contracts/admin.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  ZAdminWriteResult,
+  ZAgentAdminList,
+  ZMemberList,
+  ZSetAccessRequest,
+  ZSignInLinkResult,
+  ZTokenList,
+  ZUpdateAgentRequest,
+} from "../../../contracts/admin.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -39,7 +56,9 @@ export function createAdminRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.setAccess(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.setAccess(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   for (const [verb, summary, schema] of [
@@ -61,7 +80,11 @@ export function createAdminRoutes(gw: Gateway) {
         const p = c.get("principal");
         const id = c.req.valid("param").id;
         return idempotentWrite(core, c, "", (idem) =>
-          verb === "deactivate" ? api.deactivateMember(p, id, idem) : verb === "reactivate" ? api.reactivateMember(p, id, idem) : api.rotateTokens(p, id, idem),
+          verb === "deactivate"
+            ? api.deactivateMember(p, id, idem)
+            : verb === "reactivate"
+              ? api.reactivateMember(p, id, idem)
+              : api.rotateTokens(p, id, idem),
         );
       },
     );
@@ -86,11 +109,16 @@ export function createAdminRoutes(gw: Gateway) {
       path: "/v1/admin/agents/{id}",
       summary: "Edit an agent: name, role, capabilities, allowed tools",
       request: { params, body: jsonBody(ZUpdateAgentRequest) },
-      responses: { 200: json(ZAdminWriteResult, "Recorded as entity.registered (and agent.tool_mode_set)"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        200: json(ZAdminWriteResult, "Recorded as entity.registered (and agent.tool_mode_set)"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.updateAgent(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.updateAgent(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   for (const verb of ["pause", "resume"] as const) {
@@ -104,7 +132,10 @@ export function createAdminRoutes(gw: Gateway) {
         request: { params },
         responses: { 200: json(ZAdminWriteResult, `Recorded as agent.${verb}d`), ...errors(...WRITE_ERRORS) },
       }),
-      (c) => idempotentWrite(core, c, "", (idem) => api.setAgentPaused(c.get("principal"), c.req.valid("param").id, verb === "pause", idem)),
+      (c) =>
+        idempotentWrite(core, c, "", (idem) =>
+          api.setAgentPaused(c.get("principal"), c.req.valid("param").id, verb === "pause", idem),
+        ),
     );
   }
   route(
@@ -115,7 +146,10 @@ export function createAdminRoutes(gw: Gateway) {
       path: "/v1/admin/agents/{id}",
       summary: "Remove an agent from the workspace (its history stays)",
       request: { params },
-      responses: { 200: json(ZAdminWriteResult, "Recorded as entity.deactivated (removed)"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        200: json(ZAdminWriteResult, "Recorded as entity.deactivated (removed)"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     (c) => idempotentWrite(core, c, "", (idem) => api.removeAgent(c.get("principal"), c.req.valid("param").id, idem)),
   );

@@ -1,7 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZSetAgentToolsRequest } from "../../../contracts/gateway.js";
 import { ZAgentTools } from "../../../contracts/gateway-responses.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -20,7 +29,10 @@ export function createAgentToolRoutes(gw: Gateway) {
       path: "/v1/agents/{id}/tools",
       summary: "An agent's tools and their modes (admins)",
       request: { params },
-      responses: { 200: json(ZAgentTools, "Built-in and MCP tools, each with its mode and the suggested one"), ...errors(401, 403, 404) },
+      responses: {
+        200: json(ZAgentTools, "Built-in and MCP tools, each with its mode and the suggested one"),
+        ...errors(401, 403, 404),
+      },
     }),
     (c) => c.json(api.agentTools(c.get("principal"), c.req.valid("param").id)),
   );
@@ -37,7 +49,9 @@ export function createAgentToolRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.setAgentTools(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.setAgentTools(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   return app;

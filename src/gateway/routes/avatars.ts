@@ -2,7 +2,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { LIMITS } from "../../../contracts/facts.js";
 import { ZDigestSettings, ZProfileView } from "../../../contracts/people.js";
 import { AppError } from "../../shared/errors.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -25,23 +34,40 @@ export function createAvatarRoutes(gw: Gateway) {
       request: {
         body: {
           required: true,
-          content: { "multipart/form-data": { schema: { type: "object", properties: { file: { type: "string", format: "binary" } }, required: ["file"] } } },
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                properties: { file: { type: "string", format: "binary" } },
+                required: ["file"],
+              },
+            },
+          },
         },
       },
-      responses: { 200: json(ZProfileView, "My profile now, its avatar_url on this server"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        200: json(ZProfileView, "My profile now, its avatar_url on this server"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     async (c) => {
       const type = (c.req.header("content-type") ?? "").toLowerCase();
-      if (!type.startsWith("multipart/form-data")) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload the picture as multipart/form-data (field `file`)");
+      if (!type.startsWith("multipart/form-data"))
+        throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload the picture as multipart/form-data (field `file`)");
       const raw = new Uint8Array(await c.req.arrayBuffer());
       let form: FormData;
       try {
-        form = await new Request("http://local/", { method: "POST", headers: { "content-type": c.req.header("content-type") ?? "" }, body: raw }).formData();
+        form = await new Request("http://local/", {
+          method: "POST",
+          headers: { "content-type": c.req.header("content-type") ?? "" },
+          body: raw,
+        }).formData();
       } catch {
         throw new AppError("VALIDATION_ERROR", "The multipart body could not be read", { field: "file" });
       }
       const file = form.get("file");
-      if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "Field `file` is required", { field: "file" });
+      if (!(file instanceof File))
+        throw new AppError("VALIDATION_ERROR", "Field `file` is required", { field: "file" });
       return idempotentWrite(core, c, raw, (idem) => api.setAvatar(c.get("principal"), file, idem));
     },
   );
@@ -72,7 +98,12 @@ export function createAvatarRoutes(gw: Gateway) {
       responses: {
         200: {
           description: "The picture, in the type its bytes were checked to be",
-          content: Object.fromEntries(["image/png", "image/jpeg", "image/gif", "image/webp"].map((type) => [type, { schema: { type: "string" as const, format: "binary" } }])),
+          content: Object.fromEntries(
+            ["image/png", "image/jpeg", "image/gif", "image/webp"].map((type) => [
+              type,
+              { schema: { type: "string" as const, format: "binary" } },
+            ]),
+          ),
         },
         ...errors(...READ_ERRORS),
       },
@@ -97,7 +128,8 @@ export function createAvatarRoutes(gw: Gateway) {
       ...common,
       method: "get",
       path: "/v1/me/digest",
-      summary: "My e-mail digest: whether I asked for it, and whether this server can send it (mail configured, my email on file)",
+      summary:
+        "My e-mail digest: whether I asked for it, and whether this server can send it (mail configured, my email on file)",
       responses: { 200: json(ZDigestSettings, "The setting"), ...errors(...READ_ERRORS) },
     }),
     (c) => c.json(api.digestSettings(c.get("principal"))),

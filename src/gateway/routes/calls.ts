@@ -1,7 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZAcceptedResponse } from "../../../contracts/gateway.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -21,11 +29,16 @@ export function createCallRoutes(gw: Gateway) {
       parameters: [IDEMPOTENCY_HEADER],
       method: "post",
       path: "/v1/conversations/{id}/call",
-      summary: "Start a call: a Jitsi Meet room posted to the conversation as a message (503 when JITSI_BASE_URL is not set)",
+      summary:
+        "Start a call: a Jitsi Meet room posted to the conversation as a message (503 when JITSI_BASE_URL is not set)",
       request: { params: z.object({ id: ZConversationId }) },
-      responses: { 202: json(ZCallStarted, "Accepted; the message with the room arrives as timeline.append"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        202: json(ZCallStarted, "Accepted; the message with the room arrives as timeline.append"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
-    async (c) => idempotentWrite(core, c, "", (idem) => api.startCall(c.get("principal"), c.req.valid("param").id, idem)),
+    async (c) =>
+      idempotentWrite(core, c, "", (idem) => api.startCall(c.get("principal"), c.req.valid("param").id, idem)),
   );
   return app;
 }

@@ -1,7 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZImportContactsRequest, ZPatchContactRequest, ZUpsertContactRequest } from "../../../contracts/gateway.js";
 import { ZContactList, ZWriteResult } from "../../../contracts/gateway-responses.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -17,7 +27,13 @@ export function createContactRoutes(gw: Gateway) {
 
   route(
     app,
-    createRoute({ ...common, method: "get", path: "/v1/contacts", summary: "Contacts", responses: { 200: json(ZContactList, "Contacts, by name"), ...errors(...READ_ERRORS) } }),
+    createRoute({
+      ...common,
+      method: "get",
+      path: "/v1/contacts",
+      summary: "Contacts",
+      responses: { 200: json(ZContactList, "Contacts, by name"), ...errors(...READ_ERRORS) },
+    }),
     (c) => c.json(api.listContacts(c.get("principal"))),
   );
 
@@ -44,7 +60,9 @@ export function createContactRoutes(gw: Gateway) {
   });
   route(app, patch, async (c) => {
     const body = c.req.valid("json");
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.updateContact(c.get("principal"), c.req.valid("param").id, body, idem));
+    return idempotentWrite(core, c, await c.req.text(), (idem) =>
+      api.updateContact(c.get("principal"), c.req.valid("param").id, body, idem),
+    );
   });
 
   // Admins only: deleting erases the contact's addresses for good. Looked up inside the write,
@@ -57,7 +75,9 @@ export function createContactRoutes(gw: Gateway) {
     request: { params: contactParams },
     responses: { 200: json(ZWriteResult, "Deleted"), ...errors(...WRITE_ERRORS) },
   });
-  route(app, remove, (c) => idempotentWrite(core, c, "", (idem) => api.deleteContact(c.get("principal"), c.req.valid("param").id, idem)));
+  route(app, remove, (c) =>
+    idempotentWrite(core, c, "", (idem) => api.deleteContact(c.get("principal"), c.req.valid("param").id, idem)),
+  );
 
   const importCsv = createRoute({
     ...writeCommon,

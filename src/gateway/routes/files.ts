@@ -4,7 +4,15 @@ import { LIMITS } from "../../../contracts/facts.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
 import { ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { AppError } from "../../shared/errors.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -25,10 +33,14 @@ function attachmentDisposition(name: string): string {
 /** The optional caption: text, trimmed, within a message's length; blank is no caption. */
 function readCaption(value: FormDataEntryValue | null): string | undefined {
   if (value === null) return undefined;
-  if (typeof value !== "string") throw new AppError("VALIDATION_ERROR", "Field `caption` must be text", { field: "caption" });
+  if (typeof value !== "string")
+    throw new AppError("VALIDATION_ERROR", "Field `caption` must be text", { field: "caption" });
   const text = value.trim();
   if (text.length > LIMITS.messageChars)
-    throw new AppError("VALIDATION_ERROR", `The caption is longer than ${LIMITS.messageChars} characters`, { field: "caption", max: LIMITS.messageChars });
+    throw new AppError("VALIDATION_ERROR", `The caption is longer than ${LIMITS.messageChars} characters`, {
+      field: "caption",
+      max: LIMITS.messageChars,
+    });
   return text || undefined;
 }
 
@@ -43,7 +55,8 @@ export function createFileRoutes(gw: Gateway) {
     ...common,
     method: "post",
     path: "/v1/conversations/{id}/attachments",
-    summary: "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`); a PNG, JPEG, GIF or WebP picture gets its width and height",
+    summary:
+      "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`); a PNG, JPEG, GIF or WebP picture gets its width and height",
     parameters: [IDEMPOTENCY_HEADER],
     request: {
       params: z.object({ id: ZConversationId }),
@@ -51,7 +64,14 @@ export function createFileRoutes(gw: Gateway) {
         required: true,
         content: {
           "multipart/form-data": {
-            schema: { type: "object", properties: { file: { type: "string", format: "binary" }, caption: { type: "string", maxLength: LIMITS.messageChars } }, required: ["file"] },
+            schema: {
+              type: "object",
+              properties: {
+                file: { type: "string", format: "binary" },
+                caption: { type: "string", maxLength: LIMITS.messageChars },
+              },
+              required: ["file"],
+            },
           },
         },
       },
@@ -60,11 +80,16 @@ export function createFileRoutes(gw: Gateway) {
   });
   route(app, upload, async (c) => {
     const type = (c.req.header("content-type") ?? "").toLowerCase();
-    if (!type.startsWith("multipart/form-data")) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload the file as multipart/form-data (field `file`)");
+    if (!type.startsWith("multipart/form-data"))
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload the file as multipart/form-data (field `file`)");
     const raw = new Uint8Array(await c.req.arrayBuffer());
     let form: FormData;
     try {
-      form = await new Request("http://local/", { method: "POST", headers: { "content-type": c.req.header("content-type") ?? "" }, body: raw }).formData();
+      form = await new Request("http://local/", {
+        method: "POST",
+        headers: { "content-type": c.req.header("content-type") ?? "" },
+        body: raw,
+      }).formData();
     } catch {
       throw new AppError("VALIDATION_ERROR", "The multipart body could not be read", { field: "file" });
     }
@@ -72,9 +97,16 @@ export function createFileRoutes(gw: Gateway) {
     const file = files[0];
     if (!(file instanceof File)) throw new AppError("VALIDATION_ERROR", "Field `file` is required", { field: "file" });
     // One file per request, so each has its own progress, cancel and idempotency key.
-    if (files.length > 1) throw new AppError("VALIDATION_ERROR", `Send one file per request (this one has ${files.length})`, { field: "file", max: 1, received: files.length });
+    if (files.length > 1)
+      throw new AppError("VALIDATION_ERROR", `Send one file per request (this one has ${files.length})`, {
+        field: "file",
+        max: 1,
+        received: files.length,
+      });
     const caption = readCaption(form.get("caption"));
-    return idempotentWrite(core, c, raw, (idem) => api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption));
+    return idempotentWrite(core, c, raw, (idem) =>
+      api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption),
+    );
   });
 
   // Downloads never render in our origin: attachment disposition, nosniff, and a sandbox CSP.
@@ -86,7 +118,10 @@ export function createFileRoutes(gw: Gateway) {
     request: { params: z.object({ id: z.string().min(1).max(128) }) },
     responses: {
       // Served with the type it was uploaded (or made) with: any media type.
-      200: { description: "The file, as an attachment, with its own content type", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
+      200: {
+        description: "The file, as an attachment, with its own content type",
+        content: { "*/*": { schema: { type: "string", format: "binary" } } },
+      },
       ...errors(401, 404),
     },
   });

@@ -1,9 +1,24 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZApplySuggestionRequest, ZAssistResponse, ZThreadContextUpdate, ZThreadContextView } from "../../../contracts/llm.js";
+import {
+  ZApplySuggestionRequest,
+  ZAssistResponse,
+  ZThreadContextUpdate,
+  ZThreadContextView,
+} from "../../../contracts/llm.js";
 import { ZAcceptedResponse } from "../../../contracts/gateway.js";
 import { ZConversationTools } from "../../../contracts/gateway-responses.js";
 import { ZConversationId, ZJobId, ZTraceId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -56,7 +71,9 @@ export function createLlmRoutes(gw: Gateway) {
     });
     route(app, set, async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.setThreadContext(c.get("principal"), c.req.valid("param").id, what, body.job_id, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.setThreadContext(c.get("principal"), c.req.valid("param").id, what, body.job_id, idem),
+      );
     });
   }
 
@@ -71,7 +88,13 @@ export function createLlmRoutes(gw: Gateway) {
   });
   route(app, assist, async (c) => {
     const trace = c.req.header("x-trace-id");
-    return c.json(await api.assist(c.get("principal"), c.req.valid("param").job_id, trace && ZTraceId.safeParse(trace).success ? trace : core.ids("trc")));
+    return c.json(
+      await api.assist(
+        c.get("principal"),
+        c.req.valid("param").job_id,
+        trace && ZTraceId.safeParse(trace).success ? trace : core.ids("trc"),
+      ),
+    );
   });
 
   const apply = createRoute({
@@ -81,13 +104,18 @@ export function createLlmRoutes(gw: Gateway) {
     summary: "Apply a suggestion, as a card click",
     tags: ["Jobs"],
     parameters: [IDEMPOTENCY_HEADER],
-    request: { params: z.object({ job_id: ZJobId, suggestion_id: ZSuggestionId }), body: jsonBody(ZApplySuggestionRequest) },
+    request: {
+      params: z.object({ job_id: ZJobId, suggestion_id: ZSuggestionId }),
+      body: jsonBody(ZApplySuggestionRequest),
+    },
     responses: { 202: json(ZAcceptedResponse, "Accepted; Office carries it out"), ...errors(...WRITE_ERRORS) },
   });
   route(app, apply, async (c) => {
     const body = c.req.valid("json");
     const { job_id, suggestion_id } = c.req.valid("param");
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.applySuggestion(c.get("principal"), job_id, suggestion_id, body, idem));
+    return idempotentWrite(core, c, await c.req.text(), (idem) =>
+      api.applySuggestion(c.get("principal"), job_id, suggestion_id, body, idem),
+    );
   });
   return app;
 }

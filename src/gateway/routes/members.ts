@@ -1,7 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZAcceptedResponse, ZAddMemberRequest, ZRenameConversationRequest } from "../../../contracts/gateway.js";
 import { ZConversationId, ZEntityId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -10,7 +19,12 @@ import { idempotentWrite } from "./write.js";
 export function createMemberRoutes(gw: Gateway) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens), parameters: [IDEMPOTENCY_HEADER] };
+  const common = {
+    tags: ["Conversations"],
+    security: SIGNED_IN,
+    middleware: authenticate(core.tokens),
+    parameters: [IDEMPOTENCY_HEADER],
+  };
   const conversation = z.object({ id: ZConversationId });
   route(
     app,
@@ -24,7 +38,9 @@ export function createMemberRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.addMember(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.addMember(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   route(
@@ -54,7 +70,9 @@ export function createMemberRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.renameConversation(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.renameConversation(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   return app;

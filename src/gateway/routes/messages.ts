@@ -1,8 +1,24 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZAcceptedResponse, ZEditMessageRequest, ZForwardRequest, ZPinRequest, ZReactRequest } from "../../../contracts/gateway.js";
+import {
+  ZAcceptedResponse,
+  ZEditMessageRequest,
+  ZForwardRequest,
+  ZPinRequest,
+  ZReactRequest,
+} from "../../../contracts/gateway.js";
 import { ZMessageView, ZPinnedMessages } from "../../../contracts/gateway-responses.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -22,7 +38,10 @@ export function createMessageRoutes(gw: Gateway) {
     security: SIGNED_IN,
     middleware: authenticate(core.tokens),
     parameters: [IDEMPOTENCY_HEADER],
-    responses: { 202: json(ZMessageAccepted, "Accepted; the change arrives on the stream as timeline.update"), ...errors(...WRITE_ERRORS) },
+    responses: {
+      202: json(ZMessageAccepted, "Accepted; the change arrives on the stream as timeline.update"),
+      ...errors(...WRITE_ERRORS),
+    },
   };
   route(
     app,
@@ -36,7 +55,9 @@ export function createMessageRoutes(gw: Gateway) {
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.editMessage(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.editMessage(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   route(
@@ -65,7 +86,9 @@ export function createMessageRoutes(gw: Gateway) {
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.reactToMessage(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.reactToMessage(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   route(
@@ -80,7 +103,9 @@ export function createMessageRoutes(gw: Gateway) {
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.pinMessage(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.pinMessage(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   route(
@@ -91,12 +116,17 @@ export function createMessageRoutes(gw: Gateway) {
       path: "/v1/conversations/{id}/messages/{message_id}/forward",
       summary: "Forward a copy of a text message to another conversation I am in (shown as forwarded, with its author)",
       request: { params: messageParams, body: jsonBody(ZForwardRequest) },
-      responses: { 202: json(ZMessageAccepted, "Accepted; the copy arrives in the target conversation as timeline.append"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        202: json(ZMessageAccepted, "Accepted; the copy arrives in the target conversation as timeline.append"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.forwardMessage(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.forwardMessage(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   const reading = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
@@ -106,7 +136,8 @@ export function createMessageRoutes(gw: Gateway) {
       ...reading,
       method: "get",
       path: "/v1/conversations/{id}/messages/{message_id}",
-      summary: "One message, for a link to it (404 alike for someone outside the conversation and for a deleted message)",
+      summary:
+        "One message, for a link to it (404 alike for someone outside the conversation and for a deleted message)",
       request: { params: messageParams },
       responses: { 200: json(ZMessageView, "The message as its timeline shows it"), ...errors(...READ_ERRORS) },
     }),

@@ -1,7 +1,25 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZMuteRequest, ZMuteState, ZPushSubscribed, ZPushSubscribeRequest, ZPushUnsubscribed, ZPushUnsubscribeRequest, ZVapidPublicKey } from "../../../contracts/notifications.js";
+import {
+  ZMuteRequest,
+  ZMuteState,
+  ZPushSubscribed,
+  ZPushSubscribeRequest,
+  ZPushUnsubscribed,
+  ZPushUnsubscribeRequest,
+  ZVapidPublicKey,
+} from "../../../contracts/notifications.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -47,11 +65,16 @@ export function createNotificationRoutes(gw: Gateway) {
       summary: "Stop sending my notifications to a browser",
       parameters: [IDEMPOTENCY_HEADER],
       request: { body: jsonBody(ZPushUnsubscribeRequest) },
-      responses: { 200: json(ZPushUnsubscribed, "Whether one of my subscriptions had that endpoint"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        200: json(ZPushUnsubscribed, "Whether one of my subscriptions had that endpoint"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.unsubscribePush(c.get("principal"), body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.unsubscribePush(c.get("principal"), body, idem),
+      );
     },
   );
   route(
@@ -67,7 +90,9 @@ export function createNotificationRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.setMute(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.setMute(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   return app;

@@ -1,6 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ZInboundRefusals, ZMcpStatus, ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -32,7 +40,10 @@ export function createOutboxRoutes(gw: Gateway) {
       method: "get",
       path: "/v1/admin/mcp",
       summary: "MCP servers and their tools (admins)",
-      responses: { 200: json(ZMcpStatus, "Each server: connected or failing and why, and its tools with their hints"), ...errors(401, 403) },
+      responses: {
+        200: json(ZMcpStatus, "Each server: connected or failing and why, and its tools with their hints"),
+        ...errors(401, 403),
+      },
     }),
     (c) => c.json(api.mcpStatus(c.get("principal"))),
   );
@@ -59,6 +70,8 @@ export function createOutboxRoutes(gw: Gateway) {
     request: { params: z.object({ id: z.string().min(1).max(128) }) },
     responses: { 202: json(ZWriteResult, "Its job is back at work"), ...errors(...WRITE_ERRORS) },
   });
-  route(app, resend, (c) => idempotentWrite(core, c, "", (idem) => api.resendOutbox(c.get("principal"), c.req.valid("param").id, idem)));
+  route(app, resend, (c) =>
+    idempotentWrite(core, c, "", (idem) => api.resendOutbox(c.get("principal"), c.req.valid("param").id, idem)),
+  );
   return app;
 }

@@ -9,14 +9,27 @@ import {
   ZPasskeySignInResponse,
   ZRegisterPasskeyRequest,
 } from "../../../contracts/passkeys.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { deviceLabel } from "../sessions/index.js";
 import { idempotentWrite } from "./write.js";
 
 const ANON_WRITE_ERRORS = [400, 401, 403, 409, 413, 415, 429, 503];
-const ANON_IDEMPOTENCY = { ...IDEMPOTENCY_HEADER, description: "A random value of at least 16 characters (anonymous writes share one scope)" };
+const ANON_IDEMPOTENCY = {
+  ...IDEMPOTENCY_HEADER,
+  description: "A random value of at least 16 characters (anonymous writes share one scope)",
+};
 
 /**
  * Passkeys: a signed-in person adds (options → verify), lists and removes theirs; anyone signs
@@ -35,13 +48,15 @@ export function createPasskeyRoutes(gw: Gateway) {
       ...signedIn,
       method: "post",
       path: "/v1/passkeys/registration-options",
-      summary: "Start adding a passkey: options for the browser's WebAuthn call (the challenge works once, for 5 minutes)",
+      summary:
+        "Start adding a passkey: options for the browser's WebAuthn call (the challenge works once, for 5 minutes)",
       tags,
       parameters: [IDEMPOTENCY_HEADER],
       request: { body: jsonBody(ZPasskeyOptionsRequest) },
       responses: { 200: json(ZPasskeyOptions, "PublicKeyCredentialCreationOptionsJSON"), ...errors(...WRITE_ERRORS) },
     }),
-    async (c) => idempotentWrite(core, c, await c.req.text(), (idem) => api.passkeyRegistrationOptions(c.get("principal"), idem)),
+    async (c) =>
+      idempotentWrite(core, c, await c.req.text(), (idem) => api.passkeyRegistrationOptions(c.get("principal"), idem)),
   );
 
   route(
@@ -59,7 +74,9 @@ export function createPasskeyRoutes(gw: Gateway) {
     async (c) => {
       const { response } = c.req.valid("json");
       const device = deviceLabel(c.req.header("user-agent"));
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.registerPasskey(c.get("principal"), response, device, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.registerPasskey(c.get("principal"), response, device, idem),
+      );
     },
   );
 
@@ -85,10 +102,17 @@ export function createPasskeyRoutes(gw: Gateway) {
       summary: "Remove one of my passkeys: it signs nobody in from now on",
       tags,
       parameters: [IDEMPOTENCY_HEADER],
-      request: { params: z.object({ passkey_id: z.string().regex(/^pk_[0-9a-f]{24}$/, "must be a passkey id (pk_ and 24 hex digits)") }) },
+      request: {
+        params: z.object({
+          passkey_id: z.string().regex(/^pk_[0-9a-f]{24}$/, "must be a passkey id (pk_ and 24 hex digits)"),
+        }),
+      },
       responses: { 200: json(ZPasskeyRemoved, "Removed"), ...errors(...WRITE_ERRORS) },
     }),
-    async (c) => idempotentWrite(core, c, await c.req.text(), (idem) => api.removePasskey(c.get("principal"), c.req.valid("param").passkey_id, idem)),
+    async (c) =>
+      idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.removePasskey(c.get("principal"), c.req.valid("param").passkey_id, idem),
+      ),
   );
 
   route(
@@ -96,13 +120,18 @@ export function createPasskeyRoutes(gw: Gateway) {
     createRoute({
       method: "post",
       path: "/v1/passkeys/sign-in-options",
-      summary: "Start signing in with a passkey: options for the browser's WebAuthn call (the challenge works once, for 5 minutes)",
+      summary:
+        "Start signing in with a passkey: options for the browser's WebAuthn call (the challenge works once, for 5 minutes)",
       tags,
       parameters: [ANON_IDEMPOTENCY],
       request: { body: jsonBody(ZPasskeyOptionsRequest) },
-      responses: { 200: json(ZPasskeyOptions, "PublicKeyCredentialRequestOptionsJSON"), ...errors(...ANON_WRITE_ERRORS) },
+      responses: {
+        200: json(ZPasskeyOptions, "PublicKeyCredentialRequestOptionsJSON"),
+        ...errors(...ANON_WRITE_ERRORS),
+      },
     }),
-    async (c) => idempotentWrite(core, c, await c.req.text(), (idem) => api.passkeySignInOptions(idem), { anonymous: true }),
+    async (c) =>
+      idempotentWrite(core, c, await c.req.text(), (idem) => api.passkeySignInOptions(idem), { anonymous: true }),
   );
 
   route(
@@ -114,12 +143,17 @@ export function createPasskeyRoutes(gw: Gateway) {
       tags,
       parameters: [ANON_IDEMPOTENCY],
       request: { body: jsonBody(ZPasskeySignInRequest) },
-      responses: { 201: json(ZPasskeySignInResponse, "Signed in: the new session and its token"), ...errors(...ANON_WRITE_ERRORS) },
+      responses: {
+        201: json(ZPasskeySignInResponse, "Signed in: the new session and its token"),
+        ...errors(...ANON_WRITE_ERRORS),
+      },
     }),
     async (c) => {
       const { response } = c.req.valid("json");
       const device = deviceLabel(c.req.header("user-agent"));
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.signInWithPasskey(response, device, idem), { anonymous: true });
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.signInWithPasskey(response, device, idem), {
+        anonymous: true,
+      });
     },
   );
   return app;

@@ -1,7 +1,23 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ZHandOverRequest, ZHandOverResponse, ZProfileUpdateRequest, ZProfileView, ZWhyResponse } from "../../../contracts/people.js";
+import {
+  ZHandOverRequest,
+  ZHandOverResponse,
+  ZProfileUpdateRequest,
+  ZProfileView,
+  ZWhyResponse,
+} from "../../../contracts/people.js";
 import { ZEntityId, ZJobId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -26,7 +42,9 @@ export function createPeopleRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.updateProfile(c.get("principal"), "me", body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.updateProfile(c.get("principal"), "me", body, idem),
+      );
     },
   );
   route(
@@ -43,7 +61,9 @@ export function createPeopleRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.updateProfile(c.get("principal"), c.req.valid("param").id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.updateProfile(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
     },
   );
   route(
@@ -60,7 +80,9 @@ export function createPeopleRoutes(gw: Gateway) {
     }),
     async (c) => {
       const body = c.req.valid("json");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.handOver(c.get("principal"), c.req.valid("param").job_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.handOver(c.get("principal"), c.req.valid("param").job_id, body, idem),
+      );
     },
   );
   route(

@@ -1,6 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { ZAcceptInviteRequest, ZAcceptInviteResponse, ZCreateWorkspaceRequest, ZCreateWorkspaceResponse, ZSessionRequest } from "../../../contracts/gateway.js";
+import {
+  ZAcceptInviteRequest,
+  ZAcceptInviteResponse,
+  ZCreateWorkspaceRequest,
+  ZCreateWorkspaceResponse,
+  ZSessionRequest,
+} from "../../../contracts/gateway.js";
 import { ZInviteView, ZOk, ZSessionView } from "../../../contracts/gateway-responses.js";
 import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED_IN } from "../../shared/openapi.js";
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
@@ -22,7 +28,13 @@ export function createPublicRoutes(gw: Gateway) {
   const app = createRouter<GwEnv>();
   const secure = () => (core.publicUrl() ?? "").startsWith("https:");
   const setSession = (c: Parameters<typeof setCookie>[0], token: string) =>
-    setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/", secure: secure(), maxAge: 30 * 24 * 3600 });
+    setCookie(c, SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/",
+      secure: secure(),
+      maxAge: 30 * 24 * 3600,
+    });
 
   const workspaces = createRoute({
     method: "post",
@@ -30,8 +42,16 @@ export function createPublicRoutes(gw: Gateway) {
     summary: "Create a workspace and its owner (sign-up; see SIGNUP)",
     tags: ["Workspace"],
     request: { body: jsonBody(ZCreateWorkspaceRequest) },
-    parameters: [{ ...IDEMPOTENCY_HEADER, description: "A random value of at least 16 characters (anonymous writes share one scope)" }],
-    responses: { 201: json(ZCreateWorkspaceResponse, "The workspace, its owner and the owner's token"), ...errors(...ANON_WRITE_ERRORS) },
+    parameters: [
+      {
+        ...IDEMPOTENCY_HEADER,
+        description: "A random value of at least 16 characters (anonymous writes share one scope)",
+      },
+    ],
+    responses: {
+      201: json(ZCreateWorkspaceResponse, "The workspace, its owner and the owner's token"),
+      ...errors(...ANON_WRITE_ERRORS),
+    },
   });
   route(app, workspaces, async (c) => {
     const body = c.req.valid("json");
@@ -59,7 +79,13 @@ export function createPublicRoutes(gw: Gateway) {
   });
   route(app, accept, async (c) => {
     const body = c.req.valid("json");
-    return idempotentWrite(core, c, await c.req.text(), (idem) => api.acceptInvite(c.req.valid("param").invite, body, idem), { anonymous: true });
+    return idempotentWrite(
+      core,
+      c,
+      await c.req.text(),
+      (idem) => api.acceptInvite(c.req.valid("param").invite, body, idem),
+      { anonymous: true },
+    );
   });
 
   // Exchanges a token for the session cookie. It writes no event, so it needs no Idempotency-Key.

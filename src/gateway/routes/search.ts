@@ -5,7 +5,9 @@ import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 
 const searchQuery = z.object({
-  q: z.string().openapi({ description: `Words to find (1–${SEARCH_LIMITS.queryChars} characters, at most ${SEARCH_LIMITS.terms} words; the last one matches as a prefix)` }),
+  q: z.string().openapi({
+    description: `Words to find (1–${SEARCH_LIMITS.queryChars} characters, at most ${SEARCH_LIMITS.terms} words; the last one matches as a prefix)`,
+  }),
   conversation_id: z.string().optional().openapi({ description: "Only this conversation (one I am in)" }),
   limit: z.coerce
     .number()
@@ -14,7 +16,10 @@ const searchQuery = z.object({
     .max(SEARCH_LIMITS.maxLimit)
     .optional()
     .openapi({ description: `1–${SEARCH_LIMITS.maxLimit} hits (default ${SEARCH_LIMITS.defaultLimit})` }),
-  before: z.string().optional().openapi({ description: "A cursor `seq:N`: hits older than it (page on with `next_cursor`)" }),
+  before: z
+    .string()
+    .optional()
+    .openapi({ description: "A cursor `seq:N`: hits older than it (page on with `next_cursor`)" }),
 });
 
 /** Full-text search of the messages in my conversations. */

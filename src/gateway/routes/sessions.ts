@@ -10,7 +10,17 @@ import {
   ZSignInLinkCreated,
   ZSignInOptions,
 } from "../../../contracts/sessions.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { deviceLabel } from "../sessions/index.js";
@@ -51,7 +61,10 @@ export function createSessionRoutes(gw: Gateway) {
       tags: ["Session"],
       parameters: [IDEMPOTENCY_HEADER],
       request: { body: jsonBody(ZCreateSignInLinkRequest) },
-      responses: { 201: json(ZSignInLinkCreated, "The link, its QR code and when it expires"), ...errors(...WRITE_ERRORS) },
+      responses: {
+        201: json(ZSignInLinkCreated, "The link, its QR code and when it expires"),
+        ...errors(...WRITE_ERRORS),
+      },
     }),
     async (c) => idempotentWrite(core, c, await c.req.text(), (idem) => api.createSignInLink(c.get("principal"), idem)),
   );
@@ -63,7 +76,12 @@ export function createSessionRoutes(gw: Gateway) {
       path: "/v1/sign-in-links/redeem",
       summary: "Sign in with a one-time link: a new session for its person (it works once)",
       tags: ["Session"],
-      parameters: [{ ...IDEMPOTENCY_HEADER, description: "A random value of at least 16 characters (anonymous writes share one scope)" }],
+      parameters: [
+        {
+          ...IDEMPOTENCY_HEADER,
+          description: "A random value of at least 16 characters (anonymous writes share one scope)",
+        },
+      ],
       request: { body: jsonBody(ZRedeemSignInLinkRequest) },
       responses: {
         201: json(ZRedeemSignInLinkResponse, "Signed in: the new session and its token"),
@@ -73,7 +91,9 @@ export function createSessionRoutes(gw: Gateway) {
     async (c) => {
       const { code } = c.req.valid("json");
       const device = deviceLabel(c.req.header("user-agent"));
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.redeemSignInLink(code, device, idem), { anonymous: true });
+      return idempotentWrite(core, c, await c.req.text(), (idem) => api.redeemSignInLink(code, device, idem), {
+        anonymous: true,
+      });
     },
   );
 
@@ -84,14 +104,25 @@ export function createSessionRoutes(gw: Gateway) {
       path: "/v1/sign-in-links/email",
       summary: "Email me a sign-in link (the same answer whether or not the address is known)",
       tags: ["Session"],
-      parameters: [{ ...IDEMPOTENCY_HEADER, description: "A random value of at least 16 characters (anonymous writes share one scope)" }],
+      parameters: [
+        {
+          ...IDEMPOTENCY_HEADER,
+          description: "A random value of at least 16 characters (anonymous writes share one scope)",
+        },
+      ],
       request: { body: jsonBody(ZEmailSignInLinkRequest) },
       responses: { 202: json(ZEmailSignInLinkAccepted, "Accepted"), ...errors(...ANON_WRITE_ERRORS) },
     }),
     async (c) => {
       const body = c.req.valid("json");
       const client = core.clientAddress(c);
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.emailSignInLink(body, client, idem, (s) => refuseOverLimit(c, s)), { anonymous: true });
+      return idempotentWrite(
+        core,
+        c,
+        await c.req.text(),
+        (idem) => api.emailSignInLink(body, client, idem, (s) => refuseOverLimit(c, s)),
+        { anonymous: true },
+      );
     },
   );
 
@@ -117,10 +148,17 @@ export function createSessionRoutes(gw: Gateway) {
       summary: "End one of my sessions: its token fails at once and its streams close",
       tags: ["Session"],
       parameters: [IDEMPOTENCY_HEADER],
-      request: { params: z.object({ session_id: z.string().regex(/^ses_[0-9a-f]{24}$/, "must be a session id (ses_ and 24 hex digits)") }) },
+      request: {
+        params: z.object({
+          session_id: z.string().regex(/^ses_[0-9a-f]{24}$/, "must be a session id (ses_ and 24 hex digits)"),
+        }),
+      },
       responses: { 200: json(ZSessionEnded, "Ended"), ...errors(...WRITE_ERRORS) },
     }),
-    async (c) => idempotentWrite(core, c, await c.req.text(), (idem) => api.endSession(c.get("principal"), c.req.valid("param").session_id, c.get("tokenHash"), idem)),
+    async (c) =>
+      idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.endSession(c.get("principal"), c.req.valid("param").session_id, c.get("tokenHash"), idem),
+      ),
   );
   return app;
 }

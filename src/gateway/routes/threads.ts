@@ -2,7 +2,17 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ZAcceptedResponse, ZFollowThreadRequest, ZThreadReadRequest } from "../../../contracts/gateway.js";
 import { ZThreadMarks, ZThreadView } from "../../../contracts/gateway-responses.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, READ_ERRORS, route, SIGNED_IN, WRITE_ERRORS } from "../../shared/openapi.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
 import type { Gateway } from "../gateway.js";
 import { idempotentWrite } from "./write.js";
@@ -22,7 +32,10 @@ export function createThreadRoutes(gw: Gateway) {
   const writing = {
     ...reading,
     parameters: [IDEMPOTENCY_HEADER],
-    responses: { 202: json(ZThreadAccepted, "Accepted; my mark arrives on the stream as thread.update"), ...errors(...WRITE_ERRORS) },
+    responses: {
+      202: json(ZThreadAccepted, "Accepted; my mark arrives on the stream as thread.update"),
+      ...errors(...WRITE_ERRORS),
+    },
   };
   route(
     app,
@@ -63,7 +76,9 @@ export function createThreadRoutes(gw: Gateway) {
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.followThread(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.followThread(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   route(
@@ -78,7 +93,9 @@ export function createThreadRoutes(gw: Gateway) {
     async (c) => {
       const body = c.req.valid("json");
       const { id, message_id } = c.req.valid("param");
-      return idempotentWrite(core, c, await c.req.text(), (idem) => api.readThread(c.get("principal"), id, message_id, body, idem));
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.readThread(c.get("principal"), id, message_id, body, idem),
+      );
     },
   );
   return app;

@@ -29,7 +29,11 @@ export async function refuseOverLimit(c: Context, ...waits: number[]): Promise<v
  */
 export async function chargeWrite(core: Core, c: Context<GwEnv>, cost = 1): Promise<void> {
   const p = c.get("principal");
-  await refuseOverLimit(c, core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost), core.tenantLimiter.take(p.tenantId, cost));
+  await refuseOverLimit(
+    c,
+    core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost),
+    core.tenantLimiter.take(p.tenantId, cost),
+  );
 }
 
 /**
@@ -48,9 +52,18 @@ export async function idempotentWrite(
   await refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
   const key = parseIdempotencyKey(c.req.header("idempotency-key"));
   if (!p && key.length < ANON_MIN_KEY) {
-    throw new AppError("VALIDATION_ERROR", `Idempotency-Key must be a random value of at least ${ANON_MIN_KEY} characters here`, { field: "Idempotency-Key" });
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Idempotency-Key must be a random value of at least ${ANON_MIN_KEY} characters here`,
+      { field: "Idempotency-Key" },
+    );
   }
-  const scope: IdemScope = { tenantId: p?.tenantId ?? "", entityId: p?.entityId ?? "", key, requestHash: hashRequest(c.req.method, c.req.path, raw) };
+  const scope: IdemScope = {
+    tenantId: p?.tenantId ?? "",
+    entityId: p?.entityId ?? "",
+    key,
+    requestHash: hashRequest(c.req.method, c.req.path, raw),
+  };
   const begun = core.idem.begin(scope);
   if (begun.kind === "replay") {
     c.header("Idempotent-Replayed", "true");

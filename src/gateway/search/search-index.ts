@@ -27,7 +27,13 @@ export interface SearchIndex {
    * Messages of `conversationIds` matching the FTS5 `match`, newest first, with seq below
    * `beforeSeq`; at most `limit`.
    */
-  query(q: { tenantId: string; match: string; conversationIds: readonly string[]; beforeSeq: number; limit: number }): IndexHit[];
+  query(q: {
+    tenantId: string;
+    match: string;
+    conversationIds: readonly string[];
+    beforeSeq: number;
+    limit: number;
+  }): IndexHit[];
   close(): void;
 }
 
@@ -44,14 +50,20 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
   const { db } = deps;
   const stmt = {
     position: db.prepare<[string], number>("SELECT indexed_seq FROM gateway_search_state WHERE tenant_id = ?").pluck(),
-    setPosition: db.prepare("INSERT INTO gateway_search_state (tenant_id, indexed_seq) VALUES (?, ?) ON CONFLICT(tenant_id) DO UPDATE SET indexed_seq = excluded.indexed_seq"),
+    setPosition: db.prepare(
+      "INSERT INTO gateway_search_state (tenant_id, indexed_seq) VALUES (?, ?) ON CONFLICT(tenant_id) DO UPDATE SET indexed_seq = excluded.indexed_seq",
+    ),
     forget: db.prepare("DELETE FROM gateway_search_messages WHERE tenant_id = ?"),
     insert: db.prepare(
       `INSERT INTO gateway_search_messages (tenant_id, conversation_id, message_id, event_id, seq, ts, author_entity_id, author_type, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tenant_id, message_id) DO NOTHING`,
     ),
-    edit: db.prepare("UPDATE gateway_search_messages SET body = ?, edited = 1 WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?"),
-    remove: db.prepare("DELETE FROM gateway_search_messages WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?"),
+    edit: db.prepare(
+      "UPDATE gateway_search_messages SET body = ?, edited = 1 WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?",
+    ),
+    remove: db.prepare(
+      "DELETE FROM gateway_search_messages WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?",
+    ),
     search: db.prepare(
       `SELECT m.conversation_id, m.message_id, m.event_id, m.seq, m.ts, m.author_entity_id, m.author_type, m.edited,
               snippet(gateway_search_fts, 0, ?, ?, '…', 24) AS marked
@@ -75,7 +87,17 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     if (ev.event_type === "message.sent") {
       const m = ev.payload;
       if (m.kind === "text" && typeof m.body_text === "string" && m.body_text.trim() !== "") {
-        stmt.insert.run(ev.tenant_id, ev.conversation_id, m.message_id, ev.event_id, ev.seq, ev.ts, ev.actor.entity_id, ev.actor.actor_type, cleanForIndex(m.body_text));
+        stmt.insert.run(
+          ev.tenant_id,
+          ev.conversation_id,
+          m.message_id,
+          ev.event_id,
+          ev.seq,
+          ev.ts,
+          ev.actor.entity_id,
+          ev.actor.actor_type,
+          cleanForIndex(m.body_text),
+        );
       }
     } else if (ev.event_type === "message.edited") {
       stmt.edit.run(cleanForIndex(ev.payload.body_text), ev.tenant_id, ev.payload.message_id, ev.conversation_id);
@@ -147,7 +169,11 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
 
   return {
     enqueue(ev) {
-      if (ev.event_type !== "message.sent" && ev.event_type !== "message.edited" && ev.event_type !== "message.deleted") {
+      if (
+        ev.event_type !== "message.sent" &&
+        ev.event_type !== "message.edited" &&
+        ev.event_type !== "message.deleted"
+      ) {
         // Only the position moves; it is written with the next message, so no write per event.
         if (queue.length === 0 && ev.seq > positionOf(ev.tenant_id)) positions.set(ev.tenant_id, ev.seq);
         else queue.push(ev);
@@ -159,9 +185,15 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     flush,
     query(q) {
       flush();
-      const rows = stmt.search.all(MARK_OPEN, MARK_CLOSE, q.match, q.tenantId, q.beforeSeq, JSON.stringify(q.conversationIds), q.limit) as Array<
-        Omit<IndexHit, "edited"> & { edited: number }
-      >;
+      const rows = stmt.search.all(
+        MARK_OPEN,
+        MARK_CLOSE,
+        q.match,
+        q.tenantId,
+        q.beforeSeq,
+        JSON.stringify(q.conversationIds),
+        q.limit,
+      ) as Array<Omit<IndexHit, "edited"> & { edited: number }>;
       return rows.map((r) => ({ ...r, edited: r.edited === 1 }));
     },
     close() {

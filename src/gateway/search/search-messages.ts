@@ -17,7 +17,12 @@ import { parseSnippet } from "./snippet.js";
 export function searchMessages(
   core: Core,
   p: Principal,
-  q: { q?: string | undefined; conversation_id?: string | undefined; limit?: number | undefined; before?: string | undefined },
+  q: {
+    q?: string | undefined;
+    conversation_id?: string | undefined;
+    limit?: number | undefined;
+    before?: string | undefined;
+  },
 ): TSearchResults {
   const state = core.tenant(p.tenantId);
   const { match } = toFtsQuery(q.q ?? "");
@@ -30,9 +35,13 @@ export function searchMessages(
   if (q.conversation_id !== undefined && q.conversation_id !== "") {
     conversationIds = [memberConversation(core, p, q.conversation_id).conversation_id];
   } else {
-    conversationIds = [...state.conversations.values()].filter((c) => c.participants.has(p.entityId)).map((c) => c.conversation_id);
+    conversationIds = [...state.conversations.values()]
+      .filter((c) => c.participants.has(p.entityId))
+      .map((c) => c.conversation_id);
   }
-  const rows = conversationIds.length ? core.search.query({ tenantId: p.tenantId, match, conversationIds, beforeSeq: before, limit: limit + 1 }) : [];
+  const rows = conversationIds.length
+    ? core.search.query({ tenantId: p.tenantId, match, conversationIds, beforeSeq: before, limit: limit + 1 })
+    : [];
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   return {
@@ -46,7 +55,11 @@ export function searchMessages(
       event_id: r.event_id,
       cursor: formatCursor(r.seq),
       ts: r.ts,
-      author: { entity_id: r.author_entity_id, display_name: displayName(state, r.author_entity_id), actor_type: r.author_type },
+      author: {
+        entity_id: r.author_entity_id,
+        display_name: displayName(state, r.author_entity_id),
+        actor_type: r.author_type,
+      },
       snippet: parseSnippet(r.marked),
       edited: r.edited,
     })),

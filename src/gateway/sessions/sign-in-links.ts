@@ -32,9 +32,15 @@ export interface SignInLinks {
  */
 export function createSignInLinks(deps: { db: Db; clock: Clock; linkTtlMs: number }): SignInLinks {
   const { db, clock } = deps;
-  const insert = db.prepare("INSERT INTO gateway_sign_in_links (link_hash, tenant_id, entity_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)");
-  const select = db.prepare<[string], LinkRow>("SELECT tenant_id, entity_id, purpose, expires_at, used_at FROM gateway_sign_in_links WHERE link_hash = ?");
-  const use = db.prepare("UPDATE gateway_sign_in_links SET used_at = ?, session_id = ? WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?");
+  const insert = db.prepare(
+    "INSERT INTO gateway_sign_in_links (link_hash, tenant_id, entity_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const select = db.prepare<[string], LinkRow>(
+    "SELECT tenant_id, entity_id, purpose, expires_at, used_at FROM gateway_sign_in_links WHERE link_hash = ?",
+  );
+  const use = db.prepare(
+    "UPDATE gateway_sign_in_links SET used_at = ?, session_id = ? WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?",
+  );
   const prune = db.prepare("DELETE FROM gateway_sign_in_links WHERE expires_at < ?");
   let lastPrune = 0;
   return {
@@ -53,19 +59,38 @@ export function createSignInLinks(deps: { db: Db; clock: Clock; linkTtlMs: numbe
     check(code) {
       const hash = hashSecret(code);
       const row = select.get(hash);
-      if (!row) throw new AppError("NOT_FOUND", "This sign-in link is unknown. Ask for a new one from a device where you are signed in.", { reason: "unknown" });
-      if (row.used_at) throw new AppError("SIGNIN_LINK_USED", "This sign-in link was already used. A link works once: make a new one.", { reason: "used" });
+      if (!row)
+        throw new AppError(
+          "NOT_FOUND",
+          "This sign-in link is unknown. Ask for a new one from a device where you are signed in.",
+          { reason: "unknown" },
+        );
+      if (row.used_at)
+        throw new AppError(
+          "SIGNIN_LINK_USED",
+          "This sign-in link was already used. A link works once: make a new one.",
+          { reason: "used" },
+        );
       if (Date.parse(row.expires_at) <= clock.now()) {
-        throw new AppError("SIGNIN_LINK_EXPIRED", "This sign-in link has expired. Make a new one from a device where you are signed in.", {
-          reason: "expired",
-          expired_at: row.expires_at,
-        });
+        throw new AppError(
+          "SIGNIN_LINK_EXPIRED",
+          "This sign-in link has expired. Make a new one from a device where you are signed in.",
+          {
+            reason: "expired",
+            expired_at: row.expires_at,
+          },
+        );
       }
       return { ...row, hash };
     },
     spend(hash, sessionId) {
       const done = use.run(clock.iso(), sessionId, hash, clock.iso());
-      if (done.changes !== 1) throw new AppError("SIGNIN_LINK_USED", "This sign-in link was already used. A link works once: make a new one.", { reason: "used" });
+      if (done.changes !== 1)
+        throw new AppError(
+          "SIGNIN_LINK_USED",
+          "This sign-in link was already used. A link works once: make a new one.",
+          { reason: "used" },
+        );
     },
   };
 }

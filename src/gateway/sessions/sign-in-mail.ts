@@ -5,7 +5,10 @@ export interface SignInMailer {
 }
 
 /** The words of a sign-in email, built from facts only (who, which link, how long). */
-export function signInMessage(input: { displayName: string; url: string; ttlMinutes: number }): { subject: string; text: string } {
+export function signInMessage(input: { displayName: string; url: string; ttlMinutes: number }): {
+  subject: string;
+  text: string;
+} {
   return {
     subject: "Your LogLine sign-in link",
     text: [

@@ -36,7 +36,11 @@ export interface NoteVerifier {
 }
 
 export function keyIdOf(name: string, publicKey: Buffer): number {
-  return hash("sha256", Buffer.concat([Buffer.from(`${name}\n`, "utf8"), Buffer.from([ED25519]), publicKey]), "buffer").readUInt32BE(0);
+  return hash(
+    "sha256",
+    Buffer.concat([Buffer.from(`${name}\n`, "utf8"), Buffer.from([ED25519]), publicKey]),
+    "buffer",
+  ).readUInt32BE(0);
 }
 
 /** The published form of a verifier key. */
@@ -55,7 +59,8 @@ export function parseVerifierKey(line: string): NoteVerifier {
   if (!NAME.test(name)) throw new Error("invalid key name");
   if (!/^[0-9a-f]{8}$/.test(hex)) throw new Error("the key id is 8 lower-case hex digits");
   const raw = Buffer.from(b64, "base64");
-  if (raw.length !== 33 || raw[0] !== ED25519 || raw.toString("base64") !== b64) throw new Error("only Ed25519 keys (type 0x01, 32 bytes) are known");
+  if (raw.length !== 33 || raw[0] !== ED25519 || raw.toString("base64") !== b64)
+    throw new Error("only Ed25519 keys (type 0x01, 32 bytes) are known");
   const publicKey = raw.subarray(1);
   const keyId = Number.parseInt(hex, 16);
   if (keyIdOf(name, publicKey) !== keyId) throw new Error("the key id does not match the name and key");
@@ -96,7 +101,11 @@ export function parseNote(note: string): { text: string; signatures: NoteSignatu
 
 function keyObject(publicKey: Buffer): KeyObject {
   // SPKI DER for Ed25519: a fixed 12-byte header before the 32 key bytes.
-  return createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), publicKey]), format: "der", type: "spki" });
+  return createPublicKey({
+    key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), publicKey]),
+    format: "der",
+    type: "spki",
+  });
 }
 
 /** The note's text when one of its signatures is by `verifier`, else null. */
@@ -113,9 +122,11 @@ export function openNote(note: string, verifier: NoteVerifier): string | null {
 /** Reads a `tlog-checkpoint` body (extension lines after the root are allowed and ignored). */
 export function parseCheckpoint(text: string): Checkpoint {
   const lines = text.split("\n");
-  if (lines.length < 4 || lines.at(-1) !== "") throw new Error("a checkpoint has an origin, a size and a root hash, one per line");
+  if (lines.length < 4 || lines.at(-1) !== "")
+    throw new Error("a checkpoint has an origin, a size and a root hash, one per line");
   const [origin, size, root] = lines as [string, string, string];
-  if (origin === "" || !/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new Error("invalid checkpoint origin or size");
+  if (origin === "" || !/^(0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size)))
+    throw new Error("invalid checkpoint origin or size");
   const r = Buffer.from(root, "base64");
   if (r.length !== 32 || r.toString("base64") !== root) throw new Error("the root hash is 32 bytes in standard base64");
   return { origin, size: Number(size), root: r };

@@ -23,7 +23,10 @@ export interface ReceiptCheck {
  */
 export function verifyReceipt(input: unknown, trusted?: readonly string[]): ReceiptCheck {
   const parsed = ZReceipt.safeParse(input);
-  if (!parsed.success) throw new ReceiptError(`not a LogLine receipt: ${parsed.error.issues[0]?.path.join(".") || "(root)"} ${parsed.error.issues[0]?.message ?? ""}`.trim());
+  if (!parsed.success)
+    throw new ReceiptError(
+      `not a LogLine receipt: ${parsed.error.issues[0]?.path.join(".") || "(root)"} ${parsed.error.issues[0]?.message ?? ""}`.trim(),
+    );
   const r = parsed.data;
   const keys = trusted && trusted.length > 0 ? trusted : r.verifier_keys;
   let signedBy: { line: string; text: string } | null = null;
@@ -52,7 +55,8 @@ export function verifyReceipt(input: unknown, trusted?: readonly string[]): Rece
   } catch (e) {
     throw new ReceiptError(`the signed checkpoint is malformed: ${(e as Error).message}`);
   }
-  if (!cp.origin.endsWith(`/${r.tenant_id}`)) throw new ReceiptError(`the checkpoint is of log ${cp.origin}, not of tenant ${r.tenant_id}`);
+  if (!cp.origin.endsWith(`/${r.tenant_id}`))
+    throw new ReceiptError(`the checkpoint is of log ${cp.origin}, not of tenant ${r.tenant_id}`);
   if (r.events.length === 0) throw new ReceiptError("the receipt holds no events");
   for (const e of r.events) {
     const bytes = Buffer.from(e.leaf, "base64");
@@ -62,13 +66,28 @@ export function verifyReceipt(input: unknown, trusted?: readonly string[]): Rece
     } catch {
       throw new ReceiptError(`leaf ${e.tenant_seq} is not an event`);
     }
-    if (event.tenant_id !== r.tenant_id || event.job_id !== r.job_id || event.seq !== e.tenant_seq || event.event_type !== e.event_type) {
+    if (
+      event.tenant_id !== r.tenant_id ||
+      event.job_id !== r.job_id ||
+      event.seq !== e.tenant_seq ||
+      event.event_type !== e.event_type
+    ) {
       throw new ReceiptError(`leaf ${e.tenant_seq} is not event #${e.tenant_seq} (${e.event_type}) of job ${r.job_id}`);
     }
     const proof = e.proof.map((h) => Buffer.from(h, "base64"));
     if (!verifyInclusion(leafHash(bytes), e.tenant_seq - 1, cp.size, proof, cp.root)) {
-      throw new ReceiptError(`event #${e.tenant_seq} (${e.event_type}) is not included in the signed tree of size ${cp.size}`);
+      throw new ReceiptError(
+        `event #${e.tenant_seq} (${e.event_type}) is not included in the signed tree of size ${cp.size}`,
+      );
     }
   }
-  return { job_id: r.job_id, tenant_id: r.tenant_id, events: r.events.length, origin: cp.origin, tree_size: cp.size, key: signedBy.line, key_trusted: keys !== r.verifier_keys };
+  return {
+    job_id: r.job_id,
+    tenant_id: r.tenant_id,
+    events: r.events.length,
+    origin: cp.origin,
+    tree_size: cp.size,
+    key: signedBy.line,
+    key_trusted: keys !== r.verifier_keys,
+  };
 }

@@ -94,7 +94,13 @@ export function consistencyProof(read: NodeReader, m: number, n: number): Buffer
 }
 
 /** RFC 9162 §2.1.3.2: does `proof` place `leaf` (a leaf hash) at `index` in the tree with `root`? */
-export function verifyInclusion(leaf: Buffer, index: number, size: number, proof: readonly Buffer[], root: Buffer): boolean {
+export function verifyInclusion(
+  leaf: Buffer,
+  index: number,
+  size: number,
+  proof: readonly Buffer[],
+  root: Buffer,
+): boolean {
   if (index < 0 || index >= size) return false;
   let fn = index;
   let sn = size - 1;
@@ -119,7 +125,13 @@ export function verifyInclusion(leaf: Buffer, index: number, size: number, proof
 }
 
 /** RFC 9162 §2.1.4.2: does `proof` show the tree (m, oldRoot) is a prefix of (n, newRoot)? */
-export function verifyConsistency(m: number, n: number, proof: readonly Buffer[], oldRoot: Buffer, newRoot: Buffer): boolean {
+export function verifyConsistency(
+  m: number,
+  n: number,
+  proof: readonly Buffer[],
+  oldRoot: Buffer,
+  newRoot: Buffer,
+): boolean {
   if (m < 0 || m > n) return false;
   if (m === n) return proof.length === 0 && oldRoot.equals(newRoot);
   if (m === 0) return proof.length === 0;
@@ -161,7 +173,11 @@ export function verifyConsistency(m: number, n: number, proof: readonly Buffer[]
 export type Frontier = readonly Buffer[];
 
 /** Appends leaf hash `leaf` as leaf number `index` (0-based) of a tree whose frontier is `frontier`. */
-export function appendLeaf(frontier: Frontier, index: number, leaf: Buffer): { frontier: Buffer[]; completed: Buffer[] } {
+export function appendLeaf(
+  frontier: Frontier,
+  index: number,
+  leaf: Buffer,
+): { frontier: Buffer[]; completed: Buffer[] } {
   const next = frontier.slice();
   const completed = [leaf];
   let h = leaf;

@@ -11,7 +11,8 @@ export function nodeReader(store: LedgerStore, tenantId: string): NodeReader {
   return (level, index) => {
     const seq = (index + 1) * 2 ** level;
     const row = store.merkleAt(tenantId, seq);
-    if (!row || row.length < (level + 1) * HASH_SIZE) throw new Error(`tree node ${level}/${index} of ${tenantId} is missing`);
+    if (!row || row.length < (level + 1) * HASH_SIZE)
+      throw new Error(`tree node ${level}/${index} of ${tenantId} is missing`);
     return row.subarray(level * HASH_SIZE, (level + 1) * HASH_SIZE);
   };
 }
@@ -31,7 +32,8 @@ export function loadFrontier(store: LedgerStore, tenantId: string, size: number)
     const step = appendLeaf(frontier, seq - 1, textLeafHash(payload));
     frontier = step.frontier;
     const bytes = Buffer.concat(step.completed);
-    if (merkle && !merkle.equals(bytes)) throw new Error(`stored tree hashes of ${tenantId} #${seq} do not match its event`);
+    if (merkle && !merkle.equals(bytes))
+      throw new Error(`stored tree hashes of ${tenantId} #${seq} do not match its event`);
     if (!merkle) fills.push([seq, bytes]);
   }
   for (const [seq, bytes] of fills) store.fillMerkle(tenantId, seq, bytes);

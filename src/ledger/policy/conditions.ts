@@ -40,15 +40,33 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
     const op = ops[0] as (typeof FIELD_OPS)[number];
     keys.delete(op);
     const arg = s[op];
-    if (op === "eq") parts.push({ test: (c) => path.get(c.event) === arg, text: `${path.path} is ${JSON.stringify(arg)}`, usesFold: false });
-    else if (op === "ne") parts.push({ test: (c) => path.get(c.event) !== arg, text: `${path.path} is not ${JSON.stringify(arg)}`, usesFold: false });
+    if (op === "eq")
+      parts.push({
+        test: (c) => path.get(c.event) === arg,
+        text: `${path.path} is ${JSON.stringify(arg)}`,
+        usesFold: false,
+      });
+    else if (op === "ne")
+      parts.push({
+        test: (c) => path.get(c.event) !== arg,
+        text: `${path.path} is not ${JSON.stringify(arg)}`,
+        usesFold: false,
+      });
     else if (op === "in") {
       if (!Array.isArray(arg)) throw new Error(`${where}: "in" needs an array`);
       const set = new Set(arg);
-      parts.push({ test: (c) => set.has(path.get(c.event)), text: `${path.path} is one of ${arg.join(", ")}`, usesFold: false });
+      parts.push({
+        test: (c) => set.has(path.get(c.event)),
+        text: `${path.path} is one of ${arg.join(", ")}`,
+        usesFold: false,
+      });
     } else {
       const want = arg !== false;
-      parts.push({ test: (c) => isPresent(path.get(c.event)) === want, text: `${path.path} is ${want ? "present" : "absent"}`, usesFold: false });
+      parts.push({
+        test: (c) => isPresent(path.get(c.event)) === want,
+        text: `${path.path} is ${want ? "present" : "absent"}`,
+        usesFold: false,
+      });
     }
   }
   if (keys.has("actor_has_role")) {
@@ -66,14 +84,22 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
   }
   if (keys.has("actor_is_job_owner_or_system")) {
     keys.delete("actor_is_job_owner_or_system");
-    parts.push({ test: (c) => c.actorType === "system" || isJobOwner(c), text: "the actor owns the job or is a system actor", usesFold: true });
+    parts.push({
+      test: (c) => c.actorType === "system" || isJobOwner(c),
+      text: "the actor owns the job or is a system actor",
+      usesFold: true,
+    });
   }
   if (keys.has("actor_type_in")) {
     keys.delete("actor_type_in");
     const list = s.actor_type_in;
     if (!Array.isArray(list)) throw new Error(`${where}: actor_type_in needs an array`);
     const set = new Set(list.map(String));
-    parts.push({ test: (c) => set.has(String(c.actorType)), text: `the actor is ${[...set].join(" or ")}`, usesFold: false });
+    parts.push({
+      test: (c) => set.has(String(c.actorType)),
+      text: `the actor is ${[...set].join(" or ")}`,
+      usesFold: false,
+    });
   }
   if (keys.has("actor_tool_allowed")) {
     keys.delete("actor_tool_allowed");
@@ -84,7 +110,11 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
         const actor = c.actorId ? c.fold.entity(c.tenantId, c.actorId) : undefined;
         if (typeof tool !== "string" || !actor) return false;
         const mode = actor.tool_modes?.get(tool);
-        return mode === "auto" || mode === "approve" || (mode === undefined && (actor.allowed_tools?.includes(tool) ?? false));
+        return (
+          mode === "auto" ||
+          mode === "approve" ||
+          (mode === undefined && (actor.allowed_tools?.includes(tool) ?? false))
+        );
       },
       text: `${path.path} is one of the actor's allowed tools`,
       usesFold: true,
@@ -96,7 +126,11 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
     parts.push({
       test: (c) => {
         const tool = path.get(c.event);
-        return typeof tool === "string" && !!c.actorId && c.fold.entity(c.tenantId, c.actorId)?.tool_modes?.get(tool) === "auto";
+        return (
+          typeof tool === "string" &&
+          !!c.actorId &&
+          c.fold.entity(c.tenantId, c.actorId)?.tool_modes?.get(tool) === "auto"
+        );
       },
       text: `${path.path} runs without approval for the actor (mode auto)`,
       usesFold: true,
@@ -117,7 +151,11 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
   if (keys.has("actor_is_field")) {
     keys.delete("actor_is_field");
     const path = fieldPath(String(s.actor_is_field));
-    parts.push({ test: (c) => !!c.actorId && path.get(c.event) === c.actorId, text: `the actor is ${path.path}`, usesFold: false });
+    parts.push({
+      test: (c) => !!c.actorId && path.get(c.event) === c.actorId,
+      text: `the actor is ${path.path}`,
+      usesFold: false,
+    });
   }
   if (keys.has("actor_is_job_requester")) {
     keys.delete("actor_is_job_requester");
@@ -170,7 +208,8 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
   if (keys.has("actor_is_conversation_creator")) {
     keys.delete("actor_is_conversation_creator");
     parts.push({
-      test: (c) => !!c.actorId && c.fold.conversation(c.tenantId, String(c.event.conversation_id))?.created_by === c.actorId,
+      test: (c) =>
+        !!c.actorId && c.fold.conversation(c.tenantId, String(c.event.conversation_id))?.created_by === c.actorId,
       text: "the actor created the conversation",
       usesFold: true,
     });
@@ -178,7 +217,11 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
   if (keys.has("actor_is_entity_at")) {
     keys.delete("actor_is_entity_at");
     const path = fieldPath(String(s.actor_is_entity_at));
-    parts.push({ test: (c) => !!c.actorId && path.get(c.event) === c.actorId, text: `the actor is ${path.path}`, usesFold: false });
+    parts.push({
+      test: (c) => !!c.actorId && path.get(c.event) === c.actorId,
+      text: `the actor is ${path.path}`,
+      usesFold: false,
+    });
   }
   if (keys.has("member_at")) {
     keys.delete("member_at");
@@ -213,7 +256,8 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
     const any = combinator === "any_of";
     parts.push({
       test: any ? (c) => subs.some((x) => x.test(c)) : (c) => subs.every((x) => x.test(c)),
-      text: subs.length === 1 ? (subs[0] as Condition).text : `(${subs.map((x) => x.text).join(any ? " or " : " and ")})`,
+      text:
+        subs.length === 1 ? (subs[0] as Condition).text : `(${subs.map((x) => x.text).join(any ? " or " : " and ")})`,
       usesFold: subs.some((x) => x.usesFold),
     });
   }

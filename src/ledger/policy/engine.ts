@@ -39,7 +39,12 @@ function matcher(appliesTo: readonly string[]): (t: string) => boolean {
   return (t) => exact.has(t) || prefixes.some((p) => t.startsWith(p));
 }
 
-function compilePolicy(p: PolicySpec, defaultMode: PolicyMode, params: Readonly<Record<string, number>>, policyIds: readonly string[]): CompiledPolicy {
+function compilePolicy(
+  p: PolicySpec,
+  defaultMode: PolicyMode,
+  params: Readonly<Record<string, number>>,
+  policyIds: readonly string[],
+): CompiledPolicy {
   const rules: CompiledRule[] = [];
   let shape = true;
   p.rules.forEach((spec, i) => {
@@ -109,7 +114,9 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
   const foldPolicies = policies.filter((p) => !p.shape && p.code !== null);
 
   const emitPolicy = pack.policies.find((p) => p.rules.some((r) => r.type === "emit_on_reject"));
-  const emitSpec: EmitOnRejectSpec | undefined = emitPolicy ? ZEmitOnReject.parse(emitPolicy.rules.find((r) => r.type === "emit_on_reject")) : undefined;
+  const emitSpec: EmitOnRejectSpec | undefined = emitPolicy
+    ? ZEmitOnReject.parse(emitPolicy.rules.find((r) => r.type === "emit_on_reject"))
+    : undefined;
 
   const policyForCode = (code: string) => policies.find((p) => p.code === code)?.id ?? null;
   const schemaIds: SchemaPolicies = {
@@ -119,7 +126,8 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
   };
 
   const tenantModes = new Map<string, Map<string, PolicyMode>>();
-  for (const [t, m] of Object.entries(opts.tenantModes ?? {})) for (const [pid, mode] of Object.entries(m)) setTenantMode(t, pid, mode);
+  for (const [t, m] of Object.entries(opts.tenantModes ?? {}))
+    for (const [pid, mode] of Object.entries(m)) setTenantMode(t, pid, mode);
 
   function setTenantMode(tenantId: string, policyId: string, mode: PolicyMode): void {
     if (!byId.has(policyId)) throw new Error(`unknown policy ${policyId}`);
@@ -134,7 +142,10 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     return override ?? byId.get(policyId)?.mode ?? "off";
   }
   function modeOf(tenantId: string | undefined, policyId: string): PolicyMode {
-    const own = tenantId === undefined || !lastFold ? undefined : asPolicyFold(lastFold).policyOverrides(tenantId)?.modes.get(policyId);
+    const own =
+      tenantId === undefined || !lastFold
+        ? undefined
+        : asPolicyFold(lastFold).policyOverrides(tenantId)?.modes.get(policyId);
     return own ?? baseMode(tenantId, policyId);
   }
 
@@ -192,7 +203,15 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     lastFold = fold;
     const warnings: PolicyViolation[] = [];
     if (!isObject(raw)) {
-      return { ok: false, violation: { policy_id: schemaIds.envelope, code: "INVALID_ENVELOPE", message_safe: "an event must be a JSON object" }, warnings };
+      return {
+        ok: false,
+        violation: {
+          policy_id: schemaIds.envelope,
+          code: "INVALID_ENVELOPE",
+          message_safe: "an event must be a JSON object",
+        },
+        warnings,
+      };
     }
     const eventType = typeof raw.event_type === "string" ? raw.event_type : "";
     const tenantId = typeof raw.tenant_id === "string" ? raw.tenant_id : "";
@@ -211,14 +230,23 @@ export function createPolicyEngine(pack: PolicyPack, opts: PolicyEngineOptions =
     if (shapeRefusal) return { ok: false, violation: shapeRefusal, warnings };
 
     if (!Object.hasOwn(EVENT_PAYLOADS, eventType)) {
-      return { ok: false, violation: { policy_id: null, code: "UNKNOWN_EVENT_TYPE", message_safe: "event_type is not a known event type" }, warnings };
+      return {
+        ok: false,
+        violation: {
+          policy_id: null,
+          code: "UNKNOWN_EVENT_TYPE",
+          message_safe: "event_type is not a known event type",
+        },
+        warnings,
+      };
     }
     // A plain chat message is checked by hand (same result, tested); anything else, or anything
     // the fast path is unsure of, goes through the contract parse, which alone refuses.
     let event = fastParseEvent(raw);
     if (!event) {
       const parsed = ZUblEvent.safeParse(raw);
-      if (!parsed.success) return { ok: false, violation: schemaViolation(eventType, parsed.error.issues, schemaIds), warnings };
+      if (!parsed.success)
+        return { ok: false, violation: schemaViolation(eventType, parsed.error.issues, schemaIds), warnings };
       event = parsed.data;
     }
 

@@ -13,12 +13,22 @@ import { ZIsoTime } from "../../../contracts/primitives.js";
  * from the contracts; test/ledger/policy/fast-event.test.ts checks on random events that whatever
  * this accepts the contract accepts with an identical result.
  */
-const REQUIRED = ["event_id", "ts", "tenant_id", "trace_id", "conversation_id", "actor", "event_type", "payload"] as const;
+const REQUIRED = [
+  "event_id",
+  "ts",
+  "tenant_id",
+  "trace_id",
+  "conversation_id",
+  "actor",
+  "event_type",
+  "payload",
+] as const;
 const ENVELOPE_OPTIONAL = ["job_id", "causation_id", "correlation_id"] as const;
 const ACTOR_TYPES = new Set(["human", "agent", "system"]);
 const MESSAGE_KINDS = new Set(["text", "card", "system", "artifact"]);
 
-const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 /** ZEventId/ZTenantId/…: a string of 1–128 UTF-16 units. */
 const isId = (v: unknown): v is string => typeof v === "string" && v.length >= 1 && v.length <= 128;
 const isShort = (v: unknown, max: number): v is string => typeof v === "string" && v.length <= max;

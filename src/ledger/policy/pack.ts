@@ -4,7 +4,12 @@ import { z } from "zod";
 import { ERROR_STATUS } from "../../../contracts/errors.js";
 
 const ZMode = z.enum(["enforce", "warn", "off"]);
-const knownCode = z.string().refine((c) => c in ERROR_STATUS, "code must be one of contracts/errors.ts ERROR_STATUS (so it maps to an HTTP status)");
+const knownCode = z
+  .string()
+  .refine(
+    (c) => c in ERROR_STATUS,
+    "code must be one of contracts/errors.ts ERROR_STATUS (so it maps to an HTTP status)",
+  );
 
 const ZPolicySpec = z.strictObject({
   policy_id: z.string().min(1).max(128),
@@ -12,7 +17,10 @@ const ZPolicySpec = z.strictObject({
   /** Event types: exact (`job.approved`), a family (`job.*`) or everything (`*`). */
   applies_to: z.array(z.string().min(1)).min(1),
   rules: z.array(z.looseObject({ type: z.string() })).min(1),
-  on_violation: z.discriminatedUnion("action", [z.strictObject({ action: z.literal("reject"), code: knownCode }), z.strictObject({ action: z.literal("emit_only") })]),
+  on_violation: z.discriminatedUnion("action", [
+    z.strictObject({ action: z.literal("reject"), code: knownCode }),
+    z.strictObject({ action: z.literal("emit_only") }),
+  ]),
   description: z.string().optional(),
   note: z.string().optional(),
 });

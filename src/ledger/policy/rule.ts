@@ -46,7 +46,10 @@ export function jobIdOf(event: Record<string, unknown>): string | undefined {
 
 /** The rules read more than LedgerFacts: they need the fold `createFold()` builds. */
 export function asPolicyFold(fold: LedgerFold): PolicyFold {
-  if (typeof (fold as Partial<PolicyFold>).card !== "function" || typeof (fold as Partial<PolicyFold>).job !== "function") {
+  if (
+    typeof (fold as Partial<PolicyFold>).card !== "function" ||
+    typeof (fold as Partial<PolicyFold>).job !== "function"
+  ) {
     throw new TypeError("the policy engine needs the fold from createFold() (src/ledger/fold.ts)");
   }
   return fold as PolicyFold;

@@ -13,7 +13,11 @@ export interface SchemaPolicies {
  * INVALID_JOB_SCHEMA, anything else VALIDATION_ERROR. The message names the path and what was
  * expected (zod's messages never quote the input), never the offending value.
  */
-export function schemaViolation(eventType: string, issues: ReadonlyArray<z.core.$ZodIssue>, ids: SchemaPolicies): PolicyViolation {
+export function schemaViolation(
+  eventType: string,
+  issues: ReadonlyArray<z.core.$ZodIssue>,
+  ids: SchemaPolicies,
+): PolicyViolation {
   const first = issues[0];
   const path = first
     ? first.path
@@ -24,8 +28,18 @@ export function schemaViolation(eventType: string, issues: ReadonlyArray<z.core.
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
   const detail = `${path || "event"}: ${first?.message ?? "invalid"}${more}`.slice(0, 480);
   if (first?.path[0] === "payload") {
-    if (eventType === "message.sent") return { policy_id: ids.message, code: "INVALID_MESSAGE_SCHEMA", message_safe: `Invalid message.sent payload at ${detail}` };
-    if (eventType.startsWith("job.")) return { policy_id: ids.job, code: "INVALID_JOB_SCHEMA", message_safe: `Invalid ${eventType} payload at ${detail}` };
+    if (eventType === "message.sent")
+      return {
+        policy_id: ids.message,
+        code: "INVALID_MESSAGE_SCHEMA",
+        message_safe: `Invalid message.sent payload at ${detail}`,
+      };
+    if (eventType.startsWith("job."))
+      return {
+        policy_id: ids.job,
+        code: "INVALID_JOB_SCHEMA",
+        message_safe: `Invalid ${eventType} payload at ${detail}`,
+      };
     return { policy_id: null, code: "VALIDATION_ERROR", message_safe: `Invalid ${eventType} payload at ${detail}` };
   }
   return { policy_id: ids.envelope, code: "INVALID_ENVELOPE", message_safe: `Invalid event envelope at ${detail}` };

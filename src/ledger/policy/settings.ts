@@ -5,7 +5,8 @@ import type { PolicyMode, PolicyOverrides } from "./types.js";
 
 /** The pack's `policy_overrides` rule (what a workspace may change), if the pack has one. */
 export function overridesSpecOf(pack: PolicyPack): PolicyOverridesSpec | undefined {
-  for (const p of pack.policies) for (const r of p.rules) if (r.type === "policy_overrides") return ZPolicyOverridesSpec.parse(r);
+  for (const p of pack.policies)
+    for (const r of p.rules) if (r.type === "policy_overrides") return ZPolicyOverridesSpec.parse(r);
   return undefined;
 }
 
@@ -42,7 +43,14 @@ export function policySettings(input: SettingsInput): TPolicySettings {
       if (typeof name !== "string" || !range || params.some((x) => x.name === name)) continue;
       const fallback = typeof r.max_age_seconds === "number" ? r.max_age_seconds : range.min;
       const def = input.deploymentParams[name] ?? fallback;
-      params.push({ name, policy_id: p.policy_id, default_value: def, value: overrides?.params.get(name) ?? def, min: range.min, max: range.max });
+      params.push({
+        name,
+        policy_id: p.policy_id,
+        default_value: def,
+        value: overrides?.params.get(name) ?? def,
+        min: range.min,
+        max: range.max,
+      });
     }
   }
   return { pack_id: pack.policy_pack_id, pack_version: pack.version, policies, params };

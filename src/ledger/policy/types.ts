@@ -110,7 +110,9 @@ export interface PolicyViolation {
   message_safe: string;
 }
 
-export type PolicyDecision = { ok: true; event: TUblEvent; warnings: PolicyViolation[] } | { ok: false; violation: PolicyViolation; warnings: PolicyViolation[] };
+export type PolicyDecision =
+  | { ok: true; event: TUblEvent; warnings: PolicyViolation[] }
+  | { ok: false; violation: PolicyViolation; warnings: PolicyViolation[] };
 
 export interface ViolationEventContext {
   event_id: string;

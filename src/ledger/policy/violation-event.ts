@@ -1,14 +1,26 @@
-import { SYSTEM_POLICY_ENTITY_ID, WORKSPACE_CONVERSATION_ID, ZUblEvent, type TUblEvent } from "../../../contracts/events.js";
+import {
+  SYSTEM_POLICY_ENTITY_ID,
+  WORKSPACE_CONVERSATION_ID,
+  ZUblEvent,
+  type TUblEvent,
+} from "../../../contracts/events.js";
 import type { EmitOnRejectSpec } from "./rules/emit.js";
 import type { PolicyFold, PolicyViolation, ViolationEventContext } from "./types.js";
 
 /** Longest value each payload field may hold (contracts/events.ts ZPolicyViolationPayload). */
-const MAX: Record<string, number> = { violated_policy_id: 128, code: 64, event_type: 64, event_id: 128, message_safe: 500 };
+const MAX: Record<string, number> = {
+  violated_policy_id: 128,
+  code: 64,
+  event_type: 64,
+  event_id: 128,
+  message_safe: 500,
+};
 
 /** The id used in `violated_policy_id` when the refusal came from the schema gate, not a policy. */
 const SCHEMA_GATE_ID = "schema_gate";
 
-const idOf = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 && v.length <= 128 ? v : undefined);
+const idOf = (v: unknown): string | undefined =>
+  typeof v === "string" && v.length > 0 && v.length <= 128 ? v : undefined;
 
 /**
  * The `policy.violation` for a refused (or warned) event, signed by the system policy actor.
@@ -16,7 +28,12 @@ const idOf = (v: unknown): string | undefined => (typeof v === "string" && v.len
  * own (else the workspace conversation), so the violation event always passes the pack itself.
  * Never emitted about a `policy.violation` (a warning about a warning would never end).
  */
-export function buildViolationEvent(raw: unknown, violation: PolicyViolation, ctx: ViolationEventContext, spec: EmitOnRejectSpec): TUblEvent | null {
+export function buildViolationEvent(
+  raw: unknown,
+  violation: PolicyViolation,
+  ctx: ViolationEventContext,
+  spec: EmitOnRejectSpec,
+): TUblEvent | null {
   const r = (typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   if (r.event_type === "policy.violation") return null;
   // The batch's tenant wins over what the raw event claims: a violation is recorded in the

@@ -70,7 +70,10 @@ function objectIntervals(root: IcalComponent, from: number, to: number, zone: st
   const out: BusyInterval[] = [];
   const keep = (item: IcalEvent, start: IcalTime, end: IcalTime, recurring: boolean) => {
     if (isFree(item.component)) return;
-    const interval = { start: instant(start, tzidOf(item, "dtstart"), zone), end: instant(end, tzidOf(item, recurring ? "dtstart" : "dtend"), zone) };
+    const interval = {
+      start: instant(start, tzidOf(item, "dtstart"), zone),
+      end: instant(end, tzidOf(item, recurring ? "dtstart" : "dtend"), zone),
+    };
     if (interval.end > interval.start && interval.start < to && interval.end > from) out.push(interval);
   };
   const orphans = new Set(exceptions);
@@ -98,7 +101,8 @@ function objectIntervals(root: IcalComponent, from: number, to: number, zone: st
     }
     // An instance moved from beyond the walk's end into the range is not reached by the walk.
     for (const ex of Object.values(event.exceptions)) {
-      if (stoppedAt !== undefined && instant(ex.recurrenceId, tzidOf(ex, "recurrence-id"), zone) >= stoppedAt) keep(ex, ex.startDate, ex.endDate, false);
+      if (stoppedAt !== undefined && instant(ex.recurrenceId, tzidOf(ex, "recurrence-id"), zone) >= stoppedAt)
+        keep(ex, ex.startDate, ex.endDate, false);
     }
   }
   // An invitation to a single instance arrives without its series.
@@ -128,7 +132,14 @@ function tzidOf(item: IcalEvent, prop: "dtstart" | "dtend" | "recurrence-id"): s
 function instant(t: IcalTime, tzid: string | undefined, zone: string): number {
   const tz = t.zone?.tzid;
   if (!t.isDate && tz && tz !== "floating") return t.toUnixTime() * 1000;
-  const wall = Temporal.PlainDateTime.from({ year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second });
+  const wall = Temporal.PlainDateTime.from({
+    year: t.year,
+    month: t.month,
+    day: t.day,
+    hour: t.hour,
+    minute: t.minute,
+    second: t.second,
+  });
   const named = !t.isDate && tzid ? tzid : undefined;
   try {
     if (named) return wall.toZonedDateTime(named).epochMilliseconds;

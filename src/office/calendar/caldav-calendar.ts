@@ -43,7 +43,8 @@ interface Found {
 
 const withSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
 // CalDAV time-range wants UTC basic format; the end is rounded up so no busy second is lost.
-const stamp = (ms: number, round: (x: number) => number) => `${new Date(round(ms / 1000) * 1000).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
+const stamp = (ms: number, round: (x: number) => number) =>
+  `${new Date(round(ms / 1000) * 1000).toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
 
 /**
  * A CalDAV calendar over tsdav with Basic auth. Nothing happens on the network until the first
@@ -61,18 +62,29 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
   let found: Promise<Found> | undefined;
 
   async function discover(guard: Guard): Promise<Found> {
-    const client = await createDAVClient({ serverUrl: cfg.url, credentials: {}, authMethod: "Custom", authFunction: async () => auth });
+    const client = await createDAVClient({
+      serverUrl: cfg.url,
+      credentials: {},
+      authMethod: "Custom",
+      authFunction: async () => auth,
+    });
     let calendars: DAVCalendar[];
     let base: string;
     try {
-      const account = await client.createAccount({ account: { serverUrl: cfg.url, accountType: "caldav" }, fetch: guard.fetch });
+      const account = await client.createAccount({
+        account: { serverUrl: cfg.url, accountType: "caldav" },
+        fetch: guard.fetch,
+      });
       calendars = await client.fetchCalendars({ account, fetch: guard.fetch });
       base = account.rootUrl ?? cfg.url;
     } catch (err) {
       const failure = toToolFailure(err, guard, timeoutMs);
       if (failure.code !== "UNKNOWN") throw failure;
       // tsdav's own words ("cannot find homeUrl") mean the address is not a CalDAV account.
-      throw new ToolFailure("INVALID_INPUT", "No CalDAV account was found at CALDAV_URL. Check the address: the server's CalDAV root or your principal URL.");
+      throw new ToolFailure(
+        "INVALID_INPUT",
+        "No CalDAV account was found at CALDAV_URL. Check the address: the server's CalDAV root or your principal URL.",
+      );
     }
     const calendar = pickCalendar(calendars, cfg.calendar, base);
     return { client, calendar: { ...calendar, url: withSlash(calendar.url) }, displayName: displayNameOf(calendar) };
@@ -109,7 +121,8 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
     } catch (err) {
       const failure = toToolFailure(err, guard, timeoutMs);
       // tsdav throws its own error (quoting the body) for a failed REPORT; the status tells more.
-      if (failure.code === "UNKNOWN" && guard.lastStatus !== undefined && guard.lastStatus >= 400) throw answerFailure(guard.lastStatus);
+      if (failure.code === "UNKNOWN" && guard.lastStatus !== undefined && guard.lastStatus >= 400)
+        throw answerFailure(guard.lastStatus);
       throw failure;
     }
   }
@@ -121,7 +134,8 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
 
   return {
     async busy(from, to) {
-      if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) throw new ToolFailure("INVALID_INPUT", "The time range to check for busy time is empty or invalid.");
+      if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from)
+        throw new ToolFailure("INVALID_INPUT", "The time range to check for busy time is empty or invalid.");
       return run(async (guard, at) => {
         // One calendar-query with the data inline: the server filters by time range
         // (recurrences included), we expand, since Radicale 3.1 ignores `expand`.
@@ -132,7 +146,10 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
             {
               "comp-filter": {
                 _attributes: { name: "VCALENDAR" },
-                "comp-filter": { _attributes: { name: "VEVENT" }, "time-range": { _attributes: { start: stamp(from, Math.floor), end: stamp(to, Math.ceil) } } },
+                "comp-filter": {
+                  _attributes: { name: "VEVENT" },
+                  "time-range": { _attributes: { start: stamp(from, Math.floor), end: stamp(to, Math.ceil) } },
+                },
               },
             },
           ],
@@ -141,7 +158,9 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
         });
         // tsdav answers [] for some failed queries; only a multistatus is an answer.
         if (guard.lastStatus !== 207) throw answerFailure(guard.lastStatus ?? 0);
-        const texts = responses.map((r) => r.props?.calendarData).map((d: unknown) => (typeof d === "string" ? d : (d as { _cdata?: unknown } | undefined)?._cdata));
+        const texts = responses
+          .map((r) => r.props?.calendarData)
+          .map((d: unknown) => (typeof d === "string" ? d : (d as { _cdata?: unknown } | undefined)?._cdata));
         return busyIntervals(
           texts.filter((t): t is string => typeof t === "string"),
           from,
@@ -156,7 +175,12 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
       return run(async (guard, at) => {
         // tsdav sends If-None-Match: *, so the server refuses to overwrite: a second write of
         // the same UID (a retry, or a replay) is a 412 and leaves the first event untouched.
-        const res = await at.client.createCalendarObject({ calendar: at.calendar, iCalString: ics, filename: objectName(uid), fetch: guard.fetch });
+        const res = await at.client.createCalendarObject({
+          calendar: at.calendar,
+          iCalString: ics,
+          filename: objectName(uid),
+          fetch: guard.fetch,
+        });
         await res.body?.cancel().catch(() => undefined);
         if (res.ok) return { url: urlOf(at, uid), created: true };
         if (res.status === 412) return { url: urlOf(at, uid), created: false };
@@ -190,7 +214,11 @@ export function createCalDavCalendar(cfg: CalDavConfig, opts: CalDavCalendarOpti
         });
         await res.body?.cancel().catch(() => undefined);
         if (res.ok) return { url };
-        if (res.status === 412) throw new ToolFailure("PROVIDER_UNAVAILABLE", "The calendar event changed while it was being updated; trying again.");
+        if (res.status === 412)
+          throw new ToolFailure(
+            "PROVIDER_UNAVAILABLE",
+            "The calendar event changed while it was being updated; trying again.",
+          );
         throw answerFailure(res.status);
       });
     },

@@ -53,8 +53,14 @@ function remember(guard: Guard, failure: ToolFailure): ToolFailure {
 /** The failure an HTTP status means on its own, or undefined when the caller must decide. */
 function statusFailure(status: number, retryAfter?: string | null): ToolFailure | undefined {
   if (status === 401 || status === 403) return new ToolFailure("PROVIDER_AUTH_REQUIRED", AUTH_REFUSED);
-  if (status === 429) return new ToolFailure("PROVIDER_RATE_LIMIT", "The calendar server asked us to slow down.", waitSeconds(retryAfter));
-  if (status >= 500) return new ToolFailure("PROVIDER_UNAVAILABLE", `The calendar server is having trouble (HTTP ${status}).`);
+  if (status === 429)
+    return new ToolFailure(
+      "PROVIDER_RATE_LIMIT",
+      "The calendar server asked us to slow down.",
+      waitSeconds(retryAfter),
+    );
+  if (status >= 500)
+    return new ToolFailure("PROVIDER_UNAVAILABLE", `The calendar server is having trouble (HTTP ${status}).`);
   return undefined;
 }
 
@@ -64,7 +70,17 @@ function waitSeconds(retryAfter: string | null | undefined): number | undefined 
   return Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : undefined;
 }
 
-const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+]);
 const TIMED_OUT = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /** Node's fetch reports the socket error as `cause` (an AggregateError when it tried several addresses). */
@@ -82,10 +98,18 @@ function networkFailure(err: unknown, timeoutMs: number): ToolFailure {
   const name = err instanceof Error ? err.name : "";
   const code = errorCode(err);
   if (name === "TimeoutError" || name === "AbortError" || (code && TIMED_OUT.has(code))) {
-    return new ToolFailure("PROVIDER_TIMEOUT", `The calendar server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`);
+    return new ToolFailure(
+      "PROVIDER_TIMEOUT",
+      `The calendar server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`,
+    );
   }
-  if (code && UNREACHABLE.has(code)) return new ToolFailure("PROVIDER_UNAVAILABLE", "The calendar server could not be reached. Check CALDAV_URL and that the server is running.");
-  if (code && /CERT|SSL|TLS/.test(code)) return new ToolFailure("PROVIDER_UNAVAILABLE", "The calendar server's TLS certificate was not accepted.");
+  if (code && UNREACHABLE.has(code))
+    return new ToolFailure(
+      "PROVIDER_UNAVAILABLE",
+      "The calendar server could not be reached. Check CALDAV_URL and that the server is running.",
+    );
+  if (code && /CERT|SSL|TLS/.test(code))
+    return new ToolFailure("PROVIDER_UNAVAILABLE", "The calendar server's TLS certificate was not accepted.");
   return new ToolFailure("UNKNOWN", "The calendar request failed unexpectedly.");
 }
 

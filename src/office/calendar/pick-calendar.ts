@@ -30,18 +30,26 @@ export function pickCalendar(calendars: DAVCalendar[], wanted: string | undefine
   const w = wanted?.trim();
   if (!w) {
     const first = usable[0];
-    if (!first) throw new ToolFailure("INVALID_INPUT", "The CalDAV account has no calendar for events. Create one, or set CALDAV_CALENDAR.");
+    if (!first)
+      throw new ToolFailure(
+        "INVALID_INPUT",
+        "The CalDAV account has no calendar for events. Create one, or set CALDAV_CALENDAR.",
+      );
     return first;
   }
   const looksLikePath = w.includes("/");
   const found = looksLikePath
     ? usable.find((c) => pathOf(c.url, base) === pathOf(w, base))
-    : (usable.find((c) => displayNameOf(c) === w) ?? usable.find((c) => displayNameOf(c).toLowerCase() === w.toLowerCase()));
+    : (usable.find((c) => displayNameOf(c) === w) ??
+      usable.find((c) => displayNameOf(c).toLowerCase() === w.toLowerCase()));
   if (found) return found;
   const shown = looksLikePath ? (pathOf(w, base) ?? "that path") : w;
   const names = usable.map((c) => `"${displayNameOf(c)}"`).join(", ");
   throw new ToolFailure(
     "INVALID_INPUT",
-    `No calendar matches CALDAV_CALENDAR "${shown}". ${names ? `Calendars found: ${names}.` : "The account has no calendar for events."}`.slice(0, 300),
+    `No calendar matches CALDAV_CALENDAR "${shown}". ${names ? `Calendars found: ${names}.` : "The account has no calendar for events."}`.slice(
+      0,
+      300,
+    ),
   );
 }

@@ -35,14 +35,22 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
     checkAddress(job, req);
     if (job.handed_over) {
       // A person holds the job: its cards' buttons were the agent's, and the agent no longer acts on it.
-      const holder = context.profile(req.tenant_id, job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
-      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, { job_id: req.job_id, owner_entity_id: job.owner_entity_id });
+      const holder =
+        context.profile(req.tenant_id, job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
+      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, {
+        job_id: req.job_id,
+        owner_entity_id: job.owner_entity_id,
+      });
     }
     const agent = context.profile(req.tenant_id, job.owner_entity_id);
     if (!agent) throw new AppError("NOT_FOUND", "The job’s owner is not registered.", { job_id: req.job_id });
     // Refused before the click is accepted, so nothing waits in the inbox for a paused agent.
     if (agent.paused || agent.status) {
-      throw new AppError("CONFLICT", `${agent.display_name} is ${agent.status ?? "paused"}: an admin can resume it, or a person can take this job.`, { job_id: req.job_id });
+      throw new AppError(
+        "CONFLICT",
+        `${agent.display_name} is ${agent.status ?? "paused"}: an admin can resume it, or a person can take this job.`,
+        { job_id: req.job_id },
+      );
     }
     const who = context.profile(req.tenant_id, req.actor_entity_id);
     if (!who) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
@@ -50,7 +58,12 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       card_id: req.card_id,
       button_id: req.button_id,
       action: req.action,
-      by: { entity_id: req.actor_entity_id, actor_type: who.actor_type, display_name: who.display_name || req.actor_entity_id, roles: who.roles },
+      by: {
+        entity_id: req.actor_entity_id,
+        actor_type: who.actor_type,
+        display_name: who.display_name || req.actor_entity_id,
+        roles: who.roles,
+      },
       ...(req.input ? { input: req.input } : {}),
     };
     return { job, agent, click };
@@ -61,7 +74,11 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
    * the intake (emails and links to the vault, the time words resolved into a window, which is
    * recorded beside them as `when`), everything else as short scrubbed text.
    */
-  function sanitizeInputs(tenantId: string, input: Record<string, unknown>, prev: JobSlots): Record<string, LedgerInput> {
+  function sanitizeInputs(
+    tenantId: string,
+    input: Record<string, unknown>,
+    prev: JobSlots,
+  ): Record<string, LedgerInput> {
     const bySlot: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(input)) {
       const slot = slotForInputKey(k);
@@ -73,10 +90,12 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       const slot = slotForInputKey(k);
       const value = slot ? slots[slot] : undefined;
       if (value !== undefined) out[k] = value;
-      else if (typeof v === "string" && slot !== "attendee_email" && slot !== "meeting_url") out[k] = engine.sanitizeText(tenantId, v).text.slice(0, 500);
+      else if (typeof v === "string" && slot !== "attendee_email" && slot !== "meeting_url")
+        out[k] = engine.sanitizeText(tenantId, v).text.slice(0, 500);
       else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
     }
-    for (const k of ["when", "link_label", "meeting_link"] as const) if (slots[k] !== undefined && !(k in out)) out[k] = slots[k]!;
+    for (const k of ["when", "link_label", "meeting_link"] as const)
+      if (slots[k] !== undefined && !(k in out)) out[k] = slots[k]!;
     return out;
   }
 
@@ -143,7 +162,12 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       const { fieldErrors } = checkClickCommand(job, click);
       // A click is caused by the gateway's record of it, else by the card message that offered it.
       const cause = req.causation_id ?? job.card_events.get(req.card_id);
-      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: req.conversation_id, ...(cause ? { causation_id: cause } : {}) };
+      const ec: EmitContext = {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: req.conversation_id,
+        ...(cause ? { causation_id: cause } : {}),
+      };
       const prepared = Object.keys(fieldErrors).length ? {} : prepare(job, click);
       const r = await engine.run(job, agent, { type: "click", click, prepared }, ec);
       return { ids: r.ids, ...(r.notes ? { notes: r.notes } : {}), ...(r.job_id ? { job_id: r.job_id } : {}) };
@@ -156,7 +180,12 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       const job = context.job(tenantId, jobId);
       const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
       if (!job || !agent) throw new AppError("NOT_FOUND", "No such job.", { job_id: jobId });
-      const ec: EmitContext = { tenant_id: tenantId, trace_id: job.trace_id, conversation_id: job.conversation_id, causation_id: job.last_event_id };
+      const ec: EmitContext = {
+        tenant_id: tenantId,
+        trace_id: job.trace_id,
+        conversation_id: job.conversation_id,
+        causation_id: job.last_event_id,
+      };
       return { ids: (await engine.run(job, agent, { type: "resend_mail" }, ec)).ids, job_id: jobId };
     });
   }
@@ -173,24 +202,38 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
    * Hand over (the button, the REST route and the chat's "hand this over to Ana"): checks who it
    * goes to, then lets the decider write the hand-over, its line and the replacing card at once.
    */
-  async function handOver(req: HandOverRequest, opts?: EmitOptions): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }> {
+  async function handOver(
+    req: HandOverRequest,
+    opts?: EmitOptions,
+  ): Promise<{ ids: string[]; job_id: string; owner_entity_id: string }> {
     // Not under the job's lock: a step holding it may be waiting on a slow tool, and a person
     // must be able to take the job meanwhile. The ledger orders the writes (the policy pack judges
     // the hand-over against the job as committed), and the step that finishes later sees it.
     const job = context.job(req.tenant_id, req.job_id);
-    if (!job || job.tenant_id !== req.tenant_id) throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
+    if (!job || job.tenant_id !== req.tenant_id)
+      throw new AppError("NOT_FOUND", "No such job.", { job_id: req.job_id });
     const by = context.profile(req.tenant_id, req.actor_entity_id);
     if (!by) throw new AppError("NOT_FOUND", "Unknown actor.", { actor_entity_id: req.actor_entity_id });
     const to = context.profile(req.tenant_id, req.to_entity_id);
-    if (to?.actor_type !== "human" || !context.participants(req.tenant_id, job.conversation_id).includes(to.entity_id)) {
-      throw new AppError("VALIDATION_ERROR", "A job goes only to a person of its conversation", { field: "to_entity_id" });
+    if (
+      to?.actor_type !== "human" ||
+      !context.participants(req.tenant_id, job.conversation_id).includes(to.entity_id)
+    ) {
+      throw new AppError("VALIDATION_ERROR", "A job goes only to a person of its conversation", {
+        field: "to_entity_id",
+      });
     }
     const agent = cardAgent(job);
     if (!agent) throw new AppError("NOT_FOUND", "The job’s agent is not registered.", { job_id: req.job_id });
     const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id };
     const cmd = {
       type: "hand_over" as const,
-      by: { entity_id: by.entity_id, actor_type: by.actor_type, display_name: by.display_name || by.entity_id, roles: by.roles },
+      by: {
+        entity_id: by.entity_id,
+        actor_type: by.actor_type,
+        display_name: by.display_name || by.entity_id,
+        roles: by.roles,
+      },
       to: { entity_id: to.entity_id, display_name: to.display_name || to.entity_id },
       ...(req.note ? { note: req.note } : {}),
       locale: pickLocale(by.locale, deps.defaultLocale),
@@ -209,10 +252,20 @@ export function createJobClicks(deps: { engine: JobEngine; context: ContextBuild
       if (!job?.handed_over) return { ids: [] };
       const cards = [...job.cards.values()];
       const last = cards.at(-1);
-      if (!last || (last.owner.entity_id === job.handed_over.to_entity_id && last.buttons.every((b) => b.action.type === "chat.ask"))) return { ids: [] };
+      if (
+        !last ||
+        (last.owner.entity_id === job.handed_over.to_entity_id &&
+          last.buttons.every((b) => b.action.type === "chat.ask"))
+      )
+        return { ids: [] };
       const agent = cardAgent(job);
       if (!agent) return { ids: [] };
-      const ec: EmitContext = { tenant_id: req.tenant_id, trace_id: req.trace_id, conversation_id: job.conversation_id, causation_id: req.causation_id };
+      const ec: EmitContext = {
+        tenant_id: req.tenant_id,
+        trace_id: req.trace_id,
+        conversation_id: job.conversation_id,
+        causation_id: req.causation_id,
+      };
       return { ids: (await engine.run(job, agent, { type: "handed_over" }, ec)).ids };
     });
   }

@@ -43,7 +43,10 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
     // A person holds the job now: its agent writes nothing more for it, whoever asks.
     if (cmd.type === "click" || cmd.type === "answer_in_chat" || cmd.type === "resend_mail") {
       const holder = ctx.profileOf(job.handed_over.to_entity_id)?.display_name ?? job.handed_over.to_entity_id;
-      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, { job_id: job.job_id, owner_entity_id: job.owner_entity_id });
+      throw new AppError("CONFLICT", `This job was handed over to ${holder}; its agent no longer acts on it.`, {
+        job_id: job.job_id,
+        owner_entity_id: job.owner_entity_id,
+      });
     }
     return noDecision();
   }
@@ -68,7 +71,13 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
     case "retry_due": {
       // A timer re-reads the job: it runs only if that very attempt is still the one due.
       const last = job.tools.at(-1);
-      if (job.state !== "in_progress" || last?.status !== "error" || !last.retryable || last.attempt + 1 !== cmd.attempt) return noDecision();
+      if (
+        job.state !== "in_progress" ||
+        last?.status !== "error" ||
+        !last.retryable ||
+        last.attempt + 1 !== cmd.attempt
+      )
+        return noDecision();
       const spec = toolCallOf(job);
       return spec ? startToolCall(job, [], ctx, spec) : startTool(job, [], ctx);
     }
@@ -86,7 +95,11 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return recordOutcome(job, cmd, ctx);
     case "resend_mail":
       if (job.state !== "waiting_input" && job.state !== "in_progress")
-        throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`, { job_id: job.job_id, state: job.state });
+        throw new AppError(
+          "CONFLICT",
+          `The job is ${job.state.replace("_", " ")}; its email can no longer be resent.`,
+          { job_id: job.job_id, state: job.state },
+        );
       return resendMail(job, ctx);
     case "mail_attempt":
       return mailAttempt(job, cmd.delivery, cmd.attempt, ctx);
@@ -101,21 +114,35 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
  */
 export function decideOpen(cmd: OpenCommand, ctx: DecideContext): Decision & { job_id: string } {
   if (cmd.type === "open_tool_job") return openToolJob(ctx, cmd.at, cmd.spec, cmd.by);
-  const p = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) }).proposeDrafts(ctx.agent, cmd.at, cmd.spec);
+  const p = createJobProposals({
+    ids: ctx.ids,
+    defaultTimezone: ctx.defaultTimezone,
+    drafts: draftsFor(ctx),
+  }).proposeDrafts(ctx.agent, cmd.at, cmd.spec);
   return { events: p.drafts, effects: [], job_id: p.job_id };
 }
 
 /** Assist's Apply on a proposal: recorded as the person's change request, answered with the new proposal. */
-function reviseProposal(job: JobView, cmd: Extract<JobCommand, { type: "revise_proposal" }>, ctx: DecideContext): Decision {
+function reviseProposal(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "revise_proposal" }>,
+  ctx: DecideContext,
+): Decision {
   if (job.state !== "proposed")
-    throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; only a proposal can be revised.`, { job_id: job.job_id, state: job.state });
+    throw new AppError("CONFLICT", `The job is ${job.state.replace("_", " ")}; only a proposal can be revised.`, {
+      job_id: job.job_id,
+      state: job.state,
+    });
   const asked: Draft = {
     event_type: "job.changes_requested",
     actor: cmd.by,
     job_id: job.job_id,
     payload: { job_id: job.job_id, changes_text: cmd.text.slice(0, 2000), ...cmd.via },
   };
-  return { events: [asked, ...draftsFor(ctx).cardDrafts(ctx.agent.entity_id, job.job_id, "job.proposed", cmd.card)], effects: [] };
+  return {
+    events: [asked, ...draftsFor(ctx).cardDrafts(ctx.agent.entity_id, job.job_id, "job.proposed", cmd.card)],
+    effects: [],
+  };
 }
 
 /**
@@ -123,11 +150,15 @@ function reviseProposal(job: JobView, cmd: Extract<JobCommand, { type: "revise_p
  * in its state, by someone who may click it. Returns the button and the form's field errors
  * (a bad form answer is not refused here: Provide info answers it with a card that says why).
  */
-export function checkClickCommand(job: JobView, click: Click): { button: TCardButton; fieldErrors: Record<string, string> } {
+export function checkClickCommand(
+  job: JobView,
+  click: Click,
+): { button: TCardButton; fieldErrors: Record<string, string> } {
   const { button } = checkClick(job, click);
   if (click.by.actor_type === "human") checkClicker(click.by.roles, button.action.type, button.label);
   const fieldErrors = validateInput(button, click.input, job.slots.locale);
-  if (Object.keys(fieldErrors).length && click.action.type !== "job.provide_input") throw invalidInputError(fieldErrors);
+  if (Object.keys(fieldErrors).length && click.action.type !== "job.provide_input")
+    throw invalidInputError(fieldErrors);
   return { button, fieldErrors };
 }
 
@@ -154,8 +185,17 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
     // A bad form answer gets a field error now and a Tracking card saying what is wrong.
     const c = d.cardCtx(job, ctx.agent);
     const meeting = job.kind === "schedule_meeting";
-    const missing = meeting ? [...new Set([...missingMeetingInputs(job.slots), ...Object.keys(fieldErrors).map((k) => slotForInputKey(k) ?? k)])] : [];
-    const schema = meeting ? copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, fieldErrors, click.input ?? {}, t) : undefined;
+    const missing = meeting
+      ? [
+          ...new Set([
+            ...missingMeetingInputs(job.slots),
+            ...Object.keys(fieldErrors).map((k) => slotForInputKey(k) ?? k),
+          ]),
+        ]
+      : [];
+    const schema = meeting
+      ? copy.meetingInputSchema(missing, job.slots, ctx.defaultTimezone, fieldErrors, click.input ?? {}, t)
+      : undefined;
     const card = buildTrackingCard(c, {
       state: job.state,
       status_line: t("office.decide.pleaseFix", { errors: Object.values(fieldErrors).join(" ") }).slice(0, 300),
@@ -174,7 +214,10 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
     case "job.reject":
       return {
         events: [
-          human("job.rejected", { ...(action.reason_code ? { reason_code: action.reason_code } : {}), ...(text ? { reason_text: text } : {}) }),
+          human("job.rejected", {
+            ...(action.reason_code ? { reason_code: action.reason_code } : {}),
+            ...(text ? { reason_text: text } : {}),
+          }),
           d.textDraft(A, t("office.decide.rejected"), J),
         ],
         effects: [],
@@ -187,7 +230,9 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         const when = slots.when ? ` (${describeWhen(slots.when, lang)})` : slots.day_hint ? ` ${slots.day_hint}` : "";
         if (lang === "pt") {
           const noun = (slots.title ?? t("office.planner.noun.meeting")).toLowerCase().replace(/ com .*/, "");
-          const what = slots.duration_minutes ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes }) : t("office.planner.what", { noun });
+          const what = slots.duration_minutes
+            ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes })
+            : t("office.planner.what", { noun });
           const who = slots.attendee_name;
           goal = who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when });
         } else {
@@ -197,18 +242,29 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       } else {
         goal = `${job.goal} — ${text}`.slice(0, 500);
       }
-      const card = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: d }).formalizeCardFor(job, ctx.agent, {
+      const card = createJobProposals({
+        ids: ctx.ids,
+        defaultTimezone: ctx.defaultTimezone,
+        drafts: d,
+      }).formalizeCardFor(job, ctx.agent, {
         kind: job.kind,
         goal,
         slots,
         constraints: [t("office.decide.changesRequested", { text }).slice(0, 300)],
         ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
       });
-      return { events: [human("job.changes_requested", { changes_text: text.slice(0, 2000) }), ...d.cardDrafts(A, J, "job.proposed", card)], effects: [] };
+      return {
+        events: [
+          human("job.changes_requested", { changes_text: text.slice(0, 2000) }),
+          ...d.cardDrafts(A, J, "job.proposed", card),
+        ],
+        effects: [],
+      };
     }
     case "job.provide_input": {
       const given = human("job.input_provided", { inputs: prepared.inputs ?? {} });
-      if (job.state === "in_progress") return { events: [given, d.textDraft(A, t("office.decide.willUse"), J)], effects: [] };
+      if (job.state === "in_progress")
+        return { events: [given, d.textDraft(A, t("office.decide.willUse"), J)], effects: [] };
       const events = [given, d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received")];
       return nextStep(afterDrafts(job, events), events, ctx);
     }
@@ -216,7 +272,12 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       return { events: [human("job.acknowledged")], effects: [] };
     case "job.dispute": {
       const reason = text.slice(0, 2000);
-      const events: Draft[] = [human("job.disputed", { reason_text: reason, ...(action.reason_code ? { reason_code: action.reason_code } : {}) })];
+      const events: Draft[] = [
+        human("job.disputed", {
+          reason_text: reason,
+          ...(action.reason_code ? { reason_code: action.reason_code } : {}),
+        }),
+      ];
       const effects: JobEffect[] = [];
       if (job.state === "in_progress") {
         // Dispute pauses: no retry fires while the person is being asked what is wrong.
@@ -228,9 +289,17 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
           blockers: [t("office.decide.disputed")],
           waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
           steps: copy.meetingSteps("collect", t),
-          buttons: trackingButtons(c, job.kind === "schedule_meeting" ? copy.meetingInputSchema(["time_window"], job.slots, ctx.defaultTimezone, {}, {}, t) : undefined),
+          buttons: trackingButtons(
+            c,
+            job.kind === "schedule_meeting"
+              ? copy.meetingInputSchema(["time_window"], job.slots, ctx.defaultTimezone, {}, {}, t)
+              : undefined,
+          ),
         });
-        events.push(d.stateDraft(A, J, "in_progress", "waiting_input", "disputed_by_user", reason.slice(0, 500)), ...d.cardDrafts(A, J, "job.progress", card));
+        events.push(
+          d.stateDraft(A, J, "in_progress", "waiting_input", "disputed_by_user", reason.slice(0, 500)),
+          ...d.cardDrafts(A, J, "job.progress", card),
+        );
       }
       const question = ["completed", "failed", "cancelled"].includes(job.state)
         ? t("office.decide.disputeDone", { title: job.title })
@@ -240,7 +309,8 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
     }
     case "job.cancel": {
       const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }, { type: "abort_call" }];
-      if (job.state === "failed") return { events: [d.textDraft(A, t("office.decide.closed", { title: job.title }), J)], effects };
+      if (job.state === "failed")
+        return { events: [d.textDraft(A, t("office.decide.closed", { title: job.title }), J)], effects };
       const name = click.by.display_name;
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
@@ -250,24 +320,39 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         buttons: completedButtons(fc),
       });
       return {
-        events: [d.stateDraft(A, J, job.state, "cancelled", "cancelled_by_user", `Cancelled by ${name}`, provenance), ...d.cardDrafts(A, J, "job.completed", finished)],
+        events: [
+          d.stateDraft(A, J, job.state, "cancelled", "cancelled_by_user", `Cancelled by ${name}`, provenance),
+          ...d.cardDrafts(A, J, "job.completed", finished),
+        ],
         effects,
       };
     }
     case "job.retry":
     case "job.switch_tool": {
-      const switchTo = action.type === "job.switch_tool" ? (action.to ?? copy.alternativeLink(job.slots.meeting_link).value) : undefined;
+      const switchTo =
+        action.type === "job.switch_tool"
+          ? (action.to ?? copy.alternativeLink(job.slots.meeting_link).value)
+          : undefined;
       if (job.state === "failed")
-        return followUp(job, ctx, switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {}, action.type === "job.retry" ? "retry" : "switch");
+        return followUp(
+          job,
+          ctx,
+          switchTo ? { meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } : {},
+          action.type === "job.retry" ? "retry" : "switch",
+        );
       // The invite exists and only its email failed: Resend delivers the same message again.
-      if (action.type === "job.retry" && hasInvite(job)) return withEffect(resendMail(job, ctx), { type: "cancel_retry" });
+      if (action.type === "job.retry" && hasInvite(job))
+        return withEffect(resendMail(job, ctx), { type: "cancel_retry" });
       // A switch is recorded as the person's change request; a bare retry has no job event of
       // its own (the gateway's click bubble and the causation id record it).
       const label = copy.LINK_OPTIONS.find((o) => o.value === switchTo)?.label ?? switchTo;
       const events: Draft[] = switchTo ? [human("job.changes_requested", { changes_text: `Switch to ${label}` })] : [];
-      if (job.state === "waiting_input") events.push(d.stateDraft(A, J, "waiting_input", "in_progress", switchTo ? "tool_switched" : "retry_requested"));
+      if (job.state === "waiting_input")
+        events.push(d.stateDraft(A, J, "waiting_input", "in_progress", switchTo ? "tool_switched" : "retry_requested"));
       const next = afterDrafts(job, events);
-      const switched = switchTo ? { ...next, slots: { ...next.slots, meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } } : next;
+      const switched = switchTo
+        ? { ...next, slots: { ...next.slots, meeting_link: switchTo as NonNullable<JobSlots["meeting_link"]> } }
+        : next;
       return withEffect(nextStep(switched, events, ctx), { type: "cancel_retry" });
     }
     case "job.follow_up":
@@ -280,7 +365,12 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
             event_type: "message.sent",
             actor: { entity_id: click.by.entity_id, actor_type: click.by.actor_type },
             job_id: J,
-            payload: { message_id: ctx.ids("msg"), kind: "text", body_text: text, action: { card_id: click.card_id, button_id: click.button_id, type: "chat.ask", job_id: J } },
+            payload: {
+              message_id: ctx.ids("msg"),
+              kind: "text",
+              body_text: text,
+              action: { card_id: click.card_id, button_id: click.button_id, type: "chat.ask", job_id: J },
+            },
           },
           d.textDraft(A, copy.answerAbout(job, text, t), J),
         ],
@@ -306,11 +396,17 @@ function resumeToolCall(job: JobView, last: JobView["tools"][number], ctx: Decid
     idempotency_key: `idem:${job.job_id}:${last.tool_name}:mcp`,
     provider: last.provider ?? "mcp",
   };
-  if (tool?.annotations.readOnlyHint || tool?.annotations.idempotentHint) return { events: [], effects: [{ type: "run_tool", job, call }] };
+  if (tool?.annotations.readOnlyHint || tool?.annotations.idempotentHint)
+    return { events: [], effects: [{ type: "run_tool", job, call }] };
   const message_safe = RESTARTED;
   return recordToolOutcome(
     job,
-    { type: "record_mcp_outcome", call, outcome: { ok: false, error: { error_code: "UNKNOWN", message_safe, retryable: false }, latency_ms: 0 }, breaker_open: false },
+    {
+      type: "record_mcp_outcome",
+      call,
+      outcome: { ok: false, error: { error_code: "UNKNOWN", message_safe, retryable: false }, latency_ms: 0 },
+      breaker_open: false,
+    },
     ctx,
   );
 }
@@ -325,9 +421,19 @@ const RESTARTED = "The server was restarted during the call; it may or may not h
 function cutOffForHolder(job: JobView, ctx: DecideContext): Decision {
   const last = job.tools.at(-1);
   if (!last || last.status) return noDecision();
-  const call = { call_id: last.tool_call_id, tool_name: last.tool_name, attempt: last.attempt, input: {}, idempotency_key: "", provider: last.provider ?? "" };
+  const call = {
+    call_id: last.tool_call_id,
+    tool_name: last.tool_name,
+    attempt: last.attempt,
+    input: {},
+    idempotency_key: "",
+    provider: last.provider ?? "",
+  };
   const error = { error_code: "UNKNOWN", message_safe: RESTARTED, retryable: false };
-  return resultForHolder({ events: [toolResultDraft(job, ctx, call, "error", 0, { error, retryable: false })], effects: [] });
+  return resultForHolder({
+    events: [toolResultDraft(job, ctx, call, "error", 0, { error, retryable: false })],
+    effects: [],
+  });
 }
 
 /**
@@ -337,7 +443,11 @@ function cutOffForHolder(job: JobView, ctx: DecideContext): Decision {
 function tellingEarlierVersions(job: JobView, d: Decision): Decision {
   const change = job.slots.change?.kind;
   if ((change !== "move" && change !== "cancel") || !job.parent_job_id) return d;
-  const done = d.events.some((e) => e.event_type === "job.completed" && (e.payload.finished_card as { outcome?: { result?: string } })?.outcome?.result === "completed");
+  const done = d.events.some(
+    (e) =>
+      e.event_type === "job.completed" &&
+      (e.payload.finished_card as { outcome?: { result?: string } })?.outcome?.result === "completed",
+  );
   return done ? { ...d, effects: [...d.effects, { type: "tell_earlier_versions" }] } : d;
 }
 
@@ -348,17 +458,38 @@ function tellingEarlierVersions(job: JobView, d: Decision): Decision {
  * meeting's card offers no Move… or Cancel meeting; a moved one's still does (they act on the
  * latest version).
  */
-function meetingChanged(job: JobView, cmd: Extract<JobCommand, { type: "meeting_changed" }>, ctx: DecideContext): Decision {
+function meetingChanged(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "meeting_changed" }>,
+  ctx: DecideContext,
+): Decision {
   const booked = bookedOf(job);
   if (job.state !== "completed" || !booked) return noDecision();
   const t = words(job.slots.locale);
   const d = draftsFor(ctx);
   const c = d.cardCtx(job, ctx.agent);
-  const was = formatSlot(Date.parse(booked.scheduled_time.start), Date.parse(booked.scheduled_time.end), booked.scheduled_time.timezone, job.slots.locale);
+  const was = formatSlot(
+    Date.parse(booked.scheduled_time.start),
+    Date.parse(booked.scheduled_time.end),
+    booked.scheduled_time.timezone,
+    job.slots.locale,
+  );
   const summary = t("office.change.earlier", { summary: cmd.summary, was }).slice(0, 600);
-  const card = buildFinishedCard(c, { result: "completed", summary, artifacts: [], buttons: completedButtons(c, { changeable: !cmd.cancelled && isChangeable(job) }) });
+  const card = buildFinishedCard(c, {
+    result: "completed",
+    summary,
+    artifacts: [],
+    buttons: completedButtons(c, { changeable: !cmd.cancelled && isChangeable(job) }),
+  });
   return {
-    events: [{ event_type: "message.sent", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { message_id: ctx.ids("msg"), kind: "card", card } }],
+    events: [
+      {
+        event_type: "message.sent",
+        actor: agentActor(ctx.agent.entity_id),
+        job_id: job.job_id,
+        payload: { message_id: ctx.ids("msg"), kind: "card", card },
+      },
+    ],
     effects: [],
   };
 }
@@ -377,30 +508,50 @@ function resendMail(job: JobView, ctx: DecideContext): Decision {
   const t = words(job.slots.locale);
   const card = buildTrackingCard(c, {
     state: "in_progress",
-    status_line: t("office.decide.resending", { to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }),
+    status_line: t("office.decide.resending", {
+      to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee"),
+    }),
     steps: copy.meetingSteps("send", t),
     buttons: progressButtons(c),
   });
-  const events = job.state === "waiting_input" ? [d.stateDraft(A, job.job_id, "waiting_input", "in_progress", "resend_requested")] : [];
-  return { events: [...events, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "resend_mail" }] };
+  const events =
+    job.state === "waiting_input"
+      ? [d.stateDraft(A, job.job_id, "waiting_input", "in_progress", "resend_requested")]
+      : [];
+  return {
+    events: [...events, ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+    effects: [{ type: "resend_mail" }],
+  };
 }
 
 /** A chat answer fills the open Tracking card's form; its Provide info button is the provenance. */
-function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_chat" }>, ctx: DecideContext): Decision {
+function answerInChat(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "answer_in_chat" }>,
+  ctx: DecideContext,
+): Decision {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const J = job.job_id;
   const t = words(job.slots.locale);
-  if (job.state !== "waiting_input") return { events: [d.textDraft(A, t("office.planner.noted"), J)], effects: [], notes: "Job not waiting for input" };
+  if (job.state !== "waiting_input")
+    return { events: [d.textDraft(A, t("office.planner.noted"), J)], effects: [], notes: "Job not waiting for input" };
   const tracking = job.latest["job.tracking"];
   const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
-  if (!tracking || !button) return { events: [d.textDraft(A, t("office.decide.useForm"), J)], effects: [], notes: "No open form" };
+  if (!tracking || !button)
+    return { events: [d.textDraft(A, t("office.decide.useForm"), J)], effects: [], notes: "No open form" };
   const events: Draft[] = [
     {
       event_type: "job.input_provided",
       actor: cmd.by,
       job_id: J,
-      payload: { job_id: J, inputs: cmd.inputs, card_id: tracking.card_id, button_id: button.button_id, action: { type: "job.provide_input", job_id: J } },
+      payload: {
+        job_id: J,
+        inputs: cmd.inputs,
+        card_id: tracking.card_id,
+        button_id: button.button_id,
+        action: { type: "job.provide_input", job_id: J },
+      },
     },
     d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received"),
   ];
@@ -408,21 +559,42 @@ function answerInChat(job: JobView, cmd: Extract<JobCommand, { type: "answer_in_
 }
 
 /** Move… or Cancel meeting: a follow-up job, proposed for approval, that writes the meeting's next version. */
-function changeMeeting(job: JobView, ctx: DecideContext, kind: "move" | "cancel" | "keep", counter: string | undefined, prepared: Prepared): Decision {
+function changeMeeting(
+  job: JobView,
+  ctx: DecideContext,
+  kind: "move" | "cancel" | "keep",
+  counter: string | undefined,
+  prepared: Prepared,
+): Decision {
   const version = prepared.booked ?? bookedOf(job);
-  if (!version || !isChangeable(job)) throw new AppError("CONFLICT", words(job.slots.locale)("office.change.notBooked"), { job_id: job.job_id });
+  if (!version || !isChangeable(job))
+    throw new AppError("CONFLICT", words(job.slots.locale)("office.change.notBooked"), { job_id: job.job_id });
   const requester = job.slots.requested_by ? ctx.profileOf(job.slots.requested_by) : undefined;
-  const spec = changeSpec(job, version, kind, { when: prepared.slots?.when, reply_event_id: counter, attendees: inviteAttendees(job.slots, requester) });
-  const p = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) }).proposeDrafts(
-    ctx.agent,
-    { tenant_id: job.tenant_id, conversation_id: job.conversation_id },
-    spec,
-  );
-  return { events: p.drafts, effects: [], job_id: p.job_id, notes: kind === "move" ? "Proposed moving the meeting" : "Proposed cancelling the meeting" };
+  const spec = changeSpec(job, version, kind, {
+    when: prepared.slots?.when,
+    reply_event_id: counter,
+    attendees: inviteAttendees(job.slots, requester),
+  });
+  const p = createJobProposals({
+    ids: ctx.ids,
+    defaultTimezone: ctx.defaultTimezone,
+    drafts: draftsFor(ctx),
+  }).proposeDrafts(ctx.agent, { tenant_id: job.tenant_id, conversation_id: job.conversation_id }, spec);
+  return {
+    events: p.drafts,
+    effects: [],
+    job_id: p.job_id,
+    notes: kind === "move" ? "Proposed moving the meeting" : "Proposed cancelling the meeting",
+  };
 }
 
 /** A new job linked to its parent: follow-up, "Try later" or "Switch tool" on a failed job. */
-function followUp(job: JobView, ctx: DecideContext, override: Partial<JobSlots>, why: "follow_up" | "retry" | "switch"): Decision {
+function followUp(
+  job: JobView,
+  ctx: DecideContext,
+  override: Partial<JobSlots>,
+  why: "follow_up" | "retry" | "switch",
+): Decision {
   const who = job.slots.attendee_name;
   let spec: ProposalSpec;
   if (job.kind === "schedule_meeting") {
@@ -453,6 +625,10 @@ function followUp(job: JobView, ctx: DecideContext, override: Partial<JobSlots>,
     };
   }
   const proposals = createJobProposals({ ids: ctx.ids, defaultTimezone: ctx.defaultTimezone, drafts: draftsFor(ctx) });
-  const p = proposals.proposeDrafts(ctx.agent, { tenant_id: job.tenant_id, conversation_id: job.conversation_id }, spec);
+  const p = proposals.proposeDrafts(
+    ctx.agent,
+    { tenant_id: job.tenant_id, conversation_id: job.conversation_id },
+    spec,
+  );
   return { events: p.drafts, effects: [], job_id: p.job_id, notes: "Proposed a follow-up job" };
 }

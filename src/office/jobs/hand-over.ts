@@ -19,21 +19,38 @@ const OFFICE_SYSTEM = { entity_id: "system_office", actor_type: "system" as cons
 export function handOver(job: JobView, cmd: Extract<JobCommand, { type: "hand_over" }>, ctx: DecideContext): Decision {
   const t = words(cmd.locale);
   if (!isOpenState(job.state)) {
-    throw new AppError("ILLEGAL_JOB_TRANSITION", `The job is ${job.state.replace("_", " ")}; only an open job can be handed over.`, { state: job.state });
+    throw new AppError(
+      "ILLEGAL_JOB_TRANSITION",
+      `The job is ${job.state.replace("_", " ")}; only an open job can be handed over.`,
+      { state: job.state },
+    );
   }
-  if (cmd.to.entity_id === job.owner_entity_id) throw new AppError("CONFLICT", `${cmd.to.display_name} already has this job.`, { owner_entity_id: job.owner_entity_id });
+  if (cmd.to.entity_id === job.owner_entity_id)
+    throw new AppError("CONFLICT", `${cmd.to.display_name} already has this job.`, {
+      owner_entity_id: job.owner_entity_id,
+    });
   const by = { entity_id: cmd.by.entity_id, actor_type: cmd.by.actor_type };
   const handed: Draft = {
     event_type: "job.handed_over",
     actor: by,
     job_id: job.job_id,
-    payload: { job_id: job.job_id, from_entity_id: job.owner_entity_id, to_entity_id: cmd.to.entity_id, ...(cmd.note ? { note: cmd.note } : {}) },
+    payload: {
+      job_id: job.job_id,
+      from_entity_id: job.owner_entity_id,
+      to_entity_id: cmd.to.entity_id,
+      ...(cmd.note ? { note: cmd.note } : {}),
+    },
   };
   const who = cmd.to.entity_id === cmd.by.entity_id ? t("notify.handOverLine.themself") : cmd.to.display_name;
   const text = cmd.note
     ? t("notify.handOverLine.note", { by: cmd.by.display_name, title: job.title, who, note: cmd.note })
     : t("notify.handOverLine", { by: cmd.by.display_name, title: job.title, who });
-  const line: Draft = { event_type: "message.sent", actor: by, job_id: job.job_id, payload: { message_id: ctx.ids("msg"), kind: "system", body_text: text.slice(0, 1000) } };
+  const line: Draft = {
+    event_type: "message.sent",
+    actor: by,
+    job_id: job.job_id,
+    payload: { message_id: ctx.ids("msg"), kind: "system", body_text: text.slice(0, 1000) },
+  };
   const card = handedOverCard(afterDrafts(job, [handed]), ctx);
   // Nothing the agent had armed for the job fires any more, once the hand-over is written.
   return { events: [handed, line, ...card.events], effects: [{ type: "cancel_retry_after" }] };
@@ -50,7 +67,10 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
   if (!held) return { events: [], effects: [] };
   const d = draftsFor(ctx);
   const t = words(job.slots.locale);
-  const holder = { entity_id: held.to_entity_id, display_name: ctx.profileOf(held.to_entity_id)?.display_name ?? held.to_entity_id };
+  const holder = {
+    entity_id: held.to_entity_id,
+    display_name: ctx.profileOf(held.to_entity_id)?.display_name ?? held.to_entity_id,
+  };
   const line = t("office.handOver.card", { person: holder.display_name }).slice(0, 300);
   const c = d.cardCtx(job, ctx.agent);
   // Only "Ask in chat" (a message, not an action on the job): the card needs one button.
@@ -80,5 +100,8 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
  * and nothing is retried or armed for a job its agent no longer acts on.
  */
 export function resultForHolder(decision: Decision): Decision {
-  return { events: decision.events.filter((e) => e.event_type === "tool.result").map((e) => ({ ...e, actor: OFFICE_SYSTEM })), effects: [] };
+  return {
+    events: decision.events.filter((e) => e.event_type === "tool.result").map((e) => ({ ...e, actor: OFFICE_SYSTEM })),
+    effects: [],
+  };
 }

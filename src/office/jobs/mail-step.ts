@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
 import { AppError } from "../../shared/errors.js";
-import { askButton, buildFinishedCard, buildTrackingCard, type CardContext, completedButtons, progressButtons } from "../cards.js";
+import {
+  askButton,
+  buildFinishedCard,
+  buildTrackingCard,
+  type CardContext,
+  completedButtons,
+  progressButtons,
+} from "../cards.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, MAIL_TOOL, toolCallId } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
@@ -24,14 +31,21 @@ import { changeWords, isChangeOutput, versionArtifacts, versionOutput } from "./
  * address; it keeps the SHA-256 of the exact header value, which anyone holding the delivered
  * email can recompute. The Outbox screen shows the id itself.
  */
-export const messageIdDigest = (messageId: string) => `sha256:${createHash("sha256").update(messageId, "utf8").digest("hex")}`;
+export const messageIdDigest = (messageId: string) =>
+  `sha256:${createHash("sha256").update(messageId, "utf8").digest("hex")}`;
 
 export const mailIdempotencyKey = (jobId: string) => `idem:${jobId}:${MAIL_TOOL}:v1`;
 
-const MAIL_PURPOSE = { invite: "Email the invite", move: "Email the new time", cancel: "Email the cancellation", keep: "Email the answer to the proposed time" };
+const MAIL_PURPOSE = {
+  invite: "Email the invite",
+  move: "Email the new time",
+  cancel: "Email the cancellation",
+  keep: "Email the answer to the proposed time",
+};
 const MAIL_FILE = { invite: "invite.ics", move: "invite.ics", cancel: "cancel.ics", keep: "decline.ics" };
 
-const calledOf = (job: JobView, attempt: number) => job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL));
+const calledOf = (job: JobView, attempt: number) =>
+  job.tools.some((t) => t.tool_call_id === toolCallId(job.job_id, attempt, MAIL_TOOL));
 
 function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: string): Draft {
   const callId = toolCallId(job.job_id, attempt, MAIL_TOOL);
@@ -46,7 +60,13 @@ function calledDraft(job: JobView, d: OutboxDelivery, attempt: number, agentId: 
       tool_name: MAIL_TOOL,
       tool_version: "v1",
       purpose: `${MAIL_PURPOSE[job.slots.change?.kind ?? "invite"]} to ${d.to_redacted}`,
-      inputs: { to: d.to_redacted, subject: d.subject, outbox_id: d.outbox_id, attachment: MAIL_FILE[job.slots.change?.kind ?? "invite"], provider: "smtp" },
+      inputs: {
+        to: d.to_redacted,
+        subject: d.subject,
+        outbox_id: d.outbox_id,
+        attachment: MAIL_FILE[job.slots.change?.kind ?? "invite"],
+        provider: "smtp",
+      },
       pii_policy: { redactions_applied: ["to"], hashes_applied: [], raw_pii_stored: false },
       idempotency_key: mailIdempotencyKey(job.job_id),
       attempt,
@@ -63,10 +83,20 @@ export function mailAttempt(job: JobView, d: OutboxDelivery, attempt: number, ct
 }
 
 const errorCode = (o: Extract<DeliveryOutcome, { status: "retry" | "failed" }>) =>
-  o.status === "failed" && o.code && o.code >= 500 ? "INVALID_INPUT" : o.code && o.code >= 400 ? "PROVIDER_RATE_LIMIT" : "PROVIDER_UNAVAILABLE";
+  o.status === "failed" && o.code && o.code >= 500
+    ? "INVALID_INPUT"
+    : o.code && o.code >= 400
+      ? "PROVIDER_RATE_LIMIT"
+      : "PROVIDER_UNAVAILABLE";
 
 /** The delivery's result and the card that states it, every word from this result and the invite's. */
-export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, outcome: DeliveryOutcome, ctx: DecideContext): Decision {
+export function mailOutcome(
+  job: JobView,
+  d: OutboxDelivery,
+  attempt: number,
+  outcome: DeliveryOutcome,
+  ctx: DecideContext,
+): Decision {
   const A = ctx.agent.entity_id;
   const drafts = draftsFor(ctx);
   const callId = toolCallId(job.job_id, attempt, MAIL_TOOL);
@@ -97,7 +127,14 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
               error_code: errorCode(outcome),
               message_safe: outcome.error.slice(0, 300),
               retryable: outcome.status === "retry",
-              ...(outcome.status === "retry" ? { suggested_wait_seconds: Math.max(1, Math.round((Date.parse(outcome.next_attempt_at) - Date.parse(ctx.now)) / 1000)) } : {}),
+              ...(outcome.status === "retry"
+                ? {
+                    suggested_wait_seconds: Math.max(
+                      1,
+                      Math.round((Date.parse(outcome.next_attempt_at) - Date.parse(ctx.now)) / 1000),
+                    ),
+                  }
+                : {}),
             },
           }),
       safety: { pii_leak_detected: false, redaction_summary: ["recipient addresses not stored raw"] },
@@ -112,7 +149,8 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   const facts = change ? "" : output ? `${copy.inviteFacts(output, job.slots, t)} ` : "";
   const short = change ? "" : output ? `${copy.inviteFactsShort(output, t, lang)} ` : "";
   // A move or a cancel says what it did first; the mail clause follows, as for an invite.
-  const said = (clause: string) => (change ? changeWords(change, job.slots, { sent: false, clause }) : `${short}${clause}`);
+  const said = (clause: string) =>
+    change ? changeWords(change, job.slots, { sent: false, clause }) : `${short}${clause}`;
   const artifacts: TArtifactRef[] = versionArtifacts(job);
   const c = drafts.cardCtx(job, ctx.agent);
   const tz = output?.scheduled_time.timezone ?? "UTC";
@@ -120,7 +158,9 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   if (job.state === "in_progress" && outcome.status === "sent") {
     const finished = buildFinishedCard(c, {
       result: "completed",
-      summary: change ? changeWords(change, job.slots, { sent: true }) : `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
+      summary: change
+        ? changeWords(change, job.slots, { sent: true })
+        : `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
       artifacts,
       // The invitation went out: the meeting can now be moved or cancelled (a cancelled one cannot).
       buttons: completedButtons(c, { changeable: change?.change !== "cancel" }),
@@ -129,7 +169,13 @@ export function mailOutcome(job: JobView, d: OutboxDelivery, attempt: number, ou
   } else if (job.state === "in_progress" && outcome.status === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: said(copy.mailFacts({ kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz }, t, lang)).slice(0, 300),
+      status_line: said(
+        copy.mailFacts(
+          { kind: "retrying", to: d.to_redacted, error: outcome.error, next_at: outcome.next_attempt_at, timezone: tz },
+          t,
+          lang,
+        ),
+      ).slice(0, 300),
       blockers: [outcome.error.slice(0, 300)],
       steps: copy.meetingSteps("send", t),
       buttons: progressButtons(c),
@@ -159,7 +205,12 @@ function resendButtons(c: CardContext): TCardButton[] {
   const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
   const t = words(c.locale);
   return [
-    { button_id: id("resend"), label: t("office.mail.button.resend"), style: "primary", action: { type: "job.retry", job_id: c.job_id } },
+    {
+      button_id: id("resend"),
+      label: t("office.mail.button.resend"),
+      style: "primary",
+      action: { type: "job.retry", job_id: c.job_id },
+    },
     {
       button_id: id("cancel"),
       label: t("office.card.button.cancel"),

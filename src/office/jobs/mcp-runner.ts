@@ -41,17 +41,34 @@ export function createMcpRunner(deps: {
 
   function store(job: JobView, call: PlannedCall, content: McpContent[]): McpOutcome & { ok: true } {
     const types = [...new Set(content.map((c) => c.type))];
-    const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : c.type === "resource" && typeof c.text === "string" ? [c.text] : []));
+    const texts = content.flatMap((c) =>
+      c.type === "text" ? [c.text] : c.type === "resource" && typeof c.text === "string" ? [c.text] : [],
+    );
     const text = deps.scrub(job.tenant_id, texts.join("\n"));
     const artifacts: TArtifactRef[] = [];
     const save = (name: string, mime: string, bytes: Buffer, title: string) => {
       if (artifacts.length >= MAX_FILES || bytes.length > MAX_FILE) return;
       const artifact_id = `art_${letterHash(`mcp|${job.tenant_id}|${call.call_id}|${artifacts.length}`, 20)}`;
-      const saved = deps.artifacts.save({ artifact_id, tenant_id: job.tenant_id, job_id: job.job_id, filename: name, mime_type: mime, bytes });
-      artifacts.push({ artifact_id, kind: "file", title, url: `/v1/artifacts/${artifact_id}`, mime_type: mime, size_bytes: saved.size_bytes });
+      const saved = deps.artifacts.save({
+        artifact_id,
+        tenant_id: job.tenant_id,
+        job_id: job.job_id,
+        filename: name,
+        mime_type: mime,
+        bytes,
+      });
+      artifacts.push({
+        artifact_id,
+        kind: "file",
+        title,
+        url: `/v1/artifacts/${artifact_id}`,
+        mime_type: mime,
+        size_bytes: saved.size_bytes,
+      });
     };
     // Plain text only: an answer is never shown as HTML, whatever it contains.
-    if (text.length > LEDGER_TEXT) save("answer.txt", "text/plain; charset=utf-8", Buffer.from(text, "utf8"), `Answer of ${call.tool_name} (text)`);
+    if (text.length > LEDGER_TEXT)
+      save("answer.txt", "text/plain; charset=utf-8", Buffer.from(text, "utf8"), `Answer of ${call.tool_name} (text)`);
     content.forEach((c, i) => {
       if ((c.type === "image" || c.type === "audio") && /^[\w.+-]+\/[\w.+-]+$/.test(c.mimeType)) {
         const ext =
@@ -59,15 +76,38 @@ export function createMcpRunner(deps: {
             .split("/")[1]!
             .replace(/[^a-z0-9]/gi, "")
             .slice(0, 8) || "bin";
-        save(`${c.type}-${i + 1}.${ext}`, c.mimeType, Buffer.from(c.data, "base64"), `${c.type === "image" ? "Image" : "Audio"} from ${call.tool_name}`);
+        save(
+          `${c.type}-${i + 1}.${ext}`,
+          c.mimeType,
+          Buffer.from(c.data, "base64"),
+          `${c.type === "image" ? "Image" : "Audio"} from ${call.tool_name}`,
+        );
       } else if (c.type === "resource" && typeof c.blob === "string") {
-        save(`resource-${i + 1}.bin`, "application/octet-stream", Buffer.from(c.blob, "base64"), `File from ${call.tool_name}`);
+        save(
+          `resource-${i + 1}.bin`,
+          "application/octet-stream",
+          Buffer.from(c.blob, "base64"),
+          `File from ${call.tool_name}`,
+        );
       }
     });
-    return { ok: true, text: text.slice(0, LEDGER_TEXT), content_types: types, artifacts, ...(text.length > LEDGER_TEXT ? { truncated: true } : {}), latency_ms: 0 };
+    return {
+      ok: true,
+      text: text.slice(0, LEDGER_TEXT),
+      content_types: types,
+      artifacts,
+      ...(text.length > LEDGER_TEXT ? { truncated: true } : {}),
+      latency_ms: 0,
+    };
   }
 
-  async function run(job: JobView, agent: EntityProfile, call: PlannedCall, ec: EmitContext, breaker: (ok: boolean) => boolean): Promise<void> {
+  async function run(
+    job: JobView,
+    agent: EntityProfile,
+    call: PlannedCall,
+    ec: EmitContext,
+    breaker: (ok: boolean) => boolean,
+  ): Promise<void> {
     const t = job.tenant_id;
     const k = key(t, job.job_id);
     const ac = new AbortController();
@@ -77,7 +117,15 @@ export function createMcpRunner(deps: {
     let outcome: McpOutcome;
     try {
       if (raw === null) {
-        outcome = { ok: false, error: { error_code: "INVALID_INPUT", message_safe: "The call’s arguments are no longer in the vault (erased).", retryable: false }, latency_ms: 0 };
+        outcome = {
+          ok: false,
+          error: {
+            error_code: "INVALID_INPUT",
+            message_safe: "The call’s arguments are no longer in the vault (erased).",
+            retryable: false,
+          },
+          latency_ms: 0,
+        };
       } else {
         let sent = 0;
         let last = 0;
@@ -109,7 +157,11 @@ export function createMcpRunner(deps: {
           ? { ...store(job, call, content), latency_ms: out.latency_ms }
           : {
               ok: false,
-              error: { error_code: out.error.error_code, message_safe: deps.scrub(t, out.error.message_safe), retryable: out.error.retryable },
+              error: {
+                error_code: out.error.error_code,
+                message_safe: deps.scrub(t, out.error.message_safe),
+                retryable: out.error.retryable,
+              },
               latency_ms: out.latency_ms,
             };
       }
@@ -117,7 +169,13 @@ export function createMcpRunner(deps: {
       if (inFlight.get(k) === ac) inFlight.delete(k);
     }
     const breaker_open = breaker(outcome.ok);
-    await deps.apply(t, job.job_id, agent, { type: "record_mcp_outcome", call, outcome, breaker_open }, { ...ec, causation_id: `evt_${call.call_id}` });
+    await deps.apply(
+      t,
+      job.job_id,
+      agent,
+      { type: "record_mcp_outcome", call, outcome, breaker_open },
+      { ...ec, causation_id: `evt_${call.call_id}` },
+    );
   }
 
   function track(p: Promise<unknown>) {

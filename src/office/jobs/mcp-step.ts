@@ -1,6 +1,14 @@
 import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
 import type { TActor } from "../../../contracts/primitives.js";
-import { askButton, buildFinishedCard, buildFormalizeCard, buildTrackingCard, type CardContext, completedButtons, progressButtons } from "../cards.js";
+import {
+  askButton,
+  buildFinishedCard,
+  buildFormalizeCard,
+  buildTrackingCard,
+  type CardContext,
+  completedButtons,
+  progressButtons,
+} from "../cards.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { foldJob, type JobView } from "../job-machine.js";
@@ -33,9 +41,20 @@ const STEPS = (doing: "approve" | "call" | "done" | "blocked", t: Translate) => 
   {
     key: "call",
     label: t("office.mcp.step.call"),
-    state: doing === "call" ? ("doing" as const) : doing === "approve" ? ("todo" as const) : doing === "blocked" ? ("blocked" as const) : ("done" as const),
+    state:
+      doing === "call"
+        ? ("doing" as const)
+        : doing === "approve"
+          ? ("todo" as const)
+          : doing === "blocked"
+            ? ("blocked" as const)
+            : ("done" as const),
   },
-  { key: "report", label: t("office.mcp.step.report"), state: doing === "done" ? ("done" as const) : ("todo" as const) },
+  {
+    key: "report",
+    label: t("office.mcp.step.report"),
+    state: doing === "done" ? ("done" as const) : ("todo" as const),
+  },
 ];
 
 const argumentLine = (args: Record<string, unknown>, t: Translate) => {
@@ -45,7 +64,9 @@ const argumentLine = (args: Record<string, unknown>, t: Translate) => {
 
 /** The language of a tool job: kept in its slots (approve) or with its calls (auto). */
 function toolJobWords(job: JobView): Translate {
-  return words(job.slots.locale ?? job.slots.tool_call?.locale ?? [...job.tools].reverse().find((x) => x.locale)?.locale);
+  return words(
+    job.slots.locale ?? job.slots.tool_call?.locale ?? [...job.tools].reverse().find((x) => x.locale)?.locale,
+  );
 }
 
 /** The tool call a job carries: proposed with it, or the one its last call made. */
@@ -83,11 +104,26 @@ export function openToolJob(
     event_type: "job.created",
     actor: agentActor(A),
     job_id,
-    payload: { job_id, title, conversation_id: at.conversation_id, owner_entity_id: A, requested_by: requestedBy.entity_id },
+    payload: {
+      job_id,
+      title,
+      conversation_id: at.conversation_id,
+      owner_entity_id: A,
+      requested_by: requestedBy.entity_id,
+    },
   };
   if (modeOf(ctx, spec.name) === "auto") {
-    const start = d.stateDraft(A, job_id, "draft", "in_progress", "auto_allowed", t("office.mcp.note.auto", { tool: spec.name, by: requestedBy.entity_id }));
-    const job = foldJob([created, start].map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id, ts: ctx.now })))!;
+    const start = d.stateDraft(
+      A,
+      job_id,
+      "draft",
+      "in_progress",
+      "auto_allowed",
+      t("office.mcp.note.auto", { tool: spec.name, by: requestedBy.entity_id }),
+    );
+    const job = foldJob(
+      [created, start].map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id, ts: ctx.now })),
+    )!;
     const started = startToolCall(job, [created, start], ctx, spec);
     return { ...started, job_id, notes: `Ran ${spec.name} (auto)` };
   }
@@ -99,14 +135,28 @@ export function openToolJob(
       goal: spec.purpose.slice(0, 500),
       priority: "normal",
       expected_outputs: [{ kind: "record", description: t("office.mcp.output", { tool: spec.name }) }],
-      constraints: [t("office.mcp.constraint.tool", { tool: spec.name, server: spec.server }), t("office.mcp.constraint.args", { args: argumentLine(spec.args, t) })],
+      constraints: [
+        t("office.mcp.constraint.tool", { tool: spec.name, server: spec.server }),
+        t("office.mcp.constraint.args", { args: argumentLine(spec.args, t) }),
+      ],
       sla_hint: t("office.mcp.sla"),
       kind: "tool_call",
       slots: { tool_call: spec, ...localeSlot(jobLocale(spec)) },
     },
-    { plan_hint: [t("office.mcp.plan.approve"), t("office.mcp.plan.call", { tool: spec.name }), t("office.mcp.plan.shown")] },
+    {
+      plan_hint: [
+        t("office.mcp.plan.approve"),
+        t("office.mcp.plan.call", { tool: spec.name }),
+        t("office.mcp.plan.shown"),
+      ],
+    },
   );
-  return { events: [created, ...d.cardDrafts(A, job_id, "job.proposed", card)], effects: [], job_id, notes: `Proposed ${spec.name} (approve)` };
+  return {
+    events: [created, ...d.cardDrafts(A, job_id, "job.proposed", card)],
+    effects: [],
+    job_id,
+    notes: `Proposed ${spec.name} (approve)`,
+  };
 }
 
 /** The job is in progress: call its tool, unless the agent may no longer use it. */
@@ -129,7 +179,14 @@ export function toolJobStep(job: JobView, prefix: Draft[], ctx: DecideContext): 
     return {
       events: [
         ...prefix,
-        d.stateDraft(A, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", t("office.mcp.note.off", { tool: name })),
+        d.stateDraft(
+          A,
+          job.job_id,
+          "in_progress",
+          "waiting_input",
+          "tool_not_allowed",
+          t("office.mcp.note.off", { tool: name }),
+        ),
         ...d.cardDrafts(A, job.job_id, "job.progress", card),
       ],
       effects: [],
@@ -166,7 +223,13 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
       tool_version: "mcp",
       purpose: spec.purpose.slice(0, 300),
       // The asker's language travels with the call, so an auto job's later cards keep it.
-      inputs: { server: spec.server, provider: call.provider, arguments: spec.args, arguments_ref: spec.args_ref, ...(spec.locale ? { locale: spec.locale } : {}) },
+      inputs: {
+        server: spec.server,
+        provider: call.provider,
+        arguments: spec.args,
+        arguments_ref: spec.args_ref,
+        ...(spec.locale ? { locale: spec.locale } : {}),
+      },
       pii_policy: { redactions_applied: ["arguments"], hashes_applied: [], raw_pii_stored: false },
       idempotency_key: call.idempotency_key,
       attempt,
@@ -181,11 +244,18 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
     buttons: [cancel(c), askButton(c, t("office.mcp.ask.doing", { tool: spec.name }))],
     last_tool_call_id: call.call_id,
   });
-  return { events: [...prefix, called, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "run_tool", job, call }] };
+  return {
+    events: [...prefix, called, ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+    effects: [{ type: "run_tool", job, call }],
+  };
 }
 
 /** Progress the tool reported: the Tracking card's line and percentage (no chat message). */
-export function toolProgress(job: JobView, cmd: Extract<JobCommand, { type: "tool_progress" }>, ctx: DecideContext): Decision {
+export function toolProgress(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "tool_progress" }>,
+  ctx: DecideContext,
+): Decision {
   if (job.state !== "in_progress") return { events: [], effects: [] };
   const d = draftsFor(ctx);
   const t = toolJobWords(job);
@@ -209,13 +279,24 @@ export function toolProgress(job: JobView, cmd: Extract<JobCommand, { type: "too
   });
   const tracking = percent === undefined ? card : { ...card, progress: { ...card.progress, percent } };
   return {
-    events: [{ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: tracking } }],
+    events: [
+      {
+        event_type: "job.progress",
+        actor: agentActor(ctx.agent.entity_id),
+        job_id: job.job_id,
+        payload: { job_id: job.job_id, tracking_card: tracking },
+      },
+    ],
     effects: [],
   };
 }
 
 /** What the tool answered, recorded as it came (scrubbed and capped), and the card that says only that. */
-export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type: "record_mcp_outcome" }>, ctx: DecideContext): Decision {
+export function recordToolOutcome(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "record_mcp_outcome" }>,
+  ctx: DecideContext,
+): Decision {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const { call, outcome } = cmd;
@@ -231,9 +312,16 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
       "success",
       outcome.latency_ms,
       {
-        output: { text: outcome.text, content_types: outcome.content_types, ...(outcome.truncated ? { truncated: true } : {}) },
+        output: {
+          text: outcome.text,
+          content_types: outcome.content_types,
+          ...(outcome.truncated ? { truncated: true } : {}),
+        },
         artifacts,
-        safety: { pii_leak_detected: false, redaction_summary: ["addresses and numbers in the answer replaced by their redacted forms"] },
+        safety: {
+          pii_leak_detected: false,
+          redaction_summary: ["addresses and numbers in the answer replaced by their redacted forms"],
+        },
         retryable: false,
       },
       resultId,
@@ -241,11 +329,19 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
     if (!running) return { events: [result], effects: [] };
     const fc = d.cardCtx(job, ctx.agent);
     const summary = outcome.text.trim()
-      ? t("office.mcp.answered.text", { tool: call.tool_name, text: `${outcome.text.trim().slice(0, 300)}${outcome.text.length > 300 || outcome.truncated ? "…" : ""}` })
+      ? t("office.mcp.answered.text", {
+          tool: call.tool_name,
+          text: `${outcome.text.trim().slice(0, 300)}${outcome.text.length > 300 || outcome.truncated ? "…" : ""}`,
+        })
       : outcome.content_types.length
         ? t("office.mcp.answered.types", { tool: call.tool_name, types: outcome.content_types.join(", ") })
         : t("office.mcp.answered.nothing", { tool: call.tool_name });
-    const finished = buildFinishedCard(fc, { result: "completed", summary: summary.slice(0, 600), artifacts, buttons: completedButtons(fc) });
+    const finished = buildFinishedCard(fc, {
+      result: "completed",
+      summary: summary.slice(0, 600),
+      artifacts,
+      buttons: completedButtons(fc),
+    });
     return { events: [result, ...d.cardDrafts(A, job.job_id, "job.completed", finished)], effects: [] };
   }
   const err = outcome.error;
@@ -262,7 +358,10 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
         })
       : ({ kind: "ask" } as const);
   const result = toolResultDraft(job, ctx, call, "error", outcome.latency_ms, {
-    error: decision.kind === "retry" ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) } : { ...err, retryable: false },
+    error:
+      decision.kind === "retry"
+        ? { ...err, suggested_wait_seconds: Math.round(decision.delayMs / 1000) }
+        : { ...err, retryable: false },
     retryable: decision.kind === "retry",
   });
   if (!running) return { events: [result], effects: [] };
@@ -270,13 +369,20 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   if (decision.kind === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: t("office.mcp.retrying", { tool: call.tool_name, error: err.message_safe.slice(0, 150), seconds: Math.round(decision.delayMs / 1000) }).slice(0, 300),
+      status_line: t("office.mcp.retrying", {
+        tool: call.tool_name,
+        error: err.message_safe.slice(0, 150),
+        seconds: Math.round(decision.delayMs / 1000),
+      }).slice(0, 300),
       blockers: [err.message_safe],
       steps: STEPS("call", t),
       buttons: [cancel(c)],
       last_tool_call_id: call.call_id,
     });
-    return { events: [result, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }] };
+    return {
+      events: [result, ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+      effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }],
+    };
   }
   // Not retried on its own: calling a tool that changes things twice could do the work twice.
   const why = harmless ? "" : t("office.mcp.notAgain");
@@ -284,8 +390,17 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   if (!waitingOn.length) {
     // Nobody on record to decide (neither an approver nor an asker): the job ends, failed, and says why.
     const fc = d.cardCtx(job, ctx.agent);
-    const summary = t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(0, 600);
-    const finished = buildFinishedCard(fc, { result: "failed", summary, failure_reason: err.message_safe.slice(0, 300), artifacts: [], buttons: completedButtons(fc) });
+    const summary = t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(
+      0,
+      600,
+    );
+    const finished = buildFinishedCard(fc, {
+      result: "failed",
+      summary,
+      failure_reason: err.message_safe.slice(0, 300),
+      artifacts: [],
+      buttons: completedButtons(fc),
+    });
     return {
       events: [
         result,
@@ -297,7 +412,10 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
   }
   const card = buildTrackingCard(c, {
     state: "waiting_input",
-    status_line: t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(0, 300),
+    status_line: t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(
+      0,
+      300,
+    ),
     blockers: [err.message_safe],
     waiting_on: waitingOn,
     steps: STEPS("blocked", t),
@@ -313,9 +431,18 @@ export function recordToolOutcome(job: JobView, cmd: Extract<JobCommand, { type:
     ],
     last_tool_call_id: call.call_id,
   });
-  const reason = err.error_code === "INVALID_INPUT" ? "invalid_input" : err.error_code === "PROVIDER_AUTH_REQUIRED" ? "provider_auth_required" : "tool_failed";
+  const reason =
+    err.error_code === "INVALID_INPUT"
+      ? "invalid_input"
+      : err.error_code === "PROVIDER_AUTH_REQUIRED"
+        ? "provider_auth_required"
+        : "tool_failed";
   return {
-    events: [result, d.stateDraft(A, job.job_id, "in_progress", "waiting_input", reason, err.message_safe.slice(0, 500)), ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+    events: [
+      result,
+      d.stateDraft(A, job.job_id, "in_progress", "waiting_input", reason, err.message_safe.slice(0, 500)),
+      ...d.cardDrafts(A, job.job_id, "job.progress", card),
+    ],
     effects: [],
   };
 }

@@ -4,7 +4,12 @@ import type { JobSlots, JobView } from "../job-machine.js";
 import type { ProposalSpec } from "../job-proposals.js";
 import { type InviteAttendee, inviteAttendees } from "../meeting-intake.js";
 import { type Translate, words } from "../speak.js";
-import { CANCEL_TOOL, type ChangeInviteOutput, DECLINE_COUNTER_TOOL, MOVE_TOOL } from "../tools/calendar-change-invite.js";
+import {
+  CANCEL_TOOL,
+  type ChangeInviteOutput,
+  DECLINE_COUNTER_TOOL,
+  MOVE_TOOL,
+} from "../tools/calendar-change-invite.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import { Temporal } from "temporal-polyfill";
 import type { TWhen } from "../../../contracts/when.js";
@@ -53,7 +58,9 @@ export interface BookedMeeting {
 
 /** The version of the meeting this job wrote, if it wrote one. */
 export function bookedOf(job: JobView): BookedMeeting | undefined {
-  const last = [...job.tools].reverse().find((t) => VERSION_TOOLS.has(t.tool_name) && t.status === "success" && t.output);
+  const last = [...job.tools]
+    .reverse()
+    .find((t) => VERSION_TOOLS.has(t.tool_name) && t.status === "success" && t.output);
   if (!last?.output) return undefined;
   const o = last.output as CreateInviteOutput & Partial<ChangeInviteOutput>;
   return {
@@ -75,7 +82,8 @@ export function versionOutput(job: JobView): (CreateInviteOutput & Partial<Chang
 }
 
 /** The artifacts of that output (the .ics the card offers). */
-export const versionArtifacts = (job: JobView) => [...job.tools].reverse().find((t) => OUTPUT_TOOLS.has(t.tool_name) && t.status === "success")?.artifacts ?? [];
+export const versionArtifacts = (job: JobView) =>
+  [...job.tools].reverse().find((t) => OUTPUT_TOOLS.has(t.tool_name) && t.status === "success")?.artifacts ?? [];
 
 /** A finished meeting whose invitation went out and which is not cancelled: Move… and Cancel meeting apply. */
 export function isChangeable(job: JobView): boolean {
@@ -85,7 +93,13 @@ export function isChangeable(job: JobView): boolean {
 
 /** The tool a meeting job runs: the invite, or the change its slots name. */
 export const meetingToolOf = (slots: JobSlots) =>
-  slots.change?.kind === "move" ? MOVE_TOOL : slots.change?.kind === "cancel" ? CANCEL_TOOL : slots.change?.kind === "keep" ? DECLINE_COUNTER_TOOL : CALENDAR_TOOL;
+  slots.change?.kind === "move"
+    ? MOVE_TOOL
+    : slots.change?.kind === "cancel"
+      ? CANCEL_TOOL
+      : slots.change?.kind === "keep"
+        ? DECLINE_COUNTER_TOOL
+        : CALENDAR_TOOL;
 
 /** The change tool's input, from the change the job's slots recorded. */
 export function changeInput(job: JobView, ctx: DecideContext) {
@@ -115,16 +129,24 @@ export function changeSpec(
   asked: { when?: JobSlots["when"] | undefined; reply_event_id?: string | undefined; attendees?: InviteAttendee[] },
 ): ProposalSpec {
   const t = words(job.slots.locale);
-  if (version.cancelled) throw new AppError("CONFLICT", t("office.change.alreadyCancelled"), { job_id: version.job_id });
+  if (version.cancelled)
+    throw new AppError("CONFLICT", t("office.change.alreadyCancelled"), { job_id: version.job_id });
   // Accept new time / Keep original answer one recorded counter-proposal, and take its time from it.
-  const reply = asked.reply_event_id ? job.replies?.find((r) => r.event_id === asked.reply_event_id && r.answer === "counter" && r.proposed) : undefined;
-  if (asked.reply_event_id && !reply) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  const reply = asked.reply_event_id
+    ? job.replies?.find((r) => r.event_id === asked.reply_event_id && r.answer === "counter" && r.proposed)
+    : undefined;
+  if (asked.reply_event_id && !reply)
+    throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
   const proposed = reply?.proposed;
   const when = proposed ? whenOf(proposed, job.slots.timezone ?? proposed.timezone) : asked.when;
   if (kind === "keep" && !reply) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
   const countered = reply ? asked.attendees?.find((a) => a.email_hash === reply.attendee.email_hash) : undefined;
-  if (kind === "keep" && !countered) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
-  if (kind === "move" && !when) throw new AppError("INVALID_INPUT", t("office.change.needTime"), { fields: { time_window: t("office.change.needTime") } });
+  if (kind === "keep" && !countered)
+    throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  if (kind === "move" && !when)
+    throw new AppError("INVALID_INPUT", t("office.change.needTime"), {
+      fields: { time_window: t("office.change.needTime") },
+    });
   const { change: _old, when: _w, time_window: _tw, day_hint: _d, ...rest } = job.slots;
   const span = proposed ?? version.scheduled_time;
   const minutes = Math.round((Date.parse(span.end) - Date.parse(span.start)) / 60_000);
@@ -138,12 +160,24 @@ export function changeSpec(
     previous: version.scheduled_time,
     meeting: version.meeting,
     ...(reply ? { reply_event_id: reply.event_id } : {}),
-    ...(kind === "keep" && reply?.proposed && countered ? { counter: { attendee: countered, proposed: reply.proposed } } : {}),
+    ...(kind === "keep" && reply?.proposed && countered
+      ? { counter: { attendee: countered, proposed: reply.proposed } }
+      : {}),
   };
   const title = job.slots.title ?? job.title;
-  const was = formatSlot(Date.parse(version.scheduled_time.start), Date.parse(version.scheduled_time.end), version.scheduled_time.timezone, job.slots.locale);
+  const was = formatSlot(
+    Date.parse(version.scheduled_time.start),
+    Date.parse(version.scheduled_time.end),
+    version.scheduled_time.timezone,
+    job.slots.locale,
+  );
   const name = job.slots.attendee_name ?? t("office.outcome.theAttendee");
-  const slots: JobSlots = { ...rest, duration_minutes: minutes, change, ...(kind === "move" && when ? { when, time_window: when.source } : {}) };
+  const slots: JobSlots = {
+    ...rest,
+    duration_minutes: minutes,
+    change,
+    ...(kind === "move" && when ? { when, time_window: when.source } : {}),
+  };
   const goal =
     kind === "move" && when
       ? t("office.change.goal.move", { title, was, when: describeWhen(when, job.slots.locale), name })
@@ -166,7 +200,9 @@ function calendarWords(o: ChangeInviteOutput, t: Translate): string {
   if (o.change === "keep") return "";
   if (!o.calendar.written) return t("office.change.calendar.none");
   if (o.change === "move") return t("office.change.calendar.moved", { name });
-  return o.calendar.removed ? t("office.change.calendar.removed", { name }) : t("office.change.calendar.gone", { name });
+  return o.calendar.removed
+    ? t("office.change.calendar.removed", { name })
+    : t("office.change.calendar.gone", { name });
 }
 
 /**
@@ -174,15 +210,26 @@ function calendarWords(o: ChangeInviteOutput, t: Translate): string {
  * calendar) and, when `mailed`, the mail server's acceptance of the email; else `mailClause`
  * (queued, retrying, refused, not set up) follows as the mail step words it.
  */
-export function changeWords(o: ChangeInviteOutput, slots: JobSlots, mail: { sent: true } | { sent: false; clause: string }): string {
+export function changeWords(
+  o: ChangeInviteOutput,
+  slots: JobSlots,
+  mail: { sent: true } | { sent: false; clause: string },
+): string {
   const t = words(slots.locale);
   const name = slots.attendee_name ?? t("office.outcome.theAttendee");
-  const when = formatSlot(Date.parse(o.scheduled_time.start), Date.parse(o.scheduled_time.end), o.scheduled_time.timezone, slots.locale);
+  const when = formatSlot(
+    Date.parse(o.scheduled_time.start),
+    Date.parse(o.scheduled_time.end),
+    o.scheduled_time.timezone,
+    slots.locale,
+  );
   const cal = calendarWords(o, t);
   const asked = slots.change?.counter?.attendee.name ?? name;
   if (mail.sent) {
     if (o.change === "keep") return t("office.change.kept.sent", { when, name: asked });
-    return o.change === "move" ? t("office.change.moved.sent", { when, name, calendar: cal }) : t("office.change.cancelled.sent", { name, calendar: cal });
+    return o.change === "move"
+      ? t("office.change.moved.sent", { when, name, calendar: cal })
+      : t("office.change.cancelled.sent", { name, calendar: cal });
   }
   const head =
     o.change === "keep"
@@ -193,7 +240,8 @@ export function changeWords(o: ChangeInviteOutput, slots: JobSlots, mail: { sent
   return `${head} ${mail.clause}`.trim();
 }
 
-export const isChangeOutput = (o: unknown): o is ChangeInviteOutput => typeof o === "object" && o !== null && "change" in o;
+export const isChangeOutput = (o: unknown): o is ChangeInviteOutput =>
+  typeof o === "object" && o !== null && "change" in o;
 
 /** An exact proposed time as the structured window the move tool books: that start, in `timezone`. */
 function whenOf(slot: { start: string; end: string }, timezone: string): TWhen {

@@ -83,7 +83,13 @@ export type JobCommand =
   /** A hand-over written by an earlier version without its card: the card that replaces the agent's last one. */
   | { type: "handed_over" }
   /** Assist's Apply on a proposal: the person's change request and the proposal it leads to (card built by Assist). */
-  | { type: "revise_proposal"; by: TActor; text: string; card: TJobCard; via: { card_id: string; button_id: string; action: TCardAction } }
+  | {
+      type: "revise_proposal";
+      by: TActor;
+      text: string;
+      card: TJobCard;
+      via: { card_id: string; button_id: string; action: TCardAction };
+    }
   /** Resend from the Outbox screen. */
   | { type: "resend_mail" }
   /** An MCP tool reported progress during a call. */
@@ -102,7 +108,14 @@ export type JobCommand =
 
 /** An MCP call's answer as the decider sees it: the runner has scrubbed the text and stored the content. */
 export type McpOutcome =
-  | { ok: true; text: string; content_types: string[]; artifacts: TArtifactRef[]; truncated?: boolean; latency_ms: number }
+  | {
+      ok: true;
+      text: string;
+      content_types: string[];
+      artifacts: TArtifactRef[];
+      truncated?: boolean;
+      latency_ms: number;
+    }
   | { ok: false; error: { error_code: ToolErrorCode; message_safe: string; retryable: boolean }; latency_ms: number };
 
 /** Commands that open a job: there is no job yet to decide against. */
@@ -110,7 +123,12 @@ export type OpenCommand =
   /** A proposal for approval (a meeting, a handoff, generic work). */
   | { type: "propose"; at: { tenant_id: string; conversation_id: string }; spec: ProposalSpec }
   /** A person asked for one MCP tool: proposed, or started at once when the tool is auto. */
-  | { type: "open_tool_job"; at: { tenant_id: string; conversation_id: string; trace_id: string }; spec: ToolCallSpec; by: TActor };
+  | {
+      type: "open_tool_job";
+      at: { tenant_id: string; conversation_id: string; trace_id: string };
+      spec: ToolCallSpec;
+      by: TActor;
+    };
 
 export type JobEffect =
   /** Run the tool; its outcome comes back as `record_outcome` against `job`. */

@@ -1,5 +1,14 @@
 import type { TArtifactRef } from "../../../contracts/cards.js";
-import { authButtons, buildFinishedCard, buildTrackingCard, completedButtons, failedButtons, progressButtons, retryButtons, trackingButtons } from "../cards.js";
+import {
+  authButtons,
+  buildFinishedCard,
+  buildTrackingCard,
+  completedButtons,
+  failedButtons,
+  progressButtons,
+  retryButtons,
+  trackingButtons,
+} from "../cards.js";
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
@@ -17,7 +26,11 @@ import { changeWords, isChangeOutput } from "./meeting-change.js";
  * for a person, or fails the job, as the retry policy rules.
  */
 /** What the tool's outcome means: the result as recorded and the card that states it. */
-export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "record_outcome" }>, ctx: DecideContext): Decision {
+export function recordOutcome(
+  job: JobView,
+  cmd: Extract<JobCommand, { type: "record_outcome" }>,
+  ctx: DecideContext,
+): Decision {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
   const { call, outcome: out } = cmd;
@@ -36,7 +49,12 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
       call,
       "success",
       out.latency_ms,
-      { output: out.output, artifacts: withEvent, safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] }, retryable: false },
+      {
+        output: out.output,
+        artifacts: withEvent,
+        safety: { pii_leak_detected: false, redaction_summary: ["attendee emails not stored raw"] },
+        retryable: false,
+      },
       resultId,
     );
     const effects: JobEffect[] = [{ type: "reset_breaker", provider: call.provider }];
@@ -47,7 +65,10 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
         status_line: (change
           ? changeWords(change, job.slots, {
               sent: false,
-              clause: copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t),
+              clause: copy.mailFacts(
+                { kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") },
+                t,
+              ),
             })
           : `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t)}`
         ).slice(0, 300),
@@ -55,7 +76,10 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
         buttons: progressButtons(c),
         artifacts_preview: withEvent,
       });
-      return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [...effects, { type: "queue_invite", job, invite }] };
+      return {
+        events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+        effects: [...effects, { type: "queue_invite", job, invite }],
+      };
     }
     const fc = d.cardCtx(job, ctx.agent);
     const finished = buildFinishedCard(fc, {
@@ -68,7 +92,11 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
       next_actions: [
         {
           label: t("office.outcome.followUp.label"),
-          suggested_action: { type: "job.follow_up", job_id: job.job_id, prompt_text: t("office.outcome.followUp.prompt") },
+          suggested_action: {
+            type: "job.follow_up",
+            job_id: job.job_id,
+            prompt_text: t("office.outcome.followUp.prompt"),
+          },
         },
       ],
     });
@@ -99,11 +127,21 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
       buttons: retryButtons(c, alt),
       last_tool_call_id: call.call_id,
     });
-    return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)], effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }] };
+    return {
+      events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.progress", card)],
+      effects: [{ type: "arm_retry", delay_ms: decision.delayMs, attempt: decision.attempt }],
+    };
   }
   if (decision.kind === "wait_input") {
     const auth = decision.reason_code === "provider_auth_required";
-    const schema = copy.meetingInputSchema(["attendee_email", "time_window"], job.slots, ctx.defaultTimezone, {}, { time_window: job.slots.time_window }, t);
+    const schema = copy.meetingInputSchema(
+      ["attendee_email", "time_window"],
+      job.slots,
+      ctx.defaultTimezone,
+      {},
+      { time_window: job.slots.time_window },
+      t,
+    );
     return {
       events: [
         resultDraft,
@@ -127,11 +165,20 @@ export function recordOutcome(job: JobView, cmd: Extract<JobCommand, { type: "re
     failure_reason: err.message_safe,
     artifacts: [],
     buttons: failedButtons(fc, alt),
-    next_actions: [{ label: t("office.outcome.tryAgainLater"), suggested_action: { type: "job.retry", job_id: job.job_id } }],
+    next_actions: [
+      { label: t("office.outcome.tryAgainLater"), suggested_action: { type: "job.retry", job_id: job.job_id } },
+    ],
   });
-  const note = decision.reason_code === "provider_circuit_open" ? "Calendar provider failed too often; stopped retrying." : "Calendar provider kept failing after retries.";
+  const note =
+    decision.reason_code === "provider_circuit_open"
+      ? "Calendar provider failed too often; stopped retrying."
+      : "Calendar provider kept failing after retries.";
   return {
-    events: [resultDraft, d.stateDraft(A, job.job_id, "in_progress", "failed", decision.reason_code, note), ...d.cardDrafts(A, job.job_id, "job.completed", finished)],
+    events: [
+      resultDraft,
+      d.stateDraft(A, job.job_id, "in_progress", "failed", decision.reason_code, note),
+      ...d.cardDrafts(A, job.job_id, "job.completed", finished),
+    ],
     effects: [],
   };
 }

@@ -1,4 +1,11 @@
-import { type CardContext, buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
+import {
+  type CardContext,
+  buildFinishedCard,
+  buildTrackingCard,
+  completedButtons,
+  progressButtons,
+  trackingButtons,
+} from "../cards.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { missingMeetingInputs, type JobView } from "../job-machine.js";
@@ -19,7 +26,15 @@ import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js
  */
 
 const handoffDoneSchema = (t: ReturnType<typeof words>) => ({
-  fields: [{ key: "info", label: t("office.step.handoff.doneLabel"), type: "multiline" as const, required: true, placeholder: t("office.step.handoff.donePlaceholder") }],
+  fields: [
+    {
+      key: "info",
+      label: t("office.step.handoff.doneLabel"),
+      type: "multiline" as const,
+      required: true,
+      placeholder: t("office.step.handoff.donePlaceholder"),
+    },
+  ],
 });
 
 /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
@@ -27,13 +42,19 @@ function toolInput(job: JobView, ctx: DecideContext) {
   const s = job.slots;
   const timezone = s.timezone ?? ctx.defaultTimezone;
   // Jobs recorded before windows were structured carry only the words: read them as of the job's start.
-  const when = s.when ?? (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone, locale: s.locale }) : null);
+  const when =
+    s.when ??
+    (s.time_window ? parseWhen(s.time_window, { now: Date.parse(job.created_at), timezone, locale: s.locale }) : null);
   const type = meetingType(s.meeting_link) ?? "jitsi";
   return {
     title: s.title ?? job.title.replace(/^Schedule\s+/i, "").replace(/^./, (m) => m.toUpperCase()),
     duration_minutes: s.duration_minutes ?? 30,
     when,
-    meeting: { type, ...(s.link_label ? { label: s.link_label } : {}), ...(s.meeting_url?.vault_ref ? { url_ref: s.meeting_url.vault_ref } : {}) },
+    meeting: {
+      type,
+      ...(s.link_label ? { label: s.link_label } : {}),
+      ...(s.meeting_url?.vault_ref ? { url_ref: s.meeting_url.vault_ref } : {}),
+    },
     organizer: { name: ctx.agent.display_name, entity_id: ctx.agent.entity_id },
     attendees: inviteAttendees(s, s.requested_by ? ctx.profileOf(s.requested_by) : undefined),
     ...(s.notes ? { notes_hint: s.notes.slice(0, 300) } : {}),
@@ -41,10 +62,20 @@ function toolInput(job: JobView, ctx: DecideContext) {
 }
 
 /** A Tracking card that stops the job until a person acts, with the state change that says why. */
-export function waitFor(job: JobView, ctx: DecideContext, reason_code: string, note: string, c: CardContext, spec: Parameters<typeof buildTrackingCard>[1]): Draft[] {
+export function waitFor(
+  job: JobView,
+  ctx: DecideContext,
+  reason_code: string,
+  note: string,
+  c: CardContext,
+  spec: Parameters<typeof buildTrackingCard>[1],
+): Draft[] {
   const d = draftsFor(ctx);
   const A = ctx.agent.entity_id;
-  return [d.stateDraft(A, job.job_id, "in_progress", "waiting_input", reason_code, note), ...d.cardDrafts(A, job.job_id, "job.progress", buildTrackingCard(c, spec))];
+  return [
+    d.stateDraft(A, job.job_id, "in_progress", "waiting_input", reason_code, note),
+    ...d.cardDrafts(A, job.job_id, "job.progress", buildTrackingCard(c, spec)),
+  ];
 }
 
 /**
@@ -75,7 +106,9 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "waiting_on_person", "Handed to a person.", tc, {
         state: "waiting_input",
-        status_line: t("office.step.handoff.status", { person: doer[0]?.display_name ?? t("office.step.handoff.somebody") }),
+        status_line: t("office.step.handoff.status", {
+          person: doer[0]?.display_name ?? t("office.step.handoff.somebody"),
+        }),
         waiting_on: doer,
         steps: [
           { key: "take", label: t("office.step.handoff.taken"), state: "done" },
@@ -135,7 +168,12 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
  * started it), written before the call runs. Its id is derived from (job, attempt), so two
  * processes racing to the same retry are told apart by the ledger.
  */
-export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, resume?: { call_id: string; attempt: number }): Decision {
+export function startTool(
+  job: JobView,
+  prefix: Draft[],
+  ctx: DecideContext,
+  resume?: { call_id: string; attempt: number },
+): Decision {
   const tool = ctx.calendar.tool;
   const input = job.slots.change ? changeInput(job, ctx) : toolInput(job, ctx);
   const attempt = resume?.attempt ?? (job.tools.at(-1)?.attempt ?? 0) + 1;
@@ -162,7 +200,11 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
       tool_version: tool.version,
       purpose: tool.purpose(input),
       inputs: sanitized.inputs,
-      pii_policy: { redactions_applied: sanitized.redactions_applied, hashes_applied: sanitized.hashes_applied, raw_pii_stored: false },
+      pii_policy: {
+        redactions_applied: sanitized.redactions_applied,
+        hashes_applied: sanitized.hashes_applied,
+        raw_pii_stored: false,
+      },
       idempotency_key: call.idempotency_key,
       attempt,
       ...(prev && attempt > 1 ? { retry_of_tool_call_id: prev.tool_call_id } : {}),
@@ -183,7 +225,13 @@ export function startTool(job: JobView, prefix: Draft[], ctx: DecideContext, res
       buttons: progressButtons(pc),
     });
     const card = { ...built, progress: { ...built.progress, percent: 50, current_step: "create_invite" } };
-    if (shown) starting.push({ event_type: "job.progress", actor: agentActor(ctx.agent.entity_id), job_id: job.job_id, payload: { job_id: job.job_id, tracking_card: card } });
+    if (shown)
+      starting.push({
+        event_type: "job.progress",
+        actor: agentActor(ctx.agent.entity_id),
+        job_id: job.job_id,
+        payload: { job_id: job.job_id, tracking_card: card },
+      });
     else starting.push(...draftsFor(ctx).cardDrafts(ctx.agent.entity_id, job.job_id, "job.progress", card));
   }
   return { events: [...prefix, ...starting, called], effects };

@@ -11,7 +11,14 @@ import type { Suggestion } from "./suggestions.js";
  */
 
 /** Suggestions Apply knows how to carry out (the others are refused by the list, not shown). */
-export const APPLICABLE = new Set(["set_due_date", "set_priority", "split_subtasks", "rewrite_title", "propose_next_action", "defer_task"]);
+export const APPLICABLE = new Set([
+  "set_due_date",
+  "set_priority",
+  "split_subtasks",
+  "rewrite_title",
+  "propose_next_action",
+  "defer_task",
+]);
 /** Changes a Formalize card can carry; the rest are posted as a chat message. */
 export const REPROPOSE = new Set(["set_due_date", "set_priority", "split_subtasks", "rewrite_title", "defer_task"]);
 
@@ -33,14 +40,19 @@ export interface CardChange {
  */
 export function deferral(strategy: string, nowMs: number): CardChange {
   if (strategy === "someday") return { priority: "low", due_at: null };
-  if (strategy === "next_week") return { due_at: dueFromWindow(parseWhen("next week", { now: nowMs, timezone: "UTC" }) ?? undefined) };
+  if (strategy === "next_week")
+    return { due_at: dueFromWindow(parseWhen("next week", { now: nowMs, timezone: "UTC" }) ?? undefined) };
   const now = new Date(nowMs);
   // Day 0 of the month after next is the last day of next month.
   return { due_at: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 0, 17)).toISOString() };
 }
 
 /** The card change a suggestion makes; `clean` sanitizes text that goes onto the card (PII). */
-export function cardChangeOf(s: Pick<TSuggestionView, "type" | "payload">, nowMs: number, clean: (text: string) => string): CardChange {
+export function cardChangeOf(
+  s: Pick<TSuggestionView, "type" | "payload">,
+  nowMs: number,
+  clean: (text: string) => string,
+): CardChange {
   const p = s.payload;
   switch (s.type) {
     case "set_due_date":

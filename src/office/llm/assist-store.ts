@@ -42,7 +42,8 @@ export function createAssistStore(db: Db): AssistStore {
     "UPDATE office_assist_suggestions SET status = 'done' WHERE tenant_id = ? AND job_id = ? AND suggestion_id = ? AND status = 'applied'",
   );
   const iso = (ms: number) => new Date(ms).toISOString();
-  const parse = (row: { view_json: string } | undefined) => (row ? (JSON.parse(row.view_json) as TSuggestionView) : null);
+  const parse = (row: { view_json: string } | undefined) =>
+    row ? (JSON.parse(row.view_json) as TSuggestionView) : null;
 
   const offerAll = db.transaction((tenantId: string, jobId: string, views: TSuggestionView[], nowMs: number) => {
     purge.run(iso(nowMs));

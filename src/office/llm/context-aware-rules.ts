@@ -14,7 +14,12 @@ import type { OpToken, RefToken } from "./tokens.js";
  * becomes the default target, and otherwise the precedence rules (focus → pinned → last) pick
  * the default the rules may continue. Every action it decides carries an ActionSummary.
  */
-export function createContextAwareRules(deps: { rules: Planner; store: LlmStore; clock: Pick<Clock, "iso">; isActionAllowed?: IsActionAllowed }): Planner {
+export function createContextAwareRules(deps: {
+  rules: Planner;
+  store: LlmStore;
+  clock: Pick<Clock, "iso">;
+  isActionAllowed?: IsActionAllowed;
+}): Planner {
   const isActionAllowed = deps.isActionAllowed ?? defaultIsActionAllowed;
   const { store } = deps;
 
@@ -48,13 +53,23 @@ export function createContextAwareRules(deps: { rules: Planner; store: LlmStore;
       ctx,
       candidateIds: new Set(frame.jobs.map((j) => j.job_id)),
     });
-    const target = resolution.kind === "tokens" ? resolution.jobIds[0] : resolution.kind === "default" ? resolution.jobId : undefined;
+    const target =
+      resolution.kind === "tokens"
+        ? resolution.jobIds[0]
+        : resolution.kind === "default"
+          ? resolution.jobId
+          : undefined;
     const source: TargetSource = resolution.kind === "default" ? resolution.source : "token";
     const { default_job_id: _d, ...rest } = frame;
     const decision = await deps.rules.plan({ ...rest, text, ...(target ? { default_job_id: target } : {}) });
     if (decision.type === "continue_job" && jobs.has(decision.job_id) && !decision.llm?.action_summary) {
       remember([decision.job_id]);
-      const summary = buildActionSummary(jobs.get(decision.job_id)!, "provide_input", decision.job_id === target ? source : "model", frame.jobs);
+      const summary = buildActionSummary(
+        jobs.get(decision.job_id)!,
+        "provide_input",
+        decision.job_id === target ? source : "model",
+        frame.jobs,
+      );
       return { ...decision, llm: { outcome: "executed", action_summary: summary, dropped: [] } };
     }
     return decision;

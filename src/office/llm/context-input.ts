@@ -37,10 +37,21 @@ export function buildContextInput(src: ContextInputSource): ContextInput | null 
   if (!hasAnchor && convs.length === 0 && jobs.length === 0 && actions.length === 0) return null;
 
   const out: ContextInput = { anchor: src.anchor };
-  if (convs.length) out.conversations = convs.slice(0, CONTEXT_LIMITS.conversations).map((c) => ({ id: c.conversation_id, title: clip(c.title, 120) }));
-  if (jobs.length) out.jobs = jobs.slice(0, CONTEXT_LIMITS.jobs).map((j) => ({ id: j.job_id, title: clip(j.title, 120), state: j.state, conversation_id: j.conversation_id }));
+  if (convs.length)
+    out.conversations = convs
+      .slice(0, CONTEXT_LIMITS.conversations)
+      .map((c) => ({ id: c.conversation_id, title: clip(c.title, 120) }));
+  if (jobs.length)
+    out.jobs = jobs
+      .slice(0, CONTEXT_LIMITS.jobs)
+      .map((j) => ({ id: j.job_id, title: clip(j.title, 120), state: j.state, conversation_id: j.conversation_id }));
   if (actions.length)
-    out.actions = actions.slice(0, CONTEXT_LIMITS.actions).map((a) => ({ id: a.action_id, preview: clip(a.preview, 160), source_type: a.source_type, job_id: a.job_id ?? null }));
+    out.actions = actions.slice(0, CONTEXT_LIMITS.actions).map((a) => ({
+      id: a.action_id,
+      preview: clip(a.preview, 160),
+      source_type: a.source_type,
+      job_id: a.job_id ?? null,
+    }));
   const truncated = {
     conversations: Math.max(0, convs.length - CONTEXT_LIMITS.conversations),
     jobs: Math.max(0, jobs.length - CONTEXT_LIMITS.jobs),
@@ -51,11 +62,23 @@ export function buildContextInput(src: ContextInputSource): ContextInput | null 
 }
 
 /** The jobs a person is expected to act on, as pending card actions ("Approve “X”"). */
-export function pendingActions(jobs: readonly ContextJob[]): Array<{ action_id: string; preview: string; source_type: string; job_id: string }> {
-  const verbs: Record<string, string> = { proposed: "Approve or reject", waiting_input: "Provide info for", completed: "Accept or dispute", failed: "Retry or cancel" };
+export function pendingActions(
+  jobs: readonly ContextJob[],
+): Array<{ action_id: string; preview: string; source_type: string; job_id: string }> {
+  const verbs: Record<string, string> = {
+    proposed: "Approve or reject",
+    waiting_input: "Provide info for",
+    completed: "Accept or dispute",
+    failed: "Retry or cancel",
+  };
   return jobs
     .filter((j) => verbs[j.state])
-    .map((j) => ({ action_id: `${j.job_id}:${j.state}`, preview: `${verbs[j.state]} “${clip(j.title, 100)}”`, source_type: "card_button", job_id: j.job_id }));
+    .map((j) => ({
+      action_id: `${j.job_id}:${j.state}`,
+      preview: `${verbs[j.state]} “${clip(j.title, 100)}”`,
+      source_type: "card_button",
+      job_id: j.job_id,
+    }));
 }
 
 function clip(s: string, n: number): string {

@@ -36,8 +36,10 @@ export type LlmDecision = Decision & { llm: LlmTurnExtras };
 const CONFIRM_FIRST = new Set<string>(["approve", "reject", "cancel", "dispute", "switch_tool"]);
 
 export const CALM = {
-  unavailable: "I can’t reach my language model right now, so I haven’t changed anything. Please try again in a moment.",
-  invalid: "I couldn’t put together a safe answer to that, so I haven’t changed anything. Could you say it another way?",
+  unavailable:
+    "I can’t reach my language model right now, so I haven’t changed anything. Please try again in a moment.",
+  invalid:
+    "I couldn’t put together a safe answer to that, so I haven’t changed anything. Could you say it another way?",
 } as const;
 
 export function calmReply(kind: keyof typeof CALM, dropped: DroppedItem[]): LlmDecision {
@@ -62,7 +64,13 @@ export function decideFromAnswer(answer: Record<string, unknown>, facts: TurnFac
   top.data.operations.forEach((raw, index) => {
     const p = ZModelOperation.safeParse(raw);
     if (p.success) ops.push(p.data);
-    else dropped.push({ what: "operation", index, reason: `malformed operation: ${p.error.issues[0]?.path.join(".") ?? ""} ${p.error.issues[0]?.message ?? ""}`.trim() });
+    else
+      dropped.push({
+        what: "operation",
+        index,
+        reason:
+          `malformed operation: ${p.error.issues[0]?.path.join(".") ?? ""} ${p.error.issues[0]?.message ?? ""}`.trim(),
+      });
   });
 
   // An id the backend did not offer (invented, from another tenant, or a token's id rewritten)
@@ -130,7 +138,8 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
       if (Object.keys(slots).length === 0) return { drop: "provide_input without any value" };
       const target = resolveJob(op.job_id, facts);
       if (!target) return { ambiguous: true };
-      if (!facts.isActionAllowed(target.job.state, "job.provide_input") && target.job.state !== "proposed") return { drop: `job is ${target.job.state}; it takes no input now` };
+      if (!facts.isActionAllowed(target.job.state, "job.provide_input") && target.job.state !== "proposed")
+        return { drop: `job is ${target.job.state}; it takes no input now` };
       return { kind: "input", ...target, slots, ...(op.text?.trim() ? { text: op.text.trim() } : {}) };
     }
     case "call_tool": {
@@ -142,7 +151,8 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
       } catch {
         return { drop: `call_tool arguments are not JSON` };
       }
-      if (!args || typeof args !== "object" || Array.isArray(args)) return { drop: "call_tool arguments must be one JSON object" };
+      if (!args || typeof args !== "object" || Array.isArray(args))
+        return { drop: "call_tool arguments must be one JSON object" };
       // Checked against the tool's own schema before anything is shown or run.
       const problems = checkArguments(tool.input_schema, args as Record<string, unknown>);
       if (problems.length) return { drop: `arguments do not fit ${tool.name}: ${problems.join("; ")}`.slice(0, 300) };
@@ -165,7 +175,10 @@ function toIntent(op: ModelOperation, facts: TurnFacts): Intent | { drop: string
 }
 
 /** The job an op targets: its own (already checked) id, the single token, or the default. */
-function resolveJob(jobId: string | null | undefined, facts: TurnFacts): { job: PlanJobRef; source: TargetSource | "model" } | null {
+function resolveJob(
+  jobId: string | null | undefined,
+  facts: TurnFacts,
+): { job: PlanJobRef; source: TargetSource | "model" } | null {
   const r = facts.resolution;
   if (jobId) {
     const job = facts.jobs.get(jobId)!;
@@ -173,12 +186,18 @@ function resolveJob(jobId: string | null | undefined, facts: TurnFacts): { job: 
     if (r.kind === "default" && r.jobId === jobId) return { job, source: r.source };
     return { job, source: "model" };
   }
-  if (r.kind === "tokens") return r.jobIds.length === 1 ? { job: facts.jobs.get(r.jobIds[0]!)!, source: "token" } : null;
+  if (r.kind === "tokens")
+    return r.jobIds.length === 1 ? { job: facts.jobs.get(r.jobIds[0]!)!, source: "token" } : null;
   if (r.kind === "default") return { job: facts.jobs.get(r.jobId)!, source: r.source };
   return null;
 }
 
-function fromIntent(act: Exclude<Intent, { kind: "reply" }>, replyText: string, facts: TurnFacts, dropped: DroppedItem[]): LlmDecision {
+function fromIntent(
+  act: Exclude<Intent, { kind: "reply" }>,
+  replyText: string,
+  facts: TurnFacts,
+  dropped: DroppedItem[],
+): LlmDecision {
   switch (act.kind) {
     case "propose":
       return {
@@ -191,13 +210,31 @@ function fromIntent(act: Exclude<Intent, { kind: "reply" }>, replyText: string, 
         llm: { outcome: "executed", dropped },
       };
     case "tool":
-      return { type: "call_tool", tool: act.tool, args: act.args, ...(replyText ? { text: replyText.slice(0, 500) } : {}), llm: { outcome: "executed", dropped } };
+      return {
+        type: "call_tool",
+        tool: act.tool,
+        args: act.args,
+        ...(replyText ? { text: replyText.slice(0, 500) } : {}),
+        llm: { outcome: "executed", dropped },
+      };
     case "clarify":
-      return { type: "request_input", question: act.question, choices: act.choices, ...(act.job ? { job_id: act.job.job_id } : {}), llm: { outcome: "clarify", dropped } };
+      return {
+        type: "request_input",
+        question: act.question,
+        choices: act.choices,
+        ...(act.job ? { job_id: act.job.job_id } : {}),
+        llm: { outcome: "clarify", dropped },
+      };
     case "input": {
       const summary = buildActionSummary(act.job, "provide_input", act.source, facts.candidates);
       const text = act.text ?? (replyText || undefined);
-      return { type: "continue_job", job_id: act.job.job_id, slots: act.slots, ...(text ? { text } : {}), llm: { outcome: "executed", action_summary: summary, dropped } };
+      return {
+        type: "continue_job",
+        job_id: act.job.job_id,
+        slots: act.slots,
+        ...(text ? { text } : {}),
+        llm: { outcome: "executed", action_summary: summary, dropped },
+      };
     }
     case "action": {
       if (CONFIRM_FIRST.has(act.action)) {
@@ -240,7 +277,11 @@ function whichJob(facts: Pick<TurnFacts, "candidates">, dropped: DroppedItem[]):
     type: "request_input",
     question: `Which job do you mean? ${joinOr(titles)}?`,
     choices,
-    llm: { outcome: "clarify", choice_refs: options.map((o) => ({ label: o.title, token: formatRefToken(o.job_id, o.title) })), dropped },
+    llm: {
+      outcome: "clarify",
+      choice_refs: options.map((o) => ({ label: o.title, token: formatRefToken(o.job_id, o.title) })),
+      dropped,
+    },
   };
 }
 
@@ -266,7 +307,11 @@ function cleanSlots(slots: ModelOperation["slots"]): SlotValues {
 }
 
 /** Surfaces, render and citations ride along with any decision that is not a calm error. */
-function withExtras(decision: LlmDecision, answer: { surfaces?: unknown; render?: unknown; citations?: unknown }, facts: TurnFacts): LlmDecision {
+function withExtras(
+  decision: LlmDecision,
+  answer: { surfaces?: unknown; render?: unknown; citations?: unknown },
+  facts: TurnFacts,
+): LlmDecision {
   const extras = decision.llm;
   const candidateIds = new Set(facts.candidates.map((c) => c.job_id));
   const surfaces = validateSurfaces(answer.surfaces, {
@@ -274,7 +319,9 @@ function withExtras(decision: LlmDecision, answer: { surfaces?: unknown; render?
     checkOp: (op: OpToken) => {
       const job = facts.jobs.get(op.job);
       if (!job) return "op token names an unknown job";
-      return facts.isActionAllowed(job.state, `job.${op.type}` as TCardActionType) ? null : `op ${op.type} not allowed while ${job.state}`;
+      return facts.isActionAllowed(job.state, `job.${op.type}` as TCardActionType)
+        ? null
+        : `op ${op.type} not allowed while ${job.state}`;
     },
   });
   for (const d of surfaces.dropped) extras.dropped.push({ what: "surface", index: d.index, reason: d.reason });
@@ -289,7 +336,12 @@ function withExtras(decision: LlmDecision, answer: { surfaces?: unknown; render?
     const docIds = new Set(facts.docIds);
     const kept: Array<{ doc_id: string; quote: string }> = [];
     answer.citations.slice(0, 10).forEach((c, index) => {
-      const ok = c && typeof c === "object" && typeof c.doc_id === "string" && docIds.has(c.doc_id) && typeof c.quote === "string";
+      const ok =
+        c &&
+        typeof c === "object" &&
+        typeof c.doc_id === "string" &&
+        docIds.has(c.doc_id) &&
+        typeof c.quote === "string";
       if (ok) kept.push({ doc_id: c.doc_id, quote: String(c.quote).slice(0, 200) });
       else extras.dropped.push({ what: "citation", index, reason: "citation of an unknown document" });
     });

@@ -33,7 +33,8 @@ export function extractJsonObject(raw: string): ExtractResult {
   if (after.includes("{")) return { ok: false, reason: "more than one JSON object in the answer" };
   // Reasoning left outside the object (a think block that was not the first thing) is not ours
   // to interpret.
-  if (/<\/?think>/i.test(text.slice(0, start)) || /<\/?think>/i.test(after)) return { ok: false, reason: "stray <think> tag" };
+  if (/<\/?think>/i.test(text.slice(0, start)) || /<\/?think>/i.test(after))
+    return { ok: false, reason: "stray <think> tag" };
 
   let value: unknown;
   try {
@@ -41,7 +42,8 @@ export function extractJsonObject(raw: string): ExtractResult {
   } catch (err) {
     return { ok: false, reason: `invalid JSON (${(err as Error).message.slice(0, 80)})` };
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return { ok: false, reason: "top level is not an object" };
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, reason: "top level is not an object" };
   return { ok: true, value: value as Record<string, unknown> };
 }
 

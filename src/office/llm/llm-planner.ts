@@ -4,7 +4,14 @@ import type { PlanFrame, PlanJobRef, Planner } from "../planner/planner.js";
 import { buildContextInput, CONTEXT_LIMITS, pendingActions } from "./context-input.js";
 import { calmReply, decideFromAnswer, type LlmDecision, type TurnFacts } from "./decide.js";
 import { extractJsonObject } from "./json-extract.js";
-import { makeDocuments, rawSummary, redactPacket, PROTOCOL, type RequestPacket, type ResponsePacket } from "./packet.js";
+import {
+  makeDocuments,
+  rawSummary,
+  redactPacket,
+  PROTOCOL,
+  type RequestPacket,
+  type ResponsePacket,
+} from "./packet.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
 import { createSuggestCall, type SuggestInput } from "./suggest-call.js";
 import type { SuggestionResult } from "./suggestions.js";
@@ -94,7 +101,14 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     const candidates = resolution.kind === "tokens" ? resolution.jobIds.map((id) => jobs.get(id)!) : visible;
     const documents = makeDocuments(frame.documents ?? []);
     const tools = frame.tools ?? [];
-    const facts: TurnFacts = { jobs, candidates, resolution, docIds: documents.map((d) => d.doc_id), isActionAllowed, tools: new Map(tools.map((t) => [t.name, t])) };
+    const facts: TurnFacts = {
+      jobs,
+      candidates,
+      resolution,
+      docIds: documents.map((d) => d.doc_id),
+      isActionAllowed,
+      tools: new Map(tools.map((t) => [t.name, t])),
+    };
 
     const request: RequestPacket = {
       protocol: PROTOCOL,
@@ -107,15 +121,29 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       input: {
         user_message: { id: ids("msg"), text: check.llmText, sender_display_name: frame.sender.display_name },
         task: { name: "office.plan_turn", args: { default_timezone: frame.default_timezone, now: frame.now } },
-        references: refs.map((r) => ({ placeholder: r.placeholder, type: "job", job_id: r.id, title: jobs.get(r.id)!.title })),
+        references: refs.map((r) => ({
+          placeholder: r.placeholder,
+          type: "job",
+          job_id: r.id,
+          title: jobs.get(r.id)!.title,
+        })),
         candidate_job_ids: candidates.map((c) => c.job_id),
         default_job_id: resolution.kind === "default" ? resolution.jobId : null,
         default_reason: resolution.kind === "default" ? resolution.source : null,
       },
-      agent: { entity_id: frame.agent.entity_id, display_name: frame.agent.display_name, role: frame.agent.role ?? null, allowed_tools: frame.agent.allowed_tools, tools },
+      agent: {
+        entity_id: frame.agent.entity_id,
+        display_name: frame.agent.display_name,
+        role: frame.agent.role ?? null,
+        allowed_tools: frame.agent.allowed_tools,
+        tools,
+      },
       context: {
         context_input: buildContextInput({
-          anchor: { job_id: resolution.kind === "default" ? resolution.jobId : null, conversation_id: frame.conversation_id },
+          anchor: {
+            job_id: resolution.kind === "default" ? resolution.jobId : null,
+            conversation_id: frame.conversation_id,
+          },
           jobs: ordered,
           actions: pendingActions(ordered),
         }),
@@ -148,29 +176,63 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     return decision;
   }
 
-  function interpret(outcome: ChatOutcome, facts: TurnFacts): { decision: LlmDecision; answer: Record<string, unknown> | null; content: string } {
+  function interpret(
+    outcome: ChatOutcome,
+    facts: TurnFacts,
+  ): { decision: LlmDecision; answer: Record<string, unknown> | null; content: string } {
     switch (outcome.kind) {
       case "unavailable":
         return {
-          decision: calmReply("unavailable", [{ what: "answer", reason: `model unavailable: ${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""}` }]),
+          decision: calmReply("unavailable", [
+            {
+              what: "answer",
+              reason: `model unavailable: ${outcome.reason}${outcome.status ? ` ${outcome.status}` : ""}`,
+            },
+          ]),
           answer: null,
           content: "",
         };
       case "refused":
-        return { decision: calmReply("invalid", [{ what: "answer", reason: "model refused" }]), answer: null, content: outcome.refusal };
+        return {
+          decision: calmReply("invalid", [{ what: "answer", reason: "model refused" }]),
+          answer: null,
+          content: outcome.refusal,
+        };
       case "truncated":
-        return { decision: calmReply("invalid", [{ what: "answer", reason: "answer cut off at the token limit" }]), answer: null, content: outcome.content };
+        return {
+          decision: calmReply("invalid", [{ what: "answer", reason: "answer cut off at the token limit" }]),
+          answer: null,
+          content: outcome.content,
+        };
       case "answer": {
         const extracted = extractJsonObject(outcome.content);
-        if (!extracted.ok) return { decision: calmReply("invalid", [{ what: "answer", reason: extracted.reason }]), answer: null, content: outcome.content };
-        return { decision: decideFromAnswer(extracted.value, facts), answer: extracted.value, content: outcome.content };
+        if (!extracted.ok)
+          return {
+            decision: calmReply("invalid", [{ what: "answer", reason: extracted.reason }]),
+            answer: null,
+            content: outcome.content,
+          };
+        return {
+          decision: decideFromAnswer(extracted.value, facts),
+          answer: extracted.value,
+          content: outcome.content,
+        };
       }
     }
   }
 
-  function storePackets(frame: PlanFrame, request: RequestPacket, outcome: ChatOutcome, answer: Record<string, unknown> | null, content: string, decision: LlmDecision) {
+  function storePackets(
+    frame: PlanFrame,
+    request: RequestPacket,
+    outcome: ChatOutcome,
+    answer: Record<string, unknown> | null,
+    content: string,
+    decision: LlmDecision,
+  ) {
     const full = deps.logFull === true;
-    const jobId = decision.llm.action_summary?.job_id ?? ("job_id" in decision && typeof decision.job_id === "string" ? decision.job_id : null);
+    const jobId =
+      decision.llm.action_summary?.job_id ??
+      ("job_id" in decision && typeof decision.job_id === "string" ? decision.job_id : null);
     const response: ResponsePacket = {
       protocol: PROTOCOL,
       id: ids("llmres"),
@@ -180,10 +242,20 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
       sender: { role: "assistant" },
       in_reply_to: { request_id: request.id },
       model: outcome.kind === "answer" ? (outcome.model ?? provider.model) : provider.model,
-      transport: { outcome: outcome.kind, attempts: outcome.attempts, latency_ms: outcome.latencyMs, finish_reason: outcome.kind === "answer" ? outcome.finishReason : null },
+      transport: {
+        outcome: outcome.kind,
+        attempts: outcome.attempts,
+        latency_ms: outcome.latencyMs,
+        finish_reason: outcome.kind === "answer" ? outcome.finishReason : null,
+      },
       raw: rawSummary(content, full),
       answer,
-      validation: { outcome: decision.llm.outcome, decision_type: decision.type, job_id: jobId, dropped: decision.llm.dropped },
+      validation: {
+        outcome: decision.llm.outcome,
+        decision_type: decision.type,
+        job_id: jobId,
+        dropped: decision.llm.dropped,
+      },
     };
     const base = {
       tenant_id: frame.tenant_id,
@@ -216,11 +288,13 @@ export function createLlmPlanner(deps: LlmPlannerDeps): LlmPlanner {
     });
   }
 
-  const update = (fn: (ctx: ThreadContext, jobId: string | null) => ThreadContext) => (tenantId: string, conversationId: string, jobId: string | null) => {
-    const next = fn(store.getThreadContext(tenantId, conversationId), jobId);
-    store.saveThreadContext(tenantId, conversationId, next, clock.iso());
-    return next;
-  };
+  const update =
+    (fn: (ctx: ThreadContext, jobId: string | null) => ThreadContext) =>
+    (tenantId: string, conversationId: string, jobId: string | null) => {
+      const next = fn(store.getThreadContext(tenantId, conversationId), jobId);
+      store.saveThreadContext(tenantId, conversationId, next, clock.iso());
+      return next;
+    };
 
   return {
     name: "llm",

@@ -37,7 +37,12 @@ export interface RequestPacket {
     display_name: string;
     role: string | null;
     allowed_tools: string[];
-    tools: Array<{ name: string; description: string; input_schema: Record<string, unknown>; mode: "auto" | "approve" }>;
+    tools: Array<{
+      name: string;
+      description: string;
+      input_schema: Record<string, unknown>;
+      mode: "auto" | "approve";
+    }>;
   };
   context: { context_input: ContextInput | null; documents: RequestDocument[] };
   output: { format: "json" };
@@ -57,7 +62,12 @@ export interface ResponsePacket {
   raw: { digest: string; preview: string; length: number; text?: string };
   /** The parsed answer as the model gave it (before validation), when it parsed at all. */
   answer: Record<string, unknown> | null;
-  validation: { outcome: string; decision_type: string; job_id: string | null; dropped: Array<{ what: string; index?: number; reason: string }> };
+  validation: {
+    outcome: string;
+    decision_type: string;
+    job_id: string | null;
+    dropped: Array<{ what: string; index?: number; reason: string }>;
+  };
 }
 
 const DOC_TEXT_LIMIT = 4000;
@@ -74,7 +84,11 @@ export function makeDocuments(docs: ReadonlyArray<{ doc_id: string; kind: string
 /** A request as stored: by default each document's text is replaced by its digest and a preview. */
 export type StoredRequestPacket = Omit<RequestPacket, "context"> & {
   context: Omit<RequestPacket["context"], "documents"> & {
-    documents: Array<Omit<RequestDocument, "content"> & { content: RequestDocument["content"] | { digest: string; preview: string; length: number } }>;
+    documents: Array<
+      Omit<RequestDocument, "content"> & {
+        content: RequestDocument["content"] | { digest: string; preview: string; length: number };
+      }
+    >;
   };
 };
 
@@ -85,7 +99,10 @@ export type StoredRequestPacket = Omit<RequestPacket, "context"> & {
  */
 export function redactPacket(packet: RequestPacket, full: boolean): StoredRequestPacket;
 export function redactPacket(packet: ResponsePacket, full: boolean): ResponsePacket;
-export function redactPacket(packet: RequestPacket | ResponsePacket, full: boolean): StoredRequestPacket | ResponsePacket {
+export function redactPacket(
+  packet: RequestPacket | ResponsePacket,
+  full: boolean,
+): StoredRequestPacket | ResponsePacket {
   if (full) return scrubDeep(packet);
   if (packet.type === "request") {
     const req = packet;
@@ -108,5 +125,10 @@ export function redactPacket(packet: RequestPacket | ResponsePacket, full: boole
 }
 
 export function rawSummary(text: string, keepFull: boolean): ResponsePacket["raw"] {
-  return { digest: digest(text), preview: preview(text, 200), length: text.length, ...(keepFull ? { text: scrubSecrets(text) } : {}) };
+  return {
+    digest: digest(text),
+    preview: preview(text, 200),
+    length: text.length,
+    ...(keepFull ? { text: scrubSecrets(text) } : {}),
+  };
 }

@@ -15,10 +15,23 @@ interface ChatRequest {
 
 /** What one call produced. Transport failures and invalid answers are values, never throws. */
 export type ChatOutcome =
-  | { kind: "answer"; content: string; finishReason: string | null; model: string | null; attempts: number; latencyMs: number }
+  | {
+      kind: "answer";
+      content: string;
+      finishReason: string | null;
+      model: string | null;
+      attempts: number;
+      latencyMs: number;
+    }
   | { kind: "refused"; refusal: string; attempts: number; latencyMs: number }
   | { kind: "truncated"; content: string; attempts: number; latencyMs: number }
-  | { kind: "unavailable"; reason: "timeout" | "rate_limited" | "server_error" | "network" | "bad_status" | "bad_body"; status?: number; attempts: number; latencyMs: number };
+  | {
+      kind: "unavailable";
+      reason: "timeout" | "rate_limited" | "server_error" | "network" | "bad_status" | "bad_body";
+      status?: number;
+      attempts: number;
+      latencyMs: number;
+    };
 
 /** An outcome before the call-level bookkeeping is added (distributes over the union). */
 type Bare = ChatOutcome extends infer T ? (T extends unknown ? Omit<T, "attempts" | "latencyMs"> : never) : never;
@@ -54,7 +67,9 @@ export function createChatProvider(deps: ChatProviderDeps): ChatProvider {
 
   function body(req: ChatRequest): string {
     const responseFormat =
-      config.responseFormat === "json_schema" ? { type: "json_schema", json_schema: { name: req.schemaName, strict: true, schema: req.schema } } : { type: "json_object" };
+      config.responseFormat === "json_schema"
+        ? { type: "json_schema", json_schema: { name: req.schemaName, strict: true, schema: req.schema } }
+        : { type: "json_object" };
     return JSON.stringify({
       ...(config.extraBody ?? {}),
       model: config.model,
@@ -75,7 +90,8 @@ export function createChatProvider(deps: ChatProviderDeps): ChatProvider {
       // must not hold the conversation.
       const text = await res.text();
       if (res.status === 429) return { kind: "unavailable", reason: "rate_limited", status: 429, retryable: true };
-      if (res.status >= 500) return { kind: "unavailable", reason: "server_error", status: res.status, retryable: true };
+      if (res.status >= 500)
+        return { kind: "unavailable", reason: "server_error", status: res.status, retryable: true };
       if (!res.ok) return { kind: "unavailable", reason: "bad_status", status: res.status, retryable: false };
       return readCompletion(text);
     } catch (err) {
@@ -108,11 +124,17 @@ export function createChatProvider(deps: ChatProviderDeps): ChatProvider {
         const modelsUrl = endpoint.replace(/\/chat\/completions$/, "/models");
         const res = await doFetch(modelsUrl, { headers, signal: ctrl.signal });
         await res.text();
-        if (res.status === 401 || res.status === 403) return { ok: false, reason: `the model server refused the API key (${res.status})` };
+        if (res.status === 401 || res.status === 403)
+          return { ok: false, reason: `the model server refused the API key (${res.status})` };
         if (res.status >= 500) return { ok: false, reason: `the model server answered ${res.status}` };
         return { ok: true };
       } catch (err) {
-        return { ok: false, reason: ctrl.signal.aborted ? "the model server did not answer in time" : `cannot reach the model server (${(err as Error).message})` };
+        return {
+          ok: false,
+          reason: ctrl.signal.aborted
+            ? "the model server did not answer in time"
+            : `cannot reach the model server (${(err as Error).message})`,
+        };
       } finally {
         clearTimeout(timer);
       }
@@ -130,7 +152,8 @@ function readCompletion(text: string): Bare {
   const choice = (parsed as { choices?: Array<Record<string, unknown>> }).choices?.[0];
   const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
   if (!choice || !message) return { kind: "unavailable", reason: "bad_body" };
-  if (typeof message.refusal === "string" && message.refusal.length > 0) return { kind: "refused", refusal: message.refusal.slice(0, 500) };
+  if (typeof message.refusal === "string" && message.refusal.length > 0)
+    return { kind: "refused", refusal: message.refusal.slice(0, 500) };
   const content = typeof message.content === "string" ? message.content : "";
   const finishReason = typeof choice.finish_reason === "string" ? choice.finish_reason : null;
   // A cut-off answer is never half-applied: `length` means the JSON may be incomplete.

@@ -6,7 +6,9 @@ import { safeHref } from "./safe-url.js";
  * allowlist: unknown node types and invalid fields are dropped (and counted), never passed on.
  * There is no image node, so nothing a model writes can make the browser fetch a remote URL.
  */
-type InlineNode = { type: "text"; text: string } | { type: "link"; href: string; children: Array<{ type: "text"; text: string }> };
+type InlineNode =
+  | { type: "text"; text: string }
+  | { type: "link"; href: string; children: Array<{ type: "text"; text: string }> };
 type BlockNode =
   | { type: "heading"; level: 1 | 2 | 3 | 4 | 5 | 6; children: InlineNode[] }
   | { type: "paragraph"; children: InlineNode[] }
@@ -42,7 +44,9 @@ export function validateRenderDoc(input: unknown): RenderValidation {
   function text(v: unknown): string | null {
     if (typeof v !== "string") return null;
     // Controls other than tab/newline have no business in display text (bidi overrides included).
-    return v.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "").slice(0, RENDER_LIMITS.maxText);
+    return v
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, "")
+      .slice(0, RENDER_LIMITS.maxText);
   }
 
   function many<T>(v: unknown, each: (x: unknown) => T | null): T[] {
@@ -104,7 +108,8 @@ export function validateRenderDoc(input: unknown): RenderValidation {
     switch (v.type) {
       case "heading": {
         const level = v.level;
-        if (typeof level !== "number" || !Number.isInteger(level) || level < 1 || level > 6) return drop("heading level");
+        if (typeof level !== "number" || !Number.isInteger(level) || level < 1 || level > 6)
+          return drop("heading level");
         return { type: "heading", level: level as 1, children: many(v.children, inline) };
       }
       case "paragraph":

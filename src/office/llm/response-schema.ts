@@ -10,7 +10,14 @@ import { OP_TYPES } from "./tokens.js";
  *  - `ZModelAnswer`: the zod reading applied to whatever comes back, schema or not. It is lenient
  *    about absent vs null and strips unknown keys; the semantic checks come after it.
  */
-const OPERATION_TYPES = ["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action", "call_tool"] as const;
+const OPERATION_TYPES = [
+  "chat_reply",
+  "propose_job",
+  "provide_input",
+  "ask_clarification",
+  "job_action",
+  "call_tool",
+] as const;
 /** The operations a model may name as a job action: every token operation but provide_input. */
 const ZJobActionName = z.enum(OP_TYPES).exclude(["provide_input"]);
 
@@ -84,7 +91,8 @@ function wireOperation(jobIds: readonly string[], toolNames: readonly string[]) 
 function wireSurface(jobIds: readonly string[]) {
   const jobId = jobIds.length ? n(z.enum(jobIds as [string, ...string[]])) : z.null();
   const trigger = z.strictObject({ label: z.string(), opToken: z.string(), confirm: n(z.boolean()) });
-  const env = <K extends string, P extends z.ZodType>(kind: K, payload: P) => z.strictObject({ surface_id: z.string(), kind: z.enum([kind]), title: z.string(), payload });
+  const env = <K extends string, P extends z.ZodType>(kind: K, payload: P) =>
+    z.strictObject({ surface_id: z.string(), kind: z.enum([kind]), title: z.string(), payload });
   return z.union([
     env(
       "what_next_v1",
@@ -100,7 +108,16 @@ function wireSurface(jobIds: readonly string[]) {
     env(
       "today_schedule_v1",
       z.strictObject({
-        blocks: z.array(z.strictObject({ kind: z.enum(["event", "focus"]), title: z.string(), start: z.string(), end: z.string(), locked: n(z.boolean()), jobId })),
+        blocks: z.array(
+          z.strictObject({
+            kind: z.enum(["event", "focus"]),
+            title: z.string(),
+            start: z.string(),
+            end: z.string(),
+            locked: n(z.boolean()),
+            jobId,
+          }),
+        ),
         suggestions: n(z.array(z.strictObject({ previewChange: z.string(), acceptOp: z.string() }))),
         suggestAlternativesOp: n(z.string()),
       }),
@@ -128,7 +145,9 @@ function wireSurface(jobIds: readonly string[]) {
             summary: z.string(),
             approveOp: n(z.string()),
             declineOp: n(z.string()),
-            items: z.array(z.strictObject({ preview: z.string(), jobId, approveOp: n(z.string()), declineOp: n(z.string()) })),
+            items: z.array(
+              z.strictObject({ preview: z.string(), jobId, approveOp: n(z.string()), declineOp: n(z.string()) }),
+            ),
           }),
         ),
       }),
@@ -151,8 +170,15 @@ function wireRender() {
   return z.strictObject({ type: z.enum(["doc"]), children: z.array(block) });
 }
 
-export function buildWireSchema(candidateJobIds: readonly string[], docIds: readonly string[], toolNames: readonly string[] = []): Record<string, unknown> {
-  const citation = z.strictObject({ doc_id: docIds.length ? z.enum(docIds as [string, ...string[]]) : z.string(), quote: z.string() });
+export function buildWireSchema(
+  candidateJobIds: readonly string[],
+  docIds: readonly string[],
+  toolNames: readonly string[] = [],
+): Record<string, unknown> {
+  const citation = z.strictObject({
+    doc_id: docIds.length ? z.enum(docIds as [string, ...string[]]) : z.string(),
+    quote: z.string(),
+  });
   const root = z.strictObject({
     operations: z.array(wireOperation(candidateJobIds, toolNames)),
     surfaces: n(z.array(wireSurface(candidateJobIds))),

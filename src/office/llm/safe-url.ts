@@ -10,7 +10,8 @@ export function safeHref(href: unknown): string | null {
   if (typeof href !== "string" || href.length === 0 || href.length > MAX_URL) return null;
   // Whitespace and C0/C1 controls never belong in a link we emit; their presence means someone
   // is trying to get past a scheme check.
-  if (/[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/u.test(href)) return null;
+  if (/[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/u.test(href))
+    return null;
   if (href.startsWith("//")) return null;
   let url: URL;
   try {

@@ -23,7 +23,10 @@ export const officeLlmPackets = sqliteTable(
     redaction: text("redaction").notNull(),
     packetJson: text("packet_json").notNull(),
   },
-  (t) => [index("office_llm_packets_conv_turn_idx").on(t.tenantId, t.conversationId, t.turn), index("office_llm_packets_job_idx").on(t.tenantId, t.jobId)],
+  (t) => [
+    index("office_llm_packets_conv_turn_idx").on(t.tenantId, t.conversationId, t.turn),
+    index("office_llm_packets_job_idx").on(t.tenantId, t.jobId),
+  ],
 );
 
 /** ThreadContext per conversation (contract §2.2), plus the turn counter packets are keyed by. */
@@ -58,5 +61,8 @@ export const officeAssistSuggestions = sqliteTable(
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.jobId, t.suggestionId] }), index("office_assist_suggestions_expiry_idx").on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.jobId, t.suggestionId] }),
+    index("office_assist_suggestions_expiry_idx").on(t.expiresAt),
+  ],
 );

@@ -43,7 +43,10 @@ export async function selectPlanner(deps: SelectPlannerDeps): Promise<PlannerSel
   const provider = createChatProvider({ config, clock: deps.clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   const probe = await provider.probe();
   if (!probe.ok) {
-    deps.logger.warn({ reason: probe.reason, base_url: config.baseUrl, model: config.model }, "LLM unreachable at boot; using the rules planner");
+    deps.logger.warn(
+      { reason: probe.reason, base_url: config.baseUrl, model: config.model },
+      "LLM unreachable at boot; using the rules planner",
+    );
     return { planner: deps.rules, active: "rules", fallback_reason: probe.reason };
   }
   const llm = createLlmPlanner({

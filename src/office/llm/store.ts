@@ -68,7 +68,8 @@ export function createLlmStore(db: Db): LlmStore {
       let recent: string[] = [];
       try {
         const parsed: unknown = JSON.parse(row.recent_job_ids);
-        if (Array.isArray(parsed)) recent = parsed.filter((x): x is string => typeof x === "string").slice(0, RECENT_LIMIT);
+        if (Array.isArray(parsed))
+          recent = parsed.filter((x): x is string => typeof x === "string").slice(0, RECENT_LIMIT);
       } catch {
         recent = [];
       }
@@ -103,10 +104,15 @@ export function createLlmStore(db: Db): LlmStore {
       if (q.conversationId) where.push("conversation_id = ?"), args.push(q.conversationId);
       if (q.jobId) where.push("job_id = ?"), args.push(q.jobId);
       const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
-      const rows = db.prepare(`SELECT * FROM office_llm_packets WHERE ${where.join(" AND ")} ORDER BY turn DESC, created_at DESC LIMIT ${limit}`).all(...args) as Array<
-        Omit<StoredPacket, "packet"> & { packet_json: string }
-      >;
-      return rows.map(({ packet_json, ...r }) => ({ ...r, packet: JSON.parse(packet_json) as Record<string, unknown> }));
+      const rows = db
+        .prepare(
+          `SELECT * FROM office_llm_packets WHERE ${where.join(" AND ")} ORDER BY turn DESC, created_at DESC LIMIT ${limit}`,
+        )
+        .all(...args) as Array<Omit<StoredPacket, "packet"> & { packet_json: string }>;
+      return rows.map(({ packet_json, ...r }) => ({
+        ...r,
+        packet: JSON.parse(packet_json) as Record<string, unknown>,
+      }));
     },
   };
 }

@@ -40,7 +40,12 @@ function wireSchema(jobId: string): Record<string, unknown> {
           additionalProperties: false,
           required: ["type", "suggestionId", "confidence", "rationale", "requiresConfirmation", "payload"],
           properties: {
-            type: { type: "string", enum: SUGGESTION_TYPES.filter((t) => t !== "set_conversation" && t !== "propose_create_conversation" && t !== "set_category") },
+            type: {
+              type: "string",
+              enum: SUGGESTION_TYPES.filter(
+                (t) => t !== "set_conversation" && t !== "propose_create_conversation" && t !== "set_category",
+              ),
+            },
             suggestionId: { type: "string" },
             confidence: { type: "number" },
             rationale: { type: "string" },
@@ -48,7 +53,18 @@ function wireSchema(jobId: string): Record<string, unknown> {
             payload: {
               type: "object",
               additionalProperties: false,
-              required: ["jobId", "dueDateISO", "priority", "title", "text", "subtasks", "questionId", "question", "choices", "strategy"],
+              required: [
+                "jobId",
+                "dueDateISO",
+                "priority",
+                "title",
+                "text",
+                "subtasks",
+                "questionId",
+                "question",
+                "choices",
+                "strategy",
+              ],
               properties: {
                 jobId: { type: "string", enum: [jobId] },
                 dueDateISO: str,
@@ -57,7 +73,12 @@ function wireSchema(jobId: string): Record<string, unknown> {
                 text: str,
                 subtasks: {
                   type: ["array", "null"],
-                  items: { type: "object", additionalProperties: false, required: ["title", "order"], properties: { title: { type: "string" }, order: { type: "integer" } } },
+                  items: {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["title", "order"],
+                    properties: { title: { type: "string" }, order: { type: "integer" } },
+                  },
                 },
                 questionId: str,
                 question: str,
@@ -81,7 +102,10 @@ function dropNulls(answer: Record<string, unknown>): Record<string, unknown> {
     suggestions: list.map((s) => {
       if (!s || typeof s !== "object") return s;
       const o = s as Record<string, unknown>;
-      const payload = o.payload && typeof o.payload === "object" ? Object.fromEntries(Object.entries(o.payload).filter(([, v]) => v !== null)) : o.payload;
+      const payload =
+        o.payload && typeof o.payload === "object"
+          ? Object.fromEntries(Object.entries(o.payload).filter(([, v]) => v !== null))
+          : o.payload;
       return { ...o, payload };
     }),
   };
@@ -92,7 +116,13 @@ function dropNulls(answer: Record<string, unknown>): Record<string, unknown> {
  * request and response are stored like turn packets (redacted by default) under the job, so the
  * drawer shows what the model proposed and what validation kept.
  */
-export function createSuggestCall(deps: { provider: ChatProvider; store: LlmStore; clock: Pick<Clock, "iso">; ids: IdGenerator; logFull: boolean }) {
+export function createSuggestCall(deps: {
+  provider: ChatProvider;
+  store: LlmStore;
+  clock: Pick<Clock, "iso">;
+  ids: IdGenerator;
+  logFull: boolean;
+}) {
   return async function suggest(input: SuggestInput): Promise<SuggestionResult> {
     const requestId = deps.ids("llmreq");
     const turn = deps.store.nextTurn(input.tenant_id, input.conversation_id, deps.clock.iso());
@@ -104,7 +134,10 @@ export function createSuggestCall(deps: { provider: ChatProvider; store: LlmStor
       conversation: { id: input.conversation_id, turn },
       sender: { role: "agent" },
       trace: { trace_id: input.trace_id },
-      input: { task: { name: "office.suggest", args: { surface: "job_drawer", now: new Date(input.nowMs).toISOString() } }, job: { ...input.job, trust: "untrusted" } },
+      input: {
+        task: { name: "office.suggest", args: { surface: "job_drawer", now: new Date(input.nowMs).toISOString() } },
+        job: { ...input.job, trust: "untrusted" },
+      },
       output: { format: "json" },
     };
     const outcome = await deps.provider.complete({
@@ -166,7 +199,15 @@ export function createSuggestCall(deps: { provider: ChatProvider; store: LlmStor
       ? request
       : {
           ...request,
-          input: { ...request.input, job: { job_id: input.job.job_id, state: input.job.state, digest: digest(JSON.stringify(input.job)), preview: preview(input.job.title) } },
+          input: {
+            ...request.input,
+            job: {
+              job_id: input.job.job_id,
+              state: input.job.state,
+              digest: digest(JSON.stringify(input.job)),
+              preview: preview(input.job.title),
+            },
+          },
         };
     deps.store.savePacket({
       ...base,

@@ -17,12 +17,21 @@ const PAYLOADS = {
   set_due_date: z.object({ ...target, dueDateISO: z.iso.datetime({ offset: true }) }),
   set_priority: z.object({ ...target, priority: z.enum(["low", "normal", "high", "urgent"]) }),
   set_conversation: z
-    .object({ ...target, conversationId: z.string().min(1).max(128).optional(), conversationName: name50.optional(), category: name50.optional() })
+    .object({
+      ...target,
+      conversationId: z.string().min(1).max(128).optional(),
+      conversationName: name50.optional(),
+      category: name50.optional(),
+    })
     .refine((p) => p.conversationId || p.conversationName, "needs conversationId or conversationName"),
   set_category: z.object({ ...target, category: name50 }),
   rewrite_title: z.object({ ...target, title: z.string().trim().min(1).max(120) }),
   propose_next_action: z
-    .object({ ...target, title: z.string().trim().min(1).max(120).optional(), text: z.string().trim().min(1).max(300).optional() })
+    .object({
+      ...target,
+      title: z.string().trim().min(1).max(120).optional(),
+      text: z.string().trim().min(1).max(300).optional(),
+    })
     .refine((p) => p.title || p.text, "needs title or text"),
   split_subtasks: z.object({
     jobId: target.jobId,
@@ -58,7 +67,12 @@ interface SuggestionEnvelope {
   generatedAt: string;
   surface: SuggestionSurface;
   must_abstain: boolean;
-  modelInfo?: { provider?: string | undefined; model?: string | undefined; version?: string | undefined; modelGeneratedAt?: string };
+  modelInfo?: {
+    provider?: string | undefined;
+    model?: string | undefined;
+    version?: string | undefined;
+    modelGeneratedAt?: string;
+  };
   suggestions: Suggestion[];
 }
 
@@ -76,7 +90,11 @@ export interface SuggestionContext {
 }
 
 export type SuggestionResult =
-  | { ok: true; envelope: SuggestionEnvelope; rejected: Array<{ index: number; suggestionId?: string; reason: string }> }
+  | {
+      ok: true;
+      envelope: SuggestionEnvelope;
+      rejected: Array<{ index: number; suggestionId?: string; reason: string }>;
+    }
   | { ok: false; reason: string };
 
 const ZEnvelope = z.object({
@@ -102,8 +120,14 @@ const ZCommon = z.object({
 
 export function validateSuggestions(raw: unknown, ctx: SuggestionContext): SuggestionResult {
   const env = ZEnvelope.safeParse(raw);
-  if (!env.success) return { ok: false, reason: `invalid envelope: ${env.error.issues[0]?.path.join(".") || "root"} ${env.error.issues[0]?.message ?? ""}`.trim() };
-  if (env.data.surface !== ctx.surface) return { ok: false, reason: `answer is for surface ${env.data.surface}, not ${ctx.surface}` };
+  if (!env.success)
+    return {
+      ok: false,
+      reason:
+        `invalid envelope: ${env.error.issues[0]?.path.join(".") || "root"} ${env.error.issues[0]?.message ?? ""}`.trim(),
+    };
+  if (env.data.surface !== ctx.surface)
+    return { ok: false, reason: `answer is for surface ${env.data.surface}, not ${ctx.surface}` };
 
   const rejected: Array<{ index: number; suggestionId?: string; reason: string }> = [];
   const kept: Suggestion[] = [];
@@ -111,10 +135,15 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
   // biome-ignore lint/suspicious/useIterableCallbackReturn: each `return` is an early exit after recording a rejection
   env.data.suggestions.forEach((item, index) => {
     const id =
-      item && typeof item === "object" && typeof (item as { suggestionId?: unknown }).suggestionId === "string" ? (item as { suggestionId: string }).suggestionId : undefined;
+      item && typeof item === "object" && typeof (item as { suggestionId?: unknown }).suggestionId === "string"
+        ? (item as { suggestionId: string }).suggestionId
+        : undefined;
     const reject = (reason: string) => void rejected.push({ index, ...(id ? { suggestionId: id } : {}), reason });
     const common = ZCommon.safeParse(item);
-    if (!common.success) return reject(`${common.error.issues[0]?.path.join(".") || "suggestion"}: ${common.error.issues[0]?.message ?? "invalid"}`);
+    if (!common.success)
+      return reject(
+        `${common.error.issues[0]?.path.join(".") || "suggestion"}: ${common.error.issues[0]?.message ?? "invalid"}`,
+      );
     const s = common.data;
     const schema = (PAYLOADS as Record<string, z.ZodType>)[s.type];
     if (!schema) return reject(`unknown type ${s.type.slice(0, 40)}`);
@@ -122,7 +151,10 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
     if (problem) return reject(problem);
     // Stripping happens here: z.object drops keys the type does not define.
     const payload = schema.safeParse(s.payload);
-    if (!payload.success) return reject(`payload.${payload.error.issues[0]?.path.join(".") ?? ""}: ${payload.error.issues[0]?.message ?? "invalid"}`);
+    if (!payload.success)
+      return reject(
+        `payload.${payload.error.issues[0]?.path.join(".") ?? ""}: ${payload.error.issues[0]?.message ?? "invalid"}`,
+      );
     const p = payload.data as Record<string, unknown>;
     const type = s.type as SuggestionType;
 
@@ -135,10 +167,14 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
     if (type === "set_priority" && (p.priority === "high" || p.priority === "urgent")) requiresConfirmation = true;
     if (type === "set_conversation") {
       const byId = typeof p.conversationId === "string" ? ctx.conversations.has(p.conversationId) : false;
-      const byName = typeof p.conversationName === "string" && [...ctx.conversations.values()].some((t) => t.toLowerCase() === (p.conversationName as string).toLowerCase());
-      if (!byId && !byName) return reject("set_conversation names a conversation that does not exist (use propose_create_conversation)");
+      const byName =
+        typeof p.conversationName === "string" &&
+        [...ctx.conversations.values()].some((t) => t.toLowerCase() === (p.conversationName as string).toLowerCase());
+      if (!byId && !byName)
+        return reject("set_conversation names a conversation that does not exist (use propose_create_conversation)");
     }
-    if (type === "ask_clarification" && ++clarifications > 1) return reject("more than one ask_clarification in one response");
+    if (type === "ask_clarification" && ++clarifications > 1)
+      return reject("more than one ask_clarification in one response");
     kept.push({
       type,
       suggestionId: s.suggestionId,
@@ -149,7 +185,10 @@ export function validateSuggestions(raw: unknown, ctx: SuggestionContext): Sugge
     });
   });
 
-  const modelInfo = { ...(env.data.modelInfo ?? {}), ...(env.data.generatedAt ? { modelGeneratedAt: env.data.generatedAt.slice(0, 40) } : {}) };
+  const modelInfo = {
+    ...(env.data.modelInfo ?? {}),
+    ...(env.data.generatedAt ? { modelGeneratedAt: env.data.generatedAt.slice(0, 40) } : {}),
+  };
   return {
     ok: true,
     rejected,
@@ -170,7 +209,8 @@ function targetProblem(type: SuggestionType, p: Record<string, unknown>, ctx: Su
   if (type === "propose_create_conversation") return null;
   const jobId = typeof p.jobId === "string" ? p.jobId : undefined;
   if (jobId && !ctx.knownJobIds.has(jobId)) return "payload.jobId is not a job offered for this request";
-  if (ctx.surface === "on_create") return jobId || p.jobTempId ? null : "on_create needs payload.jobId or payload.jobTempId";
+  if (ctx.surface === "on_create")
+    return jobId || p.jobTempId ? null : "on_create needs payload.jobId or payload.jobTempId";
   return jobId ? null : `${ctx.surface} needs payload.jobId`;
 }
 
@@ -182,7 +222,8 @@ function rationaleProblem(r: string, source: string | undefined): string | null 
   if (source) {
     const hay = normalise(source);
     const needle = normalise(r);
-    for (let i = 0; i + 41 <= needle.length; i++) if (hay.includes(needle.slice(i, i + 41))) return "rationale quotes more than 40 characters of the person's text";
+    for (let i = 0; i + 41 <= needle.length; i++)
+      if (hay.includes(needle.slice(i, i + 41))) return "rationale quotes more than 40 characters of the person's text";
   }
   return null;
 }

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { ZPriorityListPayload, ZTodaySchedulePayload, ZTriageTablePayload, ZWhatNextPayload } from "../../../contracts/llm.js";
+import {
+  ZPriorityListPayload,
+  ZTodaySchedulePayload,
+  ZTriageTablePayload,
+  ZWhatNextPayload,
+} from "../../../contracts/llm.js";
 import { parseTokens, type OpToken } from "./tokens.js";
 /**
  * Interactive surfaces v0 (contract §7): structured blocks next to the reply. A surface never
@@ -58,7 +63,12 @@ export function validateSurfaces(input: unknown, checks: SurfaceChecks): Surface
     const problem = checkReferences(payload.data, checks);
     if (problem) return void dropped.push({ index, reason: problem });
     seen.add(env.data.surface_id);
-    surfaces.push({ surface_id: env.data.surface_id, kind: env.data.kind, title: env.data.title, payload: payload.data } as Surface);
+    surfaces.push({
+      surface_id: env.data.surface_id,
+      kind: env.data.kind,
+      title: env.data.title,
+      payload: payload.data,
+    } as Surface);
   });
   if (input.length > 6) dropped.push({ index: 6, reason: "too many surfaces" });
   return { surfaces, dropped };
@@ -88,7 +98,8 @@ function checkOpString(s: string, checks: SurfaceChecks): string | null {
   const [only, ...rest] = parsed.tokens;
   // The whole string must be exactly one op token: a button label smuggling extra text or a
   // second token would send more than the person sees.
-  if (!only || rest.length || only.kind !== "op" || only.raw !== s.trim()) return "button must carry exactly one [op …] token";
+  if (!only || rest.length || only.kind !== "op" || only.raw !== s.trim())
+    return "button must carry exactly one [op …] token";
   if (!checks.candidateIds.has(only.job)) return "op token names an unknown job";
   return checks.checkOp(only);
 }

@@ -8,7 +8,8 @@ import type { TargetSource } from "./thread-context.js";
 export type IsActionAllowed = (state: string, action: TCardActionType) => boolean;
 
 /** The job machine's own table, so the planner's pre-check and the executor never disagree. */
-export const defaultIsActionAllowed: IsActionAllowed = (state, action) => (JOB_STATES as readonly string[]).includes(state) && isActionAllowed(state as TJobState, action);
+export const defaultIsActionAllowed: IsActionAllowed = (state, action) =>
+  (JOB_STATES as readonly string[]).includes(state) && isActionAllowed(state as TJobState, action);
 
 export const ACTION_VERBS: Record<string, string> = {
   approve: "Approve",
@@ -34,7 +35,12 @@ export function quoteTitle(title: string): string {
   return `“${title.length > 80 ? `${title.slice(0, 79)}…` : title}”`;
 }
 
-export function buildActionSummary(job: PlanJobRef, action: string, source: TargetSource | "model", others: readonly PlanJobRef[]): ActionSummary {
+export function buildActionSummary(
+  job: PlanJobRef,
+  action: string,
+  source: TargetSource | "model",
+  others: readonly PlanJobRef[],
+): ActionSummary {
   const assumed = source !== "token";
   return {
     job_id: job.job_id,
@@ -42,7 +48,9 @@ export function buildActionSummary(job: PlanJobRef, action: string, source: Targ
     action,
     assumed,
     source,
-    text: assumed ? `Applied to: ${job.title} (assumed: ${WHY[source as keyof typeof WHY]})` : `Applied to: ${job.title}`,
+    text: assumed
+      ? `Applied to: ${job.title} (assumed: ${WHY[source as keyof typeof WHY]})`
+      : `Applied to: ${job.title}`,
     change_candidates: others
       .filter((o) => o.job_id !== job.job_id)
       .slice(0, 5)

@@ -10,7 +10,18 @@
  */
 
 const REF_TYPES = ["job"] as const;
-export const OP_TYPES = ["approve", "reject", "request_changes", "provide_input", "ack", "dispute", "cancel", "follow_up", "retry", "switch_tool"] as const;
+export const OP_TYPES = [
+  "approve",
+  "reject",
+  "request_changes",
+  "provide_input",
+  "ack",
+  "dispute",
+  "cancel",
+  "follow_up",
+  "retry",
+  "switch_tool",
+] as const;
 export type OpType = (typeof OP_TYPES)[number];
 
 /** Keys an op may carry besides v/type/job; anything else is refused. */
@@ -28,7 +39,14 @@ const OP_EXTRA_KEYS: Record<OpType, readonly string[]> = {
 };
 
 export type RefToken = { kind: "ref"; type: "job"; id: string; name?: string; raw: string; placeholder: string };
-export type OpToken = { kind: "op"; type: OpType; job: string; args: Record<string, string>; raw: string; placeholder: string };
+export type OpToken = {
+  kind: "op";
+  type: OpType;
+  job: string;
+  args: Record<string, string>;
+  raw: string;
+  placeholder: string;
+};
 export type ParsedToken = RefToken | OpToken;
 
 export type TokenErrorCode =
@@ -53,7 +71,9 @@ export interface TokenError {
   index: number;
 }
 
-export type TokenParseResult = { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number } | { ok: false; error: TokenError };
+export type TokenParseResult =
+  | { ok: true; tokens: ParsedToken[]; llmText: string; quotedTokens: number }
+  | { ok: false; error: TokenError };
 
 const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 12, maxTokens: 20 } as const;
 
@@ -61,8 +81,9 @@ const TOKEN_LIMITS = { maxTokenChars: 600, maxValueChars: 300, maxKeys: 12, maxT
 // CJK and ornamental variants.
 const LOOKALIKE_OPEN = /[［⟦【〚〔﹝⁅❲⦋⦍⦏〘｢「〖⟨⦗⸢⸤]/u;
 // Zero-width, joiner, bidi-control and other invisible code points that can hide or reorder text.
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point is matched on its own, joiners and variation selectors included
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/u;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point is matched on its own, joiners and variation selectors included
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/u;
 const INVISIBLE_G = new RegExp(INVISIBLE.source, "gu");
 const TOKEN_START = /\[(ref|op) /g;
 
@@ -96,25 +117,45 @@ function looksTokenish(s: string): boolean {
   return /\[\s*(ref|op)\b/i.test(s) || /\b(ref|op)\s+v\s*:/i.test(s);
 }
 
-function parseLine(line: string, base: number, tokens: ParsedToken[]): { ok: true; text: string } | { ok: false; error: TokenError } {
-  const fail = (code: TokenErrorCode, message: string, at: number) => ({ ok: false as const, error: { code, message, index: base + at } });
+function parseLine(
+  line: string,
+  base: number,
+  tokens: ParsedToken[],
+): { ok: true; text: string } | { ok: false; error: TokenError } {
+  const fail = (code: TokenErrorCode, message: string, at: number) => ({
+    ok: false as const,
+    error: { code, message, index: base + at },
+  });
 
   const stripped = line.replace(INVISIBLE_G, "");
   const nfkc = stripped.normalize("NFKC");
   if (INVISIBLE.test(line) && looksTokenish(stripped.normalize("NFKC"))) {
-    return fail("TOKEN_INVISIBLE_CHARACTERS", "This message mixes a job reference with hidden characters; pick the job again from the list.", line.search(INVISIBLE));
+    return fail(
+      "TOKEN_INVISIBLE_CHARACTERS",
+      "This message mixes a job reference with hidden characters; pick the job again from the list.",
+      line.search(INVISIBLE),
+    );
   }
   const look = LOOKALIKE_OPEN.exec(line);
   if (look && /^\s*(ref|op)\b/i.test(line.slice(look.index + look[0].length).normalize("NFKC"))) {
-    return fail("TOKEN_LOOKALIKE_BRACKET", "A job reference uses a bracket that only looks like '['; pick the job again from the list.", look.index);
+    return fail(
+      "TOKEN_LOOKALIKE_BRACKET",
+      "A job reference uses a bracket that only looks like '['; pick the job again from the list.",
+      look.index,
+    );
   }
   // Fullwidth letters or brackets that NFKC folds into a token start are lookalikes too.
   if (countStarts(nfkc) > countStarts(line)) {
-    return fail("TOKEN_LOOKALIKE_BRACKET", "A job reference is written with lookalike characters; pick the job again from the list.", 0);
+    return fail(
+      "TOKEN_LOOKALIKE_BRACKET",
+      "A job reference is written with lookalike characters; pick the job again from the list.",
+      0,
+    );
   }
   for (const m of line.matchAll(/\[(ref|op) /gi)) {
     const name = m[1]!;
-    if (name !== name.toLowerCase()) return fail("TOKEN_BAD_CASE", `Token names are lowercase: write '[${name.toLowerCase()} …]'.`, m.index);
+    if (name !== name.toLowerCase())
+      return fail("TOKEN_BAD_CASE", `Token names are lowercase: write '[${name.toLowerCase()} …]'.`, m.index);
   }
 
   let result = "";
@@ -123,7 +164,8 @@ function parseLine(line: string, base: number, tokens: ParsedToken[]): { ok: tru
   for (let m = TOKEN_START.exec(line); m; m = TOKEN_START.exec(line)) {
     const parsed = parseOne(line, m.index, m[1] as "ref" | "op");
     if (!parsed.ok) return fail(parsed.code, parsed.message, parsed.at);
-    if (tokens.length >= TOKEN_LIMITS.maxTokens) return fail("TOKEN_TOO_MANY", `A message may hold at most ${TOKEN_LIMITS.maxTokens} tokens.`, m.index);
+    if (tokens.length >= TOKEN_LIMITS.maxTokens)
+      return fail("TOKEN_TOO_MANY", `A message may hold at most ${TOKEN_LIMITS.maxTokens} tokens.`, m.index);
     const n = tokens.filter((t) => t.kind === parsed.token.kind).length + 1;
     const placeholder = `[${parsed.token.kind}#${n}]`;
     tokens.push({ ...parsed.token, placeholder } as ParsedToken);
@@ -144,7 +186,9 @@ function escapePlaceholders(s: string): string {
   return s.replace(/\[(ref|op)#/g, "($1#");
 }
 
-type OneResult = { ok: true; token: Omit<RefToken, "placeholder"> | Omit<OpToken, "placeholder">; end: number } | { ok: false; code: TokenErrorCode; message: string; at: number };
+type OneResult =
+  | { ok: true; token: Omit<RefToken, "placeholder"> | Omit<OpToken, "placeholder">; end: number }
+  | { ok: false; code: TokenErrorCode; message: string; at: number };
 
 function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
   const err = (code: TokenErrorCode, message: string, at = start): OneResult => ({ ok: false, code, message, at });
@@ -152,7 +196,8 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
   let i = start + kind.length + 2;
   for (;;) {
     while (line[i] === " ") i++;
-    if (i - start > TOKEN_LIMITS.maxTokenChars) return err("TOKEN_TOO_LARGE", `A token may be at most ${TOKEN_LIMITS.maxTokenChars} characters.`);
+    if (i - start > TOKEN_LIMITS.maxTokenChars)
+      return err("TOKEN_TOO_LARGE", `A token may be at most ${TOKEN_LIMITS.maxTokenChars} characters.`);
     if (i >= line.length) return err("TOKEN_UNTERMINATED", "A token is missing its closing ']'.");
     if (line[i] === "]") break;
     const key = /^[a-z_]{1,32}/.exec(line.slice(i))?.[0];
@@ -169,7 +214,8 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
         const ch = line[i]!;
         if (ch === "\\") {
           const next = line[i + 1];
-          if (next !== '"' && next !== "\\") return err("TOKEN_SYNTAX", 'Only \\" and \\\\ escapes are allowed in a token.', i);
+          if (next !== '"' && next !== "\\")
+            return err("TOKEN_SYNTAX", 'Only \\" and \\\\ escapes are allowed in a token.', i);
           value += next;
           i += 2;
         } else if (ch === '"') {
@@ -182,7 +228,8 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
           value += ch;
           i++;
         }
-        if (value.length > TOKEN_LIMITS.maxValueChars) return err("TOKEN_TOO_LARGE", `A token value may be at most ${TOKEN_LIMITS.maxValueChars} characters.`);
+        if (value.length > TOKEN_LIMITS.maxValueChars)
+          return err("TOKEN_TOO_LARGE", `A token value may be at most ${TOKEN_LIMITS.maxValueChars} characters.`);
       }
       if (!closed) return err("TOKEN_UNTERMINATED_QUOTE", `The value of '${key}' opens a quote that never closes.`);
     } else {
@@ -195,11 +242,13 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
       return err("TOKEN_SYNTAX", "Token fields are separated by spaces.", i);
     }
     if (fields.has(key)) return err("TOKEN_DUPLICATE_KEY", `'${key}' appears twice in one token.`);
-    if (fields.size >= TOKEN_LIMITS.maxKeys) return err("TOKEN_TOO_LARGE", `A token may have at most ${TOKEN_LIMITS.maxKeys} fields.`);
+    if (fields.size >= TOKEN_LIMITS.maxKeys)
+      return err("TOKEN_TOO_LARGE", `A token may have at most ${TOKEN_LIMITS.maxKeys} fields.`);
     fields.set(key, value);
   }
   const end = i + 1;
-  if (end - start > TOKEN_LIMITS.maxTokenChars) return err("TOKEN_TOO_LARGE", `A token may be at most ${TOKEN_LIMITS.maxTokenChars} characters.`);
+  if (end - start > TOKEN_LIMITS.maxTokenChars)
+    return err("TOKEN_TOO_LARGE", `A token may be at most ${TOKEN_LIMITS.maxTokenChars} characters.`);
   const raw = line.slice(start, end);
 
   const v = fields.get("v");
@@ -209,10 +258,13 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
   if (type === undefined) return err("TOKEN_MISSING_KEY", "A token must say its type.");
 
   if (kind === "ref") {
-    if (!(REF_TYPES as readonly string[]).includes(type)) return err("TOKEN_UNKNOWN_TYPE", `Unknown reference type '${type}'.`);
+    if (!(REF_TYPES as readonly string[]).includes(type))
+      return err("TOKEN_UNKNOWN_TYPE", `Unknown reference type '${type}'.`);
     const id = fields.get("id");
     if (!id) return err("TOKEN_MISSING_KEY", "A reference must carry an id.");
-    for (const k of fields.keys()) if (!["v", "type", "id", "name"].includes(k)) return err("TOKEN_UNKNOWN_KEY", `Unknown field '${k}' in a reference.`);
+    for (const k of fields.keys())
+      if (!["v", "type", "id", "name"].includes(k))
+        return err("TOKEN_UNKNOWN_KEY", `Unknown field '${k}' in a reference.`);
     const name = fields.get("name");
     return { ok: true, end, token: { kind: "ref", type: "job", id, ...(name !== undefined ? { name } : {}), raw } };
   }
@@ -223,7 +275,8 @@ function parseOne(line: string, start: number, kind: "ref" | "op"): OneResult {
   const args: Record<string, string> = {};
   for (const [k, val] of fields) {
     if (k === "v" || k === "type" || k === "job") continue;
-    if (!OP_EXTRA_KEYS[opType].includes(k)) return err("TOKEN_UNKNOWN_KEY", `Unknown field '${k}' for operation '${opType}'.`);
+    if (!OP_EXTRA_KEYS[opType].includes(k))
+      return err("TOKEN_UNKNOWN_KEY", `Unknown field '${k}' for operation '${opType}'.`);
     args[k] = val;
   }
   return { ok: true, end, token: { kind: "op", type: opType, job, args, raw } };

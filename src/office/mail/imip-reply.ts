@@ -26,9 +26,20 @@ export interface ImipReply {
   proposed?: { start: number; end: number; timezone: string };
 }
 
-export type RefusalReason = "too_large" | "not_calendar" | "malformed" | "not_a_reply" | "no_match" | "not_invited" | "spoofed_sender" | "job_closed" | "duplicate";
+export type RefusalReason =
+  | "too_large"
+  | "not_calendar"
+  | "malformed"
+  | "not_a_reply"
+  | "no_match"
+  | "not_invited"
+  | "spoofed_sender"
+  | "job_closed"
+  | "duplicate";
 
-export type ParsedMail = { ok: true; reply: ImipReply } | { ok: false; reason: RefusalReason; detail: string; message_id?: string };
+export type ParsedMail =
+  | { ok: true; reply: ImipReply }
+  | { ok: false; reason: RefusalReason; detail: string; message_id?: string };
 
 const CALENDAR_TYPES = new Set(["text/calendar", "application/ics"]);
 const PARTSTATS: Record<string, ReplyAnswer> = { ACCEPTED: "accepted", DECLINED: "declined", TENTATIVE: "tentative" };
@@ -46,20 +57,31 @@ function refused(reason: RefusalReason, detail: string, messageId?: string): Par
 }
 
 /** Parses a raw mail no larger than `maxBytes` into an invitee's answer, or says why it is none. */
-export async function parseImipReply(raw: Buffer, opts: { maxBytes: number; fallbackMessageId: string }): Promise<ParsedMail> {
-  if (raw.length > opts.maxBytes) return refused("too_large", `The mail is ${raw.length} bytes; at most ${opts.maxBytes} are read.`);
+export async function parseImipReply(
+  raw: Buffer,
+  opts: { maxBytes: number; fallbackMessageId: string },
+): Promise<ParsedMail> {
+  if (raw.length > opts.maxBytes)
+    return refused("too_large", `The mail is ${raw.length} bytes; at most ${opts.maxBytes} are read.`);
   let mail: Mail;
   try {
     // Loaded at the first answer read: a server without a mailbox to read starts without it.
     const { simpleParser } = await import("mailparser");
-    mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+    mail = await simpleParser(raw, {
+      skipHtmlToText: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+      skipImageLinks: true,
+    });
   } catch {
     return refused("malformed", "The mail could not be read.");
   }
   const messageId = mail.messageId?.trim() || opts.fallbackMessageId;
   const from = mail.from?.value.find((a) => a.address)?.address?.toLowerCase();
   if (!from) return refused("malformed", "The mail names no sender.", messageId);
-  const part = mail.attachments.find((a) => CALENDAR_TYPES.has(a.contentType.toLowerCase()) || a.filename?.toLowerCase().endsWith(".ics"));
+  const part = mail.attachments.find(
+    (a) => CALENDAR_TYPES.has(a.contentType.toLowerCase()) || a.filename?.toLowerCase().endsWith(".ics"),
+  );
   if (!part) return refused("not_calendar", "The mail holds no calendar.", messageId);
   const text = part.content.toString("utf8");
   if (text.length > MAX_CALENDAR_CHARS) return refused("too_large", "The calendar part is too large.", messageId);
@@ -73,14 +95,20 @@ export async function parseImipReply(raw: Buffer, opts: { maxBytes: number; fall
   } catch {
     return refused("malformed", "The calendar part could not be read.", messageId);
   }
-  if (method !== "REPLY" && method !== "COUNTER") return refused("not_a_reply", `The calendar's METHOD is ${method || "missing"}, not REPLY or COUNTER.`, messageId);
+  if (method !== "REPLY" && method !== "COUNTER")
+    return refused("not_a_reply", `The calendar's METHOD is ${method || "missing"}, not REPLY or COUNTER.`, messageId);
   if (!vevent) return refused("malformed", "The calendar holds no event.", messageId);
   try {
     const uid = String(vevent.getFirstPropertyValue("uid") ?? "").trim();
     if (!uid || uid.length > 200) return refused("malformed", "The event has no usable UID.", messageId);
     const attendees = vevent.getAllProperties("attendee");
     // A REPLY names the one attendee who answers (RFC 5546 3.2.3); a COUNTER may list others, the sender among them.
-    const mine = method === "REPLY" ? (attendees.length === 1 ? attendees[0] : undefined) : (attendees.find((a) => addressOf(String(a.getFirstValue())) === from) ?? attendees[0]);
+    const mine =
+      method === "REPLY"
+        ? attendees.length === 1
+          ? attendees[0]
+          : undefined
+        : (attendees.find((a) => addressOf(String(a.getFirstValue())) === from) ?? attendees[0]);
     if (!mine) return refused("malformed", "A REPLY must name exactly one attendee.", messageId);
     const attendeeEmail = addressOf(String(mine.getFirstValue() ?? ""));
     if (!attendeeEmail.includes("@")) return refused("malformed", "The attendee has no address.", messageId);
@@ -94,7 +122,8 @@ export async function parseImipReply(raw: Buffer, opts: { maxBytes: number; fall
     if (method === "COUNTER") {
       const start = vevent.getFirstPropertyValue("dtstart");
       const endProp = vevent.getFirstPropertyValue("dtend");
-      if (!(start instanceof ICAL.Time)) return refused("malformed", "A COUNTER must propose a start (DTSTART).", messageId);
+      if (!(start instanceof ICAL.Time))
+        return refused("malformed", "A COUNTER must propose a start (DTSTART).", messageId);
       const startMs = start.toJSDate().getTime();
       let endMs: number;
       if (endProp instanceof ICAL.Time) endMs = endProp.toJSDate().getTime();

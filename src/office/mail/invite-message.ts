@@ -40,7 +40,8 @@ export function stableMessageId(outboxId: string, fromAddress: string): string {
 function withMethod(ics: string, method: string): string {
   const m = /^METHOD:(.*)$/im.exec(ics);
   if (m) {
-    if (m[1]!.trim().toUpperCase() !== method) throw new AppError("VALIDATION_ERROR", `The invite's METHOD is ${m[1]!.trim()}, not ${method}`);
+    if (m[1]!.trim().toUpperCase() !== method)
+      throw new AppError("VALIDATION_ERROR", `The invite's METHOD is ${m[1]!.trim()}, not ${method}`);
     return ics;
   }
   return ics.replace(/^BEGIN:VCALENDAR\r?\n/i, (line) => `${line}METHOD:${method}\r\n`);

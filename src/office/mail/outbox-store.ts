@@ -74,7 +74,11 @@ export function createOutboxStore(db: Db, clock: Clock) {
         .where(and(eq(t.tenantId, tenantId), eq(t.outboxId, outboxId)))
         .get() ?? null,
     list(tenantId: string, opts: { jobId?: string; status?: OutboxStatus } = {}): OutboxRow[] {
-      const where = [eq(t.tenantId, tenantId), ...(opts.jobId ? [eq(t.jobId, opts.jobId)] : []), ...(opts.status ? [eq(t.status, opts.status)] : [])];
+      const where = [
+        eq(t.tenantId, tenantId),
+        ...(opts.jobId ? [eq(t.jobId, opts.jobId)] : []),
+        ...(opts.status ? [eq(t.status, opts.status)] : []),
+      ];
       return orm
         .select()
         .from(t)
@@ -84,7 +88,11 @@ export function createOutboxStore(db: Db, clock: Clock) {
     },
     /** The queued row due first, leaving out `skip` (rows this pass already handled). */
     nextDue(skip: ReadonlySet<string>): OutboxRow | null {
-      const where = and(eq(t.status, "queued"), lte(t.nextAttemptAt, clock.iso()), skip.size ? notInArray(t.outboxId, [...skip]) : undefined);
+      const where = and(
+        eq(t.status, "queued"),
+        lte(t.nextAttemptAt, clock.iso()),
+        skip.size ? notInArray(t.outboxId, [...skip]) : undefined,
+      );
       return orm.select().from(t).where(where).orderBy(asc(t.nextAttemptAt), asc(t.createdAt)).limit(1).get() ?? null;
     },
     /** When the earliest queued row (outside `skip`) is due, in ms; null when none is queued. */
@@ -120,13 +128,25 @@ export function createOutboxStore(db: Db, clock: Clock) {
         .where(inArray(t.status, ["queued", "sending"]))
         .run().changes,
     /** `sending`, attempts + 1 and the Message-ID (kept if one was fixed before), in one statement. */
-    claim: (r: OutboxRow, messageId: string) => patch(r, { status: "sending", attempts: sql`${t.attempts} + 1`, messageId: r.messageId ?? messageId }),
+    claim: (r: OutboxRow, messageId: string) =>
+      patch(r, { status: "sending", attempts: sql`${t.attempts} + 1`, messageId: r.messageId ?? messageId }),
     /** Undoes a claim whose attempt was never made (the before-attempt hook threw). */
     unclaim: (claimed: OutboxRow, before: OutboxRow) =>
-      patch(claimed, { status: before.status === "sending" ? "queued" : before.status, attempts: before.attempts, nextAttemptAt: before.nextAttemptAt ?? clock.iso() }),
+      patch(claimed, {
+        status: before.status === "sending" ? "queued" : before.status,
+        attempts: before.attempts,
+        nextAttemptAt: before.nextAttemptAt ?? clock.iso(),
+      }),
     sent: (claimed: OutboxRow, response: string, note: string | null) =>
-      patch(claimed, { status: "sent", sentAt: clock.iso(), lastResponse: response, lastError: note, nextAttemptAt: null }),
-    retry: (claimed: OutboxRow, error: string, nextAttemptAt: string) => patch(claimed, { status: "queued", lastError: error, nextAttemptAt }),
+      patch(claimed, {
+        status: "sent",
+        sentAt: clock.iso(),
+        lastResponse: response,
+        lastError: note,
+        nextAttemptAt: null,
+      }),
+    retry: (claimed: OutboxRow, error: string, nextAttemptAt: string) =>
+      patch(claimed, { status: "queued", lastError: error, nextAttemptAt }),
     fail: (r: OutboxRow, error: string) => patch(r, { status: "failed", lastError: error, nextAttemptAt: null }),
     /** failed, held or queued → queued now; the backoff schedule starts over from the current attempt count. */
     requeue: (r: OutboxRow) => patch(r, { status: "queued", nextAttemptAt: clock.iso(), retryBase: r.attempts }),

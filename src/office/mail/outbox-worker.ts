@@ -4,7 +4,13 @@ import type { Db } from "../../shared/db.js";
 import { AppError } from "../../shared/errors.js";
 import { classifyFailure, nextDelay, scrubAddresses } from "./classify.js";
 import { stableMessageId, type MailAddress, type Recipient } from "./invite-message.js";
-import { createOutboxStore, toDelivery, type OutboxDelivery, type OutboxRow, type OutboxStatus } from "./outbox-store.js";
+import {
+  createOutboxStore,
+  toDelivery,
+  type OutboxDelivery,
+  type OutboxRow,
+  type OutboxStatus,
+} from "./outbox-store.js";
 import type { MailTransport } from "./smtp-transport.js";
 
 /** 30 s, 2 min, 10 min, 30 min, 2 h, 6 h: seven attempts over about nine hours, then failed. */
@@ -12,7 +18,13 @@ const DEFAULT_MAIL_SCHEDULE_MS: readonly number[] = [30_000, 120_000, 600_000, 1
 const NOT_CONFIGURED = "Mail is not configured on this server";
 
 export type DeliveryOutcome =
-  | { status: "sent"; message_id: string; response: string; attempts: number /** recipients the server refused while taking the rest */; rejected: number }
+  | {
+      status: "sent";
+      message_id: string;
+      response: string;
+      attempts: number /** recipients the server refused while taking the rest */;
+      rejected: number;
+    }
   | { status: "retry"; error: string; code?: number; next_attempt_at: string; attempts: number }
   | { status: "failed"; error: string; code?: number; attempts: number };
 
@@ -41,7 +53,9 @@ export interface OutboxWorkerDeps {
   logger?: { error(obj: unknown, msg?: string): void; info?(obj: unknown, msg?: string): void };
 }
 
-type ResendResult = { ok: true; delivery: OutboxDelivery } | { ok: false; code: "ALREADY_SENT" | "IN_PROGRESS" | "NOT_CONFIGURED"; message: string };
+type ResendResult =
+  | { ok: true; delivery: OutboxDelivery }
+  | { ok: false; code: "ALREADY_SENT" | "IN_PROGRESS" | "NOT_CONFIGURED"; message: string };
 
 export interface OutboxWorker {
   /** Holds undated legacy rows, resumes rows left `sending` by a crash (same Message-ID), then sends what is due. */
@@ -130,7 +144,9 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     if (!row) return;
     deps.logger?.info?.({ outbox_id: row.outboxId, attempt, outcome: outcome.status }, "outbox: attempt recorded");
     if (!deps.hooks?.afterAttempt) return;
-    await deps.hooks.afterAttempt(toDelivery(row), attempt, outcome).catch((e) => deps.logger?.error({ err: e, outbox_id: row.outboxId }, "outbox: afterAttempt hook failed"));
+    await deps.hooks
+      .afterAttempt(toDelivery(row), attempt, outcome)
+      .catch((e) => deps.logger?.error({ err: e, outbox_id: row.outboxId }, "outbox: afterAttempt hook failed"));
   }
 
   async function deliver(transport: Pick<MailTransport, "send">, row: OutboxRow, resumed: boolean): Promise<void> {
@@ -140,10 +156,17 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       if (!to?.length) throw new AppError("INVALID_INPUT", "The recipient's address is no longer available (erased)");
       message = await deps.message(row, to);
     } catch (e) {
-      const error = scrubAddresses(e instanceof AppError ? e.message : `The message could not be built: ${e instanceof Error ? e.message : String(e)}`);
+      const error = scrubAddresses(
+        e instanceof AppError
+          ? e.message
+          : `The message could not be built: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return after(store.fail(row, error), row.attempts, { status: "failed", error, attempts: row.attempts });
     }
-    const fixedId = typeof message.messageId === "string" && message.messageId ? message.messageId : stableMessageId(row.outboxId, deps.from?.address ?? "logline.invalid");
+    const fixedId =
+      typeof message.messageId === "string" && message.messageId
+        ? message.messageId
+        : stableMessageId(row.outboxId, deps.from?.address ?? "logline.invalid");
     const claimed = store.claim(row, fixedId);
     if (!claimed) return; // another worker changed the row since it was read
     const attempt = claimed.attempts;
@@ -157,18 +180,42 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
     const messageId = claimed.messageId ?? fixedId;
     try {
-      const info = await transport.send({ ...message, ...(message.from ? {} : deps.from ? { from: deps.from } : {}), messageId });
+      const info = await transport.send({
+        ...message,
+        ...(message.from ? {} : deps.from ? { from: deps.from } : {}),
+        messageId,
+      });
       const response = scrubAddresses(info.response);
-      const note = info.rejected.length ? `${info.rejected.length} of ${info.rejected.length + info.accepted.length} recipients were refused` : null;
+      const note = info.rejected.length
+        ? `${info.rejected.length} of ${info.rejected.length + info.accepted.length} recipients were refused`
+        : null;
       const updated = store.sent(claimed, response, note);
-      return after(updated, attempt, { status: "sent", message_id: messageId, response, attempts: attempt, rejected: info.rejected.length });
+      return after(updated, attempt, {
+        status: "sent",
+        message_id: messageId,
+        response,
+        attempts: attempt,
+        rejected: info.rejected.length,
+      });
     } catch (e) {
       const f = classifyFailure(e);
       const code = f.code !== undefined ? { code: f.code } : {};
       const delay = f.retryable ? nextDelay(schedule, attempt, claimed.retryBase) : null;
-      if (delay === null) return after(store.fail(claimed, f.error), attempt, { status: "failed", error: f.error, ...code, attempts: attempt });
+      if (delay === null)
+        return after(store.fail(claimed, f.error), attempt, {
+          status: "failed",
+          error: f.error,
+          ...code,
+          attempts: attempt,
+        });
       const nextAt = new Date(clock.now() + delay).toISOString();
-      return after(store.retry(claimed, f.error, nextAt), attempt, { status: "retry", error: f.error, ...code, next_attempt_at: nextAt, attempts: attempt });
+      return after(store.retry(claimed, f.error, nextAt), attempt, {
+        status: "retry",
+        error: f.error,
+        ...code,
+        next_attempt_at: nextAt,
+        attempts: attempt,
+      });
     }
   }
 
@@ -193,10 +240,12 @@ export function createOutboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       const row = store.get(tenantId, outboxId);
       if (!row) throw new AppError("NOT_FOUND", "Outbox message not found", { outbox_id: outboxId });
       if (row.status === "sent") return { ok: false, code: "ALREADY_SENT", message: "This message was already sent" };
-      if (row.status === "sending") return { ok: false, code: "IN_PROGRESS", message: "This message is being sent right now" };
+      if (row.status === "sending")
+        return { ok: false, code: "IN_PROGRESS", message: "This message is being sent right now" };
       if (!deps.transport) return { ok: false, code: "NOT_CONFIGURED", message: NOT_CONFIGURED };
       const updated = store.requeue(row);
-      if (!updated) return { ok: false, code: "IN_PROGRESS", message: "This message changed while resending; try again" };
+      if (!updated)
+        return { ok: false, code: "IN_PROGRESS", message: "This message changed while resending; try again" };
       cooling.delete(outboxId);
       poke();
       return { ok: true, delivery: toDelivery(updated) };

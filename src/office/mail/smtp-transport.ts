@@ -46,7 +46,8 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1"]);
 export function createSmtpTransport(cfg: MailConfig, opts: SmtpTransportOptions = {}): MailTransport {
   const url = new URL(cfg.url);
   const secure = url.protocol === "smtps:";
-  if (!secure && url.protocol !== "smtp:") throw new Error(`Mail URL must start with smtp:// or smtps:// (got ${url.protocol})`);
+  if (!secure && url.protocol !== "smtp:")
+    throw new Error(`Mail URL must start with smtp:// or smtps:// (got ${url.protocol})`);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const hasCredentials = Boolean(cfg.user);
   const transporter = nodemailer.createTransport({
@@ -63,7 +64,12 @@ export function createSmtpTransport(cfg: MailConfig, opts: SmtpTransportOptions 
   return {
     async send(message) {
       const info = await transporter.sendMail(message);
-      return { response: info.response, messageId: info.messageId, accepted: info.accepted.map(String), rejected: info.rejected.map(String) };
+      return {
+        response: info.response,
+        messageId: info.messageId,
+        accepted: info.accepted.map(String),
+        rejected: info.rejected.map(String),
+      };
     },
     close() {
       transporter.close();

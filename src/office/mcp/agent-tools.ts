@@ -48,12 +48,26 @@ export function usableTools(agent: EntityProfile, mcpTools: readonly McpToolInfo
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((t) => {
       const mode = agent.tool_modes?.[t.name];
-      return mode === "auto" || mode === "approve" ? [{ name: t.name, ...(t.title ? { title: t.title } : {}), description: t.description, mode, input_schema: t.inputSchema }] : [];
+      return mode === "auto" || mode === "approve"
+        ? [
+            {
+              name: t.name,
+              ...(t.title ? { title: t.title } : {}),
+              description: t.description,
+              mode,
+              input_schema: t.inputSchema,
+            },
+          ]
+        : [];
     });
 }
 
 /** Built-in and MCP tools with the agent's modes, built-in first, then by name. Pure. */
-export function agentToolsView(agent: EntityProfile, builtIns: readonly ToolInfo[], mcpTools: readonly McpToolInfo[]): AgentToolView[] {
+export function agentToolsView(
+  agent: EntityProfile,
+  builtIns: readonly ToolInfo[],
+  mcpTools: readonly McpToolInfo[],
+): AgentToolView[] {
   const chosen = agent.tool_modes ?? {};
   const modeOf = (name: string, listed: boolean): ToolMode => chosen[name] ?? (listed ? "approve" : "off");
   const out: AgentToolView[] = builtIns

@@ -20,7 +20,8 @@ export function parseRunCommand(text: string): { tool: string; rest: string } | 
   return { tool: m[1] ?? "", rest: (m[2] ?? "").trim() };
 }
 
-const propsOf = (schema: Schema) => (schema.properties && typeof schema.properties === "object" ? (schema.properties as Record<string, Schema>) : {});
+const propsOf = (schema: Schema) =>
+  schema.properties && typeof schema.properties === "object" ? (schema.properties as Record<string, Schema>) : {};
 
 function coerce(value: string, prop: Schema | undefined): unknown {
   const type = Array.isArray(prop?.type) ? (prop.type as string[])[0] : (prop?.type as string | undefined);
@@ -58,7 +59,10 @@ function tokens(rest: string): Array<[string, string]> | string {
 }
 
 /** What the person typed after the tool's name, as the tool's arguments, or why it cannot be read. */
-export function readArguments(rest: string, schema: Schema): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+export function readArguments(
+  rest: string,
+  schema: Schema,
+): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
   if (!rest) return { ok: true, args: {} };
   if (rest.startsWith("{")) {
     try {
@@ -91,13 +95,16 @@ export function checkArguments(schema: Schema, args: Record<string, unknown>): s
   return (validate.errors ?? []).slice(0, 10).map((e) => {
     const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "";
     if (e.keyword === "required") return `${(e.params as { missingProperty: string }).missingProperty} is required`;
-    if (e.keyword === "additionalProperties") return `${(e.params as { additionalProperty: string }).additionalProperty} is not an argument of this tool`;
+    if (e.keyword === "additionalProperties")
+      return `${(e.params as { additionalProperty: string }).additionalProperty} is not an argument of this tool`;
     return `${where || "arguments"} ${e.message ?? "is not valid"}`;
   });
 }
 
 /** The arguments' fields for a form or a help line: name, type, required, description. */
-export function argumentFields(schema: Schema): Array<{ key: string; type: string; required: boolean; description?: string }> {
+export function argumentFields(
+  schema: Schema,
+): Array<{ key: string; type: string; required: boolean; description?: string }> {
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.entries(propsOf(schema)).map(([key, p]) => ({
     key,
@@ -118,7 +125,8 @@ export function ledgerArguments(args: Record<string, unknown>, scrub: (s: string
     }
     if (typeof v === "number" || typeof v === "boolean" || v === null) return v;
     if (depth >= 4) return "…";
-    if (Array.isArray(v)) return [...v.slice(0, 20).map((x) => walk(x, depth + 1)), ...(v.length > 20 ? [`… (${v.length} items)`] : [])];
+    if (Array.isArray(v))
+      return [...v.slice(0, 20).map((x) => walk(x, depth + 1)), ...(v.length > 20 ? [`… (${v.length} items)`] : [])];
     if (typeof v === "object")
       return Object.fromEntries(
         Object.entries(v as Record<string, unknown>)

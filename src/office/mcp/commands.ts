@@ -51,13 +51,26 @@ export function checkRun(
   if (!tool) {
     return {
       ok: false,
-      reply: mode && mode !== "off" ? t("office.mcp.run.notConnected", { tool: cmd.tool }) : t("office.mcp.run.noSuchTool", { tool: cmd.tool }),
+      reply:
+        mode && mode !== "off"
+          ? t("office.mcp.run.notConnected", { tool: cmd.tool })
+          : t("office.mcp.run.noSuchTool", { tool: cmd.tool }),
     };
   }
-  if (mode !== "auto" && mode !== "approve") return { ok: false, reply: t("office.mcp.run.notAllowed", { tool: tool.name }) };
+  if (mode !== "auto" && mode !== "approve")
+    return { ok: false, reply: t("office.mcp.run.notAllowed", { tool: tool.name }) };
   const read = readArguments(cmd.rest, tool.inputSchema);
-  if (!read.ok) return { ok: false, reply: t("office.mcp.run.unreadable", { message: read.message, usage: usage(tool) }) };
+  if (!read.ok)
+    return { ok: false, reply: t("office.mcp.run.unreadable", { message: read.message, usage: usage(tool) }) };
   const problems = checkArguments(tool.inputSchema, read.args);
-  if (problems.length) return { ok: false, reply: t("office.mcp.run.badArguments", { tool: tool.name, problems: problems.join("; "), usage: usage(tool) }).slice(0, 1_000) };
+  if (problems.length)
+    return {
+      ok: false,
+      reply: t("office.mcp.run.badArguments", {
+        tool: tool.name,
+        problems: problems.join("; "),
+        usage: usage(tool),
+      }).slice(0, 1_000),
+    };
   return { ok: true, tool, args: read.args };
 }

@@ -23,7 +23,9 @@ const ZStdio = z
     type: z.literal("stdio").optional(),
     command: z.string().min(1).max(500),
     args: z.array(z.string().max(2_000)).max(100).default([]),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"), z.string().max(4_000)).default({}),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"), z.string().max(4_000))
+      .default({}),
     cwd: z.string().min(1).max(1_000).optional(),
     timeout_ms: ZTimeout.optional(),
     disabled: z.boolean().optional(),
@@ -46,7 +48,15 @@ const ZHttp = z
 const ZFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).passthrough();
 
 export type McpServerConfig =
-  | { name: string; transport: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string; timeoutMs: number }
+  | {
+      name: string;
+      transport: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+      timeoutMs: number;
+    }
   | { name: string; transport: "http"; url: string; headers: Record<string, string>; timeoutMs: number };
 
 /** How long one tool call may take when the file does not say (a call that never answers ends). */
@@ -80,7 +90,9 @@ export function parseMcpServers(text: string, env: Record<string, string | undef
     if (!n.success) throw new Error(`mcpServers.${name}: ${n.error.issues[0]!.message}`);
     const isHttp = typeof raw === "object" && raw !== null && "url" in raw;
     if (typeof raw === "object" && raw !== null && "type" in raw && (raw as { type: unknown }).type === "sse")
-      throw new Error(`mcpServers.${name}: the old HTTP+SSE transport is not supported; use the server's Streamable HTTP url`);
+      throw new Error(
+        `mcpServers.${name}: the old HTTP+SSE transport is not supported; use the server's Streamable HTTP url`,
+      );
     const parsed = isHttp ? ZHttp.safeParse(raw) : ZStdio.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -92,7 +104,13 @@ export function parseMcpServers(text: string, env: Record<string, string | undef
     const where = `mcpServers.${name}`;
     const timeoutMs = s.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS;
     if ("url" in s) {
-      out.push({ name, transport: "http", url: expand(s.url, env, `${where}.url`), headers: expandAll(s.headers, env, `${where}.headers`), timeoutMs });
+      out.push({
+        name,
+        transport: "http",
+        url: expand(s.url, env, `${where}.url`),
+        headers: expandAll(s.headers, env, `${where}.headers`),
+        timeoutMs,
+      });
     } else {
       out.push({
         name,

@@ -132,8 +132,15 @@ export function createMcpHub(deps: {
 
   function transportFor(c: Conn, { StreamableHTTPClientTransport, StdioClientTransport }: Sdk): Transport {
     const cfg = c.cfg;
-    if (cfg.transport === "http") return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
-    const t = new StdioClientTransport({ command: cfg.command, args: cfg.args, env: cfg.env, ...(cfg.cwd ? { cwd: cfg.cwd } : {}), stderr: "pipe" });
+    if (cfg.transport === "http")
+      return new StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers: cfg.headers } });
+    const t = new StdioClientTransport({
+      command: cfg.command,
+      args: cfg.args,
+      env: cfg.env,
+      ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
+      stderr: "pipe",
+    });
     t.stderr?.on("data", (chunk: Buffer) => {
       c.stderr = (c.stderr + chunk.toString("utf8")).slice(-STDERR_KEEP);
     });
@@ -191,20 +198,51 @@ export function createMcpHub(deps: {
     c.timer.unref?.();
   }
 
-  function errorOf(err: unknown, timeoutMs: number): { error_code: ToolErrorCode; message_safe: string; retryable: boolean } {
+  function errorOf(
+    err: unknown,
+    timeoutMs: number,
+  ): { error_code: ToolErrorCode; message_safe: string; retryable: boolean } {
     if (sdk && err instanceof sdk.McpError) {
       const { ErrorCode } = sdk;
       if (err.code === ErrorCode.RequestTimeout)
-        return { error_code: "PROVIDER_TIMEOUT", message_safe: `The tool did not answer within ${Math.round(timeoutMs / 1000)} s.`, retryable: true };
-      if (err.code === ErrorCode.ConnectionClosed) return { error_code: "PROVIDER_UNAVAILABLE", message_safe: "The tool's server went away during the call.", retryable: true };
-      if (err.code === ErrorCode.InvalidParams) return { error_code: "INVALID_INPUT", message_safe: err.message.slice(0, 300), retryable: false };
+        return {
+          error_code: "PROVIDER_TIMEOUT",
+          message_safe: `The tool did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+          retryable: true,
+        };
+      if (err.code === ErrorCode.ConnectionClosed)
+        return {
+          error_code: "PROVIDER_UNAVAILABLE",
+          message_safe: "The tool's server went away during the call.",
+          retryable: true,
+        };
+      if (err.code === ErrorCode.InvalidParams)
+        return { error_code: "INVALID_INPUT", message_safe: err.message.slice(0, 300), retryable: false };
     }
     if (sdk && err instanceof sdk.StreamableHTTPError) {
-      if (err.code === 401 || err.code === 403) return { error_code: "PROVIDER_AUTH_REQUIRED", message_safe: "The tool's server asks for credentials.", retryable: false };
-      if (err.code === 429) return { error_code: "PROVIDER_RATE_LIMIT", message_safe: "The tool's server asks us to slow down.", retryable: true };
-      return { error_code: "PROVIDER_UNAVAILABLE", message_safe: `The tool's server answered HTTP ${err.code ?? "error"}.`, retryable: true };
+      if (err.code === 401 || err.code === 403)
+        return {
+          error_code: "PROVIDER_AUTH_REQUIRED",
+          message_safe: "The tool's server asks for credentials.",
+          retryable: false,
+        };
+      if (err.code === 429)
+        return {
+          error_code: "PROVIDER_RATE_LIMIT",
+          message_safe: "The tool's server asks us to slow down.",
+          retryable: true,
+        };
+      return {
+        error_code: "PROVIDER_UNAVAILABLE",
+        message_safe: `The tool's server answered HTTP ${err.code ?? "error"}.`,
+        retryable: true,
+      };
     }
-    return { error_code: "UNKNOWN", message_safe: String((err as Error)?.message ?? err).slice(0, 300), retryable: false };
+    return {
+      error_code: "UNKNOWN",
+      message_safe: String((err as Error)?.message ?? err).slice(0, 300),
+      retryable: false,
+    };
   }
 
   return {
@@ -214,7 +252,14 @@ export function createMcpHub(deps: {
           cfg,
           stderr: "",
           failures: 0,
-          status: { name: cfg.name, transport: cfg.transport, state: "connecting", since: deps.clock.iso(), restarts: 0, tools: [] },
+          status: {
+            name: cfg.name,
+            transport: cfg.transport,
+            state: "connecting",
+            since: deps.clock.iso(),
+            restarts: 0,
+            tools: [],
+          },
         });
       }
       await Promise.all([...conns.values()].map((c) => connect(c)));
@@ -231,7 +276,12 @@ export function createMcpHub(deps: {
       const dot = name.indexOf(".");
       const c = conns.get(name.slice(0, dot));
       const tool = name.slice(dot + 1);
-      if (!c || dot < 0) return { ok: false, error: { error_code: "INVALID_INPUT", message_safe: `No MCP server for ${name}.`, retryable: false }, latency_ms: took() };
+      if (!c || dot < 0)
+        return {
+          ok: false,
+          error: { error_code: "INVALID_INPUT", message_safe: `No MCP server for ${name}.`, retryable: false },
+          latency_ms: took(),
+        };
       if (!c.client)
         return {
           ok: false,
@@ -247,20 +297,45 @@ export function createMcpHub(deps: {
           timeout: c.cfg.timeoutMs,
           ...(opts.signal ? { signal: opts.signal } : {}),
           ...(opts.onProgress
-            ? { onprogress: (p) => opts.onProgress!({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }) }
+            ? {
+                onprogress: (p) =>
+                  opts.onProgress!({
+                    progress: p.progress,
+                    ...(p.total !== undefined ? { total: p.total } : {}),
+                    ...(p.message ? { message: p.message } : {}),
+                  }),
+              }
             : {}),
         });
-        const content = ((r.content ?? []) as McpContent[]).filter((x) => ["text", "image", "audio", "resource", "resource_link"].includes(x.type));
+        const content = ((r.content ?? []) as McpContent[]).filter((x) =>
+          ["text", "image", "audio", "resource", "resource_link"].includes(x.type),
+        );
         if (r.isError) {
           const text = content.flatMap((x) => (x.type === "text" ? [x.text] : [])).join(" ");
-          return { ok: false, error: { error_code: "INVALID_INPUT", message_safe: (text || "The tool reported an error.").slice(0, 300), retryable: false }, latency_ms: took() };
+          return {
+            ok: false,
+            error: {
+              error_code: "INVALID_INPUT",
+              message_safe: (text || "The tool reported an error.").slice(0, 300),
+              retryable: false,
+            },
+            latency_ms: took(),
+          };
         }
         const structured = r.structuredContent as Record<string, unknown> | undefined;
         return { ok: true, content, ...(structured ? { structured } : {}), latency_ms: took() };
       } catch (err) {
         // The SDK reports an aborted request as a timeout: a person's cancel is recorded as a cancel.
         if (opts.signal?.aborted)
-          return { ok: false, error: { error_code: "CANCELLED", message_safe: "Cancelled during the call; the server was told to stop.", retryable: false }, latency_ms: took() };
+          return {
+            ok: false,
+            error: {
+              error_code: "CANCELLED",
+              message_safe: "Cancelled during the call; the server was told to stop.",
+              retryable: false,
+            },
+            latency_ms: took(),
+          };
         return { ok: false, error: errorOf(err, c.cfg.timeoutMs), latency_ms: took() };
       }
     },

@@ -24,12 +24,16 @@ const MOVE_PT = new RegExp(
   `^${POLITE_PT}(?:muda|mude|mudar|passa|passe|passar|adia|adie|adiar|remarca|remarque|remarcar|reagenda|reagende|reagendar|move|mova|mover)(?:-(?:a|o|la|lo))?(?:\\s|$)`,
   "iu",
 );
-const CANCEL_PT = new RegExp(`^${POLITE_PT}(?:cancela|cancele|cancelar|desmarca|desmarque|desmarcar)(?:-(?:a|o|la|lo))?(?:\\s|$)`, "iu");
+const CANCEL_PT = new RegExp(
+  `^${POLITE_PT}(?:cancela|cancele|cancelar|desmarca|desmarque|desmarcar)(?:-(?:a|o|la|lo))?(?:\\s|$)`,
+  "iu",
+);
 
 const TO_EN = /\s(?:to|for|until|till)\s/i;
 const TO_PT = /\s(?:para|pra)\s/i;
 const PRONOUN = /^(?:it|that|this|that one|this one|isso|isto|essa|esse|ela|ele)?$/i;
-const NOUN = /\b(?:call|meeting|meet|sync|demo|catch-?up|1:1|interview|review|session|appointment|check-?in|chat|reuni[ãa]o|chamada|encontro|conversa|videochamada)\b/iu;
+const NOUN =
+  /\b(?:call|meeting|meet|sync|demo|catch-?up|1:1|interview|review|session|appointment|check-?in|chat|reuni[ãa]o|chamada|encontro|conversa|videochamada)\b/iu;
 const WITH_EN = /\bwith\s+([A-ZÀ-Ý][\p{L}'’-]*)/u;
 const WITH_PT = /(?:^|\s)com\s+(?:(?:a|o)\s+)?([A-ZÀ-Ý][\p{L}'’-]*)/u;
 const TRAILING = /[\s,.!?]+$/;

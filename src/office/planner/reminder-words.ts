@@ -4,8 +4,10 @@
  * taken for the meeting's length. Anchored on fixed words, linear.
  */
 
-const EN = /(?:,\s*|\s+)?(?:and\s+|please\s+)*remind me\s+(\d{1,3})\s*(minutes?|mins?|hours?|hrs?|h)\s+(?:before|ahead|earlier|in advance)\b/i;
-const PT = /(?:,\s*|\s+)?(?:e\s+)?(?:lembra-me|lembre-me|lembra me|lembre me|avisa-me|avise-me)\s+(\d{1,3})\s*(minutos?|min|horas?|h)\s+antes\b/iu;
+const EN =
+  /(?:,\s*|\s+)?(?:and\s+|please\s+)*remind me\s+(\d{1,3})\s*(minutes?|mins?|hours?|hrs?|h)\s+(?:before|ahead|earlier|in advance)\b/i;
+const PT =
+  /(?:,\s*|\s+)?(?:e\s+)?(?:lembra-me|lembre-me|lembra me|lembre me|avisa-me|avise-me)\s+(\d{1,3})\s*(minutos?|min|horas?|h)\s+antes\b/iu;
 
 /** The reminder's lead time in minutes and the message without those words, or null. */
 export function parseReminder(text: string): { minutes: number; rest: string } | null {

@@ -16,7 +16,8 @@ const SCHEDULE_VERB =
   /\b(schedule|book|set(?:ting)? up|arrange|organi[sz]e|plan|put|find (?:a )?time|get|line up|fix up|sort out|slot in|pencil in|need|want|have|can we (?:do|have))\b/i;
 const MEETING_NOUN =
   /\b(call|meeting|meet(?:ing)?|sync|demo|catch[- ]?up|1:1|one[- ]on[- ]one|interview|review|stand-?up|session|appointment|check[- ]in|chat|video call|conference)\b/i;
-const STRONG_SCHEDULE = /\b(schedule|book|arrange|set up|find (?:a )?time|pencil in|put .* on (?:the|my) calendar|send (?:an? )?(?:calendar )?invite)\b/i;
+const STRONG_SCHEDULE =
+  /\b(schedule|book|arrange|set up|find (?:a )?time|pencil in|put .* on (?:the|my) calendar|send (?:an? )?(?:calendar )?invite)\b/i;
 const WORK_VERB =
   /^(?:(?:can|could|would|will) you\s+|please\s+|pls\s+|i need you to\s+|i'd like you to\s+|go ahead and\s+|kindly\s+)*(send|call|prepare|draft|remind|order|update|write|create|email|reply|compile|file|pay|research|summari[sz]e|translate|check|review|follow up|invoice|submit|renew|cancel|ship|collect|reconcile|post|publish|contact|notify|book)\b/i;
 const GREETING = /^(hi|hello|hey|yo|good (morning|afternoon|evening)|hiya|howdy|ola|olá)\b/i;
@@ -48,11 +49,13 @@ function meetingNoun(text: string): string {
 }
 
 /** "call with Maria", "meet Ana", "catch up with Pedro", "sync with Lena", "talk to Rui": a meeting verb and a person. */
-const MEET_VERB_WITH = /\b(?:[Cc]all|[Mm]eet|[Cc]atch[- ]?up|[Ss]ync|[Tt]alk|[Ss]peak|[Cc]hat)\s+(?:up\s+)?(?:with\s+|to\s+)?[A-ZÀ-Ý]/;
+const MEET_VERB_WITH =
+  /\b(?:[Cc]all|[Mm]eet|[Cc]atch[- ]?up|[Ss]ync|[Tt]alk|[Ss]peak|[Cc]hat)\s+(?:up\s+)?(?:with\s+|to\s+)?[A-ZÀ-Ý]/;
 
 function isScheduling(text: string): boolean {
   // A meeting verb with a person and a time is scheduling, with or without "schedule" in front.
-  if (MEET_VERB_WITH.test(text) && /\bwith\s+[A-ZÀ-Ý]|\b(?:meet|call)\s+[A-ZÀ-Ý]/.test(text) && hasTime(text)) return true;
+  if (MEET_VERB_WITH.test(text) && /\bwith\s+[A-ZÀ-Ý]|\b(?:meet|call)\s+[A-ZÀ-Ý]/.test(text) && hasTime(text))
+    return true;
   if (STRONG_SCHEDULE.test(text) && (MEETING_NOUN.test(text) || /\binvite|calendar\b/i.test(text))) return true;
   if (SCHEDULE_VERB.test(text) && MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) return true;
   return /\b(set up|arrange|schedule|book)\b/i.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text);
@@ -78,15 +81,30 @@ function proposeMeeting(text: string, frame: PlanFrame, lang: string, t: Transla
   const noun = t(nounKey(lang === "pt" ? meetingNounPt(text) : meetingNoun(text)));
   const who = slots.attendee_name;
   const title = who ? t("office.planner.title.with", { noun, who }) : t("office.planner.title", { noun });
-  const what = slots.duration_minutes ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes }) : t("office.planner.what", { noun });
-  const window = slots.time_window ? parseWhen(slots.time_window, { now: Date.parse(frame.now), timezone: slots.timezone ?? frame.default_timezone, locale: lang }) : null;
-  const when = slots.day_hint ? t("office.planner.when.hint", { hint: slots.day_hint }) : window ? t("office.planner.when.window", { window: describeWhen(window, lang) }) : "";
+  const what = slots.duration_minutes
+    ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes })
+    : t("office.planner.what", { noun });
+  const window = slots.time_window
+    ? parseWhen(slots.time_window, {
+        now: Date.parse(frame.now),
+        timezone: slots.timezone ?? frame.default_timezone,
+        locale: lang,
+      })
+    : null;
+  const when = slots.day_hint
+    ? t("office.planner.when.hint", { hint: slots.day_hint })
+    : window
+      ? t("office.planner.when.window", { window: describeWhen(window, lang) })
+      : "";
   slots.title = who ? t("office.planner.slotTitle.with", { noun: cap(noun), who }) : cap(noun);
   return {
     type: "propose_job",
     kind: "schedule_meeting",
     title: title.slice(0, 120),
-    goal: (who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when })).slice(0, 500),
+    goal: (who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when })).slice(
+      0,
+      500,
+    ),
     slots,
     constraints: [t("office.planner.constraint", { who: who ?? t("office.planner.attendees") })],
     rationale: "Scheduling request: verb + meeting noun",
@@ -105,7 +123,8 @@ function requestPhrase(text: string, verbAt: number): string {
 }
 
 /** "Hand it to Dan: send invoice 123" (the offer's choice sends this) or "hand this to a person: …". */
-const HANDOFF = /^hand (?:it|this|that)?\s*(?:over\s+)?to\s+(?:a person|someone|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
+const HANDOFF =
+  /^hand (?:it|this|that)?\s*(?:over\s+)?to\s+(?:a person|someone|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
 /** "Passar a Ana: enviar a fatura 123" (the Portuguese offer's choice) or "passa isto a uma pessoa: …". */
 const HANDOFF_PT =
   /^(?:passa|passar|entrega|entregar)(?:-o|-a|-lo|-la)?\s+(?:(?:isto|isso)\s+)?(?:para\s+(?:[ao]\s+)?|à\s+|ao\s+|a\s+)(?:uma pessoa|algu[ée]m|([A-ZÀ-Ý][\p{L}'’-]*))\s*[:—–-]\s*(.+)$/iu;
@@ -118,15 +137,23 @@ export function planRules(frame: PlanFrame): Decision {
   const text = frame.text.trim();
   const lower = text.toLowerCase();
   const jobs = frame.jobs;
-  const waiting = frame.default_job_id ? jobs.find((j) => j.job_id === frame.default_job_id && j.state === "waiting_input") : undefined;
+  const waiting = frame.default_job_id
+    ? jobs.find((j) => j.job_id === frame.default_job_id && j.state === "waiting_input")
+    : undefined;
 
   if (waiting) {
     const slots = extractMeetingSlots(text, lang);
     delete slots.attendee_name;
-    if (Object.keys(slots).length > 0 && !isScheduling(text) && !isSchedulingPt(text)) return { type: "continue_job", job_id: waiting.job_id, slots, text };
+    if (Object.keys(slots).length > 0 && !isScheduling(text) && !isSchedulingPt(text))
+      return { type: "continue_job", job_id: waiting.job_id, slots, text };
   }
   const handoff = HANDOFF.exec(text) ?? HANDOFF_PT.exec(text);
-  if (handoff) return { type: "handoff", request: handoff[2]!.trim().slice(0, 200), ...(handoff[1] ? { to_name: handoff[1] } : {}) };
+  if (handoff)
+    return {
+      type: "handoff",
+      request: handoff[2]!.trim().slice(0, 200),
+      ...(handoff[1] ? { to_name: handoff[1] } : {}),
+    };
   if (isScheduling(text)) return proposeMeeting(text, frame, lang, t);
   if (isSchedulingPt(text)) return proposeMeeting(text, frame, "pt", lang === "pt" ? t : words("pt"));
 
@@ -138,18 +165,33 @@ export function planRules(frame: PlanFrame): Decision {
     return { type: "decline_work", request: requestPhrase(text, verbAt) };
   }
   const workPt = WORK_VERB_PT.exec(text);
-  if (workPt) return { type: "decline_work", request: requestPhrase(text, text.toLowerCase().indexOf(workPt[1]!.toLowerCase(), workPt.index)) };
-  if (/^no,? thanks?\b|^no thank you\b|^n[ãa]o,? obrigad[oa]/iu.test(text)) return { type: "chat_reply", text: t("office.planner.leaveIt") };
+  if (workPt)
+    return {
+      type: "decline_work",
+      request: requestPhrase(text, text.toLowerCase().indexOf(workPt[1]!.toLowerCase(), workPt.index)),
+    };
+  if (/^no,? thanks?\b|^no thank you\b|^n[ãa]o,? obrigad[oa]/iu.test(text))
+    return { type: "chat_reply", text: t("office.planner.leaveIt") };
 
-  if (GREETING.test(text) || GREETING_PT.test(text)) return { type: "chat_reply", text: t("office.planner.greeting", { name: frame.sender.display_name }) };
+  if (GREETING.test(text) || GREETING_PT.test(text))
+    return { type: "chat_reply", text: t("office.planner.greeting", { name: frame.sender.display_name }) };
   if (THANKS.test(text) || THANKS_PT.test(text)) return { type: "chat_reply", text: t("office.planner.welcome") };
   if (CAPABILITIES.test(lower)) {
     const name = frame.agent.display_name;
-    return { type: "chat_reply", text: frame.agent.role ? t("office.planner.whoAmI.role", { name, role: frame.agent.role }) : t("office.planner.whoAmI", { name }) };
+    return {
+      type: "chat_reply",
+      text: frame.agent.role
+        ? t("office.planner.whoAmI.role", { name, role: frame.agent.role })
+        : t("office.planner.whoAmI", { name }),
+    };
   }
   if (VAGUE_HELP.test(text)) return { type: "request_input", question: t("office.planner.vagueHelp") };
   if ((MEETING_NOUN.test(text) && /\bwith\s+[A-ZÀ-Ý]/.test(text)) || mentionsMeetingPt(text)) {
-    return { type: "request_input", question: t("office.planner.scheduleThat"), choices: [t("office.planner.scheduleThat.yes"), t("office.planner.scheduleThat.no")] };
+    return {
+      type: "request_input",
+      question: t("office.planner.scheduleThat"),
+      choices: [t("office.planner.scheduleThat.yes"), t("office.planner.scheduleThat.no")],
+    };
   }
   if (/\?\s*$/.test(text)) {
     // The frame also offers recently closed jobs (as reference targets); only open ones count here.

@@ -30,7 +30,9 @@ function findDurationPt(text: string): number | undefined {
   if (/(?<![\p{L}])quarto de hora(?![\p{L}])/u.test(t)) return 15;
   const m = /(?<![\p{L}\d])(\d{1,3}|uma|duas|tr[êe]s)\s*(minutos?|mins?|horas?)(?![\p{L}])/u.exec(t);
   if (!m) return undefined;
-  const n = /^\d/.test(m[1]!) ? Number(m[1]) : ({ uma: 1, duas: 2, três: 3, tres: 3 } as Record<string, number>)[m[1]!]!;
+  const n = /^\d/.test(m[1]!)
+    ? Number(m[1])
+    : ({ uma: 1, duas: 2, três: 3, tres: 3 } as Record<string, number>)[m[1]!]!;
   const minutes = m[2]!.startsWith("h") ? n * 60 : n;
   return minutes >= 5 && minutes <= 8 * 60 ? minutes : undefined;
 }
@@ -40,7 +42,10 @@ function findDuration(text: string): number | undefined {
   if (/\bhalf(?: an| a)? hour\b|\bhalf-hour\b|\bhalf hour\b/.test(t)) return 30;
   if (/\bquarter(?: of an)? hour\b/.test(t)) return 15;
   if (/\bhour and a half\b/.test(t)) return 90;
-  const m = /\b(\d{1,3}(?:\.\d)?|an?|one|two|three|fifteen|twenty|thirty|forty-five|sixty|ninety)\s*-?\s*(minutes?|mins?|m|hours?|hrs?|h)\b/.exec(t);
+  const m =
+    /\b(\d{1,3}(?:\.\d)?|an?|one|two|three|fifteen|twenty|thirty|forty-five|sixty|ninety)\s*-?\s*(minutes?|mins?|m|hours?|hrs?|h)\b/.exec(
+      t,
+    );
   if (!m) return undefined;
   const n = /^\d/.test(m[1]!) ? Number(m[1]) : WORD_NUM[m[1]!];
   if (n === undefined || !Number.isFinite(n)) return undefined;
@@ -106,7 +111,10 @@ const NOT_NAMES = new Set([
 /** "with Maria", "with Maria Silva", "call Maria", "meet João" → the attendee's display name ("com a Ana" in Portuguese). */
 function findAttendee(text: string, locale?: string): string | undefined {
   const nameWord = "[A-ZÀ-Ý][a-zà-ÿ'’-]+";
-  const portuguese = locale === "pt" ? [new RegExp(`(?<![\\p{L}])com\\s+(?:(?:a|o|as|os)\\s+)?(${nameWord}(?:\\s+${nameWord})?)`, "u")] : [];
+  const portuguese =
+    locale === "pt"
+      ? [new RegExp(`(?<![\\p{L}])com\\s+(?:(?:a|o|as|os)\\s+)?(${nameWord}(?:\\s+${nameWord})?)`, "u")]
+      : [];
   const patterns = [
     ...portuguese,
     new RegExp(`\\bwith\\s+(${nameWord}(?:\\s+${nameWord})?)`),
@@ -136,7 +144,8 @@ export function findMeeting(text: string): Pick<SlotValues, "meeting_link" | "me
   if (url && isMeetingUrl(url)) return { meeting_link: "link", meeting_url: url, link_label: linkServiceOf(url) };
   const t = text.toLowerCase();
   if (/\bjitsi\b/.test(t)) return { meeting_link: "jitsi" };
-  if (/google meet|\bg-?meet\b|\bhangouts?\b|\bgoogle\b/.test(t)) return { meeting_link: "link", link_label: "Google Meet" };
+  if (/google meet|\bg-?meet\b|\bhangouts?\b|\bgoogle\b/.test(t))
+    return { meeting_link: "link", link_label: "Google Meet" };
   if (/\bzoom\b/.test(t)) return { meeting_link: "link", link_label: "Zoom" };
   if (/\b(ms |microsoft )?teams\b/.test(t)) return { meeting_link: "link", link_label: "Teams" };
   if (/\bby phone\b|\bphone call\b|\bover the phone\b|\bon the phone\b/.test(t)) return { meeting_link: "phone" };
@@ -146,7 +155,8 @@ export function findMeeting(text: string): Pick<SlotValues, "meeting_link" | "me
 }
 
 const WEEK_WORDS = /\b(?:the week after next|next week|this week)\b/i;
-const WEEK_WORDS_PT = /(?<![\p{L}])(?:(?:n?a\s+)?pr[óo]xima semana|semana que vem|para a semana|n?esta semana)(?![\p{L}])/iu;
+const WEEK_WORDS_PT =
+  /(?<![\p{L}])(?:(?:n?a\s+)?pr[óo]xima semana|semana que vem|para a semana|n?esta semana)(?![\p{L}])/iu;
 
 /** A fixed reference: whether words name a time does not depend on when they are read. */
 const PROBE = { now: Date.UTC(2026, 0, 7, 12), timezone: "UTC" };
@@ -167,7 +177,8 @@ export function extractMeetingSlots(text: string, locale?: string): SlotValues {
   if (email) slots.attendee_email = email;
   // "with maria@acme.com": the address's first name-like part names the attendee on the card.
   const local = email?.split("@")[0]?.split(/[._+-]/)[0];
-  if (!attendee && local && /^[a-z]{2,}$/i.test(local)) slots.attendee_name = local[0]!.toUpperCase() + local.slice(1).toLowerCase();
+  if (!attendee && local && /^[a-z]{2,}$/i.test(local))
+    slots.attendee_name = local[0]!.toUpperCase() + local.slice(1).toLowerCase();
   // The person's own words travel as the window's source; Office resolves them into a
   // structured window (relative to the moment asked, in the job's timezone) once, at intake.
   // A week alone ("next week") is a hint: the days and times within it are still asked for.

@@ -15,8 +15,18 @@ export const CANCEL_TOOL = "calendar.cancel_invite";
 export const DECLINE_COUNTER_TOOL = "calendar.decline_counter";
 
 const ZSlot = z.object({ start: z.string(), end: z.string(), timezone: z.string() });
-const ZMeeting = z.object({ type: z.enum(MEETING_TYPES), label: z.string(), url: z.string().optional(), pasted: z.boolean() });
-const ZAttendeeRef = z.object({ name: z.string().min(1).max(120), vault_ref: z.string().startsWith("vault_ref:"), email_redacted: z.string(), email_hash: z.string() });
+const ZMeeting = z.object({
+  type: z.enum(MEETING_TYPES),
+  label: z.string(),
+  url: z.string().optional(),
+  pasted: z.boolean(),
+});
+const ZAttendeeRef = z.object({
+  name: z.string().min(1).max(120),
+  vault_ref: z.string().startsWith("vault_ref:"),
+  email_redacted: z.string(),
+  email_hash: z.string(),
+});
 
 /** The meeting as it stands (the last version written), which a move or a cancel replaces. */
 const ZChangeBase = z.object({
@@ -71,10 +81,13 @@ const crlf = (s: string) => (s.endsWith("\r\n") ? s : `${s}\r\n`);
 /** The version being replaced, as ical.js reads it; its METHOD, SEQUENCE, times and answers are set by the caller. */
 function readPrevious(deps: ChangeToolDeps, tenantId: string, i: z.infer<typeof ZChangeBase>) {
   const file = deps.artifacts.get(tenantId, i.from_artifact_id);
-  if (!file) throw new ToolFailure("INVALID_INPUT", "The meeting's invitation file is gone, so it cannot be changed from here.");
+  if (!file)
+    throw new ToolFailure("INVALID_INPUT", "The meeting's invitation file is gone, so it cannot be changed from here.");
   try {
     const cal = new ICAL.Component(ICAL.parse(file.bytes.toString("utf8")));
-    const vevent = cal.getAllSubcomponents("vevent").find((v) => String(v.getFirstPropertyValue("uid")) === i.event_uid);
+    const vevent = cal
+      .getAllSubcomponents("vevent")
+      .find((v) => String(v.getFirstPropertyValue("uid")) === i.event_uid);
     if (!vevent) throw new Error("no such event");
     return { cal, vevent };
   } catch {
@@ -91,10 +104,19 @@ function stamp(vevent: InstanceType<typeof ICAL.Component>, name: string, ms: nu
   vevent.updatePropertyWithValue(name, ICAL.Time.fromJSDate(new Date(ms), true));
 }
 
-const ICS_TITLES: Record<string, string> = { "cancel.ics": "Cancellation (.ics)", "decline.ics": "Answer to the proposed time (.ics)" };
+const ICS_TITLES: Record<string, string> = {
+  "cancel.ics": "Cancellation (.ics)",
+  "decline.ics": "Answer to the proposed time (.ics)",
+};
 
 /** Deterministic per job: a retry rewrites the same file instead of leaving a second one. */
-function saveIcs(deps: ChangeToolDeps, ctx: { tenant_id: string; job_id: string; idempotency_key: string }, filename: string, ics: string, refs: string[]) {
+function saveIcs(
+  deps: ChangeToolDeps,
+  ctx: { tenant_id: string; job_id: string; idempotency_key: string },
+  filename: string,
+  ics: string,
+  refs: string[],
+) {
   const artifactId = `art_${letterHash(`ics|${ctx.tenant_id}|${ctx.idempotency_key}`, 20)}`;
   const saved = deps.artifacts.save({
     artifact_id: artifactId,
@@ -123,7 +145,12 @@ const sanitized = (i: z.infer<typeof ZChangeBase>, extra: Record<string, unknown
     sequence: i.sequence,
     from_artifact_id: i.from_artifact_id,
     previous: i.previous,
-    attendees: i.attendees.map((a) => ({ label: a.name, email_redacted: a.email_redacted, email_hash: a.email_hash, email_ref: a.vault_ref })),
+    attendees: i.attendees.map((a) => ({
+      label: a.name,
+      email_redacted: a.email_redacted,
+      email_hash: a.email_hash,
+      email_ref: a.vault_ref,
+    })),
     calendar: calendar ? "caldav" : "none",
     provider: calendar ? "caldav" : "local",
     ...extra,
@@ -136,7 +163,11 @@ const sanitized = (i: z.infer<typeof ZChangeBase>, extra: Record<string, unknown
  * A change tool's answer: what changed and the .ics the email step sends; the event, its
  * version and the time it had are the input's.
  */
-function changed(i: z.infer<typeof ZChangeBase>, file: ReturnType<typeof saveIcs>, what: Pick<ChangeInviteOutput, "change" | "scheduled_time" | "calendar" | "attendees_count">) {
+function changed(
+  i: z.infer<typeof ZChangeBase>,
+  file: ReturnType<typeof saveIcs>,
+  what: Pick<ChangeInviteOutput, "change" | "scheduled_time" | "calendar" | "attendees_count">,
+) {
   const output: ChangeInviteOutput = {
     ...what,
     event_uid: i.event_uid,
@@ -159,26 +190,41 @@ export function createMoveInviteTool(deps: ChangeToolDeps): ToolDefinition<MoveI
   return {
     name: MOVE_TOOL,
     version: "v1",
-    description: "Move a booked meeting to another time: the same event with a higher SEQUENCE, rewritten in the organizer's calendar and saved as the invite to send again",
+    description:
+      "Move a booked meeting to another time: the same event with a higher SEQUENCE, rewritten in the organizer's calendar and saved as the invite to send again",
     side_effects: true,
     input: ZMoveInput,
     output: ZChangeOutput,
     purpose: (i) => `Move the meeting to ${describeWhen(i.when)}`,
     providerOf: () => (deps.calendar ? "caldav" : "local"),
-    sanitize: (i) => sanitized(i, { window: i.when, timezone: i.when.timezone, duration_minutes: i.duration_minutes }, Boolean(deps.calendar)),
+    sanitize: (i) =>
+      sanitized(
+        i,
+        { window: i.when, timezone: i.when.timezone, duration_minutes: i.duration_minutes },
+        Boolean(deps.calendar),
+      ),
     async run(i, ctx) {
       const prevStart = Date.parse(i.previous.start);
       const prevEnd = Date.parse(i.previous.end);
       const bounds = windowBounds(i.when);
       // The meeting's own time is not in its way.
-      const busy = deps.calendar ? (await deps.calendar.busy(bounds.start, bounds.end)).filter((b) => !(b.start === prevStart && b.end === prevEnd)) : [];
+      const busy = deps.calendar
+        ? (await deps.calendar.busy(bounds.start, bounds.end)).filter(
+            (b) => !(b.start === prevStart && b.end === prevEnd),
+          )
+        : [];
       const slot = pickSlot(i.when, { durationMinutes: i.duration_minutes, now: ctx.now, busy });
       if (!slot) {
-        const why = i.when.exact_start ? "That time is taken or has already passed" : "No free time is left in that window";
+        const why = i.when.exact_start
+          ? "That time is taken or has already passed"
+          : "No free time is left in that window";
         throw new ToolFailure("INVALID_INPUT", `${why} (${describeWhen(i.when)}). Please give another day or time.`);
       }
       if (slot.start === prevStart && slot.end === prevEnd)
-        throw new ToolFailure("INVALID_INPUT", `The meeting is already at ${formatSlot(slot.start, slot.end, i.previous.timezone)}.`);
+        throw new ToolFailure(
+          "INVALID_INPUT",
+          `The meeting is already at ${formatSlot(slot.start, slot.end, i.previous.timezone)}.`,
+        );
       const { cal, vevent } = readPrevious(deps, ctx.tenant_id, i);
       stamp(vevent, "dtstart", slot.start);
       stamp(vevent, "dtend", slot.end);
@@ -208,7 +254,11 @@ export function createMoveInviteTool(deps: ChangeToolDeps): ToolDefinition<MoveI
       );
       return changed(i, file, {
         change: "move",
-        scheduled_time: { start: new Date(slot.start).toISOString(), end: new Date(slot.end).toISOString(), timezone: i.when.timezone },
+        scheduled_time: {
+          start: new Date(slot.start).toISOString(),
+          end: new Date(slot.end).toISOString(),
+          timezone: i.when.timezone,
+        },
         calendar,
         attendees_count: i.attendees.length,
       });
@@ -225,11 +275,13 @@ export function createCancelInviteTool(deps: ChangeToolDeps): ToolDefinition<Can
   return {
     name: CANCEL_TOOL,
     version: "v1",
-    description: "Cancel a booked meeting: a CANCEL for the same event with a higher SEQUENCE, and the event removed from the organizer's calendar",
+    description:
+      "Cancel a booked meeting: a CANCEL for the same event with a higher SEQUENCE, and the event removed from the organizer's calendar",
     side_effects: true,
     input: ZCancelInput,
     output: ZChangeOutput,
-    purpose: (i) => `Cancel the meeting of ${formatSlot(Date.parse(i.previous.start), Date.parse(i.previous.end), i.previous.timezone)}`,
+    purpose: (i) =>
+      `Cancel the meeting of ${formatSlot(Date.parse(i.previous.start), Date.parse(i.previous.end), i.previous.timezone)}`,
     providerOf: () => (deps.calendar ? "caldav" : "local"),
     sanitize: (i) => sanitized(i, {}, Boolean(deps.calendar)),
     async run(i, ctx) {
@@ -251,7 +303,12 @@ export function createCancelInviteTool(deps: ChangeToolDeps): ToolDefinition<Can
         const removed = await deps.calendar.remove(i.event_uid);
         calendar = { written: true, removed, name: (await deps.calendar.describe()).displayName };
       }
-      return changed(i, file, { change: "cancel", scheduled_time: i.previous, calendar, attendees_count: i.attendees.length });
+      return changed(i, file, {
+        change: "cancel",
+        scheduled_time: i.previous,
+        calendar,
+        attendees_count: i.attendees.length,
+      });
     },
   };
 }
@@ -265,11 +322,13 @@ export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<D
   return {
     name: DECLINE_COUNTER_TOOL,
     version: "v1",
-    description: "Keep a booked meeting's time against an invitee's counter-proposal: a DECLINECOUNTER for the same event, to send to that invitee",
+    description:
+      "Keep a booked meeting's time against an invitee's counter-proposal: a DECLINECOUNTER for the same event, to send to that invitee",
     side_effects: true,
     input: ZDeclineInput,
     output: ZChangeOutput,
-    purpose: (i) => `Tell ${i.counter.attendee.name} the meeting stays at ${formatSlot(Date.parse(i.previous.start), Date.parse(i.previous.end), i.previous.timezone)}`,
+    purpose: (i) =>
+      `Tell ${i.counter.attendee.name} the meeting stays at ${formatSlot(Date.parse(i.previous.start), Date.parse(i.previous.end), i.previous.timezone)}`,
     providerOf: () => "local",
     sanitize: (i) => {
       const base = sanitized(i, {}, false);
@@ -278,7 +337,15 @@ export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<D
         ...base,
         inputs: {
           ...base.inputs,
-          counter: { attendee: { label: a.name, email_redacted: a.email_redacted, email_hash: a.email_hash, email_ref: a.vault_ref }, proposed: i.counter.proposed },
+          counter: {
+            attendee: {
+              label: a.name,
+              email_redacted: a.email_redacted,
+              email_hash: a.email_hash,
+              email_ref: a.vault_ref,
+            },
+            proposed: i.counter.proposed,
+          },
         },
       };
     },
@@ -288,7 +355,8 @@ export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<D
       vevent.updatePropertyWithValue("sequence", i.sequence);
       // Only the invitee who proposed is answered.
       const email = deps.vault?.get(ctx.tenant_id, i.counter.attendee.vault_ref)?.trim().toLowerCase();
-      if (!email) throw new ToolFailure("INVALID_INPUT", `The address for ${i.counter.attendee.name} is no longer available.`);
+      if (!email)
+        throw new ToolFailure("INVALID_INPUT", `The address for ${i.counter.attendee.name} is no longer available.`);
       for (const a of [...vevent.getAllProperties("attendee")]) {
         if (
           String(a.getFirstValue() ?? "")
@@ -301,7 +369,12 @@ export function createDeclineCounterTool(deps: ChangeToolDeps): ToolDefinition<D
       }
       setMethod(cal, "DECLINECOUNTER");
       const file = saveIcs(deps, ctx, "decline.ics", crlf(cal.toString()), [i.counter.attendee.vault_ref]);
-      return changed(i, file, { change: "keep", scheduled_time: i.previous, calendar: { written: false, reason: "unchanged" }, attendees_count: 1 });
+      return changed(i, file, {
+        change: "keep",
+        scheduled_time: i.previous,
+        calendar: { written: false, reason: "unchanged" },
+        attendees_count: 1,
+      });
     },
   };
 }

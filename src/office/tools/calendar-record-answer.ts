@@ -10,7 +10,12 @@ const PARTSTATS = ["ACCEPTED", "DECLINED", "TENTATIVE"] as const;
 
 const ZRecordAnswerInput = z.object({
   event_uid: z.string().min(1).max(200),
-  attendee: z.object({ name: z.string().min(1).max(120), vault_ref: z.string().startsWith("vault_ref:"), email_redacted: z.string(), email_hash: z.string() }),
+  attendee: z.object({
+    name: z.string().min(1).max(120),
+    vault_ref: z.string().startsWith("vault_ref:"),
+    email_redacted: z.string(),
+    email_hash: z.string(),
+  }),
   partstat: z.enum(PARTSTATS),
 });
 type RecordAnswerInput = z.infer<typeof ZRecordAnswerInput>;
@@ -27,11 +32,15 @@ const ZRecordAnswerOutput = z.object({
  * the stored event, changes that one parameter, and writes it back only if it did not change
  * meanwhile (If-Match). Writing the same answer again changes nothing new.
  */
-export function createRecordAnswerTool(deps: { vault: Vault; calendar?: CalDavCalendar }): ToolDefinition<RecordAnswerInput> {
+export function createRecordAnswerTool(deps: {
+  vault: Vault;
+  calendar?: CalDavCalendar;
+}): ToolDefinition<RecordAnswerInput> {
   return {
     name: RECORD_ANSWER_TOOL,
     version: "v1",
-    description: "Write an invitee's answer (accepted, declined, tentative) to the meeting's event in the organizer's calendar",
+    description:
+      "Write an invitee's answer (accepted, declined, tentative) to the meeting's event in the organizer's calendar",
     side_effects: true,
     input: ZRecordAnswerInput,
     output: ZRecordAnswerOutput,
@@ -41,7 +50,12 @@ export function createRecordAnswerTool(deps: { vault: Vault; calendar?: CalDavCa
       return {
         inputs: {
           event_uid: i.event_uid,
-          attendee: { label: i.attendee.name, email_redacted: i.attendee.email_redacted, email_hash: i.attendee.email_hash, email_ref: i.attendee.vault_ref },
+          attendee: {
+            label: i.attendee.name,
+            email_redacted: i.attendee.email_redacted,
+            email_hash: i.attendee.email_hash,
+            email_ref: i.attendee.vault_ref,
+          },
           partstat: i.partstat,
           provider: "caldav",
         },
@@ -59,7 +73,9 @@ export function createRecordAnswerTool(deps: { vault: Vault; calendar?: CalDavCa
       let text: string;
       try {
         const cal = new ICAL.Component(ICAL.parse(stored.ics));
-        const vevent = cal.getAllSubcomponents("vevent").find((v) => String(v.getFirstPropertyValue("uid")) === i.event_uid) ?? cal.getFirstSubcomponent("vevent");
+        const vevent =
+          cal.getAllSubcomponents("vevent").find((v) => String(v.getFirstPropertyValue("uid")) === i.event_uid) ??
+          cal.getFirstSubcomponent("vevent");
         const line = vevent?.getAllProperties("attendee").find(
           (a) =>
             String(a.getFirstValue() ?? "")
@@ -67,7 +83,8 @@ export function createRecordAnswerTool(deps: { vault: Vault; calendar?: CalDavCa
               .trim()
               .toLowerCase() === email.trim().toLowerCase(),
         );
-        if (!line) throw new ToolFailure("INVALID_INPUT", `${i.attendee.name} is not an attendee of the calendar event.`);
+        if (!line)
+          throw new ToolFailure("INVALID_INPUT", `${i.attendee.name} is not an attendee of the calendar event.`);
         line.setParameter("partstat", i.partstat);
         line.removeParameter("rsvp");
         text = cal.toString();
@@ -77,7 +94,11 @@ export function createRecordAnswerTool(deps: { vault: Vault; calendar?: CalDavCa
       }
       await calendar.replace(i.event_uid, text.endsWith("\r\n") ? text : `${text}\r\n`, stored.etag);
       const about = await calendar.describe();
-      return { ok: true, output: { event_uid: i.event_uid, partstat: i.partstat, calendar: { name: about.displayName } }, artifacts: [] };
+      return {
+        ok: true,
+        output: { event_uid: i.event_uid, partstat: i.partstat, calendar: { name: about.displayName } },
+        artifacts: [],
+      };
     },
   };
 }

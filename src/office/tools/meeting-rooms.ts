@@ -36,7 +36,8 @@ export function meetingLabel(value: string | undefined, linkLabel?: string, say:
   const t = meetingType(value);
   const legacy = value ? LEGACY_LINK_LABEL[value] : undefined;
   if (t === "jitsi") return "Jitsi Meet";
-  if (t === "link") return say("office.meeting.label.link", { service: linkLabel ?? legacy ?? say("office.meeting.word") });
+  if (t === "link")
+    return say("office.meeting.label.link", { service: linkLabel ?? legacy ?? say("office.meeting.word") });
   if (t === "phone") return say("office.meeting.label.phone");
   if (t === "in_person") return say("office.meeting.label.inPerson");
   return value ?? say("office.meeting.word");
@@ -83,7 +84,8 @@ export function createJitsiRooms(deps: { baseUrl: string; keyedHash: (value: str
     roomUrl(key) {
       const hex = deps.keyedHash(key).replace(/^[a-z0-9]+:/, "");
       let name = "";
-      for (let i = 0; i + 1 < hex.length && name.length < 24; i += 2) name += String.fromCharCode(97 + (parseInt(hex.slice(i, i + 2), 16) % 26));
+      for (let i = 0; i + 1 < hex.length && name.length < 24; i += 2)
+        name += String.fromCharCode(97 + (parseInt(hex.slice(i, i + 2), 16) % 26));
       return `${base}/LogLine-${name.slice(0, 4)}-${name.slice(4, 10)}-${name.slice(10, 24)}`;
     },
   };

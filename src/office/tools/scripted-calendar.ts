@@ -18,7 +18,9 @@ const MESSAGES: Record<ToolErrorCode, string> = {
  * Real calendars are CalDAV servers (src/office/calendar); this stands in only where a test
  * needs a timeout or a rate limit on demand.
  */
-export function createScriptedCalendarProvider(script: Array<ToolErrorCode | "ok">): CalDavCalendar & { calls: Array<{ uid: string; ics: string }>; events: Map<string, string> } {
+export function createScriptedCalendarProvider(
+  script: Array<ToolErrorCode | "ok">,
+): CalDavCalendar & { calls: Array<{ uid: string; ics: string }>; events: Map<string, string> } {
   const calls: Array<{ uid: string; ics: string }> = [];
   const events = new Map<string, string>();
   return {

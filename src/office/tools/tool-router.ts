@@ -26,15 +26,32 @@ export interface ToolRouter {
  * can be allowed, but `execute` does not run them; the tools of connected MCP servers (`mcp`)
  * are listed and executed through their server. Every failure is one of the seed's codes.
  */
-// biome-ignore lint/suspicious/noExplicitAny: tools of every input shape share one router; each validates its own input
-export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewhere?: ToolInfo[]; clock: Clock; mcp?: Pick<McpHub, "tools" | "tool" | "call"> }): ToolRouter {
+export function createToolRouter(deps: {
+  // biome-ignore lint/suspicious/noExplicitAny: tools of every input shape share one router; each validates its own input
+  tools: ToolDefinition<any>[];
+  runElsewhere?: ToolInfo[];
+  clock: Clock;
+  mcp?: Pick<McpHub, "tools" | "tool" | "call">;
+}): ToolRouter {
   const byName = new Map(deps.tools.map((t) => [t.name, t as ToolDefinition<unknown>]));
   const catalog: ToolInfo[] = [
-    ...deps.tools.map((t) => ({ name: t.name, version: t.version, description: t.description, side_effects: t.side_effects, source: "built-in" as const })),
+    ...deps.tools.map((t) => ({
+      name: t.name,
+      version: t.version,
+      description: t.description,
+      side_effects: t.side_effects,
+      source: "built-in" as const,
+    })),
     ...(deps.runElsewhere ?? []).map((t) => ({ source: "built-in" as const, ...t })),
   ];
   const mcpInfo = (): ToolInfo[] =>
-    (deps.mcp?.tools() ?? []).map((t) => ({ name: t.name, version: "mcp", description: t.description, side_effects: t.annotations.readOnlyHint !== true, source: "mcp" }));
+    (deps.mcp?.tools() ?? []).map((t) => ({
+      name: t.name,
+      version: "mcp",
+      description: t.description,
+      side_effects: t.annotations.readOnlyHint !== true,
+      source: "mcp",
+    }));
   return {
     list: () => [...catalog.map((t) => ({ ...t })), ...mcpInfo()],
     get: (name) => byName.get(name),
@@ -50,23 +67,41 @@ export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewh
           ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
         });
         return done(
-          out.ok ? { ok: true, output: { content: out.content, ...(out.structured ? { structured: out.structured } : {}) }, artifacts: [] } : { ok: false, error: out.error },
+          out.ok
+            ? {
+                ok: true,
+                output: { content: out.content, ...(out.structured ? { structured: out.structured } : {}) },
+                artifacts: [],
+              }
+            : { ok: false, error: out.error },
         );
       }
-      if (!tool) return done({ ok: false, error: { error_code: "INVALID_INPUT", message_safe: `No tool named ${name}.`, retryable: false } });
+      if (!tool)
+        return done({
+          ok: false,
+          error: { error_code: "INVALID_INPUT", message_safe: `No tool named ${name}.`, retryable: false },
+        });
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
         const field = parsed.error.issues[0]?.path.join(".") ?? "";
         return done({
           ok: false,
-          error: { error_code: "INVALID_INPUT", message_safe: `Invalid ${field || "input"}: ${parsed.error.issues[0]?.message ?? "invalid"}`, retryable: false },
+          error: {
+            error_code: "INVALID_INPUT",
+            message_safe: `Invalid ${field || "input"}: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+            retryable: false,
+          },
         });
       }
       try {
         const out = await tool.run(parsed.data, ctx);
         if (!out.ok) return done(out);
         const checked = tool.output.safeParse(out.output);
-        if (!checked.success) return done({ ok: false, error: { error_code: "UNKNOWN", message_safe: "The tool returned an unexpected answer.", retryable: true } });
+        if (!checked.success)
+          return done({
+            ok: false,
+            error: { error_code: "UNKNOWN", message_safe: "The tool returned an unexpected answer.", retryable: true },
+          });
         return done({ ok: true, output: checked.data, artifacts: out.artifacts });
       } catch (err) {
         if (err instanceof ToolFailure) {
@@ -82,7 +117,10 @@ export function createToolRouter(deps: { tools: ToolDefinition<any>[]; runElsewh
           });
         }
         // Unexpected errors never leak internals into the ledger.
-        return done({ ok: false, error: { error_code: "UNKNOWN", message_safe: "The tool failed unexpectedly.", retryable: true } });
+        return done({
+          ok: false,
+          error: { error_code: "UNKNOWN", message_safe: "The tool failed unexpectedly.", retryable: true },
+        });
       }
     },
   };

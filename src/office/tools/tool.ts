@@ -2,7 +2,15 @@ import type { z } from "zod";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 
 /** The seed's tool error codes, and CANCELLED: a person stopped the call (never retried). */
-const TOOL_ERROR_CODES = ["PROVIDER_TIMEOUT", "PROVIDER_RATE_LIMIT", "PROVIDER_AUTH_REQUIRED", "INVALID_INPUT", "PROVIDER_UNAVAILABLE", "UNKNOWN", "CANCELLED"] as const;
+const TOOL_ERROR_CODES = [
+  "PROVIDER_TIMEOUT",
+  "PROVIDER_RATE_LIMIT",
+  "PROVIDER_AUTH_REQUIRED",
+  "INVALID_INPUT",
+  "PROVIDER_UNAVAILABLE",
+  "UNKNOWN",
+  "CANCELLED",
+] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 interface ToolError {
@@ -36,7 +44,9 @@ export interface ToolContext {
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
 }
 
-export type ToolOutcome = { ok: true; output: Record<string, unknown>; artifacts: TArtifactRef[] } | { ok: false; error: ToolError };
+export type ToolOutcome =
+  | { ok: true; output: Record<string, unknown>; artifacts: TArtifactRef[] }
+  | { ok: false; error: ToolError };
 
 /**
  * A registered tool. `input` is the runtime shape (may hold vault pointers, never raw PII);

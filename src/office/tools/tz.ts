@@ -70,7 +70,11 @@ export function findTimeZone(text: string): string | undefined {
   }
   const lower = text.toLowerCase();
   for (const [city, tz] of Object.entries(CITIES)) {
-    if (new RegExp(`\\b${city}(?:\\s+time)?\\b`).test(lower) && new RegExp(`${city}\\s+time|time\\s*zone|\\btz\\b|\\(${city}\\)|in ${city}`).test(lower)) return tz;
+    if (
+      new RegExp(`\\b${city}(?:\\s+time)?\\b`).test(lower) &&
+      new RegExp(`${city}\\s+time|time\\s*zone|\\btz\\b|\\(${city}\\)|in ${city}`).test(lower)
+    )
+      return tz;
   }
   return undefined;
 }

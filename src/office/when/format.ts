@@ -20,7 +20,14 @@ const noonUtc = (d: Temporal.PlainDate) => new Date(Date.UTC(d.year, d.month - 1
 
 function day(d: Temporal.PlainDate, locale?: string): string {
   const tag = intlTag(locale);
-  if (tag) return new Intl.DateTimeFormat(tag, { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(noonUtc(d));
+  if (tag)
+    return new Intl.DateTimeFormat(tag, {
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(noonUtc(d));
   return `${WEEKDAYS[d.dayOfWeek - 1]} ${d.day} ${MONTHS[d.month - 1]} ${d.year}`;
 }
 
@@ -31,14 +38,18 @@ function clock(t: Temporal.PlainTime): string {
 function weekdayName(d: number, locale?: string): string {
   const tag = intlTag(locale);
   // 2024-01-01 was a Monday: day d of that week names weekday d.
-  if (tag) return new Intl.DateTimeFormat(tag, { weekday: "short", timeZone: "UTC" }).format(noonUtc(Temporal.PlainDate.from({ year: 2024, month: 1, day: d })));
+  if (tag)
+    return new Intl.DateTimeFormat(tag, { weekday: "short", timeZone: "UTC" }).format(
+      noonUtc(Temporal.PlainDate.from({ year: 2024, month: 1, day: d })),
+    );
   return WEEKDAYS[d - 1]!;
 }
 
 function weekdayList(weekdays: number[], locale?: string): string {
   const sorted = [...weekdays].sort((a, b) => a - b);
   const consecutive = sorted.every((d, i) => i === 0 || d === sorted[i - 1]! + 1);
-  if (consecutive && sorted.length > 2) return `${weekdayName(sorted[0]!, locale)}–${weekdayName(sorted.at(-1)!, locale)}`;
+  if (consecutive && sorted.length > 2)
+    return `${weekdayName(sorted[0]!, locale)}–${weekdayName(sorted.at(-1)!, locale)}`;
   return sorted.map((d) => weekdayName(d, locale)).join(", ");
 }
 
@@ -58,7 +69,9 @@ export function formatSlot(start: number, end: number, timezone: string, locale?
 export function describeWhen(when: TWhen, locale?: string): string {
   const first = Temporal.PlainDate.from(when.start_date);
   const last = Temporal.PlainDate.from(when.end_date);
-  const days = first.equals(last) ? day(first, locale) : `${day(first, locale)} – ${day(last, locale)}${when.weekdays ? ` (${weekdayList(when.weekdays, locale)})` : ""}`;
+  const days = first.equals(last)
+    ? day(first, locale)
+    : `${day(first, locale)} – ${day(last, locale)}${when.weekdays ? ` (${weekdayList(when.weekdays, locale)})` : ""}`;
   const times = when.exact_start ? when.from_time : `${when.from_time}–${when.to_time}`;
   return `${days}, ${times} (${when.timezone})`;
 }

@@ -40,7 +40,13 @@ export function buildInviteIcs(i: InviteIcsInput): string {
     ...(i.location ? { location: i.location } : {}),
     ...(i.url ? { url: i.url } : {}),
     ...(i.organizer ? { organizer: { name: i.organizer.name, email: i.organizer.email } } : {}),
-    attendees: i.attendees.map((a) => ({ name: a.name, email: a.email, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.NEEDSACTION, rsvp: asks })),
+    attendees: i.attendees.map((a) => ({
+      name: a.name,
+      email: a.email,
+      role: ICalAttendeeRole.REQ,
+      status: ICalAttendeeStatus.NEEDSACTION,
+      rsvp: asks,
+    })),
   });
   // RFC 5545 ends every line, the last one too, with CRLF.
   const text = cal.toString();

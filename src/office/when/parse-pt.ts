@@ -21,7 +21,8 @@ const WEEKDAYS: Array<[string, string]> = [
   ["dom(?:ingo)?", "sun"],
 ];
 const WEEKDAY = `(${WEEKDAYS.map(([w]) => w).join("|")})(?:-feira)?\\.?`;
-const english = (word: string) => WEEKDAYS.find(([w]) => new RegExp(`^(?:${w})(?:-feira)?\\.?$`, "u").test(word))?.[1] ?? word;
+const english = (word: string) =>
+  WEEKDAYS.find(([w]) => new RegExp(`^(?:${w})(?:-feira)?\\.?$`, "u").test(word))?.[1] ?? word;
 
 const HOUR = String.raw`(\d{1,2})(?:\s*h\s*(\d{2})?|:(\d{2}))`;
 const hour = (h: string, m1?: string, m2?: string) => `${h}:${m1 ?? m2 ?? "00"}`;
@@ -31,15 +32,35 @@ const AT = String.raw`(?:[àa]s|pelas|das|at[ée](?:\s+[àa]s)?|a partir das|dep
 export function portugueseWords(text: string): string {
   let t = text;
   // Lengths are not times: "30 minutos", "meia hora", "uma hora e meia".
-  t = t.replace(re(`${B}(?:uma\\s+)?hora\\s+e\\s+meia${E}|${B}meia[\\s-]hora${E}|${B}(?:\\d+(?:[.,]\\d+)?|uma|duas|tr[êe]s)\\s*(?:minutos?|mins?|horas?)${E}`), " ");
+  t = t.replace(
+    re(
+      `${B}(?:uma\\s+)?hora\\s+e\\s+meia${E}|${B}meia[\\s-]hora${E}|${B}(?:\\d+(?:[.,]\\d+)?|uma|duas|tr[êe]s)\\s*(?:minutos?|mins?|horas?)${E}`,
+    ),
+    " ",
+  );
   // Ranges first, then single hours.
-  t = t.replace(re(`${B}(?:entre\\s+(?:as\\s+)?)${HOUR}\\s+e\\s+(?:as\\s+)?${HOUR}`), (_m, h1, a1, b1, h2, a2, b2) => ` ${hour(h1, a1, b1)}-${hour(h2, a2, b2)} `);
-  t = t.replace(re(`${B}(?:das\\s+|de\\s+)?${HOUR}\\s*(?:-|[àa]s|at[ée](?:\\s+[àa]s)?)\\s*${HOUR}`), (_m, h1, a1, b1, h2, a2, b2) => ` ${hour(h1, a1, b1)}-${hour(h2, a2, b2)} `);
-  t = t.replace(re(`${B}(${AT})\\s+(\\d{1,2})\\s*h\\s*(\\d{2})?${E}`), (_m, at: string, h, mm) => ` ${edge(at)} ${hour(h, mm)} `);
+  t = t.replace(
+    re(`${B}(?:entre\\s+(?:as\\s+)?)${HOUR}\\s+e\\s+(?:as\\s+)?${HOUR}`),
+    (_m, h1, a1, b1, h2, a2, b2) => ` ${hour(h1, a1, b1)}-${hour(h2, a2, b2)} `,
+  );
+  t = t.replace(
+    re(`${B}(?:das\\s+|de\\s+)?${HOUR}\\s*(?:-|[àa]s|at[ée](?:\\s+[àa]s)?)\\s*${HOUR}`),
+    (_m, h1, a1, b1, h2, a2, b2) => ` ${hour(h1, a1, b1)}-${hour(h2, a2, b2)} `,
+  );
+  t = t.replace(
+    re(`${B}(${AT})\\s+(\\d{1,2})\\s*h\\s*(\\d{2})?${E}`),
+    (_m, at: string, h, mm) => ` ${edge(at)} ${hour(h, mm)} `,
+  );
   t = t.replace(re(`${B}(\\d{1,2})h(\\d{2})${E}`), (_m, h, mm) => ` ${hour(h, mm)} `);
-  t = t.replace(re(`${B}(depois das|a partir das|antes das|at[ée] [àa]s)\\s+(\\d{1,2}:\\d{2})`), (_m, at: string, time) => ` ${edge(at)} ${time} `);
+  t = t.replace(
+    re(`${B}(depois das|a partir das|antes das|at[ée] [àa]s)\\s+(\\d{1,2}:\\d{2})`),
+    (_m, at: string, time) => ` ${edge(at)} ${time} `,
+  );
   // Weekday ranges: "de terça a quinta", "ter-qui".
-  t = t.replace(re(`${B}(?:de\\s+)?${WEEKDAY}\\s*(?:-|a|at[ée])\\s*${WEEKDAY}${E}`), (_m, a: string, b: string) => ` ${english(a)}-${english(b)} `);
+  t = t.replace(
+    re(`${B}(?:de\\s+)?${WEEKDAY}\\s*(?:-|a|at[ée])\\s*${WEEKDAY}${E}`),
+    (_m, a: string, b: string) => ` ${english(a)}-${english(b)} `,
+  );
   t = t.replace(re(`${B}(?:nos\\s+|em\\s+)?dias [úu]teis${E}`), " weekdays ");
   t = t.replace(re(`${B}(?:n?o\\s+)?fim de semana${E}`), " weekend ");
   // Weeks.

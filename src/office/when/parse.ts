@@ -36,13 +36,16 @@ const PARTS_OF_DAY: Array<[RegExp, string, string]> = [
 ];
 
 // "10-12", "2–4pm", "between 2 and 4:30 pm", "9am to 11am" (not inside dates such as 2026-01-05).
-const TIME_RANGE = /(?<![\d/:.-])\b(?:between\s+)?(\d{1,2})(?::([0-5]\d))?\s*(am|pm)?\s*(?:-|to|until|till|and)\s*(\d{1,2})(?::([0-5]\d))?\s*(am|pm)?\b(?![\d/:.-])/;
+const TIME_RANGE =
+  /(?<![\d/:.-])\b(?:between\s+)?(\d{1,2})(?::([0-5]\d))?\s*(am|pm)?\s*(?:-|to|until|till|and)\s*(\d{1,2})(?::([0-5]\d))?\s*(am|pm)?\b(?![\d/:.-])/;
 const WEEKDAY_NAMES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const WEEKDAY_WORD = String.raw`(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?`;
 const WEEKDAY_RANGE = new RegExp(String.raw`\b${WEEKDAY_WORD}\s*(?:-|to|through|thru|until|till)\s*${WEEKDAY_WORD}\b`);
-const DAY_OF_MONTH = /\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))/;
+const DAY_OF_MONTH =
+  /\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))/;
 // "30 min", "an hour", "1.5 hours long": lengths, not times ("in 2 hours" stays: it is a time).
-const DURATION = /(?<!\bin\s)\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|ninety|sixty|forty-five|thirty|fifteen|twenty)[\s-]*(?:min(?:ute)?s?|hours?|hrs?|h)\b(?:\s+long)?/g;
+const DURATION =
+  /(?<!\bin\s)\b(?:\d+(?:\.\d+)?|an?|one|two|three|half an?|ninety|sixty|forty-five|thirty|fifteen|twenty)[\s-]*(?:min(?:ute)?s?|hours?|hrs?|h)\b(?:\s+long)?/g;
 
 function weekdayIndex(word: string): number {
   return WEEKDAY_NAMES.indexOf(word.slice(0, 3)) + 1;
@@ -117,7 +120,8 @@ function nextDayOfMonth(today: Temporal.PlainDate, day: number): Temporal.PlainD
 function weekSpan(t: string, today: Temporal.PlainDate): DaySpan | undefined {
   if (/\bweek after next\b/.test(t)) return { start: mondayOf(today, 2), end: mondayOf(today, 2).add({ days: 6 }) };
   if (/\bnext week\b/.test(t)) return { start: mondayOf(today, 1), end: mondayOf(today, 1).add({ days: 6 }) };
-  if (/\b(?:this|later this|rest of the) week\b/.test(t)) return { start: today, end: mondayOf(today, 0).add({ days: 6 }) };
+  if (/\b(?:this|later this|rest of the) week\b/.test(t))
+    return { start: today, end: mondayOf(today, 0).add({ days: 6 }) };
   return undefined;
 }
 
@@ -204,7 +208,11 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   const dayOfMonth = dom ? nextDayOfMonth(today, Number(dom[1])) : undefined;
   if (dom) t = t.replace(dom[0], " ");
   // The week words are ours; chrono would read "next week" as "in seven days".
-  const read = readChrono(t.replace(/\b(?:the )?(?:week after next|next week|(?:later |rest of )?this week)\b/g, " "), nowZoned, opts.locale);
+  const read = readChrono(
+    t.replace(/\b(?:the )?(?:week after next|next week|(?:later |rest of )?this week)\b/g, " "),
+    nowZoned,
+    opts.locale,
+  );
 
   let span: DaySpan | undefined;
   if (dayOfMonth) span = { start: dayOfMonth, end: dayOfMonth };
@@ -230,8 +238,10 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   // "after 4pm" opens a window at that time, "before 11am" closes one.
   if (exact && from && !range) {
     const edge = /\b(after|from|before|by|until|no later than)\s+(?:\d|noon)/.exec(t)?.[1];
-    if (edge === "after" || edge === "from") [to, exact] = [clock(Math.min(Math.max(minutesOf(DEFAULT_TO), minutesOf(from) + 120), LAST_MINUTE)), false];
-    else if (edge) [from, to, exact] = [clock(Math.min(minutesOf(DEFAULT_FROM), Math.max(0, minutesOf(from) - 120))), from, false];
+    if (edge === "after" || edge === "from")
+      [to, exact] = [clock(Math.min(Math.max(minutesOf(DEFAULT_TO), minutesOf(from) + 120), LAST_MINUTE)), false];
+    else if (edge)
+      [from, to, exact] = [clock(Math.min(minutesOf(DEFAULT_FROM), Math.max(0, minutesOf(from) - 120))), from, false];
   }
   if (!from) {
     const part = PARTS_OF_DAY.find(([re]) => re.test(t));
@@ -240,7 +250,10 @@ export function parseWhen(text: string, opts: ParseWhenOptions): TWhen | null {
   if (!span && !from) return null;
   // A time with no day: the next time it comes round (chrono's forward date), or, for a
   // range, any of the coming days.
-  span ??= exact && read.timeDate ? { start: read.timeDate, end: read.timeDate } : { start: today, end: today.add({ days: OPEN_DAYS - 1 }) };
+  span ??=
+    exact && read.timeDate
+      ? { start: read.timeDate, end: read.timeDate }
+      : { start: today, end: today.add({ days: OPEN_DAYS - 1 }) };
   from ??= DEFAULT_FROM;
   // An exact start keeps an hour after it, so "ends by" reads sensibly; slots ignore it.
   to ??= exact ? clock(Math.min(minutesOf(from) + 60, LAST_MINUTE)) : DEFAULT_TO;

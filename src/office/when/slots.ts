@@ -32,7 +32,11 @@ function instantAt(date: Temporal.PlainDate, minutes: number, timezone: string):
 function dates(when: TWhen): Temporal.PlainDate[] {
   const out: Temporal.PlainDate[] = [];
   const last = Temporal.PlainDate.from(when.end_date);
-  for (let d = Temporal.PlainDate.from(when.start_date); Temporal.PlainDate.compare(d, last) <= 0 && out.length < MAX_DAYS; d = d.add({ days: 1 })) {
+  for (
+    let d = Temporal.PlainDate.from(when.start_date);
+    Temporal.PlainDate.compare(d, last) <= 0 && out.length < MAX_DAYS;
+    d = d.add({ days: 1 })
+  ) {
     if (!when.weekdays || when.weekdays.includes(d.dayOfWeek)) out.push(d);
   }
   return out;

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { verifierFromPublicKey } from "../../../src/ledger/index.js";
-import { conversationCreated, entityRegistered, messageSent, openTestLedger, setupTenant, type TestLedger } from "../helpers.js";
+import {
+  conversationCreated,
+  entityRegistered,
+  messageSent,
+  openTestLedger,
+  setupTenant,
+  type TestLedger,
+} from "../helpers.js";
 import { DoorError, httpDoor, inProcessDoor, type LedgerDoor } from "./ledger-door.js";
 
 /**
@@ -32,7 +39,10 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     await expect(door.append({ tenant_id: "ten_a", events: [good, bad] })).rejects.toBeInstanceOf(DoorError);
     const page = await door.query({ tenant_id: "ten_a", limit: 100 });
     expect(page.events.map((e) => e.event_id)).not.toContain(good.event_id);
-    const ok = await door.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "one"), messageSent("ten_a", "two")] });
+    const ok = await door.append({
+      tenant_id: "ten_a",
+      events: [messageSent("ten_a", "one"), messageSent("ten_a", "two")],
+    });
     expect(ok.accepted_event_ids).toHaveLength(2);
     expect(ok.cursor).toMatch(/^seq:\d+$/);
   });
@@ -40,10 +50,16 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
   it("a refused event answers the policy's code and leaves a policy.violation in its place", async () => {
     await start();
     await door.append({ tenant_id: "ten_a", events: [entityRegistered("ten_a", "ent_bob")] });
-    const outsider = { ...messageSent("ten_a", "let me in"), actor: { entity_id: "ent_bob", actor_type: "human" as const } };
+    const outsider = {
+      ...messageSent("ten_a", "let me in"),
+      actor: { entity_id: "ent_bob", actor_type: "human" as const },
+    };
     const refused = await door.append({ tenant_id: "ten_a", events: [outsider] }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DoorError);
-    expect(refused).toMatchObject({ code: "NOT_A_MEMBER", details: { policy_id: "policy.conversation_membership", event_index: 0 } });
+    expect(refused).toMatchObject({
+      code: "NOT_A_MEMBER",
+      details: { policy_id: "policy.conversation_membership", event_index: 0 },
+    });
     const violations = await door.query({ tenant_id: "ten_a", event_type: "policy.violation", limit: 10 });
     expect(violations.events.map((e) => e.event_id)).toEqual([(refused as DoorError).details.violation_event_id]);
   });
@@ -52,7 +68,9 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     await start();
     const m = messageSent("ten_a");
     await door.append({ tenant_id: "ten_a", events: [m] });
-    await expect(door.append({ tenant_id: "ten_a", events: [m] })).rejects.toMatchObject({ code: "DUPLICATE_EVENT_ID" });
+    await expect(door.append({ tenant_id: "ten_a", events: [m] })).rejects.toMatchObject({
+      code: "DUPLICATE_EVENT_ID",
+    });
   });
 
   it("queries by filter and cursor, in order, and refuses a bad limit in the standard way", async () => {
@@ -62,13 +80,27 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     const first = await door.query({ tenant_id: "ten_a", event_type: "message.sent", limit: 2 });
     expect(first.events.map((e) => (e.payload as { body_text: string }).body_text)).toEqual(["m0", "m1"]);
     expect(first.next_cursor).toMatch(/^seq:\d+$/);
-    const rest = await door.query({ tenant_id: "ten_a", event_type: "message.sent", limit: 10, after_cursor: first.next_cursor! });
+    const rest = await door.query({
+      tenant_id: "ten_a",
+      event_type: "message.sent",
+      limit: 10,
+      after_cursor: first.next_cursor!,
+    });
     expect(rest.events.map((e) => (e.payload as { body_text: string }).body_text)).toEqual(["m2", "m3", "m4"]);
     const seqs = [...first.events, ...rest.events].map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-    expect((await door.query({ tenant_id: "ten_a", conversation_id: "cnv_other", limit: 10 })).events.map((e) => e.event_type)).toEqual(["conversation.created"]);
-    await expect(door.query({ tenant_id: "ten_a", limit: 5000 })).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: { field: "limit" } });
-    await expect(door.query({ tenant_id: "ten_a", after_cursor: "seven", limit: 1 })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(
+      (await door.query({ tenant_id: "ten_a", conversation_id: "cnv_other", limit: 10 })).events.map(
+        (e) => e.event_type,
+      ),
+    ).toEqual(["conversation.created"]);
+    await expect(door.query({ tenant_id: "ten_a", limit: 5000 })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "limit" },
+    });
+    await expect(door.query({ tenant_id: "ten_a", after_cursor: "seven", limit: 1 })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
   });
 
   it("keeps tenants apart", async () => {
@@ -78,7 +110,9 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     const b = await door.query({ tenant_id: "ten_b", limit: 100 });
     expect(b.events.every((e) => e.tenant_id === "ten_b")).toBe(true);
     expect(JSON.stringify(b.events)).not.toContain("for a only");
-    await expect(door.append({ tenant_id: "ten_b", events: [messageSent("ten_a", "claims a")] })).rejects.toMatchObject({ code: "TENANT_SCOPE_VIOLATION" });
+    await expect(door.append({ tenant_id: "ten_b", events: [messageSent("ten_a", "claims a")] })).rejects.toMatchObject(
+      { code: "TENANT_SCOPE_VIOLATION" },
+    );
   });
 
   it("checkpoints every commit, signed by a published key", async () => {
@@ -91,17 +125,29 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     const key = (await door.keys()).keys.find((k) => k.key_id === cp!.key_id);
     expect(key?.current).toBe(true);
     expect(verifierFromPublicKey(key!.public_key_pem).verifyCheckpoint(cp!, cp!.signature)).toBe(true);
-    expect(verifierFromPublicKey(key!.public_key_pem).verifyCheckpoint({ ...cp!, head_hash: "0".repeat(64) }, cp!.signature)).toBe(false);
+    expect(
+      verifierFromPublicKey(key!.public_key_pem).verifyCheckpoint({ ...cp!, head_hash: "0".repeat(64) }, cp!.signature),
+    ).toBe(false);
   });
 
   it("verifies, and names the first event an edit broke", async () => {
     await start();
     for (let i = 0; i < 3; i++) await door.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `m${i}`)] });
     expect(await door.verify("ten_a")).toMatchObject({ ok: true, first_break: null });
-    for (const trigger of t.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_events'").pluck().all() as string[])
+    for (const trigger of t.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_events'")
+      .pluck()
+      .all() as string[])
       t.db.exec(`DROP TRIGGER "${trigger}"`);
-    t.db.prepare("UPDATE ledger_events SET payload = replace(payload, 'm1', 'M1') WHERE tenant_id = 'ten_a' AND tenant_seq = 4").run();
-    expect(await door.verify("ten_a")).toMatchObject({ ok: false, first_break: { tenant_seq: 4, reason: "hash_mismatch" } });
+    t.db
+      .prepare(
+        "UPDATE ledger_events SET payload = replace(payload, 'm1', 'M1') WHERE tenant_id = 'ten_a' AND tenant_seq = 4",
+      )
+      .run();
+    expect(await door.verify("ten_a")).toMatchObject({
+      ok: false,
+      first_break: { tenant_seq: 4, reason: "hash_mismatch" },
+    });
   });
 
   it("a stream resumed from a cursor delivers exactly what came after it, in order, then what is new", async () => {

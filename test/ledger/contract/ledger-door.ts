@@ -2,7 +2,14 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { EventSource } from "eventsource";
 import type { TStoredEvent } from "../../../contracts/events.js";
-import type { TAppendRequest, TAppendResponse, TCheckpoint, TKeysResponse, TQueryRequest, TVerifyReport } from "../../../contracts/ledger.js";
+import type {
+  TAppendRequest,
+  TAppendResponse,
+  TCheckpoint,
+  TKeysResponse,
+  TQueryRequest,
+  TVerifyReport,
+} from "../../../contracts/ledger.js";
 import { createApp } from "../../../src/app.js";
 import { createLedgerRoutes, type LedgerApi } from "../../../src/ledger/index.js";
 import { isAppError } from "../../../src/shared/errors.js";
@@ -85,17 +92,26 @@ export async function httpDoor(ledger: LedgerApi): Promise<LedgerDoor> {
   });
   const base = `http://127.0.0.1:${port}`;
   const answer = async <T>(res: Response): Promise<T> => {
-    const body = (await res.json()) as T & { error?: { code: string; message: string; details?: Record<string, unknown> } };
-    if (!res.ok) throw new DoorError(body.error?.code ?? String(res.status), body.error?.message ?? "", body.error?.details ?? {});
+    const body = (await res.json()) as T & {
+      error?: { code: string; message: string; details?: Record<string, unknown> };
+    };
+    if (!res.ok)
+      throw new DoorError(body.error?.code ?? String(res.status), body.error?.message ?? "", body.error?.details ?? {});
     return body;
   };
   const get = <T>(path: string, q: Record<string, unknown>) => {
-    const params = new URLSearchParams(Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+    const params = new URLSearchParams(
+      Object.entries(q).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+    );
     return fetch(`${base}${path}?${params}`).then((r) => answer<T>(r));
   };
   return {
     append: (req) =>
-      fetch(`${base}/v1/ledger/append`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(req) }).then((r) => answer<TAppendResponse>(r)),
+      fetch(`${base}/v1/ledger/append`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(req),
+      }).then((r) => answer<TAppendResponse>(r)),
     query: (req) => get("/v1/ledger/query", req),
     checkpoint: async (t) => {
       try {
@@ -111,7 +127,9 @@ export async function httpDoor(ledger: LedgerApi): Promise<LedgerDoor> {
     streamFrom: (tenantId, afterSeq, count) =>
       new Promise((resolve, reject) => {
         const got: TStoredEvent[] = [];
-        const es = new EventSource(`${base}/v1/ledger/stream?tenant_id=${encodeURIComponent(tenantId)}&cursor=seq:${afterSeq}`);
+        const es = new EventSource(
+          `${base}/v1/ledger/stream?tenant_id=${encodeURIComponent(tenantId)}&cursor=seq:${afterSeq}`,
+        );
         es.addEventListener("ledger.event", (m) => {
           got.push(JSON.parse((m as MessageEvent).data as string) as TStoredEvent);
           if (got.length === count) {

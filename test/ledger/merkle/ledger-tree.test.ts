@@ -20,11 +20,20 @@ const MIGRATIONS = fileURLToPath(new URL("../../../src/ledger/migrations", impor
 afterEach(() => t?.cleanup());
 
 const payloads = (l: TestLedger, tenant: string) =>
-  (l.db.prepare("SELECT payload FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq").pluck().all(tenant) as string[]).map((p) => Buffer.from(p, "utf8"));
+  (
+    l.db
+      .prepare("SELECT payload FROM ledger_events WHERE tenant_id = ? ORDER BY tenant_seq")
+      .pluck()
+      .all(tenant) as string[]
+  ).map((p) => Buffer.from(p, "utf8"));
 
 async function seed(l: TestLedger, tenant: string, batches: number[]): Promise<void> {
   await l.ledger.append({ tenant_id: tenant, events: setupTenant(tenant) });
-  for (const [b, n] of batches.entries()) await l.ledger.append({ tenant_id: tenant, events: Array.from({ length: n }, (_, i) => messageSent(tenant, `m${b}-${i}`)) });
+  for (const [b, n] of batches.entries())
+    await l.ledger.append({
+      tenant_id: tenant,
+      events: Array.from({ length: n }, (_, i) => messageSent(tenant, `m${b}-${i}`)),
+    });
 }
 
 describe("the ledger's Merkle tree", () => {
@@ -37,7 +46,11 @@ describe("the ledger's Merkle tree", () => {
     const [key] = t.ledger.tlog.verifierKeys();
     const text = openNote(cp.note, parseVerifierKey(key!));
     expect(text).not.toBeNull();
-    expect(parseCheckpoint(text!)).toEqual({ origin: "chat.example.com/ten_a", size: leaves.length, root: mth(leaves) });
+    expect(parseCheckpoint(text!)).toEqual({
+      origin: "chat.example.com/ten_a",
+      size: leaves.length,
+      root: mth(leaves),
+    });
     for (let seq = 1; seq <= leaves.length; seq++) {
       const p = t.ledger.tlog.inclusion("ten_a", seq);
       expect(
@@ -95,18 +108,31 @@ describe("the ledger's Merkle tree", () => {
     // Simulate the old format: no tree rows at all. (Dropping the trigger is the only way to
     // clear them; the tree stays append-only after the fill.)
     t.db.exec("DROP TRIGGER ledger_tree_no_delete; DELETE FROM ledger_tree;");
-    t.db.exec("CREATE TRIGGER `ledger_tree_no_delete` BEFORE DELETE ON `ledger_tree` BEGIN SELECT RAISE(ABORT, 'ledger_tree is append-only: DELETE refused'); END;");
+    t.db.exec(
+      "CREATE TRIGGER `ledger_tree_no_delete` BEFORE DELETE ON `ledger_tree` BEGIN SELECT RAISE(ABORT, 'ledger_tree is append-only: DELETE refused'); END;",
+    );
     t = t.reopen();
     expect(t.ledger.tlog.checkpointNote("ten_a")!.root).toEqual(root);
-    expect(t.db.prepare("SELECT COUNT(*) FROM ledger_events e LEFT JOIN ledger_tree n ON n.seq = e.seq WHERE n.seq IS NULL").pluck().get()).toBe(0);
-    expect(() => t.db.prepare("UPDATE ledger_tree SET nodes = x'00' WHERE seq = 1").run()).toThrow(/append-only: UPDATE refused/);
+    expect(
+      t.db
+        .prepare("SELECT COUNT(*) FROM ledger_events e LEFT JOIN ledger_tree n ON n.seq = e.seq WHERE n.seq IS NULL")
+        .pluck()
+        .get(),
+    ).toBe(0);
+    expect(() => t.db.prepare("UPDATE ledger_tree SET nodes = x'00' WHERE seq = 1").run()).toThrow(
+      /append-only: UPDATE refused/,
+    );
     expect(() => t.db.prepare("DELETE FROM ledger_tree WHERE seq = 1").run()).toThrow(/append-only: DELETE refused/);
   });
 
   it("a database whose tree nodes sit in the event rows migrates on boot: the nodes move, proofs and checkpoints stay the same", async () => {
     t = openTestLedger({ logName: "chat.example.com" });
     await seed(t, "ten_a", [7, 6]);
-    const before = { note: t.ledger.tlog.checkpointNote("ten_a")!, checkpoint: t.ledger.checkpoint("ten_a"), proof: t.ledger.tlog.inclusion("ten_a", 5) };
+    const before = {
+      note: t.ledger.tlog.checkpointNote("ten_a")!,
+      checkpoint: t.ledger.checkpoint("ten_a"),
+      proof: t.ledger.tlog.inclusion("ten_a", 5),
+    };
     const dir = t.dir;
     t.close();
     // The same log in the previous layout (migrations up to 0003, nodes in ledger_events.merkle).
@@ -125,7 +151,9 @@ describe("the ledger's Merkle tree", () => {
       "INSERT INTO ledger_events SELECT e.*, n.nodes FROM cur.ledger_events e LEFT JOIN cur.ledger_tree n ON n.seq = e.seq; INSERT INTO ledger_checkpoints SELECT * FROM cur.ledger_checkpoints;",
     );
     old.exec("DETACH cur");
-    expect(old.prepare("SELECT COUNT(*) FROM ledger_events WHERE merkle IS NOT NULL").pluck().get()).toBe(t.ledger.head("ten_a").tenant_seq);
+    expect(old.prepare("SELECT COUNT(*) FROM ledger_events WHERE merkle IS NOT NULL").pluck().get()).toBe(
+      t.ledger.head("ten_a").tenant_seq,
+    );
     old.close();
 
     t = openTestLedger({ logName: "chat.example.com" }, dir);
@@ -136,7 +164,9 @@ describe("the ledger's Merkle tree", () => {
     expect(t.ledger.checkpoint("ten_a")).toEqual(before.checkpoint);
     expect(t.ledger.tlog.inclusion("ten_a", 5)).toEqual(before.proof);
     expect(t.ledger.verify("ten_a").ok).toBe(true);
-    expect(() => t.db.prepare("UPDATE ledger_events SET payload = '{}' WHERE tenant_seq = 1").run()).toThrow(/append-only: UPDATE refused/);
+    expect(() => t.db.prepare("UPDATE ledger_events SET payload = '{}' WHERE tenant_seq = 1").run()).toThrow(
+      /append-only: UPDATE refused/,
+    );
     // and it goes on appending in the new layout
     await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "after")] });
     expect(t.ledger.tlog.checkpointNote("ten_a")!.root).toEqual(mth(payloads(t, "ten_a")));

@@ -1,6 +1,15 @@
 import { createPrivateKey, createPublicKey, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkpointText, keyIdOf, openNote, parseCheckpoint, parseNote, parseVerifierKey, signNote, verifierKey } from "../../../src/ledger/merkle/note.js";
+import {
+  checkpointText,
+  keyIdOf,
+  openNote,
+  parseCheckpoint,
+  parseNote,
+  parseVerifierKey,
+  signNote,
+  verifierKey,
+} from "../../../src/ledger/merkle/note.js";
 
 // The example of golang.org/x/mod/sumdb/note (its package documentation and note_test.go):
 // Ed25519 is deterministic, so signing the same text with the same key must give the same note
@@ -11,7 +20,11 @@ const GO_TEXT = "If you think cryptography is the answer to your problem,\nthen 
 const GO_NOTE = `${GO_TEXT}\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`;
 
 const seed = Buffer.from(GO_SKEY.split("+").slice(4).join("+"), "base64").subarray(1);
-const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]), format: "der", type: "pkcs8" });
+const privateKey = createPrivateKey({
+  key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]),
+  format: "der",
+  type: "pkcs8",
+});
 const publicKey = createPublicKey(privateKey).export({ type: "spki", format: "der" }).subarray(-32);
 const signer = (m: Buffer) => sign(null, m, privateKey);
 
@@ -44,7 +57,9 @@ describe("C2SP signed notes", () => {
   });
 
   it("refuses malformed verifier keys", () => {
-    expect(() => parseVerifierKey("PeterNeumann+c74f20a4+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW")).toThrow(/key id/);
+    expect(() => parseVerifierKey("PeterNeumann+c74f20a4+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW")).toThrow(
+      /key id/,
+    );
     expect(() => parseVerifierKey("PeterNeumann+c74f20a3+AhpcMQcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW")).toThrow();
     expect(() => parseVerifierKey("Peter Neumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW")).toThrow();
     expect(() => parseVerifierKey("PeterNeumann+c74f20a3")).toThrow();

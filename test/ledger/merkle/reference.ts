@@ -26,7 +26,9 @@ export function path(m: number, d: Buffer[]): Buffer[] {
 function subproof(m: number, d: Buffer[], b: boolean): Buffer[] {
   if (m === d.length) return b ? [] : [mth(d)];
   const s = k(d.length);
-  return m <= s ? [...subproof(m, d.slice(0, s), b), mth(d.slice(s))] : [...subproof(m - s, d.slice(s), false), mth(d.slice(0, s))];
+  return m <= s
+    ? [...subproof(m, d.slice(0, s), b), mth(d.slice(s))]
+    : [...subproof(m - s, d.slice(s), false), mth(d.slice(0, s))];
 }
 
 export const proof = (m: number, d: Buffer[]) => subproof(m, d, true);

@@ -20,7 +20,16 @@ const h = (s: string) => Buffer.from(s, "hex");
 
 // The Certificate Transparency reference leaves and tree heads (RFC 6962 test data, as used by
 // the CT, Trillian and transparency-dev test suites).
-const CT_LEAVES = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map(h);
+const CT_LEAVES = [
+  "",
+  "00",
+  "10",
+  "2021",
+  "3031",
+  "40414243",
+  "5051525354555657",
+  "606162636465666768696a6b6c6d6e6f",
+].map(h);
 const CT_ROOTS = [
   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
   "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
@@ -53,7 +62,14 @@ const CT_INCLUSION = [
   },
 ];
 const CT_CONSISTENCY = [
-  { from: 2, to: 8, proof: ["5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"] },
+  {
+    from: 2,
+    to: 8,
+    proof: [
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  },
   {
     from: 6,
     to: 8,
@@ -63,7 +79,14 @@ const CT_CONSISTENCY = [
       "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
     ],
   },
-  { from: 2, to: 5, proof: ["5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"] },
+  {
+    from: 2,
+    to: 5,
+    proof: [
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  },
 ];
 
 /** Builds a tree leaf by leaf the way the ledger does and keeps every completed node, as stored. */
@@ -104,7 +127,9 @@ describe("the RFC 6962 tree against the published test vectors", () => {
   it("inclusion proofs", () => {
     for (const v of CT_INCLUSION) {
       expect(inclusionProof(read, v.index, v.size).map(hex)).toEqual(v.proof);
-      expect(verifyInclusion(leafHash(CT_LEAVES[v.index]!), v.index, v.size, v.proof.map(h), h(CT_ROOTS[v.size]!))).toBe(true);
+      expect(
+        verifyInclusion(leafHash(CT_LEAVES[v.index]!), v.index, v.size, v.proof.map(h), h(CT_ROOTS[v.size]!)),
+      ).toBe(true);
     }
   });
 

@@ -21,11 +21,23 @@ const arbEvent = fc.record({
   tenant_id: fc.constantFrom(...TENANTS),
   trace_id: fc.constant("trc_1"),
   conversation_id: fc.constantFrom("cnv_workspace", "cnv_1"),
-  actor: fc.record({ entity_id: fc.constantFrom("system", "ent_1"), actor_type: fc.constantFrom("human", "agent", "system") }),
+  actor: fc.record({
+    entity_id: fc.constantFrom("system", "ent_1"),
+    actor_type: fc.constantFrom("human", "agent", "system"),
+  }),
   event_type: fc.constantFrom(...types),
   payload: fc.oneof(
-    fc.record({ message_id: fc.constant("msg_1"), kind: fc.constantFrom("text", "card"), body_text: fc.constantFrom("hi", "mail me at a@b.example") }),
-    fc.record({ entity_id: fc.constant("ent_1"), actor_type: fc.constant("human"), display_name: fc.constant("A"), roles: fc.constant(["member"]) }),
+    fc.record({
+      message_id: fc.constant("msg_1"),
+      kind: fc.constantFrom("text", "card"),
+      body_text: fc.constantFrom("hi", "mail me at a@b.example"),
+    }),
+    fc.record({
+      entity_id: fc.constant("ent_1"),
+      actor_type: fc.constant("human"),
+      display_name: fc.constant("A"),
+      roles: fc.constant(["member"]),
+    }),
     fc.constant({}),
   ),
 });

@@ -4,7 +4,12 @@ import { ZUblEvent } from "../../../contracts/events.js";
 import { fastParseEvent } from "../../../src/ledger/policy/fast-event.js";
 
 /** Keys of every object, in order, all the way down: the fast path must build the same shapes. */
-const keyOrder = (v: unknown): unknown => (v && typeof v === "object" ? (Array.isArray(v) ? v.map(keyOrder) : Object.entries(v).map(([k, x]) => [k, keyOrder(x)])) : typeof v);
+const keyOrder = (v: unknown): unknown =>
+  v && typeof v === "object"
+    ? Array.isArray(v)
+      ? v.map(keyOrder)
+      : Object.entries(v).map(([k, x]) => [k, keyOrder(x)])
+    : typeof v;
 
 const base = () => ({
   event_id: "evt_1",
@@ -18,7 +23,16 @@ const base = () => ({
 });
 
 const str = fc.oneof(
-  fc.constantFrom("", "x", "a".repeat(128), "a".repeat(129), "b".repeat(8000), "b".repeat(8001), "😀".repeat(64), "😀".repeat(65)),
+  fc.constantFrom(
+    "",
+    "x",
+    "a".repeat(128),
+    "a".repeat(129),
+    "b".repeat(8000),
+    "b".repeat(8001),
+    "😀".repeat(64),
+    "😀".repeat(65),
+  ),
   fc.string({ maxLength: 20 }),
 );
 const ts = fc.constantFrom(
@@ -57,7 +71,16 @@ const envelopeKey = fc.constantFrom(
   "extra",
   "__proto__",
 );
-const payloadKey = fc.constantFrom("message_id", "kind", "body_text", "reply_to_message_id", "card", "preview", "pii_refs", "unknown");
+const payloadKey = fc.constantFrom(
+  "message_id",
+  "kind",
+  "body_text",
+  "reply_to_message_id",
+  "card",
+  "preview",
+  "pii_refs",
+  "unknown",
+);
 const actorKey = fc.constantFrom("entity_id", "actor_type", "role");
 
 type Edit = { where: "envelope" | "payload" | "actor"; key: string; op: "set" | "delete"; value: unknown };
@@ -68,8 +91,18 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     op: fc.constantFrom("set" as const, "delete" as const),
     value: fc.oneof(anyValue, ts, fc.constantFrom("message.sent", "message.delivered")),
   }),
-  fc.record({ where: fc.constant("payload" as const), key: payloadKey, op: fc.constantFrom("set" as const, "delete" as const), value: anyValue }),
-  fc.record({ where: fc.constant("actor" as const), key: actorKey, op: fc.constantFrom("set" as const, "delete" as const), value: anyValue }),
+  fc.record({
+    where: fc.constant("payload" as const),
+    key: payloadKey,
+    op: fc.constantFrom("set" as const, "delete" as const),
+    value: anyValue,
+  }),
+  fc.record({
+    where: fc.constant("actor" as const),
+    key: actorKey,
+    op: fc.constantFrom("set" as const, "delete" as const),
+    value: anyValue,
+  }),
 );
 
 function build(edits: Edit[], odd: "none" | "null-proto" | "class" | "array-payload") {
@@ -91,21 +124,25 @@ describe("fastParseEvent (the contract parse's fast path for plain message.sent)
     let accepted = 0;
     let runs = 0;
     fc.assert(
-      fc.property(fc.array(edit, { maxLength: 4 }), fc.constantFrom("none", "none", "none", "null-proto", "class", "array-payload"), (edits, odd) => {
-        runs++;
-        const raw = build(edits, odd as "none");
-        const before = JSON.stringify(raw);
-        const fast = fastParseEvent(raw);
-        const slow = ZUblEvent.safeParse(raw);
-        expect(JSON.stringify(raw)).toBe(before); // never touches its input
-        if (fast === null) return;
-        accepted++;
-        expect(slow.success).toBe(true);
-        expect(fast).toStrictEqual(slow.data);
-        expect(keyOrder(fast)).toEqual(keyOrder(slow.data));
-        expect(fast).not.toBe(raw);
-        expect((fast as { payload: unknown }).payload).not.toBe((raw as { payload: unknown }).payload);
-      }),
+      fc.property(
+        fc.array(edit, { maxLength: 4 }),
+        fc.constantFrom("none", "none", "none", "null-proto", "class", "array-payload"),
+        (edits, odd) => {
+          runs++;
+          const raw = build(edits, odd as "none");
+          const before = JSON.stringify(raw);
+          const fast = fastParseEvent(raw);
+          const slow = ZUblEvent.safeParse(raw);
+          expect(JSON.stringify(raw)).toBe(before); // never touches its input
+          if (fast === null) return;
+          accepted++;
+          expect(slow.success).toBe(true);
+          expect(fast).toStrictEqual(slow.data);
+          expect(keyOrder(fast)).toEqual(keyOrder(slow.data));
+          expect(fast).not.toBe(raw);
+          expect((fast as { payload: unknown }).payload).not.toBe((raw as { payload: unknown }).payload);
+        },
+      ),
       { numRuns: 8_000 },
     );
     // The property must have been exercised on both sides.

@@ -18,7 +18,14 @@ describe("the seed's golden path and failure path pass the pack, in order, from 
         if (stateAfter(d.event)) states.push(fold.jobState(s.tenant_id, "job_sched_4c1b") as string);
       }
       const last = states.at(-1);
-      expect(last).toBe({ happy_path: "completed", failure_retryable: "completed", failure_auth_required: "cancelled", failure_retries_exhausted: "failed" }[s.scenario]);
+      expect(last).toBe(
+        {
+          happy_path: "completed",
+          failure_retryable: "completed",
+          failure_auth_required: "cancelled",
+          failure_retries_exhausted: "failed",
+        }[s.scenario],
+      );
     });
 
     it(`${s.file}: passes as one all-or-nothing batch too (mark, check+apply each, release)`, () => {
@@ -52,7 +59,12 @@ describe("the seed's golden path and failure path pass the pack, in order, from 
       {
         ...s.events[5],
         event_id: "evt_bad",
-        payload: { job_id: "job_sched_4c1b", card_id: "card_formalize_001", button_id: "btn_forged", action: { type: "job.approve", job_id: "job_sched_4c1b" } },
+        payload: {
+          job_id: "job_sched_4c1b",
+          card_id: "card_formalize_001",
+          button_id: "btn_forged",
+          action: { type: "job.approve", job_id: "job_sched_4c1b" },
+        },
       },
     ];
     let refused = false;

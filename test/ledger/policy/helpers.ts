@@ -3,7 +3,13 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { ZUblEvent } from "../../../contracts/events.js";
 import { createFold } from "../../../src/ledger/fold.js";
-import { createPolicyEngine, loadPolicyPack, type PackPolicyEngine, type PolicyDecision, type PolicyFold } from "../../../src/ledger/policy/index.js";
+import {
+  createPolicyEngine,
+  loadPolicyPack,
+  type PackPolicyEngine,
+  type PolicyDecision,
+  type PolicyFold,
+} from "../../../src/ledger/policy/index.js";
 
 const GOLDEN_DIR = fileURLToPath(new URL("../../../fixtures/golden-path/", import.meta.url));
 export const PACK = loadPolicyPack();
@@ -49,7 +55,11 @@ export function feed(engine: PackPolicyEngine, fold: PolicyFold, events: Raw[]):
  * A fold holding a scenario's events before `eventId`, and a deep copy of that event to
  * mutate into a violating one (or to check as the valid one).
  */
-export function at(eventId: string, events: Raw[] = happy(), engine = newEngine()): { fold: PolicyFold; event: Raw; engine: PackPolicyEngine } {
+export function at(
+  eventId: string,
+  events: Raw[] = happy(),
+  engine = newEngine(),
+): { fold: PolicyFold; event: Raw; engine: PackPolicyEngine } {
   const idx = events.findIndex((e) => e.event_id === eventId);
   if (idx < 0) throw new Error(`no event ${eventId}`);
   const fold = createFold();
@@ -58,7 +68,11 @@ export function at(eventId: string, events: Raw[] = happy(), engine = newEngine(
 }
 
 /** A fold holding every event of the scenario up to and including `eventId`. */
-export function after(eventId: string, events: Raw[] = happy(), engine = newEngine()): { fold: PolicyFold; engine: PackPolicyEngine } {
+export function after(
+  eventId: string,
+  events: Raw[] = happy(),
+  engine = newEngine(),
+): { fold: PolicyFold; engine: PackPolicyEngine } {
   const idx = events.findIndex((e) => e.event_id === eventId);
   const fold = createFold();
   feed(engine, fold, events.slice(0, idx + 1));
@@ -66,14 +80,26 @@ export function after(eventId: string, events: Raw[] = happy(), engine = newEngi
 }
 
 /** Asserts a refusal by `policyId` with its pack code, and that its policy.violation event is valid and passes the pack. */
-export function expectRefused(engine: PackPolicyEngine, fold: PolicyFold, raw: unknown, policyId: string | null, code?: string): PolicyDecision {
+export function expectRefused(
+  engine: PackPolicyEngine,
+  fold: PolicyFold,
+  raw: unknown,
+  policyId: string | null,
+  code?: string,
+): PolicyDecision {
   const d = engine.check(fold, raw);
   const wantCode = code ?? codeOf(policyId as string);
   expect(d.ok, `expected a refusal by ${policyId}`).toBe(false);
   if (d.ok) return d;
   expect(d.violation).toMatchObject({ policy_id: policyId, code: wantCode });
   expect(d.violation.message_safe.length).toBeGreaterThan(0);
-  const v = engine.violationEvent(raw, d.violation, { event_id: "evt_pol_test_0001", ts: "2025-12-27T10:30:00.000Z", mode: "enforce", fold, tenant_id: batchTenant(raw) });
+  const v = engine.violationEvent(raw, d.violation, {
+    event_id: "evt_pol_test_0001",
+    ts: "2025-12-27T10:30:00.000Z",
+    mode: "enforce",
+    fold,
+    tenant_id: batchTenant(raw),
+  });
   if ((raw as Raw | null)?.event_type === "policy.violation") {
     // A violation about a violation is never emitted (a warning about a warning would never end).
     expect(v).toBeNull();
@@ -83,7 +109,11 @@ export function expectRefused(engine: PackPolicyEngine, fold: PolicyFold, raw: u
   const parsed = ZUblEvent.parse(v);
   expect(parsed.event_type).toBe("policy.violation");
   if (parsed.event_type === "policy.violation") {
-    expect(parsed.payload).toMatchObject({ violated_policy_id: policyId ?? "schema_gate", code: wantCode, mode: "enforce" });
+    expect(parsed.payload).toMatchObject({
+      violated_policy_id: policyId ?? "schema_gate",
+      code: wantCode,
+      mode: "enforce",
+    });
     expect(parsed.actor).toEqual({ entity_id: "system_policy_agent", actor_type: "system" });
   }
   const self = engine.check(fold, v);
@@ -132,7 +162,13 @@ export function registerEvent(id: string, entity: Raw, actor: Raw = SYSTEM, tena
   };
 }
 
-export function conversationEvent(id: string, conversationId: string, members: string[], actor: Raw = DAN, tenant = T): Raw {
+export function conversationEvent(
+  id: string,
+  conversationId: string,
+  members: string[],
+  actor: Raw = DAN,
+  tenant = T,
+): Raw {
   return {
     event_id: id,
     event_type: "conversation.created",
@@ -141,6 +177,10 @@ export function conversationEvent(id: string, conversationId: string, members: s
     trace_id: "trc_test",
     conversation_id: conversationId,
     actor,
-    payload: { conversation_id: conversationId, title: "Other", participants: members.map((entity_id) => ({ entity_id })) },
+    payload: {
+      conversation_id: conversationId,
+      title: "Other",
+      participants: members.map((entity_id) => ({ entity_id })),
+    },
   };
 }

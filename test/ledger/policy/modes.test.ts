@@ -8,7 +8,8 @@ const withPii = (e: Raw) => {
   e.payload.finished_card.outcome.summary = "Sent to maria@acme.com";
   return e;
 };
-const retenant = (events: Raw[], tenant: string): Raw[] => JSON.parse(JSON.stringify(events).replaceAll('"tnt_acme_001"', JSON.stringify(tenant)));
+const retenant = (events: Raw[], tenant: string): Raw[] =>
+  JSON.parse(JSON.stringify(events).replaceAll('"tnt_acme_001"', JSON.stringify(tenant)));
 
 describe("policy modes: enforce | warn | off, per policy and per tenant", () => {
   it("enforce (the pack's default) refuses", () => {
@@ -24,9 +25,22 @@ describe("policy modes: enforce | warn | off, per policy and per tenant", () => 
     const raw = withPii(event);
     const d = engine.check(fold, raw);
     expect(d.ok).toBe(true);
-    expect(d.warnings).toEqual([{ policy_id: "policy.no_raw_pii", code: "RAW_PII_DETECTED", message_safe: "Raw email detected in payload.finished_card.outcome.summary" }]);
-    const v = engine.violationEvent(raw, d.warnings[0]!, { event_id: "evt_pol_w1", ts: "2025-12-27T10:16:00.000Z", mode: "warn" });
-    expect(ZUblEvent.parse(v)).toMatchObject({ event_type: "policy.violation", payload: { mode: "warn", code: "RAW_PII_DETECTED" } });
+    expect(d.warnings).toEqual([
+      {
+        policy_id: "policy.no_raw_pii",
+        code: "RAW_PII_DETECTED",
+        message_safe: "Raw email detected in payload.finished_card.outcome.summary",
+      },
+    ]);
+    const v = engine.violationEvent(raw, d.warnings[0]!, {
+      event_id: "evt_pol_w1",
+      ts: "2025-12-27T10:16:00.000Z",
+      mode: "warn",
+    });
+    expect(ZUblEvent.parse(v)).toMatchObject({
+      event_type: "policy.violation",
+      payload: { mode: "warn", code: "RAW_PII_DETECTED" },
+    });
     if (d.ok) fold.apply(d.event);
     expect(engine.check(fold, v).ok).toBe(true);
   });
@@ -49,7 +63,10 @@ describe("policy modes: enforce | warn | off, per policy and per tenant", () => 
     feed(engine, fold, b.slice(0, idx));
     engine.setTenantMode(T, "policy.no_raw_pii", "warn");
     expect(engine.check(fold, withPii(structuredClone(a[idx]!)))).toMatchObject({ ok: true });
-    expect(engine.check(fold, withPii(structuredClone(b[idx]!)))).toMatchObject({ ok: false, violation: { code: "RAW_PII_DETECTED" } });
+    expect(engine.check(fold, withPii(structuredClone(b[idx]!)))).toMatchObject({
+      ok: false,
+      violation: { code: "RAW_PII_DETECTED" },
+    });
     expect(engine.modeOf("tnt_beta_002", "policy.no_raw_pii")).toBe("enforce");
   });
 
@@ -73,7 +90,10 @@ describe("policy modes: enforce | warn | off, per policy and per tenant", () => 
     json.policies.find((p) => p.policy_id === "policy.no_raw_pii")!.mode = "warn";
     const warnPack = createPolicyEngine(parsePolicyPack(json));
     const { fold, event } = at("evt_0012");
-    expect(warnPack.check(fold, withPii(structuredClone(event)))).toMatchObject({ ok: true, warnings: [{ code: "RAW_PII_DETECTED" }] });
+    expect(warnPack.check(fold, withPii(structuredClone(event)))).toMatchObject({
+      ok: true,
+      warnings: [{ code: "RAW_PII_DETECTED" }],
+    });
 
     const offForT = createPolicyEngine(PACK, { tenantModes: { [T]: { "policy.no_raw_pii": "off" } } });
     expect(offForT.check(fold, withPii(structuredClone(event)))).toMatchObject({ ok: true, warnings: [] });
@@ -88,6 +108,9 @@ describe("policy modes: enforce | warn | off, per policy and per tenant", () => 
     const { engine, fold, event } = at("evt_0001");
     engine.setTenantMode(T, "policy.message_schema", "off");
     event.payload.kind = "voice";
-    expect(engine.check(fold, event)).toMatchObject({ ok: false, violation: { code: "INVALID_MESSAGE_SCHEMA", policy_id: "policy.message_schema" } });
+    expect(engine.check(fold, event)).toMatchObject({
+      ok: false,
+      violation: { code: "INVALID_MESSAGE_SCHEMA", policy_id: "policy.message_schema" },
+    });
   });
 });

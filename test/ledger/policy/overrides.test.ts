@@ -31,7 +31,15 @@ const edit = (ts: string): Raw => ({
 
 function given(...events: Raw[]) {
   const { fold, engine } = after("evt_0001");
-  feed(engine, fold, [registerEvent("evt_reg_olive", { entity_id: OWNER.entity_id, actor_type: "human", display_name: "Olive", roles: ["owner", "admin"] }), ...events]);
+  feed(engine, fold, [
+    registerEvent("evt_reg_olive", {
+      entity_id: OWNER.entity_id,
+      actor_type: "human",
+      display_name: "Olive",
+      roles: ["owner", "admin"],
+    }),
+    ...events,
+  ]);
   return { fold, engine };
 }
 const codeOf = (d: ReturnType<ReturnType<typeof createPolicyEngine>["check"]>) => (d.ok ? "ok" : d.violation.code);
@@ -62,7 +70,10 @@ describe("policy overrides", () => {
   });
 
   it("a later set replaces the earlier one whole; an empty set is the pack again", () => {
-    const g = given(setOverrides("evt_o1", { modes: { "policy.message_edit_window": "off" }, params: {} }), setOverrides("evt_o2", { modes: {}, params: {} }));
+    const g = given(
+      setOverrides("evt_o1", { modes: { "policy.message_edit_window": "off" }, params: {} }),
+      setOverrides("evt_o2", { modes: {}, params: {} }),
+    );
     expect(codeOf(g.engine.check(g.fold, edit(twoDaysLater)))).toBe("EDIT_WINDOW_CLOSED");
     expect(g.fold.policyOverrides(T)).toEqual({ modes: new Map(), params: new Map() });
   });
@@ -82,7 +93,12 @@ describe("policy overrides", () => {
   });
 
   it("settings show each policy's pack mode, the mode in force, what may be chosen, and the parameter's range", () => {
-    const g = given(setOverrides("evt_o1", { modes: { "policy.message_edit_window": "warn" }, params: { message_edit_window_seconds: 900 } }));
+    const g = given(
+      setOverrides("evt_o1", {
+        modes: { "policy.message_edit_window": "warn" },
+        params: { message_edit_window_seconds: 900 },
+      }),
+    );
     const s = g.engine.settings(g.fold, T);
     expect(s.policies.map((p) => p.policy_id)).toEqual(PACK.policies.map((p) => p.policy_id));
     expect(s.policies.find((p) => p.policy_id === "policy.message_edit_window")).toMatchObject({
@@ -92,8 +108,21 @@ describe("policy overrides", () => {
       locked: false,
       code: "EDIT_WINDOW_CLOSED",
     });
-    expect(s.policies.find((p) => p.policy_id === "policy.tenant_isolation")).toMatchObject({ mode: "enforce", allowed_modes: ["enforce"], locked: true });
-    expect(s.params).toEqual([{ name: "message_edit_window_seconds", policy_id: "policy.message_edit_window", default_value: 86400, value: 900, min: 60, max: 2592000 }]);
+    expect(s.policies.find((p) => p.policy_id === "policy.tenant_isolation")).toMatchObject({
+      mode: "enforce",
+      allowed_modes: ["enforce"],
+      locked: true,
+    });
+    expect(s.params).toEqual([
+      {
+        name: "message_edit_window_seconds",
+        policy_id: "policy.message_edit_window",
+        default_value: 86400,
+        value: 900,
+        min: 60,
+        max: 2592000,
+      },
+    ]);
     // Another workspace sees the pack.
     expect(g.engine.settings(g.fold, "tnt_other").params[0]?.value).toBe(86400);
     // A deployment's own value is the default a workspace returns to.

@@ -36,12 +36,21 @@ describe("the pack is data", () => {
 
   it("a new rule of an existing type needs no code (a blocked word in chat)", () => {
     const engine = createPolicyEngine(
-      withRule("policy.message_schema", { type: "reject_if_regex_match", paths: ["payload.body_text"], patterns: ["\\bpassword\\b"], flags: "i", label: "password" }),
+      withRule("policy.message_schema", {
+        type: "reject_if_regex_match",
+        paths: ["payload.body_text"],
+        patterns: ["\\bpassword\\b"],
+        flags: "i",
+        label: "password",
+      }),
     );
     const { fold, event } = at("evt_0001");
     expectPasses(engine, fold, event);
     event.payload.body_text = "my Password is hunter2";
-    expect(engine.check(fold, event)).toMatchObject({ ok: false, violation: { policy_id: "policy.message_schema", message_safe: "Raw password detected in payload.body_text" } });
+    expect(engine.check(fold, event)).toMatchObject({
+      ok: false,
+      violation: { policy_id: "policy.message_schema", message_safe: "Raw password detected in payload.body_text" },
+    });
   });
 
   it("a new policy needs no code either (humans may not send system messages)", () => {
@@ -49,21 +58,39 @@ describe("the pack is data", () => {
     json.policies.splice(1, 0, {
       policy_id: "policy.system_messages",
       applies_to: ["message.sent"],
-      rules: [{ type: "allow_if", event_types: ["message.sent"], when: { field: "payload.kind", eq: "system" }, condition: { actor_type_in: ["system", "agent"] } }],
+      rules: [
+        {
+          type: "allow_if",
+          event_types: ["message.sent"],
+          when: { field: "payload.kind", eq: "system" },
+          condition: { actor_type_in: ["system", "agent"] },
+        },
+      ],
       on_violation: { action: "reject", code: "UNAUTHORIZED_ACTION" },
     } as never);
     const engine = createPolicyEngine(parsePolicyPack(json));
     const { fold, event } = at("evt_0001");
     event.payload.kind = "system";
-    expect(engine.check(fold, event)).toMatchObject({ ok: false, violation: { policy_id: "policy.system_messages", code: "UNAUTHORIZED_ACTION" } });
+    expect(engine.check(fold, event)).toMatchObject({
+      ok: false,
+      violation: { policy_id: "policy.system_messages", code: "UNAUTHORIZED_ACTION" },
+    });
   });
 
   it.each([
     ["an unknown rule type", { type: "require_vibes" }, /unknown rule type/],
     ["a typo in a rule's settings", { type: "require_fields", feilds: ["x"] }, /Unrecognized key|fields/],
     ["a uniqueness the fold cannot index", { type: "unique_per_tenant", field: "payload.message_id" }, /no fold index/],
-    ["a bad condition", { type: "allow_if", event_types: ["message.sent"], condition: { actor_is_nice: true } }, /unknown condition key/],
-    ["a fold-reading condition in require_if", { type: "require_if", if: { actor_has_role: "admin" }, then_require: ["x"] }, /only test fields/],
+    [
+      "a bad condition",
+      { type: "allow_if", event_types: ["message.sent"], condition: { actor_is_nice: true } },
+      /unknown condition key/,
+    ],
+    [
+      "a fold-reading condition in require_if",
+      { type: "require_if", if: { actor_has_role: "admin" }, then_require: ["x"] },
+      /only test fields/,
+    ],
     ["a bad path", { type: "require_fields", fields: ["payload..x"] }, /invalid field path/],
   ])("refuses to load %s", (_, rule, message) => {
     expect(() => createPolicyEngine(withRule("policy.message_schema", rule))).toThrow(message);
@@ -100,7 +127,8 @@ describe("the pack is data", () => {
         "policy.no_raw_pii",
         "policy.policy_violation_event",
       ];
-      if (!seedPolicies.includes(p.policy_id)) expect(p.note, `${p.policy_id} is not the seed's: it needs a note`).toBeTruthy();
+      if (!seedPolicies.includes(p.policy_id))
+        expect(p.note, `${p.policy_id} is not the seed's: it needs a note`).toBeTruthy();
     }
   });
 });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { AGENT, DAN, after as foldAfter, expectPasses, expectRefused, feed, happy, registerEvent, T, type Raw } from "./helpers.js";
+import {
+  AGENT,
+  DAN,
+  after as foldAfter,
+  expectPasses,
+  expectRefused,
+  feed,
+  happy,
+  registerEvent,
+  T,
+  type Raw,
+} from "./helpers.js";
 
 /**
  * Profiles and hand-overs under the pack. Given the golden path with Ana (a member with no
@@ -20,7 +31,12 @@ function withAna(): Raw[] {
     i,
     0,
     registerEvent("evt_reg_ana", { entity_id: ANA.entity_id, actor_type: "human", display_name: "Ana" }),
-    registerEvent("evt_reg_ada", { entity_id: ADA.entity_id, actor_type: "human", display_name: "Ada", roles: ["admin"] }),
+    registerEvent("evt_reg_ada", {
+      entity_id: ADA.entity_id,
+      actor_type: "human",
+      display_name: "Ada",
+      roles: ["admin"],
+    }),
   );
   return events;
 }
@@ -59,23 +75,64 @@ describe("entity.profile_updated", () => {
     expectPasses(
       engine,
       fold,
-      profile("evt_p1", DAN, { entity_id: DAN.entity_id, display_name: "Daniel", time_zone: "America/New_York", locale: "en-US", avatar_url: "/v1/avatars/x" }),
+      profile("evt_p1", DAN, {
+        entity_id: DAN.entity_id,
+        display_name: "Daniel",
+        time_zone: "America/New_York",
+        locale: "en-US",
+        avatar_url: "/v1/avatars/x",
+      }),
     );
   });
   it("an admin renames someone else, and may not touch anything else of theirs", () => {
     expectPasses(engine, fold, profile("evt_p2", ADA, { entity_id: DAN.entity_id, display_name: "Dan B." }));
-    expectRefused(engine, fold, profile("evt_p3", ADA, { entity_id: DAN.entity_id, time_zone: "Asia/Tokyo" }), "policy.profile_authority", "UNAUTHORIZED_ACTION");
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p3", ADA, { entity_id: DAN.entity_id, time_zone: "Asia/Tokyo" }),
+      "policy.profile_authority",
+      "UNAUTHORIZED_ACTION",
+    );
   });
   it("nobody else edits a person's profile: not another member, not an agent", () => {
-    expectRefused(engine, fold, profile("evt_p4", ANA, { entity_id: DAN.entity_id, display_name: "Dan?" }), "policy.profile_authority", "UNAUTHORIZED_ACTION");
-    expectRefused(engine, fold, profile("evt_p5", AGENT, { entity_id: DAN.entity_id, time_zone: "Asia/Tokyo" }), "policy.profile_authority", "UNAUTHORIZED_ACTION");
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p4", ANA, { entity_id: DAN.entity_id, display_name: "Dan?" }),
+      "policy.profile_authority",
+      "UNAUTHORIZED_ACTION",
+    );
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p5", AGENT, { entity_id: DAN.entity_id, time_zone: "Asia/Tokyo" }),
+      "policy.profile_authority",
+      "UNAUTHORIZED_ACTION",
+    );
   });
   it("an unknown entity has no profile, and profiles live in the workspace conversation", () => {
-    expectRefused(engine, fold, profile("evt_p6", ADA, { entity_id: "ent_human_nobody", display_name: "X" }), "policy.profile_authority", "UNAUTHORIZED_ACTION");
-    expectRefused(engine, fold, profile("evt_p7", DAN, { entity_id: DAN.entity_id, display_name: "X" }, "cnv_9f2a"), "policy.profile_authority");
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p6", ADA, { entity_id: "ent_human_nobody", display_name: "X" }),
+      "policy.profile_authority",
+      "UNAUTHORIZED_ACTION",
+    );
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p7", DAN, { entity_id: DAN.entity_id, display_name: "X" }, "cnv_9f2a"),
+      "policy.profile_authority",
+    );
   });
   it("a name with an address in it is refused like any other name", () => {
-    expectRefused(engine, fold, profile("evt_p8", DAN, { entity_id: DAN.entity_id, display_name: "dan@acme.com" }), "policy.no_raw_pii", "RAW_PII_DETECTED");
+    expectRefused(
+      engine,
+      fold,
+      profile("evt_p8", DAN, { entity_id: DAN.entity_id, display_name: "dan@acme.com" }),
+      "policy.no_raw_pii",
+      "RAW_PII_DETECTED",
+    );
   });
 });
 
@@ -100,13 +157,33 @@ describe("job.handed_over", () => {
   it("only to a person of the conversation", () => {
     const events = withAna();
     const { fold, engine } = foldAfter("evt_0008", events);
-    expectRefused(engine, fold, handOver("evt_h3", DAN, AGENT.entity_id), "policy.job_authority", "UNAUTHORIZED_ACTION");
-    feed(engine, fold, [registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" })]);
-    expectRefused(engine, fold, handOver("evt_h4", DAN, "ent_human_eve"), "policy.job_authority", "UNAUTHORIZED_ACTION");
+    expectRefused(
+      engine,
+      fold,
+      handOver("evt_h3", DAN, AGENT.entity_id),
+      "policy.job_authority",
+      "UNAUTHORIZED_ACTION",
+    );
+    feed(engine, fold, [
+      registerEvent("evt_reg_eve", { entity_id: "ent_human_eve", actor_type: "human", display_name: "Eve" }),
+    ]);
+    expectRefused(
+      engine,
+      fold,
+      handOver("evt_h4", DAN, "ent_human_eve"),
+      "policy.job_authority",
+      "UNAUTHORIZED_ACTION",
+    );
   });
   it("not once the job is finished", () => {
     const { fold, engine } = foldAfter("evt_0012", withAna());
-    expectRefused(engine, fold, handOver("evt_h5", DAN, ANA.entity_id), "policy.job_action_state", "ILLEGAL_JOB_TRANSITION");
+    expectRefused(
+      engine,
+      fold,
+      handOver("evt_h5", DAN, ANA.entity_id),
+      "policy.job_action_state",
+      "ILLEGAL_JOB_TRANSITION",
+    );
   });
   it("a requester without roles is known from the message that caused the job", () => {
     const events = withAna();

@@ -36,6 +36,9 @@ describe("the PII scan is linear on hostile input", () => {
     event.payload.inputs.notes_hint = `${"lorem ipsum ".repeat(5000)} write to maria.lopez+cal@acme.co.uk ${"dolor ".repeat(5000)}`;
     expect(engine.check(fold, event)).toMatchObject({ ok: false, violation: { code: "RAW_PII_DETECTED" } });
     event.payload.inputs.notes_hint = `${"lorem ipsum ".repeat(5000)} call +44 20 7946 0958 ${"dolor ".repeat(5000)}`;
-    expect(engine.check(fold, event)).toMatchObject({ ok: false, violation: { code: "RAW_PII_DETECTED", message_safe: "Raw phone number detected in payload.inputs.notes_hint" } });
+    expect(engine.check(fold, event)).toMatchObject({
+      ok: false,
+      violation: { code: "RAW_PII_DETECTED", message_safe: "Raw phone number detected in payload.inputs.notes_hint" },
+    });
   });
 });

@@ -3,7 +3,11 @@ import { at, after, expectPasses, expectRefused, feed, happy, renamed, scenario,
 
 /** "No fake buttons": forged clicks are refused with INVALID_PROVENANCE. */
 const J = "job_sched_4c1b";
-const click = (card_id: string, button_id: string, type: string, job_id = J) => ({ card_id, button_id, action: { type, job_id } });
+const click = (card_id: string, button_id: string, type: string, job_id = J) => ({
+  card_id,
+  button_id,
+  action: { type, job_id },
+});
 const P = "policy.card_provenance";
 
 describe("card provenance", () => {
@@ -66,7 +70,11 @@ describe("card provenance", () => {
         trace_id: "trc_x",
         conversation_id: "cnv_other",
         actor: DAN,
-        payload: { conversation_id: "cnv_other", title: "Other", participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_agent_scheduler" }] },
+        payload: {
+          conversation_id: "cnv_other",
+          title: "Other",
+          participants: [{ entity_id: "ent_human_dan" }, { entity_id: "ent_agent_scheduler" }],
+        },
       },
     ]);
     const s = JSON.stringify([happy()[4], happy()[5], happy()[6]])
@@ -110,7 +118,12 @@ describe("card provenance", () => {
       ...renamed(happy()[3]!, "evt_bubble"),
       ts: "2025-12-27T10:15:17.000Z",
       job_id: J,
-      payload: { message_id: "msg_bubble", kind: "text", body_text: "Dan: Provide info", action: { card_id: "card_tracking_001", button_id, type, job_id: J } },
+      payload: {
+        message_id: "msg_bubble",
+        kind: "text",
+        body_text: "Dan: Provide info",
+        action: { card_id: "card_tracking_001", button_id, type, job_id: J },
+      },
     });
     expectPasses(engine, fold, bubble("btn_input_001", "job.provide_input"));
     expectRefused(engine, fold, bubble("btn_input_001", "job.approve"), P, "INVALID_PROVENANCE");

@@ -12,10 +12,15 @@ const sound = (source: string, flags: string, s: string) => {
 
 const packPatterns: Array<{ source: string; flags: string }> = [];
 for (const p of JSON.parse(readFileSync(DEFAULT_PACK_PATH, "utf8")).policies) {
-  for (const r of p.rules) if (r.type === "reject_if_regex_match") for (const source of r.patterns) packPatterns.push({ source, flags: r.flags ?? "" });
+  for (const r of p.rules)
+    if (r.type === "reject_if_regex_match")
+      for (const source of r.patterns) packPatterns.push({ source, flags: r.flags ?? "" });
 }
 
-const text = fc.string({ unit: fc.constantFrom(..."aZ9 0@.-+()/:_%x\u00e9".split(""), "\ud83d\ude00", "example.com", "acme.io"), maxLength: 60 });
+const text = fc.string({
+  unit: fc.constantFrom(..."aZ9 0@.-+()/:_%x\u00e9".split(""), "\ud83d\ude00", "example.com", "acme.io"),
+  maxLength: 60,
+});
 
 describe("regex prefilter", () => {
   it("reads the pack's email and phone patterns (an @; a digit)", () => {
@@ -36,10 +41,33 @@ describe("regex prefilter", () => {
   });
 
   it("is sound on random patterns (groups, classes, lookarounds, alternation, quantifiers)", () => {
-    const atom = fc.constantFrom("a", "@", "-", ".", "\\.", "\\-", "\\d", "\\w", "[a@]", "[^@]", "(a|@)", "(?:@)", "(?<!a)", "(?=@)", "(?!-)", "x", "\\+", ":", "%");
+    const atom = fc.constantFrom(
+      "a",
+      "@",
+      "-",
+      ".",
+      "\\.",
+      "\\-",
+      "\\d",
+      "\\w",
+      "[a@]",
+      "[^@]",
+      "(a|@)",
+      "(?:@)",
+      "(?<!a)",
+      "(?=@)",
+      "(?!-)",
+      "x",
+      "\\+",
+      ":",
+      "%",
+    );
     const quant = fc.constantFrom("", "", "?", "*", "+", "{2}", "{0,2}", "{1,}", "+?", "??");
     const pattern = fc
-      .tuple(fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 }), fc.option(fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 3 })))
+      .tuple(
+        fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 6 }),
+        fc.option(fc.array(fc.tuple(atom, quant), { minLength: 1, maxLength: 3 })),
+      )
       .map(([a, b]) => a.map(([x, q]) => x + q).join("") + (b ? `|${b.map(([x, q]) => x + q).join("")}` : ""));
     fc.assert(
       fc.property(pattern, fc.constantFrom("", "i"), text, (source, flags, s) => {
@@ -55,6 +83,7 @@ describe("regex prefilter", () => {
   });
 
   it("gives up on what it does not read", () => {
-    for (const source of ["a|@", "(a@)", "@?", "@*", "@{0,1}", "[@]", "\\k<n>@", "\\u0040", "\\x40", "a{b"]) expect(regexPrefilter(source)).toBeNull();
+    for (const source of ["a|@", "(a@)", "@?", "@*", "@{0,1}", "[@]", "\\k<n>@", "\\u0040", "\\x40", "a{b"])
+      expect(regexPrefilter(source)).toBeNull();
   });
 });

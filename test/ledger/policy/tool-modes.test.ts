@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { createFold } from "../../../src/ledger/fold.js";
-import { AGENT, DAN, expectPasses, expectRefused, feed, happy, newEngine, registerEvent, T, type Raw } from "./helpers.js";
+import {
+  AGENT,
+  DAN,
+  expectPasses,
+  expectRefused,
+  feed,
+  happy,
+  newEngine,
+  registerEvent,
+  T,
+  type Raw,
+} from "./helpers.js";
 
 /**
  * Tool modes are ledger events (agent.tool_mode_set) and the pack enforces them: an admin
@@ -24,10 +35,26 @@ const base = (type: string, actor: Raw, payload: Raw, extra: Raw = {}): Raw => (
   ...extra,
 });
 const mode = (tool: string, m: string, actor: Raw = ADA) =>
-  base("agent.tool_mode_set", actor, { agent_entity_id: AGENT.entity_id, tool_name: tool, mode: m }, { conversation_id: "cnv_workspace" });
-const job = (id: string) => base("job.created", AGENT, { job_id: id, title: "List the shared folder", conversation_id: CONV, owner_entity_id: AGENT.entity_id }, { job_id: id });
+  base(
+    "agent.tool_mode_set",
+    actor,
+    { agent_entity_id: AGENT.entity_id, tool_name: tool, mode: m },
+    { conversation_id: "cnv_workspace" },
+  );
+const job = (id: string) =>
+  base(
+    "job.created",
+    AGENT,
+    { job_id: id, title: "List the shared folder", conversation_id: CONV, owner_entity_id: AGENT.entity_id },
+    { job_id: id },
+  );
 const autoStart = (id: string, reason = "auto_allowed") =>
-  base("job.state_changed", AGENT, { job_id: id, prev_state: "draft", next_state: "in_progress", reason_code: reason }, { job_id: id });
+  base(
+    "job.state_changed",
+    AGENT,
+    { job_id: id, prev_state: "draft", next_state: "in_progress", reason_code: reason },
+    { job_id: id },
+  );
 const call = (id: string, tool: string) =>
   base(
     "tool.called",
@@ -49,7 +76,15 @@ const call = (id: string, tool: string) =>
 function world() {
   const engine = newEngine();
   const fold = createFold();
-  feed(engine, fold, [...happy(), registerEvent("evt_reg_ada", { entity_id: ADA.entity_id, actor_type: "human", display_name: "Ada", roles: ["admin"] })]);
+  feed(engine, fold, [
+    ...happy(),
+    registerEvent("evt_reg_ada", {
+      entity_id: ADA.entity_id,
+      actor_type: "human",
+      display_name: "Ada",
+      roles: ["admin"],
+    }),
+  ]);
   return { engine, fold, feed: (events: Raw[]) => feed(engine, fold, events) };
 }
 
@@ -64,12 +99,22 @@ describe("agent.tool_mode_set", () => {
   it("is folded per agent and tool, kept across a re-registration, and undone with a refused batch", () => {
     const w = world();
     w.feed([mode("files.list_directory", "auto"), mode("files.write_file", "approve")]);
-    expect(Object.fromEntries(w.fold.entity(T, AGENT.entity_id)!.tool_modes!)).toEqual({ "files.list_directory": "auto", "files.write_file": "approve" });
+    expect(Object.fromEntries(w.fold.entity(T, AGENT.entity_id)!.tool_modes!)).toEqual({
+      "files.list_directory": "auto",
+      "files.write_file": "approve",
+    });
     const m = w.fold.mark();
     w.fold.apply(mode("files.write_file", "off") as never);
     w.fold.rollbackTo(m);
     expect(w.fold.entity(T, AGENT.entity_id)!.tool_modes!.get("files.write_file")).toBe("approve");
-    w.feed([registerEvent("evt_rereg", { entity_id: AGENT.entity_id, actor_type: "agent", display_name: "Office Scheduler 2", allowed_tools: ["calendar.create_invite"] })]);
+    w.feed([
+      registerEvent("evt_rereg", {
+        entity_id: AGENT.entity_id,
+        actor_type: "agent",
+        display_name: "Office Scheduler 2",
+        allowed_tools: ["calendar.create_invite"],
+      }),
+    ]);
     expect(w.fold.entity(T, AGENT.entity_id)!.tool_modes!.get("files.list_directory")).toBe("auto");
   });
 });
@@ -83,7 +128,12 @@ describe("what runs", () => {
 
   it("an approve tool is refused in a job nobody approved", () => {
     const w = world();
-    w.feed([mode("files.list_directory", "auto"), mode("files.write_file", "approve"), job("job_auto"), autoStart("job_auto")]);
+    w.feed([
+      mode("files.list_directory", "auto"),
+      mode("files.write_file", "approve"),
+      job("job_auto"),
+      autoStart("job_auto"),
+    ]);
     expectRefused(w.engine, w.fold, call("job_auto", "files.write_file"), "policy.tool_approval");
   });
 
@@ -95,7 +145,12 @@ describe("what runs", () => {
 
   it("a tool set to off is refused even though allowed_tools lists it; a tool with no mode and no listing is refused", () => {
     const w = world();
-    w.feed([mode("files.list_directory", "auto"), job("job_auto"), autoStart("job_auto"), mode("calendar.create_invite", "off")]);
+    w.feed([
+      mode("files.list_directory", "auto"),
+      job("job_auto"),
+      autoStart("job_auto"),
+      mode("calendar.create_invite", "off"),
+    ]);
     expectRefused(w.engine, w.fold, call("job_auto", "calendar.create_invite"), "policy.tool_allowlist");
     expectRefused(w.engine, w.fold, call("job_auto", "files.move_file"), "policy.tool_allowlist");
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { busyIntervals } from "../../../src/office/calendar/busy-intervals.js";
 
 const UTC = (s: string) => Date.parse(s);
-const cal = (...body: string[][]) => `${["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", ...body.flat(), "END:VCALENDAR"].join("\r\n")}\r\n`;
+const cal = (...body: string[][]) =>
+  `${["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", ...body.flat(), "END:VCALENDAR"].join("\r\n")}\r\n`;
 const vevent = (...lines: string[]) => ["BEGIN:VEVENT", "DTSTAMP:20250101T000000Z", ...lines, "END:VEVENT"];
 const NEW_YORK = [
   "BEGIN:VTIMEZONE",
@@ -35,7 +36,12 @@ describe("busyIntervals", () => {
         "RRULE:FREQ=WEEKLY;COUNT=6",
         "EXDATE;TZID=America/New_York:20300315T090000",
       ),
-      vevent("UID:s", "RECURRENCE-ID;TZID=America/New_York:20300322T090000", "DTSTART;TZID=America/New_York:20300322T160000", "DTEND;TZID=America/New_York:20300322T170000"),
+      vevent(
+        "UID:s",
+        "RECURRENCE-ID;TZID=America/New_York:20300322T090000",
+        "DTSTART;TZID=America/New_York:20300322T160000",
+        "DTEND;TZID=America/New_York:20300322T170000",
+      ),
       vevent(
         "UID:s",
         "RECURRENCE-ID;TZID=America/New_York:20300329T090000",
@@ -57,9 +63,17 @@ describe("busyIntervals", () => {
     const objects = [
       cal(vevent("UID:a", "DTSTART;VALUE=DATE:20300114", "DTEND;VALUE=DATE:20300115")),
       cal(vevent("UID:f", "DTSTART:20300114T090000", "DTEND:20300114T093000")),
-      cal(vevent("UID:u", "DTSTART;TZID=Nowhere Standard Time:20300114T120000", "DTEND;TZID=Nowhere Standard Time:20300114T123000")),
+      cal(
+        vevent(
+          "UID:u",
+          "DTSTART;TZID=Nowhere Standard Time:20300114T120000",
+          "DTEND;TZID=Nowhere Standard Time:20300114T123000",
+        ),
+      ),
       // ical-generator's way: an IANA TZID with no VTIMEZONE in the object.
-      cal(vevent("UID:n", "DTSTART;TZID=America/New_York:20300114T090000", "DTEND;TZID=America/New_York:20300114T100000")),
+      cal(
+        vevent("UID:n", "DTSTART;TZID=America/New_York:20300114T090000", "DTEND;TZID=America/New_York:20300114T100000"),
+      ),
     ];
     expect(busyIntervals(objects, UTC("2030-01-13T00:00:00Z"), UTC("2030-01-16T00:00:00Z"), "Europe/Berlin")).toEqual([
       span("2030-01-13T23:00:00Z", "2030-01-14T23:00:00Z"),
@@ -84,8 +98,12 @@ describe("busyIntervals", () => {
   });
 
   it("counts an invitation to one instance that arrives without its series", () => {
-    const orphan = cal(vevent("UID:o", "RECURRENCE-ID:20300114T090000Z", "DTSTART:20300114T100000Z", "DTEND:20300114T110000Z"));
-    expect(busyIntervals([orphan], UTC("2030-01-14T00:00:00Z"), UTC("2030-01-15T00:00:00Z"), "UTC")).toEqual([span("2030-01-14T10:00:00Z", "2030-01-14T11:00:00Z")]);
+    const orphan = cal(
+      vevent("UID:o", "RECURRENCE-ID:20300114T090000Z", "DTSTART:20300114T100000Z", "DTEND:20300114T110000Z"),
+    );
+    expect(busyIntervals([orphan], UTC("2030-01-14T00:00:00Z"), UTC("2030-01-15T00:00:00Z"), "UTC")).toEqual([
+      span("2030-01-14T10:00:00Z", "2030-01-14T11:00:00Z"),
+    ]);
   });
 
   it("walks a long daily series quickly and finds an instance moved in from beyond the range", () => {

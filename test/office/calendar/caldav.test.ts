@@ -57,7 +57,10 @@ async function failureOf(p: Promise<unknown>): Promise<ToolFailure> {
 async function listObjects(server: Radicale, calendarUrl: string): Promise<string[]> {
   const res = await fetch(calendarUrl, {
     method: "PROPFIND",
-    headers: { depth: "1", authorization: `Basic ${Buffer.from(`${server.username}:${server.password}`).toString("base64")}` },
+    headers: {
+      depth: "1",
+      authorization: `Basic ${Buffer.from(`${server.username}:${server.password}`).toString("base64")}`,
+    },
     body: `<?xml version="1.0"?><propfind xmlns="DAV:"><prop><getetag/></prop></propfind>`,
   });
   expect(res.status).toBe(207);
@@ -81,7 +84,10 @@ describe("CalDAV calendar against Radicale", () => {
     const cal = createCalDavCalendar(cfg());
     expect(await cal.describe()).toEqual({ url: server.calendarUrls[0], displayName: "Work" });
     const uid = "meeting-1@logline.test";
-    const put = await cal.put(uid, ics(uid, ";TZID=America/New_York:20300107T090000", ";TZID=America/New_York:20300107T093000", [], NEW_YORK));
+    const put = await cal.put(
+      uid,
+      ics(uid, ";TZID=America/New_York:20300107T090000", ";TZID=America/New_York:20300107T093000", [], NEW_YORK),
+    );
     expect(put.created).toBe(true);
     expect(put.url.startsWith(server.calendarUrls[0]!)).toBe(true);
 
@@ -100,7 +106,12 @@ describe("CalDAV calendar against Radicale", () => {
     const cal = createCalDavCalendar({ ...cfg(), calendar: "Personal" });
     await cal.put("busy-1", ics("busy-1", ":20300114T100000Z", ":20300114T110000Z"));
     // Written the way ical-generator writes a zone: a TZID without a VTIMEZONE.
-    await cal.put("weekly-1", ics("weekly-1", ";TZID=Europe/Berlin:20291203T140000", ";TZID=Europe/Berlin:20291203T150000", ["RRULE:FREQ=WEEKLY;BYDAY=MO"]));
+    await cal.put(
+      "weekly-1",
+      ics("weekly-1", ";TZID=Europe/Berlin:20291203T140000", ";TZID=Europe/Berlin:20291203T150000", [
+        "RRULE:FREQ=WEEKLY;BYDAY=MO",
+      ]),
+    );
     await cal.put("free-1", ics("free-1", ":20300114T150000Z", ":20300114T160000Z", ["TRANSP:TRANSPARENT"]));
     await cal.put("cancelled-1", ics("cancelled-1", ":20300114T160000Z", ":20300114T170000Z", ["STATUS:CANCELLED"]));
     await cal.put("tomorrow-1", ics("tomorrow-1", ":20300115T100000Z", ":20300115T110000Z"));
@@ -110,9 +121,13 @@ describe("CalDAV calendar against Radicale", () => {
       { start: UTC("2030-01-14T13:00:00Z"), end: UTC("2030-01-14T14:00:00Z") },
     ]);
     // Berlin is on summer time by April: the same 14:00 is 12:00 UTC.
-    expect(await cal.busy(UTC("2030-04-01T00:00:00Z"), UTC("2030-04-02T00:00:00Z"))).toEqual([{ start: UTC("2030-04-01T12:00:00Z"), end: UTC("2030-04-01T13:00:00Z") }]);
+    expect(await cal.busy(UTC("2030-04-01T00:00:00Z"), UTC("2030-04-02T00:00:00Z"))).toEqual([
+      { start: UTC("2030-04-01T12:00:00Z"), end: UTC("2030-04-01T13:00:00Z") },
+    ]);
     // Another calendar's events are not this one's busy time.
-    expect(await createCalDavCalendar(cfg()).busy(UTC("2030-01-14T00:00:00Z"), UTC("2030-01-15T00:00:00Z"))).toEqual([]);
+    expect(await createCalDavCalendar(cfg()).busy(UTC("2030-01-14T00:00:00Z"), UTC("2030-01-15T00:00:00Z"))).toEqual(
+      [],
+    );
   });
 
   it("a retried put of the same UID leaves exactly one event, unchanged", async () => {
@@ -176,7 +191,10 @@ describe("CalDAV calendar against Radicale", () => {
     const discovered = createCalDavCalendar(c);
     await discovered.describe();
     await other.stop();
-    for (const p of [discovered.busy(UTC("2030-01-01T00:00:00Z"), UTC("2030-01-02T00:00:00Z")), createCalDavCalendar(c).describe()]) {
+    for (const p of [
+      discovered.busy(UTC("2030-01-01T00:00:00Z"), UTC("2030-01-02T00:00:00Z")),
+      createCalDavCalendar(c).describe(),
+    ]) {
       const failure = await failureOf(p);
       expect(failure.code).toBe("PROVIDER_UNAVAILABLE");
     }

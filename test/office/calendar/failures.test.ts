@@ -73,7 +73,18 @@ describe("CalDAV failures", () => {
 
 describe("objectName", () => {
   it("is stable, URL- and file-safe, and keeps different UIDs apart", () => {
-    const uids = ["a@b", "a_40b", "a-40b", "../x", ".hidden", "ü", "a/b", "A@B", "x".repeat(300), `${"x".repeat(300)}y`];
+    const uids = [
+      "a@b",
+      "a_40b",
+      "a-40b",
+      "../x",
+      ".hidden",
+      "ü",
+      "a/b",
+      "A@B",
+      "x".repeat(300),
+      `${"x".repeat(300)}y`,
+    ];
     const names = uids.map(objectName);
     expect(new Set(names).size).toBe(uids.length);
     for (const n of names) expect(n).toMatch(/^~?[A-Za-z0-9_-]+\.ics$/);

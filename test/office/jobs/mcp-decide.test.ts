@@ -16,7 +16,14 @@ const T = "tnt_mcp";
 const NOW = "2026-03-02T09:00:00.000Z";
 const DAN = { entity_id: "ent_dan", actor_type: "human" as const };
 const TOOLS: Record<string, McpToolInfo> = {
-  "files.list_directory": { name: "files.list_directory", server: "files", tool: "list_directory", description: "List", inputSchema: {}, annotations: { readOnlyHint: true } },
+  "files.list_directory": {
+    name: "files.list_directory",
+    server: "files",
+    tool: "list_directory",
+    description: "List",
+    inputSchema: {},
+    annotations: { readOnlyHint: true },
+  },
   "files.write_file": {
     name: "files.write_file",
     server: "files",
@@ -43,7 +50,17 @@ function context(modes: Record<string, "auto" | "approve" | "off">): DecideConte
     ids: (p) => `${p}_m${++n}`,
     agent: agent(modes),
     defaultTimezone: "Europe/Lisbon",
-    profileOf: (id) => (id === DAN.entity_id ? { entity_id: id, actor_type: "human", display_name: "Dan", roles: ["admin"], capabilities: [], allowed_tools: [] } : undefined),
+    profileOf: (id) =>
+      id === DAN.entity_id
+        ? {
+            entity_id: id,
+            actor_type: "human",
+            display_name: "Dan",
+            roles: ["admin"],
+            capabilities: [],
+            allowed_tools: [],
+          }
+        : undefined,
     calendar: {
       allowed: false,
       tool: {
@@ -60,9 +77,16 @@ function context(modes: Record<string, "auto" | "approve" | "off">): DecideConte
   };
 }
 
-const spec = (name: string): ToolCallSpec => ({ name, server: "files", args: { path: "/srv" }, args_ref: "vault_ref:vlt_args", purpose: "List the folder" });
+const spec = (name: string): ToolCallSpec => ({
+  name,
+  server: "files",
+  args: { path: "/srv" },
+  args_ref: "vault_ref:vlt_args",
+  purpose: "List the folder",
+});
 let seq = 0;
-const stored = (ds: readonly Draft[]): JobEvent[] => ds.map((d) => ({ ...d, event_id: d.event_id ?? `evt_s${++seq}`, ts: NOW, tenant_id: T, trace_id: "trc" }));
+const stored = (ds: readonly Draft[]): JobEvent[] =>
+  ds.map((d) => ({ ...d, event_id: d.event_id ?? `evt_s${++seq}`, ts: NOW, tenant_id: T, trace_id: "trc" }));
 const given = (events: JobEvent[]) => foldJob(events) as JobView;
 const types = (d: Decision) => d.events.map((e) => e.event_type);
 const at = { tenant_id: T, conversation_id: "cnv_x", trace_id: "trc" };
@@ -77,7 +101,16 @@ const fail = (code: "PROVIDER_TIMEOUT" | "INVALID_INPUT", retryable: boolean): M
 function clickOn(job: JobView, cardType: "job.formalize" | "job.tracking", action: string): JobCommand {
   const card = job.latest[cardType]!;
   const b = card.buttons.find((x) => x.action.type === action)!;
-  return { type: "click", click: { card_id: card.card_id, button_id: b.button_id, action: b.action, by: { ...DAN, display_name: "Dan", roles: ["admin"] } }, prepared: {} };
+  return {
+    type: "click",
+    click: {
+      card_id: card.card_id,
+      button_id: b.button_id,
+      action: b.action,
+      by: { ...DAN, display_name: "Dan", roles: ["admin"] },
+    },
+    prepared: {},
+  };
 }
 
 function started(name: string, mode: "auto" | "approve") {
@@ -98,12 +131,21 @@ describe("opening a tool job", () => {
     const ctx = context({ "files.list_directory": "auto" });
     const d = openToolJob(ctx, at, spec("files.list_directory"), DAN);
     expect(types(d)).toEqual(["job.created", "job.state_changed", "tool.called", "job.progress", "message.sent"]);
-    expect(d.events[1]!.payload).toMatchObject({ prev_state: "draft", next_state: "in_progress", reason_code: "auto_allowed" });
+    expect(d.events[1]!.payload).toMatchObject({
+      prev_state: "draft",
+      next_state: "in_progress",
+      reason_code: "auto_allowed",
+    });
     expect(d.events[2]!.payload).toMatchObject({
       tool_name: "files.list_directory",
       inputs: { server: "files", arguments: { path: "/srv" }, arguments_ref: "vault_ref:vlt_args" },
     });
-    expect(d.effects).toMatchObject([{ type: "run_tool", call: { tool_name: "files.list_directory", provider: "mcp:files", input: { args_ref: "vault_ref:vlt_args" } } }]);
+    expect(d.effects).toMatchObject([
+      {
+        type: "run_tool",
+        call: { tool_name: "files.list_directory", provider: "mcp:files", input: { args_ref: "vault_ref:vlt_args" } },
+      },
+    ]);
   });
 
   it("approve: proposes with the server, the tool and the arguments on the card, and calls nothing", () => {
@@ -112,14 +154,20 @@ describe("opening a tool job", () => {
     expect(d.effects).toEqual([]);
     const job = given(stored(d.events));
     expect(job.kind).toBe("tool_call");
-    expect((job.latest["job.formalize"]!.job as { constraints?: string[] }).constraints).toEqual(["Tool: files.write_file (MCP server files)", "Arguments: path=/srv"]);
+    expect((job.latest["job.formalize"]!.job as { constraints?: string[] }).constraints).toEqual([
+      "Tool: files.write_file (MCP server files)",
+      "Arguments: path=/srv",
+    ]);
   });
 
   it("an approved tool job whose tool was switched off meanwhile waits and calls nothing", () => {
     const opened = openToolJob(context({ "files.write_file": "approve" }), at, spec("files.write_file"), DAN);
     const job = given(stored(opened.events));
     const d = decide(job, clickOn(job, "job.formalize", "job.approve"), context({ "files.write_file": "off" }));
-    expect(d.events.filter((e) => e.event_type === "job.state_changed").map((e) => e.payload.reason_code)).toEqual(["approved_by_user", "tool_not_allowed"]);
+    expect(d.events.filter((e) => e.event_type === "job.state_changed").map((e) => e.payload.reason_code)).toEqual([
+      "approved_by_user",
+      "tool_not_allowed",
+    ]);
     expect(d.effects).toEqual([]);
   });
 });
@@ -127,15 +175,25 @@ describe("opening a tool job", () => {
 describe("what the tool answered", () => {
   it("success: the result and a Finished card quoting it", () => {
     const { ctx, history, call } = started("files.list_directory", "auto");
-    const d = decide(given(history), { type: "record_mcp_outcome", call, outcome: ok("[FILE] hello.txt"), breaker_open: false }, ctx);
+    const d = decide(
+      given(history),
+      { type: "record_mcp_outcome", call, outcome: ok("[FILE] hello.txt"), breaker_open: false },
+      ctx,
+    );
     expect(types(d)).toEqual(["tool.result", "job.completed", "message.sent"]);
     expect(d.events[0]!.payload).toMatchObject({ status: "success", output: { text: "[FILE] hello.txt" } });
-    expect((d.events[1]!.payload.finished_card as { outcome: { summary: string } }).outcome.summary).toBe("files.list_directory answered: “[FILE] hello.txt”");
+    expect((d.events[1]!.payload.finished_card as { outcome: { summary: string } }).outcome.summary).toBe(
+      "files.list_directory answered: “[FILE] hello.txt”",
+    );
   });
 
   it("a read-only tool that timed out is retried on the schedule", () => {
     const { ctx, history, call } = started("files.list_directory", "auto");
-    const d = decide(given(history), { type: "record_mcp_outcome", call, outcome: fail("PROVIDER_TIMEOUT", true), breaker_open: false }, ctx);
+    const d = decide(
+      given(history),
+      { type: "record_mcp_outcome", call, outcome: fail("PROVIDER_TIMEOUT", true), breaker_open: false },
+      ctx,
+    );
     expect(d.effects).toEqual([{ type: "arm_retry", delay_ms: DEFAULT_RETRY_SCHEDULE_MS[1], attempt: 2 }]);
     const retry = decide(given([...history, ...stored(d.events)]), { type: "retry_due", attempt: 2 }, ctx);
     expect(types(retry)[0]).toBe("tool.called");
@@ -144,17 +202,33 @@ describe("what the tool answered", () => {
 
   it("a tool that changes things is never retried on its own: the job waits with Try again", () => {
     const { ctx, history, call } = started("files.write_file", "approve");
-    const d = decide(given(history), { type: "record_mcp_outcome", call, outcome: fail("PROVIDER_TIMEOUT", true), breaker_open: false }, ctx);
+    const d = decide(
+      given(history),
+      { type: "record_mcp_outcome", call, outcome: fail("PROVIDER_TIMEOUT", true), breaker_open: false },
+      ctx,
+    );
     expect(d.effects).toEqual([]);
     expect(d.events[0]!.payload).toMatchObject({ retryable: false });
-    expect(d.events.find((e) => e.event_type === "job.state_changed")!.payload).toMatchObject({ next_state: "waiting_input", reason_code: "tool_failed" });
+    expect(d.events.find((e) => e.event_type === "job.state_changed")!.payload).toMatchObject({
+      next_state: "waiting_input",
+      reason_code: "tool_failed",
+    });
     const job = given([...history, ...stored(d.events)]);
     const card = job.latest["job.tracking"]!;
     expect(card.buttons.map((b) => b.label)).toEqual(["Try again", "Cancel", "Ask in chat"]);
     const again = card.buttons[0]!;
     const r = decide(
       job,
-      { type: "click", click: { card_id: card.card_id, button_id: again.button_id, action: again.action, by: { ...DAN, display_name: "Dan", roles: ["admin"] } }, prepared: {} },
+      {
+        type: "click",
+        click: {
+          card_id: card.card_id,
+          button_id: again.button_id,
+          action: again.action,
+          by: { ...DAN, display_name: "Dan", roles: ["admin"] },
+        },
+        prepared: {},
+      },
       ctx,
     );
     expect(types(r)).toEqual(["job.state_changed", "tool.called", "job.progress", "message.sent"]);
@@ -163,8 +237,17 @@ describe("what the tool answered", () => {
 
   it("after a Cancel, the answer that still arrives is recorded and nothing else", () => {
     const { ctx, history, call } = started("files.write_file", "approve");
-    const cancelled = [...history, ...stored([draftsFor(ctx).stateDraft("ent_agent", given(history).job_id, "in_progress", "cancelled", "cancelled_by_user")])];
-    const d = decide(given(cancelled), { type: "record_mcp_outcome", call, outcome: ok("done"), breaker_open: false }, ctx);
+    const cancelled = [
+      ...history,
+      ...stored([
+        draftsFor(ctx).stateDraft("ent_agent", given(history).job_id, "in_progress", "cancelled", "cancelled_by_user"),
+      ]),
+    ];
+    const d = decide(
+      given(cancelled),
+      { type: "record_mcp_outcome", call, outcome: ok("done"), breaker_open: false },
+      ctx,
+    );
     expect(types(d)).toEqual(["tool.result"]);
   });
 
@@ -173,7 +256,11 @@ describe("what the tool answered", () => {
       const { ctx, history, call, job_id } = started("files.list_directory", "auto");
       const handed = decide(
         given(history),
-        { type: "hand_over", by: { ...DAN, display_name: "Dan", roles: ["admin"] }, to: { entity_id: DAN.entity_id, display_name: "Dan" } },
+        {
+          type: "hand_over",
+          by: { ...DAN, display_name: "Dan", roles: ["admin"] },
+          to: { entity_id: DAN.entity_id, display_name: "Dan" },
+        },
         ctx,
       );
       const job = given([...history, ...stored(handed.events)]);
@@ -191,20 +278,36 @@ describe("what the tool answered", () => {
 
   it("progress updates the Tracking card's line and percentage, and stops once the job is over", () => {
     const { ctx, history, call } = started("files.list_directory", "auto");
-    const cmd: JobCommand = { type: "tool_progress", call_id: call.call_id, tool_name: call.tool_name, progress: 2, total: 4 };
+    const cmd: JobCommand = {
+      type: "tool_progress",
+      call_id: call.call_id,
+      tool_name: call.tool_name,
+      progress: 2,
+      total: 4,
+    };
     const d = decide(given(history), cmd, ctx);
     expect(types(d)).toEqual(["job.progress"]);
     expect(d.events[0]!.payload.tracking_card).toMatchObject({ progress: { percent: 50 } });
-    const over = decide(given(history).state === "in_progress" ? { ...given(history), state: "completed" } : given(history), cmd, ctx);
+    const over = decide(
+      given(history).state === "in_progress" ? { ...given(history), state: "completed" } : given(history),
+      cmd,
+      ctx,
+    );
     expect(over.events).toEqual([]);
   });
 
   it("after a restart: a read-only call is called again under the same id; any other asks a person", () => {
     const ro = started("files.list_directory", "auto");
-    expect(decide(given(ro.history), { type: "resume_call" }, ro.ctx)).toMatchObject({ events: [], effects: [{ type: "run_tool", call: { call_id: ro.call.call_id } }] });
+    expect(decide(given(ro.history), { type: "resume_call" }, ro.ctx)).toMatchObject({
+      events: [],
+      effects: [{ type: "run_tool", call: { call_id: ro.call.call_id } }],
+    });
     const rw = started("files.write_file", "approve");
     const d = decide(given(rw.history), { type: "resume_call" }, rw.ctx);
     expect(d.effects).toEqual([]);
-    expect(d.events.find((e) => e.event_type === "tool.result")!.payload).toMatchObject({ status: "error", error: { error_code: "UNKNOWN" } });
+    expect(d.events.find((e) => e.event_type === "tool.result")!.payload).toMatchObject({
+      status: "error",
+      error: { error_code: "UNKNOWN" },
+    });
   });
 });

@@ -56,9 +56,21 @@ describe("what Apply puts on a re-proposed card", () => {
 
   it("rewrite_title renames the card; earlier due date, priority and steps are kept unless changed", () => {
     const previous = card({ due_at: "2026-03-10T17:00:00.000Z", priority: "high" }, { plan_hint: ["a", "b"] });
-    const renamed = applyCardChange(card({ priority: "normal" }), previous, cardChangeOf({ type: "rewrite_title", payload: { title: "New" } }, T0, id));
-    expect(renamed).toMatchObject({ title: "New", plan_hint: ["a", "b"], job: { due_at: "2026-03-10T17:00:00.000Z", priority: "high" } });
-    const someday = applyCardChange(card({ priority: "normal" }), previous, cardChangeOf({ type: "defer_task", payload: { strategy: "someday" } }, T0, id));
+    const renamed = applyCardChange(
+      card({ priority: "normal" }),
+      previous,
+      cardChangeOf({ type: "rewrite_title", payload: { title: "New" } }, T0, id),
+    );
+    expect(renamed).toMatchObject({
+      title: "New",
+      plan_hint: ["a", "b"],
+      job: { due_at: "2026-03-10T17:00:00.000Z", priority: "high" },
+    });
+    const someday = applyCardChange(
+      card({ priority: "normal" }),
+      previous,
+      cardChangeOf({ type: "defer_task", payload: { strategy: "someday" } }, T0, id),
+    );
     expect(someday.title).toBe("Old");
     expect(someday.job.priority).toBe("low");
     expect(someday.job.due_at).toBeUndefined();

@@ -4,7 +4,13 @@ import { buildWireSchema } from "../../../src/office/llm/response-schema.js";
 import { redactPacket, makeDocuments, PROTOCOL, type RequestPacket } from "../../../src/office/llm/packet.js";
 import { ConfigError, loadConfig } from "../../../src/config.js";
 
-const jobs = (n: number) => Array.from({ length: n }, (_, i) => ({ job_id: `job_${i}`, title: `Job ${i}`, state: i % 2 ? "proposed" : "waiting_input", conversation_id: "cnv_1" }));
+const jobs = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    job_id: `job_${i}`,
+    title: `Job ${i}`,
+    state: i % 2 ? "proposed" : "waiting_input",
+    conversation_id: "cnv_1",
+  }));
 
 describe("context_input", () => {
   it("keeps the first 8 conversations, 12 jobs and 8 actions and reports what it cut", () => {
@@ -19,12 +25,18 @@ describe("context_input", () => {
     expect(c.jobs).toHaveLength(12);
     expect(c.jobs![0]).toEqual({ id: "job_0", title: "Job 0", state: "waiting_input", conversation_id: "cnv_1" });
     expect(c.actions).toHaveLength(8);
-    expect(c.actions![1]).toMatchObject({ preview: "Approve or reject “Job 1”", source_type: "card_button", job_id: "job_1" });
+    expect(c.actions![1]).toMatchObject({
+      preview: "Approve or reject “Job 1”",
+      source_type: "card_button",
+      job_id: "job_1",
+    });
     expect(c.truncated).toEqual({ conversations: 2, jobs: 8, actions: 12 });
   });
 
   it("has no truncated block when nothing was cut, and is null when there is nothing at all", () => {
-    expect(buildContextInput({ anchor: { job_id: null, conversation_id: "cnv_1" }, jobs: jobs(3) })!.truncated).toBeUndefined();
+    expect(
+      buildContextInput({ anchor: { job_id: null, conversation_id: "cnv_1" }, jobs: jobs(3) })!.truncated,
+    ).toBeUndefined();
     expect(buildContextInput({ anchor: { job_id: null, conversation_id: null } })).toBeNull();
   });
 });
@@ -56,7 +68,14 @@ describe("wire schema for the model", () => {
   it("lists candidate ids as an enum, and allows no id at all when there are none", () => {
     const op = (schema as any).properties.operations.items.properties;
     expect(op.job_id.anyOf[0].enum).toEqual(["job_a", "job_b"]);
-    expect(op.type.enum).toEqual(["chat_reply", "propose_job", "provide_input", "ask_clarification", "job_action", "call_tool"]);
+    expect(op.type.enum).toEqual([
+      "chat_reply",
+      "propose_job",
+      "provide_input",
+      "ask_clarification",
+      "job_action",
+      "call_tool",
+    ]);
     const none = buildWireSchema([], []) as any;
     expect(none.properties.operations.items.properties.job_id).toEqual({ type: "null" });
     // No tool offered: the model cannot name one; offered tools are an enum like job ids.
@@ -76,7 +95,11 @@ describe("packet redaction", () => {
     sender: { role: "agent" },
     trace: { trace_id: "trc" },
     input: {
-      user_message: { id: "m", text: "my key is sk-abcdefghijklmnop0123 and mail me at dan@example.com", sender_display_name: "Dan" },
+      user_message: {
+        id: "m",
+        text: "my key is sk-abcdefghijklmnop0123 and mail me at dan@example.com",
+        sender_display_name: "Dan",
+      },
       task: { name: "office.plan_turn", args: { default_timezone: "UTC", now: "x" } },
       references: [],
       candidate_job_ids: [],
@@ -84,7 +107,12 @@ describe("packet redaction", () => {
       default_reason: null,
     },
     agent: { entity_id: "a", display_name: "Ava", role: null, allowed_tools: [], tools: [] },
-    context: { context_input: null, documents: makeDocuments([{ doc_id: "doc:1", kind: "web", text: "Long secret page text. Authorization: Bearer abcdefghijklmnop" }]) },
+    context: {
+      context_input: null,
+      documents: makeDocuments([
+        { doc_id: "doc:1", kind: "web", text: "Long secret page text. Authorization: Bearer abcdefghijklmnop" },
+      ]),
+    },
     output: { format: "json" },
   };
   it("default: documents become digest + preview, secrets and emails are masked", () => {
@@ -121,7 +149,8 @@ describe("config", () => {
       logFull: false,
     });
     const refused = (env: Record<string, string>, variable: string, says: RegExp) => {
-      const run = () => loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://x", OFFICE_LLM_MODEL: "m", ...env });
+      const run = () =>
+        loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_BASE_URL: "http://x", OFFICE_LLM_MODEL: "m", ...env });
       expect(run).toThrow(ConfigError);
       expect(run).toThrow(says);
       try {
@@ -136,6 +165,8 @@ describe("config", () => {
     refused({ OFFICE_LLM_BASE_URL: "file:///x" }, "OFFICE_LLM_BASE_URL", /http:\/\/ or https:\/\/ URL/);
     refused({ OFFICE_LLM_EXTRA_BODY: "[1]" }, "OFFICE_LLM_EXTRA_BODY", /JSON object/);
     refused({ OFFICE_LLM_RESPONSE_FORMAT: "yaml" }, "OFFICE_LLM_RESPONSE_FORMAT", /one of json_schema, json_object/);
-    expect(() => loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_MODEL: "m" })).toThrow(/OFFICE_LLM_BASE_URL is required/);
+    expect(() => loadConfig({ OFFICE_PLANNER: "llm", OFFICE_LLM_MODEL: "m" })).toThrow(
+      /OFFICE_LLM_BASE_URL is required/,
+    );
   });
 });

@@ -7,7 +7,9 @@ import { createLlmStore, type LlmStore } from "../../../src/office/llm/store.js"
 import { createLlmPlanner, type LlmPlanner } from "../../../src/office/llm/llm-planner.js";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.js";
 
-export const REPLIES = JSON.parse(readFileSync(new URL("../../../fixtures/llm/scripted-replies.json", import.meta.url), "utf8")) as Record<string, string>;
+export const REPLIES = JSON.parse(
+  readFileSync(new URL("../../../fixtures/llm/scripted-replies.json", import.meta.url), "utf8"),
+) as Record<string, string>;
 
 const JOBS: PlanJobRef[] = [
   { job_id: "job_maria", title: "Schedule call with Maria", state: "waiting_input", conversation_id: "cnv_1" },
@@ -22,7 +24,12 @@ export function frame(text: string, over: Partial<PlanFrame> = {}): PlanFrame {
     trace_id: "trc_1",
     now: "2025-12-27T10:15:00.000Z",
     default_timezone: "Europe/Lisbon",
-    agent: { entity_id: "ent_agent", display_name: "Ava", role: "Scheduler", allowed_tools: ["calendar.create_invite"] },
+    agent: {
+      entity_id: "ent_agent",
+      display_name: "Ava",
+      role: "Scheduler",
+      allowed_tools: ["calendar.create_invite"],
+    },
     sender: { entity_id: "ent_dan", display_name: "Dan" },
     text,
     jobs: JOBS,
@@ -39,7 +46,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { timeoutMs?: number; logFull?: boolean; apiKey?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { timeoutMs?: number; logFull?: boolean; apiKey?: string } = {},
+): Promise<Harness> {
   const model = await startScriptedModel();
   const db = openDatabase({ path: ":memory:" });
   const store = createLlmStore(db);
@@ -55,7 +64,8 @@ export async function startHarness(opts: { timeoutMs?: number; logFull?: boolean
     },
     retryDelayMs: 10,
   });
-  const newPlanner = (o: { logFull?: boolean } = {}) => createLlmPlanner({ provider, store, clock, logFull: o.logFull ?? opts.logFull ?? false });
+  const newPlanner = (o: { logFull?: boolean } = {}) =>
+    createLlmPlanner({ provider, store, clock, logFull: o.logFull ?? opts.logFull ?? false });
   return {
     model,
     db,

@@ -14,19 +14,37 @@ describe("structured extras on an agent's message", () => {
       {
         outcome: "clarify",
         dropped: [],
-        action_summary: { job_id: JOB, job_title: "Call Bruno", action: "provide_input", assumed: true, source: "focus", text: "Applied to: Call Bruno", change_candidates: [] },
+        action_summary: {
+          job_id: JOB,
+          job_title: "Call Bruno",
+          action: "provide_input",
+          assumed: true,
+          source: "focus",
+          text: "Applied to: Call Bruno",
+          change_candidates: [],
+        },
         surfaces: [
           {
             surface_id: "s1",
             kind: "what_next_v1",
             title: "Next",
-            payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } },
+            payload: {
+              headline: "Write to bruno@acme.com",
+              targetJobId: JOB,
+              primaryAction: { label: "Approve", opToken: op },
+            },
           },
           {
             surface_id: "s2",
             kind: "what_next_v1",
             title: "Next",
-            payload: { headline: "x", primaryAction: { label: "Set", opToken: `[op v:1 type:"provide_input" job:"${JOB}" time_window:"call +351 912 345 678"]` } },
+            payload: {
+              headline: "x",
+              primaryAction: {
+                label: "Set",
+                opToken: `[op v:1 type:"provide_input" job:"${JOB}" time_window:"call +351 912 345 678"]`,
+              },
+            },
           },
         ],
         confirm_op: { label: "Approve it", token: op },
@@ -51,7 +69,11 @@ describe("structured extras on an agent's message", () => {
             surface_id: "s1",
             kind: "what_next_v1",
             title: "Next",
-            payload: { headline: "Write to bruno@acme.com", targetJobId: JOB, primaryAction: { label: "Approve", opToken: op } },
+            payload: {
+              headline: "Write to bruno@acme.com",
+              targetJobId: JOB,
+              primaryAction: { label: "Approve", opToken: op },
+            },
           },
         ],
       },

@@ -9,12 +9,25 @@ describe("office llm tables come from Office's migrations", () => {
   it("a fresh database gets office_llm_packets, office_thread_context and office_assist_suggestions, recorded in __office_migrations", () => {
     const db = openDatabase({ path: ":memory:" });
     migrateOffice(db);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
-    expect(tables).toEqual(expect.arrayContaining(["office_llm_packets", "office_thread_context", "office_assist_suggestions", "__office_migrations"]));
-    expect((db.prepare("SELECT count(*) AS n FROM __office_migrations").get() as { n: number }).n).toBe(journalEntries());
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    ).map((r) => r.name);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "office_llm_packets",
+        "office_thread_context",
+        "office_assist_suggestions",
+        "__office_migrations",
+      ]),
+    );
+    expect((db.prepare("SELECT count(*) AS n FROM __office_migrations").get() as { n: number }).n).toBe(
+      journalEntries(),
+    );
     // 0003 only adds nullable columns, so rows of an existing data dir stay valid.
     for (const table of ["office_artifacts", "office_outbox"]) {
-      const col = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string; notnull: number }>).find((c) => c.name === "vault_refs");
+      const col = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string; notnull: number }>).find(
+        (c) => c.name === "vault_refs",
+      );
       expect(col, table).toMatchObject({ notnull: 0 });
     }
     db.close();

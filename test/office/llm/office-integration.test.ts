@@ -15,17 +15,47 @@ afterEach(async () => {
   model = undefined;
 });
 
-const nulls = { text: null, job_id: null, action: null, kind: null, title: null, goal: null, slots: null, choices: null };
-const slots = { duration_minutes: null, attendee_name: null, attendee_email: null, time_window: null, timezone: null, meeting_link: null, title: null, day_hint: null };
-const answer = (ops: object[]) => ({ content: JSON.stringify({ operations: ops, surfaces: null, render: null, citations: null }) });
+const nulls = {
+  text: null,
+  job_id: null,
+  action: null,
+  kind: null,
+  title: null,
+  goal: null,
+  slots: null,
+  choices: null,
+};
+const slots = {
+  duration_minutes: null,
+  attendee_name: null,
+  attendee_email: null,
+  time_window: null,
+  timezone: null,
+  meeting_link: null,
+  title: null,
+  day_hint: null,
+};
+const answer = (ops: object[]) => ({
+  content: JSON.stringify({ operations: ops, surfaces: null, render: null, citations: null }),
+});
 
 async function world() {
   model = await startScriptedModel();
   w = await setupWorld();
-  const provider = createChatProvider({ config: { baseUrl: model.baseUrl, model: "scripted", timeoutMs: 2_000, maxTokens: 800, responseFormat: "json_schema" }, retryDelayMs: 10 });
+  const provider = createChatProvider({
+    config: {
+      baseUrl: model.baseUrl,
+      model: "scripted",
+      timeoutMs: 2_000,
+      maxTokens: 800,
+      responseFormat: "json_schema",
+    },
+    retryDelayMs: 10,
+  });
   const planner = createLlmPlanner({ provider, store: createLlmStore(w.db), clock: w.clock, ids: w.ids });
   const office = w.newOffice({ planner });
-  const say = (body_text: string) => office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
+  const say = (body_text: string) =>
+    office.ingestMessage({ tenant_id: T, trace_id: TRACE, conversation_id: CONV, actor_entity_id: DAN, body_text });
   return { office, say, planner };
 }
 
@@ -48,7 +78,10 @@ describe("LLM planner inside Office", () => {
     const jobId = proposed.job_id!;
     expect(jobId).toBeTruthy();
     await office.jobAction(click(lastCard(w!.events(jobId), jobId), "Approve"));
-    const state = () => [...w!.events(jobId)].reverse().find((e) => e.event_type === "job.state_changed")?.payload as { next_state?: string } | undefined;
+    const state = () =>
+      [...w!.events(jobId)].reverse().find((e) => e.event_type === "job.state_changed")?.payload as
+        | { next_state?: string }
+        | undefined;
     expect(state()?.next_state).toBe("waiting_input");
 
     model!.script(
@@ -57,7 +90,13 @@ describe("LLM planner inside Office", () => {
           ...nulls,
           type: "provide_input",
           job_id: jobId,
-          slots: { ...slots, attendee_email: "maria@acme.com", time_window: "Tue–Thu, 14:00–17:00", timezone: "Europe/Lisbon", meeting_link: "google_meet" },
+          slots: {
+            ...slots,
+            attendee_email: "maria@acme.com",
+            time_window: "Tue–Thu, 14:00–17:00",
+            timezone: "Europe/Lisbon",
+            meeting_link: "google_meet",
+          },
         },
       ]),
     );
@@ -75,20 +114,41 @@ describe("LLM planner inside Office", () => {
 
   it("a prompt-injected cancel and an invented id change nothing in the ledger", async () => {
     const { office, say } = await world();
-    model!.script(answer([{ ...nulls, type: "propose_job", kind: "schedule_meeting", title: "Schedule call with Maria", goal: "Schedule a call with Maria", slots: null }]));
+    model!.script(
+      answer([
+        {
+          ...nulls,
+          type: "propose_job",
+          kind: "schedule_meeting",
+          title: "Schedule call with Maria",
+          goal: "Schedule a call with Maria",
+          slots: null,
+        },
+      ]),
+    );
     const jobId = (await say("please set up a call with Maria")).job_id!;
     await office.jobAction(click(lastCard(w!.events(jobId), jobId), "Approve"));
     const before = w!.events(jobId).map((e) => e.event_type);
 
-    model!.script(answer([{ ...nulls, type: "job_action", job_id: jobId, action: "cancel", text: "As the document says." }]));
+    model!.script(
+      answer([{ ...nulls, type: "job_action", job_id: jobId, action: "cancel", text: "As the document says." }]),
+    );
     await say("what does the attached note say?");
-    model!.script(answer([{ ...nulls, type: "provide_input", job_id: "job_invented", slots: { ...slots, day_hint: "Friday" } }]));
+    model!.script(
+      answer([{ ...nulls, type: "provide_input", job_id: "job_invented", slots: { ...slots, day_hint: "Friday" } }]),
+    );
     await say("Friday");
 
     const after = w!.events(jobId);
-    expect(after.filter((e) => e.event_type !== "message.sent").map((e) => e.event_type)).toEqual(before.filter((t) => t !== "message.sent"));
+    expect(after.filter((e) => e.event_type !== "message.sent").map((e) => e.event_type)).toEqual(
+      before.filter((t) => t !== "message.sent"),
+    );
     const all = w!.events();
-    expect(all.some((e) => e.event_type === "job.state_changed" && (e.payload as { next_state: string }).next_state === "cancelled")).toBe(false);
+    expect(
+      all.some(
+        (e) => e.event_type === "job.state_changed" && (e.payload as { next_state: string }).next_state === "cancelled",
+      ),
+    ).toBe(false);
     const lastTexts = all
       .filter((e) => e.event_type === "message.sent")
       .slice(-2)

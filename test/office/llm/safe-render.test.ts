@@ -39,7 +39,11 @@ describe("render AST", () => {
       type: "doc",
       children: [
         { type: "heading", level: 2, children: [{ type: "text", text: "Summary" }] },
-        { type: "list", ordered: false, items: [{ type: "list_item", children: [{ type: "text", text: "inline item" }] }] },
+        {
+          type: "list",
+          ordered: false,
+          items: [{ type: "list_item", children: [{ type: "text", text: "inline item" }] }],
+        },
         {
           type: "table",
           rows: [
@@ -68,21 +72,34 @@ describe("render AST", () => {
     expect(r.doc?.children[1]).toEqual({
       type: "list",
       ordered: false,
-      items: [{ type: "list_item", children: [{ type: "paragraph", children: [{ type: "text", text: "inline item" }] }] }],
+      items: [
+        { type: "list_item", children: [{ type: "paragraph", children: [{ type: "text", text: "inline item" }] }] },
+      ],
     });
     expect((r.doc?.children[3] as { language?: string } | undefined)?.language).toBeUndefined();
-    expect(r.dropped).toEqual(["node type paragraph not allowed inline", "node type image not allowed", "heading level", "node type script not allowed"]);
+    expect(r.dropped).toEqual([
+      "node type paragraph not allowed inline",
+      "node type image not allowed",
+      "heading level",
+      "node type script not allowed",
+    ]);
   });
 
   it("bounds depth and size, and strips bidi controls from text", () => {
     let deep: unknown = { type: "paragraph", children: [{ type: "text", text: "x" }] };
     for (let i = 0; i < 20; i++) deep = { type: "blockquote", children: [deep] };
-    const r = validateRenderDoc({ type: "doc", children: [deep, { type: "paragraph", children: [{ type: "text", text: "a\u202Eb" }] }] });
+    const r = validateRenderDoc({
+      type: "doc",
+      children: [deep, { type: "paragraph", children: [{ type: "text", text: "a\u202Eb" }] }],
+    });
     expect(r.dropped).toContain("too deep");
     expect(JSON.stringify(r.doc)).toContain('"ab"');
     const big = validateRenderDoc({
       type: "doc",
-      children: Array.from({ length: 100 }, () => ({ type: "paragraph", children: Array.from({ length: 10 }, () => ({ type: "text", text: "t" })) })),
+      children: Array.from({ length: 100 }, () => ({
+        type: "paragraph",
+        children: Array.from({ length: 10 }, () => ({ type: "text", text: "t" })),
+      })),
     });
     expect(big.dropped.some((d) => d.includes("invalid"))).toBe(true);
   });

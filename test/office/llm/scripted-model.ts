@@ -37,13 +37,19 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         body = { unparsable: raw };
       }
       requests.push({ path, headers: req.headers, body });
-      if (req.method === "GET" && path === "/v1/models") return json(res, 200, { object: "list", data: [{ id: "scripted", object: "model" }] });
-      if (req.method !== "POST" || path !== "/v1/chat/completions") return json(res, 404, { error: { message: "not found" } });
+      if (req.method === "GET" && path === "/v1/models")
+        return json(res, 200, { object: "list", data: [{ id: "scripted", object: "model" }] });
+      if (req.method !== "POST" || path !== "/v1/chat/completions")
+        return json(res, 404, { error: { message: "not found" } });
       const step = steps.shift();
       if (!step) return json(res, 500, { error: { message: "script exhausted" } });
       if ("hang" in step) return void hanging.add(res);
-      if ("status" in step) return json(res, step.status, step.body ?? { error: { message: `scripted ${step.status}` } });
-      const message = "refusal" in step ? { role: "assistant", content: null, refusal: step.refusal } : { role: "assistant", content: step.content };
+      if ("status" in step)
+        return json(res, step.status, step.body ?? { error: { message: `scripted ${step.status}` } });
+      const message =
+        "refusal" in step
+          ? { role: "assistant", content: null, refusal: step.refusal }
+          : { role: "assistant", content: step.content };
       json(res, 200, {
         id: "chatcmpl-scripted",
         object: "chat.completion",

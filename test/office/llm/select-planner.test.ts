@@ -7,7 +7,10 @@ import { startScriptedModel, type ScriptedModel } from "./scripted-model.js";
 
 const rules: Planner = { name: "rules", plan: async () => ({ type: "chat_reply", text: "rules" }) };
 const logs: Array<[string, string]> = [];
-const logger = { info: (_o: unknown, m: string) => void logs.push(["info", m]), warn: (_o: unknown, m: string) => void logs.push(["warn", m]) };
+const logger = {
+  info: (_o: unknown, m: string) => void logs.push(["info", m]),
+  warn: (_o: unknown, m: string) => void logs.push(["warn", m]),
+};
 let model: ScriptedModel | undefined;
 afterEach(async () => {
   await model?.close();
@@ -15,7 +18,14 @@ afterEach(async () => {
   logs.length = 0;
 });
 
-const settings = (baseUrl: string, model: string) => ({ baseUrl, model, timeoutMs: 5_000, maxTokens: 1_500, responseFormat: "json_schema" as const, logFull: false });
+const settings = (baseUrl: string, model: string) => ({
+  baseUrl,
+  model,
+  timeoutMs: 5_000,
+  maxTokens: 1_500,
+  responseFormat: "json_schema" as const,
+  logFull: false,
+});
 
 describe("planner selection at boot", () => {
   const db = openDatabase({ path: ":memory:" });

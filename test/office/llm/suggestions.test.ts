@@ -32,7 +32,12 @@ describe("suggestion contract v1", () => {
     const r = validateSuggestions(env([s()], { generatedAt: "1999-01-01T00:00:00Z", extra: 1 }), ctx);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.envelope).toMatchObject({ requestId: "req_1", generatedAt: "2026-02-14T12:00:00.000Z", must_abstain: false, modelInfo: { modelGeneratedAt: "1999-01-01T00:00:00Z" } });
+    expect(r.envelope).toMatchObject({
+      requestId: "req_1",
+      generatedAt: "2026-02-14T12:00:00.000Z",
+      must_abstain: false,
+      modelInfo: { modelGeneratedAt: "1999-01-01T00:00:00Z" },
+    });
     expect(r.envelope).not.toHaveProperty("extra");
     expect(r.envelope.suggestions).toHaveLength(1);
   });
@@ -56,19 +61,53 @@ describe("suggestion contract v1", () => {
     ["missing required payload key", s({}, { title: undefined }), "payload.title"],
     ["invalid priority enum", s({ type: "set_priority" }, { priority: "critical" }), "payload.priority"],
     ["invalid defer strategy", s({ type: "defer_task" }, { strategy: "tomorrow" }), "payload.strategy"],
-    ["more than 5 subtasks", s({ type: "split_subtasks" }, { subtasks: Array.from({ length: 6 }, (_, i) => ({ title: `Step ${i}`, order: i + 1 })) }), "at most 5"],
+    [
+      "more than 5 subtasks",
+      s(
+        { type: "split_subtasks" },
+        { subtasks: Array.from({ length: 6 }, (_, i) => ({ title: `Step ${i}`, order: i + 1 })) },
+      ),
+      "at most 5",
+    ],
     ["zero subtasks", s({ type: "split_subtasks" }, { subtasks: [] }), "at least one"],
     ["rationale over 120 chars", s({ rationale: "x".repeat(121) }), "rationale"],
     ["rationale with markdown", s({ rationale: "**Because** it is vague" }), "plain text"],
     ["rationale with a link", s({ rationale: "see [this](https://x.example)" }), "plain text"],
-    ["rationale quoting the person at length", s({ rationale: "prepare the quarterly launch email for the whole marketing" }), "quotes more than 40"],
-    ["past due date without confirmation", s({ type: "set_due_date" }, { dueDateISO: "2026-02-13T22:00:00Z" }), "in the past"],
-    ["past due date with requiresConfirmation=false", s({ type: "set_due_date", requiresConfirmation: false }, { dueDateISO: "2026-02-13T22:00:00Z" }), "in the past"],
-    ["set_conversation implying a new conversation", s({ type: "set_conversation" }, { conversationName: "Brand New" }), "propose_create_conversation"],
+    [
+      "rationale quoting the person at length",
+      s({ rationale: "prepare the quarterly launch email for the whole marketing" }),
+      "quotes more than 40",
+    ],
+    [
+      "past due date without confirmation",
+      s({ type: "set_due_date" }, { dueDateISO: "2026-02-13T22:00:00Z" }),
+      "in the past",
+    ],
+    [
+      "past due date with requiresConfirmation=false",
+      s({ type: "set_due_date", requiresConfirmation: false }, { dueDateISO: "2026-02-13T22:00:00Z" }),
+      "in the past",
+    ],
+    [
+      "set_conversation implying a new conversation",
+      s({ type: "set_conversation" }, { conversationName: "Brand New" }),
+      "propose_create_conversation",
+    ],
     ["missing jobId on the drawer", s({}, { jobId: undefined }), "needs payload.jobId"],
     ["a jobId that was not offered", s({}, { jobId: "job_invented" }), "not a job offered"],
-    ["clarification with one choice", s({ type: "ask_clarification" }, { questionId: "q1", question: "Which?", choices: ["A"] }), "2 to 5"],
-    ["clarification with six choices", s({ type: "ask_clarification" }, { questionId: "q1", question: "Which?", choices: ["A", "B", "C", "D", "E", "F"] }), "2 to 5"],
+    [
+      "clarification with one choice",
+      s({ type: "ask_clarification" }, { questionId: "q1", question: "Which?", choices: ["A"] }),
+      "2 to 5",
+    ],
+    [
+      "clarification with six choices",
+      s(
+        { type: "ask_clarification" },
+        { questionId: "q1", question: "Which?", choices: ["A", "B", "C", "D", "E", "F"] },
+      ),
+      "2 to 5",
+    ],
   ];
   it.each(rules)("suggestion reject: %s (and must_abstain when nothing is left)", (_n, bad, reason) => {
     const r = validateSuggestions(env([bad]), ctx);
@@ -82,10 +121,16 @@ describe("suggestion contract v1", () => {
 
   it("only one ask_clarification per response: the second is rejected, the rest kept", () => {
     const q = (id: string) =>
-      s({ type: "ask_clarification", suggestionId: id }, { questionId: `q-${id}`, question: "Which project?", choices: ["Website Redesign", "No project"] });
+      s(
+        { type: "ask_clarification", suggestionId: id },
+        { questionId: `q-${id}`, question: "Which project?", choices: ["Website Redesign", "No project"] },
+      );
     const r = validateSuggestions(env([q("a"), q("b"), s({ suggestionId: "c" })]), ctx);
     expect(r.ok && r.envelope.suggestions.map((x) => x.suggestionId)).toEqual(["a", "c"]);
-    expect(r.ok && r.rejected[0]).toMatchObject({ suggestionId: "b", reason: "more than one ask_clarification in one response" });
+    expect(r.ok && r.rejected[0]).toMatchObject({
+      suggestionId: "b",
+      reason: "more than one ask_clarification in one response",
+    });
     expect(r.ok && r.envelope.must_abstain).toBe(false);
   });
 
@@ -97,7 +142,10 @@ describe("suggestion contract v1", () => {
   it("a past date with requiresConfirmation=true is kept; escalating priority forces confirmation", () => {
     const r = validateSuggestions(
       env([
-        s({ type: "set_due_date", suggestionId: "d", requiresConfirmation: true }, { dueDateISO: "2026-02-13T22:00:00Z" }),
+        s(
+          { type: "set_due_date", suggestionId: "d", requiresConfirmation: true },
+          { dueDateISO: "2026-02-13T22:00:00Z" },
+        ),
         s({ type: "set_priority", suggestionId: "p" }, { priority: "high" }),
         s({ type: "set_conversation", suggestionId: "c" }, { conversationName: "website redesign" }),
         s(
@@ -122,9 +170,15 @@ describe("suggestion contract v1", () => {
 
   it("on_create accepts a jobTempId; propose_create_conversation needs no target", () => {
     const r = validateSuggestions(
-      env([s({}, { jobId: undefined, jobTempId: "tmp-1" }), s({ type: "propose_create_conversation", suggestionId: "n" }, { conversationName: "Launch" })], {
-        surface: "on_create",
-      }),
+      env(
+        [
+          s({}, { jobId: undefined, jobTempId: "tmp-1" }),
+          s({ type: "propose_create_conversation", suggestionId: "n" }, { conversationName: "Launch" }),
+        ],
+        {
+          surface: "on_create",
+        },
+      ),
       { ...ctx, surface: "on_create" },
     );
     expect(r.ok && r.envelope.suggestions).toHaveLength(2);

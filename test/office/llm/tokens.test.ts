@@ -18,7 +18,12 @@ describe("token parser", () => {
     const r = parseTokens(tok);
     expect(r.ok && r.tokens[0]).toMatchObject({ id: "job_1", name: 'Call "Bob" [urgent] \\ now' });
     const op = parseTokens(formatOpToken("follow_up", "job_2", { text: "again" }));
-    expect(op.ok && op.tokens[0]).toMatchObject({ kind: "op", type: "follow_up", job: "job_2", args: { text: "again" } });
+    expect(op.ok && op.tokens[0]).toMatchObject({
+      kind: "op",
+      type: "follow_up",
+      job: "job_2",
+      args: { text: "again" },
+    });
   });
 
   it("leaves ordinary brackets alone and escapes typed placeholders", () => {
@@ -48,7 +53,11 @@ describe("token parser", () => {
     ["unterminated quote", '[ref v:1 type:"job" id:"job_1]', "TOKEN_UNTERMINATED_QUOTE"],
     ["unterminated token", '[ref v:1 type:"job" id:"job_1"', "TOKEN_UNTERMINATED"],
     ["huge value", `[ref v:1 type:"job" id:"job_1" name:"${"x".repeat(400)}"]`, "TOKEN_TOO_LARGE"],
-    ["huge token", `[ref v:1 type:"job" id:"job_1" ${Array.from({ length: 11 }, (_, i) => `k${"abcdefghijk"[i]}:"${"y".repeat(60)}"`).join(" ")}]`, "TOKEN_TOO_LARGE"],
+    [
+      "huge token",
+      `[ref v:1 type:"job" id:"job_1" ${Array.from({ length: 11 }, (_, i) => `k${"abcdefghijk"[i]}:"${"y".repeat(60)}"`).join(" ")}]`,
+      "TOKEN_TOO_LARGE",
+    ],
     ["too many tokens", Array.from({ length: 21 }, () => '[ref v:1 type:"job" id:"j"]').join(" "), "TOKEN_TOO_MANY"],
     ["unknown ref type", '[ref v:1 type:"user" id:"u_1"]', "TOKEN_UNKNOWN_TYPE"],
     ["unknown op", '[op v:1 type:"delete_everything" job:"job_1"]', "TOKEN_UNKNOWN_TYPE"],

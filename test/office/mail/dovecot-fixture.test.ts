@@ -4,13 +4,20 @@ import { type Dovecot, startDovecot } from "../../support/dovecot.js";
 
 /** The INTERNALDATE Dovecot gave each message in INBOX: the wall clock of its mail process. */
 async function receivedAt(d: Dovecot): Promise<number[]> {
-  const client = new ImapFlow({ host: d.host, port: d.port, secure: false, auth: { user: d.username, pass: d.password }, logger: false });
+  const client = new ImapFlow({
+    host: d.host,
+    port: d.port,
+    secure: false,
+    auth: { user: d.username, pass: d.password },
+    logger: false,
+  });
   await client.connect();
   try {
     const lock = await client.getMailboxLock("INBOX");
     try {
       const out: number[] = [];
-      for await (const m of client.fetch("1:*", { internalDate: true })) out.push(new Date(m.internalDate ?? 0).getTime());
+      for await (const m of client.fetch("1:*", { internalDate: true }))
+        out.push(new Date(m.internalDate ?? 0).getTime());
       return out;
     } finally {
       lock.release();

@@ -17,7 +17,8 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-const mail = (subject: string) => `From: maria@example.test\r\nTo: organizer@example.test\r\nSubject: ${subject}\r\n\r\nHello\r\n`;
+const mail = (subject: string) =>
+  `From: maria@example.test\r\nTo: organizer@example.test\r\nSubject: ${subject}\r\n\r\nHello\r\n`;
 
 describe("IMAP reader", () => {
   it("a mail whose recording failed is read again within the first backoff, and so are the ones after it", async () => {

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { createArtifactStore, type ArtifactStore } from "../../../src/office/artifact-store.js";
-import { buildInviteMessage, createOutboxWorker, type OutboxRow, type OutboxWorker, type OutboxWorkerDeps } from "../../../src/office/mail/index.js";
+import {
+  buildInviteMessage,
+  createOutboxWorker,
+  type OutboxRow,
+  type OutboxWorker,
+  type OutboxWorkerDeps,
+} from "../../../src/office/mail/index.js";
 import { migrateOffice } from "../../../src/office/migrate.js";
 import { officeOutbox } from "../../../src/office/schema.js";
 import { createVault, type Vault } from "../../../src/office/vault.js";
@@ -28,7 +34,9 @@ export function inviteIcs(uid: string, attendees: Array<{ name: string; email: s
     "DTEND:20251229T153000Z",
     "SUMMARY:Quarterly review",
     `ORGANIZER;CN=${MAIL_FROM.name}:mailto:${MAIL_FROM.address}`,
-    ...attendees.map((a) => `ATTENDEE;CN=${a.name};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${a.email}`),
+    ...attendees.map(
+      (a) => `ATTENDEE;CN=${a.name};ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${a.email}`,
+    ),
     "END:VEVENT",
     "END:VCALENDAR",
   ];
@@ -59,7 +67,13 @@ export function createMailWorld() {
     db = openDatabase({ path: dbPath });
     migrateOffice(db);
     artifacts = createArtifactStore({ db, dataDir: dir, clock });
-    vault = createVault({ db, dataDir: dir, clock, ids, onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted) });
+    vault = createVault({
+      db,
+      dataDir: dir,
+      clock,
+      ids,
+      onErase: (t, ref, value, redacted) => void artifacts.forget(t, ref, value, redacted),
+    });
   };
   open();
 
@@ -123,7 +137,14 @@ export function createMailWorld() {
         message(row, to) {
           const file = row.artifactId ? artifacts.get(row.tenantId, row.artifactId) : null;
           if (!file) throw new Error("the invite file is gone");
-          return buildInviteMessage({ outboxId: row.outboxId, from: MAIL_FROM, to, subject: row.subject, text: row.body, ics: file.bytes.toString("utf8") });
+          return buildInviteMessage({
+            outboxId: row.outboxId,
+            from: MAIL_FROM,
+            to,
+            subject: row.subject,
+            text: row.body,
+            ics: file.bytes.toString("utf8"),
+          });
         },
       });
       workers.push(w);

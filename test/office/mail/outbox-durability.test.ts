@@ -35,7 +35,9 @@ describe("outbox durability across restarts", () => {
     await second.idle();
     expect(w.row(outboxId)).toMatchObject({ status: "sent", attempts: 2 });
     expect(w.row(late.outboxId)).toMatchObject({ status: "sent", attempts: 1 });
-    expect(server.received.map((r) => r.mail.messageId).sort()).toEqual([`<${late.outboxId}@acme.test>`, `<${outboxId}@acme.test>`].sort());
+    expect(server.received.map((r) => r.mail.messageId).sort()).toEqual(
+      [`<${late.outboxId}@acme.test>`, `<${outboxId}@acme.test>`].sort(),
+    );
   });
 
   it("a row left `sending` by a crash is re-sent first, with the same Message-ID, as a resumed attempt", async () => {
@@ -43,10 +45,15 @@ describe("outbox durability across restarts", () => {
     server = await startSmtp();
     const { outboxId } = w.enqueue();
     // The crash: claimed (attempt 1, Message-ID fixed) and maybe accepted, but never marked sent.
-    w.db.prepare("UPDATE office_outbox SET status = 'sending', attempts = 1, message_id = ? WHERE outbox_id = ?").run(`<${outboxId}@acme.test>`, outboxId);
+    w.db
+      .prepare("UPDATE office_outbox SET status = 'sending', attempts = 1, message_id = ? WHERE outbox_id = ?")
+      .run(`<${outboxId}@acme.test>`, outboxId);
     await w.reopen();
     const calls: string[] = [];
-    const worker = w.worker({ transport: smtp(server), hooks: { beforeAttempt: async (r, attempt, resumed) => void calls.push(`${r.outbox_id} ${attempt} ${resumed}`) } });
+    const worker = w.worker({
+      transport: smtp(server),
+      hooks: { beforeAttempt: async (r, attempt, resumed) => void calls.push(`${r.outbox_id} ${attempt} ${resumed}`) },
+    });
     worker.start();
     await worker.idle();
     expect(calls).toEqual([`${outboxId} 2 true`]);
@@ -58,11 +65,17 @@ describe("outbox durability across restarts", () => {
     w = createMailWorld();
     server = await startSmtp();
     const { outboxId } = w.enqueue();
-    w.db.prepare("UPDATE office_outbox SET next_attempt_at = NULL, updated_at = NULL WHERE outbox_id = ?").run(outboxId);
+    w.db
+      .prepare("UPDATE office_outbox SET next_attempt_at = NULL, updated_at = NULL WHERE outbox_id = ?")
+      .run(outboxId);
     const worker = w.worker({ transport: smtp(server) });
     worker.start();
     await worker.idle();
-    expect(w.row(outboxId)).toMatchObject({ status: "held", attempts: 0, lastError: "Queued before mail delivery existed; resend to send it" });
+    expect(w.row(outboxId)).toMatchObject({
+      status: "held",
+      attempts: 0,
+      lastError: "Queued before mail delivery existed; resend to send it",
+    });
     expect(server.sessions).toBe(0);
   });
 });
@@ -78,8 +91,16 @@ describe("held rows (mail not configured)", () => {
     unconfigured.start();
     await advance(w, unconfigured, 3_600_000);
     expect(w.row(held.outboxId)).toMatchObject({ status: "held", attempts: 0, nextAttemptAt: null });
-    expect(w.row(queued.outboxId)).toMatchObject({ status: "held", attempts: 0, lastError: "Mail is not configured on this server" });
-    expect(unconfigured.resend(T, held.outboxId)).toEqual({ ok: false, code: "NOT_CONFIGURED", message: "Mail is not configured on this server" });
+    expect(w.row(queued.outboxId)).toMatchObject({
+      status: "held",
+      attempts: 0,
+      lastError: "Mail is not configured on this server",
+    });
+    expect(unconfigured.resend(T, held.outboxId)).toEqual({
+      ok: false,
+      code: "NOT_CONFIGURED",
+      message: "Mail is not configured on this server",
+    });
     await w.reopen();
 
     const configured = w.worker({ transport: smtp(server) });
@@ -98,7 +119,15 @@ describe("held rows (mail not configured)", () => {
 describe("bad inputs and refusals", () => {
   it("enqueue without recipients is a VALIDATION_ERROR; the same idempotency key enqueues once", () => {
     w = createMailWorld();
-    const base = { outbox_id: "obx_x", tenant_id: T, job_id: "job_1", idempotency_key: "idem_1", to_redacted: "", subject: "s", body: "b" };
+    const base = {
+      outbox_id: "obx_x",
+      tenant_id: T,
+      job_id: "job_1",
+      idempotency_key: "idem_1",
+      to_redacted: "",
+      subject: "s",
+      body: "b",
+    };
     expect(() => w.artifacts.enqueue({ ...base, vault_refs: [] })).toThrow(
       expect.objectContaining({ code: "VALIDATION_ERROR", message: "An outbox message needs at least one recipient" }),
     );
@@ -122,7 +151,11 @@ describe("bad inputs and refusals", () => {
     expect(worker.resend(T, outboxId)).toMatchObject({ ok: true });
     await worker.idle();
     expect(w.row(outboxId)).toMatchObject({ status: "sent", attempts: 2, retryBase: 1 });
-    expect(worker.resend(T, outboxId)).toEqual({ ok: false, code: "ALREADY_SENT", message: "This message was already sent" });
+    expect(worker.resend(T, outboxId)).toEqual({
+      ok: false,
+      code: "ALREADY_SENT",
+      message: "This message was already sent",
+    });
   });
 
   it("an erased recipient fails the row before any SMTP call; the row and file keep only the redacted form", async () => {
@@ -135,12 +168,21 @@ describe("bad inputs and refusals", () => {
     expect(ics).toContain("mailto:a***@example.com");
     expect(ics).not.toContain("ann@example.com");
     const outcomes: unknown[] = [];
-    const worker = w.worker({ transport: smtp(server), hooks: { afterAttempt: async (_r, attempt, o) => void outcomes.push({ attempt, ...o }) } });
+    const worker = w.worker({
+      transport: smtp(server),
+      hooks: { afterAttempt: async (_r, attempt, o) => void outcomes.push({ attempt, ...o }) },
+    });
     worker.start();
     await worker.idle();
     expect(server.sessions).toBe(0);
-    expect(w.row(outboxId)).toMatchObject({ status: "failed", attempts: 0, lastError: "The recipient's address is no longer available (erased)" });
-    expect(outcomes).toEqual([{ attempt: 0, status: "failed", error: "The recipient's address is no longer available (erased)", attempts: 0 }]);
+    expect(w.row(outboxId)).toMatchObject({
+      status: "failed",
+      attempts: 0,
+      lastError: "The recipient's address is no longer available (erased)",
+    });
+    expect(outcomes).toEqual([
+      { attempt: 0, status: "failed", error: "The recipient's address is no longer available (erased)", attempts: 0 },
+    ]);
     expect(JSON.stringify(w.raw(outboxId))).not.toContain("ann@example.com");
   });
 });

@@ -36,9 +36,24 @@ describe("0004_outbox_delivery on a data dir from before", () => {
 
     migrateOffice(db);
     const row = db.prepare("SELECT * FROM office_outbox WHERE outbox_id = 'obx_old'").get();
-    expect(row).toMatchObject({ status: "queued", attempts: 0, retry_base: 0, next_attempt_at: null, last_error: null, message_id: null, sent_at: null, updated_at: null });
-    const cols = db.prepare("PRAGMA table_info(office_outbox)").all() as Array<{ name: string; notnull: number; dflt_value: string | null }>;
-    for (const c of cols.filter((c) => ["next_attempt_at", "last_error", "last_response", "message_id", "sent_at", "updated_at"].includes(c.name)))
+    expect(row).toMatchObject({
+      status: "queued",
+      attempts: 0,
+      retry_base: 0,
+      next_attempt_at: null,
+      last_error: null,
+      message_id: null,
+      sent_at: null,
+      updated_at: null,
+    });
+    const cols = db.prepare("PRAGMA table_info(office_outbox)").all() as Array<{
+      name: string;
+      notnull: number;
+      dflt_value: string | null;
+    }>;
+    for (const c of cols.filter((c) =>
+      ["next_attempt_at", "last_error", "last_response", "message_id", "sent_at", "updated_at"].includes(c.name),
+    ))
       expect(c.notnull, c.name).toBe(0);
     expect(cols.find((c) => c.name === "attempts")).toMatchObject({ notnull: 1, dflt_value: "0" });
     db.close();

@@ -13,7 +13,8 @@ afterEach(async () => {
   server = transport = undefined;
 });
 
-const smtp = (s: FakeSmtp, auth?: { user: string; password: string }) => (transport = createSmtpTransport({ url: s.url, ...auth, from: MAIL_FROM }));
+const smtp = (s: FakeSmtp, auth?: { user: string; password: string }) =>
+  (transport = createSmtpTransport({ url: s.url, ...auth, from: MAIL_FROM }));
 
 /** Hooks that record the order they were called in. */
 function recorder() {
@@ -85,34 +86,47 @@ describe("outbox worker delivering to a real SMTP server", () => {
   it.each([
     ["RCPT", "rcptReplies"],
     ["DATA", "dataReplies"],
-  ] as const)("a 451 to %s is retried after the first backoff and then sent: attempts = 2, hooks in order", async (_cmd, queue) => {
-    w = createMailWorld();
-    server = await startSmtp();
-    server[queue].push({ code: 451, message: "4.3.0 <ann@example.com> greylisted, try again later" });
-    const { outboxId } = w.enqueue();
-    const { calls, hooks } = recorder();
-    const worker = w.worker({ transport: smtp(server), hooks, schedule: [30_000, 120_000] });
-    worker.start();
-    await worker.idle();
+  ] as const)(
+    "a 451 to %s is retried after the first backoff and then sent: attempts = 2, hooks in order",
+    async (_cmd, queue) => {
+      w = createMailWorld();
+      server = await startSmtp();
+      server[queue].push({ code: 451, message: "4.3.0 <ann@example.com> greylisted, try again later" });
+      const { outboxId } = w.enqueue();
+      const { calls, hooks } = recorder();
+      const worker = w.worker({ transport: smtp(server), hooks, schedule: [30_000, 120_000] });
+      worker.start();
+      await worker.idle();
 
-    const retry = w.row(outboxId);
-    expect(retry).toMatchObject({ status: "queued", attempts: 1, nextAttemptAt: new Date(w.clock.now() + 30_000).toISOString() });
-    expect(retry.lastError).toBe("451 4.3.0 <a***@example.com> greylisted, try again later");
-    await advance(w, worker, 29_000);
-    expect(server.received).toHaveLength(0);
-    await advance(w, worker, 1_000);
-    expect(server.received).toHaveLength(1);
-    expect(w.row(outboxId)).toMatchObject({ status: "sent", attempts: 2, lastError: null });
-    expect(calls).toEqual(["before 1 sending", "after 1 retry queued", "before 2 sending", "after 2 sent sent"]);
-  });
+      const retry = w.row(outboxId);
+      expect(retry).toMatchObject({
+        status: "queued",
+        attempts: 1,
+        nextAttemptAt: new Date(w.clock.now() + 30_000).toISOString(),
+      });
+      expect(retry.lastError).toBe("451 4.3.0 <a***@example.com> greylisted, try again later");
+      await advance(w, worker, 29_000);
+      expect(server.received).toHaveLength(0);
+      await advance(w, worker, 1_000);
+      expect(server.received).toHaveLength(1);
+      expect(w.row(outboxId)).toMatchObject({ status: "sent", attempts: 2, lastError: null });
+      expect(calls).toEqual(["before 1 sending", "after 1 retry queued", "before 2 sending", "after 2 sent sent"]);
+    },
+  );
 
   it("a 550 fails at once: last_error is the server's text without the address, no retry", async () => {
     w = createMailWorld();
     server = await startSmtp();
-    server.rcptReplies.push({ code: 550, message: "5.1.1 <ann@example.com>: Recipient address rejected: User unknown" });
+    server.rcptReplies.push({
+      code: 550,
+      message: "5.1.1 <ann@example.com>: Recipient address rejected: User unknown",
+    });
     const { outboxId } = w.enqueue();
     const outcomes: unknown[] = [];
-    const worker = w.worker({ transport: smtp(server), hooks: { afterAttempt: async (_r, _a, o) => void outcomes.push(o) } });
+    const worker = w.worker({
+      transport: smtp(server),
+      hooks: { afterAttempt: async (_r, _a, o) => void outcomes.push(o) },
+    });
     worker.start();
     await worker.idle();
     const row = w.row(outboxId);
@@ -136,22 +150,34 @@ describe("outbox worker delivering to a real SMTP server", () => {
       ],
     });
     const outcomes: unknown[] = [];
-    const worker = w.worker({ transport: smtp(server), hooks: { afterAttempt: async (_r, _a, o) => void outcomes.push(o) } });
+    const worker = w.worker({
+      transport: smtp(server),
+      hooks: { afterAttempt: async (_r, _a, o) => void outcomes.push(o) },
+    });
     worker.start();
     await worker.idle();
     expect(server.received[0]?.to).toEqual(["bo@example.org"]);
     expect(w.row(outboxId)).toMatchObject({ status: "sent", attempts: 1, lastError: "1 of 2 recipients were refused" });
-    expect(outcomes).toEqual([expect.objectContaining({ status: "sent", rejected: 1, message_id: `<${outboxId}@acme.test>` })]);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ status: "sent", rejected: 1, message_id: `<${outboxId}@acme.test>` }),
+    ]);
   });
 
   it("server down, then back up: connection refused is retried and the invite is sent", async () => {
     w = createMailWorld();
     const port = await freePort();
     const { outboxId } = w.enqueue();
-    const worker = w.worker({ transport: createSmtpTransport({ url: `smtp://127.0.0.1:${port}`, from: MAIL_FROM }), schedule: [30_000, 120_000] });
+    const worker = w.worker({
+      transport: createSmtpTransport({ url: `smtp://127.0.0.1:${port}`, from: MAIL_FROM }),
+      schedule: [30_000, 120_000],
+    });
     worker.start();
     await worker.idle();
-    expect(w.row(outboxId)).toMatchObject({ status: "queued", attempts: 1, lastError: "The mail server refused the connection (ECONNREFUSED)" });
+    expect(w.row(outboxId)).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      lastError: "The mail server refused the connection (ECONNREFUSED)",
+    });
 
     server = await startSmtp({ port });
     await advance(w, worker, 30_000);

@@ -36,9 +36,16 @@ const refuse = (r: Refusal) => Object.assign(new Error(r.message), { responseCod
  * `tls: "starttls"` offers STARTTLS with smtp-server's built-in self-signed certificate,
  * `tls: "implicit"` speaks TLS from the first byte, and the default disables STARTTLS.
  */
-export async function startSmtp(opts: { auth?: { user: string; pass: string }; tls?: "none" | "starttls" | "implicit"; port?: number } = {}): Promise<FakeSmtp> {
+export async function startSmtp(
+  opts: { auth?: { user: string; pass: string }; tls?: "none" | "starttls" | "implicit"; port?: number } = {},
+): Promise<FakeSmtp> {
   const tls = opts.tls ?? "none";
-  const fake: Omit<FakeSmtp, "port" | "url" | "close"> = { received: [], rcptReplies: [], dataReplies: [], sessions: 0 };
+  const fake: Omit<FakeSmtp, "port" | "url" | "close"> = {
+    received: [],
+    rcptReplies: [],
+    dataReplies: [],
+    sessions: 0,
+  };
   const options: SMTPServerOptions = {
     logger: false,
     secure: tls === "implicit",
@@ -51,7 +58,8 @@ export async function startSmtp(opts: { auth?: { user: string; pass: string }; t
       cb();
     },
     onAuth(auth, _session, cb) {
-      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) return cb(null, { user: auth.username });
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass)
+        return cb(null, { user: auth.username });
       cb(new Error("Invalid username or password"));
     },
     onRcptTo(_address, _session, cb) {

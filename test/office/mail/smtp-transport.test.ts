@@ -32,20 +32,30 @@ describe("createSmtpTransport against a real SMTP server", () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(classifyFailure(err)).toMatchObject({ retryable: false, code: 535, error: expect.stringMatching(/^535 .*Invalid username or password/) });
+    expect(classifyFailure(err)).toMatchObject({
+      retryable: false,
+      code: 535,
+      error: expect.stringMatching(/^535 .*Invalid username or password/),
+    });
     expect(server.received).toHaveLength(0);
   });
 
   it("smtp:// upgrades with STARTTLS when offered; requireTLS refuses a server that does not offer it", async () => {
     server = await startSmtp({ tls: "starttls", auth: { user: "office", pass: "s3cret" } });
-    transport = createSmtpTransport({ url: server.url, user: "office", password: "s3cret", from }, { tls: selfSigned, requireTLS: true });
+    transport = createSmtpTransport(
+      { url: server.url, user: "office", password: "s3cret", from },
+      { tls: selfSigned, requireTLS: true },
+    );
     await transport.send(message);
     expect(server.received[0]?.secure).toBe(true);
     transport.close();
     await server.close();
 
     server = await startSmtp({ auth: { user: "office", pass: "s3cret" } });
-    transport = createSmtpTransport({ url: server.url, user: "office", password: "s3cret", from }, { requireTLS: true });
+    transport = createSmtpTransport(
+      { url: server.url, user: "office", password: "s3cret", from },
+      { requireTLS: true },
+    );
     const err = await transport.send(message).then(
       () => null,
       (e: unknown) => e,

@@ -1,10 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { argumentFields, checkArguments, ledgerArguments, parseRunCommand, readArguments } from "../../../src/office/mcp/arguments.js";
+import {
+  argumentFields,
+  checkArguments,
+  ledgerArguments,
+  parseRunCommand,
+  readArguments,
+} from "../../../src/office/mcp/arguments.js";
 
 const SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  properties: { path: { type: "string", description: "Where" }, head: { type: "number" }, dry: { type: "boolean" }, tags: { type: "array", items: { type: "string" } } },
+  properties: {
+    path: { type: "string", description: "Where" },
+    head: { type: "number" },
+    dry: { type: "boolean" },
+    tags: { type: "array", items: { type: "string" } },
+  },
   required: ["path"],
   additionalProperties: false,
 };
@@ -24,13 +35,21 @@ describe("tool arguments", () => {
     expect(readArguments("head=many path=x", SCHEMA)).toEqual({ ok: true, args: { head: "many", path: "x" } });
     expect(readArguments('{"path": "x", "head": 2}', SCHEMA)).toEqual({ ok: true, args: { path: "x", head: 2 } });
     expect(readArguments("[1,2]", SCHEMA)).toMatchObject({ ok: false });
-    expect(readArguments("{broken", SCHEMA)).toMatchObject({ ok: false, message: expect.stringMatching(/not valid JSON/) });
-    expect(readArguments("just words", SCHEMA)).toMatchObject({ ok: false, message: expect.stringMatching(/key=value/) });
+    expect(readArguments("{broken", SCHEMA)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not valid JSON/),
+    });
+    expect(readArguments("just words", SCHEMA)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/key=value/),
+    });
   });
 
   it("checks arguments against the tool's JSON Schema (2020-12 included) and says what is wrong", () => {
     expect(checkArguments(SCHEMA, { path: "x", head: 2 })).toEqual([]);
-    expect(checkArguments(SCHEMA, { head: "many" })).toEqual(expect.arrayContaining(["path is required", "head must be number"]));
+    expect(checkArguments(SCHEMA, { head: "many" })).toEqual(
+      expect.arrayContaining(["path is required", "head must be number"]),
+    );
     expect(checkArguments(SCHEMA, { path: "x", color: "blue" })).toEqual(["color is not an argument of this tool"]);
     expect(argumentFields(SCHEMA)).toEqual([
       { key: "path", type: "string", required: true, description: "Where" },
@@ -43,7 +62,12 @@ describe("tool arguments", () => {
   it("keeps in the ledger only scrubbed previews, bounded in size and depth", () => {
     const scrub = (s: string) => s.replace(/[\w.]+@[\w.]+/g, "m***@example.org");
     const out = ledgerArguments(
-      { to: "maria@example.org", content: "x".repeat(500), deep: { a: { b: { c: { d: { e: 1 } } } } }, list: Array.from({ length: 25 }, (_, i) => i) },
+      {
+        to: "maria@example.org",
+        content: "x".repeat(500),
+        deep: { a: { b: { c: { d: { e: 1 } } } } },
+        list: Array.from({ length: 25 }, (_, i) => i),
+      },
       scrub,
     );
     expect(out.to).toBe("m***@example.org");

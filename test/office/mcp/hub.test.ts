@@ -33,7 +33,12 @@ function hubOf(servers: McpServerConfig[]): McpHub {
 describe("the reference everything server over stdio", () => {
   let hub: McpHub;
   beforeAll(async () => {
-    hub = hubOf(parseMcpServers(JSON.stringify({ mcpServers: { everything: { command: NODE, args: [pkg("server-everything"), "stdio"] } } }), {}));
+    hub = hubOf(
+      parseMcpServers(
+        JSON.stringify({ mcpServers: { everything: { command: NODE, args: [pkg("server-everything"), "stdio"] } } }),
+        {},
+      ),
+    );
     await hub.start();
   }, 30_000);
   afterAll(() => hub.stop());
@@ -55,7 +60,11 @@ describe("the reference everything server over stdio", () => {
 
   it("reports progress of a long-running call", async () => {
     const seen: number[] = [];
-    const out = await hub.call("everything.trigger-long-running-operation", { duration: 1, steps: 4 }, { onProgress: (p) => seen.push(p.progress) });
+    const out = await hub.call(
+      "everything.trigger-long-running-operation",
+      { duration: 1, steps: 4 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
     expect(out.ok).toBe(true);
     // Each step is reported; the last may arrive with (or after) the result.
     expect(seen.slice(0, 3)).toEqual([1, 2, 3]);
@@ -63,17 +72,39 @@ describe("the reference everything server over stdio", () => {
 
   it("returns images as image content", async () => {
     const out = await hub.call("everything.get-tiny-image", {});
-    expect(out.ok && out.content.find((c) => c.type === "image")).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(out.ok && out.content.find((c) => c.type === "image")).toMatchObject({
+      type: "image",
+      mimeType: "image/png",
+    });
   });
 
   it("the one tool router lists them beside the built-in tools and runs them through their server", async () => {
-    const router = createToolRouter({ tools: [], runElsewhere: [{ name: "mail.send", version: "1", description: "Mail", side_effects: true }], clock: systemClock, mcp: hub });
+    const router = createToolRouter({
+      tools: [],
+      runElsewhere: [{ name: "mail.send", version: "1", description: "Mail", side_effects: true }],
+      clock: systemClock,
+      mcp: hub,
+    });
     const listed = router.list();
     expect(listed.find((t) => t.name === "mail.send")).toMatchObject({ source: "built-in" });
     expect(listed.find((t) => t.name === "everything.echo")).toMatchObject({ source: "mcp", side_effects: false });
-    const out = await router.execute("everything.echo", { message: "one path" }, { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() });
-    expect(out).toMatchObject({ ok: true, output: { content: [{ type: "text", text: "Echo: one path" }] }, artifacts: [] });
-    expect(await router.execute("nowhere.echo", {}, { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() })).toMatchObject({
+    const out = await router.execute(
+      "everything.echo",
+      { message: "one path" },
+      { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() },
+    );
+    expect(out).toMatchObject({
+      ok: true,
+      output: { content: [{ type: "text", text: "Echo: one path" }] },
+      artifacts: [],
+    });
+    expect(
+      await router.execute(
+        "nowhere.echo",
+        {},
+        { tenant_id: "t", job_id: "j", idempotency_key: "k", attempt: 1, now: Date.now() },
+      ),
+    ).toMatchObject({
       ok: false,
       error: { error_code: "INVALID_INPUT" },
     });
@@ -89,7 +120,9 @@ describe("the reference everything server over stdio", () => {
 describe("the everything server over Streamable HTTP", () => {
   it("connects with a header from the environment and calls a tool", async () => {
     const http = await startEverythingHttp({ token: "s3cret-token" });
-    const file = JSON.stringify({ mcpServers: { remote: { url: http.url, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } } } });
+    const file = JSON.stringify({
+      mcpServers: { remote: { url: http.url, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } } },
+    });
     const hub = hubOf(parseMcpServers(file, { REMOTE_TOKEN: "s3cret-token" }));
     try {
       await hub.start();
@@ -109,7 +142,10 @@ describe("the everything server over Streamable HTTP", () => {
       await hub.start();
       expect(hub.status()[0]!.state).toBe("failing");
       expect(hub.status()[0]!.error).toMatch(/HTTP 401: the server asks for credentials/);
-      expect(await hub.call("remote.echo", { message: "x" })).toMatchObject({ ok: false, error: { error_code: "PROVIDER_UNAVAILABLE", retryable: true } });
+      expect(await hub.call("remote.echo", { message: "x" })).toMatchObject({
+        ok: false,
+        error: { error_code: "PROVIDER_UNAVAILABLE", retryable: true },
+      });
     } finally {
       await hub.stop();
       await http.close();
@@ -123,7 +159,16 @@ describe("the reference filesystem server on a temporary folder", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "mcp-fs-"));
     writeFileSync(join(dir, "hello.txt"), "hi");
-    hub = hubOf([{ name: "files", transport: "stdio", command: NODE, args: [pkg("server-filesystem"), dir], env: {}, timeoutMs: 10_000 }]);
+    hub = hubOf([
+      {
+        name: "files",
+        transport: "stdio",
+        command: NODE,
+        args: [pkg("server-filesystem"), dir],
+        env: {},
+        timeoutMs: 10_000,
+      },
+    ]);
     await hub.start();
   }, 30_000);
   afterAll(async () => {
@@ -155,11 +200,20 @@ describe("the reference memory server", () => {
   it("keeps what one call writes for the next call to read", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-memory-"));
     const hub = hubOf([
-      { name: "memory", transport: "stdio", command: NODE, args: [pkg("server-memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }, timeoutMs: 10_000 },
+      {
+        name: "memory",
+        transport: "stdio",
+        command: NODE,
+        args: [pkg("server-memory")],
+        env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+        timeoutMs: 10_000,
+      },
     ]);
     try {
       await hub.start();
-      const made = await hub.call("memory.create_entities", { entities: [{ name: "ACME", entityType: "customer", observations: ["pays by invoice"] }] });
+      const made = await hub.call("memory.create_entities", {
+        entities: [{ name: "ACME", entityType: "customer", observations: ["pays by invoice"] }],
+      });
       expect(made.ok).toBe(true);
       const graph = await hub.call("memory.read_graph", {});
       expect(graph.ok && graph.content[0]?.type === "text" && graph.content[0].text).toContain("pays by invoice");
@@ -190,10 +244,22 @@ describe("bad days", () => {
   it("a call that never answers ends at the deadline; a cancelled call sends the protocol's cancellation", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-bad-"));
     const marker = join(dir, "cancelled");
-    const hub = hubOf([{ name: "bad", transport: "stdio", command: NODE, args: [BAD], env: { BAD_SERVER_MARKER: marker }, timeoutMs: 1_000 }]);
+    const hub = hubOf([
+      {
+        name: "bad",
+        transport: "stdio",
+        command: NODE,
+        args: [BAD],
+        env: { BAD_SERVER_MARKER: marker },
+        timeoutMs: 1_000,
+      },
+    ]);
     try {
       await hub.start();
-      expect(await hub.call("bad.hang", {})).toMatchObject({ ok: false, error: { error_code: "PROVIDER_TIMEOUT", retryable: true } });
+      expect(await hub.call("bad.hang", {})).toMatchObject({
+        ok: false,
+        error: { error_code: "PROVIDER_TIMEOUT", retryable: true },
+      });
       const ac = new AbortController();
       const pending = hub.call("bad.hang", { note: "cancel me" }, { signal: ac.signal });
       setTimeout(() => ac.abort(), 100);
@@ -209,7 +275,12 @@ describe("bad days", () => {
 
   it("a stdio server sees a minimal environment plus what the file declares, never the server's secrets", async () => {
     process.env.LOGLINE_PARENT_SECRET = "do-not-leak";
-    const hub = hubOf(parseMcpServers(JSON.stringify({ mcpServers: { bad: { command: NODE, args: [BAD], env: { DECLARED_VAR: "${FROM_ENV}" } } } }), { FROM_ENV: "yes" }));
+    const hub = hubOf(
+      parseMcpServers(
+        JSON.stringify({ mcpServers: { bad: { command: NODE, args: [BAD], env: { DECLARED_VAR: "${FROM_ENV}" } } } }),
+        { FROM_ENV: "yes" },
+      ),
+    );
     try {
       await hub.start();
       const out = await hub.call("bad.env", {});
@@ -224,11 +295,19 @@ describe("bad days", () => {
   });
 
   it("a command that cannot start is failing with the reason, and calls are refused at once", async () => {
-    const hub = hubOf([{ name: "ghost", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, timeoutMs: 5_000 }]);
+    const hub = hubOf([
+      { name: "ghost", transport: "stdio", command: "/nonexistent/mcp-server", args: [], env: {}, timeoutMs: 5_000 },
+    ]);
     try {
       await hub.start();
-      expect(hub.status()[0]).toMatchObject({ state: "failing", error: expect.stringMatching(/ENOENT|not found|spawn/i) });
-      expect(await hub.call("ghost.anything", {})).toMatchObject({ ok: false, error: { error_code: "PROVIDER_UNAVAILABLE" } });
+      expect(hub.status()[0]).toMatchObject({
+        state: "failing",
+        error: expect.stringMatching(/ENOENT|not found|spawn/i),
+      });
+      expect(await hub.call("ghost.anything", {})).toMatchObject({
+        ok: false,
+        error: { error_code: "PROVIDER_UNAVAILABLE" },
+      });
     } finally {
       await hub.stop();
     }

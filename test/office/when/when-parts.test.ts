@@ -1,6 +1,13 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { buildInviteIcs, describeWhen, formatSlot, parseWhen, pickSlot, windowBounds } from "../../../src/office/when/index.js";
+import {
+  buildInviteIcs,
+  describeWhen,
+  formatSlot,
+  parseWhen,
+  pickSlot,
+  windowBounds,
+} from "../../../src/office/when/index.js";
 
 const NOW = Date.parse("2026-11-24T10:00:00Z"); // Tue, Lisbon on UTC+0
 const read = (words: string, timezone = "Europe/Lisbon", now = NOW) => parseWhen(words, { now, timezone })!;
@@ -21,9 +28,23 @@ describe("parseWhen keeps the window as data", () => {
   });
 
   it("an exact time is exact; a day alone is working hours; next week is its working days", () => {
-    expect(read("Jan 5 at 3pm")).toMatchObject({ start_date: "2027-01-05", end_date: "2027-01-05", from_time: "15:00", exact_start: true });
-    expect(read("Friday")).toMatchObject({ start_date: "2026-11-27", from_time: "09:00", to_time: "17:00", exact_start: false });
-    expect(read("next week")).toMatchObject({ start_date: "2026-11-30", end_date: "2026-12-06", weekdays: [1, 2, 3, 4, 5] });
+    expect(read("Jan 5 at 3pm")).toMatchObject({
+      start_date: "2027-01-05",
+      end_date: "2027-01-05",
+      from_time: "15:00",
+      exact_start: true,
+    });
+    expect(read("Friday")).toMatchObject({
+      start_date: "2026-11-27",
+      from_time: "09:00",
+      to_time: "17:00",
+      exact_start: false,
+    });
+    expect(read("next week")).toMatchObject({
+      start_date: "2026-11-30",
+      end_date: "2026-12-06",
+      weekdays: [1, 2, 3, 4, 5],
+    });
     expect(read("a weekend afternoon")).toMatchObject({ weekdays: [6, 7], from_time: "13:00", to_time: "17:00" });
   });
 
@@ -34,7 +55,9 @@ describe("parseWhen keeps the window as data", () => {
 
   it("says the window back in absolute words", () => {
     expect(describeWhen(read("Jan 5 at 3pm"))).toBe("Tue 5 Jan 2027, 15:00 (Europe/Lisbon)");
-    expect(describeWhen(read("Tue–Thu, 14:00–17:00"))).toBe("Tue 24 Nov 2026 – Mon 7 Dec 2026 (Tue–Thu), 14:00–17:00 (Europe/Lisbon)");
+    expect(describeWhen(read("Tue–Thu, 14:00–17:00"))).toBe(
+      "Tue 24 Nov 2026 – Mon 7 Dec 2026 (Tue–Thu), 14:00–17:00 (Europe/Lisbon)",
+    );
     expect(describeWhen(read("Sat or Mon morning"))).toMatch(/^Sat 28 Nov 2026, 09:00–12:00/);
   });
 });
@@ -54,7 +77,9 @@ describe("pickSlot", () => {
 
   it("books an exact start or nothing, and never in the past", () => {
     const exact = read("today at 10:30");
-    expect(new Date(pickSlot(exact, { durationMinutes: 30, now: NOW })!.start).toISOString()).toBe("2026-11-24T10:30:00.000Z");
+    expect(new Date(pickSlot(exact, { durationMinutes: 30, now: NOW })!.start).toISOString()).toBe(
+      "2026-11-24T10:30:00.000Z",
+    );
     expect(pickSlot(exact, { durationMinutes: 30, now: Date.parse("2026-11-24T10:31:00Z") })).toBeNull();
     const taken = [{ start: Date.parse("2026-11-24T10:00:00Z"), end: Date.parse("2026-11-24T11:00:00Z") }];
     expect(pickSlot(exact, { durationMinutes: 30, now: NOW, busy: taken })).toBeNull();
@@ -62,7 +87,9 @@ describe("pickSlot", () => {
 
   it("starts a window at least an hour ahead, on the step grid", () => {
     const today = read("today 9-17");
-    expect(new Date(pickSlot(today, { durationMinutes: 30, now: Date.parse("2026-11-24T10:10:00Z") })!.start).toISOString()).toBe("2026-11-24T11:30:00.000Z");
+    expect(
+      new Date(pickSlot(today, { durationMinutes: 30, now: Date.parse("2026-11-24T10:10:00Z") })!.start).toISOString(),
+    ).toBe("2026-11-24T11:30:00.000Z");
   });
 
   it("looks up busy time over whole local days of the window", () => {
@@ -74,8 +101,12 @@ describe("pickSlot", () => {
 
 describe("formatSlot", () => {
   it("names the day, the 24-hour times and the zone; a slot over midnight names both days", () => {
-    expect(formatSlot(Date.parse("2026-01-05T15:00:00Z"), Date.parse("2026-01-05T15:30:00Z"), "Europe/Lisbon")).toBe("Mon 5 Jan 2026, 15:00–15:30 (Europe/Lisbon)");
-    expect(formatSlot(Date.parse("2026-12-31T23:30:00Z"), Date.parse("2027-01-01T00:30:00Z"), "UTC")).toBe("Thu 31 Dec 2026, 23:30 – Fri 1 Jan 2027, 00:30 (UTC)");
+    expect(formatSlot(Date.parse("2026-01-05T15:00:00Z"), Date.parse("2026-01-05T15:30:00Z"), "Europe/Lisbon")).toBe(
+      "Mon 5 Jan 2026, 15:00–15:30 (Europe/Lisbon)",
+    );
+    expect(formatSlot(Date.parse("2026-12-31T23:30:00Z"), Date.parse("2027-01-01T00:30:00Z"), "UTC")).toBe(
+      "Thu 31 Dec 2026, 23:30 – Fri 1 Jan 2027, 00:30 (UTC)",
+    );
   });
 });
 

@@ -18,12 +18,15 @@ import type { RuleContext, RuleType } from "../rule.js";
 
 type Entity = NonNullable<ReturnType<RuleContext["fold"]["entity"]>>;
 
-const sameRoles = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join("\u0001") === [...b].sort().join("\u0001");
+const sameRoles = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join("\u0001") === [...b].sort().join("\u0001");
 const isOwner = (e: Entity | undefined) => !!e && !e.status && e.roles.includes("owner");
 
 function target(ctx: RuleContext): { id: string | undefined; entity: Entity | undefined } {
   const id = (ctx.event.payload as Record<string, unknown> | undefined)?.entity_id;
-  return typeof id === "string" ? { id, entity: ctx.fold.entity(ctx.tenantId, id) } : { id: undefined, entity: undefined };
+  return typeof id === "string"
+    ? { id, entity: ctx.fold.entity(ctx.tenantId, id) }
+    : { id: undefined, entity: undefined };
 }
 
 function reRegistration(ctx: RuleContext): string | null {
@@ -39,8 +42,10 @@ function reRegistration(ctx: RuleContext): string | null {
 function adminAct(ctx: RuleContext): string | null {
   const actor = ctx.actorId ? ctx.fold.entity(ctx.tenantId, ctx.actorId) : undefined;
   if (ctx.actorType !== "human" || !actor || actor.status) return `${ctx.eventType} comes only from an active person`;
-  if (!actor.roles.includes("admin") && !actor.roles.includes("owner")) return `${ctx.eventType} is an owner's or an admin's act`;
-  if (ctx.event.conversation_id !== WORKSPACE_CONVERSATION_ID) return `${ctx.eventType} belongs to conversation_id ${WORKSPACE_CONVERSATION_ID}`;
+  if (!actor.roles.includes("admin") && !actor.roles.includes("owner"))
+    return `${ctx.eventType} is an owner's or an admin's act`;
+  if (ctx.event.conversation_id !== WORKSPACE_CONVERSATION_ID)
+    return `${ctx.eventType} belongs to conversation_id ${WORKSPACE_CONVERSATION_ID}`;
   const { entity } = target(ctx);
   if (!entity) return "payload.entity_id names nobody in this workspace";
   const p = ctx.event.payload as { roles?: string[]; reason?: string };
@@ -56,15 +61,20 @@ function adminAct(ctx: RuleContext): string | null {
       return entity.roles.includes("owner") ? ownerOnly("changing an owner's roles") : null;
     case "entity.deactivated":
       if (entity.status) return "payload.entity_id is already deactivated";
-      if ((p.reason === "removed") !== !person) return "payload.reason is removed for an agent and deactivated for a person";
+      if ((p.reason === "removed") !== !person)
+        return "payload.reason is removed for an agent and deactivated for a person";
       return entity.roles.includes("owner") ? ownerOnly("deactivating an owner") : null;
     case "entity.reactivated":
-      if (entity.status !== "deactivated") return "payload.entity_id is not deactivated (a removed agent stays removed)";
+      if (entity.status !== "deactivated")
+        return "payload.entity_id is not deactivated (a removed agent stays removed)";
       return entity.roles.includes("owner") ? ownerOnly("reactivating an owner") : null;
     case "entity.tokens_revoked":
       if (!person) return "payload.entity_id must name a person (agents hold no tokens)";
-      if ((ctx.event.payload as { rotated?: boolean }).rotated && entity.status) return "payload.entity_id is deactivated: a new sign-in comes with reactivation";
-      return entity.roles.includes("owner") && ctx.actorId !== target(ctx).id ? ownerOnly("ending an owner's sign-ins") : null;
+      if ((ctx.event.payload as { rotated?: boolean }).rotated && entity.status)
+        return "payload.entity_id is deactivated: a new sign-in comes with reactivation";
+      return entity.roles.includes("owner") && ctx.actorId !== target(ctx).id
+        ? ownerOnly("ending an owner's sign-ins")
+        : null;
     case "agent.paused":
     case "agent.resumed":
       if (person) return "payload.entity_id must name an agent";
@@ -78,7 +88,11 @@ function adminAct(ctx: RuleContext): string | null {
 }
 
 export const adminAuthority: RuleType<{ type: "admin_authority" }> = {
-  schema: z.strictObject({ type: z.literal("admin_authority"), note: z.string().optional(), event_types: z.array(z.string()).optional() }),
+  schema: z.strictObject({
+    type: z.literal("admin_authority"),
+    note: z.string().optional(),
+    event_types: z.array(z.string()).optional(),
+  }),
   shape: false,
   compile() {
     return (ctx) => {
@@ -90,7 +104,11 @@ export const adminAuthority: RuleType<{ type: "admin_authority" }> = {
 
 /** A workspace keeps an active owner: the last one is neither demoted nor deactivated. */
 export const keepAnOwner: RuleType<{ type: "keep_an_owner" }> = {
-  schema: z.strictObject({ type: z.literal("keep_an_owner"), note: z.string().optional(), event_types: z.array(z.string()).optional() }),
+  schema: z.strictObject({
+    type: z.literal("keep_an_owner"),
+    note: z.string().optional(),
+    event_types: z.array(z.string()).optional(),
+  }),
   shape: false,
   compile() {
     return (ctx) => {
@@ -98,7 +116,8 @@ export const keepAnOwner: RuleType<{ type: "keep_an_owner" }> = {
       if (!isOwner(entity) || ctx.fold.activeOwnerCount(ctx.tenantId) > 1) return null;
       const p = ctx.event.payload as { roles?: string[] };
       if (ctx.eventType === "entity.deactivated") return "payload.entity_id is the workspace's last active owner";
-      if (ctx.eventType === "entity.role_changed" && !(p.roles ?? []).includes("owner")) return "payload.roles would leave the workspace without an owner";
+      if (ctx.eventType === "entity.role_changed" && !(p.roles ?? []).includes("owner"))
+        return "payload.roles would leave the workspace without an owner";
       return null;
     };
   },

@@ -32,7 +32,8 @@ export const requireConversationMembership: RuleType<{
       const entity = who.get(ctx.event);
       const conv = where.get(ctx.event);
       if (conv === undefined && spec.optional) return null;
-      if (typeof entity === "string" && typeof conv === "string" && ctx.fold.isMember(ctx.tenantId, conv, entity)) return null;
+      if (typeof entity === "string" && typeof conv === "string" && ctx.fold.isMember(ctx.tenantId, conv, entity))
+        return null;
       return `${who.path} is not a member of the conversation at ${where.path}`;
     };
   },
@@ -53,7 +54,9 @@ export const allowIf: RuleType<{ event_types: string[]; condition: unknown; when
     const when = spec.when ? compileCondition(spec.when, "allow_if.when") : undefined;
     return (ctx) => {
       if (when && !when.test(ctx)) return null;
-      return cond.test(ctx) ? null : `${ctx.eventType}${when ? ` (${when.text})` : ""} is allowed only when ${cond.text}`;
+      return cond.test(ctx)
+        ? null
+        : `${ctx.eventType}${when ? ` (${when.text})` : ""} is allowed only when ${cond.text}`;
     };
   },
 };

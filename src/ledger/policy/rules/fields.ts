@@ -30,12 +30,18 @@ export const requireFields: RuleType<{ fields: string[] }> = {
 
 /** `actor.actor_type` (or `field`) must be one of `allowed`. */
 export const requireActorTypeIn: RuleType<{ allowed: string[]; field?: string | undefined }> = {
-  schema: z.strictObject({ type: z.literal("require_actor_type_in"), allowed: z.array(z.string()).min(1), field: path.optional(), ...base }),
+  schema: z.strictObject({
+    type: z.literal("require_actor_type_in"),
+    allowed: z.array(z.string()).min(1),
+    field: path.optional(),
+    ...base,
+  }),
   shape: true,
   compile(spec) {
     const p = fieldPath(spec.field ?? "actor.actor_type");
     const allowed = new Set(spec.allowed);
-    return (ctx) => (allowed.has(p.get(ctx.event) as string) ? null : `${p.path} must be one of ${spec.allowed.join(", ")}`);
+    return (ctx) =>
+      allowed.has(p.get(ctx.event) as string) ? null : `${p.path} must be one of ${spec.allowed.join(", ")}`;
   },
 };
 
@@ -57,7 +63,11 @@ const ZEqualPair = z.strictObject({ a: path, b: path, note: z.string().optional(
  * When `if` holds (always, when omitted): every `then_require` field must be present, and each
  * `then_assert_equal` pair must be equal (for a `[]` path in `a`, every value of it).
  */
-export const requireIf: RuleType<{ if?: unknown; then_require?: string[] | undefined; then_assert_equal?: Array<{ a: string; b: string }> | undefined }> = {
+export const requireIf: RuleType<{
+  if?: unknown;
+  then_require?: string[] | undefined;
+  then_assert_equal?: Array<{ a: string; b: string }> | undefined;
+}> = {
   schema: z
     .strictObject({
       type: z.literal("require_if"),
@@ -90,7 +100,12 @@ export const requireIf: RuleType<{ if?: unknown; then_require?: string[] | undef
 
 /** The values at `field` (usually a `[]` path) must include every one of `values`. */
 export const requireContains: RuleType<{ field: string; values: unknown[] }> = {
-  schema: z.strictObject({ type: z.literal("require_contains"), field: path, values: z.array(z.unknown()).min(1), ...base }),
+  schema: z.strictObject({
+    type: z.literal("require_contains"),
+    field: path,
+    values: z.array(z.unknown()).min(1),
+    ...base,
+  }),
   shape: true,
   compile(spec) {
     const p = fieldPath(spec.field);

@@ -21,7 +21,14 @@ const ZSpec = z.strictObject({
   same_state_allowed: z.array(z.string()).optional(),
   /** Per event type: extra legal transitions, and terminal states it may restate. */
   event_overrides: z
-    .record(z.string(), z.strictObject({ extra_transitions: z.array(ZPair).optional(), restate_terminal: z.array(ZState).optional(), note: z.string().optional() }))
+    .record(
+      z.string(),
+      z.strictObject({
+        extra_transitions: z.array(ZPair).optional(),
+        restate_terminal: z.array(ZState).optional(),
+        note: z.string().optional(),
+      }),
+    )
     .optional(),
   note: z.string().optional(),
   event_types: z.array(z.string()).optional(),
@@ -45,7 +52,10 @@ export const fsm: RuleType<Spec> = {
     const overrides = new Map(
       Object.entries(spec.event_overrides ?? {}).map(([t, o]) => [
         t,
-        { extra: new Set((o.extra_transitions ?? []).map(([a, b]) => key(a, b))), restate: new Set<string>(o.restate_terminal ?? []) },
+        {
+          extra: new Set((o.extra_transitions ?? []).map(([a, b]) => key(a, b))),
+          restate: new Set<string>(o.restate_terminal ?? []),
+        },
       ]),
     );
     return (ctx) => {

@@ -23,7 +23,9 @@ export const requireJobStateIn: RuleType<{ allowed: string[]; when?: unknown }> 
       if (!jobId) return `${ctx.eventType} needs a job_id`;
       const state = ctx.fold.jobState(ctx.tenantId, jobId);
       if (state === undefined) return "job_id does not name a job of this tenant";
-      return allowed.has(state) ? null : `${ctx.eventType} is not allowed while the job is ${state} (allowed: ${spec.allowed.join(", ")})`;
+      return allowed.has(state)
+        ? null
+        : `${ctx.eventType} is not allowed while the job is ${state} (allowed: ${spec.allowed.join(", ")})`;
     };
   },
 };

@@ -33,8 +33,10 @@ export const requireMessageInConversation: RuleType<{
       if (id === undefined && spec.optional) return null;
       const m = typeof id === "string" ? ctx.fold.message(ctx.tenantId, id) : undefined;
       const conversationId = where ? where.get(ctx.event) : ctx.event.conversation_id;
-      if (!m || m.conversation_id !== conversationId) return `${at.path} does not name a message of ${where ? `the conversation at ${where.path}` : "this conversation"}`;
-      if (by && by.get(ctx.event) !== m.author_entity_id) return `${by.path} is not the author of the message at ${at.path}`;
+      if (!m || m.conversation_id !== conversationId)
+        return `${at.path} does not name a message of ${where ? `the conversation at ${where.path}` : "this conversation"}`;
+      if (by && by.get(ctx.event) !== m.author_entity_id)
+        return `${by.path} is not the author of the message at ${at.path}`;
       return m.deleted ? `${at.path} names a deleted message` : null;
     };
   },
@@ -42,7 +44,12 @@ export const requireMessageInConversation: RuleType<{
 
 /** The actor wrote the message at `message_field`, or (with `or_role`) has that role. */
 export const requireMessageAuthor: RuleType<{ message_field: string; or_role?: string | undefined }> = {
-  schema: z.strictObject({ type: z.literal("require_message_author"), message_field: z.string(), or_role: z.string().optional(), ...common }),
+  schema: z.strictObject({
+    type: z.literal("require_message_author"),
+    message_field: z.string(),
+    or_role: z.string().optional(),
+    ...common,
+  }),
   shape: false,
   compile(spec) {
     const at = fieldPath(spec.message_field);
@@ -50,7 +57,8 @@ export const requireMessageAuthor: RuleType<{ message_field: string; or_role?: s
       const id = at.get(ctx.event);
       const m = typeof id === "string" ? ctx.fold.message(ctx.tenantId, id) : undefined;
       if (m && ctx.actorId === m.author_entity_id) return null;
-      if (spec.or_role && ctx.actorId && ctx.fold.entity(ctx.tenantId, ctx.actorId)?.roles.includes(spec.or_role)) return null;
+      if (spec.or_role && ctx.actorId && ctx.fold.entity(ctx.tenantId, ctx.actorId)?.roles.includes(spec.or_role))
+        return null;
       return `${ctx.eventType} is allowed only for the author of ${at.path}${spec.or_role ? ` or the role ${spec.or_role}` : ""}`;
     };
   },
@@ -62,7 +70,11 @@ export const requireMessageAuthor: RuleType<{ message_field: string; or_role?: s
  * workspace its own (`policy.overrides_set`).
  * Both times are the ledger's own, so the check is the same whoever replays it.
  */
-export const requireMessageAgeWithin: RuleType<{ message_field: string; max_age_seconds: number; param?: string | undefined }> = {
+export const requireMessageAgeWithin: RuleType<{
+  message_field: string;
+  max_age_seconds: number;
+  param?: string | undefined;
+}> = {
   schema: z.strictObject({
     type: z.literal("require_message_age_within"),
     message_field: z.string(),

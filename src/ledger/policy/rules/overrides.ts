@@ -12,7 +12,10 @@ const ZMode = z.enum(["enforce", "warn", "off"]);
 export const ZPolicyOverridesSpec = z.strictObject({
   type: z.literal("policy_overrides"),
   tenant_may_set: z.record(z.string(), z.array(ZMode).min(1)),
-  params: z.record(z.string(), z.strictObject({ min: z.number().int().nonnegative(), max: z.number().int().positive() })),
+  params: z.record(
+    z.string(),
+    z.strictObject({ min: z.number().int().nonnegative(), max: z.number().int().positive() }),
+  ),
   note: z.string().optional(),
   event_types: z.array(z.string()).optional(),
 });
@@ -30,7 +33,8 @@ function overridesProblem(spec: PolicyOverridesSpec, policyIds: ReadonlySet<stri
   for (const [name, value] of Object.entries(p.params ?? {})) {
     const range = spec.params[name];
     if (!range) return `payload.params.${name} is not a parameter of this pack`;
-    if (!Number.isInteger(value) || value < range.min || value > range.max) return `payload.params.${name} must be a whole number from ${range.min} to ${range.max}`;
+    if (!Number.isInteger(value) || value < range.min || value > range.max)
+      return `payload.params.${name} must be a whole number from ${range.min} to ${range.max}`;
   }
   return null;
 }
@@ -40,8 +44,10 @@ export const policyOverrides: RuleType<PolicyOverridesSpec> = {
   shape: false,
   compile(spec, env) {
     const ids = new Set(env.policyIds);
-    for (const id of Object.keys(spec.tenant_may_set)) if (!ids.has(id)) throw new Error(`tenant_may_set: ${id} is not a policy of this pack`);
-    for (const [name, r] of Object.entries(spec.params)) if (r.min > r.max) throw new Error(`params.${name}: min is above max`);
+    for (const id of Object.keys(spec.tenant_may_set))
+      if (!ids.has(id)) throw new Error(`tenant_may_set: ${id} is not a policy of this pack`);
+    for (const [name, r] of Object.entries(spec.params))
+      if (r.min > r.max) throw new Error(`params.${name}: min is above max`);
     return (ctx) => overridesProblem(spec, ids, ctx.event.payload);
   },
 };

@@ -18,7 +18,13 @@ const PRIORS: Record<string, PriorIndex> = {
       const c = ctx.fold.toolCall(ctx.tenantId, key);
       if (!c) return undefined;
       return {
-        fields: { tenant_id: ctx.tenantId, job_id: c.job_id, "payload.tool_call_id": key, "payload.tool_name": c.tool_name, "payload.idempotency_key": c.idempotency_key },
+        fields: {
+          tenant_id: ctx.tenantId,
+          job_id: c.job_id,
+          "payload.tool_call_id": key,
+          "payload.tool_name": c.tool_name,
+          "payload.idempotency_key": c.idempotency_key,
+        },
         ts_ms: c.ts_ms,
       };
     },
@@ -28,13 +34,23 @@ const PRIORS: Record<string, PriorIndex> = {
     lookup(ctx, key) {
       const j = ctx.fold.job(ctx.tenantId, key);
       if (!j) return undefined;
-      return { fields: { tenant_id: ctx.tenantId, job_id: key, conversation_id: j.conversation_id, "payload.owner_entity_id": j.owner_entity_id }, ts_ms: undefined };
+      return {
+        fields: {
+          tenant_id: ctx.tenantId,
+          job_id: key,
+          conversation_id: j.conversation_id,
+          "payload.owner_entity_id": j.owner_entity_id,
+        },
+        ts_ms: undefined,
+      };
     },
   },
   "conversation.created": {
     key: "conversation_id",
     lookup(ctx, key) {
-      return ctx.fold.hasConversation(ctx.tenantId, key) ? { fields: { tenant_id: ctx.tenantId, conversation_id: key }, ts_ms: undefined } : undefined;
+      return ctx.fold.hasConversation(ctx.tenantId, key)
+        ? { fields: { tenant_id: ctx.tenantId, conversation_id: key }, ts_ms: undefined }
+        : undefined;
     },
   },
 };
@@ -42,7 +58,8 @@ const PRIORS: Record<string, PriorIndex> = {
 function compileMatch(rule: string, priorType: string, matchOn: string[]) {
   const prior = PRIORS[priorType];
   if (!prior) throw new Error(`${rule}: the fold remembers no ${priorType} (have: ${Object.keys(PRIORS).join(", ")})`);
-  if (!matchOn.includes(prior.key)) throw new Error(`${rule}: match_on must include ${prior.key}, the key of ${priorType}`);
+  if (!matchOn.includes(prior.key))
+    throw new Error(`${rule}: match_on must include ${prior.key}, the key of ${priorType}`);
   const keyF = fieldPath(prior.key);
   const others = matchOn.filter((f) => f !== prior.key).map(fieldPath);
   return { prior, keyF, others };
@@ -52,7 +69,12 @@ const base = { note: z.string().optional(), event_types: z.array(z.string()).opt
 
 /** A prior event of `prior_event_type` must exist with the same values for every `match_on` field. */
 export const requirePriorEvent: RuleType<{ prior_event_type: string; match_on: string[] }> = {
-  schema: z.strictObject({ type: z.literal("require_prior_event"), prior_event_type: z.string(), match_on: z.array(z.string()).min(1), ...base }),
+  schema: z.strictObject({
+    type: z.literal("require_prior_event"),
+    prior_event_type: z.string(),
+    match_on: z.array(z.string()).min(1),
+    ...base,
+  }),
   shape: false,
   compile(spec) {
     const { prior, keyF, others } = compileMatch("require_prior_event", spec.prior_event_type, spec.match_on);
@@ -61,7 +83,8 @@ export const requirePriorEvent: RuleType<{ prior_event_type: string; match_on: s
       const found = typeof key === "string" ? prior.lookup(ctx, key) : undefined;
       if (!found) return `no prior ${spec.prior_event_type} with this ${keyF.path}`;
       for (const f of others) {
-        if (f.get(ctx.event) !== found.fields[f.path]) return `${f.path} differs from the prior ${spec.prior_event_type}`;
+        if (f.get(ctx.event) !== found.fields[f.path])
+          return `${f.path} differs from the prior ${spec.prior_event_type}`;
       }
       return null;
     };

@@ -46,15 +46,19 @@ export const requireButtonProvenance: RuleType<Spec> = {
       const buttonId = buttonF.get(ctx.event);
       const type = typeF.get(ctx.event);
       if (!isPresent(cardId) && !isPresent(buttonId) && !isPresent(type)) {
-        return required.has(String(ctx.actorType)) ? `a ${ctx.actorType} ${ctx.eventType} must carry the click's ${names}` : null;
+        return required.has(String(ctx.actorType))
+          ? `a ${ctx.actorType} ${ctx.eventType} must carry the click's ${names}`
+          : null;
       }
       if (typeof cardId !== "string" || typeof buttonId !== "string" || typeof type !== "string") {
         return `provenance needs all of ${names}`;
       }
       const card = ctx.fold.card(ctx.tenantId, cardId);
       if (!card) return `${cardF.path} names no card offered in this tenant`;
-      if (spec.must_match_prior_card_message && !card.messaged) return `${cardF.path} names a card never offered in a card message`;
-      if (card.conversation_id !== ctx.event.conversation_id) return `${cardF.path} names a card of another conversation`;
+      if (spec.must_match_prior_card_message && !card.messaged)
+        return `${cardF.path} names a card never offered in a card message`;
+      if (card.conversation_id !== ctx.event.conversation_id)
+        return `${cardF.path} names a card of another conversation`;
       const jobId = jobF.get(ctx.event);
       if (isPresent(jobId) && jobId !== card.job_id) return `${cardF.path} names a card of another job`;
       const actionJob = actionJobF?.get(ctx.event);

@@ -36,10 +36,15 @@ function exists(ctx: RuleContext, kind: Kind, value: string): boolean {
  * "belongs" means the tenant's own ledger created it (a conversation.created, a job.created, an
  * entity.registered). System actors are the platform itself and are not tenant entities.
  */
-export const enforceTenantScope: RuleType<{ scope_fields: Array<string | { field: string; kind: Kind }>; exempt_actor_types?: string[] | undefined }> = {
+export const enforceTenantScope: RuleType<{
+  scope_fields: Array<string | { field: string; kind: Kind }>;
+  exempt_actor_types?: string[] | undefined;
+}> = {
   schema: z.strictObject({
     type: z.literal("enforce_tenant_scope"),
-    scope_fields: z.array(z.union([z.string().min(1), z.strictObject({ field: z.string().min(1), kind: ZKind })])).min(1),
+    scope_fields: z
+      .array(z.union([z.string().min(1), z.strictObject({ field: z.string().min(1), kind: ZKind })]))
+      .min(1),
     exempt_actor_types: z.array(z.string()).optional(),
     note: z.string().optional(),
     event_types: z.array(z.string()).optional(),

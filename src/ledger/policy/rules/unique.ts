@@ -17,8 +17,14 @@ interface UniqueIndex {
 const INDEXES: Record<string, UniqueIndex> = {
   event_id: { seen: (c, v) => c.fold.hasEvent(c.tenantId, v) },
   "payload.job_id": { eventTypes: new Set(["job.created"]), seen: (c, v) => c.fold.job(c.tenantId, v) !== undefined },
-  "payload.conversation_id": { eventTypes: new Set(["conversation.created"]), seen: (c, v) => c.fold.hasConversation(c.tenantId, v) },
-  "payload.tool_call_id": { eventTypes: new Set(["tool.called"]), seen: (c, v) => c.fold.toolCall(c.tenantId, v) !== undefined },
+  "payload.conversation_id": {
+    eventTypes: new Set(["conversation.created"]),
+    seen: (c, v) => c.fold.hasConversation(c.tenantId, v),
+  },
+  "payload.tool_call_id": {
+    eventTypes: new Set(["tool.called"]),
+    seen: (c, v) => c.fold.toolCall(c.tenantId, v) !== undefined,
+  },
   "payload.idempotency_key": {
     eventTypes: new Set(["tool.called"]),
     scope: ["job_id", "payload.tool_name"],
@@ -52,7 +58,8 @@ export const uniquePerTenant: RuleType<Spec> = {
   shape: false,
   compile(spec) {
     const index = INDEXES[spec.field];
-    if (!index) throw new Error(`unique_per_tenant: no fold index for ${spec.field} (have: ${Object.keys(INDEXES).join(", ")})`);
+    if (!index)
+      throw new Error(`unique_per_tenant: no fold index for ${spec.field} (have: ${Object.keys(INDEXES).join(", ")})`);
     const scope = spec.scope_fields ?? [];
     if (JSON.stringify([...scope].sort()) !== JSON.stringify([...(index.scope ?? [])].sort())) {
       throw new Error(`unique_per_tenant: ${spec.field} is indexed within [${(index.scope ?? []).join(", ")}]`);
@@ -68,7 +75,8 @@ export const uniquePerTenant: RuleType<Spec> = {
       if (index.eventTypes && !index.eventTypes.has(ctx.eventType)) return null;
       const v = p.get(ctx.event);
       if (typeof v !== "string" || !index.seen(ctx, v)) return null;
-      if (retryOf && isRetryOfSameKey(ctx, retryOf.get(ctx.event), v, attempt ? attempt.get(ctx.event) : 2)) return null;
+      if (retryOf && isRetryOfSameKey(ctx, retryOf.get(ctx.event), v, attempt ? attempt.get(ctx.event) : 2))
+        return null;
       return `${p.path} was already used in this tenant${within}`;
     };
   },
@@ -80,5 +88,7 @@ function isRetryOfSameKey(ctx: RuleContext, retryOf: unknown, key: string, attem
   if (!(typeof attempt === "number" && attempt > 1)) return false;
   const prior = ctx.fold.toolCall(ctx.tenantId, retryOf);
   const p = ctx.event.payload as Record<string, unknown>;
-  return !!prior && prior.idempotency_key === key && prior.job_id === ctx.event.job_id && prior.tool_name === p.tool_name;
+  return (
+    !!prior && prior.idempotency_key === key && prior.job_id === ctx.event.job_id && prior.tool_name === p.tool_name
+  );
 }
