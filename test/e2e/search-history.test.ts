@@ -82,6 +82,27 @@ describe("history, search, drafts, links and the divider", () => {
     }
   }, 400_000);
 
+  test("results sit right under the search box, above the list; a direct chat's hit is named as the list names it", async () => {
+    await anaSays("The dirigible parts arrived");
+    const { ctx, page } = await signedIn(browser, server.url, ana().token, DESKTOP);
+    try {
+      // Ana's list names her chat with Dan "Dan"; so does the hit (not the title stored when it was made).
+      const listed = await page.locator(`.conv-row[data-conversation-id="${DM}"] .conv-title`).textContent();
+      expect(listed).toBe("Dan");
+      await page.getByRole("searchbox", { name: "Search conversations and messages" }).fill("dirigible");
+      const hit = page.locator(".search-results button.search-hit").first();
+      await hit.waitFor();
+      expect(await hit.locator(".search-hit-conv").textContent()).toBe(listed);
+      const [results, list] = await Promise.all([
+        page.locator(".search-results").boundingBox(),
+        page.locator(".conv-list").boundingBox(),
+      ]);
+      expect(results!.y).toBeLessThan(list!.y);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   test("a search result opens its conversation at the message, even far back, highlighted", async () => {
     const { ctx, page } = await signedIn(browser, server.url, ana().token, DESKTOP);
     try {

@@ -74,6 +74,7 @@ export function ConversationList({ s }) {
           first.focus();
         }
       }} /></div>
+    <${SearchResults} q=${q} input=${searchBox} />
     <ul class="conv-list">
       ${list.map((c) => {
         const other = otherParty(s, c.participant_entity_ids);
@@ -84,6 +85,5 @@ export function ConversationList({ s }) {
       })}
       ${list.length === 0 ? html`<li class="conv-empty">${needle ? t("list.no_match") : t("list.empty")}</li>` : null}
     </ul>
-    <${SearchResults} q=${q} input=${searchBox} />
   </aside>`;
 }

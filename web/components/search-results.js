@@ -5,6 +5,14 @@ import { api } from "../api.js";
 import { clock, dayLabel } from "../format.js";
 import { openAt } from "../jump.js";
 import { openThread } from "../threads.js";
+import { getState } from "../store.js";
+
+/**
+ * A hit's conversation as the list names it for me (a direct chat after the other person),
+ * the stored title otherwise. @param {SearchHit} h
+ */
+const titleOf = (h) =>
+  getState().conversations.find((c) => c.conversation_id === h.conversation_id)?.title ?? h.conversation_title;
 
 /** Wait this long after the last keystroke before asking the server. */
 const DEBOUNCE_MS = 250;
@@ -81,7 +89,7 @@ export function SearchResults({ q, input }) {
       ${state.items.map(
         (h) => html`<li key=${h.event_id}>
         <button type="button" class="search-hit" data-event-id=${h.event_id} onClick=${() => (h.thread_root_message_id ? openThread(h.conversation_id, h.thread_root_message_id) : openAt(h.conversation_id, h.event_id, h.cursor))}>
-          <span class="search-hit-head"><span class="search-hit-conv">${h.conversation_title}</span>
+          <span class="search-hit-head"><span class="search-hit-conv">${titleOf(h)}</span>
             <span class="search-hit-when">${dayLabel(h.ts)} ${clock(h.ts)}</span></span>
           <span class="search-hit-text"><span class="search-hit-author">${h.author.display_name}: </span>${marked(h.snippet)}</span>
         </button></li>`,
