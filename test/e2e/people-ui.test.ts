@@ -200,6 +200,10 @@ describe("a coworker's profile card", () => {
     const d = await signedIn(browser, server.url, dan().token);
     try {
       await openConversation(d.page, gid);
+      // The group's row is the group's: no member's role badge or presence (the agent's own chat keeps them).
+      const row = (id: string) => d.page.locator(`.conv-row[data-conversation-id="${id}"]`);
+      expect(await row(gid).locator(".role-badge, .conv-presence").count()).toBe(0);
+      expect(await textOf(row(server.demo.conversation_id).locator(".role-badge"))).toBe("Scheduler");
       const name = d.page
         .locator(".timeline .item", { hasText: "Leaving now" })
         .getByRole("button", { name: "Ana", exact: true });

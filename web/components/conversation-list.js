@@ -77,7 +77,8 @@ export function ConversationList({ s }) {
     <${SearchResults} q=${q} input=${searchBox} />
     <ul class="conv-list">
       ${list.map((c) => {
-        const other = otherParty(s, c.participant_entity_ids);
+        // A group's row is the group's: no one member's badge, picture or presence stands for it.
+        const other = c.kind === "group" ? undefined : otherParty(s, c.participant_entity_ids);
         return html`<${ConversationRow} key=${c.conversation_id} conv=${c} other=${other}
           active=${s.route.conversationId === c.conversation_id}
           presence=${other ? getState().presence[other.entity_id] : undefined}
