@@ -168,6 +168,11 @@ test.each(SCREENS)(
         .click();
       await page.getByRole("dialog", { name: "Job details" }).locator(".drawer-timeline").waitFor();
       await check(page, "drawer", ".drawer");
+      if (!phone) {
+        // Beside the open drawer the chat's name is still read whole, not cut to a letter.
+        const title = page.locator(".chat-head h1");
+        expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      }
 
       await page.goto(phone ? `${server.url}/` : chatUrl());
       await page.getByRole("button", { name: "Your profile" }).click();
