@@ -1,7 +1,18 @@
 import { beforeEach, onTestFailed } from "vitest";
 import { inFlightReport } from "./in-flight.js";
 
-/** A failed browser test also says which requests the servers and the browser were still waiting on. */
+/**
+ * A failed browser test also says what went wrong on that attempt (a retried test that then
+ * passes shows no error otherwise) and which requests the servers and the browser were still
+ * waiting on.
+ */
 beforeEach(() => {
-  onTestFailed(() => console.error(`unanswered when the test failed:\n${inFlightReport()}`));
+  onTestFailed(({ task }) => {
+    const errors = (task.result?.errors ?? [])
+      .map((e) => `${e.name ?? "Error"}: ${e.message ?? ""}`.slice(0, 600))
+      .join("\n");
+    console.error(
+      `failed attempt:\n${errors || "(no error recorded)"}\nunanswered when the test failed:\n${inFlightReport()}`,
+    );
+  });
 });
