@@ -70,6 +70,9 @@ export const ZMessageSentPayload = z.strictObject({
   /** Sensitive values typed into chat, moved to the vault; body_text holds their redacted form. */
   pii_refs: z.array(ZRedactedValue).max(50).optional(),
   reply_to_message_id: short(128).optional(),
+  /** The sender's own id for this message (the request's `client_message_id`): the device that sent it
+   * recognises the message on the stream and retires its pending bubble, even before the 202 arrives. */
+  client_message_id: short(128).optional(),
   /** People and agents the text mentions (`@Name`), as entity ids: they are notified, and agents in groups answer only when mentioned. */
   mentions: z.array(ZMention).max(50).optional(),
   /** An agent's reply that executed an action: which job it hit, and whether that was assumed. */

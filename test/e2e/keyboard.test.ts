@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
@@ -203,26 +204,29 @@ describe("shortcuts", () => {
       await expect.poll(() => dialog.getByRole("option").allTextContents()).toEqual(["Ana"]);
       await page.keyboard.press("Enter");
       await page.waitForURL(/\/c\/cnv_dan_ana$/);
-      expect(await dialog.count()).toBe(0);
+      await dialog.waitFor({ state: "detached" });
       await expect.poll(() => focused(page)).toMatch(/^textarea\|/);
 
       // Escape closes it where it was.
       await page.keyboard.press("Control+k");
       await dialog.waitFor();
       await page.keyboard.type("zzz");
-      expect(await dialog.getByText("No conversation has that name.").count()).toBe(1);
+      await dialog.getByText("No conversation has that name.").waitFor();
       await page.keyboard.press("Escape");
-      expect(await dialog.count()).toBe(0);
+      await dialog.waitFor({ state: "detached" });
       expect(page.url()).toMatch(/\/c\/cnv_dan_ana$/);
 
-      // ↑ in the empty box: my last message, in edit mode; Enter saves it for everyone.
-      await send(page, "See you at ten");
-      await page.locator(".timeline .msg-out .text", { hasText: "See you at ten" }).waitFor();
+      // ↑ in the empty box: my last message, in edit mode; Enter saves it for everyone. The words
+      // are this attempt's own, so a retry does not find the first attempt's message.
+      const ten = `See you at ten (${randomUUID().slice(0, 8)})`;
+      await send(page, ten);
+      await page.locator(".timeline .msg-out .text", { hasText: ten }).waitFor();
       await box.focus();
       await page.keyboard.press("ArrowUp");
-      await expect.poll(() => box.inputValue()).toBe("See you at ten");
-      expect(await page.locator(".compose-mode-text").textContent()).toContain("Editing");
-      await box.fill("See you at eleven");
+      await expect.poll(() => box.inputValue()).toBe(ten);
+      await expect.poll(() => page.locator(".compose-mode-text").textContent()).toContain("Editing");
+      const eleven = ten.replace("ten", "eleven");
+      await box.fill(eleven);
       await page.keyboard.press("Enter");
       await expect
         .poll(async () => {
@@ -231,13 +235,13 @@ describe("shortcuts", () => {
           });
           return ((await r.json()).items as Array<{ message: { body_text?: string } }>)
             .map((i) => i.message.body_text)
-            .filter((t) => t?.startsWith("See you"));
+            .filter((t) => t === ten || t === eleven);
         })
-        .toEqual(["See you at eleven"]);
+        .toEqual([eleven]);
       // ↑ with text in the box is the caret's, not an edit.
       await box.fill("draft");
       await page.keyboard.press("ArrowUp");
-      expect(await page.locator(".compose-mode-text").count()).toBe(0);
+      await page.locator(".compose-mode-text").waitFor({ state: "detached" });
       await box.fill("");
 
       // ? outside a text box lists the shortcuts; inside one it is a question mark.
@@ -259,7 +263,7 @@ describe("shortcuts", () => {
           .then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)),
       ).toEqual([]);
       await page.keyboard.press("Escape");
-      expect(await sheet.count()).toBe(0);
+      await sheet.waitFor({ state: "detached" });
     } finally {
       await ctx.close();
     }

@@ -116,6 +116,40 @@ describe("Live updates in a real browser", () => {
     await ctx.close();
   });
 
+  test("my message that comes back on the stream before the server's 202 is one bubble, not two", async () => {
+    const { ctx, page } = await openAsDan(`/c/${pairId}`);
+    // The POST reaches the server at once; its answer is held back until the test lets it go.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let posted = false;
+    let answered: Promise<void> = Promise.resolve();
+    await page.route(`**/v1/conversations/${pairId}/messages`, (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      answered = (async () => {
+        const response = await route.fetch();
+        posted = true;
+        await held;
+        await route.fulfill({ response });
+      })();
+      return answered;
+    });
+    const mine = nonce("sent before its answer");
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill(mine);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => posted).toBe(true);
+    // The stream's copy has arrived when Dan's own bubble carries the server's time stamp; the
+    // pending bubble is then gone, though the 202 has not come.
+    await expect.poll(() => page.locator(".item-local").count(), { timeout: 15_000 }).toBe(0);
+    expect(await shown(page, mine)).toBe(1);
+    release();
+    await answered;
+    await eachOnce(page, [mine]);
+    await ctx.close();
+  });
+
   test("while the stream is down the page polls (interval set by the page), then goes live again and stops polling", async () => {
     const { ctx, page } = await openAsDan(`/c/${pairId}`, { pollMs: 400, retryMs: 4000 });
     proxy.blockStreams(true);

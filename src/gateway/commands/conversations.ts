@@ -112,6 +112,7 @@ export async function postText(
       ...(mentions.length ? { mentions } : {}),
       ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
       ...(threadRoot !== undefined ? { thread_root_message_id: threadRoot } : {}),
+      ...(body.client_message_id ? { client_message_id: body.client_message_id } : {}),
     },
     { trace_id: traceId },
   );
