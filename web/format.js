@@ -116,3 +116,6 @@ export function safeUrl(url) {
 
 /** @param {string} s */
 export const humanize = (s) => s.replace(/[_.]/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+
+/** Lower case without accents, for matching what people type: "coracao" finds "coração", "ÁN" finds "Ana". @param {string} s */
+export const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();

@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -225,4 +226,15 @@ export async function approveUntilWaiting(page: Page): Promise<void> {
   await expect
     .poll(() => card(page, "tracking").getByRole("button", { name: "Provide info" }).isEnabled(), { timeout: 15_000 })
     .toBe(true);
+}
+
+/**
+ * axe-core's critical and serious findings on the page, or only within the given selectors, one
+ * "rule: targets" line each, so a failure names what to mend.
+ */
+export async function seriousAxe(page: Page, ...within: string[]): Promise<string[]> {
+  const r = await within.reduce((axe, sel) => axe.include(sel), new AxeBuilder({ page })).analyze();
+  return r.violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

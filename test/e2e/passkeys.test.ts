@@ -1,8 +1,7 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { launchBrowser, PHONE, signedIn } from "./harness.js";
+import { launchBrowser, PHONE, signedIn, seriousAxe } from "./harness.js";
 
 /**
  * Passkeys in the browser, with Chromium's virtual authenticator (CDP WebAuthn domain: ctap2,
@@ -26,10 +25,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const seriousIssues = async (page: Page, selector: string) => {
-  const axe = await new AxeBuilder({ page }).include(selector).analyze();
-  return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
-};
 const whoAmI = (page: Page) =>
   page.evaluate(() =>
     fetch("/v1/session").then(async (r) => (r.ok ? ((await r.json()) as { entity_id: string }).entity_id : r.status)),
@@ -75,14 +70,14 @@ describe("passkeys", () => {
       expect(credentials).toHaveLength(1);
       expect(credentials[0]!.isResidentCredential).toBe(true);
       expect(credentials[0]!.rpId).toBe("localhost");
-      expect(await seriousIssues(page, ".modal")).toEqual([]);
+      expect(await seriousAxe(page, ".modal")).toEqual([]);
       await page.keyboard.press("Escape");
       await modal.waitFor({ state: "detached" });
 
       // Signed out, the sign-in page offers the passkey; it signs Dan back in.
       await signOut(page);
       expect(await whoAmI(page)).toBe(401);
-      expect(await seriousIssues(page, ".auth")).toEqual([]);
+      expect(await seriousAxe(page, ".auth")).toEqual([]);
       await page.getByRole("button", { name: "Sign in with a passkey" }).click();
       await page.locator(".sidebar").waitFor();
       expect(await whoAmI(page)).toBe(dan().entity_id);

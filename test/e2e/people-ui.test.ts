@@ -1,9 +1,8 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { png } from "../support/pictures.js";
 import { getJson, postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { askForJob, card, launchBrowser, send, signedIn, textOf } from "./harness.js";
+import { askForJob, card, launchBrowser, send, signedIn, textOf, seriousAxe } from "./harness.js";
 
 /**
  * People in two browsers: Ana changes her name, time zone and picture and Dan sees each live;
@@ -27,12 +26,6 @@ afterAll(async () => {
 const openConversation = async (page: Page, id: string) => {
   await page.locator(`[data-conversation-id="${id}"]`).click();
   await expect.poll(() => page.url()).toContain(`/c/${id}`);
-};
-const seriousAxe = async (page: Page, selector: string) => {
-  const axe = await new AxeBuilder({ page }).include(selector).analyze();
-  return axe.violations
-    .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 };
 
 describe("profiles live between two people", () => {

@@ -1,6 +1,5 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { catalog, translator } from "../../src/shared/i18n.js";
 import {
@@ -13,6 +12,7 @@ import {
   shot,
   startServer,
   textOf,
+  seriousAxe,
 } from "./harness.js";
 import { demoPerson } from "../support/server.js";
 
@@ -43,13 +43,6 @@ afterAll(async () => {
 });
 
 const dan = () => demoPerson(server, "Dan");
-
-async function seriousAxe(page: Page): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).analyze();
-  return r.violations
-    .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 describe("the Messenger in Portuguese", () => {
   test("a pt-PT browser walks the golden path in Portuguese: words, dates and the page's language; the profile switches it to English live", async () => {

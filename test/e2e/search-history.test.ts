@@ -1,9 +1,8 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appendNumbered, textEvent } from "../support/messages.js";
 import { postJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { DESKTOP, launchBrowser, signedIn } from "./harness.js";
+import { DESKTOP, launchBrowser, signedIn, seriousAxe } from "./harness.js";
 
 /**
  * Search, long history, drafts, links and the unread divider in the browser. A group "History"
@@ -34,10 +33,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const serious = async (page: Page, ...include: string[]) =>
-  (await include.reduce((axe, sel) => axe.include(sel), new AxeBuilder({ page })).analyze()).violations
-    .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .map((v) => v.id);
 const openConversation = (page: Page, cid: string) => page.locator(`[data-conversation-id="${cid}"]`).click();
 const firstText = (page: Page) => page.locator(".timeline .item .text").first().textContent();
 const anaSays = async (text: string) =>
@@ -76,7 +71,7 @@ describe("history, search, drafts, links and the divider", () => {
       expect(await page.locator(".timeline .item").count()).toBe(1501);
       // axe over the start of history (the marker and the first messages): over all 1,501 items
       // it takes minutes and checks the same markup 1,500 times.
-      expect(await serious(page, ".history-start", ".timeline .item:nth-of-type(-n+20)")).toEqual([]);
+      expect(await seriousAxe(page, ".history-start", ".timeline .item:nth-of-type(-n+20)")).toEqual([]);
     } finally {
       await ctx.close();
     }
@@ -113,7 +108,7 @@ describe("history, search, drafts, links and the divider", () => {
       expect(await page.locator(".search-results button.search-hit").count()).toBe(1);
       expect(await hit.locator("mark").textContent()).toBe("zeppelin");
       expect(await hit.textContent()).toContain("History");
-      expect(await serious(page, ".sidebar")).toEqual([]);
+      expect(await seriousAxe(page, ".sidebar")).toEqual([]);
       // Keyboard: down into the results, Enter opens.
       await box.press("ArrowDown");
       await expect.poll(() => hit.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -189,7 +184,7 @@ describe("history, search, drafts, links and the divider", () => {
       ]);
       expect(await bubble.textContent()).toContain("javascript:alert(1)");
       expect(await page.locator('a[href^="javascript:" i], a[href^="data:" i]').count()).toBe(0);
-      expect(await serious(page, ".timeline")).toEqual([]);
+      expect(await seriousAxe(page, ".timeline")).toEqual([]);
     } finally {
       await ctx.close();
     }
@@ -249,7 +244,7 @@ describe("history, search, drafts, links and the divider", () => {
       await page.reload();
       await openConversation(page, DM);
       expect(await drawn()).toEqual(live);
-      expect(await serious(page, ".timeline")).toEqual([]);
+      expect(await seriousAxe(page, ".timeline")).toEqual([]);
     } finally {
       await ctx.close();
     }

@@ -1,8 +1,7 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
-import { DESKTOP, launchBrowser, PHONE, signedIn } from "./harness.js";
+import { DESKTOP, launchBrowser, PHONE, signedIn, seriousAxe } from "./harness.js";
 
 /**
  * Signing in on another device in the browser: Dan makes a one-time link (and QR code) in his
@@ -22,10 +21,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const seriousIssues = async (page: Page, selector: string) => {
-  const axe = await new AxeBuilder({ page }).include(selector).analyze();
-  return axe.violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => v.id);
-};
 const conversationIds = (page: Page) =>
   page
     .locator("[data-conversation-id]")
@@ -45,7 +40,7 @@ describe("sign in on another device", () => {
       const url = await page.getByLabel("One-time link").inputValue();
       expect(url).toMatch(new RegExp(`^${server.url}/signin/link#lnk_[A-Za-z0-9_-]{43}$`));
       await expect.poll(() => page.getByRole("status").filter({ hasText: "Works once" }).count()).toBe(1);
-      expect(await seriousIssues(page, ".modal")).toEqual([]);
+      expect(await seriousAxe(page, ".modal")).toEqual([]);
       const laptopConversations = await conversationIds(page);
       expect(laptopConversations.length).toBeGreaterThan(1);
 
@@ -55,7 +50,7 @@ describe("sign in on another device", () => {
       await p2.goto(url);
       await p2.getByRole("heading", { name: "Sign in on this device" }).waitFor();
       expect(p2.url()).toBe(`${server.url}/signin/link`);
-      expect(await seriousIssues(p2, ".auth")).toEqual([]);
+      expect(await seriousAxe(p2, ".auth")).toEqual([]);
       await p2.getByRole("button", { name: "Sign in" }).click();
       await p2.locator(".sidebar").waitFor();
       await expect.poll(() => conversationIds(p2)).toEqual(laptopConversations);
@@ -66,7 +61,7 @@ describe("sign in on another device", () => {
       const mine = modal.getByRole("listitem").filter({ hasText: "This device" });
       expect(await mine.count()).toBe(1);
       expect(await mine.textContent()).toContain("link from another device");
-      expect(await seriousIssues(p2, ".modal")).toEqual([]);
+      expect(await seriousAxe(p2, ".modal")).toEqual([]);
 
       // The same link in a third browser is refused and signs nobody in.
       const p3 = await third.newPage();
@@ -83,7 +78,7 @@ describe("sign in on another device", () => {
       expect(await p2.locator("[data-conversation-id]").count()).toBe(0);
       expect(await p2.evaluate(() => fetch("/v1/session").then((r) => r.status))).toBe(401);
       expect((await getJson(`${server.url}/v1/sessions`, dan().token)).body.sessions.length).toBe(before - 1);
-      expect(await seriousIssues(p2, ".auth")).toEqual([]);
+      expect(await seriousAxe(p2, ".auth")).toEqual([]);
 
       // Ending a session from another device sends that page back to the sign-in page.
       await page.getByRole("button", { name: "Done" }).click();

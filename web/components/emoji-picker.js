@@ -1,4 +1,5 @@
 // @ts-check
+import { fold } from "../format.js";
 import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
@@ -21,9 +22,6 @@ import { Icon } from "./icon.js";
 const COLUMNS = 8;
 /** How many matches a search shows. */
 const MATCHES_MAX = 96;
-
-/** Lower case without accents, so "coracao" finds "coração". @param {string} s */
-const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
 
 /** @type {Map<string, Promise<EmojiGroup[]>>} */
 const sets = new Map();

@@ -1,4 +1,5 @@
 // @ts-check
+import { fold } from "../format.js";
 import { t } from "../i18n.js";
 import { html, useState } from "../lib/preact.js";
 import { navigate } from "../router.js";
@@ -7,9 +8,6 @@ import { ModalFrame } from "./modal-frame.js";
 import { PickerList, useCombobox } from "./picker-list.js";
 
 /** @typedef {import('../store.js').State} State */
-
-/** Accents and case do not matter when matching a name. @param {string} s */
-const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
 
 /**
  * Ctrl+K (⌘K on a Mac): jump to any conversation by typing part of its name. The box is a
