@@ -16,9 +16,13 @@ export const systemClock: Clock = {
   },
 };
 
-/** A clock that only moves when told to; timers fire in due order on `advance`. */
+/**
+ * A clock that only moves when told to; timers fire in due order on `advance`. `settle`, when
+ * given, is awaited before the first timer and after each one, so work a timer starts (and the
+ * timers that work arms) is done before the clock moves past them.
+ */
 export function createManualClock(startMs = Date.parse("2025-12-27T10:15:00.000Z")): Clock & {
-  advance(ms: number): Promise<void>;
+  advance(ms: number, settle?: () => Promise<void>): Promise<void>;
   set(ms: number): void;
 } {
   let now = startMs;
@@ -35,8 +39,9 @@ export function createManualClock(startMs = Date.parse("2025-12-27T10:15:00.000Z
     set(ms) {
       now = ms;
     },
-    async advance(ms) {
+    async advance(ms, settle) {
       const target = now + ms;
+      await settle?.();
       for (;;) {
         let dueId = -1;
         let due: { at: number; fn: () => void } | undefined;
@@ -48,6 +53,7 @@ export function createManualClock(startMs = Date.parse("2025-12-27T10:15:00.000Z
         // let promise chains started by the timer settle before the next one fires
         for (let i = 0; i < 20; i++) await Promise.resolve();
         await new Promise((r) => setImmediate(r));
+        await settle?.();
       }
       now = target;
     },

@@ -61,11 +61,28 @@ export async function launchBrowser(): Promise<Browser> {
     const waiting = new Map<Request, { line: string; at: number }>();
     const done = (r: Request) => void waiting.delete(r);
     ctx.on("request", (r) => waiting.set(r, { line: `${r.method()} ${new URL(r.url()).pathname}`, at: Date.now() }));
-    ctx.on("response", (r) => done(r.request()));
-    ctx.on("requestfailed", done);
-    const untrack = trackContext(() =>
-      [...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`),
-    );
+    // …and what went wrong on its pages: failed requests, script errors, console errors (the last few).
+    const troubles: string[] = [];
+    const trouble = (line: string) => {
+      troubles.push(`browser: ${line.slice(0, 300)}`);
+      if (troubles.length > 12) troubles.shift();
+    };
+    ctx.on("response", (r) => {
+      done(r.request());
+      if (r.status() >= 400) trouble(`${r.request().method()} ${new URL(r.url()).pathname} answered ${r.status()}`);
+    });
+    ctx.on("requestfailed", (r) => {
+      done(r);
+      trouble(`${r.method()} ${new URL(r.url()).pathname} failed: ${r.failure()?.errorText ?? "?"}`);
+    });
+    ctx.on("weberror", (e) => trouble(`page error: ${e.error().message}`));
+    ctx.on("console", (m) => {
+      if (m.type() === "error") trouble(`console error: ${m.text()}`);
+    });
+    const untrack = trackContext(() => [
+      ...[...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`),
+      ...troubles,
+    ]);
     ctx.on("close", untrack);
     return ctx;
   };

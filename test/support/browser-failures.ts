@@ -4,7 +4,7 @@ import { inFlightReport } from "./in-flight.js";
 /**
  * A failed browser test also says what went wrong on that attempt (a retried test that then
  * passes shows no error otherwise) and which requests the servers and the browser were still
- * waiting on.
+ * waiting on, with the browser's recent failed requests and page errors.
  */
 beforeEach(() => {
   onTestFailed(({ task }) => {
@@ -12,7 +12,7 @@ beforeEach(() => {
       .map((e) => `${e.name ?? "Error"}: ${e.message ?? ""}`.slice(0, 600))
       .join("\n");
     console.error(
-      `failed attempt:\n${errors || "(no error recorded)"}\nunanswered when the test failed:\n${inFlightReport()}`,
+      `failed attempt:\n${errors || "(no error recorded)"}\nunanswered when the test failed, and what went wrong in the browser:\n${inFlightReport()}`,
     );
   });
 });
