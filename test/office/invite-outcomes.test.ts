@@ -62,7 +62,7 @@ describe("what the cards say is what the ledger proves", () => {
     const c = card(w, jobId);
     expect(c.card_type).toBe("job.finished");
     expect(c.outcome.summary).toContain(
-      "with a Jitsi Meet room. Not added to any calendar: none is connected (CALDAV_URL).",
+      "with a Jitsi Meet room. Not added to any calendar: none is connected to this workspace.",
     );
     expect(c.outcome.summary).toContain("Not emailed: mail is not set up on this server (SMTP_URL).");
     expect(c.outcome.summary).not.toMatch(/sent it|emailed it|added to the calendar “/i);
