@@ -4,58 +4,30 @@ import { parseEnv } from "node:util";
 import { z } from "zod";
 import { checkTrustedProxies } from "./gateway/settings.js";
 import { LOCALES, type Locale } from "./shared/i18n.js";
-import { LLM_DEFAULTS, type LlmConfig, type McpServerConfig, parseMcpServers } from "./office/settings.js";
+import {
+  CALDAV_ENV,
+  type CalDavConfig,
+  calDavSettings,
+  IMAP_ENV,
+  type ImapConfig,
+  imapSettings,
+  LLM_DEFAULTS,
+  type LlmConfig,
+  MAIL_ENV,
+  type MailConfig,
+  mailSettings,
+  type McpServerConfig,
+  parseMcpServers,
+} from "./office/settings.js";
+import { bool, ConfigError, httpUrl, int, oneOf } from "./shared/env.js";
+
+export { ConfigError };
 
 /**
  * Every setting LogLine reads, from the environment (and an optional `.env` file), validated once
  * at boot. A bad value stops the start with one line naming the variable and what it expects:
  * on a box with nobody on call, failing loudly at start beats misbehaving quietly later.
  */
-
-const bool = (name: string) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v) => BOOL_WORDS.has(v), { message: `${name} must be one of 1, 0, true, false, yes, no, on, off` })
-    .transform((v) => BOOL_WORDS.get(v)!);
-const BOOL_WORDS = new Map([
-  ["1", true],
-  ["true", true],
-  ["yes", true],
-  ["on", true],
-  ["0", false],
-  ["false", false],
-  ["no", false],
-  ["off", false],
-]);
-
-const int = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { message: `${name} must be a whole number between ${min} and ${max}` })
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, { message: `${name} must be a whole number between ${min} and ${max}` });
-
-const httpUrl = (name: string) =>
-  z
-    .string()
-    .trim()
-    .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      message: `${name} must be an http:// or https:// URL`,
-    })
-    .transform((v) => v.replace(/\/+$/, ""));
-
-const oneOf = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine((v): v is T => (values as readonly string[]).includes(v), {
-      message: `${name} must be one of ${values.join(", ")}`,
-    })
-    .transform((v) => v as T);
 
 function isJsonObject(v: string): boolean {
   try {
@@ -129,39 +101,9 @@ const ZEnv = z.object({
       }
     }),
   SHUTDOWN_TIMEOUT_MS: int("SHUTDOWN_TIMEOUT_MS", 100, 600_000).optional(),
-  SMTP_URL: z
-    .string()
-    .trim()
-    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      message:
-        "SMTP_URL must be an smtp:// (STARTTLS) or smtps:// (TLS) URL, e.g. smtp://user:pass@mail.example.com:587",
-    })
-    .optional(),
-  SMTP_USER: z.string().trim().min(1).optional(),
-  SMTP_PASSWORD: z.string().min(1).optional(),
-  MAIL_FROM: z
-    .string()
-    .trim()
-    .refine((v) => /^(?:[^<>@\s][^<>@]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(v), {
-      message: "MAIL_FROM must be an address, e.g. office@example.com or Office <office@example.com>",
-    })
-    .optional(),
-  IMAP_URL: z
-    .string()
-    .trim()
-    .refine((v) => /^imaps?:\/\/[^\s]+$/.test(v) && URL.canParse(v), {
-      message:
-        "IMAP_URL must be an imap:// (STARTTLS when offered) or imaps:// (TLS) URL, e.g. imaps://user:pass@mail.example.com:993",
-    })
-    .optional(),
-  IMAP_USER: z.string().trim().min(1).optional(),
-  IMAP_PASSWORD: z.string().min(1).optional(),
-  IMAP_MAILBOX: z.string().trim().min(1).max(200).optional(),
-  INBOUND_MAX_BYTES: int("INBOUND_MAX_BYTES", 10_000, 50_000_000).optional(),
-  CALDAV_URL: httpUrl("CALDAV_URL").optional(),
-  CALDAV_USERNAME: z.string().trim().min(1).optional(),
-  CALDAV_PASSWORD: z.string().min(1).optional(),
-  CALDAV_CALENDAR: z.string().trim().min(1).optional(),
+  ...MAIL_ENV.shape,
+  ...IMAP_ENV.shape,
+  ...CALDAV_ENV.shape,
   JITSI_BASE_URL: httpUrl("JITSI_BASE_URL").optional(),
   SIGNIN_LINK_TTL_MINUTES: int("SIGNIN_LINK_TTL_MINUTES", 1, 60).optional(),
   MCP_CONFIG: z.string().trim().min(1).optional(),
@@ -228,50 +170,6 @@ export interface Config {
   defaultLocale: Locale;
 }
 
-export interface MailConfig {
-  /** smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the first byte); credentials removed. */
-  url: string;
-  user?: string;
-  password?: string;
-  /** The envelope and header sender, also the invite's ORGANIZER unless a person's address is known. */
-  from: { name?: string; address: string };
-}
-
-export interface ImapConfig {
-  /** imap:// or imaps://, credentials removed (for logs). */
-  url: string;
-  host: string;
-  port: number;
-  /** TLS from the first byte (imaps://); imap:// upgrades with STARTTLS when the server offers it. */
-  secure: boolean;
-  username: string;
-  password: string;
-  /** The folder answers arrive in (default INBOX). */
-  mailbox: string;
-  /** A mail larger than this is refused unread (default 1 MB). */
-  maxBytes: number;
-}
-
-export interface CalDavConfig {
-  /** The server's CalDAV root or principal URL (discovery starts there). */
-  url: string;
-  username: string;
-  password: string;
-  /** Which calendar: its display name or a path/URL; the first calendar when absent. */
-  calendar?: string;
-}
-
-/** A configuration problem: `message` is the one line shown to whoever started the process. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
-
 /**
  * Validates `env` and fills the defaults. Throws ConfigError naming the first bad variable.
  * Pure: `env` is any string map, so tests need no process environment.
@@ -335,9 +233,9 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
   return {
     env: nodeEnv,
     port,
-    ...(mailConfig(e) ? { mail: mailConfig(e)! } : {}),
-    ...(calDavConfig(e) ? { caldav: calDavConfig(e)! } : {}),
-    ...(imapConfig(e) ? { imap: imapConfig(e)! } : {}),
+    ...(mailSettings(e) ? { mail: mailSettings(e)! } : {}),
+    ...(calDavSettings(e) ? { caldav: calDavSettings(e)! } : {}),
+    ...(imapSettings(e) ? { imap: imapSettings(e)! } : {}),
     jitsiBaseUrl: e.JITSI_BASE_URL ?? "https://meet.jit.si",
     jitsiConfigured: e.JITSI_BASE_URL !== undefined,
     mcp: mcpConfig(e.MCP_CONFIG, env, cwd),
@@ -367,91 +265,6 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
     digestAfterMinutes: e.DIGEST_AFTER_MINUTES ?? 30,
     defaultLocale: e.DEFAULT_LOCALE ?? "en",
-  };
-}
-
-type Env = z.infer<typeof ZEnv>;
-
-/** SMTP settings: credentials from the URL or from SMTP_USER/SMTP_PASSWORD (which win). */
-function mailConfig(e: Env): MailConfig | undefined {
-  if (!e.SMTP_URL && !e.MAIL_FROM) return undefined;
-  if (!e.SMTP_URL)
-    throw new ConfigError(
-      "SMTP_URL",
-      "Invalid configuration: SMTP_URL is required when MAIL_FROM is set (e.g. smtp://user:pass@mail.example.com:587)",
-    );
-  if (!e.MAIL_FROM)
-    throw new ConfigError(
-      "MAIL_FROM",
-      "Invalid configuration: MAIL_FROM is required when SMTP_URL is set (the address invites come from, e.g. Office <office@example.com>)",
-    );
-  const url = new URL(e.SMTP_URL);
-  const user = e.SMTP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
-  const password = e.SMTP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
-  url.username = "";
-  url.password = "";
-  const m = /^\s*(?:"?([^"<]*?)"?\s*<([^>]+)>|(\S+))\s*$/.exec(e.MAIL_FROM)!;
-  const name = m[1]?.trim();
-  return {
-    url: url.toString().replace(/\/$/, ""),
-    ...(user ? { user } : {}),
-    ...(password ? { password } : {}),
-    from: { ...(name ? { name } : {}), address: (m[2] ?? m[3])!.trim() },
-  };
-}
-
-/** IMAP settings: credentials from the URL or from IMAP_USER/IMAP_PASSWORD (which win), like SMTP's. */
-function imapConfig(e: Env): ImapConfig | undefined {
-  if (!e.IMAP_URL) {
-    if (e.IMAP_USER || e.IMAP_PASSWORD || e.IMAP_MAILBOX)
-      throw new ConfigError(
-        "IMAP_URL",
-        "Invalid configuration: IMAP_URL is required when IMAP_USER, IMAP_PASSWORD or IMAP_MAILBOX is set",
-      );
-    return undefined;
-  }
-  const url = new URL(e.IMAP_URL);
-  const username = e.IMAP_USER ?? (url.username ? decodeURIComponent(url.username) : undefined);
-  const password = e.IMAP_PASSWORD ?? (url.password ? decodeURIComponent(url.password) : undefined);
-  if (!username || !password)
-    throw new ConfigError(
-      username ? "IMAP_PASSWORD" : "IMAP_USER",
-      "Invalid configuration: IMAP_URL needs a user name and password (in the URL, or IMAP_USER and IMAP_PASSWORD)",
-    );
-  const secure = url.protocol === "imaps:";
-  url.username = "";
-  url.password = "";
-  return {
-    url: url.toString().replace(/\/$/, ""),
-    host: url.hostname.replace(/^\[|\]$/g, ""),
-    port: url.port ? Number(url.port) : secure ? 993 : 143,
-    secure,
-    username,
-    password,
-    mailbox: e.IMAP_MAILBOX ?? "INBOX",
-    maxBytes: e.INBOUND_MAX_BYTES ?? 1_000_000,
-  };
-}
-
-function calDavConfig(e: Env): CalDavConfig | undefined {
-  if (!e.CALDAV_URL) {
-    if (e.CALDAV_USERNAME || e.CALDAV_PASSWORD || e.CALDAV_CALENDAR)
-      throw new ConfigError(
-        "CALDAV_URL",
-        "Invalid configuration: CALDAV_URL is required when CALDAV_USERNAME, CALDAV_PASSWORD or CALDAV_CALENDAR is set",
-      );
-    return undefined;
-  }
-  if (!e.CALDAV_USERNAME || !e.CALDAV_PASSWORD)
-    throw new ConfigError(
-      e.CALDAV_USERNAME ? "CALDAV_PASSWORD" : "CALDAV_USERNAME",
-      "Invalid configuration: CALDAV_USERNAME and CALDAV_PASSWORD are required when CALDAV_URL is set",
-    );
-  return {
-    url: e.CALDAV_URL,
-    username: e.CALDAV_USERNAME,
-    password: e.CALDAV_PASSWORD,
-    ...(e.CALDAV_CALENDAR ? { calendar: e.CALDAV_CALENDAR } : {}),
   };
 }
 

@@ -28,7 +28,7 @@ import {
   type StreamLimits,
 } from "./gateway/index.js";
 import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
-import type { CalDavConfig, ImapConfig, MailConfig } from "./config.js";
+import type { CalDavConfig, ImapConfig, MailConfig } from "./office/settings.js";
 import {
   createCalDavCalendar,
   createOffice,

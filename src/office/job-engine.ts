@@ -4,7 +4,7 @@ import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { ContextBuilder } from "./context-builder.js";
 import type { Emitter } from "./emitter.js";
-import type { MailConfig } from "../config.js";
+import type { MailConfig } from "./mail/settings.js";
 import type { Db } from "../shared/db.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "./job-drafts.js";

@@ -1,4 +1,4 @@
-import type { MailConfig } from "../config.js";
+import type { MailConfig } from "./mail/settings.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";

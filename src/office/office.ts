@@ -25,7 +25,7 @@ import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
-import type { ImapConfig, MailConfig } from "../config.js";
+import type { ImapConfig, MailConfig } from "./mail/settings.js";
 import type { McpServerConfig } from "./mcp/config.js";
 import { createMcpHub } from "./mcp/hub.js";
 import { agentToolsView, usableTools } from "./mcp/agent-tools.js";

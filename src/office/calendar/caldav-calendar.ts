@@ -1,6 +1,6 @@
 import { createDAVClient, type DAVCalendar } from "tsdav";
 import { Temporal } from "temporal-polyfill";
-import type { CalDavConfig } from "../../config.js";
+import type { CalDavConfig } from "./settings.js";
 import { ToolFailure } from "../tools/tool.js";
 import { busyIntervals, type BusyInterval } from "./busy-intervals.js";
 import { createGuard, toToolFailure, type Guard } from "./guarded-fetch.js";

@@ -1,5 +1,5 @@
 import type { ImapFlow } from "imapflow";
-import type { ImapConfig } from "../../config.js";
+import type { ImapConfig } from "./settings.js";
 import type { Clock } from "../../shared/clock.js";
 
 /** What the reader hands on: one mail, by its place in the mailbox. */

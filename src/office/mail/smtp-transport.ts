@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from "node:tls";
 import nodemailer, { type SendMailOptions } from "nodemailer";
-import type { MailConfig } from "../../config.js";
+import type { MailConfig } from "./settings.js";
 
 /** What the server said when it took the message. */
 interface SendResult {
