@@ -365,3 +365,55 @@ describe("link previews in LogLine", () => {
     }
   });
 });
+
+describe("a flood of links", () => {
+  it("never stalls a send: fetches run one at a time here, at most two wait, the rest get none; a URL is fetched once", async () => {
+    const s = await startTestServer({
+      linkPreviews: { enabled: true, allowCidrs: ["127.0.0.1/32"], concurrency: 1, maxQueued: 2 },
+    });
+    try {
+      const dan = s.demo.humans.find((h) => h.entity_id === "ent_human_dan")!.token;
+      const send = (body_text: string) =>
+        postJson(`${s.url}/v1/conversations/cnv_dan_ana/messages`, dan, { kind: "text", body_text });
+      held.length = 0;
+      // Five messages, each with a held link: the first is being fetched, two wait, two are dropped.
+      for (let i = 0; i < 5; i++) {
+        const r = await send(`flood ${i}: ${base}/held?f=${i}`);
+        expect(r.status).toBe(202);
+      }
+      // Each page is asked for only when the one before has answered: never two at once.
+      for (let i = 0; i < 3; i++) {
+        await waitFor(() => held.length === 1, 3000, `held page ${i} requested`);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(held).toHaveLength(1);
+        held.shift()!.writeHead(200, { "content-type": "text/html" }).end("<title>Held page</title>");
+      }
+      await s.server.gateway.previews.idle();
+      expect(held).toHaveLength(0);
+      const items = (await getJson(`${s.url}/v1/conversations/cnv_dan_ana/timeline?limit=1000`, dan)).body
+        .items as any[];
+      const withPreview = items.filter((i) => i.message.body_text?.startsWith("flood ") && i.previews);
+      expect(withPreview.map((i) => i.message.body_text.slice(0, 7))).toEqual(["flood 0", "flood 1", "flood 2"]);
+
+      // The same URL twice: one request, two previews.
+      const before = hits;
+      const a = await send(`${base}/og?same=1`);
+      const b = await send(`again ${base}/og?same=1`);
+      await s.server.gateway.previews.idle();
+      await waitFor(
+        async () =>
+          (
+            (await getJson(`${s.url}/v1/conversations/cnv_dan_ana/timeline?limit=1000`, dan)).body.items as any[]
+          ).filter(
+            (i) =>
+              (i.message.message_id === a.body.message_id || i.message.message_id === b.body.message_id) && i.previews,
+          ).length === 2,
+        3000,
+        "both previews",
+      );
+      expect(hits - before).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+});

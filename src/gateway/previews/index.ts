@@ -40,6 +40,9 @@ export interface LinkPreviews {
   close(): void;
 }
 
+/** How long a refusal (a slow page, a page gone) is remembered: five minutes. */
+const FAILURE_TTL_MS = 5 * 60_000;
+
 interface Task {
   tenantId: string;
   conversationId: string;
@@ -92,7 +95,9 @@ export function createLinkPreviews(core: Core, clock: Clock, s: PreviewSettings)
 
   function outcomeFor(url: string): Promise<FetchOutcome> {
     const hit = cache.get(url);
-    if (hit && clock.now() - hit.at < ttl) return Promise.resolve(hit.outcome);
+    // A page that could not be read is tried again sooner than a page read is re-read.
+    if (hit && clock.now() - hit.at < (hit.outcome.ok ? ttl : Math.min(ttl, FAILURE_TTL_MS)))
+      return Promise.resolve(hit.outcome);
     let p = inFlight.get(url);
     if (!p) {
       p = fetchPageFacts(url, allow, limits, s.resolve as never, aborter.signal).then((outcome) => {
