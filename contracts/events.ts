@@ -148,6 +148,28 @@ export const ZMessagePinnedPayload = z.strictObject({
   on: z.boolean(),
 });
 
+/** The longest preview texts the ledger keeps (characters): a title, a description, a site name. */
+export const PREVIEW_LIMITS = { url: 2000, title: 200, description: 300, siteName: 100 } as const;
+
+/**
+ * A link preview the server fetched for a link in a message (`actor` is the system): the page's
+ * title, description and site name as plain text, cut to PREVIEW_LIMITS. No image: the server
+ * does not fetch or serve pictures of other sites.
+ */
+export const ZMessagePreviewAddedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  url: z.string().min(1).max(PREVIEW_LIMITS.url),
+  title: z.string().min(1).max(PREVIEW_LIMITS.title).optional(),
+  description: z.string().min(1).max(PREVIEW_LIMITS.description).optional(),
+  site_name: z.string().min(1).max(PREVIEW_LIMITS.siteName).optional(),
+});
+
+/** The message's author took the preview of one of its links off (for everyone, for good). */
+export const ZMessagePreviewRemovedPayload = z.strictObject({
+  message_id: z.string().min(1).max(128),
+  url: z.string().min(1).max(PREVIEW_LIMITS.url),
+});
+
 /** A member follows a message's thread (`on: true`: told of its new replies) or stops following it. */
 export const ZThreadFollowedPayload = z.strictObject({
   message_id: z.string().min(1).max(128),
@@ -455,6 +477,8 @@ export const EVENT_PAYLOADS = {
   "message.deleted": ZMessageDeletedPayload,
   "message.reacted": ZMessageReactedPayload,
   "message.pinned": ZMessagePinnedPayload,
+  "message.preview_added": ZMessagePreviewAddedPayload,
+  "message.preview_removed": ZMessagePreviewRemovedPayload,
   "thread.followed": ZThreadFollowedPayload,
   "thread.read": ZThreadReadPayload,
   "conversation.created": ZConversationCreatedPayload,
@@ -527,6 +551,8 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("message.deleted"),
   eventSchema("message.reacted"),
   eventSchema("message.pinned"),
+  eventSchema("message.preview_added"),
+  eventSchema("message.preview_removed"),
   eventSchema("thread.followed"),
   eventSchema("thread.read"),
   eventSchema("conversation.created"),

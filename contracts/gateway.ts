@@ -213,6 +213,9 @@ export const ZForwardRequest = z.strictObject({ to_conversation_id: ZConversatio
 /** `POST /v1/conversations/:id/messages/:message_id/pin`: pin the message to its conversation (or unpin it). */
 export const ZPinRequest = z.strictObject({ on: z.boolean() });
 
+/** `POST /v1/conversations/:id/messages/:message_id/previews/remove`: the link whose preview the author takes off. */
+export const ZRemovePreviewRequest = z.strictObject({ url: z.string().min(1).max(2000) });
+
 /** `POST /v1/conversations/:id/threads/:message_id/follow`: follow the message's thread (or stop). */
 export const ZFollowThreadRequest = z.strictObject({ on: z.boolean() });
 
@@ -267,6 +270,17 @@ export const ZTimelineItem = z.object({
   forwarded: z.object({ author_name: z.string() }).optional(),
   /** Pinned to the conversation: by whom and when. */
   pinned: z.object({ by_entity_id: ZEntityId, by_name: z.string(), at: ZIsoTime }).optional(),
+  /** Previews of the message's links, fetched by the server (plain text; none once the author takes one off). */
+  previews: z
+    .array(
+      z.object({
+        url: z.string(),
+        title: z.string().optional(),
+        description: z.string().optional(),
+        site_name: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** A thread root: how many replies its thread holds (not deleted) and when the last was sent. */
   thread: z.object({ reply_count: z.number().int().min(0), last_reply_ts: ZIsoTime }).optional(),
   /** The message this one answers: its sender and a short quote (none once that one is deleted). */

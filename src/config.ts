@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
-import { checkTrustedProxies } from "./gateway/settings.js";
+import { checkPreviewAllowList, checkTrustedProxies } from "./gateway/settings.js";
 import { LOCALES, type Locale } from "./shared/i18n.js";
 import {
   CALDAV_ENV,
@@ -110,6 +110,29 @@ const ZEnv = z.object({
   MESSAGE_EDIT_WINDOW_SECONDS: int("MESSAGE_EDIT_WINDOW_SECONDS", 1, 31_536_000).optional(),
   DIGEST_AFTER_MINUTES: int("DIGEST_AFTER_MINUTES", 1, 10_080).optional(),
   DEFAULT_LOCALE: oneOf("DEFAULT_LOCALE", LOCALES).optional(),
+  LINK_PREVIEWS: bool("LINK_PREVIEWS").optional(),
+  LINK_PREVIEW_ALLOW_CIDRS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : [],
+    )
+    .superRefine((list, ctx) => {
+      try {
+        checkPreviewAllowList(list);
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `LINK_PREVIEW_ALLOW_CIDRS must list CIDR ranges: ${(err as Error).message}`,
+        });
+      }
+    }),
 });
 
 export interface Config {
@@ -168,6 +191,8 @@ export interface Config {
   digestAfterMinutes: number;
   /** The language agents speak to people whose profile names none. */
   defaultLocale: Locale;
+  /** Link previews: whether the server fetches them, and the non-public ranges it may reach all the same. */
+  linkPreviews: { enabled: boolean; allowCidrs: string[] };
 }
 
 /**
@@ -265,6 +290,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     messageEditWindowSeconds: e.MESSAGE_EDIT_WINDOW_SECONDS ?? 86_400,
     digestAfterMinutes: e.DIGEST_AFTER_MINUTES ?? 30,
     defaultLocale: e.DEFAULT_LOCALE ?? "en",
+    linkPreviews: { enabled: e.LINK_PREVIEWS ?? false, allowCidrs: e.LINK_PREVIEW_ALLOW_CIDRS },
   };
 }
 

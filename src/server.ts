@@ -23,6 +23,7 @@ import {
   type Gateway,
   type GwEnv,
   type Logger,
+  type PreviewSettings,
   type RateLimitConfig,
   type SignInMailer,
   type StreamLimits,
@@ -87,6 +88,8 @@ export interface ServerOptions {
   digestAfterMinutes?: number;
   /** The language agents speak to people whose profile names none (default English). */
   defaultLocale?: Locale;
+  /** Link previews (off unless enabled); tests pass bounds and a resolver too. */
+  linkPreviews?: PreviewSettings;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -220,6 +223,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
     ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
     ...(opts.push ? { push: opts.push } : {}),
+    ...(opts.linkPreviews ? { linkPreviews: opts.linkPreviews } : {}),
     signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
     ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
     ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),

@@ -23,6 +23,7 @@ const PURE = [
   "test/ledger/merkle/note.test.ts",
   "test/office/when/**/*.test.ts",
   "test/gateway/presence.test.ts",
+  "test/gateway/preview-address.test.ts",
   "test/job/**/*.test.ts",
 ];
 const HTTP = [

@@ -318,6 +318,9 @@ export const api = {
   /** Pin a message to its conversation (or unpin it). @param {string} cid @param {string} mid @param {boolean} on */
   pinMessage: (cid, mid, on) =>
     request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/pin`, { body: { on } }),
+  /** Takes the preview of one of my message's links off, for everyone. @param {string} cid @param {string} mid @param {string} url */
+  removePreview: (cid, mid, url) =>
+    request("POST", `/v1/conversations/${enc(cid)}/messages/${enc(mid)}/previews/remove`, { body: { url } }),
   /** Start a call: a Jitsi Meet room posted here as a message. @param {string} cid @returns {Promise<{ message_id: string, url: string }>} */
   startCall: (cid) => request("POST", `/v1/conversations/${enc(cid)}/call`),
   /** The conversation's pinned messages, in pin order. @param {string} cid @returns {Promise<{ items: import('./types.js').TimelineItem[] }>} */

@@ -24,6 +24,7 @@ import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
+import { removePreview } from "./commands/previews.js";
 import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
 import { startCall } from "./commands/calls.js";
 import {
@@ -223,6 +224,8 @@ export function createGatewayApi(
       forwardMessage(core, p, conversationId, messageId, body, idem),
     pinMessage: (p, conversationId, messageId, body, idem) =>
       pinMessage(core, p, conversationId, messageId, body, idem),
+    removePreview: (p, conversationId, messageId, body, idem) =>
+      removePreview(core, p, conversationId, messageId, body, idem),
     listPins: (p, conversationId) => listPins(core, p, conversationId),
     getThread: (p, conversationId, messageId) => getThread(core, p, conversationId, messageId),
     listThreadMarks: (p, conversationId) => listThreadMarks(core, p, conversationId),

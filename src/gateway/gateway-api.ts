@@ -23,6 +23,7 @@ import type {
   ZFollowThreadRequest,
   ZForwardRequest,
   ZPinRequest,
+  ZRemovePreviewRequest,
   ZRenameConversationRequest,
   ZThreadReadRequest,
 } from "../../contracts/gateway.js";
@@ -217,6 +218,14 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
     conversationId: string,
     messageId: string,
     body: In<typeof ZPinRequest>,
+    idem: IdemScope,
+  ): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/messages/:message_id/previews/remove: the author takes a link's preview off. */
+  removePreview(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZRemovePreviewRequest>,
     idem: IdemScope,
   ): Promise<StoredResponse>;
   /** GET /v1/conversations/:id/pins: its pinned messages, in the order they were pinned. */

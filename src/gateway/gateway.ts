@@ -36,6 +36,7 @@ import {
   type PushSender,
 } from "./notify/index.js";
 import { createSignInLinks, type SignInMailer } from "./sessions/index.js";
+import { createLinkPreviews, type LinkPreviews, type PreviewSettings } from "./previews/index.js";
 
 /** Sign-in links: 10 minutes; by email, 3 per address per 15 minutes and 10 per client address per hour. */
 const SIGN_IN_DEFAULTS = {
@@ -88,6 +89,8 @@ export interface GatewayDeps {
   digest?: { afterMinutes: number; mailer?: SignInMailer; tickMs?: number };
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
+  /** Link previews (LINK_PREVIEWS, LINK_PREVIEW_ALLOW_CIDRS): off unless `enabled`. */
+  linkPreviews?: PreviewSettings;
 }
 
 export interface Gateway {
@@ -107,6 +110,8 @@ export interface Gateway {
   tickPresence(): void;
   /** The Web Push sender (tests wait for it to be idle). */
   readonly push: PushSender;
+  /** The link-preview worker (tests wait for it to be idle). */
+  readonly previews: LinkPreviews;
   close(): void;
 }
 
@@ -261,6 +266,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   booted = true;
   const unsubscribe = deps.ledger.subscribe(project);
   const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
+  // Only messages sent from now on: a boot's replay fetches nothing.
+  const previews = createLinkPreviews(core, clock, deps.linkPreviews ?? { enabled: false });
+  const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
 
   function tickPresence(): void {
     const now = clock.now();
@@ -318,7 +326,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     tickPresence,
     push,
+    previews,
     close() {
+      unsubscribePreviews();
+      previews.close();
       timer?.cancel();
       push.close();
       clearInterval(revocationSweep);

@@ -11,3 +11,4 @@ export type { RateLimitConfig } from "./rate-limit.js";
 export type { StreamLimits } from "./live-connections.js";
 export type { Logger } from "./core.js";
 export type { SignInMailer } from "./sessions/index.js";
+export type { PreviewSettings } from "./previews/index.js";

@@ -3,3 +3,4 @@
  * without loading the gateway itself.
  */
 export { checkTrustedProxies } from "./client-address.js";
+export { parseAllowList as checkPreviewAllowList } from "./previews/address.js";

@@ -43,6 +43,7 @@ export async function bootServer(deps: {
     messageEditWindowSeconds: config.messageEditWindowSeconds,
     digestAfterMinutes: config.digestAfterMinutes,
     defaultLocale: config.defaultLocale,
+    linkPreviews: config.linkPreviews,
     office: config.office,
     connectors: {
       jitsiBaseUrl: config.jitsiBaseUrl,

@@ -25,6 +25,8 @@ let contactId = "";
 /** Dan's messages in his chat with the agent: one to edit and react to, one to delete. */
 let danMessage = "";
 let danDoomed = "";
+/** And one with a link, whose preview Dan takes off (previews are off here: none is fetched). */
+let danLinked = "";
 let otherTenant = "";
 /** An agent added to and removed from Dan's chat by the membership rows, and a group Dan and Ana both leave. */
 let helperAgent = "";
@@ -101,6 +103,12 @@ beforeAll(async () => {
   ).body.conversation_id;
   danMessage = (
     await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "thanks" })
+  ).body.message_id;
+  danLinked = (
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, {
+      kind: "text",
+      body_text: "the plan: https://example.com/plan",
+    })
   ).body.message_id;
   danDoomed = (
     await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "never mind" })
@@ -307,6 +315,11 @@ function requestFor(
       return { path: `/v1/conversations/${conv}/messages/${danMessage}` };
     case "POST /v1/conversations/:id/messages/:message_id/pin":
       return { path: `/v1/conversations/${conv}/messages/${danMessage}/pin`, init: json({ on: true }) };
+    case "POST /v1/conversations/:id/messages/:message_id/previews/remove":
+      return {
+        path: `/v1/conversations/${conv}/messages/${danLinked}/previews/remove`,
+        init: json({ url: "https://example.com/plan" }),
+      };
     case "POST /v1/conversations/:id/messages/:message_id/forward":
       return {
         path: `/v1/conversations/${conv}/messages/${danMessage}/forward`,

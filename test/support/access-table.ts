@@ -363,6 +363,12 @@ export const ACCESS: AccessRow[] = [
   },
   {
     method: "POST",
+    route: "/v1/conversations/:id/messages/:message_id/previews/remove",
+    what: "take a link preview off my message",
+    expect: signedIn(404, 404, 202),
+  },
+  {
+    method: "POST",
     route: "/v1/conversations/:id/messages/:message_id/forward",
     what: "forward a message to a chat I am in",
     expect: signedIn(404, 404, 202),

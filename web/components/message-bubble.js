@@ -8,6 +8,7 @@ import { TokenText } from "./token-text.js";
 import { FormattedText } from "./formatted-text.js";
 import { ReplyQuote } from "./reply-quote.js";
 import { ReactionChips, ReactionPicker } from "./reactions.js";
+import { LinkPreviews } from "./link-preview.js";
 import { deleteMessage, startCompose } from "../message-actions.js";
 import { copyMessageLink, startForward, togglePin } from "../message-links.js";
 import { openThread } from "../threads.js";
@@ -28,7 +29,7 @@ const TICK_WORDS = {
  * Text is rendered as text, line breaks kept by CSS; `links` (people's messages) makes web and
  * mail addresses links. A message that mentions the reader is marked (a stronger bubble and the
  * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
- * replies to, "Forwarded from …", a pin mark, "edited", its reactions, and the actions on it:
+ * replies to, "Forwarded from …", a pin mark, "edited", its links' previews, its reactions, and the actions on it:
  * Reply, React, Pin, Copy link, Forward, and Edit / Delete for its author (Delete for an admin too).
  * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
@@ -80,6 +81,7 @@ export function MessageBubble({
           : null
       }</span>
     </div>
+    ${it && cid && it.previews?.length ? html`<${LinkPreviews} cid=${cid} it=${it} mine=${mine} />` : null}
     ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
     ${it && cid && it.thread?.reply_count ? html`<${ThreadSummary} cid=${cid} it=${it} />` : null}
     ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}

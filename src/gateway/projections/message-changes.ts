@@ -107,9 +107,9 @@ function pin(
 }
 
 /**
- * message.edited / message.deleted / message.reacted / message.pinned: the item changes in place (the latest
- * text and `edited_at`; a deleted one keeps only its place and is unpinned; reactions with who put
- * them on; who pinned it), and
+ * message.edited / message.deleted / message.reacted / message.pinned / message.preview_*: the item changes in
+ * place (the latest text and `edited_at`; a deleted one keeps only its place and is unpinned; reactions with who put
+ * them on; who pinned it; its link previews), and
  * the replies quoting it follow. Each change is a `timeline.update` frame with the whole item.
  */
 export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta[] {
@@ -117,7 +117,9 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     ev.event_type !== "message.edited" &&
     ev.event_type !== "message.deleted" &&
     ev.event_type !== "message.reacted" &&
-    ev.event_type !== "message.pinned"
+    ev.event_type !== "message.pinned" &&
+    ev.event_type !== "message.preview_added" &&
+    ev.event_type !== "message.preview_removed"
   )
     return [];
   const item = state.messages.get(ev.payload.message_id);
@@ -130,6 +132,9 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
   if (ev.event_type === "message.pinned") {
     pin(state, item, ev.conversation_id, ev.actor.entity_id, ev.payload.on, ev.ts);
     return [updateFrame(state, item, ev.conversation_id)];
+  }
+  if (ev.event_type === "message.preview_added" || ev.event_type === "message.preview_removed") {
+    return preview(state, item, ev) ? [updateFrame(state, item, ev.conversation_id)] : [];
   }
   if (ev.event_type === "message.edited") {
     const {
@@ -157,6 +162,8 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     delete item.edited_at;
     delete item.reactions;
     delete item.forwarded;
+    delete item.previews;
+    state.previewsOff.delete(item.message.message_id);
     if (item.pinned) pin(state, item, ev.conversation_id, ev.actor.entity_id, false, ev.ts);
     if (item.reply_to) item.reply_to = { message_id: item.reply_to.message_id };
   }
@@ -170,6 +177,34 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
     deltas.push(updateFrame(state, reply, ev.conversation_id));
   }
   return deltas;
+}
+
+/**
+ * A link preview on (once per link, in the order they came) or taken off by the author: a link
+ * taken off stays off, even when its preview was fetched after (the order of the ledger decides).
+ * Whether the item changed.
+ */
+function preview(
+  state: TenantState,
+  item: TTimelineItem,
+  ev: Extract<TStoredEvent, { event_type: "message.preview_added" | "message.preview_removed" }>,
+): boolean {
+  const id = item.message.message_id;
+  const list = item.previews ?? [];
+  if (ev.event_type === "message.preview_removed") {
+    let off = state.previewsOff.get(id);
+    if (!off) state.previewsOff.set(id, (off = new Set()));
+    off.add(ev.payload.url);
+    const left = list.filter((x) => x.url !== ev.payload.url);
+    if (left.length === list.length) return false;
+    if (left.length) item.previews = left;
+    else delete item.previews;
+    return true;
+  }
+  if (state.previewsOff.get(id)?.has(ev.payload.url) || list.some((x) => x.url === ev.payload.url)) return false;
+  const { message_id: _id, ...card } = ev.payload;
+  item.previews = [...list, card];
+  return true;
 }
 
 function react(state: TenantState, item: TTimelineItem, entityId: string, emoji: string, on: boolean): void {

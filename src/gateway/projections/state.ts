@@ -146,6 +146,8 @@ export interface TenantState {
   repliesTo: Map<string, Set<string>>;
   /** conversation_id → its pinned messages' ids, in the order they were pinned. */
   pins: Map<string, string[]>;
+  /** message_id → the links whose preview its author took off (a preview fetched later stays off). */
+  previewsOff: Map<string, Set<string>>;
   /** root message_id → its thread (replies, followers, read marks), */
   threads: Map<string, ThreadRow>;
   /** and conversation_id → the roots of its threads. */
@@ -174,6 +176,7 @@ export function createTenantState(tenantId: string): TenantState {
     messages: new Map(),
     repliesTo: new Map(),
     pins: new Map(),
+    previewsOff: new Map(),
     threads: new Map(),
     threadsByConversation: new Map(),
   };

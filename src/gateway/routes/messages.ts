@@ -5,6 +5,7 @@ import {
   ZForwardRequest,
   ZPinRequest,
   ZReactRequest,
+  ZRemovePreviewRequest,
 } from "../../../contracts/gateway.js";
 import { ZMessageView, ZPinnedMessages } from "../../../contracts/gateway-responses.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
@@ -105,6 +106,23 @@ export function createMessageRoutes(gw: Gateway) {
       const { id, message_id } = c.req.valid("param");
       return idempotentWrite(core, c, await c.req.text(), (idem) =>
         api.pinMessage(c.get("principal"), id, message_id, body, idem),
+      );
+    },
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      method: "post",
+      path: "/v1/conversations/{id}/messages/{message_id}/previews/remove",
+      summary: "Take the preview of a link off my message (its author), for everyone",
+      request: { params: messageParams, body: jsonBody(ZRemovePreviewRequest) },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const { id, message_id } = c.req.valid("param");
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.removePreview(c.get("principal"), id, message_id, body, idem),
       );
     },
   );
