@@ -87,6 +87,8 @@ export interface ServerOptions {
   digestAfterMinutes?: number;
   /** The language agents speak to people whose profile names none (default English). */
   defaultLocale?: Locale;
+  /** The web app's folder (default: web/ of this install). */
+  webDir?: string;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -259,7 +261,12 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       wellFormedText(),
       ...(opts.middleware ?? []),
     ],
-    routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
+    routes: [
+      ...(opts.routes ?? []),
+      createGatewayRoutes(gateway),
+      guarded,
+      createStaticRoutes({ webDir: opts.webDir }),
+    ],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
     onStorageError: (err) => logger.error({ err }, "storage full or unavailable: a write was refused"),

@@ -149,6 +149,8 @@ export const api = {
   listConversations: () => request("GET", "/v1/conversations"),
   /** @param {string} id */
   timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
+  /** A conversation's latest messages only: read ahead so the service worker keeps them for offline use. @param {string} id */
+  latestMessages: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=50`),
   /** Older history: the page of items just before `before`. @param {string} id @param {string} before @param {number} limit */
   timelineBefore: (id, before, limit) =>
     request("GET", `/v1/conversations/${enc(id)}/timeline?limit=${limit}&before=${enc(before)}`),
