@@ -44,6 +44,22 @@ function readCaption(value: FormDataEntryValue | null): string | undefined {
   return text || undefined;
 }
 
+/** The optional `duration_ms` of a recording: whole milliseconds, at least 1, at most a day. */
+function readDuration(value: FormDataEntryValue | null): number | undefined {
+  if (value === null) return undefined;
+  const ms = typeof value === "string" && /^[0-9]{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(ms) || ms < 1 || ms > LIMITS.audioMs)
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Field \`duration_ms\` must be whole milliseconds from 1 to ${LIMITS.audioMs}`,
+      {
+        field: "duration_ms",
+        max: LIMITS.audioMs,
+      },
+    );
+  return ms;
+}
+
 export function createFileRoutes(gw: Gateway) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
@@ -56,7 +72,7 @@ export function createFileRoutes(gw: Gateway) {
     method: "post",
     path: "/v1/conversations/{id}/attachments",
     summary:
-      "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`); a PNG, JPEG, GIF or WebP picture gets its width and height",
+      "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`, for audio an optional `duration_ms`); a PNG, JPEG, GIF or WebP picture gets its width and height, audio (Ogg, WebM, MP3, MP4/M4A, WAV, FLAC, read from its bytes) its type and length",
     parameters: [IDEMPOTENCY_HEADER],
     request: {
       params: z.object({ id: ZConversationId }),
@@ -69,6 +85,7 @@ export function createFileRoutes(gw: Gateway) {
               properties: {
                 file: { type: "string", format: "binary" },
                 caption: { type: "string", maxLength: LIMITS.messageChars },
+                duration_ms: { type: "integer", minimum: 1, maximum: LIMITS.audioMs },
               },
               required: ["file"],
             },
@@ -104,8 +121,9 @@ export function createFileRoutes(gw: Gateway) {
         received: files.length,
       });
     const caption = readCaption(form.get("caption"));
+    const durationMs = readDuration(form.get("duration_ms"));
     return idempotentWrite(core, c, raw, (idem) =>
-      api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption),
+      api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption, durationMs),
     );
   });
 
