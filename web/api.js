@@ -78,7 +78,7 @@ const enc = encodeURIComponent;
  * Uploads one file with XMLHttpRequest, the one browser API that reports upload progress; the
  * same CSRF and Idempotency-Key headers as every other write, and the same error shape.
  * @param {string} id conversation @param {File} file
- * @param {{ key: string, caption?: string, onProgress?: (fraction: number) => void }} opts
+ * @param {{ key: string, caption?: string, durationMs?: number, onProgress?: (fraction: number) => void }} opts
  * @returns {{ done: Promise<Accepted>, abort: () => void }}
  */
 export function uploadWithProgress(id, file, opts) {
@@ -86,6 +86,7 @@ export function uploadWithProgress(id, file, opts) {
   const form = new FormData();
   form.append("file", file, file.name);
   if (opts.caption) form.append("caption", opts.caption);
+  if (opts.durationMs) form.append("duration_ms", String(Math.max(1, Math.round(opts.durationMs))));
   const done = new Promise((resolve, reject) => {
     xhr.open("POST", `/v1/conversations/${enc(id)}/attachments`);
     xhr.withCredentials = true;

@@ -65,7 +65,7 @@ const SAMPLES: Array<[string, string, string, Uint8Array]> = [
 
 async function upload(name: string, type: string, bytes: Uint8Array, extra: Record<string, string> = {}) {
   const form = new FormData();
-  form.append("file", new Blob([bytes], type ? { type } : {}), name);
+  form.append("file", new Blob([new Uint8Array(bytes)], type ? { type } : {}), name);
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
   return fetch(`${t.url}/v1/conversations/cnv_dan_ana/attachments`, {
     method: "POST",
