@@ -6,7 +6,7 @@ import { launchBrowser, signedIn, textOf } from "./harness.js";
 /**
  * Voice notes between two people: Dan records about a second from the microphone (Chromium's
  * fake device, a beeping tone) and sends it; Ana's browser shows an audio player with its length
- * and plays it from the keyboard. A recording cancelled is never sent.
+ * and plays it and seeks in it from the keyboard. A recording cancelled is never sent.
  */
 let server: TestServer;
 let browser: Browser;
@@ -80,6 +80,12 @@ describe("voice notes", () => {
       await expect
         .poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime > 0.2 || el.ended), { timeout: 10_000 })
         .toBe(true);
+      // The scrubber seeks, by keyboard too (the file is served in byte ranges).
+      await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
+      await scrubber.focus();
+      for (let i = 0; i < 6; i++) await a.page.keyboard.press("ArrowRight");
+      await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => Math.round(el.currentTime * 10) / 10)).toBe(0.6);
+      expect(await scrubber.getAttribute("aria-valuetext")).toBe(`0:00 of 0:0${Math.floor(note!.duration_ms! / 1000)}`);
       // Nothing else was sent: the cancelled recording never arrived.
       expect(await audioOnServer()).toHaveLength(1);
     } finally {

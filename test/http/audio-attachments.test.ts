@@ -111,4 +111,35 @@ describe("audio attachments", () => {
       expect(body.error.details.field).toBe("duration_ms");
     },
   );
+
+  it("answers one byte range with 206 (what a player seeks with), and the whole file otherwise", async () => {
+    const bytes = wav(500);
+    const { artifact_id } = (await (await upload("tone.wav", "audio/wav", bytes)).json()) as { artifact_id: string };
+    const get = (range?: string) =>
+      fetch(`${t.url}/v1/artifacts/${artifact_id}`, {
+        headers: { authorization: `Bearer ${dan}`, ...(range ? { range } : {}) },
+      });
+    const whole = await get();
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("accept-ranges")).toBe("bytes");
+    const n = bytes.length;
+    for (const [range, start, end] of [
+      ["bytes=0-", 0, n - 1],
+      ["bytes=100-199", 100, 199],
+      ["bytes=-50", n - 50, n - 1],
+      [`bytes=${n - 10}-${n + 1000}`, n - 10, n - 1],
+    ] as const) {
+      const r = await get(range);
+      expect(r.status, range).toBe(206);
+      expect(r.headers.get("content-range"), range).toBe(`bytes ${start}-${end}/${n}`);
+      expect(r.headers.get("content-type")).toBe("audio/wav");
+      expect(new Uint8Array(await r.arrayBuffer()), range).toEqual(bytes.subarray(start, end + 1));
+    }
+    // Several ranges, one past the end, or nonsense: the whole file.
+    for (const range of ["bytes=0-1,5-9", `bytes=${n}-`, "bytes=9-2", "items=0-1", `bytes=${"1".repeat(40)}-`]) {
+      const r = await get(range);
+      expect(r.status, range).toBe(200);
+      expect((await r.arrayBuffer()).byteLength, range).toBe(n);
+    }
+  });
 });
