@@ -88,6 +88,8 @@ export const ZArtifactRef = z.object({
   /** A picture's size in pixels, read from its header at upload; set only on pictures shown inline. */
   width: z.number().int().positive().max(LIMITS.imageSide).optional(),
   height: z.number().int().positive().max(LIMITS.imageSide).optional(),
+  /** How long a recording lasts, in milliseconds, as its recorder measured it; set only on audio. */
+  duration_ms: z.number().int().positive().max(LIMITS.audioMs).optional(),
 });
 
 const ZOwner = z.object({

@@ -22,6 +22,8 @@ export const LIMITS = {
   imagePixels: 40_000_000,
   /** Nor past this many pixels on either side. */
   imageSide: 20_000,
+  /** The longest recording a voice note or audio file may say it lasts (a day, in ms). */
+  audioMs: 86_400_000,
   /** Files sent together from the composer (one upload request each). */
   filesPerSend: 10,
   /** A person's display name. */

@@ -90,6 +90,8 @@ export interface ServerOptions {
   defaultLocale?: Locale;
   /** Link previews (off unless enabled); tests pass bounds and a resolver too. */
   linkPreviews?: PreviewSettings;
+  /** The web app's folder (default: web/ of this install). */
+  webDir?: string;
   office?: {
     planner: "rules" | "llm";
     llm?: LlmConfig;
@@ -263,7 +265,12 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       wellFormedText(),
       ...(opts.middleware ?? []),
     ],
-    routes: [...(opts.routes ?? []), createGatewayRoutes(gateway), guarded, createStaticRoutes()],
+    routes: [
+      ...(opts.routes ?? []),
+      createGatewayRoutes(gateway),
+      guarded,
+      createStaticRoutes({ webDir: opts.webDir }),
+    ],
     health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
     onStorageError: (err) => logger.error({ err }, "storage full or unavailable: a write was refused"),

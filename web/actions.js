@@ -9,6 +9,7 @@ import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
 import { loadLocale, t } from "./i18n.js";
 import { loadPins } from "./message-links.js";
+import { isOffline, whenOnline } from "./offline.js";
 import {
   addLocal,
   getState,
@@ -154,7 +155,8 @@ export function markDeliveredSoon(cid, cursor) {
 
 /**
  * Shows an optimistic bubble and sends; the bubble's retry repeats the call with the same
- * idempotency key, so a retry never executes twice.
+ * idempotency key, so a retry never executes twice. Without a network the bubble waits, and
+ * the same call (same key) goes as soon as the browser is back online.
  * @param {string} cid @param {string} prefix of the local id @param {string} text what the bubble says
  * @param {(localId: string, key: string) => Promise<Accepted>} call
  * @param {(e: unknown) => void} onFail
@@ -163,10 +165,15 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
   const localId = `${prefix}_${newKey().slice(3)}`;
   const key = newKey();
   const attempt = () => {
-    updateLocal(cid, localId, { status: "sending" });
+    updateLocal(cid, localId, { status: isOffline() ? "queued" : "sending" });
     call(localId, key).then(
       (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
       (e) => {
+        if (e instanceof ApiError && e.code === "NETWORK" && isOffline()) {
+          updateLocal(cid, localId, { status: "queued" });
+          whenOnline(attempt);
+          return;
+        }
         updateLocal(cid, localId, { status: "failed" });
         onFail(e);
       },
@@ -177,7 +184,7 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
     kind: "text",
     text,
     ts: new Date().toISOString(),
-    status: "sending",
+    status: isOffline() ? "queued" : "sending",
     event_ids: [],
     retry: attempt,
   });

@@ -78,7 +78,7 @@ const enc = encodeURIComponent;
  * Uploads one file with XMLHttpRequest, the one browser API that reports upload progress; the
  * same CSRF and Idempotency-Key headers as every other write, and the same error shape.
  * @param {string} id conversation @param {File} file
- * @param {{ key: string, caption?: string, onProgress?: (fraction: number) => void }} opts
+ * @param {{ key: string, caption?: string, durationMs?: number, onProgress?: (fraction: number) => void }} opts
  * @returns {{ done: Promise<Accepted>, abort: () => void }}
  */
 export function uploadWithProgress(id, file, opts) {
@@ -86,6 +86,7 @@ export function uploadWithProgress(id, file, opts) {
   const form = new FormData();
   form.append("file", file, file.name);
   if (opts.caption) form.append("caption", opts.caption);
+  if (opts.durationMs) form.append("duration_ms", String(Math.max(1, Math.round(opts.durationMs))));
   const done = new Promise((resolve, reject) => {
     xhr.open("POST", `/v1/conversations/${enc(id)}/attachments`);
     xhr.withCredentials = true;
@@ -149,6 +150,8 @@ export const api = {
   listConversations: () => request("GET", "/v1/conversations"),
   /** @param {string} id */
   timeline: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=500`),
+  /** A conversation's latest messages only: read ahead so the service worker keeps them for offline use. @param {string} id */
+  latestMessages: (id) => request("GET", `/v1/conversations/${enc(id)}/timeline?limit=50`),
   /** Older history: the page of items just before `before`. @param {string} id @param {string} before @param {number} limit */
   timelineBefore: (id, before, limit) =>
     request("GET", `/v1/conversations/${enc(id)}/timeline?limit=${limit}&before=${enc(before)}`),

@@ -8,6 +8,7 @@ import { watchLog } from "./log-watch.js";
 import { navigate, parseRoute } from "./router.js";
 import { getState, setState, toast } from "./store.js";
 import { ensurePush, stopPush } from "./notify.js";
+import { forgetOffline, readAhead } from "./offline.js";
 
 const PUBLIC = ["onboarding", "invite", "signin"];
 
@@ -41,6 +42,7 @@ export async function boot() {
     const tenant = getState().me?.tenant_id;
     if (tenant) watchLog(tenant);
     startLive(cursor);
+    readAhead();
     // Permission given earlier: keep this browser's push subscription current (it may belong to whoever signed in before).
     void ensurePush();
     if (url.searchParams.get("signin") === "failed") toast(t("boot.link_invalid"));
@@ -135,7 +137,8 @@ const KEEP_ON_SIGN_OUT = /^logline\.checkpoint\./;
 
 /**
  * Sign out: this browser stops getting my notifications, the session ends on the server (its
- * token is revoked, the cookie cleared), and nothing of mine stays in the page or its storage.
+ * token is revoked, the cookie cleared), and nothing of mine stays in the page, its storage or
+ * the reads kept for offline use.
  */
 export async function signOut() {
   await stopPush();
@@ -145,6 +148,7 @@ export async function signOut() {
     /* already ended elsewhere: the page is cleared all the same */
   }
   stopLive();
+  await forgetOffline();
   for (const k of Object.keys(localStorage)) if (!KEEP_ON_SIGN_OUT.test(k)) localStorage.removeItem(k);
   sessionStorage.clear();
   setState({

@@ -240,6 +240,15 @@ async function resync() {
   connect();
 }
 
+/** Back online: the stream is tried again now, not after the back-off. */
+export function reconnectNow() {
+  if (!getState().me || getState().connection === "live") return;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  retryDelay = 0;
+  void resync();
+}
+
 async function signedOutElsewhere() {
   stopLive();
   setState({ connection: "down" });

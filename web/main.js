@@ -8,6 +8,8 @@ import { getState } from "./store.js";
 import { startTabBadge } from "./notify.js";
 import { loadLocale } from "./i18n.js";
 import { startShortcuts } from "./shortcuts.js";
+import { startOffline } from "./offline.js";
+import { reconnectNow } from "./live.js";
 
 onRoute((r) => void followRoute(r));
 document.addEventListener("visibilitychange", () => {
@@ -20,4 +22,5 @@ const root = document.getElementById("app");
 if (root) render(html`<${App} />`, root);
 startTabBadge();
 startShortcuts();
+startOffline(reconnectNow);
 void boot();

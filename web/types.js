@@ -45,7 +45,7 @@
  * An optimistic bubble shown before the server confirms (a text, a card action, or a file on its
  * way up with its progress from 0 to 1 and a cancel).
  * @typedef {{ local_id: string, kind: 'text'|'action'|'file', text: string, ts: string,
- *   status: 'sending'|'sent'|'failed'|'waiting', event_ids: string[], retry: () => void,
+ *   status: 'sending'|'queued'|'sent'|'failed'|'waiting', event_ids: string[], retry: () => void,
  *   progress?: number, cancel?: () => void, size?: number }} LocalBubble
  */
 

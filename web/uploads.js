@@ -11,7 +11,7 @@ import { addLocal, removeLocal, toast, updateLocal } from "./store.js";
 /** Types the Messenger previews and shows inline (never SVG). */
 export const PICTURE_MIMES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
-/** @typedef {{ id: string, file: File, preview: string | null }} Staged */
+/** @typedef {{ id: string, file: File, preview: string | null, durationMs?: number }} Staged */
 
 /** @type {Map<string, Staged[]>} */
 const staged = new Map();
@@ -81,6 +81,20 @@ export function sendStaged(cid, caption) {
   if (!list.length) return;
   staged.set(cid, []);
   changed();
+  sendFiles(cid, list, caption);
+}
+
+/**
+ * Sends a voice note recorded in the composer: one audio file with its length, through the same
+ * upload (progress, cancel, retry with the same key) as any file.
+ * @param {string} cid @param {File} file @param {number} durationMs
+ */
+export function sendVoiceNote(cid, file, durationMs) {
+  sendFiles(cid, [{ id: newKey().slice(3), file, preview: null, durationMs }], "");
+}
+
+/** @param {string} cid @param {Staged[]} list @param {string} caption */
+function sendFiles(cid, list, caption) {
   let pendingCaption = caption.trim();
   /** @type {Array<() => Promise<void>>} */
   const queue = list.map((s) => {
@@ -108,6 +122,7 @@ export function sendStaged(cid, caption) {
       const up = uploadWithProgress(cid, s.file, {
         key,
         ...(myCaption ? { caption: myCaption } : {}),
+        ...(s.durationMs ? { durationMs: s.durationMs } : {}),
         onProgress: (f) => updateLocal(cid, localId, { progress: f }),
       });
       abort = up.abort;

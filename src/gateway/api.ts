@@ -179,7 +179,7 @@ export function createGatewayApi(
     addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
     removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
     renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),
-    attachFile: (p, id, file, idem, caption) => attachFile(core, p, id, file, idem, caption),
+    attachFile: (p, id, file, idem, caption, durationMs) => attachFile(core, p, id, file, idem, caption, durationMs),
     async artifact(p, artifactId) {
       const found = findArtifact(core, p, artifactId);
       return "path" in found

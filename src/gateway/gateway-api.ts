@@ -261,13 +261,14 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   ): Promise<StoredResponse>;
   /** POST /v1/conversations/:id/typing: a `typing` frame to its other members (throttled; nothing stored). */
   signalTyping(p: Principal, conversationId: string): { ok: true };
-  /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text; a declared picture must be one. */
+  /** POST /v1/conversations/:id/attachments: one file, with an optional caption as the message's text and, for audio, its length; a declared picture must be one. */
   attachFile(
     p: Principal,
     conversationId: string,
     file: File,
     idem: IdemScope,
     caption?: string,
+    durationMs?: number,
   ): Promise<StoredResponse>;
   /** GET /v1/artifacts/:id: an attachment or an Office file, for members of its conversation. */
   artifact(p: Principal, artifactId: string): Promise<ServedFile>;

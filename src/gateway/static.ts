@@ -95,12 +95,66 @@ function fileMemory(listed: Map<string, string>) {
   };
 }
 
+/** The service worker's path: its scope is the whole app. */
+const SW_PATH = "/sw.js";
+/** The language catalogs the shell holds, so the app opens offline in any of them. */
+const GENERATED_IN_SHELL = ["/app/facts.js", ...LOCALES.map((l) => `/app/i18n/${l}.json`)];
+
+/** What the service worker keeps to open the app offline: its files and one version for them all. */
+interface AppShell {
+  version: string;
+  files: string[];
+}
+
+/**
+ * The app shell: the page, every file of web/ (not the worker itself), the vendored modules
+ * web/ imports by full path, and the generated facts and catalogs. Its version is a hash of
+ * their ETags, the same validators the files are served with, so any changed byte makes a new
+ * version and the worker replaces the whole cached shell.
+ */
+function appShell(
+  listed: Map<string, string>,
+  fromMemory: (path: string) => Held | null,
+  generated: (path: string) => { etag: string } | null,
+): AppShell {
+  const tags = new Map<string, string>();
+  const vendored = new Set<string>();
+  for (const path of listed.keys()) {
+    if (path.startsWith("/vendor/") || path === SW_PATH) continue;
+    const held = fromMemory(path);
+    if (!held) continue;
+    tags.set(path === "/index.html" ? "/" : path, held.etag);
+    if (!path.endsWith(".js")) continue;
+    // Our own modules name the vendored files they import by full path (web/lib/*.js, web/i18n.js).
+    for (const m of new TextDecoder().decode(held.body).matchAll(/["'](\/vendor\/[a-z-]+\/[\w./-]+)["']/g))
+      vendored.add(m[1] as string);
+  }
+  for (const path of vendored) {
+    const held = fromMemory(path);
+    if (held) tags.set(path, held.etag);
+  }
+  for (const path of GENERATED_IN_SHELL) {
+    const made = generated(path);
+    if (made) tags.set(path, made.etag);
+  }
+  const files = [...tags.keys()].sort();
+  const version = createHash("sha1")
+    .update(files.map((f) => `${f} ${tags.get(f)}`).join("\n"))
+    .digest("base64url")
+    .slice(0, 16);
+  return { version, files };
+}
+
+/** The line the served worker starts with. */
+const shellHeader = (shell: AppShell) =>
+  `// Served by the gateway: the app shell of this release.\nself.SHELL = ${JSON.stringify(shell)};\n`;
+
 /**
  * Serves web/ (no build step) and the vendored packages it imports by full path, with
  * Hono's serveStatic (which refuses `..`, doubled slashes and encoded separators) and ETags.
  * Mounted last, so API routes always win.
  */
-export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string } = {}): Hono {
+export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModules?: string } = {}): Hono {
   const web = opts.webDir ?? root("../../web");
   const nm = opts.nodeModules ?? root("../../node_modules");
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
@@ -132,6 +186,23 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
     }
     return m;
   };
+  /** A generated body (facts, a language's catalog or emoji set) by its path, or null. */
+  const generated = (path: string): { body: string; etag: string; type: string } | null => {
+    if (path === "/app/facts.js") return { ...once(path, () => facts), type: "text/javascript; charset=utf-8" };
+    // The message catalog of one language, all area files merged (locales/<lang>/*.json).
+    const lang = /^\/app\/i18n\/([a-z]+)\.json$/.exec(path)?.[1];
+    if (lang && (LOCALES as readonly string[]).includes(lang))
+      return { ...once(path, () => JSON.stringify(catalog(lang as Locale))), type: "application/json" };
+    // The composer's emoji picker, names in that language (emojibase-data, trimmed).
+    const emojiLang = /^\/app\/emoji\/([a-z]+)\.json$/.exec(path)?.[1];
+    if (emojiLang && (LOCALES as readonly string[]).includes(emojiLang))
+      return {
+        ...once(path, () => JSON.stringify({ groups: emojiSet(emojiLang as Locale) })),
+        type: "application/json",
+      };
+    return null;
+  };
+  const shellOf = () => appShell(listed, fromMemory, generated);
   const answer = (c: Context, m: { body: Uint8Array | string; etag: string }, type: string) => {
     headers("", c);
     c.header("ETag", m.etag);
@@ -142,28 +213,16 @@ export function createStaticRoutes(opts: { webDir?: string; nodeModules?: string
   app.get("*", etag(), async (c, next) => {
     const path = c.req.path;
     if (path.startsWith("/v1/")) return next();
-    if (path === "/app/facts.js")
-      return answer(
-        c,
-        once(path, () => facts),
-        "text/javascript; charset=utf-8",
-      );
-    // The message catalog of one language, all area files merged (locales/<lang>/*.json).
-    const lang = /^\/app\/i18n\/([a-z]+)\.json$/.exec(path)?.[1];
-    if (lang && (LOCALES as readonly string[]).includes(lang))
-      return answer(
-        c,
-        once(path, () => JSON.stringify(catalog(lang as Locale))),
-        "application/json",
-      );
-    // The composer's emoji picker, names in that language (emojibase-data, trimmed).
-    const emojiLang = /^\/app\/emoji\/([a-z]+)\.json$/.exec(path)?.[1];
-    if (emojiLang && (LOCALES as readonly string[]).includes(emojiLang)) {
-      return answer(
-        c,
-        once(path, () => JSON.stringify({ groups: emojiSet(emojiLang as Locale) })),
-        "application/json",
-      );
+    const gen = generated(path);
+    if (gen) return answer(c, gen, gen.type);
+    // The service worker, with the list of the app shell's files and its version before its code.
+    if (path === SW_PATH) {
+      const held = fromMemory(SW_PATH);
+      if (held) {
+        const body = `${shellHeader(shellOf())}${new TextDecoder().decode(held.body)}`;
+        c.header("Service-Worker-Allowed", "/");
+        return answer(c, { body, etag: tagOf(body) }, "text/javascript; charset=utf-8");
+      }
     }
     const spa = SPA_ROUTES.some((r) => r.test(path));
     const held = fromMemory(spa ? "/index.html" : path);

@@ -40,7 +40,8 @@ export async function startServer(opts: {
   return { ...(await startEmptyServer({ signup: opts.signup })), demo: null };
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches for one file's browser (a fake microphone, say). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
@@ -52,6 +53,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
   // Every context lists the requests it still waits on, for the report of a failed test.

@@ -18,17 +18,24 @@ export interface StreamProxy {
   cutStreams(): number;
   /** While on, new event streams are answered 503 (the browser's EventSource gives up on them). */
   blockStreams(on: boolean): void;
+  /** While on, the network is gone: open connections drop and every request's connection is cut unanswered. */
+  setDown(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startProxy(upstream: string): Promise<StreamProxy> {
   let target = new URL(upstream);
   let blocked = false;
+  let down = false;
   const open = new Set<ServerResponse>();
   const streams: StreamProxy["streams"] = [];
   const listCalls: number[] = [];
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     const path = req.url ?? "/";
     const isStream = path.startsWith("/v1/stream");
     if (req.method === "GET" && /^\/v1\/conversations(\?|$)/.test(path)) listCalls.push(Date.now());
@@ -87,6 +94,10 @@ export async function startProxy(upstream: string): Promise<StreamProxy> {
     },
     blockStreams(on) {
       blocked = on;
+    },
+    setDown(on) {
+      down = on;
+      if (on) server.closeAllConnections();
     },
     async close() {
       for (const r of open) r.socket?.destroy();

@@ -20,6 +20,9 @@ function setup() {
   writeFileSync(join(web, "components", "app.js"), "export const v = 1;\n");
   writeFileSync(join(web, ".secret"), "no");
   writeFileSync(join(nm, "preact", "index.js"), "export default 1;\n");
+  writeFileSync(join(nm, "preact", "unused.js"), "export default 2;\n");
+  writeFileSync(join(web, "components", "uses.js"), 'import x from "/vendor/preact/index.js";\n');
+  writeFileSync(join(web, "sw.js"), "self.addEventListener('fetch', () => {});\n");
   writeFileSync(join(dir, "outside.txt"), "outside");
   return { web, app: createStaticRoutes({ webDir: web, nodeModules: nm }) };
 }
@@ -62,5 +65,40 @@ describe("the web app's files from memory", () => {
     ]) {
       expect((await app.request(p)).status, p).not.toBe(200);
     }
+  });
+
+  it("serves the service worker with the app shell's files and one version made from their ETags; any changed file makes a new version", async () => {
+    const { web, app } = setup();
+    const shellOf = async () => {
+      const res = await app.request("/sw.js");
+      expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      const body = await res.text();
+      expect(body).toContain("self.addEventListener('fetch'");
+      const line = body.split("\n").find((l) => l.startsWith("self.SHELL = "))!;
+      return JSON.parse(line.slice("self.SHELL = ".length, -1)) as { version: string; files: string[] };
+    };
+    const first = await shellOf();
+    expect(first.files).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/components/app.js",
+        "/components/uses.js",
+        "/vendor/preact/index.js",
+        "/app/facts.js",
+        "/app/i18n/en.json",
+      ]),
+    );
+    // Not the worker itself, hidden files, or vendored files the app never imports.
+    for (const f of ["/sw.js", "/.secret", "/index.html", "/vendor/preact/unused.js"])
+      expect(first.files).not.toContain(f);
+    expect(await shellOf()).toEqual(first);
+
+    const file = join(web, "components", "app.js");
+    writeFileSync(file, "export const v = 3;\n");
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const second = await shellOf();
+    expect(second.files).toEqual(first.files);
+    expect(second.version).not.toBe(first.version);
   });
 });

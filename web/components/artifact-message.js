@@ -5,6 +5,7 @@ import { bytes, clock, safeUrl } from "../format.js";
 import { PICTURE_MIMES } from "../uploads.js";
 import { artifactIcon } from "./artifact-list.js";
 import { Lightbox } from "./lightbox.js";
+import { AudioPlayer } from "./audio-player.js";
 import { TokenText } from "./token-text.js";
 
 /** @typedef {import('../types.js').ArtifactRef} ArtifactRef */
@@ -25,8 +26,9 @@ function thumbSize(a) {
 }
 
 /**
- * A file or link in the chat: a picture as a thumbnail that opens the lightbox, anything else as
- * icon, name, size and Download; the caption typed with it below.
+ * A file or link in the chat: a picture as a thumbnail that opens the lightbox, audio (a voice
+ * note, an uploaded recording) as a player, anything else as icon, name, size and Download; the
+ * caption typed with it below.
  * @param {{ artifact: ArtifactRef, ts: string, mine: boolean, sender?: string, caption?: string }} props
  */
 export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
@@ -38,10 +40,17 @@ export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
     <div class=${`bubble bubble-file${thumb ? " bubble-picture" : ""}`}>
       ${sender && !mine ? html`<span class="sender">${sender}</span>` : null}
       ${
-        thumb && url
-          ? html`<button type="button" class="picture" aria-label=${t("file.open_picture", { title: artifact.title })} onClick=${() => setOpen(true)}>
+        url && artifact.mime_type?.startsWith("audio/")
+          ? html`<div class="file file-audio">
+        <${AudioPlayer} src=${url} title=${artifact.title} durationMs=${artifact.duration_ms} />
+        <span class="file-text"><span class="file-name">${artifact.title}</span>
+          <span class="file-meta">${bytes(artifact.size_bytes)}</span></span>
+        <a class="btn btn-small btn-secondary" href=${url} download=${artifact.title} aria-label=${t("file.download_named", { title: artifact.title })}>${t("file.download")}</a>
+      </div>`
+          : thumb && url
+            ? html`<button type="button" class="picture" aria-label=${t("file.open_picture", { title: artifact.title })} onClick=${() => setOpen(true)}>
         <img src=${url} alt=${alt} width=${thumb.width} height=${thumb.height} loading="lazy" decoding="async" /></button>`
-          : html`<div class="file">
+            : html`<div class="file">
         <span class="file-icon" aria-hidden="true">${artifactIcon(artifact)}</span>
         <span class="file-text"><span class="file-name">${artifact.title}</span>
           <span class="file-meta">${[artifact.mime_type, bytes(artifact.size_bytes)].filter(Boolean).join(" · ")}</span></span>

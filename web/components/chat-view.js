@@ -90,6 +90,7 @@ export function ChatView({ s, cid }) {
       onCall=${s.me?.calls ? () => void startCall(cid) : undefined} />
     ${showPins ? html`<${PinnedPanel} cid=${cid} items=${pins} onClose=${() => setShowPins(false)} />` : null}
     ${showMembers && conv ? html`<${MembersPanel} s=${s} conv=${conv} onClose=${() => setShowMembers(false)} />` : null}
+    ${s.offline ? html`<div class="conn conn-offline offline-note" role="status">${t("offline.chat")}</div>` : null}
     <${Timeline} s=${s} cid=${cid} jobs=${jobs} />
     <${TypingLine} s=${s} cid=${cid} />
     <${Composer} cid=${cid} prefill=${s.prefill} job=${job} onPin=${togglePin} pinned=${pinned} jobs=${jobs} />

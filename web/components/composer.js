@@ -7,6 +7,7 @@ import { EmojiPicker } from "./emoji-picker.js";
 import { openRunForm, sendText, typingSoon } from "../actions.js";
 import { sendStaged, stageFiles, useStaged } from "../uploads.js";
 import { StagedFiles } from "./staged-files.js";
+import { VoiceRecorder } from "./voice-recorder.js";
 import { QuickMenu } from "./quick-menu.js";
 import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
@@ -32,7 +33,8 @@ import { MentionOffer } from "./mention-offer.js";
 /**
  * Multi-line composer: Enter sends, Shift+Enter adds a line. Never disabled — not even while a
  * job runs. Attach files with the clip, by pasting or by dropping them on the chat: they wait
- * above the box, and what is typed goes with them as their caption. Typing `#` opens a picker
+ * above the box, and what is typed goes with them as their caption. The microphone records a
+ * voice note (voice-recorder.js). Typing `#` opens a picker
  * of this conversation's jobs; a picked job becomes a chip and a `#Title` mark where the cursor
  * was, sent as a `[ref …]` token at that place, so the server knows exactly which job the person
  * means (names never resolve identity). Typing `@` opens a picker of the conversation's people and
@@ -339,6 +341,7 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
           if (mode && query === null) leaveMode();
         }
       }}></textarea>
+    <${VoiceRecorder} cid=${cid} />
     <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
 }

@@ -58,10 +58,12 @@ export function ConversationList({ s }) {
       </div>
     </header>
     ${
-      s.connection !== "live"
-        ? html`<div class=${`conn conn-${s.connection}`} role="status">
+      s.offline
+        ? html`<div class="conn conn-offline" role="status">${t("offline.list")}</div>`
+        : s.connection !== "live"
+          ? html`<div class=${`conn conn-${s.connection}`} role="status">
       ${s.connection === "down" ? t("list.reconnecting", { seconds: pollSeconds() }) : t("list.connecting")}</div>`
-        : null
+          : null
     }
     <${NotifyBanner} />
     <div class="search" role="search"><input ref=${searchBox} type="search" placeholder=${t("list.search")} aria-label=${t("list.search")}

@@ -22,6 +22,7 @@ const TICK_WORDS = {
   delivered: () => t("bubble.delivered"),
   read: () => t("bubble.read"),
   failed: () => t("bubble.not_sent"),
+  queued: () => t("offline.queued"),
 };
 
 /**
@@ -31,7 +32,7 @@ const TICK_WORDS = {
  * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
  * replies to, "Forwarded from …", a pin mark, "edited", its links' previews, its reactions, and the actions on it:
  * Reply, React, Pin, Copy link, Forward, and Edit / Delete for its author (Delete for an admin too).
- * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
+ * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'queued'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
  *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
  */
 export function MessageBubble({
@@ -77,7 +78,7 @@ export function MessageBubble({
       }
       <span class="meta">${it?.pinned ? html`<span class="pinned-mark" title=${t("bubble.pinned_by", { name: it.pinned.by_name })}><${Icon} name="pin" size=${11} /><span class="visually-hidden">${t("bubble.pinned_by", { name: it.pinned.by_name })}</span></span> ` : null}${it?.edited_at ? html`<span class="edited-mark">${t("bubble.edited")}</span> ` : null}${clock(ts)}${
         mine
-          ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
+          ? html`<span class=${`tick tick-${status ?? "sent"}`} data-receipt=${status ?? "sent"}><span aria-hidden="true">${status === "sending" || status === "queued" ? html`<${Icon} name="clock" size=${12} />` : status === "failed" ? "!" : status === "delivered" || status === "read" ? "✓✓" : "✓"}</span><span class="visually-hidden">${TICK_WORDS[status ?? "sent"]()}</span></span>`
           : null
       }</span>
     </div>
@@ -86,6 +87,7 @@ export function MessageBubble({
     ${it && cid && it.thread?.reply_count ? html`<${ThreadSummary} cid=${cid} it=${it} />` : null}
     ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
+    ${status === "queued" ? html`<span class="queued-note" aria-hidden="true">${t("offline.queued")}</span>` : null}
   </div>`;
 }
 

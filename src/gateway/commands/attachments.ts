@@ -9,6 +9,7 @@ import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { scrubText } from "../pii.js";
 import { memberConversation } from "./conversations.js";
+import { inspectAudio } from "./audio.js";
 import { inspectPicture } from "./picture.js";
 
 /** Types a browser may render from our origin; everything else is served as octet-stream. */
@@ -45,6 +46,7 @@ export async function attachFile(
   file: File,
   idem?: IdemScope,
   caption?: string,
+  durationMs?: number,
 ): Promise<StoredResponse> {
   memberConversation(core, p, conversationId);
   if (file.size === 0) throw new AppError("VALIDATION_ERROR", "The file is empty", { field: "file" });
@@ -53,7 +55,8 @@ export async function attachFile(
   const bytes = Buffer.from(await file.arrayBuffer());
   const declared = safeMime(file.type || "application/octet-stream");
   const picture = inspectPicture(bytes, declared);
-  const mime = picture?.mime ?? declared;
+  const audio = picture ? null : inspectAudio(bytes, file.type, filename);
+  const mime = picture?.mime ?? audio ?? declared;
   // A file name is typed by a person like a message ("call maria@acme.com.txt"): its emails and
   // phones go to the vault, and the ledger gets the redacted name. The download keeps the name
   // as uploaded (gateway_attachments is not the ledger and is served only to members).
@@ -79,6 +82,8 @@ export async function attachFile(
         size_bytes: file.size,
         url: `/v1/artifacts/${artifactId}`,
         ...(picture?.size ?? {}),
+        // How long a recording is, as the recorder measured it (a browser's WebM has no length in its header).
+        ...(audio && durationMs ? { duration_ms: durationMs } : {}),
       },
     },
   );

@@ -44,6 +44,43 @@ function readCaption(value: FormDataEntryValue | null): string | undefined {
   return text || undefined;
 }
 
+/**
+ * The one byte range a `Range: bytes=…` header asks for within `size` bytes, or null to send the
+ * whole file (no header, several ranges, or one that cannot be met: RFC 9110 lets a server
+ * ignore Range). Media players ask for ranges to seek.
+ */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | null {
+  const m = header ? /^bytes=([0-9]{0,15})-([0-9]{0,15})$/.exec(header.trim()) : null;
+  if (!m || size === 0 || (m[1] === "" && m[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === "") {
+    // The last N bytes.
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start <= end && start < size ? { start, end } : null;
+}
+
+/** The optional `duration_ms` of a recording: whole milliseconds, at least 1, at most a day. */
+function readDuration(value: FormDataEntryValue | null): number | undefined {
+  if (value === null) return undefined;
+  const ms = typeof value === "string" && /^[0-9]{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(ms) || ms < 1 || ms > LIMITS.audioMs)
+    throw new AppError(
+      "VALIDATION_ERROR",
+      `Field \`duration_ms\` must be whole milliseconds from 1 to ${LIMITS.audioMs}`,
+      {
+        field: "duration_ms",
+        max: LIMITS.audioMs,
+      },
+    );
+  return ms;
+}
+
 export function createFileRoutes(gw: Gateway) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
@@ -56,7 +93,7 @@ export function createFileRoutes(gw: Gateway) {
     method: "post",
     path: "/v1/conversations/{id}/attachments",
     summary:
-      "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`); a PNG, JPEG, GIF or WebP picture gets its width and height",
+      "Attach a file (multipart/form-data: one `file` up to 8 MiB, an optional `caption`, for audio an optional `duration_ms`); a PNG, JPEG, GIF or WebP picture gets its width and height, audio (Ogg, WebM, MP3, MP4/M4A, WAV, FLAC, read from its bytes) its type and length",
     parameters: [IDEMPOTENCY_HEADER],
     request: {
       params: z.object({ id: ZConversationId }),
@@ -69,6 +106,7 @@ export function createFileRoutes(gw: Gateway) {
               properties: {
                 file: { type: "string", format: "binary" },
                 caption: { type: "string", maxLength: LIMITS.messageChars },
+                duration_ms: { type: "integer", minimum: 1, maximum: LIMITS.audioMs },
               },
               required: ["file"],
             },
@@ -104,8 +142,9 @@ export function createFileRoutes(gw: Gateway) {
         received: files.length,
       });
     const caption = readCaption(form.get("caption"));
+    const durationMs = readDuration(form.get("duration_ms"));
     return idempotentWrite(core, c, raw, (idem) =>
-      api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption),
+      api.attachFile(c.get("principal"), c.req.valid("param").id, file, idem, caption, durationMs),
     );
   });
 
@@ -114,7 +153,7 @@ export function createFileRoutes(gw: Gateway) {
     ...common,
     method: "get",
     path: "/v1/artifacts/{id}",
-    summary: "Download a file of a conversation I am in",
+    summary: "Download a file of a conversation I am in (or one byte range of it)",
     request: { params: z.object({ id: z.string().min(1).max(128) }) },
     responses: {
       // Served with the type it was uploaded (or made) with: any media type.
@@ -122,13 +161,23 @@ export function createFileRoutes(gw: Gateway) {
         description: "The file, as an attachment, with its own content type",
         content: { "*/*": { schema: { type: "string", format: "binary" } } },
       },
+      // A `Range: bytes=…` header (one range) answers with that part: what media players seek with.
+      206: {
+        description: "The part of the file a single `Range: bytes=…` asked for, with `Content-Range`",
+        content: { "*/*": { schema: { type: "string", format: "binary" } } },
+      },
       ...errors(401, 404),
     },
   });
   route(app, download, async (c) => {
     const found = await api.artifact(c.get("principal"), c.req.valid("param").id);
-    return new Response(typeof found.bytes === "string" ? found.bytes : new Uint8Array(found.bytes), {
+    const all = typeof found.bytes === "string" ? new TextEncoder().encode(found.bytes) : new Uint8Array(found.bytes);
+    const range = byteRange(c.req.header("range"), all.length);
+    return new Response(range ? all.subarray(range.start, range.end + 1) : all, {
+      status: range ? 206 : 200,
       headers: {
+        ...(range ? { "content-range": `bytes ${range.start}-${range.end}/${all.length}` } : {}),
+        "accept-ranges": "bytes",
         "content-type": found.mime,
         // RFC 6266: an ASCII fallback plus filename* (RFC 5987, UTF-8) for any Unicode name.
         "content-disposition": attachmentDisposition(found.filename),
