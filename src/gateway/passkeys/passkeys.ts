@@ -12,8 +12,12 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import { createChallengeStore } from "./challenges.js";
 
-/** The WebAuthn library, loaded at the first ceremony: a server whose people never use passkeys starts without it. */
+/**
+ * The WebAuthn library, loaded after the start rather than at it (the boot does not wait for it),
+ * and soon enough that the first person to add a passkey does not wait for it either.
+ */
 const webauthn = () => import("@simplewebauthn/server");
+const WARM_AFTER_MS = 1_000;
 
 interface PasskeyRow {
   passkey_id: string;
@@ -100,6 +104,7 @@ export function createPasskeys(deps: {
 }): Passkeys {
   const { db, clock } = deps;
   const challenges = createChallengeStore({ db, clock, ttlMs: deps.challengeTtlMs });
+  setTimeout(() => void webauthn().catch(() => {}), WARM_AFTER_MS).unref();
   const cols =
     "passkey_id, credential_id, tenant_id, entity_id, public_key, counter, transports, device_label, created_at, last_used_at";
   const mine = db.prepare<[string, string], PasskeyRow>(
