@@ -20,6 +20,7 @@ import { afterDrafts, draftsFor, toolResultDraft } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
 import { inviteAttendees } from "../meeting-intake.js";
+import { answerRetryDue, recordAnswerOutcome, recordReply } from "./replies.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -33,7 +34,7 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
   if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
     // A call that was running when the job changed hands still ended: what it did is recorded.
-    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome") {
+    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome" || cmd.type === "record_answer_outcome") {
       const held: JobView = { ...job };
       delete held.handed_over;
       return resultForHolder(decide(held, cmd, ctx));
@@ -105,6 +106,12 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return mailAttempt(job, cmd.delivery, cmd.attempt, ctx);
     case "mail_outcome":
       return mailOutcome(job, cmd.delivery, cmd.attempt, cmd.outcome, ctx);
+    case "record_reply":
+      return recordReply(job, cmd, ctx);
+    case "record_answer_outcome":
+      return recordAnswerOutcome(job, cmd, ctx);
+    case "answer_retry_due":
+      return answerRetryDue(job, cmd, ctx);
   }
 }
 
