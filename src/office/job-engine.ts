@@ -389,7 +389,6 @@ export function createJobEngine(deps: EngineDeps) {
   return {
     withLock,
     jobKey,
-    cardDrafts: drafts.cardDrafts,
     textDraft: drafts.textDraft,
     sanitizeText,
     /** Any text into the vault (a tool's exact arguments): its reference. */
