@@ -3,7 +3,7 @@ import { isAppError } from "../shared/errors.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { EmitContext } from "./emitter.js";
 import type { JobCommand } from "./jobs/model.js";
-import { owedAnswerWrites } from "./jobs/replies.js";
+import { ownCalls, owedAnswerWrites } from "./jobs/replies.js";
 import type { JobView } from "./job-machine.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import type { ToolErrorCode } from "./tools/tool.js";
@@ -144,7 +144,8 @@ export function createRetryScheduler(deps: {
             );
         }
         if (job.state !== "in_progress") continue;
-        const last = job.tools.at(-1);
+        // An answer's calendar write is not the job's step: its retry is armed above.
+        const last = ownCalls(job).at(-1);
         if (!last) continue;
         if (!last.status) {
           const agent = context.profile(t, job.owner_entity_id);

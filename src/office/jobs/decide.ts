@@ -20,7 +20,7 @@ import { afterDrafts, draftsFor, toolResultDraft } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
 import { inviteAttendees } from "../meeting-intake.js";
-import { answerRetryDue, recordAnswerOutcome, recordReply } from "./replies.js";
+import { answerRetryDue, ownCalls, recordAnswerOutcome, recordReply } from "./replies.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -71,7 +71,7 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return answerInChat(job, cmd, ctx);
     case "retry_due": {
       // A timer re-reads the job: it runs only if that very attempt is still the one due.
-      const last = job.tools.at(-1);
+      const last = ownCalls(job).at(-1);
       if (
         job.state !== "in_progress" ||
         last?.status !== "error" ||
@@ -83,7 +83,7 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return spec ? startToolCall(job, [], ctx, spec) : startTool(job, [], ctx);
     }
     case "resume_call": {
-      const last = job.tools.at(-1);
+      const last = ownCalls(job).at(-1);
       if (job.state !== "in_progress" || !last || last.status) return noDecision();
       if (last.args_ref) return resumeToolCall(job, last, ctx);
       return startTool(job, [], ctx, { call_id: last.tool_call_id, attempt: last.attempt });

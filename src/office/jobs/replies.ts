@@ -73,6 +73,12 @@ const answerCallId = (jobId: string, replyEventId: string, attempt: number) =>
 const answerIdem = (jobId: string, replyEventId: string) =>
   `idem:${jobId}:${RECORD_ANSWER_TOOL}:${letterHash(replyEventId, 20)}`;
 
+/**
+ * The job's own tool calls, oldest first: those of its step (the invite, its email, a tool job's
+ * call), without the calendar writes of invitees' answers, which have their own retries.
+ */
+export const ownCalls = (job: JobView): JobView["tools"] => job.tools.filter((t) => t.tool_name !== RECORD_ANSWER_TOOL);
+
 /** The calendar write calls of one answer, oldest first. */
 function callsOf(job: JobView, replyEventId: string): JobView["tools"] {
   const prefix = answerCallId(job.job_id, replyEventId, 1).slice(0, -3);

@@ -492,4 +492,21 @@ describe("the answer's calendar write", () => {
     // Nor does the agent record a later answer on the job it gave away.
     expect(types(decide(given(h4), answered(given(h4), "declined"), context()))).toEqual([]);
   });
+
+  it("on a job still in progress, an answer's write is not the job's step: the job's retry and resume leave it alone", () => {
+    const h = booked("send");
+    const asked = decide(given(h), answered(given(h), "accepted"), context({ mail: "send" }));
+    const h2 = then(h, asked);
+    // Cut off by a restart: boot's resume of the job's own call has nothing to run (the invite has its result).
+    expect(decide(given(h2), { type: "resume_call" }, context({ mail: "send" }))).toEqual({ events: [], effects: [] });
+    const failed = decide(given(h2), outcomeOf(asked, calendarDown), context({ mail: "send" }));
+    const h3 = then(h2, failed);
+    expect(given(h3).state).toBe("in_progress");
+    // The job's own retry timer for "attempt 2" does not book the meeting again.
+    expect(decide(given(h3), { type: "retry_due", attempt: 2 }, context({ mail: "send" }))).toEqual({
+      events: [],
+      effects: [],
+    });
+    expect(effectTypes(failed)).toEqual(["arm_answer_retry"]);
+  });
 });
