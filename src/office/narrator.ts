@@ -1,4 +1,5 @@
 import type { TInputSchema, TStep } from "../../contracts/cards.js";
+import type { TJobReplyReceivedPayload } from "../../contracts/events.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import { type Translate, words } from "./speak.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
@@ -224,6 +225,90 @@ export function mailFacts(m: MailFacts, t: Translate = EN, locale?: string): str
       return t("office.mail.refused", { error: m.error.slice(0, 100) });
   }
 }
+
+/** One answer in words, every one of them from the recorded `job.reply_received`. */
+export function answerWords(
+  r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">,
+  t: Translate = EN,
+  locale?: string,
+): string {
+  const name = r.attendee.name;
+  if (r.answer === "counter" && r.proposed) {
+    const when = formatSlot(Date.parse(r.proposed.start), Date.parse(r.proposed.end), r.proposed.timezone, locale);
+    return r.comment
+      ? t("office.reply.counterWhy", { name, when, comment: r.comment })
+      : t("office.reply.counter", { name, when });
+  }
+  return r.comment
+    ? t(`office.reply.${r.answer}Why`, { name, comment: r.comment })
+    : t(`office.reply.${r.answer}`, { name });
+}
+
+export type AnswerCalendar =
+  | { kind: "marked"; calendar?: string | undefined }
+  | { kind: "retrying"; error: string; at_ms: number; timezone: string }
+  | { kind: "failed"; error: string }
+  | { kind: "none" }
+  | { kind: "not_allowed" };
+
+/** "10:42 (Europe/Lisbon)": when a retry is due, in the job's zone. */
+function clockTime(ms: number, timeZone: string, locale?: string): string {
+  let zone = timeZone;
+  let hm: string;
+  try {
+    hm = new Intl.DateTimeFormat(locale ?? "en", {
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone,
+    }).format(ms);
+  } catch {
+    zone = "UTC";
+    hm = new Date(ms).toISOString().slice(11, 16);
+  }
+  return `${hm} (${zone})`;
+}
+
+/**
+ * What the organizer's calendar holds after an answer, from the `calendar.record_answer` result
+ * (or from the fact that none ran: no calendar connected, or the agent may not write it).
+ */
+export function answerCalendarWords(c: AnswerCalendar, t: Translate = EN, locale?: string): string {
+  switch (c.kind) {
+    case "marked":
+      return t("office.reply.calendar.marked", {
+        calendar: String(c.calendar ?? t("office.invite.calendarFallback")).slice(0, 60),
+      });
+    case "retrying":
+      return t("office.reply.calendar.retrying", { error: c.error, at: clockTime(c.at_ms, c.timezone, locale) });
+    case "failed":
+      return t("office.reply.calendar.failed", { error: c.error });
+    case "none":
+      return t("office.reply.calendar.none");
+    case "not_allowed":
+      return t("office.reply.calendar.notAllowed");
+  }
+}
+
+/** The card after a hand-over: who holds the job now, from the `job.handed_over` that records it. */
+export const handedOverLine = (person: string, t: Translate = EN) =>
+  t("office.handOver.card", { person }).slice(0, 300);
+
+/** A job a person cancelled: who did, from the click the `job.state_changed` records. */
+export const cancelledBy = (name: string, t: Translate = EN) => t("office.decide.cancelled", { name });
+
+/** A dispute paused the job: its reason as the person typed it (scrubbed), and why the job waits. */
+export const disputedPause = (reason: string, t: Translate = EN) => ({
+  status_line: t("office.decide.paused", { reason }).slice(0, 300),
+  blockers: [t("office.decide.disputed")],
+});
+
+/**
+ * A later job moved or cancelled the meeting: that job's Finished card words (built from its own
+ * calendar and mail results) and the time this job had booked.
+ */
+export const earlierVersion = (summary: string, was: string, t: Translate = EN) =>
+  t("office.change.earlier", { summary, was }).slice(0, 600);
 
 const STATE_WORDS = new Set([
   "proposed",

@@ -57,4 +57,12 @@ describe("who writes a job's events", () => {
     expect(text).not.toMatch(/\.emit\(/);
     expect(text).toContain('type: "record_reply"');
   });
+
+  it("the words of an answer's card come from the narrator", () => {
+    // Catalog look-ups ("office.…" keys) are the narrator's; the step only hands it the recorded facts.
+    for (const file of ["src/office/jobs/replies.ts"]) {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+      expect(text.match(/\bt\(\s*[`"]office\./g) ?? [], file).toEqual([]);
+    }
+  });
 });

@@ -135,3 +135,31 @@ describe("narration in Portuguese", () => {
     expect(copy.retryStatus("PROVIDER_TIMEOUT", 90_000)).toBe("Calendar provider timed out. Retrying in ~2 minute.");
   });
 });
+
+describe("what happened after an invitee's answer, in words", () => {
+  it("says the answer and the calendar's state from the recorded facts, in the job's language", () => {
+    const maria = { attendee: { name: "Maria", email_redacted: "m***@example.org" } };
+    expect(copy.answerWords({ ...maria, answer: "declined", comment: "travelling" })).toBe(
+      "Maria declined: “travelling”",
+    );
+    expect(copy.answerWords({ ...maria, answer: "accepted" }, pt, "pt")).toBe("Maria aceitou.");
+    expect(copy.answerCalendarWords({ kind: "marked", calendar: "Work" })).toBe(" Marked so in the calendar “Work”.");
+    // The retry's time is the instant it is due, in the job's zone (15:02 UTC is 15:02 in Lisbon in winter, 16:02 in Madrid).
+    const due = { kind: "retrying" as const, error: "Calendar down.", at_ms: Date.parse("2026-11-26T15:02:00.000Z") };
+    expect(copy.answerCalendarWords({ ...due, timezone: "Europe/Madrid" })).toBe(
+      " Not marked in the calendar yet: Calendar down. Trying again at 16:02 (Europe/Madrid).",
+    );
+    expect(copy.answerCalendarWords({ ...due, timezone: "Not/AZone" })).toContain("Trying again at 15:02 (UTC).");
+    expect(copy.answerCalendarWords({ kind: "none" }, pt)).not.toBe(copy.answerCalendarWords({ kind: "none" }));
+  });
+
+  it("a hand-over, a cancel and a moved meeting say who and what, from their records", () => {
+    expect(copy.handedOverLine("Bea")).toContain("Bea");
+    expect(copy.handedOverLine("Bea", pt)).toMatch(/^Passado a Bea/);
+    expect(copy.cancelledBy("Dan")).toContain("Dan");
+    expect(copy.earlierVersion("Moved to Friday.", "Thu 10:00", pt)).toBe(
+      "Moved to Friday. Antes estava marcada para Thu 10:00.",
+    );
+    expect(copy.disputedPause("wrong day").status_line).toContain("wrong day");
+  });
+});

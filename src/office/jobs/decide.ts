@@ -292,8 +292,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         const c = d.cardCtx(job, ctx.agent);
         const card = buildTrackingCard(c, {
           state: "waiting_input",
-          status_line: t("office.decide.paused", { reason }).slice(0, 300),
-          blockers: [t("office.decide.disputed")],
+          ...copy.disputedPause(reason, t),
           waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
           steps: copy.meetingSteps("collect", t),
           buttons: trackingButtons(
@@ -322,7 +321,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
         result: "cancelled",
-        summary: t("office.decide.cancelled", { name }),
+        summary: copy.cancelledBy(name, t),
         artifacts: [],
         buttons: completedButtons(fc),
       });
@@ -481,7 +480,7 @@ function meetingChanged(
     booked.scheduled_time.timezone,
     job.slots.locale,
   );
-  const summary = t("office.change.earlier", { summary: cmd.summary, was }).slice(0, 600);
+  const summary = copy.earlierVersion(cmd.summary, was, t);
   const card = buildFinishedCard(c, {
     result: "completed",
     summary,

@@ -5,9 +5,9 @@ import type { Draft } from "../emitter.js";
 import { agentActor, letterHash } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
 import { inviteAttendees, type InviteAttendee } from "../meeting-intake.js";
-import { words, type Translate } from "../speak.js";
+import * as copy from "../narrator.js";
+import { words } from "../speak.js";
 import { RECORD_ANSWER_TOOL } from "../tools/calendar-record-answer.js";
-import { formatSlot } from "../when/index.js";
 import { draftsFor, toolResultDraft } from "./basics.js";
 import { isChangeable, versionArtifacts } from "./meeting-change.js";
 import type { DecideContext, Decision, JobCommand, JobEffect, PlannedCall } from "./model.js";
@@ -30,42 +30,6 @@ const PARTSTAT: Record<
   declined: "DECLINED",
   tentative: "TENTATIVE",
 };
-
-/** One answer in words, every one of them from the recorded `job.reply_received`. */
-export function answerWords(
-  r: Pick<TJobReplyReceivedPayload, "attendee" | "answer" | "comment" | "proposed">,
-  t: Translate,
-  locale?: string,
-): string {
-  const name = r.attendee.name;
-  if (r.answer === "counter" && r.proposed) {
-    const when = formatSlot(Date.parse(r.proposed.start), Date.parse(r.proposed.end), r.proposed.timezone, locale);
-    return r.comment
-      ? t("office.reply.counterWhy", { name, when, comment: r.comment })
-      : t("office.reply.counter", { name, when });
-  }
-  return r.comment
-    ? t(`office.reply.${r.answer}Why`, { name, comment: r.comment })
-    : t(`office.reply.${r.answer}`, { name });
-}
-
-/** "10:42 (Europe/Lisbon)": when a retry is due, in the job's zone. */
-function clockTime(ms: number, timeZone: string, locale?: string): string {
-  let zone = timeZone;
-  let hm: string;
-  try {
-    hm = new Intl.DateTimeFormat(locale ?? "en", {
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZone,
-    }).format(ms);
-  } catch {
-    zone = "UTC";
-    hm = new Date(ms).toISOString().slice(11, 16);
-  }
-  return `${hm} (${zone})`;
-}
 
 /** The calendar write of one answer, attempt n: its call id (the attempt is its last two characters). */
 const answerCallId = (jobId: string, replyEventId: string, attempt: number) =>
@@ -187,12 +151,12 @@ export function recordReply(
   const calendar = ctx.answers?.calendar ?? "not_connected";
   const counter = cmd.reply.answer === "counter";
   if (counter || calendar !== "write") {
-    const t = words(job.slots.locale);
     const why = counter
       ? ""
-      : calendar === "not_connected"
-        ? t("office.reply.calendar.none")
-        : t("office.reply.calendar.notAllowed");
+      : copy.answerCalendarWords(
+          { kind: calendar === "not_connected" ? "none" : "not_allowed" },
+          words(job.slots.locale),
+        );
     return {
       events: [reply, ...answerCard(job, ctx, cmd.reply, why, counter ? cmd.event_id : undefined)],
       effects: [],
@@ -238,18 +202,21 @@ export function recordAnswerOutcome(
           retryable: delay !== undefined,
         },
   );
-  const calendarWords = outcome.ok
-    ? t("office.reply.calendar.marked", {
-        calendar: String(
-          (outcome.output.calendar as { name?: string } | undefined)?.name ?? t("office.invite.calendarFallback"),
-        ).slice(0, 60),
-      })
-    : delay !== undefined
-      ? t("office.reply.calendar.retrying", {
-          error: outcome.error.message_safe,
-          at: clockTime(Date.parse(ctx.now) + delay, job.slots.timezone ?? "UTC", job.slots.locale),
-        })
-      : t("office.reply.calendar.failed", { error: outcome.error.message_safe });
+  // Every word from the write's recorded result: the calendar's name, or the error and when it is tried again.
+  const calendarWords = copy.answerCalendarWords(
+    outcome.ok
+      ? { kind: "marked", calendar: (outcome.output.calendar as { name?: string } | undefined)?.name }
+      : delay !== undefined
+        ? {
+            kind: "retrying",
+            error: outcome.error.message_safe,
+            at_ms: Date.parse(ctx.now) + delay,
+            timezone: job.slots.timezone ?? "UTC",
+          }
+        : { kind: "failed", error: outcome.error.message_safe },
+    t,
+    job.slots.locale,
+  );
   const effects: JobEffect[] =
     delay !== undefined
       ? [{ type: "arm_answer_retry", reply_event_id: reply.event_id, delay_ms: delay, attempt: call.attempt + 1 }]
@@ -300,7 +267,7 @@ function answerCard(
   // The latest answer of each attendee.
   const last = new Map<string, TJobReplyReceivedPayload>();
   for (const r of all) last.set(r.attendee.email_hash ?? r.attendee.name, r);
-  const answers = [...last.values()].map((r) => answerWords(r, t, lang)).join(" ");
+  const answers = [...last.values()].map((r) => copy.answerWords(r, t, lang)).join(" ");
   const original = [...job.cards.values()].find((c) => c.card_type === "job.finished");
   const base = original && original.card_type === "job.finished" ? original.outcome.summary : "";
   const summary = `${answers}${calendarWords} ${base}`.trim().slice(0, 600);
