@@ -2,6 +2,7 @@ import type { TInputSchema, TStep } from "../../contracts/cards.js";
 import type { TJobReplyReceivedPayload } from "../../contracts/events.js";
 import type { JobSlots, JobView } from "./job-machine.js";
 import { type Translate, words } from "./speak.js";
+import type { ChangeInviteOutput } from "./tools/calendar-change-invite.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import { MEETING_OPTIONS, meetingLabel, meetingOptions } from "./tools/meeting-rooms.js";
 import { formatSlot } from "./when/index.js";
@@ -309,6 +310,52 @@ export const disputedPause = (reason: string, t: Translate = EN) => ({
  */
 export const earlierVersion = (summary: string, was: string, t: Translate = EN) =>
   t("office.change.earlier", { summary, was }).slice(0, 600);
+
+/** The calendar clause of a change, from the tool's recorded output. */
+function changeCalendarWords(o: ChangeInviteOutput, t: Translate): string {
+  const name = o.calendar.name ?? t("office.invite.calendarFallback");
+  if (o.change === "keep") return "";
+  if (!o.calendar.written) return t("office.change.calendar.none");
+  if (o.change === "move") return t("office.change.calendar.moved", { name });
+  return o.calendar.removed
+    ? t("office.change.calendar.removed", { name })
+    : t("office.change.calendar.gone", { name });
+}
+
+/**
+ * What a change did, every clause from a record: the change tool's output (the new time, the
+ * calendar) and, when `mailed`, the mail server's acceptance of the email; else `mailClause`
+ * (queued, retrying, refused, not set up) follows as the mail step words it.
+ */
+export function changeWords(
+  o: ChangeInviteOutput,
+  slots: JobSlots,
+  mail: { sent: true } | { sent: false; clause: string },
+  t: Translate = words(slots.locale),
+): string {
+  const name = slots.attendee_name ?? t("office.outcome.theAttendee");
+  const when = formatSlot(
+    Date.parse(o.scheduled_time.start),
+    Date.parse(o.scheduled_time.end),
+    o.scheduled_time.timezone,
+    slots.locale,
+  );
+  const cal = changeCalendarWords(o, t);
+  const asked = slots.change?.counter?.attendee.name ?? name;
+  if (mail.sent) {
+    if (o.change === "keep") return t("office.change.kept.sent", { when, name: asked });
+    return o.change === "move"
+      ? t("office.change.moved.sent", { when, name, calendar: cal })
+      : t("office.change.cancelled.sent", { name, calendar: cal });
+  }
+  const head =
+    o.change === "keep"
+      ? t("office.change.kept", { when })
+      : o.change === "move"
+        ? t("office.change.moved", { when, calendar: cal })
+        : t("office.change.cancelled", { calendar: cal });
+  return `${head} ${mail.clause}`.trim();
+}
 
 const STATE_WORDS = new Set([
   "proposed",
