@@ -357,6 +357,31 @@ export function changeWords(
   return `${head} ${mail.clause}`.trim();
 }
 
+/** What a tool (MCP) answered, from its recorded answer: its text (cut), else the kinds of content, else nothing. */
+export function toolAnswered(
+  tool: string,
+  answer: { text: string; content_types: readonly string[]; truncated?: boolean | undefined },
+  t: Translate = EN,
+): string {
+  const text = answer.text.trim();
+  if (text)
+    return t("office.mcp.answered.text", {
+      tool,
+      text: `${text.slice(0, 300)}${answer.text.length > 300 || answer.truncated ? "…" : ""}`,
+    });
+  return answer.content_types.length
+    ? t("office.mcp.answered.types", { tool, types: answer.content_types.join(", ") })
+    : t("office.mcp.answered.nothing", { tool });
+}
+
+/** A tool's call failed and is tried again on its own, after `delayMs`. */
+export const toolRetrying = (tool: string, error: string, delayMs: number, t: Translate = EN) =>
+  t("office.mcp.retrying", { tool, error: error.slice(0, 150), seconds: Math.round(delayMs / 1000) }).slice(0, 300);
+
+/** A tool's call failed and is not tried again on its own (a tool that changes things could do its work twice). */
+export const toolFailed = (tool: string, error: string, harmless: boolean, t: Translate = EN) =>
+  t("office.mcp.failed", { tool, error: error.slice(0, 150), why: harmless ? "" : t("office.mcp.notAgain") });
+
 const STATE_WORDS = new Set([
   "proposed",
   "approved",

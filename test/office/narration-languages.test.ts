@@ -163,3 +163,23 @@ describe("what happened after an invitee's answer, in words", () => {
     expect(copy.disputedPause("wrong day").status_line).toContain("wrong day");
   });
 });
+
+describe("what a tool job's call did, in words", () => {
+  it("quotes the recorded answer (cut at 300 characters), or names its kinds of content, or says there was none", () => {
+    const long = "x".repeat(301);
+    expect(copy.toolAnswered("files.read", { text: long, content_types: ["text"] })).toContain(`${"x".repeat(300)}…`);
+    expect(copy.toolAnswered("files.read", { text: "ok", content_types: ["text"], truncated: true })).toContain("ok…");
+    expect(copy.toolAnswered("files.read", { text: " ", content_types: ["image"] })).toContain("image");
+    expect(copy.toolAnswered("files.read", { text: "", content_types: [] })).not.toBe(
+      copy.toolAnswered("files.read", { text: "", content_types: ["image"] }),
+    );
+  });
+
+  it("a failure not tried again says why only for a tool that changes things", () => {
+    const again = copy.toolFailed("files.write", "Disk full.", false);
+    const harmless = copy.toolFailed("files.list", "Disk full.", true);
+    expect(again).toContain("Disk full.");
+    expect(again.length).toBeGreaterThan(harmless.length);
+    expect(copy.toolRetrying("files.list", "Slow.", 10_000)).toContain("10");
+  });
+});
