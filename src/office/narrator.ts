@@ -382,6 +382,10 @@ export const toolRetrying = (tool: string, error: string, delayMs: number, t: Tr
 export const toolFailed = (tool: string, error: string, harmless: boolean, t: Translate = EN) =>
   t("office.mcp.failed", { tool, error: error.slice(0, 150), why: harmless ? "" : t("office.mcp.notAgain") });
 
+/** Work a person did, marked done: their own words (from the `job.input_provided` that records them). */
+export const handoffDone = (notes: string, t: Translate = EN) =>
+  t("office.step.handoff.marked", { notes: notes.slice(0, 300) });
+
 const STATE_WORDS = new Set([
   "proposed",
   "approved",
