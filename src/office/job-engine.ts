@@ -29,6 +29,7 @@ import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 import type { ToolErrorCode } from "./tools/tool.js";
 import type { Vault } from "./vault.js";
+import { RECORD_ANSWER_TOOL } from "./tools/calendar-record-answer.js";
 
 export { letterHash } from "./job-drafts.js";
 
@@ -61,7 +62,12 @@ export interface EngineDeps {
   mailSchedule?: readonly number[];
   /** MCP servers' tools (absent: no MCP server is configured). */
   mcp?: McpHub;
+  /** Whether an organizer calendar is connected (CALDAV_URL): invitees' answers are written to it. */
+  calendarConnected?: boolean;
 }
+
+/** Commands a paused agent's job still takes: a person taking it over, an invitee's answer and its calendar write. */
+const UNPAUSED = new Set<JobCommand["type"]>(["hand_over", "record_reply", "answer_retry_due"]);
 
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
@@ -142,6 +148,7 @@ export function createJobEngine(deps: EngineDeps) {
     const tool = deps.router.get(name);
     if (!tool) throw new Error(`${name} is not registered`);
     const mailAllowed = mayUse(agent, MAIL_TOOL);
+    const answerTool = deps.router.get(RECORD_ANSWER_TOOL);
     return {
       now: clock.iso(),
       ids,
@@ -152,6 +159,18 @@ export function createJobEngine(deps: EngineDeps) {
       mail: mail.mailer.enabled ? (mailAllowed ? "send" : "not_allowed") : "not_configured",
       retrySchedule: deps.schedule,
       ...(deps.mcp ? { mcpTool: (name: string) => deps.mcp!.tool(name) } : {}),
+      ...(answerTool
+        ? {
+            answers: {
+              tool: answerTool,
+              calendar: !deps.calendarConnected
+                ? "not_connected"
+                : mayUse(agent, RECORD_ANSWER_TOOL)
+                  ? "write"
+                  : "not_allowed",
+            },
+          }
+        : {}),
     };
   }
 
@@ -195,7 +214,8 @@ export function createJobEngine(deps: EngineDeps) {
     // A paused or removed agent's jobs wait, with nothing written, until an admin resumes it
     // (a person may still take one over: that is how a paused agent's work moves on).
     const now = context.profile(job.tenant_id, agent.entity_id) ?? agent;
-    if ((now.paused || now.status) && cmd.type !== "hand_over") {
+    // An invitee's answer is a fact from outside, recorded (and written to the calendar) as before a pause.
+    if ((now.paused || now.status) && !UNPAUSED.has(cmd.type)) {
       throw new AppError(
         "CONFLICT",
         `${now.display_name} is ${now.status ?? "paused"}: an admin can resume it from the Admin screen, or a person can take this job.`,
@@ -278,6 +298,30 @@ export function createJobEngine(deps: EngineDeps) {
           );
           break;
         }
+        case "run_answer_write": {
+          const { call } = e;
+          const outcome = await deps.router.execute(call.tool_name, call.input, {
+            tenant_id: t,
+            job_id: e.job.job_id,
+            idempotency_key: call.idempotency_key,
+            attempt: call.attempt,
+            now: clock.now(),
+          });
+          // Decided against the job as it is now: a person may have taken it over during the write.
+          const now = context.job(t, e.job.job_id) ?? e.job;
+          const decided = decide(
+            now,
+            { type: "record_answer_outcome", reply_event_id: e.reply_event_id, call, outcome },
+            decideContext(t, agent, now),
+          );
+          out.push(
+            ...(await carryOut(now, agent, decided, { ...ec, causation_id: written.at(-1) ?? `evt_${call.call_id}` })),
+          );
+          break;
+        }
+        case "arm_answer_retry":
+          scheduler.armAnswer(t, job.job_id, e.reply_event_id, e.delay_ms, e.attempt);
+          break;
         case "tell_earlier_versions":
           out.push(...(await tellEarlierVersions(t, job.job_id, ec)));
           break;
@@ -345,7 +389,6 @@ export function createJobEngine(deps: EngineDeps) {
   return {
     withLock,
     jobKey,
-    cardDrafts: drafts.cardDrafts,
     textDraft: drafts.textDraft,
     sanitizeText,
     /** Any text into the vault (a tool's exact arguments): its reference. */

@@ -52,6 +52,8 @@ export interface JobSummary {
   handed_over?: boolean;
   /** When the job last recorded a failed tool result: boot refills the circuit breaker from these. */
   last_error_at?: string;
+  /** True once an invitee's answer is on record (job.reply_received): boot looks for its calendar write still owed. */
+  replied?: boolean;
 }
 
 interface RecentText {
@@ -170,6 +172,9 @@ export function createOfficeView(deps: {
       case "job.handed_over":
         job.owner_entity_id = e.payload.to_entity_id;
         job.handed_over = true;
+        break;
+      case "job.reply_received":
+        job.replied = true;
         break;
       case "tool.called":
         job.last_tool = { tool_call_id: e.payload.tool_call_id, tool_name: e.payload.tool_name };

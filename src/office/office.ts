@@ -182,6 +182,7 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     db: deps.db,
     artifacts,
     mcp,
+    calendarConnected: Boolean(deps.calendarProvider),
     ...(deps.mail ? { mail: deps.mail } : {}),
     ...(deps.mailTransport ? { mailTransport: deps.mailTransport } : {}),
     ...(deps.mailSchedule ? { mailSchedule: deps.mailSchedule } : {}),
@@ -190,18 +191,13 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     ledger: deps.ledger,
     db: deps.db,
     clock,
-    ids,
     vault,
     context,
-    emitter,
-    router,
-    calendarConnected: Boolean(deps.calendarProvider),
+    run: engine.run,
     withLock: engine.withLock,
     jobKey: engine.jobKey,
     maxBytes: deps.imap?.maxBytes ?? 1_000_000,
-    retrySchedule: deps.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS,
     scrub: (t, text) => engine.sanitizeText(t, text).text,
-    onError,
   });
   const reader = deps.imap
     ? createImapReader({
@@ -341,7 +337,6 @@ export function createOffice(deps: CreateOfficeDeps): Office {
     async idle() {
       await inbox.idle();
       await engine.idle();
-      await replies.idle();
       await reminders.idle();
     },
     inbound: {

@@ -3,6 +3,7 @@ import { isAppError } from "../shared/errors.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { EmitContext } from "./emitter.js";
 import type { JobCommand } from "./jobs/model.js";
+import { ownCalls, owedAnswerWrites } from "./jobs/replies.js";
 import type { JobView } from "./job-machine.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import type { ToolErrorCode } from "./tools/tool.js";
@@ -26,6 +27,8 @@ export function createRetryScheduler(deps: {
 }) {
   const { clock, context, withLock, jobKey } = deps;
   const timers = new Map<string, { cancel(): void; attempt: number }>();
+  /** An invitee's answer's calendar write has its own timer, by answer: a job may owe several. */
+  const answerTimers = new Map<string, { cancel(): void }>();
   /** Work started by timers or boot, so tests and shutdown can wait for it. */
   const inFlight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
@@ -46,6 +49,36 @@ export function createRetryScheduler(deps: {
       track(runScheduledRetry(tenantId, jobId, attempt).catch((e) => deps.onError(e, "retry")));
     }, delayMs);
     timers.set(jobKey(tenantId, jobId), { ...handle, attempt });
+  }
+
+  /** Retry the calendar write of the answer `replyEventId` after `delayMs` (attempt n; none: whatever is owed). */
+  function armAnswer(tenantId: string, jobId: string, replyEventId: string, delayMs: number, attempt?: number) {
+    const k = `${jobKey(tenantId, jobId)}|${replyEventId}`;
+    answerTimers.get(k)?.cancel();
+    answerTimers.set(
+      k,
+      clock.setTimeout(() => {
+        answerTimers.delete(k);
+        track(
+          withLock(jobKey(tenantId, jobId), async () => {
+            const job = context.job(tenantId, jobId);
+            const agent = job ? context.profile(tenantId, job.owner_entity_id) : undefined;
+            if (!job || agent?.actor_type !== "agent") return;
+            await deps.run(
+              job,
+              agent,
+              { type: "answer_retry_due", reply_event_id: replyEventId, ...(attempt ? { attempt } : {}) },
+              {
+                tenant_id: tenantId,
+                trace_id: job.trace_id,
+                conversation_id: job.conversation_id,
+                causation_id: job.last_event_id,
+              },
+            );
+          }).catch((e) => deps.onError(e, "invite-replies.retry")),
+        );
+      }, delayMs),
+    );
   }
 
   /** A timer fired: re-read the job from the ledger; the decider runs the attempt only if it is still due. */
@@ -89,6 +122,11 @@ export function createRetryScheduler(deps: {
         // which, so boot folds those few jobs instead of every job the tenant ever had.
         const summary = context.jobSummary(t, jobId);
         if (!summary) continue;
+        // An invitee's answer whose calendar write was still owed when the process stopped is tried again now.
+        if (summary.replied) {
+          const job = context.job(t, jobId);
+          for (const reply of job ? owedAnswerWrites(job) : []) armAnswer(t, jobId, reply.event_id, 0);
+        }
         const recentFailure =
           summary.last_error_at !== undefined && clock.now() - Date.parse(summary.last_error_at) < BREAKER_WINDOW_MS;
         if (summary.state !== "in_progress" && !recentFailure) continue;
@@ -106,7 +144,8 @@ export function createRetryScheduler(deps: {
             );
         }
         if (job.state !== "in_progress") continue;
-        const last = job.tools.at(-1);
+        // An answer's calendar write is not the job's step: its retry is armed above.
+        const last = ownCalls(job).at(-1);
         if (!last) continue;
         if (!last.status) {
           const agent = context.profile(t, job.owner_entity_id);
@@ -143,6 +182,7 @@ export function createRetryScheduler(deps: {
 
   return {
     arm,
+    armAnswer,
     cancel,
     rearm,
     has: (t: string, j: string) => timers.has(jobKey(t, j)),
@@ -150,8 +190,9 @@ export function createRetryScheduler(deps: {
       while (inFlight.size) await Promise.all([...inFlight]);
     },
     stopAll() {
-      for (const h of timers.values()) h.cancel();
+      for (const h of [...timers.values(), ...answerTimers.values()]) h.cancel();
       timers.clear();
+      answerTimers.clear();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { TStoredEvent } from "../../contracts/events.js";
 import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
 import type { LedgerApi } from "../ledger/index.js";
 import { AppError } from "../shared/errors.js";
-import { answerWords } from "./invite-replies.js";
+import { answerWords } from "./narrator.js";
 import { queryAll } from "./ledger-reads.js";
 import { type Translate, words } from "./speak.js";
 

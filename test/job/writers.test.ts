@@ -26,4 +26,43 @@ describe("who writes a job's events", () => {
     const found = sources("office").filter((f) => /event_type:\s*"job\.handed_over"/.test(readFileSync(f, "utf8")));
     expect(found.map((f) => f.slice(f.indexOf("src/")))).toEqual(["src/office/jobs/hand-over.ts"]);
   });
+
+  it("Office writes job and tool events only through its decider: no other module drafts one", () => {
+    // The decider (src/office/jobs/) and the two draft builders it uses are the only places a
+    // job or tool event is drafted; the job engine writes what the decider decided, nothing else.
+    const builders = ["src/office/job-drafts.ts", "src/office/job-proposals.ts"];
+    const drafts = /event_type:\s*"((?:job|tool)\.[a-z_]+)"/g;
+    const found: string[] = [];
+    const where = (f: string) => f.slice(f.indexOf("src/"));
+    for (const file of sources("office")) {
+      const name = where(file);
+      if (name.startsWith("src/office/jobs/") || builders.includes(name)) continue;
+      for (const m of readFileSync(file, "utf8").matchAll(drafts)) found.push(`${name}: ${m[1]}`);
+    }
+    expect(found).toEqual([]);
+    // The builders' job-event drafts are used by the decider alone (a proposal, a card, a state change).
+    const uses = /\.(cardDrafts|stateDraft|proposeDrafts)\(/g;
+    const users = new Set<string>();
+    for (const file of sources("office")) {
+      const name = where(file);
+      if (!name.startsWith("src/office/jobs/") && !builders.includes(name) && uses.test(readFileSync(file, "utf8")))
+        users.add(name);
+      uses.lastIndex = 0;
+    }
+    expect([...users]).toEqual([]);
+  });
+
+  it("invite replies are the mailbox's side only: their events are decided as record_reply", () => {
+    const text = readFileSync(new URL("../../src/office/invite-replies.ts", import.meta.url), "utf8");
+    expect(text).not.toMatch(/\.emit\(/);
+    expect(text).toContain('type: "record_reply"');
+  });
+
+  it("the words of an answer's card come from the narrator", () => {
+    // Catalog look-ups ("office.…" keys) are the narrator's; the step only hands it the recorded facts.
+    for (const file of ["src/office/jobs/replies.ts"]) {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+      expect(text.match(/\bt\(\s*[`"]office\./g) ?? [], file).toEqual([]);
+    }
+  });
 });

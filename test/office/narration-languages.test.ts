@@ -135,3 +135,51 @@ describe("narration in Portuguese", () => {
     expect(copy.retryStatus("PROVIDER_TIMEOUT", 90_000)).toBe("Calendar provider timed out. Retrying in ~2 minute.");
   });
 });
+
+describe("what happened after an invitee's answer, in words", () => {
+  it("says the answer and the calendar's state from the recorded facts, in the job's language", () => {
+    const maria = { attendee: { name: "Maria", email_redacted: "m***@example.org" } };
+    expect(copy.answerWords({ ...maria, answer: "declined", comment: "travelling" })).toBe(
+      "Maria declined: “travelling”",
+    );
+    expect(copy.answerWords({ ...maria, answer: "accepted" }, pt, "pt")).toBe("Maria aceitou.");
+    expect(copy.answerCalendarWords({ kind: "marked", calendar: "Work" })).toBe(" Marked so in the calendar “Work”.");
+    // The retry's time is the instant it is due, in the job's zone (15:02 UTC is 15:02 in Lisbon in winter, 16:02 in Madrid).
+    const due = { kind: "retrying" as const, error: "Calendar down.", at_ms: Date.parse("2026-11-26T15:02:00.000Z") };
+    expect(copy.answerCalendarWords({ ...due, timezone: "Europe/Madrid" })).toBe(
+      " Not marked in the calendar yet: Calendar down. Trying again at 16:02 (Europe/Madrid).",
+    );
+    expect(copy.answerCalendarWords({ ...due, timezone: "Not/AZone" })).toContain("Trying again at 15:02 (UTC).");
+    expect(copy.answerCalendarWords({ kind: "none" }, pt)).not.toBe(copy.answerCalendarWords({ kind: "none" }));
+  });
+
+  it("a hand-over, a cancel and a moved meeting say who and what, from their records", () => {
+    expect(copy.handedOverLine("Bea")).toContain("Bea");
+    expect(copy.handedOverLine("Bea", pt)).toMatch(/^Passado a Bea/);
+    expect(copy.cancelledBy("Dan")).toContain("Dan");
+    expect(copy.earlierVersion("Moved to Friday.", "Thu 10:00", pt)).toBe(
+      "Moved to Friday. Antes estava marcada para Thu 10:00.",
+    );
+    expect(copy.disputedPause("wrong day").status_line).toContain("wrong day");
+  });
+});
+
+describe("what a tool job's call did, in words", () => {
+  it("quotes the recorded answer (cut at 300 characters), or names its kinds of content, or says there was none", () => {
+    const long = "x".repeat(301);
+    expect(copy.toolAnswered("files.read", { text: long, content_types: ["text"] })).toContain(`${"x".repeat(300)}…`);
+    expect(copy.toolAnswered("files.read", { text: "ok", content_types: ["text"], truncated: true })).toContain("ok…");
+    expect(copy.toolAnswered("files.read", { text: " ", content_types: ["image"] })).toContain("image");
+    expect(copy.toolAnswered("files.read", { text: "", content_types: [] })).not.toBe(
+      copy.toolAnswered("files.read", { text: "", content_types: ["image"] }),
+    );
+  });
+
+  it("a failure not tried again says why only for a tool that changes things", () => {
+    const again = copy.toolFailed("files.write", "Disk full.", false);
+    const harmless = copy.toolFailed("files.list", "Disk full.", true);
+    expect(again).toContain("Disk full.");
+    expect(again.length).toBeGreaterThan(harmless.length);
+    expect(copy.toolRetrying("files.list", "Slow.", 10_000)).toContain("10");
+  });
+});

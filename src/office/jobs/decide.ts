@@ -20,6 +20,7 @@ import { afterDrafts, draftsFor, toolResultDraft } from "./basics.js";
 import { nextStep, startTool } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
 import { inviteAttendees } from "../meeting-intake.js";
+import { answerRetryDue, ownCalls, recordAnswerOutcome, recordReply } from "./replies.js";
 
 /**
  * The job decider: `decide(job, command, ctx)` says what a command does to a job — the events
@@ -33,7 +34,7 @@ export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decis
   if (cmd.type === "handed_over") return handedOverCard(job, ctx);
   if (job.handed_over) {
     // A call that was running when the job changed hands still ended: what it did is recorded.
-    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome") {
+    if (cmd.type === "record_outcome" || cmd.type === "record_mcp_outcome" || cmd.type === "record_answer_outcome") {
       const held: JobView = { ...job };
       delete held.handed_over;
       return resultForHolder(decide(held, cmd, ctx));
@@ -70,7 +71,7 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return answerInChat(job, cmd, ctx);
     case "retry_due": {
       // A timer re-reads the job: it runs only if that very attempt is still the one due.
-      const last = job.tools.at(-1);
+      const last = ownCalls(job).at(-1);
       if (
         job.state !== "in_progress" ||
         last?.status !== "error" ||
@@ -82,7 +83,7 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return spec ? startToolCall(job, [], ctx, spec) : startTool(job, [], ctx);
     }
     case "resume_call": {
-      const last = job.tools.at(-1);
+      const last = ownCalls(job).at(-1);
       if (job.state !== "in_progress" || !last || last.status) return noDecision();
       if (last.args_ref) return resumeToolCall(job, last, ctx);
       return startTool(job, [], ctx, { call_id: last.tool_call_id, attempt: last.attempt });
@@ -105,6 +106,12 @@ function decideOwn(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision 
       return mailAttempt(job, cmd.delivery, cmd.attempt, ctx);
     case "mail_outcome":
       return mailOutcome(job, cmd.delivery, cmd.attempt, cmd.outcome, ctx);
+    case "record_reply":
+      return recordReply(job, cmd, ctx);
+    case "record_answer_outcome":
+      return recordAnswerOutcome(job, cmd, ctx);
+    case "answer_retry_due":
+      return answerRetryDue(job, cmd, ctx);
   }
 }
 
@@ -285,8 +292,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         const c = d.cardCtx(job, ctx.agent);
         const card = buildTrackingCard(c, {
           state: "waiting_input",
-          status_line: t("office.decide.paused", { reason }).slice(0, 300),
-          blockers: [t("office.decide.disputed")],
+          ...copy.disputedPause(reason, t),
           waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
           steps: copy.meetingSteps("collect", t),
           buttons: trackingButtons(
@@ -315,7 +321,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
         result: "cancelled",
-        summary: t("office.decide.cancelled", { name }),
+        summary: copy.cancelledBy(name, t),
         artifacts: [],
         buttons: completedButtons(fc),
       });
@@ -474,7 +480,7 @@ function meetingChanged(
     booked.scheduled_time.timezone,
     job.slots.locale,
   );
-  const summary = t("office.change.earlier", { summary: cmd.summary, was }).slice(0, 600);
+  const summary = copy.earlierVersion(cmd.summary, was, t);
   const card = buildFinishedCard(c, {
     result: "completed",
     summary,

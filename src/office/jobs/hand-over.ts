@@ -3,6 +3,7 @@ import { isOpenState } from "../../job/transitions.js";
 import { askButton, buildTrackingCard } from "../cards.js";
 import type { Draft } from "../emitter.js";
 import type { JobView } from "../job-machine.js";
+import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import { afterDrafts, draftsFor } from "./basics.js";
 import type { DecideContext, Decision, JobCommand } from "./model.js";
@@ -71,7 +72,7 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
     entity_id: held.to_entity_id,
     display_name: ctx.profileOf(held.to_entity_id)?.display_name ?? held.to_entity_id,
   };
-  const line = t("office.handOver.card", { person: holder.display_name }).slice(0, 300);
+  const line = copy.handedOverLine(holder.display_name, t);
   const c = d.cardCtx(job, ctx.agent);
   // Only "Ask in chat" (a message, not an action on the job): the card needs one button.
   const base = buildTrackingCard(c, {

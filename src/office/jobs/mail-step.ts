@@ -17,7 +17,7 @@ import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import type { DecideContext, Decision } from "./model.js";
 import { approverOf, draftsFor } from "./basics.js";
-import { changeWords, isChangeOutput, versionArtifacts, versionOutput } from "./meeting-change.js";
+import { isChangeOutput, versionArtifacts, versionOutput } from "./meeting-change.js";
 
 /**
  * The email step of a meeting job, decided like every other: each delivery attempt of the
@@ -150,7 +150,7 @@ export function mailOutcome(
   const short = change ? "" : output ? `${copy.inviteFactsShort(output, t, lang)} ` : "";
   // A move or a cancel says what it did first; the mail clause follows, as for an invite.
   const said = (clause: string) =>
-    change ? changeWords(change, job.slots, { sent: false, clause }) : `${short}${clause}`;
+    change ? copy.changeWords(change, job.slots, { sent: false, clause }) : `${short}${clause}`;
   const artifacts: TArtifactRef[] = versionArtifacts(job);
   const c = drafts.cardCtx(job, ctx.agent);
   const tz = output?.scheduled_time.timezone ?? "UTC";
@@ -159,7 +159,7 @@ export function mailOutcome(
     const finished = buildFinishedCard(c, {
       result: "completed",
       summary: change
-        ? changeWords(change, job.slots, { sent: true })
+        ? copy.changeWords(change, job.slots, { sent: true })
         : `${facts}${copy.mailFacts({ kind: "sent", to: d.to_redacted, response: outcome.response }, t)}`,
       artifacts,
       // The invitation went out: the meeting can now be moved or cancelled (a cancelled one cannot).

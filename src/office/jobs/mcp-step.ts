@@ -15,6 +15,7 @@ import { foldJob, type JobView } from "../job-machine.js";
 import { decideAfterFailure } from "../retry-policy.js";
 import type { DecideContext, Decision, JobCommand, PlannedCall } from "./model.js";
 import { answererOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
+import * as copy from "../narrator.js";
 import { localeSlot, jobLocale, type Translate, words } from "../speak.js";
 
 /**
@@ -328,14 +329,7 @@ export function recordToolOutcome(
     );
     if (!running) return { events: [result], effects: [] };
     const fc = d.cardCtx(job, ctx.agent);
-    const summary = outcome.text.trim()
-      ? t("office.mcp.answered.text", {
-          tool: call.tool_name,
-          text: `${outcome.text.trim().slice(0, 300)}${outcome.text.length > 300 || outcome.truncated ? "…" : ""}`,
-        })
-      : outcome.content_types.length
-        ? t("office.mcp.answered.types", { tool: call.tool_name, types: outcome.content_types.join(", ") })
-        : t("office.mcp.answered.nothing", { tool: call.tool_name });
+    const summary = copy.toolAnswered(call.tool_name, outcome, t);
     const finished = buildFinishedCard(fc, {
       result: "completed",
       summary: summary.slice(0, 600),
@@ -369,11 +363,7 @@ export function recordToolOutcome(
   if (decision.kind === "retry") {
     const card = buildTrackingCard(c, {
       state: "in_progress",
-      status_line: t("office.mcp.retrying", {
-        tool: call.tool_name,
-        error: err.message_safe.slice(0, 150),
-        seconds: Math.round(decision.delayMs / 1000),
-      }).slice(0, 300),
+      status_line: copy.toolRetrying(call.tool_name, err.message_safe, decision.delayMs, t),
       blockers: [err.message_safe],
       steps: STEPS("call", t),
       buttons: [cancel(c)],
@@ -385,15 +375,12 @@ export function recordToolOutcome(
     };
   }
   // Not retried on its own: calling a tool that changes things twice could do the work twice.
-  const why = harmless ? "" : t("office.mcp.notAgain");
+  const failed = copy.toolFailed(call.tool_name, err.message_safe, harmless, t);
   const waitingOn = answererOf(job, ctx.profileOf);
   if (!waitingOn.length) {
     // Nobody on record to decide (neither an approver nor an asker): the job ends, failed, and says why.
     const fc = d.cardCtx(job, ctx.agent);
-    const summary = t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(
-      0,
-      600,
-    );
+    const summary = failed.slice(0, 600);
     const finished = buildFinishedCard(fc, {
       result: "failed",
       summary,
@@ -412,10 +399,7 @@ export function recordToolOutcome(
   }
   const card = buildTrackingCard(c, {
     state: "waiting_input",
-    status_line: t("office.mcp.failed", { tool: call.tool_name, error: err.message_safe.slice(0, 150), why }).slice(
-      0,
-      300,
-    ),
+    status_line: failed.slice(0, 300),
     blockers: [err.message_safe],
     waiting_on: waitingOn,
     steps: STEPS("blocked", t),

@@ -3,7 +3,7 @@ import { CALENDAR_TOOL, MAIL_TOOL } from "../job-drafts.js";
 import type { JobSlots, JobView } from "../job-machine.js";
 import type { ProposalSpec } from "../job-proposals.js";
 import { type InviteAttendee, inviteAttendees } from "../meeting-intake.js";
-import { type Translate, words } from "../speak.js";
+import { words } from "../speak.js";
 import {
   CANCEL_TOOL,
   type ChangeInviteOutput,
@@ -192,52 +192,6 @@ export function changeSpec(
     constraints: [t("office.change.constraint", { job: version.job_id })],
     parent_job_id: job.job_id,
   };
-}
-
-/** The calendar clause of a change, from the tool's recorded output. */
-function calendarWords(o: ChangeInviteOutput, t: Translate): string {
-  const name = o.calendar.name ?? t("office.invite.calendarFallback");
-  if (o.change === "keep") return "";
-  if (!o.calendar.written) return t("office.change.calendar.none");
-  if (o.change === "move") return t("office.change.calendar.moved", { name });
-  return o.calendar.removed
-    ? t("office.change.calendar.removed", { name })
-    : t("office.change.calendar.gone", { name });
-}
-
-/**
- * What a change did, every clause from a record: the change tool's output (the new time, the
- * calendar) and, when `mailed`, the mail server's acceptance of the email; else `mailClause`
- * (queued, retrying, refused, not set up) follows as the mail step words it.
- */
-export function changeWords(
-  o: ChangeInviteOutput,
-  slots: JobSlots,
-  mail: { sent: true } | { sent: false; clause: string },
-): string {
-  const t = words(slots.locale);
-  const name = slots.attendee_name ?? t("office.outcome.theAttendee");
-  const when = formatSlot(
-    Date.parse(o.scheduled_time.start),
-    Date.parse(o.scheduled_time.end),
-    o.scheduled_time.timezone,
-    slots.locale,
-  );
-  const cal = calendarWords(o, t);
-  const asked = slots.change?.counter?.attendee.name ?? name;
-  if (mail.sent) {
-    if (o.change === "keep") return t("office.change.kept.sent", { when, name: asked });
-    return o.change === "move"
-      ? t("office.change.moved.sent", { when, name, calendar: cal })
-      : t("office.change.cancelled.sent", { name, calendar: cal });
-  }
-  const head =
-    o.change === "keep"
-      ? t("office.change.kept", { when })
-      : o.change === "move"
-        ? t("office.change.moved", { when, calendar: cal })
-        : t("office.change.cancelled", { calendar: cal });
-  return `${head} ${mail.clause}`.trim();
 }
 
 export const isChangeOutput = (o: unknown): o is ChangeInviteOutput =>

@@ -14,6 +14,8 @@ import type { BookedMeeting } from "./meeting-change.js";
 import type { ProposalSpec } from "../job-proposals.js";
 import type { ToolCallSpec } from "./mcp-step.js";
 import type { TArtifactRef } from "../../../contracts/cards.js";
+import type { TJobReplyReceivedPayload } from "../../../contracts/events.js";
+import type { InviteAttendee } from "../meeting-intake.js";
 
 /**
  * The job state machine's vocabulary, shared by the pure decider (`decide`) and the runner
@@ -104,7 +106,21 @@ export type JobCommand =
    * A later job moved or cancelled the meeting this job booked: `summary` is that job's Finished
    * card (built from its calendar and mail results), `cancelled` whether the meeting is gone.
    */
-  | { type: "meeting_changed"; by_job_id: string; summary: string; cancelled: boolean };
+  | { type: "meeting_changed"; by_job_id: string; summary: string; cancelled: boolean }
+  /**
+   * An invitee answered the job's invitation by mail: the reply as the mailbox read it (scrubbed,
+   * its sender checked), the id its `job.reply_received` gets, and the invited attendee it is from.
+   */
+  | { type: "record_reply"; reply: TJobReplyReceivedPayload; event_id: string; attendee: InviteAttendee }
+  /** The calendar write of an answer (`calendar.record_answer`) ended. */
+  | {
+      type: "record_answer_outcome";
+      reply_event_id: string;
+      call: PlannedCall;
+      outcome: ToolOutcome & { latency_ms: number };
+    }
+  /** An answer's calendar write is due again: a retry timer fired (`attempt`), or boot found it owed. */
+  | { type: "answer_retry_due"; reply_event_id: string; attempt?: number };
 
 /** An MCP call's answer as the decider sees it: the runner has scrubbed the text and stored the content. */
 export type McpOutcome =
@@ -148,7 +164,11 @@ export type JobEffect =
   /** The provider answered: its circuit closes again. */
   | { type: "reset_breaker"; provider: string }
   /** A move or cancel of a meeting finished: the jobs that booked its earlier versions are told (`meeting_changed`). */
-  | { type: "tell_earlier_versions" };
+  | { type: "tell_earlier_versions" }
+  /** Write an invitee's answer to the calendar; its outcome comes back as `record_answer_outcome`. */
+  | { type: "run_answer_write"; job: JobView; call: PlannedCall; reply_event_id: string }
+  /** An answer's write failed on a retryable error: try it again after the delay (one timer per answer). */
+  | { type: "arm_answer_retry"; reply_event_id: string; delay_ms: number; attempt: number };
 
 export interface Decision {
   events: Draft[];
@@ -180,6 +200,11 @@ export interface DecideContext {
   retrySchedule: readonly number[];
   /** An MCP tool's description and hints, when its server is connected. */
   mcpTool?: (name: string) => McpToolInfo | undefined;
+  /**
+   * Invitees' answers: the tool that writes one to the organizer's calendar, and whether this
+   * agent writes them (`write`), may not, or no calendar is connected (absent: not connected).
+   */
+  answers?: { tool: ToolFacts; calendar: "write" | "not_allowed" | "not_connected" };
 }
 
 export const noDecision = (): Decision => ({ events: [], effects: [] });

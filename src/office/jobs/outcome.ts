@@ -18,7 +18,7 @@ import type { ToolErrorCode } from "../tools/tool.js";
 import type { DecideContext, Decision, JobCommand, JobEffect } from "./model.js";
 import { approverOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
 import { waitFor } from "./step.js";
-import { changeWords, isChangeOutput } from "./meeting-change.js";
+import { isChangeOutput } from "./meeting-change.js";
 
 /**
  * What a tool's outcome means for the job: the result exactly as the tool reported it, and the
@@ -63,7 +63,7 @@ export function recordOutcome(
       const card = buildTrackingCard(c, {
         state: "in_progress",
         status_line: (change
-          ? changeWords(change, job.slots, {
+          ? copy.changeWords(change, job.slots, {
               sent: false,
               clause: copy.mailFacts(
                 { kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") },
@@ -85,7 +85,7 @@ export function recordOutcome(
     const finished = buildFinishedCard(fc, {
       result: "completed",
       summary: change
-        ? changeWords(change, job.slots, { sent: false, clause: copy.mailFacts({ kind: ctx.mail }, t) })
+        ? copy.changeWords(change, job.slots, { sent: false, clause: copy.mailFacts({ kind: ctx.mail }, t) })
         : `${copy.inviteFacts(invite, job.slots, t)} ${copy.mailFacts({ kind: ctx.mail }, t)}`,
       artifacts: withEvent,
       buttons: completedButtons(fc),

@@ -95,7 +95,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
       const fc = c();
       const finished = buildFinishedCard(fc, {
         result: "completed",
-        summary: t("office.step.handoff.marked", { notes: job.slots.notes.slice(0, 300) }),
+        summary: copy.handoffDone(job.slots.notes, t),
         artifacts: [],
         buttons: completedButtons(fc),
       });
