@@ -369,7 +369,7 @@ describe("an invitee's answer", () => {
     expect(given(h).state).toBe("in_progress");
     const d = decide(given(h), answered(given(h), "accepted"), context({ calendar: "not_connected" }));
     expect(types(d)).toEqual(["job.reply_received", "message.sent"]);
-    expect(lineOf(d)).toBe("Maria accepted. Not marked in any calendar: none is connected (CALDAV_URL).");
+    expect(lineOf(d)).toBe("Maria accepted. Not marked in any calendar: none is connected to this workspace.");
   });
 
   it("the same answer twice, or an answer to a job that was never booked, is refused", () => {
