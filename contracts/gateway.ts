@@ -144,6 +144,8 @@ export const ZCreateConversationRequest = z.strictObject({
     .array(z.strictObject({ entity_id: ZEntityId }))
     .min(1)
     .max(500),
+  /** `public`: a channel anyone of the workspace may find and join (needs a title); `private` (the default): invite-only. */
+  visibility: z.enum(["public", "private"]).optional(),
 });
 export const ZCreateConversationResponse = z.object({
   conversation_id: ZConversationId,
@@ -316,6 +318,8 @@ export const ZConversationSummary = z.object({
   kind: z.enum(["direct", "group"]).optional(),
   /** Who started it: with admins, the one who may remove others. */
   created_by: ZEntityId.optional(),
+  /** `public`: a channel anyone of the workspace may find and join; absent: private (invite-only). */
+  visibility: z.enum(["public"]).optional(),
   participant_entity_ids: z.array(ZEntityId),
   last_item_ts: ZIsoTime.optional(),
   last_preview: z

@@ -164,8 +164,12 @@ export const api = {
     if (opts.limit) p.set("limit", String(opts.limit));
     return request("GET", `/v1/search?${p}`);
   },
-  /** @param {{ title?: string, participants: {entity_id:string}[] }} body */
+  /** @param {{ title?: string, participants: {entity_id:string}[], visibility?: 'public' | 'private' }} body */
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
+  /** The workspace's public channels. @returns {Promise<{ channels: import('./types.js').Channel[] }>} */
+  listChannels: () => request("GET", "/v1/channels"),
+  /** Join a public channel myself. @param {string} id */
+  joinChannel: (id) => request("POST", `/v1/conversations/${enc(id)}/join`),
   /**
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
    * @param {string} [replyTo] @param {string[]} [mentions] entity ids the text mentions

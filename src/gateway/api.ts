@@ -22,6 +22,7 @@ import { handOverJob } from "./commands/hand-over.js";
 import { digestSettings, updateProfile } from "./commands/profile.js";
 import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
+import { joinChannel, listChannels } from "./commands/channels.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
 import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
@@ -176,6 +177,8 @@ export function createGatewayApi(
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
     signalTyping: (p, id) => signalTyping(core, typing, p, id),
     addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
+    listChannels: (p) => listChannels(core, p),
+    joinChannel: (p, id, idem) => joinChannel(core, p, id, idem),
     removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
     renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),
     attachFile: (p, id, file, idem, caption) => attachFile(core, p, id, file, idem, caption),

@@ -17,7 +17,7 @@ import type {
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
-import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
+import type { TChannelList, TInboundRefusals } from "../../contracts/gateway-responses.js";
 import type {
   ZAddMemberRequest,
   ZFollowThreadRequest,
@@ -334,6 +334,10 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   ): Promise<StoredResponse>;
   /** DELETE /v1/conversations/:id/members/:entity_id: leave (my own id) or remove someone (creator or admin); their reads and stream of it end at once. */
   removeMember(p: Principal, conversationId: string, entityId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/channels: the workspace's public channels (name, member count, whether I am in it); never their messages. */
+  listChannels(p: Principal): TChannelList;
+  /** POST /v1/conversations/:id/join: join a public channel myself (once); a private one answers 404. */
+  joinChannel(p: Principal, conversationId: string, idem: IdemScope): Promise<StoredResponse>;
   /** PUT /v1/conversations/:id/title: any member renames a group. */
   renameConversation(
     p: Principal,

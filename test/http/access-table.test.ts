@@ -29,6 +29,7 @@ let otherTenant = "";
 /** An agent added to and removed from Dan's chat by the membership rows, and a group Dan and Ana both leave. */
 let helperAgent = "";
 let leaveGroup = "";
+let publicChannel = "";
 
 const core = () => t.server.gateway.core;
 const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId, entityId });
@@ -97,6 +98,13 @@ beforeAll(async () => {
     await postJson(`${t.url}/v1/conversations`, dan.token, {
       title: "Leavers",
       participants: [{ entity_id: ana.entity_id }],
+    })
+  ).body.conversation_id;
+  publicChannel = (
+    await postJson(`${t.url}/v1/conversations`, dan.token, {
+      title: "Open",
+      participants: [{ entity_id: dan.entity_id }],
+      visibility: "public",
     })
   ).body.conversation_id;
   danMessage = (
@@ -354,6 +362,13 @@ function requestFor(
       return row.variant === "leave"
         ? { path: `/v1/conversations/${leaveGroup}/members/${me}`, init: { method: "DELETE" } }
         : { path: `/v1/conversations/${conv}/members/${helperAgent}`, init: { method: "DELETE" } };
+    case "GET /v1/channels":
+      return { path: "/v1/channels" };
+    case "POST /v1/conversations/:id/join":
+      return {
+        path: `/v1/conversations/${row.variant === "public" ? publicChannel : conv}/join`,
+        init: { method: "POST" },
+      };
     case "PUT /v1/conversations/:id/title":
       return { path: `/v1/conversations/${conv}/title`, init: json({ title: "Scheduling" }) };
     case "PUT /v1/conversations/:id/mute":

@@ -452,6 +452,20 @@ export const ACCESS: AccessRow[] = [
     what: "leave a group I am in",
     expect: signedIn(404, 202, 202),
   },
+  { method: "GET", route: "/v1/channels", what: "the workspace's public channels", expect: signedIn(200, 200, 200) },
+  {
+    method: "POST",
+    route: "/v1/conversations/:id/join",
+    what: "join it (a private conversation: not found to everyone)",
+    expect: signedIn(404, 404, 404),
+  },
+  {
+    method: "POST",
+    route: "/v1/conversations/:id/join",
+    variant: "public",
+    what: "join a public channel (once; its creator is in it)",
+    expect: signedIn(404, 202, 409),
+  },
   {
     method: "PUT",
     route: "/v1/conversations/:id/title",

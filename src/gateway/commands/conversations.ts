@@ -40,6 +40,10 @@ export async function createConversation(
     if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
   const unique = [...new Set(ids)];
   const others = unique.filter((id) => id !== p.entityId);
+  const isPublic = body.visibility === "public";
+  // A channel is found by its name in Browse channels: it has one, and it is a group however few are in it.
+  if (isPublic && body.title === undefined)
+    throw new AppError("VALIDATION_ERROR", "A public channel needs a name", { field: "title" });
   // A group's name is typed like a message: an email or phone in it goes to the vault and the
   // ledger keeps only the redacted form (the title is shown as stored).
   const typed = body.title === undefined ? undefined : scrubText(p.tenantId, body.title, core.office.vault).text;
@@ -54,7 +58,8 @@ export async function createConversation(
       conversation_id: conversationId,
       title: title.slice(0, 120),
       participants: unique.map((entity_id) => ({ entity_id })),
-      kind: unique.length === 2 && !body.title ? "direct" : "group",
+      kind: unique.length === 2 && !body.title && !isPublic ? "direct" : "group",
+      ...(isPublic ? { visibility: "public" as const } : {}),
     },
     { ...(body.trace_id ? { trace_id: body.trace_id } : {}) },
   );
