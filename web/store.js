@@ -50,7 +50,8 @@
  * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
  *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
  *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
- *   | { type: 'new-conversation' } | { type: 'channels' } | { type: 'profile' } | { type: 'forward', cid: string, item: TimelineItem }
+ *   | { type: 'new-conversation' } | { type: 'channels' } | { type: 'scheduled' } | { type: 'profile' }
+ *   | { type: 'schedule', mode: 'send' | 'remind' | 'edit', cid: string, text?: string, messageId?: string, scheduleId?: string, onDone?: () => void } | { type: 'forward', cid: string, item: TimelineItem }
  *   | { type: 'switcher' } | { type: 'shortcuts' } | { type: 'person', entityId: string }} Dialog
  */
 

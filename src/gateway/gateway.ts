@@ -49,6 +49,7 @@ import { createPasskeys } from "./passkeys/index.js";
 /** How long a passkey challenge may be answered: five minutes, once. */
 const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 import { createDigest } from "./digest/index.js";
+import { createScheduler } from "./scheduled/scheduler.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({
   capacity: cfg.capacity * k,
@@ -261,6 +262,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   booted = true;
   const unsubscribe = deps.ledger.subscribe(project);
   const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
+  // What fell due while the server was down is sent now, once; the rest when it falls due.
+  const scheduler = createScheduler(core);
+  void scheduler.runDue();
 
   function tickPresence(): void {
     const now = clock.now();
@@ -326,9 +330,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       unsubscribeSearch();
       search.close();
       digest.close();
+      scheduler.close();
       hub.close();
     },
   };
-  const api = createGatewayApi(core, gateway);
+  const api = createGatewayApi(core, gateway, scheduler);
   return gateway;
 }

@@ -467,6 +467,36 @@ export const ACCESS: AccessRow[] = [
     expect: signedIn(404, 202, 409),
   },
   {
+    method: "POST",
+    route: "/v1/conversations/:id/scheduled",
+    what: "send a message in it later (members)",
+    expect: signedIn(404, 404, 201),
+  },
+  {
+    method: "POST",
+    route: "/v1/conversations/:id/messages/:message_id/remind",
+    what: "remind me of a message of it (members)",
+    expect: signedIn(404, 404, 201),
+  },
+  {
+    method: "GET",
+    route: "/v1/scheduled",
+    what: "my scheduled messages and reminders",
+    expect: signedIn(200, 200, 200),
+  },
+  {
+    method: "PATCH",
+    route: "/v1/scheduled/:schedule_id",
+    what: "change one of my scheduled messages (someone else's: not found)",
+    expect: signedIn(404, 404, 200),
+  },
+  {
+    method: "DELETE",
+    route: "/v1/scheduled/:schedule_id",
+    what: "cancel one of my scheduled messages (someone else's: not found)",
+    expect: signedIn(404, 404, 200),
+  },
+  {
     method: "PUT",
     route: "/v1/conversations/:id/title",
     what: "rename it (any member of a group)",

@@ -53,6 +53,8 @@ export function ConversationList({ s }) {
           }}><${Icon} name="tool" /></a>`
             : null
         }
+        <button type="button" class="icon-btn" title=${t("scheduled.list_title")} aria-label=${t("scheduled.list_title")}
+          onClick=${() => setState({ dialog: { type: "scheduled" } })}><${Icon} name="clock" /></button>
         <button type="button" class="icon-btn" title=${t("channels.browse")} aria-label=${t("channels.browse")}
           onClick=${() => setState({ dialog: { type: "channels" } })}><${Icon} name="hash" /></button>
         <button type="button" class="icon-btn" title=${t("list.new")} aria-label=${t("list.new")}

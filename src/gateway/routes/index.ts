@@ -13,6 +13,7 @@ import { createAdminPolicyRoutes } from "./admin-policies.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
 import { createChannelRoutes } from "./channels.js";
+import { createScheduledRoutes } from "./scheduled.js";
 import { createMessageRoutes } from "./messages.js";
 import { createThreadRoutes } from "./threads.js";
 import { createCallRoutes } from "./calls.js";
@@ -41,6 +42,7 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
   app.route("/", createChannelRoutes(gw));
+  app.route("/", createScheduledRoutes(gw));
   app.route("/", createMessageRoutes(gw));
   app.route("/", createThreadRoutes(gw));
   app.route("/", createCallRoutes(gw));
