@@ -442,19 +442,41 @@ export type TUpsertContactRequest = z.infer<typeof ZUpsertContactRequest>;
  */
 const ZSendAt = z.string().trim().min(10).max(40);
 
+/** Or: this many minutes from the server's now (so a device's own clock being off does not matter). */
+const ZInMinutes = z
+  .number()
+  .int()
+  .min(1)
+  .max(LIMITS.scheduleDays * 24 * 60);
+const oneWhen = (b: { send_at?: string | undefined; in_minutes?: number | undefined }) =>
+  (b.send_at === undefined) !== (b.in_minutes === undefined);
+const ONE_WHEN = { message: "Give send_at or in_minutes (one of them)" };
+
 /** `POST /v1/conversations/:id/scheduled`: send this text here later, as me. */
-export const ZScheduleMessageRequest = z.strictObject({
-  body_text: z.string().min(1).max(LIMITS.messageChars),
-  send_at: ZSendAt,
-});
+export const ZScheduleMessageRequest = z
+  .strictObject({
+    body_text: z.string().min(1).max(LIMITS.messageChars),
+    send_at: ZSendAt.optional(),
+    in_minutes: ZInMinutes.optional(),
+  })
+  .refine(oneWhen, ONE_WHEN);
 
 /** `PATCH /v1/scheduled/:schedule_id`: a new text or time for one still waiting. */
 export const ZEditScheduleRequest = z
-  .strictObject({ body_text: z.string().min(1).max(LIMITS.messageChars).optional(), send_at: ZSendAt.optional() })
-  .refine((b) => b.body_text !== undefined || b.send_at !== undefined, { message: "Give a body_text or a send_at" });
+  .strictObject({
+    body_text: z.string().min(1).max(LIMITS.messageChars).optional(),
+    send_at: ZSendAt.optional(),
+    in_minutes: ZInMinutes.optional(),
+  })
+  .refine((b) => b.send_at === undefined || b.in_minutes === undefined, ONE_WHEN)
+  .refine((b) => b.body_text !== undefined || b.send_at !== undefined || b.in_minutes !== undefined, {
+    message: "Give a body_text, a send_at or in_minutes",
+  });
 
-/** `POST /v1/conversations/:id/messages/:message_id/remind`: remind me of this message at `send_at`. */
-export const ZRemindRequest = z.strictObject({ send_at: ZSendAt });
+/** `POST /v1/conversations/:id/messages/:message_id/remind`: remind me of this message at `send_at` (or in `in_minutes`). */
+export const ZRemindRequest = z
+  .strictObject({ send_at: ZSendAt.optional(), in_minutes: ZInMinutes.optional() })
+  .refine(oneWhen, ONE_WHEN);
 
 /** One of my scheduled messages or reminders. */
 export const ZScheduledMessage = z.object({

@@ -168,15 +168,15 @@ export const api = {
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
   /** The workspace's public channels. @returns {Promise<{ channels: import('./types.js').Channel[] }>} */
   listChannels: () => request("GET", "/v1/channels"),
-  /** Send a text here later. @param {string} id @param {string} body_text @param {string} send_at */
-  scheduleMessage: (id, body_text, send_at) =>
-    request("POST", `/v1/conversations/${enc(id)}/scheduled`, { body: { body_text, send_at } }),
-  /** Remind me of a message. @param {string} id @param {string} messageId @param {string} send_at */
-  remindMe: (id, messageId, send_at) =>
-    request("POST", `/v1/conversations/${enc(id)}/messages/${enc(messageId)}/remind`, { body: { send_at } }),
+  /** Send a text here later. @param {string} id @param {string} body_text @param {{ send_at: string } | { in_minutes: number }} when */
+  scheduleMessage: (id, body_text, when) =>
+    request("POST", `/v1/conversations/${enc(id)}/scheduled`, { body: { body_text, ...when } }),
+  /** Remind me of a message. @param {string} id @param {string} messageId @param {{ send_at: string } | { in_minutes: number }} when */
+  remindMe: (id, messageId, when) =>
+    request("POST", `/v1/conversations/${enc(id)}/messages/${enc(messageId)}/remind`, { body: when }),
   /** @returns {Promise<{ items: import('../contracts/gateway').TScheduledMessage[] }>} */
   listScheduled: () => request("GET", "/v1/scheduled"),
-  /** @param {string} id @param {{ body_text?: string, send_at?: string }} body */
+  /** @param {string} id @param {{ body_text?: string, send_at?: string, in_minutes?: number }} body */
   editScheduled: (id, body) => request("PATCH", `/v1/scheduled/${enc(id)}`, { body }),
   /** @param {string} id */
   cancelScheduled: (id) => request("DELETE", `/v1/scheduled/${enc(id)}`),

@@ -106,6 +106,8 @@ export interface Gateway {
   ): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
+  /** Sends the scheduled messages and reminders due now (their timer calls this; tests may too). */
+  runScheduled(): Promise<void>;
   /** The Web Push sender (tests wait for it to be idle). */
   readonly push: PushSender;
   close(): void;
@@ -321,6 +323,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
+    runScheduled: () => scheduler.runDue(),
     push,
     close() {
       timer?.cancel();

@@ -82,6 +82,13 @@ describe("a scheduled message", () => {
     });
   });
 
+  it("counts in_minutes from the server's own now", async () => {
+    const r = await schedule(dan, DM, { body_text: "In half an hour", in_minutes: 30 });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.send_at).toBe(at(30 * MIN));
+    expect((await call("DELETE", `/v1/scheduled/${r.body.schedule_id}`, dan)).status).toBe(200);
+  });
+
   it("reads a time without an offset in the person's own zone", async () => {
     expect((await call("PUT", "/v1/me/profile", dan, { time_zone: "America/Sao_Paulo" })).status).toBe(200);
     // Tomorrow 09:00 in São Paulo (UTC−3) is 12:00 UTC.
@@ -137,6 +144,11 @@ describe("a scheduled message", () => {
       code: "VALIDATION_ERROR",
     });
     expect(await bad(DM, { body_text: "   ", send_at: at(MIN) })).toMatchObject({ details: { field: "body_text" } });
+    expect(await bad(DM, { body_text: "x", send_at: at(MIN), in_minutes: 5 })).toMatchObject({
+      code: "VALIDATION_ERROR",
+    });
+    expect(await bad(DM, { body_text: "x" })).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(await bad(DM, { body_text: "x", in_minutes: 0 })).toMatchObject({ code: "VALIDATION_ERROR" });
     // Ana is not in Dan's chat with the agent: it does not exist for her.
     const r = await schedule(ana, "cnv_9f2a", { body_text: "hi", send_at: at(MIN) });
     expect(r.status).toBe(404);

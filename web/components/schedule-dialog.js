@@ -26,16 +26,16 @@ export function ScheduleDialog({ d }) {
   const asSent = (wall) => (profileZone ? wall : new Date(wall).toISOString());
   const close = () => setState({ dialog: null });
 
-  /** The time to send: an instant for "in …", a wall-clock time in my zone otherwise. */
-  const sendAt = () => {
-    if (choice === "pick") return asSent(picked);
+  /** When: minutes from the server's now for "in …", a wall-clock time in my zone otherwise. */
+  const when = () => {
+    if (choice === "pick") return { send_at: asSent(picked) };
     if (choice === "tomorrow") {
       const today = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date());
       const next = new Date(`${today}T12:00:00Z`);
       next.setUTCDate(next.getUTCDate() + 1);
-      return asSent(`${next.toISOString().slice(0, 10)}T09:00`);
+      return { send_at: asSent(`${next.toISOString().slice(0, 10)}T09:00`) };
     }
-    return new Date(Date.now() + Number(choice) * 60_000).toISOString();
+    return { in_minutes: Number(choice) };
   };
 
   const submit = async (/** @type {Event} */ ev) => {
@@ -44,10 +44,10 @@ export function ScheduleDialog({ d }) {
     setBusy(true);
     setError(null);
     try {
-      const send_at = sendAt();
-      if (d.mode === "send") await api.scheduleMessage(d.cid, d.text ?? "", send_at);
-      else if (d.mode === "remind") await api.remindMe(d.cid, d.messageId ?? "", send_at);
-      else await api.editScheduled(d.scheduleId ?? "", { send_at });
+      const at = when();
+      if (d.mode === "send") await api.scheduleMessage(d.cid, d.text ?? "", at);
+      else if (d.mode === "remind") await api.remindMe(d.cid, d.messageId ?? "", at);
+      else await api.editScheduled(d.scheduleId ?? "", at);
       close();
       d.onDone?.();
       toast(d.mode === "remind" ? t("scheduled.reminder_set") : t("scheduled.scheduled"));

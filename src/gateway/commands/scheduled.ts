@@ -35,6 +35,12 @@ function recorded(core: Core, idem: IdemScope, status: number, change: () => unk
 
 const zoneOf = (core: Core, p: Principal) => core.me(p).time_zone ?? FALLBACK_TIME_ZONE;
 
+/** When it is due: `in_minutes` from the server's now, or `send_at` read in the person's zone. */
+function dueAt(core: Core, tz: string, b: { send_at?: string | undefined; in_minutes?: number | undefined }): number {
+  if (b.in_minutes !== undefined) return core.clock.now() + b.in_minutes * 60_000;
+  return parseSendAt(b.send_at ?? "", tz, core.clock.now());
+}
+
 function roomFor(scheduler: Scheduler, p: Principal): void {
   if (scheduler.pendingCount(p.tenantId, p.entityId) >= LIMITS.schedulesPending)
     throw new AppError("CONFLICT", `You already have ${LIMITS.schedulesPending} messages and reminders waiting`, {
@@ -54,7 +60,7 @@ export function scheduleMessage(
   if (body.body_text.trim() === "")
     throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
   const tz = zoneOf(core, p);
-  const sendAt = parseSendAt(body.send_at, tz, core.clock.now());
+  const sendAt = dueAt(core, tz, body);
   roomFor(scheduler, p);
   const scheduleId = core.ids("sch");
   return recorded(core, idem, 201, () => {
@@ -87,7 +93,7 @@ export function remindMe(
   memberConversation(core, p, conversationId);
   const item = liveMessage(core, p, conversationId, messageId, "message_id");
   const tz = zoneOf(core, p);
-  const sendAt = parseSendAt(body.send_at, tz, core.clock.now());
+  const sendAt = dueAt(core, tz, body);
   roomFor(scheduler, p);
   const text = (item.message as { body_text?: string }).body_text ?? "";
   const quote = text.length > REMINDER_QUOTE ? `${text.slice(0, REMINDER_QUOTE - 1)}…` : text;
@@ -136,7 +142,8 @@ export function editScheduled(
     });
   if (body.body_text !== undefined && body.body_text.trim() === "")
     throw new AppError("VALIDATION_ERROR", "The message is empty", { field: "body_text" });
-  const sendAt = body.send_at === undefined ? undefined : parseSendAt(body.send_at, zoneOf(core, p), core.clock.now());
+  const sendAt =
+    body.send_at === undefined && body.in_minutes === undefined ? undefined : dueAt(core, zoneOf(core, p), body);
   return recorded(core, idem, 200, () => {
     scheduler.update(scheduleId, {
       ...(body.body_text !== undefined ? { body_text: body.body_text } : {}),
