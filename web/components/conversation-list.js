@@ -53,10 +53,6 @@ export function ConversationList({ s }) {
           }}><${Icon} name="tool" /></a>`
             : null
         }
-        <button type="button" class="icon-btn" title=${t("scheduled.list_title")} aria-label=${t("scheduled.list_title")}
-          onClick=${() => setState({ dialog: { type: "scheduled" } })}><${Icon} name="clock" /></button>
-        <button type="button" class="icon-btn" title=${t("channels.browse")} aria-label=${t("channels.browse")}
-          onClick=${() => setState({ dialog: { type: "channels" } })}><${Icon} name="hash" /></button>
         <button type="button" class="icon-btn" title=${t("list.new")} aria-label=${t("list.new")}
           onClick=${() => setState({ dialog: { type: "new-conversation" } })}><${Icon} name="plus" /></button>
       </div>
@@ -68,6 +64,12 @@ export function ConversationList({ s }) {
         : null
     }
     <${NotifyBanner} />
+    <div class="list-tools">
+      <button type="button" class="btn btn-ghost list-tool" onClick=${() => setState({ dialog: { type: "channels" } })}>
+        <${Icon} name="hash" size=${16} /> ${t("channels.browse")}</button>
+      <button type="button" class="btn btn-ghost list-tool" onClick=${() => setState({ dialog: { type: "scheduled" } })}>
+        <${Icon} name="clock" size=${16} /> ${t("scheduled.list_title")}</button>
+    </div>
     <div class="search" role="search"><input ref=${searchBox} type="search" placeholder=${t("list.search")} aria-label=${t("list.search")}
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
