@@ -202,7 +202,12 @@ export const ZConversationCreatedPayload = z.strictObject({
     .min(1)
     .max(500),
   kind: z.enum(["direct", "group"]).optional(),
+  /** A group anyone of the workspace may find and join (`public`, a channel); absent or `private`: invite-only. */
+  visibility: z.enum(["public", "private"]).optional(),
 });
+
+/** A person joins a public channel themself (the entity is the actor; the policy pack checks it is public and they are not in it yet). */
+export const ZConversationJoinedPayload = z.strictObject({ entity_id: ZEntityId });
 
 export const ZEntityRegisteredPayload = z.strictObject({
   entity_id: ZEntityId,
@@ -483,6 +488,7 @@ export const EVENT_PAYLOADS = {
   "thread.read": ZThreadReadPayload,
   "conversation.created": ZConversationCreatedPayload,
   "conversation.member_added": ZConversationMemberAddedPayload,
+  "conversation.joined": ZConversationJoinedPayload,
   "conversation.member_removed": ZConversationMemberRemovedPayload,
   "conversation.renamed": ZConversationRenamedPayload,
   "entity.registered": ZEntityRegisteredPayload,
@@ -557,6 +563,7 @@ export const ZUblEvent = z.discriminatedUnion("event_type", [
   eventSchema("thread.read"),
   eventSchema("conversation.created"),
   eventSchema("conversation.member_added"),
+  eventSchema("conversation.joined"),
   eventSchema("conversation.member_removed"),
   eventSchema("conversation.renamed"),
   eventSchema("entity.registered"),

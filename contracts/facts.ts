@@ -36,6 +36,10 @@ export const LIMITS = {
   avatarBytes: 2 * 1024 * 1024,
   /** Nor past this many pixels on either side. */
   avatarSide: 4096,
+  /** How far ahead a message may be scheduled, or a reminder set, in days. */
+  scheduleDays: 365,
+  /** Messages and reminders one person may have waiting at once. */
+  schedulesPending: 100,
 } as const;
 
 /** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */

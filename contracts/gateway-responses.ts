@@ -102,6 +102,20 @@ export const ZTimelinePage = z.object({
 /** One message, for a link to it (members of its conversation only). */
 export const ZMessageView = z.object({ tenant_id: ZTenantId, conversation_id: ZConversationId, item: ZTimelineItem });
 
+/** A public channel as anyone of the workspace sees it in Browse channels (never its messages). */
+export const ZChannelSummary = z.object({
+  conversation_id: ZConversationId,
+  title: z.string(),
+  member_count: z.number().int().min(0),
+  /** The reader is a member. */
+  joined: z.boolean(),
+  created_at: ZIsoTime,
+  last_item_ts: ZIsoTime.optional(),
+});
+
+/** `GET /v1/channels`: the workspace's public channels, by name. */
+export const ZChannelList = z.object({ tenant_id: ZTenantId, channels: z.array(ZChannelSummary) });
+
 /** One reader's place in a thread: whether they follow it, and how many replies they have not read (0 when not following). */
 export const ZThreadMark = z.object({
   root_message_id: z.string(),
@@ -191,6 +205,7 @@ export const ZInboundRefusals = z.object({
   ),
 });
 export type TInboundRefusals = z.infer<typeof ZInboundRefusals>;
+export type TChannelList = z.infer<typeof ZChannelList>;
 
 const ZToolAnnotations = z.object({
   readOnlyHint: z.boolean().optional(),

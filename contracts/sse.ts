@@ -15,6 +15,7 @@ export const SSE_EVENT_NAMES = [
   "thread.update",
   "conversation.update",
   "conversation.removed",
+  "channel.update",
   "job.update",
   "presence.update",
   "artifact.added",
@@ -67,6 +68,19 @@ export const ZSseConversationRemoved = z.object({
   tenant_id: ZTenantId,
   conversation_id: ZConversationId,
   reason: z.enum(["left", "removed"]),
+});
+/**
+ * A public channel was created, renamed, or someone joined or left it: to the whole workspace (its
+ * Browse channels view). It names no message; whether the reader is in it is their conversation list's to say.
+ */
+export const ZSseChannelUpdate = z.object({
+  tenant_id: ZTenantId,
+  channel: z.object({
+    conversation_id: ZConversationId,
+    title: z.string(),
+    member_count: z.number().int().min(0),
+    created_at: ZIsoTime,
+  }),
 });
 export const ZSseJobUpdate = z.object({
   tenant_id: ZTenantId,

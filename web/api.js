@@ -167,8 +167,24 @@ export const api = {
     if (opts.limit) p.set("limit", String(opts.limit));
     return request("GET", `/v1/search?${p}`);
   },
-  /** @param {{ title?: string, participants: {entity_id:string}[] }} body */
+  /** @param {{ title?: string, participants: {entity_id:string}[], visibility?: 'public' | 'private' }} body */
   createConversation: (body) => request("POST", "/v1/conversations", { body }),
+  /** The workspace's public channels. @returns {Promise<{ channels: import('./types.js').Channel[] }>} */
+  listChannels: () => request("GET", "/v1/channels"),
+  /** Send a text here later. @param {string} id @param {string} body_text @param {{ send_at: string } | { in_minutes: number }} when */
+  scheduleMessage: (id, body_text, when) =>
+    request("POST", `/v1/conversations/${enc(id)}/scheduled`, { body: { body_text, ...when } }),
+  /** Remind me of a message. @param {string} id @param {string} messageId @param {{ send_at: string } | { in_minutes: number }} when */
+  remindMe: (id, messageId, when) =>
+    request("POST", `/v1/conversations/${enc(id)}/messages/${enc(messageId)}/remind`, { body: when }),
+  /** @returns {Promise<{ items: import('../contracts/gateway').TScheduledMessage[] }>} */
+  listScheduled: () => request("GET", "/v1/scheduled"),
+  /** @param {string} id @param {{ body_text?: string, send_at?: string, in_minutes?: number }} body */
+  editScheduled: (id, body) => request("PATCH", `/v1/scheduled/${enc(id)}`, { body }),
+  /** @param {string} id */
+  cancelScheduled: (id) => request("DELETE", `/v1/scheduled/${enc(id)}`),
+  /** Join a public channel myself. @param {string} id */
+  joinChannel: (id) => request("POST", `/v1/conversations/${enc(id)}/join`),
   /**
    * @param {string} id @param {string} text @param {string} clientId @param {string} key
    * @param {string} [replyTo] @param {string[]} [mentions] entity ids the text mentions

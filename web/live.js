@@ -7,6 +7,7 @@ import {
   clearTyping,
   dropConversation,
   getState,
+  mergeChannel,
   mergeConversation,
   mergeItems,
   mergeJob,
@@ -166,6 +167,9 @@ function onFrame(name, data, id) {
         if (getState().route.conversationId === c.conversation_id) delete c.unread_count;
         mergeConversation(c);
       }
+      break;
+    case "channel.update":
+      if (data?.channel?.conversation_id) mergeChannel(data.channel);
       break;
     case "conversation.removed":
       if (data?.conversation_id) {

@@ -35,6 +35,7 @@
  *   pins: Record<string, TimelineItem[]>,
  *   replyThreads: Record<string, import('./threads.js').ReplyThread>,
  *   threadMarks: Record<string, { following: boolean, unread_count: number }>,
+ *   channels: import('./types.js').Channel[] | null,
  * }} State
  */
 
@@ -50,7 +51,8 @@
  * @typedef {{ type: 'confirm', title: string, body?: string, okLabel?: string, danger?: boolean, resolve: (ok: boolean) => void }
  *   | { type: 'input', title: string, body?: string, schema: import('./types.js').InputSchema, submitLabel: string,
  *       danger?: boolean, onSubmit: (values: Record<string, string|number|boolean>) => Promise<unknown> }
- *   | { type: 'new-conversation' } | { type: 'profile' } | { type: 'forward', cid: string, item: TimelineItem }
+ *   | { type: 'new-conversation' } | { type: 'channels' } | { type: 'scheduled' } | { type: 'profile' }
+ *   | { type: 'schedule', mode: 'send' | 'remind' | 'edit', cid: string, text?: string, messageId?: string, scheduleId?: string, onDone?: () => void } | { type: 'forward', cid: string, item: TimelineItem }
  *   | { type: 'switcher' } | { type: 'shortcuts' } | { type: 'person', entityId: string }} Dialog
  */
 
@@ -79,6 +81,7 @@ let state = {
   pins: {},
   replyThreads: {},
   threadMarks: {},
+  channels: null,
 };
 
 /** @type {Set<() => void>} */
@@ -311,4 +314,20 @@ export function directChatWith(conversations, me, entityId) {
     conversations.find((c) => c.kind === "direct" && ours(c)) ??
     conversations.find((c) => c.kind === undefined && ours(c))
   );
+}
+
+/**
+ * A public channel's row as a channel.update frame has it (name, member count), merged into
+ * Browse channels when it has been loaded; whether I am in it is my conversation list's to say.
+ * @param {{ conversation_id: string, title: string, member_count: number, created_at: string }} ch
+ */
+export function mergeChannel(ch) {
+  const list = state.channels;
+  if (!list) return;
+  const i = list.findIndex((c) => c.conversation_id === ch.conversation_id);
+  const next = list.slice();
+  if (i >= 0) next[i] = { ...list[i], ...ch };
+  else next.push({ ...ch, joined: false });
+  next.sort((a, b) => a.title.localeCompare(b.title));
+  setState({ channels: next });
 }

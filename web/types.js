@@ -12,6 +12,7 @@
 /** @typedef {import('../contracts/cards').TArtifactRef} ArtifactRef */
 /** @typedef {import('../contracts/gateway').TTimelineItem} TimelineItem */
 /** @typedef {import('../contracts/gateway').TConversationSummary} ConversationSummary */
+/** @typedef {import('../contracts/gateway-responses').TChannelList['channels'][number]} Channel */
 /** @typedef {import('../contracts/gateway').TJobDrawerResponse} JobDrawer */
 /** @typedef {import('../contracts/gateway').TJobTimelineItem} JobTimelineItem */
 /** @typedef {import('../contracts/search').TSearchResults} SearchResults */

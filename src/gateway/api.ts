@@ -22,6 +22,9 @@ import { handOverJob } from "./commands/hand-over.js";
 import { digestSettings, updateProfile } from "./commands/profile.js";
 import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
 import { addMember, removeMember, renameConversation } from "./commands/members.js";
+import { joinChannel, listChannels } from "./commands/channels.js";
+import { cancelScheduled, editScheduled, listScheduled, remindMe, scheduleMessage } from "./commands/scheduled.js";
+import type { Scheduler } from "./scheduled/scheduler.js";
 import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
 import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
 import { removePreview } from "./commands/previews.js";
@@ -59,6 +62,7 @@ import { signalTyping, type TypingThrottle } from "./commands/typing.js";
 export function createGatewayApi(
   core: Core,
   live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void },
+  scheduler: Scheduler,
 ): GatewayApi {
   const typing: TypingThrottle = new Map();
   const sessionOf = (p: Principal): SessionView => {
@@ -177,6 +181,13 @@ export function createGatewayApi(
     markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
     signalTyping: (p, id) => signalTyping(core, typing, p, id),
     addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
+    listChannels: (p) => listChannels(core, p),
+    joinChannel: (p, id, idem) => joinChannel(core, p, id, idem),
+    scheduleMessage: (p, id, body, idem) => scheduleMessage(core, scheduler, p, id, body, idem),
+    remindMe: (p, id, messageId, body, idem) => remindMe(core, scheduler, p, id, messageId, body, idem),
+    listScheduled: (p) => listScheduled(scheduler, p),
+    editScheduled: (p, scheduleId, body, idem) => editScheduled(core, scheduler, p, scheduleId, body, idem),
+    cancelScheduled: (p, scheduleId, idem) => cancelScheduled(core, scheduler, p, scheduleId, idem),
     removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
     renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),
     attachFile: (p, id, file, idem, caption, durationMs) => attachFile(core, p, id, file, idem, caption, durationMs),

@@ -17,9 +17,13 @@ import type {
   ZUpsertContactRequest,
 } from "../../contracts/gateway.js";
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
-import type { TInboundRefusals } from "../../contracts/gateway-responses.js";
+import type { TChannelList, TInboundRefusals } from "../../contracts/gateway-responses.js";
 import type {
+  TScheduledList,
   ZAddMemberRequest,
+  ZEditScheduleRequest,
+  ZRemindRequest,
+  ZScheduleMessageRequest,
   ZFollowThreadRequest,
   ZForwardRequest,
   ZPinRequest,
@@ -344,6 +348,36 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   ): Promise<StoredResponse>;
   /** DELETE /v1/conversations/:id/members/:entity_id: leave (my own id) or remove someone (creator or admin); their reads and stream of it end at once. */
   removeMember(p: Principal, conversationId: string, entityId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** GET /v1/channels: the workspace's public channels (name, member count, whether I am in it); never their messages. */
+  listChannels(p: Principal): TChannelList;
+  /** POST /v1/conversations/:id/join: join a public channel myself (once); a private one answers 404. */
+  joinChannel(p: Principal, conversationId: string, idem: IdemScope): Promise<StoredResponse>;
+  /** POST /v1/conversations/:id/scheduled: send this text here later, as me (a time in my zone, or with an offset). */
+  scheduleMessage(
+    p: Principal,
+    conversationId: string,
+    body: In<typeof ZScheduleMessageRequest>,
+    idem: IdemScope,
+  ): StoredResponse;
+  /** POST /v1/conversations/:id/messages/:message_id/remind: remind me of this message then, in my Reminders. */
+  remindMe(
+    p: Principal,
+    conversationId: string,
+    messageId: string,
+    body: In<typeof ZRemindRequest>,
+    idem: IdemScope,
+  ): StoredResponse;
+  /** GET /v1/scheduled: my scheduled messages and reminders, waiting ones first. */
+  listScheduled(p: Principal): TScheduledList;
+  /** PATCH /v1/scheduled/:schedule_id: a new text or time for one of mine still waiting. */
+  editScheduled(
+    p: Principal,
+    scheduleId: string,
+    body: In<typeof ZEditScheduleRequest>,
+    idem: IdemScope,
+  ): StoredResponse;
+  /** DELETE /v1/scheduled/:schedule_id: cancel one of mine still waiting. */
+  cancelScheduled(p: Principal, scheduleId: string, idem: IdemScope): StoredResponse;
   /** PUT /v1/conversations/:id/title: any member renames a group. */
   renameConversation(
     p: Principal,

@@ -50,6 +50,7 @@ import { createPasskeys } from "./passkeys/index.js";
 /** How long a passkey challenge may be answered: five minutes, once. */
 const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000;
 import { createDigest } from "./digest/index.js";
+import { createScheduler } from "./scheduled/scheduler.js";
 
 const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({
   capacity: cfg.capacity * k,
@@ -108,6 +109,8 @@ export interface Gateway {
   ): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
   /** Re-evaluates presence now (the timer calls this; tests may too). */
   tickPresence(): void;
+  /** Sends the scheduled messages and reminders due now (their timer calls this; tests may too). */
+  runScheduled(): Promise<void>;
   /** The Web Push sender (tests wait for it to be idle). */
   readonly push: PushSender;
   /** The link-preview worker (tests wait for it to be idle). */
@@ -269,6 +272,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // Only messages sent from now on: a boot's replay fetches nothing.
   const previews = createLinkPreviews(core, clock, deps.linkPreviews ?? { enabled: false });
   const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
+  // What fell due while the server was down is sent now, once; the rest when it falls due.
+  const scheduler = createScheduler(core);
+  void scheduler.runDue();
 
   function tickPresence(): void {
     const now = clock.now();
@@ -325,6 +331,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
+    runScheduled: () => scheduler.runDue(),
     push,
     previews,
     close() {
@@ -337,9 +344,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       unsubscribeSearch();
       search.close();
       digest.close();
+      scheduler.close();
       hub.close();
     },
   };
-  const api = createGatewayApi(core, gateway);
+  const api = createGatewayApi(core, gateway, scheduler);
   return gateway;
 }

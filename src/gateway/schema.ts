@@ -228,3 +228,38 @@ export const gatewayPasskeyChallenges = sqliteTable("gateway_passkey_challenges"
   expiresAt: text("expires_at").notNull(),
   usedAt: text("used_at"),
 });
+
+/**
+ * Messages a person scheduled to send later, and reminders they asked for: theirs alone until
+ * they fall due, so kept here and not in the ledger (nobody else may read them). When one falls
+ * due the gateway writes its `message.sent` (its event id made from the schedule's id) and marks
+ * the row sent in the same transaction: a schedule is sent once, also when it fell due while the
+ * server was down.
+ */
+export const gatewayScheduledMessages = sqliteTable(
+  "gateway_scheduled_messages",
+  {
+    scheduleId: text("schedule_id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    /** `message`: sent as the person into the conversation; `reminder`: posted to them alone. */
+    kind: text("kind").notNull(),
+    bodyText: text("body_text").notNull(),
+    /** For a reminder: the message it is about. */
+    aboutMessageId: text("about_message_id"),
+    sendAtMs: integer("send_at_ms").notNull(),
+    /** The zone the time was given in (the person's, when they asked). */
+    timeZone: text("time_zone").notNull(),
+    /** pending | sent | cancelled | failed */
+    status: text("status").notNull(),
+    messageId: text("message_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    doneAt: text("done_at"),
+    failure: text("failure"),
+  },
+  (t) => [
+    index("gateway_scheduled_due_idx").on(t.status, t.sendAtMs),
+    index("gateway_scheduled_owner_idx").on(t.tenantId, t.entityId, t.status),
+  ],
+);

@@ -76,6 +76,8 @@ interface ToolCallRec {
 interface ConversationMeta {
   created_by: string;
   kind: "direct" | "group";
+  /** A public channel (anyone of the workspace may join it); absent: private. */
+  public?: true;
 }
 
 class TenantState {
@@ -261,7 +263,13 @@ export function createFold(): PolicyFold {
         setInMap(s.conversationMeta, p.conversation_id, {
           created_by: event.actor.entity_id,
           kind: p.kind ?? (ids.length === 2 ? "direct" : "group"),
+          ...(p.visibility === "public" ? { public: true as const } : {}),
         });
+        return;
+      }
+      case "conversation.joined": {
+        const members = s.conversations.get(event.conversation_id);
+        if (members) addToSet(members, p.entity_id);
         return;
       }
       case "conversation.member_added": {
@@ -424,7 +432,9 @@ export function createFold(): PolicyFold {
       const s = get(t);
       const meta = s?.conversationMeta.get(conversationId);
       const members = s?.conversations.get(conversationId);
-      return meta && members ? { created_by: meta.created_by, kind: meta.kind, members } : undefined;
+      return meta && members
+        ? { created_by: meta.created_by, kind: meta.kind, public: meta.public === true, members }
+        : undefined;
     },
 
     job: (t, jobId): JobFacts | undefined => get(t)?.jobs.get(jobId),

@@ -265,7 +265,8 @@ export function createOfficeView(deps: {
         participants.set(k, list);
         break;
       }
-      case "conversation.member_added": {
+      case "conversation.member_added":
+      case "conversation.joined": {
         const k = key(e.tenant_id, e.conversation_id);
         const list = participants.get(k);
         if (!list || list.includes(e.payload.entity_id)) break;

@@ -8,6 +8,7 @@ import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
 import { ACCESS, CALLERS, renderAccessTable, type AccessRow, type Caller } from "../support/access-table.js";
 import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 import { png } from "../support/pictures.js";
+import { DEFAULT_INSTANT } from "../support/clock.js";
 
 /**
  * The access table (test/support/access-table.ts), driven over real HTTP: every route × every
@@ -31,6 +32,10 @@ let otherTenant = "";
 /** An agent added to and removed from Dan's chat by the membership rows, and a group Dan and Ana both leave. */
 let helperAgent = "";
 let leaveGroup = "";
+let publicChannel = "";
+let danSchedule = "";
+/** A day after the test server's stated start: always ahead of its clock. */
+const LATER = new Date(Date.parse(DEFAULT_INSTANT) + 86_400_000).toISOString();
 
 const core = () => t.server.gateway.core;
 const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId, entityId });
@@ -101,6 +106,16 @@ beforeAll(async () => {
       participants: [{ entity_id: ana.entity_id }],
     })
   ).body.conversation_id;
+  publicChannel = (
+    await postJson(`${t.url}/v1/conversations`, dan.token, {
+      title: "Open",
+      participants: [{ entity_id: dan.entity_id }],
+      visibility: "public",
+    })
+  ).body.conversation_id;
+  danSchedule = (
+    await postJson(`${t.url}/v1/conversations/cnv_9f2a/scheduled`, dan.token, { body_text: "later", send_at: LATER })
+  ).body.schedule_id;
   danMessage = (
     await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, { kind: "text", body_text: "thanks" })
   ).body.message_id;
@@ -367,6 +382,23 @@ function requestFor(
       return row.variant === "leave"
         ? { path: `/v1/conversations/${leaveGroup}/members/${me}`, init: { method: "DELETE" } }
         : { path: `/v1/conversations/${conv}/members/${helperAgent}`, init: { method: "DELETE" } };
+    case "POST /v1/conversations/:id/scheduled":
+      return { path: `/v1/conversations/${conv}/scheduled`, init: json({ body_text: "later", send_at: LATER }) };
+    case "POST /v1/conversations/:id/messages/:message_id/remind":
+      return { path: `/v1/conversations/${conv}/messages/${danMessage}/remind`, init: json({ send_at: LATER }) };
+    case "GET /v1/scheduled":
+      return { path: "/v1/scheduled" };
+    case "PATCH /v1/scheduled/:schedule_id":
+      return { path: `/v1/scheduled/${danSchedule}`, init: json({ body_text: "later still" }) };
+    case "DELETE /v1/scheduled/:schedule_id":
+      return { path: `/v1/scheduled/${danSchedule}`, init: { method: "DELETE" } };
+    case "GET /v1/channels":
+      return { path: "/v1/channels" };
+    case "POST /v1/conversations/:id/join":
+      return {
+        path: `/v1/conversations/${row.variant === "public" ? publicChannel : conv}/join`,
+        init: { method: "POST" },
+      };
     case "PUT /v1/conversations/:id/title":
       return { path: `/v1/conversations/${conv}/title`, init: json({ title: "Scheduling" }) };
     case "PUT /v1/conversations/:id/mute":

@@ -66,7 +66,7 @@ describe("GET /v1/openapi.json", () => {
         if (
           ["post", "put", "patch"].includes(method) &&
           !path.includes("/attachments") &&
-          !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume|call)$/.test(path)
+          !/\/(resend|deactivate|reactivate|rotate-tokens|pause|resume|call|join)$/.test(path)
         )
           expect(op.requestBody, `${method} ${path}`).toBeDefined();
       }

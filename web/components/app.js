@@ -15,6 +15,9 @@ import { InputModal } from "./input-modal.js";
 import { InvitePage } from "./invite-page.js";
 import { JobDrawer } from "./job-drawer.js";
 import { NewConversation } from "./new-conversation.js";
+import { BrowseChannels } from "./browse-channels.js";
+import { ScheduleDialog } from "./schedule-dialog.js";
+import { ScheduledList } from "./scheduled-list.js";
 import { OnboardingPage } from "./onboarding-page.js";
 import { SigninPage } from "./signin-page.js";
 import { SigninLinkPage } from "./signin-link-page.js";
@@ -44,6 +47,9 @@ export function App() {
     ${s.dialog?.type === "input" ? html`<${InputModal} d=${s.dialog} />` : null}
     ${s.dialog?.type === "confirm" ? html`<${ConfirmDialog} d=${s.dialog} />` : null}
     ${s.dialog?.type === "new-conversation" ? html`<${NewConversation} s=${s} />` : null}
+    ${s.dialog?.type === "channels" ? html`<${BrowseChannels} s=${s} />` : null}
+    ${s.dialog?.type === "schedule" ? html`<${ScheduleDialog} d=${s.dialog} />` : null}
+    ${s.dialog?.type === "scheduled" ? html`<${ScheduledList} />` : null}
     ${s.dialog?.type === "profile" ? html`<${ProfileDialog} s=${s} />` : null}
     ${s.dialog?.type === "forward" ? html`<${ForwardDialog} s=${s} cid=${s.dialog.cid} item=${s.dialog.item} />` : null}
     ${s.dialog?.type === "switcher" ? html`<${QuickSwitcher} s=${s} />` : null}

@@ -15,7 +15,8 @@ import { PersonStatus } from "./status-setting.js";
 /**
  * Participant, role and status; the active-job chip opens the Job Drawer.
  * Pinned messages (when there are any) open their list.
- * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, muted?: boolean, onMute?: () => void, onMembers?: () => void,
+ * A public channel says so beside its name.
+ * @param {{ title: string, other?: Entity, presence?: Presence, job?: JobHead, members: number, channel?: boolean, muted?: boolean, onMute?: () => void, onMembers?: () => void,
  *   pinnedCount?: number, onPins?: () => void, onCall?: () => void }} props
  */
 export function ChatHeader({
@@ -24,6 +25,7 @@ export function ChatHeader({
   presence,
   job,
   members,
+  channel,
   muted,
   onMute,
   onMembers,
@@ -37,7 +39,9 @@ export function ChatHeader({
     <button type="button" class="icon-btn back" aria-label=${t("chat.back")} onClick=${() => navigate("/")}><${Icon} name="back" size=${24} /></button>
     <${Avatar} name=${title} id=${other?.entity_id ?? title} agent=${isAgent} />
     <div class="chat-who">
-      <div class="chat-name"><h1 tabIndex="-1">${title}</h1>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}</div>
+      <div class="chat-name"><h1 tabIndex="-1">${title}</h1>${isAgent && other?.role ? html`<span class="role-badge">${other.role}</span>` : null}${
+        channel ? html`<span class="role-badge channel-badge">${t("channels.public_badge")}</span>` : null
+      }</div>
       <div class="chat-status">
         ${
           isAgent

@@ -85,6 +85,7 @@ export function ChatView({ s, cid }) {
     }}>
     <${ChatHeader} title=${conv?.title ?? other?.display_name ?? t("chat.conversation")} other=${other}
       presence=${other ? s.presence[other.entity_id] : undefined} job=${job} members=${ids.length}
+      channel=${conv?.visibility === "public"}
       muted=${!!conv?.muted} onMute=${conv ? () => void toggleMute(cid, !conv.muted) : undefined}
       onMembers=${conv ? () => setShowMembers(true) : undefined} pinnedCount=${pins.length} onPins=${() => setShowPins(true)}
       onCall=${s.me?.calls ? () => void startCall(cid) : undefined} />

@@ -13,7 +13,7 @@ import { navigate } from "../router.js";
 import { placeRefs, refMark } from "../tokens.js";
 import { loadDraft, saveDraft } from "../drafts.js";
 import { cancelCompose, editLastMine, saveEdit } from "../message-actions.js";
-import { getState, subscribe, toast } from "../store.js";
+import { getState, setState, subscribe, toast } from "../store.js";
 import { stateLabel } from "../format.js";
 import { api } from "../api.js";
 import {
@@ -342,6 +342,12 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
         }
       }}></textarea>
     <${VoiceRecorder} cid=${cid} />
+    <button type="button" class="icon-btn send-later" aria-label=${t("scheduled.send_later")} title=${t("scheduled.send_later")}
+      onClick=${() => {
+        const words = placeRefs(text, refs);
+        if (!words || staged.length || mode) return toast(t("scheduled.type_first"));
+        setState({ dialog: { type: "schedule", mode: "send", cid, text: words, onDone: () => setText("") } });
+      }}><${Icon} name="clock" /></button>
     <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>
   </footer>`;
 }

@@ -66,6 +66,12 @@ export function ConversationList({ s }) {
           : null
     }
     <${NotifyBanner} />
+    <div class="list-tools">
+      <button type="button" class="btn btn-ghost list-tool" onClick=${() => setState({ dialog: { type: "channels" } })}>
+        <${Icon} name="hash" size=${16} /> ${t("channels.browse")}</button>
+      <button type="button" class="btn btn-ghost list-tool" onClick=${() => setState({ dialog: { type: "scheduled" } })}>
+        <${Icon} name="clock" size=${16} /> ${t("scheduled.list_title")}</button>
+    </div>
     <div class="search" role="search"><input ref=${searchBox} type="search" placeholder=${t("list.search")} aria-label=${t("list.search")}
       value=${q} onInput=${(/** @type {any} */ e) => setQ(e.currentTarget.value)}
       onKeyDown=${(/** @type {KeyboardEvent} */ e) => {

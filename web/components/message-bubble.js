@@ -119,6 +119,12 @@ function MessageTools({ cid, it, mine, admin }) {
     ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => startCompose("edit", cid, it)}>${t("bubble.edit")}</button>` : null}
     <button type="button" class="msg-tool" aria-pressed=${!!it.pinned} onClick=${() => togglePin(cid, it)}>${it.pinned ? t("bubble.unpin") : t("bubble.pin")}</button>
     <button type="button" class="msg-tool" onClick=${() => copyMessageLink(cid, it)}>${t("bubble.copy_link")}</button>
+    ${
+      text
+        ? html`<button type="button" class="msg-tool" aria-haspopup="dialog"
+            onClick=${() => setState({ dialog: { type: "schedule", mode: "remind", cid, messageId: it.message.message_id } })}>${t("scheduled.remind_me")}</button>`
+        : null
+    }
     ${text ? html`<button type="button" class="msg-tool" aria-haspopup="dialog" onClick=${() => startForward(cid, it)}>${t("bubble.forward")}</button>` : null}
     ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}

@@ -24,6 +24,7 @@ export function NewConversation({ s }) {
   const [group, setGroup] = useState(false);
   const [picked, setPicked] = useState(/** @type {string[]} */ ([]));
   const [name, setName] = useState("");
+  const [isPublic, setPublic] = useState(false);
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const me = s.me?.entity_id;
   const people = Object.values(s.entities)
@@ -36,14 +37,15 @@ export function NewConversation({ s }) {
     );
   const close = () => setState({ dialog: null });
 
-  /** @param {string} title @param {string[]} others */
-  const create = async (title, others) => {
+  /** @param {string} title @param {string[]} others @param {boolean} [channel] a public channel */
+  const create = async (title, others, channel = false) => {
     setBusy(true);
     setError(null);
     try {
       const r = await api.createConversation({
         title,
         participants: [{ entity_id: me ?? "" }, ...others.map((id) => ({ entity_id: id }))],
+        ...(channel ? { visibility: /** @type {const} */ ("public") } : {}),
       });
       await refreshAll();
       close();
@@ -71,11 +73,12 @@ export function NewConversation({ s }) {
   /** @param {string} id */
   const toggle = (id) => setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : [...picked, id]);
   const names = picked.map((id) => s.entities[id]?.display_name ?? "").filter(Boolean);
-  const canCreate = picked.length >= 2 && !busy;
+  // A public channel is found by its name, and anyone joins it later: a name is enough to start one.
+  const canCreate = !busy && (isPublic ? name.trim() !== "" : picked.length >= 2);
   const submitGroup = (/** @type {Event} */ ev) => {
     ev.preventDefault();
     if (!canCreate) return;
-    void create(name.trim() || names.join(", "), picked);
+    void create(name.trim() || names.join(", "), picked, isPublic);
   };
 
   /** @param {Entity} e */
@@ -105,7 +108,10 @@ export function NewConversation({ s }) {
           <label for="group_name">${t("new.group_name")}</label>
           <input id="group_name" type="text" maxlength=${LIMITS.titleChars} placeholder=${names.length ? names.join(", ") : t("new.group_placeholder")} value=${name}
             onInput=${(/** @type {any} */ e) => setName(e.currentTarget.value)} />
-        </div>`
+        </div>
+        <label class="check-field"><input type="checkbox" checked=${isPublic}
+          onChange=${(/** @type {any} */ e) => setPublic(e.currentTarget.checked)} />
+          <span>${t("new.public")}<span class="person-sub">${t("new.public_hint")}</span></span></label>`
           : null
       }
       <input type="search" class="modal-search" placeholder=${t("new.search")} aria-label=${t("new.search")}
@@ -132,14 +138,15 @@ export function NewConversation({ s }) {
                 setError(null);
               }}>${t("common.back")}</button>
               <button type="submit" class="btn btn-primary" disabled=${!canCreate}>
-                ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}${t("new.create_group", { count: picked.length ? picked.length + 1 : 0 })}</button>`
+                ${busy ? html`<span class="spinner spinner-btn" aria-hidden="true"></span>` : null}${isPublic ? t("new.create_channel") : t("new.create_group", { count: picked.length ? picked.length + 1 : 0 })}</button>`
             : html`<button type="button" class="btn btn-ghost" onClick=${() => {
                 close();
                 navigate("/onboarding?step=agent");
               }}>${t("new.add_agent")}</button>`
         }
       </div>
-      ${group && picked.length < 2 ? html`<p class="hint">${t("new.pick_two")}</p>` : null}
+      ${group && !isPublic && picked.length < 2 ? html`<p class="hint">${t("new.pick_two")}</p>` : null}
+      ${group && isPublic && name.trim() === "" ? html`<p class="hint">${t("new.public_name")}</p>` : null}
     </form>
   <//>`;
 }

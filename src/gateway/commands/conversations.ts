@@ -40,6 +40,10 @@ export async function createConversation(
     if (!state.entities.has(id)) throw new AppError("NOT_FOUND", `Entity ${id} not found`, { field: "participants" });
   const unique = [...new Set(ids)];
   const others = unique.filter((id) => id !== p.entityId);
+  const isPublic = body.visibility === "public";
+  // A channel is found by its name in Browse channels: it has one, and it is a group however few are in it.
+  if (isPublic && body.title === undefined)
+    throw new AppError("VALIDATION_ERROR", "A public channel needs a name", { field: "title" });
   // A group's name is typed like a message: an email or phone in it goes to the vault and the
   // ledger keeps only the redacted form (the title is shown as stored).
   const typed = body.title === undefined ? undefined : scrubText(p.tenantId, body.title, core.office.vault).text;
@@ -54,7 +58,8 @@ export async function createConversation(
       conversation_id: conversationId,
       title: title.slice(0, 120),
       participants: unique.map((entity_id) => ({ entity_id })),
-      kind: unique.length === 2 && !body.title ? "direct" : "group",
+      kind: unique.length === 2 && !body.title && !isPublic ? "direct" : "group",
+      ...(isPublic ? { visibility: "public" as const } : {}),
     },
     { ...(body.trace_id ? { trace_id: body.trace_id } : {}) },
   );
@@ -83,6 +88,8 @@ export async function postText(
     thread_root_message_id?: string | undefined;
   },
   idem?: IdemScope,
+  /** A scheduled send: its message and event ids are fixed in advance (so it is written once), and `extra` marks it sent in the same commit. */
+  scheduled?: { messageId: string; eventId: string; extra: () => void },
 ): Promise<StoredResponse> {
   const conv = memberConversation(core, p, conversationId);
   const mentions = checkMentions(core, p, conv, body.mentions);
@@ -97,7 +104,7 @@ export async function postText(
   if (threadRoot !== undefined) threadRootMessage(core, p, conversationId, threadRoot);
   const state = core.tenant(p.tenantId);
   const { text, refs } = scrubText(p.tenantId, body.body_text, core.office.vault);
-  const messageId = core.ids("msg");
+  const messageId = scheduled?.messageId ?? core.ids("msg");
   const traceId = body.trace_id ?? core.ids("trc");
   const ev = core.event(
     p.tenantId,
@@ -116,6 +123,7 @@ export async function postText(
     },
     { trace_id: traceId },
   );
+  if (scheduled) ev.event_id = scheduled.eventId;
   // Only conversations with an agent coworker have anyone for Office to speak for. The work
   // enters Office's durable inbox in the same commit as the message: accepted means answered.
   // A thread is people talking beside the conversation: agents answer in the conversation only.
@@ -124,9 +132,11 @@ export async function postText(
     conv.participant_entity_ids.some((id) => state.entities.get(id)?.actor_type === "agent");
   return core.commit(p.tenantId, [ev], {
     idem,
-    ...(forOffice
+    ...(forOffice || scheduled
       ? {
-          extra: () =>
+          extra: () => {
+            scheduled?.extra();
+            if (!forOffice) return;
             core.office.accept({
               kind: "message",
               request: {
@@ -144,7 +154,8 @@ export async function postText(
                 // A reply to an agent's message is for that agent (group-gate reads it).
                 ...(body.reply_to_message_id !== undefined ? { reply_to_message_id: body.reply_to_message_id } : {}),
               },
-            }),
+            });
+          },
         }
       : {}),
     body: (r) => ({

@@ -17,6 +17,7 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
       participants: new Set(ids),
       created_by: ev.actor.entity_id,
       created_at: ev.ts,
+      ...(p.visibility === "public" ? { visibility: "public" as const } : {}),
       read_marks: new Map(),
       delivered_marks: new Map(),
       updated_at: ev.ts,
@@ -29,6 +30,7 @@ export function applyConversations(state: TenantState, ev: TStoredEvent): Delta[
         data: { tenant_id: state.tenant_id, conversation: summarize(state, row, null) },
         audience: row.participants,
       },
+      ...channelDelta(state, row),
     ];
   }
   const conv = state.conversations.get(ev.conversation_id);
@@ -176,6 +178,7 @@ export function summarize(state: TenantState, conv: ConversationRow, viewer: str
     title: (other && state.entities.get(other)?.display_name) || conv.title,
     kind: conv.kind,
     created_by: conv.created_by,
+    ...(conv.visibility ? { visibility: conv.visibility } : {}),
     participant_entity_ids: conv.participant_entity_ids,
     ...(conv.last_item_ts ? { last_item_ts: conv.last_item_ts } : {}),
     ...(conv.last_preview ? { last_preview: conv.last_preview } : {}),
@@ -189,4 +192,23 @@ export function summarize(state: TenantState, conv: ConversationRow, viewer: str
     ...(active ? { active_job: active } : {}),
     receipts: receiptsOf(state, conv),
   };
+}
+
+/** A public channel's row in Browse channels, to the whole workspace (no audience); nothing for a private conversation. */
+export function channelDelta(state: TenantState, conv: ConversationRow): Delta[] {
+  if (conv.visibility !== "public") return [];
+  return [
+    {
+      event: "channel.update",
+      data: {
+        tenant_id: state.tenant_id,
+        channel: {
+          conversation_id: conv.conversation_id,
+          title: conv.title,
+          member_count: conv.participant_entity_ids.length,
+          created_at: conv.created_at,
+        },
+      },
+    },
+  ];
 }

@@ -1,12 +1,13 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TTimelineItem } from "../../../contracts/gateway.js";
 import { formatCursor } from "../../../contracts/primitives.js";
-import { summarize } from "./conversations.js";
+import { channelDelta, summarize } from "./conversations.js";
 import { displayName, type ConversationRow, type Delta, type TenantState } from "./state.js";
 
 /**
  * Who is in a conversation, and what it is called: `conversation.member_added`,
- * `conversation.member_removed` and `conversation.renamed`. Each change replaces the row's
+ * `conversation.joined` (someone joins a public channel themself), `conversation.member_removed`
+ * and `conversation.renamed`; a public channel's row in Browse channels follows each. Each change replaces the row's
  * participant set instead of editing it, because every delta already queued (and the resume
  * log) holds the set that was true when it was made: a removed person still gets what was said
  * before they left, and nothing from the moment they are gone.
@@ -14,6 +15,7 @@ import { displayName, type ConversationRow, type Delta, type TenantState } from 
 export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
   if (
     ev.event_type !== "conversation.member_added" &&
+    ev.event_type !== "conversation.joined" &&
     ev.event_type !== "conversation.member_removed" &&
     ev.event_type !== "conversation.renamed"
   )
@@ -26,7 +28,7 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
   conv.source_event_id = ev.event_id;
   const deltas: Delta[] = [];
 
-  if (ev.event_type === "conversation.member_added") {
+  if (ev.event_type === "conversation.member_added" || ev.event_type === "conversation.joined") {
     const id = ev.payload.entity_id;
     if (before.has(id)) return [];
     conv.participant_entity_ids = [...conv.participant_entity_ids, id];
@@ -39,7 +41,9 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
         .join(", ")
         .slice(0, 120);
     }
-    deltas.push(systemLine(state, conv, ev, `${actor} added ${displayName(state, id)}`, conv.participants));
+    const line =
+      ev.event_type === "conversation.joined" ? `${actor} joined` : `${actor} added ${displayName(state, id)}`;
+    deltas.push(systemLine(state, conv, ev, line, conv.participants));
     // The newcomer gets the whole row (their list gains it); the others learn who is in it now.
     deltas.push({
       event: "conversation.update",
@@ -47,6 +51,7 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
       audience: new Set([id]),
     });
     deltas.push(update(state, conv, before));
+    deltas.push(...channelDelta(state, conv));
     return deltas;
   }
 
@@ -65,6 +70,7 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
       audience: new Set([id]),
     });
     deltas.push(update(state, conv, conv.participants));
+    deltas.push(...channelDelta(state, conv));
     return deltas;
   }
 
@@ -73,6 +79,7 @@ export function applyMembership(state: TenantState, ev: TStoredEvent): Delta[] {
     systemLine(state, conv, ev, `${actor} renamed the conversation to “${ev.payload.title}”`, conv.participants),
   );
   deltas.push(update(state, conv, conv.participants));
+  deltas.push(...channelDelta(state, conv));
   return deltas;
 }
 

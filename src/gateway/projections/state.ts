@@ -62,6 +62,8 @@ export interface ConversationRow {
   participants: Set<string>;
   created_by: string;
   created_at: string;
+  /** A public channel: anyone of the workspace may find and join it. */
+  visibility?: "public";
   last_item_ts?: string;
   last_preview?: { kind: string; text?: string | undefined; job_id?: string; card_type?: string };
   /** entity → tenant_seq read up to (message.delivered, or their own last message). */
@@ -191,6 +193,7 @@ export interface Delta {
     | "thread.update"
     | "conversation.update"
     | "conversation.removed"
+    | "channel.update"
     | "job.update"
     | "presence.update"
     | "artifact.added"

@@ -12,6 +12,8 @@ import { createAdminRoutes } from "./admin.js";
 import { createAdminPolicyRoutes } from "./admin-policies.js";
 import { createNotificationRoutes } from "./notifications.js";
 import { createMemberRoutes } from "./members.js";
+import { createChannelRoutes } from "./channels.js";
+import { createScheduledRoutes } from "./scheduled.js";
 import { createMessageRoutes } from "./messages.js";
 import { createThreadRoutes } from "./threads.js";
 import { createCallRoutes } from "./calls.js";
@@ -39,6 +41,8 @@ export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
   app.route("/", createAvatarRoutes(gw));
   app.route("/", createSearchRoutes(gw));
   app.route("/", createMemberRoutes(gw));
+  app.route("/", createChannelRoutes(gw));
+  app.route("/", createScheduledRoutes(gw));
   app.route("/", createMessageRoutes(gw));
   app.route("/", createThreadRoutes(gw));
   app.route("/", createCallRoutes(gw));

@@ -13,7 +13,8 @@ import { jobIdOf, type RuleContext } from "./rule.js";
  * owner), `field_is_entity` / `field_is_human` (a path names a registered entity / person).
  * Conversation tests read the event's conversation: `actor_is_conversation_creator`,
  * `actor_is_entity_at` (path: the actor is the entity named there), `member_at` (path: that
- * entity is a member now), `registered_at` (path: that entity is registered in the tenant).
+ * entity is a member now), `registered_at` (path: that entity is registered in the tenant),
+ * `conversation_public` (true: the conversation is a public channel; false: it is not).
  */
 export interface Condition {
   test(ctx: RuleContext): boolean;
@@ -244,6 +245,15 @@ export function compileCondition(spec: unknown, where = "condition"): Condition 
         return typeof id === "string" && c.fold.entity(c.tenantId, id) !== undefined;
       },
       text: `${path.path} is a person or agent of the workspace`,
+      usesFold: true,
+    });
+  }
+  if (keys.has("conversation_public")) {
+    keys.delete("conversation_public");
+    const want = s.conversation_public !== false;
+    parts.push({
+      test: (c) => (c.fold.conversation(c.tenantId, String(c.event.conversation_id))?.public ?? false) === want,
+      text: want ? "the conversation is a public channel" : "the conversation is not a public channel",
       usesFold: true,
     });
   }

@@ -42,6 +42,8 @@ export interface ConversationFacts {
   readonly created_by: string;
   /** A direct chat becomes a group when someone else is added. */
   readonly kind: "direct" | "group";
+  /** A public channel: anyone of the workspace may join it. */
+  readonly public: boolean;
   readonly members: ReadonlySet<string>;
 }
 

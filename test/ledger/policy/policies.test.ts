@@ -1160,6 +1160,54 @@ Object.assign(POLICIES, {
   },
 });
 
+/** After withChatPeople: a public channel of Dan's (`cnv_open`) and a private group of Dan's (`cnv_closed`). */
+function withChannels(f: () => Raw): Make {
+  return withChatPeople((fold, engine) => {
+    const open = conversationEvent("evt_ch_0001", "cnv_open", ["ent_human_dan"]);
+    (open.payload as Raw).kind = "group";
+    (open.payload as Raw).visibility = "public";
+    const closed = conversationEvent("evt_ch_0002", "cnv_closed", ["ent_human_dan"]);
+    (closed.payload as Raw).kind = "group";
+    feed(engine, fold, [open, closed]);
+    return f();
+  });
+}
+const joinEvent = (id: string, conversationId: string, actor: Raw, entityId = String(actor.entity_id)) =>
+  messageEvent(id, "conversation.joined", { entity_id: entityId }, actor, "2025-12-27T10:21:00.000Z", conversationId);
+
+Object.assign(POLICIES, {
+  "policy.public_channels": {
+    refused: [
+      ["joining a private group", withChannels(() => joinEvent("evt_ch_j1", "cnv_closed", ANA))],
+      ["joining in someone else's name", withChannels(() => joinEvent("evt_ch_j2", "cnv_open", DAN, "ent_human_ana"))],
+      ["joining a channel one is already in", withChannels(() => joinEvent("evt_ch_j3", "cnv_open", DAN))],
+      ["an agent joining by itself", withChannels(() => joinEvent("evt_ch_j4", "cnv_open", AGENT))],
+      [
+        "a public direct chat",
+        withChatPeople(() => {
+          const e = conversationEvent("evt_ch_0003", "cnv_pub_dm", ["ent_human_dan", "ent_human_ana"]);
+          Object.assign(e.payload as Raw, { kind: "direct", visibility: "public" });
+          return e;
+        }),
+      ],
+    ],
+    valid: [
+      [
+        "a person of the workspace joining a public channel",
+        withChannels(() => joinEvent("evt_ch_j5", "cnv_open", ANA)),
+      ],
+      [
+        "a public group",
+        withChatPeople(() => {
+          const e = conversationEvent("evt_ch_0004", "cnv_pub", ["ent_human_dan"]);
+          Object.assign(e.payload as Raw, { kind: "group", visibility: "public" });
+          return e;
+        }),
+      ],
+    ],
+  },
+});
+
 describe("Policy Pack v1: every policy refuses what it should and passes what it should", () => {
   it("has a case for every rejecting policy in the pack", () => {
     const rejecting = PACK.policies.filter((p) => p.on_violation.action === "reject").map((p) => p.policy_id);
