@@ -241,7 +241,7 @@ export const ZEntityProfileUpdatedPayload = z.strictObject({
   /** false: the others in my conversations see my messages delivered, never read. */
   read_receipts: z.boolean().optional(),
   /** A custom status everyone sees ("" clears it), and when it ends by itself ("" never). */
-  status_text: z.string().max(100).optional(),
+  status_text: z.string().max(LIMITS.statusChars).optional(),
   status_until: z.union([ZIsoTime, z.literal("")]).optional(),
   /** Do not disturb until then ("" ends it): no notifications, push or digest, meanwhile. */
   dnd_until: z.union([ZIsoTime, z.literal("")]).optional(),

@@ -40,6 +40,8 @@ export const LIMITS = {
   scheduleDays: 365,
   /** Messages and reminders one person may have waiting at once. */
   schedulesPending: 100,
+  /** A custom status's words. */
+  statusChars: 100,
 } as const;
 
 /** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */

@@ -1,5 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
+import { LIMITS } from "../lib/facts.js";
 import { html, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
 import { useSavedToggle } from "./saved-toggle.js";
@@ -84,7 +85,7 @@ export function StatusSetting({ s }) {
   return html`<section class="modal-form status-setting" aria-labelledby="status_title">
     <h3 id="status_title" class="small">${t("status.title")}</h3>
     <label class="form-field" for="my_status">${t("status.label")}</label>
-    <input id="my_status" type="text" maxLength="100" value=${text} onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)} />
+    <input id="my_status" type="text" maxLength=${LIMITS.statusChars} value=${text} onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)} />
     <label class="form-field" for="my_status_until">${t("status.until")}</label>
     <select id="my_status_until" value=${span} onChange=${(/** @type {any} */ e) => setSpan(e.currentTarget.value)}>
       ${SPANS.map((k) => html`<option key=${k} value=${k}>${t(`status.span.${k}`)}</option>`)}
