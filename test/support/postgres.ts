@@ -72,8 +72,11 @@ function templateDir(): Promise<string> {
   return template;
 }
 
-/** Starts a cluster of its own: PostgreSQL from Debian, durability off (a test's data dies with it). */
-export async function startPostgres(): Promise<PgCluster> {
+/**
+ * Starts a cluster of its own: PostgreSQL from Debian, durability off (a test's data dies with
+ * it) unless `durable` (fsync and synchronous commit on, as a server runs: the benchmarks).
+ */
+export async function startPostgres(opts: { durable?: boolean } = {}): Promise<PgCluster> {
   const data0 = await templateDir();
   const dir = mkdtempSync(join(tmpdir(), "logline-pg-"));
   const data = join(dir, "data");
@@ -84,9 +87,7 @@ export async function startPostgres(): Promise<PgCluster> {
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses=127.0.0.1",
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
+    ...(opts.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
     "-c max_connections=40",
   ].join(" ");
   try {
