@@ -22,6 +22,8 @@ if (!process.env.BENCH_LEDGER_ONLY || process.env.BENCH_LEDGER_ONLY === "pg") {
   await runPgLedgerBench();
   console.log(loadavg());
 }
-if (process.env.BENCH_LEDGER_ONLY !== "pg") await runGatewayBench();
-console.log(loadavg());
+if (process.env.BENCH_LEDGER_ONLY !== "pg") {
+  await runGatewayBench();
+  console.log(loadavg());
+}
 console.log(`bench done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

@@ -1,4 +1,4 @@
-import type pg from "pg";
+import pg from "pg";
 import type { TStoredEvent, TUblEvent } from "../../../contracts/events.js";
 import type { TErrorCode } from "../../../contracts/errors.js";
 import {
@@ -60,6 +60,13 @@ export interface CreatePgLedgerDeps {
   signer?: Signer;
   onListenerError?: (err: unknown) => void;
   logName?: string;
+  /**
+   * Default true: follow commits made by other processes (LISTEN `ledger` on a connection of
+   * its own, plus a sweep of `ledger.heads` every `sweepMs`), folding and publishing them.
+   */
+  follow?: boolean;
+  /** How often the heads are compared with the database, whatever the notifications say (default 1000 ms). */
+  sweepMs?: number;
 }
 
 interface Pending {
@@ -93,11 +100,16 @@ const PAGE = 1000;
  * locked head + 1. Commits in this process are one at a time (the fold is one undo log for all
  * tenants); different processes commit different tenants in parallel.
  *
- * What this process has not written or caught up on by appending, it does not know yet:
- * `head`, `tenants`, `facts` and the Merkle log's sizes are this process's view. Following the
- * log (LISTEN/NOTIFY) is not built yet; a NOTIFY `ledger` with `<tenant>:<seq>` is sent per
- * commit for it.
+ * Each commit sends NOTIFY `ledger` with `<tenant>:<tenant_seq>`. Every ledger follows the
+ * others' commits: a notification is a hint to read that tenant after its local head (the
+ * database is the truth, the payload is never applied), and a sweep of `ledger.heads` every
+ * second catches what a lost notification or a dropped listening connection missed. Followed
+ * events are folded and published in tenant_seq order, one at a time with this process's own
+ * commits. `head`, `tenants`, `facts` and the Merkle log's sizes are this process's view, at
+ * most about a second behind.
  */
+const { Client } = pg;
+
 export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedgerApi> {
   const { pool } = deps;
   const clock = deps.clock ?? systemClock;
@@ -410,6 +422,73 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     else setImmediate(flush);
   };
 
+  // Following: catch-ups run in the write chain, so a commit's fold marks never interleave with them.
+  const stale = new Set<string>();
+  let catchUpQueued = false;
+  const catchUpStale = () => {
+    catchUpQueued = false;
+    const tenants = [...stale];
+    stale.clear();
+    writing = writing.then(async () => {
+      const seen: TStoredEvent[] = [];
+      try {
+        for (const t of tenants) await catchUp(pool, t, seen);
+        fold.release(fold.mark());
+      } catch (err) {
+        deps.onListenerError?.(err);
+      }
+      publish(seen);
+    });
+  };
+  const hint = (tenantId: string) => {
+    if (closed) return;
+    stale.add(tenantId);
+    if (!catchUpQueued) {
+      catchUpQueued = true;
+      setImmediate(catchUpStale);
+    }
+  };
+  const sweep = async () => {
+    try {
+      for (const h of await pgStore.heads(pool)) if (h.tenant_seq > headOf(h.tenant_id).seq) hint(h.tenant_id);
+    } catch (err) {
+      deps.onListenerError?.(err);
+    }
+  };
+  let listener: pg.Client | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let reconnect: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    if (closed) return;
+    const client = new Client(pool.options);
+    listener = client;
+    const retry = () => {
+      if (listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => {});
+      if (!closed) reconnect = setTimeout(() => void listen(), 1000);
+    };
+    client.on("error", retry);
+    client.on("end", retry);
+    client.on("notification", (n) => {
+      const at = n.payload?.lastIndexOf(":") ?? -1;
+      if (n.channel === "ledger" && at > 0) hint(n.payload!.slice(0, at));
+    });
+    try {
+      await client.connect();
+      await client.query("LISTEN ledger");
+      await sweep(); // what committed while nobody listened
+    } catch (err) {
+      deps.onListenerError?.(err);
+      retry();
+    }
+  };
+  if (deps.follow !== false) {
+    await listen();
+    sweeper = setInterval(() => void sweep(), deps.sweepMs ?? 1000);
+    sweeper.unref();
+  }
+
   return {
     append(req, opts) {
       if (closed) return Promise.reject(new AppError("SERVICE_UNAVAILABLE", "The ledger is closed"));
@@ -506,6 +585,11 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       // Appends already queued are written before the ledger stops taking new ones.
       flush();
       closed = true;
+      clearInterval(sweeper);
+      clearTimeout(reconnect);
+      const l = listener;
+      listener = undefined;
+      await l?.end().catch(() => {});
       await writing;
       listeners.clear();
     },

@@ -151,7 +151,8 @@ describe("the ledger on PostgreSQL", () => {
     const a = await pgLedger();
     const url = a.pool.options.connectionString!;
     const pool = new pg.Pool({ connectionString: url, max: 4 });
-    const b = await createPgLedger({ pool, migrate: false, dataDir: a.dir });
+    // Not following: what b learns of a's commits, it learns inside its own append's transaction.
+    const b = await createPgLedger({ pool, migrate: false, dataDir: a.dir, follow: false });
     cleanups.push(async () => (await b.close(), await pool.end()));
 
     await a.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
@@ -199,5 +200,34 @@ describe("the ledger on PostgreSQL", () => {
     const stranger = tempDir("pg-other-key-");
     cleanups.push(stranger.cleanup);
     await expect(createPgLedger({ pool, migrate: false, dataDir: stranger.dir })).rejects.toThrow(/was signed with/);
+  });
+
+  it("a ledger follows what another commits: it folds and publishes it in order, and a lost listener costs a sweep, not an event", async () => {
+    const a = await pgLedger();
+    const pool = new pg.Pool({ connectionString: a.pool.options.connectionString!, max: 2 });
+    const b = await createPgLedger({ pool, migrate: false, dataDir: a.dir, sweepMs: 200 });
+    cleanups.push(async () => (await b.close(), await pool.end()));
+    const seen: number[] = [];
+    b.subscribe((e) => e.tenant_id === "ten_a" && seen.push(e.seq));
+
+    await a.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
+    await a.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "one"), messageSent("ten_a", "two")] });
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2, 3, 4]);
+    expect(b.head("ten_a")).toEqual(a.ledger.head("ten_a"));
+    expect(b.tenants()).toEqual(["ten_a"]);
+    expect(b.facts.isMember("ten_a", "cnv_general", "ent_alice")).toBe(true);
+    expect(await b.tlog.checkpointNote("ten_a")).toEqual(await a.ledger.tlog.checkpointNote("ten_a"));
+
+    // The listening connection dies (a restarted server, a proxy's idle cut): the sweep still finds what was committed.
+    const { rows } = await a.owner.query<{ n: number }>(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+       WHERE usename = 'logline_app' AND query = 'LISTEN ledger'`,
+    );
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    await a.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "three")] });
+    await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2, 3, 4, 5]);
+    // …and b, now current, appends after it without a fork.
+    await b.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "from b")] });
+    expect(await a.ledger.verify("ten_a")).toMatchObject({ ok: true, events_checked: 6 });
   });
 });
