@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -45,28 +45,39 @@ const own = async (path: string) => {
 let template: Promise<string> | undefined;
 
 /**
- * One `initdb` per test process (≈ 0.7–1.4 s here), copied for each cluster (a few tens of ms):
- * trust authentication on loopback, UTF-8, C collation, nothing fsynced.
+ * One `initdb` per machine and server version (≈ 0.7–1.4 s), kept in the temp dir and copied for
+ * each cluster (a few tens of ms): trust authentication on loopback, UTF-8, C collation, nothing
+ * fsynced. Built aside and renamed into place, so processes starting together never see half of one.
  */
 function templateDir(): Promise<string> {
   template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "logline-pg-template-"));
-    await own(dir);
-    const data = join(dir, "data");
-    await exec(bin("initdb"), [
-      "-D",
-      data,
-      "-A",
-      "trust",
-      "-U",
-      "postgres",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync",
-      "--no-instructions",
-    ]);
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const final = join(tmpdir(), `logline-pg-template-${BIN ? BIN.split("/").at(-2) : "path"}`);
+    const data = join(final, "data");
+    if (existsSync(join(data, "PG_VERSION"))) return data;
+    const dir = mkdtempSync(join(tmpdir(), "logline-pg-initdb-"));
+    try {
+      await own(dir);
+      await exec(bin("initdb"), [
+        "-D",
+        join(dir, "data"),
+        "-A",
+        "trust",
+        "-U",
+        "postgres",
+        "-E",
+        "UTF8",
+        "--locale=C",
+        "--no-sync",
+        "--no-instructions",
+      ]);
+      try {
+        renameSync(dir, final);
+      } catch {
+        // another process put its template in place first: use that one
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     return data;
   })();
   return template;
