@@ -9,4 +9,5 @@ bash test/ensure-chromium.sh
 bash test/ensure-radicale.sh
 bash test/ensure-dovecot.sh
 bash test/ensure-go.sh
+bash test/ensure-postgres.sh
 npx vitest run --config test/vitest.config.ts

@@ -35,6 +35,7 @@ const HTTP = [
   "test/ledger/sse.test.ts",
   "test/ledger/routes.test.ts",
   "test/ledger/contract/**/*.test.ts",
+  "test/ledger/pg/**/*.test.ts",
   "test/gateway/sse-hub.test.ts",
   "test/office/invite-replies.test.ts",
   "test/office/meeting-change.test.ts",

@@ -173,7 +173,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       });
       heads.set(tenantId, head);
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
-      p.opts?.withinCommit?.(result);
+      p.opts?.withinCommit?.(result, db);
       if (useSavepoint) releaseSavepoint();
       holdsRows = true;
       for (const e of batchOut) out.push(e);

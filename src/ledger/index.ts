@@ -1,5 +1,5 @@
 /** The ledger's public door: the interface, its SQLite factory, its routes and the verifier. */
-export type { LedgerApi } from "./ledger-api.js";
+export type { LedgerApi, LedgerDoorApi } from "./ledger-api.js";
 export { createLedger } from "./ledger.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";

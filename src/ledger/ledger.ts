@@ -16,7 +16,7 @@ import type { LedgerFold, PolicyEngine } from "./policy/types.js";
 import { GENESIS_HASH } from "./chain.js";
 import { createCommitGroupWriter, type Head, type PendingAppend } from "./commit-group.js";
 import { createDefaultPolicy } from "./default-policy.js";
-import { loadOrCreateSigner, retiredVerifiers, type Signer } from "./signing.js";
+import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "./signing.js";
 import { createLedgerStore, migrateLedger } from "./store.js";
 import { loadFrontier } from "./merkle/tree-store.js";
 import { createTransparencyLog } from "./merkle/log.js";
@@ -218,27 +218,7 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       return store.latestCheckpoint(tenantId) ?? null;
     },
 
-    keys() {
-      const current = {
-        key_id: signer.keyId,
-        alg: "Ed25519" as const,
-        public_key_pem: signer.publicKeyPem,
-        public_key_hex: signer.publicKeyHex,
-        current: true,
-      };
-      return {
-        keys: [
-          current,
-          ...retired.map((k) => ({
-            key_id: k.keyId,
-            alg: "Ed25519" as const,
-            public_key_pem: k.publicKeyPem,
-            public_key_hex: k.publicKeyHex,
-            current: false,
-          })),
-        ],
-      };
-    },
+    keys: () => publishedKeys(signer, retired),
 
     verify(tenantId) {
       return verifyTenant(store, [signer, ...retired], tenantId);

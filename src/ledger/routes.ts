@@ -21,7 +21,7 @@ import { ZPolicySettings } from "../../contracts/admin.js";
 import { limitBody } from "../shared/body-limit.js";
 import { AppError } from "../shared/errors.js";
 import { createRouter, errors, json, jsonBody, route, SIGNED_IN } from "../shared/openapi.js";
-import type { LedgerApi } from "./ledger-api.js";
+import type { LedgerDoorApi } from "./ledger-api.js";
 import { loopbackOnly, MAX_BODY_BYTES } from "./http-guards.js";
 import { streamTenant } from "./sse.js";
 import { textLeafHash } from "./merkle/rfc6962.js";
@@ -57,8 +57,8 @@ function prefersText(accept: string | undefined): boolean {
   return text > 0 && text > q("application/json");
 }
 
-/** Thin HTTP adapters over LedgerApi under /v1/ledger: parse with the contract, one call, answer. */
-export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts: LedgerRoutesOptions<E> = {}) {
+/** Thin HTTP adapters over a ledger (LedgerDoorApi) under /v1/ledger: parse with the contract, one call, answer. */
+export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerDoorApi, opts: LedgerRoutesOptions<E> = {}) {
   const app = createRouter<E>();
   if (opts.loopbackOnly ?? true) app.use("/v1/ledger/*", loopbackOnly());
   const common = { tags: ["Ledger"], security: SIGNED_IN };
@@ -91,8 +91,8 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
       ...errors(400, 401, 403),
     },
   });
-  route(app, query, (c) => {
-    const page = ledger.query(c.req.valid("query"));
+  route(app, query, async (c) => {
+    const page = await ledger.query(c.req.valid("query"));
     const visible = opts.readFilter?.(c);
     // The page keeps its cursor: a reader who may not see some events still pages past them.
     return c.json(visible ? { ...page, events: page.events.filter((e) => visible(e as TStoredEvent)) } : page);
@@ -138,14 +138,14 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
       ...errors(400, 401, 403, 404),
     },
   });
-  route(app, checkpoint, (c) => {
+  route(app, checkpoint, async (c) => {
     const { tenant_id } = c.req.valid("query");
     if (prefersText(c.req.header("accept"))) {
-      const note = ledger.tlog.checkpointNote(tenant_id);
+      const note = await ledger.tlog.checkpointNote(tenant_id);
       if (!note) throw new AppError("NOT_FOUND", `No checkpoint yet for tenant ${tenant_id}`);
       return c.text(note.note, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
     }
-    const cp = ledger.checkpoint(tenant_id);
+    const cp = await ledger.checkpoint(tenant_id);
     if (!cp) throw new AppError("NOT_FOUND", `No checkpoint yet for tenant ${tenant_id}`);
     return c.json(cp);
   });
@@ -161,8 +161,8 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
       ...errors(401),
     },
   });
-  route(app, verifierKey, (c) =>
-    c.text(`${ledger.tlog.verifierKeys().join("\n")}\n`, 200, { "content-type": "text/plain; charset=utf-8" }),
+  route(app, verifierKey, async (c) =>
+    c.text(`${(await ledger.tlog.verifierKeys()).join("\n")}\n`, 200, { "content-type": "text/plain; charset=utf-8" }),
   );
 
   const inclusion = createRoute({
@@ -177,9 +177,9 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
       ...errors(400, 401, 403, 404),
     },
   });
-  route(app, inclusion, (c) => {
+  route(app, inclusion, async (c) => {
     const q = c.req.valid("query");
-    return c.json(ledger.tlog.inclusion(q.tenant_id, q.seq, q.size ?? ledger.head(q.tenant_id).tenant_seq));
+    return c.json(await ledger.tlog.inclusion(q.tenant_id, q.seq, q.size ?? ledger.head(q.tenant_id).tenant_seq));
   });
 
   const consistency = createRoute({
@@ -190,9 +190,9 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     request: { query: ZConsistencyQuery },
     responses: { 200: json(ZConsistencyProof, "The proof hashes, base64"), ...errors(400, 401, 403, 404) },
   });
-  route(app, consistency, (c) => {
+  route(app, consistency, async (c) => {
     const q = c.req.valid("query");
-    return c.json(ledger.tlog.consistency(q.tenant_id, q.from, q.to));
+    return c.json(await ledger.tlog.consistency(q.tenant_id, q.from, q.to));
   });
 
   const leaves = createRoute({
@@ -204,9 +204,9 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     request: { query: ZLeavesQuery },
     responses: { 200: json(ZLeavesResponse, "Leaves (base64) and leaf hashes"), ...errors(400, 401, 403, 404) },
   });
-  route(app, leaves, (c) => {
+  route(app, leaves, async (c) => {
     const q = c.req.valid("query");
-    const raw = ledger.tlog.leaves(q.tenant_id, q.start, q.end);
+    const raw = await ledger.tlog.leaves(q.tenant_id, q.start, q.end);
     const visible = opts.readFilter?.(c);
     return c.json({
       start: q.start,
@@ -226,7 +226,7 @@ export function createLedgerRoutes<E extends Env = Env>(ledger: LedgerApi, opts:
     request: { query: ZTenantQuery },
     responses: { 200: json(ZVerifyReport, "The report (ok, or the first break)"), ...errors(400, 401, 403) },
   });
-  route(app, verify, (c) => c.json(ledger.verify(c.req.valid("query").tenant_id)));
+  route(app, verify, async (c) => c.json(await ledger.verify(c.req.valid("query").tenant_id)));
 
   const policies = createRoute({
     ...common,

@@ -9,6 +9,7 @@ import {
 } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { TKeysResponse } from "../../contracts/ledger.js";
 import { DataKeyError } from "../shared/errors.js";
 import { canonicalize } from "./canonical-json.js";
 
@@ -144,6 +145,21 @@ export function verifierFromPublicKey(pem: Buffer | string): Verifier & { public
       }
     },
   };
+}
+
+/** The keys a ledger publishes (GET /v1/ledger/keys): the current one, then the retired ones. */
+export function publishedKeys(
+  signer: Pick<Signer, "keyId" | "publicKeyPem" | "publicKeyHex">,
+  retired: ReadonlyArray<{ keyId: string; publicKeyPem: string; publicKeyHex: string }>,
+): TKeysResponse {
+  const key = (k: { keyId: string; publicKeyPem: string; publicKeyHex: string }, current: boolean) => ({
+    key_id: k.keyId,
+    alg: "Ed25519" as const,
+    public_key_pem: k.publicKeyPem,
+    public_key_hex: k.publicKeyHex,
+    current,
+  });
+  return { keys: [key(signer, true), ...retired.map((k) => key(k, false))] };
 }
 
 /** The keys rotated out of a data dir (public halves), oldest first by file name. */

@@ -4,7 +4,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { formatCursor, parseCursor, ZTenantId } from "../../contracts/primitives.js";
 import { AppError, validationError } from "../shared/errors.js";
-import type { LedgerApi } from "./ledger-api.js";
+import type { LedgerDoorApi } from "./ledger-api.js";
 
 export interface StreamOptions {
   heartbeatMs: number;
@@ -15,11 +15,12 @@ export interface StreamOptions {
 /**
  * `GET /v1/ledger/stream`: a tenant's tail as SSE. Frames are written to the raw Node response
  * (Hono's streamSSE cost several times the memory and CPU per client here) and coalesced per
- * tick. Resume is exact: the listener is registered before the backlog is read, and every frame
- * goes through one `seq > last` gate, so an event committed while the backlog is sent is neither
- * lost nor sent twice.
+ * tick. Resume is exact: the listener is registered before the backlog is read, events it hears
+ * while a backlog is still being read (a store that answers later) wait behind it, and every
+ * frame goes through one `seq > last` gate, so an event committed while the backlog is sent is
+ * neither lost nor sent twice.
  */
-export function streamTenant(ledger: LedgerApi, c: Context, opts: StreamOptions): Response {
+export async function streamTenant(ledger: LedgerDoorApi, c: Context, opts: StreamOptions): Promise<Response> {
   const tenant = ZTenantId.safeParse(c.req.query("tenant_id"));
   if (!tenant.success)
     throw validationError(
@@ -67,8 +68,18 @@ export function streamTenant(ledger: LedgerApi, c: Context, opts: StreamOptions)
     }
   };
 
-  const unsubscribe = ledger.subscribe(send);
-  ledger.replay(send, { tenantId, afterTenantSeq: last });
+  let held: TStoredEvent[] | null = [];
+  const unsubscribe = ledger.subscribe((e) => (held ? held.push(e) : send(e)));
+  try {
+    await ledger.replay(send, { tenantId, afterTenantSeq: last });
+  } catch {
+    // The headers are out: a backlog that cannot be read ends the stream, and the client resumes.
+    unsubscribe();
+    res.destroy();
+    return RESPONSE_ALREADY_SENT;
+  }
+  for (const e of held) send(e);
+  held = null;
   flush();
   const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), opts.heartbeatMs);
   heartbeat.unref();

@@ -1,7 +1,7 @@
 import type { TVerifyReport } from "../../contracts/ledger.js";
 import { chainHash, GENESIS_HASH } from "./chain.js";
 import type { Verifier } from "./signing.js";
-import type { CheckpointRow, LedgerStore } from "./store.js";
+import type { CheckpointRow, ScanRow } from "./store.js";
 
 type Break = NonNullable<TVerifyReport["first_break"]>;
 
@@ -12,7 +12,14 @@ type Break = NonNullable<TVerifyReport["first_break"]>;
  * whose head hash is not the chain's hash at that seq, or a checkpoint past the last event
  * (events deleted from the end).
  */
-export function verifyTenant(store: LedgerStore, verifiers: Verifier[], tenantId: string): TVerifyReport {
+export function verifyTenant(
+  store: {
+    scan(tenantId: string, after: number): IterableIterator<ScanRow>;
+    checkpoints(tenantId: string): IterableIterator<CheckpointRow>;
+  },
+  verifiers: Verifier[],
+  tenantId: string,
+): TVerifyReport {
   const byKey = new Map(verifiers.map((v) => [v.keyId, v]));
   const cps = store.checkpoints(tenantId);
   let cp: CheckpointRow | undefined = cps.next().value ?? undefined;

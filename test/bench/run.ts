@@ -6,6 +6,7 @@
  */
 import { cpus } from "node:os";
 import { runLedgerBench } from "./ledger.js";
+import { runPgLedgerBench } from "./ledger-pg.js";
 import { runGatewayBench } from "./gateway.js";
 import { loadavg, RUNS } from "./report.js";
 
@@ -13,8 +14,16 @@ const t0 = performance.now();
 console.log(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cores; ${loadavg()}; each figure is the median of ${RUNS} runs`,
 );
-await runLedgerBench();
-console.log(loadavg());
-await runGatewayBench();
-console.log(loadavg());
+if (process.env.BENCH_LEDGER_ONLY !== "pg") {
+  await runLedgerBench();
+  console.log(loadavg());
+}
+if (!process.env.BENCH_LEDGER_ONLY || process.env.BENCH_LEDGER_ONLY === "pg") {
+  await runPgLedgerBench();
+  console.log(loadavg());
+}
+if (process.env.BENCH_LEDGER_ONLY !== "pg") {
+  await runGatewayBench();
+  console.log(loadavg());
+}
 console.log(`bench done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

@@ -6,7 +6,7 @@ import { consistencyProof, frontierRoot, inclusionProof, rangeHash } from "./rfc
 import { nodeReader } from "./tree-store.js";
 
 export interface TransparencyLogDeps {
-  store: LedgerStore;
+  store: Pick<LedgerStore, "merkleAt" | "payloads">;
   heads: ReadonlyMap<string, Head>;
   /** The key name in signed notes and the first part of every origin (`<log name>/<tenant_id>`). */
   logName: string;

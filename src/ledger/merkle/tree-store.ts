@@ -7,7 +7,7 @@ import { appendLeaf, frontierOf, HASH_SIZE, textLeafHash, type NodeReader } from
  * index j) is at bytes 32·L of the row of tenant_seq (j + 1)·2^L. One small row per event on the
  * append path, and a proof is O(log² n) indexed reads.
  */
-export function nodeReader(store: LedgerStore, tenantId: string): NodeReader {
+export function nodeReader(store: Pick<LedgerStore, "merkleAt">, tenantId: string): NodeReader {
   return (level, index) => {
     const seq = (index + 1) * 2 ** level;
     const row = store.merkleAt(tenantId, seq);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { verifierFromPublicKey } from "../../../src/ledger/index.js";
 import {
   conversationCreated,
@@ -8,27 +8,76 @@ import {
   setupTenant,
   type TestLedger,
 } from "../helpers.js";
+import { openPgLedger, stopSharedPostgres } from "../pg/pg-helpers.js";
 import { DoorError, httpDoor, inProcessDoor, type LedgerDoor } from "./ledger-door.js";
 
+/** A ledger behind a door, and a way around it: an edit of a stored payload with the append-only guard lifted. */
+interface Subject {
+  door: LedgerDoor;
+  /** Replaces `from` with `to` in the payload of event `seq` of `tenant`, as a stray script with the owner's rights could. */
+  tamper(tenant: string, seq: number, from: string, to: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+const onSqlite = (open: (t: TestLedger) => Promise<LedgerDoor>) => async (): Promise<Subject> => {
+  const t = openTestLedger();
+  const door = await open(t);
+  return {
+    door,
+    async tamper(tenant, seq, from, to) {
+      for (const trigger of t.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_events'")
+        .pluck()
+        .all() as string[])
+        t.db.exec(`DROP TRIGGER "${trigger}"`);
+      t.db
+        .prepare("UPDATE ledger_events SET payload = replace(payload, ?, ?) WHERE tenant_id = ? AND tenant_seq = ?")
+        .run(from, to, tenant, seq);
+    },
+    cleanup: async () => (await door.close(), t.cleanup()),
+  };
+};
+
+const onPostgres = (open: (t: Awaited<ReturnType<typeof openPgLedger>>) => Promise<LedgerDoor>) => async () => {
+  const t = await openPgLedger();
+  const door = await open(t);
+  return {
+    door,
+    async tamper(tenant: string, seq: number, from: string, to: string) {
+      await t.owner.query("ALTER TABLE ledger.events DISABLE TRIGGER events_append_only");
+      await t.owner.query(
+        "UPDATE ledger.events SET payload = replace(payload, $1, $2) WHERE tenant_id = $3 AND tenant_seq = $4",
+        [from, to, tenant, seq],
+      );
+    },
+    cleanup: async () => (await door.close(), await t.cleanup()),
+  };
+};
+
 /**
- * One contract, two doors: every case below runs against LedgerApi called in-process and
- * against its REST mirror over a real HTTP server, so the interface and the routes cannot drift.
+ * One contract, every door: each case below runs against LedgerApi called in-process and
+ * against its REST mirror over a real HTTP server, on SQLite and on PostgreSQL (a throwaway
+ * cluster of Debian's server), so the interface, the routes and the two stores cannot drift.
  */
-const DOORS: Array<[string, (t: TestLedger) => Promise<LedgerDoor>]> = [
-  ["in-process", async (t) => inProcessDoor(t.ledger)],
-  ["REST", (t) => httpDoor(t.ledger)],
+const DOORS: Array<[string, () => Promise<Subject>]> = [
+  ["SQLite, in-process", onSqlite(async (t) => inProcessDoor(t.ledger))],
+  ["SQLite, REST", onSqlite((t) => httpDoor(t.ledger))],
+  ["PostgreSQL, in-process", onPostgres(async (t) => inProcessDoor(t.ledger))],
+  ["PostgreSQL, REST", onPostgres((t) => httpDoor(t.ledger))],
 ];
 
+afterAll(stopSharedPostgres);
+
 describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
-  let t: TestLedger;
+  let subject: Subject | undefined;
   let door: LedgerDoor;
   afterEach(async () => {
-    await door?.close();
-    t?.cleanup();
+    await subject?.cleanup();
+    subject = undefined;
   });
   const start = async () => {
-    t = openTestLedger();
-    door = await open(t);
+    subject = await open();
+    door = subject.door;
     await door.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
   };
 
@@ -134,16 +183,7 @@ describe.each(DOORS)("the ledger's contract (%s)", (_name, open) => {
     await start();
     for (let i = 0; i < 3; i++) await door.append({ tenant_id: "ten_a", events: [messageSent("ten_a", `m${i}`)] });
     expect(await door.verify("ten_a")).toMatchObject({ ok: true, first_break: null });
-    for (const trigger of t.db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger_events'")
-      .pluck()
-      .all() as string[])
-      t.db.exec(`DROP TRIGGER "${trigger}"`);
-    t.db
-      .prepare(
-        "UPDATE ledger_events SET payload = replace(payload, 'm1', 'M1') WHERE tenant_id = 'ten_a' AND tenant_seq = 4",
-      )
-      .run();
+    await subject!.tamper("ten_a", 4, "m1", "M1");
     expect(await door.verify("ten_a")).toMatchObject({
       ok: false,
       first_break: { tenant_seq: 4, reason: "hash_mismatch" },

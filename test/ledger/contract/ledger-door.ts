@@ -11,7 +11,7 @@ import type {
   TVerifyReport,
 } from "../../../contracts/ledger.js";
 import { createApp } from "../../../src/app.js";
-import { createLedgerRoutes, type LedgerApi } from "../../../src/ledger/index.js";
+import { createLedgerRoutes, type LedgerDoorApi } from "../../../src/ledger/index.js";
 import { isAppError } from "../../../src/shared/errors.js";
 
 /** A refusal as both doors report it: the error code (and the HTTP status where there is one). */
@@ -48,7 +48,7 @@ const refusal = (e: unknown): never => {
 };
 
 /** The interface itself, called in-process. */
-export function inProcessDoor(ledger: LedgerApi): LedgerDoor {
+export function inProcessDoor(ledger: LedgerDoorApi): LedgerDoor {
   const call = async <T>(f: () => T | Promise<T>): Promise<T> => {
     try {
       return await f();
@@ -63,7 +63,7 @@ export function inProcessDoor(ledger: LedgerApi): LedgerDoor {
     keys: () => call(() => ledger.keys()),
     verify: (t) => call(() => ledger.verify(t)),
     streamFrom: (tenantId, afterSeq, count) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         const got: TStoredEvent[] = [];
         let last = afterSeq;
         let stop = () => {};
@@ -76,15 +76,20 @@ export function inProcessDoor(ledger: LedgerApi): LedgerDoor {
             resolve(got);
           }
         };
-        stop = ledger.subscribe(take);
-        ledger.replay(take, { tenantId, afterTenantSeq: afterSeq });
+        // What commits while the backlog is read waits behind it (a store may answer later).
+        let held: TStoredEvent[] | null = [];
+        stop = ledger.subscribe((e) => (held ? held.push(e) : take(e)));
+        Promise.resolve(ledger.replay(take, { tenantId, afterTenantSeq: afterSeq })).then(() => {
+          for (const e of held!) take(e);
+          held = null;
+        }, reject);
       }),
     close: async () => {},
   };
 }
 
 /** The same, over REST: a real HTTP server on a loopback port and plain fetch / EventSource clients. */
-export async function httpDoor(ledger: LedgerApi): Promise<LedgerDoor> {
+export async function httpDoor(ledger: LedgerDoorApi): Promise<LedgerDoor> {
   const app = createApp({ routes: [createLedgerRoutes(ledger)] });
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve) => {

@@ -1,0 +1,608 @@
+import pg from "pg";
+import type { TStoredEvent, TUblEvent } from "../../../contracts/events.js";
+import type { TErrorCode } from "../../../contracts/errors.js";
+import {
+  ZAppendRequest,
+  ZQueryRequest,
+  type TAppendRequest,
+  type TAppendResponse,
+  type TCheckpoint,
+} from "../../../contracts/ledger.js";
+import { formatCursor, parseCursor } from "../../../contracts/primitives.js";
+import { AppError, isAppError, validationError } from "../../shared/errors.js";
+import { systemClock, type Clock } from "../../shared/clock.js";
+import { defaultIds, type IdGenerator } from "../../shared/ids.js";
+import type { LedgerDoorApi } from "../ledger-api.js";
+import type { LedgerFold, PolicyEngine, PolicyViolation } from "../policy/types.js";
+import { canonicalize } from "../canonical-json.js";
+import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
+import { envelopeOf, type Head } from "../commit-group.js";
+import { createDefaultPolicy } from "../default-policy.js";
+import { plainAppendRequest } from "../ledger.js";
+import { createTransparencyLog } from "../merkle/log.js";
+import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
+import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "../signing.js";
+import type { CheckpointRow } from "../store.js";
+import { toStoredEvent } from "../stored-event.js";
+import { verifyTenant } from "../verify.js";
+import { migratePgLedger, pgStore, type PgEventRow } from "./store.js";
+
+interface PgAppendOptions {
+  /**
+   * Runs inside the commit's PostgreSQL transaction after this batch's rows are inserted, on
+   * `tx`, the client that transaction is open on: a caller's own row commits atomically with the
+   * events it describes. Throwing (or rejecting) rolls back this batch only.
+   */
+  withinCommit?: (result: TAppendResponse, tx: pg.PoolClient) => void | Promise<void>;
+}
+
+/** The ledger on PostgreSQL: the door every ledger offers, with its appends' transaction handed over as a pg client. */
+export interface PgLedgerApi extends LedgerDoorApi {
+  append(req: TAppendRequest, opts?: PgAppendOptions): Promise<TAppendResponse>;
+  close(): Promise<void>;
+}
+
+export interface CreatePgLedgerDeps {
+  /** Connections for appends and reads; the login may hold only `logline_ledger_writer`. */
+  pool: pg.Pool;
+  /** Default true: apply the ledger's migrations on this pool first (the login must own the schema). */
+  migrate?: boolean;
+  /** Where the signing key lives; without it the key is ephemeral. */
+  dataDir?: string | undefined;
+  clock?: Clock;
+  ids?: IdGenerator;
+  engine?: PolicyEngine;
+  policyParams?: Readonly<Record<string, number>>;
+  /** Must be empty: the ledger folds the stored log into it on boot. */
+  fold?: LedgerFold;
+  /** 0 (default) gathers the appends of one event-loop turn; more waits that long for company. */
+  maxBatchWaitMs?: number;
+  signer?: Signer;
+  onListenerError?: (err: unknown) => void;
+  logName?: string;
+  /**
+   * Default true: follow commits made by other processes (LISTEN `ledger` on a connection of
+   * its own, plus a sweep of `ledger.heads` every `sweepMs`), folding and publishing them.
+   */
+  follow?: boolean;
+  /** How often the heads are compared with the database, whatever the notifications say (default 1000 ms). */
+  sweepMs?: number;
+}
+
+interface Pending {
+  req: TAppendRequest;
+  opts: PgAppendOptions | undefined;
+  resolve(result: TAppendResponse): void;
+  reject(error: unknown): void;
+}
+
+class Refusal {
+  constructor(
+    readonly index: number,
+    readonly raw: unknown,
+    readonly violation: PolicyViolation,
+  ) {}
+}
+
+type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
+
+/** Rows read per round trip when catching a tenant up or replaying. */
+const PAGE = 1000;
+
+/**
+ * The UBL on PostgreSQL (schema `ledger`), built to store exactly what the SQLite ledger stores:
+ * the same payload bytes, hash chain, RFC 6962 tree and signed checkpoints for the same events.
+ *
+ * An append group is one transaction. It first locks the heads of the tenants it writes
+ * (`SELECT … FOR UPDATE`, in tenant order); if another process moved a head past what this one
+ * has folded, the missing events are read and folded in that transaction before the policy pack
+ * judges anything, so every judgement is against the committed history. `tenant_seq` is the
+ * locked head + 1. Commits in this process are one at a time (the fold is one undo log for all
+ * tenants); different processes commit different tenants in parallel.
+ *
+ * Each commit sends NOTIFY `ledger` with `<tenant>:<tenant_seq>`. Every ledger follows the
+ * others' commits: a notification is a hint to read that tenant after its local head (the
+ * database is the truth, the payload is never applied), and a sweep of `ledger.heads` every
+ * second catches what a lost notification or a dropped listening connection missed. Followed
+ * events are folded and published in tenant_seq order, one at a time with this process's own
+ * commits. `head`, `tenants`, `facts` and the Merkle log's sizes are this process's view, at
+ * most about a second behind.
+ */
+const { Client } = pg;
+
+export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedgerApi> {
+  const { pool } = deps;
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? defaultIds;
+  const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy(deps.policyParams);
+  const engine = deps.engine ?? defaults!.engine;
+  const fold = deps.fold ?? defaults!.fold;
+
+  if (deps.migrate !== false) await migratePgLedger(pool);
+  // Once there is history, its key must be the one that signed it: never a silent new one.
+  const signedWith = deps.signer ? undefined : await pgStore.lastKeyId(pool);
+  const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir, signedWith);
+  const retired = deps.dataDir ? retiredVerifiers(deps.dataDir).filter((v) => v.keyId !== signer.keyId) : [];
+
+  const heads = new Map<string, Head>();
+  const headOf = (tenantId: string): Head => heads.get(tenantId) ?? { seq: 0, hash: GENESIS_HASH, frontier: [] };
+
+  /**
+   * Folds the tenant's stored events after this process's head, checking each links to the one
+   * before, and extends the head and Merkle frontier with them; `sink` gets them as stored.
+   */
+  async function catchUp(q: pg.Pool | pg.PoolClient, tenantId: string, sink?: TStoredEvent[]): Promise<void> {
+    for (;;) {
+      let head = headOf(tenantId);
+      const rows = await pgStore.scanTenant(q, tenantId, head.seq, PAGE);
+      for (const row of rows) {
+        const [seq, payload, prevHash] = row;
+        if (seq !== head.seq + 1 || prevHash !== head.hash)
+          throw new Error(`ledger.events of ${tenantId} do not continue the chain at tenant_seq ${seq}`);
+        const event = JSON.parse(payload) as TUblEvent;
+        fold.apply(event);
+        const tree = appendLeaf(head.frontier, head.seq, textLeafHash(payload));
+        head = { seq, hash: row[3], frontier: tree.frontier };
+        sink?.push(toStoredEvent(row));
+      }
+      if (rows.length > 0) heads.set(tenantId, head);
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  for (const h of await pgStore.heads(pool)) await catchUp(pool, h.tenant_id);
+  fold.release(fold.mark());
+
+  // The Merkle log reads nodes and leaves through a store that answers synchronously. Each read
+  // runs twice: once to learn which rows it touches (the proofs' shapes depend on indices only,
+  // never on hash values), then, once those rows are fetched, for real.
+  type Reading =
+    | { dry: true; nodes: Set<number>; range: [number, number] | null }
+    | { dry: false; nodes: Map<number, Buffer>; payloads: string[] };
+  let reading: Reading | null = null;
+  const BLANK = Buffer.alloc(32 * 64);
+  const tlogStore = {
+    merkleAt(_tenantId: string, seq: number): Buffer | undefined {
+      if (!reading) throw new Error("tree read outside a fetch");
+      if (reading.dry) return (reading.nodes.add(seq), BLANK);
+      return reading.nodes.get(seq);
+    },
+    payloads(_tenantId: string, from: number, to: number): string[] {
+      if (!reading) throw new Error("leaf read outside a fetch");
+      if (reading.dry) return ((reading.range = [from, to]), []);
+      return reading.payloads;
+    },
+  };
+  const syncLog = createTransparencyLog({
+    store: tlogStore,
+    heads,
+    logName: deps.logName ?? "logline.local",
+    signer,
+    retiredPublicKeys: retired.map((k) => k.publicKeyHex),
+  });
+  async function fetched<R>(tenantId: string, f: () => R): Promise<R> {
+    const want: Reading = { dry: true, nodes: new Set(), range: null };
+    reading = want;
+    try {
+      f();
+    } finally {
+      reading = null;
+    }
+    const [nodes, payloads] = await Promise.all([
+      pgStore.merkle(pool, tenantId, [...want.nodes]),
+      want.range ? pgStore.payloads(pool, tenantId, want.range[0], want.range[1]) : Promise.resolve([]),
+    ]);
+    reading = { dry: false, nodes, payloads };
+    try {
+      return f();
+    } finally {
+      reading = null;
+    }
+  }
+  const tlog: PgLedgerApi["tlog"] = {
+    origin: syncLog.origin,
+    verifierKeys: syncLog.verifierKeys,
+    checkpointNote: syncLog.checkpointNote,
+    rootAt: (t, size) => fetched(t, () => syncLog.rootAt(t, size)),
+    inclusion: (t, seq, size) => fetched(t, () => syncLog.inclusion(t, seq, size)),
+    consistency: (t, from, to) => fetched(t, () => syncLog.consistency(t, from, to)),
+    leaves: (t, start, end) => fetched(t, () => syncLog.leaves(t, start, end)),
+  };
+
+  const listeners = new Set<(e: TStoredEvent) => void>();
+  const publish = (events: TStoredEvent[]) => {
+    for (const e of events) {
+      for (const l of listeners) {
+        try {
+          l(e);
+        } catch (err) {
+          deps.onListenerError?.(err);
+        }
+      }
+    }
+  };
+
+  /** Chains and adds one validated event to the tenant's tree; its row goes to `rows`. */
+  function writeEvent(event: TUblEvent, head: Head, rows: PgEventRow[], out: TStoredEvent[]): Head {
+    const seq = head.seq + 1;
+    const envelope = envelopeOf(event, seq);
+    const payload = canonicalize(envelope);
+    const [hash, leaf] = chainAndLeafHash(head.hash, payload);
+    const tree = appendLeaf(head.frontier, head.seq, leaf);
+    rows.push({
+      tenant_id: envelope.tenant_id,
+      tenant_seq: seq,
+      event_id: envelope.event_id,
+      event_type: envelope.event_type,
+      ts: envelope.ts,
+      conversation_id: envelope.conversation_id,
+      job_id: envelope.job_id ?? null,
+      trace_id: envelope.trace_id,
+      actor_entity_id: envelope.actor.entity_id,
+      actor_type: envelope.actor.actor_type,
+      payload,
+      prev_hash: head.hash,
+      hash,
+      merkle: tree.completed.length === 1 ? tree.completed[0]! : Buffer.concat(tree.completed),
+    });
+    envelope.integrity = { hash, prev_hash: head.hash };
+    out.push(envelope as TStoredEvent);
+    return { seq, hash, frontier: tree.frontier };
+  }
+
+  function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn") {
+    const event = engine.violationEvent(raw, v, {
+      event_id: ids("evt"),
+      ts: clock.iso(),
+      mode,
+      tenant_id: tenantId,
+      fold,
+    });
+    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
+  }
+
+  function checkOne(tenantId: string, raw: unknown) {
+    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
+    if (claimed !== undefined && claimed !== tenantId) {
+      return {
+        ok: false as const,
+        violation: {
+          policy_id: "policy.tenant_scope",
+          code: "TENANT_SCOPE_VIOLATION",
+          message_safe: "Event tenant_id differs from the request's tenant_id",
+        },
+        warnings: [],
+      };
+    }
+    return engine.check(fold, raw);
+  }
+
+  async function writeBatch(tx: pg.PoolClient, p: Pending, out: TStoredEvent[]): Promise<Outcome> {
+    const tenantId = p.req.tenant_id;
+    const hadHead = heads.has(tenantId);
+    const head0 = headOf(tenantId);
+    const mark = fold.mark();
+    const rows: PgEventRow[] = [];
+    const batchOut: TStoredEvent[] = [];
+    try {
+      let head = head0;
+      const accepted: string[] = [];
+      p.req.events.forEach((raw, index) => {
+        const decision = checkOne(tenantId, raw);
+        for (const w of decision.warnings) {
+          const ve = violationFor(tenantId, raw, w, "warn");
+          if (ve) fold.apply(ve), (head = writeEvent(ve, head, rows, batchOut));
+        }
+        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
+        fold.apply(decision.event);
+        head = writeEvent(decision.event, head, rows, batchOut);
+        accepted.push(decision.event.event_id);
+      });
+      const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
+      await tx.query("SAVEPOINT ledger_batch");
+      try {
+        await pgStore.insertEvents(tx, rows);
+        await p.opts?.withinCommit?.(result, tx);
+      } catch (e) {
+        await tx.query("ROLLBACK TO SAVEPOINT ledger_batch");
+        throw e;
+      }
+      await tx.query("RELEASE SAVEPOINT ledger_batch");
+      heads.set(tenantId, head);
+      for (const e of batchOut) out.push(e);
+      return { ok: true, result };
+    } catch (e) {
+      fold.rollbackTo(mark);
+      if (hadHead) heads.set(tenantId, head0);
+      else heads.delete(tenantId);
+      if (!(e instanceof Refusal)) return { ok: false, error: e };
+      return { ok: false, error: await refusalError(tx, tenantId, e, out) };
+    }
+  }
+
+  /** Writes the refused batch's `policy.violation` (when the pack emits one) and builds the error. */
+  async function refusalError(tx: pg.PoolClient, tenantId: string, r: Refusal, out: TStoredEvent[]) {
+    const ve = violationFor(tenantId, r.raw, r.violation, "enforce");
+    let violationEventId: string | undefined;
+    if (ve) {
+      fold.apply(ve);
+      const rows: PgEventRow[] = [];
+      const head = writeEvent(ve, headOf(tenantId), rows, out);
+      await pgStore.insertEvents(tx, rows);
+      heads.set(tenantId, head);
+      violationEventId = ve.event_id;
+    }
+    const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
+    return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
+      policy_id: r.violation.policy_id,
+      event_index: r.index,
+      ...(typeof eventId === "string" ? { event_id: eventId } : {}),
+      ...(violationEventId ? { violation_event_id: violationEventId } : {}),
+    });
+  }
+
+  async function writeGroup(group: Pending[]): Promise<void> {
+    const tenants = [...new Set(group.map((p) => p.req.tenant_id))];
+    const caughtUp: TStoredEvent[] = [];
+    const committed: TStoredEvent[] = [];
+    const outcomes: Outcome[] = [];
+    let tx: pg.PoolClient | undefined;
+    let groupMark: number | undefined;
+    const headsBefore = new Map<string, Head | undefined>();
+    try {
+      tx = await pool.connect();
+      await tx.query("BEGIN");
+      const locked = await pgStore.lockHeads(tx, tenants, GENESIS_HASH);
+      for (const t of tenants) {
+        const stored = locked.get(t)!;
+        if (stored.seq > headOf(t).seq) await catchUp(tx, t, caughtUp);
+        if (stored.seq !== headOf(t).seq || stored.hash !== headOf(t).hash)
+          throw new Error(`the head of ${t} in ledger.heads is not the end of its events`);
+      }
+      // What was caught up is committed history: a failure below never takes it back.
+      fold.release(fold.mark());
+      groupMark = fold.mark();
+      for (const t of tenants) headsBefore.set(t, heads.get(t));
+      for (const p of group) outcomes.push(await writeBatch(tx, p, committed));
+      const written = [...new Set(committed.map((e) => e.tenant_id))];
+      const ts = clock.iso();
+      const cps: CheckpointRow[] = written.map((tenantId) => {
+        const h = headOf(tenantId);
+        const claim = { tenant_id: tenantId, tenant_seq: h.seq, head_hash: h.hash };
+        return { ...claim, signature: signer.signCheckpoint(claim), key_id: signer.keyId, ts };
+      });
+      await pgStore.finishCommit(tx, cps);
+      await tx.query("COMMIT");
+    } catch (e) {
+      if (tx) await tx.query("ROLLBACK").catch(() => {});
+      if (groupMark !== undefined) {
+        fold.rollbackTo(groupMark);
+        fold.release(groupMark);
+      }
+      for (const [k, v] of headsBefore) v ? heads.set(k, v) : heads.delete(k);
+      tx?.release(true);
+      publish(caughtUp);
+      const error = isAppError(e)
+        ? e
+        : new AppError(
+            "STORAGE_UNAVAILABLE",
+            "The database did not take the write; nothing was written. Retry shortly.",
+            { storage_code: String((e as { code?: unknown }).code ?? "UNKNOWN") },
+            { cause: e },
+          );
+      for (const p of group) p.reject(error);
+      return;
+    }
+    tx.release();
+    fold.release(fold.mark());
+    publish(caughtUp);
+    publish(committed);
+    for (const [i, o] of outcomes.entries()) {
+      if (o.ok) group[i]!.resolve(o.result);
+      else group[i]!.reject(o.error);
+    }
+  }
+
+  // Group commit, one transaction at a time: appends that arrive while one commits wait for the next.
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let closed = false;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    scheduled = false;
+    const group = queue;
+    queue = [];
+    if (group.length > 0) writing = writing.then(() => writeGroup(group));
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    const wait = deps.maxBatchWaitMs ?? 0;
+    if (wait > 0) setTimeout(flush, wait);
+    else setImmediate(flush);
+  };
+
+  // Following: catch-ups run in the write chain, so a commit's fold marks never interleave with them.
+  const stale = new Set<string>();
+  let catchUpQueued = false;
+  const catchUpStale = () => {
+    catchUpQueued = false;
+    const tenants = [...stale];
+    stale.clear();
+    writing = writing.then(async () => {
+      const seen: TStoredEvent[] = [];
+      try {
+        for (const t of tenants) await catchUp(pool, t, seen);
+        fold.release(fold.mark());
+      } catch (err) {
+        deps.onListenerError?.(err);
+      }
+      publish(seen);
+    });
+  };
+  const hint = (tenantId: string) => {
+    if (closed) return;
+    stale.add(tenantId);
+    if (!catchUpQueued) {
+      catchUpQueued = true;
+      setImmediate(catchUpStale);
+    }
+  };
+  const sweep = async () => {
+    try {
+      for (const h of await pgStore.heads(pool)) if (h.tenant_seq > headOf(h.tenant_id).seq) hint(h.tenant_id);
+    } catch (err) {
+      deps.onListenerError?.(err);
+    }
+  };
+  let listener: pg.Client | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let reconnect: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    if (closed) return;
+    const client = new Client(pool.options);
+    listener = client;
+    const retry = () => {
+      if (listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => {});
+      if (!closed) reconnect = setTimeout(() => void listen(), 1000);
+    };
+    client.on("error", retry);
+    client.on("end", retry);
+    client.on("notification", (n) => {
+      const at = n.payload?.lastIndexOf(":") ?? -1;
+      if (n.channel === "ledger" && at > 0) hint(n.payload!.slice(0, at));
+    });
+    try {
+      await client.connect();
+      await client.query("LISTEN ledger");
+      await sweep(); // what committed while nobody listened
+    } catch (err) {
+      deps.onListenerError?.(err);
+      retry();
+    }
+  };
+  if (deps.follow !== false) {
+    await listen();
+    sweeper = setInterval(() => void sweep(), deps.sweepMs ?? 1000);
+    sweeper.unref();
+  }
+
+  return {
+    append(req, opts) {
+      if (closed) return Promise.reject(new AppError("SERVICE_UNAVAILABLE", "The ledger is closed"));
+      let valid = plainAppendRequest(req);
+      if (!valid) {
+        const parsed = ZAppendRequest.safeParse(req);
+        if (!parsed.success) return Promise.reject(validationError(parsed.error.issues, "append request"));
+        valid = parsed.data;
+      }
+      const batch = valid;
+      return new Promise<TAppendResponse>((resolve, reject) => {
+        queue.push({ req: batch, opts, resolve, reject });
+        schedule();
+      });
+    },
+
+    async query(req) {
+      const parsed = ZQueryRequest.safeParse(req);
+      if (!parsed.success) throw validationError(parsed.error.issues, "query");
+      const q = parsed.data;
+      const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
+      const rows = await pgStore.query(pool, {
+        tenantId: q.tenant_id,
+        conversationId: q.conversation_id,
+        jobId: q.job_id,
+        eventType: q.event_type,
+        afterTenantSeq: after,
+        limit: q.limit + 1,
+      });
+      const more = rows.length > q.limit;
+      const page = more ? rows.slice(0, q.limit) : rows;
+      return {
+        tenant_id: q.tenant_id,
+        events: page.map(toStoredEvent),
+        next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
+      };
+    },
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    async replay(onEvent, opts) {
+      const tenants =
+        opts?.tenantId !== undefined ? [opts.tenantId] : (await pgStore.heads(pool)).map((h) => h.tenant_id);
+      for (const tenantId of tenants) {
+        let after = opts?.tenantId !== undefined ? (opts.afterTenantSeq ?? 0) : 0;
+        for (;;) {
+          const rows = await pgStore.scanTenant(pool, tenantId, after, PAGE);
+          for (const row of rows) onEvent(toStoredEvent(row));
+          if (rows.length < PAGE) break;
+          after = rows[rows.length - 1]![0];
+        }
+      }
+    },
+
+    head(tenantId) {
+      const h = heads.get(tenantId);
+      return h ? { tenant_seq: h.seq, hash: h.hash } : { tenant_seq: 0, hash: GENESIS_HASH };
+    },
+
+    async checkpoint(tenantId): Promise<TCheckpoint | null> {
+      return (await pgStore.latestCheckpoint(pool, tenantId)) ?? null;
+    },
+
+    keys: () => publishedKeys(signer, retired),
+
+    async verify(tenantId) {
+      const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
+      return verifyTenant(
+        { scan: () => rows.values(), checkpoints: () => cps.values() },
+        [signer, ...retired],
+        tenantId,
+      );
+    },
+
+    tlog,
+
+    tenants() {
+      return [...heads.keys()].sort();
+    },
+
+    facts: {
+      jobState: (t, j) => fold.jobState(t, j),
+      jobConversation: (t, j) => fold.jobConversation(t, j),
+      isMember: (t, c, e) => fold.isMember(t, c, e),
+      entity: (t, e) => fold.entity(t, e),
+    },
+
+    policySettings: (t) => engine.settings?.(fold, t) ?? null,
+
+    async close() {
+      // Appends already queued are written before the ledger stops taking new ones.
+      flush();
+      closed = true;
+      clearInterval(sweeper);
+      clearTimeout(reconnect);
+      const l = listener;
+      listener = undefined;
+      await l?.end().catch(() => {});
+      await writing;
+      listeners.clear();
+    },
+  };
+}
+
+/** Every stored row of a tenant, in order (verify reads the whole chain). */
+async function readAll(pool: pg.Pool, tenantId: string) {
+  const out: Awaited<ReturnType<typeof pgStore.scanTenant>> = [];
+  for (let after = 0; ; ) {
+    const rows = await pgStore.scanTenant(pool, tenantId, after, 10 * PAGE);
+    out.push(...rows);
+    if (rows.length < 10 * PAGE) return out;
+    after = rows[rows.length - 1]![0];
+  }
+}
