@@ -105,7 +105,7 @@ describe("agents in the person's language", () => {
     // 15:00 in Lisbon's summer time is 14:00 UTC.
     expect(invite.scheduled_time.start).toBe("2026-06-11T14:00:00.000Z");
     expect(finished.outcome.summary).toMatch(
-      /^Criei um convite de 30 minutos “Reunião com Maria” para quinta-feira, 11 de junho de 2026, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: não há nenhum ligado \(CALDAV_URL\)\. Não enviado por email: o correio não está configurado neste servidor \(SMTP_URL\)\./u,
+      /^Criei um convite de 30 minutos “Reunião com Maria” para quinta-feira, 11 de junho de 2026, 15:00–15:30 \(Europe\/Lisbon\) com uma sala Jitsi Meet\. Não foi adicionado a nenhum calendário: nenhum está ligado a este espaço de trabalho\. Não enviado por email: o correio não está configurado neste servidor\./u,
     );
     expect(invite.meeting.type).toBe("jitsi");
     expect(invite.calendar.written).toBe(false);
