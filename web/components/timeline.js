@@ -142,8 +142,10 @@ export function Timeline({ s, cid, jobs }) {
   };
   const paging = useTimelinePaging({ stick, cid, items, loaded: !!tl?.loaded, reveal, tallerThanView });
 
+  // The items' rows (with their day labels) are rebuilt only when the items or the divider
+  // change; my pending bubbles go after them without walking the items again.
   /** @type {Row[]} */
-  const rows = useMemo(() => {
+  const itemRows = useMemo(() => {
     /** @type {Row[]} */
     const out = [];
     let lastDay = "";
@@ -156,9 +158,13 @@ export function Timeline({ s, cid, jobs }) {
       if (it.event_id === paging.divider) out.push({ key: "unread-divider", kind: "unread" });
       out.push({ key: it.event_id, kind: "item", it });
     }
-    for (const l of locals) out.push({ key: l.local_id, kind: "local", l });
     return out;
-  }, [items, locals, paging.divider]);
+  }, [items, paging.divider]);
+  /** @type {Row[]} */
+  const rows = useMemo(
+    () => (locals.length ? itemRows.concat(locals.map((l) => ({ key: l.local_id, kind: "local", l }))) : itemRows),
+    [itemRows, locals],
+  );
   rowsRef.current = rows;
   const v = useVirtualRows({ box, rows, margin });
   vRef.current = v;
