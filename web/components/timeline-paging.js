@@ -20,8 +20,9 @@ const NEAR_TOP = 400;
  */
 export function useTimelinePaging({ stick, cid, items, loaded, reveal, tallerThanView }) {
   const [found, setFound] = useState(/** @type {string | null} */ (null));
-  // A row asked for by `reveal` is drawn on a later frame: this counts the frames waited.
+  // A row asked for by `reveal` is drawn on a later frame: each frame waited redraws.
   const [waited, setWaited] = useState(0);
+  const waitingFor = useRef({ n: 0, until: 0 });
   const older = olderState(cid);
 
   /** @param {number} [limit] */
@@ -31,9 +32,10 @@ export function useTimelinePaging({ stick, cid, items, loaded, reveal, tallerTha
     await loadOlder(cid, limit);
   };
 
-  /** Tries again on the next frame (a few times) for a row `reveal` has scrolled to. */
-  const again = () => {
-    if (waited < 30) requestAnimationFrame(() => setWaited((n) => n + 1));
+  /** Tries again on the next frame, for up to 15 s per jump, for a row `reveal` has scrolled to. @param {number} n the jump */
+  const again = (n) => {
+    if (waitingFor.current.n !== n) waitingFor.current = { n, until: Date.now() + 15_000 };
+    if (Date.now() < waitingFor.current.until) requestAnimationFrame(() => setWaited((k) => k + 1));
   };
 
   /** @param {HTMLDivElement} el */
@@ -49,7 +51,8 @@ export function useTimelinePaging({ stick, cid, items, loaded, reveal, tallerTha
     const el = loadedHere ? reveal(jump.event_id, "center") : null;
     if (loadedHere) stick.current = false;
     if (el instanceof HTMLElement) {
-      setWaited(0);
+      // The reader is where they asked to be: the "New messages" divider does not pull them away.
+      shownDivider.current = true;
       jumpDone(jump.n);
       stick.current = false;
       el.scrollIntoView({ block: "center" });
@@ -58,7 +61,7 @@ export function useTimelinePaging({ stick, cid, items, loaded, reveal, tallerTha
       setFound(jump.event_id);
       return;
     }
-    if (loadedHere) return again();
+    if (loadedHere) return again(jump.n);
     if (older.loading) return;
     // Far back: one larger page (the distance in tenant positions bounds the items between).
     if (older.more && oldestSeq(cid) > jump.seq) void more(Math.max(200, oldestSeq(cid) - jump.seq + 1));
