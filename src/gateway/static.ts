@@ -160,7 +160,7 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
   const vendors = new Map(
-    ["htm", "preact", "linkifyjs", "intl-messageformat", "marked"].map((pkg) => [
+    ["htm", "preact", "linkifyjs", "intl-messageformat", "marked", "@tanstack/virtual-core"].map((pkg) => [
       pkg,
       serveStatic({
         root: join(nm, pkg),
@@ -230,7 +230,7 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
     if (spa) return await page(c, next);
     // Hidden files (a dot at the start of any part of the path) are never served.
     if (/\/\./.test(path)) return next();
-    const vendor = vendors.get(/^\/vendor\/([a-z-]+)\//.exec(path)?.[1] ?? "");
+    const vendor = vendors.get(/^\/vendor\/((?:@[a-z-]+\/)?[a-z-]+)\//.exec(path)?.[1] ?? "");
     return await (vendor ?? files)(c, next);
   });
   return app;

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: prints each module's figures, each the median of 3 runs, beside its goal.
+ * `npm run bench`: prints each module's figures, each the median of 3 runs (the browser's: of 5),
+ * beside its goal.
  * Nothing is asserted; the numbers go in docs/contribute/BENCHMARKS.md.
  * The machine's load average is printed before and after each part: other work on the same
  * cores moves every figure, so read them next to it (ratios measured side by side move less).
@@ -8,6 +9,7 @@ import { cpus } from "node:os";
 import { runLedgerBench } from "./ledger.js";
 import { runPgLedgerBench } from "./ledger-pg.js";
 import { runGatewayBench } from "./gateway.js";
+import { runBrowserBench } from "./browser.js";
 import { loadavg, RUNS } from "./report.js";
 
 const t0 = performance.now();
@@ -24,6 +26,10 @@ if (!process.env.BENCH_LEDGER_ONLY || process.env.BENCH_LEDGER_ONLY === "pg") {
 }
 if (process.env.BENCH_LEDGER_ONLY !== "pg") {
   await runGatewayBench();
+  console.log(loadavg());
+}
+if (process.env.BENCH_LEDGER_ONLY !== "pg") {
+  await runBrowserBench();
   console.log(loadavg());
 }
 console.log(`bench done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

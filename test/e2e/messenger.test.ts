@@ -89,7 +89,9 @@ describe("Messenger in a real browser", () => {
     const jobId = await finished.getAttribute("data-job-id");
     expect(jobId).toBeTruthy();
     // The demo has no mail server or calendar: the card says so, and the only links are ones a tool recorded.
-    await expect.poll(() => textOf(finished)).toMatch(/Not emailed: mail is not set up on this server\. Download invite\.ics/);
+    await expect
+      .poll(() => textOf(finished))
+      .toMatch(/Not emailed: mail is not set up on this server\. Download invite\.ics/);
     await expect.poll(() => textOf(finished)).toMatch(/Not added to any calendar/);
     await expect.poll(() => finished.locator("a[href^='https://meet.jit.si/']").count()).toBeGreaterThan(0);
     await shot(page, "05-desktop-finished-card");

@@ -52,25 +52,44 @@ describe("history, search, drafts, links and the divider", () => {
       for (; pages < 20; pages++) {
         if ((await firstText(page)) === "I saw a zeppelin over the harbour") break;
         const before = (await firstText(page)) ?? "";
-        const anchor = page.locator(".timeline .item", { hasText: new RegExp(`^${before}`) }).first();
+        // The first page is held until the message at the top of the view is known: only the rows
+        // near the view are drawn, so that message is drawn once the view is at the top.
+        let release = () => {};
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        if (pages === 0)
+          await page.route(/\/timeline\?.*before=/, async (route) => {
+            await held;
+            await route.continue();
+          });
         await timeline.evaluate((el) => {
           el.scrollTop = 0;
           el.dispatchEvent(new Event("scroll"));
         });
-        await expect.poll(() => firstText(page), { timeout: 60_000 }).not.toBe(before);
         if (pages === 0) {
+          await page.locator(".history-more button[disabled]").waitFor();
+          await expect.poll(() => firstText(page)).not.toBe(before);
+          const top = (await firstText(page)) ?? "";
+          const anchor = page.locator(".timeline .item", { hasText: new RegExp(`^${top}`) }).first();
+          release();
+          await page.locator(".history-more button:not([disabled])").waitFor({ timeout: 60_000 });
+          await page.unroute(/\/timeline\?.*before=/);
           // The message that was at the top is still on screen after the older page came in above it.
+          await expect.poll(() => firstText(page)).not.toBe(top);
           const [box, view] = await Promise.all([anchor.boundingBox(), timeline.boundingBox()]);
           expect(box!.y).toBeGreaterThanOrEqual(view!.y - 1);
           expect(box!.y).toBeLessThan(view!.y + view!.height);
+          continue;
         }
+        await expect.poll(() => firstText(page), { timeout: 60_000 }).not.toBe(before);
       }
       expect(pages).toBeGreaterThanOrEqual(5);
       expect(await page.locator(".timeline .item .text", { hasText: /^history 1$/ }).count()).toBe(1);
       await page.locator(".history-start").waitFor();
-      expect(await page.locator(".timeline .item").count()).toBe(1501);
-      // axe over the start of history (the marker and the first messages): over all 1,501 items
-      // it takes minutes and checks the same markup 1,500 times.
+      // All 1,501 are loaded, but only the rows near the view are drawn (the timeline is windowed).
+      expect(await page.locator(".timeline .item").count()).toBeLessThan(100);
+      // axe over the start of history (the marker and the first messages).
       expect(await seriousAxe(page, ".history-start", ".timeline .item:nth-of-type(-n+20)")).toEqual([]);
     } finally {
       await ctx.close();

@@ -223,6 +223,11 @@ describe("the web app's files", () => {
     expect(css.headers.get("content-type")).toMatch(/^text\/css/);
     expect(css.headers.get("x-content-type-options")).toBe("nosniff");
     expect((await fetch(`${t.url}/vendor/preact/package.json`)).status).toBe(200);
+    // A scoped package (the timeline's virtualizer) is served under its full name.
+    const virtual = await fetch(`${t.url}/vendor/@tanstack/virtual-core/dist/esm/index.js`);
+    expect(virtual.status).toBe(200);
+    expect(virtual.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect((await fetch(`${t.url}/vendor/@tanstack/other/package.json`)).status).toBe(404);
     for (const p of ["/..%2fpackage.json", "/%2e%2e/package.json", "/vendor/preact/..%2f..%2fpackage.json"])
       expect((await fetch(`${t.url}${p}`)).status, p).toBe(404);
   });

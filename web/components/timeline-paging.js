@@ -11,31 +11,31 @@ const NEAR_TOP = 400;
 
 /**
  * History paging, opening at a found message and the "New messages" divider for one timeline.
- * Prepending keeps what the reader sees in place: the distance from the bottom is kept.
- * @param {{ box: { current: HTMLDivElement | null }, stick: { current: boolean }, cid: string,
- *   items: import('../types.js').TimelineItem[], loaded: boolean }} o
+ * The timeline is windowed (only rows near the view are drawn): `reveal` draws a row by key and
+ * answers its element once drawn, `tallerThanView` says whether the rows from one to the end do
+ * not fit. The timeline keeps what the reader sees in place when an older page comes in above.
+ * @param {{ stick: { current: boolean }, cid: string,
+ *   items: import('../types.js').TimelineItem[], loaded: boolean,
+ *   reveal: (key: string, align: 'start' | 'center') => HTMLElement | null, tallerThanView: (key: string) => boolean }} o
  */
-export function useTimelinePaging({ box, stick, cid, items, loaded }) {
-  const anchor = useRef(/** @type {{ fromBottom: number, firstId: string | undefined } | null} */ (null));
+export function useTimelinePaging({ stick, cid, items, loaded, reveal, tallerThanView }) {
   const [found, setFound] = useState(/** @type {string | null} */ (null));
-  const firstId = items[0]?.event_id;
+  // A row asked for by `reveal` is drawn on a later frame: each frame waited redraws.
+  const [waited, setWaited] = useState(0);
+  const waitingFor = useRef({ n: 0, until: 0 });
   const older = olderState(cid);
-
-  useLayoutEffect(() => {
-    const el = box.current;
-    const a = anchor.current;
-    if (!el || !a || a.firstId === firstId) return;
-    el.scrollTop = el.scrollHeight - a.fromBottom;
-    anchor.current = null;
-  }, [firstId]);
 
   /** @param {number} [limit] */
   const more = async (limit) => {
-    const el = box.current;
     if (!olderState(cid).more || olderState(cid).loading) return;
-    if (el) anchor.current = { fromBottom: el.scrollHeight - el.scrollTop, firstId };
     stick.current = false;
-    if (!(await loadOlder(cid, limit))) anchor.current = null;
+    await loadOlder(cid, limit);
+  };
+
+  /** Tries again on the next frame, for up to 15 s per jump, for a row `reveal` has scrolled to. @param {number} n the jump */
+  const again = (n) => {
+    if (waitingFor.current.n !== n) waitingFor.current = { n, until: Date.now() + 15_000 };
+    if (Date.now() < waitingFor.current.until) requestAnimationFrame(() => setWaited((k) => k + 1));
   };
 
   /** @param {HTMLDivElement} el */
@@ -47,8 +47,12 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
   const jump = jumpTarget(cid);
   useEffect(() => {
     if (!jump || !loaded) return;
-    const el = box.current?.querySelector(`[data-event-id="${CSS.escape(jump.event_id)}"]`);
+    const loadedHere = items.some((i) => i.event_id === jump.event_id);
+    const el = loadedHere ? reveal(jump.event_id, "center") : null;
+    if (loadedHere) stick.current = false;
     if (el instanceof HTMLElement) {
+      // The reader is where they asked to be: the "New messages" divider does not pull them away.
+      shownDivider.current = true;
       jumpDone(jump.n);
       stick.current = false;
       el.scrollIntoView({ block: "center" });
@@ -57,6 +61,7 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
       setFound(jump.event_id);
       return;
     }
+    if (loadedHere) return again(jump.n);
     if (older.loading) return;
     // Far back: one larger page (the distance in tenant positions bounds the items between).
     if (older.more && oldestSeq(cid) > jump.seq) void more(Math.max(200, oldestSeq(cid) - jump.seq + 1));
@@ -64,7 +69,7 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
       jumpDone(jump.n);
       toast(t("timeline.gone"));
     }
-  }, [jump?.n, items.length, loaded, older.loading]);
+  }, [jump?.n, items.length, loaded, older.loading, waited]);
 
   useEffect(() => {
     if (!found) return;
@@ -75,18 +80,23 @@ export function useTimelinePaging({ box, stick, cid, items, loaded }) {
   // The divider is where the reader left off; it goes when they leave the conversation.
   const divider = unreadDivider(cid);
   const shownDivider = useRef(false);
+  const dividerWait = useRef(0);
   useLayoutEffect(() => {
-    if (!divider || shownDivider.current || jump) return;
-    const el = box.current?.querySelector(".unread-divider");
-    if (!(el instanceof HTMLElement)) return;
-    shownDivider.current = true;
+    if (!divider || shownDivider.current || jump || !items.some((i) => i.event_id === divider)) return;
     // Only when the unread messages do not all fit: otherwise the reader is at the bottom anyway.
-    const view = box.current;
-    if (view && view.scrollHeight - el.offsetTop > view.clientHeight) {
-      stick.current = false;
-      el.scrollIntoView({ block: "start" });
+    if (!tallerThanView("unread-divider")) {
+      shownDivider.current = true;
+      return;
     }
-  }, [divider, items.length]);
+    stick.current = false;
+    const row = reveal("unread-divider", "start");
+    if (!row) {
+      if (dividerWait.current++ < 30) requestAnimationFrame(() => setWaited((n) => n + 1));
+      return;
+    }
+    shownDivider.current = true;
+    row.scrollIntoView({ block: "start" });
+  }, [divider, items.length, waited]);
   useEffect(() => () => forgetUnread(cid), [cid]);
 
   const top = !loaded

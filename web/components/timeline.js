@@ -1,6 +1,7 @@
 // @ts-check
 import { t } from "../i18n.js";
-import { html, useEffect, useLayoutEffect, useRef } from "../lib/preact.js";
+import { Component, html, useEffect, useLayoutEffect, useMemo, useRef, useState } from "../lib/preact.js";
+import { elementScroll, observeElementOffset, observeElementRect, VirtualizerClass } from "../lib/virtual.js";
 import { dayLabel } from "../format.js";
 import { latestCardByJob } from "../store.js";
 import { ArtifactMessage } from "./artifact-message.js";
@@ -17,80 +18,274 @@ import { receiptOf, SeenBy } from "./receipts.js";
 /** @typedef {import('../store.js').State} State */
 /** @typedef {import('../types.js').TimelineItem} TimelineItem */
 /** @typedef {import('../types.js').JobHead} JobHead */
+/** @typedef {import('../types.js').LocalBubble} LocalBubble */
+
+/**
+ * One row of the windowed timeline: a day divider, the unread divider, an item or one of my
+ * bubbles still on its way.
+ * @typedef {{ key: string, kind: 'day', day: string } | { key: string, kind: 'unread' }
+ *   | { key: string, kind: 'item', it: TimelineItem } | { key: string, kind: 'local', l: LocalBubble }} Row
+ */
+
+/**
+ * A part of the timeline drawn again only when one of its `deps` changed (each compared by
+ * identity): a reaction, a receipt or a presence tick redraws the row it concerns, not the rest.
+ * @extends {Component<{ deps: unknown[], draw: () => any }>}
+ */
+class Pure extends Component {
+  /** @param {{ deps: unknown[] }} next */
+  shouldComponentUpdate(next) {
+    const a = this.props.deps;
+    const b = next.deps;
+    return a.length !== b.length || a.some((x, i) => x !== b[i]);
+  }
+  render() {
+    return this.props.draw();
+  }
+}
+
+/** Rows drawn beyond the viewport, above and below (keyboard and screen-reader reading room). */
+const OVERSCAN = 8;
+
+/** A first guess at a row's height (px) before it is drawn and measured. @param {Row | undefined} r */
+function estimate(r) {
+  if (!r) return 60;
+  if (r.kind === "day") return 44;
+  if (r.kind === "unread") return 40;
+  const m = /** @type {any} */ (r.kind === "item" ? r.it.message : r.l);
+  if (m?.card) return 320;
+  const text = typeof m?.body_text === "string" ? m.body_text : typeof m?.text === "string" ? m.text : "";
+  return 58 + 20 * Math.floor(text.length / 70);
+}
+
+/** The rows' gap in .timeline-inner (px): each row's slot is its margin box and one gap. */
+const GAP = 3;
+
+/** A drawn row's slot: its height, its margins (they never collapse in a flex column) and the gap. @param {Element} el */
+function measureRow(el) {
+  const cs = getComputedStyle(el);
+  return (
+    el.getBoundingClientRect().height +
+    (Number.parseFloat(cs.marginTop) || 0) +
+    (Number.parseFloat(cs.marginBottom) || 0) +
+    GAP
+  );
+}
+
+/**
+ * A virtualizer over a scroll box (the Preact binding of @tanstack/virtual-core): only the rows
+ * near the viewport are drawn; each drawn row is measured, and a row above the view that turns
+ * out taller or shorter than guessed moves the scroll position with it (what the reader sees
+ * stays in place).
+ * @param {{ box: { current: HTMLElement | null }, rows: Row[], margin: number }} o
+ */
+function useVirtualRows({ box, rows, margin }) {
+  const [, redraw] = useState(0);
+  /** @type {import('../lib/virtual.js').VirtualizerOptions} */
+  const options = {
+    count: rows.length,
+    getScrollElement: () => box.current,
+    estimateSize: (i) => estimate(rows[i]),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    observeElementRect,
+    observeElementOffset,
+    scrollToFn: elementScroll,
+    overscan: OVERSCAN,
+    scrollMargin: margin,
+    measureElement: measureRow,
+    onChange: () => redraw((n) => n + 1),
+  };
+  const ref = useRef(/** @type {import('../lib/virtual.js').Virtualizer | null} */ (null));
+  if (!ref.current) ref.current = new VirtualizerClass(options);
+  const v = ref.current;
+  v.setOptions(options);
+  useLayoutEffect(() => v._didMount(), []);
+  useLayoutEffect(() => {
+    v._willUpdate();
+  });
+  return v;
+}
 
 /** @param {{ s: State, cid: string, jobs: JobHead[] }} props */
 export function Timeline({ s, cid, jobs }) {
   const tl = s.timelines[cid];
   const items = tl?.items ?? [];
   const locals = s.locals[cid] ?? [];
-  const latest = latestCardByJob(items);
-  // Buttons the server recorded a click for (its action messages): shown as done, even after a reload.
-  const acted = new Set(
-    items
-      .map((i) => /** @type {any} */ (i.message).action)
-      .filter(Boolean)
-      .map((a) => `${a.card_id}:${a.button_id}`),
-  );
   const me = s.me?.entity_id;
   const admin = s.me?.roles?.includes("admin") ?? false;
   const conv = s.conversations.find((c) => c.conversation_id === cid);
   const group = (conv?.participant_entity_ids.length ?? 2) > 2;
-  // "Seen by" goes under my latest message of a group.
-  const lastMine = group
-    ? [...items]
-        .reverse()
-        .find(
-          (i) =>
-            i.sender.entity_id === me &&
-            !i.deleted &&
-            i.message.kind === "text" &&
-            !(/** @type {any} */ (i.message).action),
-        )
-    : undefined;
   const box = useRef(/** @type {HTMLDivElement | null} */ (null));
+  const list = useRef(/** @type {HTMLDivElement | null} */ (null));
   const stick = useRef(true);
   const count = items.length + locals.length;
+  const [margin, setMargin] = useState(0);
+
+  // The rows: rebuilt only when the items, my pending bubbles or the divider change.
+  const rowsRef = useRef(/** @type {Row[]} */ ([]));
+  const vRef = useRef(/** @type {import('../lib/virtual.js').Virtualizer | null} */ (null));
+  /** Brings the row with `key` into the DOM (scrolling the window to it); the element when drawn. @param {string} key @param {'start'|'center'} align */
+  const reveal = (key, align) => {
+    const el = box.current?.querySelector(`[data-row-key="${CSS.escape(key)}"]`);
+    if (el instanceof HTMLElement) return el;
+    const i = rowsRef.current.findIndex((r) => r.key === key);
+    if (i >= 0) vRef.current?.scrollToIndex(i, { align });
+    return null;
+  };
+  /** Whether the rows from `key` to the end are taller than the view (px measured or estimated). @param {string} key */
+  const tallerThanView = (key) => {
+    const v = vRef.current;
+    const i = rowsRef.current.findIndex((r) => r.key === key);
+    if (!v || i < 0) return false;
+    const item = v.measurementsCache[i];
+    return !!item && v.getTotalSize() - (item.start - v.options.scrollMargin) > (box.current?.clientHeight ?? 0);
+  };
+  const paging = useTimelinePaging({ stick, cid, items, loaded: !!tl?.loaded, reveal, tallerThanView });
+
+  // The items' rows (with their day labels) are rebuilt only when the items or the divider
+  // change; my pending bubbles go after them without walking the items again.
+  /** @type {Row[]} */
+  const itemRows = useMemo(() => {
+    /** @type {Row[]} */
+    const out = [];
+    let lastDay = "";
+    for (const it of items) {
+      const day = dayLabel(it.ts);
+      if (day !== lastDay) {
+        out.push({ key: `d_${it.event_id}`, kind: "day", day });
+        lastDay = day;
+      }
+      if (it.event_id === paging.divider) out.push({ key: "unread-divider", kind: "unread" });
+      out.push({ key: it.event_id, kind: "item", it });
+    }
+    return out;
+  }, [items, paging.divider]);
+  /** @type {Row[]} */
+  const rows = useMemo(
+    () => (locals.length ? itemRows.concat(locals.map((l) => ({ key: l.local_id, kind: "local", l }))) : itemRows),
+    [itemRows, locals],
+  );
+  rowsRef.current = rows;
+  const v = useVirtualRows({ box, rows, margin });
+  vRef.current = v;
+
+  // Where the rows start inside the scroll box (its padding): the window is measured from there.
+  useLayoutEffect(() => {
+    const el = box.current;
+    const inner = list.current;
+    if (!el || !inner) return;
+    // The first drawn row starts one gap below the top spacer, which is `before` px tall.
+    const top = inner.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+    const m = Math.round(top + GAP);
+    if (m !== margin) setMargin(m);
+  });
+
+  // An older page came in above: the row that was at the top of the view stays where it was.
+  const keep = useRef(/** @type {{ first: string | undefined, key: unknown, delta: number } | null} */ (null));
+  const firstKey = rows[0]?.key;
+  useLayoutEffect(() => {
+    const el = box.current;
+    const k = keep.current;
+    if (!el || !k || k.first === firstKey || stick.current) return;
+    const i = rows.findIndex((r) => r.key === k.key);
+    const at = i >= 0 ? v.measurementsCache[i] : undefined;
+    if (at) el.scrollTop = at.start - k.delta;
+  }, [firstKey]);
+  /** Notes the item at the top of the view (a day divider's key moves with its first item) and where it starts. */
+  const remember = () => {
+    const el = box.current;
+    const list = rowsRef.current;
+    let i = el ? (v.getVirtualItemForOffset(el.scrollTop)?.index ?? -1) : -1;
+    while (i >= 0 && i < list.length - 1 && list[i]?.kind !== "item") i++;
+    const at = i >= 0 ? v.measurementsCache[i] : undefined;
+    keep.current = el && at ? { first: list[0]?.key, key: at.key, delta: at.start - el.scrollTop } : null;
+  };
+  useLayoutEffect(remember);
 
   // Follow new items when the reader is at the bottom; leave them alone when scrolled up.
   useLayoutEffect(() => {
-    const el = box.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (stick.current && count > 0) v.scrollToEnd();
   }, [count, cid]);
   useEffect(() => {
     stick.current = true;
   }, [cid]);
-  const paging = useTimelinePaging({ box, stick, cid, items, loaded: !!tl?.loaded });
 
-  /** @type {any[]} */
-  const out = [];
-  let lastDay = "";
-  for (const it of items) {
-    const day = dayLabel(it.ts);
-    if (day !== lastDay) {
-      out.push(html`<div key=${`d_${it.event_id}`} class="day"><span>${day}</span></div>`);
-      lastDay = day;
-    }
-    if (it.event_id === paging.divider) {
-      out.push(
-        html`<div key="unread-divider" class="unread-divider" role="separator" aria-label=${t("timeline.new_messages")}><span>${t("timeline.new_messages")}</span></div>`,
-      );
-    }
-    const found = paging.found === it.event_id;
-    out.push(
-      html`<div key=${it.event_id} class=${found ? "item item-found" : "item"} data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1">${renderItem(it)}${
+  const found = paging.found;
+  const latest = useMemo(() => latestCardByJob(items), [items]);
+  // Buttons the server recorded a click for (its action messages): shown as done, even after a reload.
+  const acted = useMemo(
+    () =>
+      new Set(
+        items
+          .map((i) => /** @type {any} */ (i.message).action)
+          .filter(Boolean)
+          .map((a) => `${a.card_id}:${a.button_id}`),
+      ),
+    [items],
+  );
+  // "Seen by" goes under my latest message of a group.
+  const lastMine = useMemo(
+    () =>
+      group
+        ? [...items]
+            .reverse()
+            .find(
+              (i) =>
+                i.sender.entity_id === me &&
+                !i.deleted &&
+                i.message.kind === "text" &&
+                !(/** @type {any} */ (i.message).action),
+            )
+        : undefined,
+    [items, group, me],
+  );
+
+  const shown = v.getVirtualItems();
+  const before = shown.length ? shown[0].start - margin : 0;
+  const after = shown.length ? Math.max(0, v.getTotalSize() - (shown[shown.length - 1].end - margin)) : 0;
+  /** @param {Row} r @param {number} index */
+  const drawRow = (r, index) => {
+    const at = { key: r.key, "data-index": index, "data-row-key": r.key, ref: v.measureElement };
+    if (r.kind === "day") return html`<div ...${at} class="day"><span>${r.day}</span></div>`;
+    if (r.kind === "unread")
+      return html`<div ...${at} class="unread-divider" role="separator" aria-label=${t("timeline.new_messages")}><span>${t("timeline.new_messages")}</span></div>`;
+    if (r.kind === "item") {
+      const it = r.it;
+      return html`<div ...${at} class=${found === it.event_id ? "item item-found" : "item"} data-event-id=${it.event_id} data-message-id=${it.message.message_id} tabIndex="-1"><${Pure} deps=${depsOf(it)} draw=${() => renderItem(it)} />${
         it === lastMine ? html`<${SeenBy} s=${s} conv=${conv} cursor=${it.cursor} />` : null
-      }</div>`,
-    );
-  }
-  for (const l of locals) {
-    if (l.kind === "file") {
-      out.push(
-        html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}><${UploadBubble} bubble=${l} /></div>`,
-      );
-      continue;
+      }</div>`;
     }
-    out.push(html`<div key=${l.local_id} class="item item-local" data-local-id=${l.local_id}>
-      <${MessageBubble} text=${l.text} ts=${l.ts} mine=${true} status=${l.status === "waiting" ? "sending" : l.status} onRetry=${l.retry} action=${l.kind === "action"} /></div>`);
+    const l = r.l;
+    if (l.kind === "file")
+      return html`<div ...${at} class="item item-local" data-local-id=${l.local_id}><${UploadBubble} bubble=${l} /></div>`;
+    return html`<div ...${at} class="item item-local" data-local-id=${l.local_id}>
+      <${MessageBubble} text=${l.text} ts=${l.ts} mine=${true} status=${l.status === "waiting" ? "sending" : l.status} onRetry=${l.retry} action=${l.kind === "action"} /></div>`;
+  };
+
+  /**
+   * What an item's drawing reads besides the item: its receipt, the people named, the job of a
+   * card (and which card speaks for it), the buttons' states, thread marks and who I am.
+   * @param {TimelineItem} it
+   */
+  function depsOf(it) {
+    const m = /** @type {any} */ (it.message);
+    const jobId = m.card?.job_id;
+    const rich = !!(m.card || m.action_summary || m.surfaces || m.choices);
+    return [
+      it,
+      it.sender.entity_id === me ? receiptOf(s, conv, it.cursor) : undefined,
+      s.me,
+      s.entities,
+      admin,
+      group,
+      s.threadMarks[m.message_id],
+      jobId ? s.jobs[jobId] : undefined,
+      jobId ? latest[jobId] : undefined,
+      rich ? acted : undefined,
+      rich ? s.buttons : undefined,
+      rich ? s.jobs : undefined,
+      rich ? s.presence : undefined,
+    ];
   }
 
   /** @param {TimelineItem} it */
@@ -152,13 +347,19 @@ export function Timeline({ s, cid, jobs }) {
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      remember();
       paging.onScroll(el);
     }}>
     <div class="timeline-inner">
       ${paging.top}
       ${!tl?.loaded && items.length === 0 ? html`<div class="loading">${t("timeline.loading")}</div>` : null}
       ${tl?.loaded && count === 0 ? html`<div class="empty-chat">${t("timeline.empty")}</div>` : null}
-      ${out}
+      <div class="timeline-space" ref=${list} style=${{ height: `${before}px` }}></div>
+      ${shown.map((x) => {
+        const r = rows[x.index];
+        return r ? drawRow(r, x.index) : null;
+      })}
+      <div class="timeline-space" style=${{ height: `${after}px` }}></div>
     </div>
   </section>`;
 }

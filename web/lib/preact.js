@@ -19,3 +19,7 @@ export const useEffect = P.useEffect;
 export const useLayoutEffect = P.useLayoutEffect;
 /** @type {typeof import('preact/hooks').useRef} */
 export const useRef = P.useRef;
+/** @type {typeof import('preact/hooks').useMemo} */
+export const useMemo = P.useMemo;
+/** @type {typeof import('preact').Component} */
+export const Component = P.Component;
