@@ -126,12 +126,19 @@ function appShell(
     tags.set(path === "/index.html" ? "/" : path, held.etag);
     if (!path.endsWith(".js")) continue;
     // Our own modules name the vendored files they import by full path (web/lib/*.js, web/i18n.js).
-    for (const m of new TextDecoder().decode(held.body).matchAll(/["'](\/vendor\/[a-z-]+\/[\w./-]+)["']/g))
+    for (const m of new TextDecoder()
+      .decode(held.body)
+      .matchAll(/["'](\/vendor\/(?:@[a-z-]+\/)?[a-z-]+\/[\w./-]+)["']/g))
       vendored.add(m[1] as string);
   }
+  // …and a vendored module's own relative imports (`from "./utils.js"`), followed to the end.
   for (const path of vendored) {
     const held = fromMemory(path);
-    if (held) tags.set(path, held.etag);
+    if (!held) continue;
+    tags.set(path, held.etag);
+    if (!path.endsWith(".js")) continue;
+    for (const m of new TextDecoder().decode(held.body).matchAll(/(?:from|import)\s*["'](\.{1,2}\/[\w./-]+)["']/g))
+      vendored.add(new URL(m[1] as string, `http://shell${path}`).pathname);
   }
   for (const path of GENERATED_IN_SHELL) {
     const made = generated(path);

@@ -14,14 +14,21 @@ function setup() {
   const nm = join(dir, "node_modules");
   mkdirSync(join(web, "components"), { recursive: true });
   // Every vendored package has its folder, as in a real install (serveStatic warns about a missing one).
-  for (const pkg of ["htm", "preact", "linkifyjs", "intl-messageformat", "marked"])
+  for (const pkg of ["htm", "preact", "linkifyjs", "intl-messageformat", "marked", "@tanstack/virtual-core/esm"])
     mkdirSync(join(nm, pkg), { recursive: true });
+  // A scoped package whose entry imports a file of its own by a relative path.
+  writeFileSync(join(nm, "@tanstack/virtual-core/esm/index.js"), 'import { x } from "./utils.js";\nexport { x };\n');
+  writeFileSync(join(nm, "@tanstack/virtual-core/esm/utils.js"), "export const x = 1;\n");
+  writeFileSync(join(nm, "@tanstack/virtual-core/esm/unused.js"), "export const y = 1;\n");
   writeFileSync(join(web, "index.html"), "<!doctype html><title>page</title>");
   writeFileSync(join(web, "components", "app.js"), "export const v = 1;\n");
   writeFileSync(join(web, ".secret"), "no");
   writeFileSync(join(nm, "preact", "index.js"), "export default 1;\n");
   writeFileSync(join(nm, "preact", "unused.js"), "export default 2;\n");
-  writeFileSync(join(web, "components", "uses.js"), 'import x from "/vendor/preact/index.js";\n');
+  writeFileSync(
+    join(web, "components", "uses.js"),
+    'import x from "/vendor/preact/index.js";\nimport { x as y } from "/vendor/@tanstack/virtual-core/esm/index.js";\n',
+  );
   writeFileSync(join(web, "sw.js"), "self.addEventListener('fetch', () => {});\n");
   writeFileSync(join(dir, "outside.txt"), "outside");
   return { web, app: createStaticRoutes({ webDir: web, nodeModules: nm }) };
@@ -85,12 +92,20 @@ describe("the web app's files from memory", () => {
         "/components/app.js",
         "/components/uses.js",
         "/vendor/preact/index.js",
+        "/vendor/@tanstack/virtual-core/esm/index.js",
+        "/vendor/@tanstack/virtual-core/esm/utils.js",
         "/app/facts.js",
         "/app/i18n/en.json",
       ]),
     );
     // Not the worker itself, hidden files, or vendored files the app never imports.
-    for (const f of ["/sw.js", "/.secret", "/index.html", "/vendor/preact/unused.js"])
+    for (const f of [
+      "/sw.js",
+      "/.secret",
+      "/index.html",
+      "/vendor/preact/unused.js",
+      "/vendor/@tanstack/virtual-core/esm/unused.js",
+    ])
       expect(first.files).not.toContain(f);
     expect(await shellOf()).toEqual(first);
 
