@@ -8,6 +8,7 @@ import { mentionsTime } from "./planner/slots.js";
 import { isMeetingUrl } from "./tools/meeting-rooms.js";
 import { normalizeTimeZone } from "./tools/tz.js";
 import { words } from "./speak.js";
+import { formError } from "./narrator.js";
 
 /**
  * The checks a click must pass before Office acts on it, all pure: the job is in this
@@ -121,7 +122,7 @@ export function validateInput(
   const given = input ?? {};
   if (button.action.type === "job.dispute") {
     const reason = given.dispute_reason ?? given.details ?? given.reason;
-    if (typeof reason !== "string" || !reason.trim()) errors.dispute_reason = t("office.form.error.disputeReason");
+    if (typeof reason !== "string" || !reason.trim()) errors.dispute_reason = formError("disputeReason", {}, t);
     return errors;
   }
   if (!schema) return errors;
@@ -129,24 +130,21 @@ export function validateInput(
     const v = given[f.key];
     const empty = v === undefined || v === null || (typeof v === "string" && !v.trim());
     if (empty) {
-      if (f.required) errors[f.key] = t("office.form.error.required", { label: f.label });
+      if (f.required) errors[f.key] = formError("required", f, t);
       continue;
     }
     if (f.type === "number" && typeof v !== "number" && !Number.isFinite(Number(v)))
-      errors[f.key] = t("office.form.error.number", { label: f.label });
-    else if (f.type === "boolean" && typeof v !== "boolean")
-      errors[f.key] = t("office.form.error.boolean", { label: f.label });
-    else if (f.type === "select" && !f.options?.some((o) => o.value === v))
-      errors[f.key] = t("office.form.error.select", { options: f.options?.map((o) => o.label).join(", ") ?? "" });
+      errors[f.key] = formError("number", f, t);
+    else if (f.type === "boolean" && typeof v !== "boolean") errors[f.key] = formError("boolean", f, t);
+    else if (f.type === "select" && !f.options?.some((o) => o.value === v)) errors[f.key] = formError("select", f, t);
     else if ((f.type === "string" || f.type === "multiline") && typeof v !== "string")
-      errors[f.key] = t("office.form.error.text", { label: f.label });
-    else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = t("office.form.error.email");
-    else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = t("office.form.error.timezone");
+      errors[f.key] = formError("text", f, t);
+    else if (f.key.endsWith("_email") && !isEmail(String(v))) errors[f.key] = formError("email", {}, t);
+    else if (f.key === "timezone" && !normalizeTimeZone(String(v))) errors[f.key] = formError("timezone", {}, t);
     // Portuguese time words are understood from anyone, as in the chat.
     else if (f.key === "time_window" && !mentionsTime(String(v), locale) && !mentionsTime(String(v), "pt"))
-      errors[f.key] = t("office.form.error.timeWindow");
-    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim()))
-      errors[f.key] = t("office.form.error.meetingUrl");
+      errors[f.key] = formError("timeWindow", {}, t);
+    else if (f.key === "meeting_url" && !isMeetingUrl(String(v).trim())) errors[f.key] = formError("meetingUrl", {}, t);
   }
   // "Paste a link" needs the link itself: a meeting place nobody can open is no meeting place.
   if (
@@ -155,10 +153,10 @@ export function validateInput(
     !(typeof given.meeting_url === "string" && given.meeting_url.trim()) &&
     !errors.meeting_url
   ) {
-    errors.meeting_url = t("office.form.error.meetingUrl");
+    errors.meeting_url = formError("meetingUrl", {}, t);
   }
   const known = new Set(schema.fields.map((f) => f.key));
-  for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = t("office.form.error.unknownField");
+  for (const k of Object.keys(given)) if (!known.has(k)) errors[k] = formError("unknownField", {}, t);
   return errors;
 }
 

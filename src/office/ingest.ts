@@ -95,11 +95,7 @@ export function createIngest(deps: {
     const ref = engine.vaultText(req.tenant_id, JSON.stringify(args));
     const lang = pickLocale(sender.locale, deps.defaultLocale);
     // The tool's own title and description are the server's words, quoted as they come.
-    const purpose = words(lang)("office.mcp.purpose", {
-      tool: tool.title ?? tool.tool,
-      by: sender.display_name,
-      description: tool.description.split(/(?<=\.)\s/)[0]!.slice(0, 160),
-    });
+    const purpose = copy.toolPurpose(tool.title ?? tool.tool, sender.display_name, tool.description, words(lang));
     const spec = {
       name: tool.name,
       server: tool.server,
@@ -376,7 +372,7 @@ export function createIngest(deps: {
             type: "propose",
             at: { tenant_id: req.tenant_id, conversation_id: target.conversation_id },
             spec: {
-              title: `From ${sender.display_name}: ${request}`.slice(0, 120),
+              title: copy.handoffTitle(sender.display_name, request, t),
               kind: "handoff",
               goal: copy.handoffGoal(sender.display_name, request, t),
               slots: { requested_by: sender.entity_id, request },
@@ -416,7 +412,7 @@ export function createIngest(deps: {
         };
         const remindWords =
           decision.kind === "schedule_meeting" && reminder
-            ? [t("office.reminder.constraint", { name: sender.display_name, minutes: reminder.minutes })]
+            ? [copy.reminderConstraint(sender.display_name, reminder.minutes, t)]
             : [];
         const spec = {
           title: engine.sanitizeText(req.tenant_id, decision.title).text.slice(0, 120),

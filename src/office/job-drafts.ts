@@ -2,7 +2,7 @@ import { blake3 } from "@noble/hashes/blake3.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
-import type { CardContext } from "./cards.js";
+import type { CardContext } from "./narrator.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft } from "./emitter.js";
 import { jobLocale } from "./speak.js";

@@ -1,6 +1,12 @@
 import type { TCardButton } from "../../../contracts/cards.js";
 import { AppError } from "../../shared/errors.js";
-import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, trackingButtons } from "../cards.js";
+import {
+  buildFinishedCard,
+  buildTrackingCard,
+  completedButtons,
+  progressButtons,
+  trackingButtons,
+} from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import { checkClick, checkClicker, invalidInputError, validateInput } from "../governance-gate.js";
 import { slotForInputKey } from "../../job/view.js";
@@ -8,7 +14,7 @@ import { missingMeetingInputs, type JobSlots, type JobView } from "../job-machin
 import { createJobProposals, type ProposalSpec } from "../job-proposals.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
-import { describeWhen, formatSlot } from "../when/index.js";
+import { formatSlot } from "../when/index.js";
 import { agentActor } from "../job-drafts.js";
 import type { Click, DecideContext, Decision, JobCommand, JobEffect, OpenCommand, Prepared } from "./model.js";
 import { noDecision } from "./model.js";
@@ -205,7 +211,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       : undefined;
     const card = buildTrackingCard(c, {
       state: job.state,
-      status_line: t("office.decide.pleaseFix", { errors: Object.values(fieldErrors).join(" ") }).slice(0, 300),
+      status_line: copy.pleaseFix(fieldErrors, t),
       waiting_on: [{ entity_id: click.by.entity_id, display_name: click.by.display_name }],
       steps: copy.meetingSteps("collect", t),
       buttons: trackingButtons(c, schema),
@@ -225,7 +231,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
             ...(action.reason_code ? { reason_code: action.reason_code } : {}),
             ...(text ? { reason_text: text } : {}),
           }),
-          d.textDraft(A, t("office.decide.rejected"), J),
+          d.textDraft(A, copy.clickLine("rejected", job.title, t), J),
         ],
         effects: [],
       };
@@ -234,20 +240,9 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       let goal: string;
       if (job.kind === "schedule_meeting") {
         slots = { ...slots, ...prepared.slots };
-        const when = slots.when ? ` (${describeWhen(slots.when, lang)})` : slots.day_hint ? ` ${slots.day_hint}` : "";
-        if (lang === "pt") {
-          const noun = (slots.title ?? t("office.planner.noun.meeting")).toLowerCase().replace(/ com .*/, "");
-          const what = slots.duration_minutes
-            ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes })
-            : t("office.planner.what", { noun });
-          const who = slots.attendee_name;
-          goal = who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when });
-        } else {
-          const dur = slots.duration_minutes ? `a ${slots.duration_minutes}-minute` : "a";
-          goal = `Schedule ${dur} ${(slots.title ?? "meeting").toLowerCase().replace(/ with .*/, "")}${slots.attendee_name ? ` with ${slots.attendee_name}` : ""}${when} and send an invite`;
-        }
+        goal = copy.changedMeetingGoal(slots, t);
       } else {
-        goal = `${job.goal} — ${text}`.slice(0, 500);
+        goal = copy.changedGoal(job.goal, text);
       }
       const card = createJobProposals({
         ids: ctx.ids,
@@ -257,7 +252,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         kind: job.kind,
         goal,
         slots,
-        constraints: [t("office.decide.changesRequested", { text }).slice(0, 300)],
+        constraints: [copy.changesRequested(text, t)],
         ...(job.parent_job_id ? { parent_job_id: job.parent_job_id } : {}),
       });
       return {
@@ -271,7 +266,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
     case "job.provide_input": {
       const given = human("job.input_provided", { inputs: prepared.inputs ?? {} });
       if (job.state === "in_progress")
-        return { events: [given, d.textDraft(A, t("office.decide.willUse"), J)], effects: [] };
+        return { events: [given, d.textDraft(A, copy.clickLine("willUse", job.title, t), J)], effects: [] };
       const events = [given, d.stateDraft(A, J, "waiting_input", "in_progress", "inputs_received")];
       return nextStep(afterDrafts(job, events), events, ctx);
     }
@@ -308,15 +303,15 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
         );
       }
       const question = ["completed", "failed", "cancelled"].includes(job.state)
-        ? t("office.decide.disputeDone", { title: job.title })
-        : t("office.decide.disputePaused", { title: job.title });
+        ? copy.clickLine("disputeDone", job.title, t)
+        : copy.clickLine("disputePaused", job.title, t);
       events.push(d.textDraft(A, question, J));
       return { events, effects };
     }
     case "job.cancel": {
       const effects: JobEffect[] = [{ type: "cancel_retry" }, { type: "cancel_mail" }, { type: "abort_call" }];
       if (job.state === "failed")
-        return { events: [d.textDraft(A, t("office.decide.closed", { title: job.title }), J)], effects };
+        return { events: [d.textDraft(A, copy.clickLine("closed", job.title, t), J)], effects };
       const name = click.by.display_name;
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
@@ -514,9 +509,7 @@ function resendMail(job: JobView, ctx: DecideContext): Decision {
   const t = words(job.slots.locale);
   const card = buildTrackingCard(c, {
     state: "in_progress",
-    status_line: t("office.decide.resending", {
-      to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee"),
-    }),
+    status_line: copy.resendingLine(job.slots.attendee_email?.redacted, t),
     steps: copy.meetingSteps("send", t),
     buttons: progressButtons(c),
   });
@@ -541,11 +534,15 @@ function answerInChat(
   const J = job.job_id;
   const t = words(job.slots.locale);
   if (job.state !== "waiting_input")
-    return { events: [d.textDraft(A, t("office.planner.noted"), J)], effects: [], notes: "Job not waiting for input" };
+    return {
+      events: [d.textDraft(A, copy.clickLine("noted", job.title, t), J)],
+      effects: [],
+      notes: "Job not waiting for input",
+    };
   const tracking = job.latest["job.tracking"];
   const button = tracking?.buttons.find((b) => b.action.type === "job.provide_input");
   if (!tracking || !button)
-    return { events: [d.textDraft(A, t("office.decide.useForm"), J)], effects: [], notes: "No open form" };
+    return { events: [d.textDraft(A, copy.clickLine("useForm", job.title, t), J)], effects: [], notes: "No open form" };
   const events: Draft[] = [
     {
       event_type: "job.input_provided",
@@ -574,7 +571,7 @@ function changeMeeting(
 ): Decision {
   const version = prepared.booked ?? bookedOf(job);
   if (!version || !isChangeable(job))
-    throw new AppError("CONFLICT", words(job.slots.locale)("office.change.notBooked"), { job_id: job.job_id });
+    throw new AppError("CONFLICT", copy.changeRefusal("notBooked", words(job.slots.locale)), { job_id: job.job_id });
   const requester = job.slots.requested_by ? ctx.profileOf(job.slots.requested_by) : undefined;
   const spec = changeSpec(job, version, kind, {
     when: prepared.slots?.when,
@@ -601,32 +598,30 @@ function followUp(
   override: Partial<JobSlots>,
   why: "follow_up" | "retry" | "switch",
 ): Decision {
-  const who = job.slots.attendee_name;
+  const t = words(job.slots.locale);
   let spec: ProposalSpec;
   if (job.kind === "schedule_meeting") {
     const slots: JobSlots = { ...job.slots, ...override };
     // A follow-up is at another time: the window is asked for again.
     if (why === "follow_up") for (const k of ["time_window", "when", "day_hint"] as const) delete slots[k];
-    const title = why === "follow_up" ? `Schedule follow-up with ${who ?? "attendee"}` : job.title;
-    const using = copy.LINK_OPTIONS.find((o) => o.value === slots.meeting_link)?.label ?? slots.meeting_link;
+    const using = copy.placeName(slots.meeting_link, t);
+    const { slot_title, ...said } = copy.followUpProposal(
+      why,
+      job,
+      { who: job.slots.attendee_name, minutes: slots.duration_minutes, using },
+      t,
+    );
     spec = {
-      title: title.slice(0, 120),
+      ...said,
       kind: "schedule_meeting",
-      goal:
-        why === "follow_up"
-          ? `Schedule a follow-up ${slots.duration_minutes ?? 30}-minute call${who ? ` with ${who}` : ""} and send an invite`
-          : `${job.goal} (${why === "retry" ? "second try" : `using ${using}`})`,
-      slots: why === "follow_up" ? { ...slots, title: `Follow-up with ${who ?? "attendee"}` } : slots,
-      constraints: [`Follows up job ${job.job_id}`],
+      slots: slot_title ? { ...slots, title: slot_title } : slots,
       parent_job_id: job.job_id,
     };
   } else {
     spec = {
-      title: `Follow up: ${job.title}`.slice(0, 120),
+      ...copy.followUpProposal(why, job, {}, t),
       kind: "generic",
-      goal: `Follow up on “${job.title}”`,
       slots: {},
-      constraints: [`Follows up job ${job.job_id}`],
       parent_job_id: job.job_id,
     };
   }

@@ -1,6 +1,6 @@
 import { AppError } from "../../shared/errors.js";
 import { isOpenState } from "../../job/transitions.js";
-import { askButton, buildTrackingCard } from "../cards.js";
+import { askAboutButton, buildTrackingCard } from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
@@ -80,7 +80,7 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
     status_line: line,
     waiting_on: [holder],
     steps: [],
-    buttons: [askButton(c, t("office.card.ask.any", { title: job.title }))],
+    buttons: [askAboutButton(c, t)],
   });
   const card = { ...base, summary: line, owner: { ...holder, actor_type: "human" as const } };
   // Written as Office's system actor: the agent no longer owns the job, so it may not write for it.

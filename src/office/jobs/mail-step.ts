@@ -1,14 +1,7 @@
 import { createHash } from "node:crypto";
-import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
+import type { TArtifactRef } from "../../../contracts/cards.js";
 import { AppError } from "../../shared/errors.js";
-import {
-  askButton,
-  buildFinishedCard,
-  buildTrackingCard,
-  type CardContext,
-  completedButtons,
-  progressButtons,
-} from "../cards.js";
+import { buildFinishedCard, buildTrackingCard, completedButtons, progressButtons, resendButtons } from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, MAIL_TOOL, toolCallId } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";
@@ -198,26 +191,4 @@ export function mailOutcome(
     ];
   }
   return { events: [...pre, result, ...cards], effects: [] };
-}
-
-/** After the mail server refused the invite: Resend / Cancel / Ask in chat. */
-function resendButtons(c: CardContext): TCardButton[] {
-  const id = (n: string) => `btn_${n}_${c.card_id.replace(/^card_/, "")}`.slice(0, 128);
-  const t = words(c.locale);
-  return [
-    {
-      button_id: id("resend"),
-      label: t("office.mail.button.resend"),
-      style: "primary",
-      action: { type: "job.retry", job_id: c.job_id },
-    },
-    {
-      button_id: id("cancel"),
-      label: t("office.card.button.cancel"),
-      style: "danger",
-      confirm: { title: t("office.card.confirm.cancel.title"), body: t("office.mail.confirm.cancel.body") },
-      action: { type: "job.cancel", job_id: c.job_id },
-    },
-    askButton(c, t("office.mail.ask.refused")),
-  ];
 }

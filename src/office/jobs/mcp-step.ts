@@ -8,7 +8,8 @@ import {
   type CardContext,
   completedButtons,
   progressButtons,
-} from "../cards.js";
+  tryAgainButton,
+} from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { foldJob, type JobView } from "../job-machine.js";
@@ -38,30 +39,7 @@ export interface ToolCallSpec {
   locale?: string;
 }
 
-const STEPS = (doing: "approve" | "call" | "done" | "blocked", t: Translate) => [
-  {
-    key: "call",
-    label: t("office.mcp.step.call"),
-    state:
-      doing === "call"
-        ? ("doing" as const)
-        : doing === "approve"
-          ? ("todo" as const)
-          : doing === "blocked"
-            ? ("blocked" as const)
-            : ("done" as const),
-  },
-  {
-    key: "report",
-    label: t("office.mcp.step.report"),
-    state: doing === "done" ? ("done" as const) : ("todo" as const),
-  },
-];
-
-const argumentLine = (args: Record<string, unknown>, t: Translate) => {
-  const parts = Object.entries(args).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
-  return parts.length ? parts.join(", ").slice(0, 300) : t("office.mcp.noArguments");
-};
+const STEPS = copy.toolSteps;
 
 /** The language of a tool job: kept in its slots (approve) or with its calls (auto). */
 function toolJobWords(job: JobView): Translate {
@@ -80,7 +58,7 @@ export function toolCallOf(job: JobView): ToolCallSpec | undefined {
         server: last.provider?.replace(/^mcp:/, "") ?? "",
         args: last.args ?? {},
         args_ref: last.args_ref,
-        purpose: words(last.locale)("office.mcp.title", { tool: last.tool_name }),
+        purpose: copy.toolJobTitle(last.tool_name, words(last.locale)),
         ...(last.locale ? { locale: last.locale } : {}),
       }
     : undefined;
@@ -100,7 +78,7 @@ export function openToolJob(
   const A = ctx.agent.entity_id;
   const job_id = ctx.ids("job");
   const t = words(spec.locale);
-  const title = t("office.mcp.title", { tool: spec.name }).slice(0, 120);
+  const title = copy.toolJobTitle(spec.name, t);
   const created: Draft = {
     event_type: "job.created",
     actor: agentActor(A),
@@ -120,7 +98,7 @@ export function openToolJob(
       "draft",
       "in_progress",
       "auto_allowed",
-      t("office.mcp.note.auto", { tool: spec.name, by: requestedBy.entity_id }),
+      copy.toolAutoNote(spec.name, requestedBy.entity_id, t),
     );
     const job = foldJob(
       [created, start].map((e) => ({ ...e, tenant_id: at.tenant_id, trace_id: at.trace_id, ts: ctx.now })),
@@ -129,28 +107,18 @@ export function openToolJob(
     return { ...started, job_id, notes: `Ran ${spec.name} (auto)` };
   }
   const c = d.cardCtx({ job_id, tenant_id: at.tenant_id, conversation_id: at.conversation_id, title }, ctx.agent);
+  const { plan_hint, ...said } = copy.toolProposal(spec, t);
   const card = buildFormalizeCard(
     c,
     {
       job_id,
       goal: spec.purpose.slice(0, 500),
       priority: "normal",
-      expected_outputs: [{ kind: "record", description: t("office.mcp.output", { tool: spec.name }) }],
-      constraints: [
-        t("office.mcp.constraint.tool", { tool: spec.name, server: spec.server }),
-        t("office.mcp.constraint.args", { args: argumentLine(spec.args, t) }),
-      ],
-      sla_hint: t("office.mcp.sla"),
+      ...said,
       kind: "tool_call",
       slots: { tool_call: spec, ...localeSlot(jobLocale(spec)) },
     },
-    {
-      plan_hint: [
-        t("office.mcp.plan.approve"),
-        t("office.mcp.plan.call", { tool: spec.name }),
-        t("office.mcp.plan.shown"),
-      ],
-    },
+    { plan_hint },
   );
   return {
     events: [created, ...d.cardDrafts(A, job_id, "job.proposed", card)],
@@ -168,26 +136,18 @@ export function toolJobStep(job: JobView, prefix: Draft[], ctx: DecideContext): 
   if (!spec || modeOf(ctx, spec.name) === "off") {
     const t = toolJobWords(job);
     const c = d.cardCtx(job, ctx.agent);
-    const name = spec?.name ?? t("office.mcp.theTool");
+    const { ask, note, ...said } = copy.toolNotAllowed(spec?.name, t);
     const card = buildTrackingCard(c, {
       state: "waiting_input",
-      status_line: t("office.mcp.notAllowed", { tool: name }),
-      blockers: [t("office.mcp.notAllowed.blocker", { tool: name })],
+      ...said,
       waiting_on: answererOf(job, ctx.profileOf),
       steps: STEPS("blocked", t),
-      buttons: [cancel(c), askButton(c, t("office.mcp.ask.whoCanAllow", { tool: name }))],
+      buttons: [cancel(c), askButton(c, ask)],
     });
     return {
       events: [
         ...prefix,
-        d.stateDraft(
-          A,
-          job.job_id,
-          "in_progress",
-          "waiting_input",
-          "tool_not_allowed",
-          t("office.mcp.note.off", { tool: name }),
-        ),
+        d.stateDraft(A, job.job_id, "in_progress", "waiting_input", "tool_not_allowed", note),
         ...d.cardDrafts(A, job.job_id, "job.progress", card),
       ],
       effects: [],
@@ -238,11 +198,12 @@ export function startToolCall(job: JobView, prefix: Draft[], ctx: DecideContext,
     },
   };
   const c = d.cardCtx(job, ctx.agent);
+  const calling = copy.toolCalling(spec.name, t);
   const card = buildTrackingCard(c, {
     state: "in_progress",
-    status_line: t("office.mcp.calling", { tool: spec.name }),
+    status_line: calling.status_line,
     steps: STEPS("call", t),
-    buttons: [cancel(c), askButton(c, t("office.mcp.ask.doing", { tool: spec.name }))],
+    buttons: [cancel(c), askButton(c, calling.ask)],
     last_tool_call_id: call.call_id,
   });
   return {
@@ -262,20 +223,15 @@ export function toolProgress(
   const t = toolJobWords(job);
   const c = d.cardCtx(job, ctx.agent);
   const percent = cmd.total ? Math.max(0, Math.min(100, Math.round((cmd.progress / cmd.total) * 100))) : undefined;
-  const said = cmd.message
-    ? cmd.message.slice(0, 200)
-    : cmd.total
-      ? t("office.mcp.progress.of", { progress: cmd.progress, total: cmd.total })
-      : t("office.mcp.progress.step", { progress: cmd.progress });
-  const line = `${cmd.tool_name}: ${said}`;
+  const line = copy.toolProgressLine(cmd.tool_name, cmd, t);
   // The card of this call moves (same card, same buttons): the chat shows the progress in place.
   const calling = job.latest["job.tracking"];
   const same = calling?.last_tool_call_id === cmd.call_id ? { ...c, card_id: calling.card_id } : c;
   const card = buildTrackingCard(same, {
     state: "in_progress",
-    status_line: line.slice(0, 300),
+    status_line: line,
     steps: STEPS("call", t),
-    buttons: [cancel(same), askButton(same, t("office.mcp.ask.doing", { tool: cmd.tool_name }))],
+    buttons: [cancel(same), askButton(same, copy.toolAsk(cmd.tool_name, t))],
     last_tool_call_id: cmd.call_id,
   });
   const tracking = percent === undefined ? card : { ...card, progress: { ...card.progress, percent } };
@@ -403,16 +359,7 @@ export function recordToolOutcome(
     blockers: [err.message_safe],
     waiting_on: waitingOn,
     steps: STEPS("blocked", t),
-    buttons: [
-      {
-        button_id: `btn_tryagain_${c.card_id.replace(/^card_/, "")}`.slice(0, 128),
-        label: t("office.mcp.tryAgain"),
-        style: "primary",
-        action: { type: "job.retry", job_id: job.job_id },
-      },
-      cancel(c),
-      askButton(c, t("office.mcp.ask.whyFailed", { tool: call.tool_name })),
-    ],
+    buttons: [tryAgainButton(c, t), cancel(c), askButton(c, copy.toolFailedAsk(call.tool_name, t))],
     last_tool_call_id: call.call_id,
   });
   const reason =

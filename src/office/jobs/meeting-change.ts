@@ -3,6 +3,7 @@ import { CALENDAR_TOOL, MAIL_TOOL } from "../job-drafts.js";
 import type { JobSlots, JobView } from "../job-machine.js";
 import type { ProposalSpec } from "../job-proposals.js";
 import { type InviteAttendee, inviteAttendees } from "../meeting-intake.js";
+import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import {
   CANCEL_TOOL,
@@ -130,22 +131,23 @@ export function changeSpec(
 ): ProposalSpec {
   const t = words(job.slots.locale);
   if (version.cancelled)
-    throw new AppError("CONFLICT", t("office.change.alreadyCancelled"), { job_id: version.job_id });
+    throw new AppError("CONFLICT", copy.changeRefusal("alreadyCancelled", t), { job_id: version.job_id });
   // Accept new time / Keep original answer one recorded counter-proposal, and take its time from it.
   const reply = asked.reply_event_id
     ? job.replies?.find((r) => r.event_id === asked.reply_event_id && r.answer === "counter" && r.proposed)
     : undefined;
   if (asked.reply_event_id && !reply)
-    throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+    throw new AppError("CONFLICT", copy.changeRefusal("noCounter", t), { job_id: job.job_id });
   const proposed = reply?.proposed;
   const when = proposed ? whenOf(proposed, job.slots.timezone ?? proposed.timezone) : asked.when;
-  if (kind === "keep" && !reply) throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+  if (kind === "keep" && !reply)
+    throw new AppError("CONFLICT", copy.changeRefusal("noCounter", t), { job_id: job.job_id });
   const countered = reply ? asked.attendees?.find((a) => a.email_hash === reply.attendee.email_hash) : undefined;
   if (kind === "keep" && !countered)
-    throw new AppError("CONFLICT", t("office.change.noCounter"), { job_id: job.job_id });
+    throw new AppError("CONFLICT", copy.changeRefusal("noCounter", t), { job_id: job.job_id });
   if (kind === "move" && !when)
-    throw new AppError("INVALID_INPUT", t("office.change.needTime"), {
-      fields: { time_window: t("office.change.needTime") },
+    throw new AppError("INVALID_INPUT", copy.changeRefusal("needTime", t), {
+      fields: { time_window: copy.changeRefusal("needTime", t) },
     });
   const { change: _old, when: _w, time_window: _tw, day_hint: _d, ...rest } = job.slots;
   const span = proposed ?? version.scheduled_time;
@@ -171,25 +173,27 @@ export function changeSpec(
     version.scheduled_time.timezone,
     job.slots.locale,
   );
-  const name = job.slots.attendee_name ?? t("office.outcome.theAttendee");
   const slots: JobSlots = {
     ...rest,
     duration_minutes: minutes,
     change,
     ...(kind === "move" && when ? { when, time_window: when.source } : {}),
   };
-  const goal =
-    kind === "move" && when
-      ? t("office.change.goal.move", { title, was, when: describeWhen(when, job.slots.locale), name })
-      : kind === "keep"
-        ? t("office.change.goal.keep", { title, was, name: countered?.name ?? name })
-        : t("office.change.goal.cancel", { title, was, name });
+  const said = copy.changeProposal(
+    kind,
+    {
+      title,
+      was,
+      when: when ? describeWhen(when, job.slots.locale) : undefined,
+      name: (kind === "keep" ? countered?.name : undefined) ?? job.slots.attendee_name,
+      of_job: version.job_id,
+    },
+    t,
+  );
   return {
-    title: t(`office.change.title.${kind}`, { title }).slice(0, 120),
+    ...said,
     kind: "schedule_meeting",
-    goal: goal.slice(0, 500),
     slots,
-    constraints: [t("office.change.constraint", { job: version.job_id })],
     parent_job_id: job.job_id,
   };
 }

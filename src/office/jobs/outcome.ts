@@ -5,10 +5,12 @@ import {
   buildTrackingCard,
   completedButtons,
   failedButtons,
+  followUpNext,
   progressButtons,
   retryButtons,
   trackingButtons,
-} from "../cards.js";
+  tryLaterNext,
+} from "../narrator.js";
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
@@ -65,12 +67,9 @@ export function recordOutcome(
         status_line: (change
           ? copy.changeWords(change, job.slots, {
               sent: false,
-              clause: copy.mailFacts(
-                { kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") },
-                t,
-              ),
+              clause: copy.mailFacts({ kind: "queued", to: copy.recipient(job.slots.attendee_email?.redacted, t) }, t),
             })
-          : `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: job.slots.attendee_email?.redacted ?? t("office.outcome.theAttendee") }, t)}`
+          : `${copy.inviteFactsShort(invite, t, lang)} ${copy.mailFacts({ kind: "queued", to: copy.recipient(job.slots.attendee_email?.redacted, t) }, t)}`
         ).slice(0, 300),
         steps: copy.meetingSteps("send", t),
         buttons: progressButtons(c),
@@ -89,16 +88,7 @@ export function recordOutcome(
         : `${copy.inviteFacts(invite, job.slots, t)} ${copy.mailFacts({ kind: ctx.mail }, t)}`,
       artifacts: withEvent,
       buttons: completedButtons(fc),
-      next_actions: [
-        {
-          label: t("office.outcome.followUp.label"),
-          suggested_action: {
-            type: "job.follow_up",
-            job_id: job.job_id,
-            prompt_text: t("office.outcome.followUp.prompt"),
-          },
-        },
-      ],
+      next_actions: followUpNext(fc),
     });
     return { events: [resultDraft, ...d.cardDrafts(A, job.job_id, "job.completed", finished)], effects };
   }
@@ -165,9 +155,7 @@ export function recordOutcome(
     failure_reason: err.message_safe,
     artifacts: [],
     buttons: failedButtons(fc, alt),
-    next_actions: [
-      { label: t("office.outcome.tryAgainLater"), suggested_action: { type: "job.retry", job_id: job.job_id } },
-    ],
+    next_actions: tryLaterNext(fc),
   });
   const note =
     decision.reason_code === "provider_circuit_open"

@@ -1,6 +1,6 @@
 import type { TJobReplyReceivedPayload } from "../../../contracts/events.js";
 import { AppError } from "../../shared/errors.js";
-import { buildFinishedCard, completedButtons, counterButtons } from "../cards.js";
+import { buildFinishedCard, completedButtons, counterButtons } from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, letterHash } from "../job-drafts.js";
 import type { JobView } from "../job-machine.js";

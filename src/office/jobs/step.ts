@@ -5,7 +5,7 @@ import {
   completedButtons,
   progressButtons,
   trackingButtons,
-} from "../cards.js";
+} from "../narrator.js";
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { missingMeetingInputs, type JobView } from "../job-machine.js";
@@ -24,18 +24,6 @@ import type { DecideContext, Decision, JobEffect, PlannedCall } from "./model.js
  * tool may act, or call its tool), the intent of a tool call, and what a tool's outcome means
  * for the job. Every card word about a result comes from the outcome it is given.
  */
-
-const handoffDoneSchema = (t: ReturnType<typeof words>) => ({
-  fields: [
-    {
-      key: "info",
-      label: t("office.step.handoff.doneLabel"),
-      type: "multiline" as const,
-      required: true,
-      placeholder: t("office.step.handoff.donePlaceholder"),
-    },
-  ],
-});
 
 /** The tool's input from the job's slots: the structured window as recorded, never re-read from text. */
 function toolInput(job: JobView, ctx: DecideContext) {
@@ -106,15 +94,9 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "waiting_on_person", "Handed to a person.", tc, {
         state: "waiting_input",
-        status_line: t("office.step.handoff.status", {
-          person: doer[0]?.display_name ?? t("office.step.handoff.somebody"),
-        }),
+        ...copy.handoffWaiting(doer[0]?.display_name, t),
         waiting_on: doer,
-        steps: [
-          { key: "take", label: t("office.step.handoff.taken"), state: "done" },
-          { key: "do_work", label: t("office.step.handoff.byPerson"), state: "doing" },
-        ],
-        buttons: trackingButtons(tc, handoffDoneSchema(t)),
+        buttons: trackingButtons(tc, copy.handoffDoneSchema(t)),
       }),
     );
   }
@@ -123,13 +105,8 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "no_tool_available", "No tool can do this job.", tc, {
         state: "waiting_input",
-        status_line: t("office.step.generic.status"),
-        blockers: [t("office.step.generic.blocker")],
+        ...copy.genericWaiting(t),
         waiting_on: approverOf(job, ctx.profileOf),
-        steps: [
-          { key: "confirm", label: t("office.step.generic.confirm"), state: "done" },
-          { key: "do_work", label: t("office.step.generic.work"), state: "blocked" },
-        ],
         buttons: trackingButtons(tc),
       }),
     );
@@ -152,8 +129,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
     return stop(
       waitFor(job, ctx, "tool_not_allowed", `${ctx.calendar.tool.name} is not in this agent’s allowed tools.`, tc, {
         state: "waiting_input",
-        status_line: t("office.step.notAllowed.status", { tool: ctx.calendar.tool.name }),
-        blockers: [t("office.step.notAllowed.blocker", { tool: ctx.calendar.tool.name })],
+        ...copy.calendarNotAllowed(ctx.calendar.tool.name, t),
         waiting_on: approverOf(job, ctx.profileOf),
         steps: copy.meetingSteps("blocked_tool", t),
         buttons: trackingButtons(tc),
@@ -220,7 +196,7 @@ export function startTool(
     const t = words(job.slots.locale);
     const built = buildTrackingCard(pc, {
       state: "in_progress",
-      status_line: t(job.slots.change ? `office.change.working.${job.slots.change.kind}` : "office.step.creating"),
+      status_line: copy.workingLine(job.slots.change?.kind, t),
       steps: copy.meetingSteps("create", t),
       buttons: progressButtons(pc),
     });

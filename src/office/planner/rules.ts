@@ -2,7 +2,7 @@ import { isOpenState } from "../../job/transitions.js";
 import type { Decision, PlanFrame, Planner, SlotValues } from "./planner.js";
 import { extractMeetingSlots } from "./slots.js";
 import { describeWhen, parseWhen } from "../when/index.js";
-import { stateWords } from "../narrator.js";
+import { meetingNounWords, meetingProposal, stateWords } from "../narrator.js";
 import { type Translate, words } from "../speak.js";
 import { GREETING_PT, isSchedulingPt, meetingNounPt, mentionsMeetingPt, THANKS_PT, WORK_VERB_PT } from "./rules-pt.js";
 
@@ -71,19 +71,9 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** The catalog key of a meeting noun ("1:1" → office.planner.noun.oneOnOne). */
-const nounKey = (noun: string) =>
-  `office.planner.noun.${{ "1:1": "oneOnOne", "catch-up": "catchUp", "check-in": "checkIn", "stand-up": "standUp" }[noun] ?? (NOUN_KEYS.has(noun) ? noun : "meeting")}`;
-const NOUN_KEYS = new Set(["meeting", "sync", "demo", "interview", "review", "appointment", "session", "call"]);
-
 function proposeMeeting(text: string, frame: PlanFrame, lang: string, t: Translate): Decision {
   const slots: SlotValues = extractMeetingSlots(text, lang);
-  const noun = t(nounKey(lang === "pt" ? meetingNounPt(text) : meetingNoun(text)));
-  const who = slots.attendee_name;
-  const title = who ? t("office.planner.title.with", { noun, who }) : t("office.planner.title", { noun });
-  const what = slots.duration_minutes
-    ? t("office.planner.what.minutes", { noun, minutes: slots.duration_minutes })
-    : t("office.planner.what", { noun });
+  const noun = meetingNounWords(lang === "pt" ? meetingNounPt(text) : meetingNoun(text), t);
   const window = slots.time_window
     ? parseWhen(slots.time_window, {
         now: Date.parse(frame.now),
@@ -91,22 +81,23 @@ function proposeMeeting(text: string, frame: PlanFrame, lang: string, t: Transla
         locale: lang,
       })
     : null;
-  const when = slots.day_hint
-    ? t("office.planner.when.hint", { hint: slots.day_hint })
-    : window
-      ? t("office.planner.when.window", { window: describeWhen(window, lang) })
-      : "";
-  slots.title = who ? t("office.planner.slotTitle.with", { noun: cap(noun), who }) : cap(noun);
+  const words = meetingProposal(
+    {
+      noun,
+      who: slots.attendee_name,
+      minutes: slots.duration_minutes,
+      ...(slots.day_hint ? { hint: slots.day_hint } : window ? { window: describeWhen(window, lang) } : {}),
+    },
+    t,
+  );
+  slots.title = words.slot_title;
   return {
     type: "propose_job",
     kind: "schedule_meeting",
-    title: title.slice(0, 120),
-    goal: (who ? t("office.planner.goal.with", { what, who, when }) : t("office.planner.goal", { what, when })).slice(
-      0,
-      500,
-    ),
+    title: words.title,
+    goal: words.goal,
     slots,
-    constraints: [t("office.planner.constraint", { who: who ?? t("office.planner.attendees") })],
+    constraints: [words.constraint],
     rationale: "Scheduling request: verb + meeting noun",
   };
 }

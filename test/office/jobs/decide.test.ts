@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TCardAction, TCardButton } from "../../../contracts/cards.js";
 import { JOB_STATES, type TJobState } from "../../../contracts/primitives.js";
 import { isAppError } from "../../../src/shared/errors.js";
-import { buildTrackingCard } from "../../../src/office/cards.js";
+import { buildTrackingCard } from "../../../src/office/narrator.js";
 import type { EntityProfile } from "../../../src/office/context-builder.js";
 import type { Draft } from "../../../src/office/emitter.js";
 import { toolCallId } from "../../../src/office/job-drafts.js";

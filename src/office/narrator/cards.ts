@@ -6,9 +6,9 @@ import type {
   TInputSchema,
   TStep,
   TTrackingCard,
-} from "../../contracts/cards.js";
-import type { TJobState } from "../../contracts/primitives.js";
-import { type Locale, words } from "./speak.js";
+} from "../../../contracts/cards.js";
+import type { TJobState } from "../../../contracts/primitives.js";
+import { type Locale, words } from "../speak.js";
 
 /**
  * Pure card builders: the seed's default button sets, copy and order. Ids and time come in;
@@ -371,3 +371,53 @@ export function buildFinishedCard(
     buttons: f.buttons,
   };
 }
+
+/** A failed tool call a person may call again: Try again. */
+export const tryAgainButton = (c: CardContext, t = say(c)): TCardButton => ({
+  button_id: bid(c, "tryagain"),
+  label: t("office.mcp.tryAgain"),
+  style: "primary",
+  action: { type: "job.retry", job_id: c.job_id },
+});
+
+/** Ask in chat about the job, whatever its state. */
+export const askAboutButton = (c: CardContext, t = say(c)): TCardButton =>
+  askButton(c, t("office.card.ask.any", { title: c.title }));
+
+/** After the mail server refused the invite: Resend / Cancel / Ask in chat. */
+export function resendButtons(c: CardContext): TCardButton[] {
+  const t = say(c);
+  return [
+    {
+      button_id: bid(c, "resend"),
+      label: t("office.mail.button.resend"),
+      style: "primary",
+      action: { type: "job.retry", job_id: c.job_id },
+    },
+    {
+      button_id: bid(c, "cancel"),
+      label: t("office.card.button.cancel"),
+      style: "danger",
+      confirm: { title: t("office.card.confirm.cancel.title"), body: t("office.mail.confirm.cancel.body") },
+      action: { type: "job.cancel", job_id: c.job_id },
+    },
+    askButton(c, t("office.mail.ask.refused")),
+  ];
+}
+
+/** A booked meeting's next action: a follow-up. */
+export const followUpNext = (c: CardContext): NonNullable<TFinishedCard["next_actions"]> => [
+  {
+    label: say(c)("office.outcome.followUp.label"),
+    suggested_action: {
+      type: "job.follow_up",
+      job_id: c.job_id,
+      prompt_text: say(c)("office.outcome.followUp.prompt"),
+    },
+  },
+];
+
+/** A job that failed for good: Try again later. */
+export const tryLaterNext = (c: CardContext): NonNullable<TFinishedCard["next_actions"]> => [
+  { label: say(c)("office.outcome.tryAgainLater"), suggested_action: { type: "job.retry", job_id: c.job_id } },
+];
