@@ -4,7 +4,8 @@
  * Every job change Office makes is decided by `decide` (./jobs/decide.ts), a pure function of the
  * job and a command; the machine's rules (which event moves a job where, which clicks each state
  * accepts and whose they are, what a viewer may press now) are the job kernel's, in
- * ../job/transitions.ts and ../job/summarize.ts, shared with the ledger and the gateway.
+ * ../job/transitions.ts and ../job/summarize.ts, shared with the ledger and the gateway. Every
+ * word a job's card carries is made by the narrator (./narrator.ts), from the records that prove it.
  */
 export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";

@@ -95,3 +95,20 @@ describe("the job kernel's transition table", () => {
     for (const [a, b] of JOB_TRANSITIONS) expect(JOB_STATES).toEqual(expect.arrayContaining([a, b]));
   });
 });
+
+describe("finding a transition's rule", () => {
+  it("takes two hops from Office's door: index.ts names the decider, the decider names the kernel's table", () => {
+    const read = (path: string) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+    // Hop 1: the door's comment points at the decider (and at the kernel itself).
+    expect(read("office/index.ts")).toContain("./jobs/decide.ts");
+    expect(read("office/index.ts")).toContain("../job/transitions.ts");
+    // Hop 2: the decider's comment names the kernel's file and the tables it holds.
+    const decider = read("office/jobs/decide.ts");
+    expect(decider).toContain("../../job/transitions.ts");
+    const kernel = read("job/transitions.ts");
+    for (const name of ["stateAfter", "JOB_TRANSITIONS", "ACTIONS_BY_STATE", "mayClick"]) {
+      expect(decider, `decide.ts names ${name}`).toContain(`\`${name}\``);
+      expect(kernel, `transitions.ts exports ${name}`).toMatch(new RegExp(`export (?:const|function) ${name}\\b`));
+    }
+  });
+});

@@ -154,10 +154,11 @@ describe("what happened after an invitee's answer, in words", () => {
   });
 
   it("a hand-over, a cancel and a moved meeting say who and what, from their records", () => {
-    expect(copy.handedOverLine("Bea")).toContain("Bea");
-    expect(copy.handedOverLine("Bea", pt)).toMatch(/^Passado a Bea/);
-    expect(copy.cancelledBy("Dan")).toContain("Dan");
-    expect(copy.earlierVersion("Moved to Friday.", "Thu 10:00", pt)).toBe(
+    const held = { from_entity_id: "ent_agent", to_entity_id: "ent_bea", by: "ent_dan", at: "2026-01-05T10:00:00Z" };
+    expect(copy.handedOverLine(held, "Bea")).toContain("Bea");
+    expect(copy.handedOverLine(held, "Bea", pt)).toMatch(/^Passado a Bea/);
+    expect(copy.cancelledBy({ action: { type: "job.cancel" }, by: { display_name: "Dan" } })).toContain("Dan");
+    expect(copy.earlierVersion({ summary: "Moved to Friday." }, "Thu 10:00", pt)).toBe(
       "Moved to Friday. Antes estava marcada para Thu 10:00.",
     );
     expect(copy.disputedPause("wrong day").status_line).toContain("wrong day");
@@ -167,11 +168,11 @@ describe("what happened after an invitee's answer, in words", () => {
 describe("what a tool job's call did, in words", () => {
   it("quotes the recorded answer (cut at 300 characters), or names its kinds of content, or says there was none", () => {
     const long = "x".repeat(301);
-    expect(copy.toolAnswered("files.read", { text: long, content_types: ["text"] })).toContain(`${"x".repeat(300)}…`);
-    expect(copy.toolAnswered("files.read", { text: "ok", content_types: ["text"], truncated: true })).toContain("ok…");
-    expect(copy.toolAnswered("files.read", { text: " ", content_types: ["image"] })).toContain("image");
-    expect(copy.toolAnswered("files.read", { text: "", content_types: [] })).not.toBe(
-      copy.toolAnswered("files.read", { text: "", content_types: ["image"] }),
+    expect(copy.toolAnswered({ text: long, content_types: ["text"] }, "files.read")).toContain(`${"x".repeat(300)}…`);
+    expect(copy.toolAnswered({ text: "ok", content_types: ["text"], truncated: true }, "files.read")).toContain("ok…");
+    expect(copy.toolAnswered({ text: " ", content_types: ["image"] }, "files.read")).toContain("image");
+    expect(copy.toolAnswered({ text: "", content_types: [] }, "files.read")).not.toBe(
+      copy.toolAnswered({ text: "", content_types: ["image"] }, "files.read"),
     );
   });
 

@@ -34,6 +34,11 @@ import { answerRetryDue, ownCalls, recordAnswerOutcome, recordReply } from "./re
  * A refused command throws the AppError the person sees (ILLEGAL_JOB_TRANSITION,
  * INVALID_PROVENANCE, UNAUTHORIZED_ACTION, INVALID_INPUT, CONFLICT). `evolve` (job-machine.ts)
  * folds the events back into the job, so `decide` then `evolve` is the whole machine.
+ *
+ * The rule behind every transition it makes is the job kernel's ../../job/transitions.ts: which
+ * event moves a job where (`stateAfter`, `JOB_TRANSITIONS`, the policy pack's table) and which
+ * clicks each state accepts and whose they are (`ACTIONS_BY_STATE`, `mayClick`, checked in
+ * ../governance-gate.ts). Every word its cards carry is the narrator's (../narrator.ts).
  */
 export function decide(job: JobView, cmd: JobCommand, ctx: DecideContext): Decision {
   if (cmd.type === "hand_over") return handOver(job, cmd, ctx);
@@ -316,7 +321,7 @@ function decideClick(job: JobView, click: Click, prepared: Prepared, ctx: Decide
       const fc = d.cardCtx(job, ctx.agent);
       const finished = buildFinishedCard(fc, {
         result: "cancelled",
-        summary: copy.cancelledBy(name, t),
+        summary: copy.cancelledBy({ action: { type: "job.cancel" }, by: click.by }, t),
         artifacts: [],
         buttons: completedButtons(fc),
       });
@@ -475,7 +480,7 @@ function meetingChanged(
     booked.scheduled_time.timezone,
     job.slots.locale,
   );
-  const summary = copy.earlierVersion(cmd.summary, was, t);
+  const summary = copy.earlierVersion(cmd, was, t);
   const card = buildFinishedCard(c, {
     result: "completed",
     summary,

@@ -72,7 +72,7 @@ export function handedOverCard(job: JobView, ctx: DecideContext): Decision {
     entity_id: held.to_entity_id,
     display_name: ctx.profileOf(held.to_entity_id)?.display_name ?? held.to_entity_id,
   };
-  const line = copy.handedOverLine(holder.display_name, t);
+  const line = copy.handedOverLine(held, holder.display_name, t);
   const c = d.cardCtx(job, ctx.agent);
   // Only "Ask in chat" (a message, not an action on the job): the card needs one button.
   const base = buildTrackingCard(c, {

@@ -285,7 +285,7 @@ export function recordToolOutcome(
     );
     if (!running) return { events: [result], effects: [] };
     const fc = d.cardCtx(job, ctx.agent);
-    const summary = copy.toolAnswered(call.tool_name, outcome, t);
+    const summary = copy.toolAnswered(outcome, call.tool_name, t);
     const finished = buildFinishedCard(fc, {
       result: "completed",
       summary: summary.slice(0, 600),

@@ -83,7 +83,7 @@ export function nextStep(job: JobView, prefix: Draft[], ctx: DecideContext): Dec
       const fc = c();
       const finished = buildFinishedCard(fc, {
         result: "completed",
-        summary: copy.handoffDone(job.slots.notes, t),
+        summary: copy.handoffDone({ notes: job.slots.notes }, t),
         artifacts: [],
         buttons: completedButtons(fc),
       });

@@ -68,17 +68,25 @@ export function handedOff(person: string, title: string, t: Translate = EN): str
 }
 
 /** Why a Move / Cancel meeting / Keep original click cannot be done now (the refusal's message). */
-export const changeRefusal = (
-  why: "alreadyCancelled" | "noCounter" | "needTime" | "notBooked",
-  t: Translate = EN,
-): string => t(`office.change.${why}`);
+const REFUSALS = {
+  alreadyCancelled: "office.change.alreadyCancelled",
+  noCounter: "office.change.noCounter",
+  needTime: "office.change.needTime",
+  notBooked: "office.change.notBooked",
+} as const;
+
+export const changeRefusal = (why: keyof typeof REFUSALS, t: Translate = EN): string => t(REFUSALS[why]);
 
 /** The agent's line after a click the decider recorded, in the job's language. */
-export function clickLine(
-  what: "rejected" | "willUse" | "disputeDone" | "disputePaused" | "closed" | "noted" | "useForm",
-  title: string,
-  t: Translate = EN,
-): string {
-  if (what === "noted") return t("office.planner.noted");
-  return t(`office.decide.${what}`, { title });
-}
+const CLICK_LINES = {
+  rejected: "office.decide.rejected",
+  willUse: "office.decide.willUse",
+  disputeDone: "office.decide.disputeDone",
+  disputePaused: "office.decide.disputePaused",
+  closed: "office.decide.closed",
+  noted: "office.planner.noted",
+  useForm: "office.decide.useForm",
+} as const;
+
+export const clickLine = (what: keyof typeof CLICK_LINES, title: string, t: Translate = EN): string =>
+  t(CLICK_LINES[what], { title });

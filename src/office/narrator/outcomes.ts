@@ -1,5 +1,6 @@
 import type { TJobReplyReceivedPayload } from "../../../contracts/events.js";
-import type { JobSlots } from "../job-machine.js";
+import type { TFinishedCard } from "../../../contracts/cards.js";
+import type { JobSlots, JobView } from "../job-machine.js";
 import { type Translate, words } from "../speak.js";
 import type { ChangeInviteOutput } from "../tools/calendar-change-invite.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
@@ -101,10 +102,17 @@ export function answerWords(
       ? t("office.reply.counterWhy", { name, when, comment: r.comment })
       : t("office.reply.counter", { name, when });
   }
-  return r.comment
-    ? t(`office.reply.${r.answer}Why`, { name, comment: r.comment })
-    : t(`office.reply.${r.answer}`, { name });
+  const [plain, why] = ANSWER_KEYS[r.answer];
+  return r.comment ? t(why, { name, comment: r.comment }) : t(plain, { name });
 }
+
+/** Each recorded answer's words, without and with the invitee's comment. */
+const ANSWER_KEYS = {
+  accepted: ["office.reply.accepted", "office.reply.acceptedWhy"],
+  declined: ["office.reply.declined", "office.reply.declinedWhy"],
+  tentative: ["office.reply.tentative", "office.reply.tentativeWhy"],
+  counter: ["office.reply.counter", "office.reply.counterWhy"],
+} as const;
 
 export type AnswerCalendar =
   | { kind: "marked"; calendar?: string | undefined }
@@ -153,18 +161,25 @@ export function answerCalendarWords(c: AnswerCalendar, t: Translate = EN, locale
 }
 
 /** The card after a hand-over: who holds the job now, from the `job.handed_over` that records it. */
-export const handedOverLine = (person: string, t: Translate = EN) =>
+export const handedOverLine = (_held: HandedOver, person: string, t: Translate = EN) =>
   t("office.handOver.card", { person }).slice(0, 300);
 
+/** The folded `job.handed_over`: who holds the job now. */
+export type HandedOver = NonNullable<JobView["handed_over"]>;
+
 /** A job a person cancelled: who did, from the click the `job.state_changed` records. */
-export const cancelledBy = (name: string, t: Translate = EN) => t("office.decide.cancelled", { name });
+export const cancelledBy = (click: CancelClick, t: Translate = EN) =>
+  t("office.decide.cancelled", { name: click.by.display_name });
+
+/** A person's Cancel click, which the decider records with the job's move to cancelled. */
+export type CancelClick = { action: { type: "job.cancel" }; by: { display_name: string } };
 
 /**
  * A later job moved or cancelled the meeting: that job's Finished card words (built from its own
  * calendar and mail results) and the time this job had booked.
  */
-export const earlierVersion = (summary: string, was: string, t: Translate = EN) =>
-  t("office.change.earlier", { summary, was }).slice(0, 600);
+export const earlierVersion = (later: Pick<TFinishedCard["outcome"], "summary">, was: string, t: Translate = EN) =>
+  t("office.change.earlier", { summary: later.summary, was }).slice(0, 600);
 
 /** The calendar clause of a change, from the tool's recorded output. */
 function changeCalendarWords(o: ChangeInviteOutput, t: Translate): string {
@@ -213,11 +228,7 @@ export function changeWords(
 }
 
 /** What a tool (MCP) answered, from its recorded answer: its text (cut), else the kinds of content, else nothing. */
-export function toolAnswered(
-  tool: string,
-  answer: { text: string; content_types: readonly string[]; truncated?: boolean | undefined },
-  t: Translate = EN,
-): string {
+export function toolAnswered(answer: ToolAnswer, tool: string, t: Translate = EN): string {
   const text = answer.text.trim();
   if (text)
     return t("office.mcp.answered.text", {
@@ -238,8 +249,11 @@ export const toolFailed = (tool: string, error: string, harmless: boolean, t: Tr
   t("office.mcp.failed", { tool, error: error.slice(0, 150), why: harmless ? "" : t("office.mcp.notAgain") });
 
 /** Work a person did, marked done: their own words (from the `job.input_provided` that records them). */
-export const handoffDone = (notes: string, t: Translate = EN) =>
-  t("office.step.handoff.marked", { notes: notes.slice(0, 300) });
+export const handoffDone = (given: { notes: string }, t: Translate = EN) =>
+  t("office.step.handoff.marked", { notes: given.notes.slice(0, 300) });
+
+/** What an MCP tool answered, as its successful `tool.result` records it. */
+export type ToolAnswer = { text: string; content_types: readonly string[]; truncated?: boolean | undefined };
 
 /** Whom an email goes to, as the job recorded the address (redacted), else "the attendee". */
 export const recipient = (redacted: string | undefined, t: Translate = EN) =>
