@@ -193,6 +193,30 @@ const CLAIMS: Array<{ words: RegExp; proof: (e: TStoredEvent) => boolean; what: 
       (e.payload as any).tool_name === "mail.send",
     what: "a successful mail.send tool.result",
   },
+  {
+    words: /Added to the calendar|already in the calendar|Moved to |Moved in the calendar|Removed from the calendar/i,
+    proof: (e) =>
+      e.event_type === "tool.result" &&
+      (e.payload as any).status === "success" &&
+      (e.payload as any).tool_name?.startsWith?.("calendar."),
+    what: "a successful calendar tool.result",
+  },
+  {
+    words: /\banswered\b/i,
+    proof: (e) => e.event_type === "tool.result" && (e.payload as any).status === "success",
+    what: "a successful tool.result",
+  },
+  { words: /Handed over to/i, proof: (e) => e.event_type === "job.handed_over", what: "a job.handed_over" },
+  {
+    words: /Cancelled by /i,
+    proof: (e) => e.event_type === "job.state_changed" && (e.payload as any).next_state === "cancelled",
+    what: "the job's move to cancelled",
+  },
+  {
+    words: /Marked done in this chat/i,
+    proof: (e) => e.event_type === "job.input_provided",
+    what: "a job.input_provided",
+  },
 ];
 
 function checkClaims(w: ModelWorld, jobId: string) {
