@@ -2,6 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { stateAfter } from "../job/transitions.js";
+import { MessageTable } from "./fold-messages.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -57,14 +58,6 @@ interface CardRec {
   messaged: boolean;
 }
 
-/** A chat message as the policy rules see it: where it is, who wrote it, when, whether withdrawn. */
-interface MessageRec {
-  conversation_id: string;
-  author_entity_id: string;
-  ts_ms: number;
-  deleted: boolean;
-}
-
 interface ToolCallRec {
   job_id: string | undefined;
   tool_name: string;
@@ -91,7 +84,7 @@ class TenantState {
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
   /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
-  readonly messages = new Map<string, MessageRec>();
+  readonly messages = new MessageTable();
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
   /**
@@ -102,17 +95,6 @@ class TenantState {
   readonly recentHumanMessages = new Map<string, string>();
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
-  /**
-   * One copy of each conversation and entity id the message records hold: every parsed event
-   * brings its own copy, and a million messages would otherwise keep a million of each.
-   */
-  readonly ids = new Map<string, string>();
-  intern(id: string): string {
-    const known = this.ids.get(id);
-    if (known !== undefined) return known;
-    this.ids.set(id, id);
-    return id;
-  }
 }
 
 const REQUESTER_LOOKBACK = 1024;
@@ -337,24 +319,23 @@ export function createFold(): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          setInMap(s.recentHumanMessages, event.event_id, s.intern(event.actor.entity_id));
+          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
           if (s.recentHumanMessages.size > REQUESTER_LOOKBACK)
             deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
         }
         if (!s.messages.has(p.message_id)) {
-          setInMap(s.messages, p.message_id, {
-            conversation_id: s.intern(event.conversation_id),
-            author_entity_id: s.intern(event.actor.entity_id),
-            ts_ms: Date.parse(event.ts),
-            deleted: false,
-          });
+          const messages = s.messages;
+          const id: string = p.message_id;
+          messages.add(id, event.conversation_id, event.actor.entity_id, Date.parse(event.ts));
+          record(() => messages.remove(id));
         }
         return;
       case "message.deleted": {
-        const m = s.messages.get(p.message_id);
-        if (m && !m.deleted) {
-          m.deleted = true;
-          record(() => (m.deleted = false));
+        const messages = s.messages;
+        const row = messages.rowOf(p.message_id);
+        if (row !== undefined && !messages.isDeleted(row)) {
+          messages.setDeleted(row, true);
+          record(() => messages.setDeleted(row, false));
         }
         return;
       }
@@ -473,7 +454,7 @@ export function createFold(): PolicyFold {
             buttons: sortedObject(c.buttons, (v) => v),
           })),
           tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
-          messages: sortedObject(s.messages, (m) => ({ ...m })),
+          messages: sortedObject(new Map(s.messages.entries()), (m) => m),
           idempotency: [...s.idempotency].sort(),
           recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
           ...(s.overrides

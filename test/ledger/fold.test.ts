@@ -180,5 +180,65 @@ describe("the ledger fold", () => {
       fold.rollbackTo(m);
       expect(fold.entity(T, "ent_human_dan")).toMatchObject({ display_name: "Dan", roles: ["job_approver"] });
     });
+
+    it("keeps thousands of messages' facts, and undoes a send and a deletion", () => {
+      const fold = createFold();
+      const sent = (i: number, conv: string, actor: { entity_id: string; actor_type: string }) =>
+        ({
+          event_id: `evt_m${i}`,
+          event_type: "message.sent",
+          ts: new Date(Date.parse("2026-01-05T09:00:00.000Z") + i * 1000).toISOString(),
+          tenant_id: T,
+          trace_id: "trc_m",
+          conversation_id: conv,
+          actor,
+          payload: { message_id: `msg_${i}`, kind: "text", body_text: `m ${i}` },
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      const deleted = (i: number) =>
+        ({
+          event_id: `evt_d${i}`,
+          event_type: "message.deleted",
+          ts: "2026-01-06T09:00:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_m",
+          conversation_id: "cnv_a",
+          actor: { entity_id: "ent_human_dan", actor_type: "human" },
+          payload: { message_id: `msg_${i}` },
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      // Past the first columns' capacity, so they grow with rows already in them.
+      for (let i = 0; i < 3000; i++)
+        fold.apply(
+          sent(
+            i,
+            i % 2 ? "cnv_a" : "cnv_b",
+            i % 3
+              ? { entity_id: "ent_human_dan", actor_type: "human" }
+              : { entity_id: "ent_agent_x", actor_type: "agent" },
+          ),
+        );
+      fold.apply(deleted(7));
+      const facts = (i: number) => ({
+        conversation_id: i % 2 ? "cnv_a" : "cnv_b",
+        author_entity_id: i % 3 ? "ent_human_dan" : "ent_agent_x",
+        ts_ms: Date.parse("2026-01-05T09:00:00.000Z") + i * 1000,
+        deleted: i === 7,
+      });
+      for (const i of [0, 1, 7, 1023, 1024, 2047, 2999]) expect(fold.message(T, `msg_${i}`)).toEqual(facts(i));
+      expect(fold.message(T, "msg_3000")).toBeUndefined();
+
+      const m = fold.mark();
+      fold.apply(sent(3000, "cnv_a", { entity_id: "ent_human_dan", actor_type: "human" }));
+      fold.apply(deleted(9));
+      fold.apply(deleted(7)); // already deleted: nothing to undo
+      expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_a", deleted: false });
+      expect(fold.message(T, "msg_9")?.deleted).toBe(true);
+      fold.rollbackTo(m);
+      expect(fold.message(T, "msg_3000")).toBeUndefined();
+      expect(fold.message(T, "msg_9")).toEqual(facts(9));
+      expect(fold.message(T, "msg_7")).toEqual(facts(7));
+      // Sent again after the undo: a new row with the new facts.
+      fold.apply(sent(3000, "cnv_b", { entity_id: "ent_agent_x", actor_type: "agent" }));
+      expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_b", author_entity_id: "ent_agent_x" });
+    });
   });
 });
