@@ -74,7 +74,9 @@ interface ConversationMeta {
 }
 
 class TenantState {
+  /** Event ids, or with `knownEvent` only their fingerprints (see FoldOptions). */
   readonly seen = new Set<string>();
+  readonly seenPrints = new Set<number>();
   readonly jobs = new Map<string, JobRec>();
   /** conversation_id → member entity ids (the workspace conversation is implicit). */
   readonly conversations = new Map<string, Set<string>>();
@@ -103,7 +105,26 @@ type Undo = () => void;
 
 const idemKey = (jobId: string | undefined, tool: string, key: string) => `${jobId ?? ""}\u0001${tool}\u0001${key}`;
 
-export function createFold(): PolicyFold {
+export interface FoldOptions {
+  /**
+   * Whether the log holds an event id (the store's unique index, rows of the open transaction
+   * included). With it, the fold keeps a 30-bit fingerprint of each event id instead of the id
+   * (a small integer in a set, ≈ 20 bytes an event where the id cost ≈ 75), and asks the log only
+   * when a fingerprint matches: a duplicate, or one new id in about a thousand per million held.
+   * Fingerprints are not undone on rollback: a stale one only costs that question.
+   */
+  knownEvent?: (tenantId: string, eventId: string) => boolean;
+}
+
+/** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
+function fingerprint(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 30)) & 0x3fffffff;
+}
+
+export function createFold(opts: FoldOptions = {}): PolicyFold {
+  const { knownEvent } = opts;
   const tenants = new Map<string, TenantState>();
   const log: Undo[] = [];
   /** Position of log[0]: positions stay valid when released entries are dropped. */
@@ -193,7 +214,8 @@ export function createFold(): PolicyFold {
 
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
-    addToSet(s.seen, event.event_id);
+    if (knownEvent) s.seenPrints.add(fingerprint(event.event_id));
+    else addToSet(s.seen, event.event_id);
     // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
     switch (event.event_type) {
@@ -424,7 +446,12 @@ export function createFold(): PolicyFold {
     toolCall: (t, id): ToolCallFacts | undefined => get(t)?.toolCalls.get(id),
     message: (t, id): MessageFacts | undefined => get(t)?.messages.get(id),
     hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
-    hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
+    hasEvent(t, eventId) {
+      const s = get(t);
+      if (!s) return false;
+      if (!knownEvent) return s.seen.has(eventId);
+      return s.seenPrints.has(fingerprint(eventId)) && knownEvent(t, eventId);
+    },
     entityCount: (t) => get(t)?.entities.size ?? 0,
     policyOverrides: (t) => get(t)?.overrides,
     activeOwnerCount(t) {

@@ -240,5 +240,47 @@ describe("the ledger fold", () => {
       fold.apply(sent(3000, "cnv_b", { entity_id: "ent_agent_x", actor_type: "agent" }));
       expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_b", author_entity_id: "ent_agent_x" });
     });
+
+    it("with knownEvent, keeps fingerprints of event ids and asks the log only on a match", () => {
+      const log = new Set<string>();
+      let asked = 0;
+      const fold = createFold({
+        knownEvent: (t, id) => {
+          asked++;
+          return log.has(`${t} ${id}`);
+        },
+      });
+      const event = (id: string) =>
+        ({
+          event_id: id,
+          event_type: "message.reacted",
+          ts: "2026-01-05T09:00:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_k",
+          conversation_id: "cnv_a",
+          actor: { entity_id: "ent_human_dan", actor_type: "human" },
+          payload: {},
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      for (let i = 0; i < 50_000; i++) {
+        log.add(`${T} evt_held_${i}`);
+        fold.apply(event(`evt_held_${i}`));
+      }
+      for (let i = 0; i < 50_000; i += 997) expect(fold.hasEvent(T, `evt_held_${i}`)).toBe(true);
+      asked = 0;
+      let found = 0;
+      for (let i = 0; i < 50_000; i++) if (fold.hasEvent(T, `evt_new_${i}`)) found++;
+      expect(found).toBe(0);
+      // Fingerprints of 30 bits: about 50,000 × 50,000 / 2^30 ≈ 2 chance matches, never dozens.
+      expect(asked).toBeLessThan(30);
+      expect(fold.hasEvent("tnt_other", "evt_held_1")).toBe(false);
+
+      // A rolled-back event leaves its fingerprint, and the log (which rolled back too) says no.
+      const m = fold.mark();
+      fold.apply(event("evt_rolled_back"));
+      fold.rollbackTo(m);
+      asked = 0;
+      expect(fold.hasEvent(T, "evt_rolled_back")).toBe(false);
+      expect(asked).toBe(1);
+    });
   });
 });
