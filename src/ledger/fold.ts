@@ -2,6 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { stateAfter } from "../job/transitions.js";
+import { MessageTable } from "./fold-messages.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -57,14 +58,6 @@ interface CardRec {
   messaged: boolean;
 }
 
-/** A chat message as the policy rules see it: where it is, who wrote it, when, whether withdrawn. */
-interface MessageRec {
-  conversation_id: string;
-  author_entity_id: string;
-  ts_ms: number;
-  deleted: boolean;
-}
-
 interface ToolCallRec {
   job_id: string | undefined;
   tool_name: string;
@@ -81,7 +74,9 @@ interface ConversationMeta {
 }
 
 class TenantState {
+  /** Event ids, or with `knownEvent` only their fingerprints (see FoldOptions). */
   readonly seen = new Set<string>();
+  readonly seenPrints = new Set<number>();
   readonly jobs = new Map<string, JobRec>();
   /** conversation_id → member entity ids (the workspace conversation is implicit). */
   readonly conversations = new Map<string, Set<string>>();
@@ -91,7 +86,7 @@ class TenantState {
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
   /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
-  readonly messages = new Map<string, MessageRec>();
+  readonly messages = new MessageTable();
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
   /**
@@ -102,17 +97,6 @@ class TenantState {
   readonly recentHumanMessages = new Map<string, string>();
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
-  /**
-   * One copy of each conversation and entity id the message records hold: every parsed event
-   * brings its own copy, and a million messages would otherwise keep a million of each.
-   */
-  readonly ids = new Map<string, string>();
-  intern(id: string): string {
-    const known = this.ids.get(id);
-    if (known !== undefined) return known;
-    this.ids.set(id, id);
-    return id;
-  }
 }
 
 const REQUESTER_LOOKBACK = 1024;
@@ -121,7 +105,26 @@ type Undo = () => void;
 
 const idemKey = (jobId: string | undefined, tool: string, key: string) => `${jobId ?? ""}\u0001${tool}\u0001${key}`;
 
-export function createFold(): PolicyFold {
+export interface FoldOptions {
+  /**
+   * Whether the log holds an event id (the store's unique index, rows of the open transaction
+   * included). With it, the fold keeps a 30-bit fingerprint of each event id instead of the id
+   * (a small integer in a set, ≈ 20 bytes an event where the id cost ≈ 75), and asks the log only
+   * when a fingerprint matches: a duplicate, or one new id in about a thousand per million held.
+   * Fingerprints are not undone on rollback: a stale one only costs that question.
+   */
+  knownEvent?: (tenantId: string, eventId: string) => boolean;
+}
+
+/** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
+function fingerprint(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 30)) & 0x3fffffff;
+}
+
+export function createFold(opts: FoldOptions = {}): PolicyFold {
+  const { knownEvent } = opts;
   const tenants = new Map<string, TenantState>();
   const log: Undo[] = [];
   /** Position of log[0]: positions stay valid when released entries are dropped. */
@@ -211,7 +214,8 @@ export function createFold(): PolicyFold {
 
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
-    addToSet(s.seen, event.event_id);
+    if (knownEvent) s.seenPrints.add(fingerprint(event.event_id));
+    else addToSet(s.seen, event.event_id);
     // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
     switch (event.event_type) {
@@ -337,24 +341,23 @@ export function createFold(): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          setInMap(s.recentHumanMessages, event.event_id, s.intern(event.actor.entity_id));
+          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
           if (s.recentHumanMessages.size > REQUESTER_LOOKBACK)
             deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
         }
         if (!s.messages.has(p.message_id)) {
-          setInMap(s.messages, p.message_id, {
-            conversation_id: s.intern(event.conversation_id),
-            author_entity_id: s.intern(event.actor.entity_id),
-            ts_ms: Date.parse(event.ts),
-            deleted: false,
-          });
+          const messages = s.messages;
+          const id: string = p.message_id;
+          messages.add(id, event.conversation_id, event.actor.entity_id, Date.parse(event.ts));
+          record(() => messages.remove(id));
         }
         return;
       case "message.deleted": {
-        const m = s.messages.get(p.message_id);
-        if (m && !m.deleted) {
-          m.deleted = true;
-          record(() => (m.deleted = false));
+        const messages = s.messages;
+        const row = messages.rowOf(p.message_id);
+        if (row !== undefined && !messages.isDeleted(row)) {
+          messages.setDeleted(row, true);
+          record(() => messages.setDeleted(row, false));
         }
         return;
       }
@@ -443,7 +446,12 @@ export function createFold(): PolicyFold {
     toolCall: (t, id): ToolCallFacts | undefined => get(t)?.toolCalls.get(id),
     message: (t, id): MessageFacts | undefined => get(t)?.messages.get(id),
     hasToolIdempotencyKey: (t, jobId, tool, key) => get(t)?.idempotency.has(idemKey(jobId, tool, key)) ?? false,
-    hasEvent: (t, eventId) => get(t)?.seen.has(eventId) ?? false,
+    hasEvent(t, eventId) {
+      const s = get(t);
+      if (!s) return false;
+      if (!knownEvent) return s.seen.has(eventId);
+      return s.seenPrints.has(fingerprint(eventId)) && knownEvent(t, eventId);
+    },
     entityCount: (t) => get(t)?.entities.size ?? 0,
     policyOverrides: (t) => get(t)?.overrides,
     activeOwnerCount(t) {
@@ -473,7 +481,7 @@ export function createFold(): PolicyFold {
             buttons: sortedObject(c.buttons, (v) => v),
           })),
           tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
-          messages: sortedObject(s.messages, (m) => ({ ...m })),
+          messages: sortedObject(new Map(s.messages.entries()), (m) => m),
           idempotency: [...s.idempotency].sort(),
           recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
           ...(s.overrides

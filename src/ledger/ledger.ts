@@ -17,7 +17,7 @@ import { GENESIS_HASH } from "./chain.js";
 import { createCommitGroupWriter, type Head, type PendingAppend } from "./commit-group.js";
 import { createDefaultPolicy } from "./default-policy.js";
 import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "./signing.js";
-import { createLedgerStore, migrateLedger } from "./store.js";
+import { createLedgerStore, migrateLedger, type LedgerStore } from "./store.js";
 import { loadFrontier } from "./merkle/tree-store.js";
 import { createTransparencyLog } from "./merkle/log.js";
 
@@ -75,7 +75,12 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
-  const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy(deps.policyParams);
+  // The default fold keeps fingerprints of event ids and asks the table on a match (see FoldOptions).
+  let store: LedgerStore | undefined;
+  const defaults =
+    deps.engine && deps.fold
+      ? undefined
+      : createDefaultPolicy(deps.policyParams, { knownEvent: (t, id) => store!.hasEvent(t, id) });
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
   if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);
@@ -90,7 +95,7 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
   const signer = deps.signer ?? loadOrCreateSigner(deps.dataDir, signedWith);
   // Keys rotated out: the checkpoints they signed still verify, and they stay published.
   const retired = deps.dataDir ? retiredVerifiers(deps.dataDir).filter((v) => v.keyId !== signer.keyId) : [];
-  const store = createLedgerStore(db);
+  store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();
   for (const page of store.bootPayloads()) {

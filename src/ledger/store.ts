@@ -70,6 +70,7 @@ export function createLedgerStore(db: Db) {
   const bootPage = db.prepare(`SELECT payload FROM ledger_events WHERE seq > ? AND seq <= ? ORDER BY seq`).pluck();
   const lastRow = db.prepare(`SELECT max(seq) FROM ledger_events`).pluck();
   const hashAt = db.prepare(`SELECT hash FROM ledger_events WHERE tenant_id = ? AND tenant_seq = ?`).pluck();
+  const eventIdHeld = db.prepare(`SELECT 1 FROM ledger_events WHERE tenant_id = ? AND event_id = ?`).pluck();
   const scanAll = db.prepare(`SELECT tenant_seq, payload, prev_hash, hash FROM ledger_events ORDER BY seq`).raw(true);
   const scanTenant = db
     .prepare(
@@ -174,6 +175,8 @@ export function createLedgerStore(db: Db) {
       for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
     },
     hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
+    /** Whether the table holds the event id (rows of the open transaction included). */
+    hasEvent: (tenantId: string, eventId: string) => eventIdHeld.get(tenantId, eventId) !== undefined,
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
     merkleAt: (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,
     payloadAt: (tenantId: string, tenantSeq: number) => payloadAt.get(tenantId, tenantSeq) as string | undefined,

@@ -140,6 +140,11 @@ export async function runLedgerBench(log: (line: string) => void = console.log):
         { op: "≥", value: 300_000 },
       );
       figure(
+        "boot replay, events per second of CPU time",
+        runs.map((f) => f.eventsPerCpuSec),
+        "",
+      );
+      figure(
         "boot replay, peak RSS",
         runs.map((f) => f.peakRssMiB),
         " MiB",
@@ -226,6 +231,8 @@ interface ReplayFigures {
   events: number;
   ms: number;
   eventsPerSec: number;
+  /** Events per second of the boot's CPU time (user + system): what the load moves least. */
+  eventsPerCpuSec: number;
   /** Raw SQLite reading every payload in the same child, right after the boot. */
   rawScanPerSec: number;
   peakRssMiB: number;

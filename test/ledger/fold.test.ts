@@ -180,5 +180,107 @@ describe("the ledger fold", () => {
       fold.rollbackTo(m);
       expect(fold.entity(T, "ent_human_dan")).toMatchObject({ display_name: "Dan", roles: ["job_approver"] });
     });
+
+    it("keeps thousands of messages' facts, and undoes a send and a deletion", () => {
+      const fold = createFold();
+      const sent = (i: number, conv: string, actor: { entity_id: string; actor_type: string }) =>
+        ({
+          event_id: `evt_m${i}`,
+          event_type: "message.sent",
+          ts: new Date(Date.parse("2026-01-05T09:00:00.000Z") + i * 1000).toISOString(),
+          tenant_id: T,
+          trace_id: "trc_m",
+          conversation_id: conv,
+          actor,
+          payload: { message_id: `msg_${i}`, kind: "text", body_text: `m ${i}` },
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      const deleted = (i: number) =>
+        ({
+          event_id: `evt_d${i}`,
+          event_type: "message.deleted",
+          ts: "2026-01-06T09:00:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_m",
+          conversation_id: "cnv_a",
+          actor: { entity_id: "ent_human_dan", actor_type: "human" },
+          payload: { message_id: `msg_${i}` },
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      // Past the first columns' capacity, so they grow with rows already in them.
+      for (let i = 0; i < 3000; i++)
+        fold.apply(
+          sent(
+            i,
+            i % 2 ? "cnv_a" : "cnv_b",
+            i % 3
+              ? { entity_id: "ent_human_dan", actor_type: "human" }
+              : { entity_id: "ent_agent_x", actor_type: "agent" },
+          ),
+        );
+      fold.apply(deleted(7));
+      const facts = (i: number) => ({
+        conversation_id: i % 2 ? "cnv_a" : "cnv_b",
+        author_entity_id: i % 3 ? "ent_human_dan" : "ent_agent_x",
+        ts_ms: Date.parse("2026-01-05T09:00:00.000Z") + i * 1000,
+        deleted: i === 7,
+      });
+      for (const i of [0, 1, 7, 1023, 1024, 2047, 2999]) expect(fold.message(T, `msg_${i}`)).toEqual(facts(i));
+      expect(fold.message(T, "msg_3000")).toBeUndefined();
+
+      const m = fold.mark();
+      fold.apply(sent(3000, "cnv_a", { entity_id: "ent_human_dan", actor_type: "human" }));
+      fold.apply(deleted(9));
+      fold.apply(deleted(7)); // already deleted: nothing to undo
+      expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_a", deleted: false });
+      expect(fold.message(T, "msg_9")?.deleted).toBe(true);
+      fold.rollbackTo(m);
+      expect(fold.message(T, "msg_3000")).toBeUndefined();
+      expect(fold.message(T, "msg_9")).toEqual(facts(9));
+      expect(fold.message(T, "msg_7")).toEqual(facts(7));
+      // Sent again after the undo: a new row with the new facts.
+      fold.apply(sent(3000, "cnv_b", { entity_id: "ent_agent_x", actor_type: "agent" }));
+      expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_b", author_entity_id: "ent_agent_x" });
+    });
+
+    it("with knownEvent, keeps fingerprints of event ids and asks the log only on a match", () => {
+      const log = new Set<string>();
+      let asked = 0;
+      const fold = createFold({
+        knownEvent: (t, id) => {
+          asked++;
+          return log.has(`${t} ${id}`);
+        },
+      });
+      const event = (id: string) =>
+        ({
+          event_id: id,
+          event_type: "message.reacted",
+          ts: "2026-01-05T09:00:00.000Z",
+          tenant_id: T,
+          trace_id: "trc_k",
+          conversation_id: "cnv_a",
+          actor: { entity_id: "ent_human_dan", actor_type: "human" },
+          payload: {},
+        }) as unknown as Parameters<typeof fold.apply>[0];
+      for (let i = 0; i < 50_000; i++) {
+        log.add(`${T} evt_held_${i}`);
+        fold.apply(event(`evt_held_${i}`));
+      }
+      for (let i = 0; i < 50_000; i += 997) expect(fold.hasEvent(T, `evt_held_${i}`)).toBe(true);
+      asked = 0;
+      let found = 0;
+      for (let i = 0; i < 50_000; i++) if (fold.hasEvent(T, `evt_new_${i}`)) found++;
+      expect(found).toBe(0);
+      // Fingerprints of 30 bits: about 50,000 × 50,000 / 2^30 ≈ 2 chance matches, never dozens.
+      expect(asked).toBeLessThan(30);
+      expect(fold.hasEvent("tnt_other", "evt_held_1")).toBe(false);
+
+      // A rolled-back event leaves its fingerprint, and the log (which rolled back too) says no.
+      const m = fold.mark();
+      fold.apply(event("evt_rolled_back"));
+      fold.rollbackTo(m);
+      asked = 0;
+      expect(fold.hasEvent(T, "evt_rolled_back")).toBe(false);
+      expect(asked).toBe(1);
+    });
   });
 });

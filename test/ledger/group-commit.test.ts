@@ -12,6 +12,33 @@ const count = (l: TestLedger, sql: string, ...args: unknown[]) =>
     .get(...args) as number;
 
 describe("group commit", () => {
+  it("refuses an event id the log holds, from the same batch, an earlier batch of the group, or before a restart", async () => {
+    t = openTestLedger();
+    await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
+    const first = messageSent("ten_a", "first");
+    await t.ledger.append({ tenant_id: "ten_a", events: [first] });
+    t = t.reopen();
+    const again = await t.ledger.append({ tenant_id: "ten_a", events: [{ ...first }] }).catch((e) => e);
+    expect(again).toMatchObject({ code: "DUPLICATE_EVENT_ID", details: { event_index: 0, event_id: first.event_id } });
+    const second = messageSent("ten_a", "second");
+    const [a, b] = await Promise.allSettled([
+      t.ledger.append({ tenant_id: "ten_a", events: [second] }),
+      t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a", "x"), { ...second }] }),
+    ]);
+    expect(a).toMatchObject({ status: "fulfilled" });
+    expect(b).toMatchObject({
+      status: "rejected",
+      reason: { code: "DUPLICATE_EVENT_ID", details: { event_index: 1 } },
+    });
+    // A refused batch's events were rolled back: their ids are free again.
+    const rolledBack = messageSent("ten_a", "rolled back");
+    const refused = await t.ledger
+      .append({ tenant_id: "ten_a", events: [rolledBack, { ...rolledBack }] })
+      .catch((e) => e);
+    expect(refused).toMatchObject({ code: "DUPLICATE_EVENT_ID", details: { event_index: 1 } });
+    await expect(t.ledger.append({ tenant_id: "ten_a", events: [rolledBack] })).resolves.toMatchObject({ ok: true });
+  });
+
   it("commits concurrent appends in one transaction yet answers each batch on its own", async () => {
     t = openTestLedger();
     await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
