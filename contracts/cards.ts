@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "./facts.js";
+import { LIMITS } from "./limits.js";
 import {
   ZActorType,
   ZButtonId,

@@ -41,6 +41,12 @@ export function listTime(iso) {
   return dateFormat({ dateStyle: "short" }).format(d);
 }
 
+/** The calendar day `iso` falls on here, as a number (equal for two moments of the same local day). @param {string} iso */
+export function localDay(iso) {
+  const d = new Date(iso);
+  return d.getFullYear() * 512 + d.getMonth() * 32 + d.getDate();
+}
+
 /** The timeline's day separator: Today, Yesterday, else "Tuesday, 27 May". @param {string | undefined} iso */
 export function dayLabel(iso) {
   if (!iso) return "";

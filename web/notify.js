@@ -69,9 +69,27 @@ const supported = () => typeof Notification !== "undefined";
 /** True while this browser has a push subscription on the server: the service worker shows notifications then. */
 let pushActive = false;
 
+/**
+ * The permission as last read: reading it asks the browser each time, and the banner checks it
+ * on every render. Read again after the browser asked, or when the browser's own settings change it.
+ * @type {NotificationPermission | undefined}
+ */
+let permission;
+navigator.permissions
+  ?.query({ name: "notifications" })
+  .then((status) => {
+    status.onchange = () => {
+      permission = undefined;
+      setState({});
+    };
+  })
+  .catch(() => {});
+
 /** Whether to offer the banner: notifications exist here, nobody chose yet, and it was not put off. */
 export function shouldOfferNotifications() {
-  return supported() && Notification.permission === "default" && localStorage.getItem(DISMISSED_KEY) !== "1";
+  if (!supported()) return false;
+  permission ??= Notification.permission;
+  return permission === "default" && localStorage.getItem(DISMISSED_KEY) !== "1";
 }
 
 export function dismissNotificationOffer() {
@@ -82,6 +100,7 @@ export function dismissNotificationOffer() {
 /** The banner's "Turn on": the browser asks once; when granted, this browser subscribes to Web Push too. */
 export async function turnOnNotifications() {
   const answer = await Notification.requestPermission();
+  permission = answer;
   setState({});
   if (answer === "granted") await ensurePush();
   return answer;

@@ -203,18 +203,45 @@ export function mergeItems(cid, incoming, opts = {}) {
   const tl = state.timelines[cid] ?? { items: [], loaded: false };
   const seen = new Set(tl.items.map((i) => i.event_id));
   const fresh = incoming.filter((i) => i?.event_id && !seen.has(i.event_id) && (seen.add(i.event_id), true));
-  const items = tl.items.concat(fresh).sort((a, b) => seqOf(a.cursor) - seqOf(b.cursor) || a.ts.localeCompare(b.ts));
-  const confirmed = new Set(items.map((i) => i.event_id));
-  const clientIds = new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean));
-  const locals = (state.locals[cid] ?? []).filter(
-    (l) => !l.event_ids.some((e) => confirmed.has(e)) && !clientIds.has(l.local_id),
-  );
+  const items = inOrder(tl.items, fresh);
+  const pending = state.locals[cid] ?? [];
+  // `seen` now holds every loaded event id; a bubble whose message is among them is retired.
+  const clientIds = pending.length
+    ? new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean))
+    : new Set();
+  const locals = pending.filter((l) => !l.event_ids.some((e) => seen.has(e)) && !clientIds.has(l.local_id));
   for (const i of fresh) jobFromItem(i);
   setState({
     timelines: { ...state.timelines, [cid]: { items, loaded: tl.loaded || !!opts.replace } },
     locals: { ...state.locals, [cid]: locals },
   });
   return fresh;
+}
+
+/**
+ * `loaded` (in cursor order) joined with `fresh`, in cursor order. The usual case — new items
+ * that all come after the loaded ones, already in order — is a plain concatenation; otherwise
+ * each item's position is read once before sorting (a long chat has tens of thousands).
+ * @param {TimelineItem[]} loaded @param {TimelineItem[]} fresh
+ */
+function inOrder(loaded, fresh) {
+  if (fresh.length === 0) return loaded;
+  let last = loaded.length ? seqOf(loaded[loaded.length - 1].cursor) : -1;
+  let appended = true;
+  for (const i of fresh) {
+    const seq = seqOf(i.cursor);
+    if (seq <= last || seq < 0) {
+      appended = false;
+      break;
+    }
+    last = seq;
+  }
+  if (appended) return loaded.concat(fresh);
+  return loaded
+    .concat(fresh)
+    .map((i) => ({ i, seq: seqOf(i.cursor) }))
+    .sort((a, b) => a.seq - b.seq || a.i.ts.localeCompare(b.i.ts))
+    .map((x) => x.i);
 }
 
 /** An item changed in place (edited, deleted, reacted to): replaced by event_id where it is loaded. @param {string} cid @param {TimelineItem} item */

@@ -16,17 +16,14 @@ import { createTenantState, type EntityRow, type TenantState } from "./projectio
 import type { LiveConnections } from "./live-connections.js";
 import type { RateLimiter } from "./rate-limit.js";
 import type { SseHub } from "./sse-hub.js";
-import type { MuteStore, SubscriptionStore } from "./notify/index.js";
+import type { MuteStore } from "./notify/mutes.js";
+import type { SubscriptionStore } from "./notify/subscriptions.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";
-import type { SearchIndex } from "./search/index.js";
-import type { Passkeys } from "./passkeys/index.js";
+import type { SearchIndex } from "./search/search-index.js";
+import type { Logger } from "./logger.js";
 
-/** pino-compatible; anything with these three methods will do. */
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export { type Logger, silentLogger } from "./logger.js";
+import type { Passkeys } from "./passkeys/index.js";
 
 /**
  * The platform acting on a tenant's behalf where no person can yet: registering a new tenant's
@@ -34,8 +31,6 @@ export interface Logger {
  * admins or system actors register entities, and the newcomer is neither yet).
  */
 export const GATEWAY_SYSTEM_ACTOR = { entity_id: "system_gateway", actor_type: "system" as const };
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /**
  * Who may create a workspace through POST /v1/workspaces. `invite` and `closed` refuse the same

@@ -1,6 +1,5 @@
 /**
- * The gateway's settings door: what the configuration needs to check the gateway's settings,
- * without loading the gateway itself.
+ * The gateway's settings door: its slice of the environment and what the slice maps to, without
+ * loading the gateway itself.
  */
-export { checkTrustedProxies } from "./client-address.js";
-export { parseAllowList as checkPreviewAllowList } from "./previews/address.js";
+export { GATEWAY_ENV, type GatewaySettings, gatewaySettings } from "./env.js";

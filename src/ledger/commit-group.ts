@@ -8,19 +8,13 @@ import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { AppendOptions } from "./ledger-api.js";
 import type { LedgerFold, PolicyEngine, PolicyViolation } from "./policy/types.js";
+import type { Head } from "./head.js";
 import type { LedgerStore } from "./store.js";
 import type { Signer } from "./signing.js";
 import { canonicalize } from "./canonical-json.js";
 import { chainAndLeafHash, GENESIS_HASH } from "./chain.js";
 import { appendLeaf } from "./merkle/rfc6962.js";
 import { isStorageError, toStorageError } from "../shared/storage-errors.js";
-
-export interface Head {
-  seq: number;
-  hash: string;
-  /** The RFC 6962 tree's right edge at `seq` leaves (see merkle/rfc6962.ts). */
-  frontier: readonly Buffer[];
-}
 
 export interface PendingAppend {
   req: TAppendRequest;

@@ -111,11 +111,12 @@ describe("from the command line", () => {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir, PORT: "0", LOGLINE_DEMO: "0" },
       encoding: "utf8",
-      timeout: 20_000,
+      // A process's start under load can take many seconds; a refusal is what is waited for, not a time.
+      timeout: 45_000,
     });
     expect(r.status).toBe(78);
     expect(r.stderr.trim().split("\n").at(-1)).toMatch(/^LogLine will not start: .*ledger-signing-key\.pem is missing/);
-  });
+  }, 60_000);
 
   it.each([
     [SIGNING, /ledger-signing-key\.pem is damaged: .*Put back the file from a backup/],

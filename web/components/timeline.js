@@ -2,7 +2,7 @@
 import { t } from "../i18n.js";
 import { Component, html, useEffect, useLayoutEffect, useMemo, useRef, useState } from "../lib/preact.js";
 import { elementScroll, observeElementOffset, observeElementRect, VirtualizerClass } from "../lib/virtual.js";
-import { dayLabel } from "../format.js";
+import { dayLabel, localDay } from "../format.js";
 import { latestCardByJob } from "../store.js";
 import { ArtifactMessage } from "./artifact-message.js";
 import { JobCard } from "./job-card.js";
@@ -47,15 +47,23 @@ class Pure extends Component {
 /** Rows drawn beyond the viewport, above and below (keyboard and screen-reader reading room). */
 const OVERSCAN = 8;
 
+/** Guesses already made, per item: the virtualizer asks again for every row not yet drawn whenever the count changes. */
+const guessed = new WeakMap();
+
 /** A first guess at a row's height (px) before it is drawn and measured. @param {Row | undefined} r */
 function estimate(r) {
   if (!r) return 60;
   if (r.kind === "day") return 44;
   if (r.kind === "unread") return 40;
   const m = /** @type {any} */ (r.kind === "item" ? r.it.message : r.l);
-  if (m?.card) return 320;
-  const text = typeof m?.body_text === "string" ? m.body_text : typeof m?.text === "string" ? m.text : "";
-  return 58 + 20 * Math.floor(text.length / 70);
+  if (!m) return 60;
+  let px = guessed.get(m);
+  if (px === undefined) {
+    const text = typeof m.body_text === "string" ? m.body_text : typeof m.text === "string" ? m.text : "";
+    px = m.card ? 320 : 58 + 20 * Math.floor(text.length / 70);
+    guessed.set(m, px);
+  }
+  return px;
 }
 
 /** The rows' gap in .timeline-inner (px): each row's slot is its margin box and one gap. */
@@ -148,11 +156,12 @@ export function Timeline({ s, cid, jobs }) {
   const itemRows = useMemo(() => {
     /** @type {Row[]} */
     const out = [];
-    let lastDay = "";
+    // A label is made only where the day changes: a long chat has far fewer days than messages.
+    let lastDay = -1;
     for (const it of items) {
-      const day = dayLabel(it.ts);
+      const day = localDay(it.ts);
       if (day !== lastDay) {
-        out.push({ key: `d_${it.event_id}`, kind: "day", day });
+        out.push({ key: `d_${it.event_id}`, kind: "day", day: dayLabel(it.ts) });
         lastDay = day;
       }
       if (it.event_id === paging.divider) out.push({ key: "unread-divider", kind: "unread" });

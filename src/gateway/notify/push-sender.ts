@@ -1,6 +1,6 @@
 import webpush from "web-push";
 import type { TNotification } from "../../../contracts/notifications.js";
-import type { Logger } from "../core.js";
+import type { Logger } from "../logger.js";
 import type { PushSubscriptionRow } from "./subscriptions.js";
 import type { VapidKeys } from "./vapid-keys.js";
 

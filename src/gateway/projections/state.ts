@@ -2,7 +2,6 @@ import type { TArtifactRef, TCardButton } from "../../../contracts/cards.js";
 import type { TJobTimelineItem, TPresence, TTimelineItem } from "../../../contracts/gateway.js";
 import type { TJobState, TPriority } from "../../../contracts/primitives.js";
 import type { TRedactedValue } from "../../../contracts/events.js";
-import type { ThreadRow } from "./threads.js";
 
 /**
  * The projections of one tenant, held in memory and rebuilt from the ledger on boot.
@@ -117,6 +116,23 @@ export interface JobRow {
 interface ArtifactRow extends TArtifactRef {
   produced_by_event_id: string;
   produced_at: string;
+}
+
+/**
+ * One thread: the replies to a root message, who follows it and how far each has read.
+ * Following is automatic for the root's author and for everyone who replies; a `thread.followed`
+ * overrides it for that person until they reply again (replying follows again).
+ */
+export interface ThreadRow {
+  root_message_id: string;
+  conversation_id: string;
+  root_author: string;
+  replies: TTimelineItem[];
+  repliers: Set<string>;
+  /** entity → their own choice (thread.followed), over the automatic rule. */
+  chosen: Map<string, boolean>;
+  /** entity → tenant_seq read up to (thread.read, their own reply, or following it). */
+  read: Map<string, number>;
 }
 
 export interface TenantState {

@@ -1,23 +1,6 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TTimelineItem } from "../../../contracts/gateway.js";
-import type { Delta, TenantState } from "./state.js";
-
-/**
- * One thread: the replies to a root message, who follows it and how far each has read.
- * Following is automatic for the root's author and for everyone who replies; a `thread.followed`
- * overrides it for that person until they reply again (replying follows again).
- */
-export interface ThreadRow {
-  root_message_id: string;
-  conversation_id: string;
-  root_author: string;
-  replies: TTimelineItem[];
-  repliers: Set<string>;
-  /** entity → their own choice (thread.followed), over the automatic rule. */
-  chosen: Map<string, boolean>;
-  /** entity → tenant_seq read up to (thread.read, their own reply, or following it). */
-  read: Map<string, number>;
-}
+import type { Delta, TenantState, ThreadRow } from "./state.js";
 
 const seqOf = (it: TTimelineItem) => Number(it.cursor.slice(4));
 

@@ -1,2 +1,2 @@
-export { createSearchIndex, type SearchIndex } from "./search-index.js";
+export { createSearchIndex } from "./search-index.js";
 export { searchMessages } from "./search-messages.js";

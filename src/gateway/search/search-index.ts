@@ -2,7 +2,7 @@ import { formatCursor } from "../../../contracts/primitives.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { LedgerApi } from "../../ledger/index.js";
 import type { Db } from "../../shared/db.js";
-import type { Logger } from "../core.js";
+import type { Logger } from "../logger.js";
 import { cleanForIndex, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
 
 /** One message found, before the read model names its conversation and author. */

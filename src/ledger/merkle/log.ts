@@ -1,5 +1,5 @@
 import { AppError } from "../../shared/errors.js";
-import type { Head } from "../commit-group.js";
+import type { Head } from "../head.js";
 import type { LedgerStore } from "../store.js";
 import { checkpointText, signNote, verifierKey } from "./note.js";
 import { consistencyProof, frontierRoot, inclusionProof, rangeHash } from "./rfc6962.js";
