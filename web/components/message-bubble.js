@@ -57,8 +57,10 @@ export function MessageBubble({
   const raw = /** @type {{ call?: { url?: unknown } } | undefined} */ (it?.message)?.call?.url;
   const callUrl =
     typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
-  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
-    <div class="bubble">
+  const [open, setOpen] = useState(false);
+  const tools = !!(it && cid && !action);
+  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}${open ? " msg-tools-open" : ""}`}>
+    <div class="bubble" onClick=${tools ? (/** @type {MouseEvent} */ e) => tapped(e, open, setOpen) : undefined}>
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${
         sender && !mine
@@ -97,6 +99,22 @@ export function MessageBubble({
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
     ${status === "queued" ? html`<span class="queued-note" aria-hidden="true">${t("offline.queued")}</span>` : null}
   </div>`;
+}
+
+/** Closes the tools a tap opened on another bubble. @type {(() => void) | null} */
+let closeOpened = null;
+
+/**
+ * On a touch screen (no hover), a tap on a bubble, not on a link or button in it, shows its tools
+ * (and hides those shown on another); a second tap hides them.
+ * @param {MouseEvent} e @param {boolean} open @param {(on: boolean) => void} setOpen
+ */
+function tapped(e, open, setOpen) {
+  if (!matchMedia("(hover: none)").matches) return;
+  if (e.target instanceof Element && e.target.closest("a, button, input, audio, video, summary")) return;
+  closeOpened?.();
+  closeOpened = open ? null : () => setOpen(false);
+  setOpen(!open);
 }
 
 /**
