@@ -9,7 +9,7 @@ import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
 import { loadLocale, t } from "./i18n.js";
 import { loadPins } from "./message-links.js";
-import { isOffline, whenOnline } from "./offline.js";
+import { dropOutgoing, isOffline, keepOutgoing, keptOutgoing, whenOnline } from "./offline.js";
 import {
   addLocal,
   getState,
@@ -156,24 +156,34 @@ export function markDeliveredSoon(cid, cursor) {
 /**
  * Shows an optimistic bubble and sends; the bubble's retry repeats the call with the same
  * idempotency key, so a retry never executes twice. Without a network the bubble waits, and
- * the same call (same key) goes as soon as the browser is back online.
+ * the same call (same key) goes as soon as the browser is back online. A text (`kept`) waits on
+ * the device too: closed and opened again, the page sends it then, with the same key.
  * @param {string} cid @param {string} prefix of the local id @param {string} text what the bubble says
  * @param {(localId: string, key: string) => Promise<Accepted>} call
  * @param {(e: unknown) => void} onFail
+ * @param {{ again?: import('./offline.js').Outgoing, keep?: (localId: string, key: string, ts: string) => import('./offline.js').Outgoing }} [kept]
+ *   `again`: a text kept from an earlier page, sent now; `keep`: how to keep this one while it waits
  */
-function sendWithBubble(cid, prefix, text, call, onFail) {
-  const localId = `${prefix}_${newKey().slice(3)}`;
-  const key = newKey();
+function sendWithBubble(cid, prefix, text, call, onFail, kept = {}) {
+  const localId = kept.again?.local_id ?? `${prefix}_${newKey().slice(3)}`;
+  const key = kept.again?.key ?? newKey();
+  const ts = kept.again?.ts ?? new Date().toISOString();
+  const record = kept.again ?? kept.keep?.(localId, key, ts);
   const attempt = () => {
     updateLocal(cid, localId, { status: isOffline() ? "queued" : "sending" });
     call(localId, key).then(
-      (r) => updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] }),
+      (r) => {
+        if (record) void dropOutgoing(key);
+        updateLocal(cid, localId, { status: "sent", event_ids: r?.created_event_ids ?? [] });
+      },
       (e) => {
         if (e instanceof ApiError && e.code === "NETWORK" && isOffline()) {
+          if (record) void keepOutgoing(record);
           updateLocal(cid, localId, { status: "queued" });
           whenOnline(attempt);
           return;
         }
+        if (record) void dropOutgoing(key);
         updateLocal(cid, localId, { status: "failed" });
         onFail(e);
       },
@@ -183,12 +193,32 @@ function sendWithBubble(cid, prefix, text, call, onFail) {
     local_id: localId,
     kind: "text",
     text,
-    ts: new Date().toISOString(),
+    ts,
     status: isOffline() ? "queued" : "sending",
     event_ids: [],
     retry: attempt,
   });
   attempt();
+}
+
+/**
+ * After the app starts: the texts this person left waiting on this device (the page was closed
+ * before the network came back) show as waiting bubbles again and go, each once, with its own key.
+ */
+export async function sendKept() {
+  const me = getState().me?.entity_id;
+  if (!me) return;
+  for (const o of await keptOutgoing(me)) {
+    if (getState().locals[o.cid]?.some((l) => l.local_id === o.local_id)) continue;
+    sendWithBubble(
+      o.cid,
+      "lm",
+      o.text,
+      (localId, key) => api.sendText(o.cid, o.text, localId, key, o.reply_to, o.mentions),
+      () => {},
+      { again: o },
+    );
+  }
 }
 
 /** @param {string} cid @param {string} text */
@@ -244,6 +274,18 @@ export function sendText(cid, text, replyTo, mentions) {
     (e) => {
       // A refused job reference says why (the server stored nothing): pick the job again.
       if (e instanceof ApiError && e.code === "INVALID_TOKEN") toast(e.message);
+    },
+    {
+      keep: (localId, key, ts) => ({
+        key,
+        local_id: localId,
+        entity_id: getState().me?.entity_id ?? "",
+        cid,
+        text,
+        ts,
+        ...(replyTo ? { reply_to: replyTo } : {}),
+        ...(mentions?.length ? { mentions } : {}),
+      }),
     },
   );
 }

@@ -2,7 +2,7 @@
 import { t } from "./i18n.js";
 // Starting (and restarting, after a sign-in) the app: session → list → stream → route.
 import { api } from "./api.js";
-import { loadDrawer, loadSession, loadTimeline, refreshAll } from "./actions.js";
+import { loadDrawer, loadSession, loadTimeline, refreshAll, sendKept } from "./actions.js";
 import { startLive, stopLive } from "./live.js";
 import { watchLog } from "./log-watch.js";
 import { navigate, parseRoute } from "./router.js";
@@ -42,6 +42,7 @@ export async function boot() {
     const tenant = getState().me?.tenant_id;
     if (tenant) watchLog(tenant);
     startLive(cursor);
+    void sendKept();
     readAhead();
     // Permission given earlier: keep this browser's push subscription current (it may belong to whoever signed in before).
     void ensurePush();

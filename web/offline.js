@@ -2,9 +2,11 @@
 // The app without a network: the service worker (web/sw.js) keeps the app shell and the
 // person's last-seen reads; this module registers it, tells the page when the browser is
 // offline, reads the recent chats ahead so they open offline too, sends what waited for the
-// network once it is back, and deletes the kept reads on sign-out.
+// network once it is back (keeping it on the device meanwhile, so closing the page loses
+// nothing), and deletes the kept reads and sends on sign-out.
 import { api } from "./api.js";
 import { getState, setState } from "./store.js";
+import { clear, createStore, del, set, values } from "./lib/idb.js";
 
 /** The cache the worker keeps the signed-in person's reads in (web/sw.js uses the same name). */
 const DATA_CACHE = "logline-data";
@@ -50,9 +52,43 @@ export function readAhead() {
   }, READ_AHEAD_AFTER_MS);
 }
 
+/**
+ * A text that waits for the network, kept on this device (IndexedDB) until the server took it:
+ * who wrote it, where, what it says, and the Idempotency-Key it was first sent with, so sending
+ * it again after the page was closed and opened still makes one message.
+ * @typedef {{ key: string, local_id: string, entity_id: string, cid: string, text: string, ts: string, reply_to?: string, mentions?: string[] }} Outgoing
+ */
+
+/** @type {ReturnType<typeof createStore> | null} */
+let outbox = null;
+const outboxStore = () => (outbox ??= createStore("logline-outbox", "sends"));
+
+/** Keeps a waiting text on the device. @param {Outgoing} o */
+export function keepOutgoing(o) {
+  return set(o.key, o, outboxStore()).catch(() => {
+    /* no IndexedDB (a private window may refuse it): it still waits while the page is open */
+  });
+}
+
+/** The server took it (or refused it for good): it is no longer kept. @param {string} key */
+export function dropOutgoing(key) {
+  return del(key, outboxStore()).catch(() => {});
+}
+
+/** What this person left waiting on this device, oldest first. @param {string} entityId @returns {Promise<Outgoing[]>} */
+export async function keptOutgoing(entityId) {
+  try {
+    const all = /** @type {Outgoing[]} */ (await values(outboxStore()));
+    return all.filter((o) => o.entity_id === entityId).sort((a, b) => a.ts.localeCompare(b.ts));
+  } catch {
+    return [];
+  }
+}
+
 /** Sign-out: nothing the last person read stays on this device, and nothing of theirs is sent later. */
 export async function forgetOffline() {
   waiting.clear();
+  await clear(outboxStore()).catch(() => {});
   if (typeof caches === "undefined") return;
   await caches.delete(DATA_CACHE).catch(() => false);
 }

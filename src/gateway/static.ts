@@ -167,14 +167,16 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
   const page = serveStatic({ path: join(web, "index.html"), onFound: headers });
   const files = serveStatic({ root: web, onFound: headers });
   const vendors = new Map(
-    ["htm", "preact", "linkifyjs", "intl-messageformat", "marked", "@tanstack/virtual-core"].map((pkg) => [
-      pkg,
-      serveStatic({
-        root: join(nm, pkg),
-        rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length),
-        onFound: headers,
-      }),
-    ]),
+    ["htm", "preact", "linkifyjs", "intl-messageformat", "marked", "@tanstack/virtual-core", "idb-keyval"].map(
+      (pkg) => [
+        pkg,
+        serveStatic({
+          root: join(nm, pkg),
+          rewriteRequestPath: (p) => p.slice(`/vendor/${pkg}`.length),
+          onFound: headers,
+        }),
+      ],
+    ),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
   const facts = `// Served from contracts/facts.ts; do not edit.\nexport const LIMITS = ${JSON.stringify(LIMITS)};\nexport const ACTION_VERBS = ${JSON.stringify(ACTION_VERBS)};\nexport const REACTIONS = ${JSON.stringify(REACTIONS)};\n`;

@@ -89,4 +89,42 @@ describe("link previews", () => {
       await a.ctx.close();
     }
   });
+  test("an edit that adds a link brings its card to both people; an edit that takes it out takes the card", async () => {
+    const d = await signedIn(browser, server.url, demoPerson(server, "Dan").token);
+    const a = await signedIn(browser, server.url, demoPerson(server, "Ana").token);
+    const url = `${base}/minutes`;
+    const item = (page: Page, text: string) =>
+      page.locator(".timeline .item", { has: page.locator(".text", { hasText: text }) }).last();
+    const box = d.page.getByRole("textbox", { name: "Message" });
+    try {
+      await open(d.page, DM);
+      await open(a.page, DM);
+      await send(d.page, "Minutes are in the wiki");
+      await item(a.page, "Minutes are in the wiki").waitFor();
+      expect(await preview(a.page, url).count()).toBe(0);
+
+      // Dan edits the link in: the card comes under his message, for him and live for Ana.
+      await item(d.page, "Minutes are in the wiki").getByRole("button", { name: "Edit" }).click();
+      await box.fill(`Minutes are in the wiki: ${url}`);
+      await box.press("Enter");
+      await preview(d.page, url).waitFor();
+      await preview(a.page, url).waitFor();
+      expect(await textOf(item(a.page, "Minutes are in the wiki").locator(".link-preview-site"))).toBe("Acme Wiki");
+      await a.page.reload();
+      await preview(a.page, url).waitFor();
+
+      // He edits it out again: the card goes for both, and stays gone after a reload.
+      await item(d.page, "Minutes are in the wiki").getByRole("button", { name: "Edit" }).click();
+      await box.fill("Minutes are in the wiki (ask me for the link)");
+      await box.press("Enter");
+      await preview(d.page, url).waitFor({ state: "detached" });
+      await preview(a.page, url).waitFor({ state: "detached" });
+      await a.page.reload();
+      await item(a.page, "ask me for the link").waitFor();
+      expect(await preview(a.page, url).count()).toBe(0);
+    } finally {
+      await d.ctx.close();
+      await a.ctx.close();
+    }
+  });
 });

@@ -122,6 +122,80 @@ describe("offline", () => {
     }
   });
 
+  test("a message queued offline survives closing the page: the next open sends it, once, when back online", async () => {
+    const ana = () => demoPerson(server, "Ana").token;
+    const onServerForAna = async (text: string) => {
+      const r = await getJson(`${server.url}/v1/conversations/${DM}/timeline?limit=500`, ana());
+      return (r.body.items as Array<{ message?: { body_text?: string } }>).filter((i) => i.message?.body_text === text)
+        .length;
+    };
+    /** The texts waiting on this device (the page's IndexedDB outbox). */
+    const keptOnDevice = (page: Page) =>
+      page.evaluate(
+        () =>
+          new Promise<string[]>((resolve) => {
+            const open = indexedDB.open("logline-outbox");
+            open.onupgradeneeded = () => open.result.createObjectStore("sends");
+            open.onsuccess = () => {
+              const all = open.result.transaction("sends").objectStore("sends").getAll();
+              all.onsuccess = () => {
+                resolve((all.result as Array<{ text: string }>).map((o) => o.text));
+                open.result.close();
+              };
+            };
+          }),
+      );
+    const { ctx, page } = await signedIn(browser, proxy.url, ana(), undefined, { pollMs: 1000, retryMs: 200 });
+    try {
+      await page.goto(`${proxy.url}/c/${DM}`);
+      await workerReady(page);
+      const before = `Before the tunnel ${Date.now()}`;
+      await send(page, before);
+      await expect.poll(() => onServerForAna(before)).toBe(1);
+      await page.reload();
+      await expect.poll(() => textOf(page.locator(".timeline .item .text").last())).toBe(before);
+
+      // Offline, Ana writes; the bubble waits, the text is kept on the device; she closes the page.
+      await ctx.setOffline(true);
+      proxy.setDown(true);
+      const text = `Written in the tunnel ${Date.now()}`;
+      await send(page, text);
+      await expect
+        .poll(() => textOf(page.locator(".item-local", { hasText: text }).locator(".queued-note")))
+        .toBe("Waiting for a connection");
+      await expect.poll(() => keptOnDevice(page)).toEqual([text]);
+      await page.close();
+      expect(await onServerForAna(text)).toBe(0);
+
+      // Opened again, still offline: the app (from the worker) shows it waiting, and sends nothing yet.
+      const again = await ctx.newPage();
+      await again.goto(`${proxy.url}/c/${DM}`);
+      await expect
+        .poll(() => textOf(again.locator(".item-local", { hasText: text }).locator(".queued-note")))
+        .toBe("Waiting for a connection");
+      expect(await onServerForAna(text)).toBe(0);
+
+      // Back online: it goes once, with the key it was first sent with, and leaves the device.
+      proxy.setDown(false);
+      await ctx.setOffline(false);
+      await expect.poll(() => onServerForAna(text), { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(() => again.locator(".timeline .item:not(.item-local) .text", { hasText: text }).count(), {
+          timeout: 15_000,
+        })
+        .toBe(1);
+      await expect.poll(() => again.locator(".item-local", { hasText: text }).count()).toBe(0);
+      await expect.poll(() => keptOnDevice(again)).toEqual([]);
+      // Opened once more: nothing is sent twice.
+      await again.reload();
+      await again.locator(".timeline .item .text", { hasText: text }).first().waitFor();
+      expect(await again.locator(".item-local").count()).toBe(0);
+      expect(await onServerForAna(text)).toBe(1);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   test("a new release replaces the cached shell whole", async () => {
     // Ana: Dan's token ended when he signed out above.
     const { ctx, page } = await signedIn(browser, server.url, demoPerson(server, "Ana").token);

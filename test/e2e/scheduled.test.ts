@@ -93,4 +93,25 @@ describe("send later and reminders", () => {
       await d.ctx.close();
     }
   });
+  test("Send later with a file staged says it takes text only, and leaves the file and the words as they were", async () => {
+    const a = await signedIn(browser, server.url, ana().token);
+    try {
+      await a.page.goto(`${server.url}/c/${DM}`);
+      await a.page.getByTestId("file-input").setInputFiles({
+        name: "agenda.txt",
+        mimeType: "text/plain",
+        buffer: Buffer.from("1. Demo\n2. Questions\n"),
+      });
+      await a.page.locator("#composer-input").fill("The agenda for Friday");
+      await a.page.getByRole("button", { name: "Send later" }).click();
+      await expect
+        .poll(() => textOf(a.page.locator(".toast")))
+        .toBe("Send later takes a text message only: send the files now, or take them off first.");
+      expect(await a.page.locator("dialog[open]").count()).toBe(0);
+      expect(await a.page.locator("#composer-input").inputValue()).toBe("The agenda for Friday");
+      expect(await a.page.locator(".staged-files").textContent()).toContain("agenda.txt");
+    } finally {
+      await a.ctx.close();
+    }
+  });
 });

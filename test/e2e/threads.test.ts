@@ -154,4 +154,93 @@ describe("threads, live between two people", () => {
       await a2.ctx.close();
     }
   }, 120_000);
+  test("a reply is edited, reacted to and deleted inside the thread panel, live for the other, after a reload and a restart", async () => {
+    const Q = "Who takes the minutes on Monday?";
+    const FIRST = "I can take them";
+    const EDITED = "I can take them and send them out";
+    const WRONG = "Wrong thread, sorry";
+    const reply = (page: Page, text: string) =>
+      panel(page).locator(".thread-reply", { has: page.locator(".text", { hasText: text }) });
+    const d = await signedIn(browser, server.url, dan().token);
+    const a = await signedIn(browser, server.url, ana().token);
+    try {
+      await a.page.goto(`${server.url}/c/${DM}`);
+      await send(a.page, Q);
+      await d.page.goto(`${server.url}/c/${DM}`);
+      await item(d.page, Q).getByRole("button", { name: "Reply in thread" }).click();
+      await panel(d.page).locator(".thread-input").fill(FIRST);
+      await panel(d.page).locator(".thread-input").press("Enter");
+      await reply(d.page, FIRST).waitFor();
+      await item(a.page, Q).locator(".thread-summary").click();
+      await reply(a.page, FIRST).waitFor();
+      // Ana may react to Dan's reply, not edit or delete it.
+      expect(await reply(a.page, FIRST).getByRole("button", { name: "Edit" }).count()).toBe(0);
+      expect(await reply(a.page, FIRST).getByRole("button", { name: "Delete" }).count()).toBe(0);
+
+      // Dan edits his reply in the panel's own composer; Ana's open panel shows the new words, marked edited.
+      await reply(d.page, FIRST).getByRole("button", { name: "Edit" }).click();
+      await expect.poll(() => textOf(panel(d.page).locator(".compose-mode"))).toContain("Editing your message");
+      await expect.poll(() => panel(d.page).locator(".thread-input").inputValue()).toBe(FIRST);
+      await panel(d.page).locator(".thread-input").fill(EDITED);
+      await panel(d.page).locator(".thread-input").press("Enter");
+      await expect.poll(() => panel(d.page).locator(".compose-mode").count()).toBe(0);
+      await expect.poll(() => textOf(reply(a.page, EDITED).locator(".edited-mark"))).toBe("edited");
+      expect(await panel(a.page).locator(".thread-reply").count()).toBe(1);
+
+      // Ana reacts from the reply's picker; Dan sees her reaction live.
+      await reply(a.page, EDITED).getByRole("button", { name: "React" }).click();
+      await reply(a.page, EDITED).getByRole("button", { name: "React with 🎉" }).click();
+      await expect
+        .poll(() => reply(d.page, EDITED).locator(".reaction-chip").getAttribute("aria-label"))
+        .toBe("🎉 1: Ana");
+
+      // Dan sends a reply by mistake and deletes it (confirming): Ana sees its place, and the count drops.
+      await panel(d.page).locator(".thread-input").fill(WRONG);
+      await panel(d.page).locator(".thread-input").press("Enter");
+      await reply(a.page, WRONG).waitFor();
+      await expect.poll(() => textOf(item(a.page, Q).locator(".thread-count-text"))).toBe("2 replies");
+      await reply(d.page, WRONG).getByRole("button", { name: "Delete" }).click();
+      await d.page.getByRole("button", { name: "Delete", exact: true }).last().click();
+      await expect.poll(() => panel(a.page).locator(".thread-reply .deleted-text").count()).toBe(1);
+      await expect.poll(() => textOf(item(a.page, Q).locator(".thread-count-text"))).toBe("1 reply");
+      expect(await panel(a.page).textContent()).not.toContain(WRONG);
+      await noSeriousAxe(a.page, ".thread-panel");
+    } finally {
+      await d.ctx.close();
+      await a.ctx.close();
+    }
+
+    /** What Ana's panel says of the thread, from the server's projections. */
+    const seen = async (page: Page) => {
+      await page.goto(`${server.url}/c/${DM}`);
+      await item(page, Q).locator(".thread-summary").click();
+      await reply(page, EDITED).waitFor();
+      return {
+        count: await textOf(item(page, Q).locator(".thread-count-text")),
+        texts: await panel(page).locator(".thread-reply .text").allTextContents(),
+        edited: await reply(page, EDITED).locator(".edited-mark").count(),
+        reaction: await reply(page, EDITED).locator(".reaction-chip").getAttribute("aria-label"),
+      };
+    };
+    const want = {
+      count: "1 reply",
+      texts: [EDITED, "Message deleted"],
+      edited: 1,
+      reaction: "🎉 1: Ana (press to remove yours)",
+    };
+    const a2 = await signedIn(browser, server.url, ana().token);
+    try {
+      expect(await seen(a2.page)).toEqual(want);
+    } finally {
+      await a2.ctx.close();
+    }
+    await server.close();
+    server = await startTestServer({ keep: true, dataDir });
+    const a3 = await signedIn(browser, server.url, ana().token);
+    try {
+      expect(await seen(a3.page)).toEqual(want);
+    } finally {
+      await a3.ctx.close();
+    }
+  }, 120_000);
 });

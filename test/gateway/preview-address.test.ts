@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addressAllowed, literalAddress, parseAllowList } from "../../src/gateway/previews/address.js";
-import { linksOf } from "../../src/gateway/previews/index.js";
+import { linksOf } from "../../src/gateway/previews/links.js";
 
 /**
  * Which addresses the link-preview fetcher may connect to: a table of hostile hosts, each written

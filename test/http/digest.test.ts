@@ -138,11 +138,57 @@ describe("the e-mail digest", () => {
     expect(text).toContain(`${PUBLIC}/jobs/${jobId}`);
   });
 
+  it("mails a reply in a thread she follows that she has not read, with a link that opens the thread; not one she read", async () => {
+    const root = await say(ana, "Which hotel for the Porto trip?");
+    expect(root.status).toBe(202);
+    const thread = `/v1/conversations/cnv_dan_ana/threads/${root.body.message_id}`;
+    const inThread = (text: string) =>
+      postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, {
+        kind: "text",
+        body_text: text,
+        thread_root_message_id: root.body.message_id,
+      });
+    // One she reads in time: not mailed.
+    const early = await inThread("The one by the river");
+    expect(early.status).toBe(202);
+    await passMinutes(2);
+    const seen = await getJson(`${t.url}${thread}`, ana);
+    expect((await postJson(`${t.url}${thread}/read`, ana, { cursor: seen.body.cursor })).status).toBe(202);
+    await passMinutes(AFTER * 2);
+    expect(smtp.received).toHaveLength(2);
+    // One she leaves unread: mailed once, naming the thread.
+    expect((await inThread("Booked: two nights from Thursday")).status).toBe(202);
+    await passMinutes(AFTER + 1);
+    await waitFor(() => smtp.received.length === 3, 5000, "the thread digest");
+    const text = smtp.received[2]!.mail.text ?? "";
+    expect(text).toContain("New reply in a thread you follow");
+    expect(text).toContain("Booked: two nights from Thursday");
+    expect(text).not.toContain("The one by the river");
+    expect(text).toContain(`${PUBLIC}/c/cnv_dan_ana/t/${root.body.message_id}`);
+    await passMinutes(AFTER * 3);
+    expect(smtp.received).toHaveLength(3);
+  });
+
+  it("sends nothing for a reply in a thread she stopped following", async () => {
+    const root = await say(ana, "Anyone for coffee?");
+    const thread = `/v1/conversations/cnv_dan_ana/threads/${root.body.message_id}`;
+    expect((await postJson(`${t.url}${thread}/follow`, ana, { on: false })).status).toBe(202);
+    const r = await postJson(`${t.url}/v1/conversations/cnv_dan_ana/messages`, dan, {
+      kind: "text",
+      body_text: "Me, at four",
+      thread_root_message_id: root.body.message_id,
+    });
+    expect(r.status).toBe(202);
+    await passMinutes(AFTER * 2);
+    // Her own root message is no direct message to her: nothing at all is mailed.
+    expect(smtp.received).toHaveLength(3);
+  });
+
   it("sends nothing once she opted out", async () => {
     expect((await put("/v1/me/profile", ana, { email_digest: false })).status).toBe(200);
     await say(dan, "Are you there?");
     await passMinutes(AFTER * 2);
-    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received).toHaveLength(3);
     expect((await getJson(`${t.url}/v1/me/digest`, ana)).body).toMatchObject({ enabled: false, available: true });
   });
 });

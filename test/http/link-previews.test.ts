@@ -327,6 +327,76 @@ describe("link previews in LogLine", () => {
     expect(await timeline(ana)).toEqual(before);
   });
 
+  it("follows an edit: a link it adds gets its preview, a link it takes out loses it, live, on reload and after a restart", async () => {
+    const dan = token("ent_human_dan");
+    const ana = token("ent_human_ana");
+    const patch = async (id: string, body_text: string) => {
+      const res = await fetch(`${t.url}/v1/conversations/${DM}/messages/${id}`, {
+        method: "PATCH",
+        headers: {
+          authorization: `Bearer ${dan}`,
+          "content-type": "application/json",
+          "idempotency-key": `edit-${Math.random()}`,
+        },
+        body: JSON.stringify({ body_text }),
+      });
+      expect(res.status).toBe(202);
+    };
+    const itemOf = async (id: string) => (await timeline(ana)).find((i) => i.message.message_id === id);
+    const sent = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, {
+      kind: "text",
+      body_text: "Agenda to follow",
+    });
+    const id = sent.body.message_id;
+    await t.server.gateway.previews.idle();
+    expect((await itemOf(id)).previews).toBeUndefined();
+
+    // The edit adds a link: its preview arrives after, on the stream to the other member.
+    const stream = openStream(t.url, { token: ana });
+    await stream.waitFor((f) => f.event === "hello");
+    await patch(id, `Agenda: ${base}/og?e=1`);
+    await t.server.gateway.previews.idle();
+    const added = await stream.waitFor(
+      (f) =>
+        f.event === "timeline.update" && f.data.item.message.message_id === id && f.data.item.previews?.length === 1,
+    );
+    expect(added.data.item.previews[0]).toMatchObject({ url: `${base}/og?e=1`, title: "Q3 plan <b>draft</b> & notes" });
+    expect(await itemOf(id)).toEqual(added.data.item);
+
+    // Another edit swaps the link: the old preview goes with the edit itself, the new one follows.
+    await patch(id, `Agenda moved: ${base}/og?e=2`);
+    const dropped = await stream.waitFor(
+      (f) =>
+        f.event === "timeline.update" &&
+        f.data.item.message.message_id === id &&
+        f.data.item.message.body_text.startsWith("Agenda moved"),
+    );
+    expect(dropped.data.item.previews).toBeUndefined();
+    await t.server.gateway.previews.idle();
+    const swapped = await stream.waitFor(
+      (f) =>
+        f.event === "timeline.update" &&
+        f.data.item.message.message_id === id &&
+        f.data.item.message.body_text.startsWith("Agenda moved") &&
+        f.data.item.previews?.length === 1,
+    );
+    expect(swapped.data.item.previews.map((x: { url: string }) => x.url)).toEqual([`${base}/og?e=2`]);
+    // Taking every link out leaves no preview; putting the first back brings its preview again.
+    await patch(id, "Agenda: ask me");
+    await t.server.gateway.previews.idle();
+    expect((await itemOf(id)).previews).toBeUndefined();
+    await patch(id, `Agenda again: ${base}/og?e=1`);
+    await t.server.gateway.previews.idle();
+    await waitFor(async () => (await itemOf(id)).previews?.length === 1, 3000, "the preview back");
+    expect((await itemOf(id)).previews.map((x: { url: string }) => x.url)).toEqual([`${base}/og?e=1`]);
+    stream.close();
+
+    const before = await timeline(ana);
+    await t.close();
+    t = await startTestServer({ keep: true, dataDir: t.dataDir, linkPreviews: settings });
+    expect(await timeline(ana)).toEqual(before);
+  });
+
   it("is a system act: a person cannot write a preview into the ledger", async () => {
     const dan = token("ent_human_dan");
     const sent = await postJson(`${t.url}/v1/conversations/${DM}/messages`, dan, {

@@ -228,6 +228,10 @@ describe("the web app's files", () => {
     expect(virtual.status).toBe(200);
     expect(virtual.headers.get("content-type")).toMatch(/^text\/javascript/);
     expect((await fetch(`${t.url}/vendor/@tanstack/other/package.json`)).status).toBe(404);
+    // The offline outbox's IndexedDB library.
+    const idb = await fetch(`${t.url}/vendor/idb-keyval/dist/index.js`);
+    expect(idb.status).toBe(200);
+    expect(idb.headers.get("content-type")).toMatch(/^text\/javascript/);
     for (const p of ["/..%2fpackage.json", "/%2e%2e/package.json", "/vendor/preact/..%2f..%2fpackage.json"])
       expect((await fetch(`${t.url}${p}`)).status, p).toBe(404);
   });

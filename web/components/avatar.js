@@ -7,6 +7,12 @@ import { getState } from "../store.js";
 /** Only pictures this server stores (its own route) are shown; any other address stays initials. */
 const OWN_PICTURE = /^\/v1\/avatars\/[A-Za-z0-9_-]+$/;
 
+/** The initials an avatar shows, or null when it shows the person's picture. @param {string} name @param {string} [id] */
+export function shownInitials(name, id) {
+  const url = id ? getState().entities[id]?.avatar_url : undefined;
+  return url && OWN_PICTURE.test(url) ? null : initials(name);
+}
+
 /**
  * A person's picture when they set one (live: read from the entities the stream keeps current),
  * otherwise initials in a coloured circle; agents get a small badge so they read as coworkers,

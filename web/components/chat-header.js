@@ -55,7 +55,7 @@ export function ChatHeader({
     </div>
     ${
       job
-        ? html`<button type="button" class="job-chip" aria-label=${t("chat.open_job", { title: job.title ?? job.job_id })}
+        ? html`<button type="button" class="job-chip"
       onClick=${() => navigate(`/jobs/${encodeURIComponent(job.job_id)}`)}>
       <span class="job-chip-label">${t("chat.job_chip", { title: job.title ?? job.job_id })}</span><${StatePill} state=${job.state} /></button>`
         : null

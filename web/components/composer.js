@@ -345,7 +345,9 @@ export function Composer({ cid, prefill, job, onPin, pinned, jobs = [] }) {
     <button type="button" class="icon-btn send-later" aria-label=${t("scheduled.send_later")} title=${t("scheduled.send_later")}
       onClick=${() => {
         const words = placeRefs(text, refs);
-        if (!words || staged.length || mode) return toast(t("scheduled.type_first"));
+        // A scheduled message is text only: staged files are not taken along unseen.
+        if (staged.length) return toast(t("scheduled.text_only"));
+        if (!words || mode) return toast(t("scheduled.type_first"));
         setState({ dialog: { type: "schedule", mode: "send", cid, text: words, onDone: () => setText("") } });
       }}><${Icon} name="clock" /></button>
     <button type="button" class="send" aria-label=${t("composer.send")} title=${t("composer.send_title")} onClick=${send}><${Icon} name="send" /></button>

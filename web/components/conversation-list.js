@@ -4,7 +4,7 @@ import { html, useRef, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { getState, setState } from "../store.js";
 import { navigate } from "../router.js";
-import { Avatar } from "./avatar.js";
+import { Avatar, shownInitials } from "./avatar.js";
 import { ConversationRow } from "./conversation-row.js";
 import { pollSeconds } from "../live.js";
 import { NotifyBanner } from "./notify-banner.js";
@@ -21,6 +21,16 @@ export function otherParty(s, ids) {
   return others.find((e) => e.actor_type === "agent") ?? others[0];
 }
 
+/**
+ * The profile button's name: it holds the initials the button shows (a person who says what
+ * they see can press it), or only "Your profile" under a picture.
+ * @param {{ display_name: string, entity_id: string }} me
+ */
+function meLabel(me) {
+  const shown = shownInitials(me.display_name, me.entity_id);
+  return shown ? t("list.profile_initials", { initials: shown }) : t("list.profile");
+}
+
 /** @param {{ s: State }} props */
 export function ConversationList({ s }) {
   const [q, setQ] = useState("");
@@ -32,7 +42,7 @@ export function ConversationList({ s }) {
       <div class="me">
         ${
           s.me
-            ? html`<button type="button" class="me-btn" aria-label=${t("list.profile")} title=${t("list.profile")} onClick=${() => setState({ dialog: { type: "profile" } })}>
+            ? html`<button type="button" class="me-btn" aria-label=${meLabel(s.me)} title=${t("list.profile")} onClick=${() => setState({ dialog: { type: "profile" } })}>
           <${Avatar} name=${s.me.display_name} id=${s.me.entity_id} size="sm" /></button>`
             : null
         }

@@ -32,8 +32,9 @@ const TICK_WORDS = {
  * words "mentions you"). Given the item it shows (`it`, `cid`), it also shows the quote it
  * replies to, "Forwarded from …", a pin mark, "edited", its links' previews, its reactions, and the actions on it:
  * Reply, React, Pin, Copy link, Forward, and Edit / Delete for its author (Delete for an admin too).
+ * A thread's reply (`onEdit`: its panel edits it) has React, Edit and Delete only.
  * @param {{ text: string, ts: string, mine: boolean, sender?: string, status?: 'sending'|'queued'|'sent'|'delivered'|'read'|'failed', onRetry?: () => void, action?: boolean,
- *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[] }} props
+ *   links?: boolean, mentionsYou?: boolean, it?: TimelineItem, cid?: string, me?: string, admin?: boolean, mentioned?: string[], onEdit?: (it: TimelineItem) => void }} props
  */
 export function MessageBubble({
   text,
@@ -50,13 +51,16 @@ export function MessageBubble({
   me,
   admin,
   mentioned,
+  onEdit,
 }) {
   // A call someone started: the room the server named (its ledger record's call.url), to join.
   const raw = /** @type {{ call?: { url?: unknown } } | undefined} */ (it?.message)?.call?.url;
   const callUrl =
     typeof raw === "string" && (raw.startsWith("https://") || raw.startsWith("http://")) ? raw : undefined;
-  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}`}>
-    <div class="bubble">
+  const [open, setOpen] = useState(false);
+  const tools = !!(it && cid && !action);
+  return html`<div class=${`msg ${mine ? "msg-out" : "msg-in"}${action ? " msg-action" : ""}${status === "failed" ? " msg-failed" : ""}${mentionsYou ? " msg-mentions-you" : ""}${open ? " msg-tools-open" : ""}`}>
+    <div class="bubble" onClick=${tools ? (/** @type {MouseEvent} */ e) => tapped(e, open, setOpen) : undefined}>
       ${mentionsYou ? html`<span class="mention-mark">${t("bubble.mentions_you")}</span>` : null}
       ${
         sender && !mine
@@ -85,10 +89,32 @@ export function MessageBubble({
     ${it && cid && it.previews?.length ? html`<${LinkPreviews} cid=${cid} it=${it} mine=${mine} />` : null}
     ${it && cid ? html`<${ReactionChips} cid=${cid} it=${it} me=${me} />` : null}
     ${it && cid && it.thread?.reply_count ? html`<${ThreadSummary} cid=${cid} it=${it} />` : null}
-    ${it && cid && !action ? html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />` : null}
+    ${
+      it && cid && !action
+        ? onEdit
+          ? html`<${ReplyTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} onEdit=${onEdit} />`
+          : html`<${MessageTools} cid=${cid} it=${it} mine=${mine} admin=${!!admin} />`
+        : null
+    }
     ${status === "failed" ? html`<button type="button" class="retry" onClick=${onRetry}>${t("upload.retry")}</button>` : null}
     ${status === "queued" ? html`<span class="queued-note" aria-hidden="true">${t("offline.queued")}</span>` : null}
   </div>`;
+}
+
+/** Closes the tools a tap opened on another bubble. @type {(() => void) | null} */
+let closeOpened = null;
+
+/**
+ * On a touch screen (no hover), a tap on a bubble, not on a link or button in it, shows its tools
+ * (and hides those shown on another); a second tap hides them.
+ * @param {MouseEvent} e @param {boolean} open @param {(on: boolean) => void} setOpen
+ */
+function tapped(e, open, setOpen) {
+  if (!matchMedia("(hover: none)").matches) return;
+  if (e.target instanceof Element && e.target.closest("a, button, input, audio, video, summary")) return;
+  closeOpened?.();
+  closeOpened = open ? null : () => setOpen(false);
+  setOpen(!open);
 }
 
 /**
@@ -126,6 +152,21 @@ function MessageTools({ cid, it, mine, admin }) {
         : null
     }
     ${text ? html`<button type="button" class="msg-tool" aria-haspopup="dialog" onClick=${() => startForward(cid, it)}>${t("bubble.forward")}</button>` : null}
+    ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
+    ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
+  </div>`;
+}
+
+/**
+ * Actions on a reply in a thread's panel: React, and Edit (in the panel's composer) / Delete.
+ * @param {{ cid: string, it: TimelineItem, mine: boolean, admin: boolean, onEdit: (it: TimelineItem) => void }} props
+ */
+function ReplyTools({ cid, it, mine, admin, onEdit }) {
+  const [picking, setPicking] = useState(false);
+  const text = it.message.kind === "text" && !(/** @type {any} */ (it.message).call);
+  return html`<div class="msg-tools">
+    <button type="button" class="msg-tool" aria-expanded=${picking} onClick=${() => setPicking(!picking)}>${t("bubble.react")}</button>
+    ${mine && text ? html`<button type="button" class="msg-tool" onClick=${() => onEdit(it)}>${t("bubble.edit")}</button>` : null}
     ${mine || admin ? html`<button type="button" class="msg-tool" onClick=${() => deleteMessage(cid, it)}>${t("bubble.delete")}</button>` : null}
     ${picking ? html`<${ReactionPicker} cid=${cid} it=${it} onDone=${() => setPicking(false)} />` : null}
   </div>`;

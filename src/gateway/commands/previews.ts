@@ -2,7 +2,7 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import { linksOf } from "../previews/index.js";
+import { linksOf } from "../previews/links.js";
 import { liveMessage } from "./messages.js";
 
 /**

@@ -5,12 +5,13 @@ import type { Clock } from "../../shared/clock.js";
 import type { Db } from "../../shared/db.js";
 import type { Locale } from "../../shared/i18n.js";
 import type { Projector } from "../projections/projector.js";
+import { isFollowing, type ThreadRow } from "../projections/threads.js";
 import type { TenantState } from "../projections/state.js";
 import type { SignInMailer } from "../sessions/index.js";
 import { digestMessage } from "./digest-mail.js";
 
 /** What the digest tells of: things that wait on a person until they act (not news of a finished job). */
-const WAITING_KINDS = new Set(["direct_message", "mention", "job_approval", "job_waiting"]);
+const WAITING_KINDS = new Set(["direct_message", "mention", "thread_reply", "job_approval", "job_waiting"]);
 const TERMINAL = new Set<string>(TERMINAL_JOB_STATES);
 
 export interface DigestDeps {
@@ -59,7 +60,8 @@ interface Row {
 
 /**
  * The e-mail digest: what waited on a person for DIGEST_AFTER_MINUTES and still waits — a
- * direct message or mention still unread, a job still to approve or still waiting on them — is
+ * direct message or mention still unread, a reply in a thread they follow still unread, a job
+ * still to approve or still waiting on them — is
  * mailed to them once, in one message per person per run, with links built from the public URL.
  * Only people who opted in (their profile's `email_digest`) and have an address on file get one.
  */
@@ -78,8 +80,25 @@ export function createDigest(deps: DigestDeps): Digest {
     "UPDATE gateway_digest_items SET sent_at = ? WHERE tenant_id = ? AND entity_id = ? AND event_id = ?",
   );
 
+  /** The thread a reply (its message.sent event) belongs to. */
+  function threadOfReply(state: TenantState, r: Row): ThreadRow | undefined {
+    for (const rootId of state.threadsByConversation.get(r.conversation_id) ?? []) {
+      const t = state.threads.get(rootId);
+      if (t?.replies.some((it) => it.event_id === r.event_id)) return t;
+    }
+    return undefined;
+  }
+
   /** Still waiting on them: the message unread, the job still to approve or still waiting on them. */
   function stillWaits(state: TenantState, r: Row): boolean {
+    if (r.kind === "thread_reply") {
+      // Still a member, still following, the reply still there and not read in the thread.
+      const t = threadOfReply(state, r);
+      const reply = t?.replies.find((it) => it.event_id === r.event_id);
+      if (!t || !reply || reply.deleted) return false;
+      const member = state.conversations.get(r.conversation_id)?.participants.has(r.entity_id) ?? false;
+      return member && isFollowing(t, r.entity_id) && (t.read.get(r.entity_id) ?? 0) < r.seq;
+    }
     if (r.kind === "direct_message" || r.kind === "mention") {
       const conv = state.conversations.get(r.conversation_id);
       return Boolean(conv?.participants.has(r.entity_id)) && (conv?.read_marks.get(r.entity_id) ?? 0) < r.seq;

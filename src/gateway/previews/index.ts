@@ -1,11 +1,10 @@
 import type { LookupAddress } from "node:dns";
-import { find } from "linkifyjs";
 import type { TStoredEvent } from "../../../contracts/events.js";
-import { PREVIEW_LIMITS } from "../../../contracts/events.js";
 import type { Clock } from "../../shared/clock.js";
 import { GATEWAY_SYSTEM_ACTOR, type Core } from "../core.js";
 import { parseAllowList } from "./address.js";
 import { DEFAULT_FETCH_LIMITS, fetchPageFacts, type FetchLimits, type FetchOutcome } from "./fetcher.js";
+import { linksOf } from "./links.js";
 
 /** How link previews are fetched: on or off, what else may be reached, and the bounds. */
 export interface PreviewSettings {
@@ -33,7 +32,7 @@ export interface PreviewSettings {
 }
 
 export interface LinkPreviews {
-  /** Follows the ledger: a person's new text message with links gets its previews fetched, later. */
+  /** Follows the ledger: a person's new text message with links, or an edit that adds one, gets its previews fetched, later. */
   note(ev: TStoredEvent): void;
   /** Resolves once nothing is queued or being fetched. */
   idle(): Promise<void>;
@@ -50,25 +49,14 @@ interface Task {
   url: string;
 }
 
-/** The http(s) links of a text, in order, each once, at most `max`. */
-export function linksOf(text: string, max: number): string[] {
-  const out: string[] = [];
-  for (const l of find(text, "url")) {
-    const href = l.href;
-    if (!(href.startsWith("http://") || href.startsWith("https://"))) continue;
-    if (href.length > PREVIEW_LIMITS.url || out.includes(href)) continue;
-    out.push(href);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
 /**
  * The link-preview worker. It never delays a send: the message is committed first, and the
  * worker, following the ledger, queues its links (a bounded queue, a few fetches at once, a
  * cache by URL). Each preview fetched becomes one `message.preview_added` written by the system,
  * so the stream, a reload and a restart show the same card; nothing is written for a link whose
- * page could not be read, for a message deleted meanwhile, or for a link its author took off.
+ * page could not be read, for a message deleted meanwhile, for a link its author took off, or
+ * for one an edit took out of the text. An edit that adds a link gets its preview the same way
+ * (the projection drops the preview of a link an edit took out).
  */
 export function createLinkPreviews(core: Core, clock: Clock, s: PreviewSettings): LinkPreviews {
   const allow = parseAllowList(s.allowCidrs ?? []);
@@ -124,6 +112,7 @@ export function createLinkPreviews(core: Core, clock: Clock, s: PreviewSettings)
     const item = state.messages.get(t.messageId);
     if (!item || item.deleted || state.previewsOff.get(t.messageId)?.has(t.url)) return;
     if (item.previews?.some((x) => x.url === t.url)) return;
+    if (!linksOf((item.message as { body_text?: string }).body_text ?? "").includes(t.url)) return;
     const ev = core.event(t.tenantId, "message.preview_added", t.conversationId, GATEWAY_SYSTEM_ACTOR, {
       message_id: t.messageId,
       url: t.url,
@@ -149,15 +138,26 @@ export function createLinkPreviews(core: Core, clock: Clock, s: PreviewSettings)
 
   return {
     note(ev) {
-      if (!s.enabled || closed || ev.event_type !== "message.sent") return;
-      const p = ev.payload;
-      if (ev.actor.actor_type !== "human" || p.kind !== "text" || !p.body_text || p.call) return;
-      for (const url of linksOf(p.body_text, maxPerMessage)) {
+      if (!s.enabled || closed || ev.actor.actor_type !== "human") return;
+      let text: string;
+      let shown: readonly { url: string }[] = [];
+      if (ev.event_type === "message.sent") {
+        const p = ev.payload;
+        if (p.kind !== "text" || !p.body_text || p.call) return;
+        text = p.body_text;
+      } else if (ev.event_type === "message.edited") {
+        // Only the links the edit brought: the ones already previewed keep their card.
+        text = ev.payload.body_text;
+        shown = core.tenant(ev.tenant_id).messages.get(ev.payload.message_id)?.previews ?? [];
+      } else return;
+      const messageId = ev.payload.message_id;
+      for (const url of linksOf(text, maxPerMessage)) {
+        if (shown.some((x) => x.url === url)) continue;
         if (queue.length >= maxQueued) {
-          core.logger.warn({ message_id: p.message_id }, "link preview queue full: link skipped");
+          core.logger.warn({ message_id: messageId }, "link preview queue full: link skipped");
           break;
         }
-        queue.push({ tenantId: ev.tenant_id, conversationId: ev.conversation_id, messageId: p.message_id, url });
+        queue.push({ tenantId: ev.tenant_id, conversationId: ev.conversation_id, messageId, url });
       }
       pump();
     },

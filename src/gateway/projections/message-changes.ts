@@ -2,6 +2,7 @@ import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TTimelineItem } from "../../../contracts/gateway.js";
 import { previewText } from "./conversations.js";
 import { displayName, type Delta, type TenantState } from "./state.js";
+import { linksOf } from "../previews/links.js";
 import { threadReplyDeleted } from "./threads.js";
 
 /** How much of the original a reply's quote shows. */
@@ -150,6 +151,13 @@ export function applyMessageChanges(state: TenantState, ev: TStoredEvent): Delta
       ...(p.mentions ? { mentions: p.mentions } : {}),
     };
     item.edited_at = ev.ts;
+    // A link the edit took out takes its preview with it (a link it adds gets one later, as preview_added).
+    if (item.previews) {
+      const links = linksOf(p.body_text);
+      const left = item.previews.filter((x) => links.includes(x.url));
+      if (left.length) item.previews = left;
+      else delete item.previews;
+    }
   } else {
     // Only the message's place is left (in its thread, for a thread reply): no text, card, file, mentions, reactions or quote.
     const root = (item.message as Message & { thread_root_message_id?: string }).thread_root_message_id;
@@ -202,6 +210,8 @@ function preview(
     return true;
   }
   if (state.previewsOff.get(id)?.has(ev.payload.url) || list.some((x) => x.url === ev.payload.url)) return false;
+  // A preview fetched for a link an edit has taken out since is not shown.
+  if (!linksOf((item.message as { body_text?: string }).body_text ?? "").includes(ev.payload.url)) return false;
   const { message_id: _id, ...card } = ev.payload;
   item.previews = [...list, card];
   return true;
