@@ -6,14 +6,15 @@ import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
 import type { EmitContext, EmitOptions } from "./emitter.js";
-import { letterHash } from "./job-drafts.js";
+import { letterHash } from "./letter-hash.js";
 import type { JobView } from "./job-machine.js";
 import { messageIdDigest } from "./jobs/mail-step.js";
 import type { JobCommand } from "./jobs/model.js";
 import { MOVE_TOOL } from "./tools/calendar-change-invite.js";
 import type { InboundMail } from "./mail/imap-reader.js";
 import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-reply.js";
-import { inviteAttendees, type InviteAttendee } from "./meeting-intake.js";
+import type { InviteAttendee } from "./job-machine.js";
+import { inviteAttendees } from "./meeting-intake.js";
 import { officeInboundMail } from "./schema.js";
 import type { Vault } from "./vault.js";
 

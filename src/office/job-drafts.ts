@@ -1,10 +1,10 @@
-import { blake3 } from "@noble/hashes/blake3.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { Clock } from "../shared/clock.js";
 import type { IdGenerator } from "../shared/ids.js";
 import type { CardContext } from "./narrator.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { Draft } from "./emitter.js";
+import { letterHash } from "./letter-hash.js";
 import { jobLocale } from "./speak.js";
 
 /** The drafts every step of a job is made of: card contexts, card events, state changes, chat text. */
@@ -13,14 +13,6 @@ export const CALENDAR_TOOL = "calendar.create_invite";
 export const MAIL_TOOL = "mail.send";
 
 export const agentActor = (id: string): TActor => ({ entity_id: id, actor_type: "agent" });
-
-/** Letters-only digest: deterministic ids that no PII scanner can read as a phone number. */
-export function letterHash(s: string, n = 16): string {
-  const h = blake3(new TextEncoder().encode(s));
-  let out = "";
-  for (let i = 0; i < n; i++) out += String.fromCharCode(97 + (h[i]! % 26));
-  return out;
-}
 
 /** One id per (job, tool, attempt); the calendar tool keeps the form older ledgers already hold. */
 export function toolCallId(jobId: string, attempt: number, tool: string = CALENDAR_TOOL): string {

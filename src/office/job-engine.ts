@@ -31,7 +31,7 @@ import type { ToolErrorCode } from "./tools/tool.js";
 import type { Vault } from "./vault.js";
 import { RECORD_ANSWER_TOOL } from "./tools/calendar-record-answer.js";
 
-export { letterHash } from "./job-drafts.js";
+export { letterHash } from "./letter-hash.js";
 
 /**
  * The Job Engine is the runner around the pure job decider (jobs/decide.ts): it gives a

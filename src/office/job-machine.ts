@@ -7,8 +7,7 @@ import {
   type JobView as KernelJobView,
 } from "../job/view.js";
 import type { SlotValues } from "./planner/planner.js";
-import { meetingType } from "./tools/meeting-rooms.js";
-import type { MeetingChange } from "./jobs/meeting-change.js";
+import { type MeetingPlace, meetingType } from "./tools/meeting-rooms.js";
 
 /**
  * Office's binding of the job kernel (`src/job/`): the slots a meeting, handoff or tool job
@@ -67,4 +66,27 @@ export function missingMeetingInputs(slots: JobSlots): MeetingInput[] {
   if (!slots.meeting_link) out.push("meeting_link");
   else if (meetingType(slots.meeting_link) === "link" && !slots.meeting_url) out.push("meeting_url");
   return out;
+}
+
+/** Someone a meeting invites: a vault pointer to the address, and its ledger-safe forms. */
+export interface InviteAttendee {
+  name: string;
+  vault_ref: string;
+  email_redacted: string;
+  email_hash: string;
+}
+
+/** The meeting a change job changes, as its version stood when the change was asked for. */
+export interface MeetingChange {
+  kind: "move" | "cancel" | "keep";
+  event_uid: string;
+  sequence: number;
+  of_job_id: string;
+  from_artifact_id: string;
+  previous: { start: string; end: string; timezone: string };
+  meeting: MeetingPlace;
+  /** The invitee's counter-proposal this change answers (Accept new time / Keep original). */
+  reply_event_id?: string;
+  /** Keep original: who proposed another time, and which. */
+  counter?: { attendee: InviteAttendee; proposed: { start: string; end: string; timezone: string } };
 }

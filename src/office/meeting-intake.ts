@@ -1,6 +1,6 @@
 import type { TRedactedValue } from "../../contracts/events.js";
 import type { TWhen } from "../../contracts/when.js";
-import type { JobSlots } from "./job-machine.js";
+import type { InviteAttendee, JobSlots } from "./job-machine.js";
 import { isMeetingUrl, linkServiceOf, meetingType } from "./tools/meeting-rooms.js";
 import { normalizeTimeZone } from "./tools/tz.js";
 import { parseWhen } from "./when/index.js";
@@ -83,13 +83,6 @@ export function createMeetingIntake(deps: {
   }
 
   return { intake };
-}
-
-export interface InviteAttendee {
-  name: string;
-  vault_ref: string;
-  email_redacted: string;
-  email_hash: string;
 }
 
 /**

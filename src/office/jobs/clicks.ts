@@ -10,8 +10,8 @@ import type { JobSlots, JobView } from "../job-machine.js";
 import type { JobEngine } from "../job-engine.js";
 import { extractMeetingSlots } from "../planner/slots.js";
 import { checkClickCommand } from "./decide.js";
-import type { Click, LedgerInput, Prepared } from "./model.js";
-import { bookedOf, type BookedMeeting } from "./meeting-change.js";
+import type { BookedMeeting, Click, LedgerInput, Prepared } from "./model.js";
+import { bookedOf } from "./meeting-change.js";
 
 /** A hand-over the ledger accepted: the job, and the `job.handed_over` event that did it. */
 export interface HandOverWork {

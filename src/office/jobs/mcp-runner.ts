@@ -2,7 +2,7 @@ import type { TArtifactRef } from "../../../contracts/cards.js";
 import type { ArtifactStore } from "../artifact-store.js";
 import type { EntityProfile } from "../context-builder.js";
 import type { EmitContext } from "../emitter.js";
-import { letterHash } from "../job-drafts.js";
+import { letterHash } from "../letter-hash.js";
 import type { JobView } from "../job-machine.js";
 import type { McpContent } from "../mcp/hub.js";
 import type { ToolRouter } from "../tools/tool-router.js";

@@ -14,7 +14,7 @@ import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { foldJob, type JobView } from "../job-machine.js";
 import { decideAfterFailure } from "../retry-policy.js";
-import type { DecideContext, Decision, JobCommand, PlannedCall } from "./model.js";
+import type { DecideContext, Decision, JobCommand, PlannedCall, ToolCallSpec } from "./model.js";
 import { answererOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
 import * as copy from "../narrator.js";
 import { localeSlot, jobLocale, type Translate, words } from "../speak.js";
@@ -27,17 +27,6 @@ import { localeSlot, jobLocale, type Translate, words } from "../speak.js";
  * card comes from the recorded `tool.result`; a failed call is retried on its own only when the
  * tool says calling it twice is harmless (read-only or idempotent), otherwise a person decides.
  */
-
-/** A tool call a job carries: which tool, its arguments (ledger form) and where the exact ones are. */
-export interface ToolCallSpec {
-  name: string;
-  server: string;
-  args: Record<string, unknown>;
-  args_ref: string;
-  purpose: string;
-  /** The asker's language when not English: the job's cards are written in it. */
-  locale?: string;
-}
 
 const STEPS = copy.toolSteps;
 

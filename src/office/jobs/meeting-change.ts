@@ -1,8 +1,8 @@
 import { AppError } from "../../shared/errors.js";
 import { CALENDAR_TOOL, MAIL_TOOL } from "../job-drafts.js";
-import type { JobSlots, JobView } from "../job-machine.js";
+import type { InviteAttendee, JobSlots, JobView, MeetingChange } from "../job-machine.js";
 import type { ProposalSpec } from "../job-proposals.js";
-import { type InviteAttendee, inviteAttendees } from "../meeting-intake.js";
+import { inviteAttendees } from "../meeting-intake.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import {
@@ -15,7 +15,7 @@ import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import { Temporal } from "temporal-polyfill";
 import type { TWhen } from "../../../contracts/when.js";
 import { describeWhen, formatSlot } from "../when/index.js";
-import type { DecideContext } from "./model.js";
+import type { BookedMeeting, DecideContext } from "./model.js";
 
 /**
  * Moving and cancelling a booked meeting. A completed job is final, so a change is a follow-up
@@ -28,34 +28,6 @@ import type { DecideContext } from "./model.js";
 const VERSION_TOOLS = new Set([CALENDAR_TOOL, MOVE_TOOL, CANCEL_TOOL]);
 /** Tools whose output a meeting job's cards and email speak of: the versions, and a DECLINECOUNTER (no new version). */
 const OUTPUT_TOOLS = new Set([...VERSION_TOOLS, DECLINE_COUNTER_TOOL]);
-
-/** The meeting a change job changes, as its version stood when the change was asked for. */
-export interface MeetingChange {
-  kind: "move" | "cancel" | "keep";
-  event_uid: string;
-  sequence: number;
-  of_job_id: string;
-  from_artifact_id: string;
-  previous: { start: string; end: string; timezone: string };
-  meeting: CreateInviteOutput["meeting"];
-  /** The invitee's counter-proposal this change answers (Accept new time / Keep original). */
-  reply_event_id?: string;
-  /** Keep original: who proposed another time, and which. */
-  counter?: { attendee: InviteAttendee; proposed: { start: string; end: string; timezone: string } };
-}
-
-/** One written version of a booked meeting: what a job's last calendar tool result recorded. */
-export interface BookedMeeting {
-  job_id: string;
-  event_uid: string;
-  sequence: number;
-  artifact_id: string;
-  scheduled_time: { start: string; end: string; timezone: string };
-  meeting: CreateInviteOutput["meeting"];
-  cancelled: boolean;
-  /** An email of this version was accepted by the mail server. */
-  mailed: boolean;
-}
 
 /** The version of the meeting this job wrote, if it wrote one. */
 export function bookedOf(job: JobView): BookedMeeting | undefined {

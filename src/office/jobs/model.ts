@@ -8,14 +8,13 @@ import type { Draft } from "../emitter.js";
 import type { JobSlots, JobView } from "../job-machine.js";
 import type { DeliveryOutcome, OutboxDelivery } from "../mail/index.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import type { MeetingPlace } from "../tools/meeting-rooms.js";
 import type { ToolDefinition, ToolErrorCode, ToolOutcome } from "../tools/tool.js";
 import type { McpToolInfo } from "../mcp/hub.js";
-import type { BookedMeeting } from "./meeting-change.js";
 import type { ProposalSpec } from "../job-proposals.js";
-import type { ToolCallSpec } from "./mcp-step.js";
 import type { TArtifactRef } from "../../../contracts/cards.js";
 import type { TJobReplyReceivedPayload } from "../../../contracts/events.js";
-import type { InviteAttendee } from "../meeting-intake.js";
+import type { InviteAttendee } from "../job-machine.js";
 
 /**
  * The job state machine's vocabulary, shared by the pure decider (`decide`) and the runner
@@ -208,3 +207,27 @@ export interface DecideContext {
 }
 
 export const noDecision = (): Decision => ({ events: [], effects: [] });
+
+/** A tool call a job carries: which tool, its arguments (ledger form) and where the exact ones are. */
+export interface ToolCallSpec {
+  name: string;
+  server: string;
+  args: Record<string, unknown>;
+  args_ref: string;
+  purpose: string;
+  /** The asker's language when not English: the job's cards are written in it. */
+  locale?: string;
+}
+
+/** One written version of a booked meeting: what a job's last calendar tool result recorded. */
+export interface BookedMeeting {
+  job_id: string;
+  event_uid: string;
+  sequence: number;
+  artifact_id: string;
+  scheduled_time: { start: string; end: string; timezone: string };
+  meeting: MeetingPlace;
+  cancelled: boolean;
+  /** An email of this version was accepted by the mail server. */
+  mailed: boolean;
+}

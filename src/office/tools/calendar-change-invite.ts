@@ -4,7 +4,7 @@ import type { TArtifactRef } from "../../../contracts/cards.js";
 import { ZWhen } from "../../../contracts/when.js";
 import type { ArtifactStore } from "../artifact-store.js";
 import type { CalDavCalendar } from "../calendar/index.js";
-import { letterHash } from "../job-drafts.js";
+import { letterHash } from "../letter-hash.js";
 import type { Vault } from "../vault.js";
 import { describeWhen, formatSlot, pickSlot, windowBounds } from "../when/index.js";
 import { MEETING_TYPES } from "./meeting-rooms.js";

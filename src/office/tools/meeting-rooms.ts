@@ -9,6 +9,15 @@ import { type Translate, words } from "../speak.js";
 export const MEETING_TYPES = ["jitsi", "link", "phone", "in_person"] as const;
 export type MeetingType = (typeof MEETING_TYPES)[number];
 
+/** Where a booked meeting happens, as the calendar tool recorded it. */
+export interface MeetingPlace {
+  type: MeetingType;
+  label: string;
+  url?: string | undefined;
+  /** The link is one a person pasted (kept in the vault), not a room made here. */
+  pasted: boolean;
+}
+
 /** Values older jobs were proposed with: each now means "paste your own link". */
 const LEGACY_LINK_LABEL: Record<string, string> = { google_meet: "Google Meet", zoom: "Zoom", teams: "Teams" };
 

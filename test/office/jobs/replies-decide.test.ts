@@ -12,7 +12,7 @@ import { decide } from "../../../src/office/jobs/decide.js";
 import type { Clicker, DecideContext, Decision, JobCommand, PlannedCall } from "../../../src/office/jobs/model.js";
 import { owedAnswerWrites } from "../../../src/office/jobs/replies.js";
 import type { OutboxDelivery } from "../../../src/office/mail/index.js";
-import type { InviteAttendee } from "../../../src/office/meeting-intake.js";
+import type { InviteAttendee } from "../../../src/office/job-machine.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/retry-policy.js";
 import { parseWhen } from "../../../src/office/when/index.js";
 
