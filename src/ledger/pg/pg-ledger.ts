@@ -1,24 +1,22 @@
 import pg from "pg";
 import type { TStoredEvent, TUblEvent } from "../../../contracts/events.js";
-import type { TErrorCode } from "../../../contracts/errors.js";
 import {
   ZAppendRequest,
-  ZQueryRequest,
   type TAppendRequest,
   type TAppendResponse,
   type TCheckpoint,
 } from "../../../contracts/ledger.js";
-import { formatCursor, parseCursor } from "../../../contracts/primitives.js";
+import { formatCursor } from "../../../contracts/primitives.js";
 import { AppError, isAppError, validationError } from "../../shared/errors.js";
 import { systemClock, type Clock } from "../../shared/clock.js";
 import { defaultIds, type IdGenerator } from "../../shared/ids.js";
 import type { LedgerDoorApi } from "../ledger-api.js";
-import type { LedgerFold, PolicyEngine, PolicyViolation } from "../policy/types.js";
+import type { LedgerFold, PolicyEngine } from "../policy/types.js";
 import { canonicalize } from "../canonical-json.js";
 import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
-import { envelopeOf, type Head } from "../commit-group.js";
+import { createPolicyJudge, envelopeOf, Refusal, type Head } from "../commit-group.js";
 import { createDefaultPolicy } from "../default-policy.js";
-import { plainAppendRequest } from "../ledger.js";
+import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
 import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
 import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "../signing.js";
@@ -76,14 +74,6 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-class Refusal {
-  constructor(
-    readonly index: number,
-    readonly raw: unknown,
-    readonly violation: PolicyViolation,
-  ) {}
-}
-
 type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
 
 /** Rows read per round trip when catching a tenant up or replaying. */
@@ -117,6 +107,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
   const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy(deps.policyParams);
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
+  const judge = createPolicyJudge({ engine, fold, clock, ids });
 
   if (deps.migrate !== false) await migratePgLedger(pool);
   // Once there is history, its key must be the one that signed it: never a silent new one.
@@ -250,33 +241,6 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     return { seq, hash, frontier: tree.frontier };
   }
 
-  function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn") {
-    const event = engine.violationEvent(raw, v, {
-      event_id: ids("evt"),
-      ts: clock.iso(),
-      mode,
-      tenant_id: tenantId,
-      fold,
-    });
-    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
-  }
-
-  function checkOne(tenantId: string, raw: unknown) {
-    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
-    if (claimed !== undefined && claimed !== tenantId) {
-      return {
-        ok: false as const,
-        violation: {
-          policy_id: "policy.tenant_scope",
-          code: "TENANT_SCOPE_VIOLATION",
-          message_safe: "Event tenant_id differs from the request's tenant_id",
-        },
-        warnings: [],
-      };
-    }
-    return engine.check(fold, raw);
-  }
-
   async function writeBatch(tx: pg.PoolClient, p: Pending, out: TStoredEvent[]): Promise<Outcome> {
     const tenantId = p.req.tenant_id;
     const hadHead = heads.has(tenantId);
@@ -285,19 +249,9 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     const rows: PgEventRow[] = [];
     const batchOut: TStoredEvent[] = [];
     try {
-      let head = head0;
-      const accepted: string[] = [];
-      p.req.events.forEach((raw, index) => {
-        const decision = checkOne(tenantId, raw);
-        for (const w of decision.warnings) {
-          const ve = violationFor(tenantId, raw, w, "warn");
-          if (ve) fold.apply(ve), (head = writeEvent(ve, head, rows, batchOut));
-        }
-        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
-        fold.apply(decision.event);
-        head = writeEvent(decision.event, head, rows, batchOut);
-        accepted.push(decision.event.event_id);
-      });
+      const { head, accepted } = judge.batch(tenantId, p.req.events, head0, (event, h) =>
+        writeEvent(event, h, rows, batchOut),
+      );
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
       await tx.query("SAVEPOINT ledger_batch");
       try {
@@ -322,23 +276,14 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
 
   /** Writes the refused batch's `policy.violation` (when the pack emits one) and builds the error. */
   async function refusalError(tx: pg.PoolClient, tenantId: string, r: Refusal, out: TStoredEvent[]) {
-    const ve = violationFor(tenantId, r.raw, r.violation, "enforce");
-    let violationEventId: string | undefined;
-    if (ve) {
-      fold.apply(ve);
-      const rows: PgEventRow[] = [];
-      const head = writeEvent(ve, headOf(tenantId), rows, out);
-      await pgStore.insertEvents(tx, rows);
-      heads.set(tenantId, head);
-      violationEventId = ve.event_id;
-    }
-    const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
-    return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
-      policy_id: r.violation.policy_id,
-      event_index: r.index,
-      ...(typeof eventId === "string" ? { event_id: eventId } : {}),
-      ...(violationEventId ? { violation_event_id: violationEventId } : {}),
-    });
+    const rows: PgEventRow[] = [];
+    const error = judge.refuse(
+      tenantId,
+      r,
+      (ve) => void heads.set(tenantId, writeEvent(ve, headOf(tenantId), rows, out)),
+    );
+    if (rows.length > 0) await pgStore.insertEvents(tx, rows);
+    return error;
   }
 
   async function writeGroup(group: Pending[]): Promise<void> {
@@ -506,25 +451,8 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     },
 
     async query(req) {
-      const parsed = ZQueryRequest.safeParse(req);
-      if (!parsed.success) throw validationError(parsed.error.issues, "query");
-      const q = parsed.data;
-      const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
-      const rows = await pgStore.query(pool, {
-        tenantId: q.tenant_id,
-        conversationId: q.conversation_id,
-        jobId: q.job_id,
-        eventType: q.event_type,
-        afterTenantSeq: after,
-        limit: q.limit + 1,
-      });
-      const more = rows.length > q.limit;
-      const page = more ? rows.slice(0, q.limit) : rows;
-      return {
-        tenant_id: q.tenant_id,
-        events: page.map(toStoredEvent),
-        next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
-      };
+      const { q, filter } = queryFilter(req);
+      return queryPage(await pgStore.query(pool, filter), q);
     },
 
     subscribe(listener) {
