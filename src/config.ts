@@ -38,6 +38,12 @@ function isJsonObject(v: string): boolean {
   }
 }
 
+function isPostgresUrl(v: string): boolean {
+  if (!URL.canParse(v)) return false;
+  const { protocol } = new URL(v);
+  return protocol === "postgres:" || protocol === "postgresql:";
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** Raw environment → typed values. Unset and empty variables both mean "use the default". */
@@ -46,6 +52,11 @@ const ZEnv = z.object({
   PORT: int("PORT", 0, 65535).optional(),
   HOST: z.string().trim().min(1).optional(),
   DATA_DIR: z.string().trim().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine(isPostgresUrl, { message: "DATABASE_URL must be a postgres:// or postgresql:// URL" })
+    .optional(),
   LOGLINE_DEMO: bool("LOGLINE_DEMO").optional(),
   PUBLIC_URL: httpUrl("PUBLIC_URL").optional(),
   LOG_LEVEL: oneOf("LOG_LEVEL", LOG_LEVELS).optional(),
@@ -141,6 +152,8 @@ export interface Config {
   host: string;
   /** Absolute path; created at boot when missing. */
   dataDir: string;
+  /** The PostgreSQL ledger the CLI's `migrate-to-pg` copies into and `verify` checks (the server still runs on SQLite). */
+  databaseUrl?: string;
   /** Seed the demo tenant, only ever on an empty database. */
   demo: boolean;
   /**
@@ -267,6 +280,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     // Loopback by default: the reverse proxy is the public door; HOST=0.0.0.0 exposes it directly.
     host: e.HOST ?? "127.0.0.1",
     dataDir: resolve(cwd, e.DATA_DIR ?? "./data"),
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     demo: e.LOGLINE_DEMO ?? nodeEnv !== "production",
     ...(e.PUBLIC_URL ? { publicUrl: e.PUBLIC_URL } : {}),
     logLevel: e.LOG_LEVEL ?? (nodeEnv === "test" ? "warn" : "info"),

@@ -3,6 +3,8 @@ export type { LedgerApi, LedgerDoorApi } from "./ledger-api.js";
 export { createLedger } from "./ledger.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";
+export { verifyPgLedger } from "./pg/pg-ledger.js";
+export { migrateSqliteToPg, MigrationRefused } from "./pg/migrate-from-sqlite.js";
 export {
   countTenantEvents,
   createChainChecker,

@@ -5,6 +5,7 @@ import {
   type TAppendRequest,
   type TAppendResponse,
   type TCheckpoint,
+  type TVerifyReport,
 } from "../../../contracts/ledger.js";
 import { formatCursor } from "../../../contracts/primitives.js";
 import { AppError, isAppError, validationError } from "../../shared/errors.js";
@@ -19,7 +20,7 @@ import { createDefaultPolicy } from "../default-policy.js";
 import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
 import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
-import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "../signing.js";
+import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer, type Verifier } from "../signing.js";
 import type { CheckpointRow } from "../store.js";
 import { toStoredEvent } from "../stored-event.js";
 import { verifyTenant } from "../verify.js";
@@ -485,14 +486,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
 
     keys: () => publishedKeys(signer, retired),
 
-    async verify(tenantId) {
-      const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
-      return verifyTenant(
-        { scan: () => rows.values(), checkpoints: () => cps.values() },
-        [signer, ...retired],
-        tenantId,
-      );
-    },
+    verify: (tenantId) => verifyPgTenant(pool, [signer, ...retired], tenantId),
 
     tlog,
 
@@ -522,6 +516,32 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       listeners.clear();
     },
   };
+}
+
+/** `verify` of one tenant of a PostgreSQL ledger, from its stored rows and checkpoints. */
+async function verifyPgTenant(pool: pg.Pool, verifiers: Verifier[], tenantId: string): Promise<TVerifyReport> {
+  const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
+  return verifyTenant({ scan: () => rows.values(), checkpoints: () => cps.values() }, verifiers, tenantId);
+}
+
+/**
+ * Verifies a PostgreSQL ledger offline (the CLI's `verify` with DATABASE_URL): one report per
+ * tenant, or for one; reads only, so it runs beside live servers.
+ */
+export async function verifyPgLedger(opts: {
+  pool: pg.Pool;
+  verifiers: Verifier[];
+  tenantId?: string | undefined;
+  onReport?: (report: TVerifyReport) => void;
+}): Promise<TVerifyReport[]> {
+  const tenants = opts.tenantId ? [opts.tenantId] : (await pgStore.heads(opts.pool)).map((h) => h.tenant_id);
+  const out: TVerifyReport[] = [];
+  for (const t of tenants) {
+    const report = await verifyPgTenant(opts.pool, opts.verifiers, t);
+    opts.onReport?.(report);
+    out.push(report);
+  }
+  return out;
 }
 
 /** Every stored row of a tenant, in order (verify reads the whole chain). */
