@@ -266,7 +266,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       );
   };
   const unsubscribe = replayThenFollow(deps.ledger, project, { onReplayed: () => (booted = true) });
-  const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
   // Only messages sent from now on: a boot's replay fetches nothing.
   const previews = createLinkPreviews(core, clock, deps.linkPreviews ?? { enabled: false });
   const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
@@ -339,7 +338,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       push.close();
       clearInterval(revocationSweep);
       unsubscribe();
-      unsubscribeSearch();
       search.close();
       digest.close();
       scheduler.close();
