@@ -22,7 +22,11 @@ const USAGE = `Usage: npm run logline -- <command> [options]
                                   and every old checkpoint still verifies (server stopped)
   keys rotate-vault               a new vault encryption key; every entry re-encrypted in one
                                   transaction (server stopped)
-  verify [--tenant <id>]          recompute hash chains and checkpoint signatures
+  verify [--tenant <id>]          recompute hash chains and checkpoint signatures (of the
+                                  PostgreSQL ledger when DATABASE_URL is set)
+  migrate-to-pg [--to <url>]      copy the SQLite ledger into PostgreSQL (DATABASE_URL unless
+                                  --to), resuming a copy begun before, then compare both sides
+                                  (server stopped)
   backup <file>                   online backup (server may run), checked after copying
   restore <file>                  replace DATA_DIR with a checked backup (server stopped)
   export --tenant <id> [--out <file>]
@@ -49,6 +53,7 @@ async function run(argv: string[]): Promise<number> {
       out: { type: "string" },
       ref: { type: "string" },
       key: { type: "string", multiple: true },
+      to: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -69,7 +74,16 @@ async function run(argv: string[]): Promise<number> {
 
   switch (command) {
     case "verify":
+      if (config.databaseUrl)
+        return (await import("./migrate-to-pg.js")).verifyPg(dataDir, config.databaseUrl, values.tenant);
       return (await import("./verify-command.js")).verifyDataDir(dataDir, values.tenant);
+
+    case "migrate-to-pg": {
+      const url = values.to ?? config.databaseUrl;
+      if (!url) throw new UsageError("migrate-to-pg: set DATABASE_URL or give --to <postgres://…>");
+      if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError("migrate-to-pg: --to must be a postgres:// URL");
+      return (await import("./migrate-to-pg.js")).migrateToPg(dataDir, url, config.logName);
+    }
 
     case "backup": {
       const target = need(sub, "the backup file");

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { TVerifyReport } from "../../contracts/ledger.js";
 import Database from "better-sqlite3";
 import { loadVerifiers, verifyLedger } from "../ledger/index.js";
 import { databasePath } from "../ops/data-dir.js";
@@ -30,17 +31,7 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
       tenantId: tenant,
       onProgress: (done, total) => progress.update(done, total),
       onReport(r) {
-        const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
-        if (r.ok)
-          process.stdout.write(
-            `ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`,
-          );
-        else {
-          broken++;
-          process.stdout.write(
-            `BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`,
-          );
-        }
+        if (!printReport(r)) broken++;
       },
     });
     progress.done(reports.length === 0 ? "no tenants" : `${reports.length} tenant(s), ${broken} broken`);
@@ -61,4 +52,18 @@ export function verifyDataDir(dataDir: string, tenant: string | undefined): numb
   } finally {
     db.close();
   }
+}
+
+/** One tenant's verify line on stdout: `ok` with its head, or `BROKEN` with the first break. Returns whether it is ok. */
+export function printReport(r: TVerifyReport): boolean {
+  const head = r.head ? `seq:${r.head.tenant_seq} ${r.head.hash}` : "empty";
+  if (r.ok)
+    process.stdout.write(
+      `ok     ${r.tenant_id}  ${r.events_checked} events, ${r.checkpoints_checked} checkpoints, head ${head}\n`,
+    );
+  else
+    process.stdout.write(
+      `BROKEN ${r.tenant_id}  first break at seq:${r.first_break!.tenant_seq} (${r.first_break!.reason}): ${r.first_break!.message}\n`,
+    );
+  return r.ok;
 }

@@ -207,8 +207,8 @@ export function createGatewayApi(
     },
     setThreadContext: (p, id, what, jobId, idem) => setThreadContext(core, p, id, what, jobId, idem),
 
-    getJob(p, jobId) {
-      const job = getJob(core, p, jobId);
+    async getJob(p, jobId) {
+      const job = await getJob(core, p, jobId);
       return { ...job, llm: llmAudit(core, p, job.job_id) };
     },
     submitJobAction: (p, jobId, body, idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem),
@@ -256,7 +256,7 @@ export function createGatewayApi(
     updateProfile: (p, entityId, body, idem) =>
       updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
     handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
-    why(p, jobId) {
+    async why(p, jobId) {
       memberJob(core, p, jobId);
       // Told in the reader's language: their profile's, else the workspace default.
       return core.office.explainJob(p.tenantId, jobId, core.tenant(p.tenantId).entities.get(p.entityId)?.locale);

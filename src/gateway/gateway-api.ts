@@ -289,7 +289,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
 
   // Jobs.
   /** GET /v1/jobs/:job_id: the Job Drawer. */
-  getJob(p: Principal, jobId: string): ReturnType<typeof getJob> & { llm: unknown };
+  getJob(p: Principal, jobId: string): Promise<Awaited<ReturnType<typeof getJob>> & { llm: unknown }>;
   /** POST /v1/jobs/:job_id/actions: a card click, pre-checked, then carried out by Office. */
   submitJobAction(
     p: Principal,
@@ -337,7 +337,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/jobs/:job_id/hand-over: the job's owner becomes a person of its conversation; its agent stops acting on it. */
   handOver(p: Principal, jobId: string, body: In<typeof ZHandOverRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** GET /v1/jobs/:job_id/why: the job's causal chain from the ledger, each line linking into the Job Drawer. */
-  why(p: Principal, jobId: string): TWhyResponse;
+  why(p: Principal, jobId: string): Promise<TWhyResponse>;
   // Membership.
   /** POST /v1/conversations/:id/members: any member adds a person or agent of the workspace (an agent then answers the message that mentioned it). */
   addMember(

@@ -2,7 +2,7 @@ import type { Locale } from "../shared/i18n.js";
 import type { ServerResponse } from "node:http";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
-import type { LedgerApi } from "../ledger/index.js";
+import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
 import type { OfficeApi } from "../office/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
@@ -265,10 +265,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         told.map((d) => d.data as { entity_id: string; notification: TNotification }),
       );
   };
-  deps.ledger.replay(project);
-  booted = true;
-  const unsubscribe = deps.ledger.subscribe(project);
-  const unsubscribeSearch = deps.ledger.subscribe((ev) => search.enqueue(ev));
+  const unsubscribe = replayThenFollow(deps.ledger, project, { onReplayed: () => (booted = true) });
   // Only messages sent from now on: a boot's replay fetches nothing.
   const previews = createLinkPreviews(core, clock, deps.linkPreviews ?? { enabled: false });
   const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
@@ -341,7 +338,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       push.close();
       clearInterval(revocationSweep);
       unsubscribe();
-      unsubscribeSearch();
       search.close();
       digest.close();
       scheduler.close();

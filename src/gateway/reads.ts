@@ -110,20 +110,29 @@ export function getTimeline(core: Core, p: Principal, conversationId: string, q:
   };
 }
 
-/** The Job Drawer: header, actions for the current state, normalized timeline, artifacts, raw events. */
-export function getJob(core: Core, p: Principal, jobId: string) {
+/**
+ * The Job Drawer: header, actions for the current state, normalized timeline, artifacts, raw
+ * events. The raw events are read from the ledger first; everything else is the projection as it
+ * stands once they arrive, and raw events it has not taken in yet are left for the stream (after
+ * `cursor`), so the drawer never shows an event its header does not know.
+ */
+export async function getJob(core: Core, p: Principal, jobId: string) {
+  memberJob(core, p, jobId);
+  const page = await core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 });
   const state = core.tenant(p.tenantId);
   const job = memberJob(core, p, jobId);
   const header = jobHeader(state, job, viewerOf(state, p.entityId));
-  const raw = core.ledger.query({ tenant_id: p.tenantId, job_id: jobId, limit: 1000 }).events.map((e) => ({
-    event_id: e.event_id,
-    event_type: e.event_type,
-    ts: e.ts,
-    actor: e.actor,
-    trace_id: e.trace_id,
-    seq: e.seq,
-    payload: e.payload,
-  }));
+  const raw = page.events
+    .filter((e) => e.seq <= state.head)
+    .map((e) => ({
+      event_id: e.event_id,
+      event_type: e.event_type,
+      ts: e.ts,
+      actor: e.actor,
+      trace_id: e.trace_id,
+      seq: e.seq,
+      payload: e.payload,
+    }));
   return {
     tenant_id: p.tenantId,
     conversation_id: job.conversation_id,

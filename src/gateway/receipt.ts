@@ -1,4 +1,5 @@
 import type { TReceipt } from "../../contracts/ledger.js";
+import type { LedgerDoorApi } from "../ledger/index.js";
 import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
 import { memberJob } from "./commands/conversations.js";
@@ -14,16 +15,16 @@ const MAX_RECEIPT_EVENTS = 1000;
  * checkpoint. Everything in it is what the ledger holds (sensitive values only as their
  * redactions), so it can be checked offline with the verifier key alone.
  */
-export function jobReceipt(core: Core, p: Principal, jobId: string): TReceipt {
+export async function jobReceipt(core: Core, p: Principal, jobId: string): Promise<TReceipt> {
   memberJob(core, p, jobId);
-  const { ledger } = core;
-  const cp = ledger.tlog.checkpointNote(p.tenantId);
+  const ledger: LedgerDoorApi = core.ledger;
+  const cp = await ledger.tlog.checkpointNote(p.tenantId);
   if (!cp) throw new AppError("NOT_FOUND", "The log has no checkpoint yet");
   const visible = eventFilterFor(core, p);
   const events: TReceipt["events"] = [];
   let after: string | undefined;
   do {
-    const page = ledger.query({
+    const page = await ledger.query({
       tenant_id: p.tenantId,
       job_id: jobId,
       limit: 1000,
@@ -37,12 +38,12 @@ export function jobReceipt(core: Core, p: Principal, jobId: string): TReceipt {
           "VALIDATION_ERROR",
           `A receipt holds at most ${MAX_RECEIPT_EVENTS} events; this job has more`,
         );
-      const [leaf] = ledger.tlog.leaves(p.tenantId, seq, seq);
+      const [leaf] = await ledger.tlog.leaves(p.tenantId, seq, seq);
       events.push({
         tenant_seq: seq,
         event_type: e.event_type,
         leaf: Buffer.from(leaf!, "utf8").toString("base64"),
-        proof: ledger.tlog.inclusion(p.tenantId, seq, cp.size).hashes,
+        proof: (await ledger.tlog.inclusion(p.tenantId, seq, cp.size)).hashes,
       });
     }
     after = page.next_cursor ?? undefined;
@@ -52,7 +53,7 @@ export function jobReceipt(core: Core, p: Principal, jobId: string): TReceipt {
     tenant_id: p.tenantId,
     job_id: jobId,
     checkpoint: cp.note,
-    verifier_keys: ledger.tlog.verifierKeys(),
+    verifier_keys: await ledger.tlog.verifierKeys(),
     events,
   };
 }

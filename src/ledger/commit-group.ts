@@ -36,13 +36,94 @@ export interface CommitGroupDeps {
   onCommitted(events: TStoredEvent[]): void;
 }
 
-/** A policy refusal travelling out of a batch's savepoint. */
-class Refusal {
+/** A policy refusal travelling out of a batch. */
+export class Refusal {
   constructor(
     readonly index: number,
     readonly raw: unknown,
     readonly violation: PolicyViolation,
   ) {}
+}
+
+/**
+ * The policy pack as every ledger applies it to a batch: each event checked in order against the
+ * fold (which then takes it), warnings and refusals written as `policy.violation` events of the
+ * tenant that sent them. The stores differ only in how an event is written (`write`).
+ */
+export function createPolicyJudge(deps: { engine: PolicyEngine; fold: LedgerFold; clock: Clock; ids: IdGenerator }) {
+  const { engine, fold, clock, ids } = deps;
+
+  function violationEvent(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn") {
+    const event = engine.violationEvent(raw, v, {
+      event_id: ids("evt"),
+      ts: clock.iso(),
+      mode,
+      tenant_id: tenantId,
+      fold,
+    });
+    // A violation is recorded in the ledger of the tenant that sent it, never in a tenant the
+    // refused event claimed to belong to.
+    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
+  }
+
+  function checkOne(tenantId: string, raw: unknown) {
+    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
+    if (claimed !== undefined && claimed !== tenantId) {
+      return {
+        ok: false as const,
+        violation: {
+          policy_id: "policy.tenant_scope",
+          code: "TENANT_SCOPE_VIOLATION",
+          message_safe: "Event tenant_id differs from the request's tenant_id",
+        },
+        warnings: [],
+      };
+    }
+    return engine.check(fold, raw);
+  }
+
+  return {
+    /**
+     * Judges and folds a batch's events in order, writing each accepted one (and each warning's
+     * violation) with `write`, which returns the new head. Throws a `Refusal` at the first
+     * refused event; the caller rolls back the fold and the rows.
+     */
+    batch(tenantId: string, events: readonly unknown[], head0: Head, write: (event: TUblEvent, head: Head) => Head) {
+      let head = head0;
+      const accepted: string[] = [];
+      events.forEach((raw, index) => {
+        const decision = checkOne(tenantId, raw);
+        for (const w of decision.warnings) {
+          const ve = violationEvent(tenantId, raw, w, "warn");
+          if (ve) fold.apply(ve), (head = write(ve, head));
+        }
+        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
+        fold.apply(decision.event);
+        head = write(decision.event, head);
+        accepted.push(decision.event.event_id);
+      });
+      return { head, accepted };
+    },
+
+    /**
+     * Folds and writes (with `write`) the refused batch's `policy.violation`, when the pack
+     * emits one, and returns the error the batch is answered with.
+     */
+    refuse(tenantId: string, r: Refusal, write: (event: TUblEvent) => void): AppError {
+      const ve = violationEvent(tenantId, r.raw, r.violation, "enforce");
+      if (ve) {
+        fold.apply(ve);
+        write(ve);
+      }
+      const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
+      return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
+        policy_id: r.violation.policy_id,
+        event_index: r.index,
+        ...(typeof eventId === "string" ? { event_id: eventId } : {}),
+        ...(ve ? { violation_event_id: ve.event_id } : {}),
+      });
+    },
+  };
 }
 
 type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
@@ -56,7 +137,8 @@ type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unkno
  * every batch gets the same 507/503, so the next append starts clean.
  */
 export function createCommitGroupWriter(deps: CommitGroupDeps) {
-  const { db, store, signer, engine, fold, heads, clock, ids } = deps;
+  const { db, store, signer, fold, heads, clock } = deps;
+  const judge = createPolicyJudge(deps);
   // Transaction control prepared once: db.exec would parse these on every batch.
   const sql = (text: string) => {
     const stmt = db.prepare(text);
@@ -102,40 +184,6 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     return { seq, hash, frontier: tree.frontier };
   }
 
-  function violationFor(
-    tenantId: string,
-    raw: unknown,
-    v: PolicyViolation,
-    mode: "enforce" | "warn",
-  ): TUblEvent | null {
-    const event = engine.violationEvent(raw, v, {
-      event_id: ids("evt"),
-      ts: clock.iso(),
-      mode,
-      tenant_id: tenantId,
-      fold,
-    });
-    // A violation is recorded in the ledger of the tenant that sent it, never in a tenant the
-    // refused event claimed to belong to.
-    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
-  }
-
-  function checkOne(tenantId: string, raw: unknown) {
-    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
-    if (claimed !== undefined && claimed !== tenantId) {
-      return {
-        ok: false as const,
-        violation: {
-          policy_id: "policy.tenant_scope",
-          code: "TENANT_SCOPE_VIOLATION",
-          message_safe: "Event tenant_id differs from the request's tenant_id",
-        },
-        warnings: [],
-      };
-    }
-    return engine.check(fold, raw);
-  }
-
   /** Whether the open transaction already holds rows: then a batch needs a savepoint of its own. */
   let holdsRows = false;
 
@@ -152,19 +200,9 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     const useSavepoint = holdsRows;
     if (useSavepoint) savepoint();
     try {
-      let head = head0;
-      const accepted: string[] = [];
-      p.req.events.forEach((raw, index) => {
-        const decision = checkOne(tenantId, raw);
-        for (const w of decision.warnings) {
-          const ve = violationFor(tenantId, raw, w, "warn");
-          if (ve) fold.apply(ve), (head = writeEvent(ve, head, batchOut));
-        }
-        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
-        fold.apply(decision.event);
-        head = writeEvent(decision.event, head, batchOut);
-        accepted.push(decision.event.event_id);
-      });
+      const { head, accepted } = judge.batch(tenantId, p.req.events, head0, (event, h) =>
+        writeEvent(event, h, batchOut),
+      );
       heads.set(tenantId, head);
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
       p.opts?.withinCommit?.(result, db);
@@ -192,20 +230,9 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
 
   /** Writes the refused batch's `policy.violation` (when the pack emits one) and builds the error. */
   function refusalError(tenantId: string, r: Refusal, out: TStoredEvent[]): AppError {
-    const ve = violationFor(tenantId, r.raw, r.violation, "enforce");
-    let violationEventId: string | undefined;
-    if (ve) {
-      fold.apply(ve);
+    return judge.refuse(tenantId, r, (ve) => {
       heads.set(tenantId, writeEvent(ve, headOf(tenantId), out));
       holdsRows = true;
-      violationEventId = ve.event_id;
-    }
-    const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
-    return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
-      policy_id: r.violation.policy_id,
-      event_index: r.index,
-      ...(typeof eventId === "string" ? { event_id: eventId } : {}),
-      ...(violationEventId ? { violation_event_id: violationEventId } : {}),
     });
   }
 

@@ -46,7 +46,7 @@ export interface AppendOptions {
 }
 
 /** A page of `query`: the contract's response, its events typed as the stored envelopes they are. */
-type LedgerPage = Omit<TQueryResponse, "events"> & { events: TStoredEvent[] };
+export type LedgerPage = Omit<TQueryResponse, "events"> & { events: TStoredEvent[] };
 
 /** A value now (SQLite reads) or later (a store across the network). */
 type Awaitable<T> = T | Promise<T>;

@@ -3,6 +3,7 @@ import {
   ZAppendRequest,
   ZQueryRequest,
   type TAppendRequest,
+  type TQueryRequest,
   type TAppendResponse,
   type TCheckpoint,
 } from "../../contracts/ledger.js";
@@ -11,14 +12,14 @@ import { AppError, validationError } from "../shared/errors.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import type { Db } from "../shared/db.js";
-import type { LedgerApi } from "./ledger-api.js";
+import type { LedgerApi, LedgerPage } from "./ledger-api.js";
 import type { LedgerFold, PolicyEngine } from "./policy/types.js";
 import { GENESIS_HASH } from "./chain.js";
 import { createCommitGroupWriter, type PendingAppend } from "./commit-group.js";
 import type { Head } from "./head.js";
 import { createDefaultPolicy } from "./default-policy.js";
 import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "./signing.js";
-import { createLedgerStore, migrateLedger, type LedgerStore } from "./store.js";
+import { createLedgerStore, migrateLedger, type LedgerStore, type QueryFilter, type ScanRow } from "./store.js";
 import { loadFrontier } from "./merkle/tree-store.js";
 import { createTransparencyLog } from "./merkle/log.js";
 
@@ -66,6 +67,39 @@ export function plainAppendRequest(req: unknown): TAppendRequest | null {
   if (typeof tenant_id !== "string" || tenant_id.length < 1 || tenant_id.length > 128) return null;
   if (!Array.isArray(events) || events.length < 1 || events.length > 1000) return null;
   return { tenant_id, events: Array.from(events as unknown[]) };
+}
+
+/**
+ * A query request checked against the contract, and the store filter it asks for: one row more
+ * than the page, so that `queryPage` can tell whether there is more. Both ledgers read this way.
+ */
+export function queryFilter(req: TQueryRequest): { q: { tenant_id: string; limit: number }; filter: QueryFilter } {
+  const parsed = ZQueryRequest.safeParse(req);
+  if (!parsed.success) throw validationError(parsed.error.issues, "query");
+  const q = parsed.data;
+  const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
+  return {
+    q,
+    filter: {
+      tenantId: q.tenant_id,
+      conversationId: q.conversation_id,
+      jobId: q.job_id,
+      eventType: q.event_type,
+      afterTenantSeq: after,
+      limit: q.limit + 1,
+    },
+  };
+}
+
+/** The page of a query from the rows `queryFilter`'s filter read: at most `limit` events, and a cursor when there are more. */
+export function queryPage(rows: ScanRow[], q: { tenant_id: string; limit: number }): LedgerPage {
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  return {
+    tenant_id: q.tenant_id,
+    events: page.map(toStoredEvent),
+    next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
+  };
 }
 
 /**
@@ -185,25 +219,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
     },
 
     query(req) {
-      const parsed = ZQueryRequest.safeParse(req);
-      if (!parsed.success) throw validationError(parsed.error.issues, "query");
-      const q = parsed.data;
-      const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
-      const rows = store.query({
-        tenantId: q.tenant_id,
-        conversationId: q.conversation_id,
-        jobId: q.job_id,
-        eventType: q.event_type,
-        afterTenantSeq: after,
-        limit: q.limit + 1,
-      });
-      const more = rows.length > q.limit;
-      const page = more ? rows.slice(0, q.limit) : rows;
-      return {
-        tenant_id: q.tenant_id,
-        events: page.map(toStoredEvent),
-        next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
-      };
+      const { q, filter } = queryFilter(req);
+      return queryPage(store.query(filter), q);
     },
 
     subscribe(listener) {

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/events.js";
-import type { LedgerApi } from "../ledger/index.js";
+import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { ContextBuilder, EntityProfile } from "./context-builder.js";
@@ -92,8 +92,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
 
   function start(): void {
     if (unsubscribe) return;
-    unsubscribe = deps.ledger.subscribe(index);
-    deps.ledger.replay(index);
+    unsubscribe = replayThenFollow(deps.ledger, index);
   }
 
   function stop(): void {

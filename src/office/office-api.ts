@@ -215,7 +215,7 @@ export interface OfficeApi {
     conversationId: string,
   ): { agent_entity_id: string | null; tools: ConversationTool[] };
   /** A job's "Why?": its causal chain told from its ledger events, each line linking into the Job Drawer. NOT_FOUND when no such job. */
-  explainJob(tenantId: string, jobId: string, readerLocale?: string): TWhyResponse;
+  explainJob(tenantId: string, jobId: string, readerLocale?: string): Promise<TWhyResponse>;
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
   mcpStatus(): McpServerStatus[];
   /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */

@@ -1,7 +1,7 @@
 import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
 import { stateAfter } from "../job/transitions.js";
-import type { LedgerApi } from "../ledger/index.js";
+import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
 
 /**
  * What Office needs to decide on a message, held in memory so that building a frame costs the
@@ -327,16 +327,9 @@ export function createOfficeView(deps: {
   }
 
   const also = deps.also;
-  deps.ledger.replay(also ? (e) => (apply(e), also(e)) : apply);
-  // Replay and subscribe run in the same synchronous stretch, and commits happen only from the
-  // ledger's own scheduled flush, so no event falls between them or is folded twice.
-  const unsubscribe = deps.ledger.subscribe((e) => {
-    try {
-      apply(e);
-      also?.(e);
-    } catch (err) {
-      deps.onError?.(err, "office-view");
-    }
+  // Every event once: what is stored, then what commits from now on.
+  const unsubscribe = replayThenFollow(deps.ledger, also ? (e) => (apply(e), also(e)) : apply, {
+    onError: (err) => deps.onError?.(err, "office-view"),
   });
 
   return {

@@ -149,7 +149,7 @@ export function createPeopleCommands(deps: Deps) {
       const text = t(cmd.job_ref ? "office.why.noSuchJob" : "office.why.noJob");
       return { ids: await deps.emit(ec, [deps.say(agent.entity_id, text)]), notes: "Nothing to explain" };
     }
-    const chain = explainJob(
+    const chain = await explainJob(
       { ledger: deps.ledger, name: (tenant, id) => context.profile(tenant, id)?.display_name ?? id },
       req.tenant_id,
       job.job_id,

@@ -1,9 +1,9 @@
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
-import type { LedgerApi } from "../ledger/index.js";
+import type { LedgerDoorApi } from "../ledger/index.js";
 import { AppError } from "../shared/errors.js";
 import { answerWords } from "./narrator.js";
-import { queryAll } from "./ledger-reads.js";
+import { readAll } from "./ledger-reads.js";
 import { type Translate, words } from "./speak.js";
 
 /** How far back before a job's creation its causing message is looked for. */
@@ -17,13 +17,13 @@ const QUOTE_CHARS = 160;
  * it in the Job Drawer. Nothing here is inferred: an event that is not in the ledger is not told.
  * It is told in the reader's language (`t`); what people wrote is quoted as they wrote it.
  */
-export function explainJob(
-  deps: { ledger: LedgerApi; name: (tenantId: string, entityId: string) => string },
+export async function explainJob(
+  deps: { ledger: LedgerDoorApi; name: (tenantId: string, entityId: string) => string },
   tenantId: string,
   jobId: string,
   t: Translate = words(),
-): TWhyResponse {
-  const events = queryAll(deps.ledger, { tenant_id: tenantId, job_id: jobId });
+): Promise<TWhyResponse> {
+  const events = await readAll(deps.ledger, { tenant_id: tenantId, job_id: jobId });
   const created = events.find((e) => e.event_type === "job.created");
   if (created?.event_type !== "job.created") throw new AppError("NOT_FOUND", "Job not found");
   const name = (id: string) => deps.name(tenantId, id);
@@ -37,7 +37,9 @@ export function explainJob(
       url: `/jobs/${encodeURIComponent(jobId)}#${encodeURIComponent(e.event_id)}`,
     });
 
-  const cause = created.causation_id ? findCause(deps.ledger, tenantId, created.causation_id, created.seq) : undefined;
+  const cause = created.causation_id
+    ? await findCause(deps.ledger, tenantId, created.causation_id, created.seq)
+    : undefined;
   if (cause?.event_type === "message.sent") {
     const who = name(cause.actor.entity_id);
     // A message from another conversation is named, never quoted: this chain is read by this job's conversation.
@@ -154,9 +156,14 @@ export function explainJob(
   return { job_id: jobId, title, lines };
 }
 
-function findCause(ledger: LedgerApi, tenantId: string, eventId: string, beforeSeq: number): TStoredEvent | undefined {
+async function findCause(
+  ledger: LedgerDoorApi,
+  tenantId: string,
+  eventId: string,
+  beforeSeq: number,
+): Promise<TStoredEvent | undefined> {
   const from = Math.max(0, beforeSeq - CAUSE_LOOKBACK);
-  const page = ledger.query({
+  const page = await ledger.query({
     tenant_id: tenantId,
     event_type: "message.sent",
     after_cursor: `seq:${from}`,

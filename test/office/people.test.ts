@@ -226,7 +226,7 @@ describe("why did you do that?", () => {
     await w.office.jobAction(
       click(card(w, jobId), "Provide info", { meeting_link: "jitsi", timezone: "Europe/Lisbon" }),
     );
-    const why = w.office.explainJob(T, jobId);
+    const why = await w.office.explainJob(T, jobId);
     const events = new Map([...w.events(jobId), ...w.events()].map((e) => [e.event_id, e]));
     // Every line names a real event, and links to it in the Job Drawer.
     for (const line of why.lines) {

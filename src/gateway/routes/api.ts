@@ -258,7 +258,7 @@ export function createApiRoutes(gw: Gateway) {
       ZJobDrawerResponse,
       jobParams,
     ),
-    (c) => c.json(api.getJob(c.get("principal"), c.req.valid("param").job_id)),
+    async (c) => c.json(await api.getJob(c.get("principal"), c.req.valid("param").job_id)),
   );
 
   route(
@@ -270,8 +270,8 @@ export function createApiRoutes(gw: Gateway) {
       ZReceipt,
       jobParams,
     ),
-    (c) => {
-      const receipt = jobReceipt(core, c.get("principal"), c.req.valid("param").job_id);
+    async (c) => {
+      const receipt = await jobReceipt(core, c.get("principal"), c.req.valid("param").job_id);
       c.header("content-disposition", `attachment; filename="receipt-${receipt.job_id}.json"`);
       return c.json(receipt);
     },

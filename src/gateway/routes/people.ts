@@ -96,7 +96,7 @@ export function createPeopleRoutes(gw: Gateway) {
       request: { params: jobParams },
       responses: { 200: json(ZWhyResponse, "The job's causal chain"), ...errors(...READ_ERRORS) },
     }),
-    (c) => c.json(api.why(c.get("principal"), c.req.valid("param").job_id)),
+    async (c) => c.json(await api.why(c.get("principal"), c.req.valid("param").job_id)),
   );
   return app;
 }

@@ -1,6 +1,6 @@
 import { formatCursor } from "../../../contracts/primitives.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
-import type { LedgerApi } from "../../ledger/index.js";
+import type { LedgerDoorApi } from "../../ledger/index.js";
 import type { Db } from "../../shared/db.js";
 import type { Logger } from "../logger.js";
 import { cleanForIndex, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
@@ -19,7 +19,10 @@ interface IndexHit {
 }
 
 export interface SearchIndex {
-  /** Takes in a committed event (message.sent / edited / deleted; others are ignored). Written on the next tick, or before the next search. */
+  /**
+   * Takes in a committed event (message.sent / edited / deleted; others are ignored; the index
+   * subscribes to the ledger itself). Written on the next tick, or before the next search.
+   */
   enqueue(ev: TStoredEvent): void;
   /** Writes what is queued, in one transaction with each tenant's position. */
   flush(): void;
@@ -46,7 +49,7 @@ const PAGE = 1000;
  * ledger from there (everything when the tables are new, or when they claim more than the ledger
  * holds, as after a restore into a fresh database).
  */
-export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Logger }): SearchIndex {
+export function createSearchIndex(deps: { db: Db; ledger: LedgerDoorApi; logger: Logger }): SearchIndex {
   const { db } = deps;
   const stmt = {
     position: db.prepare<[string], number>("SELECT indexed_seq FROM gateway_search_state WHERE tenant_id = ?").pluck(),
@@ -116,7 +119,7 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     for (const t of touched) stmt.setPosition.run(t, positionOf(t));
   });
 
-  function catchUp(tenantId: string): void {
+  async function catchUp(tenantId: string): Promise<void> {
     const head = deps.ledger.head(tenantId).tenant_seq;
     if (positionOf(tenantId) > head) {
       // The tables are from another history (a restore, an import): start again from the ledger.
@@ -131,24 +134,41 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     deps.logger.info({ tenant_id: tenantId, from, head }, "search index catching up with the ledger");
     let after = from;
     for (;;) {
-      const page = deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
-      if (page.events.length === 0) break;
+      const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
+      if (closed || page.events.length === 0) break;
       writeBatch(page.events);
       after = page.events[page.events.length - 1]!.seq;
       if (!page.next_cursor) break;
     }
   }
 
-  // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared
-  // connection, which forbids writing until it ends).
-  for (const t of deps.ledger.tenants()) catchUp(t);
-
   let queue: TStoredEvent[] = [];
   let scheduled: NodeJS.Immediate | undefined;
+  // Committed events are taken in from the start, and held while the index catches up with the
+  // stored log: written then, what the catch-up already read is skipped by position.
+  let catching = true;
+  let closed = false;
+  const unsubscribe = deps.ledger.subscribe((ev) => index.enqueue(ev));
+  // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared
+  // connection, which forbids writing until it ends).
+  void (async () => {
+    for (const t of deps.ledger.tenants()) if (!closed) await catchUp(t);
+  })().then(
+    () => {
+      catching = false;
+      if (!closed) flush();
+    },
+    (err: unknown) => {
+      // Positions stay where the failure left them: the next boot reads the rest again.
+      catching = false;
+      deps.logger.error({ err }, "search index catch-up failed");
+    },
+  );
+
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
-    if (queue.length === 0) return;
+    if (catching || queue.length === 0) return;
     const batch = queue;
     queue = [];
     // The index is derived from the ledger and knows how far it has read: a commit lost to a
@@ -167,7 +187,7 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
     }
   };
 
-  return {
+  const index: SearchIndex = {
     enqueue(ev) {
       if (
         ev.event_type !== "message.sent" &&
@@ -175,7 +195,7 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
         ev.event_type !== "message.deleted"
       ) {
         // Only the position moves; it is written with the next message, so no write per event.
-        if (queue.length === 0 && ev.seq > positionOf(ev.tenant_id)) positions.set(ev.tenant_id, ev.seq);
+        if (!catching && queue.length === 0 && ev.seq > positionOf(ev.tenant_id)) positions.set(ev.tenant_id, ev.seq);
         else queue.push(ev);
         return;
       }
@@ -197,7 +217,10 @@ export function createSearchIndex(deps: { db: Db; ledger: LedgerApi; logger: Log
       return rows.map((r) => ({ ...r, edited: r.edited === 1 }));
     },
     close() {
+      unsubscribe();
       flush();
+      closed = true;
     },
   };
+  return index;
 }

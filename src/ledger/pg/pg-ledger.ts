@@ -1,28 +1,27 @@
 import pg from "pg";
 import type { TStoredEvent, TUblEvent } from "../../../contracts/events.js";
-import type { TErrorCode } from "../../../contracts/errors.js";
 import {
   ZAppendRequest,
-  ZQueryRequest,
   type TAppendRequest,
   type TAppendResponse,
   type TCheckpoint,
+  type TVerifyReport,
 } from "../../../contracts/ledger.js";
-import { formatCursor, parseCursor } from "../../../contracts/primitives.js";
+import { formatCursor } from "../../../contracts/primitives.js";
 import { AppError, isAppError, validationError } from "../../shared/errors.js";
 import { systemClock, type Clock } from "../../shared/clock.js";
 import { defaultIds, type IdGenerator } from "../../shared/ids.js";
 import type { LedgerDoorApi } from "../ledger-api.js";
-import type { LedgerFold, PolicyEngine, PolicyViolation } from "../policy/types.js";
+import type { LedgerFold, PolicyEngine } from "../policy/types.js";
 import { canonicalize } from "../canonical-json.js";
 import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
-import { envelopeOf } from "../commit-group.js";
+import { createPolicyJudge, envelopeOf, Refusal } from "../commit-group.js";
 import type { Head } from "../head.js";
 import { createDefaultPolicy } from "../default-policy.js";
-import { plainAppendRequest } from "../ledger.js";
+import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
 import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
-import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "../signing.js";
+import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer, type Verifier } from "../signing.js";
 import type { CheckpointRow } from "../store.js";
 import { toStoredEvent } from "../stored-event.js";
 import { verifyTenant } from "../verify.js";
@@ -77,14 +76,6 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-class Refusal {
-  constructor(
-    readonly index: number,
-    readonly raw: unknown,
-    readonly violation: PolicyViolation,
-  ) {}
-}
-
 type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
 
 /** Rows read per round trip when catching a tenant up or replaying. */
@@ -118,6 +109,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
   const defaults = deps.engine && deps.fold ? undefined : createDefaultPolicy(deps.policyParams);
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
+  const judge = createPolicyJudge({ engine, fold, clock, ids });
 
   if (deps.migrate !== false) await migratePgLedger(pool);
   // Once there is history, its key must be the one that signed it: never a silent new one.
@@ -251,33 +243,6 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     return { seq, hash, frontier: tree.frontier };
   }
 
-  function violationFor(tenantId: string, raw: unknown, v: PolicyViolation, mode: "enforce" | "warn") {
-    const event = engine.violationEvent(raw, v, {
-      event_id: ids("evt"),
-      ts: clock.iso(),
-      mode,
-      tenant_id: tenantId,
-      fold,
-    });
-    return event ? ({ ...event, tenant_id: tenantId } as TUblEvent) : null;
-  }
-
-  function checkOne(tenantId: string, raw: unknown) {
-    const claimed = (raw as { tenant_id?: unknown } | null)?.tenant_id;
-    if (claimed !== undefined && claimed !== tenantId) {
-      return {
-        ok: false as const,
-        violation: {
-          policy_id: "policy.tenant_scope",
-          code: "TENANT_SCOPE_VIOLATION",
-          message_safe: "Event tenant_id differs from the request's tenant_id",
-        },
-        warnings: [],
-      };
-    }
-    return engine.check(fold, raw);
-  }
-
   async function writeBatch(tx: pg.PoolClient, p: Pending, out: TStoredEvent[]): Promise<Outcome> {
     const tenantId = p.req.tenant_id;
     const hadHead = heads.has(tenantId);
@@ -286,19 +251,9 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     const rows: PgEventRow[] = [];
     const batchOut: TStoredEvent[] = [];
     try {
-      let head = head0;
-      const accepted: string[] = [];
-      p.req.events.forEach((raw, index) => {
-        const decision = checkOne(tenantId, raw);
-        for (const w of decision.warnings) {
-          const ve = violationFor(tenantId, raw, w, "warn");
-          if (ve) fold.apply(ve), (head = writeEvent(ve, head, rows, batchOut));
-        }
-        if (!decision.ok) throw new Refusal(index, raw, decision.violation);
-        fold.apply(decision.event);
-        head = writeEvent(decision.event, head, rows, batchOut);
-        accepted.push(decision.event.event_id);
-      });
+      const { head, accepted } = judge.batch(tenantId, p.req.events, head0, (event, h) =>
+        writeEvent(event, h, rows, batchOut),
+      );
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
       await tx.query("SAVEPOINT ledger_batch");
       try {
@@ -323,23 +278,14 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
 
   /** Writes the refused batch's `policy.violation` (when the pack emits one) and builds the error. */
   async function refusalError(tx: pg.PoolClient, tenantId: string, r: Refusal, out: TStoredEvent[]) {
-    const ve = violationFor(tenantId, r.raw, r.violation, "enforce");
-    let violationEventId: string | undefined;
-    if (ve) {
-      fold.apply(ve);
-      const rows: PgEventRow[] = [];
-      const head = writeEvent(ve, headOf(tenantId), rows, out);
-      await pgStore.insertEvents(tx, rows);
-      heads.set(tenantId, head);
-      violationEventId = ve.event_id;
-    }
-    const eventId = (r.raw as { event_id?: unknown } | null)?.event_id;
-    return new AppError(r.violation.code as TErrorCode, r.violation.message_safe, {
-      policy_id: r.violation.policy_id,
-      event_index: r.index,
-      ...(typeof eventId === "string" ? { event_id: eventId } : {}),
-      ...(violationEventId ? { violation_event_id: violationEventId } : {}),
-    });
+    const rows: PgEventRow[] = [];
+    const error = judge.refuse(
+      tenantId,
+      r,
+      (ve) => void heads.set(tenantId, writeEvent(ve, headOf(tenantId), rows, out)),
+    );
+    if (rows.length > 0) await pgStore.insertEvents(tx, rows);
+    return error;
   }
 
   async function writeGroup(group: Pending[]): Promise<void> {
@@ -507,25 +453,8 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     },
 
     async query(req) {
-      const parsed = ZQueryRequest.safeParse(req);
-      if (!parsed.success) throw validationError(parsed.error.issues, "query");
-      const q = parsed.data;
-      const after = q.after_cursor === undefined ? 0 : parseCursor(q.after_cursor)!;
-      const rows = await pgStore.query(pool, {
-        tenantId: q.tenant_id,
-        conversationId: q.conversation_id,
-        jobId: q.job_id,
-        eventType: q.event_type,
-        afterTenantSeq: after,
-        limit: q.limit + 1,
-      });
-      const more = rows.length > q.limit;
-      const page = more ? rows.slice(0, q.limit) : rows;
-      return {
-        tenant_id: q.tenant_id,
-        events: page.map(toStoredEvent),
-        next_cursor: more ? formatCursor(page[page.length - 1]![0]) : null,
-      };
+      const { q, filter } = queryFilter(req);
+      return queryPage(await pgStore.query(pool, filter), q);
     },
 
     subscribe(listener) {
@@ -558,14 +487,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
 
     keys: () => publishedKeys(signer, retired),
 
-    async verify(tenantId) {
-      const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
-      return verifyTenant(
-        { scan: () => rows.values(), checkpoints: () => cps.values() },
-        [signer, ...retired],
-        tenantId,
-      );
-    },
+    verify: (tenantId) => verifyPgTenant(pool, [signer, ...retired], tenantId),
 
     tlog,
 
@@ -595,6 +517,32 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       listeners.clear();
     },
   };
+}
+
+/** `verify` of one tenant of a PostgreSQL ledger, from its stored rows and checkpoints. */
+async function verifyPgTenant(pool: pg.Pool, verifiers: Verifier[], tenantId: string): Promise<TVerifyReport> {
+  const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
+  return verifyTenant({ scan: () => rows.values(), checkpoints: () => cps.values() }, verifiers, tenantId);
+}
+
+/**
+ * Verifies a PostgreSQL ledger offline (the CLI's `verify` with DATABASE_URL): one report per
+ * tenant, or for one; reads only, so it runs beside live servers.
+ */
+export async function verifyPgLedger(opts: {
+  pool: pg.Pool;
+  verifiers: Verifier[];
+  tenantId?: string | undefined;
+  onReport?: (report: TVerifyReport) => void;
+}): Promise<TVerifyReport[]> {
+  const tenants = opts.tenantId ? [opts.tenantId] : (await pgStore.heads(opts.pool)).map((h) => h.tenant_id);
+  const out: TVerifyReport[] = [];
+  for (const t of tenants) {
+    const report = await verifyPgTenant(opts.pool, opts.verifiers, t);
+    opts.onReport?.(report);
+    out.push(report);
+  }
+  return out;
 }
 
 /** Every stored row of a tenant, in order (verify reads the whole chain). */

@@ -19,6 +19,11 @@ export async function stopSharedPostgres(): Promise<void> {
   await (await c)?.stop();
 }
 
+/** A new empty database on this file's cluster: its URL for the superuser, who owns what it creates. */
+export async function newPgDatabase(prefix = "db"): Promise<string> {
+  return (await sharedPostgres()).createDatabase(`${prefix}_${process.pid}_${++databases}`);
+}
+
 export interface TestPgLedger {
   ledger: PgLedgerApi;
   /** The owner's connections (migrations, tampering a test means to catch). */
