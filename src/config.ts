@@ -114,7 +114,7 @@ export function parseConfig(env: Record<string, string | undefined>, cwd = proce
     const got = present[variable];
     // Secrets are never echoed back, even when wrong.
     const shown =
-      got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL|IMAP_URL/.test(variable)
+      got === undefined || /KEY|TOKEN|PASSWORD|SMTP_URL|CALDAV_URL|IMAP_URL|DATABASE_URL/.test(variable)
         ? ""
         : ` (got ${JSON.stringify(got.length > 60 ? `${got.slice(0, 60)}…` : got)})`;
     const what = issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`;

@@ -148,10 +148,13 @@ describe("parseConfig", () => {
     expect(err.message).not.toContain("short-secret");
   });
 
-  it("never echoes mail or calendar credentials, even inside a malformed URL", () => {
+  it("never echoes mail, calendar or database credentials, even inside a malformed URL", () => {
     const err = fail({ SMTP_URL: "smtp://dan:hunter2@mail example.com", MAIL_FROM: "o@example.com" });
     expect(err.message).not.toContain("hunter2");
     expect(fail({ CALDAV_URL: "dav://dan:hunter2@dav.example.com" }).message).not.toContain("hunter2");
+    const db = fail({ DATABASE_URL: "mysql://logline:hunter2@db.example.com/logline" });
+    expect(db.variable).toBe("DATABASE_URL");
+    expect(db.message).not.toContain("hunter2");
   });
 
   it("reads SMTP credentials from the URL or from SMTP_USER/SMTP_PASSWORD, and keeps them out of the URL", () => {
