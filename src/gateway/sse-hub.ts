@@ -5,6 +5,13 @@ import { createDeltaLog, renderFrame, renderGroups, type DeltaGroup, type DeltaL
 const HEARTBEAT_MS = 15_000;
 /** A client this far behind is cut; it resumes from its cursor when it reconnects. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * The last bytes a cut stream gets: EventSource reconnects after `retry` ms with the id of the
+ * last whole frame it read as Last-Event-ID, and the resume log serves what follows.
+ */
+const CUT_HINT = ": too far behind; reconnect with Last-Event-ID\nretry: 1000\n\n";
+/** How long a cut stream may take to read what it was already given before its socket is closed. */
+const CUT_GRACE_MS = 10_000;
 
 interface Client {
   tenantId: string;
@@ -18,6 +25,8 @@ interface Client {
    */
   held: Buffer[] | null;
   heldBytes: number;
+  /** Takes the client out of the fan-out (on close, or when it is cut). */
+  detach(): void;
 }
 
 export interface SseHub {
@@ -55,16 +64,33 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return l;
   };
 
+  /**
+   * Ends a stream that fell too far behind. What is held for it comes after everything already
+   * queued on the socket, so it is dropped whole: the client's last whole frame is before it, and
+   * its Last-Event-ID resumes from there. The queued bytes are its to read, then the hint and the
+   * end; a socket that does not take them within the grace period is closed. Nothing more is
+   * buffered for it meanwhile.
+   */
+  function cut(c: Client): void {
+    c.detach();
+    c.held = null;
+    c.heldBytes = 0;
+    c.res.end(CUT_HINT);
+    const grace = setTimeout(() => c.res.destroy(), CUT_GRACE_MS);
+    grace.unref();
+    c.res.once("close", () => clearTimeout(grace));
+  }
+
   function write(c: Client, chunk: Buffer): void {
-    if (chunk.length === 0 || c.res.destroyed) return;
+    if (chunk.length === 0 || c.res.destroyed || c.res.writableEnded) return;
     if (c.held) {
       c.held.push(chunk);
       c.heldBytes += chunk.length;
-      if (c.heldBytes + c.res.writableLength > MAX_BUFFERED_BYTES) c.res.destroy();
+      if (c.heldBytes + c.res.writableLength > MAX_BUFFERED_BYTES) cut(c);
       return;
     }
     if (c.res.write(chunk)) return;
-    if (c.res.writableLength > MAX_BUFFERED_BYTES) return void c.res.destroy();
+    if (c.res.writableLength > MAX_BUFFERED_BYTES) return void cut(c);
     c.held = [];
     c.heldBytes = 0;
     c.res.once("drain", () => {
@@ -148,7 +174,21 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
         "x-content-type-options": "nosniff",
       });
       res.socket?.setNoDelay(true);
-      const client: Client = { tenantId, entityId, res, sentUpTo: head, held: null, heldBytes: 0 };
+      let set = clients.get(tenantId);
+      if (!set) clients.set(tenantId, (set = new Set()));
+      const members = set;
+      const client: Client = {
+        tenantId,
+        entityId,
+        res,
+        sentUpTo: head,
+        held: null,
+        heldBytes: 0,
+        detach() {
+          members.delete(client);
+          if (members.size === 0 && clients.get(tenantId) === members) clients.delete(tenantId);
+        },
+      };
       let out = "retry: 2000\n\n";
       if (cursor === null) out += renderFrame("hello", hello, `seq:${head}`);
       else {
@@ -169,15 +209,9 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
       }
       out += extra;
       res.write(out);
-      let set = clients.get(tenantId);
-      if (!set) clients.set(tenantId, (set = new Set()));
-      set.add(client);
-      const drop = () => {
-        set!.delete(client);
-        if (set!.size === 0) clients.delete(tenantId);
-      };
-      res.on("close", drop);
-      res.on("error", drop);
+      members.add(client);
+      res.on("close", client.detach);
+      res.on("error", client.detach);
     },
     redact(tenantId, messageId, rewrite) {
       logs.get(tenantId)?.redact(messageId, rewrite);

@@ -20,23 +20,30 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** The highest seq published so far: a stream that opens starts there. */
+let head = 0;
+
 async function start(): Promise<string> {
   hub = createSseHub({ clock: createManualClock() });
+  head = 0;
   server = http.createServer((req, res) => {
     const entityId = new URL(req.url!, "http://x").searchParams.get("as")!;
-    hub!.attach({ tenantId: "t", entityId, res, head: 0, cursor: null, hello: { entity_id: entityId }, extra: "" });
+    const last = req.headers["last-event-id"];
+    const cursor = typeof last === "string" ? Number(last.slice("seq:".length)) : null;
+    hub!.attach({ tenantId: "t", entityId, res, head, cursor, hello: { entity_id: entityId }, extra: "" });
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Opens a stream; `paused` leaves it unread until `resume()`. */
-function connect(url: string, as: string, paused = false) {
+/** Opens a stream; `paused` leaves it unread until `resume()`; `lastEventId` resumes after it. */
+function connect(url: string, as: string, paused = false, lastEventId?: string) {
   let text = "";
   let closed = false;
   let res: http.IncomingMessage | undefined;
   const opened = new Promise<void>((resolve) => {
-    const req = http.get(`${url}/?as=${as}`, (r) => {
+    const headers = lastEventId ? { "last-event-id": lastEventId } : {};
+    const req = http.get(`${url}/?as=${as}`, { headers }, (r) => {
       res = r;
       r.setEncoding("utf8");
       r.on("data", (d: string) => (text += d));
@@ -120,5 +127,35 @@ describe("SSE hub", () => {
     await until(() => slow.ids().length === 3000);
     expect(slow.ids().at(-1)).toBe(3000);
     expect(slow.closed()).toBe(false);
+  });
+
+  it("a reader cut for falling behind is told to reconnect, and resumes by Last-Event-ID without a gap or a repeat", async () => {
+    const url = await start();
+    const stuck = connect(url, "ana", true);
+    await stuck.opened;
+    await until(() => hub!.clientCount() === 1);
+    const body = JSON.stringify({ text: "y".repeat(8 * 1024) });
+    const publish = () => hub!.publish("t", { seq: ++head, frames: [{ event: "timeline.append", json: body }] });
+    // the socket stops being read: publish until the hub gives up on it
+    while (hub!.clientCount() === 1) {
+      if (head > 20_000) throw new Error("a reader that never reads was never cut");
+      for (let i = 0; i < 10; i++) publish();
+      await turn();
+    }
+    const cutAt = head;
+    // more frames after the cut, which the cut stream cannot carry
+    for (let i = 0; i < 25; i++) publish();
+    stuck.resume();
+    await until(() => stuck.closed());
+    // what it had been given reads as whole frames, in order, then the retry hint and the end
+    expect(stuck.text().endsWith("retry: 1000\n\n")).toBe(true);
+    const first = stuck.ids();
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThanOrEqual(cutAt);
+    expect(first).toEqual(Array.from({ length: first.length }, (_, i) => i + 1));
+    const again = connect(url, "ana", false, `seq:${first.at(-1)}`);
+    await until(() => again.ids().at(-1) === head);
+    expect([...first, ...again.ids()]).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+    expect(again.closed()).toBe(false);
   });
 });

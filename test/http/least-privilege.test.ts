@@ -182,6 +182,28 @@ describe("limits", () => {
     for (const s of [b, d, again]) s.close();
   });
 
+  it("streams per workspace are capped across its tokens, and a closed one frees its slot", async () => {
+    t = await startTestServer({ streamLimits: { perToken: 10, perTenant: 2 } });
+    const a = openRaw("/v1/stream", ana());
+    const b = openRaw("/v1/stream", ana());
+    await waitFor(() => a.status() === 200 && b.status() === 200, 3000, "two open");
+    const third = await fetch(`${t.url}/v1/stream`, { headers: { authorization: `Bearer ${dan()}` } });
+    expect(third.status).toBe(429);
+    expect((await third.json()).error.details.limit).toBe("streams_per_tenant");
+    b.close();
+    await waitFor(
+      async () => {
+        const d = await fetch(`${t.url}/v1/stream`, { headers: { authorization: `Bearer ${dan()}` } });
+        const ok = d.status === 200;
+        await d.body?.cancel();
+        return ok;
+      },
+      3000,
+      "a slot freed by closing one",
+    );
+    a.close();
+  });
+
   it("every write route is rate limited: ledger append (per event), Office ingest, Messenger posts", async () => {
     t = await startTestServer({ rateLimit: { capacity: 5, refillPerSecond: 0.01 } });
     const msg = (i: number) => ({
