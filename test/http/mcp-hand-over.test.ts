@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,7 +83,9 @@ describe("a hand-over while an MCP call runs", () => {
     const h = await postJson(`${t.url}/v1/jobs/${jobId}/hand-over`, dan, { to_entity_id: DAN });
     expect(h.status).toBe(200);
     expect(events(jobId).some((e) => e.event_type === "tool.result")).toBe(false);
-    writeFileSync(`${marker}.open`, "open");
+    // Written aside and renamed into place: the tool polls for the file and must never read it half-written.
+    writeFileSync(`${marker}.opening`, "open");
+    renameSync(`${marker}.opening`, `${marker}.open`);
 
     const result = await waitFor(
       () => events(jobId).find((e) => e.event_type === "tool.result"),
