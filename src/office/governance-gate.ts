@@ -167,3 +167,23 @@ export function invalidInputError(errors: Record<string, string>, extra: Record<
     ...extra,
   });
 }
+
+/**
+ * The checks a click must pass before anything is recorded: offered on this job's card, allowed
+ * in its state, by someone who may click it. Returns the button and the form's field errors
+ * (a bad form answer is not refused here: Provide info answers it with a card that says why).
+ */
+export function checkClickCommand(
+  job: JobView,
+  click: Pick<TJobActionRequest, "card_id" | "button_id" | "action"> & {
+    by: { actor_type: string; roles: readonly string[] };
+    input?: Record<string, unknown>;
+  },
+): { button: TCardButton; fieldErrors: Record<string, string> } {
+  const { button } = checkClick(job, click);
+  if (click.by.actor_type === "human") checkClicker(click.by.roles, button.action.type, button.label);
+  const fieldErrors = validateInput(button, click.input, job.slots.locale);
+  if (Object.keys(fieldErrors).length && click.action.type !== "job.provide_input")
+    throw invalidInputError(fieldErrors);
+  return { button, fieldErrors };
+}

@@ -4,12 +4,11 @@ import type { ContextBuilder, EntityProfile } from "../context-builder.js";
 import type { EmitContext, EmitOptions } from "../emitter.js";
 import type { HandOverRequest } from "../office-api.js";
 import { pickLocale } from "../../shared/i18n.js";
-import { checkAddress, invalidInputError } from "../governance-gate.js";
+import { checkAddress, checkClickCommand, invalidInputError } from "../governance-gate.js";
 import { slotForInputKey } from "../../job/view.js";
 import type { JobSlots, JobView } from "../job-machine.js";
 import type { JobEngine } from "../job-engine.js";
 import { extractMeetingSlots } from "../planner/slots.js";
-import { checkClickCommand } from "./decide.js";
 import type { BookedMeeting, Click, LedgerInput, Prepared } from "./model.js";
 import { bookedOf } from "./meeting-change.js";
 
