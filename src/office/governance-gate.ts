@@ -38,7 +38,7 @@ function findButton(
  * (`mayClick`, as the policy pack rules it). Checked before anything is recorded, so a refused
  * click shows nothing.
  */
-export function checkClicker(roles: readonly string[], actionType: string, label: string): void {
+function checkClicker(roles: readonly string[], actionType: string, label: string): void {
   if (!mayClick(roles, actionType)) {
     throw new AppError(
       "UNAUTHORIZED_ACTION",
@@ -69,7 +69,7 @@ export function checkAddress(
  * The click against the job's own history: the button was offered on one of its cards, the
  * job's state accepts the action, and the card is the job's latest (a newer card overtakes it).
  */
-export function checkClick(
+function checkClick(
   job: JobView,
   click: Pick<TJobActionRequest, "card_id" | "button_id" | "action">,
 ): { card: TJobCard; button: TCardButton } {
@@ -111,7 +111,7 @@ function schemaOf(button: TCardButton): TInputSchema | undefined {
 }
 
 /** Field errors of an input against a card's form; empty when it is fine. */
-export function validateInput(
+function validateInput(
   button: TCardButton,
   input: Record<string, unknown> | undefined,
   locale?: string,
