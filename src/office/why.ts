@@ -1,3 +1,4 @@
+import { ACTIVE_JOB_STATES, TERMINAL_JOB_STATES } from "../../contracts/primitives.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
 import type { LedgerDoorApi } from "../ledger/index.js";
@@ -172,16 +173,8 @@ async function findCause(
   return page.events.find((e) => e.event_id === eventId);
 }
 
-const STATES = new Set([
-  "proposed",
-  "approved",
-  "in_progress",
-  "waiting_input",
-  "completed",
-  "failed",
-  "cancelled",
-  "rejected",
-]);
+/** The states a job is ever shown in (a draft never is). */
+const STATES = new Set<string>([...ACTIVE_JOB_STATES, ...TERMINAL_JOB_STATES]);
 const RESULTS = new Set(["completed", "failed", "cancelled"]);
 /** A job state as the chain names it ("in progress"); an unknown one as recorded. */
 const stateName = (state: string, t: Translate) =>

@@ -209,15 +209,7 @@ export interface DecideContext {
 export const noDecision = (): Decision => ({ events: [], effects: [] });
 
 /** A tool call a job carries: which tool, its arguments (ledger form) and where the exact ones are. */
-export interface ToolCallSpec {
-  name: string;
-  server: string;
-  args: Record<string, unknown>;
-  args_ref: string;
-  purpose: string;
-  /** The asker's language when not English: the job's cards are written in it. */
-  locale?: string;
-}
+export type ToolCallSpec = NonNullable<JobSlots["tool_call"]>;
 
 /** One written version of a booked meeting: what a job's last calendar tool result recorded. */
 export interface BookedMeeting {

@@ -1,3 +1,4 @@
+import { ACTIVE_JOB_STATES, TERMINAL_JOB_STATES } from "../../../contracts/primitives.js";
 import type { JobView } from "../job-machine.js";
 import { type Translate, words } from "../speak.js";
 
@@ -5,16 +6,8 @@ import { type Translate, words } from "../speak.js";
 
 const EN = words();
 
-const STATE_WORDS = new Set([
-  "proposed",
-  "approved",
-  "in_progress",
-  "waiting_input",
-  "completed",
-  "failed",
-  "cancelled",
-  "rejected",
-]);
+/** The states a job is ever shown in (a draft never is). */
+const STATE_WORDS = new Set<string>([...ACTIVE_JOB_STATES, ...TERMINAL_JOB_STATES]);
 
 /** A job state in words ("waiting for your input"). */
 export function stateWords(state: string, t: Translate = EN): string {
