@@ -18,7 +18,6 @@ import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
 import { createPolicyJudge, envelopeOf, Refusal } from "../commit-group.js";
 import type { Head } from "../head.js";
 import { createDefaultPolicy } from "../default-policy.js";
-import { factsOf } from "../fold.js";
 import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
 import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
@@ -496,7 +495,12 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       return [...heads.keys()].sort();
     },
 
-    facts: factsOf(fold),
+    facts: {
+      jobState: (t, j) => fold.jobState(t, j),
+      jobConversation: (t, j) => fold.jobConversation(t, j),
+      isMember: (t, c, e) => fold.isMember(t, c, e),
+      entity: (t, e) => fold.entity(t, e),
+    },
 
     policySettings: (t) => engine.settings?.(fold, t) ?? null,
 
