@@ -116,4 +116,39 @@ describe("the web app's files from memory", () => {
     expect(second.files).toEqual(first.files);
     expect(second.version).not.toBe(first.version);
   });
+
+  it("names every module the page's entry imports as a modulepreload link, and only those; a new import changes the page", async () => {
+    const { web } = setup();
+    writeFileSync(
+      join(web, "index.html"),
+      '<!doctype html><head><script type="module" src="/main.js"></script></head><title>page</title>',
+    );
+    writeFileSync(join(web, "main.js"), 'import "./components/uses.js";\n');
+    const app = createStaticRoutes({ webDir: web, nodeModules: join(dir, "node_modules") });
+    const preloads = async (path = "/") => {
+      const res = await app.request(path);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      return {
+        tag: res.headers.get("etag"),
+        links: [...body.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]),
+      };
+    };
+    const first = await preloads();
+    expect(first.links).toEqual([
+      "/components/uses.js",
+      "/vendor/preact/index.js",
+      "/vendor/@tanstack/virtual-core/esm/index.js",
+      "/vendor/@tanstack/virtual-core/esm/utils.js",
+    ]);
+    // A client route is the same page.
+    expect((await preloads("/c/cnv_1")).links).toEqual(first.links);
+
+    const main = join(web, "main.js");
+    writeFileSync(main, 'import "./components/uses.js";\nimport { v } from "./components/app.js";\nexport { v };\n');
+    utimesSync(main, new Date(), new Date(Date.now() + 5000));
+    const second = await preloads();
+    expect(second.links).toContain("/components/app.js");
+    expect(second.tag).not.toBe(first.tag);
+  });
 });
