@@ -11,6 +11,9 @@ const DM = "cnv_dan_ana";
 let server: TestServer;
 let browser: Browser;
 const person = (name: string) => server.demo.humans.find((h) => h.display_name === name)!;
+/** File names unique to each attempt: a retried test must not find the first attempt's files. */
+let attempt = 0;
+const unique = (name: string) => name.replace(/\./, `-${attempt}.`);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
@@ -50,9 +53,11 @@ const seriousAxe = async (page: Page, include?: string) => {
 
 describe("Pictures and files in a real browser", () => {
   test("a pasted picture with a caption appears for the other person live; the lightbox opens by keyboard and Escape returns focus", async () => {
+    attempt++;
+    const board = unique("whiteboard.png");
     const [dan, ana] = await Promise.all([openChat("Dan"), openChat("Ana")]);
 
-    await pastePicture(dan, png(64, 48, [200, 60, 40]), "whiteboard.png");
+    await pastePicture(dan, png(64, 48, [200, 60, 40]), board);
     const tray = dan.getByRole("list", { name: "Files to send" });
     await expect.poll(() => tray.getByRole("listitem").count()).toBe(1);
     expect(await tray.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
@@ -62,45 +67,41 @@ describe("Pictures and files in a real browser", () => {
     await expect.poll(() => tray.count()).toBe(0);
 
     // Ana sees it without reloading: the box reserved from the recorded size, the picture decoded, the caption.
-    const open = ana.getByRole("button", { name: "Open picture whiteboard.png" });
+    const open = ana.getByRole("button", { name: `Open picture ${board}` });
     await open.waitFor({ timeout: 15_000 });
     const img = open.locator("img");
     expect([await img.getAttribute("width"), await img.getAttribute("height")]).toEqual(["64", "48"]);
     await expect
       .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 10_000 })
       .toBe(64);
-    expect(await img.getAttribute("alt")).toBe("whiteboard.png: The plan from today");
+    expect(await img.getAttribute("alt")).toBe(`${board}: The plan from today`);
     expect(await ana.locator(".bubble-picture .caption").textContent()).toBe("The plan from today");
     expect(await seriousAxe(ana, ".timeline")).toEqual([]);
 
     // Keyboard only: focus, Enter, look, Escape.
     await open.focus();
     await ana.keyboard.press("Enter");
-    const dialog = ana.getByRole("dialog", { name: "Picture: whiteboard.png" });
+    const dialog = ana.getByRole("dialog", { name: `Picture: ${board}` });
     await dialog.waitFor();
     expect(await dialog.evaluate((d: HTMLDialogElement) => d.open && d.matches(":modal"))).toBe(true);
-    expect(await dialog.locator("img").getAttribute("alt")).toBe("whiteboard.png: The plan from today");
-    expect(await dialog.getByRole("link", { name: "Download whiteboard.png" }).getAttribute("download")).toBe(
-      "whiteboard.png",
-    );
+    expect(await dialog.locator("img").getAttribute("alt")).toBe(`${board}: The plan from today`);
+    expect(await dialog.getByRole("link", { name: `Download ${board}` }).getAttribute("download")).toBe(board);
     expect(await seriousAxe(ana)).toEqual([]);
     await ana.keyboard.press("Escape");
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
-      "Open picture whiteboard.png",
-    );
+    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Open picture ${board}`);
 
     // The Close button does the same.
     await ana.keyboard.press("Enter");
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
-      "Open picture whiteboard.png",
-    );
+    expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Open picture ${board}`);
   });
 
   test("several files at once, each with its progress and Cancel, arrive in order; more than the limit is refused", async () => {
+    attempt++;
+    const [reportName, chartName, dropName] = ["report.txt", "chart.png", "drop-me.txt"].map(unique);
     const [dan, ana] = await Promise.all([openChat("Dan"), openChat("Ana")]);
     const input = dan.getByTestId("file-input");
 
@@ -129,44 +130,44 @@ describe("Pictures and files in a real browser", () => {
     });
     const big = Buffer.alloc(600 * 1024, "report line\n");
     await input.setInputFiles([
-      { name: "report.txt", mimeType: "text/plain", buffer: big },
-      { name: "chart.png", mimeType: "image/png", buffer: Buffer.from(png(120, 80)) },
-      { name: "drop-me.txt", mimeType: "text/plain", buffer: Buffer.from("never sent") },
+      { name: reportName, mimeType: "text/plain", buffer: big },
+      { name: chartName, mimeType: "image/png", buffer: Buffer.from(png(120, 80)) },
+      { name: dropName, mimeType: "text/plain", buffer: Buffer.from("never sent") },
     ]);
     expect(await tray.getByRole("listitem").count()).toBe(3);
     await dan.getByRole("textbox", { name: "Message" }).fill("Numbers for the week");
     await dan.getByRole("button", { name: "Send", exact: true }).click();
 
-    const bar = dan.getByRole("progressbar", { name: "Sending report.txt" });
+    const bar = dan.getByRole("progressbar", { name: `Sending ${reportName}` });
     await bar.waitFor();
     await expect.poll(async () => Number(await bar.getAttribute("value")), { timeout: 10_000 }).toBeGreaterThan(0);
     const seen = Number(await bar.getAttribute("value"));
     expect(seen).toBeLessThan(100);
     // The others wait their turn; the last is cancelled before it goes.
     expect(await dan.locator(".bubble-upload .file-meta", { hasText: "Waiting" }).count()).toBe(2);
-    await dan.getByRole("button", { name: "Cancel sending drop-me.txt" }).click();
-    await expect.poll(() => dan.getByRole("progressbar", { name: "Sending drop-me.txt" }).count()).toBe(0);
+    await dan.getByRole("button", { name: `Cancel sending ${dropName}` }).click();
+    await expect.poll(() => dan.getByRole("progressbar", { name: `Sending ${dropName}` }).count()).toBe(0);
 
     await expect
-      .poll(() => ana.getByRole("button", { name: "Open picture chart.png" }).count(), { timeout: 20_000 })
+      .poll(() => ana.getByRole("button", { name: `Open picture ${chartName}` }).count(), { timeout: 20_000 })
       .toBe(1);
     const names = await ana
       .locator(".bubble-file")
       .evaluateAll((els) =>
         els.map((e) => e.querySelector(".file-name")?.textContent ?? e.querySelector("img")?.getAttribute("alt") ?? ""),
       );
-    const report = names.indexOf("report.txt");
-    const chart = names.indexOf("chart.png");
+    const report = names.indexOf(reportName);
+    const chart = names.indexOf(chartName);
     expect(report).toBeGreaterThanOrEqual(0);
     expect(chart).toBe(report + 1);
-    expect(names).not.toContain("drop-me.txt");
+    expect(names).not.toContain(dropName);
     // The caption went with the first file.
-    expect(await ana.locator(".bubble-file", { hasText: "report.txt" }).locator(".caption").textContent()).toBe(
+    expect(await ana.locator(".bubble-file", { hasText: reportName }).locator(".caption").textContent()).toBe(
       "Numbers for the week",
     );
     await expect.poll(() => dan.locator(".bubble-upload").count(), { timeout: 10_000 }).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
-    expect(await ana.locator(".bubble-file", { hasText: "drop-me.txt" }).count()).toBe(0);
+    expect(await ana.locator(".bubble-file", { hasText: dropName }).count()).toBe(0);
     expect(await seriousAxe(dan)).toEqual([]);
   });
 });
