@@ -3,6 +3,7 @@ import type { TJobState } from "../../contracts/primitives.js";
 import type { TToolMode } from "./policy/types.js";
 import { stateAfter } from "../job/transitions.js";
 import { MessageTable } from "./fold-messages.js";
+import type { LedgerFacts } from "./ledger-api.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -508,4 +509,14 @@ function sortedObject<V>(map: ReadonlyMap<string, V>, f: (v: V) => unknown): Rec
 /** True when two folds hold the same facts (used to show a rebuilt fold equals the live one). */
 export function foldsEqual(a: PolicyFold, b: PolicyFold): boolean {
   return JSON.stringify(a.snapshot()) === JSON.stringify(b.snapshot());
+}
+
+/** What the ledger's door tells of the fold: its facts, and none of its other methods. */
+export function factsOf(fold: LedgerFacts): LedgerFacts {
+  return {
+    jobState: (t, j) => fold.jobState(t, j),
+    jobConversation: (t, j) => fold.jobConversation(t, j),
+    isMember: (t, c, e) => fold.isMember(t, c, e),
+    entity: (t, e) => fold.entity(t, e),
+  };
 }

@@ -18,6 +18,7 @@ import { GENESIS_HASH } from "./chain.js";
 import { createCommitGroupWriter, type PendingAppend } from "./commit-group.js";
 import type { Head } from "./head.js";
 import { createDefaultPolicy } from "./default-policy.js";
+import { factsOf } from "./fold.js";
 import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer } from "./signing.js";
 import { createLedgerStore, migrateLedger, type LedgerStore, type QueryFilter, type ScanRow } from "./store.js";
 import { loadFrontier } from "./merkle/tree-store.js";
@@ -253,12 +254,7 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       return [...heads.keys()].sort();
     },
 
-    facts: {
-      jobState: (t, j) => fold.jobState(t, j),
-      jobConversation: (t, j) => fold.jobConversation(t, j),
-      isMember: (t, c, e) => fold.isMember(t, c, e),
-      entity: (t, e) => fold.entity(t, e),
-    },
+    facts: factsOf(fold),
 
     policySettings: (t) => engine.settings?.(fold, t) ?? null,
 

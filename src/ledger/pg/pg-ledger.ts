@@ -18,6 +18,7 @@ import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
 import { createPolicyJudge, envelopeOf, Refusal } from "../commit-group.js";
 import type { Head } from "../head.js";
 import { createDefaultPolicy } from "../default-policy.js";
+import { factsOf } from "../fold.js";
 import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
 import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
@@ -495,12 +496,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       return [...heads.keys()].sort();
     },
 
-    facts: {
-      jobState: (t, j) => fold.jobState(t, j),
-      jobConversation: (t, j) => fold.jobConversation(t, j),
-      isMember: (t, c, e) => fold.isMember(t, c, e),
-      entity: (t, e) => fold.entity(t, e),
-    },
+    facts: factsOf(fold),
 
     policySettings: (t) => engine.settings?.(fold, t) ?? null,
 
