@@ -6,15 +6,7 @@
 #   PROJECTS="pure module" bash test/moved-clock.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v faketime >/dev/null 2>&1; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "Installing Debian's faketime (one time)..."
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq faketime >/dev/null
-  fi
-  command -v faketime >/dev/null 2>&1 || { echo "Moving the clock needs faketime: run 'sudo apt-get install -y faketime'." >&2; exit 1; }
-fi
+bash test/ensure-debian.sh faketime radicale dovecot go postgres
 if [ "$#" -gt 0 ]; then
   instants=("$@")
 else

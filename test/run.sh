@@ -5,9 +5,6 @@ cd "$(dirname "$0")/.."
 npm run -s typecheck
 # Lint and format (zero warnings), module boundaries, unused files and exports.
 npm run -s lint
-bash test/ensure-chromium.sh
-bash test/ensure-radicale.sh
-bash test/ensure-dovecot.sh
-bash test/ensure-go.sh
-bash test/ensure-postgres.sh
+# What the tests need from Debian (Chromium, Radicale, Dovecot, Go, PostgreSQL), installed when missing.
+bash test/ensure-debian.sh
 npx vitest run --config test/vitest.config.ts

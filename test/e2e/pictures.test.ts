@@ -101,7 +101,9 @@ describe("Pictures and files in a real browser", () => {
 
   test("several files at once, each with its progress and Cancel, arrive in order; more than the limit is refused", async () => {
     attempt++;
-    const [reportName, chartName, dropName] = ["report.txt", "chart.png", "drop-me.txt"].map(unique);
+    const reportName = unique("report.txt");
+    const chartName = unique("chart.png");
+    const dropName = unique("drop-me.txt");
     const [dan, ana] = await Promise.all([openChat("Dan"), openChat("Ana")]);
     const input = dan.getByTestId("file-input");
 

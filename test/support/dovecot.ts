@@ -72,7 +72,7 @@ function idOf(name: string): { uid: number; gid: number } | null {
 }
 
 /**
- * Starts Debian's Dovecot (`bash test/ensure-dovecot.sh` installs it) on a free 127.0.0.1 port
+ * Starts Debian's Dovecot (`bash test/ensure-debian.sh dovecot` installs it) on a free 127.0.0.1 port
  * with its own config, run and mail directories under a temp dir, IMAP only, no TLS, and one
  * user from a passwd-file (plain password, plain auth allowed over loopback). Run as a normal
  * user, every process runs as that user; run as root, Dovecot drops to its package's
@@ -147,7 +147,7 @@ export async function startDovecot(): Promise<Dovecot> {
     await new Promise<void>((resolve, reject) => {
       c.once("spawn", resolve);
       c.once("error", (e) =>
-        reject(new Error(`cannot start ${DOVECOT} (run 'bash test/ensure-dovecot.sh'): ${e.message}`)),
+        reject(new Error(`cannot start ${DOVECOT} (run 'bash test/ensure-debian.sh dovecot'): ${e.message}`)),
       );
     });
     await waitForGreeting(port, c, () => stderr);

@@ -18,7 +18,7 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
-/** Debian keeps the server's binaries in a versioned directory off PATH (test/ensure-postgres.sh installs them). */
+/** Debian keeps the server's binaries in a versioned directory off PATH (`bash test/ensure-debian.sh postgres` installs them). */
 function binDir(): string {
   const base = "/usr/lib/postgresql";
   if (existsSync(base)) {

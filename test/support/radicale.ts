@@ -61,7 +61,7 @@ async function makeCalendar(root: string, auth: string, user: string, spec: Cale
 }
 
 /**
- * Starts Debian's Radicale (3.1.x; `bash test/ensure-radicale.sh` installs it) on a free
+ * Starts Debian's Radicale (3.1.x; `bash test/ensure-debian.sh radicale` installs it) on a free
  * 127.0.0.1 port with fresh storage, htpasswd auth from a plain-text users file and no auth
  * delay, and creates the user's calendars (default one "Work" for events). The process is
  * killed by `stop` and, as a fallback, when the test process exits.
@@ -125,7 +125,7 @@ export async function startRadicale(
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (e) =>
-        reject(new Error(`cannot start ${RADICALE} (run 'bash test/ensure-radicale.sh'): ${e.message}`)),
+        reject(new Error(`cannot start ${RADICALE} (run 'bash test/ensure-debian.sh radicale'): ${e.message}`)),
       );
     });
     await waitUntilAnswering(url, child, () => stderr);
