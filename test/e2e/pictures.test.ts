@@ -75,7 +75,9 @@ describe("Pictures and files in a real browser", () => {
       .poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth), { timeout: 10_000 })
       .toBe(64);
     expect(await img.getAttribute("alt")).toBe(`${board}: The plan from today`);
-    expect(await ana.locator(".bubble-picture .caption").textContent()).toBe("The plan from today");
+    expect(await ana.locator(".bubble-picture", { has: open }).locator(".caption").textContent()).toBe(
+      "The plan from today",
+    );
     expect(await seriousAxe(ana, ".timeline")).toEqual([]);
 
     // Keyboard only: focus, Enter, look, Escape.
@@ -97,6 +99,20 @@ describe("Pictures and files in a real browser", () => {
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await ana.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(`Open picture ${board}`);
+
+    // Opened again before the closed dialog's close event has run (a quick Escape, Enter): it opens.
+    await open.click();
+    await dialog.waitFor();
+    await dialog.evaluate((d: HTMLDialogElement, name) => {
+      d.close();
+      (document.querySelector(`button[aria-label="${name}"]`) as HTMLButtonElement).click();
+    }, `Open picture ${board}`);
+    await expect.poll(() => ana.locator("dialog.lightbox[open]").count()).toBe(1);
+    // …and stays open once that close event has run.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await ana.locator("dialog.lightbox[open]").count()).toBe(1);
+    await ana.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 
   test("several files at once, each with its progress and Cancel, arrive in order; more than the limit is refused", async () => {

@@ -1,6 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
-import { html, useState } from "../lib/preact.js";
+import { html, useRef, useState } from "../lib/preact.js";
 import { bytes, clock, safeUrl } from "../format.js";
 import { PICTURE_MIMES } from "../uploads.js";
 import { artifactIcon } from "./artifact-list.js";
@@ -32,7 +32,11 @@ function thumbSize(a) {
  * @param {{ artifact: ArtifactRef, ts: string, mine: boolean, sender?: string, caption?: string }} props
  */
 export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
-  const [open, setOpen] = useState(false);
+  // Which opening of the lightbox is on screen (0: none). A dialog's close event comes as a task
+  // of its own, so a quick Escape then Enter can open the picture before the closed one has said
+  // so: each opening is a new lightbox, and a close speaks only for its own.
+  const [shown, setShown] = useState(0);
+  const openings = useRef(0);
   const url = safeUrl(artifact.url);
   const thumb = url ? thumbSize(artifact) : null;
   const alt = caption ? `${artifact.title}: ${caption}` : artifact.title;
@@ -48,7 +52,7 @@ export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
         <a class="btn btn-small btn-secondary" href=${url} download=${artifact.title} aria-label=${t("file.download_named", { title: artifact.title })}>${t("file.download")}</a>
       </div>`
           : thumb && url
-            ? html`<button type="button" class="picture" aria-label=${t("file.open_picture", { title: artifact.title })} onClick=${() => setOpen(true)}>
+            ? html`<button type="button" class="picture" aria-label=${t("file.open_picture", { title: artifact.title })} onClick=${() => setShown(++openings.current)}>
         <img src=${url} alt=${alt} width=${thumb.width} height=${thumb.height} loading="lazy" decoding="async" /></button>`
             : html`<div class="file">
         <span class="file-icon" aria-hidden="true">${artifactIcon(artifact)}</span>
@@ -60,6 +64,11 @@ export function ArtifactMessage({ artifact, ts, mine, sender, caption }) {
       ${caption ? html`<span class="text caption"><${TokenText} text=${caption} /></span>` : null}
       <span class="meta">${clock(ts)}</span>
     </div>
-    ${open && url ? html`<${Lightbox} src=${url} alt=${alt} title=${artifact.title} caption=${caption} onClose=${() => setOpen(false)} />` : null}
+    ${
+      shown && url
+        ? html`<${Lightbox} key=${shown} src=${url} alt=${alt} title=${artifact.title} caption=${caption}
+            onClose=${() => setShown((now) => (now === shown ? 0 : now))} />`
+        : null
+    }
   </div>`;
 }
