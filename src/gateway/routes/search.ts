@@ -38,7 +38,7 @@ export function createSearchRoutes(gw: Gateway) {
       request: { query: searchQuery },
       responses: { 200: json(ZSearchResults, "Messages found"), ...errors(...READ_ERRORS) },
     }),
-    (c) => c.json(api.search(c.get("principal"), c.req.valid("query"))),
+    async (c) => c.json(await api.search(c.get("principal"), c.req.valid("query"))),
   );
   return app;
 }
