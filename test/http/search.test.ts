@@ -278,6 +278,35 @@ describe("search: paging and rebuilding", () => {
   });
 });
 
+describe("search: its own thread", () => {
+  it("answers right after a post; a stopped thread answers 503 meanwhile, starts again and catches up", async () => {
+    t = await startTestServer();
+    // No index tables are left in the shared database: the index lives in its own file.
+    const tables = t.server.gateway.core.db
+      .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'gateway_search%'")
+      .pluck()
+      .all();
+    expect(tables).toEqual([]);
+    for (let i = 0; i < 5; i++) {
+      expect((await say(dan(), "cnv_dan_ana", `Right away wallaby${i}`)).status).toBe(202);
+      expect((await search(ana(), `q=wallaby${i}`)).body.items.map(hitText)).toEqual([`Right away wallaby${i}`]);
+    }
+
+    await t.server.gateway.core.search.stopThread();
+    // Committed while no thread runs: held, then read again from the ledger by the new thread.
+    await say(dan(), "cnv_dan_ana", "While it was away: a bandicoot");
+    const during = await search(ana(), "q=bandicoot");
+    expect([200, 503]).toContain(during.status);
+    if (during.status === 503) expect(during.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    await expect
+      .poll(async () => (await search(ana(), "q=bandicoot")).body.items?.map(hitText), { timeout: 15_000 })
+      .toEqual(["While it was away: a bandicoot"]);
+    await say(dan(), "cnv_dan_ana", "And after it came back: a quoll");
+    expect((await search(ana(), "q=quoll")).body.items.map(hitText)).toEqual(["And after it came back: a quoll"]);
+    expect((await search(ana(), "q=wallaby3")).body.items).toHaveLength(1);
+  });
+});
+
 describe("timeline: history pages back to the very first message", () => {
   it("1,500 messages page back with `before` in stable order to message 1", async () => {
     t = await startTestServer();

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { formatCursor } from "../../../contracts/primitives.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { LedgerDoorApi } from "../../ledger/index.js";
+import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../logger.js";
 import type { FromWorker, IndexHit, IndexOp, IndexQuery, ToWorker } from "./search-worker.js";
 
@@ -16,6 +17,8 @@ export interface SearchIndex {
   settled(): Promise<void>;
   /** Stops following the ledger; resolves when what was taken in is written and the file closed. */
   close(): Promise<void>;
+  /** Stops the index's thread as a crash would (tests): it is started again and catches up. */
+  stopThread(): Promise<void>;
 }
 
 const PAGE = 1000;
@@ -30,35 +33,27 @@ const PAGE = 1000;
  * query goes through the same port after them.
  */
 export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; logger: Logger }): SearchIndex {
-  const worker = startWorker(deps.path);
-  worker.unref();
   let nextId = 1;
   const waiting = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
-  let failed: Error | undefined;
+  let worker: Worker;
+  let alive = false;
+  let ready: Promise<void>;
+  const unavailable = () =>
+    new AppError("SERVICE_UNAVAILABLE", "Search is starting again; try again in a moment", { retry_after_s: 1 });
   const call = (m: ToWorker & { id: number }) =>
     new Promise<FromWorker>((resolve, reject) => {
-      if (failed) return reject(failed);
+      if (!alive) return reject(unavailable());
       waiting.set(m.id, { resolve, reject });
       worker.postMessage(m);
     });
-  worker.on("message", (m: FromWorker) => {
+  const onMessage = (m: FromWorker) => {
     if ("log" in m) return deps.logger.error({ err: m.err }, m.message);
     const w = waiting.get(m.id);
     if (!w) return;
     waiting.delete(m.id);
     if ("error" in m) w.reject(new Error(m.error));
     else w.resolve(m);
-  });
-  const fail = (err: Error) => {
-    failed ??= err;
-    for (const w of waiting.values()) w.reject(failed);
-    waiting.clear();
   };
-  worker.on("error", (err) => {
-    deps.logger.error({ err }, "search index thread failed");
-    fail(err);
-  });
-  worker.on("exit", () => fail(new Error("the search index thread has stopped")));
 
   // What committed since the last hand-over: the index's changes, and each tenant's last event.
   let ops: IndexOp[] = [];
@@ -104,7 +99,7 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
-    if (catching || failed || seen.size === 0) return;
+    if (catching || !alive || seen.size === 0) return;
     const batch: ToWorker = { op: "write", ops, seen: [...seen].map(([t, [seq, id]]) => [t, seq, id]) };
     ops = [];
     seen.clear();
@@ -124,12 +119,12 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
     return ev?.seq === seq ? ev.event_id : undefined;
   }
 
-  async function catchUp(tenantId: string, at: [number, string] | undefined): Promise<void> {
+  async function catchUp(w: Worker, tenantId: string, at: [number, string] | undefined): Promise<void> {
     const head = deps.ledger.head(tenantId).tenant_seq;
     let from = at?.[0] ?? 0;
     if (at && (at[0] > head || (await eventIdAt(tenantId, at[0])) !== at[1])) {
       // The file is from another history (a restore, an import): start again from the ledger.
-      worker.postMessage({ op: "forget", tenantId } satisfies ToWorker);
+      w.postMessage({ op: "forget", tenantId } satisfies ToWorker);
       from = 0;
     }
     if (from >= head) return;
@@ -137,11 +132,11 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
     let after = from;
     for (;;) {
       const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
-      if (closed || page.events.length === 0) break;
+      if (closed || w !== worker || page.events.length === 0) break;
       const pageOps: IndexOp[] = [];
       for (const ev of page.events) take(ev, pageOps);
       const last = page.events[page.events.length - 1]!;
-      worker.postMessage({ op: "write", ops: pageOps, seen: [[tenantId, last.seq, last.event_id]] } satisfies ToWorker);
+      w.postMessage({ op: "write", ops: pageOps, seen: [[tenantId, last.seq, last.event_id]] } satisfies ToWorker);
       after = last.seq;
       if (!page.next_cursor) break;
     }
@@ -149,27 +144,57 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
 
   // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared
   // connection, which forbids writing until it ends).
-  const ready = (async () => {
+  async function catchUpAll(w: Worker): Promise<void> {
     const answer = await call({ op: "positions", id: nextId++ });
     const stored = new Map(
-      ("positions" in answer ? answer.positions : []).map(([t, seq, id]) => [t, [seq, id]] as const),
+      ("positions" in answer ? answer.positions : []).map(([t, seq, id]) => [t, [seq, id] as [number, string]]),
     );
     const tenants = new Set(deps.ledger.tenants());
-    for (const t of stored.keys())
-      if (!tenants.has(t)) worker.postMessage({ op: "forget", tenantId: t } satisfies ToWorker);
-    for (const t of tenants) if (!closed) await catchUp(t, stored.get(t) as [number, string] | undefined);
-  })().then(
-    () => {
-      catching = false;
-      flush();
-    },
-    (err: unknown) => {
-      // Positions stay where the failure left them: the next boot reads the rest again.
-      catching = false;
-      deps.logger.error({ err }, "search index catch-up failed");
-      flush();
-    },
-  );
+    for (const t of stored.keys()) if (!tenants.has(t)) w.postMessage({ op: "forget", tenantId: t } satisfies ToWorker);
+    for (const t of tenants) if (!closed && w === worker) await catchUp(w, t, stored.get(t));
+  }
+
+  // A thread that stops (it should not) is started again, after 1 s, doubling while it keeps
+  // stopping within a minute of its start; meanwhile searches answer 503 and what commits is
+  // held, then the new thread catches up from its file's positions.
+  let delayMs = 500;
+  let startedAt = 0;
+  function start(): void {
+    const w = startWorker(deps.path);
+    w.unref();
+    worker = w;
+    alive = true;
+    catching = true;
+    startedAt = performance.now();
+    w.on("message", onMessage);
+    w.on("error", (err) => deps.logger.error({ err }, "search index thread failed"));
+    w.on("exit", () => {
+      if (w !== worker) return;
+      alive = false;
+      for (const x of waiting.values()) x.reject(unavailable());
+      waiting.clear();
+      if (closed) return;
+      catching = true;
+      delayMs = performance.now() - startedAt < 60_000 ? Math.min(delayMs * 2, 60_000) : 1000;
+      deps.logger.error({ restart_in_ms: delayMs }, "search index thread stopped; starting it again");
+      setTimeout(() => closed || start(), delayMs).unref();
+    });
+    ready = catchUpAll(w).then(
+      () => {
+        if (w !== worker || !alive) return;
+        catching = false;
+        flush();
+      },
+      (err: unknown) => {
+        if (w !== worker || !alive) return;
+        // Positions stay where the failure left them: the next boot reads the rest again.
+        deps.logger.error({ err }, "search index catch-up failed");
+        catching = false;
+        flush();
+      },
+    );
+  }
+  start();
 
   const settled = async () => {
     await ready;
@@ -194,6 +219,9 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
       } catch {
         // The thread had stopped already.
       }
+      await worker.terminate();
+    },
+    async stopThread() {
       await worker.terminate();
     },
   };
