@@ -4,7 +4,8 @@ import type { TStoredEvent } from "../../../contracts/events.js";
 import type { LedgerDoorApi } from "../../ledger/index.js";
 import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../logger.js";
-import type { FromWorker, IndexHit, IndexOp, IndexQuery, ToWorker } from "./search-worker.js";
+import type { FromWorker, IndexHit, IndexOp, IndexQuery, ToWorker } from "./protocol.js";
+import { CONTROL_CHARS, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
 
 export interface SearchIndex {
   /**
@@ -25,7 +26,7 @@ const PAGE = 1000;
 
 /**
  * The message search index: SQLite FTS5 in its own file (`path`, or `:memory:`), written and
- * queried by a worker thread (search-worker.ts) so that tokenizing never costs the thread that
+ * queried by a worker thread (search-worker.mjs) so that tokenizing never costs the thread that
  * commits. It follows the ledger like a projection, but is stored: per tenant it keeps the
  * tenant_seq and event id it has read up to, and boot reads the rest of the ledger from there
  * (everything when the file is new, or when its position is not in this ledger's history, as
@@ -227,13 +228,10 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
   };
 }
 
-/**
- * The worker runs the module beside this one. Under a TypeScript loader (tsx, the tests) a
- * worker does not inherit the loader's hooks, so it registers tsx's before importing it.
- */
+/** The index's thread: plain JavaScript, started without the TypeScript loader the server may run under. */
 function startWorker(path: string): Worker {
-  const url = new URL(`./search-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
-  if (!url.pathname.endsWith(".ts")) return new Worker(url, { workerData: { path } });
-  const boot = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: { path } });
+  return new Worker(new URL("./search-worker.mjs", import.meta.url), {
+    execArgv: [],
+    workerData: { path, markOpen: MARK_OPEN, markClose: MARK_CLOSE, control: CONTROL_CHARS.source },
+  });
 }

@@ -1,68 +1,15 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { cleanForIndex, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
 
 /**
  * The message search index's own thread: it owns the index's SQLite file (FTS5), so tokenizing
  * message text never costs the thread that appends to the ledger and answers requests. It takes
- * messages in order from one port: writes, then queries, so a query sees every write sent before
- * it. See search-index.ts for the side that follows the ledger.
+ * messages in order from one port (their shapes are in protocol.ts): writes, then queries, so a
+ * query sees every write sent before it. See search-index.ts for the side that follows the
+ * ledger. Plain JavaScript, so that starting the thread loads no TypeScript loader (≈ 0.3 s of
+ * CPU per start); `workerData` brings the file's path, snippet.ts's marks and the control
+ * characters it replaces.
  */
-
-/** What one committed event changes in the index; `seq` is the event's tenant_seq. */
-export type IndexOp =
-  | {
-      k: "sent";
-      t: string;
-      seq: number;
-      conv: string;
-      msg: string;
-      ev: string;
-      ts: string;
-      author: string;
-      authorType: string;
-      body: string;
-    }
-  | { k: "edited"; t: string; seq: number; conv: string; msg: string; body: string }
-  | { k: "deleted"; t: string; seq: number; conv: string; msg: string };
-
-/** One message found, before the read model names its conversation and author. */
-export interface IndexHit {
-  conversation_id: string;
-  message_id: string;
-  event_id: string;
-  seq: number;
-  ts: string;
-  author_entity_id: string;
-  author_type: string;
-  edited: boolean;
-  marked: string;
-}
-
-export interface IndexQuery {
-  tenantId: string;
-  match: string;
-  conversationIds: readonly string[];
-  beforeSeq: number;
-  limit: number;
-}
-
-/** Per tenant, the last event the index has taken in: its tenant_seq and event id. */
-type Positions = Array<[tenantId: string, seq: number, eventId: string]>;
-
-export type ToWorker =
-  | { op: "write"; ops: IndexOp[]; seen: Positions }
-  | { op: "positions"; id: number }
-  | { op: "forget"; tenantId: string }
-  | { op: "query"; id: number; q: IndexQuery }
-  | { op: "close"; id: number };
-
-export type FromWorker =
-  | { id: number; positions: Positions }
-  | { id: number; hits: IndexHit[] }
-  | { id: number; closed: true }
-  | { id: number; error: string }
-  | { log: "error"; message: string; err: string };
 
 /** Bumped when the tables below change: an index of another version is dropped and rebuilt. */
 const VERSION = 1;
@@ -104,7 +51,7 @@ INSERT INTO search_fts(search_fts, rank) VALUES ('secure-delete', 1);
 PRAGMA user_version = ${VERSION};
 `;
 
-function open(path: string): Database.Database {
+function open(path) {
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   // Derived from the ledger, and it knows how far it has read: a commit lost to a power cut is
@@ -120,14 +67,14 @@ function open(path: string): Database.Database {
   return db;
 }
 
-function serve(path: string): void {
+function serve({ path, markOpen, markClose, control }) {
   const port = parentPort;
-  if (!port) throw new Error("search-worker.ts runs as a worker thread");
+  if (!port) throw new Error("search-worker.mjs runs as a worker thread");
+  const controlChars = new RegExp(control, "g");
+  const cleanForIndex = (text) => text.replace(controlChars, " ");
   const db = open(path);
   const stmt = {
-    positions: db.prepare<[], [string, number, string]>(
-      "SELECT tenant_id, indexed_seq, indexed_event_id FROM search_state",
-    ),
+    positions: db.prepare("SELECT tenant_id, indexed_seq, indexed_event_id FROM search_state"),
     setPosition: db.prepare(
       `INSERT INTO search_state (tenant_id, indexed_seq, indexed_event_id) VALUES (?, ?, ?)
        ON CONFLICT(tenant_id) DO UPDATE SET indexed_seq = excluded.indexed_seq, indexed_event_id = excluded.indexed_event_id`,
@@ -152,7 +99,8 @@ function serve(path: string): void {
     ),
   };
 
-  let positions = new Map<string, number>();
+  /** tenant → the last tenant_seq taken in. */
+  let positions = new Map();
   const loadPositions = () => {
     positions = new Map(
       stmt.positions
@@ -163,7 +111,7 @@ function serve(path: string): void {
   };
   loadPositions();
 
-  const apply = (op: IndexOp) => {
+  const apply = (op) => {
     if (op.seq <= (positions.get(op.t) ?? 0)) return;
     if (op.k === "sent") {
       stmt.insert.run(op.t, op.conv, op.msg, op.ev, op.seq, op.ts, op.author, op.authorType, cleanForIndex(op.body));
@@ -173,7 +121,7 @@ function serve(path: string): void {
       stmt.remove.run(op.t, op.msg, op.conv);
     }
   };
-  const write = db.transaction((ops: IndexOp[], seen: Positions) => {
+  const write = db.transaction((ops, seen) => {
     for (const op of ops) apply(op);
     for (const [t, seq, eventId] of seen) {
       if (seq <= (positions.get(t) ?? 0)) continue;
@@ -181,14 +129,14 @@ function serve(path: string): void {
       positions.set(t, seq);
     }
   });
-  const forget = db.transaction((tenantId: string) => {
+  const forget = db.transaction((tenantId) => {
     stmt.forgetMessages.run(tenantId);
     stmt.forgetState.run(tenantId);
     positions.delete(tenantId);
   });
 
-  const reply = (m: FromWorker) => port.postMessage(m);
-  port.on("message", (m: ToWorker) => {
+  const reply = (m) => port.postMessage(m);
+  port.on("message", (m) => {
     try {
       switch (m.op) {
         case "write":
@@ -209,14 +157,14 @@ function serve(path: string): void {
         case "query": {
           const q = m.q;
           const rows = stmt.search.all(
-            MARK_OPEN,
-            MARK_CLOSE,
+            markOpen,
+            markClose,
             q.match,
             q.tenantId,
             q.beforeSeq,
             JSON.stringify(q.conversationIds),
             q.limit,
-          ) as Array<Omit<IndexHit, "edited"> & { edited: number }>;
+          );
           reply({ id: m.id, hits: rows.map((r) => ({ ...r, edited: r.edited === 1 })) });
           return;
         }
@@ -233,4 +181,4 @@ function serve(path: string): void {
   });
 }
 
-serve((workerData as { path: string }).path);
+serve(workerData);
