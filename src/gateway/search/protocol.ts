@@ -48,6 +48,8 @@ type Positions = Array<[tenantId: string, seq: number, eventId: string]>;
 export type ToWorker =
   | { op: "write"; ops: IndexOp[]; seen: Positions }
   | { op: "positions"; id: number }
+  /** Answered once every message sent before it is handled (the catch-up's backpressure). */
+  | { op: "ping"; id: number }
   | { op: "forget"; tenantId: string }
   | { op: "query"; id: number; q: IndexQuery }
   | { op: "close"; id: number };
@@ -56,5 +58,6 @@ export type FromWorker =
   | { id: number; positions: Positions }
   | { id: number; hits: IndexHit[] }
   | { id: number; closed: true }
+  | { id: number; pong: true }
   | { id: number; error: string }
   | { log: "error"; message: string; err: string };

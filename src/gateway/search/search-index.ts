@@ -131,6 +131,8 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
     if (from >= head) return;
     deps.logger.info({ tenant_id: tenantId, from, head }, "search index catching up with the ledger");
     let after = from;
+    // At most two pages wait in the thread's queue: a long log is not copied into it at once.
+    let written: Promise<unknown> | undefined;
     for (;;) {
       const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
       if (closed || w !== worker || page.events.length === 0) break;
@@ -138,9 +140,12 @@ export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; l
       for (const ev of page.events) take(ev, pageOps);
       const last = page.events[page.events.length - 1]!;
       w.postMessage({ op: "write", ops: pageOps, seen: [[tenantId, last.seq, last.event_id]] } satisfies ToWorker);
+      await written;
+      written = call({ op: "ping", id: nextId++ });
       after = last.seq;
       if (!page.next_cursor) break;
     }
+    await written;
   }
 
   // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared

@@ -148,6 +148,9 @@ function serve({ path, markOpen, markClose, control }) {
             reply({ log: "error", message: "search index write failed", err: String(err) });
           }
           return;
+        case "ping":
+          reply({ id: m.id, pong: true });
+          return;
         case "positions":
           reply({ id: m.id, positions: stmt.positions.raw().all() });
           return;
