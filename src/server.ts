@@ -327,7 +327,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       // listening and closes connections as they go idle, so a request in flight — and the
       // append behind it — is answered rather than cut. Only after the grace period are the
       // remaining connections cut.
-      gateway.close();
+      const gatewayClosed = gateway.close();
       if (server) {
         const s = server as ServerType & { closeAllConnections?: () => void; closeIdleConnections?: () => void };
         await new Promise<void>((resolve) => {
@@ -342,6 +342,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
         });
       }
       office.stop();
+      await gatewayClosed;
       ledger.close();
       db.close();
     },

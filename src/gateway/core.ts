@@ -82,7 +82,7 @@ export interface Core {
   passkeys: Passkeys;
   /** The e-mail digest of what waited on people (unavailable without mail). */
   digest: Digest;
-  /** The message search index (FTS5 in the gateway's tables), kept in step with the ledger. */
+  /** The message search index (FTS5 in its own file, on its own thread), kept in step with the ledger. */
   search: SearchIndex;
   /** How long after sending a message its author may edit it (MESSAGE_EDIT_WINDOW_SECONDS). */
   messageEditWindowMs: number;

@@ -180,7 +180,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
    * GET /v1/search: messages whose text has the words, newest first, only from conversations I
    * am in now; a query is words, never search syntax (VALIDATION_ERROR when empty or too long).
    */
-  search(p: Principal, query: Parameters<typeof searchMessages>[2]): TSearchResults;
+  search(p: Principal, query: Parameters<typeof searchMessages>[2]): Promise<TSearchResults>;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
   postMessage(
     p: Principal,

@@ -1,5 +1,6 @@
 import type { Locale } from "../shared/i18n.js";
 import type { ServerResponse } from "node:http";
+import { join } from "node:path";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
 import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
@@ -115,7 +116,8 @@ export interface Gateway {
   readonly push: PushSender;
   /** The link-preview worker (tests wait for it to be idle). */
   readonly previews: LinkPreviews;
-  close(): void;
+  /** Stops everything; resolves when the search index has written what it took in. */
+  close(): Promise<void>;
 }
 
 /**
@@ -141,8 +143,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     onGone: (id) => subscriptions.drop(id),
   });
   const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: deps.defaultLocale });
-  // Reads the ledger from where the index stopped; follows it from the subscription below.
-  const search = createSearchIndex({ db: deps.db, ledger: deps.ledger, logger });
+  // Reads the ledger from where the index stopped, then follows it. Its file sits beside the
+  // database under a name backups leave out (it is rebuilt from the ledger).
+  const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
   const tokens = createTokenStore({ db: deps.db, clock });
   const digest = createDigest({
     db: deps.db,
@@ -338,10 +341,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       push.close();
       clearInterval(revocationSweep);
       unsubscribe();
-      search.close();
+      const searchClosed = search.close();
       digest.close();
       scheduler.close();
       hub.close();
+      return searchClosed;
     },
   };
   const api = createGatewayApi(core, gateway, scheduler);

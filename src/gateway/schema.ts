@@ -129,40 +129,6 @@ export const gatewayConversationMutes = sqliteTable(
 );
 
 /**
- * Message text for search, one row per message with text (its latest edit), kept in step with
- * the ledger by src/gateway/search: a deleted message's row is removed. The text is the stored,
- * redacted form (PII stays in the vault). `gateway_search_fts` (FTS5, external content over this
- * table, kept by triggers) is created by the migration: drizzle does not model virtual tables.
- */
-export const gatewaySearchMessages = sqliteTable(
-  "gateway_search_messages",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull(),
-    conversationId: text("conversation_id").notNull(),
-    messageId: text("message_id").notNull(),
-    eventId: text("event_id").notNull(),
-    /** tenant_seq of the message.sent: its place in the timeline. */
-    seq: integer("seq").notNull(),
-    ts: text("ts").notNull(),
-    authorEntityId: text("author_entity_id").notNull(),
-    authorType: text("author_type").notNull(),
-    body: text("body").notNull(),
-    edited: integer("edited").notNull().default(0),
-  },
-  (t) => [
-    uniqueIndex("gateway_search_msg_idx").on(t.tenantId, t.messageId),
-    index("gateway_search_seq_idx").on(t.tenantId, t.seq),
-  ],
-);
-
-/** Per tenant, the last tenant_seq the search index has taken in (boot catches up from there). */
-export const gatewaySearchState = sqliteTable("gateway_search_state", {
-  tenantId: text("tenant_id").primaryKey(),
-  indexedSeq: integer("indexed_seq").notNull(),
-});
-
-/**
  * The e-mail digest's queue: one row per thing that started waiting on a person who asked for
  * the digest (a direct message, a mention, a job to approve or waiting on them), the words of
  * its notification, and when it was mailed. A row is mailed at most once; one that stopped

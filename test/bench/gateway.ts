@@ -57,6 +57,23 @@ async function startServer(env: Record<string, string> = {}): Promise<Started> {
   };
 }
 
+/**
+ * CPU seconds a process has used (user + system, from /proc): the whole process, and its main
+ * thread alone (the thread whose id is the pid; worker threads, such as the search index's,
+ * are the others).
+ */
+function cpuSeconds(pid: number): { process: number; main: number } {
+  const ticks = (stat: string) => {
+    // Fields after the command name (which sits in parentheses and may hold spaces).
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  return {
+    process: ticks(readFileSync(`/proc/${pid}/stat`, "utf8")),
+    main: ticks(readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8")),
+  };
+}
+
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) : NaN;
@@ -209,6 +226,8 @@ async function sustainedPosts(s: Started, seconds: number, inFlight: number): Pr
 const APPEND_BODY =
   "Quarterly planning notes: please review the agenda before the meeting and add your topics below. ".repeat(7);
 let appendN = 0;
+/** Events the server accepted over `POST /v1/ledger/append`, warm-up included. */
+let appendedEvents = 0;
 
 /** `perRequest` ≈ 1 KB message.sent events by the demo's first person, as `POST /v1/ledger/append` takes them. */
 function appendBody(perRequest: number) {
@@ -240,7 +259,8 @@ async function httpAppend(
   warmMs = 1000,
 ): Promise<{ eventsPerSec: number; errors: number }> {
   const warm = Date.now() + warmMs;
-  while (Date.now() < warm) await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest));
+  while (Date.now() < warm)
+    if ((await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest))) === 200) appendedEvents += perRequest;
   const until = performance.now() + seconds * 1000;
   let events = 0;
   let errors = 0;
@@ -249,6 +269,7 @@ async function httpAppend(
       const st = await post(s.url, s.token, "/v1/ledger/append", appendBody(perRequest));
       if (st === 200) events += perRequest;
       else errors++;
+      if (st === 200) appendedEvents += perRequest;
     }
   };
   const t0 = performance.now();
@@ -371,16 +392,25 @@ export async function runGatewayBench(): Promise<void> {
     if (part("append")) {
       // Each run alternates 1-second HTTP slices with raw 100-row transactions, five of each,
       // so a change in the machine's load weighs on both sides of the ratio alike.
-      const runs: Array<{ http: number; raw: number }> = [];
+      const runs: Array<{ http: number; raw: number; mainUs: number; processUs: number }> = [];
       for (let r = 0; r < RUNS; r++) {
         const http: number[] = [];
         const raw: number[] = [];
+        const cpu0 = cpuSeconds(s.child.pid!);
+        const events0 = appendedEvents;
         for (let slice = 0; slice < 5; slice++) {
           raw.push(rawBatchedRate(30));
           http.push((await httpAppend(s, 1, 4, 100, slice === 0 ? 1000 : 0)).eventsPerSec);
         }
         const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-        runs.push({ http: mean(http), raw: mean(raw) });
+        const cpu1 = cpuSeconds(s.child.pid!);
+        const n = appendedEvents - events0;
+        runs.push({
+          http: mean(http),
+          raw: mean(raw),
+          mainUs: ((cpu1.main - cpu0.main) / n) * 1e6,
+          processUs: ((cpu1.process - cpu0.process) / n) * 1e6,
+        });
       }
       console.log(
         `  (raw 100-row transactions in these runs: ${runs.map((x) => x.raw.toFixed(0)).join(", ")} rows/s; HTTP ${runs.map((x) => x.http.toFixed(0)).join(", ")} events/s)`,
@@ -390,6 +420,16 @@ export async function runGatewayBench(): Promise<void> {
         runs.map((x) => (x.http / x.raw) * 100),
         " %",
         { op: "≥", value: 40 },
+      );
+      figure(
+        "server CPU per appended event, main thread (commits and answers requests)",
+        runs.map((x) => x.mainUs),
+        " µs",
+      );
+      figure(
+        "server CPU per appended event, whole process (the search index's thread included)",
+        runs.map((x) => x.processUs),
+        " µs",
       );
       console.log(`  ${loadavg()}`);
     }

@@ -9,6 +9,7 @@ import {
   createSubscriptionStore,
   DEFAULT_PUSH_LIMITS,
 } from "../../src/gateway/notify/index.js";
+import { clip } from "../../src/gateway/notify/decide.js";
 import { createProjector } from "../../src/gateway/projections/projector.js";
 import { systemClock } from "../../src/shared/clock.js";
 import { openDatabase } from "../../src/shared/db.js";
@@ -404,5 +405,58 @@ describe("who is notified", () => {
     expect(w.say("cnv_group", ANA, "@Dan @Bea", { mentions }).map((t) => t.to)).toEqual(["ent_bea"]);
     w.mutes.set(T, "ent_dan", "cnv_group", false);
     expect(w.say("cnv_group", ANA, "@Dan @Bea", { mentions }).map((t) => t.to)).toEqual(["ent_dan", "ent_bea"]);
+  });
+});
+
+describe("a notification's text on one line", () => {
+  /** The definition: every run of whitespace one space, the ends trimmed, cut with "…". */
+  const reference = (text: string, max: number) => {
+    const one = text.replace(/\s+/g, " ").trim();
+    return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  };
+  it("is what folding the whole text with \\s and trim gives, for any text and length", () => {
+    const alphabet = [
+      "a",
+      "b",
+      "é",
+      "🙂",
+      " ",
+      "\t",
+      "\n",
+      "\r",
+      "\v",
+      "\f",
+      "\u00a0",
+      "\u2003",
+      "\u2028",
+      "\u3000",
+      "\ufeff",
+      "\u200b",
+      "\u0085",
+    ];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let k = 0; k < 3000; k++) {
+      const len = rand(k % 10 === 0 ? 600 : 40);
+      let text = "";
+      for (let i = 0; i < len; i++) text += alphabet[rand(alphabet.length)];
+      const max = 1 + rand(30);
+      expect(clip(text, max), JSON.stringify({ text, max })).toBe(reference(text, max));
+    }
+    for (const max of [80, 160]) {
+      for (const text of [
+        "",
+        "   ",
+        "x".repeat(max),
+        ` ${"x".repeat(max)} `,
+        "x".repeat(max + 1),
+        `a${" ".repeat(500)}b`,
+      ]) {
+        expect(clip(text, max)).toBe(reference(text, max));
+      }
+    }
   });
 });

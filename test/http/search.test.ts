@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { databasePath } from "../../src/ops/data-dir.js";
@@ -17,6 +18,8 @@ const ana = () => demoPerson(t, "Ana").token;
 const search = (token: string, qs: string) => getJson(`${t.url}/v1/search?${qs}`, token);
 const say = (token: string, cid: string, text: string) =>
   postJson(`${t.url}/v1/conversations/${cid}/messages`, token, { kind: "text", body_text: text });
+/** The index's own file, beside the database. */
+const searchPath = (dataDir: string) => `${databasePath(dataDir)}-search`;
 const hitText = (h: any) => h.snippet.text as string;
 const marked = (h: any) => h.snippet.highlights.map(([a, b]: [number, number]) => hitText(h).slice(a, b));
 
@@ -88,11 +91,15 @@ describe("search: kept in step with edits and deletions", () => {
     actor: { entity_id: "ent_human_dan", actor_type: "human" },
     payload,
   });
-  /** The FTS5 index's own pages hold the word (not only the content table). */
+  /** The FTS5 index's own pages hold the word (not only the content table), in the index's own file. */
   const indexHolds = (word: string) => {
-    const db = t.server.gateway.core.db;
-    const blocks = db.prepare("SELECT block FROM gateway_search_fts_data").pluck().all() as Buffer[];
-    return blocks.some((b) => b.includes(Buffer.from(word)));
+    const db = new Database(searchPath(t.dataDir), { readonly: true });
+    try {
+      const blocks = db.prepare("SELECT block FROM search_fts_data").pluck().all() as Buffer[];
+      return blocks.some((b) => b.includes(Buffer.from(word)));
+    } finally {
+      db.close();
+    }
   };
 
   it("finds the edited text and not the old; a deleted message is found by nothing, and its words leave the index", async () => {
@@ -217,32 +224,86 @@ describe("search: paging and rebuilding", () => {
     expect(seen).toEqual(["pager 7", "pager 6", "pager 5", "pager 4", "pager 3", "pager 2", "pager 1"]);
   });
 
-  it("is rebuilt from the ledger on boot when its tables are empty, and catches up when behind", async () => {
+  it("is rebuilt from the ledger on boot when its file is gone or from another history, and catches up when behind", async () => {
     t = await startTestServer({ keep: true });
     await say(dan(), "cnv_dan_ana", "Remember the platypus");
     const dataDir = t.dataDir;
     await t.close();
+    // Closing waited for the index's thread: the message is in its file.
+    const file = searchPath(dataDir);
+    const count = (sql: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare(sql).pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    expect(count("SELECT count(*) FROM search_messages WHERE body LIKE '%platypus%'")).toBe(1);
 
-    const db = new Database(databasePath(dataDir));
-    db.exec("DELETE FROM gateway_search_messages; DELETE FROM gateway_search_state;");
-    db.close();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
     t = await startTestServer({ dataDir, keep: true });
     expect((await search(ana(), "q=platypus")).body.items.map(hitText)).toEqual(["Remember the platypus"]);
 
     // Behind: the index says it has read less than the ledger holds (a crash between commit and index write).
     await say(dan(), "cnv_dan_ana", "And the echidna");
+    const events = (await t.server.ledger.query({ tenant_id: T, after_cursor: "seq:0", limit: 1000 })).events;
+    const at = events.find(
+      (e) => e.event_type === "message.sent" && (e.payload as any).body_text === "And the echidna",
+    )!.seq;
+    const prior = events.find((e) => e.seq === at - 1)!;
     await t.close();
-    const db2 = new Database(databasePath(dataDir));
-    const at = db2
-      .prepare("SELECT seq FROM gateway_search_messages WHERE body LIKE '%echidna%'")
-      .pluck()
-      .get() as number;
-    db2.prepare("DELETE FROM gateway_search_messages WHERE seq >= ?").run(at);
-    db2.prepare("UPDATE gateway_search_state SET indexed_seq = ?").run(at - 1);
+    const db2 = new Database(file);
+    db2.prepare("DELETE FROM search_messages WHERE seq >= ?").run(at);
+    db2.prepare("UPDATE search_state SET indexed_seq = ?, indexed_event_id = ?").run(at - 1, prior.event_id);
     db2.close();
-    t = await startTestServer({ dataDir });
+    t = await startTestServer({ dataDir, keep: true });
     expect((await search(ana(), "q=echidna")).body.items.map(hitText)).toEqual(["And the echidna"]);
     expect((await search(ana(), "q=platypus")).body.items).toHaveLength(1);
+
+    // From another history (a restore into a data dir whose index file stayed): its position
+    // names an event this ledger does not hold there, so it starts again from the ledger.
+    await t.close();
+    const db3 = new Database(file);
+    db3
+      .prepare(
+        "INSERT INTO search_messages (tenant_id, conversation_id, message_id, event_id, seq, ts, author_entity_id, author_type, body) VALUES (?, 'cnv_dan_ana', 'msg_ghost', 'evt_ghost', 1, '2026-01-01T00:00:00Z', 'ent_human_dan', 'human', 'ghostly narwhal')",
+      )
+      .run(T);
+    db3.prepare("UPDATE search_state SET indexed_event_id = 'evt_from_elsewhere'").run();
+    db3.close();
+    t = await startTestServer({ dataDir });
+    expect((await search(ana(), "q=narwhal")).body.items).toEqual([]);
+    expect((await search(ana(), "q=echidna")).body.items).toHaveLength(1);
+  });
+});
+
+describe("search: its own thread", () => {
+  it("answers right after a post; a stopped thread answers 503 meanwhile, starts again and catches up", async () => {
+    t = await startTestServer();
+    // No index tables are left in the shared database: the index lives in its own file.
+    const tables = t.server.gateway.core.db
+      .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'gateway_search%'")
+      .pluck()
+      .all();
+    expect(tables).toEqual([]);
+    for (let i = 0; i < 5; i++) {
+      expect((await say(dan(), "cnv_dan_ana", `Right away wallaby${i}`)).status).toBe(202);
+      expect((await search(ana(), `q=wallaby${i}`)).body.items.map(hitText)).toEqual([`Right away wallaby${i}`]);
+    }
+
+    await t.server.gateway.core.search.stopThread();
+    // Committed while no thread runs: held, then read again from the ledger by the new thread.
+    await say(dan(), "cnv_dan_ana", "While it was away: a bandicoot");
+    const during = await search(ana(), "q=bandicoot");
+    expect([200, 503]).toContain(during.status);
+    if (during.status === 503) expect(during.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    await expect
+      .poll(async () => (await search(ana(), "q=bandicoot")).body.items?.map(hitText), { timeout: 15_000 })
+      .toEqual(["While it was away: a bandicoot"]);
+    await say(dan(), "cnv_dan_ana", "And after it came back: a quoll");
+    expect((await search(ana(), "q=quoll")).body.items.map(hitText)).toEqual(["And after it came back: a quoll"]);
+    expect((await search(ana(), "q=wallaby3")).body.items).toHaveLength(1);
   });
 });
 

@@ -217,13 +217,46 @@ function wordsFor(locale: Locale): Translate {
 
 const jobUrl = (job: JobRow) => `/jobs/${encodeURIComponent(job.job_id)}`;
 
-function clip(text: string, max: number): string {
-  // Only the head can be shown, so only a head is folded: the fold of a prefix is a prefix of
-  // the fold, and once it is longer than `max` the rest cannot change the result.
-  for (let end = max * 2; end < text.length; end *= 2) {
-    const head = text.slice(0, end).replace(/\s+/g, " ").trimStart();
-    if (head.trimEnd().length > max) return `${head.slice(0, max - 1)}…`;
+/**
+ * `text` on one line (each run of whitespace one space, the ends trimmed), cut to `max` with "…".
+ * Only the head that can be shown is walked, in one pass and without a pattern: the fold of a
+ * prefix is a prefix of the fold, so once the folded head is longer than `max` the rest cannot
+ * change the result.
+ */
+export function clip(text: string, max: number): string {
+  let out = "";
+  let from = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      if (from >= 0) {
+        out = out ? `${out} ${text.slice(from, i)}` : text.slice(from, i);
+        from = -1;
+      }
+    } else {
+      if (from < 0) from = i;
+      if (out.length + (out ? 1 : 0) + (i - from + 1) > max) {
+        const head = out ? `${out} ${text.slice(from, i + 1)}` : text.slice(from, i + 1);
+        return `${head.slice(0, max - 1)}…`;
+      }
+    }
   }
-  const one = text.replace(/\s+/g, " ").trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  if (from >= 0) out = out ? `${out} ${text.slice(from)}` : text.slice(from);
+  return out;
+}
+
+/** What `\s` matches in a pattern (and `trim` removes): ASCII and Unicode white space, line breaks, BOM. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }

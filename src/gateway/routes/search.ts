@@ -36,9 +36,10 @@ export function createSearchRoutes(gw: Gateway) {
       security: SIGNED_IN,
       middleware: authenticate(core.tokens),
       request: { query: searchQuery },
-      responses: { 200: json(ZSearchResults, "Messages found"), ...errors(...READ_ERRORS) },
+      // 503 while the index's thread starts again after a crash (it then catches up by itself).
+      responses: { 200: json(ZSearchResults, "Messages found"), ...errors(...READ_ERRORS, 503) },
     }),
-    (c) => c.json(api.search(c.get("principal"), c.req.valid("query"))),
+    async (c) => c.json(await api.search(c.get("principal"), c.req.valid("query"))),
   );
   return app;
 }

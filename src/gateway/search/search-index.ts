@@ -1,226 +1,242 @@
+import { Worker } from "node:worker_threads";
 import { formatCursor } from "../../../contracts/primitives.js";
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { LedgerDoorApi } from "../../ledger/index.js";
-import type { Db } from "../../shared/db.js";
+import { AppError } from "../../shared/errors.js";
 import type { Logger } from "../logger.js";
-import { cleanForIndex, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
-
-/** One message found, before the read model names its conversation and author. */
-interface IndexHit {
-  conversation_id: string;
-  message_id: string;
-  event_id: string;
-  seq: number;
-  ts: string;
-  author_entity_id: string;
-  author_type: string;
-  edited: boolean;
-  marked: string;
-}
+import type { FromWorker, IndexHit, IndexOp, IndexQuery, ToWorker } from "./protocol.js";
+import { CONTROL_CHARS, MARK_CLOSE, MARK_OPEN } from "./snippet.js";
 
 export interface SearchIndex {
   /**
-   * Takes in a committed event (message.sent / edited / deleted; others are ignored; the index
-   * subscribes to the ledger itself). Written on the next tick, or before the next search.
-   */
-  enqueue(ev: TStoredEvent): void;
-  /** Writes what is queued, in one transaction with each tenant's position. */
-  flush(): void;
-  /**
    * Messages of `conversationIds` matching the FTS5 `match`, newest first, with seq below
-   * `beforeSeq`; at most `limit`.
+   * `beforeSeq`; at most `limit`. Answered once the index holds every event committed before
+   * the call (the catch-up on boot included), so a message is found right after its post.
    */
-  query(q: {
-    tenantId: string;
-    match: string;
-    conversationIds: readonly string[];
-    beforeSeq: number;
-    limit: number;
-  }): IndexHit[];
-  close(): void;
+  query(q: IndexQuery): Promise<IndexHit[]>;
+  /** Resolves when the index holds every event committed before the call. */
+  settled(): Promise<void>;
+  /** Stops following the ledger; resolves when what was taken in is written and the file closed. */
+  close(): Promise<void>;
+  /** Stops the index's thread as a crash would (tests): it is started again and catches up. */
+  stopThread(): Promise<void>;
 }
 
 const PAGE = 1000;
 
 /**
- * The message search index in the gateway's tables (FTS5, see migrations/0003_search.sql). It
- * follows the ledger like a projection, but is stored: each tenant's row in
- * gateway_search_state says up to which tenant_seq it has read, and boot reads the rest of the
- * ledger from there (everything when the tables are new, or when they claim more than the ledger
- * holds, as after a restore into a fresh database).
+ * The message search index: SQLite FTS5 in its own file (`path`, or `:memory:`), written and
+ * queried by a worker thread (search-worker.mjs) so that tokenizing never costs the thread that
+ * commits. It follows the ledger like a projection, but is stored: per tenant it keeps the
+ * tenant_seq and event id it has read up to, and boot reads the rest of the ledger from there
+ * (everything when the file is new, or when its position is not in this ledger's history, as
+ * after a restore). Committed events are handed over once per event-loop turn, in order; a
+ * query goes through the same port after them.
  */
-export function createSearchIndex(deps: { db: Db; ledger: LedgerDoorApi; logger: Logger }): SearchIndex {
-  const { db } = deps;
-  const stmt = {
-    position: db.prepare<[string], number>("SELECT indexed_seq FROM gateway_search_state WHERE tenant_id = ?").pluck(),
-    setPosition: db.prepare(
-      "INSERT INTO gateway_search_state (tenant_id, indexed_seq) VALUES (?, ?) ON CONFLICT(tenant_id) DO UPDATE SET indexed_seq = excluded.indexed_seq",
-    ),
-    forget: db.prepare("DELETE FROM gateway_search_messages WHERE tenant_id = ?"),
-    insert: db.prepare(
-      `INSERT INTO gateway_search_messages (tenant_id, conversation_id, message_id, event_id, seq, ts, author_entity_id, author_type, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(tenant_id, message_id) DO NOTHING`,
-    ),
-    edit: db.prepare(
-      "UPDATE gateway_search_messages SET body = ?, edited = 1 WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?",
-    ),
-    remove: db.prepare(
-      "DELETE FROM gateway_search_messages WHERE tenant_id = ? AND message_id = ? AND conversation_id = ?",
-    ),
-    search: db.prepare(
-      `SELECT m.conversation_id, m.message_id, m.event_id, m.seq, m.ts, m.author_entity_id, m.author_type, m.edited,
-              snippet(gateway_search_fts, 0, ?, ?, '…', 24) AS marked
-       FROM gateway_search_fts JOIN gateway_search_messages m ON m.id = gateway_search_fts.rowid
-       WHERE gateway_search_fts MATCH ? AND m.tenant_id = ? AND m.seq < ?
-         AND m.conversation_id IN (SELECT value FROM json_each(?))
-       ORDER BY m.seq DESC LIMIT ?`,
-    ),
+export function createSearchIndex(deps: { path: string; ledger: LedgerDoorApi; logger: Logger }): SearchIndex {
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void }>();
+  let worker: Worker;
+  let alive = false;
+  let ready: Promise<void>;
+  const unavailable = () =>
+    new AppError("SERVICE_UNAVAILABLE", "Search is starting again; try again in a moment", { retry_after_s: 1 });
+  const call = (m: ToWorker & { id: number }) =>
+    new Promise<FromWorker>((resolve, reject) => {
+      if (!alive) return reject(unavailable());
+      waiting.set(m.id, { resolve, reject });
+      worker.postMessage(m);
+    });
+  const onMessage = (m: FromWorker) => {
+    if ("log" in m) return deps.logger.error({ err: m.err }, m.message);
+    const w = waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id);
+    if ("error" in m) w.reject(new Error(m.error));
+    else w.resolve(m);
   };
 
-  const positions = new Map<string, number>();
-  const positionOf = (tenantId: string) => {
-    let p = positions.get(tenantId);
-    if (p === undefined) positions.set(tenantId, (p = stmt.position.get(tenantId) ?? 0));
-    return p;
-  };
+  // What committed since the last hand-over: the index's changes, and each tenant's last event.
+  let ops: IndexOp[] = [];
+  const seen = new Map<string, [number, string]>();
+  let scheduled: NodeJS.Immediate | undefined;
+  // Committed events are taken in from the start, and held while the catch-up reads the stored
+  // log: handed over then, what the catch-up already sent is skipped by position.
+  let catching = true;
+  let closed = false;
 
-  /** One event into the tables; the caller holds the transaction. */
-  function write(ev: TStoredEvent): void {
-    if (ev.seq <= positionOf(ev.tenant_id)) return;
+  const take = (ev: TStoredEvent, into: IndexOp[]) => {
     if (ev.event_type === "message.sent") {
       const m = ev.payload;
       if (m.kind === "text" && typeof m.body_text === "string" && m.body_text.trim() !== "") {
-        stmt.insert.run(
-          ev.tenant_id,
-          ev.conversation_id,
-          m.message_id,
-          ev.event_id,
-          ev.seq,
-          ev.ts,
-          ev.actor.entity_id,
-          ev.actor.actor_type,
-          cleanForIndex(m.body_text),
-        );
+        into.push({
+          k: "sent",
+          t: ev.tenant_id,
+          seq: ev.seq,
+          conv: ev.conversation_id,
+          msg: m.message_id,
+          ev: ev.event_id,
+          ts: ev.ts,
+          author: ev.actor.entity_id,
+          authorType: ev.actor.actor_type,
+          body: m.body_text,
+        });
       }
     } else if (ev.event_type === "message.edited") {
-      stmt.edit.run(cleanForIndex(ev.payload.body_text), ev.tenant_id, ev.payload.message_id, ev.conversation_id);
+      const p = ev.payload;
+      into.push({
+        k: "edited",
+        t: ev.tenant_id,
+        seq: ev.seq,
+        conv: ev.conversation_id,
+        msg: p.message_id,
+        body: p.body_text,
+      });
     } else if (ev.event_type === "message.deleted") {
-      stmt.remove.run(ev.tenant_id, ev.payload.message_id, ev.conversation_id);
+      into.push({ k: "deleted", t: ev.tenant_id, seq: ev.seq, conv: ev.conversation_id, msg: ev.payload.message_id });
     }
-    positions.set(ev.tenant_id, ev.seq);
-  }
-
-  const writeBatch = db.transaction((events: readonly TStoredEvent[]) => {
-    const touched = new Set<string>();
-    for (const ev of events) {
-      write(ev);
-      touched.add(ev.tenant_id);
-    }
-    for (const t of touched) stmt.setPosition.run(t, positionOf(t));
-  });
-
-  async function catchUp(tenantId: string): Promise<void> {
-    const head = deps.ledger.head(tenantId).tenant_seq;
-    if (positionOf(tenantId) > head) {
-      // The tables are from another history (a restore, an import): start again from the ledger.
-      db.transaction(() => {
-        stmt.forget.run(tenantId);
-        stmt.setPosition.run(tenantId, 0);
-      })();
-      positions.set(tenantId, 0);
-    }
-    const from = positionOf(tenantId);
-    if (from >= head) return;
-    deps.logger.info({ tenant_id: tenantId, from, head }, "search index catching up with the ledger");
-    let after = from;
-    for (;;) {
-      const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
-      if (closed || page.events.length === 0) break;
-      writeBatch(page.events);
-      after = page.events[page.events.length - 1]!.seq;
-      if (!page.next_cursor) break;
-    }
-  }
-
-  let queue: TStoredEvent[] = [];
-  let scheduled: NodeJS.Immediate | undefined;
-  // Committed events are taken in from the start, and held while the index catches up with the
-  // stored log: written then, what the catch-up already read is skipped by position.
-  let catching = true;
-  let closed = false;
-  const unsubscribe = deps.ledger.subscribe((ev) => index.enqueue(ev));
-  // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared
-  // connection, which forbids writing until it ends).
-  void (async () => {
-    for (const t of deps.ledger.tenants()) if (!closed) await catchUp(t);
-  })().then(
-    () => {
-      catching = false;
-      if (!closed) flush();
-    },
-    (err: unknown) => {
-      // Positions stay where the failure left them: the next boot reads the rest again.
-      catching = false;
-      deps.logger.error({ err }, "search index catch-up failed");
-    },
-  );
+  };
 
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
-    if (catching || queue.length === 0) return;
-    const batch = queue;
-    queue = [];
-    // The index is derived from the ledger and knows how far it has read: a commit lost to a
-    // power cut is read again on boot. So its commits need no fsync of their own (WAL,
-    // synchronous=NORMAL); the ledger's next FULL commit syncs the log they are in anyway.
-    const sync = db.pragma("synchronous", { simple: true }) as number;
-    if (sync > 1) db.pragma("synchronous = NORMAL");
-    try {
-      writeBatch(batch);
-    } catch (err) {
-      // The positions were not moved: the next boot reads these events again.
-      for (const ev of batch) positions.delete(ev.tenant_id);
-      deps.logger.error({ err }, "search index write failed");
-    } finally {
-      if (sync > 1) db.pragma(`synchronous = ${sync}`);
-    }
+    if (catching || !alive || seen.size === 0) return;
+    const batch: ToWorker = { op: "write", ops, seen: [...seen].map(([t, [seq, id]]) => [t, seq, id]) };
+    ops = [];
+    seen.clear();
+    worker.postMessage(batch);
   };
 
-  const index: SearchIndex = {
-    enqueue(ev) {
-      if (
-        ev.event_type !== "message.sent" &&
-        ev.event_type !== "message.edited" &&
-        ev.event_type !== "message.deleted"
-      ) {
-        // Only the position moves; it is written with the next message, so no write per event.
-        if (!catching && queue.length === 0 && ev.seq > positionOf(ev.tenant_id)) positions.set(ev.tenant_id, ev.seq);
-        else queue.push(ev);
-        return;
-      }
-      queue.push(ev);
-      scheduled ??= setImmediate(flush);
+  const unsubscribe = deps.ledger.subscribe((ev) => {
+    take(ev, ops);
+    seen.set(ev.tenant_id, [ev.seq, ev.event_id]);
+    scheduled ??= setImmediate(flush);
+  });
+
+  /** The event at `seq`, to tell whether the index's position is in this ledger's history. */
+  async function eventIdAt(tenantId: string, seq: number): Promise<string | undefined> {
+    const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(seq - 1), limit: 1 });
+    const ev = page.events[0];
+    return ev?.seq === seq ? ev.event_id : undefined;
+  }
+
+  async function catchUp(w: Worker, tenantId: string, at: [number, string] | undefined): Promise<void> {
+    const head = deps.ledger.head(tenantId).tenant_seq;
+    let from = at?.[0] ?? 0;
+    if (at && (at[0] > head || (await eventIdAt(tenantId, at[0])) !== at[1])) {
+      // The file is from another history (a restore, an import): start again from the ledger.
+      w.postMessage({ op: "forget", tenantId } satisfies ToWorker);
+      from = 0;
+    }
+    if (from >= head) return;
+    deps.logger.info({ tenant_id: tenantId, from, head }, "search index catching up with the ledger");
+    let after = from;
+    // At most two pages wait in the thread's queue: a long log is not copied into it at once.
+    let written: Promise<unknown> | undefined;
+    for (;;) {
+      const page = await deps.ledger.query({ tenant_id: tenantId, after_cursor: formatCursor(after), limit: PAGE });
+      if (closed || w !== worker || page.events.length === 0) break;
+      const pageOps: IndexOp[] = [];
+      for (const ev of page.events) take(ev, pageOps);
+      const last = page.events[page.events.length - 1]!;
+      w.postMessage({ op: "write", ops: pageOps, seen: [[tenantId, last.seq, last.event_id]] } satisfies ToWorker);
+      await written;
+      written = call({ op: "ping", id: nextId++ });
+      after = last.seq;
+      if (!page.next_cursor) break;
+    }
+    await written;
+  }
+
+  // Pages are read with ledger.query (arrays), not replay (an open cursor on the shared
+  // connection, which forbids writing until it ends).
+  async function catchUpAll(w: Worker): Promise<void> {
+    const answer = await call({ op: "positions", id: nextId++ });
+    const stored = new Map(
+      ("positions" in answer ? answer.positions : []).map(([t, seq, id]) => [t, [seq, id] as [number, string]]),
+    );
+    const tenants = new Set(deps.ledger.tenants());
+    for (const t of stored.keys()) if (!tenants.has(t)) w.postMessage({ op: "forget", tenantId: t } satisfies ToWorker);
+    for (const t of tenants) if (!closed && w === worker) await catchUp(w, t, stored.get(t));
+  }
+
+  // A thread that stops (it should not) is started again, after 1 s, doubling while it keeps
+  // stopping within a minute of its start; meanwhile searches answer 503 and what commits is
+  // held, then the new thread catches up from its file's positions.
+  let delayMs = 500;
+  let startedAt = 0;
+  function start(): void {
+    const w = startWorker(deps.path);
+    w.unref();
+    worker = w;
+    alive = true;
+    catching = true;
+    startedAt = performance.now();
+    w.on("message", onMessage);
+    w.on("error", (err) => deps.logger.error({ err }, "search index thread failed"));
+    w.on("exit", () => {
+      if (w !== worker) return;
+      alive = false;
+      for (const x of waiting.values()) x.reject(unavailable());
+      waiting.clear();
+      if (closed) return;
+      catching = true;
+      delayMs = performance.now() - startedAt < 60_000 ? Math.min(delayMs * 2, 60_000) : 1000;
+      deps.logger.error({ restart_in_ms: delayMs }, "search index thread stopped; starting it again");
+      setTimeout(() => closed || start(), delayMs).unref();
+    });
+    ready = catchUpAll(w).then(
+      () => {
+        if (w !== worker || !alive) return;
+        catching = false;
+        flush();
+      },
+      (err: unknown) => {
+        if (w !== worker || !alive) return;
+        // Positions stay where the failure left them: the next boot reads the rest again.
+        deps.logger.error({ err }, "search index catch-up failed");
+        catching = false;
+        flush();
+      },
+    );
+  }
+  start();
+
+  const settled = async () => {
+    await ready;
+    flush();
+  };
+
+  return {
+    async query(q) {
+      await settled();
+      const answer = await call({ op: "query", id: nextId++, q });
+      return "hits" in answer ? answer.hits : [];
     },
-    flush,
-    query(q) {
-      flush();
-      const rows = stmt.search.all(
-        MARK_OPEN,
-        MARK_CLOSE,
-        q.match,
-        q.tenantId,
-        q.beforeSeq,
-        JSON.stringify(q.conversationIds),
-        q.limit,
-      ) as Array<Omit<IndexHit, "edited"> & { edited: number }>;
-      return rows.map((r) => ({ ...r, edited: r.edited === 1 }));
-    },
-    close() {
-      unsubscribe();
-      flush();
+    settled,
+    async close() {
+      if (closed) return;
       closed = true;
+      unsubscribe();
+      await ready;
+      flush();
+      try {
+        await call({ op: "close", id: nextId++ });
+      } catch {
+        // The thread had stopped already.
+      }
+      await worker.terminate();
+    },
+    async stopThread() {
+      await worker.terminate();
     },
   };
-  return index;
+}
+
+/** The index's thread: plain JavaScript, started without the TypeScript loader the server may run under. */
+function startWorker(path: string): Worker {
+  return new Worker(new URL("./search-worker.mjs", import.meta.url), {
+    execArgv: [],
+    workerData: { path, markOpen: MARK_OPEN, markClose: MARK_CLOSE, control: CONTROL_CHARS.source },
+  });
 }

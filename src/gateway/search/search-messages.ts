@@ -13,8 +13,9 @@ import { parseSnippet } from "./snippet.js";
  * GET /v1/search. The Messenger's read rule: only conversations the caller takes part in, as
  * the projections have them at this moment (someone removed from a group stops finding its
  * messages at once). Admins search like everyone else here; the whole log is the ledger's.
+ * The index answers once it holds everything committed before the call (see search-index.ts).
  */
-export function searchMessages(
+export async function searchMessages(
   core: Core,
   p: Principal,
   q: {
@@ -23,7 +24,7 @@ export function searchMessages(
     limit?: number | undefined;
     before?: string | undefined;
   },
-): TSearchResults {
+): Promise<TSearchResults> {
   const state = core.tenant(p.tenantId);
   const { match } = toFtsQuery(q.q ?? "");
   const limit = q.limit ?? SEARCH_LIMITS.defaultLimit;
@@ -40,7 +41,7 @@ export function searchMessages(
       .map((c) => c.conversation_id);
   }
   const rows = conversationIds.length
-    ? core.search.query({ tenantId: p.tenantId, match, conversationIds, beforeSeq: before, limit: limit + 1 })
+    ? await core.search.query({ tenantId: p.tenantId, match, conversationIds, beforeSeq: before, limit: limit + 1 })
     : [];
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;

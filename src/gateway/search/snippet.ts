@@ -7,8 +7,10 @@ export const MARK_OPEN = "\u0002";
 export const MARK_CLOSE = "\u0003";
 
 /** Control characters (other than tab and line breaks) become spaces before indexing, so the marks are unambiguous. */
+export const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 export function cleanForIndex(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, " ");
+  return text.replace(CONTROL_CHARS, " ");
 }
 
 export function parseSnippet(marked: string): { text: string; highlights: Array<[number, number]> } {
