@@ -18,7 +18,10 @@ interface Client {
 }
 
 export interface SseHub {
-  /** Queues one event's (or one tick's) deltas; written to clients once per event-loop turn. */
+  /**
+   * Queues one event's (or one tick's) deltas; written to clients once per event-loop turn, or
+   * one turn later when a group commit is about to run (then both go in one write).
+   */
   publish(tenantId: string, group: DeltaGroup): void;
   /**
    * Takes over a raw Node response: headers, hello, then either the backlog after `cursor` or a
@@ -39,7 +42,18 @@ export interface SseHub {
   close(): void;
 }
 
-export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs?: number }): SseHub {
+export function createSseHub(deps: {
+  clock: Clock;
+  logSize?: number;
+  heartbeatMs?: number;
+  /**
+   * True while a group commit is about to run (appends queued for the next turn). The hub then
+   * waits that one turn, so both commits reach each connection in one write: a message and the
+   * agent's answer that it set off are two writes per connection otherwise, and on loopback the
+   * write system call is most of the fan-out's cost.
+   */
+  commitPending?: () => boolean;
+}): SseHub {
   const { clock } = deps;
   const logs = new Map<string, DeltaLog>();
   const clients = new Map<string, Set<Client>>();
@@ -65,7 +79,16 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return key;
   }
 
+  /** Set while a flush waits one turn for a pending commit (it waits once, then goes). */
+  let waited = false;
+
   function flush(): void {
+    if (!waited && deps.commitPending?.()) {
+      waited = true;
+      setImmediate(flush);
+      return;
+    }
+    waited = false;
     flushScheduled = false;
     for (const [tenantId, groups] of pending) {
       const set = clients.get(tenantId);

@@ -253,6 +253,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       return [...heads.keys()].sort();
     },
 
+    commitPending: () => queue.length > 0,
+
     facts: {
       jobState: (t, j) => fold.jobState(t, j),
       jobConversation: (t, j) => fold.jobConversation(t, j),
