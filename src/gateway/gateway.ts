@@ -161,6 +161,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const hub = createSseHub({
     clock,
+    commitPending: () => deps.ledger.commitPending(),
     ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}),
     ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
   });

@@ -101,12 +101,50 @@ export function bodyLimits(): MiddlewareHandler {
   const large = limitBody(MAX_ATTACHMENT_BYTES, onError);
   return async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    if (await readJsonBody(c, MAX_BODY_BYTES)) return next();
     // A profile picture is refused past LIMITS.avatarBytes with its own words, after this bound.
     return /^\/v1\/(?:conversations\/[^/]+\/attachments|me\/avatar)$/.test(c.req.path)
       ? large(c, next)
       : small(c, next);
   };
 }
+
+/**
+ * The common write, a JSON body with its Content-Length within the bound, is read here straight
+ * from Node's request into Hono's body cache (`c.req.text()` and `c.req.json()` read it from
+ * there): no web Request, stream and reader built around each request's few hundred bytes. The
+ * text is the bytes decoded as a web Request decodes them. False (nothing read) for anything
+ * else, which takes the general path.
+ */
+async function readJsonBody(c: Context, max: number): Promise<boolean> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded || incoming.readableFlowing !== null) return false;
+  const { headers } = incoming;
+  const declared = headers["content-length"];
+  if (declared === undefined || headers["transfer-encoding"] !== undefined) return false;
+  if (!isJsonType(headers["content-type"])) return false;
+  const length = Number(declared);
+  if (!Number.isSafeInteger(length) || length > max) return false;
+  const bytes = await new Promise<Buffer | null>((resolve) => {
+    const chunks: Buffer[] = [];
+    const done = (b: Buffer | null) => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onFail).off("aborted", onFail);
+      resolve(b);
+    };
+    const onData = (chunk: Buffer) => void chunks.push(chunk);
+    const onEnd = () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const onFail = () => done(null);
+    incoming.on("data", onData).on("end", onEnd).on("error", onFail).on("aborted", onFail);
+  });
+  // A body cut short (the client went away): the general path answers it as before.
+  if (!bytes) return false;
+  // Hono keeps each body reading's promise in this cache (its type names the resolved values).
+  const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+  cache.text = Promise.resolve(utf8.decode(bytes));
+  cache.arrayBuffer = Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  return true;
+}
+const utf8 = new TextDecoder();
 
 /** `String.prototype.isWellFormed` (Node 20; newer than the TypeScript library this project targets). */
 const isWellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();

@@ -1,36 +1,27 @@
 import type { ServerResponse } from "node:http";
 import type { Clock } from "../shared/clock.js";
+import { createSseOut, type SseOut } from "../shared/sse-out.js";
 import { createDeltaLog, renderFrame, renderGroups, type DeltaGroup, type DeltaLog } from "./delta-log.js";
 
 const HEARTBEAT_MS = 15_000;
-/** A client this far behind is cut; it resumes from its cursor when it reconnects. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/**
- * The last bytes a cut stream gets: EventSource reconnects after `retry` ms with the id of the
- * last whole frame it read as Last-Event-ID, and the resume log serves what follows.
- */
-const CUT_HINT = ": too far behind; reconnect with Last-Event-ID\nretry: 1000\n\n";
-/** How long a cut stream may take to read what it was already given before its socket is closed. */
-const CUT_GRACE_MS = 10_000;
 
 interface Client {
   tenantId: string;
   entityId: string;
   res: ServerResponse;
+  /** Bounded writes: a client that falls more than 4 MiB behind is cut and resumes by cursor. */
+  out: SseOut;
   /** Highest seq already written to this client (backlog included). */
   sentUpTo: number;
-  /**
-   * Set while the socket's buffer is full (a write returned false): what comes meanwhile is
-   * held here and written as one chunk on `drain`, instead of piling up write by write.
-   */
-  held: Buffer[] | null;
-  heldBytes: number;
   /** Takes the client out of the fan-out (on close, or when it is cut). */
   detach(): void;
 }
 
 export interface SseHub {
-  /** Queues one event's (or one tick's) deltas; written to clients once per event-loop turn. */
+  /**
+   * Queues one event's (or one tick's) deltas; written to clients once per event-loop turn, or
+   * one turn later when a group commit is about to run (then both go in one write).
+   */
   publish(tenantId: string, group: DeltaGroup): void;
   /**
    * Takes over a raw Node response: headers, hello, then either the backlog after `cursor` or a
@@ -51,7 +42,18 @@ export interface SseHub {
   close(): void;
 }
 
-export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs?: number }): SseHub {
+export function createSseHub(deps: {
+  clock: Clock;
+  logSize?: number;
+  heartbeatMs?: number;
+  /**
+   * True while a group commit is about to run (appends queued for the next turn). The hub then
+   * waits that one turn, so both commits reach each connection in one write: a message and the
+   * agent's answer that it set off are two writes per connection otherwise, and on loopback the
+   * write system call is most of the fan-out's cost.
+   */
+  commitPending?: () => boolean;
+}): SseHub {
   const { clock } = deps;
   const logs = new Map<string, DeltaLog>();
   const clients = new Map<string, Set<Client>>();
@@ -64,41 +66,7 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return l;
   };
 
-  /**
-   * Ends a stream that fell too far behind. What is held for it comes after everything already
-   * queued on the socket, so it is dropped whole: the client's last whole frame is before it, and
-   * its Last-Event-ID resumes from there. The queued bytes are its to read, then the hint and the
-   * end; a socket that does not take them within the grace period is closed. Nothing more is
-   * buffered for it meanwhile.
-   */
-  function cut(c: Client): void {
-    c.detach();
-    c.held = null;
-    c.heldBytes = 0;
-    c.res.end(CUT_HINT);
-    const grace = setTimeout(() => c.res.destroy(), CUT_GRACE_MS);
-    grace.unref();
-    c.res.once("close", () => clearTimeout(grace));
-  }
-
-  function write(c: Client, chunk: Buffer): void {
-    if (chunk.length === 0 || c.res.destroyed || c.res.writableEnded) return;
-    if (c.held) {
-      c.held.push(chunk);
-      c.heldBytes += chunk.length;
-      if (c.heldBytes + c.res.writableLength > MAX_BUFFERED_BYTES) cut(c);
-      return;
-    }
-    if (c.res.write(chunk)) return;
-    if (c.res.writableLength > MAX_BUFFERED_BYTES) return void cut(c);
-    c.held = [];
-    c.heldBytes = 0;
-    c.res.once("drain", () => {
-      const held = c.held;
-      c.held = null;
-      if (held?.length) write(c, held.length === 1 ? held[0]! : Buffer.concat(held));
-    });
-  }
+  const write = (c: Client, chunk: Buffer) => c.out.write(chunk);
 
   /**
    * Which frames of `groups` a viewer sees, as a string of 0/1 over the frames that have an
@@ -111,7 +79,16 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
     return key;
   }
 
+  /** Set while a flush waits one turn for a pending commit (it waits once, then goes). */
+  let waited = false;
+
   function flush(): void {
+    if (!waited && deps.commitPending?.()) {
+      waited = true;
+      setImmediate(flush);
+      return;
+    }
+    waited = false;
     flushScheduled = false;
     for (const [tenantId, groups] of pending) {
       const set = clients.get(tenantId);
@@ -181,9 +158,8 @@ export function createSseHub(deps: { clock: Clock; logSize?: number; heartbeatMs
         tenantId,
         entityId,
         res,
+        out: createSseOut(res, () => client.detach()),
         sentUpTo: head,
-        held: null,
-        heldBytes: 0,
         detach() {
           members.delete(client);
           if (members.size === 0 && clients.get(tenantId) === members) clients.delete(tenantId);

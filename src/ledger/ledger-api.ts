@@ -145,6 +145,12 @@ export interface LedgerApi extends LedgerDoorApi {
   /** Tenant ids that have at least one event. */
   tenants(): string[];
 
+  /**
+   * True while appends wait for the group commit that runs in the next event-loop turn: a
+   * listener about to fan out what it heard may wait that turn and send both commits at once.
+   */
+  commitPending(): boolean;
+
   /** The ledger's own fold, read-only. */
   facts: LedgerFacts;
 

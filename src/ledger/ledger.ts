@@ -254,6 +254,8 @@ export function createLedger(deps: CreateLedgerDeps): LedgerApi {
       return [...heads.keys()].sort();
     },
 
+    commitPending: () => queue.length > 0,
+
     facts: factsOf(fold),
 
     policySettings: (t) => engine.settings?.(fold, t) ?? null,

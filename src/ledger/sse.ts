@@ -4,6 +4,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { formatCursor, parseCursor, ZTenantId } from "../../contracts/primitives.js";
 import { AppError, validationError } from "../shared/errors.js";
+import { createSseOut } from "../shared/sse-out.js";
 import type { LedgerDoorApi } from "./ledger-api.js";
 
 export interface StreamOptions {
@@ -50,14 +51,23 @@ export async function streamTenant(ledger: LedgerDoorApi, c: Context, opts: Stre
   });
   res.write("retry: 2000\n\n");
 
+  let heartbeat: NodeJS.Timeout | undefined;
+  let unsubscribe = () => {};
+  const stop = () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  };
+  // A reader more than 4 MiB behind is cut with a retry hint and resumes from its last frame's id.
+  const out = createSseOut(res, stop);
   let pending = "";
   let flushQueued = false;
   const flush = () => {
     flushQueued = false;
-    if (pending && !res.destroyed) res.write(pending);
+    if (pending) out.write(pending);
     pending = "";
   };
   const send = (e: TStoredEvent) => {
+    if (out.done) return;
     if (e.tenant_id !== tenantId || e.seq <= last) return;
     last = e.seq;
     if (opts.visible && !opts.visible(e)) return;
@@ -69,7 +79,7 @@ export async function streamTenant(ledger: LedgerDoorApi, c: Context, opts: Stre
   };
 
   let held: TStoredEvent[] | null = [];
-  const unsubscribe = ledger.subscribe((e) => (held ? held.push(e) : send(e)));
+  unsubscribe = ledger.subscribe((e) => (held ? held.push(e) : send(e)));
   try {
     await ledger.replay(send, { tenantId, afterTenantSeq: last });
   } catch {
@@ -81,11 +91,9 @@ export async function streamTenant(ledger: LedgerDoorApi, c: Context, opts: Stre
   for (const e of held) send(e);
   held = null;
   flush();
-  const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), opts.heartbeatMs);
+  if (out.done) return RESPONSE_ALREADY_SENT;
+  heartbeat = setInterval(() => out.write(": heartbeat\n\n"), opts.heartbeatMs);
   heartbeat.unref();
-  res.on("close", () => {
-    clearInterval(heartbeat);
-    unsubscribe();
-  });
+  res.on("close", stop);
   return RESPONSE_ALREADY_SENT;
 }

@@ -79,6 +79,12 @@ function rssKb(pid: number): number {
   return m ? Number(m[1]) : NaN;
 }
 
+/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 let keyN = 0;
 
@@ -183,7 +189,9 @@ async function cardFigure(s: Started, clients: number, perRun: number, name: str
   try {
     await c.measure(Math.min(10, perRun)); // warm-up
     const runs: number[][] = [];
+    const cpu0 = cpuMs(s.child.pid!);
     for (let r = 0; r < RUNS; r++) runs.push(await c.measure(perRun));
+    const cpuPerPost = (cpuMs(s.child.pid!) - cpu0) / (RUNS * perRun);
     figure(
       `${name}, p50`,
       runs.map((xs) => pct(xs, 50)),
@@ -198,6 +206,8 @@ async function cardFigure(s: Started, clients: number, perRun: number, name: str
       { op: "≤", value: goalMs },
       1,
     );
+    // What the load moves least: the server's own CPU time (user + system) per post and its fan-out.
+    console.log(`  server CPU per post: ${cpuPerPost.toFixed(1)} ms`);
     if (clients > 1) console.log(`  server RSS per SSE connection: ${c.rssPerConnKb.toFixed(1)} KB`);
   } finally {
     await c.close();

@@ -23,10 +23,25 @@ afterEach(async () => {
 /** The highest seq published so far: a stream that opens starts there. */
 let head = 0;
 
+/** Each stream's count of writes to its response after the opening one, by viewer. */
+const writes = new Map<string, number>();
+/** What the hub is told about a group commit about to run. */
+let commitPending = () => false;
+
 async function start(): Promise<string> {
-  hub = createSseHub({ clock: createManualClock() });
+  hub = createSseHub({ clock: createManualClock(), commitPending: () => commitPending() });
   head = 0;
+  writes.clear();
+  commitPending = () => false;
   server = http.createServer((req, res) => {
+    const as = new URL(req.url!, "http://x").searchParams.get("as")!;
+    const write = res.write.bind(res) as (chunk: unknown) => boolean;
+    let opened = false;
+    res.write = ((chunk: unknown) => {
+      if (opened) writes.set(as, (writes.get(as) ?? 0) + 1);
+      opened = true;
+      return write(chunk);
+    }) as typeof res.write;
     const entityId = new URL(req.url!, "http://x").searchParams.get("as")!;
     const last = req.headers["last-event-id"];
     const cursor = typeof last === "string" ? Number(last.slice("seq:".length)) : null;
@@ -157,5 +172,42 @@ describe("SSE hub", () => {
     await until(() => again.ids().at(-1) === head);
     expect([...first, ...again.ids()]).toEqual(Array.from({ length: head }, (_, i) => i + 1));
     expect(again.closed()).toBe(false);
+  });
+
+  it("waits one turn for a commit about to run, so both commits reach a connection in one write", async () => {
+    const url = await start();
+    const ana = connect(url, "ana");
+    await ana.opened;
+    await until(() => hub!.clientCount() === 1);
+    const frame = (seq: number) => ({ seq, frames: [{ event: "timeline.append", json: `{"n":${seq}}` }] });
+    // A commit set off by the first (as an agent's answer to a message) is queued in the same
+    // turn and commits in the next: the hub holds its flush for it.
+    let queued = false;
+    commitPending = () => queued;
+    hub!.publish("t", frame(1));
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      hub!.publish("t", frame(2));
+    });
+    await until(() => ana.ids().length === 2);
+    expect(ana.ids()).toEqual([1, 2]);
+    expect(writes.get("ana")).toBe(1);
+    // with nothing queued, each turn's frames go at once: two turns, two writes
+    hub!.publish("t", frame(3));
+    setImmediate(() => setImmediate(() => hub!.publish("t", frame(4))));
+    await until(() => ana.ids().length === 4);
+    expect(writes.get("ana")).toBe(3);
+    // a ledger that always has more queued (a flood) holds each flush one turn only, not forever
+    commitPending = () => true;
+    for (let seq = 5; seq <= 8; seq++) {
+      hub!.publish("t", frame(seq));
+      await turn();
+      await turn();
+      await turn();
+    }
+    await until(() => ana.ids().length === 8);
+    expect(ana.ids()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(writes.get("ana")).toBe(7);
   });
 });

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { jsonBodySchema, operations, sampleValue, serveEveryRoute, stringFields } from "../support/openapi-walk.js";
 
@@ -73,5 +74,51 @@ describe("well-formed text", () => {
     }
     expect(sent).toBeGreaterThan(100);
     expect(wrong).toEqual([]);
+  });
+
+  it("a JSON body that arrives in pieces, with a BOM and a byte that is not UTF-8, is read whole and decoded as a web Request decodes it", async () => {
+    const conv = api.t.demo.conversation_id;
+    const json = Buffer.from(JSON.stringify({ kind: "text", body_text: "pieces: ab" }));
+    const at = json.indexOf("ab") + 1;
+    // a BOM in front, and a lone 0xFF byte between "a" and "b"
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      json.subarray(0, at),
+      Buffer.from([0xff]),
+      json.subarray(at),
+    ]);
+    const expected = (
+      JSON.parse(await new Request("http://x", { method: "POST", body: bytes }).text()) as { body_text: string }
+    ).body_text;
+    expect(expected).toBe("pieces: a\ufffdb");
+    const { port } = new URL(api.t.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.setEncoding("utf8").on("data", (d: string) => (answer += d));
+    await new Promise((r) => socket.once("connect", r));
+    socket.write(
+      `POST /v1/conversations/${conv}/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${api.dan}\r\n` +
+        `content-type: application/json\r\nidempotency-key: pieces-${Date.now()}\r\ncontent-length: ${bytes.length}\r\nconnection: close\r\n\r\n`,
+    );
+    for (const piece of [bytes.subarray(0, 5), bytes.subarray(5, at + 4), bytes.subarray(at + 4)]) {
+      socket.write(piece);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    // the answer is whole once its Content-Length of body has come
+    const whole = () => {
+      const head = answer.indexOf("\r\n\r\n");
+      const length = /content-length: (\d+)/i.exec(answer)?.[1];
+      return head >= 0 && length !== undefined && Buffer.byteLength(answer.slice(head + 4)) >= Number(length);
+    };
+    while (!whole()) await new Promise((r) => setTimeout(r, 10));
+    socket.destroy();
+    expect(answer.startsWith("HTTP/1.1 202"), answer).toBe(true);
+    const messageId = (JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { message_id: string }).message_id;
+    const res = await fetch(`${api.t.url}/v1/conversations/${conv}/timeline?limit=1000`, {
+      headers: { authorization: `Bearer ${api.dan}` },
+    });
+    const items = ((await res.json()) as { items: Array<{ message?: { message_id: string; body_text: string } }> })
+      .items;
+    expect(items.find((i) => i.message?.message_id === messageId)?.message?.body_text).toBe(expected);
   });
 });

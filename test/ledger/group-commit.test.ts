@@ -154,4 +154,17 @@ describe("group commit", () => {
     await Promise.all([a, b]);
     expect(count(t, "SELECT count(*) FROM ledger_checkpoints")).toBe(1);
   });
+
+  it("says when appends wait for the next commit, and not once it ran", async () => {
+    t = openTestLedger();
+    expect(t.ledger.commitPending()).toBe(false);
+    const a = t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
+    expect(t.ledger.commitPending()).toBe(true);
+    let during: boolean | undefined;
+    const off = t.ledger.subscribe(() => (during ??= t.ledger.commitPending()));
+    await a;
+    off();
+    expect(during).toBe(false);
+    expect(t.ledger.commitPending()).toBe(false);
+  });
 });

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import { EventSource } from "eventsource";
 import { createApp } from "../../src/app.js";
 import { createLedgerRoutes } from "../../src/ledger/routes.js";
+import { SSE_CUT_HINT } from "../../src/shared/sse-out.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { messageSent, openTestLedger, setupTenant, type TestLedger } from "./helpers.js";
 
@@ -88,6 +89,48 @@ describe("GET /v1/ledger/stream", () => {
     await t.ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] });
     expect((await c.waitFor(2)).map((f) => f.id)).toEqual(["seq:4", "seq:5"]);
   });
+
+  it("cuts a reader that stops reading once 4 MiB wait for it, with a retry hint; it resumes by Last-Event-ID without a gap", async () => {
+    const base = await start();
+    await t.ledger.append({ tenant_id: "ten_a", events: setupTenant("ten_a") });
+    // A real socket whose reader stops: nothing it is sent is read until resume().
+    let text = "";
+    let closed = false;
+    let res: http.IncomingMessage | undefined;
+    const req = http.get(`${base}/v1/ledger/stream?tenant_id=ten_a&cursor=seq:2`, (r) => {
+      res = r;
+      r.setEncoding("utf8");
+      r.on("data", (d: string) => (text += d));
+      r.on("close", () => (closed = true));
+      r.pause();
+    });
+    req.on("error", () => (closed = true));
+    while (!res) await new Promise((r) => setTimeout(r, 5));
+    // 16 MiB of ≈ 8 KB events, far past the bound plus what the kernel buffers on loopback
+    const total = 2000;
+    for (let i = 0; i < total; i += 100)
+      await t.ledger.append({
+        tenant_id: "ten_a",
+        events: Array.from({ length: 100 }, (_, k) => messageSent("ten_a", `m${i + k}`, { size: 8000 })),
+      });
+    const head = t.ledger.head("ten_a").tenant_seq;
+    expect(head).toBe(total + 2);
+    res.resume();
+    const end = Date.now() + 20_000;
+    while (!closed && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toBe(true);
+    // whole frames in order, then the hint and the end
+    expect(text.endsWith(SSE_CUT_HINT)).toBe(true);
+    const ids = [...text.matchAll(/^id: seq:(\d+)$/gm)].map((m) => Number(m[1]));
+    const last = ids.at(-1)!;
+    expect(ids).toEqual(Array.from({ length: last - 2 }, (_, i) => i + 3));
+    expect(last).toBeLessThan(head);
+    expect(text.split("event: ledger.event\n").length - 1).toBe(ids.length);
+    // resuming from the last whole frame gets exactly the rest
+    const c = collect(`${base}/v1/ledger/stream?tenant_id=ten_a`, { lastEventId: `seq:${last}` });
+    const rest = await c.waitFor(head - last, 20_000);
+    expect(rest.map((f) => f.event.seq)).toEqual(Array.from({ length: head - last }, (_, i) => last + 1 + i));
+  }, 60_000);
 
   it("sends heartbeat comments", async () => {
     const base = await start(50);
