@@ -11,7 +11,8 @@ export type { OfficeApi, VaultApi } from "./office-api.js";
 export type { OutboxDelivery } from "./mail/index.js";
 /** The SMTP transport, shared so the gateway's sign-in email goes out the same way as Office's mail. */
 export { createSmtpTransport } from "./mail/index.js";
-export { createOffice, type CreateOfficeDeps, type Office } from "./office.js";
+export { createOffice } from "./door.js";
+export type { Office } from "./office.js";
 export { migrateOffice } from "./migrate.js";
 export { createOfficeRoutes } from "./routes.js";
 export type { Planner } from "./planner/planner.js";

@@ -1,11 +1,9 @@
-import { type Locale, pickLocale } from "../shared/i18n.js";
+import { pickLocale } from "../shared/i18n.js";
 import { words } from "./speak.js";
 import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
-import type { LedgerApi } from "../ledger/index.js";
-import { systemClock, type Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
+import { systemClock } from "../shared/clock.js";
 import { AppError, validationError } from "../shared/errors.js";
-import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import { defaultIds } from "../shared/ids.js";
 import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
 import { createOfficeView } from "./office-view.js";
@@ -25,11 +23,8 @@ import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
 import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
-import type { ImapConfig, MailConfig } from "./mail/settings.js";
-import type { McpServerConfig } from "./mcp/config.js";
 import { createMcpHub } from "./mcp/hub.js";
 import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
-import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
 import {
@@ -42,54 +37,12 @@ import { createMeetingReminders } from "./meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
-import type { MailTransport } from "./mail/index.js";
 import { createToolRouter } from "./tools/tool-router.js";
 import { buildAffordances, buildTrajectory } from "./trajectory.js";
 import { createVault } from "./vault.js";
 
-interface OfficeLogger {
-  error(obj: unknown, msg?: string): void;
-  info?(obj: unknown, msg?: string): void;
-}
-
 import { explainJob } from "./why.js";
-export interface CreateOfficeDeps {
-  ledger: LedgerApi;
-  db: Db;
-  /** Vault key file and artifact files live here. */
-  dataDir: string;
-  clock?: Clock;
-  ids?: IdGenerator;
-  /** `rules` by default; the LLM planner plugs in here. */
-  planner?: Planner;
-  /** The organizer's calendar (CalDAV); absent = events are written to no calendar and the cards say so. */
-  calendarProvider?: CalDavCalendar;
-  /** Jitsi Meet server rooms are named on (default the public service). */
-  jitsiBaseUrl?: string;
-  /** People may start a call (a room on jitsiBaseUrl) in a conversation: only when JITSI_BASE_URL was set. */
-  calls?: boolean;
-  /** Outgoing mail; absent = invites are not emailed and the cards say so. */
-  mail?: MailConfig;
-  /** Tests: a transport instead of SMTP_URL's, and a shorter backoff. */
-  mailTransport?: Pick<MailTransport, "send">;
-  mailSchedule?: readonly number[];
-  logger?: OfficeLogger;
-  /** Delay before each attempt: attempt 1 immediate, then +10 s, +60 s, +5 min. */
-  retrySchedule?: readonly number[];
-  /** MCP servers whose tools agents may be allowed (MCP_CONFIG). */
-  mcpServers?: readonly McpServerConfig[];
-  /** Timezone suggested (never assumed) when a request names none. */
-  defaultTimezone?: string;
-  /** The language agents speak to people whose profile names none (DEFAULT_LOCALE); English when absent. */
-  defaultLocale?: Locale;
-  /** The organizer's mailbox, where invitees' answers arrive (IMAP_URL); absent = answers are not read. */
-  imap?: ImapConfig;
-  /** Tests: how often the mailbox is looked at besides IDLE, and the waits between reconnects. */
-  imapPollMs?: number;
-  imapBackoffMs?: readonly number[];
-  /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
-  breaker?: { threshold?: number; windowMs?: number };
-}
+import type { CreateOfficeDeps } from "./office-deps.js";
 
 export type Office = OfficeApi & {
   artifacts: ArtifactStore;
@@ -108,7 +61,14 @@ export type Office = OfficeApi & {
   };
 };
 
-export function createOffice(deps: CreateOfficeDeps): Office {
+/**
+ * Office with its life (the door's start and close): `start` re-derives pending retries from the
+ * ledger, arms their timers, resumes the mail worker and answers what the inbox holds; `stop`
+ * stops every timer and worker (pending work stays recorded and resumes at the next start).
+ */
+export type OfficeRuntime = Office & { start(): Promise<void>; stop(): void };
+
+export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
   const defaultTimezone = deps.defaultTimezone ?? "Europe/Lisbon";
