@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasContactDetails } from "./gateway.js";
+import { hasContactDetails } from "./contact-details.js";
 import { ZPolicyId, ZPolicyMode, ZPolicyOverridesSetPayload, ZPolicyParamName } from "./workspace-events.js";
 import { ZCursor, ZEntityId, ZIsoTime } from "./primitives.js";
 

@@ -177,7 +177,7 @@ export const api = {
   /** Remind me of a message. @param {string} id @param {string} messageId @param {{ send_at: string } | { in_minutes: number }} when */
   remindMe: (id, messageId, when) =>
     request("POST", `/v1/conversations/${enc(id)}/messages/${enc(messageId)}/remind`, { body: when }),
-  /** @returns {Promise<{ items: import('../contracts/gateway').TScheduledMessage[] }>} */
+  /** @returns {Promise<{ items: import('../contracts/scheduled').TScheduledMessage[] }>} */
   listScheduled: () => request("GET", "/v1/scheduled"),
   /** @param {string} id @param {{ body_text?: string, send_at?: string, in_minutes?: number }} body */
   editScheduled: (id, body) => request("PATCH", `/v1/scheduled/${enc(id)}`, { body }),

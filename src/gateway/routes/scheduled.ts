@@ -5,7 +5,7 @@ import {
   ZScheduledList,
   ZScheduledMessage,
   ZScheduleMessageRequest,
-} from "../../../contracts/gateway.js";
+} from "../../../contracts/scheduled.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
 import {
   createRouter,
