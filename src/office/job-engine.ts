@@ -23,7 +23,8 @@ import type { EntityProfile } from "./context-builder.js";
 import type { EmitContext, EmitOptions } from "./emitter.js";
 import { invalidInputError } from "./governance-gate.js";
 import { createMeetingIntake } from "./meeting-intake.js";
-import { findPii } from "./pii.js";
+import { vaultPii } from "./pii.js";
+import { createJobLocks } from "./job-locks.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
@@ -71,41 +72,13 @@ const UNPAUSED = new Set<JobCommand["type"]>(["hand_over", "record_reply", "answ
 
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
-  const locks = new Map<string, Promise<unknown>>();
 
-  /** Serialises work on one job inside this process (clicks, timers and messages can race). */
-  function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = locks.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    locks.set(key, tail);
-    void tail.then(() => {
-      if (locks.get(key) === tail) locks.delete(key);
-    });
-    return run;
-  }
+  const withLock = createJobLocks();
 
   const drafts = createJobDrafts({ clock, ids });
   const proposals = createJobProposals({ ids, defaultTimezone: deps.defaultTimezone, drafts });
 
-  /** Free text bound for the ledger: emails and phones go to the vault, their redacted form stays. */
-  function sanitizeText(
-    tenantId: string,
-    text: string,
-  ): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
-    // Replaced where each was found, so the same digits inside an id elsewhere stay intact.
-    let out = "";
-    let at = 0;
-    const refs = [];
-    for (const p of findPii(text)) {
-      if (p.start < at) continue;
-      const v = deps.vault.put(tenantId, p.kind, p.value);
-      refs.push(v);
-      out += text.slice(at, p.start) + v.redacted;
-      at = p.end;
-    }
-    return { text: out + text.slice(at), refs };
-  }
+  const sanitizeText = (tenantId: string, text: string) => vaultPii(deps.vault, tenantId, text);
 
   const intake = createMeetingIntake({
     vault: deps.vault,
