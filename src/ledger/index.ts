@@ -4,7 +4,7 @@ export { createLedger } from "./door.js";
 export { replayThenFollow } from "./follow.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";
-export { verifyPgLedger } from "./pg/pg-ledger.js";
+export { verifyPgLedger } from "./pg/verify-pg.js";
 export { migrateSqliteToPg, MigrationRefused } from "./pg/migrate-from-sqlite.js";
 export {
   countTenantEvents,
