@@ -20,7 +20,7 @@ export { createRulesPlanner } from "./planner/rules.js";
 export { selectPlanner } from "./llm/index.js";
 export type { McpServerStatus } from "./mcp/hub.js";
 export type { AgentToolView, ConversationTool } from "./mcp/agent-tools.js";
-export { rotateVaultKey } from "./vault-key.js";
+export { rotateVaultKey } from "./vault/vault-key.js";
 export { createScriptedCalendarProvider } from "./tools/scripted-calendar.js";
 export { createCalDavCalendar, type CalDavCalendar } from "./calendar/index.js";
 /** The phone finder Office scrubs with, shared so the gateway's chat scrub reads text the same way. */

@@ -16,7 +16,7 @@ import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-
 import type { InviteAttendee } from "./job-machine.js";
 import { inviteAttendees } from "./meeting-intake.js";
 import { officeInboundMail } from "./schema.js";
-import type { Vault } from "./vault.js";
+import type { Vault } from "./vault/vault.js";
 
 /**
  * Invitees' answers, from the organizer's mailbox to the job. Each mail the reader hands on is

@@ -29,7 +29,7 @@ import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import { createRetryScheduler } from "./retry-scheduler.js";
 import type { ToolRouter } from "./tools/tool-router.js";
 import type { ToolErrorCode } from "./tools/tool.js";
-import type { Vault } from "./vault.js";
+import type { Vault } from "./vault/vault.js";
 import { RECORD_ANSWER_TOOL } from "./tools/calendar-record-answer.js";
 
 export { letterHash } from "./letter-hash.js";

@@ -20,7 +20,7 @@ import {
 } from "./mail/index.js";
 import { createOutboxStore } from "./mail/outbox-store.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
-import type { Vault } from "./vault.js";
+import type { Vault } from "./vault/vault.js";
 import { formatSlot } from "./when/index.js";
 import { inviteAttendees } from "./meeting-intake.js";
 import { words } from "./speak.js";

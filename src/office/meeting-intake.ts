@@ -4,7 +4,7 @@ import type { InviteAttendee, JobSlots } from "./job-machine.js";
 import { isMeetingUrl, linkServiceOf, meetingType } from "./tools/meeting-rooms.js";
 import { normalizeTimeZone } from "./tools/tz.js";
 import { parseWhen } from "./when/index.js";
-import type { Vault } from "./vault.js";
+import type { Vault } from "./vault/vault.js";
 
 /**
  * Where a meeting job's details enter Office, whichever way they came (a planner's slots, a card

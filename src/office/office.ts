@@ -14,7 +14,7 @@ import { createJobEngine } from "./job-engine.js";
 import { createJobClicks } from "./jobs/clicks.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
-import { createAssist } from "./assist.js";
+import { createAssist } from "./assist/assist.js";
 import { createAssistStore } from "./llm/assist-store.js";
 import { createContextAwareRules } from "./llm/context-aware-rules.js";
 import type { LlmPlanner } from "./llm/llm-planner.js";
@@ -39,7 +39,7 @@ import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
 import { createToolRouter } from "./tools/tool-router.js";
 import { buildAffordances, buildTrajectory } from "./trajectory.js";
-import { createVault } from "./vault.js";
+import { createVault } from "./vault/vault.js";
 
 import { explainJob } from "./why.js";
 import type { CreateOfficeDeps } from "./office-deps.js";

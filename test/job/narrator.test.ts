@@ -107,7 +107,7 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
       "office.change.mail.",
     ],
   },
-  "src/office/assist-rules.ts": { what: "suggestions for the job panel", keys: ["office.assist."] },
+  "src/office/assist/assist-rules.ts": { what: "suggestions for the job panel", keys: ["office.assist."] },
   "src/office/meeting-reminders.ts": {
     what: "the reminder message before a meeting",
     keys: ["office.reminder.text", "office.reminder.now"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rulesSuggestions } from "../../src/office/assist-rules.js";
+import { rulesSuggestions } from "../../src/office/assist/assist-rules.js";
 import type { JobView } from "../../src/office/job-machine.js";
 import type { McpToolInfo } from "../../src/office/mcp/hub.js";
 import { checkRun, toolsReply } from "../../src/office/mcp/commands.js";
