@@ -14,7 +14,7 @@ import { MOVE_TOOL } from "./tools/calendar-change-invite.js";
 import type { InboundMail } from "./mail/imap-reader.js";
 import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-reply.js";
 import type { InviteAttendee } from "./job-machine.js";
-import { inviteAttendees } from "./meeting-intake.js";
+import { inviteAttendees } from "./intake/meeting-intake.js";
 import { officeInboundMail } from "./schema.js";
 import type { Vault } from "./vault/vault.js";
 

@@ -22,7 +22,7 @@ import { priorUnknowns } from "./jobs/basics.js";
 import type { EntityProfile } from "./context-builder.js";
 import type { EmitContext, EmitOptions } from "./emitter.js";
 import { invalidInputError } from "./governance-gate.js";
-import { createMeetingIntake } from "./meeting-intake.js";
+import { createMeetingIntake } from "./intake/meeting-intake.js";
 import { vaultPii } from "./pii.js";
 import { createJobLocks } from "./job-locks.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";

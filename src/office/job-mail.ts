@@ -22,7 +22,7 @@ import { createOutboxStore } from "./mail/outbox-store.js";
 import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
 import type { Vault } from "./vault/vault.js";
 import { formatSlot } from "./when/index.js";
-import { inviteAttendees } from "./meeting-intake.js";
+import { inviteAttendees } from "./intake/meeting-intake.js";
 import { words } from "./speak.js";
 import { versionOutput } from "./jobs/meeting-change.js";
 

@@ -6,10 +6,10 @@ import { AppError, validationError } from "../shared/errors.js";
 import { defaultIds } from "../shared/ids.js";
 import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
-import { createOfficeView } from "./office-view.js";
+import { createOfficeView } from "./views/office-view.js";
 import { createEmitter } from "./emitter.js";
 import { createAnswerMarker, createInbox } from "./inbox.js";
-import { createIngest } from "./ingest.js";
+import { createIngest } from "./intake/ingest.js";
 import { createJobEngine } from "./job-engine.js";
 import { createJobClicks } from "./jobs/clicks.js";
 import { migrateOffice } from "./migrate.js";
@@ -38,10 +38,10 @@ import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
 import { MAIL_TOOL_INFO } from "./job-mail.js";
 import { createToolRouter } from "./tools/tool-router.js";
-import { buildAffordances, buildTrajectory } from "./trajectory.js";
+import { buildAffordances, buildTrajectory } from "./views/trajectory.js";
 import { createVault } from "./vault/vault.js";
 
-import { explainJob } from "./why.js";
+import { explainJob } from "./views/why.js";
 import type { CreateOfficeDeps } from "./office-deps.js";
 
 export type Office = OfficeApi & {

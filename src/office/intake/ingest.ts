@@ -1,29 +1,33 @@
-import type { HandOverRequest } from "./office-api.js";
-import { ZIngestMessageRequest, type TIngestMessageRequest, type TJobActionRequest } from "../../contracts/office.js";
-import type { LedgerApi } from "../ledger/index.js";
-import type { Clock } from "../shared/clock.js";
-import { AppError, validationError } from "../shared/errors.js";
-import type { ContextBuilder } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import type { JobSlots, JobView } from "./job-machine.js";
-import type { JobEngine } from "./job-engine.js";
-import type { LedgerInput } from "./jobs/model.js";
-import { mayUse } from "./mcp/agent-tools.js";
-import { isToolCommand } from "./mcp/commands.js";
-import type { McpToolInfo } from "./mcp/hub.js";
-import { type Planner, planOrFallback } from "./planner/planner.js";
-import { CALENDAR_TOOL } from "./job-drafts.js";
-import { findMeeting } from "./planner/slots.js";
+import type { HandOverRequest } from "../office-api.js";
+import {
+  ZIngestMessageRequest,
+  type TIngestMessageRequest,
+  type TJobActionRequest,
+} from "../../../contracts/office.js";
+import type { LedgerApi } from "../../ledger/index.js";
+import type { Clock } from "../../shared/clock.js";
+import { AppError, validationError } from "../../shared/errors.js";
+import type { ContextBuilder } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import type { JobSlots, JobView } from "../job-machine.js";
+import type { JobEngine } from "../job-engine.js";
+import type { LedgerInput } from "../jobs/model.js";
+import { mayUse } from "../mcp/agent-tools.js";
+import { isToolCommand } from "../mcp/commands.js";
+import type { McpToolInfo } from "../mcp/hub.js";
+import { type Planner, planOrFallback } from "../planner/planner.js";
+import { CALENDAR_TOOL } from "../job-drafts.js";
+import { findMeeting } from "../planner/slots.js";
 import { messageExtras } from "./message-extras.js";
-import * as copy from "./narrator.js";
+import * as copy from "../narrator.js";
 import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
 import { whoAnswers, withoutLeadingMention } from "./group-gate.js";
-import { type Locale, localeSlot, words } from "./speak.js";
-import { pickLocale } from "../shared/i18n.js";
+import { type Locale, localeSlot, words } from "../speak.js";
+import { pickLocale } from "../../shared/i18n.js";
 import { createMeetingChangeChat } from "./meeting-change-chat.js";
 import { createToolCommands } from "./tool-commands.js";
-import { parseMeetingChange } from "./planner/meeting-change-words.js";
-import { parseReminder } from "./planner/reminder-words.js";
+import { parseMeetingChange } from "../planner/meeting-change-words.js";
+import { parseReminder } from "../planner/reminder-words.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check

@@ -1,14 +1,14 @@
-import type { TIngestMessageRequest } from "../../contracts/office.js";
-import { pickLocale } from "../shared/i18n.js";
-import type { EntityProfile } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import type { JobEngine } from "./job-engine.js";
-import { checkArguments, ledgerArguments } from "./mcp/arguments.js";
-import { checkRun, toolsReply } from "./mcp/commands.js";
-import type { McpToolInfo } from "./mcp/hub.js";
-import * as copy from "./narrator.js";
-import type { PlanTool } from "./planner/planner.js";
-import { type Locale, localeSlot, words } from "./speak.js";
+import type { TIngestMessageRequest } from "../../../contracts/office.js";
+import { pickLocale } from "../../shared/i18n.js";
+import type { EntityProfile } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import type { JobEngine } from "../job-engine.js";
+import { checkArguments, ledgerArguments } from "../mcp/arguments.js";
+import { checkRun, toolsReply } from "../mcp/commands.js";
+import type { McpToolInfo } from "../mcp/hub.js";
+import * as copy from "../narrator.js";
+import type { PlanTool } from "../planner/planner.js";
+import { type Locale, localeSlot, words } from "../speak.js";
 
 /**
  * A person's MCP tools in chat: `/tools` and `/run`, a planner's choice of a tool opened as a
