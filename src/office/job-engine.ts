@@ -8,7 +8,7 @@ import type { MailConfig } from "./mail/settings.js";
 import type { Db } from "../shared/db.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "./job-drafts.js";
-import { createJobMailer } from "./job-mail.js";
+import { createJobMailer } from "./mail/job-mail.js";
 import type { MailTransport } from "./mail/index.js";
 import { createJobProposals } from "./job-proposals.js";
 import { foldJob, type JobSlots, type JobView } from "./job-machine.js";

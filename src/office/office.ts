@@ -32,11 +32,11 @@ import {
   createDeclineCounterTool,
   createMoveInviteTool,
 } from "./tools/calendar-change-invite.js";
-import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
-import { createMeetingReminders } from "./meeting-reminders.js";
+import { createInviteReplies, type InboundRecord } from "./mail/invite-replies.js";
+import { createMeetingReminders } from "./calendar/meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
-import { MAIL_TOOL_INFO } from "./job-mail.js";
+import { MAIL_TOOL_INFO } from "./mail/job-mail.js";
 import { createToolRouter } from "./tools/tool-router.js";
 import { buildAffordances, buildTrajectory } from "./views/trajectory.js";
 import { createVault } from "./vault/vault.js";

@@ -94,7 +94,7 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
       "office.planner.noted",
     ],
   },
-  "src/office/job-mail.ts": {
+  "src/office/mail/job-mail.ts": {
     what: "the invitation email itself",
     keys: [
       "office.invite.and",
@@ -108,7 +108,7 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
     ],
   },
   "src/office/assist/assist-rules.ts": { what: "suggestions for the job panel", keys: ["office.assist."] },
-  "src/office/meeting-reminders.ts": {
+  "src/office/calendar/meeting-reminders.ts": {
     what: "the reminder message before a meeting",
     keys: ["office.reminder.text", "office.reminder.now"],
   },
