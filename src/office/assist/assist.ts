@@ -7,7 +7,7 @@ import { rulesSuggestions } from "./assist-rules.js";
 import type { ContextBuilder } from "../context-builder.js";
 import type { Draft, EmitContext } from "../emitter.js";
 import type { JobView } from "../job-machine.js";
-import type { JobEngine } from "../job-engine.js";
+import type { JobEngine } from "../engine/job-engine.js";
 import { APPLICABLE, REPROPOSE, applyCardChange, cardChangeOf, suggestionView } from "../llm/assist-apply.js";
 import type { AssistStore } from "../llm/assist-store.js";
 import type { LlmPlanner } from "../llm/llm-planner.js";

@@ -10,7 +10,7 @@ import { AppError, validationError } from "../../shared/errors.js";
 import type { ContextBuilder } from "../context-builder.js";
 import type { Draft, EmitContext } from "../emitter.js";
 import type { JobSlots, JobView } from "../job-machine.js";
-import type { JobEngine } from "../job-engine.js";
+import type { JobEngine } from "../engine/job-engine.js";
 import type { LedgerInput } from "../jobs/model.js";
 import { mayUse } from "../mcp/agent-tools.js";
 import { isToolCommand } from "../mcp/commands.js";

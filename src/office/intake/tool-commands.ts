@@ -2,7 +2,7 @@ import type { TIngestMessageRequest } from "../../../contracts/office.js";
 import { pickLocale } from "../../shared/i18n.js";
 import type { EntityProfile } from "../context-builder.js";
 import type { Draft, EmitContext } from "../emitter.js";
-import type { JobEngine } from "../job-engine.js";
+import type { JobEngine } from "../engine/job-engine.js";
 import { checkArguments, ledgerArguments } from "../mcp/arguments.js";
 import { checkRun, toolsReply } from "../mcp/commands.js";
 import type { McpToolInfo } from "../mcp/hub.js";
