@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { hasContactDetails } from "./gateway.js";
-import { ZPolicyId, ZPolicyMode, ZPolicyOverridesSetPayload, ZPolicyParamName } from "./events.js";
+import { hasContactDetails } from "./contact-details.js";
+import { ZPolicyId, ZPolicyMode, ZPolicyOverridesSetPayload, ZPolicyParamName } from "./workspace-events.js";
 import { ZCursor, ZEntityId, ZIsoTime } from "./primitives.js";
 
 /**

@@ -1,7 +1,7 @@
 import { LIMITS } from "./facts.js";
 import { EMOJI_MAX_CHARS, isSingleEmoji } from "./emoji.js";
 import { z } from "zod";
-import { ZArtifactRef, ZCardAction, ZFinishedCard, ZFormalizeCard, ZJobCard, ZTrackingCard } from "./cards.js";
+import { ZArtifactRef, ZJobCard } from "./cards.js";
 import {
   ZActor,
   ZButtonId,
@@ -11,13 +11,43 @@ import {
   ZEventId,
   ZIsoTime,
   ZJobId,
-  ZJobState,
+  ZRedactedValue,
   ZSeverity,
   ZTenantId,
   ZTraceId,
 } from "./primitives.js";
 import { ZActionSummary, ZChoice, ZCitation, ZRenderDoc, ZSurface } from "./llm.js";
-import { ZWhen } from "./when.js";
+import {
+  ZJobCreatedPayload,
+  ZJobProposedPayload,
+  ZJobApprovedPayload,
+  ZJobRejectedPayload,
+  ZJobStateChangedPayload,
+  ZJobProgressPayload,
+  ZJobArtifactAttachedPayload,
+  ZJobCompletedPayload,
+  ZJobHandedOverPayload,
+  ZJobAcknowledgedPayload,
+  ZJobDisputedPayload,
+  ZJobChangesRequestedPayload,
+  ZJobInputProvidedPayload,
+  ZJobReplyReceivedPayload,
+  ZToolCalledPayload,
+  ZToolResultPayload,
+} from "./job-events.js";
+import {
+  ZEntityRegisteredPayload,
+  ZEntityProfileUpdatedPayload,
+  ZAgentToolModeSetPayload,
+  ZEntityRoleChangedPayload,
+  ZEntityDeactivatedPayload,
+  ZEntityReactivatedPayload,
+  ZAgentPausedPayload,
+  ZAgentResumedPayload,
+  ZPolicyOverridesSetPayload,
+  ZEntityTokensRevokedPayload,
+  ZContactUpsertedPayload,
+} from "./workspace-events.js";
 
 /**
  * Workspace-wide events (people joining, contacts) are not about any one chat; they carry this
@@ -29,29 +59,6 @@ export const WORKSPACE_CONVERSATION_ID = "cnv_workspace";
 export const SYSTEM_POLICY_ENTITY_ID = "system_policy_agent";
 
 const short = (max: number) => z.string().max(max);
-
-/**
- * A human click that caused an event. Carried by every human job event so the ledger can check
- * that the button was really offered on a card of that job (`policy.card_provenance`).
- */
-const provenance = {
-  card_id: ZCardId.optional(),
-  button_id: ZButtonId.optional(),
-  action: ZCardAction.optional(),
-};
-
-/** A value that was sensitive: the ledger keeps a redacted preview, a salted hash and a vault pointer. */
-export const ZRedactedValue = z.object({
-  redacted: short(200),
-  hash: z
-    .string()
-    .regex(/^blake3:[0-9a-f]{16,64}$/)
-    .optional(),
-  vault_ref: z
-    .string()
-    .regex(/^vault_ref:[A-Za-z0-9_-]{1,100}$/)
-    .optional(),
-});
 
 /** One `@mention` in a message: who is meant (the text keeps the visible `@Name`). */
 export const ZMention = z.strictObject({ entity_id: ZEntityId });
@@ -209,226 +216,6 @@ export const ZConversationCreatedPayload = z.strictObject({
 /** A person joins a public channel themself (the entity is the actor; the policy pack checks it is public and they are not in it yet). */
 export const ZConversationJoinedPayload = z.strictObject({ entity_id: ZEntityId });
 
-export const ZEntityRegisteredPayload = z.strictObject({
-  entity_id: ZEntityId,
-  actor_type: z.enum(["human", "agent"]),
-  display_name: z.string().min(1).max(120),
-  /** Authority roles: job_approver, admin, job_owner, member. */
-  roles: z.array(short(64)).max(20).default([]),
-  /** Job title shown as a badge (agents: "Scheduler", "Billing Agent"). */
-  role: short(64).optional(),
-  capabilities: z.array(short(64)).max(30).optional(),
-  allowed_tools: z.array(short(128)).max(50).optional(),
-  memory_scope: short(64).optional(),
-  avatar_url: short(500).optional(),
-  /** A person's own address, kept in the vault: invites they ask for list them as an attendee. */
-  email: ZRedactedValue.optional(),
-});
-
-/** A person's own profile: the name others see, an avatar, their time zone (IANA) and language. */
-export const ZEntityProfileUpdatedPayload = z.strictObject({
-  entity_id: ZEntityId,
-  display_name: z.string().min(1).max(120).optional(),
-  /** A picture uploaded to this server (`/v1/avatars/…`), or "" when removed: never an address from elsewhere. */
-  avatar_url: z
-    .string()
-    .regex(/^(?:\/v1\/avatars\/[A-Za-z0-9_-]{1,100})?$/)
-    .optional(),
-  time_zone: short(64).optional(),
-  locale: short(35).optional(),
-  /** The person wants an e-mail of what waited on them (DIGEST_AFTER_MINUTES). */
-  email_digest: z.boolean().optional(),
-  /** false: the others in my conversations see my messages delivered, never read. */
-  read_receipts: z.boolean().optional(),
-  /** A custom status everyone sees ("" clears it), and when it ends by itself ("" never). */
-  status_text: z.string().max(LIMITS.statusChars).optional(),
-  status_until: z.union([ZIsoTime, z.literal("")]).optional(),
-  /** Do not disturb until then ("" ends it): no notifications, push or digest, meanwhile. */
-  dnd_until: z.union([ZIsoTime, z.literal("")]).optional(),
-});
-
-/**
- * What an agent may do with one tool, chosen by an admin: `auto` runs without asking, `approve`
- * runs only in a job a person approved, `off` not at all. The policy pack enforces it.
- */
-export const ZAgentToolModeSetPayload = z.strictObject({
-  agent_entity_id: ZEntityId,
-  tool_name: short(128).min(1),
-  mode: z.enum(["auto", "approve", "off"]),
-});
-
-/**
- * Administration of people and agents. `roles` is the entity's whole new set of authority roles
- * (`owner`, `admin`, `job_approver`, `member`, …): owners and admins change them, only an owner
- * makes or unmakes an owner, and a workspace always keeps one.
- */
-export const ZEntityRoleChangedPayload = z.strictObject({ entity_id: ZEntityId, roles: z.array(short(64)).max(20) });
-
-/**
- * A person (or agent) an admin turned off: every token of theirs stops working at once.
- * `removed` is for an agent taken out of the workspace for good (it cannot be reactivated).
- */
-export const ZEntityDeactivatedPayload = z.strictObject({
-  entity_id: ZEntityId,
-  reason: z.enum(["deactivated", "removed"]),
-});
-
-/** A deactivated person back in: they sign in again with a new link. */
-export const ZEntityReactivatedPayload = z.strictObject({ entity_id: ZEntityId });
-
-/** An agent an admin paused proposes and runs nothing until resumed. */
-export const ZAgentPausedPayload = z.strictObject({ entity_id: ZEntityId });
-export const ZAgentResumedPayload = z.strictObject({ entity_id: ZEntityId });
-
-/** A policy of the pack, by id (`policy.message_edit_window`). */
-export const ZPolicyId = z.string().regex(/^policy\.[a-z0-9_]{1,64}$/, "must be a policy id (policy.<name>)");
-/** A deployment parameter a rule names (`message_edit_window_seconds`). */
-export const ZPolicyParamName = z
-  .string()
-  .regex(/^[a-z][a-z0-9_]{0,63}$/, "must be a parameter name (lower case, digits, _)");
-export const ZPolicyMode = z.enum(["enforce", "warn", "off"]);
-/** At most this many overrides of each kind in one set (the pack has far fewer policies). */
-export const MAX_POLICY_OVERRIDES = 100;
-
-/**
- * A workspace's overrides of the policy pack, set by an owner or admin: the whole set each time
- * (an empty one returns every policy to the pack). `modes`: policy → enforce / warn / off;
- * `params`: the parameters the pack's rules name → a whole number. Which policies a workspace may
- * change, to which modes, and each parameter's range are the pack's own rule
- * (`policy.override_limits`): tenant isolation, the hash chain's inputs and raw PII never bend.
- */
-export const ZPolicyOverridesSetPayload = z.strictObject({
-  modes: z.record(ZPolicyId, ZPolicyMode).refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, {
-    message: `at most ${MAX_POLICY_OVERRIDES} policies`,
-  }),
-  params: z
-    .record(ZPolicyParamName, z.number().int().min(0).max(1_000_000_000))
-    .refine((m) => Object.keys(m).length <= MAX_POLICY_OVERRIDES, {
-      message: `at most ${MAX_POLICY_OVERRIDES} parameters`,
-    }),
-});
-
-/**
- * An admin ended sign-ins of a person: one token (`token_id`, its public id, never the secret)
- * or all of them; `rotated` when a fresh sign-in link was issued in the same act.
- */
-export const ZEntityTokensRevokedPayload = z.strictObject({
-  entity_id: ZEntityId,
-  token_id: z
-    .string()
-    .regex(/^tok_[0-9a-f]{20}$/)
-    .optional(),
-  rotated: z.boolean(),
-});
-
-export const ZContactUpsertedPayload = z.strictObject({
-  contact_id: short(128).min(1),
-  display_name: z.string().min(1).max(120),
-  organization: short(120).optional(),
-  kind: z.enum(["customer", "vendor", "partner", "other"]).default("other"),
-  emails: z.array(ZRedactedValue).max(10).default([]),
-  phones: z.array(ZRedactedValue).max(10).default([]),
-  notes: short(1000).optional(),
-  deleted: z.boolean().optional(),
-});
-
-export const ZJobCreatedPayload = z.strictObject({
-  job_id: ZJobId,
-  title: z.string().min(1).max(120),
-  conversation_id: ZConversationId,
-  owner_entity_id: ZEntityId,
-  parent_job_id: ZJobId.optional(),
-  /** The person who asked for the job (a job started without an approval waits on them when it needs someone). */
-  requested_by: ZEntityId.optional(),
-});
-
-export const ZJobProposedPayload = z.strictObject({ job_id: ZJobId, proposed_card: ZFormalizeCard });
-
-export const ZJobApprovedPayload = z.strictObject({ job_id: ZJobId, ...provenance });
-
-export const ZJobRejectedPayload = z.strictObject({
-  job_id: ZJobId,
-  reason_code: short(64).optional(),
-  reason_text: short(1000).optional(),
-  ...provenance,
-});
-
-export const ZJobStateChangedPayload = z.strictObject({
-  job_id: ZJobId,
-  prev_state: ZJobState,
-  next_state: ZJobState,
-  reason_code: short(64).optional(),
-  note: short(500).optional(),
-  artifact_refs: z.array(ZArtifactRef).max(20).optional(),
-  ...provenance,
-});
-
-export const ZJobProgressPayload = z.strictObject({ job_id: ZJobId, tracking_card: ZTrackingCard });
-
-export const ZJobArtifactAttachedPayload = z.strictObject({ job_id: ZJobId, artifact: ZArtifactRef });
-
-export const ZJobCompletedPayload = z.strictObject({ job_id: ZJobId, finished_card: ZFinishedCard });
-
-/** A job given to a person: they become its owner, and its agent stops acting on it. */
-export const ZJobHandedOverPayload = z.strictObject({
-  job_id: ZJobId,
-  from_entity_id: ZEntityId,
-  to_entity_id: ZEntityId,
-  note: short(500).optional(),
-  ...provenance,
-});
-
-export const ZJobAcknowledgedPayload = z.strictObject({ job_id: ZJobId, ...provenance });
-
-export const ZJobDisputedPayload = z.strictObject({
-  job_id: ZJobId,
-  reason_text: short(2000),
-  reason_code: short(64).optional(),
-  ...provenance,
-});
-
-export const ZJobChangesRequestedPayload = z.strictObject({
-  job_id: ZJobId,
-  changes_text: short(2000),
-  ...provenance,
-});
-
-export const ZJobInputProvidedPayload = z.strictObject({
-  job_id: ZJobId,
-  /**
-   * Sanitized: plain values are previews, sensitive ones are redacted with a vault pointer; a
-   * time window also carries the structured window Office resolved from it (`when`).
-   */
-  inputs: z.record(short(64), z.union([short(500), z.number(), z.boolean(), ZRedactedValue, ZWhen])),
-  ...provenance,
-});
-
-/** How an invitee answered a meeting invitation (iMIP REPLY: PARTSTAT; COUNTER: a proposed time). */
-export const INVITE_ANSWERS = ["accepted", "declined", "tentative", "counter"] as const;
-
-/**
- * An invitee's answer to the job's invitation arrived by mail (iMIP REPLY or COUNTER, RFC 6047)
- * and matched the event's UID and an invited attendee whose own address sent it. The ledger
- * keeps the attendee's name and redacted address, their words (scrubbed), a proposed time, and
- * the SHA-256 of the mail's Message-ID; never the address itself.
- */
-export const ZJobReplyReceivedPayload = z.strictObject({
-  job_id: ZJobId,
-  event_uid: short(200).min(1),
-  attendee: z.strictObject({
-    name: z.string().min(1).max(120),
-    email_redacted: short(200),
-    email_hash: short(100).optional(),
-  }),
-  answer: z.enum(INVITE_ANSWERS),
-  /** The invitee's COMMENT, scrubbed of addresses and numbers. */
-  comment: short(300).optional(),
-  /** A counter-proposal's time. */
-  proposed: z.strictObject({ start: ZIsoTime, end: ZIsoTime, timezone: short(64) }).optional(),
-  sequence: z.number().int().min(0).max(100_000),
-  message_id_sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-});
-
 export const ZPolicyViolationPayload = z.strictObject({
   violated_policy_id: short(128),
   code: short(64),
@@ -436,42 +223,6 @@ export const ZPolicyViolationPayload = z.strictObject({
   event_id: short(128),
   message_safe: short(500),
   mode: z.enum(["enforce", "warn"]).optional(),
-});
-
-export const ZToolCalledPayload = z.strictObject({
-  tool_call_id: short(128).min(1),
-  tool_name: short(128).min(1),
-  tool_version: short(32).min(1),
-  purpose: short(300).optional(),
-  inputs: z.record(z.string(), z.unknown()),
-  pii_policy: z.object({
-    redactions_applied: z.array(short(64)).max(20),
-    hashes_applied: z.array(short(64)).max(20),
-    raw_pii_stored: z.literal(false),
-  }),
-  idempotency_key: short(300).min(1),
-  attempt: z.number().int().min(1).max(100).optional(),
-  retry_of_tool_call_id: short(128).optional(),
-});
-
-export const ZToolError = z.object({
-  error_code: short(64),
-  message_safe: short(500),
-  retryable: z.boolean(),
-  suggested_wait_seconds: z.number().nonnegative().optional(),
-});
-
-export const ZToolResultPayload = z.strictObject({
-  tool_call_id: short(128).min(1),
-  tool_name: short(128).min(1),
-  status: z.enum(["success", "error"]),
-  latency_ms: z.number().nonnegative(),
-  output: z.record(z.string(), z.unknown()).optional(),
-  artifacts: z.array(ZArtifactRef).max(20).optional(),
-  error: ZToolError.optional(),
-  safety: z.object({ pii_leak_detected: z.boolean(), redaction_summary: z.array(short(200)).max(10) }).optional(),
-  attempt: z.number().int().min(1).max(100).optional(),
-  retryable: z.boolean().optional(),
 });
 
 /** Every event type the ledger accepts, with its payload schema. */

@@ -57,3 +57,16 @@ export function parseCursor(cursor: string): number | null {
 export function formatCursor(seq: number): string {
   return `seq:${seq}`;
 }
+
+/** A value that was sensitive: the ledger keeps a redacted preview, a salted hash and a vault pointer. */
+export const ZRedactedValue = z.object({
+  redacted: z.string().max(200),
+  hash: z
+    .string()
+    .regex(/^blake3:[0-9a-f]{16,64}$/)
+    .optional(),
+  vault_ref: z
+    .string()
+    .regex(/^vault_ref:[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
+});

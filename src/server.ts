@@ -1,40 +1,32 @@
 import type { Locale } from "./shared/i18n.js";
 import { serve, type ServerType } from "@hono/node-server";
-import type { Hono, Context, MiddlewareHandler } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createRouter } from "./shared/openapi.js";
 import { createApp } from "./app.js";
 import {
   bodyLimits,
   closeUnreadBodies,
   wellFormedText,
   wellFormedUrl,
-  conversationFilterFor,
   createGateway,
-  createGatewayRoutes,
   createStaticRoutes,
-  eventFilterFor,
-  moduleGuard,
   securityHeaders,
-  seedDemo,
   writeDemoFile,
   type DemoInfo,
   type Gateway,
-  type GwEnv,
   type Logger,
   type PreviewSettings,
   type RateLimitConfig,
   type SignInMailer,
   type StreamLimits,
 } from "./gateway/index.js";
-import { createLedger, createLedgerRoutes, type LedgerApi } from "./ledger/index.js";
+import { createLedger, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, ImapConfig, MailConfig } from "./office/settings.js";
 import {
   createCalDavCalendar,
   createOffice,
   createSmtpTransport,
-  createOfficeRoutes,
   createRulesPlanner,
   type CalDavCalendar,
   type Office,
@@ -133,8 +125,11 @@ const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_0
 export interface LogLineServer {
   app: ReturnType<typeof createApp>;
   db: Db;
+  /** The ledger door's api. */
   ledger: LedgerApi;
+  /** Office's door's api. */
   office: Office;
+  /** The gateway's door. */
   gateway: Gateway;
   /** The planner in use: "rules" when OFFICE_PLANNER=llm fell back at boot (also on /healthz). */
   planner: string;
@@ -161,18 +156,23 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? consoleLogger;
   const db = openDatabase({ path: databasePath(opts.dataDir), sync: opts.ledgerSync ?? "full" });
-  const ledger = createLedger({
-    db,
-    dataDir: opts.dataDir,
-    clock,
-    ...(opts.ids ? { ids: opts.ids } : {}),
-    onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
-    ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
-    ...(opts.logName ? { logName: opts.logName } : {}),
-    ...(opts.messageEditWindowSeconds
-      ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } }
-      : {}),
-  });
+  const ids = opts.ids ? { ids: opts.ids } : {};
+  const ledger = createLedger(
+    {
+      db,
+      dataDir: opts.dataDir,
+      clock,
+      ...ids,
+      onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
+      ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
+    },
+    {
+      ...(opts.logName ? { logName: opts.logName } : {}),
+      ...(opts.messageEditWindowSeconds
+        ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } }
+        : {}),
+    },
+  );
 
   let planner = opts.planner;
   let plannerActive: string = planner?.name ?? "rules";
@@ -189,72 +189,65 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   }
   const calendar =
     opts.calendarProvider ?? (opts.connectors?.caldav ? createCalDavCalendar(opts.connectors.caldav) : undefined);
-  const office = createOffice({
-    ledger,
-    db,
-    dataDir: opts.dataDir,
-    clock,
-    ...(opts.ids ? { ids: opts.ids } : {}),
-    ...(planner ? { planner } : {}),
-    ...(calendar ? { calendarProvider: calendar } : {}),
-    ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
-    // Start a call names rooms only on a Jitsi server someone configured, never on the default.
-    ...(opts.connectors?.calls && opts.connectors.jitsiBaseUrl ? { calls: true } : {}),
-    ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
-    ...(opts.connectors?.imap ? { imap: opts.connectors.imap } : {}),
-    ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),
-    ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
-    ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
-    logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
-  });
-  const signInMailer = signInMailerFor(opts.connectors?.mail);
-  const gateway = createGateway({
-    ledger,
-    office,
-    db,
-    dataDir: opts.dataDir,
-    clock,
-    ...(opts.ids ? { ids: opts.ids } : {}),
-    logger,
-    ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
-    ...(opts.streamLimits ? { streamLimits: opts.streamLimits } : {}),
-    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
-    ...(opts.signup ? { signup: opts.signup } : {}),
-    ...(opts.trustedProxies ? { trustedProxies: opts.trustedProxies } : {}),
-    ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
-    ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
-    ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
-    ...(opts.push ? { push: opts.push } : {}),
-    ...(opts.linkPreviews ? { linkPreviews: opts.linkPreviews } : {}),
-    signIn: { ...opts.signIn, ...(signInMailer ? { mailer: signInMailer } : {}) },
-    ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
-    ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
-    // The digest goes out through the same SMTP settings as sign-in links.
-    digest: { afterMinutes: opts.digestAfterMinutes ?? 30, ...(signInMailer ? { mailer: signInMailer } : {}) },
-  });
-  // After the gateway follows the ledger, so events from re-armed retries reach the projections.
+  const office = createOffice(
+    {
+      ledger: ledger.api,
+      db,
+      dataDir: opts.dataDir,
+      clock,
+      ...ids,
+      ...(planner ? { planner } : {}),
+      ...(calendar ? { calendarProvider: calendar } : {}),
+      logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
+    },
+    {
+      ...(opts.connectors?.jitsiBaseUrl ? { jitsiBaseUrl: opts.connectors.jitsiBaseUrl } : {}),
+      // Start a call names rooms only on a Jitsi server someone configured, never on the default.
+      ...(opts.connectors?.calls && opts.connectors.jitsiBaseUrl ? { calls: true } : {}),
+      ...(opts.connectors?.mail ? { mail: opts.connectors.mail } : {}),
+      ...(opts.connectors?.imap ? { imap: opts.connectors.imap } : {}),
+      ...(opts.connectors?.mcpServers ? { mcpServers: opts.connectors.mcpServers } : {}),
+      ...(opts.retrySchedule ? { retrySchedule: opts.retrySchedule } : {}),
+      ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
+    },
+  );
+  // Sign-in links and the digest go out through the same SMTP settings as Office's mail.
+  const mailer = signInMailerFor(opts.connectors?.mail);
+  const gateway = createGateway(
+    {
+      ledger: ledger.api,
+      office: office.api,
+      db,
+      dataDir: opts.dataDir,
+      clock,
+      ...ids,
+      logger,
+      ...(mailer ? { mailer } : {}),
+    },
+    {
+      ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
+      ...(opts.streamLimits ? { streamLimits: opts.streamLimits } : {}),
+      ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+      ...(opts.signup ? { signup: opts.signup } : {}),
+      ...(opts.trustedProxies ? { trustedProxies: opts.trustedProxies } : {}),
+      ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
+      ...(opts.presenceTickMs ? { presenceTickMs: opts.presenceTickMs } : {}),
+      ...(opts.deltaLogSize ? { deltaLogSize: opts.deltaLogSize } : {}),
+      ...(opts.push ? { push: opts.push } : {}),
+      ...(opts.linkPreviews ? { linkPreviews: opts.linkPreviews } : {}),
+      ...(opts.signIn ? { signIn: opts.signIn } : {}),
+      ...(opts.messageEditWindowSeconds ? { messageEditWindowSeconds: opts.messageEditWindowSeconds } : {}),
+      ...(opts.defaultLocale ? { defaultLocale: opts.defaultLocale } : {}),
+      digest: { afterMinutes: opts.digestAfterMinutes ?? 30 },
+    },
+  );
+  // In the order they serve each other: the gateway follows the ledger before Office re-arms
+  // its retries, so the events those write reach the projections.
+  await ledger.start();
+  await gateway.start();
   await office.start();
 
-  const seeded = opts.demo ? await seedDemo(gateway.core) : null;
-
-  const guarded = createRouter<GwEnv>();
-  const guard = moduleGuard(gateway.core);
-  guarded.use("/v1/ledger/*", guard);
-  guarded.use("/v1/office/*", guard);
-  guarded.use("/v1/agents/:entity_id/trajectory", guard);
-  // One read rule (src/gateway/visibility.ts) for ledger queries and streams and the trajectory.
-  const reader = (c: Context<GwEnv>) => c.get("principal");
-  guarded.route(
-    "/",
-    createLedgerRoutes<GwEnv>(ledger, {
-      loopbackOnly: false,
-      readFilter: (c) => eventFilterFor(gateway.core, reader(c)),
-    }),
-  );
-  guarded.route(
-    "/",
-    createOfficeRoutes<GwEnv>(office, { conversationFilter: (c) => conversationFilterFor(gateway.core, reader(c)) }),
-  );
+  const seeded = opts.demo ? await gateway.seedDemo() : null;
 
   const app = createApp({
     middleware: [
@@ -267,11 +260,14 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
     ],
     routes: [
       ...(opts.routes ?? []),
-      createGatewayRoutes(gateway),
-      guarded,
+      gateway.routes(),
+      // The ledger's and Office's own routes, behind the gateway's sign-in and its one read rule
+      // (src/gateway/visibility.ts) for ledger queries, streams and the trajectory.
+      ledger.routes(gateway.guard),
+      office.routes(gateway.guard),
       createStaticRoutes({ webDir: opts.webDir }),
     ],
-    health: () => ({ planner: plannerActive, sse_clients: gateway.core.hub.clientCount() }),
+    health: () => ({ planner: plannerActive, ...gateway.health() }),
     onUnexpectedError: (err, traceId) => logger.error({ err, trace_id: traceId }, "unexpected error"),
     onStorageError: (err) => logger.error({ err }, "storage full or unavailable: a write was refused"),
   });
@@ -280,8 +276,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   const result: LogLineServer = {
     app,
     db,
-    ledger,
-    office,
+    ledger: ledger.api,
+    office: office.api,
     gateway,
     planner: plannerActive,
     demo: seeded,
@@ -341,7 +337,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
           s.closeIdleConnections?.();
         });
       }
-      office.stop();
+      office.close();
       await gatewayClosed;
       ledger.close();
       db.close();

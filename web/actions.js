@@ -4,11 +4,11 @@
 import { argumentsFrom, fieldsFor } from "./tool-form.js";
 import { api, ApiError, newKey } from "./api.js";
 import { noteOlder } from "./history.js";
-import { noteUnread } from "./unread.js";
 import { ACTION_VERBS } from "./lib/facts.js";
 import { announceAction } from "./announce.js";
 import { loadLocale, t } from "./i18n.js";
 import { loadPins } from "./message-links.js";
+import { markDeliveredSoon, markReadSoon, typingDone } from "./read-marks.js";
 import { dropOutgoing, isOffline, keepOutgoing, keptOutgoing, whenOnline } from "./offline.js";
 import {
   addLocal,
@@ -17,7 +17,6 @@ import {
   mergeItems,
   mergeJob,
   removeLocal,
-  seqOf,
   setButton,
   setConversations,
   setEntities,
@@ -99,58 +98,6 @@ export async function loadTimeline(cid) {
     if (e instanceof ApiError && e.status === 404) toast(t("actions.no_conversation"));
     else throw e;
   }
-}
-
-/** @type {Record<string, number>} */
-const readSent = {};
-/** @param {string} cid */
-export function markReadSoon(cid) {
-  if (document.visibilityState !== "visible" || getState().route.conversationId !== cid) return;
-  const items = getState().timelines[cid]?.items ?? [];
-  const last = items[items.length - 1];
-  if (!last) return;
-  const seq = seqOf(last.cursor);
-  const conv = getState().conversations.find((c) => c.conversation_id === cid);
-  if (conv?.unread_count) noteUnread(cid, items, conv.unread_count, getState().me?.entity_id);
-  if (conv?.unread_count) mergeConversation({ conversation_id: cid, unread_count: 0 });
-  if (seq <= (readSent[cid] ?? -1)) return;
-  readSent[cid] = seq;
-  api.markRead(cid, last.cursor).catch(() => {
-    readSent[cid] = -1;
-  });
-}
-
-/** @type {Record<string, number>} */
-const typingSent = {};
-/**
- * Tells the conversation's other members I am typing, at most every 3 s (the server shows it for
- * 6 s and throttles too).
- * @param {string} cid
- */
-export function typingSoon(cid) {
-  const now = Date.now();
-  if (now - (typingSent[cid] ?? 0) < 3000) return;
-  typingSent[cid] = now;
-  api.typing(cid).catch(() => {});
-}
-
-/** @type {Record<string, { seq: number, timer: ReturnType<typeof setTimeout> | null }>} */
-const deliveredSent = {};
-/**
- * Tells the senders a message reached this device (not read yet); marks close together are sent
- * once, for the latest.
- * @param {string} cid @param {string} cursor
- */
-export function markDeliveredSoon(cid, cursor) {
-  const d = (deliveredSent[cid] ??= { seq: -1, timer: null });
-  if (seqOf(cursor) <= d.seq) return;
-  d.seq = seqOf(cursor);
-  if (d.timer) return;
-  d.timer = setTimeout(() => {
-    d.timer = null;
-    if (d.seq <= (readSent[cid] ?? -1)) return;
-    api.markDelivered(cid, `seq:${d.seq}`).catch(() => {});
-  }, 400);
 }
 
 /**
@@ -264,8 +211,7 @@ export function openRunForm(cid, tool) {
 
 /** @param {string} cid @param {string} text @param {string} [replyTo] the message this one answers @param {string[]} [mentions] entity ids the text mentions */
 export function sendText(cid, text, replyTo, mentions) {
-  // The message ends this bout of typing; the next keystroke starts another.
-  delete typingSent[cid];
+  typingDone(cid);
   sendWithBubble(
     cid,
     "lm",

@@ -37,7 +37,7 @@ export function newKey() {
  * @param {{ body?: unknown, form?: FormData | Blob, key?: string, headers?: Record<string,string> }} [opts]
  * @returns {Promise<any>}
  */
-async function request(method, path, opts = {}) {
+export async function request(method, path, opts = {}) {
   /** @type {Record<string,string>} */
   const headers = { Accept: "application/json", ...(opts.headers ?? {}) };
   if (method !== "GET") {
@@ -177,7 +177,7 @@ export const api = {
   /** Remind me of a message. @param {string} id @param {string} messageId @param {{ send_at: string } | { in_minutes: number }} when */
   remindMe: (id, messageId, when) =>
     request("POST", `/v1/conversations/${enc(id)}/messages/${enc(messageId)}/remind`, { body: when }),
-  /** @returns {Promise<{ items: import('../contracts/gateway').TScheduledMessage[] }>} */
+  /** @returns {Promise<{ items: import('../contracts/scheduled').TScheduledMessage[] }>} */
   listScheduled: () => request("GET", "/v1/scheduled"),
   /** @param {string} id @param {{ body_text?: string, send_at?: string, in_minutes?: number }} body */
   editScheduled: (id, body) => request("PATCH", `/v1/scheduled/${enc(id)}`, { body }),
@@ -250,45 +250,8 @@ export const api = {
   addContact: (body) => request("POST", "/v1/contacts", { body }),
   /** Admins only: the contact's addresses are erased for good. @param {string} contactId */
   deleteContact: (contactId) => request("DELETE", `/v1/contacts/${enc(contactId)}`),
-  /** Admins: outgoing email (invites) and whether mail is configured. */
-  listOutbox: () => request("GET", "/v1/outbox"),
-  /** Admins: send a refused or waiting message again (its job goes back to work). @param {string} outboxId */
-  resendOutbox: (outboxId) => request("POST", `/v1/outbox/${enc(outboxId)}/resend`),
   /** The MCP tools the conversation's agent may use, with their input schemas. @param {string} cid */
   conversationTools: (cid) => request("GET", `/v1/conversations/${enc(cid)}/tools`),
-  /** Admins: the MCP servers, connected or failing and why, with their tools. */
-  mcpStatus: () => request("GET", "/v1/admin/mcp"),
-  /** Admins: an agent's tools and what it may do with each. @param {string} agentId */
-  agentTools: (agentId) => request("GET", `/v1/agents/${enc(agentId)}/tools`),
-  /** Admins: auto / approve / off per tool. @param {string} agentId @param {Array<{ name: string, mode: string }>} tools */
-  setAgentTools: (agentId, tools) => request("PUT", `/v1/agents/${enc(agentId)}/tools`, { body: { tools } }),
-  // The Admin screens (owners and admins).
-  listMembers: () => request("GET", "/v1/admin/members"),
-  /** @param {string} id @param {"owner"|"admin"|"member"} access */
-  setAccess: (id, access) => request("PUT", `/v1/admin/members/${enc(id)}/access`, { body: { access } }),
-  /** @param {string} id */
-  deactivateMember: (id) => request("POST", `/v1/admin/members/${enc(id)}/deactivate`),
-  /** @param {string} id @returns {Promise<{ signin_url: string }>} */
-  reactivateMember: (id) => request("POST", `/v1/admin/members/${enc(id)}/reactivate`),
-  /** @param {string} id @returns {Promise<{ signin_url: string, revoked: number }>} */
-  rotateTokens: (id) => request("POST", `/v1/admin/members/${enc(id)}/rotate-tokens`),
-  listAdminAgents: () => request("GET", "/v1/admin/agents"),
-  /** @param {string} id @param {{ display_name?: string, role?: string, capabilities?: string[], allowed_tools?: string[] }} body */
-  updateAgent: (id, body) => request("PUT", `/v1/admin/agents/${enc(id)}`, { body }),
-  /** @param {string} id @param {boolean} paused */
-  setAgentPaused: (id, paused) => request("POST", `/v1/admin/agents/${enc(id)}/${paused ? "pause" : "resume"}`),
-  /** @param {string} id */
-  removeAgent: (id) => request("DELETE", `/v1/admin/agents/${enc(id)}`),
-  listTokens: () => request("GET", "/v1/admin/tokens"),
-  /** @param {string} tokenId */
-  revokeToken: (tokenId) => request("DELETE", `/v1/admin/tokens/${enc(tokenId)}`),
-  listPolicies: () => request("GET", "/v1/admin/policies"),
-  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body */
-  previewPolicies: (body) => request("POST", "/v1/admin/policies/preview", { body }),
-  /** @param {{ modes: Record<string, string>, params: Record<string, number> }} body @param {string} [key] */
-  savePolicies: (body, key) => request("PUT", "/v1/admin/policies", { body, ...(key ? { key } : {}) }),
-  /** @param {string} csv */
-  importContacts: (csv) => request("POST", "/v1/contacts/import", { body: { csv } }),
 
   /** @param {{ name: string, owner: { display_name: string } }} body */
   createWorkspace: (body) => request("POST", "/v1/workspaces", { body }),

@@ -2,7 +2,8 @@
 // Keeps the UI live: one SSE stream resumed from the last cursor; while it is down, a 10 s poll;
 // on CURSOR_TOO_OLD (or a stream the server closed), a full resync before reconnecting.
 import { api, ApiError } from "./api.js";
-import { loadDrawer, loadSession, markDeliveredSoon, markReadSoon, refreshAll } from "./actions.js";
+import { loadDrawer, loadSession, refreshAll } from "./actions.js";
+import { markDeliveredSoon, markReadSoon } from "./read-marks.js";
 import {
   clearTyping,
   dropConversation,

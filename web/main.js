@@ -1,7 +1,7 @@
 // @ts-check
 import { html, render } from "./lib/preact.js";
 import { boot, followRoute } from "./boot.js";
-import { markReadSoon } from "./actions.js";
+import { markReadSoon } from "./read-marks.js";
 import { App } from "./components/app.js";
 import { onRoute } from "./router.js";
 import { getState } from "./store.js";

@@ -19,11 +19,7 @@ import type {
 import type { TAssistResponse, TThreadContextView } from "../../contracts/llm.js";
 import type { TChannelList, TInboundRefusals } from "../../contracts/gateway-responses.js";
 import type {
-  TScheduledList,
   ZAddMemberRequest,
-  ZEditScheduleRequest,
-  ZRemindRequest,
-  ZScheduleMessageRequest,
   ZFollowThreadRequest,
   ZForwardRequest,
   ZPinRequest,
@@ -31,6 +27,12 @@ import type {
   ZRenameConversationRequest,
   ZThreadReadRequest,
 } from "../../contracts/gateway.js";
+import type {
+  TScheduledList,
+  ZEditScheduleRequest,
+  ZRemindRequest,
+  ZScheduleMessageRequest,
+} from "../../contracts/scheduled.js";
 import type { ZMuteRequest, ZPushSubscribeRequest, ZPushUnsubscribeRequest } from "../../contracts/notifications.js";
 import type { ZEmailSignInLinkRequest } from "../../contracts/sessions.js";
 import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateRequest } from "../../contracts/people.js";

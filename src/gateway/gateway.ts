@@ -8,12 +8,20 @@ import type { OfficeApi } from "../office/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import type { ModuleDoor, RouteGuard } from "../shared/door.js";
+import type { GwEnv } from "./auth/middleware.js";
+import type { TokenStore } from "./auth/token-store.js";
+import { seedDemo, type DemoInfo } from "./demo.js";
+import { moduleGuard } from "./module-guard.js";
+import { createGatewayRoutes } from "./routes/index.js";
+import type { GatewayInside } from "./routes/inside.js";
+import { conversationFilterFor, eventFilterFor } from "./visibility.js";
 import { createTokenStore, type Principal } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { createWorkspace } from "./commands/workspaces.js";
 import { createClientAddress } from "./client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
-import { createCore, silentLogger, type Core, type Logger, type SignupMode } from "./core.js";
+import { createCore, silentLogger, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
 import { createIdempotencyStore } from "./idempotency.js";
 import { migrateGateway } from "./migrate.js";
@@ -58,6 +66,7 @@ const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({
   refillPerSecond: cfg.refillPerSecond * k,
 });
 
+/** What the gateway is built on: the other modules' doors, storage, time, ids, the log and the mailer. */
 export interface GatewayDeps {
   ledger: LedgerApi;
   office: OfficeApi;
@@ -67,6 +76,12 @@ export interface GatewayDeps {
   clock?: Clock;
   ids?: IdGenerator;
   logger?: Logger;
+  /** Sends sign-in links and the digest by email (absent: neither is offered). */
+  mailer?: SignInMailer;
+}
+
+/** The gateway's settings (see GatewaySettings for the environment they come from). */
+export interface GatewayConfig {
   rateLimit?: RateLimitConfig;
   /** Caps on concurrent streams per token and per tenant. */
   streamLimits?: StreamLimits;
@@ -81,27 +96,34 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** How often presence is re-evaluated for TTL expiries (default 5 s). */
   presenceTickMs?: number;
-  /** Sign-in links: lifetime, the mailer for emailed links (absent: not offered), and their limits. */
-  signIn?: { linkTtlMs?: number; mailer?: SignInMailer; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
+  /** Sign-in links: lifetime and the limits on emailed ones. */
+  signIn?: { linkTtlMs?: number; perAddress?: RateLimitConfig; perClient?: RateLimitConfig };
   /** How long a message stays editable (the policy pack enforces it; the gateway says so first). Default 24 h. */
   messageEditWindowSeconds?: number;
   /** The language people whose profile names none are told things in (notifications, the digest). */
   defaultLocale?: Locale;
-  /** The e-mail digest: after how many minutes, and the mailer (absent: no digest). */
-  digest?: { afterMinutes: number; mailer?: SignInMailer; tickMs?: number };
+  /** The e-mail digest: after how many minutes (default 30); it goes out only with a mailer. */
+  digest?: { afterMinutes?: number; tickMs?: number };
   /** Web Push: bounds of the sender, and (tests only) loopback push endpoints. */
   push?: { limits?: Partial<PushLimits>; allowLoopbackEndpoints?: boolean };
   /** Link previews (LINK_PREVIEWS, LINK_PREVIEW_ALLOW_CIDRS): off unless `enabled`. */
   linkPreviews?: PreviewSettings;
 }
 
-export interface Gateway {
-  /** The door: one method per REST route (what the route adapters call). */
-  readonly api: GatewayApi;
-  /** Internal shared state of the gateway (its stores, projections and the other modules' doors). */
-  readonly core: Core;
-  /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
-  stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
+/**
+ * The gateway's door: `api` mirrors its REST routes, `routes()` serves them, `guard` puts the
+ * other modules' routes behind the same sign-in and read rule, and the rest is what the
+ * composition and operations ask of it. Its stores and projections stay inside.
+ */
+export interface Gateway extends ModuleDoor<GatewayApi> {
+  /** The gateway's sign-in and read rule for the ledger's and Office's routes. */
+  readonly guard: RouteGuard<GwEnv>;
+  /** Seeds the demo workspace when the database is empty; null when it already has one. */
+  seedDemo(): Promise<DemoInfo | null>;
+  /** What /healthz says about the gateway: the event streams open now. */
+  health(): { sse_clients: number };
+  /** Sign-in tokens: the operator rotates them; tests mint them. */
+  readonly tokens: TokenStore;
   setPublicUrl(url: string): void;
   /** The machine's administrator creates a workspace (CLI, admin endpoint): SIGNUP does not apply. */
   createWorkspaceAsOperator(
@@ -112,10 +134,14 @@ export interface Gateway {
   tickPresence(): void;
   /** Sends the scheduled messages and reminders due now (their timer calls this; tests may too). */
   runScheduled(): Promise<void>;
+  /** Mails the digests due now (their timer calls this; tests may too). */
+  runDigest(): Promise<void>;
   /** The Web Push sender (tests wait for it to be idle). */
   readonly push: PushSender;
   /** The link-preview worker (tests wait for it to be idle). */
   readonly previews: LinkPreviews;
+  /** Stops the search index's thread as a crash would (tests): it starts again and catches up. */
+  stopSearchThread(): Promise<void>;
   /** Stops everything; resolves when the search index has written what it took in. */
   close(): Promise<void>;
 }
@@ -124,10 +150,10 @@ export interface Gateway {
  * The Messenger gateway: projections rebuilt from the ledger on boot, then kept current from
  * the ledger's tail; every committed event becomes SSE deltas in tenant order.
  */
-export function createGateway(deps: GatewayDeps): Gateway {
+export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Gateway {
   const clock = deps.clock ?? systemClock;
   migrateGateway(deps.db);
-  let publicUrl = deps.publicUrl;
+  let publicUrl = config.publicUrl;
   const projector = createProjector();
   const logger = deps.logger ?? silentLogger;
   const ids = deps.ids ?? defaultIds;
@@ -138,11 +164,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     keys: vapid,
     // The push service's contact for this sender (RFC 8292): our https address, else this machine's postmaster.
     subject: () => (publicUrl?.startsWith("https://") ? publicUrl : "mailto:postmaster@localhost"),
-    limits: { ...DEFAULT_PUSH_LIMITS, ...deps.push?.limits },
+    limits: { ...DEFAULT_PUSH_LIMITS, ...config.push?.limits },
     logger,
     onGone: (id) => subscriptions.drop(id),
   });
-  const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: deps.defaultLocale });
+  const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: config.defaultLocale });
   // Reads the ledger from where the index stopped, then follows it. Its file sits beside the
   // database under a name backups leave out (it is rebuilt from the ledger).
   const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
@@ -151,19 +177,19 @@ export function createGateway(deps: GatewayDeps): Gateway {
     db: deps.db,
     clock,
     projector,
-    afterMinutes: deps.digest?.afterMinutes ?? 30,
-    defaultLocale: deps.defaultLocale,
-    mailer: deps.digest?.mailer,
+    afterMinutes: config.digest?.afterMinutes ?? 30,
+    defaultLocale: config.defaultLocale,
+    mailer: deps.mailer,
     addressOf: (t, ref) => deps.office.vault.get(t, ref) ?? undefined,
     publicUrl: () => publicUrl,
     logger,
-    ...(deps.digest?.tickMs ? { tickMs: deps.digest.tickMs } : {}),
+    ...(config.digest?.tickMs ? { tickMs: config.digest.tickMs } : {}),
   });
   const hub = createSseHub({
     clock,
     commitPending: () => deps.ledger.commitPending(),
-    ...(deps.deltaLogSize ? { logSize: deps.deltaLogSize } : {}),
-    ...(deps.heartbeatMs ? { heartbeatMs: deps.heartbeatMs } : {}),
+    ...(config.deltaLogSize ? { logSize: config.deltaLogSize } : {}),
+    ...(config.heartbeatMs ? { heartbeatMs: config.heartbeatMs } : {}),
   });
   const core = createCore({
     ledger: deps.ledger,
@@ -177,23 +203,27 @@ export function createGateway(deps: GatewayDeps): Gateway {
     hub,
     tokens,
     idem: createIdempotencyStore({ db: deps.db, clock }),
-    limiter: createRateLimiter(clock, deps.rateLimit ?? DEFAULT_RATE_LIMIT),
-    tenantLimiter: createRateLimiter(clock, scaled(deps.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
-    live: createLiveConnections(deps.streamLimits ?? DEFAULT_STREAM_LIMITS),
+    limiter: createRateLimiter(clock, config.rateLimit ?? DEFAULT_RATE_LIMIT),
+    tenantLimiter: createRateLimiter(clock, scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
+    live: createLiveConnections(config.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
-    clientAddress: createClientAddress(deps.trustedProxies ?? []),
+    clientAddress: createClientAddress(config.trustedProxies ?? []),
     notify: {
       mutes,
       subscriptions,
       vapidPublicKey: vapid.publicKey,
-      allowLoopbackEndpoints: deps.push?.allowLoopbackEndpoints ?? false,
+      allowLoopbackEndpoints: config.push?.allowLoopbackEndpoints ?? false,
     },
     signIn: {
-      links: createSignInLinks({ db: deps.db, clock, linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs }),
-      linkTtlMs: deps.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
-      mailer: deps.signIn?.mailer,
-      perAddress: createRateLimiter(clock, deps.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
-      perClient: createRateLimiter(clock, deps.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
+      links: createSignInLinks({
+        db: deps.db,
+        clock,
+        linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
+      }),
+      linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
+      mailer: deps.mailer,
+      perAddress: createRateLimiter(clock, config.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
+      perClient: createRateLimiter(clock, config.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
     passkeys: createPasskeys({
       db: deps.db,
@@ -204,9 +234,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }),
     search,
     digest,
-    messageEditWindowMs: (deps.messageEditWindowSeconds ?? 86_400) * 1000,
-    defaultLocale: deps.defaultLocale,
-    signupMode: () => deps.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
+    messageEditWindowMs: (config.messageEditWindowSeconds ?? 86_400) * 1000,
+    defaultLocale: config.defaultLocale,
+    signupMode: () => config.signup ?? (deps.ledger.tenants().length > 0 ? "invite" : "open"),
   });
   const { live } = core;
 
@@ -271,7 +301,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   };
   const unsubscribe = replayThenFollow(deps.ledger, project, { onReplayed: () => (booted = true) });
   // Only messages sent from now on: a boot's replay fetches nothing.
-  const previews = createLinkPreviews(core, clock, deps.linkPreviews ?? { enabled: false });
+  const previews = createLinkPreviews(core, clock, config.linkPreviews ?? { enabled: false });
   const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
   // What fell due while the server was down is sent now, once; the rest when it falls due.
   const scheduler = createScheduler(core);
@@ -291,39 +321,53 @@ export function createGateway(deps: GatewayDeps): Gateway {
       tickPresence();
       core.idem.prune();
       arm();
-    }, deps.presenceTickMs ?? 5_000);
+    }, config.presenceTickMs ?? 5_000);
   };
   arm();
 
-  const gateway: Gateway = {
-    get api() {
-      return api;
-    },
-    core,
-    stream(p, res, cursor, tokenHash) {
-      live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
-      const state = core.tenant(p.tenantId);
-      // A person's open pages are their presence: online now, last seen when the last one closes.
-      const connected = (by: number) => {
-        state.streams.set(p.entityId, Math.max(0, (state.streams.get(p.entityId) ?? 0) + by));
-        state.streamSeenMs.set(p.entityId, clock.now());
-        const d = evaluatePresence(state, p.entityId, clock.now());
-        if (d) hub.publish(p.tenantId, toGroup(null, [d]));
-      };
-      connected(1);
-      res.once("close", () => connected(-1));
-      const hello = {
-        tenant_id: p.tenantId,
-        server_time: clock.iso(),
-        cursor: `seq:${state.head}`,
-        capabilities: { supports_resume: true, supports_heartbeat: true },
-      };
-      // Presence is state, not history: every connection starts from the current picture.
-      // These frames carry no id, so they never move the client's resume cursor.
-      let extra = "";
-      for (const pr of state.presence.values()) extra += renderFrame("presence.update", presenceFrame(pr));
-      hub.attach({ tenantId: p.tenantId, entityId: p.entityId, res, head: state.head, cursor, hello, extra });
-    },
+  /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
+  function stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void {
+    live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
+    const state = core.tenant(p.tenantId);
+    // A person's open pages are their presence: online now, last seen when the last one closes.
+    const connected = (by: number) => {
+      state.streams.set(p.entityId, Math.max(0, (state.streams.get(p.entityId) ?? 0) + by));
+      state.streamSeenMs.set(p.entityId, clock.now());
+      const d = evaluatePresence(state, p.entityId, clock.now());
+      if (d) hub.publish(p.tenantId, toGroup(null, [d]));
+    };
+    connected(1);
+    res.once("close", () => connected(-1));
+    const hello = {
+      tenant_id: p.tenantId,
+      server_time: clock.iso(),
+      cursor: `seq:${state.head}`,
+      capabilities: { supports_resume: true, supports_heartbeat: true },
+    };
+    // Presence is state, not history: every connection starts from the current picture.
+    // These frames carry no id, so they never move the client's resume cursor.
+    let extra = "";
+    for (const pr of state.presence.values()) extra += renderFrame("presence.update", presenceFrame(pr));
+    hub.attach({ tenantId: p.tenantId, entityId: p.entityId, res, head: state.head, cursor, hello, extra });
+  }
+
+  const api = createGatewayApi(core, { stream }, scheduler);
+  const inside: GatewayInside = { api, core };
+  const guard: RouteGuard<GwEnv> = {
+    check: moduleGuard(core),
+    events: (c) => eventFilterFor(core, c.get("principal")),
+    conversations: (c) => conversationFilterFor(core, c.get("principal")),
+  };
+
+  return {
+    api,
+    routes: () => createGatewayRoutes(inside),
+    // Live once built: the projections are rebuilt and the timers armed by then.
+    start: async () => {},
+    guard,
+    seedDemo: () => seedDemo(core),
+    health: () => ({ sse_clients: hub.clientCount() }),
+    tokens: core.tokens,
     setPublicUrl(url) {
       publicUrl = url;
     },
@@ -333,8 +377,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     tickPresence,
     runScheduled: () => scheduler.runDue(),
+    runDigest: () => digest.runDue(),
     push,
     previews,
+    stopSearchThread: () => search.stopThread(),
     close() {
       unsubscribePreviews();
       previews.close();
@@ -349,6 +395,4 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return searchClosed;
     },
   };
-  const api = createGatewayApi(core, gateway, scheduler);
-  return gateway;
 }

@@ -1,12 +1,8 @@
-/** The gateway's public door: its factory, its routes, demo seeding and the HTTP guards. */
+/** The gateway's public door: its factory (the door itself: api, routes, guard, demo seeding, life), and the HTTP guards. */
 export { createGateway, type Gateway } from "./gateway.js";
-export { createGatewayRoutes } from "./routes/index.js";
-export { moduleGuard } from "./module-guard.js";
-export { conversationFilterFor, eventFilterFor } from "./visibility.js";
-export type { GwEnv } from "./auth/middleware.js";
 export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText, wellFormedUrl } from "./http-guards.js";
 export { createStaticRoutes } from "./static.js";
-export { seedDemo, writeDemoFile, type DemoInfo } from "./demo.js";
+export { writeDemoFile, type DemoInfo } from "./demo.js";
 export type { RateLimitConfig } from "./rate-limit.js";
 export type { StreamLimits } from "./live-connections.js";
 export type { Logger } from "./core.js";

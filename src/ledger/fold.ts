@@ -1,9 +1,17 @@
 import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/events.js";
 import type { TJobState } from "../../contracts/primitives.js";
-import type { TToolMode } from "./policy/types.js";
 import { stateAfter } from "../job/transitions.js";
-import { MessageTable } from "./fold-messages.js";
 import type { LedgerFacts } from "./ledger-api.js";
+import {
+  type JobRec,
+  type EntityRec,
+  TenantState,
+  REQUESTER_LOOKBACK,
+  type Undo,
+  idemKey,
+  fingerprint,
+  tenantSnapshot,
+} from "./fold-state.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -12,7 +20,6 @@ import type {
   MessageFacts,
   PolicyFold,
   PolicyMode,
-  PolicyOverrides,
   ToolCallFacts,
 } from "./policy/types.js";
 
@@ -27,85 +34,6 @@ import type {
  * no mark left open the log is dropped. Marks nest: one per commit, one per batch inside it.
  */
 
-interface JobRec {
-  state: TJobState;
-  conversation_id: string;
-  owner_entity_id: string;
-  title: string;
-  /** True once a person's job.approved was accepted. */
-  approved?: boolean;
-  /** The person whose message started the job (who may hand it over). */
-  requested_by?: string;
-}
-
-interface EntityRec {
-  actor_type: "human" | "agent";
-  display_name: string;
-  roles: string[];
-  allowed_tools?: string[];
-  role?: string;
-  /** agent.tool_mode_set: tool → auto / approve / off. */
-  tool_modes?: Map<string, TToolMode>;
-  /** entity.deactivated (cleared by entity.reactivated). */
-  status?: "deactivated" | "removed";
-  /** agent.paused (cleared by agent.resumed). */
-  paused?: boolean;
-}
-
-interface CardRec {
-  job_id: string;
-  conversation_id: string;
-  buttons: Map<string, string>;
-  messaged: boolean;
-}
-
-interface ToolCallRec {
-  job_id: string | undefined;
-  tool_name: string;
-  ts_ms: number;
-  idempotency_key: string;
-  has_result: boolean;
-}
-
-interface ConversationMeta {
-  created_by: string;
-  kind: "direct" | "group";
-  /** A public channel (anyone of the workspace may join it); absent: private. */
-  public?: true;
-}
-
-class TenantState {
-  /** Event ids, or with `knownEvent` only their fingerprints (see FoldOptions). */
-  readonly seen = new Set<string>();
-  readonly seenPrints = new Set<number>();
-  readonly jobs = new Map<string, JobRec>();
-  /** conversation_id → member entity ids (the workspace conversation is implicit). */
-  readonly conversations = new Map<string, Set<string>>();
-  /** conversation_id → who created it and whether it is a direct chat (membership rules read these). */
-  readonly conversationMeta = new Map<string, ConversationMeta>();
-  readonly entities = new Map<string, EntityRec>();
-  readonly cards = new Map<string, CardRec>();
-  readonly toolCalls = new Map<string, ToolCallRec>();
-  /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
-  readonly messages = new MessageTable();
-  /** job \u0001 tool \u0001 idempotency key */
-  readonly idempotency = new Set<string>();
-  /**
-   * The latest people's messages (event id → sender), oldest first: a job.created names the
-   * message that led to it as its causation, and this is how the fold learns who asked.
-   * Bounded: Office answers a message within moments, never thousands of messages later.
-   */
-  readonly recentHumanMessages = new Map<string, string>();
-  /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
-  overrides: PolicyOverrides | undefined;
-}
-
-const REQUESTER_LOOKBACK = 1024;
-
-type Undo = () => void;
-
-const idemKey = (jobId: string | undefined, tool: string, key: string) => `${jobId ?? ""}\u0001${tool}\u0001${key}`;
-
 export interface FoldOptions {
   /**
    * Whether the log holds an event id (the store's unique index, rows of the open transaction
@@ -115,13 +43,6 @@ export interface FoldOptions {
    * Fingerprints are not undone on rollback: a stale one only costs that question.
    */
   knownEvent?: (tenantId: string, eventId: string) => boolean;
-}
-
-/** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
-function fingerprint(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 30)) & 0x3fffffff;
 }
 
 export function createFold(opts: FoldOptions = {}): PolicyFold {
@@ -465,45 +386,11 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       const out: FoldSnapshot = {};
       for (const t of [...tenants.keys()].sort()) {
         const s = tenants.get(t) as TenantState;
-        out[t] = {
-          seen: [...s.seen].sort(),
-          jobs: sortedObject(s.jobs, (j) => ({ ...j })),
-          conversations: sortedObject(s.conversations, (m) => [...m].sort()),
-          conversation_meta: sortedObject(s.conversationMeta, (m) => ({ ...m })),
-          entities: sortedObject(s.entities, (e) => ({
-            ...e,
-            roles: [...e.roles],
-            ...(e.tool_modes ? { tool_modes: sortedObject(e.tool_modes, (m) => m) } : {}),
-          })),
-          cards: sortedObject(s.cards, (c) => ({
-            job_id: c.job_id,
-            conversation_id: c.conversation_id,
-            messaged: c.messaged,
-            buttons: sortedObject(c.buttons, (v) => v),
-          })),
-          tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
-          messages: sortedObject(new Map(s.messages.entries()), (m) => m),
-          idempotency: [...s.idempotency].sort(),
-          recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
-          ...(s.overrides
-            ? {
-                overrides: {
-                  modes: sortedObject(s.overrides.modes, (m) => m),
-                  params: sortedObject(s.overrides.params, (v) => v),
-                },
-              }
-            : {}),
-        };
+        out[t] = tenantSnapshot(s);
       }
       return out;
     },
   };
-}
-
-function sortedObject<V>(map: ReadonlyMap<string, V>, f: (v: V) => unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of [...map.keys()].sort()) out[k] = f(map.get(k) as V);
-  return out;
 }
 
 /** True when two folds hold the same facts (used to show a rebuilt fold equals the live one). */

@@ -1,10 +1,10 @@
 /** The ledger's public door: the interface, its SQLite factory, its routes and the verifier. */
 export type { LedgerApi, LedgerDoorApi } from "./ledger-api.js";
-export { createLedger } from "./ledger.js";
+export { createLedger } from "./door.js";
 export { replayThenFollow } from "./follow.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";
-export { verifyPgLedger } from "./pg/pg-ledger.js";
+export { verifyPgLedger } from "./pg/verify-pg.js";
 export { migrateSqliteToPg, MigrationRefused } from "./pg/migrate-from-sqlite.js";
 export {
   countTenantEvents,

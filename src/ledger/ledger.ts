@@ -107,7 +107,7 @@ export function queryPage(rows: ScanRow[], q: { tenant_id: string; limit: number
  * The SQLite UBL. Boot applies the migrations, streams the table once into the fold (no hashing
  * on this path: `verify` is its own command) and loads each tenant's head.
  */
-export function createLedger(deps: CreateLedgerDeps): LedgerApi {
+export function createSqliteLedger(deps: CreateLedgerDeps): LedgerApi {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;

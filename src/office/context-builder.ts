@@ -1,11 +1,11 @@
 import type { LedgerApi } from "../ledger/index.js";
 import { isOpenState } from "../job/transitions.js";
 import { foldJob, type JobView } from "./job-machine.js";
-import { queryAll } from "./ledger-reads.js";
-import type { EntityProfile, JobSummary, OfficeView } from "./office-view.js";
+import { queryAll } from "./views/ledger-reads.js";
+import type { EntityProfile, JobSummary, OfficeView } from "./views/office-view.js";
 import type { PlanFrame } from "./planner/planner.js";
 
-export type { EntityProfile } from "./office-view.js";
+export type { EntityProfile } from "./views/office-view.js";
 
 /**
  * Assembles what Office knows before it decides: who is in the conversation, which agent

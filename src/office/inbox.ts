@@ -8,8 +8,8 @@ import { AppError } from "../shared/errors.js";
 import { isStorageError } from "../shared/storage-errors.js";
 import type { ApplySuggestionInput, InboxWork } from "./office-api.js";
 import { officeInbox } from "./schema.js";
-import type { Vault } from "./vault.js";
-import { inboxLabel } from "./vault-key.js";
+import type { Vault } from "./vault/vault.js";
+import { inboxLabel } from "./vault/vault-key.js";
 
 export interface InboxHandlers {
   message(req: TIngestMessageRequest): Promise<unknown>;

@@ -15,6 +15,7 @@
  * Each function takes the formatter of the language it speaks (the job's or the person's);
  * English when none is given.
  */
+export * from "./narrator/buttons.js";
 export * from "./narrator/cards.js";
 export * from "./narrator/chat.js";
 export * from "./narrator/outcomes.js";

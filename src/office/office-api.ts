@@ -218,8 +218,4 @@ export interface OfficeApi {
   explainJob(tenantId: string, jobId: string, readerLocale?: string): Promise<TWhyResponse>;
   /** GET /v1/admin/mcp: each MCP server's state (connected / failing and why) and its tools. */
   mcpStatus(): McpServerStatus[];
-  /** Re-derives pending retries from the ledger and arms their timers; resumes the mail worker and answers what the inbox holds. */
-  start(): Promise<void>;
-  /** Stops every timer and worker (pending work stays recorded and resumes at the next start). */
-  stop(): void;
 }

@@ -1,22 +1,20 @@
-import { type Locale, pickLocale } from "../shared/i18n.js";
+import { pickLocale } from "../shared/i18n.js";
 import { words } from "./speak.js";
 import { ZAffordancesRequest, ZJobActionRequest } from "../../contracts/office.js";
-import type { LedgerApi } from "../ledger/index.js";
-import { systemClock, type Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
+import { systemClock } from "../shared/clock.js";
 import { AppError, validationError } from "../shared/errors.js";
-import { defaultIds, type IdGenerator } from "../shared/ids.js";
+import { defaultIds } from "../shared/ids.js";
 import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
-import { createOfficeView } from "./office-view.js";
+import { createOfficeView } from "./views/office-view.js";
 import { createEmitter } from "./emitter.js";
 import { createAnswerMarker, createInbox } from "./inbox.js";
-import { createIngest } from "./ingest.js";
-import { createJobEngine } from "./job-engine.js";
+import { createIngest } from "./intake/ingest.js";
+import { createJobEngine } from "./engine/job-engine.js";
 import { createJobClicks } from "./jobs/clicks.js";
 import { migrateOffice } from "./migrate.js";
 import type { OfficeApi } from "./office-api.js";
-import { createAssist } from "./assist.js";
+import { createAssist } from "./assist/assist.js";
 import { createAssistStore } from "./llm/assist-store.js";
 import { createContextAwareRules } from "./llm/context-aware-rules.js";
 import type { LlmPlanner } from "./llm/llm-planner.js";
@@ -24,12 +22,9 @@ import { createLlmStore } from "./llm/store.js";
 import { createThreadApi } from "./thread-api.js";
 import type { Planner } from "./planner/planner.js";
 import { createRulesPlanner } from "./planner/rules.js";
-import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./retry-policy.js";
-import type { ImapConfig, MailConfig } from "./mail/settings.js";
-import type { McpServerConfig } from "./mcp/config.js";
+import { createCircuitBreaker, DEFAULT_RETRY_SCHEDULE_MS } from "./engine/retry-policy.js";
 import { createMcpHub } from "./mcp/hub.js";
 import { agentToolsView, usableTools } from "./mcp/agent-tools.js";
-import type { CalDavCalendar } from "./calendar/index.js";
 import { createCalendarInviteTool } from "./tools/calendar-create-invite.js";
 import { createRecordAnswerTool } from "./tools/calendar-record-answer.js";
 import {
@@ -37,59 +32,17 @@ import {
   createDeclineCounterTool,
   createMoveInviteTool,
 } from "./tools/calendar-change-invite.js";
-import { createInviteReplies, type InboundRecord } from "./invite-replies.js";
-import { createMeetingReminders } from "./meeting-reminders.js";
+import { createInviteReplies, type InboundRecord } from "./mail/invite-replies.js";
+import { createMeetingReminders } from "./calendar/meeting-reminders.js";
 import { createImapReader, type ImapReaderStatus } from "./mail/imap-reader.js";
 import { createJitsiRooms } from "./tools/meeting-rooms.js";
-import { MAIL_TOOL_INFO } from "./job-mail.js";
-import type { MailTransport } from "./mail/index.js";
+import { MAIL_TOOL_INFO } from "./mail/job-mail.js";
 import { createToolRouter } from "./tools/tool-router.js";
-import { buildAffordances, buildTrajectory } from "./trajectory.js";
-import { createVault } from "./vault.js";
+import { buildAffordances, buildTrajectory } from "./views/trajectory.js";
+import { createVault } from "./vault/vault.js";
 
-interface OfficeLogger {
-  error(obj: unknown, msg?: string): void;
-  info?(obj: unknown, msg?: string): void;
-}
-
-import { explainJob } from "./why.js";
-export interface CreateOfficeDeps {
-  ledger: LedgerApi;
-  db: Db;
-  /** Vault key file and artifact files live here. */
-  dataDir: string;
-  clock?: Clock;
-  ids?: IdGenerator;
-  /** `rules` by default; the LLM planner plugs in here. */
-  planner?: Planner;
-  /** The organizer's calendar (CalDAV); absent = events are written to no calendar and the cards say so. */
-  calendarProvider?: CalDavCalendar;
-  /** Jitsi Meet server rooms are named on (default the public service). */
-  jitsiBaseUrl?: string;
-  /** People may start a call (a room on jitsiBaseUrl) in a conversation: only when JITSI_BASE_URL was set. */
-  calls?: boolean;
-  /** Outgoing mail; absent = invites are not emailed and the cards say so. */
-  mail?: MailConfig;
-  /** Tests: a transport instead of SMTP_URL's, and a shorter backoff. */
-  mailTransport?: Pick<MailTransport, "send">;
-  mailSchedule?: readonly number[];
-  logger?: OfficeLogger;
-  /** Delay before each attempt: attempt 1 immediate, then +10 s, +60 s, +5 min. */
-  retrySchedule?: readonly number[];
-  /** MCP servers whose tools agents may be allowed (MCP_CONFIG). */
-  mcpServers?: readonly McpServerConfig[];
-  /** Timezone suggested (never assumed) when a request names none. */
-  defaultTimezone?: string;
-  /** The language agents speak to people whose profile names none (DEFAULT_LOCALE); English when absent. */
-  defaultLocale?: Locale;
-  /** The organizer's mailbox, where invitees' answers arrive (IMAP_URL); absent = answers are not read. */
-  imap?: ImapConfig;
-  /** Tests: how often the mailbox is looked at besides IDLE, and the waits between reconnects. */
-  imapPollMs?: number;
-  imapBackoffMs?: readonly number[];
-  /** Circuit breaker: failures per tenant and provider within the window that stop retries. */
-  breaker?: { threshold?: number; windowMs?: number };
-}
+import { explainJob } from "./views/why.js";
+import type { CreateOfficeDeps } from "./office-deps.js";
 
 export type Office = OfficeApi & {
   artifacts: ArtifactStore;
@@ -108,7 +61,14 @@ export type Office = OfficeApi & {
   };
 };
 
-export function createOffice(deps: CreateOfficeDeps): Office {
+/**
+ * Office with its life (the door's start and close): `start` re-derives pending retries from the
+ * ledger, arms their timers, resumes the mail worker and answers what the inbox holds; `stop`
+ * stops every timer and worker (pending work stays recorded and resumes at the next start).
+ */
+export type OfficeRuntime = Office & { start(): Promise<void>; stop(): void };
+
+export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
   const defaultTimezone = deps.defaultTimezone ?? "Europe/Lisbon";

@@ -138,3 +138,31 @@ export function findPiiDeep(value: unknown): Array<{ kind: "email" | "phone"; va
   walk(value, "");
   return out;
 }
+
+/**
+ * Free text bound for the ledger: emails and phones go to the vault, their redacted form stays.
+ * Each is replaced where it was found, so the same digits inside an id elsewhere stay intact.
+ */
+export function vaultPii(
+  vault: {
+    put(
+      tenantId: string,
+      kind: "email" | "phone",
+      value: string,
+    ): { redacted: string; hash: string; vault_ref: string };
+  },
+  tenantId: string,
+  text: string,
+): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
+  let out = "";
+  let at = 0;
+  const refs = [];
+  for (const p of findPii(text)) {
+    if (p.start < at) continue;
+    const v = vault.put(tenantId, p.kind, p.value);
+    refs.push(v);
+    out += text.slice(at, p.start) + v.redacted;
+    at = p.end;
+  }
+  return { text: out + text.slice(at), refs };
+}

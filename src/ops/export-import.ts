@@ -138,7 +138,7 @@ export async function importTenant(opts: {
   assertServerStopped(opts.dataDir, "import");
   const check = await readExport(opts.file);
   const db = openDatabase({ path: databasePath(opts.dataDir) });
-  const ledger = createLedger({ db, dataDir: opts.dataDir });
+  const ledger = createLedger({ db, dataDir: opts.dataDir }).api;
   try {
     if (ledger.head(check.tenant).tenant_seq > 0) {
       throw new Error(

@@ -13,6 +13,6 @@ export function rotateEntityTokens(
 ): { revoked: number; token: string } | null {
   if (!server.ledger.facts.entity(tenantId, entityId)) return null;
   const p = { tenantId, entityId };
-  const revoked = server.gateway.core.tokens.revokeAll(p);
-  return { revoked, token: server.gateway.core.tokens.issue(p, { via: "admin" }) };
+  const revoked = server.gateway.tokens.revokeAll(p);
+  return { revoked, token: server.gateway.tokens.issue(p, { via: "admin" }) };
 }

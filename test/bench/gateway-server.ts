@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
 import { createServer } from "../../src/server.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "logline-bench-"));
@@ -31,12 +30,7 @@ const server = await createServer({
   ...limits,
 });
 const { url } = await server.listen();
-const other = defaults
-  ? ((await createWorkspace(server.gateway.core, { name: "Neighbour Co", owner: { display_name: "Nell" } })).body as {
-      token: string;
-      owner_entity_id: string;
-    })
-  : undefined;
+const other = defaults ? await server.gateway.createWorkspaceAsOperator("Neighbour Co", "Nell") : undefined;
 process.stdout.write(`${JSON.stringify({ url, demo: server.demo, other })}\n`);
 const stop = async () => {
   await server.close();

@@ -27,7 +27,7 @@ export async function runPgLedgerBench(log: (line: string) => void = console.log
     const runs: Array<{ lite: number; pg: number }> = [];
     for (let r = 0; r < RUNS; r++) {
       const db = openDatabase({ path: join(dir, `lite-${r}.sqlite`), sync: "full" });
-      const lite = createLedger({ db, dataDir: dir });
+      const lite = createLedger({ db, dataDir: dir }).api;
       const pool = new pg.Pool({ connectionString: await cluster.createDatabase(`bench_${r}`), max: 2 });
       const onPg = await createPgLedger({ pool, dataDir: dir });
       const ledgers = [lite, onPg] as const;

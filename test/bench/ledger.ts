@@ -171,7 +171,7 @@ async function appendParts(dir: string): Promise<AppendFigures> {
   // Full path and raw inserts run interleaved, round by round, so load from anything else on
   // the machine weighs on both sides of each ratio alike.
   const db = openDatabase({ path: join(dir, "full", "logline.sqlite"), sync: "full" });
-  const ledger = createLedger({ db, dataDir: join(dir, "full") });
+  const ledger = createLedger({ db, dataDir: join(dir, "full") }).api;
   await ledger.append({ tenant_id: TENANT, events: setupEvents() });
   const rawDb = openDatabase({ path: join(dir, "raw", "raw.sqlite"), sync: "full" });
   migrateLedger(rawDb);

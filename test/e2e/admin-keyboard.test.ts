@@ -57,7 +57,7 @@ async function expectFocus(page: Page, selector: string) {
 describe("the Admin screen by keyboard", () => {
   test("tokens, members, agents and policies: every act by keys, focus where documented, each in the ledger", async () => {
     // Two spare sign-ins for Ana, so revoking one leaves a next Revoke to land on.
-    const tokens = server.server.gateway.core.tokens;
+    const tokens = server.server.gateway.tokens;
     tokens.issue({ tenantId: T, entityId: ANA });
     tokens.issue({ tenantId: T, entityId: ANA });
     const { ctx, page } = await signedIn(browser, server.url, human("Dan").token);

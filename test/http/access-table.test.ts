@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace } from "../../src/gateway/commands/workspaces.js";
 import { ACCESS, CALLERS, renderAccessTable, type AccessRow, type Caller } from "../support/access-table.js";
 import { getJson, postJson, startTestServer, waitFor, type TestServer, demoPerson } from "../support/server.js";
 import { png } from "../support/pictures.js";
@@ -37,8 +36,8 @@ let danSchedule = "";
 /** A day after the test server's stated start: always ahead of its clock. */
 const LATER = new Date(Date.parse(DEFAULT_INSTANT) + 86_400_000).toISOString();
 
-const core = () => t.server.gateway.core;
-const issue = (entityId: string, tenantId = T) => core().tokens.issue({ tenantId, entityId });
+let otherOwner = "";
+const issue = (entityId: string, tenantId = T) => t.server.gateway.tokens.issue({ tenantId, entityId });
 
 beforeAll(async () => {
   // With the ops routes (/readyz, /metrics) as `npm start` mounts them.
@@ -58,12 +57,12 @@ beforeAll(async () => {
   tokens.admin = dan.token;
   tokens.member = ana.token;
   const revoked = issue(ana.entity_id);
-  core().tokens.revoke(revoked);
+  t.server.gateway.tokens.revoke(revoked);
   tokens.revoked = revoked;
-  const ws = await createWorkspace(core(), { name: "Other Co", owner: { display_name: "Olga" } });
-  const body = ws.body as { token: string; tenant_id: string };
+  const body = await t.server.gateway.createWorkspaceAsOperator("Other Co", "Olga");
   tokens.other = body.token;
   otherTenant = body.tenant_id;
+  otherOwner = body.owner_entity_id;
 
   // Things that live in Dan's chat with the agent: a proposed job and a file.
   await postJson(`${t.url}/v1/conversations/cnv_9f2a/messages`, dan.token, {
@@ -212,7 +211,7 @@ function requestFor(
             : caller === "member"
               ? issue("ent_human_ana")
               : caller === "other"
-                ? issue(core().tenant(otherTenant).entities.keys().next().value!, otherTenant)
+                ? issue(otherOwner, otherTenant)
                 : undefined,
       };
     case "POST /v1/sign-in-links":
@@ -229,10 +228,8 @@ function requestFor(
           : caller === "member" || caller === "revoked"
             ? "ent_human_ana"
             : undefined;
-      const p = who
-        ? { tenantId: T, entityId: who }
-        : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
-      return { path: `/v1/sessions/${core().tokens.issueSession(p).sessionId}`, init: { method: "DELETE" } };
+      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: otherOwner };
+      return { path: `/v1/sessions/${t.server.gateway.tokens.issueSession(p).sessionId}`, init: { method: "DELETE" } };
     }
     case "POST /v1/passkeys/sign-in-options":
     case "POST /v1/passkeys/registration-options":
@@ -249,9 +246,7 @@ function requestFor(
           : caller === "member" || caller === "revoked"
             ? "ent_human_ana"
             : undefined;
-      const p = who
-        ? { tenantId: T, entityId: who }
-        : { tenantId: otherTenant, entityId: core().tenant(otherTenant).entities.keys().next().value! };
+      const p = who ? { tenantId: T, entityId: who } : { tenantId: otherTenant, entityId: otherOwner };
       const id = `pk_${randomBytes(12).toString("hex")}`;
       t.server.db
         .prepare(

@@ -232,7 +232,7 @@ describe("members", () => {
 describe("tokens", () => {
   it("lists whose, created and last used — never a secret; revoke ends one, rotate ends all and gives a new link", async () => {
     t = await startTestServer();
-    const second = t.server.gateway.core.tokens.issue({ tenantId: T, entityId: ANA });
+    const second = t.server.gateway.tokens.issue({ tenantId: T, entityId: ANA });
     await getJson(`${t.url}/v1/session`, ana());
     const list = await getJson(`${t.url}/v1/admin/tokens`, dan());
     expect(list.status).toBe(200);
@@ -378,7 +378,7 @@ describe("agents", () => {
 describe("token last used", () => {
   it("is the session's stored last_seen_at, so it is still known after a restart", async () => {
     t = await startTestServer({ keep: true });
-    const unused = t.server.gateway.core.tokens.issue({ tenantId: T, entityId: ANA });
+    const unused = t.server.gateway.tokens.issue({ tenantId: T, entityId: ANA });
     const before = t.clock.now();
     await new Promise((r) => setTimeout(r, 5));
     expect((await getJson(`${t.url}/v1/session`, ana())).status).toBe(200);

@@ -290,7 +290,7 @@ describe("auth", () => {
     const unknown = await get("/v1/conversations", "llt_unknown");
     expect(unknown.status).toBe(401);
     expect((await errorOf(unknown)).code).toBe("UNAUTHORIZED");
-    const extra = t.server.gateway.core.tokens.issue({ tenantId: "tnt_acme_001", entityId: "ent_human_ana" });
+    const extra = t.server.gateway.tokens.issue({ tenantId: "tnt_acme_001", entityId: "ent_human_ana" });
     expect((await get("/v1/conversations", extra)).status).toBe(200);
     const out = await req("/v1/session", { method: "DELETE", headers: { authorization: `Bearer ${extra}` } });
     expect(out.status).toBe(200);

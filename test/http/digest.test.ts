@@ -51,7 +51,7 @@ const say = (token: string, text: string) =>
 /** Moves the clock (the digest's timer fires on it) and lets the mail server take what was sent. */
 async function passMinutes(n: number) {
   await clock.advance(n * MIN);
-  await t.server.gateway.core.digest.runDue();
+  await t.server.gateway.runDigest();
 }
 
 describe("the e-mail digest", () => {

@@ -155,7 +155,7 @@ describe("the server's words in Portuguese", () => {
     s.close();
 
     await clock.advance((AFTER + 1) * MIN);
-    await t.server.gateway.core.digest.runDue();
+    await t.server.gateway.runDigest();
     await waitFor(() => smtp.received.length >= 1, 5000, "the digest");
     const mail = smtp.received.at(-1)!;
     expect(mail.to).toEqual(["ana@acme.example"]);

@@ -17,6 +17,28 @@ import { getJson, postJson, startTestServer, waitFor, type TestServer } from "..
 let pages: Server;
 let base = "";
 const held: ServerResponse[] = [];
+
+/** An event as a person would append it straight to the ledger, stamped by the server's clock. */
+function personEvent(
+  clock: { iso(): string },
+  tenantId: string,
+  type: string,
+  conversationId: string,
+  actor: { entity_id: string; actor_type: "human" },
+  payload: Record<string, unknown>,
+) {
+  const id = Math.random().toString(36).slice(2);
+  return {
+    event_id: `evt_p${id}`,
+    event_type: type,
+    ts: clock.iso(),
+    tenant_id: tenantId,
+    trace_id: `trc_p${id}`,
+    conversation_id: conversationId,
+    actor,
+    payload,
+  };
+}
 let hits = 0;
 
 const OG_PAGE = `<!doctype html><html><head>
@@ -311,7 +333,8 @@ describe("link previews in LogLine", () => {
     expect((await timeline(ana)).find((i) => i.message.message_id === id).previews).toBeUndefined();
 
     // The ledger's policy refuses another's removal too, whatever the gateway says first.
-    const ev = t.server.gateway.core.event(
+    const ev = personEvent(
+      t.clock,
       t.demo.tenant_id,
       "message.preview_removed",
       DM,
@@ -403,7 +426,8 @@ describe("link previews in LogLine", () => {
       kind: "text",
       body_text: "no link",
     });
-    const ev = t.server.gateway.core.event(
+    const ev = personEvent(
+      t.clock,
       t.demo.tenant_id,
       "message.preview_added",
       DM,

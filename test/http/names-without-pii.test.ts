@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasContactDetails } from "../../contracts/gateway.js";
+import { hasContactDetails } from "../../contracts/contact-details.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 let t: TestServer;

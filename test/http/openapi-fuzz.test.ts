@@ -179,7 +179,7 @@ describe("fuzzing the served OpenAPI document", () => {
 
     const owner = demoPerson(t, "Dan");
     const member = demoPerson(t, "Ana");
-    const tokens = t.server.gateway.core.tokens;
+    const tokens = t.server.gateway.tokens;
     const findings: Finding[] = [];
     let requests = 0;
     const timings: Array<{ ms: number; op: string; attempt: string }> = [];

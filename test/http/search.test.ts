@@ -65,15 +65,21 @@ describe("search: hits and the read rule", () => {
 
   it("someone removed from a conversation stops finding it (the read rule is checked per query)", async () => {
     t = await startTestServer();
-    await say(dan(), "cnv_dan_ana", "Bring the kiwifruit");
+    const group = await postJson(`${t.url}/v1/conversations`, dan(), {
+      title: "Picnic",
+      participants: [{ entity_id: demoPerson(t, "Ana").entity_id }],
+    });
+    expect(group.status).toBe(202);
+    const cid = group.body.conversation_id as string;
+    expect((await say(dan(), cid, "Bring the kiwifruit")).status).toBe(202);
     expect((await search(ana(), "q=kiwifruit")).body.items).toHaveLength(1);
-    const conv = t.server.gateway.core.tenant(T).conversations.get("cnv_dan_ana")!;
-    conv.participants.delete("ent_human_ana");
-    try {
-      expect((await search(ana(), "q=kiwifruit")).body.items).toEqual([]);
-    } finally {
-      conv.participants.add("ent_human_ana");
-    }
+    const removed = await fetch(`${t.url}/v1/conversations/${cid}/members/${demoPerson(t, "Ana").entity_id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan()}`, "idempotency-key": "remove-ana" },
+    });
+    expect(removed.status).toBe(202);
+    expect((await search(ana(), "q=kiwifruit")).body.items).toEqual([]);
+    expect((await search(dan(), "q=kiwifruit")).body.items).toHaveLength(1);
   });
 });
 
@@ -282,7 +288,7 @@ describe("search: its own thread", () => {
   it("answers right after a post; a stopped thread answers 503 meanwhile, starts again and catches up", async () => {
     t = await startTestServer();
     // No index tables are left in the shared database: the index lives in its own file.
-    const tables = t.server.gateway.core.db
+    const tables = t.server.db
       .prepare("SELECT name FROM sqlite_master WHERE name LIKE 'gateway_search%'")
       .pluck()
       .all();
@@ -292,7 +298,7 @@ describe("search: its own thread", () => {
       expect((await search(ana(), `q=wallaby${i}`)).body.items.map(hitText)).toEqual([`Right away wallaby${i}`]);
     }
 
-    await t.server.gateway.core.search.stopThread();
+    await t.server.gateway.stopSearchThread();
     // Committed while no thread runs: held, then read again from the ledger by the new thread.
     await say(dan(), "cnv_dan_ana", "While it was away: a bandicoot");
     const during = await search(ana(), "q=bandicoot");

@@ -63,8 +63,8 @@ const names = (u: { key: string; template: boolean }, key: string) =>
  * that belong to it.
  */
 const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
-  "src/office/why.ts": { what: "the answer to “why?”, a line per recorded event", keys: ["office.why."] },
-  "src/office/people-commands.ts": {
+  "src/office/views/why.ts": { what: "the answer to “why?”, a line per recorded event", keys: ["office.why."] },
+  "src/office/intake/people-commands.ts": {
     what: "the replies to “hand this over to …” and “why?” in chat",
     keys: ["office.handOver.", "office.why.noJob", "office.why.noSuchJob", "office.why.stateName."],
   },
@@ -72,11 +72,11 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
     what: "the replies to /tools and /run",
     keys: ["office.mcp.tools.", "office.mcp.run.", "office.mcp.mode."],
   },
-  "src/office/meeting-change-chat.ts": {
+  "src/office/intake/meeting-change-chat.ts": {
     what: "the replies to “move/cancel the call …”",
     keys: ["office.change.chat."],
   },
-  "src/office/ingest.ts": {
+  "src/office/intake/ingest.ts": {
     what: "the agent's chat replies to a message",
     keys: ["office.ingest.", "office.more.handToToken"],
   },
@@ -94,7 +94,7 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
       "office.planner.noted",
     ],
   },
-  "src/office/job-mail.ts": {
+  "src/office/mail/job-mail.ts": {
     what: "the invitation email itself",
     keys: [
       "office.invite.and",
@@ -107,8 +107,8 @@ const CHAT_AND_MAIL: Record<string, { what: string; keys: string[] }> = {
       "office.change.mail.",
     ],
   },
-  "src/office/assist-rules.ts": { what: "suggestions for the job panel", keys: ["office.assist."] },
-  "src/office/meeting-reminders.ts": {
+  "src/office/assist/assist-rules.ts": { what: "suggestions for the job panel", keys: ["office.assist."] },
+  "src/office/calendar/meeting-reminders.ts": {
     what: "the reminder message before a meeting",
     keys: ["office.reminder.text", "office.reminder.now"],
   },

@@ -53,7 +53,7 @@ describe("who writes a job's events", () => {
   });
 
   it("invite replies are the mailbox's side only: their events are decided as record_reply", () => {
-    const text = readFileSync(new URL("../../src/office/invite-replies.ts", import.meta.url), "utf8");
+    const text = readFileSync(new URL("../../src/office/mail/invite-replies.ts", import.meta.url), "utf8");
     expect(text).not.toMatch(/\.emit\(/);
     expect(text).toContain('type: "record_reply"');
   });

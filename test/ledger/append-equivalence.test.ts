@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { openDatabase } from "../../src/shared/db.js";
 import { canonicalize } from "../../src/ledger/canonical-json.js";
 import { envelopeOf } from "../../src/ledger/commit-group.js";
-import { createLedger } from "../../src/ledger/ledger.js";
+import { createSqliteLedger } from "../../src/ledger/ledger.js";
 import { createSigner } from "../../src/ledger/signing.js";
 import { createLedgerStore, migrateLedger } from "../../src/ledger/store.js";
 import { verifyTenant } from "../../src/ledger/verify.js";
@@ -43,7 +43,7 @@ describe("the append path keeps its bytes", () => {
     const store = createLedgerStore(db);
     for (const tenant of ["ten_a", "ten_b"]) expect(verifyTenant(store, [signer], tenant)).toMatchObject({ ok: true });
 
-    const ledger = createLedger({ db, signer });
+    const ledger = createSqliteLedger({ db, signer });
     await ledger.append({
       tenant_id: "ten_a",
       events: [

@@ -6,7 +6,7 @@ import { createFold, foldsEqual } from "../../src/ledger/fold.js";
 import { stateAfter } from "../../src/job/transitions.js";
 import { evolve, type JobView } from "../../src/job/view.js";
 import type { TStoredEvent } from "../../contracts/events.js";
-import { createOfficeView } from "../../src/office/office-view.js";
+import { createOfficeView } from "../../src/office/views/office-view.js";
 import type { LedgerApi } from "../../src/ledger/index.js";
 import { applyJobs } from "../../src/gateway/projections/jobs.js";
 import { createTenantState } from "../../src/gateway/projections/state.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "../../src/shared/db.js";
 import { newId } from "../../src/shared/ids.js";
-import { createLedger, type CreateLedgerDeps } from "../../src/ledger/ledger.js";
+import { createSqliteLedger, type CreateLedgerDeps } from "../../src/ledger/ledger.js";
 import type { LedgerApi } from "../../src/ledger/ledger-api.js";
 
 export function tempDir(prefix = "ledger-test-"): { dir: string; cleanup(): void } {
@@ -30,7 +30,7 @@ export function openTestLedger(extra: Partial<CreateLedgerDeps> = {}, existingDi
     : tempDir();
   const dbPath = join(dir, "logline.sqlite");
   const db = openDatabase({ path: dbPath });
-  const ledger = createLedger({ db, dataDir: dir, ...extra });
+  const ledger = createSqliteLedger({ db, dataDir: dir, ...extra });
   let closed = false;
   const close = () => {
     if (closed) return;

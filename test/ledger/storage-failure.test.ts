@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { createLedgerRoutes } from "../../src/ledger/routes.js";
 import { openDatabase } from "../../src/shared/db.js";
-import { createLedger } from "../../src/ledger/ledger.js";
+import { createSqliteLedger } from "../../src/ledger/ledger.js";
 import { messageSent, openTestLedger, setupTenant, type TestLedger } from "./helpers.js";
 
 let t: TestLedger;
@@ -71,7 +71,7 @@ describe("storage failures", () => {
     t.close();
     const ro = openDatabase({ path: t.dbPath, readonly: true });
     try {
-      const ledger = createLedger({ db: ro, dataDir: t.dir });
+      const ledger = createSqliteLedger({ db: ro, dataDir: t.dir });
       expect(ledger.head("ten_a").tenant_seq).toBe(2);
       expect(ledger.verify("ten_a").ok).toBe(true);
       await expect(ledger.append({ tenant_id: "ten_a", events: [messageSent("ten_a")] })).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutLeadingMention } from "../../src/office/group-gate.js";
+import { withoutLeadingMention } from "../../src/office/intake/group-gate.js";
 
 /** The agent's mention in front of a request is not part of the request. */
 describe("withoutLeadingMention", () => {

@@ -7,7 +7,8 @@ import { createFold } from "../../src/ledger/fold.js";
 import { createPolicyEngine, loadPolicyPack } from "../../src/ledger/policy/index.js";
 import { createManualClock } from "../../src/shared/clock.js";
 import { openDatabase, type Db } from "../../src/shared/db.js";
-import { createOffice, type CreateOfficeDeps, type Office } from "../../src/office/index.js";
+import { createOfficeRuntime, type OfficeRuntime } from "../../src/office/office.js";
+import type { CreateOfficeDeps } from "../../src/office/office-deps.js";
 
 export const T = "tnt_acme_001";
 export const CONV = "cnv_9f2a";
@@ -36,8 +37,8 @@ export interface World {
   ledger: LedgerApi;
   clock: ReturnType<typeof createManualClock>;
   ids: (p: string) => string;
-  office: Office;
-  newOffice(extra?: Partial<CreateOfficeDeps>): Office;
+  office: OfficeRuntime;
+  newOffice(extra?: Partial<CreateOfficeDeps>): OfficeRuntime;
   events(jobId?: string): TStoredEvent[];
   cleanup(): void;
 }
@@ -68,11 +69,11 @@ export async function setupWorld(
     ids,
     engine: createPolicyEngine(loadPolicyPack()),
     fold: createFold(),
-  });
+  }).api;
   const agents = opts.agents ?? [{ id: AGENT, name: "Office Scheduler", allowed_tools: ["calendar.create_invite"] }];
   if (opts.seed !== false) await seedDirectory(ledger, agents);
   const newOffice = (extra: Partial<CreateOfficeDeps> = {}) => {
-    const o = createOffice({
+    const o = createOfficeRuntime({
       ledger,
       db,
       dataDir: dir,

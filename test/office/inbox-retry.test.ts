@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnswerMarker, createInbox, type InboxHandlers } from "../../src/office/inbox.js";
 import { migrateOffice } from "../../src/office/migrate.js";
-import { createVault } from "../../src/office/vault.js";
+import { createVault } from "../../src/office/vault/vault.js";
 import { systemClock } from "../../src/shared/clock.js";
 import { openDatabase } from "../../src/shared/db.js";
 import { defaultIds } from "../../src/shared/ids.js";

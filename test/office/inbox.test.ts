@@ -31,7 +31,7 @@ describe("Office's durable inbox", () => {
     const first = await start();
     const dan = first.demo.humans[0]!.token;
     // The window between the 202 and Office's answer, held open: Office takes up nothing.
-    first.server.office.stop();
+    await first.server.office.drain(1000);
     const res = await postJson(`${first.url}/v1/conversations/${CONV}/messages`, dan, {
       kind: "text",
       body_text: "Thanks! Reach me on +351 912 345 678 or dan.rivera@example.org",
@@ -71,7 +71,7 @@ describe("Office's durable inbox", () => {
     const formalize = (await s.waitFor(cardFrame("job.formalize"))).data.item.message.card;
     s.close();
     await first.server.office.idle();
-    first.server.office.stop();
+    await first.server.office.drain(1000);
     const a = await click(first.url, dan, formalize, "job.approve", "approve-1");
     const b = await click(first.url, dan, formalize, "job.approve", "approve-2");
     expect([a.status, b.status]).toEqual([202, 202]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inviteAttendees } from "../../src/office/meeting-intake.js";
+import { inviteAttendees } from "../../src/office/intake/meeting-intake.js";
 
 const maria = { redacted: "m***@acme.com", hash: "h:maria", vault_ref: "vault_ref:vlt_m" };
 const dan = { redacted: "d***@acme.com", hash: "h:dan", vault_ref: "vault_ref:vlt_d" };

@@ -245,7 +245,7 @@ export async function openModelWorld(opts: { mcp?: boolean } = {}): Promise<Mode
       },
     ],
   });
-  world.tokens[BEA] = world.server.gateway.core.tokens.issue({ tenantId: T, entityId: BEA }, { via: "demo" });
+  world.tokens[BEA] = world.server.gateway.tokens.issue({ tenantId: T, entityId: BEA }, { via: "demo" });
   const made = await world.req("POST", "/v1/conversations", DAN, {
     title: "Team",
     participants: [{ entity_id: DAN }, { entity_id: ANA }, { entity_id: BEA }, { entity_id: AGENT }],

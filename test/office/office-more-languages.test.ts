@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { rulesSuggestions } from "../../src/office/assist-rules.js";
+import { rulesSuggestions } from "../../src/office/assist/assist-rules.js";
 import type { JobView } from "../../src/office/job-machine.js";
 import type { McpToolInfo } from "../../src/office/mcp/hub.js";
 import { checkRun, toolsReply } from "../../src/office/mcp/commands.js";
-import type { EntityProfile } from "../../src/office/office-view.js";
-import { parseHandOver, parseWhy } from "../../src/office/people-commands.js";
+import type { EntityProfile } from "../../src/office/views/office-view.js";
+import { parseHandOver, parseWhy } from "../../src/office/intake/people-commands.js";
 import type { PlanFrame } from "../../src/office/planner/planner.js";
 import { planRules } from "../../src/office/planner/rules.js";
 import { words } from "../../src/office/speak.js";

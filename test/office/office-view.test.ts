@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { LedgerApi } from "../../src/ledger/index.js";
 import { createScriptedCalendarProvider } from "../../src/office/index.js";
 import { foldJob } from "../../src/office/job-machine.js";
-import { createOfficeView } from "../../src/office/office-view.js";
+import { createOfficeView } from "../../src/office/views/office-view.js";
 import { AGENT, click, CONV, DAN, lastCard, setupWorld, T, TRACE, type World } from "./helpers.js";
 import { approveGolden, completeGolden, proposeGolden } from "./flows.js";
 

@@ -220,7 +220,7 @@ describe.skipIf(!mounted)("a full disk (DATA_DIR on a small tmpfs)", () => {
       // Signing out revokes the token it is sent with: a token of its own.
       const token =
         _name === "DELETE /v1/session"
-          ? t.server.gateway.core.tokens.issue({ tenantId: T, entityId: "ent_human_dan" })
+          ? t.server.gateway.tokens.issue({ tenantId: T, entityId: "ent_human_dan" })
           : dan;
       const headBefore = t.server.ledger.head(T).tenant_seq;
       const attachmentsBefore = listAttachments();

@@ -1,7 +1,8 @@
 // @ts-check
 import { t } from "../i18n.js";
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
-import { api, ApiError } from "../api.js";
+import { ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
 import { attr, focusWhenDrawn } from "../admin-focus.js";
@@ -51,7 +52,7 @@ function AgentItem({ a, reload }) {
     };
   }, [saved]);
   useEffect(() => {
-    api.agentTools(a.entity_id).then(
+    adminApi.agentTools(a.entity_id).then(
       (r) => setTools(r.tools),
       () => setTools([]),
     );
@@ -66,7 +67,7 @@ function AgentItem({ a, reload }) {
     const began = document.activeElement;
     base.current = form;
     try {
-      await api.updateAgent(a.entity_id, {
+      await adminApi.updateAgent(a.entity_id, {
         ...(role.trim() ? { role: role.trim() } : {}),
         capabilities: list(caps),
         allowed_tools: allowed,
@@ -81,7 +82,7 @@ function AgentItem({ a, reload }) {
   const pause = async () => {
     const began = document.activeElement;
     try {
-      await api.setAgentPaused(a.entity_id, a.status !== "paused");
+      await adminApi.setAgentPaused(a.entity_id, a.status !== "paused");
       toast(t(a.status === "paused" ? "admin.agents.resumed" : "admin.agents.paused_toast", { name: a.display_name }));
     } catch (err) {
       toast(why(err, t("admin.agents.change_error")));
@@ -99,7 +100,7 @@ function AgentItem({ a, reload }) {
     });
     if (!ok) return;
     try {
-      await api.removeAgent(a.entity_id);
+      await adminApi.removeAgent(a.entity_id);
       toast(t("admin.agents.removed", { name: a.display_name }));
     } catch (err) {
       toast(why(err, t("admin.agents.remove_error")));
@@ -139,7 +140,7 @@ export function AdminAgents() {
   const [agents, setAgents] = useState(/** @type {Agent[] | null} */ (null));
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const load = () =>
-    api.listAdminAgents().then(
+    adminApi.listAdminAgents().then(
       (r) => setAgents(r.agents),
       (e) => setError(why(e, t("admin.agents.load_error"))),
     );

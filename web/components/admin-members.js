@@ -2,6 +2,7 @@
 import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { api, ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { confirmDialog } from "../button-flow.js";
 import { toast } from "../store.js";
 import { AdminLink } from "./admin-link.js";
@@ -24,7 +25,7 @@ export function AdminMembers({ me }) {
   const [link, setLink] = useState(/** @type {{ who: string, url: string } | null} */ (null));
   const [invite, setInvite] = useState({ name: "", access: "member", url: "" });
   const load = () =>
-    api.listMembers().then(
+    adminApi.listMembers().then(
       (r) => setMembers(r.members),
       (e) => setError(why(e, t("admin.members.load_error"))),
     );
@@ -43,7 +44,7 @@ export function AdminMembers({ me }) {
   /** @param {Member} m @param {"owner"|"admin"|"member"} access */
   const setAccess = (m, access) =>
     act(
-      () => api.setAccess(m.entity_id, access),
+      () => adminApi.setAccess(m.entity_id, access),
       t("admin.members.access_set", { name: m.display_name, access }),
       t("admin.members.access_error", { name: m.display_name }),
     );
@@ -57,7 +58,7 @@ export function AdminMembers({ me }) {
     });
     if (ok)
       await act(
-        () => api.deactivateMember(m.entity_id),
+        () => adminApi.deactivateMember(m.entity_id),
         t("admin.members.deactivated_toast", { name: m.display_name }),
         t("admin.members.deactivate_error", { name: m.display_name }),
       );
@@ -70,7 +71,7 @@ export function AdminMembers({ me }) {
   /** @param {Member} m */
   const reactivate = async (m) => {
     await act(
-      async () => setLink({ who: m.display_name, url: (await api.reactivateMember(m.entity_id)).signin_url }),
+      async () => setLink({ who: m.display_name, url: (await adminApi.reactivateMember(m.entity_id)).signin_url }),
       t("admin.members.back", { name: m.display_name }),
       t("admin.members.reactivate_error", { name: m.display_name }),
     );
@@ -87,7 +88,7 @@ export function AdminMembers({ me }) {
     });
     if (ok)
       await act(
-        async () => setLink({ who: m.display_name, url: (await api.rotateTokens(m.entity_id)).signin_url }),
+        async () => setLink({ who: m.display_name, url: (await adminApi.rotateTokens(m.entity_id)).signin_url }),
         t("admin.members.rotated", { name: m.display_name }),
         t("admin.members.rotate_error"),
       );

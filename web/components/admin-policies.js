@@ -1,6 +1,7 @@
 // @ts-check
 import { html, useEffect, useRef, useState } from "../lib/preact.js";
-import { api, ApiError, newKey } from "../api.js";
+import { ApiError, newKey } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { announce } from "../announce.js";
 import { t } from "../i18n.js";
 
@@ -46,7 +47,7 @@ export function AdminPolicies() {
     setParams(Object.fromEntries(s.params.map((p) => [p.name, String(p.value)])));
   };
   const load = () =>
-    api
+    adminApi
       .listPolicies()
       .then(reset, (e) =>
         setError({ text: e instanceof ApiError ? e.message : t("admin.policies.loadFailed"), field: null }),
@@ -89,7 +90,7 @@ export function AdminPolicies() {
   const onPreview = async (e) => {
     e.preventDefault();
     try {
-      const r = await api.previewPolicies(/** @type {any} */ (body()));
+      const r = await adminApi.previewPolicies(/** @type {any} */ (body()));
       setError(null);
       setPreview({ changes: r.changes, key: newKey() });
       setFocusNext("preview");
@@ -101,7 +102,7 @@ export function AdminPolicies() {
   const onSave = async () => {
     if (!preview) return;
     try {
-      const r = await api.savePolicies(/** @type {any} */ (body()), preview.key);
+      const r = await adminApi.savePolicies(/** @type {any} */ (body()), preview.key);
       announce(t("admin.policies.saved", { count: r.changes.length }));
       setPreview(null);
       setError(null);

@@ -2,7 +2,8 @@
 import { t } from "../i18n.js";
 import { dateTime } from "../format.js";
 import { html, useEffect, useState } from "../lib/preact.js";
-import { api, ApiError } from "../api.js";
+import { ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { toast } from "../store.js";
 import { attr, focusWhenDrawn } from "../admin-focus.js";
 
@@ -16,7 +17,7 @@ export function AdminTokens() {
   const [tokens, setTokens] = useState(/** @type {Token[] | null} */ (null));
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const load = () =>
-    api.listTokens().then(
+    adminApi.listTokens().then(
       (r) => setTokens(r.tokens),
       (e) => setError(e instanceof ApiError ? e.message : t("admin.tokens.load_error")),
     );
@@ -30,7 +31,7 @@ export function AdminTokens() {
       .filter((x) => x !== undefined)
       .map((x) => `[data-token=${attr(x.token_id)}] button`);
     try {
-      await api.revokeToken(tok.token_id);
+      await adminApi.revokeToken(tok.token_id);
       toast(t("admin.tokens.ended", { name: tok.display_name }));
     } catch (e) {
       toast(

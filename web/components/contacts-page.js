@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { toast } from "../store.js";
 import { navigate } from "../router.js";
 import { confirmDialog } from "../button-flow.js";
@@ -59,7 +60,7 @@ export function ContactsPage({ s }) {
     e.currentTarget.value = "";
     if (!f) return;
     try {
-      const r = await api.importContacts(await f.text());
+      const r = await adminApi.importContacts(await f.text());
       const count = r?.imported ?? r?.count;
       toast(typeof count === "number" ? t("contacts.imported", { count }) : t("contacts.imported_some"));
       await load();

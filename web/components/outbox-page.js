@@ -2,7 +2,8 @@
 import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
-import { api, ApiError } from "../api.js";
+import { ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { toast } from "../store.js";
 import { navigate } from "../router.js";
 import { dateTime } from "../format.js";
@@ -20,13 +21,15 @@ export function OutboxPage() {
   const [data, setData] = useState(/** @type {{ mail_configured: boolean, messages: Message[] } | null} */ (null));
   const [error, setError] = useState(/** @type {string | null} */ (null));
   const load = () =>
-    api.listOutbox().then(setData, (err) => setError(err instanceof ApiError ? err.message : t("outbox.load_error")));
+    adminApi
+      .listOutbox()
+      .then(setData, (err) => setError(err instanceof ApiError ? err.message : t("outbox.load_error")));
   useEffect(() => void load(), []);
 
   /** @param {Message} m */
   const resend = async (m) => {
     try {
-      await api.resendOutbox(m.outbox_id);
+      await adminApi.resendOutbox(m.outbox_id);
       toast(t("outbox.resending"));
       await load();
     } catch (err) {

@@ -6,7 +6,7 @@ import { navigate } from "../router.js";
 import { getState, setState, toast } from "../store.js";
 import { ModalFrame } from "./modal-frame.js";
 
-/** @typedef {import('../../contracts/gateway').TScheduledMessage} Scheduled */
+/** @typedef {import('../../contracts/scheduled').TScheduledMessage} Scheduled */
 
 /**
  * My scheduled messages and reminders: the waiting ones with when they go, each to change the

@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { html, useEffect, useState } from "../lib/preact.js";
 import { Icon } from "./icon.js";
 import { api, ApiError } from "../api.js";
+import { adminApi } from "../admin-api.js";
 import { toast } from "../store.js";
 import { navigate } from "../router.js";
 
@@ -39,7 +40,7 @@ export function ToolsPage() {
   const fail = (err, what) => setError(err instanceof ApiError ? err.message : what);
 
   const loadServers = () =>
-    api.mcpStatus().then(
+    adminApi.mcpStatus().then(
       (r) => setServers(r.servers),
       (err) => fail(err, t("tools.servers_error")),
     );
@@ -57,7 +58,7 @@ export function ToolsPage() {
   useEffect(() => {
     if (!agentId) return;
     setTools(null);
-    api.agentTools(agentId).then(
+    adminApi.agentTools(agentId).then(
       (r) => setTools(r.tools),
       (err) => fail(err, t("tools.agent_tools_error")),
     );
@@ -67,7 +68,7 @@ export function ToolsPage() {
   const choose = async (tool, mode) => {
     if (!agentId) return;
     try {
-      const r = await api.setAgentTools(agentId, [{ name: tool.name, mode }]);
+      const r = await adminApi.setAgentTools(agentId, [{ name: tool.name, mode }]);
       setTools(r.tools);
       toast(t("tools.mode_set", { tool: tool.name, mode: modeWords(mode) }));
     } catch (err) {
@@ -87,7 +88,7 @@ export function ToolsPage() {
       .map((x) => ({ name: x.name, mode: x.suggested_mode }));
     if (!picks.length) return;
     try {
-      const r = await api.setAgentTools(agentId, picks);
+      const r = await adminApi.setAgentTools(agentId, picks);
       setTools(r.tools);
       toast(t("tools.allowed_server", { server }));
     } catch (err) {

@@ -5,7 +5,7 @@ import type {
   ZEditScheduleRequest,
   ZRemindRequest,
   ZScheduleMessageRequest,
-} from "../../../contracts/gateway.js";
+} from "../../../contracts/scheduled.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";

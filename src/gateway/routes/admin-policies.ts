@@ -16,11 +16,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** The Policies admin screen: the pack as it judges this workspace, a preview, and saving overrides. */
-export function createAdminPolicyRoutes(gw: Gateway) {
+export function createAdminPolicyRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Administration"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

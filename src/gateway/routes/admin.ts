@@ -19,14 +19,14 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /**
  * The Admin screens (owners and admins): members and their access, agents, sign-in tokens.
  * Writes by anyone else reach the policy pack, which refuses them (403) and records the attempt.
  */
-export function createAdminRoutes(gw: Gateway) {
+export function createAdminRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Administration"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -12,11 +12,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** What an agent may do with each tool (admins): auto, approve or off, as ledger events the policy pack enforces. */
-export function createAgentToolRoutes(gw: Gateway) {
+export function createAgentToolRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Workspace"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -38,7 +38,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 import { ZReceipt } from "../../../contracts/ledger.js";
 import { jobReceipt } from "../receipt.js";
@@ -57,7 +57,7 @@ const pageQuery = z.object({
 });
 
 /** The Messenger's authenticated API: thin adapters over `GatewayApi` (parse, one call, answer). */
-export function createApiRoutes(gw: Gateway) {
+export function createApiRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const auth = authenticate(core.tokens);

@@ -13,11 +13,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** My profile picture (upload, remove, fetch) and my e-mail digest setting. */
-export function createAvatarRoutes(gw: Gateway) {
+export function createAvatarRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["People"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

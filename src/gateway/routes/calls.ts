@@ -11,13 +11,13 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const ZCallStarted = ZAcceptedResponse.extend({ message_id: z.string(), url: z.string() });
 
 /** Start a call in a conversation: a Jitsi Meet room on JITSI_BASE_URL, posted as a message (members). */
-export function createCallRoutes(gw: Gateway) {
+export function createCallRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   route(

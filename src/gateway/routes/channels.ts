@@ -13,7 +13,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -21,7 +21,7 @@ import { idempotentWrite } from "./write.js";
  * the policy pack checks). Creating one is `POST /v1/conversations` with `visibility: public`;
  * leaving is `DELETE /v1/conversations/{id}/members/{my id}`, as for any group.
  */
-export function createChannelRoutes(gw: Gateway) {
+export function createChannelRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -13,13 +13,13 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const contactParams = z.object({ id: z.string().min(1).max(128) });
 
 /** The workspace's contacts: addresses live in the vault; members read them back. */
-export function createContactRoutes(gw: Gateway) {
+export function createContactRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Directory"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

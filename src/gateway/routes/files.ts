@@ -14,7 +14,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -81,7 +81,7 @@ function readDuration(value: FormDataEntryValue | null): number | undefined {
   return ms;
 }
 
-export function createFileRoutes(gw: Gateway) {
+export function createFileRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRouter } from "../../shared/openapi.js";
 import type { GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { createApiRoutes } from "./api.js";
 import { createContactRoutes } from "./contacts.js";
 import { createFileRoutes } from "./files.js";
@@ -25,7 +25,7 @@ import { createAvatarRoutes } from "./avatars.js";
 import { createSearchRoutes } from "./search.js";
 
 /** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
-export function createGatewayRoutes(gw: Gateway): OpenAPIHono<GwEnv> {
+export function createGatewayRoutes(gw: GatewayInside): OpenAPIHono<GwEnv> {
   const app = createRouter<GwEnv>();
   app.route("/", createPublicRoutes(gw));
   app.route("/", createApiRoutes(gw));

@@ -20,7 +20,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const ZSuggestionId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/);
@@ -30,7 +30,7 @@ const ZSuggestionId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/);
  * Change) and the Job Drawer's Assist. Thin adapters like every other route: auth, parse with
  * the contract, one call, and Idempotency-Key on every write.
  */
-export function createLlmRoutes(gw: Gateway) {
+export function createLlmRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -12,11 +12,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** Who is in a conversation: add, remove or leave, rename (each a ledger event the policy pack checks). */
-export function createMemberRoutes(gw: Gateway) {
+export function createMemberRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = {

@@ -21,7 +21,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const messageParams = z.object({ id: ZConversationId, message_id: z.string().min(1).max(128) });
@@ -31,7 +31,7 @@ const ZMessageAccepted = ZAcceptedResponse.extend({ message_id: z.string() });
  * A message already sent: read one (a link to it), edit, delete, react, pin, forward. Each change
  * is one ledger event the policy pack checks.
  */
-export function createMessageRoutes(gw: Gateway) {
+export function createMessageRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = {

@@ -21,11 +21,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** Web Push subscriptions and per-conversation mutes: a person's own notification settings. */
-export function createNotificationRoutes(gw: Gateway) {
+export function createNotificationRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Notifications"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -10,7 +10,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /**
@@ -18,7 +18,7 @@ import { idempotentWrite } from "./write.js";
  * sent or failed, with the mail server's answer — and Resend, which puts the message's job back
  * to work exactly as the card's Resend button does (so the attempt is audited as mail.send).
  */
-export function createOutboxRoutes(gw: Gateway) {
+export function createOutboxRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { tags: ["Workspace"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -21,7 +21,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { deviceLabel } from "../sessions/index.js";
 import { idempotentWrite } from "./write.js";
 
@@ -36,7 +36,7 @@ const ANON_IDEMPOTENCY = {
  * in with one (options → verify → a new session). Anonymous writes need an unguessable
  * Idempotency-Key, like the other anonymous writes.
  */
-export function createPasskeyRoutes(gw: Gateway) {
+export function createPasskeyRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const signedIn = { security: SIGNED_IN, middleware: authenticate(core.tokens) };

@@ -19,11 +19,11 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 /** Profiles, handing a job over, and a job's "Why?". */
-export function createPeopleRoutes(gw: Gateway) {
+export function createPeopleRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const common = { security: SIGNED_IN, middleware: authenticate(core.tokens) };

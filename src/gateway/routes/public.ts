@@ -12,7 +12,7 @@ import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
 import { hashSecret } from "../auth/token-store.js";
 import { deviceLabel } from "../sessions/index.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const inviteParams = z.object({ invite: z.string().min(1).max(256) });
@@ -23,7 +23,7 @@ const ANON_WRITE_ERRORS = [400, 403, 404, 409, 413, 415, 429, 503, 507];
  * cookie is HttpOnly (no script can read it), SameSite=Strict (never sent on a cross-site
  * request) and Secure whenever the public URL is https.
  */
-export function createPublicRoutes(gw: Gateway) {
+export function createPublicRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const secure = () => (core.publicUrl() ?? "").startsWith("https:");

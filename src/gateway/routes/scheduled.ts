@@ -5,7 +5,7 @@ import {
   ZScheduledList,
   ZScheduledMessage,
   ZScheduleMessageRequest,
-} from "../../../contracts/gateway.js";
+} from "../../../contracts/scheduled.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
 import {
   createRouter,
@@ -19,7 +19,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const scheduleParams = z.object({ schedule_id: z.string().min(1).max(128) });
@@ -28,7 +28,7 @@ const scheduleParams = z.object({ schedule_id: z.string().min(1).max(128) });
  * Send later and Remind me: my own schedule (nobody else sees it); when one falls due the server
  * sends it as a message (a reminder to my Reminders conversation), once, also after a restart.
  */
-export function createScheduledRoutes(gw: Gateway) {
+export function createScheduledRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const reading = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

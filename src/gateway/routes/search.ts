@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { SEARCH_LIMITS, ZSearchResults } from "../../../contracts/search.js";
 import { createRouter, errors, json, READ_ERRORS, route, SIGNED_IN } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 
 const searchQuery = z.object({
   q: z.string().openapi({
@@ -23,7 +23,7 @@ const searchQuery = z.object({
 });
 
 /** Full-text search of the messages in my conversations. */
-export function createSearchRoutes(gw: Gateway) {
+export function createSearchRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   route(

@@ -22,7 +22,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { deviceLabel } from "../sessions/index.js";
 import { idempotentWrite, refuseOverLimit } from "./write.js";
 
@@ -33,7 +33,7 @@ const ANON_WRITE_ERRORS = [400, 404, 409, 410, 413, 415, 429, 503];
  * redeeming a link (anyone holding it), and my sessions. Anonymous writes need an unguessable
  * Idempotency-Key, like the other anonymous writes.
  */
-export function createSessionRoutes(gw: Gateway) {
+export function createSessionRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const auth = authenticate(core.tokens);

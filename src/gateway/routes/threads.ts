@@ -14,7 +14,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { Gateway } from "../gateway.js";
+import type { GatewayInside } from "./inside.js";
 import { idempotentWrite } from "./write.js";
 
 const threadParams = z.object({ id: ZConversationId, message_id: z.string().min(1).max(128) });
@@ -25,7 +25,7 @@ const ZThreadAccepted = ZAcceptedResponse.extend({ message_id: z.string() });
  * `POST /v1/conversations/{id}/messages`), read whole, followed or not, with each member's own
  * unread mark. Members of the conversation only.
  */
-export function createThreadRoutes(gw: Gateway) {
+export function createThreadRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
   const reading = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };

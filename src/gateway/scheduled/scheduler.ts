@@ -1,5 +1,5 @@
 import { LIMITS } from "../../../contracts/facts.js";
-import type { TScheduledMessage } from "../../../contracts/gateway.js";
+import type { TScheduledMessage } from "../../../contracts/scheduled.js";
 import { AppError } from "../../shared/errors.js";
 import { pickLocale, translator } from "../../shared/i18n.js";
 import { GATEWAY_SYSTEM_ACTOR, notFound, type Core } from "../core.js";

@@ -1,18 +1,15 @@
-import pg from "pg";
+import type pg from "pg";
 import type { TStoredEvent, TUblEvent } from "../../../contracts/events.js";
 import {
   ZAppendRequest,
   type TAppendRequest,
   type TAppendResponse,
   type TCheckpoint,
-  type TVerifyReport,
 } from "../../../contracts/ledger.js";
 import { formatCursor } from "../../../contracts/primitives.js";
 import { AppError, isAppError, validationError } from "../../shared/errors.js";
-import { systemClock, type Clock } from "../../shared/clock.js";
-import { defaultIds, type IdGenerator } from "../../shared/ids.js";
-import type { LedgerDoorApi } from "../ledger-api.js";
-import type { LedgerFold, PolicyEngine } from "../policy/types.js";
+import { systemClock } from "../../shared/clock.js";
+import { defaultIds } from "../../shared/ids.js";
 import { canonicalize } from "../canonical-json.js";
 import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
 import { createPolicyJudge, envelopeOf, Refusal } from "../commit-group.js";
@@ -20,55 +17,15 @@ import type { Head } from "../head.js";
 import { createDefaultPolicy } from "../default-policy.js";
 import { factsOf } from "../fold.js";
 import { plainAppendRequest, queryFilter, queryPage } from "../ledger.js";
-import { createTransparencyLog } from "../merkle/log.js";
 import { appendLeaf, textLeafHash } from "../merkle/rfc6962.js";
-import { loadOrCreateSigner, publishedKeys, retiredVerifiers, type Signer, type Verifier } from "../signing.js";
+import { loadOrCreateSigner, publishedKeys, retiredVerifiers } from "../signing.js";
 import type { CheckpointRow } from "../store.js";
 import { toStoredEvent } from "../stored-event.js";
-import { verifyTenant } from "../verify.js";
 import { migratePgLedger, pgStore, type PgEventRow } from "./store.js";
-
-interface PgAppendOptions {
-  /**
-   * Runs inside the commit's PostgreSQL transaction after this batch's rows are inserted, on
-   * `tx`, the client that transaction is open on: a caller's own row commits atomically with the
-   * events it describes. Throwing (or rejecting) rolls back this batch only.
-   */
-  withinCommit?: (result: TAppendResponse, tx: pg.PoolClient) => void | Promise<void>;
-}
-
-/** The ledger on PostgreSQL: the door every ledger offers, with its appends' transaction handed over as a pg client. */
-export interface PgLedgerApi extends LedgerDoorApi {
-  append(req: TAppendRequest, opts?: PgAppendOptions): Promise<TAppendResponse>;
-  close(): Promise<void>;
-}
-
-export interface CreatePgLedgerDeps {
-  /** Connections for appends and reads; the login may hold only `logline_ledger_writer`. */
-  pool: pg.Pool;
-  /** Default true: apply the ledger's migrations on this pool first (the login must own the schema). */
-  migrate?: boolean;
-  /** Where the signing key lives; without it the key is ephemeral. */
-  dataDir?: string | undefined;
-  clock?: Clock;
-  ids?: IdGenerator;
-  engine?: PolicyEngine;
-  policyParams?: Readonly<Record<string, number>>;
-  /** Must be empty: the ledger folds the stored log into it on boot. */
-  fold?: LedgerFold;
-  /** 0 (default) gathers the appends of one event-loop turn; more waits that long for company. */
-  maxBatchWaitMs?: number;
-  signer?: Signer;
-  onListenerError?: (err: unknown) => void;
-  logName?: string;
-  /**
-   * Default true: follow commits made by other processes (LISTEN `ledger` on a connection of
-   * its own, plus a sweep of `ledger.heads` every `sweepMs`), folding and publishing them.
-   */
-  follow?: boolean;
-  /** How often the heads are compared with the database, whatever the notifications say (default 1000 ms). */
-  sweepMs?: number;
-}
+import { followPg } from "./pg-follow.js";
+import { createPgTransparencyLog } from "./pg-tlog.js";
+import { verifyPgTenant } from "./verify-pg.js";
+import type { CreatePgLedgerDeps, PgAppendOptions, PgLedgerApi } from "./pg-ledger-api.js";
 
 interface Pending {
   req: TAppendRequest;
@@ -101,7 +58,6 @@ const PAGE = 1000;
  * commits. `head`, `tenants`, `facts` and the Merkle log's sizes are this process's view, at
  * most about a second behind.
  */
-const { Client } = pg;
 
 export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedgerApi> {
   const { pool } = deps;
@@ -147,61 +103,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
   for (const h of await pgStore.heads(pool)) await catchUp(pool, h.tenant_id);
   fold.release(fold.mark());
 
-  // The Merkle log reads nodes and leaves through a store that answers synchronously. Each read
-  // runs twice: once to learn which rows it touches (the proofs' shapes depend on indices only,
-  // never on hash values), then, once those rows are fetched, for real.
-  type Reading =
-    | { dry: true; nodes: Set<number>; range: [number, number] | null }
-    | { dry: false; nodes: Map<number, Buffer>; payloads: string[] };
-  let reading: Reading | null = null;
-  const BLANK = Buffer.alloc(32 * 64);
-  const tlogStore = {
-    merkleAt(_tenantId: string, seq: number): Buffer | undefined {
-      if (!reading) throw new Error("tree read outside a fetch");
-      if (reading.dry) return (reading.nodes.add(seq), BLANK);
-      return reading.nodes.get(seq);
-    },
-    payloads(_tenantId: string, from: number, to: number): string[] {
-      if (!reading) throw new Error("leaf read outside a fetch");
-      if (reading.dry) return ((reading.range = [from, to]), []);
-      return reading.payloads;
-    },
-  };
-  const syncLog = createTransparencyLog({
-    store: tlogStore,
-    heads,
-    logName: deps.logName ?? "logline.local",
-    signer,
-    retiredPublicKeys: retired.map((k) => k.publicKeyHex),
-  });
-  async function fetched<R>(tenantId: string, f: () => R): Promise<R> {
-    const want: Reading = { dry: true, nodes: new Set(), range: null };
-    reading = want;
-    try {
-      f();
-    } finally {
-      reading = null;
-    }
-    const [nodes, payloads] = await Promise.all([
-      pgStore.merkle(pool, tenantId, [...want.nodes]),
-      want.range ? pgStore.payloads(pool, tenantId, want.range[0], want.range[1]) : Promise.resolve([]),
-    ]);
-    reading = { dry: false, nodes, payloads };
-    try {
-      return f();
-    } finally {
-      reading = null;
-    }
-  }
-  const tlog: PgLedgerApi["tlog"] = {
-    origin: syncLog.origin,
-    verifierKeys: syncLog.verifierKeys,
-    checkpointNote: syncLog.checkpointNote,
-    rootAt: (t, size) => fetched(t, () => syncLog.rootAt(t, size)),
-    inclusion: (t, seq, size) => fetched(t, () => syncLog.inclusion(t, seq, size)),
-    consistency: (t, from, to) => fetched(t, () => syncLog.consistency(t, from, to)),
-    leaves: (t, start, end) => fetched(t, () => syncLog.leaves(t, start, end)),
-  };
+  const tlog = createPgTransparencyLog({ pool, heads, signer, retired, logName: deps.logName });
 
   const listeners = new Set<(e: TStoredEvent) => void>();
   const publish = (events: TStoredEvent[]) => {
@@ -403,39 +305,16 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       deps.onListenerError?.(err);
     }
   };
-  let listener: pg.Client | undefined;
-  let sweeper: NodeJS.Timeout | undefined;
-  let reconnect: NodeJS.Timeout | undefined;
-  const listen = async () => {
-    if (closed) return;
-    const client = new Client(pool.options);
-    listener = client;
-    const retry = () => {
-      if (listener !== client) return;
-      listener = undefined;
-      client.end().catch(() => {});
-      if (!closed) reconnect = setTimeout(() => void listen(), 1000);
-    };
-    client.on("error", retry);
-    client.on("end", retry);
-    client.on("notification", (n) => {
-      const at = n.payload?.lastIndexOf(":") ?? -1;
-      if (n.channel === "ledger" && at > 0) hint(n.payload!.slice(0, at));
-    });
-    try {
-      await client.connect();
-      await client.query("LISTEN ledger");
-      await sweep(); // what committed while nobody listened
-    } catch (err) {
-      deps.onListenerError?.(err);
-      retry();
-    }
-  };
-  if (deps.follow !== false) {
-    await listen();
-    sweeper = setInterval(() => void sweep(), deps.sweepMs ?? 1000);
-    sweeper.unref();
-  }
+  const following =
+    deps.follow === false
+      ? undefined
+      : await followPg({
+          pool,
+          sweepMs: deps.sweepMs ?? 1000,
+          sweep,
+          hint,
+          onError: (err) => deps.onListenerError?.(err),
+        });
 
   return {
     append(req, opts) {
@@ -504,50 +383,9 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       // Appends already queued are written before the ledger stops taking new ones.
       flush();
       closed = true;
-      clearInterval(sweeper);
-      clearTimeout(reconnect);
-      const l = listener;
-      listener = undefined;
-      await l?.end().catch(() => {});
+      await following?.close();
       await writing;
       listeners.clear();
     },
   };
-}
-
-/** `verify` of one tenant of a PostgreSQL ledger, from its stored rows and checkpoints. */
-async function verifyPgTenant(pool: pg.Pool, verifiers: Verifier[], tenantId: string): Promise<TVerifyReport> {
-  const [rows, cps] = await Promise.all([readAll(pool, tenantId), pgStore.checkpoints(pool, tenantId)]);
-  return verifyTenant({ scan: () => rows.values(), checkpoints: () => cps.values() }, verifiers, tenantId);
-}
-
-/**
- * Verifies a PostgreSQL ledger offline (the CLI's `verify` with DATABASE_URL): one report per
- * tenant, or for one; reads only, so it runs beside live servers.
- */
-export async function verifyPgLedger(opts: {
-  pool: pg.Pool;
-  verifiers: Verifier[];
-  tenantId?: string | undefined;
-  onReport?: (report: TVerifyReport) => void;
-}): Promise<TVerifyReport[]> {
-  const tenants = opts.tenantId ? [opts.tenantId] : (await pgStore.heads(opts.pool)).map((h) => h.tenant_id);
-  const out: TVerifyReport[] = [];
-  for (const t of tenants) {
-    const report = await verifyPgTenant(opts.pool, opts.verifiers, t);
-    opts.onReport?.(report);
-    out.push(report);
-  }
-  return out;
-}
-
-/** Every stored row of a tenant, in order (verify reads the whole chain). */
-async function readAll(pool: pg.Pool, tenantId: string) {
-  const out: Awaited<ReturnType<typeof pgStore.scanTenant>> = [];
-  for (let after = 0; ; ) {
-    const rows = await pgStore.scanTenant(pool, tenantId, after, 10 * PAGE);
-    out.push(...rows);
-    if (rows.length < 10 * PAGE) return out;
-    after = rows[rows.length - 1]![0];
-  }
 }

@@ -7,7 +7,7 @@ import { pickLocale } from "../../shared/i18n.js";
 import { checkAddress, checkClickCommand, invalidInputError } from "../governance-gate.js";
 import { slotForInputKey } from "../../job/view.js";
 import type { JobSlots, JobView } from "../job-machine.js";
-import type { JobEngine } from "../job-engine.js";
+import type { JobEngine } from "../engine/job-engine.js";
 import { extractMeetingSlots } from "../planner/slots.js";
 import type { BookedMeeting, Click, LedgerInput, Prepared } from "./model.js";
 import { bookedOf } from "./meeting-change.js";

@@ -6,7 +6,7 @@ import { letterHash } from "../letter-hash.js";
 import type { JobView } from "../job-machine.js";
 import type { McpContent } from "../mcp/hub.js";
 import type { ToolRouter } from "../tools/tool-router.js";
-import type { Vault } from "../vault.js";
+import type { Vault } from "../vault/vault.js";
 import type { JobCommand, McpOutcome, PlannedCall } from "./model.js";
 
 /**

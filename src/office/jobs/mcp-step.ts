@@ -13,7 +13,7 @@ import {
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { foldJob, type JobView } from "../job-machine.js";
-import { decideAfterFailure } from "../retry-policy.js";
+import { decideAfterFailure } from "../engine/retry-policy.js";
 import type { DecideContext, Decision, JobCommand, PlannedCall, ToolCallSpec } from "./model.js";
 import { answererOf, draftsFor, priorUnknowns, toolResultDraft } from "./basics.js";
 import * as copy from "../narrator.js";

@@ -2,7 +2,7 @@ import { AppError } from "../../shared/errors.js";
 import { CALENDAR_TOOL, MAIL_TOOL } from "../job-drafts.js";
 import type { InviteAttendee, JobSlots, JobView, MeetingChange } from "../job-machine.js";
 import type { ProposalSpec } from "../job-proposals.js";
-import { inviteAttendees } from "../meeting-intake.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import {

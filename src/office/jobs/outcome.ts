@@ -14,7 +14,7 @@ import {
 import type { JobView } from "../job-machine.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
-import { decideAfterFailure } from "../retry-policy.js";
+import { decideAfterFailure } from "../engine/retry-policy.js";
 import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
 import type { ToolErrorCode } from "../tools/tool.js";
 import type { DecideContext, Decision, JobCommand, JobEffect } from "./model.js";

@@ -17,7 +17,7 @@ import type { Click, DecideContext, Decision, JobCommand, JobEffect, Prepared } 
 import { afterDrafts, draftsFor } from "./basics.js";
 import { nextStep } from "./step.js";
 import { bookedOf, changeSpec, isChangeable } from "./meeting-change.js";
-import { inviteAttendees } from "../meeting-intake.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
 
 /**
  * What a person's acts do to a job its agent holds: a click on its card (Approve, Provide info,

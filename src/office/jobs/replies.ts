@@ -6,7 +6,7 @@ import { agentActor } from "../job-drafts.js";
 import { letterHash } from "../letter-hash.js";
 import type { JobView } from "../job-machine.js";
 import type { InviteAttendee } from "../job-machine.js";
-import { inviteAttendees } from "../meeting-intake.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import { RECORD_ANSWER_TOOL } from "../tools/calendar-record-answer.js";

@@ -9,7 +9,7 @@ import {
 import type { Draft } from "../emitter.js";
 import { agentActor, toolCallId } from "../job-drafts.js";
 import { missingMeetingInputs, type JobView } from "../job-machine.js";
-import { inviteAttendees } from "../meeting-intake.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
 import * as copy from "../narrator.js";
 import { words } from "../speak.js";
 import { meetingType } from "../tools/meeting-rooms.js";

@@ -1,6 +1,6 @@
 import type { TFormalizeCard } from "../../../contracts/cards.js";
 import type { TSuggestionView } from "../../../contracts/llm.js";
-import { dueFromWindow } from "../assist-rules.js";
+import { dueFromWindow } from "../assist/assist-rules.js";
 import { parseWhen } from "../when/index.js";
 import type { Suggestion } from "./suggestions.js";
 

@@ -1,4 +1,4 @@
-import type { EntityProfile } from "../office-view.js";
+import type { EntityProfile } from "../views/office-view.js";
 import type { ToolInfo } from "../tools/tool-router.js";
 import type { McpToolInfo } from "./hub.js";
 

@@ -1,4 +1,4 @@
-import type { EntityProfile } from "../office-view.js";
+import type { EntityProfile } from "../views/office-view.js";
 import { argumentFields, checkArguments, parseRunCommand, readArguments } from "./arguments.js";
 import type { McpToolInfo } from "./hub.js";
 import { type Translate, words } from "../speak.js";

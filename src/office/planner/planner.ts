@@ -99,3 +99,18 @@ export interface Planner {
   readonly name: "rules" | "llm";
   plan(frame: PlanFrame): Promise<Decision>;
 }
+
+/** The planner's decision; a planner that fails (network, invalid output) never blocks the chat: the fallback answers. */
+export async function planOrFallback(
+  planner: Planner,
+  fallback: Planner,
+  frame: PlanFrame,
+  onError: (e: unknown, where: string) => void,
+): Promise<Decision> {
+  try {
+    return await planner.plan(frame);
+  } catch (e) {
+    onError(e, "planner");
+    return fallback.plan(frame);
+  }
+}

@@ -5,7 +5,7 @@ import { ZWhen } from "../../../contracts/when.js";
 import type { ArtifactStore } from "../artifact-store.js";
 import type { CalDavCalendar } from "../calendar/index.js";
 import { letterHash } from "../letter-hash.js";
-import type { Vault } from "../vault.js";
+import type { Vault } from "../vault/vault.js";
 import { describeWhen, formatSlot, pickSlot, windowBounds } from "../when/index.js";
 import { MEETING_TYPES } from "./meeting-rooms.js";
 import { ToolFailure, type ToolDefinition } from "./tool.js";

@@ -4,7 +4,7 @@ import { ZWhen } from "../../../contracts/when.js";
 import type { ArtifactStore } from "../artifact-store.js";
 import type { CalDavCalendar } from "../calendar/index.js";
 import { letterHash } from "../letter-hash.js";
-import type { Vault } from "../vault.js";
+import type { Vault } from "../vault/vault.js";
 import { buildInviteIcs, describeWhen, pickSlot, windowBounds } from "../when/index.js";
 import { meetingLabel, MEETING_TYPES, type MeetingRooms } from "./meeting-rooms.js";
 import { ToolFailure, type ToolDefinition } from "./tool.js";

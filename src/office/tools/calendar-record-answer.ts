@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { z } from "zod";
 import type { CalDavCalendar } from "../calendar/index.js";
-import type { Vault } from "../vault.js";
+import type { Vault } from "../vault/vault.js";
 import { ToolFailure, type ToolDefinition } from "./tool.js";
 
 export const RECORD_ANSWER_TOOL = "calendar.record_answer";

@@ -1,5 +1,6 @@
 import pg from "pg";
-import { createPgLedger, type CreatePgLedgerDeps, type PgLedgerApi } from "../../../src/ledger/pg/pg-ledger.js";
+import { createPgLedger } from "../../../src/ledger/pg/pg-ledger.js";
+import type { CreatePgLedgerDeps, PgLedgerApi } from "../../../src/ledger/pg/pg-ledger-api.js";
 import { migratePgLedger } from "../../../src/ledger/pg/store.js";
 import { startPostgres, type PgCluster } from "../../support/postgres.js";
 import { tempDir } from "../helpers.js";

@@ -14,7 +14,7 @@ import { decide } from "../../../src/office/jobs/decide.js";
 import type { Clicker, DecideContext, Decision, JobCommand, PlannedCall } from "../../../src/office/jobs/model.js";
 import { afterDrafts, draftsFor } from "../../../src/office/jobs/basics.js";
 import type { OutboxDelivery } from "../../../src/office/mail/index.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/retry-policy.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/engine/retry-policy.js";
 import { parseWhen } from "../../../src/office/when/index.js";
 
 /**

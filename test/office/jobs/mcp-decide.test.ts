@@ -9,7 +9,7 @@ import type { ToolCallSpec } from "../../../src/office/jobs/model.js";
 import { openToolJob } from "../../../src/office/jobs/mcp-step.js";
 import type { DecideContext, Decision, JobCommand, McpOutcome, PlannedCall } from "../../../src/office/jobs/model.js";
 import type { McpToolInfo } from "../../../src/office/mcp/hub.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/retry-policy.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/engine/retry-policy.js";
 
 /** Tool jobs (MCP) in the decider, given / when / then, no database and no server. */
 

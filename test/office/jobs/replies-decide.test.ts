@@ -13,7 +13,7 @@ import type { Clicker, DecideContext, Decision, JobCommand, PlannedCall } from "
 import { owedAnswerWrites } from "../../../src/office/jobs/replies.js";
 import type { OutboxDelivery } from "../../../src/office/mail/index.js";
 import type { InviteAttendee } from "../../../src/office/job-machine.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/retry-policy.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../../../src/office/engine/retry-policy.js";
 import { parseWhen } from "../../../src/office/when/index.js";
 
 /**

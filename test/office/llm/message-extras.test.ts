@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageExtras } from "../../../src/office/message-extras.js";
+import { messageExtras } from "../../../src/office/intake/message-extras.js";
 import { findPii } from "../../../src/office/pii.js";
 
 /** The scrub Office applies to free text: emails and phones replaced by a redacted form. */

@@ -13,7 +13,7 @@ import {
 } from "../../../src/office/mail/index.js";
 import { migrateOffice } from "../../../src/office/migrate.js";
 import { officeOutbox } from "../../../src/office/schema.js";
-import { createVault, type Vault } from "../../../src/office/vault.js";
+import { createVault, type Vault } from "../../../src/office/vault/vault.js";
 import { createManualClock } from "../../../src/shared/clock.js";
 import { openDatabase, type Db } from "../../../src/shared/db.js";
 

@@ -1,15 +1,15 @@
-import type { MailConfig } from "./mail/settings.js";
-import type { Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
-import { AppError } from "../shared/errors.js";
-import type { ArtifactStore } from "./artifact-store.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { EmitContext } from "./emitter.js";
-import { MAIL_TOOL } from "./job-drafts.js";
-import { letterHash } from "./letter-hash.js";
-import type { JobView } from "./job-machine.js";
-import { mailIdempotencyKey } from "./jobs/mail-step.js";
-import type { JobCommand } from "./jobs/model.js";
+import type { MailConfig } from "./settings.js";
+import type { Clock } from "../../shared/clock.js";
+import type { Db } from "../../shared/db.js";
+import { AppError } from "../../shared/errors.js";
+import type { ArtifactStore } from "../artifact-store.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { EmitContext } from "../emitter.js";
+import { MAIL_TOOL } from "../job-drafts.js";
+import { letterHash } from "../letter-hash.js";
+import type { JobView } from "../job-machine.js";
+import { mailIdempotencyKey } from "../jobs/mail-step.js";
+import type { JobCommand } from "../jobs/model.js";
 import {
   buildInviteMessage,
   createOutboxWorker,
@@ -17,14 +17,14 @@ import {
   type DeliveryOutcome,
   type MailTransport,
   type OutboxDelivery,
-} from "./mail/index.js";
-import { createOutboxStore } from "./mail/outbox-store.js";
-import type { CreateInviteOutput } from "./tools/calendar-create-invite.js";
-import type { Vault } from "./vault.js";
-import { formatSlot } from "./when/index.js";
-import { inviteAttendees } from "./meeting-intake.js";
-import { words } from "./speak.js";
-import { versionOutput } from "./jobs/meeting-change.js";
+} from "./index.js";
+import { createOutboxStore } from "./outbox-store.js";
+import type { CreateInviteOutput } from "../tools/calendar-create-invite.js";
+import type { Vault } from "../vault/vault.js";
+import { formatSlot } from "../when/index.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
+import { words } from "../speak.js";
+import { versionOutput } from "../jobs/meeting-change.js";
 
 /** Emails an invite the calendar tool created; `enabled` is false when mail is not configured. */
 interface InviteMailer {

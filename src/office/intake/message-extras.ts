@@ -1,6 +1,6 @@
-import { ZMessageSentPayload } from "../../contracts/events.js";
-import { formatRefToken } from "./llm/tokens.js";
-import type { LlmTurnExtras } from "./llm/types.js";
+import { ZMessageSentPayload } from "../../../contracts/events.js";
+import { formatRefToken } from "../llm/tokens.js";
+import type { LlmTurnExtras } from "../llm/types.js";
 
 /**
  * The structured fields an agent's message carries (contracts/llm.ts): ActionSummary, surfaces,

@@ -1,37 +1,38 @@
-import { AppError } from "../shared/errors.js";
-import type { LedgerApi } from "../ledger/index.js";
-import type { Clock } from "../shared/clock.js";
-import type { IdGenerator } from "../shared/ids.js";
-import type { ContextBuilder } from "./context-builder.js";
-import type { Emitter } from "./emitter.js";
-import type { MailConfig } from "./mail/settings.js";
-import type { Db } from "../shared/db.js";
-import type { ArtifactStore } from "./artifact-store.js";
-import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "./job-drafts.js";
-import { createJobMailer } from "./job-mail.js";
-import type { MailTransport } from "./mail/index.js";
-import { createJobProposals } from "./job-proposals.js";
-import { foldJob, type JobSlots, type JobView } from "./job-machine.js";
-import { decide, decideOpen } from "./jobs/decide.js";
-import { createMcpRunner } from "./jobs/mcp-runner.js";
-import { mayUse } from "./mcp/agent-tools.js";
-import type { McpHub } from "./mcp/hub.js";
-import type { DecideContext, Decision, JobCommand, OpenCommand } from "./jobs/model.js";
-import { meetingToolOf } from "./jobs/meeting-change.js";
-import { priorUnknowns } from "./jobs/basics.js";
-import type { EntityProfile } from "./context-builder.js";
-import type { EmitContext, EmitOptions } from "./emitter.js";
-import { invalidInputError } from "./governance-gate.js";
-import { createMeetingIntake } from "./meeting-intake.js";
-import { findPii } from "./pii.js";
+import { AppError } from "../../shared/errors.js";
+import type { LedgerApi } from "../../ledger/index.js";
+import type { Clock } from "../../shared/clock.js";
+import type { IdGenerator } from "../../shared/ids.js";
+import type { ContextBuilder } from "../context-builder.js";
+import type { Emitter } from "../emitter.js";
+import type { MailConfig } from "../mail/settings.js";
+import type { Db } from "../../shared/db.js";
+import type { ArtifactStore } from "../artifact-store.js";
+import { CALENDAR_TOOL, createJobDrafts, MAIL_TOOL } from "../job-drafts.js";
+import { createJobMailer } from "../mail/job-mail.js";
+import type { MailTransport } from "../mail/index.js";
+import { createJobProposals } from "../job-proposals.js";
+import { foldJob, type JobSlots, type JobView } from "../job-machine.js";
+import { decide, decideOpen } from "../jobs/decide.js";
+import { createMcpRunner } from "../jobs/mcp-runner.js";
+import { mayUse } from "../mcp/agent-tools.js";
+import type { McpHub } from "../mcp/hub.js";
+import type { DecideContext, Decision, JobCommand, OpenCommand } from "../jobs/model.js";
+import { meetingToolOf } from "../jobs/meeting-change.js";
+import { priorUnknowns } from "../jobs/basics.js";
+import type { EntityProfile } from "../context-builder.js";
+import type { EmitContext, EmitOptions } from "../emitter.js";
+import { invalidInputError } from "../governance-gate.js";
+import { createMeetingIntake } from "../intake/meeting-intake.js";
+import { vaultPii } from "../pii.js";
+import { createJobLocks } from "./job-locks.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
 import { createRetryScheduler } from "./retry-scheduler.js";
-import type { ToolRouter } from "./tools/tool-router.js";
-import type { ToolErrorCode } from "./tools/tool.js";
-import type { Vault } from "./vault.js";
-import { RECORD_ANSWER_TOOL } from "./tools/calendar-record-answer.js";
+import type { ToolRouter } from "../tools/tool-router.js";
+import type { ToolErrorCode } from "../tools/tool.js";
+import type { Vault } from "../vault/vault.js";
+import { RECORD_ANSWER_TOOL } from "../tools/calendar-record-answer.js";
 
-export { letterHash } from "./letter-hash.js";
+export { letterHash } from "../letter-hash.js";
 
 /**
  * The Job Engine is the runner around the pure job decider (jobs/decide.ts): it gives a
@@ -71,41 +72,13 @@ const UNPAUSED = new Set<JobCommand["type"]>(["hand_over", "record_reply", "answ
 
 export function createJobEngine(deps: EngineDeps) {
   const { clock, ids, context } = deps;
-  const locks = new Map<string, Promise<unknown>>();
 
-  /** Serialises work on one job inside this process (clicks, timers and messages can race). */
-  function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = locks.get(key) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    locks.set(key, tail);
-    void tail.then(() => {
-      if (locks.get(key) === tail) locks.delete(key);
-    });
-    return run;
-  }
+  const withLock = createJobLocks();
 
   const drafts = createJobDrafts({ clock, ids });
   const proposals = createJobProposals({ ids, defaultTimezone: deps.defaultTimezone, drafts });
 
-  /** Free text bound for the ledger: emails and phones go to the vault, their redacted form stays. */
-  function sanitizeText(
-    tenantId: string,
-    text: string,
-  ): { text: string; refs: Array<{ redacted: string; hash: string; vault_ref: string }> } {
-    // Replaced where each was found, so the same digits inside an id elsewhere stay intact.
-    let out = "";
-    let at = 0;
-    const refs = [];
-    for (const p of findPii(text)) {
-      if (p.start < at) continue;
-      const v = deps.vault.put(tenantId, p.kind, p.value);
-      refs.push(v);
-      out += text.slice(at, p.start) + v.redacted;
-      at = p.end;
-    }
-    return { text: out + text.slice(at), refs };
-  }
+  const sanitizeText = (tenantId: string, text: string) => vaultPii(deps.vault, tenantId, text);
 
   const intake = createMeetingIntake({
     vault: deps.vault,

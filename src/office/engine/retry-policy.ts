@@ -1,5 +1,5 @@
-import type { Clock } from "../shared/clock.js";
-import type { ToolErrorCode } from "./tools/tool.js";
+import type { Clock } from "../../shared/clock.js";
+import type { ToolErrorCode } from "../tools/tool.js";
 
 /**
  * The seed's failure rules as pure decisions, plus the per-tenant, per-provider circuit

@@ -1,19 +1,19 @@
-import type { TFormalizeCard } from "../../contracts/cards.js";
-import type { TAssistResponse, TSuggestionView } from "../../contracts/llm.js";
-import type { LedgerApi } from "../ledger/index.js";
-import type { Clock } from "../shared/clock.js";
-import { AppError } from "../shared/errors.js";
+import type { TFormalizeCard } from "../../../contracts/cards.js";
+import type { TAssistResponse, TSuggestionView } from "../../../contracts/llm.js";
+import type { LedgerApi } from "../../ledger/index.js";
+import type { Clock } from "../../shared/clock.js";
+import { AppError } from "../../shared/errors.js";
 import { rulesSuggestions } from "./assist-rules.js";
-import type { ContextBuilder } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import type { JobView } from "./job-machine.js";
-import type { JobEngine } from "./job-engine.js";
-import { APPLICABLE, REPROPOSE, applyCardChange, cardChangeOf, suggestionView } from "./llm/assist-apply.js";
-import type { AssistStore } from "./llm/assist-store.js";
-import type { LlmPlanner } from "./llm/llm-planner.js";
-import { formatRefToken } from "./llm/tokens.js";
-import type { ApplySuggestionInput } from "./office-api.js";
-import { validateSuggestions } from "./llm/suggestions.js";
+import type { ContextBuilder } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import type { JobView } from "../job-machine.js";
+import type { JobEngine } from "../engine/job-engine.js";
+import { APPLICABLE, REPROPOSE, applyCardChange, cardChangeOf, suggestionView } from "../llm/assist-apply.js";
+import type { AssistStore } from "../llm/assist-store.js";
+import type { LlmPlanner } from "../llm/llm-planner.js";
+import { formatRefToken } from "../llm/tokens.js";
+import type { ApplySuggestionInput } from "../office-api.js";
+import { validateSuggestions } from "../llm/suggestions.js";
 
 export interface ApplySuggestionRequest extends ApplySuggestionInput {
   /** The gateway's bubble for the person's click. */

@@ -1,12 +1,12 @@
-import type { Clock } from "../shared/clock.js";
-import { isAppError } from "../shared/errors.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { EmitContext } from "./emitter.js";
-import type { JobCommand } from "./jobs/model.js";
-import { ownCalls, owedAnswerWrites } from "./jobs/replies.js";
-import type { JobView } from "./job-machine.js";
+import type { Clock } from "../../shared/clock.js";
+import { isAppError } from "../../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { EmitContext } from "../emitter.js";
+import type { JobCommand } from "../jobs/model.js";
+import { ownCalls, owedAnswerWrites } from "../jobs/replies.js";
+import type { JobView } from "../job-machine.js";
 import { failureWeight, type CircuitBreaker } from "./retry-policy.js";
-import type { ToolErrorCode } from "./tools/tool.js";
+import type { ToolErrorCode } from "../tools/tool.js";
 
 const BREAKER_WINDOW_MS = 5 * 60_000;
 

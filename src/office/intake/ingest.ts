@@ -1,30 +1,33 @@
-import type { HandOverRequest } from "./office-api.js";
-import { ZIngestMessageRequest, type TIngestMessageRequest, type TJobActionRequest } from "../../contracts/office.js";
-import type { LedgerApi } from "../ledger/index.js";
-import type { Clock } from "../shared/clock.js";
-import { AppError, validationError } from "../shared/errors.js";
-import type { ContextBuilder } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import type { JobSlots, JobView } from "./job-machine.js";
-import type { JobEngine } from "./job-engine.js";
-import type { LedgerInput } from "./jobs/model.js";
-import { mayUse } from "./mcp/agent-tools.js";
-import { checkArguments, ledgerArguments } from "./mcp/arguments.js";
-import { checkRun, isToolCommand, toolsReply } from "./mcp/commands.js";
-import type { McpToolInfo } from "./mcp/hub.js";
-import type { EntityProfile } from "./context-builder.js";
-import type { Decision, Planner, PlanTool } from "./planner/planner.js";
-import { CALENDAR_TOOL } from "./job-drafts.js";
-import { findMeeting } from "./planner/slots.js";
+import type { HandOverRequest } from "../office-api.js";
+import {
+  ZIngestMessageRequest,
+  type TIngestMessageRequest,
+  type TJobActionRequest,
+} from "../../../contracts/office.js";
+import type { LedgerApi } from "../../ledger/index.js";
+import type { Clock } from "../../shared/clock.js";
+import { AppError, validationError } from "../../shared/errors.js";
+import type { ContextBuilder } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import type { JobSlots, JobView } from "../job-machine.js";
+import type { JobEngine } from "../engine/job-engine.js";
+import type { LedgerInput } from "../jobs/model.js";
+import { mayUse } from "../mcp/agent-tools.js";
+import { isToolCommand } from "../mcp/commands.js";
+import type { McpToolInfo } from "../mcp/hub.js";
+import { type Planner, planOrFallback } from "../planner/planner.js";
+import { CALENDAR_TOOL } from "../job-drafts.js";
+import { findMeeting } from "../planner/slots.js";
 import { messageExtras } from "./message-extras.js";
-import * as copy from "./narrator.js";
+import * as copy from "../narrator.js";
 import { createPeopleCommands, parseHandOver, parseWhy } from "./people-commands.js";
 import { whoAnswers, withoutLeadingMention } from "./group-gate.js";
-import { type Locale, localeSlot, words } from "./speak.js";
-import { pickLocale } from "../shared/i18n.js";
+import { type Locale, localeSlot, words } from "../speak.js";
+import { pickLocale } from "../../shared/i18n.js";
 import { createMeetingChangeChat } from "./meeting-change-chat.js";
-import { parseMeetingChange } from "./planner/meeting-change-words.js";
-import { parseReminder } from "./planner/reminder-words.js";
+import { createToolCommands } from "./tool-commands.js";
+import { parseMeetingChange } from "../planner/meeting-change-words.js";
+import { parseReminder } from "../planner/reminder-words.js";
 
 /**
  * A person's message: find the agent that answers, build the frame, ask the Planner, check
@@ -66,71 +69,23 @@ export function createIngest(deps: {
     handleClick: deps.handleClick,
   });
 
-  /**
-   * `/tools` and `/run`: answered from the agent's modes and the tools' schemas, never by a
-   * planner. A run that passes the checks opens a tool job: started at once when the tool is
-   * auto for this agent, else proposed for approval. The exact arguments go to the vault.
-   */
-  async function toolCommand(req: TIngestMessageRequest, sender: EntityProfile, agent: EntityProfile, ec: EmitContext) {
-    const tools = deps.mcpTools?.() ?? [];
-    const t = words(pickLocale(sender.locale, deps.defaultLocale));
-    const reply = (text: string) =>
-      deps.emit(ec, [engine.textDraft(agent.entity_id, engine.sanitizeText(req.tenant_id, text).text)]);
-    if (/^\/tools\b/.test(req.body_text.trim()))
-      return { ids: await reply(toolsReply(agent, tools, t)), notes: "Listed tools" };
-    const run = checkRun(agent, tools, req.body_text, t);
-    if (!run.ok) return { ids: await reply(run.reply), notes: "Tool not run" };
-    return openTool(req, sender, agent, run.tool, run.args, ec);
-  }
+  const tools = createToolCommands({
+    engine,
+    emit: deps.emit,
+    mcpTools: () => deps.mcpTools?.() ?? [],
+    defaultLocale: deps.defaultLocale,
+  });
 
-  /** A checked call becomes a tool job: the exact arguments to the vault, their scrubbed preview to the ledger. */
-  async function openTool(
-    req: TIngestMessageRequest,
-    sender: EntityProfile,
-    agent: EntityProfile,
-    tool: McpToolInfo,
-    args: Record<string, unknown>,
-    ec: EmitContext,
-  ) {
-    const ref = engine.vaultText(req.tenant_id, JSON.stringify(args));
-    const lang = pickLocale(sender.locale, deps.defaultLocale);
-    // The tool's own title and description are the server's words, quoted as they come.
-    const purpose = copy.toolPurpose(tool.title ?? tool.tool, sender.display_name, tool.description, words(lang));
-    const spec = {
-      name: tool.name,
-      server: tool.server,
-      args: ledgerArguments(args, (x) => engine.sanitizeText(req.tenant_id, x).text),
-      args_ref: ref,
-      purpose,
-      ...localeSlot(lang),
+  /** Where an answer to the person's message goes: its conversation, caused by the message. */
+  function answerContext(req: TIngestMessageRequest): EmitContext {
+    const cause =
+      req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
+    return {
+      tenant_id: req.tenant_id,
+      trace_id: req.trace_id,
+      conversation_id: req.conversation_id,
+      ...(cause ? { causation_id: cause } : {}),
     };
-    const at = { tenant_id: req.tenant_id, conversation_id: req.conversation_id, trace_id: req.trace_id };
-    const r = await engine.open(
-      agent,
-      { type: "open_tool_job", at, spec, by: { entity_id: sender.entity_id, actor_type: "human" } },
-      ec,
-    );
-    return { ids: r.ids, notes: r.notes ?? "Opened a tool job", job_id: r.job_id };
-  }
-
-  /** The MCP tools this agent may call, as a planner sees them. */
-  function planTools(agent: EntityProfile): PlanTool[] {
-    return (deps.mcpTools?.() ?? []).flatMap((t) => {
-      const mode = agent.tool_modes?.[t.name];
-      return mode === "auto" || mode === "approve"
-        ? [{ name: t.name, description: t.description.slice(0, 1_000), input_schema: t.inputSchema, mode }]
-        : [];
-    });
-  }
-
-  async function decide(frame: Parameters<Planner["plan"]>[0]): Promise<Decision> {
-    try {
-      return await deps.planner.plan(frame);
-    } catch (e) {
-      // A planner that fails (network, invalid output) never blocks the chat: the rules answer.
-      deps.onError(e, "planner");
-      return deps.fallback.plan(frame);
-    }
   }
 
   /** Planner slots → ledger-safe job slots (vault pointers, the resolved window), on top of `prev`. */
@@ -174,40 +129,19 @@ export function createIngest(deps: {
     req = { ...req, body_text: withoutLeadingMention(req.body_text, agent.display_name) };
     const change = handOver ? null : parseMeetingChange(req.body_text);
     if (change) {
-      const cause0 =
-        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-      const ec0: EmitContext = {
-        tenant_id: req.tenant_id,
-        trace_id: req.trace_id,
-        conversation_id: req.conversation_id,
-        ...(cause0 ? { causation_id: cause0 } : {}),
-      };
+      const ec0 = answerContext(req);
       return changeMeeting(req, agent, ec0, change, words(pickLocale(sender.locale, deps.defaultLocale)));
     }
     const why = handOver ? undefined : parseWhy(req.body_text);
     if (handOver || why) {
-      const cause0 =
-        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-      const ec0: EmitContext = {
-        tenant_id: req.tenant_id,
-        trace_id: req.trace_id,
-        conversation_id: req.conversation_id,
-        ...(cause0 ? { causation_id: cause0 } : {}),
-      };
+      const ec0 = answerContext(req);
       return handOver ? people.handOver(req, sender, agent, ec0, handOver) : people.why(req, sender, agent, ec0, why!);
     }
     if (isToolCommand(req.body_text)) {
-      const cause0 =
-        req.message_event_id ?? context.lastMessageBy(req.tenant_id, req.conversation_id, req.actor_entity_id);
-      return toolCommand(req, sender, agent, {
-        tenant_id: req.tenant_id,
-        trace_id: req.trace_id,
-        conversation_id: req.conversation_id,
-        ...(cause0 ? { causation_id: cause0 } : {}),
-      });
+      return tools.command(req, sender, agent, answerContext(req));
     }
 
-    const tools = planTools(agent);
+    const planned = tools.forPlanner(agent);
     // "…and remind me 15 minutes before": kept apart, so the planner does not read "15 minutes" as the meeting's length.
     const reminder = parseReminder(req.body_text);
     const built = context.frame({
@@ -224,8 +158,12 @@ export function createIngest(deps: {
     // Answered in their own language: their profile's, else the workspace default.
     const lang = pickLocale(sender.locale, deps.defaultLocale);
     const t = words(lang);
-    const frame = { ...built, ...(lang === "en" ? {} : { locale: lang }), ...(tools.length ? { tools } : {}) };
-    let decision = await decide(frame);
+    const frame = {
+      ...built,
+      ...(lang === "en" ? {} : { locale: lang }),
+      ...(planned.length ? { tools: planned } : {}),
+    };
+    let decision = await planOrFallback(deps.planner, deps.fallback, frame, deps.onError);
     // A job is proposed only for work a tool of this agent can do; anything else is declined
     // with an offer to hand it to a person, whichever planner suggested it.
     if (decision.type === "propose_job" && !(decision.kind === "schedule_meeting" && mayUse(agent, CALENDAR_TOOL))) {
@@ -303,11 +241,8 @@ export function createIngest(deps: {
         return withSummary({ ids: r.ids, notes: r.notes ?? "Applied an action", job_id: r.job_id ?? job.job_id });
       }
       case "call_tool": {
-        // The planner's call is checked again against what the agent may do now and the tool's schema.
-        const tool = (deps.mcpTools?.() ?? []).find((t) => t.name === decision.tool);
-        const mode = tool ? agent.tool_modes?.[tool.name] : undefined;
-        const problems = tool ? checkArguments(tool.inputSchema, decision.args) : ["unknown tool"];
-        if (!tool || (mode !== "auto" && mode !== "approve") || problems.length) {
+        const { tool, problems } = tools.checkPlanned(agent, decision.tool, decision.args);
+        if (!tool) {
           return {
             ids: await deps.emit(ec, [
               say(
@@ -320,7 +255,7 @@ export function createIngest(deps: {
             notes: "Tool not run",
           };
         }
-        return withSummary(await openTool(req, sender, agent, tool, decision.args, ec));
+        return withSummary(await tools.open(req, sender, agent, tool, decision.args, ec));
       }
       case "chat_reply":
         return { ids: await deps.emit(ec, [say(decision.text)]), notes: "Chat reply" };

@@ -1,10 +1,10 @@
-import type { TRedactedValue } from "../../contracts/events.js";
-import type { TWhen } from "../../contracts/when.js";
-import type { InviteAttendee, JobSlots } from "./job-machine.js";
-import { isMeetingUrl, linkServiceOf, meetingType } from "./tools/meeting-rooms.js";
-import { normalizeTimeZone } from "./tools/tz.js";
-import { parseWhen } from "./when/index.js";
-import type { Vault } from "./vault.js";
+import type { TRedactedValue } from "../../../contracts/events.js";
+import type { TWhen } from "../../../contracts/when.js";
+import type { InviteAttendee, JobSlots } from "../job-machine.js";
+import { isMeetingUrl, linkServiceOf, meetingType } from "../tools/meeting-rooms.js";
+import { normalizeTimeZone } from "../tools/tz.js";
+import { parseWhen } from "../when/index.js";
+import type { Vault } from "../vault/vault.js";
 
 /**
  * Where a meeting job's details enter Office, whichever way they came (a planner's slots, a card

@@ -1,12 +1,12 @@
-import type { TIngestMessageRequest, TJobActionRequest } from "../../contracts/office.js";
-import { AppError } from "../shared/errors.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import type { JobView } from "./job-machine.js";
-import { bookedOf, isChangeable } from "./jobs/meeting-change.js";
-import type { MeetingChangeWords } from "./planner/meeting-change-words.js";
-import { mentionsTime } from "./planner/slots.js";
-import type { Translate } from "./speak.js";
+import type { TIngestMessageRequest, TJobActionRequest } from "../../../contracts/office.js";
+import { AppError } from "../../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import type { JobView } from "../job-machine.js";
+import { bookedOf, isChangeable } from "../jobs/meeting-change.js";
+import type { MeetingChangeWords } from "../planner/meeting-change-words.js";
+import { mentionsTime } from "../planner/slots.js";
+import type { Translate } from "../speak.js";
 
 /**
  * "Move it to Thursday 10am" / "cancel the call with Maria" in the chat: the same click as the

@@ -1,6 +1,6 @@
-import type { TStoredEvent } from "../../contracts/events.js";
-import type { TQueryRequest } from "../../contracts/ledger.js";
-import type { LedgerApi, LedgerDoorApi } from "../ledger/index.js";
+import type { TStoredEvent } from "../../../contracts/events.js";
+import type { TQueryRequest } from "../../../contracts/ledger.js";
+import type { LedgerApi, LedgerDoorApi } from "../../ledger/index.js";
 
 /** Every event matching a query, paging through the ledger's cursor. */
 export function queryAll(ledger: LedgerApi, req: Omit<TQueryRequest, "limit" | "after_cursor">): TStoredEvent[] {

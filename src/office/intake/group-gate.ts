@@ -1,5 +1,5 @@
-import type { TIngestMessageRequest } from "../../contracts/office.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
+import type { TIngestMessageRequest } from "../../../contracts/office.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
 
 /**
  * Whether an agent speaks at all. In a conversation with one person, the agent answers every

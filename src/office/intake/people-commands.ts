@@ -1,14 +1,14 @@
-import type { HandOverRequest } from "./office-api.js";
-import type { TIngestMessageRequest } from "../../contracts/office.js";
-import { AppError } from "../shared/errors.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { Draft, EmitContext } from "./emitter.js";
-import { isOpenState } from "../job/transitions.js";
-import type { JobSummary } from "./office-view.js";
-import { explainJob, whyReply } from "./why.js";
-import type { LedgerApi } from "../ledger/index.js";
-import { pickLocale } from "../shared/i18n.js";
-import { type Locale, words } from "./speak.js";
+import type { HandOverRequest } from "../office-api.js";
+import type { TIngestMessageRequest } from "../../../contracts/office.js";
+import { AppError } from "../../shared/errors.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { Draft, EmitContext } from "../emitter.js";
+import { isOpenState } from "../../job/transitions.js";
+import type { JobSummary } from "../views/office-view.js";
+import { explainJob, whyReply } from "../views/why.js";
+import type { LedgerApi } from "../../ledger/index.js";
+import { pickLocale } from "../../shared/i18n.js";
+import { type Locale, words } from "../speak.js";
 
 /**
  * Two chat phrases answered from the ledger whatever the planner: "hand this job over to Ana"

@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import type { Db } from "../shared/db.js";
-import { DataKeyError } from "../shared/errors.js";
+import type { Db } from "../../shared/db.js";
+import { DataKeyError } from "../../shared/errors.js";
 
 const VAULT_KEY_FILE = "office-vault.key";
 const NEXT_VAULT_KEY_FILE = `${VAULT_KEY_FILE}.next`;

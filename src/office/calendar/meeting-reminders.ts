@@ -1,13 +1,13 @@
-import type { TStoredEvent } from "../../contracts/events.js";
-import type { Clock } from "../shared/clock.js";
-import type { ContextBuilder } from "./context-builder.js";
-import type { Emitter } from "./emitter.js";
-import { agentActor, CALENDAR_TOOL } from "./job-drafts.js";
-import { letterHash } from "./letter-hash.js";
-import type { JobSlots } from "./job-machine.js";
-import { words } from "./speak.js";
-import { CANCEL_TOOL, MOVE_TOOL } from "./tools/calendar-change-invite.js";
-import { formatSlot } from "./when/index.js";
+import type { TStoredEvent } from "../../../contracts/events.js";
+import type { Clock } from "../../shared/clock.js";
+import type { ContextBuilder } from "../context-builder.js";
+import type { Emitter } from "../emitter.js";
+import { agentActor, CALENDAR_TOOL } from "../job-drafts.js";
+import { letterHash } from "../letter-hash.js";
+import type { JobSlots } from "../job-machine.js";
+import { words } from "../speak.js";
+import { CANCEL_TOOL, MOVE_TOOL } from "../tools/calendar-change-invite.js";
+import { formatSlot } from "../when/index.js";
 
 /**
  * Reminders of booked meetings. A person who asked for one ("remind me 15 minutes before")

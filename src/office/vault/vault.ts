@@ -2,12 +2,12 @@ import { createHmac } from "node:crypto";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import type { Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
-import type { IdGenerator } from "../shared/ids.js";
-import type { VaultApi } from "./office-api.js";
-import { digitsOf, redactEmail, redactPhone } from "./pii.js";
-import { officeVault } from "./schema.js";
+import type { Clock } from "../../shared/clock.js";
+import type { Db } from "../../shared/db.js";
+import type { IdGenerator } from "../../shared/ids.js";
+import type { VaultApi } from "../office-api.js";
+import { digitsOf, redactEmail, redactPhone } from "../pii.js";
+import { officeVault } from "../schema.js";
 import { decrypt, encrypt, loadVaultKeys, sealWith, unsealWith } from "./vault-key.js";
 
 export interface VaultDeps {

@@ -1,22 +1,22 @@
 import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import type { TJobReplyReceivedPayload, TStoredEvent } from "../../contracts/events.js";
-import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
-import type { Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
-import type { ContextBuilder, EntityProfile } from "./context-builder.js";
-import type { EmitContext, EmitOptions } from "./emitter.js";
-import { letterHash } from "./letter-hash.js";
-import type { JobView } from "./job-machine.js";
-import { messageIdDigest } from "./jobs/mail-step.js";
-import type { JobCommand } from "./jobs/model.js";
-import { MOVE_TOOL } from "./tools/calendar-change-invite.js";
-import type { InboundMail } from "./mail/imap-reader.js";
-import { parseImipReply, type ImipReply, type RefusalReason } from "./mail/imip-reply.js";
-import type { InviteAttendee } from "./job-machine.js";
-import { inviteAttendees } from "./meeting-intake.js";
-import { officeInboundMail } from "./schema.js";
-import type { Vault } from "./vault.js";
+import type { TJobReplyReceivedPayload, TStoredEvent } from "../../../contracts/events.js";
+import { type LedgerApi, replayThenFollow } from "../../ledger/index.js";
+import type { Clock } from "../../shared/clock.js";
+import type { Db } from "../../shared/db.js";
+import type { ContextBuilder, EntityProfile } from "../context-builder.js";
+import type { EmitContext, EmitOptions } from "../emitter.js";
+import { letterHash } from "../letter-hash.js";
+import type { JobView } from "../job-machine.js";
+import { messageIdDigest } from "../jobs/mail-step.js";
+import type { JobCommand } from "../jobs/model.js";
+import { MOVE_TOOL } from "../tools/calendar-change-invite.js";
+import type { InboundMail } from "./imap-reader.js";
+import { parseImipReply, type ImipReply, type RefusalReason } from "./imip-reply.js";
+import type { InviteAttendee } from "../job-machine.js";
+import { inviteAttendees } from "../intake/meeting-intake.js";
+import { officeInboundMail } from "../schema.js";
+import type { Vault } from "../vault/vault.js";
 
 /**
  * Invitees' answers, from the organizer's mailbox to the job. Each mail the reader hands on is

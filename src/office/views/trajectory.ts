@@ -1,11 +1,11 @@
-import { mayUse } from "./mcp/agent-tools.js";
-import { CARD_ACTION_TYPES } from "../../contracts/cards.js";
-import type { TAffordancesRequest, TAffordancesResponse } from "../../contracts/office.js";
-import { AppError } from "../shared/errors.js";
-import type { ContextBuilder } from "./context-builder.js";
-import { isOpenState, mayClick } from "../job/transitions.js";
-import type { AgentTrajectory } from "./office-api.js";
-import type { ToolRouter } from "./tools/tool-router.js";
+import { mayUse } from "../mcp/agent-tools.js";
+import { CARD_ACTION_TYPES } from "../../../contracts/cards.js";
+import type { TAffordancesRequest, TAffordancesResponse } from "../../../contracts/office.js";
+import { AppError } from "../../shared/errors.js";
+import type { ContextBuilder } from "../context-builder.js";
+import { isOpenState, mayClick } from "../../job/transitions.js";
+import type { AgentTrajectory } from "../office-api.js";
+import type { ToolRouter } from "../tools/tool-router.js";
 
 /**
  * The agent's dignity trajectory: identity, every job it owned with its outcome, who approved

@@ -1,11 +1,11 @@
-import { ACTIVE_JOB_STATES, TERMINAL_JOB_STATES } from "../../contracts/primitives.js";
-import type { TStoredEvent } from "../../contracts/events.js";
-import type { TWhyLine, TWhyResponse } from "../../contracts/people.js";
-import type { LedgerDoorApi } from "../ledger/index.js";
-import { AppError } from "../shared/errors.js";
-import { answerWords } from "./narrator.js";
+import { ACTIVE_JOB_STATES, TERMINAL_JOB_STATES } from "../../../contracts/primitives.js";
+import type { TStoredEvent } from "../../../contracts/events.js";
+import type { TWhyLine, TWhyResponse } from "../../../contracts/people.js";
+import type { LedgerDoorApi } from "../../ledger/index.js";
+import { AppError } from "../../shared/errors.js";
+import { answerWords } from "../narrator.js";
 import { readAll } from "./ledger-reads.js";
-import { type Translate, words } from "./speak.js";
+import { type Translate, words } from "../speak.js";
 
 /** How far back before a job's creation its causing message is looked for. */
 const CAUSE_LOOKBACK = 200;

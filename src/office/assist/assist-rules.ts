@@ -1,11 +1,11 @@
-import type { TFormalizeCard } from "../../contracts/cards.js";
-import { isOpenState } from "../job/transitions.js";
-import type { JobView } from "./job-machine.js";
-import { letterHash } from "./job-engine.js";
+import type { TFormalizeCard } from "../../../contracts/cards.js";
+import { isOpenState } from "../../job/transitions.js";
+import type { JobView } from "../job-machine.js";
+import { letterHash } from "../engine/job-engine.js";
 import { Temporal } from "temporal-polyfill";
-import type { TWhen } from "../../contracts/when.js";
-import { parseWhen } from "./when/index.js";
-import { words } from "./speak.js";
+import type { TWhen } from "../../../contracts/when.js";
+import { parseWhen } from "../when/index.js";
+import { words } from "../speak.js";
 
 /**
  * Assist without a model: suggestions derived from what the job already says (its slots, its

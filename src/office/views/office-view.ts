@@ -1,7 +1,7 @@
-import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../contracts/events.js";
-import type { TJobState } from "../../contracts/primitives.js";
-import { stateAfter } from "../job/transitions.js";
-import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
+import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../../contracts/events.js";
+import type { TJobState } from "../../../contracts/primitives.js";
+import { stateAfter } from "../../job/transitions.js";
+import { type LedgerApi, replayThenFollow } from "../../ledger/index.js";
 
 /**
  * What Office needs to decide on a message, held in memory so that building a frame costs the
