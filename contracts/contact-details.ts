@@ -3,8 +3,8 @@
  * sees and the ledger keeps forever may not. One pass over the text, no regular expression.
  */
 
-/** What `\s` matches, by code unit. */
-const isSpace = (c: number) =>
+/** What `\s` matches (and `trim` removes), by code unit: ASCII and Unicode white space, line breaks, BOM. */
+export const isSpace = (c: number): boolean =>
   c === 32 ||
   (c >= 9 && c <= 13) ||
   (c > 127 &&

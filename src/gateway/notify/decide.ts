@@ -1,5 +1,6 @@
 import type { TStoredEvent } from "../../../contracts/events.js";
 import type { TNotification } from "../../../contracts/notifications.js";
+import { isSpace } from "../../../contracts/contact-details.js";
 import { type Locale, pickLocale, type Translate, translator } from "../../shared/i18n.js";
 import { displayName, type JobRow, type TenantState } from "../projections/state.js";
 import { isFollowing } from "../projections/threads.js";
@@ -242,21 +243,4 @@ export function clip(text: string, max: number): string {
   }
   if (from >= 0) out = out ? `${out} ${text.slice(from)}` : text.slice(from);
   return out;
-}
-
-/** What `\s` matches in a pattern (and `trim` removes): ASCII and Unicode white space, line breaks, BOM. */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
