@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { launchBrowser, signedIn } from "./harness.js";
 
@@ -19,12 +19,19 @@ const T = "tnt_acme_001";
 const ANA = "ent_human_ana";
 const human = (name: string) => server.demo.humans.find((h) => h.display_name === name)!;
 
+// A server of its own for each attempt: the Admin test changes roles, tokens and policies, and a
+// retry must start from the demo workspace again, not from what the first attempt left.
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  browser = await launchBrowser();
 }, 60_000);
+beforeEach(async () => {
+  server = await startTestServer();
+}, 60_000);
+afterEach(async () => {
+  await server?.close();
+});
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 const ledger = (type: string) =>

@@ -1,6 +1,6 @@
 // @ts-check
 import { t } from "../i18n.js";
-import { html, useEffect, useRef, useState } from "../lib/preact.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib/preact.js";
 import { ApiError } from "../api.js";
 import { adminApi } from "../admin-api.js";
 import { confirmDialog } from "../button-flow.js";
@@ -32,11 +32,13 @@ function AgentItem({ a, reload }) {
   // What the server says now (after a save, a pause, a change elsewhere) replaces the form's
   // values in place: the item is not redrawn, so focus and the loaded tool list stay put. A field
   // the person has changed since the form last matched the server (or since they saved) keeps
-  // their change: an answer that arrives late never undoes what they did meanwhile.
+  // their change: an answer that arrives late never undoes what they did meanwhile. The check runs
+  // as a layout effect, in the same task as the render: a deferred effect would compare the form
+  // as it was drawn, and a key pressed between the two would be undone.
   const form = { role, caps, allowed: [...allowed].sort().join(" ") };
   const base = useRef(form);
   const saved = JSON.stringify([a.role, a.capabilities, a.allowed_tools, a.status]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const next = {
       role: a.role ?? "",
       caps: a.capabilities.join(", "),
@@ -60,7 +62,7 @@ function AgentItem({ a, reload }) {
   const id = (/** @type {string} */ part) => `agent-${a.entity_id}-${part}`;
   const here = `[data-agent=${attr(a.display_name)}]`;
   /** @param {string} name */
-  const toggle = (name) => setAllowed(allowed.includes(name) ? allowed.filter((x) => x !== name) : [...allowed, name]);
+  const toggle = (name) => setAllowed((now) => (now.includes(name) ? now.filter((x) => x !== name) : [...now, name]));
   /** @param {Event} e */
   const save = async (e) => {
     e.preventDefault();
