@@ -82,12 +82,12 @@ function measureRow(el) {
 
 /**
  * A virtualizer over a scroll box (the Preact binding of @tanstack/virtual-core): only the rows
- * near the viewport are drawn; each drawn row is measured, and a row above the view that turns
- * out taller or shorter than guessed moves the scroll position with it (what the reader sees
- * stays in place).
- * @param {{ box: { current: HTMLElement | null }, rows: Row[], margin: number }} o
+ * near the viewport are drawn and each drawn row is measured. While `follow` holds (the view is
+ * at the end), a row above the view that turns out taller or shorter than guessed moves the
+ * scroll position with it; otherwise the timeline keeps the reader's place itself.
+ * @param {{ box: { current: HTMLElement | null }, rows: Row[], margin: number, follow: { current: boolean } }} o
  */
-function useVirtualRows({ box, rows, margin }) {
+function useVirtualRows({ box, rows, margin, follow }) {
   const [, redraw] = useState(0);
   /** @type {import('../lib/virtual.js').VirtualizerOptions} */
   const options = {
@@ -104,7 +104,12 @@ function useVirtualRows({ box, rows, margin }) {
     onChange: () => redraw((n) => n + 1),
   };
   const ref = useRef(/** @type {import('../lib/virtual.js').Virtualizer | null} */ (null));
-  if (!ref.current) ref.current = new VirtualizerClass(options);
+  if (!ref.current) {
+    ref.current = new VirtualizerClass(options);
+    // Only while the view follows the end: otherwise the timeline keeps the reader's place itself.
+    ref.current.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, inst) =>
+      follow.current && item.end <= (inst.scrollOffset ?? 0);
+  }
   const v = ref.current;
   v.setOptions(options);
   useLayoutEffect(() => v._didMount(), []);
@@ -175,7 +180,7 @@ export function Timeline({ s, cid, jobs }) {
     [itemRows, locals],
   );
   rowsRef.current = rows;
-  const v = useVirtualRows({ box, rows, margin });
+  const v = useVirtualRows({ box, rows, margin, follow: stick });
   vRef.current = v;
 
   // Where the rows start inside the scroll box (its padding): the window is measured from there.
@@ -189,27 +194,52 @@ export function Timeline({ s, cid, jobs }) {
     if (m !== margin) setMargin(m);
   });
 
-  // An older page came in above: the row that was at the top of the view stays where it was.
-  const keep = useRef(/** @type {{ first: string | undefined, key: unknown, delta: number } | null} */ (null));
-  const firstKey = rows[0]?.key;
-  useLayoutEffect(() => {
+  // What the reader sees stays where it is, by one mechanism. The item at the top of the view (its
+  // key, and how far below the box's top edge it starts) is noted when the reader scrolls; after
+  // every drawing (an older page above, a row above measured taller than guessed, the paging note
+  // changing) the scroll position is set so that the item starts there again, from where it is
+  // drawn (or, before it is drawn, from the virtualizer's measurements). The browser's own scroll
+  // anchoring is off (overflow-anchor in the stylesheet) and the virtualizer adjusts for rows
+  // above only while the view follows the end: a second mechanism would move the view again, by
+  // an amount that depends on which ran first.
+  const anchor = useRef(/** @type {{ key: string, top: number, scrollTop: number } | null} */ (null));
+  /**
+   * Notes the first drawn item in view (its bottom below the box's top edge, its top above the
+   * bottom edge). Right after a scroll the rows drawn may still be those of the place before: then
+   * none is in view, and the next drawing notes one.
+   */
+  const note = () => {
     const el = box.current;
-    const k = keep.current;
-    if (!el || !k || k.first === firstKey || stick.current) return;
-    const i = rows.findIndex((r) => r.key === k.key);
-    const at = i >= 0 ? v.measurementsCache[i] : undefined;
-    if (at) el.scrollTop = at.start - k.delta;
-  }, [firstKey]);
-  /** Notes the item at the top of the view (a day divider's key moves with its first item) and where it starts. */
-  const remember = () => {
-    const el = box.current;
-    const list = rowsRef.current;
-    let i = el ? (v.getVirtualItemForOffset(el.scrollTop)?.index ?? -1) : -1;
-    while (i >= 0 && i < list.length - 1 && list[i]?.kind !== "item") i++;
-    const at = i >= 0 ? v.measurementsCache[i] : undefined;
-    keep.current = el && at ? { first: list[0]?.key, key: at.key, delta: at.start - el.scrollTop } : null;
+    anchor.current = null;
+    if (!el || stick.current) return;
+    const { top, bottom } = el.getBoundingClientRect();
+    for (const row of el.querySelectorAll(".item[data-row-key]")) {
+      const r = row.getBoundingClientRect();
+      if (r.bottom > top && r.top < bottom && row instanceof HTMLElement && row.dataset.rowKey) {
+        anchor.current = { key: row.dataset.rowKey, top: r.top - top, scrollTop: el.scrollTop };
+        return;
+      }
+    }
   };
-  useLayoutEffect(remember);
+  /** Puts the noted item back where it was; a scroll position set by anything else is the new place. */
+  const hold = () => {
+    const el = box.current;
+    const a = anchor.current;
+    if (!el || stick.current) return;
+    if (!a || Math.abs(el.scrollTop - a.scrollTop) > 1) return note();
+    const row = el.querySelector(`[data-row-key="${CSS.escape(a.key)}"]`);
+    if (row) {
+      const off = row.getBoundingClientRect().top - el.getBoundingClientRect().top - a.top;
+      if (Math.abs(off) >= 1) el.scrollTop += off;
+    } else {
+      const i = rowsRef.current.findIndex((r) => r.key === a.key);
+      const at = i >= 0 ? v.measurementsCache[i] : undefined;
+      if (!at) return note();
+      el.scrollTop = at.start - a.top;
+    }
+    a.scrollTop = el.scrollTop;
+  };
+  useLayoutEffect(hold);
 
   // Follow new items when the reader is at the bottom; leave them alone when scrolled up.
   useLayoutEffect(() => {
@@ -356,7 +386,10 @@ export function Timeline({ s, cid, jobs }) {
     onScroll=${(/** @type {any} */ e) => {
       const el = e.currentTarget;
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-      remember();
+      // The reader moved the view (not the timeline putting the noted item back): a new place,
+      // noted once the rows for it are drawn.
+      const a = anchor.current;
+      if (a && Math.abs(el.scrollTop - a.scrollTop) > 1) anchor.current = null;
       paging.onScroll(el);
     }}>
     <div class="timeline-inner">
