@@ -203,6 +203,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       const { head, accepted } = judge.batch(tenantId, p.req.events, head0, (event, h) =>
         writeEvent(event, h, batchOut),
       );
+      store.flushEvents();
       heads.set(tenantId, head);
       const result: TAppendResponse = { ok: true, accepted_event_ids: accepted, cursor: formatCursor(head.seq) };
       p.opts?.withinCommit?.(result, db);
@@ -213,6 +214,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
     } catch (e) {
       // Storage failures abort the whole group (SQLite may already have rolled it back).
       if (isStorageError(e)) throw e;
+      store.discardEvents();
       if (useSavepoint) {
         rollbackToSavepoint();
         releaseSavepoint();
@@ -232,6 +234,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
   function refusalError(tenantId: string, r: Refusal, out: TStoredEvent[]): AppError {
     return judge.refuse(tenantId, r, (ve) => {
       heads.set(tenantId, writeEvent(ve, headOf(tenantId), out));
+      store.flushEvents();
       holdsRows = true;
     });
   }
@@ -259,6 +262,7 @@ export function createCommitGroupWriter(deps: CommitGroupDeps) {
       if (committed.length > 0) checkpointTenants(committed);
       commit();
     } catch (e) {
+      store.discardEvents();
       if (db.inTransaction) {
         try {
           db.exec("ROLLBACK");

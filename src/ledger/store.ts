@@ -50,6 +50,13 @@ export interface QueryFilter {
   limit: number;
 }
 
+const EVENT_COLUMNS = `tenant_id, tenant_seq, event_id, event_type, ts, conversation_id, job_id, trace_id,
+       actor_entity_id, actor_type, payload, prev_hash, hash`;
+const EVENT_ARITY = 13;
+const EVENT_VALUES = `(${Array(EVENT_ARITY).fill("?").join(",")})`;
+/** Multi-row INSERT sizes, largest first: 100 rows go in as 64 + 16 + 16 + 4. */
+const CHUNKS = [64, 16, 4, 1] as const;
+
 /**
  * Every SQL statement of the ledger, prepared once. The hot paths (insert, scans) use
  * hand-written statements rather than the query builder: they run per event.
@@ -61,6 +68,51 @@ export function createLedgerStore(db: Db) {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTree = db.prepare(`INSERT INTO ledger_tree (seq, nodes) VALUES (?, ?)`);
+  // The append path's rows wait in `pending` (13 values each, its tree nodes in `pendingNodes`)
+  // until its batch ends or anything reads the table, then go in as multi-row INSERTs of
+  // CHUNKS rows: two statement runs per chunk instead of two per row (see BENCHMARKS.md).
+  const pending: unknown[] = [];
+  const pendingNodes: Buffer[] = [];
+  const chunkStatements = new Map<number, { events: Statement<unknown[]>; tree: Statement<unknown[]> }>();
+  const chunkOf = (rows: number) => {
+    let s = chunkStatements.get(rows);
+    if (!s) {
+      s = {
+        events: db.prepare<unknown[]>(
+          `INSERT INTO ledger_events (${EVENT_COLUMNS}) VALUES ${Array(rows).fill(EVENT_VALUES).join(",")}`,
+        ),
+        tree: db.prepare<unknown[]>(
+          `INSERT INTO ledger_tree (seq, nodes) VALUES ${Array(rows).fill("(?,?)").join(",")}`,
+        ),
+      };
+      chunkStatements.set(rows, s);
+    }
+    return s;
+  };
+  /** Writes the rows waiting in `pending`; each chunk's rows get consecutive row keys, the last one reported. */
+  function flushEvents(): void {
+    const n = pendingNodes.length;
+    if (n === 0) return;
+    try {
+      let at = 0;
+      while (at < n) {
+        const rows = CHUNKS.find((c) => c <= n - at)!;
+        const s = chunkOf(rows);
+        const values = rows === n ? pending : pending.slice(at * EVENT_ARITY, (at + rows) * EVENT_ARITY);
+        const last = Number(s.events.run(values).lastInsertRowid);
+        const tree: unknown[] = new Array(rows * 2);
+        for (let i = 0; i < rows; i++) {
+          tree[2 * i] = last - rows + 1 + i;
+          tree[2 * i + 1] = pendingNodes[at + i];
+        }
+        s.tree.run(tree);
+        at += rows;
+      }
+    } finally {
+      pending.length = 0;
+      pendingNodes.length = 0;
+    }
+  }
   const insertCheckpoint = db.prepare(
     `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
      VALUES (@tenant_id, @tenant_seq, @head_hash, @signature, @key_id, @ts)`,
@@ -110,26 +162,30 @@ export function createLedgerStore(db: Db) {
   return {
     // Positional binding: better-sqlite3 looks named parameters up by name on every run, which
     // cost ≈ 2 µs per row here. The append path and the bench's raw inserts share this statement.
-    insertEvent: (r: EventRow) =>
-      void insertTree.run(
-        insertEvent.run(
-          r.tenant_id,
-          r.tenant_seq,
-          r.event_id,
-          r.event_type,
-          r.ts,
-          r.conversation_id,
-          r.job_id,
-          r.trace_id,
-          r.actor_entity_id,
-          r.actor_type,
-          r.payload,
-          r.prev_hash,
-          r.hash,
-        ).lastInsertRowid,
-        r.merkle,
-      ),
-    /** The same insert without a row object, in the columns' order: the append path's form. */
+    insertEvent(r: EventRow): void {
+      flushEvents();
+      const { lastInsertRowid } = insertEvent.run(
+        r.tenant_id,
+        r.tenant_seq,
+        r.event_id,
+        r.event_type,
+        r.ts,
+        r.conversation_id,
+        r.job_id,
+        r.trace_id,
+        r.actor_entity_id,
+        r.actor_type,
+        r.payload,
+        r.prev_hash,
+        r.hash,
+      );
+      insertTree.run(lastInsertRowid, r.merkle);
+    },
+    /**
+     * The same insert without a row object, in the columns' order: the append path's form. The
+     * row is written by `flushEvents` (or before the next read of this store); `discardEvents`
+     * drops rows not yet written.
+     */
     insertEventValues(
       tenantId: string,
       tenantSeq: number,
@@ -146,7 +202,7 @@ export function createLedgerStore(db: Db) {
       hash: string,
       merkle: Buffer,
     ): void {
-      const { lastInsertRowid } = insertEvent.run(
+      pending.push(
         tenantId,
         tenantSeq,
         eventId,
@@ -161,7 +217,12 @@ export function createLedgerStore(db: Db) {
         prevHash,
         hash,
       );
-      insertTree.run(lastInsertRowid, merkle);
+      pendingNodes.push(merkle);
+    },
+    flushEvents,
+    discardEvents(): void {
+      pending.length = 0;
+      pendingNodes.length = 0;
     },
     insertCheckpoint: (row: CheckpointRow) => void insertCheckpoint.run(row),
     /**
@@ -174,26 +235,36 @@ export function createLedgerStore(db: Db) {
       // table) only makes a page shorter.
       for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
     },
-    hashAt: (tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined,
+    hashAt: (tenantId: string, tenantSeq: number) => (
+      flushEvents(), hashAt.get(tenantId, tenantSeq) as string | undefined
+    ),
     /** Whether the table holds the event id (rows of the open transaction included). */
-    hasEvent: (tenantId: string, eventId: string) => eventIdHeld.get(tenantId, eventId) !== undefined,
+    hasEvent: (tenantId: string, eventId: string) => (flushEvents(), eventIdHeld.get(tenantId, eventId) !== undefined),
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
-    merkleAt: (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,
-    payloadAt: (tenantId: string, tenantSeq: number) => payloadAt.get(tenantId, tenantSeq) as string | undefined,
+    merkleAt: (tenantId: string, tenantSeq: number) => (
+      flushEvents(), merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined
+    ),
+    payloadAt: (tenantId: string, tenantSeq: number) => (
+      flushEvents(), payloadAt.get(tenantId, tenantSeq) as string | undefined
+    ),
     /** Stored payloads of tenant_seq from..to inclusive, in order. */
-    payloads: (tenantId: string, from: number, to: number) => payloadRange.all(tenantId, from, to) as string[],
+    payloads: (tenantId: string, from: number, to: number) => (
+      flushEvents(), payloadRange.all(tenantId, from, to) as string[]
+    ),
     /** [tenant_seq, payload, merkle] of every event of a tenant, in order (the fill-in path). */
     treeRows: (tenantId: string) => unfilled.iterate(tenantId) as IterableIterator<[number, string, Buffer | null]>,
     fillMerkle: (tenantId: string, tenantSeq: number, merkle: Buffer) =>
       fillMerkle.run(merkle, tenantId, tenantSeq).changes === 1,
     scan: (tenantId?: string, afterTenantSeq = 0) =>
-      (tenantId === undefined
+      (flushEvents(),
+      tenantId === undefined
         ? scanAll.iterate()
         : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
     checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,
     tenants: () => tenantIds.all() as string[],
     query(f: QueryFilter): ScanRow[] {
+      flushEvents();
       // One statement per filter combination (at most 8), prepared on first use.
       const where = ["tenant_id = ?", "tenant_seq > ?"];
       const args: unknown[] = [f.tenantId, f.afterTenantSeq];

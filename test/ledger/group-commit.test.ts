@@ -167,4 +167,26 @@ describe("group commit", () => {
     expect(during).toBe(false);
     expect(t.ledger.commitPending()).toBe(false);
   });
+  it("writes a batch as multi-row inserts with the rows and tree nodes one event per request writes", async () => {
+    // 150 events go in as chunks of 64, 64, 16, 4 and 1 rows; the same events one per request
+    // go in a row at a time. Every event row and every tree row must come out the same.
+    const events = [...setupTenant("ten_a"), ...Array.from({ length: 150 }, (_, i) => messageSent("ten_a", `m${i}`))];
+    t = openTestLedger();
+    const single = openTestLedger();
+    try {
+      await t.ledger.append({ tenant_id: "ten_a", events });
+      for (const e of events) await single.ledger.append({ tenant_id: "ten_a", events: [e] });
+      const rows = (l: TestLedger) => ({
+        events: l.db.prepare("SELECT * FROM ledger_events ORDER BY seq").raw(true).all(),
+        tree: l.db.prepare("SELECT * FROM ledger_tree ORDER BY seq").raw(true).all(),
+      });
+      const batched = rows(t);
+      expect(batched.events).toHaveLength(events.length);
+      expect(batched.tree).toHaveLength(events.length);
+      expect(batched).toEqual(rows(single));
+      expect(t.ledger.verify("ten_a").ok).toBe(true);
+    } finally {
+      single.cleanup();
+    }
+  });
 });
