@@ -99,9 +99,22 @@ export function t(key, values) {
   return String(fmt.format(/** @type {any} */ (values)));
 }
 
+/**
+ * Formatters made once per language and options: making one costs far more than using it, and
+ * a timeline draws a time on every row.
+ * @type {Map<string, Intl.DateTimeFormat | Intl.NumberFormat>}
+ */
+const formatters = new Map();
+/** @template T @param {string} kind @param {object | undefined} opts @param {() => T} make @returns {T} */
+function formatter(kind, opts, make) {
+  const key = `${kind} ${current} ${JSON.stringify(opts ?? {})}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = /** @type {any} */ (make())));
+  return /** @type {T} */ (f);
+}
 /** Dates, times and numbers in the person's language. @param {Intl.DateTimeFormatOptions} opts */
-export const dateFormat = (opts) => new Intl.DateTimeFormat(current, opts);
+export const dateFormat = (opts) => formatter("date", opts, () => new Intl.DateTimeFormat(current, opts));
 /** @param {Intl.NumberFormatOptions} [opts] */
-export const numberFormat = (opts) => new Intl.NumberFormat(current, opts);
+export const numberFormat = (opts) => formatter("number", opts, () => new Intl.NumberFormat(current, opts));
 /** "Ana, Dan and Rui" in the person's language. @param {Intl.ListFormatOptions} [opts] */
 export const listFormat = (opts) => new Intl.ListFormat(current, opts);

@@ -191,6 +191,9 @@ function jobFromItem(item) {
   });
 }
 
+/** @type {WeakMap<TimelineItem[], Set<string>>} */
+const loadedIds = new WeakMap();
+
 /**
  * Merges timeline items into a conversation, dedupes by event_id, keeps cursor order and
  * retires optimistic bubbles the server has now confirmed.
@@ -201,13 +204,18 @@ function jobFromItem(item) {
  */
 export function mergeItems(cid, incoming, opts = {}) {
   const tl = state.timelines[cid] ?? { items: [], loaded: false };
-  const seen = new Set(tl.items.map((i) => i.event_id));
+  // The loaded ids are kept with the array they describe and grown with each merge, not
+  // gathered again from a long chat's every item on every new message.
+  const seen = loadedIds.get(tl.items) ?? new Set(tl.items.map((i) => i.event_id));
   const fresh = incoming.filter((i) => i?.event_id && !seen.has(i.event_id) && (seen.add(i.event_id), true));
   const items = inOrder(tl.items, fresh);
+  loadedIds.set(items, seen);
   const pending = state.locals[cid] ?? [];
-  // `seen` now holds every loaded event id; a bubble whose message is among them is retired.
+  // `seen` now holds every loaded event id; a bubble whose message is among them is retired. A
+  // bubble is made before its message is sent, so the message that retires it by its client id
+  // is among the fresh ones (an earlier merge would have retired it already).
   const clientIds = pending.length
-    ? new Set(items.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean))
+    ? new Set(fresh.map((i) => /** @type {any} */ (i.message).client_message_id).filter(Boolean))
     : new Set();
   const locals = pending.filter((l) => !l.event_ids.some((e) => seen.has(e)) && !clientIds.has(l.local_id));
   for (const i of fresh) jobFromItem(i);

@@ -47,6 +47,15 @@ class Pure extends Component {
 /** Rows drawn beyond the viewport, above and below (keyboard and screen-reader reading room). */
 const OVERSCAN = 8;
 
+/** Each item's local calendar day, worked out once (a long chat's rows are rebuilt on every new message). */
+const days = new WeakMap();
+/** @param {TimelineItem} it */
+function dayOf(it) {
+  let d = days.get(it);
+  if (d === undefined) days.set(it, (d = localDay(it.ts)));
+  return d;
+}
+
 /** Guesses already made, per item: the virtualizer asks again for every row not yet drawn whenever the count changes. */
 const guessed = new WeakMap();
 
@@ -89,12 +98,20 @@ function measureRow(el) {
  */
 function useVirtualRows({ box, rows, margin, follow }) {
   const [, redraw] = useState(0);
+  // New only when the rows are: the virtualizer works out every row's place again whenever its
+  // key function changes, which a receipt or a presence tick must not cost on a long chat.
+  const byRow = useMemo(
+    () => ({
+      estimateSize: (/** @type {number} */ i) => estimate(rows[i]),
+      getItemKey: (/** @type {number} */ i) => rows[i]?.key ?? i,
+    }),
+    [rows],
+  );
   /** @type {import('../lib/virtual.js').VirtualizerOptions} */
   const options = {
     count: rows.length,
     getScrollElement: () => box.current,
-    estimateSize: (i) => estimate(rows[i]),
-    getItemKey: (i) => rows[i]?.key ?? i,
+    ...byRow,
     observeElementRect,
     observeElementOffset,
     scrollToFn: elementScroll,
@@ -164,7 +181,7 @@ export function Timeline({ s, cid, jobs }) {
     // A label is made only where the day changes: a long chat has far fewer days than messages.
     let lastDay = -1;
     for (const it of items) {
-      const day = localDay(it.ts);
+      const day = dayOf(it);
       if (day !== lastDay) {
         out.push({ key: `d_${it.event_id}`, kind: "day", day: dayLabel(it.ts) });
         lastDay = day;
@@ -252,16 +269,14 @@ export function Timeline({ s, cid, jobs }) {
   const found = paging.found;
   const latest = useMemo(() => latestCardByJob(items), [items]);
   // Buttons the server recorded a click for (its action messages): shown as done, even after a reload.
-  const acted = useMemo(
-    () =>
-      new Set(
-        items
-          .map((i) => /** @type {any} */ (i.message).action)
-          .filter(Boolean)
-          .map((a) => `${a.card_id}:${a.button_id}`),
-      ),
-    [items],
-  );
+  const acted = useMemo(() => {
+    const out = new Set();
+    for (const i of items) {
+      const a = /** @type {any} */ (i.message).action;
+      if (a) out.add(`${a.card_id}:${a.button_id}`);
+    }
+    return out;
+  }, [items]);
   // "Seen by" goes under my latest message of a group.
   const lastMine = useMemo(
     () =>
