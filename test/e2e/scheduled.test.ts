@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { Clock } from "../../src/shared/clock.js";
 import { statedClock } from "../support/clock.js";
 import { demoPerson, startTestServer, type TestServer } from "../support/server.js";
@@ -33,13 +33,21 @@ async function moveOn(minutes: number) {
 }
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ keep: true, clock }), launchBrowser()]);
+  browser = await launchBrowser();
+}, 60_000);
+// A server of its own for each attempt, its clock at the stated instant again: a retry must not
+// find the first attempt's scheduled message, nor a clock already moved on.
+beforeEach(async () => {
+  skipped = 0;
+  server = await startTestServer({ keep: true, clock });
   dataDir = server.dataDir;
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
+afterEach(async () => {
   await server?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await browser?.close();
 });
 
 /** The timeline's messages and notes (a reminder, from the server, reads as a note). */
@@ -81,6 +89,9 @@ describe("send later and reminders", () => {
       await item.getByRole("button", { name: "Remind me" }).click();
       await d.page.getByRole("radio", { name: "In 1 hour" }).check();
       await d.page.getByRole("button", { name: "Remind me", exact: true }).last().click();
+      // The clock moves on only once the server has the reminder (the toast follows its answer):
+      // moved before, the reminder would be set for an hour after the moved clock.
+      await d.page.locator(".toast", { hasText: "Reminder set." }).waitFor();
       await moveOn(61);
       const reminders = d.page.locator(".conv-list a.conv-row", { hasText: "Reminders" }).first();
       await reminders.waitFor();
