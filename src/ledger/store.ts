@@ -113,6 +113,13 @@ export function createLedgerStore(db: Db) {
       pendingNodes.length = 0;
     }
   }
+  /** A read of the events or the tree: the rows still waiting are written first, so it sees them. */
+  const fresh =
+    <A extends unknown[], R>(read: (...args: A) => R) =>
+    (...args: A): R => {
+      flushEvents();
+      return read(...args);
+    };
   const insertCheckpoint = db.prepare(
     `INSERT INTO ledger_checkpoints (tenant_id, tenant_seq, head_hash, signature, key_id, ts)
      VALUES (@tenant_id, @tenant_seq, @head_hash, @signature, @key_id, @ts)`,
@@ -235,34 +242,31 @@ export function createLedgerStore(db: Db) {
       // table) only makes a page shorter.
       for (let after = 0; after < last; after += pageSize) yield bootPage.all(after, after + pageSize) as string[];
     },
-    hashAt: (tenantId: string, tenantSeq: number) => (
-      flushEvents(), hashAt.get(tenantId, tenantSeq) as string | undefined
-    ),
+    hashAt: fresh((tenantId: string, tenantSeq: number) => hashAt.get(tenantId, tenantSeq) as string | undefined),
     /** Whether the table holds the event id (rows of the open transaction included). */
-    hasEvent: (tenantId: string, eventId: string) => (flushEvents(), eventIdHeld.get(tenantId, eventId) !== undefined),
+    hasEvent: fresh((tenantId: string, eventId: string) => eventIdHeld.get(tenantId, eventId) !== undefined),
     /** The tree hashes stored with one event (null on a row from before the tree, until filled). */
-    merkleAt: (tenantId: string, tenantSeq: number) => (
-      flushEvents(), merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined
+    merkleAt: fresh(
+      (tenantId: string, tenantSeq: number) => merkleAt.get(tenantId, tenantSeq) as Buffer | null | undefined,
     ),
-    payloadAt: (tenantId: string, tenantSeq: number) => (
-      flushEvents(), payloadAt.get(tenantId, tenantSeq) as string | undefined
-    ),
+    payloadAt: fresh((tenantId: string, tenantSeq: number) => payloadAt.get(tenantId, tenantSeq) as string | undefined),
     /** Stored payloads of tenant_seq from..to inclusive, in order. */
-    payloads: (tenantId: string, from: number, to: number) => (
-      flushEvents(), payloadRange.all(tenantId, from, to) as string[]
-    ),
+    payloads: fresh((tenantId: string, from: number, to: number) => payloadRange.all(tenantId, from, to) as string[]),
     /** [tenant_seq, payload, merkle] of every event of a tenant, in order (the fill-in path). */
-    treeRows: (tenantId: string) => unfilled.iterate(tenantId) as IterableIterator<[number, string, Buffer | null]>,
+    treeRows: fresh(
+      (tenantId: string) => unfilled.iterate(tenantId) as IterableIterator<[number, string, Buffer | null]>,
+    ),
     fillMerkle: (tenantId: string, tenantSeq: number, merkle: Buffer) =>
       fillMerkle.run(merkle, tenantId, tenantSeq).changes === 1,
-    scan: (tenantId?: string, afterTenantSeq = 0) =>
-      (flushEvents(),
-      tenantId === undefined
-        ? scanAll.iterate()
-        : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
+    scan: fresh(
+      (tenantId?: string, afterTenantSeq = 0) =>
+        (tenantId === undefined
+          ? scanAll.iterate()
+          : scanTenant.iterate(tenantId, afterTenantSeq)) as IterableIterator<ScanRow>,
+    ),
     latestCheckpoint: (tenantId: string) => latestCheckpoint.get(tenantId) as CheckpointRow | undefined,
     checkpoints: (tenantId: string) => tenantCheckpoints.iterate(tenantId) as IterableIterator<CheckpointRow>,
-    tenants: () => tenantIds.all() as string[],
+    tenants: fresh(() => tenantIds.all() as string[]),
     query(f: QueryFilter): ScanRow[] {
       flushEvents();
       // One statement per filter combination (at most 8), prepared on first use.
