@@ -40,8 +40,40 @@ export async function startServer(opts: {
   return { ...(await startEmptyServer({ signup: opts.signup })), demo: null };
 }
 
-/** `extraArgs`: more Chromium switches for one file's browser (a fake microphone, say). */
-export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+/**
+ * Debian's Chromium for one file. `extraArgs`: more switches (a fake microphone, say).
+ * `serviceWorkers`: the app's service worker runs only in the files about it (offline use,
+ * notifications); elsewhere every new context would install it and copy the whole app shell
+ * into its cache beside the page's own load — a second load of every file, about a third more
+ * of the browser's work per sign-in here, in tests that never look at it.
+ */
+export async function launchBrowser(
+  extraArgs: string[] = [],
+  opts: { serviceWorkers?: "allow" | "block" } = {},
+): Promise<Browser> {
+  if (extraArgs.length === 0 && opts.serviceWorkers === undefined) return laneBrowser();
+  return startBrowser(extraArgs, opts);
+}
+
+let shared: Browser | null = null;
+
+/**
+ * The plain browser is shared by the files of one lane, which run one after another: starting
+ * Chromium costs about 2 s of CPU here, once per lane instead of once per file. A file's
+ * `close()` closes the contexts it opened (each test's cookies, storage and pages live in its
+ * own context), not the browser; Playwright ends the browser when the lane's process exits.
+ */
+async function laneBrowser(): Promise<Browser> {
+  if (shared?.isConnected()) return shared;
+  const browser = await startBrowser([], {});
+  browser.close = async () => {
+    await Promise.all(browser.contexts().map((c) => c.close()));
+  };
+  shared = browser;
+  return browser;
+}
+
+async function startBrowser(extraArgs: string[], opts: { serviceWorkers?: "allow" | "block" }): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
@@ -53,13 +85,17 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // Headless Chromium is the whole browser: every window (each context is one) would start
+      // two renderers for the address bar's suggestion popup, which nothing here opens — about
+      // 1.8 s of CPU per context on this machine, more than the Messenger's own page.
+      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
       ...extraArgs,
     ],
   });
   // Every context lists the requests it still waits on, for the report of a failed test.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const ctx = await newContext(options);
+    const ctx = await newContext({ serviceWorkers: opts.serviceWorkers ?? "block", ...options });
     const waiting = new Map<Request, { line: string; at: number }>();
     const done = (r: Request) => void waiting.delete(r);
     ctx.on("request", (r) => waiting.set(r, { line: `${r.method()} ${new URL(r.url()).pathname}`, at: Date.now() }));

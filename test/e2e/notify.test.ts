@@ -17,7 +17,7 @@ const dan = () => demoPerson(server, "Dan");
 const ana = () => demoPerson(server, "Ana");
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser([], { serviceWorkers: "allow" })]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -27,7 +27,10 @@ beforeAll(async () => {
   // The server serves a copy of web/, so the test can make a new release of it.
   web = mkdtempSync(join(tmpdir(), "logline-web-"));
   cpSync(fileURLToPath(new URL("../../web", import.meta.url)), web, { recursive: true });
-  [server, browser] = await Promise.all([startTestServer({ webDir: web }), launchBrowser()]);
+  [server, browser] = await Promise.all([
+    startTestServer({ webDir: web }),
+    launchBrowser([], { serviceWorkers: "allow" }),
+  ]);
   proxy = await startProxy(server.url);
 });
 afterAll(async () => {
