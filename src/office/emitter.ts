@@ -2,6 +2,7 @@ import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TActor } from "../../contracts/primitives.js";
 import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 import type { IdGenerator } from "../shared/ids.js";
 import { EMAIL_RE } from "./pii.js";
@@ -24,9 +25,15 @@ export interface EmitContext {
   causation_id?: string;
 }
 
-/** Extra work done inside the commit of Office's batch (a caller's idempotency record). */
+/** Extra work done inside the commit of Office's batch (a caller's idempotency record), written through `tx`. */
 export interface EmitOptions {
-  withinCommit?: (result: TAppendResponse) => void;
+  withinCommit?: (result: TAppendResponse, tx: Db) => void;
+}
+
+/** The part of an inbox item's answer in a commit (see inbox.ts): `fence` runs inside the commit, `failed` when it did not commit. */
+export interface AnswerFence<Tx, Done> {
+  fence(tx: Tx): Done | undefined;
+  failed(err: unknown): void;
 }
 
 export interface Emitter {
@@ -42,7 +49,7 @@ export function createEmitter(deps: {
   ledger: LedgerApi;
   clock: Clock;
   ids: IdGenerator;
-  answering?: { withinCommit(): (() => void) | undefined };
+  answering?: { withinCommit(): AnswerFence<Db, void> | undefined };
   /**
    * The policy pack refused an event Office wrote on its own (an agent's or the system's, not a
    * person's click): always a bug in Office, told at error level with the refusal and the batch.
@@ -83,9 +90,15 @@ export function createEmitter(deps: {
         throw new AppError("RAW_PII_DETECTED", "Office refused to write a raw email address to the ledger.");
       }
       // Answering an inbox item: the item is deleted in the same commit as these events.
-      const answered = deps.answering?.withinCommit();
+      const answer = deps.answering?.withinCommit();
       const extra = opts?.withinCommit;
-      const withinCommit = answered && extra ? (r: TAppendResponse) => (answered(), extra(r)) : (extra ?? answered);
+      const withinCommit =
+        answer || extra
+          ? (r: TAppendResponse, tx: Db) => {
+              answer?.fence(tx);
+              extra?.(r, tx);
+            }
+          : undefined;
       try {
         const res = await deps.ledger.append(
           { tenant_id: ctx.tenant_id, events },
@@ -93,6 +106,7 @@ export function createEmitter(deps: {
         );
         return res.accepted_event_ids;
       } catch (err) {
+        answer?.failed(err);
         const policyId = err instanceof AppError ? err.details?.policy_id : undefined;
         const index = err instanceof AppError ? err.details?.event_index : undefined;
         const refused = typeof index === "number" ? events[index] : undefined;
