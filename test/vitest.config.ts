@@ -36,6 +36,7 @@ const HTTP = [
   "test/ledger/routes.test.ts",
   "test/ledger/contract/**/*.test.ts",
   "test/ledger/pg/**/*.test.ts",
+  "test/gateway/idempotency-contract.test.ts",
   "test/gateway/sse-hub.test.ts",
   "test/office/invite-replies.test.ts",
   "test/office/meeting-change.test.ts",
