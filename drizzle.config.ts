@@ -6,8 +6,8 @@ import { defineConfig } from "drizzle-kit";
  * `DRIZZLE_MODULE=ledger npx drizzle-kit generate`, or all of them with `npm run db:generate`.
  */
 const moduleName = process.env.DRIZZLE_MODULE ?? "ledger";
-if (!["ledger", "office", "gateway", "ledger-pg", "gateway-pg"].includes(moduleName)) {
-  throw new Error(`DRIZZLE_MODULE must be ledger, office, gateway, ledger-pg or gateway-pg (got ${moduleName})`);
+if (!["ledger", "office", "gateway", "ledger-pg", "gateway-pg", "office-pg"].includes(moduleName)) {
+  throw new Error(`DRIZZLE_MODULE must be ledger, office or gateway, or one of them with -pg (got ${moduleName})`);
 }
 
 // A module on PostgreSQL (src/<module>/pg) keeps its own schema, named after it, and its own migrations.

@@ -41,6 +41,7 @@ const HTTP = [
   "test/office/invite-replies.test.ts",
   "test/office/meeting-change.test.ts",
   "test/office/inbox.test.ts",
+  "test/office/inbox-fencing.test.ts",
   "test/office/invite-outcomes.test.ts",
   "test/office/calendar/caldav.test.ts",
   "test/office/calendar/failures.test.ts",

@@ -46,7 +46,7 @@ const isFencedAnswer = (e: unknown): boolean => e instanceof AppError && e.detai
  * commits, and every later answer of the item is refused before it is written. Once the item
  * is answered, later commits of the same answer (or of timers started while answering) skip it.
  */
-function createAnswerMarkerOn<Tx, Done extends void | Promise<void>>(
+export function createAnswerMarkerOn<Tx, Done extends void | Promise<void>>(
   remove: (tx: Tx, tenantId: string, eventId: string, gone: () => never) => Done,
 ) {
   const als = new AsyncLocalStorage<Answering>();
