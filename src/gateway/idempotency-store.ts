@@ -24,10 +24,17 @@ export function createIdempotencyStore(deps: {
   db: Db;
   clock: Clock;
   retentionMs?: number;
+  /**
+   * Default true: one process owns a SQLite database (logline.pid), so a claim still running
+   * when the store starts was left by a process that stopped, and is dropped: a retry runs at
+   * once instead of waiting for it to expire. False where several stores share one database.
+   */
+  dropStaleClaims?: boolean;
 }): IdempotencyStore<Db, void> {
   const { db, clock } = deps;
   const retentionMs = deps.retentionMs ?? 24 * 3600_000;
   const claims = createClaims();
+  if (deps.dropStaleClaims !== false) db.prepare("DELETE FROM gateway_idempotency_keys WHERE state = 'running'").run();
   const insert = db.prepare(
     "INSERT INTO gateway_idempotency_keys (tenant_id, entity_id, key_hash, request_hash, state, claimed_by, claim_expires, created_at) VALUES (?, ?, ?, ?, 'running', ?, ?, ?) ON CONFLICT DO NOTHING",
   );

@@ -61,7 +61,8 @@ const sqlite: Backend = {
         | { state: string; sealed_response: string | null }
         | undefined;
     return {
-      store: () => createIdempotencyStore({ db, clock }) as IdempotencyStore<unknown, void>,
+      // Stores standing for several processes on one database: none may drop another's claims.
+      store: () => createIdempotencyStore({ db, clock, dropStaleClaims: false }) as IdempotencyStore<unknown, void>,
       async inTx(fn, commit) {
         try {
           db.transaction(() => {
@@ -269,7 +270,25 @@ describe.each([sqlite, postgres])("Idempotency-Keys on $name", (backend) => {
   });
 });
 
-describe("Idempotency-Keys on an existing SQLite database", () => {
+describe("Idempotency-Keys on a SQLite database of one process", () => {
+  it("a claim left running by a process that stopped is dropped when the next one starts", async () => {
+    const { dir, cleanup } = tempDir("idem-restart-");
+    const db = openDatabase({ path: join(dir, "logline.sqlite") });
+    try {
+      migrateGateway(db);
+      const clock = createManualClock(T0);
+      const killed = createIdempotencyStore({ db, clock });
+      expect((await killed.begin(request("cut-short"))).kind).toBe("new");
+      // The process died with the request running; its successor starts a second later.
+      await clock.advance(1000);
+      const next = createIdempotencyStore({ db, clock });
+      expect((await next.begin(request("cut-short"))).kind).toBe("new");
+    } finally {
+      db.close();
+      cleanup();
+    }
+  });
+
   it("upgrade in place: responses stored before claims were rows still replay", async () => {
     const { dir, cleanup } = tempDir("idem-upgrade-");
     let db: Db | undefined;
