@@ -19,6 +19,7 @@ const KEY = "tenant_id = ? AND entity_id = ? AND key_hash = ?";
  * Idempotency-Keys in the gateway's SQLite table. Claims and their release are written with
  * `synchronous = NORMAL`: a claim need not survive power loss (after a crash nothing is running),
  * and the next full commit flushes it anyway, so a write request pays no extra fsync for it.
+ * `begin` answers in the next event-loop turn, with the claims of this one.
  */
 export function createIdempotencyStore(deps: {
   db: Db;
@@ -70,35 +71,68 @@ export function createIdempotencyStore(deps: {
     }
   }
 
-  function begin(scope: IdemScope): IdemBegin {
+  type Outcome = { ok: true; value: IdemBegin } | { ok: false; error: unknown };
+
+  /** Claims one key inside the open transaction; a refusal is an outcome, a storage failure throws. */
+  function claimOne(scope: IdemScope, taken: string[]): Outcome {
     const keyHash = keyHashOf(scope);
     const key = [scope.tenantId, scope.entityId, keyHash] as const;
     const now = clock.now();
     const claim = claims.take(scope);
+    taken.push(claim);
     const release = (succeeded = false) => {
       if (claims.end(claim, succeeded)) lightly(() => remove.run(...key, claim));
     };
-    if (lightly(() => insert.run(...key, scope.requestHash, claim, now + CLAIM_MS, now).changes === 1)) {
-      return { kind: "new", release };
+    if (insert.run(...key, scope.requestHash, claim, now + CLAIM_MS, now).changes === 1) {
+      return { ok: true, value: { kind: "new", release } };
     }
-    const row = select.get(...key);
+    // The insert found the row, and nothing else writes between the two statements.
+    const row = select.get(...key)!;
+    let judged: ReturnType<typeof judgeTaken>;
     try {
-      // Gone between the two statements can only mean pruned: claim it again.
-      if (!row) {
-        claims.end(claim, true);
-        return begin(scope);
-      }
-      const taken = judgeTaken(scope, row, now, claims.isDead);
-      if (taken.kind === "replay") {
-        claims.end(claim, true);
-        return taken;
-      }
-      lightly(() => takeOver.run(scope.requestHash, claim, now + CLAIM_MS, now, ...key, row.claimed_by));
-      return { kind: "new", release };
-    } catch (e) {
+      judged = judgeTaken(scope, row, now, claims.isDead);
+    } catch (error) {
       claims.end(claim, true);
-      throw e;
+      return { ok: false, error };
     }
+    if (judged.kind === "replay") {
+      claims.end(claim, true);
+      return { ok: true, value: judged };
+    }
+    takeOver.run(scope.requestHash, claim, now + CLAIM_MS, now, ...key, row.claimed_by);
+    return { ok: true, value: { kind: "new", release } };
+  }
+
+  // The claims of one event-loop turn are written in one transaction, as the ledger groups its
+  // appends: 64 requests in flight cost one commit, not 64.
+  let queue: Array<{ scope: IdemScope; resolve(v: IdemBegin): void; reject(e: unknown): void }> = [];
+  const claimAll = db.transaction((batch: typeof queue, taken: string[]) => batch.map((q) => claimOne(q.scope, taken)));
+
+  function flush(): void {
+    const batch = queue;
+    queue = [];
+    const taken: string[] = [];
+    let outcomes: Outcome[];
+    try {
+      outcomes = lightly(() => claimAll(batch, taken));
+    } catch (e) {
+      // Nothing was claimed (a full disk, say): every request of the turn gets the failure.
+      for (const claim of taken) claims.end(claim, true);
+      for (const q of batch) q.reject(e);
+      return;
+    }
+    batch.forEach((q, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) q.resolve(o.value);
+      else q.reject(o.error);
+    });
+  }
+
+  function begin(scope: IdemScope): Promise<IdemBegin> {
+    return new Promise((resolve, reject) => {
+      queue.push({ scope, resolve, reject });
+      if (queue.length === 1) setImmediate(flush);
+    });
   }
 
   return {
