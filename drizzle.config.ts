@@ -6,17 +6,18 @@ import { defineConfig } from "drizzle-kit";
  * `DRIZZLE_MODULE=ledger npx drizzle-kit generate`, or all of them with `npm run db:generate`.
  */
 const moduleName = process.env.DRIZZLE_MODULE ?? "ledger";
-if (!["ledger", "office", "gateway", "ledger-pg"].includes(moduleName)) {
-  throw new Error(`DRIZZLE_MODULE must be ledger, office, gateway or ledger-pg (got ${moduleName})`);
+if (!["ledger", "office", "gateway", "ledger-pg", "gateway-pg", "office-pg"].includes(moduleName)) {
+  throw new Error(`DRIZZLE_MODULE must be ledger, office or gateway, or one of them with -pg (got ${moduleName})`);
 }
 
-// The ledger on PostgreSQL (src/ledger/pg) keeps its own schema, `ledger`, and its own migrations.
-export default moduleName === "ledger-pg"
+// A module on PostgreSQL (src/<module>/pg) keeps its own schema, named after it, and its own migrations.
+const pgModule = moduleName.endsWith("-pg") ? moduleName.slice(0, -3) : undefined;
+export default pgModule
   ? defineConfig({
       dialect: "postgresql",
-      schema: "./src/ledger/pg/schema.ts",
-      out: "./src/ledger/pg/migrations",
-      schemaFilter: ["ledger"],
+      schema: `./src/${pgModule}/pg/schema.ts`,
+      out: `./src/${pgModule}/pg/migrations`,
+      schemaFilter: [pgModule],
     })
   : defineConfig({
       dialect: "sqlite",

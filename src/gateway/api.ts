@@ -130,7 +130,7 @@ export function createGatewayApi(
         status: 202,
         body: { accepted: true, outbox_id: outboxId, job_id: r.job_id, created_event_ids: r.emitted_event_ids },
       };
-      core.idem.record(idem, response);
+      core.idem.record(idem, response, core.db);
       return response;
     },
 

@@ -51,7 +51,7 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
-  idem: IdempotencyStore;
+  idem: IdempotencyStore<Db, void>;
   limiter: RateLimiter;
   /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */
   tenantLimiter: RateLimiter;
@@ -103,8 +103,9 @@ export interface Core {
     extra?: { job_id?: string; causation_id?: string; trace_id?: string },
   ): TUblEvent;
   /**
-   * Appends events and, in the same SQLite transaction, the idempotent response (and `extra`
-   * rows such as a token), so a crash between commit and reply still replays the answer.
+   * Appends events and, in the same transaction, the idempotent response (and `extra` rows such
+   * as a token), so a crash between commit and reply still replays the answer. Both write
+   * through `tx`, the handle the ledger's transaction is open on.
    */
   commit(
     tenantId: string,
@@ -113,7 +114,7 @@ export interface Core {
       idem?: IdemScope | undefined;
       status?: number;
       body: (res: TAppendResponse) => unknown;
-      extra?: () => void;
+      extra?: (tx: Db) => void;
     },
   ): Promise<StoredResponse>;
 }
@@ -159,10 +160,10 @@ export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit">):
       await c.ledger.append(
         { tenant_id: tenantId, events },
         {
-          withinCommit: (res) => {
-            opts.extra?.();
+          withinCommit: (res, tx) => {
+            opts.extra?.(tx);
             stored = { status: opts.status ?? 202, body: opts.body(res) };
-            if (opts.idem) c.idem.record(opts.idem, stored);
+            if (opts.idem) c.idem.record(opts.idem, stored, tx);
           },
         },
       );

@@ -23,7 +23,7 @@ import { createClientAddress } from "./client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
-import { createIdempotencyStore } from "./idempotency.js";
+import { createIdempotencyStore } from "./idempotency-store.js";
 import { migrateGateway } from "./migrate.js";
 import { evaluatePresence, presenceFrame } from "./projections/presence.js";
 import { redactFrame } from "./projections/message-changes.js";

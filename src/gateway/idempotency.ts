@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { Db } from "../shared/db.js";
-import type { Clock } from "../shared/clock.js";
 import { AppError } from "../shared/errors.js";
 
 export interface IdemScope {
@@ -16,19 +15,44 @@ export interface StoredResponse {
   body: unknown;
 }
 
-type IdemBegin = { kind: "new"; release(): void } | { kind: "replay"; response: StoredResponse };
+/** A value now (SQLite) or later (PostgreSQL). */
+type Awaitable<T> = T | Promise<T>;
 
-export interface IdempotencyStore {
+export type IdemBegin =
+  | {
+      kind: "new";
+      /**
+       * Ends the request's claim. Unless it `succeeded` with its response recorded, the claim
+       * row is deleted if still running (nothing committed for it), so a retry runs at once.
+       */
+      release(succeeded?: boolean): Awaitable<void>;
+    }
+  | { kind: "replay"; response: StoredResponse };
+
+/**
+ * Idempotency-Keys as rows, so every process on one database sees the same claims. `Tx` is the
+ * handle of the transaction `record` writes in (SQLite's connection, a PostgreSQL client), `Done`
+ * what `record` returns (nothing on SQLite, a promise on PostgreSQL).
+ */
+export interface IdempotencyStore<Tx = Db, Done = void> {
   /**
-   * Claims a key. A stored response with the same request hash is a replay; a different hash
-   * is IDEMPOTENCY_KEY_REUSED; a key still running in this process is IDEMPOTENCY_IN_PROGRESS.
+   * Claims a key for CLAIM_MS (state `running`). A key already done with the same request hash
+   * is a replay; a different hash is IDEMPOTENCY_KEY_REUSED; a claim still running is
+   * IDEMPOTENCY_IN_PROGRESS; one that expired (its process died or stalled) is taken over.
    */
-  begin(scope: IdemScope): IdemBegin;
-  /** Stores the response. Call inside the transaction that commits the request's effects. */
-  record(scope: IdemScope, response: StoredResponse): void;
+  begin(scope: IdemScope): Awaitable<IdemBegin>;
+  /**
+   * Marks this request's claim `done` with its sealed response, on `tx`: call it inside the
+   * transaction that commits the request's effects. Throws IDEMPOTENCY_IN_PROGRESS when the
+   * claim is no longer this request's (it expired and another took it over), rolling back.
+   */
+  record(scope: IdemScope, response: StoredResponse, tx: Tx): Done;
   /** Drops rows older than the retention (24 h by default). */
-  prune(): number;
+  prune(): Awaitable<number>;
 }
+
+/** How long a claim holds a key before another request may take it over. */
+export const CLAIM_MS = 30_000;
 
 const MAX_IDEMPOTENCY_KEY = 255;
 
@@ -80,61 +104,85 @@ function unseal(aesKey: Buffer, sealed: string): string {
   return Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString("utf8");
 }
 
-export function createIdempotencyStore(deps: { db: Db; clock: Clock; retentionMs?: number }): IdempotencyStore {
-  const { db, clock } = deps;
-  const retentionMs = deps.retentionMs ?? 24 * 3600_000;
-  const select = db.prepare<
-    [string, string, string],
-    { request_hash: string; status: number; sealed_response: string }
-  >(
-    "SELECT request_hash, status, sealed_response FROM gateway_idempotency_keys WHERE tenant_id = ? AND entity_id = ? AND key_hash = ?",
-  );
-  const insert = db.prepare(
-    "INSERT INTO gateway_idempotency_keys (tenant_id, entity_id, key_hash, request_hash, status, sealed_response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  const del = db.prepare("DELETE FROM gateway_idempotency_keys WHERE created_at < ?");
-  // One process owns the database, so "still running" is an in-memory fact.
-  const inFlight = new Map<string, string>();
+/** A key's row as every store reads it. */
+export interface IdemRow {
+  request_hash: string;
+  state: "running" | "done";
+  claimed_by: string | null;
+  claim_expires: number | null;
+  status: number | null;
+  sealed_response: string | null;
+}
 
+/**
+ * What a taken key means for a new request (the same for every store): a replay, a refusal,
+ * or `takeover` when the claim is dead (expired, or `isDead` says so).
+ */
+export function judgeTaken(
+  scope: IdemScope,
+  row: IdemRow,
+  now: number,
+  isDead: (claimedBy: string) => boolean,
+): { kind: "replay"; response: StoredResponse } | { kind: "takeover" } {
+  if (row.state === "running" && ((row.claim_expires ?? 0) <= now || isDead(row.claimed_by ?? ""))) {
+    return { kind: "takeover" };
+  }
+  if (row.request_hash !== scope.requestHash)
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
+  if (row.state === "running")
+    throw new AppError(
+      "IDEMPOTENCY_IN_PROGRESS",
+      "A request with this Idempotency-Key is still running; retry shortly",
+    );
+  const { aesKey } = scopeMaterial(scope);
   return {
-    begin(scope) {
-      const { keyHash, aesKey } = scopeMaterial(scope);
-      const slot = `${scope.tenantId}\0${scope.entityId}\0${keyHash}`;
-      const running = inFlight.get(slot);
-      if (running !== undefined) {
-        if (running !== scope.requestHash)
-          throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
-        throw new AppError(
-          "IDEMPOTENCY_IN_PROGRESS",
-          "A request with this Idempotency-Key is still running; retry shortly",
-        );
-      }
-      const row = select.get(scope.tenantId, scope.entityId, keyHash);
-      if (row) {
-        if (row.request_hash !== scope.requestHash)
-          throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used for a different request");
-        return {
-          kind: "replay",
-          response: { status: row.status, body: JSON.parse(unseal(aesKey, row.sealed_response)) },
-        };
-      }
-      inFlight.set(slot, scope.requestHash);
-      return { kind: "new", release: () => void inFlight.delete(slot) };
+    kind: "replay",
+    response: { status: row.status ?? 200, body: JSON.parse(unseal(aesKey, row.sealed_response ?? "")) },
+  };
+}
+
+/** The refusal `record` throws when the claim is gone: nothing of the request may commit. */
+export function claimLost(): AppError {
+  return new AppError(
+    "IDEMPOTENCY_IN_PROGRESS",
+    "This request's claim on its Idempotency-Key was taken over by a retry; retry shortly",
+  );
+}
+
+/** The hashed key and sealed response `record` writes. */
+export function sealedFor(scope: IdemScope, response: StoredResponse): { keyHash: string; sealed: string } {
+  const { keyHash, aesKey } = scopeMaterial(scope);
+  return { keyHash, sealed: seal(aesKey, JSON.stringify(response.body)) };
+}
+
+export const keyHashOf = (scope: IdemScope): string => scopeMaterial(scope).keyHash;
+
+/**
+ * The claims one store holds: each has an id unique to this store (its `claimed_by`), and the
+ * ids of requests still running here. A running row claimed by this store but no longer held by
+ * any of its requests is dead (its release could not delete it), so a retry here takes it over
+ * at once instead of waiting for it to expire.
+ */
+export function createClaims() {
+  const owner = randomBytes(9).toString("base64url");
+  let next = 0;
+  const live = new Set<string>();
+  const recorded = new Set<string>();
+  const ofScope = new WeakMap<IdemScope, string>();
+  return {
+    take(scope: IdemScope): string {
+      const id = `${owner}.${++next}`;
+      live.add(id);
+      ofScope.set(scope, id);
+      return id;
     },
-    record(scope, response) {
-      const { keyHash, aesKey } = scopeMaterial(scope);
-      insert.run(
-        scope.tenantId,
-        scope.entityId,
-        keyHash,
-        scope.requestHash,
-        response.status,
-        seal(aesKey, JSON.stringify(response.body)),
-        clock.now(),
-      );
+    of: (scope: IdemScope): string => ofScope.get(scope) ?? "",
+    recorded: (id: string) => void recorded.add(id),
+    /** Ends a claim here; true when its row may still be running (it needs a delete). */
+    end(id: string, succeeded: boolean): boolean {
+      live.delete(id);
+      return !recorded.delete(id) || !succeeded;
     },
-    prune() {
-      return del.run(clock.now() - retentionMs).changes;
-    },
+    isDead: (claimedBy: string): boolean => claimedBy.startsWith(`${owner}.`) && !live.has(claimedBy),
   };
 }

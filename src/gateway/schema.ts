@@ -59,9 +59,11 @@ export const gatewayInvites = sqliteTable("gateway_invites", {
 });
 
 /**
- * Stored responses of idempotent writes, keyed by (tenant, entity, SHA-256 of the key). The
- * response is sealed with a key derived from the raw Idempotency-Key, which is never stored:
- * a response can carry a fresh token, and a database copy must not hand it out.
+ * Idempotent writes, keyed by (tenant, entity, SHA-256 of the key): a claim while the request
+ * runs (`state` 'running', `claimed_by`, `claim_expires`), then its stored response (`done`),
+ * marked in the transaction that commits the request's effects. The response is sealed with a
+ * key derived from the raw Idempotency-Key, which is never stored: a response can carry a fresh
+ * token, and a database copy must not hand it out.
  */
 export const gatewayIdempotencyKeys = sqliteTable(
   "gateway_idempotency_keys",
@@ -70,8 +72,13 @@ export const gatewayIdempotencyKeys = sqliteTable(
     entityId: text("entity_id").notNull(),
     keyHash: text("key_hash").notNull(),
     requestHash: text("request_hash").notNull(),
-    status: integer("status").notNull(),
-    sealedResponse: text("sealed_response").notNull(),
+    state: text("state", { enum: ["running", "done"] })
+      .notNull()
+      .default("done"),
+    claimedBy: text("claimed_by"),
+    claimExpires: integer("claim_expires"),
+    status: integer("status"),
+    sealedResponse: text("sealed_response"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [

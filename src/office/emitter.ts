@@ -1,7 +1,7 @@
-import type { TAppendResponse } from "../../contracts/ledger.js";
+import type { TAppendRequest, TAppendResponse } from "../../contracts/ledger.js";
 import type { TActor } from "../../contracts/primitives.js";
-import type { LedgerApi } from "../ledger/index.js";
 import type { Clock } from "../shared/clock.js";
+import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 import type { IdGenerator } from "../shared/ids.js";
 import { EMAIL_RE } from "./pii.js";
@@ -24,25 +24,42 @@ export interface EmitContext {
   causation_id?: string;
 }
 
-/** Extra work done inside the commit of Office's batch (a caller's idempotency record). */
-export interface EmitOptions {
-  withinCommit?: (result: TAppendResponse) => void;
+/** Extra work done inside the commit of Office's batch (a caller's idempotency record), written through `tx`. */
+export interface EmitOptions<Tx = Db> {
+  withinCommit?: (result: TAppendResponse, tx: Tx) => void;
 }
 
-export interface Emitter {
+/**
+ * What the emitter needs of a ledger: an append whose `withinCommit` gets the transaction's
+ * handle (SQLite's connection, or a PostgreSQL client; the latter may be awaited).
+ */
+interface AppendingLedger<Tx> {
+  append(
+    req: TAppendRequest,
+    opts?: { withinCommit?: (result: TAppendResponse, tx: Tx) => void | Promise<void> },
+  ): Promise<TAppendResponse>;
+}
+
+/** The part of an inbox item's answer in a commit (see inbox.ts): `fence` runs inside the commit, `failed` when it did not commit. */
+export interface AnswerFence<Tx, Done> {
+  fence(tx: Tx): Done | undefined;
+  failed(err: unknown): void;
+}
+
+export interface Emitter<Tx = Db> {
   /** Appends the drafts as one all-or-nothing batch; each event is caused by the one before it. */
-  emit(ctx: EmitContext, drafts: Draft[], opts?: EmitOptions): Promise<string[]>;
+  emit(ctx: EmitContext, drafts: Draft[], opts?: EmitOptions<Tx>): Promise<string[]>;
 }
 
 /**
  * The only place Office writes. Fills the envelope (id, ts, trace, causation) and refuses a
  * batch carrying a raw email before the ledger has to: a leak is a bug here, not a policy event.
  */
-export function createEmitter(deps: {
-  ledger: LedgerApi;
+export function createEmitter<Tx = Db>(deps: {
+  ledger: AppendingLedger<Tx>;
   clock: Clock;
   ids: IdGenerator;
-  answering?: { withinCommit(): (() => void) | undefined };
+  answering?: { withinCommit(): AnswerFence<Tx, void | Promise<void>> | undefined };
   /**
    * The policy pack refused an event Office wrote on its own (an agent's or the system's, not a
    * person's click): always a bug in Office, told at error level with the refusal and the batch.
@@ -56,7 +73,7 @@ export function createEmitter(deps: {
     tenant_id: string;
     job_id?: string;
   }) => void;
-}): Emitter {
+}): Emitter<Tx> {
   return {
     async emit(ctx, drafts, opts) {
       if (!drafts.length) return [];
@@ -83,9 +100,17 @@ export function createEmitter(deps: {
         throw new AppError("RAW_PII_DETECTED", "Office refused to write a raw email address to the ledger.");
       }
       // Answering an inbox item: the item is deleted in the same commit as these events.
-      const answered = deps.answering?.withinCommit();
+      const answer = deps.answering?.withinCommit();
       const extra = opts?.withinCommit;
-      const withinCommit = answered && extra ? (r: TAppendResponse) => (answered(), extra(r)) : (extra ?? answered);
+      const withinCommit =
+        answer || extra
+          ? (r: TAppendResponse, tx: Tx) => {
+              const fenced = answer?.fence(tx);
+              // On SQLite the fence is done at once (the commit is synchronous); elsewhere it is awaited.
+              if (fenced instanceof Promise) return fenced.then(() => extra?.(r, tx));
+              extra?.(r, tx);
+            }
+          : undefined;
       try {
         const res = await deps.ledger.append(
           { tenant_id: ctx.tenant_id, events },
@@ -93,6 +118,7 @@ export function createEmitter(deps: {
         );
         return res.accepted_event_ids;
       } catch (err) {
+        answer?.failed(err);
         const policyId = err instanceof AppError ? err.details?.policy_id : undefined;
         const index = err instanceof AppError ? err.details?.event_index : undefined;
         const refused = typeof index === "number" ? events[index] : undefined;

@@ -6,6 +6,7 @@ import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 import { isStorageError } from "../shared/storage-errors.js";
+import type { AnswerFence } from "./emitter.js";
 import type { ApplySuggestionInput, InboxWork } from "./office-api.js";
 import { officeInbox } from "./schema.js";
 import type { Vault } from "./vault/vault.js";
@@ -21,23 +22,80 @@ export interface InboxHandlers {
 interface Answering {
   tenantId: string;
   eventId: string;
+  /** `answered` once a commit removed the row; `lost` when another answerer had removed it first. */
+  state?: "answered" | "lost" | undefined;
 }
 
+/** The refusal of an answer whose inbox row was already gone: someone else answered it. */
+function alreadyAnswered(item: Answering): AppError {
+  return new AppError("CONFLICT", "This inbox item was answered elsewhere", {
+    tenant_id: item.tenantId,
+    event_id: item.eventId,
+    fenced: true,
+  });
+}
+
+/** Whether an error is the fencing refusal of an answer (see createAnswerMarker). */
+const isFencedAnswer = (e: unknown): boolean => e instanceof AppError && e.details?.fenced === true;
+
 /**
- * Which inbox item the code running now answers. The emitter asks it for a `withinCommit` that
- * deletes the item in the same transaction as the events it writes: the first answer ends the
- * item, and later ones (or timers started while answering) delete nothing.
+ * Which inbox item the code running now answers. The emitter asks it for a fence to run inside
+ * the transaction of the events it writes. The first answering commit deletes the item's row
+ * through `remove` (SQLite's handle or PostgreSQL's client) and is refused when no row went:
+ * the item was answered elsewhere (a stalled answerer that lost its turn), so nothing of it
+ * commits, and every later answer of the item is refused before it is written. Once the item
+ * is answered, later commits of the same answer (or of timers started while answering) skip it.
  */
-export function createAnswerMarker(db: Db) {
+export function createAnswerMarkerOn<Tx, Done extends void | Promise<void>>(
+  remove: (tx: Tx, tenantId: string, eventId: string, gone: () => never) => Done,
+) {
   const als = new AsyncLocalStorage<Answering>();
-  const remove = db.prepare("DELETE FROM office_inbox WHERE tenant_id = ? AND event_id = ?");
   return {
-    run: <T>(item: Answering, fn: () => Promise<T>): Promise<T> => als.run(item, fn),
-    withinCommit(): (() => void) | undefined {
+    /**
+     * Runs `fn` as the answer of `item`. Once it resolves the item counts as answered (the inbox
+     * deletes the row), so timers it started write without the fence.
+     */
+    run<T>(item: Answering, fn: () => Promise<T>): Promise<T> {
+      const own: Answering = { ...item };
+      return als.run(own, async () => {
+        const out = await fn();
+        if (own.state === undefined) own.state = "answered";
+        return out;
+      });
+    },
+    withinCommit(): AnswerFence<Tx, Done> | undefined {
       const item = als.getStore();
-      return item ? () => void remove.run(item.tenantId, item.eventId) : undefined;
+      if (!item || item.state === "answered") return undefined;
+      if (item.state === "lost") throw alreadyAnswered(item);
+      let removed = false;
+      return {
+        fence(tx) {
+          // Another answer of the item committing in the same transaction deleted the row already.
+          if (item.state === "answered") return undefined;
+          // Counted as answered from here, so answers committed alongside this one skip the delete.
+          item.state = "answered";
+          removed = true;
+          return remove(tx, item.tenantId, item.eventId, () => {
+            throw alreadyAnswered(item);
+          });
+        },
+        failed(err) {
+          if (!removed) return;
+          if (isFencedAnswer(err)) item.state = "lost";
+          else if (item.state === "answered") item.state = undefined;
+        },
+      };
     },
   };
+}
+
+/** The answer marker over Office's SQLite table. */
+export function createAnswerMarker(db: Db) {
+  const sql = "DELETE FROM office_inbox WHERE tenant_id = ? AND event_id = ?";
+  const remove = db.prepare(sql);
+  return createAnswerMarkerOn((tx: Db, tenantId: string, eventId: string, gone: () => never): void => {
+    if ((tx === db ? remove : tx.prepare(sql)).run(tenantId, eventId).changes === 0) gone();
+  });
 }
 export type AnswerMarker = ReturnType<typeof createAnswerMarker>;
 
@@ -170,6 +228,11 @@ export function createInbox(deps: {
       await deps.marker.run({ tenantId: row.tenantId, eventId: row.eventId }, () => handle(row.kind, request));
       finish(row);
     } catch (e) {
+      if (isFencedAnswer(e)) {
+        // Its row went before this answer could commit: another answerer had it, and nothing of this one was written.
+        deps.onWarn?.("inbox item answered elsewhere", { kind: row.kind, event_id: row.eventId });
+        return;
+      }
       if (e instanceof AppError && e.status < 500) {
         // A refusal is an answer too (a stale click, a sender who left): nothing to retry.
         deps.onWarn?.("office refused accepted work", { kind: row.kind, event_id: row.eventId, code: e.code });

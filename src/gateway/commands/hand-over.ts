@@ -30,12 +30,12 @@ export async function handOverJob(
       ...(body.note ? { note: body.note } : {}),
     },
     {
-      withinCommit: (res) => {
+      withinCommit: (res, tx) => {
         stored = {
           status: 200,
           body: { job_id: jobId, owner_entity_id: body.to_entity_id, created_event_ids: res.accepted_event_ids },
         };
-        if (idem) core.idem.record(idem, stored);
+        if (idem) core.idem.record(idem, stored, tx);
       },
     },
   );

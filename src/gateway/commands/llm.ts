@@ -22,7 +22,7 @@ export function setThreadContext(
   memberConversation(core, p, conversationId);
   const view = core.office.setThreadContext(p.tenantId, conversationId, what, jobId);
   const stored = { status: 200, body: view };
-  core.idem.record(idem, stored);
+  core.idem.record(idem, stored, core.db);
   return stored;
 }
 

@@ -16,7 +16,7 @@ function recorded(core: Core, idem: IdemScope, status: number, change: () => unk
   let stored: StoredResponse | undefined;
   core.db.transaction(() => {
     stored = { status, body: change() };
-    core.idem.record(idem, stored);
+    core.idem.record(idem, stored, core.db);
   })();
   return stored!;
 }

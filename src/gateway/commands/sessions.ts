@@ -24,7 +24,7 @@ export function recorded(
   let stored: StoredResponse | undefined;
   core.db.transaction(() => {
     stored = { status, body: change() };
-    if (idem) core.idem.record(idem, stored);
+    if (idem) core.idem.record(idem, stored, core.db);
   })();
   return stored!;
 }

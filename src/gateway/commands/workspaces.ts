@@ -84,7 +84,7 @@ export function createInvite(
         core.clock.iso(),
         new Date(core.clock.now() + INVITE_TTL_MS).toISOString(),
       );
-    if (idem) core.idem.record(idem, response);
+    if (idem) core.idem.record(idem, response, core.db);
   })();
   return response;
 }

@@ -64,15 +64,17 @@ export async function idempotentWrite(
     key,
     requestHash: hashRequest(c.req.method, c.req.path, raw),
   };
-  const begun = core.idem.begin(scope);
+  const begun = await core.idem.begin(scope);
   if (begun.kind === "replay") {
     c.header("Idempotent-Replayed", "true");
     return c.json(begun.response.body as object, begun.response.status as 200);
   }
+  let succeeded = false;
   try {
     const res = await run(scope);
+    succeeded = true;
     return c.json(res.body as object, res.status as 200);
   } finally {
-    begun.release();
+    await begun.release(succeeded);
   }
 }

@@ -100,8 +100,9 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
     unsubscribe = undefined;
   }
 
-  function record(row: InboundRecord & { message_id_sha256?: string }): InboundRecord {
-    orm
+  /** Keeps a mail's row, through `tx` when it belongs to a ledger commit. */
+  function record(row: InboundRecord & { message_id_sha256?: string }, tx: Db = deps.db): InboundRecord {
+    (tx === deps.db ? orm : drizzle(tx))
       .insert(officeInboundMail)
       .values({
         key: row.key,
@@ -234,7 +235,7 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
         conversation_id: job.conversation_id,
         causation_id: job.last_event_id,
       },
-      { withinCommit: () => void record(row) },
+      { withinCommit: (_, tx) => void record(row, tx) },
     );
     return row;
   }
