@@ -67,7 +67,7 @@ export class TenantState {
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
   /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
-  readonly messages = new MessageTable();
+  readonly messages: MessageTable;
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
   /**
@@ -78,6 +78,13 @@ export class TenantState {
   readonly recentHumanMessages = new Map<string, string>();
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
+  /** The tenant seq of the last event folded: the log writes events in the order they are folded. */
+  lastSeq = 0;
+
+  /** `messageIdAt`: the message id the log holds at a tenant seq (see MessageTable). */
+  constructor(messageIdAt?: (tenantSeq: number) => string | undefined) {
+    this.messages = new MessageTable(messageIdAt);
+  }
 }
 
 export const REQUESTER_LOOKBACK = 1024;
@@ -86,13 +93,6 @@ export type Undo = () => void;
 
 export const idemKey = (jobId: string | undefined, tool: string, key: string) =>
   `${jobId ?? ""}\u0001${tool}\u0001${key}`;
-
-/** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
-export function fingerprint(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 30)) & 0x3fffffff;
-}
 
 function sortedObject<V>(map: ReadonlyMap<string, V>, f: (v: V) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};

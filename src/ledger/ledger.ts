@@ -111,12 +111,16 @@ export function createSqliteLedger(deps: CreateLedgerDeps): LedgerApi {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
-  // The default fold keeps fingerprints of event ids and asks the table on a match (see FoldOptions).
+  // The default fold keeps fingerprints of event and message ids and asks the table on a match
+  // (see FoldOptions).
   let store: LedgerStore | undefined;
   const defaults =
     deps.engine && deps.fold
       ? undefined
-      : createDefaultPolicy(deps.policyParams, { knownEvent: (t, id) => store!.hasEvent(t, id) });
+      : createDefaultPolicy(deps.policyParams, {
+          knownEvent: (t, id) => store!.hasEvent(t, id),
+          messageIdAt: (t, seq) => store!.messageIdAt(t, seq),
+        });
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
   if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);
