@@ -1,4 +1,5 @@
 import type { MessageFacts } from "./policy/types.js";
+import { PrintTable } from "./print-table.js";
 
 /** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
 export function fingerprint(id: string): number {
@@ -21,7 +22,7 @@ export function fingerprint(id: string): number {
  * kept every id alive. Without `idAt` every id is kept in `exact`.
  */
 export class MessageTable {
-  private readonly byPrint = new Map<number, number>();
+  private readonly byPrint = new PrintTable();
   private readonly exact = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
@@ -49,7 +50,7 @@ export class MessageTable {
     if (idAt) {
       print = fingerprint(messageId);
       const held = this.byPrint.get(print);
-      if (held !== undefined) {
+      if (held !== -1) {
         if (idAt(this.seqs[held]!) === messageId) return -1;
         print = -1;
       }
@@ -83,7 +84,7 @@ export class MessageTable {
     }
     if (!this.idAt) return undefined;
     const row = this.byPrint.get(fingerprint(messageId));
-    return row !== undefined && this.idAt(this.seqs[row]!) === messageId ? row : undefined;
+    return row !== -1 && this.idAt(this.seqs[row]!) === messageId ? row : undefined;
   }
 
   isDeleted(row: number): boolean {
@@ -102,7 +103,13 @@ export class MessageTable {
   /** Every message id with its facts (ids found by fingerprint are read from the log). */
   *entries(): IterableIterator<[string, MessageFacts]> {
     for (const [id, row] of this.exact) yield [id, this.facts(row)];
-    for (const row of this.byPrint.values()) yield [this.idAt!(this.seqs[row]!)!, this.facts(row)];
+    if (!this.idAt) return;
+    const exactRows = new Set(this.exact.values());
+    for (let row = 0; row < this.next; row++) {
+      if (exactRows.has(row)) continue;
+      const id = this.idAt(this.seqs[row]!);
+      if (id !== undefined && this.byPrint.get(fingerprint(id)) === row) yield [id, this.facts(row)];
+    }
   }
 
   private facts(row: number): MessageFacts {

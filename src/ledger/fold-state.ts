@@ -1,5 +1,7 @@
 import type { TJobState } from "../../contracts/primitives.js";
 import { MessageTable } from "./fold-messages.js";
+import { PrintTable } from "./print-table.js";
+import { RecentSenders } from "./recent-senders.js";
 import type { FoldSnapshot, PolicyOverrides, TToolMode } from "./policy/types.js";
 
 /**
@@ -54,10 +56,12 @@ export interface ConversationMeta {
   public?: true;
 }
 
+const REQUESTER_LOOKBACK = 1024;
+
 export class TenantState {
   /** Event ids, or with `knownEvent` only their fingerprints (see FoldOptions). */
   readonly seen = new Set<string>();
-  readonly seenPrints = new Set<number>();
+  readonly seenPrints = new PrintTable();
   readonly jobs = new Map<string, JobRec>();
   /** conversation_id → member entity ids (the workspace conversation is implicit). */
   readonly conversations = new Map<string, Set<string>>();
@@ -75,7 +79,7 @@ export class TenantState {
    * message that led to it as its causation, and this is how the fold learns who asked.
    * Bounded: Office answers a message within moments, never thousands of messages later.
    */
-  readonly recentHumanMessages = new Map<string, string>();
+  readonly recentHumanMessages = new RecentSenders(REQUESTER_LOOKBACK);
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
   /** The tenant seq of the last event folded: the log writes events in the order they are folded. */
@@ -86,8 +90,6 @@ export class TenantState {
     this.messages = new MessageTable(messageIdAt);
   }
 }
-
-export const REQUESTER_LOOKBACK = 1024;
 
 export type Undo = () => void;
 
@@ -121,7 +123,7 @@ export function tenantSnapshot(s: TenantState): FoldSnapshot[string] {
     tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
     messages: sortedObject(new Map(s.messages.entries()), (m) => m),
     idempotency: [...s.idempotency].sort(),
-    recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
+    recent_human_messages: sortedObject(new Map(s.recentHumanMessages.entries()), (v) => v),
     ...(s.overrides
       ? {
           overrides: {

@@ -2,15 +2,7 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import { stateAfter } from "../job/transitions.js";
 import type { LedgerFacts } from "./ledger-api.js";
-import {
-  type JobRec,
-  type EntityRec,
-  TenantState,
-  REQUESTER_LOOKBACK,
-  type Undo,
-  idemKey,
-  tenantSnapshot,
-} from "./fold-state.js";
+import { type JobRec, type EntityRec, TenantState, type Undo, idemKey, tenantSnapshot } from "./fold-state.js";
 import { fingerprint } from "./fold-messages.js";
 import type {
   CardFacts,
@@ -82,13 +74,6 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     }
     map.set(key, value);
   }
-  function deleteFromMap<K, V>(map: Map<K, V>, key: K): void {
-    if (!map.has(key)) return;
-    const prev = map.get(key) as V;
-    map.delete(key);
-    // Re-inserting on undo moves the key to the end; order only decides which entry is evicted next.
-    record(() => map.set(key, prev));
-  }
   function addToSet<T>(set: Set<T>, value: T): void {
     if (set.has(value)) return;
     set.add(value);
@@ -147,7 +132,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     // an appended event's own `seq` is the client's and is not the one it gets.
     const seq = ++s.lastSeq;
     if (marks.size) log.push(() => (s.lastSeq = seq - 1));
-    if (knownEvent) s.seenPrints.add(fingerprint(event.event_id));
+    if (knownEvent) s.seenPrints.set(fingerprint(event.event_id), 0);
     else addToSet(s.seen, event.event_id);
     // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
@@ -274,9 +259,8 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
-          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK)
-            deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
+          const undo = s.recentHumanMessages.add(event.event_id, event.actor.entity_id);
+          if (marks.size) log.push(undo);
         }
         {
           const messages = s.messages;
