@@ -259,8 +259,8 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          const undo = s.recentHumanMessages.add(event.event_id, event.actor.entity_id);
-          if (marks.size) log.push(undo);
+          if (marks.size) log.push(s.recentHumanMessages.undoOfAdd());
+          s.recentHumanMessages.add(event.event_id, event.actor.entity_id);
         }
         {
           const messages = s.messages;

@@ -43,8 +43,10 @@ describe("the fold's tables", () => {
       ["evt_3", "ent_3"],
       ["evt_4", "ent_4"],
     ]);
-    const undo5 = recent.add("evt_5", "ent_5");
-    const undo6 = recent.add("evt_6", "ent_6");
+    const undo5 = recent.undoOfAdd();
+    recent.add("evt_5", "ent_5");
+    const undo6 = recent.undoOfAdd();
+    recent.add("evt_6", "ent_6");
     expect(recent.get("evt_2")).toBeUndefined();
     undo6();
     undo5();
@@ -57,5 +59,12 @@ describe("the fold's tables", () => {
     recent.add("evt_7", "ent_7");
     expect(recent.get("evt_2")).toBeUndefined();
     expect(recent.get("evt_3")).toBe("ent_3");
+    expect(recent.get("evt_7")).toBe("ent_7");
+    expect(recent.get("evt_8")).toBeUndefined();
+    // Not full yet: a lookup stops at the first empty slot.
+    const few = new RecentSenders(1024);
+    few.add("evt_a", "ent_a");
+    expect(few.get("evt_a")).toBe("ent_a");
+    expect(few.get("evt_b")).toBeUndefined();
   });
 });
