@@ -18,7 +18,7 @@ export function fingerprint(id: string): number {
  * fingerprint of its id (a small integer key) and the id itself is not kept: the row keeps
  * the tenant seq of its `message.sent`, and a fingerprint that matches is confirmed by asking
  * the log. Ids whose fingerprint another row already holds are kept whole in `exact`. A million
- * messages then cost ≈ 40 bytes a row, where a map of the id strings cost about twice that and
+ * messages then cost ≈ 40–60 bytes a row, where a map of the id strings cost about twice that and
  * kept every id alive. Without `idAt` every id is kept in `exact`.
  */
 export class MessageTable {
