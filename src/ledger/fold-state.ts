@@ -1,5 +1,7 @@
 import type { TJobState } from "../../contracts/primitives.js";
 import { MessageTable } from "./fold-messages.js";
+import { PrintTable } from "./print-table.js";
+import { RecentSenders } from "./recent-senders.js";
 import type { FoldSnapshot, PolicyOverrides, TToolMode } from "./policy/types.js";
 
 /**
@@ -54,10 +56,12 @@ export interface ConversationMeta {
   public?: true;
 }
 
+const REQUESTER_LOOKBACK = 1024;
+
 export class TenantState {
   /** Event ids, or with `knownEvent` only their fingerprints (see FoldOptions). */
   readonly seen = new Set<string>();
-  readonly seenPrints = new Set<number>();
+  readonly seenPrints = new PrintTable();
   readonly jobs = new Map<string, JobRec>();
   /** conversation_id → member entity ids (the workspace conversation is implicit). */
   readonly conversations = new Map<string, Set<string>>();
@@ -67,7 +71,7 @@ export class TenantState {
   readonly cards = new Map<string, CardRec>();
   readonly toolCalls = new Map<string, ToolCallRec>();
   /** message_id → where and by whom it was sent (what edits, deletions, reactions and replies point at). */
-  readonly messages = new MessageTable();
+  readonly messages: MessageTable;
   /** job \u0001 tool \u0001 idempotency key */
   readonly idempotency = new Set<string>();
   /**
@@ -75,24 +79,22 @@ export class TenantState {
    * message that led to it as its causation, and this is how the fold learns who asked.
    * Bounded: Office answers a message within moments, never thousands of messages later.
    */
-  readonly recentHumanMessages = new Map<string, string>();
+  readonly recentHumanMessages = new RecentSenders(REQUESTER_LOOKBACK);
   /** The workspace's last `policy.overrides_set` (absent: the pack as it is). */
   overrides: PolicyOverrides | undefined;
-}
+  /** The tenant seq of the last event folded: the log writes events in the order they are folded. */
+  lastSeq = 0;
 
-export const REQUESTER_LOOKBACK = 1024;
+  /** `messageIdAt`: the message id the log holds at a tenant seq (see MessageTable). */
+  constructor(messageIdAt?: (tenantSeq: number) => string | undefined) {
+    this.messages = new MessageTable(messageIdAt);
+  }
+}
 
 export type Undo = () => void;
 
 export const idemKey = (jobId: string | undefined, tool: string, key: string) =>
   `${jobId ?? ""}\u0001${tool}\u0001${key}`;
-
-/** FNV-1a over the UTF-16 units, folded to 30 bits so it is a small integer on every V8 build. */
-export function fingerprint(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 30)) & 0x3fffffff;
-}
 
 function sortedObject<V>(map: ReadonlyMap<string, V>, f: (v: V) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -121,7 +123,7 @@ export function tenantSnapshot(s: TenantState): FoldSnapshot[string] {
     tool_calls: sortedObject(s.toolCalls, (c) => ({ ...c })),
     messages: sortedObject(new Map(s.messages.entries()), (m) => m),
     idempotency: [...s.idempotency].sort(),
-    recent_human_messages: sortedObject(s.recentHumanMessages, (v) => v),
+    recent_human_messages: sortedObject(new Map(s.recentHumanMessages.entries()), (v) => v),
     ...(s.overrides
       ? {
           overrides: {

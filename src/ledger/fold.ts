@@ -2,16 +2,8 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import { stateAfter } from "../job/transitions.js";
 import type { LedgerFacts } from "./ledger-api.js";
-import {
-  type JobRec,
-  type EntityRec,
-  TenantState,
-  REQUESTER_LOOKBACK,
-  type Undo,
-  idemKey,
-  fingerprint,
-  tenantSnapshot,
-} from "./fold-state.js";
+import { type JobRec, type EntityRec, TenantState, type Undo, idemKey, tenantSnapshot } from "./fold-state.js";
+import { fingerprint } from "./fold-messages.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -43,10 +35,16 @@ export interface FoldOptions {
    * Fingerprints are not undone on rollback: a stale one only costs that question.
    */
   knownEvent?: (tenantId: string, eventId: string) => boolean;
+  /**
+   * The `payload.message_id` of the tenant's event at a tenant seq (rows of the open transaction
+   * included), or undefined. With it, the fold keeps chat messages by a fingerprint of their id
+   * and asks the log only when one matches (see MessageTable); without it, by the id itself.
+   */
+  messageIdAt?: (tenantId: string, tenantSeq: number) => string | undefined;
 }
 
 export function createFold(opts: FoldOptions = {}): PolicyFold {
-  const { knownEvent } = opts;
+  const { knownEvent, messageIdAt } = opts;
   const tenants = new Map<string, TenantState>();
   const log: Undo[] = [];
   /** Position of log[0]: positions stay valid when released entries are dropped. */
@@ -57,7 +55,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
   const tenantOf = (t: string): TenantState => {
     let s = tenants.get(t);
     if (!s) {
-      s = new TenantState();
+      s = new TenantState(messageIdAt ? (seq) => messageIdAt(t, seq) : undefined);
       tenants.set(t, s);
       // Undo runs newest-first, so by the time this runs the tenant's own entries are gone.
       if (marks.size) log.push(() => tenants.delete(t));
@@ -75,13 +73,6 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       log.push(() => (had ? map.set(key, prev as V) : map.delete(key)));
     }
     map.set(key, value);
-  }
-  function deleteFromMap<K, V>(map: Map<K, V>, key: K): void {
-    if (!map.has(key)) return;
-    const prev = map.get(key) as V;
-    map.delete(key);
-    // Re-inserting on undo moves the key to the end; order only decides which entry is evicted next.
-    record(() => map.set(key, prev));
   }
   function addToSet<T>(set: Set<T>, value: T): void {
     if (set.has(value)) return;
@@ -136,7 +127,12 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
 
   function apply(event: TUblEvent): void {
     const s = tenantOf(event.tenant_id);
-    if (knownEvent) s.seenPrints.add(fingerprint(event.event_id));
+    // The tenant's seqs are gapless and the log writes events in the order they are folded (an
+    // append folds each event just before writing it), so counting gives each event its seq;
+    // an appended event's own `seq` is the client's and is not the one it gets.
+    const seq = ++s.lastSeq;
+    if (marks.size) log.push(() => (s.lastSeq = seq - 1));
+    if (knownEvent) s.seenPrints.set(fingerprint(event.event_id), 0);
     else addToSet(s.seen, event.event_id);
     // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
@@ -263,15 +259,14 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          setInMap(s.recentHumanMessages, event.event_id, event.actor.entity_id);
-          if (s.recentHumanMessages.size > REQUESTER_LOOKBACK)
-            deleteFromMap(s.recentHumanMessages, s.recentHumanMessages.keys().next().value as string);
+          if (marks.size) log.push(s.recentHumanMessages.undoOfAdd());
+          s.recentHumanMessages.add(event.event_id, event.actor.entity_id);
         }
-        if (!s.messages.has(p.message_id)) {
+        {
           const messages = s.messages;
           const id: string = p.message_id;
-          messages.add(id, event.conversation_id, event.actor.entity_id, Date.parse(event.ts));
-          record(() => messages.remove(id));
+          const row = messages.addNew(id, event.conversation_id, event.actor.entity_id, Date.parse(event.ts), seq);
+          if (row >= 0) record(() => messages.remove(id, row));
         }
         return;
       case "message.deleted": {

@@ -111,12 +111,16 @@ export function createSqliteLedger(deps: CreateLedgerDeps): LedgerApi {
   const { db } = deps;
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? defaultIds;
-  // The default fold keeps fingerprints of event ids and asks the table on a match (see FoldOptions).
+  // The default fold keeps fingerprints of event and message ids and asks the table on a match
+  // (see FoldOptions).
   let store: LedgerStore | undefined;
   const defaults =
     deps.engine && deps.fold
       ? undefined
-      : createDefaultPolicy(deps.policyParams, { knownEvent: (t, id) => store!.hasEvent(t, id) });
+      : createDefaultPolicy(deps.policyParams, {
+          knownEvent: (t, id) => store!.hasEvent(t, id),
+          messageIdAt: (t, seq) => store!.messageIdAt(t, seq),
+        });
   const engine = deps.engine ?? defaults!.engine;
   const fold = deps.fold ?? defaults!.fold;
   if (deps.sync) db.pragma(`synchronous = ${deps.sync === "normal" ? "NORMAL" : "FULL"}`);
@@ -134,13 +138,22 @@ export function createSqliteLedger(deps: CreateLedgerDeps): LedgerApi {
   store = createLedgerStore(db);
   const heads = new Map<string, Head>();
   const lastSeq = new Map<string, number>();
+  // Each payload is parsed once, folded and dropped; a tenant's last seq is noted when the next
+  // row is another tenant's (rows of one tenant mostly come in runs) and after the last row.
+  let tenant = "";
+  let seq = 0;
   for (const page of store.bootPayloads()) {
     for (const payload of page) {
       const event = JSON.parse(payload) as TUblEvent & { seq: number };
       fold.apply(event);
-      lastSeq.set(event.tenant_id, event.seq);
+      if (event.tenant_id !== tenant) {
+        if (seq > 0) lastSeq.set(tenant, seq);
+        tenant = event.tenant_id;
+      }
+      seq = event.seq;
     }
   }
+  if (seq > 0) lastSeq.set(tenant, seq);
   // Each tenant's Merkle frontier: O(log n) stored nodes, or the one-time fill of a log written
   // before the tree existed.
   db.transaction(() => {

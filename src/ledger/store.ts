@@ -251,6 +251,12 @@ export function createLedgerStore(db: Db) {
     ),
     payloadAt: fresh((tenantId: string, tenantSeq: number) => payloadAt.get(tenantId, tenantSeq) as string | undefined),
     /** Stored payloads of tenant_seq from..to inclusive, in order. */
+    /** The `payload.message_id` of the event at tenant_seq (undefined: no event, or none in it). */
+    messageIdAt: fresh((tenantId: string, tenantSeq: number) => {
+      const payload = payloadAt.get(tenantId, tenantSeq) as string | undefined;
+      const id: unknown = payload === undefined ? undefined : JSON.parse(payload).payload?.message_id;
+      return typeof id === "string" ? id : undefined;
+    }),
     payloads: fresh((tenantId: string, from: number, to: number) => payloadRange.all(tenantId, from, to) as string[]),
     /** [tenant_seq, payload, merkle] of every event of a tenant, in order (the fill-in path). */
     treeRows: fresh(

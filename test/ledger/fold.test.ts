@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZUblEvent } from "../../contracts/events.js";
 import { createFold, foldsEqual } from "../../src/ledger/fold.js";
+import { fingerprint } from "../../src/ledger/fold-messages.js";
 import { feed, happy, newEngine, registerEvent, scenario, T } from "./policy/helpers.js";
 
 const J = "job_sched_4c1b";
@@ -239,6 +240,97 @@ describe("the ledger fold", () => {
       // Sent again after the undo: a new row with the new facts.
       fold.apply(sent(3000, "cnv_b", { entity_id: "ent_agent_x", actor_type: "agent" }));
       expect(fold.message(T, "msg_3000")).toMatchObject({ conversation_id: "cnv_b", author_entity_id: "ent_agent_x" });
+    });
+
+    it("with messageIdAt, finds messages by fingerprint and tells apart ids that share one", () => {
+      // Two message ids with the same 30-bit fingerprint (a birthday search: ≈ 40,000 tries).
+      const seenPrints = new Map<number, string>();
+      let pair: [string, string] | undefined;
+      for (let i = 0; !pair; i++) {
+        const id = `msg_${i}`;
+        const other = seenPrints.get(fingerprint(id));
+        if (other) pair = [other, id];
+        else seenPrints.set(fingerprint(id), id);
+      }
+      const [first, twin] = pair;
+      // The log as the fold sees it: the tenant's message ids by tenant seq.
+      const log = new Map<number, string>();
+      let asked = 0;
+      const fold = createFold({
+        messageIdAt: (t, seq) => {
+          asked++;
+          return t === T ? log.get(seq) : undefined;
+        },
+      });
+      type Event = Parameters<typeof fold.apply>[0];
+      let seq = 0;
+      const kept: Event[] = [];
+      const apply = (e: Event) => {
+        kept.push(e);
+        fold.apply(e);
+      };
+      const undo = (mark: number) => {
+        fold.rollbackTo(mark);
+        kept.pop();
+        log.delete(seq--);
+      };
+      const send = (messageId: string, conversation = "cnv_a") => {
+        log.set(++seq, messageId);
+        apply({
+          event_id: `evt_${seq}`,
+          event_type: "message.sent",
+          ts: new Date(Date.parse("2026-01-05T09:00:00.000Z") + seq * 1000).toISOString(),
+          tenant_id: T,
+          trace_id: "trc_p",
+          conversation_id: conversation,
+          actor: { entity_id: "ent_human_dan", actor_type: "human" },
+          payload: { message_id: messageId, kind: "text", body_text: "hi" },
+        } as unknown as Event);
+      };
+      for (let i = 0; i < 2000; i++) send(`msg_held_${i}`);
+      asked = 0;
+      for (let i = 0; i < 2000; i += 97) expect(fold.message(T, `msg_held_${i}`)?.ts_ms).toBeGreaterThan(0);
+      for (let i = 0; i < 2000; i++) expect(fold.message(T, `msg_new_${i}`)).toBeUndefined();
+      // One question per id found, and only chance matches for the ids not held.
+      expect(asked).toBeLessThan(25 + 5);
+
+      send(first, "cnv_first");
+      send(twin, "cnv_twin");
+      send(first, "cnv_again"); // the same id again: the first send's facts stay
+      expect(fold.message(T, first)?.conversation_id).toBe("cnv_first");
+      expect(fold.message(T, twin)?.conversation_id).toBe("cnv_twin");
+      expect(Object.keys((fold.snapshot()[T] as { messages: object }).messages)).toHaveLength(2002);
+
+      // Undone in a rollback, then sent again: found with the new facts, the twin untouched.
+      const m = fold.mark();
+      send("msg_rolled_back");
+      undo(m);
+      expect(fold.message(T, "msg_rolled_back")).toBeUndefined();
+      const m2 = fold.mark();
+      log.set(++seq, "");
+      apply({
+        event_id: `evt_d${seq}`,
+        event_type: "message.deleted",
+        ts: "2026-01-06T09:00:00.000Z",
+        tenant_id: T,
+        trace_id: "trc_p",
+        conversation_id: "cnv_first",
+        actor: { entity_id: "ent_human_dan", actor_type: "human" },
+        payload: { message_id: first },
+      } as unknown as Event);
+      expect(fold.message(T, first)?.deleted).toBe(true);
+      expect(fold.message(T, twin)?.deleted).toBe(false);
+      undo(m2);
+      expect(fold.message(T, first)?.deleted).toBe(false);
+      send("msg_rolled_back", "cnv_later");
+      expect(fold.message(T, "msg_rolled_back")?.conversation_id).toBe("cnv_later");
+
+      // The same messages as a fold that keeps the ids themselves and is given the same events.
+      const plain = createFold();
+      for (const e of kept) plain.apply(e);
+      expect((fold.snapshot()[T] as { messages: object }).messages).toEqual(
+        (plain.snapshot()[T] as { messages: object }).messages,
+      );
     });
 
     it("with knownEvent, keeps fingerprints of event ids and asks the log only on a match", () => {
