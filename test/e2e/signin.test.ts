@@ -1,5 +1,5 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { getJson, startTestServer, type TestServer, demoPerson } from "../support/server.js";
 import { DESKTOP, launchBrowser, PHONE, signedIn, seriousAxe } from "./harness.js";
 
@@ -13,12 +13,19 @@ let server: TestServer;
 let browser: Browser;
 const dan = () => demoPerson(server, "Dan");
 
+// A server of its own for each attempt: the test uses up links and ends sessions, and a retry
+// must count sessions from the demo workspace again, not from what the first attempt left.
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  browser = await launchBrowser();
+}, 60_000);
+beforeEach(async () => {
+  server = await startTestServer();
+}, 60_000);
+afterEach(async () => {
+  await server?.close();
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 const conversationIds = (page: Page) =>
