@@ -16,20 +16,18 @@ const t0 = performance.now();
 console.log(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} cores; ${loadavg()}; each figure is the median of ${RUNS} runs`,
 );
-if (process.env.BENCH_LEDGER_ONLY !== "pg") {
-  await runLedgerBench();
-  console.log(loadavg());
-}
-if (!process.env.BENCH_LEDGER_ONLY || process.env.BENCH_LEDGER_ONLY === "pg") {
-  await runPgLedgerBench();
-  console.log(loadavg());
-}
-if (process.env.BENCH_LEDGER_ONLY !== "pg") {
-  await runGatewayBench();
-  console.log(loadavg());
-}
-if (process.env.BENCH_LEDGER_ONLY !== "pg") {
-  await runBrowserBench();
+// BENCH_LEDGER_ONLY and BENCH_GATEWAY_ONLY each run one part of their module and nothing else.
+const ledgerOnly = process.env.BENCH_LEDGER_ONLY;
+const gatewayOnly = process.env.BENCH_GATEWAY_ONLY;
+const parts: Array<[boolean, () => Promise<unknown>]> = [
+  [!gatewayOnly && ledgerOnly !== "pg", runLedgerBench],
+  [!gatewayOnly && (!ledgerOnly || ledgerOnly === "pg"), runPgLedgerBench],
+  [!ledgerOnly, runGatewayBench],
+  [!ledgerOnly && !gatewayOnly, runBrowserBench],
+];
+for (const [wanted, run] of parts) {
+  if (!wanted) continue;
+  await run();
   console.log(loadavg());
 }
 console.log(`bench done in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
