@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { drizzle } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
+import { migrateModule } from "../../shared/pg-migrate.js";
 import type { CheckpointRow, ScanRow } from "../store.js";
 
 const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -14,22 +13,8 @@ const MIGRATION_LOCK = 0x4c4f474c; // "LOGL"
  * `logline_ledger_writer` role) as the database owner, under an advisory lock so processes
  * booting together do not race. Idempotent.
  */
-export async function migratePgLedger(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migrate(drizzle(client), {
-        migrationsFolder: MIGRATIONS,
-        migrationsSchema: "ledger",
-        migrationsTable: "__migrations",
-      });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
+export function migratePgLedger(pool: pg.Pool): Promise<void> {
+  return migrateModule(pool, { migrationsFolder: MIGRATIONS, schema: "ledger", lock: MIGRATION_LOCK });
 }
 
 /** A row as the append path writes it; `merkle` is the RFC 6962 nodes the event completes. */

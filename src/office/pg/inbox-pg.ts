@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { drizzle } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type pg from "pg";
+import { migrateModule } from "../../shared/pg-migrate.js";
 import { createAnswerMarkerOn } from "../inbox.js";
 
 const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -13,22 +12,8 @@ const MIGRATION_LOCK = 0x4c4f474f; // "LOGO"
  * Applies Office's PostgreSQL migrations (schema `office`, the inbox, the `logline_office_writer`
  * role) as the database owner, under an advisory lock. Idempotent.
  */
-export async function migratePgOffice(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migrate(drizzle(client), {
-        migrationsFolder: MIGRATIONS,
-        migrationsSchema: "office",
-        migrationsTable: "__migrations",
-      });
-    } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
+export function migratePgOffice(pool: pg.Pool): Promise<void> {
+  return migrateModule(pool, { migrationsFolder: MIGRATIONS, schema: "office", lock: MIGRATION_LOCK });
 }
 
 /** A piece of accepted work as the inbox keeps it; `request` is already sealed with the vault key. */
