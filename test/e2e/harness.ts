@@ -12,7 +12,7 @@ import {
 } from "playwright-core";
 import { expect } from "vitest";
 import type { DemoInfo } from "../../src/gateway/index.js";
-import { trackContext } from "../support/in-flight.js";
+import { keepClosedContext, trackContext } from "../support/in-flight.js";
 import { startEmptyServer, startTestServer } from "../support/server.js";
 
 /**
@@ -117,14 +117,33 @@ async function startBrowser(extraArgs: string[], opts: { serviceWorkers?: "allow
     ctx.on("console", (m) => {
       if (m.type() === "error") trouble(`console error: ${m.text()}`);
     });
-    const untrack = trackContext(() => [
+    const pending = () => [
       ...[...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`),
       ...troubles,
-    ]);
+    ];
+    const untrack = trackContext(pending);
+    // A test closes its contexts in `finally`, before the failure is reported: what each page
+    // showed and still waited for is kept from that moment for the report.
+    const close = ctx.close.bind(ctx);
+    ctx.close = async (options) => {
+      const shown = await Promise.all(ctx.pages().map((page) => pageSnapshot(page)));
+      keepClosedContext([...shown, ...pending()]);
+      untrack();
+      return close(options);
+    };
     ctx.on("close", untrack);
     return ctx;
   };
   return browser;
+}
+
+/** The address and the first words a page shows, for a failure report (bounded: a hung page still answers nothing). */
+async function pageSnapshot(page: Page): Promise<string> {
+  const read = page
+    .evaluate(() => `${location.href} shows: ${(document.body?.textContent ?? "").replace(/\s+/g, " ").slice(0, 300)}`)
+    .catch((e: Error) => `${page.url()} could not be read: ${e.message.split("\n")[0]}`);
+  const late = new Promise<string>((done) => setTimeout(() => done(`${page.url()} did not answer within 1 s`), 1000));
+  return `page ${await Promise.race([read, late])}`;
 }
 
 export const DESKTOP = { width: 1280, height: 800 };

@@ -1,5 +1,5 @@
 import { beforeEach, onTestFailed } from "vitest";
-import { inFlightReport } from "./in-flight.js";
+import { forgetClosedContexts, inFlightReport } from "./in-flight.js";
 
 /**
  * A failed browser test also says what went wrong on that attempt (a retried test that then
@@ -7,6 +7,7 @@ import { inFlightReport } from "./in-flight.js";
  * waiting on, with the browser's recent failed requests and page errors.
  */
 beforeEach(() => {
+  forgetClosedContexts();
   onTestFailed(({ task }) => {
     const errors = (task.result?.errors ?? [])
       .map((e) => `${e.name ?? "Error"}: ${e.message ?? ""}`.slice(0, 600))

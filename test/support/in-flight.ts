@@ -33,6 +33,20 @@ export function trackContext(pending: () => string[]): () => void {
   return () => contexts.delete(pending);
 }
 
+/** What the contexts closed during the current test showed and waited for (cleared per test). */
+let closed: string[] = [];
+
+/** Keeps a closing context's last state for the current test's failure report. */
+export function keepClosedContext(lines: string[]): void {
+  closed.push(...lines.map((l) => `(closed) ${l}`));
+  if (closed.length > 40) closed = closed.slice(-40);
+}
+
+/** Forgets the closed contexts of the test before. */
+export function forgetClosedContexts(): void {
+  closed = [];
+}
+
 /** Everything unanswered for longer than `olderThanMs`, one line each. */
 export function inFlightReport(olderThanMs = 2000): string {
   const now = Date.now();
@@ -42,5 +56,6 @@ export function inFlightReport(olderThanMs = 2000): string {
       if (now - r.at >= olderThanMs) lines.push(`server ${url}: ${r.line} for ${now - r.at} ms`);
   }
   for (const pending of contexts) lines.push(...pending());
+  lines.push(...closed);
   return lines.length ? lines.join("\n") : "nothing unanswered";
 }
