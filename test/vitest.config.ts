@@ -57,7 +57,7 @@ const kind = (name: string, include: string[], exclude: string[], extra: Record<
     root,
     include,
     exclude: ["node_modules/**", ...exclude],
-    setupFiles: ["test/support/kind-guard.ts", "test/support/file-start.ts"],
+    setupFiles: ["test/support/kind-guard.ts", "test/support/file-start.ts", "test/support/file-cost.ts"],
     env: { LOGLINE_TEST_KIND: name },
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -85,7 +85,12 @@ export default defineConfig({
         // Chromium's clock is the real one, so the servers these tests start run on real time too
         // (test/support/server.ts); every other test server runs at a stated instant.
         env: { LOGLINE_TEST_KIND: "browser", LOGLINE_TEST_CLOCK: "real" },
-        setupFiles: ["test/support/kind-guard.ts", "test/support/file-start.ts", "test/support/browser-failures.ts"],
+        setupFiles: [
+          "test/support/kind-guard.ts",
+          "test/support/file-start.ts",
+          "test/support/file-cost.ts",
+          "test/support/browser-failures.ts",
+        ],
         // expect.poll's 1 s default fails a wait for a state that takes a moment on a loaded
         // 2-core machine (a write's fsync, a page's boot); polls still return as soon as it holds.
         expect: { poll: { timeout: 15_000 } },
