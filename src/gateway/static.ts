@@ -121,14 +121,60 @@ function moduleGraph(entry: string, fromMemory: (path: string) => Held | null): 
   return [...seen];
 }
 
-/** The page with a `modulepreload` link for each module before the entry's script tag. */
-function withPreloads(page: Uint8Array, modules: string[]): Uint8Array {
+/**
+ * Where a release's files live for good: `/r/<release>/<path>` serves `<path>` as it is in the
+ * release named, cached by the browser without asking again. The page (never cached without
+ * asking) names its entry, stylesheet and every module there, so a load after the first asks
+ * the server for the page alone instead of revalidating ~150 files one by one. Relative imports
+ * inside the modules land under the same prefix by themselves; absolute ones are rewritten.
+ */
+const RELEASE_PATH = /^\/r\/([A-Za-z0-9_-]{16})(\/.+)$/;
+const FOREVER = "public, max-age=31536000, immutable";
+const under = (release: string, path: string) => `/r/${release}${path}`;
+
+/**
+ * The release of the page: a hash of the bytes of everything it names through `/r/` (the page
+ * itself, its stylesheet, its first script, every module). Any changed byte makes a new one.
+ */
+function releaseOf(files: Array<[string, string]>): string {
+  return createHash("sha1")
+    .update(files.map(([path, tag]) => `${path} ${tag}`).join("\n"))
+    .digest("base64url")
+    .slice(0, 16);
+}
+
+/** A module's text with its absolute imports ("/vendor/…", "/app/facts.js") moved under the release. */
+function withReleaseImports(body: Uint8Array, path: string, release: string): Uint8Array {
+  initSync();
+  const text = new TextDecoder().decode(body);
+  const [imports] = parse(text, path);
+  let out = "";
+  let from = 0;
+  for (const i of imports) {
+    // Static imports only (the app has no dynamic ones): `s`..`e` is the specifier itself.
+    if (i.d !== -1 || !i.n?.startsWith("/") || i.n.startsWith("//")) continue;
+    out += `${text.slice(from, i.s)}${under(release, i.n)}`;
+    from = i.e;
+  }
+  return from === 0 ? body : new TextEncoder().encode(out + text.slice(from));
+}
+
+/** The page naming its stylesheet, first script, entry and a `modulepreload` link per module under the release. */
+function releasePage(page: Uint8Array, modules: string[], release: string): Uint8Array {
   const text = new TextDecoder().decode(page);
   const tag = '<script type="module" src="/main.js"></script>';
   if (!text.includes(tag)) return page;
-  const links = modules.map((m) => `<link rel="modulepreload" href="${m}" />`).join("\n    ");
-  return new TextEncoder().encode(text.replace(tag, `${links}\n    ${tag}`));
+  const links = modules.map((m) => `<link rel="modulepreload" href="${under(release, m)}" />`).join("\n    ");
+  return new TextEncoder().encode(
+    text
+      .replace(tag, `${links}\n    ${tag.replace('"/main.js"', `"${under(release, "/main.js")}"`)}`)
+      .replace('href="/styles.css"', `href="${under(release, "/styles.css")}"`)
+      .replace('src="/theme-boot.js"', `src="${under(release, "/theme-boot.js")}"`),
+  );
 }
+
+/** Files the page names by their place in the release besides its modules. */
+const PAGE_FILES = ["/main.js", "/styles.css", "/theme-boot.js"];
 
 /** The service worker's path: its scope is the whole app. */
 const SW_PATH = "/sw.js";
@@ -151,6 +197,7 @@ function appShell(
   listed: Map<string, string>,
   fromMemory: (path: string) => Held | null,
   generated: (path: string) => { etag: string } | null,
+  release: { id: string; files: Set<string> },
 ): AppShell {
   const tags = new Map<string, string>();
   const vendored = new Set<string>();
@@ -184,7 +231,8 @@ function appShell(
     .update(files.map((f) => `${f} ${tags.get(f)}`).join("\n"))
     .digest("base64url")
     .slice(0, 16);
-  return { version, files };
+  // What the page names under its release is kept under that name, as the page will ask for it.
+  return { version, files: files.map((f) => (release.files.has(f) ? under(release.id, f) : f)) };
 }
 
 /** The line the served worker starts with. */
@@ -219,18 +267,40 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
   listFiles(web, "", listed);
   for (const pkg of vendors.keys()) listFiles(join(nm, pkg), `/vendor/${pkg}`, listed);
   const fromFiles = fileMemory(listed);
-  // The page, with its module list, made again only when index.html or a module changes.
-  let page0: { from: Held; modules: string[]; made: Held } | null = null;
-  const fromMemory = (path: string): Held | null => {
-    if (path !== "/index.html") return fromFiles(path);
-    const held = fromFiles(path);
+  // The page of the current release, made again only when index.html or a module changes.
+  let page0: { from: Held; modules: string[]; release: string; made: Held } | null = null;
+  const pageNow = (): typeof page0 => {
+    const held = fromFiles("/index.html");
     if (!held) return null;
     const modules = moduleGraph("/main.js", fromFiles);
-    if (page0?.from !== held || page0.modules.join() !== modules.join()) {
-      const body = withPreloads(held.body, modules);
-      page0 = { from: held, modules, made: { ...held, body, etag: tagOf(body) } };
+    const named = [...PAGE_FILES, ...modules];
+    const release = releaseOf([
+      ["/index.html", held.etag],
+      ...named.map((m): [string, string] => [m, fromFiles(m)?.etag ?? generated(m)?.etag ?? ""]),
+    ]);
+    if (page0?.from !== held || page0.release !== release) {
+      const body = releasePage(held.body, modules, release);
+      page0 = { from: held, modules, release, made: { ...held, body, etag: tagOf(body) } };
     }
-    return page0.made;
+    return page0;
+  };
+  const fromMemory = (path: string): Held | null =>
+    path === "/index.html" ? (pageNow()?.made ?? null) : fromFiles(path);
+  // A module served under a release, its absolute imports under that release too (kept per file and release).
+  const released = new WeakMap<Held, Map<string, Held>>();
+  const inRelease = (held: Held, path: string, release: string): Held => {
+    if (!/\.m?js$/.test(path)) return held;
+    let byRelease = released.get(held);
+    if (!byRelease) released.set(held, (byRelease = new Map()));
+    let made = byRelease.get(release);
+    if (!made) {
+      const body = withReleaseImports(held.body, path, release);
+      made = body === held.body ? held : { ...held, body, etag: tagOf(body) };
+      // Only the current release and a page or two still open on the one before are asked for.
+      if (byRelease.size > 4) byRelease.clear();
+      byRelease.set(release, made);
+    }
+    return made;
   };
   // Generated bodies (the facts, each language's catalog and emoji set) are made once.
   const made = new Map<string, { body: string; etag: string }>();
@@ -259,9 +329,14 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
       };
     return null;
   };
-  const shellOf = () => appShell(listed, fromMemory, generated);
-  const answer = (c: Context, m: { body: Uint8Array | string; etag: string }, type: string) => {
+  const shellOf = () => {
+    const page = pageNow();
+    const release = page ? { id: page.release, files: new Set([...PAGE_FILES, ...page.modules]) } : null;
+    return appShell(listed, fromFiles, generated, release ?? { id: "", files: new Set() });
+  };
+  const answer = (c: Context, m: { body: Uint8Array | string; etag: string }, type: string, forever = false) => {
     headers("", c);
+    if (forever) c.header("Cache-Control", FOREVER);
     c.header("ETag", m.etag);
     return c.body(m.body as string, 200, { "content-type": type });
   };
@@ -272,6 +347,16 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
     if (path.startsWith("/v1/")) return next();
     const gen = generated(path);
     if (gen) return answer(c, gen, gen.type);
+    // A file of a release: for good when it is the current one; an older page still open gets
+    // today's file under its own release's name, asked for again next time.
+    const inOne = RELEASE_PATH.exec(path);
+    if (inOne) {
+      const [, release, inner] = inOne as unknown as [string, string, string];
+      const file = inner === SW_PATH || inner === "/index.html" ? null : (generated(inner) ?? fromFiles(inner));
+      if (!file) return next();
+      const held = "mtimeMs" in file ? inRelease(file, inner, release) : file;
+      return answer(c, held, held.type, release === pageNow()?.release);
+    }
     // The service worker, with the list of the app shell's files and its version before its code.
     if (path === SW_PATH) {
       const held = fromMemory(SW_PATH);

@@ -239,17 +239,21 @@ describe("offline", () => {
         )
         .toBe(true);
       const after = await shellCaches(page);
-      const kept = await page.evaluate(
-        async (name) => (await (await caches.open(name)).match("/styles.css"))?.text(),
-        after[0]!,
-      );
+      // The page names its files under its release (`/r/<release>/…`), and the worker keeps them so.
+      const kept = await page.evaluate(async (name) => {
+        const cache = await caches.open(name);
+        const key = (await cache.keys()).find((r) => /^\/r\/[\w-]{16}\/styles\.css$/.test(new URL(r.url).pathname));
+        return key ? (await cache.match(key))?.text() : undefined;
+      }, after[0]!);
       expect(kept).toContain("/* release 2 */");
 
       // Offline, the page opens on the new shell.
       await ctx.setOffline(true);
       await page.reload();
       await page.locator(".sidebar").waitFor();
-      expect(await page.evaluate(async () => (await fetch("/styles.css")).text())).toContain("/* release 2 */");
+      const sheet = await page.evaluate(() => document.querySelector('link[rel="stylesheet"]')?.getAttribute("href"));
+      expect(sheet).toMatch(/^\/r\/[\w-]{16}\/styles\.css$/);
+      expect(await page.evaluate(async (href) => (await fetch(href)).text(), sheet!)).toContain("/* release 2 */");
     } finally {
       await ctx.close();
     }

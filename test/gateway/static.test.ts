@@ -129,12 +129,14 @@ describe("the web app's files from memory", () => {
       const res = await app.request(path);
       expect(res.status).toBe(200);
       const body = await res.text();
-      return {
-        tag: res.headers.get("etag"),
-        links: [...body.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]),
-      };
+      const release = /src="\/r\/([\w-]{16})\/main\.js"/.exec(body)?.[1];
+      const links = [...body.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!);
+      // Every module is named under the page's release.
+      for (const l of links) expect(l.startsWith(`/r/${release}/`)).toBe(true);
+      return { tag: res.headers.get("etag"), release, links: links.map((l) => l.slice(`/r/${release}`.length)) };
     };
     const first = await preloads();
+    expect(first.release).toMatch(/^[\w-]{16}$/);
     expect(first.links).toEqual([
       "/components/uses.js",
       "/vendor/preact/index.js",
@@ -150,5 +152,66 @@ describe("the web app's files from memory", () => {
     const second = await preloads();
     expect(second.links).toContain("/components/app.js");
     expect(second.tag).not.toBe(first.tag);
+    expect(second.release).not.toBe(first.release);
+  });
+
+  it("serves the current release's files for good, its modules' absolute imports inside it, an older release's to be asked again", async () => {
+    const { web } = setup();
+    writeFileSync(
+      join(web, "index.html"),
+      '<!doctype html><head><link rel="stylesheet" href="/styles.css" /><script src="/theme-boot.js"></script><script type="module" src="/main.js"></script></head>',
+    );
+    writeFileSync(join(web, "main.js"), 'import "./components/uses.js";\n');
+    writeFileSync(join(web, "styles.css"), "body { color: black }\n");
+    writeFileSync(join(web, "theme-boot.js"), "document.documentElement.dataset.theme = 'light';\n");
+    const app = createStaticRoutes({ webDir: web, nodeModules: join(dir, "node_modules") });
+    const page = await (await app.request("/")).text();
+    const release = /src="\/r\/([\w-]{16})\/main\.js"/.exec(page)![1]!;
+    expect(page).toContain(`href="/r/${release}/styles.css"`);
+    expect(page).toContain(`src="/r/${release}/theme-boot.js"`);
+
+    const uses = await app.request(`/r/${release}/components/uses.js`);
+    expect(uses.status).toBe(200);
+    expect(uses.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(uses.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(await uses.text()).toBe(
+      `import x from "/r/${release}/vendor/preact/index.js";\nimport { x as y } from "/r/${release}/vendor/@tanstack/virtual-core/esm/index.js";\n`,
+    );
+    // Relative imports need no change: they resolve under the release by themselves.
+    const vendored = await app.request(`/r/${release}/vendor/@tanstack/virtual-core/esm/index.js`);
+    expect(await vendored.text()).toBe('import { x } from "./utils.js";\nexport { x };\n');
+    expect((await app.request(`/r/${release}/styles.css`)).headers.get("cache-control")).toContain("immutable");
+    expect((await app.request(`/r/${release}/app/facts.js`)).status).toBe(200);
+    // Unversioned paths still answer, asked again each time.
+    expect((await app.request("/components/uses.js")).headers.get("cache-control")).toBe("no-cache");
+    // Not the page or the worker, nothing missing, nothing hidden or out of the folders.
+    for (const p of ["/index.html", "/sw.js", "/nothing.js", "/.secret", "/..%2f..%2foutside.txt"])
+      expect((await app.request(`/r/${release}${p}`)).status).toBe(404);
+
+    // Another release (a page still open from before an upgrade): today's bytes, under its own name, not kept.
+    const older = await app.request("/r/AAAAAAAAAAAAAAAA/components/uses.js");
+    expect(older.headers.get("cache-control")).toBe("no-cache");
+    expect(await older.text()).toContain('from "/r/AAAAAAAAAAAAAAAA/vendor/preact/index.js"');
+
+    // The worker keeps the page's files under the release the page names.
+    const sw = await (await app.request("/sw.js")).text();
+    const shell = JSON.parse(
+      sw
+        .split("\n")
+        .find((l) => l.startsWith("self.SHELL = "))!
+        .slice(13, -1),
+    );
+    expect(shell.files).toEqual(
+      expect.arrayContaining([`/r/${release}/main.js`, `/r/${release}/components/uses.js`, `/r/${release}/styles.css`]),
+    );
+    expect(shell.files).not.toContain("/main.js");
+
+    // A changed module makes a new release; the one before is no longer kept for good.
+    const file = join(web, "components", "uses.js");
+    writeFileSync(file, 'import x from "/vendor/preact/index.js";\n');
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const next = /src="\/r\/([\w-]{16})\/main\.js"/.exec(await (await app.request("/")).text())![1];
+    expect(next).not.toBe(release);
+    expect((await app.request(`/r/${release}/components/uses.js`)).headers.get("cache-control")).toBe("no-cache");
   });
 });
