@@ -1,5 +1,6 @@
 // @ts-check
 import { t } from "./i18n.js";
+import { STREAM_EVENTS } from "./lib/facts.js";
 // The only module that talks to the server (fetch, XMLHttpRequest for uploads, EventSource). Auth is the HttpOnly session
 // cookie set by POST /v1/session; because a cookie rides along on any same-site request, every
 // write also carries the CSRF header the gateway requires for cookie-authed writes, and an
@@ -336,23 +337,8 @@ export const api = {
   openStream(cursor, h) {
     const url = cursor ? `/v1/stream?cursor=${enc(cursor)}` : "/v1/stream";
     const es = new EventSource(url, { withCredentials: true });
-    const names = [
-      "hello",
-      "timeline.append",
-      "timeline.update",
-      "thread.append",
-      "thread.update",
-      "conversation.update",
-      "conversation.removed",
-      "job.update",
-      "presence.update",
-      "artifact.added",
-      "notification",
-      "entity.update",
-      "policy.update",
-      "typing",
-      "heartbeat",
-    ];
+    // The server's own list (contracts/sse.ts); "error" frames come through the handler below.
+    const names = STREAM_EVENTS.filter((n) => n !== "error");
     for (const name of names) {
       es.addEventListener(name, (ev) => {
         const m = /** @type {MessageEvent} */ (ev);

@@ -1,5 +1,6 @@
 // @ts-check
 import { dateFormat, numberFormat, t } from "./i18n.js";
+import { JOB_STATES } from "./lib/facts.js";
 // Small pure helpers for what the UI prints: times, initials, short ids, sizes, state labels.
 
 /** @param {string | undefined} name */
@@ -80,17 +81,7 @@ export function bytes(n) {
   return numberFormat({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(n / 1024 / 1024);
 }
 
-const STATES = new Set([
-  "draft",
-  "proposed",
-  "approved",
-  "in_progress",
-  "waiting_input",
-  "completed",
-  "rejected",
-  "cancelled",
-  "failed",
-]);
+const STATES = new Set(/** @type {readonly string[]} */ (JOB_STATES));
 
 /** A job state in words ("In progress"); an unknown state shows as its name. @param {string} state */
 export const stateLabel = (state) => (STATES.has(state) ? t(`job.state.${state}`) : state.replace(/_/g, " "));
