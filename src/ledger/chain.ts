@@ -17,12 +17,12 @@ export const GENESIS_HASH = HASH_PREFIX + "0".repeat(64);
 // slower on 1 KB, and a fresh Buffer per event was garbage. Grown when an input cannot fit.
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
-// Lower-case hex of every byte value: the 32 digest bytes become text by table lookup, cheaper
-// than hash-wasm's generic hex digest; the same characters ("0"–"9", "a"–"f"), so the same hash.
-const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** Where the last `hashInto` put canonical's bytes in `scratch` (`start` 0: encoded as one string with prev_hash). */
+let start = 0;
+let end = 0;
 
 export function chainHash(prevHash: string, canonical: string): string {
-  return hashInto(prevHash, canonical).hash;
+  return hashInto(prevHash, canonical);
 }
 
 /**
@@ -31,7 +31,7 @@ export function chainHash(prevHash: string, canonical: string): string {
  * (0x00 ‖ canonical) is the encoded text with the last byte of the ASCII prev_hash overwritten.
  */
 export function chainAndLeafHash(prevHash: string, canonical: string): [hash: string, leaf: Buffer] {
-  const { hash, start, end } = hashInto(prevHash, canonical);
+  const hash = hashInto(prevHash, canonical);
   if (start === 0) return [hash, textLeafHash(canonical)];
   scratch[start - 1] = 0;
   return [hash, sha256(scratch.subarray(start - 1, end))];
@@ -39,26 +39,28 @@ export function chainAndLeafHash(prevHash: string, canonical: string): [hash: st
 
 const sha256 = (data: Buffer): Buffer => cryptoHash("sha256", data, "buffer");
 
-/** Encodes prev_hash ‖ canonical into the scratch buffer and BLAKE3-hashes it; `start` is where canonical's bytes begin (0 when they were encoded as one string). */
-function hashInto(prevHash: string, canonical: string): { hash: string; start: number; end: number } {
+/**
+ * Encodes prev_hash ‖ canonical into the scratch buffer and BLAKE3-hashes it; notes in `start`
+ * and `end` where canonical's bytes are. The digest becomes lower-case hex in native code (one
+ * string, where a character table built it from 33 pieces).
+ */
+function hashInto(prevHash: string, canonical: string): string {
   const worst = (prevHash.length + canonical.length) * 3; // UTF-8 bytes per UTF-16 unit ≤ 3
   if (worst > scratch.length) scratch = Buffer.allocUnsafe(worst);
   let n: number;
-  let start = 0;
   const last = prevHash.charCodeAt(prevHash.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) {
     // A trailing high surrogate could pair with the canonical text's first unit: encode the
     // concatenation as one string, exactly as before.
     n = scratch.write(prevHash + canonical, 0, "utf8");
+    start = 0;
   } else {
-    n = scratch.write(prevHash, 0, "utf8");
-    start = n;
-    n += scratch.write(canonical, n, "utf8");
+    start = scratch.write(prevHash, 0, "utf8");
+    n = start + scratch.write(canonical, start, "utf8");
   }
+  end = n;
   hasher.init();
   hasher.update(scratch.subarray(0, n));
   const digest = hasher.digest("binary");
-  let out = HASH_PREFIX;
-  for (let i = 0; i < digest.length; i++) out += HEX[digest[i]!]!;
-  return { hash: out, start, end: n };
+  return HASH_PREFIX + Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex");
 }

@@ -14,15 +14,22 @@ const sha256 = (data: Buffer): Buffer => hash("sha256", data, "buffer");
 /** SHA-256 of nothing: the root of the empty tree. */
 export const EMPTY_ROOT = sha256(Buffer.alloc(0));
 
-const ONE = Buffer.from([1]);
 const ZERO = Buffer.from([0]);
 
 export function leafHash(leaf: Buffer | Uint8Array): Buffer {
   return sha256(Buffer.concat([ZERO, leaf]));
 }
 
+// A node's input is always 0x01 ‖ left ‖ right: written into one reused buffer (hashing reads it
+// at once), where a concat allocated a new one per node.
+const NODE_INPUT = Buffer.alloc(1 + 2 * HASH_SIZE, 1);
+
 function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return sha256(Buffer.concat([ONE, left, right], 1 + 2 * HASH_SIZE));
+  if (left.length !== HASH_SIZE || right.length !== HASH_SIZE)
+    return sha256(Buffer.concat([NODE_INPUT.subarray(0, 1), left, right], 1 + 2 * HASH_SIZE));
+  left.copy(NODE_INPUT, 1, 0, HASH_SIZE);
+  right.copy(NODE_INPUT, 1 + HASH_SIZE, 0, HASH_SIZE);
+  return sha256(NODE_INPUT);
 }
 
 /**
