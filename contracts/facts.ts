@@ -8,9 +8,9 @@ import { EMOJI_MAX_CHARS, QUICK_REACTIONS } from "./emoji.js";
 
 export { LIMITS } from "./limits.js";
 /** The event names of `GET /v1/stream` (contracts/sse.ts). */
-export { SSE_EVENT_NAMES as STREAM_EVENTS } from "./sse.js";
-/** Every job state, and the ones a job is still open in (contracts/primitives.ts). */
-export { ACTIVE_JOB_STATES as OPEN_JOB_STATES, JOB_STATES } from "./primitives.js";
+export { SSE_EVENT_NAMES as STREAM_EVENTS } from "./stream-events.js";
+/** Every job state (contracts/primitives.ts). */
+export { JOB_STATES } from "./primitives.js";
 
 /** Reactions: the ones offered first, and how long one emoji may be (contracts/emoji.ts). */
 export const REACTIONS = { quick: QUICK_REACTIONS, maxChars: EMOJI_MAX_CHARS } as const;

@@ -7,25 +7,7 @@ import { ZConversationId, ZCursor, ZEntityId, ZIsoTime, ZJobId, ZJobState, ZTena
  * Frames of `GET /v1/stream` (and, with `ledger.event`, of `GET /v1/ledger/stream`).
  * Each frame is `id: seq:N` / `event: <name>` / `data: <json>`; `id` is the resume cursor.
  */
-export const SSE_EVENT_NAMES = [
-  "hello",
-  "timeline.append",
-  "timeline.update",
-  "thread.append",
-  "thread.update",
-  "conversation.update",
-  "conversation.removed",
-  "channel.update",
-  "job.update",
-  "presence.update",
-  "artifact.added",
-  "notification",
-  "entity.update",
-  "policy.update",
-  "typing",
-  "heartbeat",
-  "error",
-] as const;
+export { SSE_EVENT_NAMES } from "./stream-events.js";
 
 export const ZSseHello = z.object({
   tenant_id: ZTenantId,

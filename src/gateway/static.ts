@@ -1,4 +1,4 @@
-import * as FACTS from "../../contracts/facts.js";
+import { ACTION_VERBS, JOB_STATES, LIMITS, REACTIONS, STREAM_EVENTS } from "../../contracts/facts.js";
 import { catalog, LOCALES, type Locale } from "../shared/i18n.js";
 import { emojiSet } from "./emoji-set.js";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -262,8 +262,10 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
     ),
   );
   // The facts the UI shares with the server (contracts/facts.ts), as an ES module: one copy.
-  const shared = ["LIMITS", "ACTION_VERBS", "REACTIONS", "STREAM_EVENTS", "JOB_STATES", "OPEN_JOB_STATES"] as const;
-  const facts = `// Served from contracts/facts.ts; do not edit.\n${shared.map((n) => `export const ${n} = ${JSON.stringify(FACTS[n])};\n`).join("")}`;
+  const shared = { LIMITS, ACTION_VERBS, REACTIONS, STREAM_EVENTS, JOB_STATES };
+  const facts = `// Served from contracts/facts.ts; do not edit.\n${Object.entries(shared)
+    .map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};\n`)
+    .join("")}`;
   const listed = new Map<string, string>();
   listFiles(web, "", listed);
   for (const pkg of vendors.keys()) listFiles(join(nm, pkg), `/vendor/${pkg}`, listed);

@@ -15,5 +15,3 @@ export const REACTIONS = F.REACTIONS;
 export const STREAM_EVENTS = F.STREAM_EVENTS;
 /** @type {typeof import('../../contracts/facts.js').JOB_STATES} */
 export const JOB_STATES = F.JOB_STATES;
-/** @type {typeof import('../../contracts/facts.js').OPEN_JOB_STATES} */
-export const OPEN_JOB_STATES = F.OPEN_JOB_STATES;

@@ -1,0 +1,20 @@
+/** The event names of `GET /v1/stream` frames (their payloads: contracts/sse.ts). */
+export const SSE_EVENT_NAMES = [
+  "hello",
+  "timeline.append",
+  "timeline.update",
+  "thread.append",
+  "thread.update",
+  "conversation.update",
+  "conversation.removed",
+  "channel.update",
+  "job.update",
+  "presence.update",
+  "artifact.added",
+  "notification",
+  "entity.update",
+  "policy.update",
+  "typing",
+  "heartbeat",
+  "error",
+] as const;
