@@ -20,6 +20,14 @@ export interface PgAppendOptions {
 /** The ledger on PostgreSQL: the door every ledger offers, with its appends' transaction handed over as a pg client. */
 export interface PgLedgerApi extends LedgerDoorApi {
   append(req: TAppendRequest, opts?: PgAppendOptions): Promise<TAppendResponse>;
+  /**
+   * Called from the synchronous part of a `withinCommit`: `write` runs on the same transaction,
+   * which waits for it before committing (a row another module keeps with the events, written by
+   * code that was not handed `tx`). Throws outside a `withinCommit`.
+   */
+  alongside(write: (tx: pg.PoolClient) => Promise<unknown>): void;
+  /** Seconds since this process last knew it had followed every tenant's head (0 when following is off). */
+  followLagSeconds(): number;
   close(): Promise<void>;
 }
 
