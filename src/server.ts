@@ -38,7 +38,7 @@ import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
 import type { ModuleDoor } from "./shared/door.js";
-import { openPgBackend } from "./server-pg.js";
+import { holdOfficeLease, openPgBackend } from "./server-pg.js";
 import type { IdGenerator } from "./shared/ids.js";
 
 export interface ServerOptions {
@@ -273,7 +273,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
   // its retries, so the events those write reach the projections.
   await ledger.start();
   await gateway.start();
-  await office.start();
+  // On PostgreSQL Office runs in the one process holding its lease (src/server-pg.ts).
+  const lease = opts.databaseUrl
+    ? await holdOfficeLease({
+        url: opts.databaseUrl,
+        logger,
+        onAcquired: () => office.start(),
+        onLost: () => office.close(),
+      })
+    : void (await office.start());
 
   const seeded = opts.demo ? await gateway.seedDemo() : null;
 
@@ -366,6 +374,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
           s.closeIdleConnections?.();
         });
       }
+      await lease?.close();
       office.close();
       await gatewayClosed;
       if (pg) await pg.close();

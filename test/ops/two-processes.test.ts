@@ -1,11 +1,12 @@
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../ledger/helpers.js";
 import { newPgDatabase, stopSharedPostgres } from "../ledger/pg/pg-helpers.js";
 import { type Frame, openStream, timelineOf } from "../support/golden.js";
 import { afterThisTest, freePort, startMainProcess } from "../support/process.js";
-import { postJson } from "../support/server.js";
+import { postJson, waitFor } from "../support/server.js";
 
 /**
  * Two real LogLine processes (`src/main.ts`) on one PostgreSQL database, each with its own data
@@ -109,9 +110,12 @@ describe("two processes on one PostgreSQL", () => {
     const before = onA.frames.filter((f) => f.event === "timeline.append").map((f) => f.data.item.event_id);
     const after = resumed.frames.filter((f) => f.event === "timeline.append").map((f) => f.data.item.event_id);
     expect(after.filter((id) => before.includes(id))).toEqual([]);
+    // Everything in the timeline from A's last frame to the resumed stream's last one, in order, once.
     const all = (await timelineOf(b.base, danB, CONV)).map((i) => i.event_id);
     const from = all.indexOf(before.at(-1)!);
-    expect([...before, ...after].slice(-(all.length - from))).toEqual(all.slice(from));
+    const to = all.indexOf(after.at(-1)!);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(after).toEqual(all.slice(from + 1, to + 1));
 
     // One Idempotency-Key sent to A, then to B: one post, and B replays A's answer.
     const body = { kind: "text", body_text: "exactly once across processes" };
@@ -125,5 +129,60 @@ describe("two processes on one PostgreSQL", () => {
     expect(posts).toHaveLength(1);
 
     expect((await fetch(`${b.base}/readyz`)).status).toBe(200);
+  }, 90_000);
+
+  it("runs Office in the lease holder only; when it is killed the other takes over and answers the inbox, once each", async () => {
+    const url = await newPgDatabase("lease");
+    const db = new pg.Pool({ connectionString: url, max: 1 });
+    afterThisTest(() => db.end());
+    const dirA = tempDir("lease-a-");
+    const dirB = tempDir("lease-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    const a = await startProcess(url, dirA.dir, true);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
+      humans: Array<{ token: string; entity_id: string }>;
+    };
+    const danB = await tokenOn(b.base, dirB.dir, demo.humans[0]!.entity_id);
+    const holder = async () => {
+      const { rows } = await db.query<{ name: string }>(
+        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'logline-office-lease-%'`,
+      );
+      return rows.map((r) => Number(r.name.slice("logline-office-lease-".length)));
+    };
+    // The first process booted holds the lease, alone.
+    expect(await holder()).toEqual([a.child.pid]);
+
+    // The holder dies; what B accepts meanwhile waits in the inbox until B holds the lease.
+    a.child.kill("SIGKILL");
+    const asked: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await postJson(`${b.base}/v1/conversations/${CONV}/messages`, danB, {
+        kind: "text",
+        body_text: `Can you schedule a 30-min call with Maria next week? (${i})`,
+      });
+      expect(r.status).toBe(202);
+      asked.push(r.body.created_event_ids[0]);
+    }
+    await waitFor(async () => ((await holder())[0] === b.child.pid ? true : undefined), 15_000, "B holding the lease");
+    const answers = async () => {
+      const { rows } = await db.query<{ cause: string; n: number }>(
+        `SELECT payload::jsonb->>'causation_id' AS cause, count(*)::int AS n FROM ledger.events
+         WHERE tenant_id = $1 AND actor_type = 'agent' AND payload::jsonb->>'causation_id' = ANY($2) GROUP BY 1`,
+        [TENANT, asked],
+      );
+      return new Map(rows.map((r) => [r.cause, r.n]));
+    };
+    await waitFor(async () => ((await answers()).size === asked.length ? true : undefined), 20_000, "answers");
+    const inbox = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM office.inbox");
+    expect(inbox.rows[0]!.n).toBe(0);
+    // Each message was answered once: one answer caused by it, never a second.
+    await new Promise((r) => setTimeout(r, 500));
+    expect([...(await answers()).values()]).toEqual(asked.map(() => 1));
   }, 90_000);
 });
