@@ -26,7 +26,10 @@ export interface PgLedgerApi extends LedgerDoorApi {
    * code that was not handed `tx`). Throws outside a `withinCommit`.
    */
   alongside(write: (tx: pg.PoolClient) => Promise<unknown>): void;
-  /** Seconds since this process last knew it had followed every tenant's head (0 when following is off). */
+  /**
+   * How far behind the database this process is, in seconds: since the oldest head a sweep saw
+   * ahead of this process's fold, not yet reached, or since a sweep last answered (0 when following is off).
+   */
   followLagSeconds(): number;
   close(): Promise<void>;
 }

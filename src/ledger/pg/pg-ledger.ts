@@ -316,20 +316,31 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       setImmediate(catchUpStale);
     }
   };
-  // When this process last saw no tenant ahead of it in the database: the follower's lag.
-  let caughtUpAt = performance.now();
+  // The follower's lag: for each tenant a sweep found ahead of this process, the head it saw and
+  // when, until this process reaches it; and when a sweep last answered at all.
+  const behind = new Map<string, { seq: number; at: number }>();
+  let sweptAt = performance.now();
   const sweep = async () => {
     try {
-      let behind = false;
+      const now = performance.now();
       for (const h of await pgStore.heads(pool))
         if (h.tenant_seq > headOf(h.tenant_id).seq) {
-          behind = true;
+          if (!behind.has(h.tenant_id)) behind.set(h.tenant_id, { seq: h.tenant_seq, at: now });
           hint(h.tenant_id);
         }
-      if (!behind) caughtUpAt = performance.now();
+      sweptAt = now;
     } catch (err) {
       deps.onListenerError?.(err);
     }
+  };
+  const lagMs = () => {
+    const now = performance.now();
+    let lag = Math.max(0, now - sweptAt - (deps.sweepMs ?? 1000));
+    for (const [t, b] of behind) {
+      if (headOf(t).seq >= b.seq) behind.delete(t);
+      else lag = Math.max(lag, now - b.at);
+    }
+    return lag;
   };
   const following =
     deps.follow === false
@@ -410,7 +421,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       within.writes.push(write(within.tx));
     },
 
-    followLagSeconds: () => (following ? (performance.now() - caughtUpAt) / 1000 : 0),
+    followLagSeconds: () => (following ? lagMs() / 1000 : 0),
 
     async close() {
       // Appends already queued are written before the ledger stops taking new ones.
