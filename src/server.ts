@@ -21,7 +21,7 @@ import {
   type SignInMailer,
   type StreamLimits,
 } from "./gateway/index.js";
-import { createLedger, type LedgerApi } from "./ledger/index.js";
+import { createLedger, type HostLedgerApi, type LedgerApi } from "./ledger/index.js";
 import type { CalDavConfig, ImapConfig, MailConfig } from "./office/settings.js";
 import {
   createCalDavCalendar,
@@ -37,10 +37,18 @@ import type { LlmConfig, McpServerConfig } from "./office/settings.js";
 import { databasePath } from "./ops/data-dir.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
+import type { ModuleDoor } from "./shared/door.js";
+import { holdOfficeLease, openPgBackend } from "./server-pg.js";
 import type { IdGenerator } from "./shared/ids.js";
 
 export interface ServerOptions {
   dataDir: string;
+  /**
+   * postgres:// URL: the ledger, Idempotency-Keys and Office's inbox live in that database,
+   * shared with other processes on it; the gateway's other tables stay in DATA_DIR's SQLite file.
+   * Unset: everything in DATA_DIR's SQLite file, one process.
+   */
+  databaseUrl?: string;
   port?: number;
   host?: string;
   /** Seed the demo tenant when the database is empty, write demo.json and print Dan's link. */
@@ -122,11 +130,13 @@ interface HttpTimeouts {
 
 const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
 
-export interface LogLineServer {
+export interface LogLineServer<L extends HostLedgerApi = LedgerApi> {
   app: ReturnType<typeof createApp>;
   db: Db;
-  /** The ledger door's api. */
-  ledger: LedgerApi;
+  /** The ledger door's api: SQLite's, or PostgreSQL's with DATABASE_URL. */
+  ledger: L;
+  /** Seconds since this process last knew it had every other process's commits (0 on SQLite). */
+  followLagSeconds(): number;
   /** Office's door's api. */
   office: Office;
   /** The gateway's door. */
@@ -152,27 +162,43 @@ const consoleLogger: Logger = {
  * headers and body limits first; gateway routes; the ledger's and Office's routes behind the
  * gateway's auth; the web UI last), and listen/close.
  */
-export async function createServer(opts: ServerOptions): Promise<LogLineServer> {
+export async function createServer(opts: ServerOptions & { databaseUrl?: undefined }): Promise<LogLineServer>;
+export async function createServer(opts: ServerOptions): Promise<LogLineServer<HostLedgerApi>>;
+export async function createServer(opts: ServerOptions): Promise<LogLineServer<HostLedgerApi>> {
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? consoleLogger;
   const db = openDatabase({ path: databasePath(opts.dataDir), sync: opts.ledgerSync ?? "full" });
   const ids = opts.ids ? { ids: opts.ids } : {};
-  const ledger = createLedger(
-    {
-      db,
-      dataDir: opts.dataDir,
-      clock,
-      ...ids,
-      onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
-      ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
-    },
-    {
-      ...(opts.logName ? { logName: opts.logName } : {}),
-      ...(opts.messageEditWindowSeconds
-        ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } }
-        : {}),
-    },
-  );
+  const policyParams = opts.messageEditWindowSeconds
+    ? { policyParams: { message_edit_window_seconds: opts.messageEditWindowSeconds } }
+    : {};
+  const pg = opts.databaseUrl
+    ? await openPgBackend({
+        url: opts.databaseUrl,
+        dataDir: opts.dataDir,
+        clock,
+        ...ids,
+        logger,
+        ...(opts.logName ? { logName: opts.logName } : {}),
+        ...policyParams,
+      }).catch((err: unknown) => {
+        db.close();
+        throw err;
+      })
+    : undefined;
+  const ledger: ModuleDoor<HostLedgerApi> =
+    pg?.ledger ??
+    createLedger(
+      {
+        db,
+        dataDir: opts.dataDir,
+        clock,
+        ...ids,
+        onListenerError: (err) => logger.error({ err }, "ledger listener failed"),
+        ...(opts.onAppend ? { onAppend: opts.onAppend } : {}),
+      },
+      { ...(opts.logName ? { logName: opts.logName } : {}), ...policyParams },
+    );
 
   let planner = opts.planner;
   let plannerActive: string = planner?.name ?? "rules";
@@ -198,6 +224,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       ...ids,
       ...(planner ? { planner } : {}),
       ...(calendar ? { calendarProvider: calendar } : {}),
+      ...(pg ? { sharedInbox: pg.sharedInbox } : {}),
       logger: { error: (o, m) => logger.error(o as object, m), info: (o, m) => logger.info(o as object, m) },
     },
     {
@@ -223,6 +250,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
       ...ids,
       logger,
       ...(mailer ? { mailer } : {}),
+      ...(pg ? { idempotency: pg.idempotency } : {}),
     },
     {
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
@@ -245,7 +273,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   // its retries, so the events those write reach the projections.
   await ledger.start();
   await gateway.start();
-  await office.start();
+  // On PostgreSQL Office runs in the one process holding its lease (src/server-pg.ts).
+  const lease = opts.databaseUrl
+    ? await holdOfficeLease({
+        url: opts.databaseUrl,
+        logger,
+        onAcquired: () => office.start(),
+        onLost: () => office.close(),
+      })
+    : void (await office.start());
 
   const seeded = opts.demo ? await gateway.seedDemo() : null;
 
@@ -273,10 +309,11 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
   });
 
   let server: ServerType | undefined;
-  const result: LogLineServer = {
+  const result: LogLineServer<HostLedgerApi> = {
     app,
     db,
     ledger: ledger.api,
+    followLagSeconds: () => pg?.ledger.api.followLagSeconds() ?? 0,
     office: office.api,
     gateway,
     planner: plannerActive,
@@ -337,9 +374,11 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer> 
           s.closeIdleConnections?.();
         });
       }
+      await lease?.close();
       office.close();
       await gatewayClosed;
-      ledger.close();
+      if (pg) await pg.close();
+      else await ledger.close();
       db.close();
     },
   };

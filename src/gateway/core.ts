@@ -2,10 +2,10 @@ import type { Locale } from "../shared/i18n.js";
 import type { Context } from "hono";
 import type { TAppendResponse } from "../../contracts/ledger.js";
 import type { TEventType, TPayloadOf, TUblEvent } from "../../contracts/events.js";
-import type { LedgerApi } from "../ledger/index.js";
+import type { HostLedgerApi, LedgerTx } from "../ledger/index.js";
 import type { OfficeApi } from "../office/index.js";
 import type { Clock } from "../shared/clock.js";
-import type { Db } from "../shared/db.js";
+import { isSqliteDb, type Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
 import { AppError } from "../shared/errors.js";
 import type { TokenStore, Principal } from "./auth/token-store.js";
@@ -41,7 +41,7 @@ export type SignupMode = "open" | "invite" | "closed";
 
 /** What every command and read shares. Internal to the gateway. */
 export interface Core {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   office: OfficeApi;
   db: Db;
   dataDir: string;
@@ -51,7 +51,8 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
-  idem: IdempotencyStore<Db, void>;
+  /** Idempotency-Keys: SQLite's table, or `gateway.idempotency_keys` shared by every process on PostgreSQL. */
+  idem: IdempotencyStore<LedgerTx, void | Promise<void>>;
   limiter: RateLimiter;
   /** The same limit for a whole workspace, TENANT_RATE_FACTOR times larger. */
   tenantLimiter: RateLimiter;
@@ -161,9 +162,10 @@ export function createCore(c: Omit<Core, "tenant" | "me" | "event" | "commit">):
         { tenant_id: tenantId, events },
         {
           withinCommit: (res, tx) => {
-            opts.extra?.(tx);
+            // The gateway's own rows stay in its SQLite file: in the commit on SQLite, beside it on PostgreSQL.
+            opts.extra?.(isSqliteDb(tx) ? tx : c.db);
             stored = { status: opts.status ?? 202, body: opts.body(res) };
-            if (opts.idem) c.idem.record(opts.idem, stored, tx);
+            if (opts.idem) return c.idem.record(opts.idem, stored, tx);
           },
         },
       );

@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
-import { type LedgerApi, replayThenFollow } from "../ledger/index.js";
+import { type HostLedgerApi, type LedgerTx, replayThenFollow } from "../ledger/index.js";
 import type { OfficeApi } from "../office/index.js";
 import { systemClock, type Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
@@ -23,6 +23,7 @@ import { createClientAddress } from "./client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Logger, type SignupMode } from "./core.js";
 import { renderFrame, toGroup } from "./delta-log.js";
+import type { IdempotencyStore } from "./idempotency.js";
 import { createIdempotencyStore } from "./idempotency-store.js";
 import { migrateGateway } from "./migrate.js";
 import { evaluatePresence, presenceFrame } from "./projections/presence.js";
@@ -68,7 +69,7 @@ const scaled = (cfg: RateLimitConfig, k: number): RateLimitConfig => ({
 
 /** What the gateway is built on: the other modules' doors, storage, time, ids, the log and the mailer. */
 export interface GatewayDeps {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   office: OfficeApi;
   db: Db;
   /** Attachments are stored under `${dataDir}/attachments`. */
@@ -78,6 +79,8 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Sends sign-in links and the digest by email (absent: neither is offered). */
   mailer?: SignInMailer;
+  /** Idempotency-Keys shared by several processes (PostgreSQL); absent: the gateway's SQLite table. */
+  idempotency?: IdempotencyStore<LedgerTx, void | Promise<void>>;
 }
 
 /** The gateway's settings (see GatewaySettings for the environment they come from). */
@@ -187,7 +190,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   });
   const hub = createSseHub({
     clock,
-    commitPending: () => deps.ledger.commitPending(),
+    commitPending: () => deps.ledger.commitPending?.() ?? false,
     ...(config.deltaLogSize ? { logSize: config.deltaLogSize } : {}),
     ...(config.heartbeatMs ? { heartbeatMs: config.heartbeatMs } : {}),
   });
@@ -202,7 +205,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     projector,
     hub,
     tokens,
-    idem: createIdempotencyStore({ db: deps.db, clock }),
+    idem: deps.idempotency ?? createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, config.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
     live: createLiveConnections(config.streamLimits ?? DEFAULT_STREAM_LIMITS),
@@ -299,7 +302,17 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
         told.map((d) => d.data as { entity_id: string; notification: TNotification }),
       );
   };
-  const unsubscribe = replayThenFollow(deps.ledger, project, { onReplayed: () => (booted = true) });
+  const followed = replayThenFollow(deps.ledger, project, { onReplayed: () => (booted = true) });
+  // On a ledger whose reads answer later the replay finishes in `start`.
+  let unsubscribe: (() => void) | undefined = followed instanceof Promise ? undefined : followed;
+  let closed = false;
+  const replayed =
+    followed instanceof Promise
+      ? followed.then((u) => {
+          if (closed) u();
+          else unsubscribe = u;
+        })
+      : undefined;
   // Only messages sent from now on: a boot's replay fetches nothing.
   const previews = createLinkPreviews(core, clock, config.linkPreviews ?? { enabled: false });
   const unsubscribePreviews = deps.ledger.subscribe((ev) => previews.note(ev));
@@ -362,8 +375,11 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   return {
     api,
     routes: () => createGatewayRoutes(inside),
-    // Live once built: the projections are rebuilt and the timers armed by then.
-    start: async () => {},
+    // Live once built on SQLite (the projections are rebuilt and the timers armed by then); on
+    // PostgreSQL once the replay is done.
+    start: async () => {
+      await replayed;
+    },
     guard,
     seedDemo: () => seedDemo(core),
     health: () => ({ sse_clients: hub.clientCount() }),
@@ -387,7 +403,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       timer?.cancel();
       push.close();
       clearInterval(revocationSweep);
-      unsubscribe();
+      closed = true;
+      unsubscribe?.();
       const searchClosed = search.close();
       digest.close();
       scheduler.close();

@@ -8,3 +8,6 @@ export type { StreamLimits } from "./live-connections.js";
 export type { Logger } from "./core.js";
 export type { SignInMailer } from "./sessions/index.js";
 export type { PreviewSettings } from "./previews/index.js";
+/** The gateway's tables on PostgreSQL, shared by every process on the database. */
+export { migratePgGateway } from "./pg/store.js";
+export { createPgIdempotencyStore } from "./pg/idempotency-pg.js";

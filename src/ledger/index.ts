@@ -1,6 +1,7 @@
 /** The ledger's public door: the interface, its SQLite factory, its routes and the verifier. */
-export type { LedgerApi, LedgerDoorApi } from "./ledger-api.js";
-export { createLedger } from "./door.js";
+export type { HostLedgerApi, LedgerApi, LedgerDoorApi, LedgerTx } from "./ledger-api.js";
+export { createLedger, createPgLedgerDoor } from "./door.js";
+export type { PgLedgerApi } from "./pg/pg-ledger-api.js";
 export { replayThenFollow } from "./follow.js";
 export { createLedgerRoutes } from "./routes.js";
 export { verifyLedger } from "./verify-ledger.js";

@@ -9,6 +9,7 @@ import type {
 } from "../../contracts/ledger.js";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TPolicySettings } from "../../contracts/admin.js";
+import type { ClientBase } from "pg";
 import type { Db } from "../shared/db.js";
 import type { TransparencyLog } from "./merkle/log.js";
 
@@ -115,6 +116,23 @@ export interface LedgerDoorApi {
   policySettings(tenantId: string): TPolicySettings | null;
 
   close(): Awaitable<void>;
+}
+
+/** The handle an append's transaction is open on: SQLite's connection, or a PostgreSQL client. */
+export type LedgerTx = Db | ClientBase;
+
+/**
+ * What the gateway and Office are built on: either ledger. `withinCommit` gets the transaction's
+ * handle (writes through it commit with the events) and may answer later on PostgreSQL, where
+ * the ledger waits for it before committing; on SQLite it must finish synchronously.
+ */
+export interface HostLedgerApi extends LedgerDoorApi {
+  append(
+    req: TAppendRequest,
+    opts?: { withinCommit?: (result: TAppendResponse, tx: LedgerTx) => void | Promise<void> },
+  ): Promise<TAppendResponse>;
+  /** See LedgerApi.commitPending (SQLite only). */
+  commitPending?(): boolean;
 }
 
 /**

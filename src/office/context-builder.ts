@@ -1,4 +1,4 @@
-import type { LedgerApi } from "../ledger/index.js";
+import type { HostLedgerApi } from "../ledger/index.js";
 import { isOpenState } from "../job/transitions.js";
 import { foldJob, type JobView } from "./job-machine.js";
 import { queryAll } from "./views/ledger-reads.js";
@@ -58,7 +58,7 @@ export interface ContextBuilder {
   }): PlanFrame;
 }
 
-export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView }): ContextBuilder {
+export function createContextBuilder(deps: { ledger: HostLedgerApi; view: OfficeView }): ContextBuilder {
   const { ledger, view } = deps;
 
   const profile = (tenantId: string, entityId: string): EntityProfile | undefined => {
@@ -161,7 +161,8 @@ export function createContextBuilder(deps: { ledger: LedgerApi; view: OfficeView
     profile,
     handoffTarget,
     participants: (t, c) => view.participants(t, c),
-    job: (tenantId, jobId) => foldJob(queryAll(ledger, { tenant_id: tenantId, job_id: jobId })),
+    job: (tenantId, jobId) =>
+      foldJob(view.jobEvents(tenantId, jobId) ?? queryAll(ledger, { tenant_id: tenantId, job_id: jobId })),
     conversationJobs,
     agentJobIds: (t, id) => view.agentJobIds(t, id),
     allJobIds: (t) => view.tenantJobIds(t),

@@ -26,7 +26,7 @@ export interface EmitContext {
 
 /** Extra work done inside the commit of Office's batch (a caller's idempotency record), written through `tx`. */
 export interface EmitOptions<Tx = Db> {
-  withinCommit?: (result: TAppendResponse, tx: Tx) => void;
+  withinCommit?: (result: TAppendResponse, tx: Tx) => void | Promise<void>;
 }
 
 /**
@@ -108,7 +108,7 @@ export function createEmitter<Tx = Db>(deps: {
               const fenced = answer?.fence(tx);
               // On SQLite the fence is done at once (the commit is synchronous); elsewhere it is awaited.
               if (fenced instanceof Promise) return fenced.then(() => extra?.(r, tx));
-              extra?.(r, tx);
+              return extra?.(r, tx);
             }
           : undefined;
       try {

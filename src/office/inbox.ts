@@ -107,6 +107,61 @@ function eventIdOf(work: InboxWork): string {
   return work.kind === "message" ? work.request.message_event_id : work.request.causation_id;
 }
 
+/** A piece of accepted work as an inbox store keeps it. */
+export interface InboxRecord {
+  id: number;
+  tenantId: string;
+  eventId: string;
+  kind: string;
+  conversationId: string;
+  request: string;
+  acceptedAt: string;
+  attempts: number;
+}
+
+/** A value now (SQLite) or later (PostgreSQL). */
+type Awaitable<T> = T | Promise<T>;
+
+/** Where the inbox keeps its rows: SQLite's table, or `office.inbox` shared by every process. */
+export interface InboxStore {
+  /** Keeps accepted work inside the accepting commit (the row commits with the event, or not at all). */
+  insert(row: Omit<InboxRecord, "id" | "attempts">): void;
+  /**
+   * Rows that may not have been taken up yet, oldest first: on SQLite those after `after` (ids
+   * grow in commit order); on PostgreSQL every row, as ids of concurrent commits show up out of order.
+   */
+  waiting(after: number): Awaitable<InboxRecord[]>;
+  get(id: number): Awaitable<InboxRecord | undefined>;
+  /** Deletes the row (answered, nothing to say, or refused). */
+  remove(tenantId: string, eventId: string): Awaitable<void>;
+  /** Notes a failed attempt. */
+  failed(tenantId: string, eventId: string, attempts: number, lastError: string): Awaitable<void>;
+  /** Rows not answered yet, as last counted. */
+  count(): number;
+}
+
+/** The inbox over Office's SQLite table. */
+export function createSqliteInboxStore(db: Db): InboxStore {
+  const orm = drizzle(db);
+  const where = (tenantId: string, eventId: string) =>
+    and(eq(officeInbox.tenantId, tenantId), eq(officeInbox.eventId, eventId));
+  return {
+    insert(row) {
+      orm.insert(officeInbox).values(row).onConflictDoNothing().run();
+    },
+    waiting: (after) =>
+      orm.select().from(officeInbox).where(gt(officeInbox.id, after)).orderBy(asc(officeInbox.id)).all(),
+    get: (id) => orm.select().from(officeInbox).where(eq(officeInbox.id, id)).get(),
+    remove(tenantId, eventId) {
+      orm.delete(officeInbox).where(where(tenantId, eventId)).run();
+    },
+    failed(tenantId, eventId, attempts, lastError) {
+      orm.update(officeInbox).set({ attempts, lastError }).where(where(tenantId, eventId)).run();
+    },
+    count: () => db.prepare("SELECT COUNT(*) FROM office_inbox").pluck().get() as number,
+  };
+}
+
 /**
  * Office's durable inbox. `accept` runs inside the commit that writes the accepted event (so a
  * 202 means the row exists); the row is answered right after the commit and, if the process
@@ -114,21 +169,24 @@ function eventIdOf(work: InboxWork): string {
  * conversation, in the order accepted; clicks run at once (jobs have their own locks).
  */
 export function createInbox(deps: {
-  db: Db;
+  store: InboxStore;
   vault: Vault;
   clock: Clock;
-  marker: AnswerMarker;
+  marker: Pick<AnswerMarker, "run">;
   handlers: InboxHandlers;
   onError: (e: unknown, where: string) => void;
   onWarn?: (msg: string, details: Record<string, unknown>) => void;
   retryMs?: readonly number[];
 }) {
   const retryMs = deps.retryMs ?? RETRY_MS;
-  const orm = drizzle(deps.db);
+  const { store } = deps;
   const running = new Map<number, Promise<void>>();
   const chains = new Map<string, Promise<void>>();
   const retryTimers = new Set<NodeJS.Timeout>();
+  /** Rows whose failed answer waits for its backoff. */
+  const backingOff = new Set<number>();
   let kickQueued = false;
+  let kicking: Promise<void> = Promise.resolve();
   let stopped = true;
 
   const label = inboxLabel;
@@ -138,19 +196,15 @@ export function createInbox(deps: {
     const tenantId = work.request.tenant_id;
     const conversationId =
       "conversation_id" in work.request && work.request.conversation_id ? work.request.conversation_id : "";
-    orm
-      .insert(officeInbox)
-      .values({
-        tenantId,
-        eventId,
-        kind: work.kind,
-        conversationId,
-        request: deps.vault.seal(tenantId, label(work.kind, eventId), JSON.stringify(work.request)),
-        acceptedAt: deps.clock.iso(),
-      })
-      .onConflictDoNothing()
-      .run();
-    // After the current synchronous commit: a row whose transaction rolled back is not found.
+    store.insert({
+      tenantId,
+      eventId,
+      kind: work.kind,
+      conversationId,
+      request: deps.vault.seal(tenantId, label(work.kind, eventId), JSON.stringify(work.request)),
+      acceptedAt: deps.clock.iso(),
+    });
+    // After the current commit: a row whose transaction rolled back is not found.
     queueKick();
   }
 
@@ -159,36 +213,43 @@ export function createInbox(deps: {
     kickQueued = true;
     setImmediate(() => {
       kickQueued = false;
-      kick();
+      kicking = kicking.then(kick);
     });
   }
 
-  /** Starts every row not already running, oldest first. */
-  /** The highest row taken up: each kick reads only rows accepted since (one indexed range). */
+  /** The highest row taken up: on SQLite each kick reads only rows accepted since (one indexed range). */
   let seen = 0;
 
   /** Starts the rows accepted since the last kick, oldest first. */
-  function kick(): void {
+  async function kick(): Promise<void> {
     if (stopped) return;
-    for (const row of orm
-      .select()
-      .from(officeInbox)
-      .where(gt(officeInbox.id, seen))
-      .orderBy(asc(officeInbox.id))
-      .all()) {
+    let rows: InboxRecord[];
+    try {
+      rows = await store.waiting(seen);
+    } catch (e) {
+      deps.onError(e, "inbox.kick");
+      return;
+    }
+    if (stopped) return;
+    for (const row of rows) {
       seen = Math.max(seen, row.id);
-      if (!running.has(row.id)) start(row);
+      if (!running.has(row.id) && !backingOff.has(row.id)) start(row);
     }
   }
 
   /** A row whose answer failed, taken up again when its backoff is over (if it is still there). */
-  function retry(id: number): void {
+  async function retry(id: number): Promise<void> {
+    backingOff.delete(id);
     if (stopped || running.has(id)) return;
-    const row = orm.select().from(officeInbox).where(eq(officeInbox.id, id)).get();
-    if (row) start(row);
+    try {
+      const row = await store.get(id);
+      if (row && !stopped && !running.has(id)) start(row);
+    } catch (e) {
+      deps.onError(e, "inbox.retry");
+    }
   }
 
-  function start(row: typeof officeInbox.$inferSelect): void {
+  function start(row: InboxRecord): void {
     const chainKey = row.kind === "message" ? `${row.tenantId}|${row.conversationId}` : undefined;
     const before = chainKey ? chains.get(chainKey) : undefined;
     const p = (async () => {
@@ -202,31 +263,28 @@ export function createInbox(deps: {
     if (chainKey) chains.set(chainKey, p);
   }
 
-  const where = (row: typeof officeInbox.$inferSelect) =>
-    and(eq(officeInbox.tenantId, row.tenantId), eq(officeInbox.eventId, row.eventId));
-
   /** Deletes the row (answered, nothing to say, or refused). A failure here leaves it for a rerun, which is safe: nothing was written for it. */
-  function finish(row: typeof officeInbox.$inferSelect): void {
+  async function finish(row: InboxRecord): Promise<void> {
     try {
-      orm.delete(officeInbox).where(where(row)).run();
+      await store.remove(row.tenantId, row.eventId);
     } catch (e) {
       deps.onError(e, "inbox.finish");
     }
   }
 
-  async function answer(row: typeof officeInbox.$inferSelect): Promise<void> {
+  async function answer(row: InboxRecord): Promise<void> {
     if (stopped) return;
     let request: unknown;
     try {
       request = JSON.parse(deps.vault.unseal(row.tenantId, label(row.kind, row.eventId), row.request));
     } catch (e) {
       deps.onError(e, "inbox.unseal");
-      finish(row);
+      await finish(row);
       return;
     }
     try {
       await deps.marker.run({ tenantId: row.tenantId, eventId: row.eventId }, () => handle(row.kind, request));
-      finish(row);
+      await finish(row);
     } catch (e) {
       if (isFencedAnswer(e)) {
         // Its row went before this answer could commit: another answerer had it, and nothing of this one was written.
@@ -236,7 +294,7 @@ export function createInbox(deps: {
       if (e instanceof AppError && e.status < 500) {
         // A refusal is an answer too (a stale click, a sender who left): nothing to retry.
         deps.onWarn?.("office refused accepted work", { kind: row.kind, event_id: row.eventId, code: e.code });
-        finish(row);
+        await finish(row);
         return;
       }
       const storage =
@@ -246,24 +304,26 @@ export function createInbox(deps: {
       const attempts = row.attempts + 1;
       if (!storage && attempts >= MAX_ATTEMPTS) {
         deps.onError(e, "inbox.gave_up");
-        finish(row);
+        await finish(row);
         return;
       }
       if (stopped) return; // stopping: the row stays and is answered at the next start
       deps.onError(e, "inbox.retry");
       try {
-        orm
-          .update(officeInbox)
-          .set({ attempts, lastError: (e instanceof Error ? e.message : String(e)).slice(0, 300) })
-          .where(where(row))
-          .run();
+        await store.failed(
+          row.tenantId,
+          row.eventId,
+          attempts,
+          (e instanceof Error ? e.message : String(e)).slice(0, 300),
+        );
       } catch {
         // The disk may still be full: the retry below runs with the old count.
       }
+      backingOff.add(row.id);
       const t = setTimeout(
         () => {
           retryTimers.delete(t);
-          retry(row.id);
+          void retry(row.id);
         },
         retryMs[Math.min(attempts, retryMs.length) - 1],
       );
@@ -290,6 +350,7 @@ export function createInbox(deps: {
   async function idle(): Promise<void> {
     for (;;) {
       await new Promise((r) => setImmediate(r));
+      await kicking;
       if (!running.size && !kickQueued) return;
       await Promise.allSettled([...running.values()]);
     }
@@ -301,11 +362,13 @@ export function createInbox(deps: {
     start(): void {
       stopped = false;
       seen = 0;
-      kick();
+      kicking = kicking.then(kick);
     },
+    /** Looks for rows another process accepted (their commit was followed here). */
+    kick: queueKick,
     idle,
     /** Rows not yet answered (the metrics gauge). */
-    pending: (): number => deps.db.prepare("SELECT COUNT(*) FROM office_inbox").pluck().get() as number,
+    pending: (): number => store.count(),
     /**
      * Stops taking up rows and waits up to `ms` for the ones running. What is unfinished stays
      * in the table and is answered at the next start.
@@ -314,6 +377,7 @@ export function createInbox(deps: {
       stopped = true;
       for (const t of retryTimers) clearTimeout(t);
       retryTimers.clear();
+      backingOff.clear();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), ms)));
       const done = await Promise.race([
@@ -327,6 +391,7 @@ export function createInbox(deps: {
       stopped = true;
       for (const t of retryTimers) clearTimeout(t);
       retryTimers.clear();
+      backingOff.clear();
     },
   };
 }

@@ -14,6 +14,8 @@ export { createSmtpTransport } from "./mail/index.js";
 export { createOffice } from "./door.js";
 export type { Office } from "./office.js";
 export { migrateOffice } from "./migrate.js";
+export { migratePgOffice } from "./pg/inbox-pg.js";
+export { createPgSharedInbox } from "./pg/shared-inbox.js";
 export { createOfficeRoutes } from "./routes.js";
 export type { Planner } from "./planner/planner.js";
 export { createRulesPlanner } from "./planner/rules.js";

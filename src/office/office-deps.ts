@@ -1,5 +1,7 @@
 import type { Locale } from "../shared/i18n.js";
-import type { LedgerApi } from "../ledger/index.js";
+import type { HostLedgerApi, LedgerTx } from "../ledger/index.js";
+import type { AnswerFence } from "./emitter.js";
+import type { AnswerMarker, InboxStore } from "./inbox.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
@@ -14,9 +16,20 @@ interface OfficeLogger {
   info?(obj: unknown, msg?: string): void;
 }
 
+/** Office's inbox where several processes share it (PostgreSQL): its rows and the fence of their first answer. */
+export interface SharedInbox {
+  store: InboxStore;
+  marker: { run: AnswerMarker["run"]; withinCommit(): AnswerFence<LedgerTx, void | Promise<void>> | undefined };
+}
+
 export interface CreateOfficeDeps {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   db: Db;
+  /**
+   * Set on PostgreSQL: the inbox lives in the shared database, and each job's events are kept in
+   * memory (the ledger's reads answer later; Office folds a job at once). Absent: SQLite's inbox.
+   */
+  sharedInbox?: SharedInbox;
   /** Vault key file and artifact files live here. */
   dataDir: string;
   clock?: Clock;

@@ -8,7 +8,7 @@ import { createArtifactStore, type ArtifactStore } from "./artifact-store.js";
 import { createContextBuilder } from "./context-builder.js";
 import { createOfficeView } from "./views/office-view.js";
 import { createEmitter } from "./emitter.js";
-import { createAnswerMarker, createInbox } from "./inbox.js";
+import { createAnswerMarker, createInbox, createSqliteInboxStore } from "./inbox.js";
 import { createIngest } from "./intake/ingest.js";
 import { createJobEngine } from "./engine/job-engine.js";
 import { createJobClicks } from "./jobs/clicks.js";
@@ -116,9 +116,14 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
   });
   // Built here, not in start(): requests can reach Office before start() re-arms the retries.
   const reminders = createMeetingReminders({ clock });
-  const view = createOfficeView({ ledger: deps.ledger, onError, also: reminders.index });
+  const view = createOfficeView({
+    ledger: deps.ledger,
+    onError,
+    also: reminders.index,
+    keepJobEvents: deps.sharedInbox !== undefined,
+  });
   const context = createContextBuilder({ ledger: deps.ledger, view });
-  const answering = createAnswerMarker(deps.db);
+  const answering = deps.sharedInbox?.marker ?? createAnswerMarker(deps.db);
   const emitter = createEmitter({
     ledger: deps.ledger,
     clock,
@@ -158,6 +163,7 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
     jobKey: engine.jobKey,
     maxBytes: deps.imap?.maxBytes ?? 1_000_000,
     scrub: (t, text) => engine.sanitizeText(t, text).text,
+    onError,
   });
   const reader = deps.imap
     ? createImapReader({
@@ -209,7 +215,7 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
   });
 
   const inbox = createInbox({
-    db: deps.db,
+    store: deps.sharedInbox?.store ?? createSqliteInboxStore(deps.db),
     vault,
     clock,
     marker: answering,
@@ -222,6 +228,8 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
     onError,
     onWarn: (msg, details) => deps.logger?.info?.(details, msg),
   });
+
+  let unfollowInbox: (() => void) | undefined;
 
   const parseAction = (raw: unknown) => {
     const r = ZJobActionRequest.safeParse(raw);
@@ -332,9 +340,12 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
       return agent?.actor_type === "agent" ? agentToolsView(agent, router.list(), mcp.tools()) : null;
     },
     async start() {
+      await view.ready;
       engine.rearm(deps.ledger.tenants());
       engine.mail.start();
       inbox.start();
+      // A shared inbox also holds rows other processes accepted: each commit followed here may have brought one.
+      if (deps.sharedInbox) unfollowInbox = deps.ledger.subscribe(() => inbox.kick());
       reminders.start({ context, emitter, withLock: engine.withLock, jobKey: engine.jobKey, onError });
       // Answers are only read with a mailbox configured; without one nothing replays the ledger for them.
       if (reader) {
@@ -345,6 +356,7 @@ export function createOfficeRuntime(deps: CreateOfficeDeps): OfficeRuntime {
       void mcp.start().catch((e) => onError(e, "mcp.start"));
     },
     stop() {
+      unfollowInbox?.();
       inbox.stop();
       reminders.stop();
       replies.stop();

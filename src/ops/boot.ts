@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import type { HostLedgerApi } from "../ledger/index.js";
 import { createServer, type LogLineServer } from "../server.js";
 import { openDatabase } from "../shared/db.js";
 import { databasePath } from "./data-dir.js";
@@ -22,11 +23,12 @@ export async function bootServer(deps: {
   config: Config;
   logger: Logger;
   ops: OpsRuntime;
-}): Promise<{ url: string; server: LogLineServer; planner: string }> {
+}): Promise<{ url: string; server: LogLineServer<HostLedgerApi>; planner: string }> {
   const { config, logger, ops } = deps;
   const started = performance.now();
   const server = await createServer({
     dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     port: config.port,
     host: config.host,
     demo: config.demo,
@@ -66,6 +68,7 @@ export async function bootServer(deps: {
 
   const unobserve = ops.observeLedger(server.ledger);
   ops.observeInbox(() => server.office.inboxPending());
+  if (config.databaseUrl) ops.setFollowLag(() => server.followLagSeconds());
   ops.admin.bind({
     rotateToken: (tenantId, entityId) => rotateEntityTokens(server, tenantId, entityId),
     createWorkspace: (name, owner) => server.gateway.createWorkspaceAsOperator(name, owner),

@@ -23,7 +23,12 @@ interface ReadinessDeps {
   planner(): { kind: string; state?: string };
   /** The boot-time `PRAGMA quick_check` of the whole database (every table, not only the ledger's). */
   bootCheck?(): ReadinessCheck | undefined;
+  /** On PostgreSQL: seconds since this process last had every other process's commits. */
+  followLag?(): number | undefined;
 }
+
+/** A process further behind the shared ledger than this is not ready: the balancer sends its clients elsewhere. */
+const MAX_FOLLOW_LAG_SECONDS = 5;
 
 /** Below this much free space in DATA_DIR readiness fails: appends are about to answer 507. */
 const MIN_FREE_BYTES = 8 * 1024 * 1024;
@@ -41,6 +46,8 @@ function checkReadiness(deps: ReadinessDeps): { ready: boolean; checks: Record<s
   const structure = deps.bootCheck?.();
   if (structure) checks.structure = structure;
   if (deps.dataDir) checks.disk = probeDisk(deps.dataDir);
+  const lag = deps.followLag?.();
+  if (lag !== undefined) checks.follow = { ok: lag <= MAX_FOLLOW_LAG_SECONDS, lag_seconds: Math.round(lag * 10) / 10 };
   checks.planner = { ok: true, ...deps.planner() };
   return { ready: Object.values(checks).every((c) => c.ok), checks };
 }

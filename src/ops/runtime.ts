@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { TStoredEvent } from "../../contracts/events.js";
-import type { LedgerApi } from "../ledger/index.js";
+import type { LedgerDoorApi } from "../ledger/index.js";
 import type { Db } from "../shared/db.js";
 import { createOpsRoutes, quickCheck, type ReadinessCheck } from "./health.js";
 import type { Logger } from "./logger.js";
@@ -24,7 +24,7 @@ export interface OpsRuntime {
   /** `/readyz` and `/metrics`, mounted with the modules' routes. */
   routes: OpenAPIHono;
   /** Counts committed events by type, tool results by outcome, violations by code. */
-  observeLedger(ledger: LedgerApi): () => void;
+  observeLedger(ledger: Pick<LedgerDoorApi, "subscribe">): () => void;
   /** One append's latency in ms (the ledger's `onAppend` hook) into the append histogram. */
   observeAppend(ms: number): void;
   /** Boot finished: migrations applied, projections rebuilt. `rebuildSeconds` is recorded. */
@@ -33,6 +33,8 @@ export interface OpsRuntime {
   setProbeDb(db: Db): void;
   /** Office's accepted-but-unanswered work, read at each scrape. */
   observeInbox(pending: () => number): void;
+  /** On PostgreSQL: how far behind the shared ledger this process is; readiness fails past a few seconds. */
+  setFollowLag(lagSeconds: () => number): void;
 }
 
 export function createOpsRuntime(deps: {
@@ -50,6 +52,7 @@ export function createOpsRuntime(deps: {
   let booted = false;
   let probeDb: Db | undefined;
   let bootCheck: ReadinessCheck | undefined;
+  let followLag: (() => number) | undefined;
 
   const routes = createOpsRoutes({
     metrics,
@@ -60,6 +63,7 @@ export function createOpsRuntime(deps: {
     },
     isBooted: () => booted,
     bootCheck: () => bootCheck,
+    followLag: () => followLag?.(),
     isShuttingDown: () => shutdown.isShuttingDown(),
     planner: deps.planner,
   });
@@ -101,6 +105,14 @@ export function createOpsRuntime(deps: {
         "logline_office_inbox_pending",
         "Accepted messages and clicks Office has not answered yet (its durable inbox).",
         pending,
+      );
+    },
+    setFollowLag(lagSeconds) {
+      followLag = lagSeconds;
+      metrics.registry.gauge(
+        "logline_follow_lag_seconds",
+        "Seconds since this process last had every commit of the shared PostgreSQL ledger.",
+        lagSeconds,
       );
     },
     setProbeDb(db) {

@@ -1,3 +1,4 @@
+import type { HostLedgerApi } from "../ledger/index.js";
 import type { LogLineServer } from "../server.js";
 
 /**
@@ -7,7 +8,7 @@ import type { LogLineServer } from "../server.js";
  * and by the running server's admin endpoint.
  */
 export function rotateEntityTokens(
-  server: Pick<LogLineServer, "gateway" | "ledger">,
+  server: Pick<LogLineServer<HostLedgerApi>, "gateway" | "ledger">,
   tenantId: string,
   entityId: string,
 ): { revoked: number; token: string } | null {

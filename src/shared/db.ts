@@ -4,6 +4,9 @@ import Database from "better-sqlite3";
 
 export type Db = Database.Database;
 
+/** Whether a transaction handle is a SQLite connection (and not, say, a PostgreSQL client). */
+export const isSqliteDb = (tx: unknown): tx is Db => tx instanceof Database;
+
 export interface OpenDbOptions {
   /** `:memory:` or a file path; the folder is created when missing. */
   path: string;

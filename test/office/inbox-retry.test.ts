@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAnswerMarker, createInbox, type InboxHandlers } from "../../src/office/inbox.js";
+import { createAnswerMarker, createInbox, createSqliteInboxStore, type InboxHandlers } from "../../src/office/inbox.js";
 import { migrateOffice } from "../../src/office/migrate.js";
 import { createVault } from "../../src/office/vault/vault.js";
 import { systemClock } from "../../src/shared/clock.js";
@@ -22,7 +22,7 @@ function setup(handlers: Partial<InboxHandlers>) {
   const errors: string[] = [];
   const none = () => Promise.resolve();
   const inbox = createInbox({
-    db,
+    store: createSqliteInboxStore(db),
     vault,
     clock: systemClock,
     marker: createAnswerMarker(db),

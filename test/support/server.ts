@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { HostLedgerApi, LedgerApi } from "../../src/ledger/index.js";
 import { createServer, type LogLineServer, type ServerOptions } from "../../src/server.js";
 import type { DemoInfo } from "../../src/gateway/index.js";
 import { type Clock, systemClock } from "../../src/shared/clock.js";
@@ -9,10 +10,10 @@ import { trackServer } from "./in-flight.js";
 
 const quiet = { info() {}, warn() {}, error() {} };
 
-export interface TestServer {
+export interface TestServer<L extends HostLedgerApi = LedgerApi> {
   url: string;
   demo: DemoInfo;
-  server: LogLineServer;
+  server: LogLineServer<L>;
   dataDir: string;
   /** The clock the server runs on: tests compute what they expect from it, never from `Date`. */
   clock: Clock;
@@ -28,7 +29,7 @@ function defaultTestClock(): Clock {
   return process.env.LOGLINE_TEST_CLOCK === "real" ? systemClock : statedClock();
 }
 
-type StartOptions = Partial<ServerOptions> & { keep?: boolean };
+type StartOptions = Partial<Omit<ServerOptions, "databaseUrl">> & { keep?: boolean };
 
 /**
  * A real server on 127.0.0.1:0 over a fresh temp data dir, demo-seeded, on the test clock (pass
@@ -41,12 +42,27 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   return { ...s, demo: s.server.demo };
 }
 
+/**
+ * The same on PostgreSQL (`databaseUrl`, e.g. from newPgDatabase in test/ledger/pg/pg-helpers.ts):
+ * the ledger, Idempotency-Keys and Office's inbox in that database. Demo-seeded unless the
+ * database already has a workspace (`demo` is then null: pass `demo: false` to say so).
+ */
+export async function startPgTestServer(
+  databaseUrl: string,
+  opts: StartOptions = {},
+): Promise<Omit<TestServer<HostLedgerApi>, "demo"> & { demo: DemoInfo | null }> {
+  const s = await start({ demo: true, ...opts }, databaseUrl);
+  return { ...s, demo: s.server.demo };
+}
+
 /** The same on an empty database: no workspace yet (onboarding and sign-up start from nothing). */
 export async function startEmptyServer(opts: StartOptions = {}): Promise<Omit<TestServer, "demo">> {
   return start({ ...opts, demo: false });
 }
 
-async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
+async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">>;
+async function start(opts: StartOptions, databaseUrl: string): Promise<Omit<TestServer<HostLedgerApi>, "demo">>;
+async function start(opts: StartOptions, databaseUrl?: string): Promise<Omit<TestServer<HostLedgerApi>, "demo">> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "logline-"));
   const clock = opts.clock ?? defaultTestClock();
   // Sign-up open, so tests can make second workspaces; `signup: undefined` gives the production default.
@@ -55,6 +71,7 @@ async function start(opts: StartOptions): Promise<Omit<TestServer, "demo">> {
     ledgerSync: "normal",
     signup: "open",
     ...opts,
+    ...(databaseUrl ? { databaseUrl } : {}),
     clock,
     dataDir,
     port: 0,

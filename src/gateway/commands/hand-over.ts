@@ -35,7 +35,7 @@ export async function handOverJob(
           status: 200,
           body: { job_id: jobId, owner_entity_id: body.to_entity_id, created_event_ids: res.accepted_event_ids },
         };
-        if (idem) core.idem.record(idem, stored, tx);
+        if (idem) return core.idem.record(idem, stored, tx);
       },
     },
   );

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Clock } from "../../shared/clock.js";
+import { isSqliteDb, type Db } from "../../shared/db.js";
 import {
   CLAIM_MS,
   claimLost,
@@ -8,6 +9,7 @@ import {
   type IdempotencyStore,
   type IdemRow,
   type IdemScope,
+  type StoredResponse,
   judgeTaken,
   keyHashOf,
   sealedFor,
@@ -24,16 +26,19 @@ export function createPgIdempotencyStore(deps: {
   pool: pg.Pool;
   clock: Clock;
   retentionMs?: number;
-}): IdempotencyStore<pg.ClientBase, Promise<void>> {
+}): IdempotencyStore<pg.ClientBase | Db, Promise<void>> {
   const { pool, clock } = deps;
   const retentionMs = deps.retentionMs ?? 24 * 3600_000;
   const claims = createClaims();
+  /** Records of requests that wrote no events (their `tx` is the gateway's SQLite file), still being written. */
+  const unbound = new WeakMap<IdemScope, Promise<void>>();
 
   async function begin(scope: IdemScope): Promise<IdemBegin> {
     const key = [scope.tenantId, scope.entityId, keyHashOf(scope)];
     const now = clock.now();
     const claim = claims.take(scope);
     const release = async (succeeded = false) => {
+      await unbound.get(scope);
       if (!claims.end(claim, succeeded)) return;
       await pool.query(`DELETE FROM gateway.idempotency_keys WHERE ${KEY} AND state = 'running' AND claimed_by = $4`, [
         ...key,
@@ -76,18 +81,27 @@ export function createPgIdempotencyStore(deps: {
     return begin(scope);
   }
 
+  async function recordOn(q: pg.ClientBase | pg.Pool, scope: IdemScope, response: StoredResponse): Promise<void> {
+    const { keyHash, sealed } = sealedFor(scope, response);
+    const claim = claims.of(scope);
+    const res = await q.query(
+      `UPDATE gateway.idempotency_keys SET state = 'done', status = $4, sealed_response = $5, claimed_by = NULL, claim_expires = NULL
+       WHERE ${KEY} AND state = 'running' AND claimed_by = $6`,
+      [scope.tenantId, scope.entityId, keyHash, response.status, sealed, claim],
+    );
+    if (res.rowCount !== 1) throw claimLost();
+    claims.recorded(claim);
+  }
+
   return {
     begin,
-    async record(scope, response, tx) {
-      const { keyHash, sealed } = sealedFor(scope, response);
-      const claim = claims.of(scope);
-      const res = await tx.query(
-        `UPDATE gateway.idempotency_keys SET state = 'done', status = $4, sealed_response = $5, claimed_by = NULL, claim_expires = NULL
-         WHERE ${KEY} AND state = 'running' AND claimed_by = $6`,
-        [scope.tenantId, scope.entityId, keyHash, response.status, sealed, claim],
-      );
-      if (res.rowCount !== 1) throw claimLost();
-      claims.recorded(claim);
+    record(scope, response, tx) {
+      if (!isSqliteDb(tx)) return recordOn(tx, scope, response);
+      // A request that wrote no events (sign-out, settings): its record is written on its own, and
+      // the claim is released only after it. A failed write leaves the claim to be released.
+      const written = recordOn(pool, scope, response).catch(() => {});
+      unbound.set(scope, written);
+      return written;
     },
     async prune() {
       const res = await pool.query("DELETE FROM gateway.idempotency_keys WHERE created_at < $1", [

@@ -20,6 +20,17 @@ export interface PgAppendOptions {
 /** The ledger on PostgreSQL: the door every ledger offers, with its appends' transaction handed over as a pg client. */
 export interface PgLedgerApi extends LedgerDoorApi {
   append(req: TAppendRequest, opts?: PgAppendOptions): Promise<TAppendResponse>;
+  /**
+   * Called from the synchronous part of a `withinCommit`: `write` runs on the same transaction,
+   * which waits for it before committing (a row another module keeps with the events, written by
+   * code that was not handed `tx`). Throws outside a `withinCommit`.
+   */
+  alongside(write: (tx: pg.PoolClient) => Promise<unknown>): void;
+  /**
+   * How far behind the database this process is, in seconds: since the oldest head a sweep saw
+   * ahead of this process's fold, not yet reached, or since a sweep last answered (0 when following is off).
+   */
+  followLagSeconds(): number;
   close(): Promise<void>;
 }
 

@@ -161,7 +161,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       await tx.query("SAVEPOINT ledger_batch");
       try {
         await pgStore.insertEvents(tx, rows);
-        await p.opts?.withinCommit?.(result, tx);
+        await runWithinCommit(p.opts, result, tx);
       } catch (e) {
         await tx.query("ROLLBACK TO SAVEPOINT ledger_batch");
         throw e;
@@ -189,6 +189,24 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     );
     if (rows.length > 0) await pgStore.insertEvents(tx, rows);
     return error;
+  }
+
+  /** The transaction a `withinCommit` is running on, while its synchronous part runs (see `alongside`). */
+  let within: { tx: pg.PoolClient; writes: Promise<unknown>[] } | undefined;
+
+  async function runWithinCommit(opts: PgAppendOptions | undefined, result: TAppendResponse, tx: pg.PoolClient) {
+    if (!opts?.withinCommit) return;
+    const scope = { tx, writes: [] as Promise<unknown>[] };
+    within = scope;
+    let ran: void | Promise<void>;
+    try {
+      ran = opts.withinCommit(result, tx);
+    } finally {
+      within = undefined;
+    }
+    const settled = await Promise.allSettled([ran, ...scope.writes]);
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   async function writeGroup(group: Pending[]): Promise<void> {
@@ -298,12 +316,31 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       setImmediate(catchUpStale);
     }
   };
+  // The follower's lag: for each tenant a sweep found ahead of this process, the head it saw and
+  // when, until this process reaches it; and when a sweep last answered at all.
+  const behind = new Map<string, { seq: number; at: number }>();
+  let sweptAt = performance.now();
   const sweep = async () => {
     try {
-      for (const h of await pgStore.heads(pool)) if (h.tenant_seq > headOf(h.tenant_id).seq) hint(h.tenant_id);
+      const now = performance.now();
+      for (const h of await pgStore.heads(pool))
+        if (h.tenant_seq > headOf(h.tenant_id).seq) {
+          if (!behind.has(h.tenant_id)) behind.set(h.tenant_id, { seq: h.tenant_seq, at: now });
+          hint(h.tenant_id);
+        }
+      sweptAt = now;
     } catch (err) {
       deps.onListenerError?.(err);
     }
+  };
+  const lagMs = () => {
+    const now = performance.now();
+    let lag = Math.max(0, now - sweptAt - (deps.sweepMs ?? 1000));
+    for (const [t, b] of behind) {
+      if (headOf(t).seq >= b.seq) behind.delete(t);
+      else lag = Math.max(lag, now - b.at);
+    }
+    return lag;
   };
   const following =
     deps.follow === false
@@ -378,6 +415,13 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
     facts: factsOf(fold),
 
     policySettings: (t) => engine.settings?.(fold, t) ?? null,
+
+    alongside(write) {
+      if (!within) throw new Error("alongside is called only from inside a withinCommit");
+      within.writes.push(write(within.tx));
+    },
+
+    followLagSeconds: () => (following ? lagMs() / 1000 : 0),
 
     async close() {
       // Appends already queued are written before the ledger stops taking new ones.

@@ -1,6 +1,6 @@
 import type { TFormalizeCard } from "../../../contracts/cards.js";
 import type { TAssistResponse, TSuggestionView } from "../../../contracts/llm.js";
-import type { LedgerApi } from "../../ledger/index.js";
+import type { HostLedgerApi } from "../../ledger/index.js";
 import type { Clock } from "../../shared/clock.js";
 import { AppError } from "../../shared/errors.js";
 import { rulesSuggestions } from "./assist-rules.js";
@@ -30,7 +30,7 @@ export interface ApplySuggestionRequest extends ApplySuggestionInput {
  * changes" on that card); otherwise the agent posts it in the conversation with an ActionSummary.
  */
 export function createAssist(deps: {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   context: ContextBuilder;
   engine: JobEngine;
   emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;

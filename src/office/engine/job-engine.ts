@@ -1,5 +1,5 @@
 import { AppError } from "../../shared/errors.js";
-import type { LedgerApi } from "../../ledger/index.js";
+import type { HostLedgerApi } from "../../ledger/index.js";
 import type { Clock } from "../../shared/clock.js";
 import type { IdGenerator } from "../../shared/ids.js";
 import type { ContextBuilder } from "../context-builder.js";
@@ -43,7 +43,7 @@ export { letterHash } from "../letter-hash.js";
  */
 
 export interface EngineDeps {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   clock: Clock;
   ids: IdGenerator;
   emitter: Emitter;

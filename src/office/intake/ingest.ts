@@ -4,7 +4,7 @@ import {
   type TIngestMessageRequest,
   type TJobActionRequest,
 } from "../../../contracts/office.js";
-import type { LedgerApi } from "../../ledger/index.js";
+import type { HostLedgerApi } from "../../ledger/index.js";
 import type { Clock } from "../../shared/clock.js";
 import { AppError, validationError } from "../../shared/errors.js";
 import type { ContextBuilder } from "../context-builder.js";
@@ -35,7 +35,7 @@ import { parseReminder } from "../planner/reminder-words.js";
  */
 export function createIngest(deps: {
   handleClick: (req: TJobActionRequest) => Promise<{ ids: string[]; notes?: string; job_id?: string }>;
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   clock: Clock;
   context: ContextBuilder;
   engine: JobEngine;

@@ -6,7 +6,7 @@ import type { Draft, EmitContext } from "../emitter.js";
 import { isOpenState } from "../../job/transitions.js";
 import type { JobSummary } from "../views/office-view.js";
 import { explainJob, whyReply } from "../views/why.js";
-import type { LedgerApi } from "../../ledger/index.js";
+import type { HostLedgerApi } from "../../ledger/index.js";
 import { pickLocale } from "../../shared/i18n.js";
 import { type Locale, words } from "../speak.js";
 
@@ -46,7 +46,7 @@ export function parseWhy(text: string): { job_ref?: string } | undefined {
 }
 
 interface Deps {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   context: ContextBuilder;
   emit: (ec: EmitContext, d: Draft[]) => Promise<string[]>;
   say: (agentId: string, text: string, jobId?: string) => Draft;

@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TJobReplyReceivedPayload, TStoredEvent } from "../../../contracts/events.js";
-import { type LedgerApi, replayThenFollow } from "../../ledger/index.js";
+import { type HostLedgerApi, replayThenFollow } from "../../ledger/index.js";
 import type { Clock } from "../../shared/clock.js";
-import type { Db } from "../../shared/db.js";
+import { isSqliteDb, type Db } from "../../shared/db.js";
 import type { ContextBuilder, EntityProfile } from "../context-builder.js";
 import type { EmitContext, EmitOptions } from "../emitter.js";
 import { letterHash } from "../letter-hash.js";
@@ -30,7 +30,7 @@ import type { Vault } from "../vault/vault.js";
  */
 
 export interface InviteRepliesDeps {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   db: Db;
   clock: Clock;
   vault: Vault;
@@ -42,6 +42,8 @@ export interface InviteRepliesDeps {
   maxBytes: number;
   /** Free text bound for the ledger with addresses and phone numbers moved to the vault. */
   scrub: (tenantId: string, text: string) => string;
+  /** A replay that failed (a ledger whose reads answer later). */
+  onError?: (err: unknown, where: string) => void;
 }
 
 export interface InboundRecord {
@@ -92,7 +94,12 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
 
   function start(): void {
     if (unsubscribe) return;
-    unsubscribe = replayThenFollow(deps.ledger, index);
+    const followed = replayThenFollow(deps.ledger, index);
+    if (!(followed instanceof Promise)) unsubscribe = followed;
+    else {
+      unsubscribe = () => void followed.then((u) => u());
+      followed.catch((e) => deps.onError?.(e, "invite-replies.replay"));
+    }
   }
 
   function stop(): void {
@@ -235,7 +242,8 @@ export function createInviteReplies(deps: InviteRepliesDeps) {
         conversation_id: job.conversation_id,
         causation_id: job.last_event_id,
       },
-      { withinCommit: (_, tx) => void record(row, tx) },
+      // On PostgreSQL the mail's row stays in this process's SQLite file, written beside the commit.
+      { withinCommit: (_, tx) => void record(row, isSqliteDb(tx) ? tx : deps.db) },
     );
     return row;
   }

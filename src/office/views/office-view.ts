@@ -1,7 +1,7 @@
 import type { TEntityRegisteredPayload, TRedactedValue, TStoredEvent } from "../../../contracts/events.js";
 import type { TJobState } from "../../../contracts/primitives.js";
 import { stateAfter } from "../../job/transitions.js";
-import { type LedgerApi, replayThenFollow } from "../../ledger/index.js";
+import { type HostLedgerApi, replayThenFollow } from "../../ledger/index.js";
 
 /**
  * What Office needs to decide on a message, held in memory so that building a frame costs the
@@ -93,6 +93,10 @@ export interface OfficeView {
   /** Every index as plain maps, for comparing a rebuilt view with a live one. */
   snapshot(): Record<string, Map<string, unknown>>;
   /** Stops following the ledger. */
+  /** The job's events in order, when the view keeps them (`keepJobEvents`); undefined otherwise. */
+  jobEvents(tenantId: string, jobId: string): readonly TStoredEvent[] | undefined;
+  /** Resolves once the stored log is replayed (at once on SQLite, later on a ledger whose reads answer later). */
+  ready: Promise<void>;
   close(): void;
 }
 
@@ -120,11 +124,17 @@ function toProfile(p: TEntityRegisteredPayload): EntityProfile {
 }
 
 export function createOfficeView(deps: {
-  ledger: LedgerApi;
+  ledger: HostLedgerApi;
   onError?: (err: unknown, where: string) => void;
   /** Another index fed by the same replay and the same subscription (meeting reminders). */
   also?: (e: TStoredEvent) => void;
+  /**
+   * Keep every job's events in memory, for a ledger whose reads answer later (PostgreSQL): a job
+   * is then folded from them at once, as SQLite's indexed read does.
+   */
+  keepJobEvents?: boolean;
 }): OfficeView {
+  const jobEvents = deps.keepJobEvents ? new Map<string, TStoredEvent[]>() : undefined;
   const profiles = new Map<string, EntityProfile>();
   const participants = new Map<string, string[]>();
   const jobs = new Map<string, JobSummary>();
@@ -209,7 +219,10 @@ export function createOfficeView(deps: {
   }
 
   function apply(e: TStoredEvent): void {
-    if (e.job_id) applyToJob(e, e.job_id);
+    if (e.job_id) {
+      applyToJob(e, e.job_id);
+      if (jobEvents) push(jobEvents, key(e.tenant_id, e.job_id), e);
+    }
     switch (e.event_type) {
       case "entity.registered": {
         const k = key(e.tenant_id, e.payload.entity_id);
@@ -328,9 +341,18 @@ export function createOfficeView(deps: {
 
   const also = deps.also;
   // Every event once: what is stored, then what commits from now on.
-  const unsubscribe = replayThenFollow(deps.ledger, also ? (e) => (apply(e), also(e)) : apply, {
+  const followed = replayThenFollow(deps.ledger, also ? (e) => (apply(e), also(e)) : apply, {
     onError: (err) => deps.onError?.(err, "office-view"),
   });
+  let closed = false;
+  let unsubscribe: (() => void) | undefined;
+  const ready =
+    followed instanceof Promise
+      ? followed.then((u) => {
+          if (closed) u();
+          else unsubscribe = u;
+        })
+      : Promise.resolve(void (unsubscribe = followed));
 
   return {
     profile: (t, id) => profiles.get(key(t, id)),
@@ -359,6 +381,11 @@ export function createOfficeView(deps: {
       texts,
       agentMessages,
     }),
-    close: unsubscribe,
+    jobEvents: (t, j) => (jobEvents ? (jobEvents.get(key(t, j)) ?? EMPTY) : undefined),
+    ready,
+    close() {
+      closed = true;
+      unsubscribe?.();
+    },
   };
 }

@@ -1,0 +1,188 @@
+import { copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../ledger/helpers.js";
+import { newPgDatabase, stopSharedPostgres } from "../ledger/pg/pg-helpers.js";
+import { type Frame, openStream, timelineOf } from "../support/golden.js";
+import { afterThisTest, freePort, startMainProcess } from "../support/process.js";
+import { postJson, waitFor } from "../support/server.js";
+
+/**
+ * Two real LogLine processes (`src/main.ts`) on one PostgreSQL database, each with its own data
+ * dir holding the same keys: a post through one reaches the other's event streams under the same
+ * `id:`, a stream resumed on the other with the first one's Last-Event-ID misses nothing, and an
+ * Idempotency-Key sent to one then the other makes one post.
+ */
+
+afterAll(() => stopSharedPostgres());
+
+const TENANT = "tnt_acme_001";
+const CONV = "cnv_9f2a";
+/** What every process on one database must share: the ledger's signing key, the vault's key, the Web Push keys. */
+const SHARED_KEYS = ["ledger-signing-key.pem", "office-vault.key", "push-vapid-keys.json"];
+
+async function startProcess(databaseUrl: string, dir: string, demo: boolean) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = await startMainProcess(
+    {
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      LOGLINE_DEMO: demo ? "1" : "0",
+      LOG_LEVEL: "warn",
+    },
+    base,
+  );
+  return { base, child };
+}
+
+/** A token for the person on a process: sessions are still each process's own (its SQLite file). */
+async function tokenOn(base: string, dir: string, entityId: string): Promise<string> {
+  const admin = JSON.parse(readFileSync(join(dir, "admin.json"), "utf8")) as { token: string };
+  const res = await fetch(`${base}/v1/admin/tokens/rotate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ tenant_id: TENANT, entity_id: entityId }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The `id:` of the group carrying the event: the first id on or after its timeline frame. */
+function idOf(frames: Frame[], eventId: string): string | undefined {
+  const at = frames.findIndex((f) => f.event === "timeline.append" && f.data.item.event_id === eventId);
+  return at < 0 ? undefined : frames.slice(at).find((f) => f.id)?.id;
+}
+
+describe("two processes on one PostgreSQL", () => {
+  it("share streams, resume cursors and Idempotency-Keys", async () => {
+    const url = await newPgDatabase("two");
+    const dirA = tempDir("two-a-");
+    const dirB = tempDir("two-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    const a = await startProcess(url, dirA.dir, true);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
+      humans: Array<{ token: string; entity_id: string }>;
+    };
+    const danA = demo.humans[0]!.token;
+    const danB = await tokenOn(b.base, dirB.dir, demo.humans[0]!.entity_id);
+
+    // A post through A reaches a stream on B under the id it has on A.
+    const onA = openStream(a.base, { token: danA });
+    const onB = openStream(b.base, { token: danB });
+    await onA.waitFor((f) => f.event === "hello");
+    await onB.waitFor((f) => f.event === "hello");
+    const sent = await postJson(`${a.base}/v1/conversations/${CONV}/messages`, danA, {
+      kind: "text",
+      body_text: "hello from A",
+    });
+    expect(sent.status).toBe(202);
+    const eventId = sent.body.created_event_ids?.[0] ?? sent.body.event_id;
+    expect(eventId).toBeTypeOf("string");
+    const seen = (f: Frame) => f.event === "timeline.append" && f.data.item.event_id === eventId;
+    await onA.waitFor(seen, 10_000, "the post on A");
+    await onB.waitFor(seen, 10_000, "the post on B");
+    await onA.waitFor(() => idOf(onA.frames, eventId) !== undefined, 10_000);
+    await onB.waitFor(() => idOf(onB.frames, eventId) !== undefined, 10_000);
+    expect(idOf(onB.frames, eventId)).toBe(idOf(onA.frames, eventId));
+    onB.close();
+
+    // A client of A that loses A reconnects to B with A's Last-Event-ID and misses nothing.
+    const cursor = onA.lastId();
+    onA.close();
+    const later: string[] = [];
+    for (const text of ["while away 1", "while away 2"]) {
+      const r = await postJson(`${a.base}/v1/conversations/${CONV}/messages`, danA, { kind: "text", body_text: text });
+      expect(r.status).toBe(202);
+      later.push(r.body.created_event_ids?.[0] ?? r.body.event_id);
+    }
+    const resumed = openStream(b.base, { token: danB, lastEventId: cursor });
+    for (const id of later) await resumed.waitFor((f) => f.event === "timeline.append" && f.data.item.event_id === id);
+    resumed.close();
+    const before = onA.frames.filter((f) => f.event === "timeline.append").map((f) => f.data.item.event_id);
+    const after = resumed.frames.filter((f) => f.event === "timeline.append").map((f) => f.data.item.event_id);
+    expect(after.filter((id) => before.includes(id))).toEqual([]);
+    // Everything in the timeline from A's last frame to the resumed stream's last one, in order, once.
+    const all = (await timelineOf(b.base, danB, CONV)).map((i) => i.event_id);
+    const from = all.indexOf(before.at(-1)!);
+    const to = all.indexOf(after.at(-1)!);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(after).toEqual(all.slice(from + 1, to + 1));
+
+    // One Idempotency-Key sent to A, then to B: one post, and B replays A's answer.
+    const body = { kind: "text", body_text: "exactly once across processes" };
+    const first = await postJson(`${a.base}/v1/conversations/${CONV}/messages`, danA, body, "cross-process-key-1");
+    const retry = await postJson(`${b.base}/v1/conversations/${CONV}/messages`, danB, body, "cross-process-key-1");
+    expect(first.status).toBe(202);
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.body).toEqual(first.body);
+    const posts = (await timelineOf(b.base, danB, CONV)).filter((i) => i.message?.body_text === body.body_text);
+    expect(posts).toHaveLength(1);
+
+    expect((await fetch(`${b.base}/readyz`)).status).toBe(200);
+  }, 90_000);
+
+  it("runs Office in the lease holder only; when it is killed the other takes over and answers the inbox, once each", async () => {
+    const url = await newPgDatabase("lease");
+    const db = new pg.Pool({ connectionString: url, max: 1 });
+    afterThisTest(() => db.end());
+    const dirA = tempDir("lease-a-");
+    const dirB = tempDir("lease-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    const a = await startProcess(url, dirA.dir, true);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
+      humans: Array<{ token: string; entity_id: string }>;
+    };
+    const danB = await tokenOn(b.base, dirB.dir, demo.humans[0]!.entity_id);
+    const holder = async () => {
+      const { rows } = await db.query<{ name: string }>(
+        `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'logline-office-lease-%'`,
+      );
+      return rows.map((r) => Number(r.name.slice("logline-office-lease-".length)));
+    };
+    // The first process booted holds the lease, alone.
+    expect(await holder()).toEqual([a.child.pid]);
+
+    // The holder dies; what B accepts meanwhile waits in the inbox until B holds the lease.
+    a.child.kill("SIGKILL");
+    const asked: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await postJson(`${b.base}/v1/conversations/${CONV}/messages`, danB, {
+        kind: "text",
+        body_text: `Can you schedule a 30-min call with Maria next week? (${i})`,
+      });
+      expect(r.status).toBe(202);
+      asked.push(r.body.created_event_ids[0]);
+    }
+    await waitFor(async () => ((await holder())[0] === b.child.pid ? true : undefined), 15_000, "B holding the lease");
+    const answers = async () => {
+      const { rows } = await db.query<{ cause: string; n: number }>(
+        `SELECT payload::jsonb->>'causation_id' AS cause, count(*)::int AS n FROM ledger.events
+         WHERE tenant_id = $1 AND actor_type = 'agent' AND payload::jsonb->>'causation_id' = ANY($2) GROUP BY 1`,
+        [TENANT, asked],
+      );
+      return new Map(rows.map((r) => [r.cause, r.n]));
+    };
+    await waitFor(async () => ((await answers()).size === asked.length ? true : undefined), 20_000, "answers");
+    const inbox = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM office.inbox");
+    expect(inbox.rows[0]!.n).toBe(0);
+    // Each message was answered once: one answer caused by it, never a second.
+    await new Promise((r) => setTimeout(r, 500));
+    expect([...(await answers()).values()]).toEqual(asked.map(() => 1));
+  }, 90_000);
+});
