@@ -1,15 +1,21 @@
-import { agentTools, setAgentTools } from "./commands/agent-tools.js";
+import { agentTools, setAgentTools } from "./jobs/agent-tools.js";
 import { readFile } from "node:fs/promises";
 import { createAdminApi } from "./admin/admin-api.js";
-import { createPasskeyApi } from "./commands/passkeys.js";
+import { createPasskeyApi } from "./passkeys/passkey-api.js";
 import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
-import { attachFile, findArtifact } from "./commands/attachments.js";
-import { contactsFromCsv, deleteContact, existingContact, listContacts, upsertContacts } from "./commands/contacts.js";
-import { createConversation, markRead, memberConversation, memberJob, postText } from "./commands/conversations.js";
-import { submitJobAction } from "./commands/job-action.js";
-import { applySuggestion, llmAudit, setThreadContext } from "./commands/llm.js";
-import { setMute, subscribePush, unsubscribePush } from "./commands/notifications.js";
+import { attachFile, findArtifact } from "./conversations/attachments.js";
+import { contactsFromCsv, deleteContact, existingContact, listContacts, upsertContacts } from "./people/contacts.js";
+import {
+  createConversation,
+  markRead,
+  memberConversation,
+  memberJob,
+  postText,
+} from "./conversations/conversations.js";
+import { submitJobAction } from "./jobs/job-action.js";
+import { applySuggestion, llmAudit, setThreadContext } from "./jobs/assist.js";
+import { setMute, subscribePush, unsubscribePush } from "./notify/notifications.js";
 import {
   createDeviceLink,
   emailLink,
@@ -17,19 +23,25 @@ import {
   listSessions,
   redeemLink,
   signInOptions,
-} from "./commands/sessions.js";
-import { handOverJob } from "./commands/hand-over.js";
-import { digestSettings, updateProfile } from "./commands/profile.js";
-import { findAvatar, removeAvatar, setAvatar } from "./commands/avatar.js";
-import { addMember, removeMember, renameConversation } from "./commands/members.js";
-import { joinChannel, listChannels } from "./commands/channels.js";
-import { cancelScheduled, editScheduled, listScheduled, remindMe, scheduleMessage } from "./commands/scheduled.js";
+} from "./sessions/sessions.js";
+import { handOverJob } from "./jobs/hand-over.js";
+import { digestSettings, updateProfile } from "./people/profile.js";
+import { findAvatar, removeAvatar, setAvatar } from "./people/avatar.js";
+import { addMember, removeMember, renameConversation } from "./conversations/members.js";
+import { joinChannel, listChannels } from "./conversations/channels.js";
+import {
+  cancelScheduled,
+  editScheduled,
+  listScheduled,
+  remindMe,
+  scheduleMessage,
+} from "./scheduled/scheduled-messages.js";
 import type { Scheduler } from "./scheduled/scheduler.js";
-import { deleteMessage, editMessage, reactToMessage } from "./commands/messages.js";
-import { forwardMessage, getMessage, listPins, pinMessage } from "./commands/message-links.js";
-import { removePreview } from "./commands/previews.js";
-import { followThread, getThread, listThreadMarks, readThread } from "./commands/threads.js";
-import { startCall } from "./commands/calls.js";
+import { deleteMessage, editMessage, reactToMessage } from "./conversations/messages.js";
+import { forwardMessage, getMessage, listPins, pinMessage } from "./conversations/message-links.js";
+import { removePreview } from "./previews/remove-preview.js";
+import { followThread, getThread, listThreadMarks, readThread } from "./conversations/threads.js";
+import { startCall } from "./calls/calls.js";
 import {
   acceptInvite,
   createAgent,
@@ -39,7 +51,7 @@ import {
   refuseClosedSignup,
   requireAdmin,
   setMyEmail,
-} from "./commands/workspaces.js";
+} from "./workspaces/workspaces.js";
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
 import {
@@ -50,10 +62,10 @@ import {
   listConversations,
   listEntities,
   listPresence,
-} from "./reads.js";
+} from "./conversations/reads.js";
 import type { ServerResponse } from "node:http";
 import { searchMessages } from "./search/index.js";
-import { signalTyping, type TypingThrottle } from "./commands/typing.js";
+import { signalTyping, type TypingThrottle } from "./conversations/typing.js";
 
 /**
  * The gateway's door over its commands and reads. Each method is what one route does once the

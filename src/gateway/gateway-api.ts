@@ -40,15 +40,22 @@ import type { TSearchResults } from "../../contracts/search.js";
 import type { searchMessages } from "./search/search-messages.js";
 import type { Principal } from "./auth/token-store.js";
 import type { AdminApi } from "./admin/admin-api.js";
-import type { PasskeyApi } from "./commands/passkeys.js";
-import type { ServedFile } from "./commands/attachments.js";
+import type { PasskeyApi } from "./passkeys/passkey-api.js";
+import type { ServedFile } from "./conversations/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
-import type { getMessage, listPins } from "./commands/message-links.js";
-import type { getThread, listThreadMarks } from "./commands/threads.js";
-import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
-import type { listContacts } from "./commands/contacts.js";
-import type { describeInvite } from "./commands/workspaces.js";
-import type { listSessions, signInOptions } from "./commands/sessions.js";
+import type { getMessage, listPins } from "./conversations/message-links.js";
+import type { getThread, listThreadMarks } from "./conversations/threads.js";
+import type {
+  getConversation,
+  getJob,
+  getTimeline,
+  listConversations,
+  listEntities,
+  listPresence,
+} from "./conversations/reads.js";
+import type { listContacts } from "./people/contacts.js";
+import type { describeInvite } from "./workspaces/workspaces.js";
+import type { listSessions, signInOptions } from "./sessions/sessions.js";
 import type { AgentToolView, ConversationTool, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;

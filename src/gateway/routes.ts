@@ -1,0 +1,52 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRouter } from "../shared/openapi.js";
+import type { GwEnv } from "./auth/middleware.js";
+import type { GatewayInside } from "./inside.js";
+import { createApiRoutes } from "./conversations/routes.js";
+import { createContactRoutes } from "./people/contact-routes.js";
+import { createFileRoutes } from "./conversations/file-routes.js";
+import { createLlmRoutes } from "./jobs/assist-routes.js";
+import { createOutboxRoutes } from "./admin/outbox-routes.js";
+import { createAgentToolRoutes } from "./jobs/agent-tool-routes.js";
+import { createAdminRoutes } from "./admin/routes.js";
+import { createAdminPolicyRoutes } from "./admin/policy-routes.js";
+import { createNotificationRoutes } from "./notify/routes.js";
+import { createMemberRoutes } from "./conversations/member-routes.js";
+import { createChannelRoutes } from "./conversations/channel-routes.js";
+import { createScheduledRoutes } from "./scheduled/routes.js";
+import { createMessageRoutes } from "./conversations/message-routes.js";
+import { createThreadRoutes } from "./conversations/thread-routes.js";
+import { createCallRoutes } from "./calls/routes.js";
+import { createPublicRoutes } from "./workspaces/public-routes.js";
+import { createSessionRoutes } from "./sessions/routes.js";
+import { createPasskeyRoutes } from "./passkeys/routes.js";
+import { createPeopleRoutes } from "./people/routes.js";
+import { createAvatarRoutes } from "./people/avatar-routes.js";
+import { createSearchRoutes } from "./search/routes.js";
+
+/** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
+export function createGatewayRoutes(gw: GatewayInside): OpenAPIHono<GwEnv> {
+  const app = createRouter<GwEnv>();
+  app.route("/", createPublicRoutes(gw));
+  app.route("/", createApiRoutes(gw));
+  app.route("/", createLlmRoutes(gw));
+  app.route("/", createContactRoutes(gw));
+  app.route("/", createFileRoutes(gw));
+  app.route("/", createOutboxRoutes(gw));
+  app.route("/", createAgentToolRoutes(gw));
+  app.route("/", createNotificationRoutes(gw));
+  app.route("/", createSessionRoutes(gw));
+  app.route("/", createPasskeyRoutes(gw));
+  app.route("/", createPeopleRoutes(gw));
+  app.route("/", createAvatarRoutes(gw));
+  app.route("/", createSearchRoutes(gw));
+  app.route("/", createMemberRoutes(gw));
+  app.route("/", createChannelRoutes(gw));
+  app.route("/", createScheduledRoutes(gw));
+  app.route("/", createMessageRoutes(gw));
+  app.route("/", createThreadRoutes(gw));
+  app.route("/", createCallRoutes(gw));
+  app.route("/", createAdminRoutes(gw));
+  app.route("/", createAdminPolicyRoutes(gw));
+  return app;
+}
