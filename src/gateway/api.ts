@@ -6,13 +6,9 @@ import { AppError } from "../shared/errors.js";
 import type { Principal } from "./auth/token-store.js";
 import { attachFile, findArtifact } from "./conversations/attachments.js";
 import { contactsFromCsv, deleteContact, existingContact, listContacts, upsertContacts } from "./people/contacts.js";
-import {
-  createConversation,
-  markRead,
-  memberConversation,
-  memberJob,
-  postText,
-} from "./conversations/conversations.js";
+import { createConversation, markRead, memberConversation, memberJob } from "./conversations/conversations.js";
+import { postMessage } from "./conversations/post-message.js";
+import { openStream } from "./stream/open-stream.js";
 import { submitJobAction } from "./jobs/job-action.js";
 import { applySuggestion, llmAudit, setThreadContext } from "./jobs/assist.js";
 import { setMute, subscribePush, unsubscribePush } from "./notify/notifications.js";
@@ -55,7 +51,6 @@ import {
 import type { Core } from "./core.js";
 import type { GatewayApi, SessionView } from "./gateway-api.js";
 import {
-  cursorParam,
   getConversation,
   getJob,
   getTimeline,
@@ -63,20 +58,16 @@ import {
   listEntities,
   listPresence,
 } from "./conversations/reads.js";
-import type { ServerResponse } from "node:http";
 import { searchMessages } from "./search/index.js";
-import { signalTyping, type TypingThrottle } from "./conversations/typing.js";
+import { signalTyping } from "./conversations/typing.js";
 
 /**
- * The gateway's door over its commands and reads. Each method is what one route does once the
- * request is parsed: the routes (src/gateway/routes/) only parse, call and answer.
+ * The gateway's door, composed of its features' functions. A method is the feature's own function
+ * with the gateway's state bound (`fn.bind(null, core)`), so a route's call lands in the feature's
+ * file and nothing here is on the request's path; the few methods written out here join two
+ * features' answers (a job's drawer and its model audit) or check admin rights first.
  */
-export function createGatewayApi(
-  core: Core,
-  live: { stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void },
-  scheduler: Scheduler,
-): GatewayApi {
-  const typing: TypingThrottle = new Map();
+export function createGatewayApi(core: Core, scheduler: Scheduler): GatewayApi {
   const sessionOf = (p: Principal): SessionView => {
     const me = core.me(p);
     return {
@@ -101,8 +92,8 @@ export function createGatewayApi(
       refuseClosedSignup(core);
       return createWorkspace(core, body, idem);
     },
-    describeInvite: (invite) => describeInvite(core, invite),
-    acceptInvite: (invite, body, idem) => acceptInvite(core, invite, body, idem),
+    describeInvite: describeInvite.bind(null, core),
+    acceptInvite: acceptInvite.bind(null, core),
     openSession(token) {
       const principal = core.tokens.resolve(token);
       if (!principal) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
@@ -110,19 +101,19 @@ export function createGatewayApi(
     },
     session: sessionOf,
     signOut: (token) => void core.tokens.revoke(token),
-    setMyEmail: (p, email, idem) => setMyEmail(core, p, email, idem),
+    setMyEmail: setMyEmail.bind(null, core),
 
-    createSignInLink: (p, idem) => createDeviceLink(core, p, idem),
-    redeemSignInLink: (code, device, idem) => redeemLink(core, code, device, idem),
-    emailSignInLink: (body, client, idem, wait) => emailLink(core, body, client, idem, wait),
-    signInOptions: () => signInOptions(core),
-    listSessions: (p, tokenHash) => listSessions(core, p, tokenHash),
-    endSession: (p, sessionId, tokenHash, idem) => endSession(core, p, sessionId, tokenHash, idem),
+    createSignInLink: createDeviceLink.bind(null, core),
+    redeemSignInLink: redeemLink.bind(null, core),
+    emailSignInLink: emailLink.bind(null, core),
+    signInOptions: signInOptions.bind(null, core),
+    listSessions: listSessions.bind(null, core),
+    endSession: endSession.bind(null, core),
 
-    createInvite: (p, body, idem) => createInvite(core, p, body, idem),
-    createAgent: (p, body, idem) => createAgent(core, p, body, idem),
-    agentTools: (p, agentId) => agentTools(core, p, agentId),
-    setAgentTools: (p, agentId, body, idem) => setAgentTools(core, p, agentId, body, idem),
+    createInvite: createInvite.bind(null, core),
+    createAgent: createAgent.bind(null, core),
+    agentTools: agentTools.bind(null, core),
+    setAgentTools: setAgentTools.bind(null, core),
     mcpStatus(p) {
       requireAdmin(core, p);
       return { servers: core.office.mcpStatus() };
@@ -146,9 +137,9 @@ export function createGatewayApi(
       return response;
     },
 
-    listEntities: (p) => listEntities(core, p),
-    listPresence: (p) => listPresence(core, p),
-    listContacts: (p) => listContacts(core, p),
+    listEntities: listEntities.bind(null, core),
+    listPresence: listPresence.bind(null, core),
+    listContacts: listContacts.bind(null, core),
     createContact: (p, body, idem) => upsertContacts(core, p, [{ body }], idem),
     importContacts: (p, body, idem) =>
       upsertContacts(
@@ -173,36 +164,25 @@ export function createGatewayApi(
       return deleteContact(core, p, existingContact(core, p, contactId), idem);
     },
 
-    createConversation: (p, body, idem) => createConversation(core, p, body, idem),
-    listConversations: (p) => listConversations(core, p),
-    getConversation: (p, id) => getConversation(core, p, id),
-    timeline: (p, id, query) => getTimeline(core, p, id, query),
-    search: (p, query) => searchMessages(core, p, query),
-    postMessage(p, conversationId, body, idem) {
-      if (body.kind !== "text") return submitJobAction(core, p, { ...body, conversation_id: conversationId }, idem);
-      // Tokens are checked before anything is stored: a bad one is a 422, no message, no model call.
-      memberConversation(core, p, conversationId);
-      core.office.checkMessage({
-        tenant_id: p.tenantId,
-        conversation_id: conversationId,
-        actor_entity_id: p.entityId,
-        body_text: body.body_text,
-      });
-      return postText(core, p, conversationId, body, idem);
-    },
-    markRead: (p, id, body, idem) => markRead(core, p, id, body, idem),
-    signalTyping: (p, id) => signalTyping(core, typing, p, id),
-    addMember: (p, id, body, idem) => addMember(core, p, id, body, idem),
-    listChannels: (p) => listChannels(core, p),
-    joinChannel: (p, id, idem) => joinChannel(core, p, id, idem),
-    scheduleMessage: (p, id, body, idem) => scheduleMessage(core, scheduler, p, id, body, idem),
-    remindMe: (p, id, messageId, body, idem) => remindMe(core, scheduler, p, id, messageId, body, idem),
-    listScheduled: (p) => listScheduled(scheduler, p),
-    editScheduled: (p, scheduleId, body, idem) => editScheduled(core, scheduler, p, scheduleId, body, idem),
-    cancelScheduled: (p, scheduleId, idem) => cancelScheduled(core, scheduler, p, scheduleId, idem),
-    removeMember: (p, id, entityId, idem) => removeMember(core, p, id, entityId, idem),
-    renameConversation: (p, id, body, idem) => renameConversation(core, p, id, body, idem),
-    attachFile: (p, id, file, idem, caption, durationMs) => attachFile(core, p, id, file, idem, caption, durationMs),
+    createConversation: createConversation.bind(null, core),
+    listConversations: listConversations.bind(null, core),
+    getConversation: getConversation.bind(null, core),
+    timeline: getTimeline.bind(null, core),
+    search: searchMessages.bind(null, core),
+    postMessage: postMessage.bind(null, core),
+    markRead: markRead.bind(null, core),
+    signalTyping: signalTyping.bind(null, core, new Map()),
+    addMember: addMember.bind(null, core),
+    listChannels: listChannels.bind(null, core),
+    joinChannel: joinChannel.bind(null, core),
+    scheduleMessage: scheduleMessage.bind(null, core, scheduler),
+    remindMe: remindMe.bind(null, core, scheduler),
+    listScheduled: listScheduled.bind(null, scheduler),
+    editScheduled: editScheduled.bind(null, core, scheduler),
+    cancelScheduled: cancelScheduled.bind(null, core, scheduler),
+    removeMember: removeMember.bind(null, core),
+    renameConversation: renameConversation.bind(null, core),
+    attachFile: attachFile.bind(null, core),
     async artifact(p, artifactId) {
       const found = findArtifact(core, p, artifactId);
       return "path" in found
@@ -217,64 +197,56 @@ export function createGatewayApi(
       memberConversation(core, p, conversationId);
       return core.office.threadContext(p.tenantId, conversationId);
     },
-    setThreadContext: (p, id, what, jobId, idem) => setThreadContext(core, p, id, what, jobId, idem),
+    setThreadContext: setThreadContext.bind(null, core),
 
     async getJob(p, jobId) {
       const job = await getJob(core, p, jobId);
       return { ...job, llm: llmAudit(core, p, job.job_id) };
     },
-    submitJobAction: (p, jobId, body, idem) => submitJobAction(core, p, { ...body, job_id: jobId }, idem),
+    submitJobAction: submitJobAction.bind(null, core),
     assist(p, jobId, traceId) {
       memberJob(core, p, jobId);
       return core.office.assist(p.tenantId, jobId, traceId);
     },
-    applySuggestion: (p, jobId, suggestionId, body, idem) => applySuggestion(core, p, jobId, suggestionId, body, idem),
+    applySuggestion: applySuggestion.bind(null, core),
 
     vapidPublicKey(p) {
       core.me(p);
       return { public_key: core.notify.vapidPublicKey };
     },
-    subscribePush: (p, body, idem) => subscribePush(core, p, body, idem),
-    unsubscribePush: (p, body, idem) => unsubscribePush(core, p, body, idem),
-    setMute: (p, conversationId, body, idem) => setMute(core, p, conversationId, body, idem),
-    editMessage: (p, conversationId, messageId, body, idem) =>
-      editMessage(core, p, conversationId, messageId, body, idem),
-    deleteMessage: (p, conversationId, messageId, idem) => deleteMessage(core, p, conversationId, messageId, idem),
-    reactToMessage: (p, conversationId, messageId, body, idem) =>
-      reactToMessage(core, p, conversationId, messageId, body, idem),
-    getMessage: (p, conversationId, messageId) => getMessage(core, p, conversationId, messageId),
-    forwardMessage: (p, conversationId, messageId, body, idem) =>
-      forwardMessage(core, p, conversationId, messageId, body, idem),
-    pinMessage: (p, conversationId, messageId, body, idem) =>
-      pinMessage(core, p, conversationId, messageId, body, idem),
-    removePreview: (p, conversationId, messageId, body, idem) =>
-      removePreview(core, p, conversationId, messageId, body, idem),
-    listPins: (p, conversationId) => listPins(core, p, conversationId),
-    getThread: (p, conversationId, messageId) => getThread(core, p, conversationId, messageId),
-    listThreadMarks: (p, conversationId) => listThreadMarks(core, p, conversationId),
-    followThread: (p, conversationId, messageId, body, idem) =>
-      followThread(core, p, conversationId, messageId, body, idem),
-    readThread: (p, conversationId, messageId, body, idem) =>
-      readThread(core, p, conversationId, messageId, body, idem),
-    startCall: (p, conversationId, idem) => startCall(core, p, conversationId, idem),
+    subscribePush: subscribePush.bind(null, core),
+    unsubscribePush: unsubscribePush.bind(null, core),
+    setMute: setMute.bind(null, core),
+    editMessage: editMessage.bind(null, core),
+    deleteMessage: deleteMessage.bind(null, core),
+    reactToMessage: reactToMessage.bind(null, core),
+    getMessage: getMessage.bind(null, core),
+    forwardMessage: forwardMessage.bind(null, core),
+    pinMessage: pinMessage.bind(null, core),
+    removePreview: removePreview.bind(null, core),
+    listPins: listPins.bind(null, core),
+    getThread: getThread.bind(null, core),
+    listThreadMarks: listThreadMarks.bind(null, core),
+    followThread: followThread.bind(null, core),
+    readThread: readThread.bind(null, core),
+    startCall: startCall.bind(null, core),
 
-    setAvatar: (p, file, idem) => setAvatar(core, p, file, idem),
-    removeAvatar: (p, idem) => removeAvatar(core, p, idem),
+    setAvatar: setAvatar.bind(null, core),
+    removeAvatar: removeAvatar.bind(null, core),
     async avatar(p, avatarId) {
       const found = findAvatar(core, p, avatarId);
       return { mime: found.mime, bytes: await readFile(found.path) };
     },
-    digestSettings: (p) => digestSettings(core, p),
+    digestSettings: digestSettings.bind(null, core),
     updateProfile: (p, entityId, body, idem) =>
       updateProfile(core, p, entityId === "me" ? p.entityId : entityId, body, idem),
-    handOver: (p, jobId, body, idem) => handOverJob(core, p, jobId, body, idem),
+    handOver: handOverJob.bind(null, core),
     async why(p, jobId) {
       memberJob(core, p, jobId);
       // Told in the reader's language: their profile's, else the workspace default.
       return core.office.explainJob(p.tenantId, jobId, core.tenant(p.tenantId).entities.get(p.entityId)?.locale);
     },
 
-    stream: (p, res, cursor, tokenHash) => live.stream(p, res, cursor, tokenHash),
-    streamCursor: (p, raw, from) => cursorParam(raw, from, core.tenant(p.tenantId).head),
+    stream: openStream.bind(null, core),
   };
 }

@@ -10,7 +10,6 @@ import type {
   ZImportContactsRequest,
   ZJobActionSubmit,
   ZPatchContactRequest,
-  ZPostMessageRequest,
   ZEditMessageRequest,
   ZReactRequest,
   ZReadMarkerRequest,
@@ -39,6 +38,8 @@ import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateReq
 import type { TSearchResults } from "../../contracts/search.js";
 import type { searchMessages } from "./search/search-messages.js";
 import type { Principal } from "./auth/token-store.js";
+import type { StreamRequest } from "./stream/open-stream.js";
+import type { TextMessage } from "./conversations/post-message.js";
 import type { AdminApi } from "./admin/admin-api.js";
 import type { PasskeyApi } from "./passkeys/passkey-api.js";
 import type { ServedFile } from "./conversations/attachments.js";
@@ -191,12 +192,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
    */
   search(p: Principal, query: Parameters<typeof searchMessages>[2]): Promise<TSearchResults>;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
-  postMessage(
-    p: Principal,
-    conversationId: string,
-    body: In<typeof ZPostMessageRequest>,
-    idem: IdemScope,
-  ): Promise<StoredResponse>;
+  postMessage(p: Principal, conversationId: string, body: TextMessage, idem: IdemScope): Promise<StoredResponse>;
   /** PATCH /v1/conversations/:id/messages/:message_id: the author's new text (within the edit window). */
   editMessage(
     p: Principal,
@@ -396,8 +392,6 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   ): Promise<StoredResponse>;
 
   // Live updates.
-  /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */
-  stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
-  /** The resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
-  streamCursor(p: Principal, raw: string | undefined, from: "Last-Event-ID" | "cursor"): number | undefined;
+  /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live); the resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
+  stream(p: Principal, res: ServerResponse | undefined, req: StreamRequest): void;
 }

@@ -2,7 +2,11 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRouter } from "../shared/openapi.js";
 import type { GwEnv } from "./auth/middleware.js";
 import type { GatewayInside } from "./inside.js";
-import { createApiRoutes } from "./conversations/routes.js";
+import { createConversationRoutes } from "./conversations/routes.js";
+import { createWorkspaceRoutes } from "./workspaces/routes.js";
+import { createDirectoryRoutes } from "./people/directory-routes.js";
+import { createJobRoutes } from "./jobs/routes.js";
+import { createStreamRoutes } from "./stream/routes.js";
 import { createContactRoutes } from "./people/contact-routes.js";
 import { createFileRoutes } from "./conversations/file-routes.js";
 import { createLlmRoutes } from "./jobs/assist-routes.js";
@@ -24,11 +28,19 @@ import { createPeopleRoutes } from "./people/routes.js";
 import { createAvatarRoutes } from "./people/avatar-routes.js";
 import { createSearchRoutes } from "./search/routes.js";
 
-/** Every gateway route: public (workspace, invites, sign-in) first, then the authenticated API. */
+/**
+ * Every gateway route, feature by feature: public (workspace, invites, sign-in) first, then the
+ * authenticated API. Built once when the door's `routes()` is called; a request goes straight to
+ * the feature's handler and never through here.
+ */
 export function createGatewayRoutes(gw: GatewayInside): OpenAPIHono<GwEnv> {
   const app = createRouter<GwEnv>();
   app.route("/", createPublicRoutes(gw));
-  app.route("/", createApiRoutes(gw));
+  app.route("/", createWorkspaceRoutes(gw));
+  app.route("/", createDirectoryRoutes(gw));
+  app.route("/", createConversationRoutes(gw));
+  app.route("/", createJobRoutes(gw));
+  app.route("/", createStreamRoutes(gw));
   app.route("/", createLlmRoutes(gw));
   app.route("/", createContactRoutes(gw));
   app.route("/", createFileRoutes(gw));

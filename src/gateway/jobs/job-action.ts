@@ -5,10 +5,10 @@ import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import { memberConversation, memberJob, postText } from "../conversations/conversations.js";
+import { memberConversation, memberJob } from "../conversations/conversations.js";
+import { postText } from "../conversations/post-message.js";
 
 export interface JobActionInput {
-  job_id: string;
   conversation_id?: string | undefined;
   card_id: string;
   button_id: string;
@@ -21,23 +21,25 @@ export interface JobActionInput {
  * A card button click. The gateway checks that the button was really offered (provenance,
  * against its own projection of card messages), lets Office pre-check the input so the modal
  * can show field errors at once, writes the readable action bubble, answers 202, and then hands
- * the click to Office, which alone decides what it does to the job.
+ * the click to Office, which alone decides what it does to the job. POST /v1/jobs/:job_id/actions,
+ * and POST /v1/conversations/:id/messages with a `card_action`.
  */
 export async function submitJobAction(
   core: Core,
   p: Principal,
+  jobId: string,
   a: JobActionInput,
   idem?: IdemScope,
 ): Promise<StoredResponse> {
   const state = core.tenant(p.tenantId);
-  const job = memberJob(core, p, a.job_id);
+  const job = memberJob(core, p, jobId);
   const conversationId = a.conversation_id ?? job.conversation_id;
   memberConversation(core, p, conversationId);
   const card = state.cards.get(a.card_id);
   const button = card?.buttons.find((b) => b.button_id === a.button_id);
   if (
     !card ||
-    card.job_id !== a.job_id ||
+    card.job_id !== jobId ||
     card.conversation_id !== conversationId ||
     conversationId !== job.conversation_id
   ) {
@@ -52,9 +54,9 @@ export async function submitJobAction(
       got: a.action.type,
     });
   }
-  if ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== a.job_id) {
+  if ("job_id" in a.action && a.action.job_id !== undefined && a.action.job_id !== jobId) {
     throw new AppError("INVALID_PROVENANCE", "The action names another job than the one clicked", {
-      expected_job_id: a.job_id,
+      expected_job_id: jobId,
       got_job_id: a.action.job_id,
     });
   }
@@ -73,7 +75,7 @@ export async function submitJobAction(
     tenant_id: p.tenantId,
     trace_id: traceId,
     conversation_id: conversationId,
-    job_id: a.job_id,
+    job_id: jobId,
     actor_entity_id: p.entityId,
     card_id: a.card_id,
     button_id: a.button_id,
@@ -92,9 +94,9 @@ export async function submitJobAction(
       message_id: core.ids("msg"),
       kind: "system",
       body_text: actionPhrase(me.display_name, a.action.type, job.title).slice(0, LIMITS.messageChars),
-      action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: a.job_id },
+      action: { card_id: a.card_id, button_id: a.button_id, type: a.action.type, job_id: jobId },
     },
-    { job_id: a.job_id, trace_id: traceId },
+    { job_id: jobId, trace_id: traceId },
   );
   // Office carries the click out from its durable inbox, taken in the same commit as the bubble.
   return core.commit(p.tenantId, [bubble], {
@@ -102,7 +104,7 @@ export async function submitJobAction(
     extra: () => core.office.accept({ kind: "job_action", request: { ...req, causation_id: bubble.event_id } }),
     body: (r) => ({
       accepted: true,
-      job_id: a.job_id,
+      job_id: jobId,
       conversation_id: conversationId,
       client_action: a.action.type,
       created_event_ids: r.accepted_event_ids,
