@@ -38,6 +38,7 @@ import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateReq
 import type { TSearchResults } from "../../contracts/search.js";
 import type { searchMessages } from "./search/search-messages.js";
 import type { Principal } from "./auth/token-store.js";
+import type { Core } from "./core.js";
 import type { StreamRequest } from "./stream/open-stream.js";
 import type { TextMessage } from "./conversations/post-message.js";
 import type { AdminApi } from "./admin/admin-api.js";
@@ -394,4 +395,10 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   // Live updates.
   /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live); the resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
   stream(p: Principal, res: ServerResponse | undefined, req: StreamRequest): void;
+}
+
+/** What the gateway's route adapters are built from: the api they call and the state they check requests against. */
+export interface GatewayInside {
+  readonly api: GatewayApi;
+  readonly core: Core;
 }

@@ -13,7 +13,7 @@ import type { TokenStore } from "./auth/token-store.js";
 import { seedDemo, type DemoInfo } from "./workspaces/demo.js";
 import { moduleGuard } from "./http/module-guard.js";
 import { createGatewayRoutes } from "./routes.js";
-import type { GatewayInside } from "./inside.js";
+import type { GatewayInside } from "./gateway-api.js";
 import { conversationFilterFor, eventFilterFor } from "./visibility.js";
 import { createTokenStore } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createRouter } from "../shared/openapi.js";
 import type { GwEnv } from "./auth/middleware.js";
-import type { GatewayInside } from "./inside.js";
+import type { GatewayInside } from "./gateway-api.js";
 import { createConversationRoutes } from "./conversations/routes.js";
 import { createWorkspaceRoutes } from "./workspaces/routes.js";
 import { createDirectoryRoutes } from "./people/directory-routes.js";

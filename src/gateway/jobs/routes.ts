@@ -14,7 +14,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
-import type { GatewayInside } from "../inside.js";
+import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
 import { ZReceipt } from "../../../contracts/ledger.js";
 import { jobReceipt } from "../jobs/receipt.js";

@@ -21,7 +21,7 @@ import {
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { GatewayInside } from "../inside.js";
+import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
 
 /** Web Push subscriptions and per-conversation mutes: a person's own notification settings. */

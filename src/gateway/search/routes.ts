@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { SEARCH_LIMITS, ZSearchResults } from "../../../contracts/search.js";
 import { createRouter, errors, json, READ_ERRORS, route, SIGNED_IN } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { GatewayInside } from "../inside.js";
+import type { GatewayInside } from "../gateway-api.js";
 
 const searchQuery = z.object({
   q: z.string().openapi({

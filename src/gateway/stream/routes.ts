@@ -2,7 +2,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, errors, route, SIGNED_IN } from "../../shared/openapi.js";
 import { authenticate, type GwEnv } from "../auth/middleware.js";
-import type { GatewayInside } from "../inside.js";
+import type { GatewayInside } from "../gateway-api.js";
 
 /**
  * GET /v1/stream. A browser EventSource cannot send headers, so the session cookie authenticates

@@ -12,7 +12,7 @@ import { createRouter, errors, IDEMPOTENCY_HEADER, json, jsonBody, route, SIGNED
 import { authenticate, bearerOf, SESSION_COOKIE, type GwEnv } from "../auth/middleware.js";
 import { hashSecret } from "../auth/token-store.js";
 import { deviceLabel } from "../sessions/index.js";
-import type { GatewayInside } from "../inside.js";
+import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
 
 const inviteParams = z.object({ invite: z.string().min(1).max(256) });
