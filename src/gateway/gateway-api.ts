@@ -57,26 +57,10 @@ import type {
 } from "./conversations/reads.js";
 import type { listContacts } from "./people/contacts.js";
 import type { describeInvite } from "./workspaces/workspaces.js";
-import type { listSessions, signInOptions } from "./sessions/sessions.js";
+import type { listSessions, signInOptions, SessionView } from "./sessions/sessions.js";
 import type { AgentToolView, ConversationTool, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
-
-/** Who is signed in, as `GET /v1/session` answers. */
-export interface SessionView {
-  tenant_id: string;
-  entity_id: string;
-  display_name: string;
-  actor_type: "human" | "agent";
-  roles: string[];
-  email: string | null;
-  /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
-  locale?: string;
-  /** Whether the others see when I read their messages (my profile's setting; default on). */
-  read_receipts: boolean;
-  /** Whether Start a call is offered (JITSI_BASE_URL is set). */
-  calls: boolean;
-}
 
 /**
  * The gateway's door: one method per REST route of the Messenger (`/v1/...`), taking the caller

@@ -17,7 +17,7 @@ import type { GatewayInside } from "./gateway-api.js";
 import { conversationFilterFor, eventFilterFor } from "./visibility.js";
 import { createTokenStore } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
-import { createWorkspace } from "./workspaces/workspaces.js";
+import { registerWorkspace } from "./workspaces/workspaces.js";
 import { createClientAddress } from "./http/client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Logger, type SignupMode } from "./core.js";
@@ -344,7 +344,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       publicUrl = url;
     },
     async createWorkspaceAsOperator(name, owner) {
-      const made = await createWorkspace(core, { name, owner: { display_name: owner } });
+      const made = await registerWorkspace(core, { name, owner: { display_name: owner } });
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,

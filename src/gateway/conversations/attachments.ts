@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { resolveStoredPath, storedPath } from "../../shared/data-paths.js";
@@ -136,7 +137,7 @@ export interface ServedFile {
 }
 
 /** An attachment or an Office artifact, only for members of the conversation it belongs to. */
-export function findArtifact(
+function findArtifact(
   core: Core,
   p: Principal,
   artifactId: string,
@@ -158,4 +159,10 @@ export function findArtifact(
     if (!job || !state.conversations.get(job.conversation_id)?.participants.has(p.entityId)) throw notFound("Artifact");
   }
   return { filename: cleanName(art.filename), mime: safeMime(art.mime_type), bytes: art.bytes };
+}
+
+/** GET /v1/artifacts/:id: the file's bytes, or where a link artifact points. */
+export async function artifact(core: Core, p: Principal, artifactId: string): Promise<ServedFile> {
+  const found = findArtifact(core, p, artifactId);
+  return "path" in found ? { filename: found.filename, mime: found.mime, bytes: await readFile(found.path) } : found;
 }

@@ -8,6 +8,7 @@ import { summarize } from "../projections/conversations.js";
 import { jobHeader, ownerOf, viewerOf } from "../projections/jobs.js";
 import { pageTimeline } from "../projections/timeline.js";
 import { presentTimelineItem } from "../pii.js";
+import { llmAudit } from "../jobs/assist.js";
 
 /** Everything here reads the in-memory projections; the ledger is read only for raw events. */
 
@@ -156,6 +157,7 @@ export async function getJob(core: Core, p: Principal, jobId: string) {
     artifacts: (state.artifacts.get(jobId) ?? []).map(({ produced_by_event_id: _p, ...a }) => a),
     raw_events: raw,
     cursor: formatCursor(state.head),
+    llm: llmAudit(core, p, job.job_id),
   };
 }
 

@@ -109,3 +109,27 @@ export function llmAudit(core: Core, p: Principal, jobId: string) {
     });
   return { packets, proposals };
 }
+
+/** GET /v1/conversations/:id/tools: what the agents here can do. */
+export function conversationTools(core: Core, p: Principal, conversationId: string) {
+  memberConversation(core, p, conversationId);
+  return core.office.conversationTools(p.tenantId, conversationId);
+}
+
+/** GET /v1/conversations/:id/context: the conversation's thread context (last, recent, pinned job). */
+export function threadContext(core: Core, p: Principal, conversationId: string) {
+  memberConversation(core, p, conversationId);
+  return core.office.threadContext(p.tenantId, conversationId);
+}
+
+/** GET /v1/jobs/:job_id/assist: suggestions for the job. */
+export function assist(core: Core, p: Principal, jobId: string, traceId: string) {
+  memberJob(core, p, jobId);
+  return core.office.assist(p.tenantId, jobId, traceId);
+}
+
+/** GET /v1/jobs/:job_id/why: told in the reader's language (their profile's, else the workspace default). */
+export function why(core: Core, p: Principal, jobId: string) {
+  memberJob(core, p, jobId);
+  return core.office.explainJob(p.tenantId, jobId, core.tenant(p.tenantId).entities.get(p.entityId)?.locale);
+}

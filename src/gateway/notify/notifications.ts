@@ -62,3 +62,9 @@ export function setMute(
     return { conversation_id: conversationId, muted: body.muted };
   });
 }
+
+/** GET /v1/push/vapid-public-key: the server's key, for any signed-in person. */
+export function vapidPublicKey(core: Core, p: Principal) {
+  core.me(p);
+  return { public_key: core.notify.vapidPublicKey };
+}

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { WORKSPACE_CONVERSATION_ID } from "../../../contracts/events.js";
@@ -128,7 +129,7 @@ export async function removeAvatar(core: Core, p: Principal, idem?: IdemScope): 
 }
 
 /** A profile picture of my workspace (any member may see the pictures of people they work with). */
-export function findAvatar(core: Core, p: Principal, avatarId: string): { path: string; mime: string } {
+function findAvatar(core: Core, p: Principal, avatarId: string): { path: string; mime: string } {
   core.me(p);
   const row = core.db
     .prepare<[string, string, string], { mime_type: string; path: string }>(
@@ -137,4 +138,10 @@ export function findAvatar(core: Core, p: Principal, avatarId: string): { path: 
     .get(avatarId, p.tenantId, WORKSPACE_CONVERSATION_ID);
   if (!row) throw notFound("Picture");
   return { path: resolveStoredPath(core.dataDir, row.path), mime: row.mime_type };
+}
+
+/** GET /v1/avatars/:id: the picture's bytes. */
+export async function avatar(core: Core, p: Principal, avatarId: string): Promise<{ mime: string; bytes: Buffer }> {
+  const found = findAvatar(core, p, avatarId);
+  return { mime: found.mime, bytes: await readFile(found.path) };
 }

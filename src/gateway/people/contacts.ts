@@ -5,6 +5,9 @@ import type { Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import type { ContactRow } from "../projections/state.js";
+import type { ZImportContactsRequest, ZPatchContactRequest } from "../../../contracts/gateway.js";
+import type { z } from "zod";
+import { requireAdmin } from "../workspaces/workspaces.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const PHONE = /^\+?[\d\s().-]{6,25}$/;
@@ -42,7 +45,7 @@ function payloadOf(core: Core, p: Principal, contactId: string, body: TUpsertCon
 }
 
 /** Contacts are people who are not users (customers, vendors); one `contact.upserted` each. */
-export async function upsertContacts(
+async function upsertContacts(
   core: Core,
   p: Principal,
   bodies: Array<{ id?: string; body: TUpsertContactRequest }>,
@@ -82,12 +85,7 @@ export async function upsertContacts(
  * always had (so it still verifies) and nothing can reveal the values again. An address another
  * contact still lists is kept; it is that contact's too.
  */
-export async function deleteContact(
-  core: Core,
-  p: Principal,
-  row: ContactRow,
-  idem?: IdemScope,
-): Promise<StoredResponse> {
+async function eraseContact(core: Core, p: Principal, row: ContactRow, idem?: IdemScope): Promise<StoredResponse> {
   const state = core.tenant(p.tenantId);
   const stillUsed = new Set(
     [...state.contacts.values()]
@@ -129,7 +127,7 @@ export async function deleteContact(
   });
 }
 
-export function existingContact(core: Core, p: Principal, id: string): ContactRow {
+function existingContact(core: Core, p: Principal, id: string): ContactRow {
   const row = core.tenant(p.tenantId).contacts.get(id);
   if (!row) throw notFound("Contact");
   return row;
@@ -227,7 +225,7 @@ function parseCsv(text: string, maxRows: number): string[][] {
   return rows;
 }
 
-export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
+function contactsFromCsv(csv: string): TUpsertContactRequest[] {
   // The header row and at most MAX_IMPORT_ROWS contacts.
   const rows = parseCsv(csv, MAX_IMPORT_ROWS + 1);
   // A column name longer than any known one is no column of ours (and is not lowercased whole).
@@ -269,4 +267,49 @@ export function contactsFromCsv(csv: string): TUpsertContactRequest[] {
     }
     return parsed.data;
   });
+}
+
+/** POST /v1/contacts: one contact, 201. */
+export function createContact(core: Core, p: Principal, body: TUpsertContactRequest, idem: IdemScope) {
+  return upsertContacts(core, p, [{ body }], idem);
+}
+
+/** POST /v1/contacts/import: the rows of a CSV, each as a contact. */
+export function importContacts(
+  core: Core,
+  p: Principal,
+  body: z.infer<typeof ZImportContactsRequest>,
+  idem: IdemScope,
+) {
+  return upsertContacts(
+    core,
+    p,
+    contactsFromCsv(body.csv).map((row) => ({ body: row })),
+    idem,
+  );
+}
+
+/** PATCH /v1/contacts/:id: the fields given change, the rest stay. */
+export function updateContact(
+  core: Core,
+  p: Principal,
+  contactId: string,
+  patch: z.infer<typeof ZPatchContactRequest>,
+  idem: IdemScope,
+) {
+  const prev = existingContact(core, p, contactId);
+  // An edit answers 200 (201 is for a contact created).
+  return upsertContacts(
+    core,
+    p,
+    [{ id: prev.contact_id, body: { ...patch, display_name: patch.display_name ?? prev.display_name } }],
+    idem,
+    200,
+  );
+}
+
+/** DELETE /v1/contacts/:id (admins): the contact and its addresses in the vault are erased. */
+export function deleteContact(core: Core, p: Principal, contactId: string, idem: IdemScope) {
+  requireAdmin(core, p);
+  return eraseContact(core, p, existingContact(core, p, contactId), idem);
 }

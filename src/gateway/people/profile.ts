@@ -36,10 +36,12 @@ function canonicalLocale(raw: string): string | undefined {
 export async function updateProfile(
   core: Core,
   p: Principal,
-  entityId: string,
+  who: string,
   body: ProfileUpdate,
   idem?: IdemScope,
 ): Promise<StoredResponse> {
+  // PUT /v1/me/profile names no one: it is the caller.
+  const entityId = who === "me" ? p.entityId : who;
   const me = core.me(p);
   const target = core.tenant(p.tenantId).entities.get(entityId);
   if (!target) throw notFound("Person");

@@ -163,3 +163,47 @@ export function endSession(
     return { session_id: sessionId, ended: true, current: s.token_hash === currentHash };
   });
 }
+
+/** Who is signed in, as `GET /v1/session` answers. */
+export interface SessionView {
+  tenant_id: string;
+  entity_id: string;
+  display_name: string;
+  actor_type: "human" | "agent";
+  roles: string[];
+  email: string | null;
+  /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
+  locale?: string;
+  /** Whether the others see when I read their messages (my profile's setting; default on). */
+  read_receipts: boolean;
+  /** Whether Start a call is offered (JITSI_BASE_URL is set). */
+  calls: boolean;
+}
+
+/** GET /v1/session: who this token is. */
+export function session(core: Core, p: Principal): SessionView {
+  const me = core.me(p);
+  return {
+    tenant_id: p.tenantId,
+    entity_id: p.entityId,
+    display_name: me.display_name,
+    actor_type: me.actor_type,
+    roles: me.roles,
+    email: me.email?.redacted ?? null,
+    ...(me.locale ? { locale: me.locale } : {}),
+    read_receipts: me.read_receipts !== false,
+    calls: core.office.calls,
+  };
+}
+
+/** POST /v1/session: a bearer token becomes a session (the route sets the cookie). */
+export function openSession(core: Core, token: string): { principal: Principal; session: SessionView } {
+  const principal = core.tokens.resolve(token);
+  if (!principal) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
+  return { principal, session: session(core, principal) };
+}
+
+/** DELETE /v1/session: the token is revoked (its streams close within a second). */
+export function signOut(core: Core, token: string): void {
+  core.tokens.revoke(token);
+}

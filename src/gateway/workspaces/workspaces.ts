@@ -22,7 +22,7 @@ export function requireAdmin(core: Core, p: Principal): void {
  * sign-up and work in every mode; the machine's administrator creates workspaces through the
  * admin endpoint (`logline workspace create`) whatever SIGNUP says.
  */
-export function refuseClosedSignup(core: Core): void {
+function refuseClosedSignup(core: Core): void {
   const mode = core.signupMode();
   if (mode === "open") return;
   const why =
@@ -37,7 +37,7 @@ export function refuseClosedSignup(core: Core): void {
 }
 
 /** Onboarding step 1: a tenant and its owner (owner, admin and approver), signed in at once. */
-export async function createWorkspace(
+export async function registerWorkspace(
   core: Core,
   body: z.infer<typeof ZCreateWorkspaceRequest>,
   idem?: IdemScope,
@@ -220,4 +220,13 @@ export async function setMyEmail(
       cursor: res.cursor,
     }),
   });
+}
+
+/**
+ * POST /v1/workspaces. Sign-up is checked inside the write (after the idempotency lookup): a retry
+ * of a workspace created before sign-up shut still gets its stored 201.
+ */
+export function createWorkspace(core: Core, body: z.infer<typeof ZCreateWorkspaceRequest>, idem: IdemScope) {
+  refuseClosedSignup(core);
+  return registerWorkspace(core, body, idem);
 }
