@@ -22,7 +22,7 @@ import type { Core } from "./core.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { agentTools, setAgentTools } from "./jobs/agent-tools.js";
 import { applySuggestion, assist, conversationTools, setThreadContext, threadContext, why } from "./jobs/assist.js";
-import { handOverJob } from "./jobs/hand-over.js";
+import { handOver } from "./jobs/hand-over.js";
 import { submitJobAction } from "./jobs/job-action.js";
 import { setMute, subscribePush, unsubscribePush, vapidPublicKey } from "./notify/notifications.js";
 import { createPasskeyApi } from "./passkeys/passkey-api.js";
@@ -40,12 +40,12 @@ import {
 import type { Scheduler } from "./scheduled/scheduler.js";
 import { searchMessages } from "./search/index.js";
 import {
-  createDeviceLink,
-  emailLink,
+  createSignInLink,
+  emailSignInLink,
   endSession,
   listSessions,
   openSession,
-  redeemLink,
+  redeemSignInLink,
   session,
   signInOptions,
   signOut,
@@ -78,9 +78,9 @@ export function createGatewayApi(core: Core, scheduler: Scheduler): GatewayApi {
     signOut: signOut.bind(null, core),
     setMyEmail: setMyEmail.bind(null, core),
 
-    createSignInLink: createDeviceLink.bind(null, core),
-    redeemSignInLink: redeemLink.bind(null, core),
-    emailSignInLink: emailLink.bind(null, core),
+    createSignInLink: createSignInLink.bind(null, core),
+    redeemSignInLink: redeemSignInLink.bind(null, core),
+    emailSignInLink: emailSignInLink.bind(null, core),
     signInOptions: signInOptions.bind(null, core),
     listSessions: listSessions.bind(null, core),
     endSession: endSession.bind(null, core),
@@ -154,7 +154,7 @@ export function createGatewayApi(core: Core, scheduler: Scheduler): GatewayApi {
     avatar: avatar.bind(null, core),
     digestSettings: digestSettings.bind(null, core),
     updateProfile: updateProfile.bind(null, core),
-    handOver: handOverJob.bind(null, core),
+    handOver: handOver.bind(null, core),
     why: why.bind(null, core),
 
     stream: openStream.bind(null, core),

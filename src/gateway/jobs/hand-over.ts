@@ -11,7 +11,7 @@ import { memberJob } from "../conversations/conversations.js";
  * replaces the agent's, in one batch. Who may hand a job over is the policy pack's call; a
  * refusal comes back as its code. The idempotency record is kept in that same commit.
  */
-export async function handOverJob(
+export async function handOver(
   core: Core,
   p: Principal,
   jobId: string,

@@ -37,7 +37,7 @@ function linkUrl(core: Core, code: string): string {
 const ttlSeconds = (core: Core) => Math.ceil(core.signIn.linkTtlMs / 1000);
 
 /** A link (and its QR code) that signs me in once on another device. */
-export async function createDeviceLink(core: Core, p: Principal, idem: IdemScope): Promise<StoredResponse> {
+export async function createSignInLink(core: Core, p: Principal, idem: IdemScope): Promise<StoredResponse> {
   const me = core.me(p);
   if (me.actor_type !== "human") throw new AppError("FORBIDDEN", "Only a person signs in on devices");
   // The link row stands alone (an unused link is harmless); the reply, with its QR code drawn
@@ -55,7 +55,7 @@ export async function createDeviceLink(core: Core, p: Principal, idem: IdemScope
 }
 
 /** The code from a link becomes a new session of the same person: once, before it expires. */
-export function redeemLink(core: Core, code: string, device: string, idem: IdemScope): StoredResponse {
+export function redeemSignInLink(core: Core, code: string, device: string, idem: IdemScope): StoredResponse {
   const link = core.signIn.links.check(code);
   const p = { tenantId: link.tenant_id, entityId: link.entity_id };
   const person = core.tenant(p.tenantId).entities.get(p.entityId);
@@ -85,7 +85,7 @@ const EMAIL_ANSWER =
  * (not awaited), so neither the words nor the time tell an address apart. Limited per address
  * (whoever asks) and per client address, known or not.
  */
-export async function emailLink(
+export async function emailSignInLink(
   core: Core,
   body: z.infer<typeof ZEmailSignInLinkRequest>,
   client: string,
