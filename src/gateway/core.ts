@@ -13,9 +13,9 @@ import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.
 import type { Digest } from "./digest/index.js";
 import type { Projector } from "./projections/projector.js";
 import { createTenantState, type EntityRow, type TenantState } from "./projections/state.js";
-import type { LiveConnections } from "./live-connections.js";
-import type { RateLimiter } from "./rate-limit.js";
-import type { SseHub } from "./sse-hub.js";
+import type { LiveConnections } from "./stream/live-connections.js";
+import type { RateLimiter } from "./http/rate-limit.js";
+import type { SseHub } from "./stream/sse-hub.js";
 import type { MuteStore } from "./notify/mutes.js";
 import type { SubscriptionStore } from "./notify/subscriptions.js";
 import type { SignInLinks, SignInMailer } from "./sessions/index.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bool, int, oneOf } from "../shared/env.js";
-import { checkTrustedProxies } from "./client-address.js";
+import { checkTrustedProxies } from "./http/client-address.js";
 import { parseAllowList } from "./previews/address.js";
 
 /**

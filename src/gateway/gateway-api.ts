@@ -10,7 +10,6 @@ import type {
   ZImportContactsRequest,
   ZJobActionSubmit,
   ZPatchContactRequest,
-  ZPostMessageRequest,
   ZEditMessageRequest,
   ZReactRequest,
   ZReadMarkerRequest,
@@ -39,35 +38,29 @@ import type { TDigestSettings, TWhyResponse, ZHandOverRequest, ZProfileUpdateReq
 import type { TSearchResults } from "../../contracts/search.js";
 import type { searchMessages } from "./search/search-messages.js";
 import type { Principal } from "./auth/token-store.js";
+import type { Core } from "./core.js";
+import type { StreamRequest } from "./stream/open-stream.js";
+import type { TextMessage } from "./conversations/post-message.js";
 import type { AdminApi } from "./admin/admin-api.js";
-import type { PasskeyApi } from "./commands/passkeys.js";
-import type { ServedFile } from "./commands/attachments.js";
+import type { PasskeyApi } from "./passkeys/passkey-api.js";
+import type { ServedFile } from "./conversations/attachments.js";
 import type { IdemScope, StoredResponse } from "./idempotency.js";
-import type { getMessage, listPins } from "./commands/message-links.js";
-import type { getThread, listThreadMarks } from "./commands/threads.js";
-import type { getConversation, getJob, getTimeline, listConversations, listEntities, listPresence } from "./reads.js";
-import type { listContacts } from "./commands/contacts.js";
-import type { describeInvite } from "./commands/workspaces.js";
-import type { listSessions, signInOptions } from "./commands/sessions.js";
+import type { getMessage, listPins } from "./conversations/message-links.js";
+import type { getThread, listThreadMarks } from "./conversations/threads.js";
+import type {
+  getConversation,
+  getJob,
+  getTimeline,
+  listConversations,
+  listEntities,
+  listPresence,
+} from "./conversations/reads.js";
+import type { listContacts } from "./people/contacts.js";
+import type { describeInvite } from "./workspaces/workspaces.js";
+import type { listSessions, signInOptions, SessionView } from "./sessions/sessions.js";
 import type { AgentToolView, ConversationTool, McpServerStatus, OutboxDelivery } from "../office/index.js";
 
 type In<T extends z.ZodType> = z.infer<T>;
-
-/** Who is signed in, as `GET /v1/session` answers. */
-export interface SessionView {
-  tenant_id: string;
-  entity_id: string;
-  display_name: string;
-  actor_type: "human" | "agent";
-  roles: string[];
-  email: string | null;
-  /** The language chosen in my profile (a BCP 47 tag); absent: the browser's. */
-  locale?: string;
-  /** Whether the others see when I read their messages (my profile's setting; default on). */
-  read_receipts: boolean;
-  /** Whether Start a call is offered (JITSI_BASE_URL is set). */
-  calls: boolean;
-}
 
 /**
  * The gateway's door: one method per REST route of the Messenger (`/v1/...`), taking the caller
@@ -184,12 +177,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
    */
   search(p: Principal, query: Parameters<typeof searchMessages>[2]): Promise<TSearchResults>;
   /** POST /v1/conversations/:id/messages: a text (Office answers from its inbox) or a card click. */
-  postMessage(
-    p: Principal,
-    conversationId: string,
-    body: In<typeof ZPostMessageRequest>,
-    idem: IdemScope,
-  ): Promise<StoredResponse>;
+  postMessage(p: Principal, conversationId: string, body: TextMessage, idem: IdemScope): Promise<StoredResponse>;
   /** PATCH /v1/conversations/:id/messages/:message_id: the author's new text (within the edit window). */
   editMessage(
     p: Principal,
@@ -389,8 +377,12 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   ): Promise<StoredResponse>;
 
   // Live updates.
-  /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live). */
-  stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void;
-  /** The resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
-  streamCursor(p: Principal, raw: string | undefined, from: "Last-Event-ID" | "cursor"): number | undefined;
+  /** GET /v1/stream: SSE to the raw Node response (hello, backlog or CURSOR_TOO_OLD, then live); the resume cursor from Last-Event-ID or ?cursor= (INVALID_CURSOR when malformed or ahead). */
+  stream(p: Principal, res: ServerResponse | undefined, req: StreamRequest): void;
+}
+
+/** What the gateway's route adapters are built from: the api they call and the state they check requests against. */
+export interface GatewayInside {
+  readonly api: GatewayApi;
+  readonly core: Core;
 }

@@ -1,5 +1,4 @@
 import type { Locale } from "../shared/i18n.js";
-import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
@@ -11,27 +10,26 @@ import { defaultIds, type IdGenerator } from "../shared/ids.js";
 import type { ModuleDoor, RouteGuard } from "../shared/door.js";
 import type { GwEnv } from "./auth/middleware.js";
 import type { TokenStore } from "./auth/token-store.js";
-import { seedDemo, type DemoInfo } from "./demo.js";
-import { moduleGuard } from "./module-guard.js";
-import { createGatewayRoutes } from "./routes/index.js";
-import type { GatewayInside } from "./routes/inside.js";
+import { seedDemo, type DemoInfo } from "./workspaces/demo.js";
+import { moduleGuard } from "./http/module-guard.js";
+import { createGatewayRoutes } from "./routes.js";
+import type { GatewayInside } from "./gateway-api.js";
 import { conversationFilterFor, eventFilterFor } from "./visibility.js";
-import { createTokenStore, type Principal } from "./auth/token-store.js";
+import { createTokenStore } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
-import { createWorkspace } from "./commands/workspaces.js";
-import { createClientAddress } from "./client-address.js";
+import { registerWorkspace } from "./workspaces/workspaces.js";
+import { createClientAddress } from "./http/client-address.js";
 import type { GatewayApi } from "./gateway-api.js";
 import { createCore, silentLogger, type Logger, type SignupMode } from "./core.js";
-import { renderFrame, toGroup } from "./delta-log.js";
+import { toGroup } from "./stream/delta-log.js";
 import type { IdempotencyStore } from "./idempotency.js";
 import { createIdempotencyStore } from "./idempotency-store.js";
 import { migrateGateway } from "./migrate.js";
-import { evaluatePresence, presenceFrame } from "./projections/presence.js";
 import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
-import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./rate-limit.js";
-import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./live-connections.js";
-import { createSseHub } from "./sse-hub.js";
+import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./http/rate-limit.js";
+import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./stream/live-connections.js";
+import { createSseHub } from "./stream/sse-hub.js";
 import { presentTimelineItem } from "./pii.js";
 import type { Delta } from "./projections/state.js";
 import type { TTimelineItem } from "../../contracts/gateway.js";
@@ -338,33 +336,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   };
   arm();
 
-  /** Streams `GET /v1/stream` to a raw Node response (hello, backlog or CURSOR_TOO_OLD, presence, live). */
-  function stream(p: Principal, res: ServerResponse, cursor: number | null, tokenHash: string): void {
-    live.open({ tokenHash, tenantId: p.tenantId, entityId: p.entityId, res });
-    const state = core.tenant(p.tenantId);
-    // A person's open pages are their presence: online now, last seen when the last one closes.
-    const connected = (by: number) => {
-      state.streams.set(p.entityId, Math.max(0, (state.streams.get(p.entityId) ?? 0) + by));
-      state.streamSeenMs.set(p.entityId, clock.now());
-      const d = evaluatePresence(state, p.entityId, clock.now());
-      if (d) hub.publish(p.tenantId, toGroup(null, [d]));
-    };
-    connected(1);
-    res.once("close", () => connected(-1));
-    const hello = {
-      tenant_id: p.tenantId,
-      server_time: clock.iso(),
-      cursor: `seq:${state.head}`,
-      capabilities: { supports_resume: true, supports_heartbeat: true },
-    };
-    // Presence is state, not history: every connection starts from the current picture.
-    // These frames carry no id, so they never move the client's resume cursor.
-    let extra = "";
-    for (const pr of state.presence.values()) extra += renderFrame("presence.update", presenceFrame(pr));
-    hub.attach({ tenantId: p.tenantId, entityId: p.entityId, res, head: state.head, cursor, hello, extra });
-  }
-
-  const api = createGatewayApi(core, { stream }, scheduler);
+  const api = createGatewayApi(core, scheduler);
   const inside: GatewayInside = { api, core };
   const guard: RouteGuard<GwEnv> = {
     check: moduleGuard(core),
@@ -388,7 +360,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       publicUrl = url;
     },
     async createWorkspaceAsOperator(name, owner) {
-      const made = await createWorkspace(core, { name, owner: { display_name: owner } });
+      const made = await registerWorkspace(core, { name, owner: { display_name: owner } });
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,

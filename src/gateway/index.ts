@@ -1,10 +1,10 @@
 /** The gateway's public door: its factory (the door itself: api, routes, guard, demo seeding, life), and the HTTP guards. */
 export { createGateway, type Gateway } from "./gateway.js";
-export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText, wellFormedUrl } from "./http-guards.js";
-export { createStaticRoutes } from "./static.js";
-export { writeDemoFile, type DemoInfo } from "./demo.js";
-export type { RateLimitConfig } from "./rate-limit.js";
-export type { StreamLimits } from "./live-connections.js";
+export { securityHeaders, bodyLimits, closeUnreadBodies, wellFormedText, wellFormedUrl } from "./http/guards.js";
+export { createStaticRoutes } from "./http/static.js";
+export { writeDemoFile, type DemoInfo } from "./workspaces/demo.js";
+export type { RateLimitConfig } from "./http/rate-limit.js";
+export type { StreamLimits } from "./stream/live-connections.js";
 export type { Logger } from "./core.js";
 export type { SignInMailer } from "./sessions/index.js";
 export type { PreviewSettings } from "./previews/index.js";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSseHub, type SseHub } from "../../src/gateway/sse-hub.js";
+import { createSseHub, type SseHub } from "../../src/gateway/stream/sse-hub.js";
 import { createManualClock } from "../../src/shared/clock.js";
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStaticRoutes } from "../../src/gateway/static.js";
+import { createStaticRoutes } from "../../src/gateway/http/static.js";
 
 /** The web app's files, held in memory: the same answers as from disk, and never stale. */
 let dir = "";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createStaticRoutes } from "../../src/gateway/static.js";
+import { createStaticRoutes } from "../../src/gateway/http/static.js";
 
 /**
  * The installable app: index.html links the manifest, which has what browsers ask for to offer

@@ -3,7 +3,7 @@ import type { TScheduledMessage } from "../../../contracts/scheduled.js";
 import { AppError } from "../../shared/errors.js";
 import { pickLocale, translator } from "../../shared/i18n.js";
 import { GATEWAY_SYSTEM_ACTOR, notFound, type Core } from "../core.js";
-import { postText } from "../commands/conversations.js";
+import { postText } from "../conversations/post-message.js";
 import { scrubText } from "../pii.js";
 
 /**

@@ -2,10 +2,10 @@ import { formatCursor } from "../../../contracts/primitives.js";
 import { SEARCH_LIMITS, type TSearchResults } from "../../../contracts/search.js";
 import { AppError } from "../../shared/errors.js";
 import type { Principal } from "../auth/token-store.js";
-import { memberConversation } from "../commands/conversations.js";
+import { memberConversation } from "../conversations/conversations.js";
 import type { Core } from "../core.js";
 import { displayName } from "../projections/state.js";
-import { cursorParam } from "../reads.js";
+import { cursorParam } from "../conversations/reads.js";
 import { toFtsQuery } from "./fts-query.js";
 import { parseSnippet } from "./snippet.js";
 

@@ -1,0 +1,195 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import {
+  ZAcceptedResponse,
+  ZCreateConversationRequest,
+  ZCreateConversationResponse,
+  ZPostMessageRequest,
+  ZReadMarkerRequest,
+  ZTypingRequest,
+} from "../../../contracts/gateway.js";
+import { ZConversationDetail, ZConversationList, ZOk, ZTimelinePage } from "../../../contracts/gateway-responses.js";
+import { ZConversationId } from "../../../contracts/primitives.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
+import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
+import type { GatewayInside } from "../gateway-api.js";
+import { idempotentWrite } from "../http/idempotent-write.js";
+
+const noParams = z.object({});
+const conversationParams = z.object({ id: ZConversationId });
+const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: "1–1000 items (default 50)" }),
+  before: z
+    .string()
+    .optional()
+    .openapi({ description: "A cursor `seq:N`: items before it (page back with `next_cursor`)" }),
+  cursor: z.string().optional().openapi({ description: "A cursor `seq:N`: items after it" }),
+  after: z.string().optional().openapi({ description: "Same as `cursor`" }),
+});
+
+/** Conversations: start one, list, read a page, post, mark read, typing. Thin adapters over `GatewayApi`. */
+export function createConversationRoutes(gw: GatewayInside) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
+  const auth = authenticate(core.tokens);
+  const security = SIGNED_IN;
+  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
+    path: string,
+    method: "post" | "put",
+    body: T,
+    summary: string,
+    tags: string[],
+    ok: Record<number, ReturnType<typeof json>>,
+    params?: P,
+  ) =>
+    createRoute({
+      method,
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { body: jsonBody(body), params: params ?? (noParams as P) },
+      responses: { ...ok, ...errors(...WRITE_ERRORS) },
+      parameters: [IDEMPOTENCY_HEADER],
+    });
+
+  const read = <P extends z.ZodObject = typeof noParams, Q extends z.ZodObject = typeof noParams>(
+    path: string,
+    summary: string,
+    tags: string[],
+    schema: z.ZodType,
+    params?: P,
+    query?: Q,
+  ) =>
+    createRoute({
+      method: "get",
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { params: params ?? (noParams as P), query: query ?? (noParams as Q) },
+      responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
+    });
+
+  route(
+    app,
+    write("/v1/conversations", "post", ZCreateConversationRequest, "Start a conversation I am in", ["Conversations"], {
+      202: json(ZCreateConversationResponse, "Created"),
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      checkIdentity(c.get("principal"), body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.createConversation(c.get("principal"), body, idem),
+      );
+    },
+  );
+  route(
+    app,
+    read("/v1/conversations", "My conversations, most recent first", ["Conversations"], ZConversationList),
+    (c) => c.json(api.listConversations(c.get("principal"))),
+  );
+  route(
+    app,
+    read(
+      "/v1/conversations/{id}",
+      "A conversation and its participants",
+      ["Conversations"],
+      ZConversationDetail,
+      conversationParams,
+    ),
+    (c) => c.json(api.getConversation(c.get("principal"), c.req.valid("param").id)),
+  );
+  // The main spec lists GET …/messages next to …/timeline: one projection, one pagination, two names.
+  for (const name of ["timeline", "messages"]) {
+    route(
+      app,
+      read(
+        `/v1/conversations/{id}/${name}`,
+        "A page of the conversation's items",
+        ["Conversations"],
+        ZTimelinePage,
+        conversationParams,
+        pageQuery,
+      ),
+      (c) => c.json(api.timeline(c.get("principal"), c.req.valid("param").id, c.req.valid("query"))),
+    );
+  }
+
+  route(
+    app,
+    write(
+      "/v1/conversations/{id}/messages",
+      "post",
+      ZPostMessageRequest,
+      "Post a message (Office answers on the stream) or a card click",
+      ["Conversations"],
+      { 202: json(ZAcceptedResponse, "Accepted") },
+      conversationParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const p = c.get("principal");
+      checkIdentity(p, body);
+      const id = c.req.valid("param").id;
+      // The body is a text or a card click, each with its own method (a click made in a chat card).
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        body.kind === "text"
+          ? api.postMessage(p, id, body, idem)
+          : api.submitJobAction(p, body.job_id, { ...body, conversation_id: id }, idem),
+      );
+    },
+  );
+
+  route(
+    app,
+    write(
+      "/v1/conversations/{id}/read",
+      "post",
+      ZReadMarkerRequest,
+      "Mark everything up to a cursor read",
+      ["Conversations"],
+      { 202: json(ZAcceptedResponse, "Accepted") },
+      conversationParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      checkIdentity(c.get("principal"), body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.markRead(c.get("principal"), c.req.valid("param").id, body, idem),
+      );
+    },
+  );
+
+  route(
+    app,
+    createRoute({
+      method: "post",
+      path: "/v1/conversations/{id}/typing",
+      summary:
+        "I am typing in it: its other members see it for a few seconds (nothing is stored; no Idempotency-Key needed)",
+      tags: ["Conversations"],
+      security,
+      middleware: [auth] as const,
+      request: { body: jsonBody(ZTypingRequest), params: conversationParams },
+      responses: { 200: json(ZOk, "Signalled"), ...errors(...READ_ERRORS) },
+    }),
+    (c) => {
+      checkIdentity(c.get("principal"), c.req.valid("json"));
+      return c.json(api.signalTyping(c.get("principal"), c.req.valid("param").id), 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,154 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ZAcceptedResponse, ZJobActionSubmit, ZJobDrawerResponse } from "../../../contracts/gateway.js";
+import { ZHandOverRequest, ZHandOverResponse, ZWhyResponse } from "../../../contracts/people.js";
+import { ZJobId } from "../../../contracts/primitives.js";
+import {
+  createRouter,
+  errors,
+  IDEMPOTENCY_HEADER,
+  json,
+  jsonBody,
+  READ_ERRORS,
+  route,
+  SIGNED_IN,
+  WRITE_ERRORS,
+} from "../../shared/openapi.js";
+import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
+import type { GatewayInside } from "../gateway-api.js";
+import { idempotentWrite } from "../http/idempotent-write.js";
+import { ZReceipt } from "../../../contracts/ledger.js";
+import { jobReceipt } from "../jobs/receipt.js";
+
+const noParams = z.object({});
+const jobParams = z.object({ job_id: ZJobId });
+
+/** A job: its drawer, its receipt, a card click, handing it over and why it did what it did. */
+export function createJobRoutes(gw: GatewayInside) {
+  const { core, api } = gw;
+  const app = createRouter<GwEnv>();
+  const auth = authenticate(core.tokens);
+  const security = SIGNED_IN;
+  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
+    path: string,
+    method: "post" | "put",
+    body: T,
+    summary: string,
+    tags: string[],
+    ok: Record<number, ReturnType<typeof json>>,
+    params?: P,
+  ) =>
+    createRoute({
+      method,
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { body: jsonBody(body), params: params ?? (noParams as P) },
+      responses: { ...ok, ...errors(...WRITE_ERRORS) },
+      parameters: [IDEMPOTENCY_HEADER],
+    });
+
+  const read = <P extends z.ZodObject = typeof noParams, Q extends z.ZodObject = typeof noParams>(
+    path: string,
+    summary: string,
+    tags: string[],
+    schema: z.ZodType,
+    params?: P,
+    query?: Q,
+  ) =>
+    createRoute({
+      method: "get",
+      path,
+      summary,
+      tags,
+      security,
+      middleware: [auth] as const,
+      request: { params: params ?? (noParams as P), query: query ?? (noParams as Q) },
+      responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
+    });
+
+  route(
+    app,
+    read(
+      "/v1/jobs/{job_id}",
+      "The Job Drawer: header, actions, timeline, artifacts, raw events",
+      ["Jobs"],
+      ZJobDrawerResponse,
+      jobParams,
+    ),
+    async (c) => c.json(await api.getJob(c.get("principal"), c.req.valid("param").job_id)),
+  );
+
+  route(
+    app,
+    read(
+      "/v1/jobs/{job_id}/receipt",
+      "The job's receipt: its events with RFC 6962 inclusion proofs against a signed checkpoint, checkable offline",
+      ["Jobs"],
+      ZReceipt,
+      jobParams,
+    ),
+    async (c) => {
+      const receipt = await jobReceipt(core, c.get("principal"), c.req.valid("param").job_id);
+      c.header("content-disposition", `attachment; filename="receipt-${receipt.job_id}.json"`);
+      return c.json(receipt);
+    },
+  );
+
+  route(
+    app,
+    write(
+      "/v1/jobs/{job_id}/actions",
+      "post",
+      ZJobActionSubmit,
+      "Click a card button (checked before anything is written)",
+      ["Jobs"],
+      { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") },
+      jobParams,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      const p = c.get("principal");
+      checkIdentity(p, body);
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.submitJobAction(p, c.req.valid("param").job_id, body, idem),
+      );
+    },
+  );
+
+  const common = { security, middleware: auth };
+  route(
+    app,
+    createRoute({
+      ...common,
+      tags: ["Jobs"],
+      method: "post",
+      path: "/v1/jobs/{job_id}/hand-over",
+      summary: "Hand a job over to a person of its conversation (who asked for it, approvers, admins, its holder)",
+      parameters: [IDEMPOTENCY_HEADER],
+      request: { params: jobParams, body: jsonBody(ZHandOverRequest) },
+      responses: { 200: json(ZHandOverResponse, "Handed over"), ...errors(...WRITE_ERRORS) },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      return idempotentWrite(core, c, await c.req.text(), (idem) =>
+        api.handOver(c.get("principal"), c.req.valid("param").job_id, body, idem),
+      );
+    },
+  );
+  route(
+    app,
+    createRoute({
+      ...common,
+      tags: ["Jobs"],
+      method: "get",
+      path: "/v1/jobs/{job_id}/why",
+      summary: "Why the job did what it did: the message that started it, approvals, policy decisions and tool results",
+      request: { params: jobParams },
+      responses: { 200: json(ZWhyResponse, "The job's causal chain"), ...errors(...READ_ERRORS) },
+    }),
+    async (c) => c.json(await api.why(c.get("principal"), c.req.valid("param").job_id)),
+  );
+  return app;
+}
