@@ -9,22 +9,12 @@ import {
 } from "../../../contracts/gateway.js";
 import { ZConversationDetail, ZConversationList, ZOk, ZTimelinePage } from "../../../contracts/gateway-responses.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  READ_ERRORS,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
+import { createRouter, errors, json, jsonBody, READ_ERRORS, route } from "../../shared/openapi.js";
+import { checkIdentity, type GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
 
-const noParams = z.object({});
 const conversationParams = z.object({ id: ZConversationId });
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: "1–1000 items (default 50)" }),
@@ -40,47 +30,7 @@ const pageQuery = z.object({
 export function createConversationRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const auth = authenticate(core.tokens);
-  const security = SIGNED_IN;
-  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
-    path: string,
-    method: "post" | "put",
-    body: T,
-    summary: string,
-    tags: string[],
-    ok: Record<number, ReturnType<typeof json>>,
-    params?: P,
-  ) =>
-    createRoute({
-      method,
-      path,
-      summary,
-      tags,
-      security,
-      middleware: [auth] as const,
-      request: { body: jsonBody(body), params: params ?? (noParams as P) },
-      responses: { ...ok, ...errors(...WRITE_ERRORS) },
-      parameters: [IDEMPOTENCY_HEADER],
-    });
-
-  const read = <P extends z.ZodObject = typeof noParams, Q extends z.ZodObject = typeof noParams>(
-    path: string,
-    summary: string,
-    tags: string[],
-    schema: z.ZodType,
-    params?: P,
-    query?: Q,
-  ) =>
-    createRoute({
-      method: "get",
-      path,
-      summary,
-      tags,
-      security,
-      middleware: [auth] as const,
-      request: { params: params ?? (noParams as P), query: query ?? (noParams as Q) },
-      responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
-    });
+  const { auth, security, write, read } = signedInRoutes(core.tokens);
 
   route(
     app,

@@ -10,63 +10,22 @@ import {
   jsonBody,
   READ_ERRORS,
   route,
-  SIGNED_IN,
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
-import { authenticate, checkIdentity, type GwEnv } from "../auth/middleware.js";
+import { checkIdentity, type GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
 import { ZReceipt } from "../../../contracts/ledger.js";
 import { jobReceipt } from "../jobs/receipt.js";
 
-const noParams = z.object({});
 const jobParams = z.object({ job_id: ZJobId });
 
 /** A job: its drawer, its receipt, a card click, handing it over and why it did what it did. */
 export function createJobRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const auth = authenticate(core.tokens);
-  const security = SIGNED_IN;
-  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
-    path: string,
-    method: "post" | "put",
-    body: T,
-    summary: string,
-    tags: string[],
-    ok: Record<number, ReturnType<typeof json>>,
-    params?: P,
-  ) =>
-    createRoute({
-      method,
-      path,
-      summary,
-      tags,
-      security,
-      middleware: [auth] as const,
-      request: { body: jsonBody(body), params: params ?? (noParams as P) },
-      responses: { ...ok, ...errors(...WRITE_ERRORS) },
-      parameters: [IDEMPOTENCY_HEADER],
-    });
-
-  const read = <P extends z.ZodObject = typeof noParams, Q extends z.ZodObject = typeof noParams>(
-    path: string,
-    summary: string,
-    tags: string[],
-    schema: z.ZodType,
-    params?: P,
-    query?: Q,
-  ) =>
-    createRoute({
-      method: "get",
-      path,
-      summary,
-      tags,
-      security,
-      middleware: [auth] as const,
-      request: { params: params ?? (noParams as P), query: query ?? (noParams as Q) },
-      responses: { 200: json(schema, summary), ...errors(...READ_ERRORS) },
-    });
+  const { auth, security, write, read } = signedInRoutes(core.tokens);
 
   route(
     app,

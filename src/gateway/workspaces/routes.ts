@@ -1,4 +1,3 @@
-import { createRoute, z } from "@hono/zod-openapi";
 import {
   ZCreateAgentRequest,
   ZCreateAgentResponse,
@@ -7,48 +6,17 @@ import {
   ZSetMyEmailRequest,
 } from "../../../contracts/gateway.js";
 import { ZWriteResult } from "../../../contracts/gateway-responses.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
-
-const noParams = z.object({});
 
 /** Inviting people, adding agents and my own email: thin adapters over `GatewayApi`. */
 export function createWorkspaceRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const auth = authenticate(core.tokens);
-  const security = SIGNED_IN;
-  const write = <T extends z.ZodType, P extends z.ZodObject = typeof noParams>(
-    path: string,
-    method: "post" | "put",
-    body: T,
-    summary: string,
-    tags: string[],
-    ok: Record<number, ReturnType<typeof json>>,
-    params?: P,
-  ) =>
-    createRoute({
-      method,
-      path,
-      summary,
-      tags,
-      security,
-      middleware: [auth] as const,
-      request: { body: jsonBody(body), params: params ?? (noParams as P) },
-      responses: { ...ok, ...errors(...WRITE_ERRORS) },
-      parameters: [IDEMPOTENCY_HEADER],
-    });
+  const { write } = signedInRoutes(core.tokens);
 
   route(
     app,
