@@ -11,6 +11,7 @@ import { createBackup } from "../../src/ops/backup.js";
 import { restoreBackup } from "../../src/ops/restore.js";
 import { cardFrame, click, openStream } from "../support/golden.js";
 import { getJson, postJson, startTestServer, type TestServer } from "../support/server.js";
+import { built } from "../support/built.js";
 
 /**
  * Receipts through the real server: a job's receipt verifies offline with our verifier, with
@@ -19,7 +20,6 @@ import { getJson, postJson, startTestServer, type TestServer } from "../support/
  */
 const T = "tnt_acme_001";
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
 const work = mkdtempSync(join(tmpdir(), "receipts-"));
 let t: TestServer;
 let dan: string;
@@ -57,7 +57,7 @@ function run(
 }
 
 function cli(...args: string[]) {
-  return run(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
+  return run(process.execPath, [built("src/cli/logline.ts"), ...args], {
     cwd: root,
     timeoutMs: 60_000,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { TStoredEvent } from "../../contracts/events.js";
 import { messageSent, setupTenant, tempDir } from "./helpers.js";
+import { built } from "../support/built.js";
 
-const SERVER = fileURLToPath(new URL("./fixtures/ledger-server.ts", import.meta.url));
 const TENANTS = ["ten_a", "ten_b"];
 
 let child: ChildProcess | undefined;
@@ -16,7 +15,7 @@ afterEach(() => {
 });
 
 async function startServer(dataDir: string): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", SERVER], {
+  const proc = spawn(process.execPath, [built("test/ledger/fixtures/ledger-server.ts")], {
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "inherit"],
   });

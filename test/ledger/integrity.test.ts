@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { canonicalize } from "../../src/ledger/canonical-json.js";
 import { chainHash } from "../../src/ledger/chain.js";
 import { messageSent, openTestLedger, setupTenant, type TestLedger } from "./helpers.js";
+import { built } from "../support/built.js";
 
 let t: TestLedger;
 afterEach(() => t?.cleanup());
@@ -128,7 +129,7 @@ describe("verify", () => {
 describe("npm run verify (CLI)", () => {
   const run = promisify(execFile);
   const cli = (dir: string, ...args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "src/cli/verify.ts", "--data-dir", dir, ...args]).then(
+    run(process.execPath, [built("src/cli/verify.ts"), "--data-dir", dir, ...args]).then(
       (r) => ({ code: 0, out: r.stdout }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );

@@ -13,6 +13,7 @@ import { silentLogger } from "../../src/ops/logger.js";
 import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { createServer } from "../../src/server.js";
 import { tempDir } from "../ledger/helpers.js";
+import { built } from "../support/built.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const execFileAsync = promisify(execFile);
@@ -119,8 +120,8 @@ describe("admin endpoint (token rotation on a running server)", () => {
     // Another process, as from a shell; its environment names no port, so its default (3000) is
     // not where the server listens. Async: this process must keep serving while it runs.
     const { stdout } = await execFileAsync(
-      join(root, "node_modules", ".bin", "tsx"),
-      [join(root, "src", "cli", "logline.ts"), "workspace", "create", "--name", "Acme Plumbing", "--owner", "Maria"],
+      process.execPath,
+      [built("src/cli/logline.ts"), "workspace", "create", "--name", "Acme Plumbing", "--owner", "Maria"],
       {
         cwd: root,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir },

@@ -6,9 +6,9 @@ import Database from "better-sqlite3";
 import { createServer } from "../../src/server.js";
 import { silentLogger } from "../../src/ops/logger.js";
 import { tempDir } from "../ledger/helpers.js";
+import { built } from "../support/built.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 function logline(dataDir: string, ...args: string[]) {
-  const r = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
+  const r = spawnSync(process.execPath, [built("src/cli/logline.ts"), ...args], {
     cwd: root,
     encoding: "utf8",
     env: {
@@ -41,7 +41,7 @@ async function tokenWorks(dataDir: string, token: string): Promise<boolean> {
   }
 }
 
-// Each test runs the CLI several times through tsx (a compile per run): slow on a busy machine.
+// Each test runs the CLI several times, each a process of its own: slow on a busy machine.
 describe("logline CLI", { timeout: 120_000 }, () => {
   it("creates a workspace with a sign-in link, rotates the owner's token, and never seeds the demo", async () => {
     const dir = tempDir("cli-");

@@ -9,6 +9,7 @@ import { databasePath } from "../../src/ops/data-dir.js";
 import { createOpsRuntime } from "../../src/ops/runtime.js";
 import { createServer } from "../../src/server.js";
 import { openDatabase } from "../../src/shared/db.js";
+import { built } from "../support/built.js";
 
 /**
  * Damage outside the ledger's tables (a gateway page here) is noticed: `/readyz` answers 503
@@ -55,7 +56,7 @@ function damageTable(table: string) {
 }
 
 const verify = () =>
-  spawnSync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "cli", "logline.ts"), "verify"], {
+  spawnSync(process.execPath, [built("src/cli/logline.ts"), "verify"], {
     cwd: root,
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir },

@@ -3,10 +3,10 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer } from "../../src/server.js";
 import { DataKeyError } from "../../src/shared/errors.js";
+import { built } from "../support/built.js";
 
 /**
  * Keys are part of the data: once there is history, a missing or different signing key or vault
@@ -106,8 +106,7 @@ describe("from the command line", () => {
   it("exits 78 (no restart loop under systemd) with one line saying which file", async () => {
     await withHistory();
     unlinkSync(join(dir, SIGNING));
-    const root = fileURLToPath(new URL("../..", import.meta.url));
-    const r = spawnSync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "main.ts")], {
+    const r = spawnSync(process.execPath, [built("src/main.ts")], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dir, PORT: "0", LOGLINE_DEMO: "0" },
       encoding: "utf8",
@@ -126,8 +125,7 @@ describe("from the command line", () => {
     async (file, pattern) => {
       await withHistory();
       writeFileSync(join(dir, file), randomBytes(300));
-      const root = fileURLToPath(new URL("../..", import.meta.url));
-      const r = spawnSync(join(root, "node_modules", ".bin", "tsx"), [join(root, "src", "main.ts")], {
+      const r = spawnSync(process.execPath, [built("src/main.ts")], {
         cwd: dir,
         env: {
           PATH: process.env.PATH ?? "",

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { EventSource } from "eventsource";
 import { tempDir } from "../ledger/helpers.js";
-import { afterThisTest, freePort, root, startMainProcess, tsx } from "../support/process.js";
+import { afterThisTest, freePort, root, startMainProcess } from "../support/process.js";
+import { built } from "../support/built.js";
 
 interface Frame {
   id: string;
@@ -136,7 +137,7 @@ describe("graceful restart with an SSE client attached", () => {
 
     server.kill("SIGTERM");
     expect((await once(server, "exit"))[0]).toBe(0);
-    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], {
+    const verify = spawnSync(process.execPath, [built("src/cli/logline.ts"), "verify", "--data-dir", dir.dir], {
       cwd: root,
       encoding: "utf8",
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },

@@ -14,16 +14,16 @@ import { createServer } from "../../src/server.js";
 import { DataKeyError } from "../../src/shared/errors.js";
 import { tempDir } from "../ledger/helpers.js";
 import { postJson, startTestServer } from "../support/server.js";
+import { built } from "../support/built.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
 function logline(dataDir: string, ...args: string[]) {
-  const r = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), ...args, "--data-dir", dataDir], {
+  const r = spawnSync(process.execPath, [built("src/cli/logline.ts"), ...args, "--data-dir", dataDir], {
     cwd: root,
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },

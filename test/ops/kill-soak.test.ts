@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { tempDir } from "../ledger/helpers.js";
-import { afterThisTest, freePort, root, startMainProcess, tsx } from "../support/process.js";
+import { afterThisTest, freePort, root, startMainProcess } from "../support/process.js";
+import { built } from "../support/built.js";
 
 /** A seeded random source, so a failing run can be repeated with the seed it printed. */
 function random(seed: number): () => number {
@@ -185,7 +186,7 @@ describe("kill soak: SIGKILL and SIGTERM at random points under concurrent sende
 
     server.kill("SIGTERM");
     expect((await once(server, "exit"))[0]).toBe(0);
-    const verify = spawnSync(tsx, [join(root, "src", "cli", "logline.ts"), "verify", "--data-dir", dir.dir], {
+    const verify = spawnSync(process.execPath, [built("src/cli/logline.ts"), "verify", "--data-dir", dir.dir], {
       cwd: root,
       encoding: "utf8",
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },

@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onTestFinished } from "vitest";
+import { built } from "./built.js";
 
 /** The repository root, for tests that run the real entry points. */
 export const root = fileURLToPath(new URL("../..", import.meta.url));
-/** The tsx binary the project installs, for CLI commands run as a person would. */
-export const tsx = join(root, "node_modules", ".bin", "tsx");
 
 const cleanups: Array<() => void | Promise<void>> = [];
 
@@ -44,13 +42,14 @@ const childEnv = (extra: Record<string, string> = {}): Record<string, string> =>
 export type MainProcess = ChildProcess & { logs: () => string };
 
 /**
- * The real entry point, as the systemd unit runs it: node with tsx as a loader, no relay
- * process in between (the `tsx` CLI relays signals and SIGKILLs a child that has not
- * acknowledged one within ~60 ms, which a busy server may not). Resolves once `/readyz` at
- * `base` says ready; the process is killed after the test if it is still running.
+ * The real entry point in a process of its own (its transpiled twin, see ./built.ts), run by node
+ * itself as the systemd unit does, with no relay process in between (the `tsx` CLI relays
+ * signals and SIGKILLs a child that has not acknowledged one within ~60 ms, which a busy server
+ * may not). Resolves once `/readyz` at `base` says ready; the process is killed after the test
+ * if it is still running.
  */
 export async function startMainProcess(env: Record<string, string>, base: string): Promise<MainProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
+  const child = spawn(process.execPath, [built("src/main.ts")], {
     cwd: root,
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],

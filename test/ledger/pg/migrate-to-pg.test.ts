@@ -12,6 +12,7 @@ import { createManualClock } from "../../../src/shared/clock.js";
 import { DEFAULT_INSTANT } from "../../support/clock.js";
 import { entityRegistered, messageSent, openTestLedger, setupTenant, type TestLedger } from "../helpers.js";
 import { newPgDatabase, openPgLedger, stopSharedPostgres } from "./pg-helpers.js";
+import { built } from "../../support/built.js";
 
 afterAll(stopSharedPostgres);
 
@@ -21,13 +22,12 @@ afterEach(async () => {
 });
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-const tsx = join(root, "node_modules", ".bin", "tsx");
 const LOG_NAME = "chat.example.com";
 
 /** `npm run logline -- …` on a data dir, as an operator runs it. */
 async function logline(dataDir: string, env: Record<string, string>, ...args: string[]) {
   try {
-    const r = await promisify(execFile)(tsx, [join(root, "src", "cli", "logline.ts"), ...args], {
+    const r = await promisify(execFile)(process.execPath, [built("src/cli/logline.ts"), ...args], {
       cwd: root,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", DATA_DIR: dataDir, ...env },
       timeout: 60_000,
