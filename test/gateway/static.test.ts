@@ -206,12 +206,14 @@ describe("the web app's files from memory", () => {
     );
     expect(shell.files).not.toContain("/main.js");
 
-    // A changed module makes a new release; the one before is no longer kept for good.
+    // A changed module makes a new release; the one before is no longer kept for good where it differs.
     const file = join(web, "components", "uses.js");
     writeFileSync(file, 'import x from "/vendor/preact/index.js";\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
     const next = /src="\/r\/([\w-]{16})\/main\.js"/.exec(await (await app.request("/")).text())![1];
     expect(next).not.toBe(release);
     expect((await app.request(`/r/${release}/components/uses.js`)).headers.get("cache-control")).toBe("no-cache");
+    // …while a file the change left alone is still byte for byte what that release named.
+    expect((await app.request(`/r/${release}/styles.css`)).headers.get("cache-control")).toContain("immutable");
   });
 });

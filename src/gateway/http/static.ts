@@ -272,21 +272,30 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
   const fromFiles = fileMemory(listed);
   // The page of the current release, made again only when index.html or a module changes.
   let page0: { from: Held; modules: string[]; release: string; made: Held } | null = null;
+  // What each recent release named: path → the tag of its bytes (the latest few releases).
+  const releases = new Map<string, Map<string, string>>();
   const pageNow = (): typeof page0 => {
     const held = fromFiles("/index.html");
     if (!held) return null;
     const modules = moduleGraph("/main.js", fromFiles);
-    const named = [...PAGE_FILES, ...modules];
-    const release = releaseOf([
-      ["/index.html", held.etag],
-      ...named.map((m): [string, string] => [m, fromFiles(m)?.etag ?? generated(m)?.etag ?? ""]),
+    const tags = [...PAGE_FILES, ...modules].map((m): [string, string] => [
+      m,
+      fromFiles(m)?.etag ?? generated(m)?.etag ?? "",
     ]);
+    const release = releaseOf([["/index.html", held.etag], ...tags]);
     if (page0?.from !== held || page0.release !== release) {
       const body = releasePage(held.body, modules, release);
       page0 = { from: held, modules, release, made: { ...held, body, etag: tagOf(body) } };
+      if (releases.size >= 4) releases.delete(releases.keys().next().value!);
+      releases.set(release, new Map(tags));
     }
     return page0;
   };
+  /**
+   * Whether `/r/<release><path>` would answer exactly the bytes the release named: then it can be
+   * kept for good. One lookup, not a walk of the module graph per file asked for.
+   */
+  const asReleased = (release: string, path: string, etag: string) => releases.get(release)?.get(path) === etag;
   const fromMemory = (path: string): Held | null =>
     path === "/index.html" ? (pageNow()?.made ?? null) : fromFiles(path);
   // A module served under a release, its absolute imports under that release too (kept per file and release).
@@ -350,15 +359,15 @@ export function createStaticRoutes(opts: { webDir?: string | undefined; nodeModu
     if (path.startsWith("/v1/")) return next();
     const gen = generated(path);
     if (gen) return answer(c, gen, gen.type);
-    // A file of a release: for good when it is the current one; an older page still open gets
-    // today's file under its own release's name, asked for again next time.
+    // A file of a release: for good when its bytes are the ones that release named; a page still
+    // open from an older release gets today's file under its own release's name, asked for again.
     const inOne = RELEASE_PATH.exec(path);
     if (inOne) {
       const [, release, inner] = inOne as unknown as [string, string, string];
       const file = inner === SW_PATH || inner === "/index.html" ? null : (generated(inner) ?? fromFiles(inner));
       if (!file) return next();
       const held = "mtimeMs" in file ? inRelease(file, inner, release) : file;
-      return answer(c, held, held.type, release === pageNow()?.release);
+      return answer(c, held, held.type, asReleased(release, inner, file.etag));
     }
     // The service worker, with the list of the app shell's files and its version before its code.
     if (path === SW_PATH) {
