@@ -73,11 +73,13 @@ function buildTree(): string {
   });
   for (const f of all.filter((f) => !f.endsWith(".ts"))) cpSync(join(root, f), join(aside, f));
   for (const name of LINKED) symlinkSync(join(root, name), join(aside, name));
-  for (const old of existsSync(CACHE) ? readdirSync(CACHE) : []) {
-    const at = join(CACHE, old);
-    // A tree another run may still be using is left for an hour.
-    if (Date.now() - statSync(at).mtimeMs > 3_600_000) rmSync(at, { recursive: true, force: true });
-  }
+  // The three latest trees stay (another run may still use one); by their order, not by the clock,
+  // which a test run may have moved.
+  const trees = (existsSync(CACHE) ? readdirSync(CACHE) : [])
+    .filter((name) => !name.includes("."))
+    .map((name) => ({ at: join(CACHE, name), made: statSync(join(CACHE, name)).mtimeMs }))
+    .sort((a, b) => b.made - a.made);
+  for (const { at } of trees.slice(3)) rmSync(at, { recursive: true, force: true });
   mkdirSync(CACHE, { recursive: true });
   try {
     renameSync(aside, tree);
