@@ -69,7 +69,9 @@ const METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "optio
  *   (rate limits), and 415 when it takes a body (another content type);
  * - a signed-in route: 401 (no valid token or session) and 403 (a query `tenant_id` or
  *   `actor_entity_id` naming someone else; a cookie write without the CSRF header).
- * Every response carries `x-trace-id`.
+ * Every response carries `x-trace-id`. Each operation lists its fields in one order (summary,
+ * description, tags, security, parameters, requestBody, responses, then any other), however its
+ * route spelled them.
  */
 export function withCommonResponses<D extends object>(doc: D): D {
   const d = doc as Doc;
@@ -78,7 +80,8 @@ export function withCommonResponses<D extends object>(doc: D): D {
   for (const [path, item] of Object.entries(d.paths ?? {})) {
     for (const [method, raw] of Object.entries(item)) {
       if (!METHODS.has(method)) continue;
-      const op = raw as DocOperation;
+      const op = orderFields(raw as DocOperation);
+      item[method] = op;
       const responses = (op.responses ??= {});
       const add = (status: number) => {
         responses[status] ??= errors(status)[status] as DocResponse;
@@ -94,6 +97,14 @@ export function withCommonResponses<D extends object>(doc: D): D {
     }
   }
   return doc;
+}
+
+const OPERATION_FIELDS = ["summary", "description", "tags", "security", "parameters", "requestBody", "responses"];
+
+function orderFields(op: DocOperation): DocOperation {
+  const out: Record<string, unknown> = {};
+  for (const k of OPERATION_FIELDS) if (k in op) out[k] = op[k as keyof DocOperation];
+  return Object.assign(out, op) as DocOperation;
 }
 
 const TRACE_ID_HEADER = {
