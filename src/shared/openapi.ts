@@ -116,6 +116,8 @@ const TRACE_ID_HEADER = {
 /** The statuses every authenticated write can answer besides its own. */
 export const WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 507];
 export const READ_ERRORS = [400, 401, 404];
+/** Reads of the Admin screens: a signed-in caller who is not an owner or admin gets 403. */
+export const ADMIN_READ_ERRORS = [401, 403];
 
 /** An `Idempotency-Key` header, declared (and checked by the write path itself). */
 export const IDEMPOTENCY_HEADER = {

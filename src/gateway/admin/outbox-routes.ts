@@ -1,17 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ZInboundRefusals, ZMcpStatus, ZOutboxView, ZWriteResult } from "../../../contracts/gateway-responses.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { ADMIN_READ_ERRORS, createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /**
  * The MCP servers' status (admins), refused inbound mails (admins), and the Outbox (admins): every email Office sent or tried to send for the workspace — queued,
@@ -21,54 +14,54 @@ import { idempotentWrite } from "../http/idempotent-write.js";
 export function createOutboxRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["Workspace"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  const { emptyWrite, read } = signedInRoutes(core.tokens);
+  const tags = ["Workspace"];
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/outbox",
       summary: "The Outbox (admins)",
-      responses: { 200: json(ZOutboxView, "Outgoing email, newest first"), ...errors(401, 403) },
+      tags,
+      schema: ZOutboxView,
+      described: "Outgoing email, newest first",
+      errors: ADMIN_READ_ERRORS,
     }),
     (c) => c.json(api.outbox(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/admin/mcp",
       summary: "MCP servers and their tools (admins)",
-      responses: {
-        200: json(ZMcpStatus, "Each server: connected or failing and why, and its tools with their hints"),
-        ...errors(401, 403),
-      },
+      tags,
+      schema: ZMcpStatus,
+      described: "Each server: connected or failing and why, and its tools with their hints",
+      errors: ADMIN_READ_ERRORS,
     }),
     (c) => c.json(api.mcpStatus(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/admin/inbound-mail",
       summary: "Refused inbound mails (admins)",
       description:
         "Mails of the organizer's mailbox (IMAP_URL) that were not recorded as an invitee's answer, newest first: too large, no calendar, a calendar that cannot be read, not an answer, no matching invitation, an attendee not invited, a spoofed sender, a closed job, a duplicate. The workspace's own and those that matched no job; no address and no content.",
-      request: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }) },
-      responses: { 200: json(ZInboundRefusals, "Refused mails, newest first"), ...errors(400, 401, 403) },
+      tags,
+      schema: ZInboundRefusals,
+      described: "Refused mails, newest first",
+      query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+      errors: [400, ...ADMIN_READ_ERRORS],
     }),
     (c) => c.json(api.inboundRefusals(c.get("principal"), c.req.valid("query").limit)),
   );
-  const resend = createRoute({
-    ...common,
+  const resend = emptyWrite({
     method: "post",
     path: "/v1/outbox/{id}/resend",
     summary: "Send a message again now (admins)",
-    parameters: [IDEMPOTENCY_HEADER],
-    request: { params: z.object({ id: z.string().min(1).max(128) }) },
-    responses: { 202: json(ZWriteResult, "Its job is back at work"), ...errors(...WRITE_ERRORS) },
+    tags,
+    ok: { 202: json(ZWriteResult, "Its job is back at work") },
+    params: z.object({ id: z.string().min(1).max(128) }),
   });
   route(app, resend, (c) =>
     idempotentWrite(core, c, "", (idem) => api.resendOutbox(c.get("principal"), c.req.valid("param").id, idem)),

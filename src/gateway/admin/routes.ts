@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   ZAdminWriteResult,
   ZAgentAdminList,
@@ -8,19 +8,11 @@ import {
   ZTokenList,
   ZUpdateAgentRequest,
 } from "../../../contracts/admin.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { ADMIN_READ_ERRORS, createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /**
  * The Admin screens (owners and admins): members and their access, agents, sign-in tokens.
@@ -29,30 +21,32 @@ import { idempotentWrite } from "../http/idempotent-write.js";
 export function createAdminRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["Administration"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  const { write, emptyWrite, read } = signedInRoutes(core.tokens);
+  const tags = ["Administration"];
   const params = z.object({ id: z.string().min(1).max(128) });
-  const write = { ...common, parameters: [IDEMPOTENCY_HEADER] };
 
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/admin/members",
       summary: "People and their access (owners and admins)",
-      responses: { 200: json(ZMemberList, "Every person, deactivated ones too"), ...errors(401, 403) },
+      tags,
+      schema: ZMemberList,
+      described: "Every person, deactivated ones too",
+      errors: ADMIN_READ_ERRORS,
     }),
     (c) => c.json(api.listMembers(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...write,
+    write({
       method: "put",
       path: "/v1/admin/members/{id}/access",
       summary: "Make someone an owner, an admin or a member",
-      request: { params, body: jsonBody(ZSetAccessRequest) },
-      responses: { 200: json(ZAdminWriteResult, "Recorded as entity.role_changed"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZSetAccessRequest,
+      ok: { 200: json(ZAdminWriteResult, "Recorded as entity.role_changed") },
+      params,
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -68,13 +62,13 @@ export function createAdminRoutes(gw: GatewayInside) {
   ] as const) {
     route(
       app,
-      createRoute({
-        ...write,
+      emptyWrite({
         method: "post",
         path: `/v1/admin/members/{id}/${verb}`,
         summary,
-        request: { params },
-        responses: { 200: json(schema, "Done, and recorded in the ledger"), ...errors(...WRITE_ERRORS) },
+        tags,
+        ok: { 200: json(schema, "Done, and recorded in the ledger") },
+        params,
       }),
       (c) => {
         const p = c.get("principal");
@@ -92,27 +86,26 @@ export function createAdminRoutes(gw: GatewayInside) {
 
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/admin/agents",
       summary: "Agents, their tools and whether paused (owners and admins)",
-      responses: { 200: json(ZAgentAdminList, "Every agent not removed"), ...errors(401, 403) },
+      tags,
+      schema: ZAgentAdminList,
+      described: "Every agent not removed",
+      errors: ADMIN_READ_ERRORS,
     }),
     (c) => c.json(api.listAgents(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...write,
+    write({
       method: "put",
       path: "/v1/admin/agents/{id}",
       summary: "Edit an agent: name, role, capabilities, allowed tools",
-      request: { params, body: jsonBody(ZUpdateAgentRequest) },
-      responses: {
-        200: json(ZAdminWriteResult, "Recorded as entity.registered (and agent.tool_mode_set)"),
-        ...errors(...WRITE_ERRORS),
-      },
+      tags,
+      body: ZUpdateAgentRequest,
+      ok: { 200: json(ZAdminWriteResult, "Recorded as entity.registered (and agent.tool_mode_set)") },
+      params,
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -124,13 +117,13 @@ export function createAdminRoutes(gw: GatewayInside) {
   for (const verb of ["pause", "resume"] as const) {
     route(
       app,
-      createRoute({
-        ...write,
+      emptyWrite({
         method: "post",
         path: `/v1/admin/agents/{id}/${verb}`,
         summary: verb === "pause" ? "Pause an agent: it proposes and runs nothing" : "Resume a paused agent",
-        request: { params },
-        responses: { 200: json(ZAdminWriteResult, `Recorded as agent.${verb}d`), ...errors(...WRITE_ERRORS) },
+        tags,
+        ok: { 200: json(ZAdminWriteResult, `Recorded as agent.${verb}d`) },
+        params,
       }),
       (c) =>
         idempotentWrite(core, c, "", (idem) =>
@@ -140,40 +133,38 @@ export function createAdminRoutes(gw: GatewayInside) {
   }
   route(
     app,
-    createRoute({
-      ...write,
+    emptyWrite({
       method: "delete",
       path: "/v1/admin/agents/{id}",
       summary: "Remove an agent from the workspace (its history stays)",
-      request: { params },
-      responses: {
-        200: json(ZAdminWriteResult, "Recorded as entity.deactivated (removed)"),
-        ...errors(...WRITE_ERRORS),
-      },
+      tags,
+      ok: { 200: json(ZAdminWriteResult, "Recorded as entity.deactivated (removed)") },
+      params,
     }),
     (c) => idempotentWrite(core, c, "", (idem) => api.removeAgent(c.get("principal"), c.req.valid("param").id, idem)),
   );
 
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/admin/tokens",
       summary: "Sign-in tokens: whose, created, last used (owners and admins)",
-      responses: { 200: json(ZTokenList, "Live tokens, newest first"), ...errors(401, 403) },
+      tags,
+      schema: ZTokenList,
+      described: "Live tokens, newest first",
+      errors: ADMIN_READ_ERRORS,
     }),
     (c) => c.json(api.listTokens(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...write,
+    emptyWrite({
       method: "delete",
       path: "/v1/admin/tokens/{id}",
       summary: "Revoke one token: it stops working now",
-      request: { params },
-      responses: { 200: json(ZAdminWriteResult, "Recorded as entity.tokens_revoked"), ...errors(...WRITE_ERRORS) },
+      tags,
+      ok: { 200: json(ZAdminWriteResult, "Recorded as entity.tokens_revoked") },
+      params,
     }),
     (c) => idempotentWrite(core, c, "", (idem) => api.revokeToken(c.get("principal"), c.req.valid("param").id, idem)),
   );

@@ -4,18 +4,11 @@ import { LIMITS } from "../../../contracts/facts.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
 import { ZWriteResult } from "../../../contracts/gateway-responses.js";
 import { AppError } from "../../shared/errors.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, errors, IDEMPOTENCY_HEADER, json, route, WRITE_ERRORS } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /**
  * `attachment` with the name in filename* (UTF-8, RFC 5987) and a plain-ASCII filename for old
@@ -84,7 +77,9 @@ function readDuration(value: FormDataEntryValue | null): number | undefined {
 export function createFileRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  // A multipart upload and a file download are not JSON: they spell out their own bodies.
+  const { auth, security } = signedInRoutes(core.tokens);
+  const common = { tags: ["Conversations"], security, middleware: auth };
 
   // The body is described, not validated by the router: the multipart bytes are hashed as sent
   // for the Idempotency-Key, so they are read once, here.

@@ -1,40 +1,28 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ZAcceptedResponse, ZAddMemberRequest, ZRenameConversationRequest } from "../../../contracts/gateway.js";
 import { ZConversationId, ZEntityId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /** Who is in a conversation: add, remove or leave, rename (each a ledger event the policy pack checks). */
 export function createMemberRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = {
-    tags: ["Conversations"],
-    security: SIGNED_IN,
-    middleware: authenticate(core.tokens),
-    parameters: [IDEMPOTENCY_HEADER],
-  };
+  const { write, emptyWrite } = signedInRoutes(core.tokens);
+  const tags = ["Conversations"];
   const conversation = z.object({ id: ZConversationId });
   route(
     app,
-    createRoute({
-      ...common,
-      method: "post",
+    write({
       path: "/v1/conversations/{id}/members",
       summary: "Add a person or agent of the workspace (any member)",
-      request: { params: conversation, body: jsonBody(ZAddMemberRequest) },
-      responses: { 202: json(ZAcceptedResponse, "Added"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZAddMemberRequest,
+      ok: { 202: json(ZAcceptedResponse, "Added") },
+      params: conversation,
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -45,13 +33,13 @@ export function createMemberRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...common,
+    emptyWrite({
       method: "delete",
       path: "/v1/conversations/{id}/members/{entity_id}",
       summary: "Leave (my own id) or remove someone (whoever started the conversation, or an admin)",
-      request: { params: conversation.extend({ entity_id: ZEntityId }) },
-      responses: { 202: json(ZAcceptedResponse, "Left or removed"), ...errors(...WRITE_ERRORS) },
+      tags,
+      ok: { 202: json(ZAcceptedResponse, "Left or removed") },
+      params: conversation.extend({ entity_id: ZEntityId }),
     }),
     (c) => {
       const { id, entity_id } = c.req.valid("param");
@@ -60,13 +48,14 @@ export function createMemberRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...common,
+    write({
       method: "put",
       path: "/v1/conversations/{id}/title",
       summary: "Rename a group (any member)",
-      request: { params: conversation, body: jsonBody(ZRenameConversationRequest) },
-      responses: { 202: json(ZAcceptedResponse, "Renamed"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZRenameConversationRequest,
+      ok: { 202: json(ZAcceptedResponse, "Renamed") },
+      params: conversation,
     }),
     async (c) => {
       const body = c.req.valid("json");

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   ZAcceptedResponse,
   ZCreateConversationRequest,
@@ -9,7 +9,7 @@ import {
 } from "../../../contracts/gateway.js";
 import { ZConversationDetail, ZConversationList, ZOk, ZTimelinePage } from "../../../contracts/gateway-responses.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import { createRouter, errors, json, jsonBody, READ_ERRORS, route } from "../../shared/openapi.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
 import { checkIdentity, type GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { signedInRoutes } from "../http/signed-in-routes.js";
@@ -30,12 +30,16 @@ const pageQuery = z.object({
 export function createConversationRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const { auth, security, write, read } = signedInRoutes(core.tokens);
+  const { write, read, ask } = signedInRoutes(core.tokens);
 
   route(
     app,
-    write("/v1/conversations", "post", ZCreateConversationRequest, "Start a conversation I am in", ["Conversations"], {
-      202: json(ZCreateConversationResponse, "Created"),
+    write({
+      path: "/v1/conversations",
+      summary: "Start a conversation I am in",
+      tags: ["Conversations"],
+      body: ZCreateConversationRequest,
+      ok: { 202: json(ZCreateConversationResponse, "Created") },
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -47,47 +51,51 @@ export function createConversationRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    read("/v1/conversations", "My conversations, most recent first", ["Conversations"], ZConversationList),
+    read({
+      path: "/v1/conversations",
+      summary: "My conversations, most recent first",
+      tags: ["Conversations"],
+      schema: ZConversationList,
+    }),
     (c) => c.json(api.listConversations(c.get("principal"))),
   );
   route(
     app,
-    read(
-      "/v1/conversations/{id}",
-      "A conversation and its participants",
-      ["Conversations"],
-      ZConversationDetail,
-      conversationParams,
-    ),
+    read({
+      path: "/v1/conversations/{id}",
+      summary: "A conversation and its participants",
+      tags: ["Conversations"],
+      schema: ZConversationDetail,
+      params: conversationParams,
+    }),
     (c) => c.json(api.getConversation(c.get("principal"), c.req.valid("param").id)),
   );
   // The main spec lists GET …/messages next to …/timeline: one projection, one pagination, two names.
   for (const name of ["timeline", "messages"]) {
     route(
       app,
-      read(
-        `/v1/conversations/{id}/${name}`,
-        "A page of the conversation's items",
-        ["Conversations"],
-        ZTimelinePage,
-        conversationParams,
-        pageQuery,
-      ),
+      read({
+        path: `/v1/conversations/{id}/${name}`,
+        summary: "A page of the conversation's items",
+        tags: ["Conversations"],
+        schema: ZTimelinePage,
+        params: conversationParams,
+        query: pageQuery,
+      }),
       (c) => c.json(api.timeline(c.get("principal"), c.req.valid("param").id, c.req.valid("query"))),
     );
   }
 
   route(
     app,
-    write(
-      "/v1/conversations/{id}/messages",
-      "post",
-      ZPostMessageRequest,
-      "Post a message (Office answers on the stream) or a card click",
-      ["Conversations"],
-      { 202: json(ZAcceptedResponse, "Accepted") },
-      conversationParams,
-    ),
+    write({
+      path: "/v1/conversations/{id}/messages",
+      summary: "Post a message (Office answers on the stream) or a card click",
+      tags: ["Conversations"],
+      body: ZPostMessageRequest,
+      ok: { 202: json(ZAcceptedResponse, "Accepted") },
+      params: conversationParams,
+    }),
     async (c) => {
       const body = c.req.valid("json");
       const p = c.get("principal");
@@ -104,15 +112,14 @@ export function createConversationRoutes(gw: GatewayInside) {
 
   route(
     app,
-    write(
-      "/v1/conversations/{id}/read",
-      "post",
-      ZReadMarkerRequest,
-      "Mark everything up to a cursor read",
-      ["Conversations"],
-      { 202: json(ZAcceptedResponse, "Accepted") },
-      conversationParams,
-    ),
+    write({
+      path: "/v1/conversations/{id}/read",
+      summary: "Mark everything up to a cursor read",
+      tags: ["Conversations"],
+      body: ZReadMarkerRequest,
+      ok: { 202: json(ZAcceptedResponse, "Accepted") },
+      params: conversationParams,
+    }),
     async (c) => {
       const body = c.req.valid("json");
       checkIdentity(c.get("principal"), body);
@@ -124,16 +131,15 @@ export function createConversationRoutes(gw: GatewayInside) {
 
   route(
     app,
-    createRoute({
-      method: "post",
+    ask({
       path: "/v1/conversations/{id}/typing",
       summary:
         "I am typing in it: its other members see it for a few seconds (nothing is stored; no Idempotency-Key needed)",
       tags: ["Conversations"],
-      security,
-      middleware: [auth] as const,
-      request: { body: jsonBody(ZTypingRequest), params: conversationParams },
-      responses: { 200: json(ZOk, "Signalled"), ...errors(...READ_ERRORS) },
+      body: ZTypingRequest,
+      schema: ZOk,
+      described: "Signalled",
+      params: conversationParams,
     }),
     (c) => {
       checkIdentity(c.get("principal"), c.req.valid("json"));

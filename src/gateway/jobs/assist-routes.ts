@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   ZApplySuggestionRequest,
   ZAssistResponse,
@@ -8,20 +8,11 @@ import {
 import { ZAcceptedResponse } from "../../../contracts/gateway.js";
 import { ZConversationTools } from "../../../contracts/gateway-responses.js";
 import { ZConversationId, ZJobId, ZTraceId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  READ_ERRORS,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 const ZSuggestionId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/);
 
@@ -33,41 +24,37 @@ const ZSuggestionId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/);
 export function createLlmRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  const { write, read } = signedInRoutes(core.tokens);
   const conversation = z.object({ id: ZConversationId });
 
-  const context = createRoute({
-    ...common,
-    method: "get",
+  const context = read({
     path: "/v1/conversations/{id}/context",
     summary: "The conversation's job context (pinned, target, recent jobs)",
     tags: ["Conversations"],
-    request: { params: conversation },
-    responses: { 200: json(ZThreadContextView, "Its ThreadContext"), ...errors(...READ_ERRORS) },
+    schema: ZThreadContextView,
+    described: "Its ThreadContext",
+    params: conversation,
   });
   route(app, context, (c) => c.json(api.threadContext(c.get("principal"), c.req.valid("param").id)));
 
-  const tools = createRoute({
-    ...common,
-    method: "get",
+  const tools = read({
     path: "/v1/conversations/{id}/tools",
     summary: "The MCP tools the conversation's agent may use, with their input schemas (for /run)",
     tags: ["Conversations"],
-    request: { params: conversation },
-    responses: { 200: json(ZConversationTools, "Its agent's usable tools"), ...errors(...READ_ERRORS) },
+    schema: ZConversationTools,
+    described: "Its agent's usable tools",
+    params: conversation,
   });
   route(app, tools, (c) => c.json(api.conversationTools(c.get("principal"), c.req.valid("param").id)));
 
   for (const what of ["pin", "target"] as const) {
-    const set = createRoute({
-      ...common,
-      method: "post",
+    const set = write({
       path: `/v1/conversations/{id}/context/${what}`,
       summary: what === "pin" ? "Pin a job (null unpins)" : "Make a job the target of later messages",
       tags: ["Conversations"],
-      parameters: [IDEMPOTENCY_HEADER],
-      request: { params: conversation, body: jsonBody(ZThreadContextUpdate) },
-      responses: { 200: json(ZThreadContextView, "The updated ThreadContext"), ...errors(...WRITE_ERRORS) },
+      body: ZThreadContextUpdate,
+      ok: { 200: json(ZThreadContextView, "The updated ThreadContext") },
+      params: conversation,
     });
     route(app, set, async (c) => {
       const body = c.req.valid("json");
@@ -77,14 +64,13 @@ export function createLlmRoutes(gw: GatewayInside) {
     });
   }
 
-  const assist = createRoute({
-    ...common,
-    method: "get",
+  const assist = read({
     path: "/v1/jobs/{job_id}/assist",
     summary: "Assist: validated suggestions for a job",
     tags: ["Jobs"],
-    request: { params: z.object({ job_id: ZJobId }) },
-    responses: { 200: json(ZAssistResponse, "Suggestions"), ...errors(...READ_ERRORS) },
+    schema: ZAssistResponse,
+    described: "Suggestions",
+    params: z.object({ job_id: ZJobId }),
   });
   route(app, assist, async (c) => {
     const trace = c.req.header("x-trace-id");
@@ -97,18 +83,13 @@ export function createLlmRoutes(gw: GatewayInside) {
     );
   });
 
-  const apply = createRoute({
-    ...common,
-    method: "post",
+  const apply = write({
     path: "/v1/jobs/{job_id}/assist/{suggestion_id}/apply",
     summary: "Apply a suggestion, as a card click",
     tags: ["Jobs"],
-    parameters: [IDEMPOTENCY_HEADER],
-    request: {
-      params: z.object({ job_id: ZJobId, suggestion_id: ZSuggestionId }),
-      body: jsonBody(ZApplySuggestionRequest),
-    },
-    responses: { 202: json(ZAcceptedResponse, "Accepted; Office carries it out"), ...errors(...WRITE_ERRORS) },
+    body: ZApplySuggestionRequest,
+    ok: { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") },
+    params: z.object({ job_id: ZJobId, suggestion_id: ZSuggestionId }),
   });
   route(app, apply, async (c) => {
     const body = c.req.valid("json");

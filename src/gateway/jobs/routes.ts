@@ -1,17 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ZAcceptedResponse, ZJobActionSubmit, ZJobDrawerResponse } from "../../../contracts/gateway.js";
 import { ZHandOverRequest, ZHandOverResponse, ZWhyResponse } from "../../../contracts/people.js";
 import { ZJobId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  READ_ERRORS,
-  route,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
 import { checkIdentity, type GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { signedInRoutes } from "../http/signed-in-routes.js";
@@ -25,29 +16,30 @@ const jobParams = z.object({ job_id: ZJobId });
 export function createJobRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const { auth, security, write, read } = signedInRoutes(core.tokens);
+  const { write, read } = signedInRoutes(core.tokens);
 
   route(
     app,
-    read(
-      "/v1/jobs/{job_id}",
-      "The Job Drawer: header, actions, timeline, artifacts, raw events",
-      ["Jobs"],
-      ZJobDrawerResponse,
-      jobParams,
-    ),
+    read({
+      path: "/v1/jobs/{job_id}",
+      summary: "The Job Drawer: header, actions, timeline, artifacts, raw events",
+      tags: ["Jobs"],
+      schema: ZJobDrawerResponse,
+      params: jobParams,
+    }),
     async (c) => c.json(await api.getJob(c.get("principal"), c.req.valid("param").job_id)),
   );
 
   route(
     app,
-    read(
-      "/v1/jobs/{job_id}/receipt",
-      "The job's receipt: its events with RFC 6962 inclusion proofs against a signed checkpoint, checkable offline",
-      ["Jobs"],
-      ZReceipt,
-      jobParams,
-    ),
+    read({
+      path: "/v1/jobs/{job_id}/receipt",
+      summary:
+        "The job's receipt: its events with RFC 6962 inclusion proofs against a signed checkpoint, checkable offline",
+      tags: ["Jobs"],
+      schema: ZReceipt,
+      params: jobParams,
+    }),
     async (c) => {
       const receipt = await jobReceipt(core, c.get("principal"), c.req.valid("param").job_id);
       c.header("content-disposition", `attachment; filename="receipt-${receipt.job_id}.json"`);
@@ -57,15 +49,14 @@ export function createJobRoutes(gw: GatewayInside) {
 
   route(
     app,
-    write(
-      "/v1/jobs/{job_id}/actions",
-      "post",
-      ZJobActionSubmit,
-      "Click a card button (checked before anything is written)",
-      ["Jobs"],
-      { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") },
-      jobParams,
-    ),
+    write({
+      path: "/v1/jobs/{job_id}/actions",
+      summary: "Click a card button (checked before anything is written)",
+      tags: ["Jobs"],
+      body: ZJobActionSubmit,
+      ok: { 202: json(ZAcceptedResponse, "Accepted; Office carries it out") },
+      params: jobParams,
+    }),
     async (c) => {
       const body = c.req.valid("json");
       const p = c.get("principal");
@@ -76,18 +67,15 @@ export function createJobRoutes(gw: GatewayInside) {
     },
   );
 
-  const common = { security, middleware: auth };
   route(
     app,
-    createRoute({
-      ...common,
-      tags: ["Jobs"],
-      method: "post",
+    write({
       path: "/v1/jobs/{job_id}/hand-over",
       summary: "Hand a job over to a person of its conversation (who asked for it, approvers, admins, its holder)",
-      parameters: [IDEMPOTENCY_HEADER],
-      request: { params: jobParams, body: jsonBody(ZHandOverRequest) },
-      responses: { 200: json(ZHandOverResponse, "Handed over"), ...errors(...WRITE_ERRORS) },
+      tags: ["Jobs"],
+      body: ZHandOverRequest,
+      ok: { 200: json(ZHandOverResponse, "Handed over") },
+      params: jobParams,
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -98,14 +86,13 @@ export function createJobRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...common,
-      tags: ["Jobs"],
-      method: "get",
+    read({
       path: "/v1/jobs/{job_id}/why",
       summary: "Why the job did what it did: the message that started it, approvals, policy decisions and tool results",
-      request: { params: jobParams },
-      responses: { 200: json(ZWhyResponse, "The job's causal chain"), ...errors(...READ_ERRORS) },
+      tags: ["Jobs"],
+      schema: ZWhyResponse,
+      described: "The job's causal chain",
+      params: jobParams,
     }),
     async (c) => c.json(await api.why(c.get("principal"), c.req.valid("param").job_id)),
   );

@@ -9,18 +9,21 @@ import {
   json,
   READ_ERRORS,
   route,
-  SIGNED_IN,
   WRITE_ERRORS,
 } from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /** My profile picture (upload, remove, fetch) and my e-mail digest setting. */
 export function createAvatarRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["People"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  const { auth, security, emptyWrite, read } = signedInRoutes(core.tokens);
+  const tags = ["People"];
+  // The upload and the picture itself are not JSON, so they spell out their own bodies.
+  const common = { tags, security, middleware: auth };
 
   // As for attachments, the multipart bytes are hashed as sent for the Idempotency-Key, so they are read once, here.
   route(
@@ -74,13 +77,12 @@ export function createAvatarRoutes(gw: GatewayInside) {
 
   route(
     app,
-    createRoute({
-      ...common,
+    emptyWrite({
       method: "delete",
       path: "/v1/me/avatar",
       summary: "Remove my profile picture (initials again)",
-      parameters: [IDEMPOTENCY_HEADER],
-      responses: { 200: json(ZProfileView, "My profile now, without avatar_url"), ...errors(...WRITE_ERRORS) },
+      tags,
+      ok: { 200: json(ZProfileView, "My profile now, without avatar_url") },
     }),
     (c) => idempotentWrite(core, c, "", (idem) => api.removeAvatar(c.get("principal"), idem)),
   );
@@ -124,13 +126,13 @@ export function createAvatarRoutes(gw: GatewayInside) {
 
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
+    read({
       path: "/v1/me/digest",
       summary:
         "My e-mail digest: whether I asked for it, and whether this server can send it (mail configured, my email on file)",
-      responses: { 200: json(ZDigestSettings, "The setting"), ...errors(...READ_ERRORS) },
+      tags,
+      schema: ZDigestSettings,
+      described: "The setting",
     }),
     (c) => c.json(api.digestSettings(c.get("principal"))),
   );

@@ -1,20 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ZImportContactsRequest, ZPatchContactRequest, ZUpsertContactRequest } from "../../../contracts/gateway.js";
 import { ZContactList, ZWriteResult } from "../../../contracts/gateway-responses.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  READ_ERRORS,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 const contactParams = z.object({ id: z.string().min(1).max(128) });
 
@@ -22,41 +13,35 @@ const contactParams = z.object({ id: z.string().min(1).max(128) });
 export function createContactRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { tags: ["Directory"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
-  const writeCommon = { ...common, parameters: [IDEMPOTENCY_HEADER] };
+  const { write, emptyWrite, read } = signedInRoutes(core.tokens);
+  const tags = ["Directory"];
 
   route(
     app,
-    createRoute({
-      ...common,
-      method: "get",
-      path: "/v1/contacts",
-      summary: "Contacts",
-      responses: { 200: json(ZContactList, "Contacts, by name"), ...errors(...READ_ERRORS) },
-    }),
+    read({ path: "/v1/contacts", summary: "Contacts", tags, schema: ZContactList, described: "Contacts, by name" }),
     (c) => c.json(api.listContacts(c.get("principal"))),
   );
 
-  const create = createRoute({
-    ...writeCommon,
-    method: "post",
+  const create = write({
     path: "/v1/contacts",
     summary: "Add a contact",
-    request: { body: jsonBody(ZUpsertContactRequest) },
-    responses: { 201: json(ZWriteResult, "Added"), ...errors(...WRITE_ERRORS) },
+    tags,
+    body: ZUpsertContactRequest,
+    ok: { 201: json(ZWriteResult, "Added") },
   });
   route(app, create, async (c) => {
     const body = c.req.valid("json");
     return idempotentWrite(core, c, await c.req.text(), (idem) => api.createContact(c.get("principal"), body, idem));
   });
 
-  const patch = createRoute({
-    ...writeCommon,
+  const patch = write({
     method: "patch",
     path: "/v1/contacts/{id}",
     summary: "Edit a contact",
-    request: { params: contactParams, body: jsonBody(ZPatchContactRequest) },
-    responses: { 200: json(ZWriteResult, "Saved"), ...errors(...WRITE_ERRORS) },
+    tags,
+    body: ZPatchContactRequest,
+    ok: { 200: json(ZWriteResult, "Saved") },
+    params: contactParams,
   });
   route(app, patch, async (c) => {
     const body = c.req.valid("json");
@@ -67,25 +52,24 @@ export function createContactRoutes(gw: GatewayInside) {
 
   // Admins only: deleting erases the contact's addresses for good. Looked up inside the write,
   // so a retry with the same key replays instead of answering 404.
-  const remove = createRoute({
-    ...writeCommon,
+  const remove = emptyWrite({
     method: "delete",
     path: "/v1/contacts/{id}",
     summary: "Delete a contact (admins; erases its addresses)",
-    request: { params: contactParams },
-    responses: { 200: json(ZWriteResult, "Deleted"), ...errors(...WRITE_ERRORS) },
+    tags,
+    ok: { 200: json(ZWriteResult, "Deleted") },
+    params: contactParams,
   });
   route(app, remove, (c) =>
     idempotentWrite(core, c, "", (idem) => api.deleteContact(c.get("principal"), c.req.valid("param").id, idem)),
   );
 
-  const importCsv = createRoute({
-    ...writeCommon,
-    method: "post",
+  const importCsv = write({
     path: "/v1/contacts/import",
     summary: "Import contacts from CSV (name, email, phone, company)",
-    request: { body: jsonBody(ZImportContactsRequest) },
-    responses: { 201: json(ZWriteResult, "Imported"), ...errors(...WRITE_ERRORS) },
+    tags,
+    body: ZImportContactsRequest,
+    ok: { 201: json(ZWriteResult, "Imported") },
   });
   route(app, importCsv, async (c) => {
     const body = c.req.valid("json");

@@ -10,11 +10,20 @@ export function createDirectoryRoutes(gw: GatewayInside) {
   const app = createRouter<GwEnv>();
   const { read } = signedInRoutes(core.tokens);
 
-  route(app, read("/v1/entities", "People and agents of my workspace", ["Directory"], ZEntityList), (c) =>
-    c.json(api.listEntities(c.get("principal"))),
+  route(
+    app,
+    read({
+      path: "/v1/entities",
+      summary: "People and agents of my workspace",
+      tags: ["Directory"],
+      schema: ZEntityList,
+    }),
+    (c) => c.json(api.listEntities(c.get("principal"))),
   );
-  route(app, read("/v1/presence", "Their presence", ["Directory"], ZPresenceList), (c) =>
-    c.json(api.listPresence(c.get("principal"))),
+  route(
+    app,
+    read({ path: "/v1/presence", summary: "Their presence", tags: ["Directory"], schema: ZPresenceList }),
+    (c) => c.json(api.listPresence(c.get("principal"))),
   );
 
   return app;

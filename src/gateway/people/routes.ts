@@ -1,36 +1,26 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ZProfileUpdateRequest, ZProfileView } from "../../../contracts/people.js";
 import { ZEntityId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /** Profiles: mine, and (admins) anyone's display name. */
 export function createPeopleRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const common = { security: SIGNED_IN, middleware: authenticate(core.tokens) };
+  const { write } = signedInRoutes(core.tokens);
   route(
     app,
-    createRoute({
-      ...common,
-      tags: ["People"],
+    write({
       method: "put",
       path: "/v1/me/profile",
       summary: "Change my display name, time zone or language",
-      parameters: [IDEMPOTENCY_HEADER],
-      request: { body: jsonBody(ZProfileUpdateRequest) },
-      responses: { 200: json(ZProfileView, "My profile now"), ...errors(...WRITE_ERRORS) },
+      tags: ["People"],
+      body: ZProfileUpdateRequest,
+      ok: { 200: json(ZProfileView, "My profile now") },
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -41,15 +31,14 @@ export function createPeopleRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...common,
-      tags: ["People"],
+    write({
       method: "put",
       path: "/v1/entities/{id}/profile",
       summary: "Change someone's profile: my own, or (admins) anyone's display name",
-      parameters: [IDEMPOTENCY_HEADER],
-      request: { params: z.object({ id: ZEntityId }), body: jsonBody(ZProfileUpdateRequest) },
-      responses: { 200: json(ZProfileView, "Their profile now"), ...errors(...WRITE_ERRORS) },
+      tags: ["People"],
+      body: ZProfileUpdateRequest,
+      ok: { 200: json(ZProfileView, "Their profile now") },
+      params: z.object({ id: ZEntityId }),
     }),
     async (c) => {
       const body = c.req.valid("json");

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   ZEditScheduleRequest,
   ZRemindRequest,
@@ -7,20 +7,11 @@ import {
   ZScheduleMessageRequest,
 } from "../../../contracts/scheduled.js";
 import { ZConversationId } from "../../../contracts/primitives.js";
-import {
-  createRouter,
-  errors,
-  IDEMPOTENCY_HEADER,
-  json,
-  jsonBody,
-  READ_ERRORS,
-  route,
-  SIGNED_IN,
-  WRITE_ERRORS,
-} from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, json, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
 import { idempotentWrite } from "../http/idempotent-write.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 const scheduleParams = z.object({ schedule_id: z.string().min(1).max(128) });
 
@@ -31,17 +22,17 @@ const scheduleParams = z.object({ schedule_id: z.string().min(1).max(128) });
 export function createScheduledRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
-  const reading = { tags: ["Conversations"], security: SIGNED_IN, middleware: authenticate(core.tokens) };
-  const writing = { ...reading, parameters: [IDEMPOTENCY_HEADER] };
+  const { write, emptyWrite, read } = signedInRoutes(core.tokens);
+  const tags = ["Conversations"];
   route(
     app,
-    createRoute({
-      ...writing,
-      method: "post",
+    write({
       path: "/v1/conversations/{id}/scheduled",
       summary: "Send a message here later, as me (a time in my zone, or with an offset)",
-      request: { params: z.object({ id: ZConversationId }), body: jsonBody(ZScheduleMessageRequest) },
-      responses: { 201: json(ZScheduledMessage, "Scheduled"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZScheduleMessageRequest,
+      ok: { 201: json(ZScheduledMessage, "Scheduled") },
+      params: z.object({ id: ZConversationId }),
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -52,16 +43,13 @@ export function createScheduledRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...writing,
-      method: "post",
+    write({
       path: "/v1/conversations/{id}/messages/{message_id}/remind",
       summary: "Remind me of this message at a time (posted to my Reminders conversation, for me alone)",
-      request: {
-        params: z.object({ id: ZConversationId, message_id: z.string().min(1).max(128) }),
-        body: jsonBody(ZRemindRequest),
-      },
-      responses: { 201: json(ZScheduledMessage, "Reminder set"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZRemindRequest,
+      ok: { 201: json(ZScheduledMessage, "Reminder set") },
+      params: z.object({ id: ZConversationId, message_id: z.string().min(1).max(128) }),
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -73,24 +61,25 @@ export function createScheduledRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...reading,
-      method: "get",
+    read({
       path: "/v1/scheduled",
       summary: "My scheduled messages and reminders, waiting ones first",
-      responses: { 200: json(ZScheduledList, "Mine"), ...errors(...READ_ERRORS) },
+      tags,
+      schema: ZScheduledList,
+      described: "Mine",
     }),
     (c) => c.json(api.listScheduled(c.get("principal"))),
   );
   route(
     app,
-    createRoute({
-      ...writing,
+    write({
       method: "patch",
       path: "/v1/scheduled/{schedule_id}",
       summary: "Change the text or time of one of mine still waiting",
-      request: { params: scheduleParams, body: jsonBody(ZEditScheduleRequest) },
-      responses: { 200: json(ZScheduledMessage, "Changed"), ...errors(...WRITE_ERRORS) },
+      tags,
+      body: ZEditScheduleRequest,
+      ok: { 200: json(ZScheduledMessage, "Changed") },
+      params: scheduleParams,
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -101,13 +90,13 @@ export function createScheduledRoutes(gw: GatewayInside) {
   );
   route(
     app,
-    createRoute({
-      ...writing,
+    emptyWrite({
       method: "delete",
       path: "/v1/scheduled/{schedule_id}",
       summary: "Cancel one of mine still waiting",
-      request: { params: scheduleParams },
-      responses: { 200: json(ZScheduledMessage, "Cancelled"), ...errors(...WRITE_ERRORS) },
+      tags,
+      ok: { 200: json(ZScheduledMessage, "Cancelled") },
+      params: scheduleParams,
     }),
     (c) =>
       idempotentWrite(core, c, "", (idem) =>

@@ -1,8 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { SEARCH_LIMITS, ZSearchResults } from "../../../contracts/search.js";
-import { createRouter, errors, json, READ_ERRORS, route, SIGNED_IN } from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, READ_ERRORS, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 const searchQuery = z.object({
   q: z.string().openapi({
@@ -26,18 +27,18 @@ const searchQuery = z.object({
 export function createSearchRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
+  const { read } = signedInRoutes(core.tokens);
   route(
     app,
-    createRoute({
-      method: "get",
+    read({
       path: "/v1/search",
       summary: "Search the messages of my conversations (newest first; snippets with highlight offsets, never markup)",
       tags: ["Conversations"],
-      security: SIGNED_IN,
-      middleware: authenticate(core.tokens),
-      request: { query: searchQuery },
+      schema: ZSearchResults,
+      described: "Messages found",
+      query: searchQuery,
       // 503 while the index's thread starts again after a crash (it then catches up by itself).
-      responses: { 200: json(ZSearchResults, "Messages found"), ...errors(...READ_ERRORS, 503) },
+      errors: [...READ_ERRORS, 503],
     }),
     async (c) => c.json(await api.search(c.get("principal"), c.req.valid("query"))),
   );

@@ -1,8 +1,9 @@
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, route, SIGNED_IN } from "../../shared/openapi.js";
-import { authenticate, type GwEnv } from "../auth/middleware.js";
+import { createRouter, errors, route } from "../../shared/openapi.js";
+import type { GwEnv } from "../auth/middleware.js";
 import type { GatewayInside } from "../gateway-api.js";
+import { signedInRoutes } from "../http/signed-in-routes.js";
 
 /**
  * GET /v1/stream. A browser EventSource cannot send headers, so the session cookie authenticates
@@ -11,14 +12,16 @@ import type { GatewayInside } from "../gateway-api.js";
 export function createStreamRoutes(gw: GatewayInside) {
   const { core, api } = gw;
   const app = createRouter<GwEnv>();
+  // An event stream, not JSON: its own response, behind the same sign-in as every route.
+  const { auth, security } = signedInRoutes(core.tokens);
   const stream = createRoute({
     method: "get",
     path: "/v1/stream",
     summary:
       "My live updates (server-sent events: hello, timeline.append, conversation.update, job.update, presence.update, artifact.added, heartbeat, error)",
     tags: ["Live"],
-    security: SIGNED_IN,
-    middleware: [authenticate(core.tokens)] as const,
+    security,
+    middleware: [auth] as const,
     request: { query: z.object({ cursor: z.string().optional() }) },
     responses: {
       200: {

@@ -20,8 +20,12 @@ export function createWorkspaceRoutes(gw: GatewayInside) {
 
   route(
     app,
-    write("/v1/invites", "post", ZCreateInviteRequest, "Invite a person (admins); the link works once", ["Workspace"], {
-      201: json(ZCreateInviteResponse, "The invite link"),
+    write({
+      path: "/v1/invites",
+      summary: "Invite a person (admins); the link works once",
+      tags: ["Workspace"],
+      body: ZCreateInviteRequest,
+      ok: { 201: json(ZCreateInviteResponse, "The invite link") },
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -31,8 +35,12 @@ export function createWorkspaceRoutes(gw: GatewayInside) {
 
   route(
     app,
-    write("/v1/agents", "post", ZCreateAgentRequest, "Add an agent coworker (admins)", ["Workspace"], {
-      201: json(ZCreateAgentResponse, "The new agent"),
+    write({
+      path: "/v1/agents",
+      summary: "Add an agent coworker (admins)",
+      tags: ["Workspace"],
+      body: ZCreateAgentRequest,
+      ok: { 201: json(ZCreateAgentResponse, "The new agent") },
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -42,8 +50,13 @@ export function createWorkspaceRoutes(gw: GatewayInside) {
 
   route(
     app,
-    write("/v1/me/email", "put", ZSetMyEmailRequest, "Set (or clear) my own email, kept in the vault", ["Session"], {
-      200: json(ZWriteResult, "Saved"),
+    write({
+      method: "put",
+      path: "/v1/me/email",
+      summary: "Set (or clear) my own email, kept in the vault",
+      tags: ["Session"],
+      body: ZSetMyEmailRequest,
+      ok: { 200: json(ZWriteResult, "Saved") },
     }),
     async (c) => {
       const body = c.req.valid("json");
