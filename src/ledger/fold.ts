@@ -2,8 +2,9 @@ import { WORKSPACE_CONVERSATION_ID, type TUblEvent } from "../../contracts/event
 import type { TJobState } from "../../contracts/primitives.js";
 import { stateAfter } from "../job/transitions.js";
 import type { LedgerFacts } from "./ledger-api.js";
-import { type JobRec, type EntityRec, TenantState, type Undo, idemKey, tenantSnapshot } from "./fold-state.js";
+import { type JobRec, type EntityRec, TenantState, idemKey, tenantSnapshot } from "./fold-state.js";
 import { fingerprint } from "./fold-messages.js";
+import { UndoLog } from "./fold-undo.js";
 import type {
   CardFacts,
   ConversationFacts,
@@ -18,12 +19,8 @@ import type {
 /**
  * The ledger's own fold: the few facts the policy pack reads, per tenant, folded from accepted
  * events. Boot replays every stored event through `apply`, so it keeps small maps and never a
- * payload (1M events must fold in well under 1 GiB at ≥ 200k events/s).
- *
- * Undo: a mark is a position in an undo log that is recorded only while a mark is open, so boot
- * replay (no marks) pays nothing for it. `rollbackTo(m)` undoes back to m (m stays open, later
- * marks close); `release(m)` forgets undo information before m and closes marks up to m; with
- * no mark left open the log is dropped. Marks nest: one per commit, one per batch inside it.
+ * payload (1M events must fold in well under 1 GiB at ≥ 200k events/s). Every change it makes
+ * goes through its undo log (see UndoLog), so a refused batch or a failed commit is rolled back.
  */
 
 export interface FoldOptions {
@@ -46,11 +43,7 @@ export interface FoldOptions {
 export function createFold(opts: FoldOptions = {}): PolicyFold {
   const { knownEvent, messageIdAt } = opts;
   const tenants = new Map<string, TenantState>();
-  const log: Undo[] = [];
-  /** Position of log[0]: positions stay valid when released entries are dropped. */
-  let base = 0;
-  /** Open marks (positions). Undo is recorded only while one is open. */
-  const marks = new Set<number>();
+  const undo = new UndoLog();
 
   const tenantOf = (t: string): TenantState => {
     let s = tenants.get(t);
@@ -58,33 +51,16 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       s = new TenantState(messageIdAt ? (seq) => messageIdAt(t, seq) : undefined);
       tenants.set(t, s);
       // Undo runs newest-first, so by the time this runs the tenant's own entries are gone.
-      if (marks.size) log.push(() => tenants.delete(t));
+      if (undo.recording) undo.record(() => tenants.delete(t));
     }
     return s;
   };
-  const record = (u: Undo) => {
-    if (marks.size) log.push(u);
-  };
-
-  function setInMap<K, V>(map: Map<K, V>, key: K, value: V): void {
-    if (marks.size) {
-      const had = map.has(key);
-      const prev = map.get(key);
-      log.push(() => (had ? map.set(key, prev as V) : map.delete(key)));
-    }
-    map.set(key, value);
-  }
-  function addToSet<T>(set: Set<T>, value: T): void {
-    if (set.has(value)) return;
-    set.add(value);
-    record(() => set.delete(value));
-  }
 
   function setJobState(job: JobRec | undefined, next: TJobState | undefined): void {
     if (!job || !next || job.state === next) return;
     const prev = job.state;
     job.state = next;
-    record(() => (job.state = prev));
+    undo.record(() => (job.state = prev));
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the card passed the contract parse when it was appended
@@ -93,7 +69,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     let rec = s.cards.get(card.card_id);
     if (!rec) {
       rec = { job_id: card.job_id, conversation_id: card.conversation_id, buttons: new Map(), messaged: false };
-      setInMap(s.cards, card.card_id, rec);
+      undo.setInMap(s.cards, card.card_id, rec);
     } else if (rec.job_id !== card.job_id || rec.conversation_id !== card.conversation_id) {
       // A card id belongs to the job that first used it; a clash never widens what it offers.
       return;
@@ -101,13 +77,13 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     const cardRec = rec;
     if (messaged && !cardRec.messaged) {
       cardRec.messaged = true;
-      record(() => (cardRec.messaged = false));
+      undo.record(() => (cardRec.messaged = false));
     }
     const buttons = Array.isArray(card.buttons) ? card.buttons : [];
     for (const b of buttons) {
       const type = b?.action?.type;
       if (typeof b?.button_id !== "string" || typeof type !== "string" || cardRec.buttons.has(b.button_id)) continue;
-      setInMap(cardRec.buttons, b.button_id, type);
+      undo.setInMap(cardRec.buttons, b.button_id, type);
     }
   }
 
@@ -122,7 +98,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     else if (type === "entity.reactivated") delete next.status;
     else if (type === "agent.paused") next.paused = true;
     else delete next.paused;
-    setInMap(s.entities, p.entity_id, next);
+    undo.setInMap(s.entities, p.entity_id, next);
   }
 
   function apply(event: TUblEvent): void {
@@ -131,9 +107,9 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     // append folds each event just before writing it), so counting gives each event its seq;
     // an appended event's own `seq` is the client's and is not the one it gets.
     const seq = ++s.lastSeq;
-    if (marks.size) log.push(() => (s.lastSeq = seq - 1));
+    if (undo.recording) undo.record(() => (s.lastSeq = seq - 1));
     if (knownEvent) s.seenPrints.set(fingerprint(event.event_id), 0);
-    else addToSet(s.seen, event.event_id);
+    else undo.addToSet(s.seen, event.event_id);
     // biome-ignore lint/suspicious/noExplicitAny: replay hot path; the payload passed the contract parse when it was appended
     const p = event.payload as any;
     switch (event.event_type) {
@@ -147,7 +123,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
         // ... and what admins did to it: deactivated or paused stays so.
         if (before?.status) rec.status = before.status;
         if (before?.paused) rec.paused = before.paused;
-        setInMap(s.entities, p.entity_id, rec);
+        undo.setInMap(s.entities, p.entity_id, rec);
         return;
       }
       case "entity.role_changed":
@@ -163,7 +139,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
           modes: new Map(Object.entries(p.modes as Record<string, PolicyMode>)),
           params: new Map(Object.entries(p.params as Record<string, number>)),
         };
-        record(() => (s.overrides = prev));
+        undo.record(() => (s.overrides = prev));
         return;
       }
       case "agent.tool_mode_set": {
@@ -171,18 +147,18 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
         if (!rec) return;
         if (!rec.tool_modes) {
           rec.tool_modes = new Map();
-          record(() => delete rec.tool_modes);
+          undo.record(() => delete rec.tool_modes);
         }
-        setInMap(rec.tool_modes, p.tool_name, p.mode);
+        undo.setInMap(rec.tool_modes, p.tool_name, p.mode);
         return;
       }
       case "conversation.created": {
         if (s.conversations.has(p.conversation_id)) return;
         const members = new Set<string>();
         for (const m of p.participants ?? []) members.add(m.entity_id);
-        setInMap(s.conversations, p.conversation_id, members);
+        undo.setInMap(s.conversations, p.conversation_id, members);
         const ids = [...members];
-        setInMap(s.conversationMeta, p.conversation_id, {
+        undo.setInMap(s.conversationMeta, p.conversation_id, {
           created_by: event.actor.entity_id,
           kind: p.kind ?? (ids.length === 2 ? "direct" : "group"),
           ...(p.visibility === "public" ? { public: true as const } : {}),
@@ -191,20 +167,21 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       }
       case "conversation.joined": {
         const members = s.conversations.get(event.conversation_id);
-        if (members) addToSet(members, p.entity_id);
+        if (members) undo.addToSet(members, p.entity_id);
         return;
       }
       case "conversation.member_added": {
         const members = s.conversations.get(event.conversation_id);
-        if (members) addToSet(members, p.entity_id);
+        if (members) undo.addToSet(members, p.entity_id);
         // A direct chat someone else joins is a group from then on.
         const meta = s.conversationMeta.get(event.conversation_id);
-        if (meta?.kind === "direct") setInMap(s.conversationMeta, event.conversation_id, { ...meta, kind: "group" });
+        if (meta?.kind === "direct")
+          undo.setInMap(s.conversationMeta, event.conversation_id, { ...meta, kind: "group" });
         return;
       }
       case "conversation.member_removed": {
         const members = s.conversations.get(event.conversation_id);
-        if (members?.delete(p.entity_id)) record(() => members.add(p.entity_id));
+        if (members?.delete(p.entity_id)) undo.record(() => members.add(p.entity_id));
         return;
       }
       case "job.created": {
@@ -215,7 +192,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
             : event.causation_id
               ? s.recentHumanMessages.get(event.causation_id)
               : undefined;
-        setInMap(s.jobs, p.job_id, {
+        undo.setInMap(s.jobs, p.job_id, {
           state: "draft",
           conversation_id: p.conversation_id ?? event.conversation_id,
           owner_entity_id: p.owner_entity_id,
@@ -229,7 +206,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
         if (!job || job.owner_entity_id === p.to_entity_id) return;
         const prev = job.owner_entity_id;
         job.owner_entity_id = p.to_entity_id;
-        record(() => (job.owner_entity_id = prev));
+        undo.record(() => (job.owner_entity_id = prev));
         return;
       }
       case "job.proposed":
@@ -240,7 +217,7 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
         const job = s.jobs.get(p.job_id);
         if (job && !job.approved) {
           job.approved = true;
-          record(() => delete job.approved);
+          undo.record(() => delete job.approved);
         }
         setJobState(job, stateAfter(event));
         return;
@@ -259,14 +236,14 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
       case "message.sent":
         if (p.kind === "card") addCard(s, p.card, true);
         else if (event.actor.actor_type === "human") {
-          if (marks.size) log.push(s.recentHumanMessages.undoOfAdd());
+          if (undo.recording) undo.record(s.recentHumanMessages.undoOfAdd());
           s.recentHumanMessages.add(event.event_id, event.actor.entity_id);
         }
         {
           const messages = s.messages;
           const id: string = p.message_id;
           const row = messages.addNew(id, event.conversation_id, event.actor.entity_id, Date.parse(event.ts), seq);
-          if (row >= 0) record(() => messages.remove(id, row));
+          if (row >= 0) undo.record(() => messages.remove(id, row));
         }
         return;
       case "message.deleted": {
@@ -274,27 +251,27 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
         const row = messages.rowOf(p.message_id);
         if (row !== undefined && !messages.isDeleted(row)) {
           messages.setDeleted(row, true);
-          record(() => messages.setDeleted(row, false));
+          undo.record(() => messages.setDeleted(row, false));
         }
         return;
       }
       case "tool.called": {
         if (s.toolCalls.has(p.tool_call_id)) return;
-        setInMap(s.toolCalls, p.tool_call_id, {
+        undo.setInMap(s.toolCalls, p.tool_call_id, {
           job_id: event.job_id,
           tool_name: p.tool_name,
           ts_ms: Date.parse(event.ts),
           idempotency_key: p.idempotency_key,
           has_result: false,
         });
-        addToSet(s.idempotency, idemKey(event.job_id, p.tool_name, p.idempotency_key));
+        undo.addToSet(s.idempotency, idemKey(event.job_id, p.tool_name, p.idempotency_key));
         return;
       }
       case "tool.result": {
         const call = s.toolCalls.get(p.tool_call_id);
         if (call && !call.has_result) {
           call.has_result = true;
-          record(() => (call.has_result = false));
+          undo.record(() => (call.has_result = false));
         }
         return;
       }
@@ -303,39 +280,13 @@ export function createFold(opts: FoldOptions = {}): PolicyFold {
     }
   }
 
-  function mark(): number {
-    const pos = base + log.length;
-    marks.add(pos);
-    return pos;
-  }
-
-  function rollbackTo(pos: number): void {
-    if (pos < base) throw new Error(`fold.rollbackTo(${pos}): undo information before ${base} was released`);
-    while (base + log.length > pos) (log.pop() as Undo)();
-    for (const m of marks) if (m > pos) marks.delete(m);
-  }
-
-  function release(pos: number): void {
-    for (const m of marks) if (m <= pos) marks.delete(m);
-    if (marks.size === 0) {
-      base += log.length;
-      log.length = 0;
-      return;
-    }
-    const drop = Math.min(pos - base, log.length);
-    if (drop > 0) {
-      log.splice(0, drop);
-      base += drop;
-    }
-  }
-
   const get = (t: string) => tenants.get(t);
 
   return {
     apply,
-    mark,
-    rollbackTo,
-    release,
+    mark: () => undo.mark(),
+    rollbackTo: (pos) => undo.rollbackTo(pos),
+    release: (pos) => undo.release(pos),
 
     jobState: (t, jobId) => get(t)?.jobs.get(jobId)?.state,
     jobConversation: (t, jobId) => get(t)?.jobs.get(jobId)?.conversation_id,
