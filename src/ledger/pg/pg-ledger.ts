@@ -10,9 +10,8 @@ import { formatCursor } from "../../../contracts/primitives.js";
 import { AppError, isAppError, validationError } from "../../shared/errors.js";
 import { systemClock } from "../../shared/clock.js";
 import { defaultIds } from "../../shared/ids.js";
-import { canonicalize } from "../canonical-json.js";
-import { chainAndLeafHash, GENESIS_HASH } from "../chain.js";
-import { createPolicyJudge, envelopeOf, Refusal } from "../commit-group.js";
+import { GENESIS_HASH } from "../chain.js";
+import { createPolicyJudge, Refusal } from "../commit-group.js";
 import type { Head } from "../head.js";
 import { createDefaultPolicy } from "../default-policy.js";
 import { factsOf } from "../fold.js";
@@ -22,6 +21,7 @@ import { loadOrCreateSigner, publishedKeys, retiredVerifiers } from "../signing.
 import type { CheckpointRow } from "../store.js";
 import { toStoredEvent } from "../stored-event.js";
 import { migratePgLedger, pgStore, type PgEventRow } from "./store.js";
+import { PAGE, replayPg, writeEvent } from "./pg-event-rows.js";
 import { followPg } from "./pg-follow.js";
 import { createPgTransparencyLog } from "./pg-tlog.js";
 import { verifyPgTenant } from "./verify-pg.js";
@@ -35,9 +35,6 @@ interface Pending {
 }
 
 type Outcome = { ok: true; result: TAppendResponse } | { ok: false; error: unknown };
-
-/** Rows read per round trip when catching a tenant up or replaying. */
-const PAGE = 1000;
 
 /**
  * The UBL on PostgreSQL (schema `ledger`), built to store exactly what the SQLite ledger stores:
@@ -117,34 +114,6 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       }
     }
   };
-
-  /** Chains and adds one validated event to the tenant's tree; its row goes to `rows`. */
-  function writeEvent(event: TUblEvent, head: Head, rows: PgEventRow[], out: TStoredEvent[]): Head {
-    const seq = head.seq + 1;
-    const envelope = envelopeOf(event, seq);
-    const payload = canonicalize(envelope);
-    const [hash, leaf] = chainAndLeafHash(head.hash, payload);
-    const tree = appendLeaf(head.frontier, head.seq, leaf);
-    rows.push({
-      tenant_id: envelope.tenant_id,
-      tenant_seq: seq,
-      event_id: envelope.event_id,
-      event_type: envelope.event_type,
-      ts: envelope.ts,
-      conversation_id: envelope.conversation_id,
-      job_id: envelope.job_id ?? null,
-      trace_id: envelope.trace_id,
-      actor_entity_id: envelope.actor.entity_id,
-      actor_type: envelope.actor.actor_type,
-      payload,
-      prev_hash: head.hash,
-      hash,
-      merkle: tree.completed.length === 1 ? tree.completed[0]! : Buffer.concat(tree.completed),
-    });
-    envelope.integrity = { hash, prev_hash: head.hash };
-    out.push(envelope as TStoredEvent);
-    return { seq, hash, frontier: tree.frontier };
-  }
 
   async function writeBatch(tx: pg.PoolClient, p: Pending, out: TStoredEvent[]): Promise<Outcome> {
     const tenantId = p.req.tenant_id;
@@ -379,19 +348,7 @@ export async function createPgLedger(deps: CreatePgLedgerDeps): Promise<PgLedger
       return () => void listeners.delete(listener);
     },
 
-    async replay(onEvent, opts) {
-      const tenants =
-        opts?.tenantId !== undefined ? [opts.tenantId] : (await pgStore.heads(pool)).map((h) => h.tenant_id);
-      for (const tenantId of tenants) {
-        let after = opts?.tenantId !== undefined ? (opts.afterTenantSeq ?? 0) : 0;
-        for (;;) {
-          const rows = await pgStore.scanTenant(pool, tenantId, after, PAGE);
-          for (const row of rows) onEvent(toStoredEvent(row));
-          if (rows.length < PAGE) break;
-          after = rows[rows.length - 1]![0];
-        }
-      }
-    },
+    replay: (onEvent, opts) => replayPg(pool, onEvent, opts),
 
     head(tenantId) {
       const h = heads.get(tenantId);
