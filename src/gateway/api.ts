@@ -1,5 +1,8 @@
-import { createAdminApi } from "./admin/admin-api.js";
+import { listAgents, removeAgent, setAgentPaused, updateAgent } from "./admin/agents.js";
+import { deactivateMember, listMembers, reactivateMember, setAccess } from "./admin/members.js";
 import { inboundRefusals, mcpStatus, outbox, resendOutbox } from "./admin/office-status.js";
+import { listPolicies, previewOverrides, saveOverrides } from "./admin/policies.js";
+import { listTokens, revokeToken, rotateTokens } from "./admin/tokens.js";
 import { startCall } from "./calls/calls.js";
 import { artifact, attachFile } from "./conversations/attachments.js";
 import { joinChannel, listChannels } from "./conversations/channels.js";
@@ -68,7 +71,20 @@ import {
  */
 export function createGatewayApi(core: Core, scheduler: Scheduler): GatewayApi {
   return {
-    ...createAdminApi(core),
+    listMembers: listMembers.bind(null, core),
+    setAccess: setAccess.bind(null, core),
+    deactivateMember: deactivateMember.bind(null, core),
+    reactivateMember: reactivateMember.bind(null, core),
+    rotateTokens: rotateTokens.bind(null, core),
+    listAgents: listAgents.bind(null, core),
+    updateAgent: updateAgent.bind(null, core),
+    setAgentPaused: setAgentPaused.bind(null, core),
+    removeAgent: removeAgent.bind(null, core),
+    listTokens: listTokens.bind(null, core),
+    revokeToken: revokeToken.bind(null, core),
+    listPolicies: listPolicies.bind(null, core),
+    previewOverrides: previewOverrides.bind(null, core),
+    saveOverrides: saveOverrides.bind(null, core),
     ...createPasskeyApi(core),
     createWorkspace: createWorkspace.bind(null, core),
     describeInvite: describeInvite.bind(null, core),

@@ -1,14 +1,16 @@
 import type { z } from "zod";
 import type { TPolicyOverridesRequest, ZSetAccessRequest, ZUpdateAgentRequest } from "../../../contracts/admin.js";
 import type { Principal } from "../auth/token-store.js";
-import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
-import { listAgents, removeAgent, setAgentPaused, updateAgent } from "./agents.js";
-import { deactivateMember, listMembers, reactivateMember, setAccess } from "./members.js";
-import { listPolicies, previewOverrides, saveOverrides } from "./policies.js";
-import { listTokens, revokeToken, rotateTokens } from "./tokens.js";
+import type { listAgents } from "./agents.js";
+import type { listMembers } from "./members.js";
+import type { listPolicies, previewOverrides } from "./policies.js";
+import type { listTokens } from "./tokens.js";
 
-/** The Admin screens' part of the gateway's door: one method per route under /v1/admin. */
+/**
+ * The Admin screens' part of the gateway's door: one method per route under /v1/admin, each the
+ * feature's own function with the gateway's state bound (see `createGatewayApi`).
+ */
 export interface AdminApi {
   /** GET /v1/admin/members (owners and admins). */
   listMembers(p: Principal): ReturnType<typeof listMembers>;
@@ -48,23 +50,4 @@ export interface AdminApi {
   previewOverrides(p: Principal, body: TPolicyOverridesRequest): ReturnType<typeof previewOverrides>;
   /** PUT /v1/admin/policies: the workspace's whole set of overrides (policy.overrides_set). */
   saveOverrides(p: Principal, body: TPolicyOverridesRequest, idem: IdemScope): Promise<StoredResponse>;
-}
-
-export function createAdminApi(core: Core): AdminApi {
-  return {
-    listMembers: (p) => listMembers(core, p),
-    setAccess: (p, id, body, idem) => setAccess(core, p, id, body, idem),
-    deactivateMember: (p, id, idem) => deactivateMember(core, p, id, idem),
-    reactivateMember: (p, id, idem) => reactivateMember(core, p, id, idem),
-    rotateTokens: (p, id, idem) => rotateTokens(core, p, id, idem),
-    listAgents: (p) => listAgents(core, p),
-    updateAgent: (p, id, body, idem) => updateAgent(core, p, id, body, idem),
-    setAgentPaused: (p, id, paused, idem) => setAgentPaused(core, p, id, paused, idem),
-    removeAgent: (p, id, idem) => removeAgent(core, p, id, idem),
-    listTokens: (p) => listTokens(core, p),
-    revokeToken: (p, id, idem) => revokeToken(core, p, id, idem),
-    listPolicies: (p) => listPolicies(core, p),
-    previewOverrides: (p, body) => previewOverrides(core, p, body),
-    saveOverrides: (p, body, idem) => saveOverrides(core, p, body, idem),
-  };
 }
