@@ -120,6 +120,19 @@ describe("GET /v1/openapi.json", () => {
     expect(missing).toEqual([]);
   });
 
+  it("lists every operation's fields in one order, however its route spelled them", () => {
+    const order = ["summary", "description", "tags", "security", "parameters", "requestBody", "responses"];
+    const out: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(item)) {
+        const keys = Object.keys(op);
+        const known = keys.filter((k) => order.includes(k));
+        if (known.join() !== order.filter((k) => keys.includes(k)).join() || keys.indexOf("summary") !== 0)
+          out.push(`${method} ${path}: ${keys.join(", ")}`);
+      }
+    expect(out).toEqual([]);
+  });
+
   it("types every numeric query parameter as an integer with bounds, and refuses a non-integer with 400 in the standard shape", async () => {
     const numeric = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.values(item).flatMap((op) =>
