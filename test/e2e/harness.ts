@@ -67,10 +67,116 @@ async function laneBrowser(): Promise<Browser> {
   if (shared?.isConnected()) return shared;
   const browser = await startBrowser([], {});
   browser.close = async () => {
-    await Promise.all(browser.contexts().map((c) => c.close()));
+    // The file is done: its contexts close for good, kept ones included.
+    idle.delete(browser);
+    closing.add(browser);
+    try {
+      await Promise.all(browser.contexts().map((c) => c.close()));
+    } finally {
+      closing.delete(browser);
+    }
   };
   shared = browser;
+  idle.set(browser, []);
   return browser;
+}
+
+/**
+ * Signed-in pages kept for the next sign-in of the same file (lane browser only). A cold context
+ * costs Chromium about 3.6 s of CPU here to sign in (its first load asks for ~150 files); the
+ * same page navigated again, its cache warm, about 0.9 s. A context is kept only when its test
+ * changed nothing that outlives a page load (see `keepable`): its storage and cookies are cleared,
+ * its page's listeners removed and its document replaced before anyone gets it again.
+ */
+type Kept = { ctx: BrowserContext; page: Page; key: string };
+const idle = new Map<Browser, Kept[]>();
+const closing = new Set<Browser>();
+/** How a context parks itself instead of closing, and starts to be reported on again. */
+const parkers = new WeakMap<BrowserContext, { park: () => Promise<boolean>; track: () => void }>();
+
+/** What a test may do to a context or page that a new load does not undo: any of it, and the context is not kept. */
+const CONTEXT_CHANGES = [
+  "route",
+  "routeFromHAR",
+  "routeWebSocket",
+  "addInitScript",
+  "exposeBinding",
+  "exposeFunction",
+  "setExtraHTTPHeaders",
+  "setOffline",
+  "setGeolocation",
+  "grantPermissions",
+  "clearPermissions",
+  "setHTTPCredentials",
+] as const;
+const PAGE_CHANGES = [
+  "route",
+  "routeFromHAR",
+  "routeWebSocket",
+  "addInitScript",
+  "exposeBinding",
+  "exposeFunction",
+  "setExtraHTTPHeaders",
+  "emulateMedia",
+  "setViewportSize",
+] as const;
+const CLOCK_CHANGES = [
+  "install",
+  "fastForward",
+  "pauseAt",
+  "resume",
+  "runFor",
+  "setFixedTime",
+  "setSystemTime",
+] as const;
+
+function taintOn<T extends object>(target: T, names: readonly string[], taint: () => void): void {
+  const methods = target as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of names) {
+    const original = methods[name];
+    if (typeof original !== "function") continue;
+    methods[name] = (...args: unknown[]) => {
+      taint();
+      return original.apply(target, args);
+    };
+  }
+}
+
+/** Makes a fresh signed-in context keepable: its `close()` parks it when nothing outlasting was changed. */
+function keepable(browser: Browser, ctx: BrowserContext, page: Page, key: string): void {
+  let tainted = false;
+  const taint = () => void (tainted = true);
+  taintOn(ctx, CONTEXT_CHANGES, taint);
+  taintOn(page, PAGE_CHANGES, taint);
+  taintOn(ctx.clock, CLOCK_CHANGES, taint);
+  taintOn(page.clock, CLOCK_CHANGES, taint);
+  const origins = new Set<string>();
+  ctx.on("request", (r) => {
+    const u = new URL(r.url());
+    if (u.protocol === "http:" || u.protocol === "https:") origins.add(u.origin);
+  });
+  const entry = parkers.get(ctx);
+  if (!entry) return;
+  entry.park = async () => {
+    const pool = idle.get(browser);
+    if (!pool || tainted || closing.has(browser) || page.isClosed() || ctx.pages().length !== 1) return false;
+    if (pool.some((k) => k.ctx === ctx)) return true;
+    try {
+      await page.evaluate(() => sessionStorage.clear()).catch(() => {});
+      page.removeAllListeners();
+      await page.goto("about:blank");
+      const cdp = await ctx.newCDPSession(page);
+      for (const origin of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
+      await cdp.detach();
+      await ctx.clearCookies();
+      for (const k of ["Shift", "Control", "Alt", "Meta"]) await page.keyboard.up(k);
+      origins.clear();
+      pool.push({ ctx, page, key });
+      return true;
+    } catch {
+      return false;
+    }
+  };
 }
 
 async function startBrowser(extraArgs: string[], opts: { serviceWorkers?: "allow" | "block" }): Promise<Browser> {
@@ -121,17 +227,20 @@ async function startBrowser(extraArgs: string[], opts: { serviceWorkers?: "allow
       ...[...waiting.values()].map((w) => `browser: ${w.line} unanswered for ${Date.now() - w.at} ms`),
       ...troubles,
     ];
-    const untrack = trackContext(pending);
+    let untrack = trackContext(pending);
     // A test closes its contexts in `finally`, before the failure is reported: what each page
     // showed and still waited for is kept from that moment for the report.
     const close = ctx.close.bind(ctx);
+    const parker = { park: async () => false, track: () => void (untrack = trackContext(pending)) };
+    parkers.set(ctx, parker);
     ctx.close = async (options) => {
       const shown = await Promise.all(ctx.pages().map((page) => pageSnapshot(page)));
       keepClosedContext([...shown, ...pending()]);
       untrack();
+      if (await parker.park()) return;
       return close(options);
     };
-    ctx.on("close", untrack);
+    ctx.on("close", () => untrack());
     return ctx;
   };
   return browser;
@@ -160,10 +269,22 @@ export async function signedIn(
   viewport = DESKTOP,
   live?: { pollMs?: number; retryMs?: number },
 ): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
-  if (live)
-    await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
-  const page = await ctx.newPage();
+  const key = JSON.stringify(viewport);
+  const pool = live ? undefined : idle.get(browser);
+  const at = pool?.findIndex((k) => k.key === key) ?? -1;
+  const kept = at >= 0 ? pool?.splice(at, 1)[0] : undefined;
+  let ctx: BrowserContext;
+  let page: Page;
+  if (kept) {
+    ({ ctx, page } = kept);
+    parkers.get(ctx)?.track();
+  } else {
+    ctx = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
+    if (live)
+      await ctx.addInitScript((t) => void ((window as unknown as { LOGLINE_LIVE: unknown }).LOGLINE_LIVE = t), live);
+    page = await ctx.newPage();
+    if (pool) keepable(browser, ctx, page, key);
+  }
   page.on("pageerror", (e) => console.error("pageerror:", e.message));
   const watch = watchRequests(page);
   await page.goto(`${url}/signin?token=${encodeURIComponent(token)}`);
