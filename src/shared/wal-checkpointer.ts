@@ -18,8 +18,11 @@ export interface WalCheckpointer {
  * database file and syncs it, several milliseconds that every request waiting behind it pays
  * (the tail of the append latencies). Here a thread with its own connection checkpoints
  * (PASSIVE: never waiting for or blocking the writer) every 200 ms — a round with nothing new
- * to copy does no I/O — and the main connection checkpoints only past BACKSTOP_PAGES. Durability is the
- * same: a commit is synced in the log before it returns, as before.
+ * to copy does no I/O — and the main connection checkpoints only past BACKSTOP_PAGES. The log
+ * starts again from its beginning only when a commit finds it all copied, so under writes that
+ * never pause it grows to the backstop, where the main connection copies the little the thread
+ * has not yet (about once per BACKSTOP_PAGES instead of once per 1,000). Durability is the same:
+ * a commit is synced in the log before it returns, as before.
  */
 export function startWalCheckpointer(
   db: Db,
