@@ -35,6 +35,7 @@ import {
 import { selectPlanner } from "./office/index.js";
 import type { LlmConfig, McpServerConfig } from "./office/settings.js";
 import { databasePath } from "./ops/data-dir.js";
+import { startWalCheckpointer } from "./shared/wal-checkpointer.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
 import type { ModuleDoor } from "./shared/door.js";
@@ -308,6 +309,8 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
     onStorageError: (err) => logger.error({ err }, "storage full or unavailable: a write was refused"),
   });
 
+  // Started last, once nothing above can fail: its thread holds a connection of its own.
+  const checkpointer = startWalCheckpointer(db, { path: databasePath(opts.dataDir), sync: opts.ledgerSync ?? "full" });
   let server: ServerType | undefined;
   const result: LogLineServer<HostLedgerApi> = {
     app,
@@ -379,6 +382,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
       await gatewayClosed;
       if (pg) await pg.close();
       else await ledger.close();
+      await checkpointer.stop();
       db.close();
     },
   };

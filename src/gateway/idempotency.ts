@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { randomBytesPooled } from "../shared/random.js";
 import type { Db } from "../shared/db.js";
 import { AppError } from "../shared/errors.js";
 
@@ -91,7 +92,7 @@ function keyMaterial(key: string): { keyHash: string; aesKey: Buffer } {
 }
 
 function seal(aesKey: Buffer, plain: string): string {
-  const iv = randomBytes(12);
+  const iv = randomBytesPooled(12);
   const c = createCipheriv("aes-256-gcm", aesKey, iv);
   const ct = Buffer.concat([c.update(plain, "utf8"), c.final()]);
   return Buffer.concat([iv, c.getAuthTag(), ct]).toString("base64");

@@ -1,6 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, asc, eq, gt } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { TIngestMessageRequest, TJobActionRequest } from "../../contracts/office.js";
 import type { Clock } from "../shared/clock.js";
 import type { Db } from "../shared/db.js";
@@ -8,7 +6,6 @@ import { AppError } from "../shared/errors.js";
 import { isStorageError } from "../shared/storage-errors.js";
 import type { AnswerFence } from "./emitter.js";
 import type { ApplySuggestionInput, InboxWork } from "./office-api.js";
-import { officeInbox } from "./schema.js";
 import type { Vault } from "./vault/vault.js";
 import { inboxLabel } from "./vault/vault-key.js";
 
@@ -140,25 +137,32 @@ export interface InboxStore {
   count(): number;
 }
 
-/** The inbox over Office's SQLite table. */
+/** The inbox over Office's SQLite table (statements prepared once: each message takes a row, reads it and deletes it). */
 export function createSqliteInboxStore(db: Db): InboxStore {
-  const orm = drizzle(db);
-  const where = (tenantId: string, eventId: string) =>
-    and(eq(officeInbox.tenantId, tenantId), eq(officeInbox.eventId, eventId));
+  const columns =
+    "id, tenant_id AS tenantId, event_id AS eventId, kind, conversation_id AS conversationId, request, accepted_at AS acceptedAt, attempts, last_error AS lastError";
+  const key = "tenant_id = ? AND event_id = ?";
+  const insert = db.prepare(
+    "INSERT INTO office_inbox (tenant_id, event_id, kind, conversation_id, request, accepted_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const waiting = db.prepare<[number], InboxRecord>(`SELECT ${columns} FROM office_inbox WHERE id > ? ORDER BY id`);
+  const get = db.prepare<[number], InboxRecord>(`SELECT ${columns} FROM office_inbox WHERE id = ?`);
+  const remove = db.prepare(`DELETE FROM office_inbox WHERE ${key}`);
+  const failed = db.prepare(`UPDATE office_inbox SET attempts = ?, last_error = ? WHERE ${key}`);
+  const count = db.prepare("SELECT COUNT(*) FROM office_inbox").pluck();
   return {
     insert(row) {
-      orm.insert(officeInbox).values(row).onConflictDoNothing().run();
+      insert.run(row.tenantId, row.eventId, row.kind, row.conversationId, row.request, row.acceptedAt);
     },
-    waiting: (after) =>
-      orm.select().from(officeInbox).where(gt(officeInbox.id, after)).orderBy(asc(officeInbox.id)).all(),
-    get: (id) => orm.select().from(officeInbox).where(eq(officeInbox.id, id)).get(),
+    waiting: (after) => waiting.all(after),
+    get: (id) => get.get(id),
     remove(tenantId, eventId) {
-      orm.delete(officeInbox).where(where(tenantId, eventId)).run();
+      remove.run(tenantId, eventId);
     },
     failed(tenantId, eventId, attempts, lastError) {
-      orm.update(officeInbox).set({ attempts, lastError }).where(where(tenantId, eventId)).run();
+      failed.run(attempts, lastError, tenantId, eventId);
     },
-    count: () => db.prepare("SELECT COUNT(*) FROM office_inbox").pluck().get() as number,
+    count: () => count.get() as number,
   };
 }
 

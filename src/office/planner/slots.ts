@@ -161,9 +161,24 @@ const WEEK_WORDS_PT =
 /** A fixed reference: whether words name a time does not depend on when they are read. */
 const PROBE = { now: Date.UTC(2026, 0, 7, 12), timezone: "UTC" };
 
+/**
+ * Answers of `mentionsTime` by locale and text. The planner asks about the same words several
+ * times per message (is it scheduling, then its slots), and each ask is a full date parse; the
+ * answer depends on nothing else (the reference time is fixed). Bounded: emptied when full.
+ */
+const mentions = new Map<string, boolean>();
+
 /** True when the text says when (a day, a date, a time of day): the words then become the job's time window. */
 export function mentionsTime(text: string, locale?: string): boolean {
-  return parseWhen(text, { ...PROBE, locale }) !== null;
+  // parseWhen reads only the first 300 characters of the trimmed text.
+  const key = `${locale ?? ""}\0${text.trim().slice(0, 300)}`;
+  let said = mentions.get(key);
+  if (said === undefined) {
+    said = parseWhen(text, { ...PROBE, locale }) !== null;
+    if (mentions.size >= 256) mentions.clear();
+    mentions.set(key, said);
+  }
+  return said;
 }
 
 /** The meeting details in `text`, read as `locale` says (Portuguese words when "pt"; English always). */

@@ -3,13 +3,22 @@
  * No arithmetic here: zone math is Temporal's (src/office/when).
  */
 
+/** Zones already checked: building a formatter costs ≈ 0.1 ms, and messages ask about the same few. */
+const checkedZones = new Map<string, boolean>();
+
 export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let valid = checkedZones.get(tz);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (checkedZones.size >= 1024) checkedZones.clear();
+    checkedZones.set(tz, valid);
   }
+  return valid;
 }
 
 const ABBREVIATIONS: Record<string, string> = {
@@ -59,6 +68,16 @@ const CITIES: Record<string, string> = {
   sydney: "Australia/Sydney",
 };
 
+/** Per city: its name as a word, its name said as a zone, the zone (built once, not per message). */
+const CITY_PATTERNS = Object.entries(CITIES).map(
+  ([city, tz]) =>
+    [
+      new RegExp(`\\b${city}(?:\\s+time)?\\b`),
+      new RegExp(`${city}\\s+time|time\\s*zone|\\btz\\b|\\(${city}\\)|in ${city}`),
+      tz,
+    ] as const,
+);
+
 /** Finds a timezone in free text: an IANA name, a common abbreviation, or "<city> time". */
 export function findTimeZone(text: string): string | undefined {
   for (const m of text.matchAll(/\b([A-Z][A-Za-z_]+\/[A-Z][A-Za-z_]+(?:\/[A-Z][A-Za-z_]+)?)\b/g)) {
@@ -69,13 +88,7 @@ export function findTimeZone(text: string): string | undefined {
     if (tz) return tz;
   }
   const lower = text.toLowerCase();
-  for (const [city, tz] of Object.entries(CITIES)) {
-    if (
-      new RegExp(`\\b${city}(?:\\s+time)?\\b`).test(lower) &&
-      new RegExp(`${city}\\s+time|time\\s*zone|\\btz\\b|\\(${city}\\)|in ${city}`).test(lower)
-    )
-      return tz;
-  }
+  for (const [named, asZone, tz] of CITY_PATTERNS) if (named.test(lower) && asZone.test(lower)) return tz;
   return undefined;
 }
 

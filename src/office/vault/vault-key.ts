@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { randomBytesPooled } from "../../shared/random.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -36,7 +37,7 @@ const serialize = (k: VaultKeys): string => `${k.enc.toString("hex")}\nhash:${k.
 
 /** AES-256-GCM with `aad` bound: a value copied under another tenant or reference fails to open. */
 export function encrypt(key: Buffer, aad: string, value: string): { iv: string; tag: string; ciphertext: string } {
-  const iv = randomBytes(12);
+  const iv = randomBytesPooled(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(aad));
   const ct = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
