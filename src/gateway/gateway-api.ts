@@ -78,7 +78,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/invites/:invite/accept: a new member with a token; the invite is used up. */
   acceptInvite(invite: string, body: In<typeof ZAcceptInviteRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/session: the principal a token stands for (UNAUTHORIZED when unknown or revoked). */
-  openSession(token: string): { principal: Principal; session: SessionView };
+  openSession(token: string): Promise<{ principal: Principal; session: SessionView }>;
   /** GET /v1/session. */
   session(p: Principal): SessionView;
   /** DELETE /v1/session: the token is revoked (its streams close within a second). */
@@ -90,7 +90,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/sign-in-links: a one-time link (and its QR code) that signs me in on another device. */
   createSignInLink(p: Principal, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/sign-in-links/redeem: a new session for the link's person; the link is spent (410 when used or expired). */
-  redeemSignInLink(code: string, device: string, idem: IdemScope): StoredResponse;
+  redeemSignInLink(code: string, device: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/sign-in-links/email: the same answer whether or not the address is known; limited per address and per client. */
   emailSignInLink(
     body: In<typeof ZEmailSignInLinkRequest>,
@@ -103,7 +103,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/sessions: my live sessions, the current one marked. */
   listSessions(p: Principal, tokenHash: string): ReturnType<typeof listSessions>;
   /** DELETE /v1/sessions/:session_id: one of mine ends now (its token fails, its streams close). */
-  endSession(p: Principal, sessionId: string, tokenHash: string, idem: IdemScope): StoredResponse;
+  endSession(p: Principal, sessionId: string, tokenHash: string, idem: IdemScope): Promise<StoredResponse>;
 
   // Administration (admins).
   /** POST /v1/invites. */

@@ -15,6 +15,7 @@ import { moduleGuard } from "./http/module-guard.js";
 import { createGatewayRoutes } from "./routes.js";
 import type { GatewayInside } from "./gateway-api.js";
 import { conversationFilterFor, eventFilterFor } from "./visibility.js";
+import { type AuthRows, sqliteAuthRows } from "./auth/auth-rows.js";
 import { createTokenStore } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { registerWorkspace } from "./workspaces/workspaces.js";
@@ -79,6 +80,8 @@ export interface GatewayDeps {
   mailer?: SignInMailer;
   /** Idempotency-Keys shared by several processes (PostgreSQL); absent: the gateway's SQLite table. */
   idempotency?: IdempotencyStore<LedgerTx, void | Promise<void>>;
+  /** Sign-in state shared by several processes (PostgreSQL); absent: the gateway's SQLite tables. */
+  authRows?: AuthRows;
 }
 
 /** The gateway's settings (see GatewaySettings for the environment they come from). */
@@ -125,6 +128,8 @@ export interface Gateway extends ModuleDoor<GatewayApi> {
   health(): { sse_clients: number };
   /** Sign-in tokens: the operator rotates them; tests mint them. */
   readonly tokens: TokenStore;
+  /** Resolves once the sign-in rows written so far are in the database (shared ones are written after). */
+  authSettled(): Promise<void>;
   setPublicUrl(url: string): void;
   /** The machine's administrator creates a workspace (CLI, admin endpoint): SIGNUP does not apply. */
   createWorkspaceAsOperator(
@@ -173,7 +178,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   // Reads the ledger from where the index stopped, then follows it. Its file sits beside the
   // database under a name backups leave out (it is rebuilt from the ledger).
   const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
-  const tokens = createTokenStore({ db: deps.db, clock });
+  const authRows = deps.authRows ?? sqliteAuthRows(deps.db);
+  const tokens = createTokenStore({ rows: authRows, clock });
   const digest = createDigest({
     db: deps.db,
     clock,
@@ -203,6 +209,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     projector,
     hub,
     tokens,
+    authRows,
     idem: deps.idempotency ?? createIdempotencyStore({ db: deps.db, clock }),
     limiter: createRateLimiter(clock, config.rateLimit ?? DEFAULT_RATE_LIMIT),
     tenantLimiter: createRateLimiter(clock, scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
@@ -217,7 +224,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     },
     signIn: {
       links: createSignInLinks({
-        db: deps.db,
+        rows: authRows,
         clock,
         linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
       }),
@@ -228,6 +235,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     },
     passkeys: createPasskeys({
       db: deps.db,
+      rows: authRows,
       clock,
       publicUrl: () => publicUrl,
       challengeTtlMs: PASSKEY_CHALLENGE_TTL_MS,
@@ -246,8 +254,18 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   core.tokens.onRevoke((r) =>
     "tokenHash" in r ? live.closeToken(r.tokenHash) : live.closeEntity(r.tenantId, r.entityId),
   );
+  let sweeping = false;
   const revocationSweep = setInterval(() => {
-    for (const h of live.tokens()) if (core.tokens.isRevoked(h)) live.closeToken(h);
+    const open = [...live.tokens()];
+    if (sweeping || open.length === 0) return;
+    sweeping = true;
+    core.tokens
+      .revokedAmong(open)
+      .then((gone) => {
+        for (const h of gone) live.closeToken(h);
+      })
+      .catch((err: unknown) => logger.warn({ err }, "revocation sweep failed"))
+      .finally(() => (sweeping = false));
   }, 500);
   revocationSweep.unref();
 
@@ -353,14 +371,20 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       await replayed;
     },
     guard,
-    seedDemo: () => seedDemo(core),
+    seedDemo: async () => {
+      const seeded = await seedDemo(core);
+      await authRows.settled();
+      return seeded;
+    },
     health: () => ({ sse_clients: hub.clientCount() }),
     tokens: core.tokens,
+    authSettled: () => authRows.settled(),
     setPublicUrl(url) {
       publicUrl = url;
     },
     async createWorkspaceAsOperator(name, owner) {
       const made = await registerWorkspace(core, { name, owner: { display_name: owner } });
+      await authRows.settled();
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
@@ -381,7 +405,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       digest.close();
       scheduler.close();
       hub.close();
-      return searchClosed;
+      // Sign-in rows still queued for a shared database are written before it closes.
+      return Promise.all([searchClosed, authRows.settled()]).then(() => {});
     },
   };
 }

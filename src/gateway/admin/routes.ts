@@ -163,7 +163,7 @@ export function createAdminRoutes(gw: GatewayInside) {
       summary: "Sign-in tokens: whose, created, last used (owners and admins)",
       responses: { 200: json(ZTokenList, "Live tokens, newest first"), ...errors(401, 403) },
     }),
-    (c) => c.json(api.listTokens(c.get("principal"))),
+    async (c) => c.json(await api.listTokens(c.get("principal"))),
   );
   route(
     app,

@@ -29,3 +29,64 @@ export const idempotencyKeys = gateway.table(
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );
+
+/*
+ * Sign-in state shared by every process, as on SQLite (src/gateway/schema.ts) and in the same
+ * text forms (ISO times), so one set of statements serves both: tokens and sessions, one-time
+ * sign-in links, invites and WebAuthn challenges.
+ */
+
+/** Session/API tokens: only a SHA-256 of each token. */
+export const tokens = gateway.table(
+  "tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    createdAt: text("created_at").notNull(),
+    revokedAt: text("revoked_at"),
+    sessionId: text("session_id").unique(),
+    deviceLabel: text("device_label"),
+    signedInVia: text("signed_in_via"),
+    lastSeenAt: text("last_seen_at"),
+  },
+  (t) => [index("tokens_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/** One-time sign-in links (another device, or by email), hashed like tokens. */
+export const signInLinks = gateway.table(
+  "sign_in_links",
+  {
+    linkHash: text("link_hash").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    purpose: text("purpose").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    sessionId: text("session_id"),
+  },
+  (t) => [index("sign_in_links_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/** Invite links, hashed like tokens; one use each. */
+export const invites = gateway.table("invites", {
+  inviteHash: text("invite_hash").primaryKey(),
+  tenantId: text("tenant_id").notNull(),
+  createdBy: text("created_by").notNull(),
+  displayName: text("display_name"),
+  roles: text("roles").notNull(),
+  createdAt: text("created_at").notNull(),
+  expiresAt: text("expires_at").notNull(),
+  acceptedBy: text("accepted_by"),
+});
+
+/** WebAuthn challenges: single use, short-lived. */
+export const passkeyChallenges = gateway.table("passkey_challenges", {
+  challenge: text("challenge").primaryKey(),
+  purpose: text("purpose").notNull(),
+  tenantId: text("tenant_id"),
+  entityId: text("entity_id"),
+  expiresAt: text("expires_at").notNull(),
+  usedAt: text("used_at"),
+});
