@@ -1,5 +1,11 @@
 import pg from "pg";
-import { createPgIdempotencyStore, migratePgGateway, pgAuthRows, type Logger } from "./gateway/index.js";
+import {
+  createPgIdempotencyStore,
+  createPgRateLimits,
+  migratePgGateway,
+  pgAuthRows,
+  type Logger,
+} from "./gateway/index.js";
 import { createPgLedgerDoor, type PgLedgerApi } from "./ledger/index.js";
 import { createPgSharedInbox, migratePgOffice } from "./office/index.js";
 import type { Clock } from "./shared/clock.js";
@@ -16,6 +22,8 @@ export interface PgBackend {
   idempotency: ReturnType<typeof createPgIdempotencyStore>;
   /** Sign-in state (tokens and sessions, sign-in links, invites, passkey challenges) in `gateway.*`. */
   authRows: ReturnType<typeof pgAuthRows>;
+  /** Rate-limit buckets in `gateway.rate_buckets`. */
+  rateLimits: ReturnType<typeof createPgRateLimits>;
   sharedInbox: ReturnType<typeof createPgSharedInbox>;
   close(): Promise<void>;
 }
@@ -55,6 +63,11 @@ export async function openPgBackend(opts: {
       ledger,
       idempotency: createPgIdempotencyStore({ pool, clock: opts.clock }),
       authRows: pgAuthRows({ pool, onError: (err) => opts.logger.error({ err }, "a sign-in write failed") }),
+      rateLimits: createPgRateLimits({
+        pool,
+        clock: opts.clock,
+        onError: (err) => opts.logger.warn({ err }, "shared rate limit unavailable: this process's own decides"),
+      }),
       sharedInbox: createPgSharedInbox({
         pool,
         ledger: ledger.api,

@@ -250,7 +250,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
       ...ids,
       logger,
       ...(mailer ? { mailer } : {}),
-      ...(pg ? { idempotency: pg.idempotency, authRows: pg.authRows } : {}),
+      ...(pg ? { idempotency: pg.idempotency, authRows: pg.authRows, rateLimits: pg.rateLimits } : {}),
     },
     {
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),

@@ -28,7 +28,13 @@ import { createIdempotencyStore } from "./idempotency-store.js";
 import { migrateGateway } from "./migrate.js";
 import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
-import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./http/rate-limit.js";
+import {
+  createRateLimiter,
+  DEFAULT_RATE_LIMIT,
+  type RateLimitConfig,
+  type SharedRateLimits,
+  TENANT_RATE_FACTOR,
+} from "./http/rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./stream/live-connections.js";
 import { createSseHub } from "./stream/sse-hub.js";
 import { presentTimelineItem } from "./pii.js";
@@ -82,6 +88,8 @@ export interface GatewayDeps {
   idempotency?: IdempotencyStore<LedgerTx, void | Promise<void>>;
   /** Sign-in state shared by several processes (PostgreSQL); absent: the gateway's SQLite tables. */
   authRows?: AuthRows;
+  /** Rate-limit buckets shared by several processes (PostgreSQL); absent: each process's own. */
+  rateLimits?: SharedRateLimits;
 }
 
 /** The gateway's settings (see GatewaySettings for the environment they come from). */
@@ -179,6 +187,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   // database under a name backups leave out (it is rebuilt from the ledger).
   const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
   const authRows = deps.authRows ?? sqliteAuthRows(deps.db);
+  const limiter = (name: string, cfg: RateLimitConfig) =>
+    deps.rateLimits ? deps.rateLimits.limiter(name, cfg) : createRateLimiter(clock, cfg);
   const tokens = createTokenStore({ rows: authRows, clock });
   const digest = createDigest({
     db: deps.db,
@@ -211,8 +221,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     tokens,
     authRows,
     idem: deps.idempotency ?? createIdempotencyStore({ db: deps.db, clock }),
-    limiter: createRateLimiter(clock, config.rateLimit ?? DEFAULT_RATE_LIMIT),
-    tenantLimiter: createRateLimiter(clock, scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
+    limiter: limiter("write", config.rateLimit ?? DEFAULT_RATE_LIMIT),
+    tenantLimiter: limiter("tenant", scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
     live: createLiveConnections(config.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(config.trustedProxies ?? []),
@@ -230,8 +240,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       }),
       linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
       mailer: deps.mailer,
-      perAddress: createRateLimiter(clock, config.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
-      perClient: createRateLimiter(clock, config.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
+      perAddress: limiter("signin-address", config.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
+      perClient: limiter("signin-client", config.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
     passkeys: createPasskeys({
       db: deps.db,

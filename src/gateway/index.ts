@@ -12,3 +12,4 @@ export type { PreviewSettings } from "./previews/index.js";
 export { migratePgGateway } from "./pg/store.js";
 export { createPgIdempotencyStore } from "./pg/idempotency-pg.js";
 export { pgAuthRows } from "./auth/auth-rows.js";
+export { createPgRateLimits } from "./pg/rate-limit-pg.js";

@@ -24,7 +24,7 @@ const CONV = "cnv_9f2a";
 /** What every process on one database must share: the ledger's signing key, the vault's key, the Web Push keys. */
 const SHARED_KEYS = ["ledger-signing-key.pem", "office-vault.key", "push-vapid-keys.json"];
 
-async function startProcess(databaseUrl: string, dir: string, demo: boolean) {
+async function startProcess(databaseUrl: string, dir: string, demo: boolean, env: Record<string, string> = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = await startMainProcess(
@@ -35,6 +35,7 @@ async function startProcess(databaseUrl: string, dir: string, demo: boolean) {
       DATABASE_URL: databaseUrl,
       LOGLINE_DEMO: demo ? "1" : "0",
       LOG_LEVEL: "warn",
+      ...env,
     },
     base,
   );
@@ -195,6 +196,54 @@ describe("two processes on one PostgreSQL", () => {
     await waitFor(async () => ((await statusOf(b.base, phone.body.token)) === 401 ? true : undefined), 5_000, "B");
     expect(performance.now() - endedAt).toBeLessThan(1_500);
     expect(await statusOf(b.base, dan)).toBe(200);
+  }, 90_000);
+
+  it("hold a token flooding both to one rate budget, not one per process", async () => {
+    const url = await newPgDatabase("limits");
+    const dirA = tempDir("lim-a-");
+    const dirB = tempDir("lim-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    // A burst of 20 writes, refilled at one a second.
+    const limits = { RATE_LIMIT_BURST: "20", RATE_LIMIT_PER_MINUTE: "60" };
+    const a = await startProcess(url, dirA.dir, true, limits);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false, limits);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as { humans: Array<{ token: string }> };
+    const dan = demo.humans[0]!.token;
+
+    // 40 posts at each process at once: each process alone would let 20 through, 40 in all.
+    const started = performance.now();
+    const sent = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        postJson(`${(i % 2 ? b : a).base}/v1/conversations/${CONV}/messages`, dan, {
+          kind: "text",
+          body_text: `flood ${i}`,
+        }),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const accepted = sent.filter((r) => r.status === 202);
+    const refused = sent.filter((r) => r.status === 429);
+    expect(accepted.length + refused.length).toBe(80);
+    expect(refused[0]!.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // One budget: the burst plus what refilled while the flood lasted.
+    expect(accepted.length).toBeGreaterThanOrEqual(20);
+    expect(accepted.length).toBeLessThanOrEqual(20 + Math.ceil(seconds));
+    expect(accepted.length).toBeLessThan(40);
+    // Each accepted post is in the timeline once, whichever process took it.
+    await waitFor(
+      async () =>
+        (await timelineOf(b.base, dan, CONV)).filter((m) => m.message?.body_text?.startsWith("flood ")).length ===
+        accepted.length
+          ? true
+          : undefined,
+      10_000,
+      "the accepted posts on B",
+    );
   }, 90_000);
 
   it("runs Office in the lease holder only; when it is killed the other takes over and answers the inbox, once each", async () => {

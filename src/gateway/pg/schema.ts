@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgSchema, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, doublePrecision, index, integer, pgSchema, primaryKey, text } from "drizzle-orm/pg-core";
 
 /** The gateway's own schema on PostgreSQL: the module owns `gateway.*` and nothing else. */
 export const gateway = pgSchema("gateway");
@@ -89,4 +89,16 @@ export const passkeyChallenges = gateway.table("passkey_challenges", {
   entityId: text("entity_id"),
   expiresAt: text("expires_at").notNull(),
   usedAt: text("used_at"),
+});
+
+/**
+ * Rate-limit buckets shared by every process: what is left of a key's burst (`tokens`) as of
+ * `at_ms` (the server's clock), and whether its last take was allowed. UNLOGGED: a crash empties
+ * it, which only refills every bucket.
+ */
+export const rateBuckets = gateway.table("rate_buckets", {
+  key: text("key").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  atMs: bigint("at_ms", { mode: "number" }).notNull(),
+  ok: boolean("ok").notNull(),
 });

@@ -109,7 +109,10 @@ export async function emailSignInLink(
   const address = body.email.trim();
   if (!EMAIL.test(address)) throw new AppError("VALIDATION_ERROR", "That is not an email address", { field: "email" });
   await wait(
-    Math.max(core.signIn.perClient.take(client), core.signIn.perAddress.take(hashSecret(address.toLowerCase()))),
+    Math.max(
+      await core.signIn.perClient.take(client),
+      await core.signIn.perAddress.take(hashSecret(address.toLowerCase())),
+    ),
   );
   const found: Array<{ p: Principal; name: string; to: string }> = [];
   for (const state of core.projector.tenants()) {
