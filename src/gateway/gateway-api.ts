@@ -302,9 +302,9 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/push/vapid-public-key: the key browsers subscribe with (the same across restarts). */
   vapidPublicKey(p: Principal): { public_key: string };
   /** POST /v1/push/subscriptions: this browser gets my notifications (an endpoint moves to whoever subscribes it last). */
-  subscribePush(p: Principal, body: In<typeof ZPushSubscribeRequest>, idem: IdemScope): StoredResponse;
+  subscribePush(p: Principal, body: In<typeof ZPushSubscribeRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** DELETE /v1/push/subscriptions: one of my browsers stops getting them. */
-  unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): StoredResponse;
+  unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** PUT /v1/conversations/:id/mute: nothing in it notifies me while muted (members only). */
   setMute(p: Principal, conversationId: string, body: In<typeof ZMuteRequest>, idem: IdemScope): StoredResponse;
 

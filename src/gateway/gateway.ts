@@ -90,6 +90,11 @@ export interface GatewayDeps {
   authRows?: AuthRows;
   /** Rate-limit buckets shared by several processes (PostgreSQL); absent: each process's own. */
   rateLimits?: SharedRateLimits;
+  /**
+   * Whether this process sends what the log calls for (Web Push, the e-mail digest) now: on
+   * PostgreSQL only the holder of Office's lease does, so each is sent once. Absent: always.
+   */
+  sideEffects?: () => boolean;
 }
 
 /** The gateway's settings (see GatewaySettings for the environment they come from). */
@@ -172,8 +177,13 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   const logger = deps.logger ?? silentLogger;
   const ids = deps.ids ?? defaultIds;
   const vapid = loadVapidKeys(deps.dataDir);
-  const subscriptions = createSubscriptionStore({ db: deps.db, clock, ids });
-  const mutes = createMuteStore({ db: deps.db, clock });
+  const authRows = deps.authRows ?? sqliteAuthRows(deps.db);
+  const subscriptions = createSubscriptionStore({ rows: authRows, clock, ids });
+  const mutes = createMuteStore({
+    rows: authRows,
+    clock,
+    onError: (err) => logger.warn({ err }, "conversation mutes not read"),
+  });
   const push = createPushSender({
     keys: vapid,
     // The push service's contact for this sender (RFC 8292): our https address, else this machine's postmaster.
@@ -182,11 +192,17 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     logger,
     onGone: (id) => subscriptions.drop(id),
   });
-  const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: config.defaultLocale });
+  const notifier = createNotifier({
+    mutes,
+    subscriptions,
+    push,
+    defaultLocale: config.defaultLocale,
+    ...(deps.sideEffects ? { pushes: deps.sideEffects } : {}),
+    onError: (err) => logger.warn({ err }, "push subscriptions not read"),
+  });
   // Reads the ledger from where the index stopped, then follows it. Its file sits beside the
   // database under a name backups leave out (it is rebuilt from the ledger).
   const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
-  const authRows = deps.authRows ?? sqliteAuthRows(deps.db);
   const limiter = (name: string, cfg: RateLimitConfig) =>
     deps.rateLimits ? deps.rateLimits.limiter(name, cfg) : createRateLimiter(clock, cfg);
   const tokens = createTokenStore({ rows: authRows, clock });
@@ -198,6 +214,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     defaultLocale: config.defaultLocale,
     mailer: deps.mailer,
     addressOf: (t, ref) => deps.office.vault.get(t, ref) ?? undefined,
+    ...(deps.sideEffects ? { active: deps.sideEffects } : {}),
     publicUrl: () => publicUrl,
     logger,
     ...(config.digest?.tickMs ? { tickMs: config.digest.tickMs } : {}),
@@ -408,6 +425,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       previews.close();
       timer?.cancel();
       push.close();
+      mutes.close();
       clearInterval(revocationSweep);
       closed = true;
       unsubscribe?.();

@@ -5,8 +5,9 @@ import type { Db } from "../../shared/db.js";
 type Params = ReadonlyArray<string | number | null>;
 
 /**
- * Where sign-in state lives (tokens and sessions, sign-in links, invites, passkey challenges):
- * the gateway's SQLite file, or the shared `gateway` schema on PostgreSQL. Statements are written
+ * Where sign-in state (tokens and sessions, sign-in links, invites, passkey challenges) and Web
+ * Push subscriptions and mutes live: the gateway's SQLite file, or the shared `gateway` schema
+ * on PostgreSQL. Statements are written
  * once, in SQLite's form (`?` placeholders, `gateway_<table>` names); the PostgreSQL side
  * rewrites them.
  */
@@ -46,7 +47,7 @@ export function sqliteAuthRows(db: Db): AuthRows {
   };
 }
 
-const TABLES = /\bgateway_(tokens|sign_in_links|invites|passkey_challenges)\b/g;
+const TABLES = /\bgateway_(tokens|sign_in_links|invites|passkey_challenges|push_subscriptions|conversation_mutes)\b/g;
 
 /** A statement in SQLite's form, for PostgreSQL: `$n` placeholders and the `gateway` schema. */
 function toPgSql(sql: string): string {

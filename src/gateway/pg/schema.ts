@@ -102,3 +102,31 @@ export const rateBuckets = gateway.table("rate_buckets", {
   atMs: bigint("at_ms", { mode: "number" }).notNull(),
   ok: boolean("ok").notNull(),
 });
+
+/** Web Push subscriptions, one per browser endpoint, as on SQLite; `expires_at` in epoch ms. */
+export const pushSubscriptions = gateway.table(
+  "push_subscriptions",
+  {
+    subscriptionId: text("subscription_id").primaryKey(),
+    endpoint: text("endpoint").notNull().unique(),
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("push_subscriptions_entity_idx").on(t.tenantId, t.entityId)],
+);
+
+/** Conversations a person muted, as on SQLite. */
+export const conversationMutes = gateway.table(
+  "conversation_mutes",
+  {
+    tenantId: text("tenant_id").notNull(),
+    entityId: text("entity_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+    mutedAt: text("muted_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.entityId, t.conversationId] })],
+);
