@@ -47,9 +47,14 @@ export type MainProcess = ChildProcess & { logs: () => string };
  * The real entry point, as the systemd unit runs it: node with tsx as a loader, no relay
  * process in between (the `tsx` CLI relays signals and SIGKILLs a child that has not
  * acknowledged one within ~60 ms, which a busy server may not). Resolves once `/readyz` at
- * `base` says ready; the process is killed after the test if it is still running.
+ * `base` says ready (within `bootMs`, default 30 s); the process is killed after the test if it
+ * is still running.
  */
-export async function startMainProcess(env: Record<string, string>, base: string): Promise<MainProcess> {
+export async function startMainProcess(
+  env: Record<string, string>,
+  base: string,
+  opts: { bootMs?: number } = {},
+): Promise<MainProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "src", "main.ts")], {
     cwd: root,
     env: childEnv(env),
@@ -61,7 +66,7 @@ export async function startMainProcess(env: Record<string, string>, base: string
   afterThisTest(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
-  const deadline = performance.now() + 30_000;
+  const deadline = performance.now() + (opts.bootMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
     try {
