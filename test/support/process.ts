@@ -67,14 +67,17 @@ export async function startMainProcess(
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
   const deadline = performance.now() + (opts.bootMs ?? 30_000);
+  let last = "no answer";
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
     try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
+      const res = await fetch(`${base}/readyz`);
+      if (res.status === 200) break;
+      last = `${res.status} ${await res.text()}`;
     } catch {
       // not listening yet
     }
-    if (performance.now() > deadline) throw new Error(`server not ready:\n${logs}`);
+    if (performance.now() > deadline) throw new Error(`server not ready (last /readyz: ${last}):\n${logs}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return Object.assign(child, { logs: () => logs });
