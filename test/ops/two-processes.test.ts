@@ -14,7 +14,8 @@ import { getJson, postJson, waitFor } from "../support/server.js";
  * dir holding the same keys: a post through one reaches the other's event streams under the same
  * `id:`, a stream resumed on the other with the first one's Last-Event-ID misses nothing, and an
  * Idempotency-Key sent to one then the other makes one post; a session made on one works on the
- * other at once, and ended on the other it is refused on the first within a second.
+ * other at once, and ended on the other it is refused on the first within a second; one rate
+ * budget holds across both; and a process that cannot follow the database answers /readyz 503.
  */
 
 afterAll(() => stopSharedPostgres());
@@ -300,4 +301,45 @@ describe("two processes on one PostgreSQL", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect([...(await answers()).values()]).toEqual(asked.map(() => 1));
   }, 90_000);
+
+  it("a process whose following stalls answers /readyz 503 past 5 s behind, and 200 once it catches up", async () => {
+    const url = await newPgDatabase("lag");
+    const dir = tempDir("lag-");
+    afterThisTest(() => dir.cleanup());
+    const one = await startProcess(url, dir.dir, true);
+    const owner = new pg.Client({ connectionString: url });
+    await owner.connect();
+    afterThisTest(() => owner.end());
+    const ready = async () => {
+      const res = await fetch(`${one.base}/readyz`);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await ready()).status).toBe(200);
+
+    // The heads cannot be read while this transaction holds them: the process's once-a-second
+    // comparison waits, and it can no longer tell it is caught up.
+    await owner.query("BEGIN");
+    await owner.query("LOCK TABLE ledger.heads IN ACCESS EXCLUSIVE MODE");
+    const stalled = await waitFor(
+      async () => {
+        const r = await ready();
+        return r.status === 503 ? r : undefined;
+      },
+      20_000,
+      "/readyz 503",
+    );
+    expect(stalled.body.checks.follow.ok).toBe(false);
+    expect(stalled.body.checks.follow.lag_seconds).toBeGreaterThanOrEqual(5);
+    expect(stalled.body.checks.boot.ok).toBe(true);
+    await owner.query("ROLLBACK");
+    const back = await waitFor(
+      async () => {
+        const r = await ready();
+        return r.status === 200 ? r : undefined;
+      },
+      20_000,
+      "/readyz 200 again",
+    );
+    expect(back.body.checks.follow.ok).toBe(true);
+  }, 120_000);
 });
