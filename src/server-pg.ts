@@ -1,5 +1,11 @@
 import pg from "pg";
-import { createPgIdempotencyStore, migratePgGateway, type Logger } from "./gateway/index.js";
+import {
+  createPgIdempotencyStore,
+  createPgRateLimits,
+  migratePgGateway,
+  pgAuthRows,
+  type Logger,
+} from "./gateway/index.js";
 import { createPgLedgerDoor, type PgLedgerApi } from "./ledger/index.js";
 import { createPgSharedInbox, migratePgOffice } from "./office/index.js";
 import type { Clock } from "./shared/clock.js";
@@ -14,6 +20,10 @@ export interface PgBackend {
   pool: pg.Pool;
   ledger: ModuleDoor<PgLedgerApi>;
   idempotency: ReturnType<typeof createPgIdempotencyStore>;
+  /** Sign-in state (tokens and sessions, sign-in links, invites, passkey challenges) in `gateway.*`. */
+  authRows: ReturnType<typeof pgAuthRows>;
+  /** Rate-limit buckets in `gateway.rate_buckets`. */
+  rateLimits: ReturnType<typeof createPgRateLimits>;
   sharedInbox: ReturnType<typeof createPgSharedInbox>;
   close(): Promise<void>;
 }
@@ -22,7 +32,7 @@ export interface PgBackend {
  * Opens the shared database named by DATABASE_URL: applies the ledger's, the gateway's and
  * Office's migrations (each under its module's advisory lock, so processes booting together take
  * turns), then boots the ledger (every tenant folded, other processes' commits followed) and the
- * shared stores: Idempotency-Keys and Office's inbox. The login must own the schemas it migrates.
+ * shared stores: Idempotency-Keys, sign-in state and Office's inbox. The login must own the schemas it migrates.
  */
 export async function openPgBackend(opts: {
   url: string;
@@ -52,6 +62,12 @@ export async function openPgBackend(opts: {
       pool,
       ledger,
       idempotency: createPgIdempotencyStore({ pool, clock: opts.clock }),
+      authRows: pgAuthRows({ pool, onError: (err) => opts.logger.error({ err }, "a sign-in write failed") }),
+      rateLimits: createPgRateLimits({
+        pool,
+        clock: opts.clock,
+        onError: (err) => opts.logger.warn({ err }, "shared rate limit unavailable: this process's own decides"),
+      }),
       sharedInbox: createPgSharedInbox({
         pool,
         ledger: ledger.api,

@@ -39,7 +39,7 @@ import { startWalCheckpointer } from "./shared/wal-checkpointer.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { openDatabase, type Db } from "./shared/db.js";
 import type { ModuleDoor } from "./shared/door.js";
-import { holdOfficeLease, openPgBackend } from "./server-pg.js";
+import { holdOfficeLease, type OfficeLease, openPgBackend } from "./server-pg.js";
 import type { IdGenerator } from "./shared/ids.js";
 
 export interface ServerOptions {
@@ -241,6 +241,7 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
   );
   // Sign-in links and the digest go out through the same SMTP settings as Office's mail.
   const mailer = signInMailerFor(opts.connectors?.mail);
+  let lease: OfficeLease | undefined;
   const gateway = createGateway(
     {
       ledger: ledger.api,
@@ -251,7 +252,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
       ...ids,
       logger,
       ...(mailer ? { mailer } : {}),
-      ...(pg ? { idempotency: pg.idempotency } : {}),
+      ...(pg
+        ? {
+            idempotency: pg.idempotency,
+            authRows: pg.authRows,
+            rateLimits: pg.rateLimits,
+            // Web Push and the digest go out from the lease holder alone (set below, once the lease is tried).
+            sideEffects: () => lease?.held() ?? false,
+          }
+        : {}),
     },
     {
       ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}),
@@ -274,15 +283,15 @@ export async function createServer(opts: ServerOptions): Promise<LogLineServer<H
   // its retries, so the events those write reach the projections.
   await ledger.start();
   await gateway.start();
-  // On PostgreSQL Office runs in the one process holding its lease (src/server-pg.ts).
-  const lease = opts.databaseUrl
-    ? await holdOfficeLease({
-        url: opts.databaseUrl,
-        logger,
-        onAcquired: () => office.start(),
-        onLost: () => office.close(),
-      })
-    : void (await office.start());
+  // On PostgreSQL Office, Web Push and the digest run in the one process holding the lease (src/server-pg.ts).
+  if (opts.databaseUrl)
+    lease = await holdOfficeLease({
+      url: opts.databaseUrl,
+      logger,
+      onAcquired: () => office.start(),
+      onLost: () => office.close(),
+    });
+  else await office.start();
 
   const seeded = opts.demo ? await gateway.seedDemo() : null;
 

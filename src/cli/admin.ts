@@ -131,7 +131,7 @@ export async function rotateToken(config: Config, input: { tenant: string; entit
     };
   }
   return withServer(config, async (s) => {
-    const r = rotateEntityTokens(s, input.tenant, input.entity);
+    const r = await rotateEntityTokens(s, input.tenant, input.entity);
     if (!r) throw new Error(`No entity ${input.entity} in tenant ${input.tenant}`);
     return { entity_id: input.entity, revoked: r.revoked, signin_url: signinUrl(config, r.token) };
   });

@@ -8,6 +8,7 @@ import type { Clock } from "../shared/clock.js";
 import { isSqliteDb, type Db } from "../shared/db.js";
 import type { IdGenerator } from "../shared/ids.js";
 import { AppError } from "../shared/errors.js";
+import type { AuthRows } from "./auth/auth-rows.js";
 import type { TokenStore, Principal } from "./auth/token-store.js";
 import type { IdempotencyStore, IdemScope, StoredResponse } from "./idempotency.js";
 import type { Digest } from "./digest/index.js";
@@ -51,6 +52,8 @@ export interface Core {
   projector: Projector;
   hub: SseHub;
   tokens: TokenStore;
+  /** Where sign-in state lives (tokens, sign-in links, invites, passkey challenges). */
+  authRows: AuthRows;
   /** Idempotency-Keys: SQLite's table, or `gateway.idempotency_keys` shared by every process on PostgreSQL. */
   idem: IdempotencyStore<LedgerTx, void | Promise<void>>;
   limiter: RateLimiter;

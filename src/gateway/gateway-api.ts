@@ -78,7 +78,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/invites/:invite/accept: a new member with a token; the invite is used up. */
   acceptInvite(invite: string, body: In<typeof ZAcceptInviteRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/session: the principal a token stands for (UNAUTHORIZED when unknown or revoked). */
-  openSession(token: string): { principal: Principal; session: SessionView };
+  openSession(token: string): Promise<{ principal: Principal; session: SessionView }>;
   /** GET /v1/session. */
   session(p: Principal): SessionView;
   /** DELETE /v1/session: the token is revoked (its streams close within a second). */
@@ -90,7 +90,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** POST /v1/sign-in-links: a one-time link (and its QR code) that signs me in on another device. */
   createSignInLink(p: Principal, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/sign-in-links/redeem: a new session for the link's person; the link is spent (410 when used or expired). */
-  redeemSignInLink(code: string, device: string, idem: IdemScope): StoredResponse;
+  redeemSignInLink(code: string, device: string, idem: IdemScope): Promise<StoredResponse>;
   /** POST /v1/sign-in-links/email: the same answer whether or not the address is known; limited per address and per client. */
   emailSignInLink(
     body: In<typeof ZEmailSignInLinkRequest>,
@@ -103,7 +103,7 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/sessions: my live sessions, the current one marked. */
   listSessions(p: Principal, tokenHash: string): ReturnType<typeof listSessions>;
   /** DELETE /v1/sessions/:session_id: one of mine ends now (its token fails, its streams close). */
-  endSession(p: Principal, sessionId: string, tokenHash: string, idem: IdemScope): StoredResponse;
+  endSession(p: Principal, sessionId: string, tokenHash: string, idem: IdemScope): Promise<StoredResponse>;
 
   // Administration (admins).
   /** POST /v1/invites. */
@@ -302,9 +302,9 @@ export interface GatewayApi extends AdminApi, PasskeyApi {
   /** GET /v1/push/vapid-public-key: the key browsers subscribe with (the same across restarts). */
   vapidPublicKey(p: Principal): { public_key: string };
   /** POST /v1/push/subscriptions: this browser gets my notifications (an endpoint moves to whoever subscribes it last). */
-  subscribePush(p: Principal, body: In<typeof ZPushSubscribeRequest>, idem: IdemScope): StoredResponse;
+  subscribePush(p: Principal, body: In<typeof ZPushSubscribeRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** DELETE /v1/push/subscriptions: one of my browsers stops getting them. */
-  unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): StoredResponse;
+  unsubscribePush(p: Principal, body: In<typeof ZPushUnsubscribeRequest>, idem: IdemScope): Promise<StoredResponse>;
   /** PUT /v1/conversations/:id/mute: nothing in it notifies me while muted (members only). */
   setMute(p: Principal, conversationId: string, body: In<typeof ZMuteRequest>, idem: IdemScope): StoredResponse;
 

@@ -15,6 +15,7 @@ import { moduleGuard } from "./http/module-guard.js";
 import { createGatewayRoutes } from "./routes.js";
 import type { GatewayInside } from "./gateway-api.js";
 import { conversationFilterFor, eventFilterFor } from "./visibility.js";
+import { type AuthRows, sqliteAuthRows } from "./auth/auth-rows.js";
 import { createTokenStore } from "./auth/token-store.js";
 import { createGatewayApi } from "./api.js";
 import { registerWorkspace } from "./workspaces/workspaces.js";
@@ -27,7 +28,13 @@ import { createIdempotencyStore } from "./idempotency-store.js";
 import { migrateGateway } from "./migrate.js";
 import { redactFrame } from "./projections/message-changes.js";
 import { createProjector } from "./projections/projector.js";
-import { createRateLimiter, DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR, type RateLimitConfig } from "./http/rate-limit.js";
+import {
+  createRateLimiter,
+  DEFAULT_RATE_LIMIT,
+  type RateLimitConfig,
+  type SharedRateLimits,
+  TENANT_RATE_FACTOR,
+} from "./http/rate-limit.js";
 import { createLiveConnections, DEFAULT_STREAM_LIMITS, type StreamLimits } from "./stream/live-connections.js";
 import { createSseHub } from "./stream/sse-hub.js";
 import { presentTimelineItem } from "./pii.js";
@@ -79,6 +86,15 @@ export interface GatewayDeps {
   mailer?: SignInMailer;
   /** Idempotency-Keys shared by several processes (PostgreSQL); absent: the gateway's SQLite table. */
   idempotency?: IdempotencyStore<LedgerTx, void | Promise<void>>;
+  /** Sign-in state shared by several processes (PostgreSQL); absent: the gateway's SQLite tables. */
+  authRows?: AuthRows;
+  /** Rate-limit buckets shared by several processes (PostgreSQL); absent: each process's own. */
+  rateLimits?: SharedRateLimits;
+  /**
+   * Whether this process sends what the log calls for (Web Push, the e-mail digest) now: on
+   * PostgreSQL only the holder of Office's lease does, so each is sent once. Absent: always.
+   */
+  sideEffects?: () => boolean;
 }
 
 /** The gateway's settings (see GatewaySettings for the environment they come from). */
@@ -125,6 +141,8 @@ export interface Gateway extends ModuleDoor<GatewayApi> {
   health(): { sse_clients: number };
   /** Sign-in tokens: the operator rotates them; tests mint them. */
   readonly tokens: TokenStore;
+  /** Resolves once the sign-in rows written so far are in the database (shared ones are written after). */
+  authSettled(): Promise<void>;
   setPublicUrl(url: string): void;
   /** The machine's administrator creates a workspace (CLI, admin endpoint): SIGNUP does not apply. */
   createWorkspaceAsOperator(
@@ -159,8 +177,13 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   const logger = deps.logger ?? silentLogger;
   const ids = deps.ids ?? defaultIds;
   const vapid = loadVapidKeys(deps.dataDir);
-  const subscriptions = createSubscriptionStore({ db: deps.db, clock, ids });
-  const mutes = createMuteStore({ db: deps.db, clock });
+  const authRows = deps.authRows ?? sqliteAuthRows(deps.db);
+  const subscriptions = createSubscriptionStore({ rows: authRows, clock, ids });
+  const mutes = createMuteStore({
+    rows: authRows,
+    clock,
+    onError: (err) => logger.warn({ err }, "conversation mutes not read"),
+  });
   const push = createPushSender({
     keys: vapid,
     // The push service's contact for this sender (RFC 8292): our https address, else this machine's postmaster.
@@ -169,11 +192,20 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     logger,
     onGone: (id) => subscriptions.drop(id),
   });
-  const notifier = createNotifier({ mutes, subscriptions, push, defaultLocale: config.defaultLocale });
+  const notifier = createNotifier({
+    mutes,
+    subscriptions,
+    push,
+    defaultLocale: config.defaultLocale,
+    ...(deps.sideEffects ? { pushes: deps.sideEffects } : {}),
+    onError: (err) => logger.warn({ err }, "push subscriptions not read"),
+  });
   // Reads the ledger from where the index stopped, then follows it. Its file sits beside the
   // database under a name backups leave out (it is rebuilt from the ledger).
   const search = createSearchIndex({ path: join(deps.dataDir, "logline.sqlite-search"), ledger: deps.ledger, logger });
-  const tokens = createTokenStore({ db: deps.db, clock });
+  const limiter = (name: string, cfg: RateLimitConfig) =>
+    deps.rateLimits ? deps.rateLimits.limiter(name, cfg) : createRateLimiter(clock, cfg);
+  const tokens = createTokenStore({ rows: authRows, clock });
   const digest = createDigest({
     db: deps.db,
     clock,
@@ -182,6 +214,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     defaultLocale: config.defaultLocale,
     mailer: deps.mailer,
     addressOf: (t, ref) => deps.office.vault.get(t, ref) ?? undefined,
+    ...(deps.sideEffects ? { active: deps.sideEffects } : {}),
     publicUrl: () => publicUrl,
     logger,
     ...(config.digest?.tickMs ? { tickMs: config.digest.tickMs } : {}),
@@ -203,9 +236,10 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     projector,
     hub,
     tokens,
+    authRows,
     idem: deps.idempotency ?? createIdempotencyStore({ db: deps.db, clock }),
-    limiter: createRateLimiter(clock, config.rateLimit ?? DEFAULT_RATE_LIMIT),
-    tenantLimiter: createRateLimiter(clock, scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
+    limiter: limiter("write", config.rateLimit ?? DEFAULT_RATE_LIMIT),
+    tenantLimiter: limiter("tenant", scaled(config.rateLimit ?? DEFAULT_RATE_LIMIT, TENANT_RATE_FACTOR)),
     live: createLiveConnections(config.streamLimits ?? DEFAULT_STREAM_LIMITS),
     publicUrl: () => publicUrl,
     clientAddress: createClientAddress(config.trustedProxies ?? []),
@@ -217,17 +251,18 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
     },
     signIn: {
       links: createSignInLinks({
-        db: deps.db,
+        rows: authRows,
         clock,
         linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
       }),
       linkTtlMs: config.signIn?.linkTtlMs ?? SIGN_IN_DEFAULTS.linkTtlMs,
       mailer: deps.mailer,
-      perAddress: createRateLimiter(clock, config.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
-      perClient: createRateLimiter(clock, config.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
+      perAddress: limiter("signin-address", config.signIn?.perAddress ?? SIGN_IN_DEFAULTS.perAddress),
+      perClient: limiter("signin-client", config.signIn?.perClient ?? SIGN_IN_DEFAULTS.perClient),
     },
     passkeys: createPasskeys({
       db: deps.db,
+      rows: authRows,
       clock,
       publicUrl: () => publicUrl,
       challengeTtlMs: PASSKEY_CHALLENGE_TTL_MS,
@@ -246,8 +281,18 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
   core.tokens.onRevoke((r) =>
     "tokenHash" in r ? live.closeToken(r.tokenHash) : live.closeEntity(r.tenantId, r.entityId),
   );
+  let sweeping = false;
   const revocationSweep = setInterval(() => {
-    for (const h of live.tokens()) if (core.tokens.isRevoked(h)) live.closeToken(h);
+    const open = [...live.tokens()];
+    if (sweeping || open.length === 0) return;
+    sweeping = true;
+    core.tokens
+      .revokedAmong(open)
+      .then((gone) => {
+        for (const h of gone) live.closeToken(h);
+      })
+      .catch((err: unknown) => logger.warn({ err }, "revocation sweep failed"))
+      .finally(() => (sweeping = false));
   }, 500);
   revocationSweep.unref();
 
@@ -353,14 +398,20 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       await replayed;
     },
     guard,
-    seedDemo: () => seedDemo(core),
+    seedDemo: async () => {
+      const seeded = await seedDemo(core);
+      await authRows.settled();
+      return seeded;
+    },
     health: () => ({ sse_clients: hub.clientCount() }),
     tokens: core.tokens,
+    authSettled: () => authRows.settled(),
     setPublicUrl(url) {
       publicUrl = url;
     },
     async createWorkspaceAsOperator(name, owner) {
       const made = await registerWorkspace(core, { name, owner: { display_name: owner } });
+      await authRows.settled();
       return made.body as { tenant_id: string; owner_entity_id: string; token: string };
     },
     tickPresence,
@@ -374,6 +425,7 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       previews.close();
       timer?.cancel();
       push.close();
+      mutes.close();
       clearInterval(revocationSweep);
       closed = true;
       unsubscribe?.();
@@ -381,7 +433,8 @@ export function createGateway(deps: GatewayDeps, config: GatewayConfig = {}): Ga
       digest.close();
       scheduler.close();
       hub.close();
-      return searchClosed;
+      // Sign-in rows still queued for a shared database are written before it closes.
+      return Promise.all([searchClosed, authRows.settled()]).then(() => {});
     },
   };
 }

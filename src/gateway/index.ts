@@ -11,3 +11,5 @@ export type { PreviewSettings } from "./previews/index.js";
 /** The gateway's tables on PostgreSQL, shared by every process on the database. */
 export { migratePgGateway } from "./pg/store.js";
 export { createPgIdempotencyStore } from "./pg/idempotency-pg.js";
+export { pgAuthRows } from "./auth/auth-rows.js";
+export { createPgRateLimits } from "./pg/rate-limit-pg.js";

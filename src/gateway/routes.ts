@@ -35,6 +35,12 @@ import { createSearchRoutes } from "./search/routes.js";
  */
 export function createGatewayRoutes(gw: GatewayInside): OpenAPIHono<GwEnv> {
   const app = createRouter<GwEnv>();
+  // A token, link or invite made by a request is in the database before its answer leaves, so
+  // the next request may go to any process (on SQLite this is at once).
+  app.use("*", async (_c, next) => {
+    await next();
+    await gw.core.authRows.settled();
+  });
   app.route("/", createPublicRoutes(gw));
   app.route("/", createWorkspaceRoutes(gw));
   app.route("/", createDirectoryRoutes(gw));

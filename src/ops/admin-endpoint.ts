@@ -20,7 +20,7 @@ import { hasBearer, isLocalCaller } from "./health.js";
 
 export interface AdminActions {
   /** Revokes every token of the entity and issues one fresh token; null when there is no such entity. */
-  rotateToken(tenantId: string, entityId: string): { revoked: number; token: string } | null;
+  rotateToken(tenantId: string, entityId: string): Promise<{ revoked: number; token: string } | null>;
   /** A new workspace for the machine's administrator, whatever SIGNUP says. */
   createWorkspace(name: string, owner: string): Promise<{ tenant_id: string; owner_entity_id: string; token: string }>;
 }
@@ -91,9 +91,9 @@ export function createAdminEndpoint(): {
   route(
     routes,
     rotate,
-    (c) => {
+    async (c) => {
       const { tenant_id, entity_id } = c.req.valid("json");
-      const r = actions?.rotateToken(tenant_id, entity_id);
+      const r = await actions?.rotateToken(tenant_id, entity_id);
       if (!r) return fail(c, 404, "NOT_FOUND", `No entity ${entity_id} in tenant ${tenant_id}`);
       c.header("cache-control", "no-store");
       return c.json({ entity_id, revoked: r.revoked, token: r.token });

@@ -7,13 +7,17 @@ import type { LogLineServer } from "../server.js";
  * Null when the tenant has no such entity. Used in-process by the CLI with the server stopped
  * and by the running server's admin endpoint.
  */
-export function rotateEntityTokens(
+export async function rotateEntityTokens(
   server: Pick<LogLineServer<HostLedgerApi>, "gateway" | "ledger">,
   tenantId: string,
   entityId: string,
-): { revoked: number; token: string } | null {
+): Promise<{ revoked: number; token: string } | null> {
   if (!server.ledger.facts.entity(tenantId, entityId)) return null;
   const p = { tenantId, entityId };
-  const revoked = server.gateway.tokens.revokeAll(p);
-  return { revoked, token: server.gateway.tokens.issue(p, { via: "admin" }) };
+  const { tokens } = server.gateway;
+  const revoked = (await tokens.sessions(p)).length;
+  tokens.revokeAll(p);
+  const token = tokens.issue(p, { via: "admin" });
+  await server.gateway.authSettled();
+  return { revoked, token };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TStoredEvent } from "../../contracts/events.js";
 import type { TNotification } from "../../contracts/notifications.js";
+import { sqliteAuthRows } from "../../src/gateway/auth/auth-rows.js";
 import { migrateGateway } from "../../src/gateway/migrate.js";
 import {
   createMuteStore,
@@ -30,8 +31,9 @@ function world() {
   let seq = 0;
   const db = openDatabase({ path: ":memory:" });
   migrateGateway(db);
-  const mutes = createMuteStore({ db, clock: systemClock });
-  const subscriptions = createSubscriptionStore({ db, clock: systemClock, ids: defaultIds });
+  const rows = sqliteAuthRows(db);
+  const mutes = createMuteStore({ rows, clock: systemClock, onError: (err) => console.error(err) });
+  const subscriptions = createSubscriptionStore({ rows, clock: systemClock, ids: defaultIds });
   const push = createPushSender({
     keys: { publicKey: "", privateKey: "" },
     subject: () => "mailto:postmaster@localhost",

@@ -8,7 +8,7 @@ import { getJson, postJson, startPgTestServer, startTestServer } from "../suppor
 
 /**
  * The same HTTP paths on both backends: the SQLite server, and the server booted on PostgreSQL
- * (DATABASE_URL: the ledger, Idempotency-Keys and Office's inbox in the database). On PostgreSQL
+ * (DATABASE_URL: the ledger, Idempotency-Keys, sessions and Office's inbox in the database). On PostgreSQL
  * an append made by another writer on the same database (as another process would) reaches this
  * server's projections and its event streams through the follower.
  */
@@ -111,6 +111,58 @@ describe.each(backends)("HTTP on %s", (_name, startServer) => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe("VALIDATION_ERROR");
       expect((await getJson(`${t.url}/v1/conversations`, t.dan)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("keeps sessions: a link signs in once, an invite is accepted once, ended sessions and signed-out tokens are refused", async () => {
+    const t = await startServer();
+    const anon = async (path: string, body: unknown, key: string) => {
+      const res = await fetch(`${t.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": key },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const statusOf = async (token: string) =>
+      (await fetch(`${t.url}/v1/session`, { headers: { authorization: `Bearer ${token}` } })).status;
+    try {
+      const link = await postJson(`${t.url}/v1/sign-in-links`, t.dan, {});
+      expect(link.status).toBe(201);
+      const code = /#(lnk_[A-Za-z0-9_-]{43})$/.exec(link.body.url as string)![1];
+      const phone = await anon("/v1/sign-in-links/redeem", { code }, "k-anon-redeem-0001");
+      expect(phone.status).toBe(201);
+      expect((await anon("/v1/sign-in-links/redeem", { code }, "k-anon-redeem-0002")).body.error.code).toBe(
+        "SIGNIN_LINK_USED",
+      );
+      const sessions = (await getJson(`${t.url}/v1/sessions`, t.dan)).body.sessions.map((s: any) => s.session_id);
+      expect(sessions).toContain(phone.body.session_id);
+
+      const inv = await postJson(`${t.url}/v1/invites`, t.dan, { display_name: "Pia", roles: ["member"] });
+      expect(inv.status).toBe(201);
+      const pia = await anon(
+        `/v1/invites/${inv.body.invite_token}/accept`,
+        { display_name: "Pia" },
+        "k-anon-invite-0001",
+      );
+      expect(pia.status).toBe(201);
+      expect(
+        (await anon(`/v1/invites/${inv.body.invite_token}/accept`, { display_name: "Pia" }, "k-anon-invite-0002"))
+          .status,
+      ).toBe(404);
+      expect(await statusOf(pia.body.token)).toBe(200);
+
+      const ended = await fetch(`${t.url}/v1/sessions/${phone.body.session_id}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${t.dan}`, "idempotency-key": "end-phone-0001" },
+      });
+      expect(ended.status).toBe(200);
+      expect(await statusOf(phone.body.token)).toBe(401);
+      await fetch(`${t.url}/v1/session`, { method: "DELETE", headers: { authorization: `Bearer ${pia.body.token}` } });
+      expect(await statusOf(pia.body.token)).toBe(401);
+      expect(await statusOf(t.dan)).toBe(200);
     } finally {
       await t.close();
     }

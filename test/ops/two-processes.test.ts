@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
@@ -6,13 +7,15 @@ import { tempDir } from "../ledger/helpers.js";
 import { newPgDatabase, stopSharedPostgres } from "../ledger/pg/pg-helpers.js";
 import { type Frame, openStream, timelineOf } from "../support/golden.js";
 import { afterThisTest, freePort, startMainProcess } from "../support/process.js";
-import { postJson, waitFor } from "../support/server.js";
+import { getJson, postJson, waitFor } from "../support/server.js";
 
 /**
  * Two real LogLine processes (`src/main.ts`) on one PostgreSQL database, each with its own data
  * dir holding the same keys: a post through one reaches the other's event streams under the same
  * `id:`, a stream resumed on the other with the first one's Last-Event-ID misses nothing, and an
- * Idempotency-Key sent to one then the other makes one post.
+ * Idempotency-Key sent to one then the other makes one post; a session made on one works on the
+ * other at once, and ended on the other it is refused on the first within a second; one rate
+ * budget holds across both; and a process that cannot follow the database answers /readyz 503.
  */
 
 afterAll(() => stopSharedPostgres());
@@ -22,7 +25,7 @@ const CONV = "cnv_9f2a";
 /** What every process on one database must share: the ledger's signing key, the vault's key, the Web Push keys. */
 const SHARED_KEYS = ["ledger-signing-key.pem", "office-vault.key", "push-vapid-keys.json"];
 
-async function startProcess(databaseUrl: string, dir: string, demo: boolean) {
+async function startProcess(databaseUrl: string, dir: string, demo: boolean, env: Record<string, string> = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = await startMainProcess(
@@ -33,23 +36,25 @@ async function startProcess(databaseUrl: string, dir: string, demo: boolean) {
       DATABASE_URL: databaseUrl,
       LOGLINE_DEMO: demo ? "1" : "0",
       LOG_LEVEL: "warn",
+      ...env,
     },
     base,
   );
   return { base, child };
 }
 
-/** A token for the person on a process: sessions are still each process's own (its SQLite file). */
-async function tokenOn(base: string, dir: string, entityId: string): Promise<string> {
-  const admin = JSON.parse(readFileSync(join(dir, "admin.json"), "utf8")) as { token: string };
-  const res = await fetch(`${base}/v1/admin/tokens/rotate`, {
+/** A write carrying the Idempotency-Key a public route (no token) needs. */
+async function anonPost(url: string, body: unknown, key = `k-anon-${randomBytes(12).toString("hex")}`) {
+  const res = await fetch(url, {
     method: "POST",
-    headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ tenant_id: TENANT, entity_id: entityId }),
+    headers: { "content-type": "application/json", "idempotency-key": key },
+    body: JSON.stringify(body),
   });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
+  return { status: res.status, body: (await res.json()) as any };
 }
+
+const statusOf = async (base: string, token: string) =>
+  (await fetch(`${base}/v1/session`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 /** The `id:` of the group carrying the event: the first id on or after its timeline frame. */
 function idOf(frames: Frame[], eventId: string): string | undefined {
@@ -72,8 +77,9 @@ describe("two processes on one PostgreSQL", () => {
     const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
       humans: Array<{ token: string; entity_id: string }>;
     };
+    // Sessions are shared: the token the demo made on A works on B.
     const danA = demo.humans[0]!.token;
-    const danB = await tokenOn(b.base, dirB.dir, demo.humans[0]!.entity_id);
+    const danB = danA;
 
     // A post through A reaches a stream on B under the id it has on A.
     const onA = openStream(a.base, { token: danA });
@@ -131,6 +137,116 @@ describe("two processes on one PostgreSQL", () => {
     expect((await fetch(`${b.base}/readyz`)).status).toBe(200);
   }, 90_000);
 
+  it("share sessions: made on one, used on the other at once; ended on one, refused on the other within a second", async () => {
+    const url = await newPgDatabase("sessions");
+    const dirA = tempDir("ses-a-");
+    const dirB = tempDir("ses-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    const a = await startProcess(url, dirA.dir, true);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
+      humans: Array<{ token: string; entity_id: string }>;
+    };
+    const dan = demo.humans[0]!.token;
+    const ana = demo.humans[1]!.token;
+
+    // A sign-in link made on A signs in on B, once; the new session works on A at once.
+    const link = await postJson(`${a.base}/v1/sign-in-links`, dan, {});
+    expect(link.status).toBe(201);
+    const code = /#(lnk_[A-Za-z0-9_-]{43})$/.exec(link.body.url as string)![1];
+    const phone = await anonPost(`${b.base}/v1/sign-in-links/redeem`, { code });
+    expect(phone.status, JSON.stringify(phone.body)).toBe(201);
+    const again = await anonPost(`${a.base}/v1/sign-in-links/redeem`, { code });
+    expect(again.body.error.code).toBe("SIGNIN_LINK_USED");
+    expect(await statusOf(a.base, phone.body.token)).toBe(200);
+    const onA = (await getJson(`${a.base}/v1/sessions`, dan)).body.sessions.map((s: any) => s.session_id);
+    expect(onA).toContain(phone.body.session_id);
+
+    // An invite made on B is accepted on A, once; its token works on B.
+    const inv = await postJson(`${b.base}/v1/invites`, dan, { display_name: "Pia", roles: ["member"] });
+    expect(inv.status).toBe(201);
+    const invite = inv.body.invite_token as string;
+    expect((await fetch(`${a.base}/v1/invites/${invite}`)).status).toBe(200);
+    const pia = await anonPost(`${a.base}/v1/invites/${invite}/accept`, { display_name: "Pia" });
+    expect(pia.status).toBe(201);
+    expect((await anonPost(`${b.base}/v1/invites/${invite}/accept`, { display_name: "Mallory" })).status).toBe(404);
+    expect(await statusOf(b.base, pia.body.token)).toBe(200);
+
+    // Both processes know Ana's token (each has it cached); she signs out on B: A refuses it within a second.
+    expect(await statusOf(a.base, ana)).toBe(200);
+    expect(await statusOf(b.base, ana)).toBe(200);
+    const out = await fetch(`${b.base}/v1/session`, { method: "DELETE", headers: { authorization: `Bearer ${ana}` } });
+    expect(out.status).toBeLessThan(300);
+    expect(await statusOf(b.base, ana)).toBe(401);
+    const signedOut = performance.now();
+    await waitFor(async () => ((await statusOf(a.base, ana)) === 401 ? true : undefined), 5_000, "A refusing");
+    expect(performance.now() - signedOut).toBeLessThan(1_500);
+
+    // The phone's session, ended from Dan's session on A, is refused on B within a second.
+    expect(await statusOf(b.base, phone.body.token)).toBe(200);
+    const ended = await fetch(`${a.base}/v1/sessions/${phone.body.session_id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${dan}`, "idempotency-key": "end-phone" },
+    });
+    expect(ended.status).toBe(200);
+    const endedAt = performance.now();
+    await waitFor(async () => ((await statusOf(b.base, phone.body.token)) === 401 ? true : undefined), 5_000, "B");
+    expect(performance.now() - endedAt).toBeLessThan(1_500);
+    expect(await statusOf(b.base, dan)).toBe(200);
+  }, 90_000);
+
+  it("hold a token flooding both to one rate budget, not one per process", async () => {
+    const url = await newPgDatabase("limits");
+    const dirA = tempDir("lim-a-");
+    const dirB = tempDir("lim-b-");
+    afterThisTest(() => {
+      dirA.cleanup();
+      dirB.cleanup();
+    });
+    // A burst of 20 writes, refilled at one a second.
+    const limits = { RATE_LIMIT_BURST: "20", RATE_LIMIT_PER_MINUTE: "60" };
+    const a = await startProcess(url, dirA.dir, true, limits);
+    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+    const b = await startProcess(url, dirB.dir, false, limits);
+    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as { humans: Array<{ token: string }> };
+    const dan = demo.humans[0]!.token;
+
+    // 40 posts at each process at once: each process alone would let 20 through, 40 in all.
+    const started = performance.now();
+    const sent = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        postJson(`${(i % 2 ? b : a).base}/v1/conversations/${CONV}/messages`, dan, {
+          kind: "text",
+          body_text: `flood ${i}`,
+        }),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const accepted = sent.filter((r) => r.status === 202);
+    const refused = sent.filter((r) => r.status === 429);
+    expect(accepted.length + refused.length).toBe(80);
+    expect(refused[0]!.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // One budget: the burst plus what refilled while the flood lasted.
+    expect(accepted.length).toBeGreaterThanOrEqual(20);
+    expect(accepted.length).toBeLessThanOrEqual(20 + Math.ceil(seconds));
+    expect(accepted.length).toBeLessThan(40);
+    // Each accepted post is in the timeline once, whichever process took it.
+    await waitFor(
+      async () =>
+        (await timelineOf(b.base, dan, CONV)).filter((m) => m.message?.body_text?.startsWith("flood ")).length ===
+        accepted.length
+          ? true
+          : undefined,
+      10_000,
+      "the accepted posts on B",
+    );
+  }, 90_000);
+
   it("runs Office in the lease holder only; when it is killed the other takes over and answers the inbox, once each", async () => {
     const url = await newPgDatabase("lease");
     const db = new pg.Pool({ connectionString: url, max: 1 });
@@ -147,7 +263,7 @@ describe("two processes on one PostgreSQL", () => {
     const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
       humans: Array<{ token: string; entity_id: string }>;
     };
-    const danB = await tokenOn(b.base, dirB.dir, demo.humans[0]!.entity_id);
+    const danB = demo.humans[0]!.token;
     const holder = async () => {
       const { rows } = await db.query<{ name: string }>(
         `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -185,4 +301,45 @@ describe("two processes on one PostgreSQL", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect([...(await answers()).values()]).toEqual(asked.map(() => 1));
   }, 90_000);
+
+  it("a process whose following stalls answers /readyz 503 past 5 s behind, and 200 once it catches up", async () => {
+    const url = await newPgDatabase("lag");
+    const dir = tempDir("lag-");
+    afterThisTest(() => dir.cleanup());
+    const one = await startProcess(url, dir.dir, true);
+    const owner = new pg.Client({ connectionString: url });
+    await owner.connect();
+    afterThisTest(() => owner.end());
+    const ready = async () => {
+      const res = await fetch(`${one.base}/readyz`);
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await ready()).status).toBe(200);
+
+    // The heads cannot be read while this transaction holds them: the process's once-a-second
+    // comparison waits, and it can no longer tell it is caught up.
+    await owner.query("BEGIN");
+    await owner.query("LOCK TABLE ledger.heads IN ACCESS EXCLUSIVE MODE");
+    const stalled = await waitFor(
+      async () => {
+        const r = await ready();
+        return r.status === 503 ? r : undefined;
+      },
+      20_000,
+      "/readyz 503",
+    );
+    expect(stalled.body.checks.follow.ok).toBe(false);
+    expect(stalled.body.checks.follow.lag_seconds).toBeGreaterThanOrEqual(5);
+    expect(stalled.body.checks.boot.ok).toBe(true);
+    await owner.query("ROLLBACK");
+    const back = await waitFor(
+      async () => {
+        const r = await ready();
+        return r.status === 200 ? r : undefined;
+      },
+      20_000,
+      "/readyz 200 again",
+    );
+    expect(back.body.checks.follow.ok).toBe(true);
+  }, 120_000);
 });

@@ -45,10 +45,14 @@ export type MainProcess = ChildProcess & { logs: () => string };
  * The real entry point in a process of its own (its transpiled twin, see ./built.ts), run by node
  * itself as the systemd unit does, with no relay process in between (the `tsx` CLI relays
  * signals and SIGKILLs a child that has not acknowledged one within ~60 ms, which a busy server
- * may not). Resolves once `/readyz` at `base` says ready; the process is killed after the test
- * if it is still running.
+ * may not). Resolves once `/readyz` at `base` says ready (within `bootMs`, default 30 s); the
+ * process is killed after the test if it is still running.
  */
-export async function startMainProcess(env: Record<string, string>, base: string): Promise<MainProcess> {
+export async function startMainProcess(
+  env: Record<string, string>,
+  base: string,
+  opts: { bootMs?: number } = {},
+): Promise<MainProcess> {
   const child = spawn(process.execPath, [built("src/main.ts")], {
     cwd: root,
     env: childEnv(env),
@@ -60,15 +64,18 @@ export async function startMainProcess(env: Record<string, string>, base: string
   afterThisTest(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   });
-  const deadline = performance.now() + 30_000;
+  const deadline = performance.now() + (opts.bootMs ?? 30_000);
+  let last = "no answer";
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${logs}`);
     try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
+      const res = await fetch(`${base}/readyz`);
+      if (res.status === 200) break;
+      last = `${res.status} ${await res.text()}`;
     } catch {
       // not listening yet
     }
-    if (performance.now() > deadline) throw new Error(`server not ready:\n${logs}`);
+    if (performance.now() > deadline) throw new Error(`server not ready (last /readyz: ${last}):\n${logs}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return Object.assign(child, { logs: () => logs });

@@ -59,13 +59,13 @@ export function setAccess(
  * POST /v1/admin/members/:id/deactivate: every token of theirs is revoked in the same commit, so
  * their open streams end and each request with an old token answers 401 at once.
  */
-export function deactivateMember(
+export async function deactivateMember(
   core: Core,
   p: Principal,
   entityId: string,
   idem?: IdemScope,
 ): Promise<StoredResponse> {
-  let revoked = 0;
+  const revoked = (await core.tokens.sessions({ tenantId: p.tenantId, entityId })).length;
   return adminWrite(
     core,
     p,
@@ -76,7 +76,7 @@ export function deactivateMember(
     },
     {
       idem,
-      extra: () => void (revoked = core.tokens.revokeAll({ tenantId: p.tenantId, entityId })),
+      extra: () => core.tokens.revokeAll({ tenantId: p.tenantId, entityId }),
       body: () => ({ status: "deactivated", revoked }),
     },
   );

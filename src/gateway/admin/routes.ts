@@ -154,7 +154,7 @@ export function createAdminRoutes(gw: GatewayInside) {
       described: "Live tokens, newest first",
       errors: ADMIN_READ_ERRORS,
     }),
-    (c) => c.json(api.listTokens(c.get("principal"))),
+    async (c) => c.json(await api.listTokens(c.get("principal"))),
   );
   route(
     app,

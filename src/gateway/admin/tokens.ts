@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { z } from "zod";
 import type { ZTokenView } from "../../../contracts/admin.js";
 import { AppError } from "../../shared/errors.js";
-import type { Principal } from "../auth/token-store.js";
+import type { LiveToken, Principal } from "../auth/token-store.js";
 import type { Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { adminWrite, conflict, mayAdminister, requireAdminRead, signInUrl } from "./shared.js";
@@ -15,36 +15,24 @@ import { adminWrite, conflict, mayAdminister, requireAdminRead, signInUrl } from
 
 const LISTED = 500;
 
-interface Row {
-  token_hash: string;
-  entity_id: string;
-  created_at: string;
-  last_seen_at: string | null;
-}
-
 const tokenIdOf = (tokenHash: string) =>
   `tok_${createHash("sha256").update(`token-id\0${tokenHash}`).digest("hex").slice(0, 20)}`;
 
-function liveTokens(core: Core, tenantId: string): Row[] {
-  return core.db
-    .prepare<[string, number], Row>(
-      "SELECT token_hash, entity_id, created_at, last_seen_at FROM gateway_tokens WHERE tenant_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT ?",
-    )
-    .all(tenantId, LISTED);
-}
+const liveTokens = (core: Core, tenantId: string) => core.tokens.live(tenantId, LISTED);
 
 /**
  * The session's persisted `last_seen_at` (written by the auth middleware, at most once a minute
  * per token), so it survives a restart. A token is stamped with its creation time when issued:
  * that alone is not a use, so it reads as never used.
  */
-const lastUsed = (r: Row): string | null => (r.last_seen_at && r.last_seen_at !== r.created_at ? r.last_seen_at : null);
+const lastUsed = (r: LiveToken): string | null =>
+  r.last_seen_at && r.last_seen_at !== r.created_at ? r.last_seen_at : null;
 
 /** GET /v1/admin/tokens: live tokens of the workspace's people, newest first (at most 500). */
-export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof ZTokenView>[] } {
+export async function listTokens(core: Core, p: Principal): Promise<{ tokens: z.infer<typeof ZTokenView>[] }> {
   requireAdminRead(core, p);
   const people = core.tenant(p.tenantId).entities;
-  const tokens = liveTokens(core, p.tenantId).flatMap((r) => {
+  const tokens = (await liveTokens(core, p.tenantId)).flatMap((r) => {
     const who = people.get(r.entity_id);
     if (!who) return [];
     return [
@@ -64,11 +52,18 @@ export function listTokens(core: Core, p: Principal): { tokens: z.infer<typeof Z
  * DELETE /v1/admin/tokens/:token_id: that one token stops working now (its streams end); the
  * ledger records who ended whose sign-in (`entity.tokens_revoked`, with the public id only).
  */
-export function revokeToken(core: Core, p: Principal, tokenId: string, idem?: IdemScope): Promise<StoredResponse> {
+export async function revokeToken(
+  core: Core,
+  p: Principal,
+  tokenId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
   // Refused as any other caller's admin act would be: written, so the policy pack records it,
   // and without looking the token up first.
   const isAdmin = mayAdminister(core, p);
-  const row = isAdmin ? liveTokens(core, p.tenantId).find((r) => tokenIdOf(r.token_hash) === tokenId) : undefined;
+  const row = isAdmin
+    ? (await liveTokens(core, p.tenantId)).find((r) => tokenIdOf(r.token_hash) === tokenId)
+    : undefined;
   if (!row && isAdmin)
     throw new AppError("NOT_FOUND", "No such token in this workspace (or it was revoked already)", {
       token_id: tokenId,
@@ -82,13 +77,8 @@ export function revokeToken(core: Core, p: Principal, tokenId: string, idem?: Id
     {
       idem,
       extra: () => {
-        if (!row) return;
-        core.db
-          .prepare("UPDATE gateway_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
-          .run(core.clock.iso(), row.token_hash);
-        // The token store re-reads a revoked hash and forgets its cached principal; open streams end.
-        core.tokens.isRevoked(row.token_hash);
-        core.live.closeToken(row.token_hash);
+        // The token store forgets its cached principal at once; open streams end.
+        if (row) core.tokens.revokeHash(row.token_hash);
       },
       body: () => ({ token_id: tokenId, revoked: 1 }),
     },
@@ -99,8 +89,14 @@ export function revokeToken(core: Core, p: Principal, tokenId: string, idem?: Id
  * POST /v1/admin/members/:id/rotate-tokens: what `logline token rotate` does, from the screen —
  * every token of the person revoked and one new sign-in link issued, in one commit.
  */
-export function rotateTokens(core: Core, p: Principal, entityId: string, idem?: IdemScope): Promise<StoredResponse> {
-  let revoked = 0;
+export async function rotateTokens(
+  core: Core,
+  p: Principal,
+  entityId: string,
+  idem?: IdemScope,
+): Promise<StoredResponse> {
+  const who = { tenantId: p.tenantId, entityId };
+  const revoked = (await core.tokens.sessions(who)).length;
   let token = "";
   const build = (row: { display_name: string; status?: string } | undefined) => {
     if (row?.status)
@@ -110,8 +106,7 @@ export function rotateTokens(core: Core, p: Principal, entityId: string, idem?: 
   return adminWrite(core, p, { id: entityId, kind: "human" }, build, {
     idem,
     extra: () => {
-      const who = { tenantId: p.tenantId, entityId };
-      revoked = core.tokens.revokeAll(who);
+      core.tokens.revokeAll(who);
       token = core.tokens.issue(who);
     },
     body: () => ({ revoked, signin_url: signInUrl(core, token) }),

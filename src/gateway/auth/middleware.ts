@@ -57,7 +57,7 @@ export function authenticate(tokens: TokenStore): MiddlewareHandler<GwEnv> {
     const bearer = bearerOf(c);
     const token = bearer ?? getCookie(c, SESSION_COOKIE);
     if (!token) throw new AppError("UNAUTHORIZED", "Sign in first: send a Bearer token or the session cookie");
-    const p = tokens.resolve(token);
+    const p = await tokens.resolve(token);
     if (!p) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
     const via = bearer ? "bearer" : "cookie";
     if (via === "cookie" && !SAFE_METHODS.has(c.req.method)) checkCsrf(c);

@@ -30,6 +30,8 @@ export interface DigestDeps {
   logger: { warn(o: object, m: string): void };
   /** How often due items are looked for (default one minute). */
   tickMs?: number;
+  /** Whether this process mails digests now (on PostgreSQL, the lease holder alone); absent: always. */
+  active?: () => boolean;
 }
 
 export interface Digest {
@@ -113,7 +115,7 @@ export function createDigest(deps: DigestDeps): Digest {
   let running: Promise<void> | null = null;
   async function run(): Promise<void> {
     const base = deps.publicUrl();
-    if (!deps.mailer || !base) return;
+    if (!deps.mailer || !base || deps.active?.() === false) return;
     const byPerson = new Map<string, Row[]>();
     for (const r of due.all(deps.clock.now() - afterMs)) {
       const state = deps.projector.tenant(r.tenant_id);

@@ -31,8 +31,8 @@ export async function chargeWrite(core: Core, c: Context<GwEnv>, cost = 1): Prom
   const p = c.get("principal");
   await refuseOverLimit(
     c,
-    core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost),
-    core.tenantLimiter.take(p.tenantId, cost),
+    await core.limiter.take(`${p.tenantId}\0${p.entityId}`, cost),
+    await core.tenantLimiter.take(p.tenantId, cost),
   );
 }
 
@@ -49,7 +49,7 @@ export async function idempotentWrite(
 ): Promise<Response> {
   const p = opts.anonymous ? undefined : c.get("principal");
   const limiterKey = p ? `${p.tenantId}\0${p.entityId}` : `ip\0${core.clientAddress(c)}`;
-  await refuseOverLimit(c, core.limiter.take(limiterKey), p ? core.tenantLimiter.take(p.tenantId) : 0);
+  await refuseOverLimit(c, await core.limiter.take(limiterKey), p ? await core.tenantLimiter.take(p.tenantId) : 0);
   const key = parseIdempotencyKey(c.req.header("idempotency-key"));
   if (!p && key.length < ANON_MIN_KEY) {
     throw new AppError(

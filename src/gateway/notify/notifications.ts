@@ -21,32 +21,32 @@ function recorded(core: Core, idem: IdemScope, status: number, change: () => unk
   return stored!;
 }
 
-export function subscribePush(
+export async function subscribePush(
   core: Core,
   p: Principal,
   body: z.infer<typeof ZPushSubscribeRequest>,
   idem: IdemScope,
-): StoredResponse {
+): Promise<StoredResponse> {
   core.me(p);
   checkPushEndpoint(body.endpoint, { allowLoopback: core.notify.allowLoopbackEndpoints });
-  return recorded(core, idem, 201, () =>
-    core.notify.subscriptions.save(p, {
-      endpoint: body.endpoint,
-      p256dh: body.keys.p256dh,
-      auth: body.keys.auth,
-      expiresAt: body.expirationTime ?? null,
-    }),
-  );
+  const saved = await core.notify.subscriptions.save(p, {
+    endpoint: body.endpoint,
+    p256dh: body.keys.p256dh,
+    auth: body.keys.auth,
+    expiresAt: body.expirationTime ?? null,
+  });
+  return recorded(core, idem, 201, () => saved);
 }
 
-export function unsubscribePush(
+export async function unsubscribePush(
   core: Core,
   p: Principal,
   body: z.infer<typeof ZPushUnsubscribeRequest>,
   idem: IdemScope,
-): StoredResponse {
+): Promise<StoredResponse> {
   core.me(p);
-  return recorded(core, idem, 200, () => ({ removed: core.notify.subscriptions.remove(p, body.endpoint) }));
+  const removed = await core.notify.subscriptions.remove(p, body.endpoint);
+  return recorded(core, idem, 200, () => ({ removed }));
 }
 
 export function setMute(

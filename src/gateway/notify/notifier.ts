@@ -15,7 +15,8 @@ export interface Notifier {
   /**
    * After the fold. On boot replay (`live` false) it only keeps its own index (who requested
    * each job); live, it decides who is told and returns their SSE `notification` deltas, and
-   * queues the Web Push sends. Nothing here waits on the network.
+   * queues the Web Push sends (only where `pushes()` says so: on PostgreSQL, the lease holder).
+   * Nothing here waits on the network.
    */
   after(state: TenantState, ev: TStoredEvent, jobBefore: JobBefore | undefined, live: boolean, nowMs: number): Delta[];
 }
@@ -25,6 +26,9 @@ export function createNotifier(deps: {
   subscriptions: SubscriptionStore;
   push: PushSender;
   defaultLocale?: Locale | undefined;
+  /** Whether this process sends Web Push now (absent: always). */
+  pushes?: () => boolean;
+  onError?: (err: unknown) => void;
 }): Notifier {
   /** tenant\0job → the person whose message led to the job. */
   const requester = new Map<string, string>();
@@ -64,14 +68,20 @@ export function createNotifier(deps: {
         // Do not disturb: nothing now (no frame, no push) and nothing later (the digest follows these).
         .filter((r) => !(Date.parse(state.entities.get(r.entity_id)?.dnd_until ?? "") > nowMs));
       const deltas: Delta[] = [];
+      const pushing = deps.pushes?.() ?? true;
       for (const r of recipients) {
         deltas.push({
           event: "notification",
           data: { tenant_id: ev.tenant_id, entity_id: r.entity_id, notification: r.notification },
           audience: new Set([r.entity_id]),
         });
-        for (const sub of deps.subscriptions.forEntity(ev.tenant_id, r.entity_id, nowMs))
-          deps.push.enqueue(sub, r.notification);
+        if (!pushing) continue;
+        deps.subscriptions.forEntity(ev.tenant_id, r.entity_id, nowMs).then(
+          (subs) => {
+            for (const sub of subs) deps.push.enqueue(sub, r.notification);
+          },
+          (err: unknown) => deps.onError?.(err),
+        );
       }
       return deltas;
     },

@@ -1,6 +1,6 @@
 import type { Clock } from "../../shared/clock.js";
-import type { Db } from "../../shared/db.js";
 import type { IdGenerator } from "../../shared/ids.js";
+import type { AuthRows } from "../auth/auth-rows.js";
 
 /** One browser's Web Push subscription, as the push service handed it to that browser. */
 export interface PushSubscriptionRow {
@@ -16,71 +16,76 @@ export interface SubscriptionStore {
   save(
     p: { tenantId: string; entityId: string },
     sub: { endpoint: string; p256dh: string; auth: string; expiresAt: number | null },
-  ): { subscription_id: string; created: boolean };
+  ): Promise<{ subscription_id: string; created: boolean }>;
   /** Removes one of the person's own subscriptions; false when they had none with that endpoint. */
-  remove(p: { tenantId: string; entityId: string }, endpoint: string): boolean;
+  remove(p: { tenantId: string; entityId: string }, endpoint: string): Promise<boolean>;
   /** Removes a subscription the push service says is gone (404/410), whoever owns it. */
   drop(subscriptionId: string): void;
   /** The person's subscriptions that have not expired at `nowMs`. */
-  forEntity(tenantId: string, entityId: string, nowMs: number): PushSubscriptionRow[];
+  forEntity(tenantId: string, entityId: string, nowMs: number): Promise<PushSubscriptionRow[]>;
 }
 
-export function createSubscriptionStore(deps: { db: Db; clock: Clock; ids: IdGenerator }): SubscriptionStore {
-  const { db } = deps;
-  const byEndpoint = db.prepare<[string], { subscription_id: string; tenant_id: string; entity_id: string }>(
-    "SELECT subscription_id, tenant_id, entity_id FROM gateway_push_subscriptions WHERE endpoint = ?",
-  );
-  const upsert = db.prepare(
-    `INSERT INTO gateway_push_subscriptions (subscription_id, endpoint, tenant_id, entity_id, p256dh, auth, expires_at, created_at)
-     VALUES (@id, @endpoint, @tenant, @entity, @p256dh, @auth, @expires, @now)
-     ON CONFLICT (endpoint) DO UPDATE SET tenant_id = excluded.tenant_id, entity_id = excluded.entity_id,
-       p256dh = excluded.p256dh, auth = excluded.auth, expires_at = excluded.expires_at`,
-  );
-  const removeOwn = db.prepare(
-    "DELETE FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ? AND endpoint = ?",
-  );
-  const dropOne = db.prepare("DELETE FROM gateway_push_subscriptions WHERE subscription_id = ?");
+/**
+ * When other processes share the rows, a person's subscriptions are read again after this long
+ * (real time), so one made through another process is pushed to soon after.
+ */
+const SHARED_CACHE_MS = 1000;
+
+export function createSubscriptionStore(deps: { rows: AuthRows; clock: Clock; ids: IdGenerator }): SubscriptionStore {
+  const { rows } = deps;
+  const cacheMs = rows.shared ? SHARED_CACHE_MS : Number.POSITIVE_INFINITY;
   // Every notification asks for its person's subscriptions, and most people have none: the
-  // rows are kept per person until a subscription changes (only this store writes the table).
-  const ofEntityAll = db.prepare<[string, string], PushSubscriptionRow>(
-    "SELECT subscription_id, endpoint, p256dh, auth, expires_at FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ?",
-  );
-  const cache = new Map<string, PushSubscriptionRow[]>();
+  // rows are kept per person until a subscription changes here (or, shared, for a second).
+  const cache = new Map<string, { rows: PushSubscriptionRow[]; at: number }>();
   const CACHE_MAX = 10_000;
   return {
-    save(p, sub) {
+    async save(p, sub) {
       cache.clear();
-      const before = byEndpoint.get(sub.endpoint);
+      const before = await rows.one<{ subscription_id: string; tenant_id: string; entity_id: string }>(
+        "SELECT subscription_id, tenant_id, entity_id FROM gateway_push_subscriptions WHERE endpoint = ?",
+        [sub.endpoint],
+      );
       const id = before?.subscription_id ?? deps.ids("psub");
-      upsert.run({
-        id,
-        endpoint: sub.endpoint,
-        tenant: p.tenantId,
-        entity: p.entityId,
-        p256dh: sub.p256dh,
-        auth: sub.auth,
-        expires: sub.expiresAt,
-        now: deps.clock.iso(),
-      });
+      await rows.change(
+        `INSERT INTO gateway_push_subscriptions (subscription_id, endpoint, tenant_id, entity_id, p256dh, auth, expires_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (endpoint) DO UPDATE SET tenant_id = excluded.tenant_id, entity_id = excluded.entity_id,
+           p256dh = excluded.p256dh, auth = excluded.auth, expires_at = excluded.expires_at`,
+        [id, sub.endpoint, p.tenantId, p.entityId, sub.p256dh, sub.auth, sub.expiresAt, deps.clock.iso()],
+      );
+      cache.clear();
       const created = !before || before.tenant_id !== p.tenantId || before.entity_id !== p.entityId;
       return { subscription_id: id, created };
     },
-    remove(p, endpoint) {
+    async remove(p, endpoint) {
       cache.clear();
-      return removeOwn.run(p.tenantId, p.entityId, endpoint).changes > 0;
+      const n = await rows.change(
+        "DELETE FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ? AND endpoint = ?",
+        [p.tenantId, p.entityId, endpoint],
+      );
+      cache.clear();
+      return n > 0;
     },
     drop(subscriptionId) {
       cache.clear();
-      dropOne.run(subscriptionId);
+      rows.write("DELETE FROM gateway_push_subscriptions WHERE subscription_id = ?", [subscriptionId]);
     },
-    forEntity(tenantId, entityId, nowMs) {
+    async forEntity(tenantId, entityId, nowMs) {
       const key = `${tenantId}\0${entityId}`;
-      let rows = cache.get(key);
-      if (!rows) {
+      let hit = cache.get(key);
+      if (!hit || performance.now() - hit.at >= cacheMs) {
+        const found = await rows.all<PushSubscriptionRow>(
+          "SELECT subscription_id, endpoint, p256dh, auth, expires_at FROM gateway_push_subscriptions WHERE tenant_id = ? AND entity_id = ?",
+          [tenantId, entityId],
+        );
         if (cache.size >= CACHE_MAX) cache.clear();
-        cache.set(key, (rows = ofEntityAll.all(tenantId, entityId)));
+        hit = {
+          rows: found.map((r) => ({ ...r, expires_at: r.expires_at === null ? null : Number(r.expires_at) })),
+          at: performance.now(),
+        };
+        cache.set(key, hit);
       }
-      return rows.filter((r) => r.expires_at === null || r.expires_at > nowMs);
+      return hit.rows.filter((r) => r.expires_at === null || r.expires_at > nowMs);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Clock } from "../../shared/clock.js";
-import type { Db } from "../../shared/db.js";
 import { AppError } from "../../shared/errors.js";
+import type { AuthRows } from "../auth/auth-rows.js";
 import type { Principal } from "../auth/token-store.js";
 
 type ChallengePurpose = "register" | "sign_in";
@@ -10,9 +10,10 @@ export interface ChallengeStore {
   save(challenge: string, purpose: ChallengePurpose, p?: Principal): void;
   /**
    * Uses the challenge up: it must be one we made for this purpose (and person), unused and not
-   * expired. The UPDATE's WHERE makes a second, concurrent use fail, so an answer verifies once.
+   * expired. The UPDATE's WHERE makes a second, concurrent use fail (on any process), so an
+   * answer verifies once.
    */
-  take(challenge: string, purpose: ChallengePurpose, p?: Principal): void;
+  take(challenge: string, purpose: ChallengePurpose, p?: Principal): Promise<void>;
 }
 
 const refused = (reason: string) =>
@@ -21,39 +22,40 @@ const refused = (reason: string) =>
   });
 
 /** WebAuthn challenges: single use, short-lived (ttlMs), pruned as new ones are made. */
-export function createChallengeStore(deps: { db: Db; clock: Clock; ttlMs: number }): ChallengeStore {
-  const { db, clock } = deps;
-  const insert = db.prepare(
-    "INSERT INTO gateway_passkey_challenges (challenge, purpose, tenant_id, entity_id, expires_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  const select = db.prepare<
-    [string],
-    { purpose: string; tenant_id: string | null; entity_id: string | null; expires_at: string; used_at: string | null }
-  >("SELECT purpose, tenant_id, entity_id, expires_at, used_at FROM gateway_passkey_challenges WHERE challenge = ?");
-  const use = db.prepare(
-    "UPDATE gateway_passkey_challenges SET used_at = ? WHERE challenge = ? AND used_at IS NULL AND expires_at > ?",
-  );
-  const prune = db.prepare("DELETE FROM gateway_passkey_challenges WHERE expires_at < ?");
+export function createChallengeStore(deps: { rows: AuthRows; clock: Clock; ttlMs: number }): ChallengeStore {
+  const { rows, clock } = deps;
   return {
     save(challenge, purpose, p) {
       const now = clock.now();
       // Kept an hour past expiry, so a late answer hears "expired" rather than "unknown".
-      prune.run(new Date(now - 3_600_000).toISOString());
-      insert.run(
-        challenge,
-        purpose,
-        p?.tenantId ?? null,
-        p?.entityId ?? null,
-        new Date(now + deps.ttlMs).toISOString(),
+      rows.write("DELETE FROM gateway_passkey_challenges WHERE expires_at < ?", [
+        new Date(now - 3_600_000).toISOString(),
+      ]);
+      rows.write(
+        "INSERT INTO gateway_passkey_challenges (challenge, purpose, tenant_id, entity_id, expires_at) VALUES (?, ?, ?, ?, ?)",
+        [challenge, purpose, p?.tenantId ?? null, p?.entityId ?? null, new Date(now + deps.ttlMs).toISOString()],
       );
     },
-    take(challenge, purpose, p) {
-      const row = select.get(challenge);
+    async take(challenge, purpose, p) {
+      const row = await rows.one<{
+        purpose: string;
+        tenant_id: string | null;
+        entity_id: string | null;
+        expires_at: string;
+        used_at: string | null;
+      }>(
+        "SELECT purpose, tenant_id, entity_id, expires_at, used_at FROM gateway_passkey_challenges WHERE challenge = ?",
+        [challenge],
+      );
       if (!row || row.purpose !== purpose) throw refused("unknown");
       if (p && (row.tenant_id !== p.tenantId || row.entity_id !== p.entityId)) throw refused("unknown");
       if (row.used_at) throw refused("used");
       if (Date.parse(row.expires_at) <= clock.now()) throw refused("expired");
-      if (use.run(clock.iso(), challenge, clock.iso()).changes !== 1) throw refused("used");
+      const used = await rows.change(
+        "UPDATE gateway_passkey_challenges SET used_at = ? WHERE challenge = ? AND used_at IS NULL AND expires_at > ?",
+        [clock.iso(), challenge, clock.iso()],
+      );
+      if (used !== 1) throw refused("used");
     },
   };
 }

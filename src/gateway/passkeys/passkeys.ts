@@ -9,6 +9,7 @@ import type {
 import type { Clock } from "../../shared/clock.js";
 import type { Db } from "../../shared/db.js";
 import { AppError } from "../../shared/errors.js";
+import type { AuthRows } from "../auth/auth-rows.js";
 import type { Principal } from "../auth/token-store.js";
 import { createChallengeStore } from "./challenges.js";
 
@@ -97,13 +98,15 @@ const refused = (err: unknown) =>
  */
 export function createPasskeys(deps: {
   db: Db;
+  /** Where challenges live: beside the passkeys, or shared by every process. */
+  rows: AuthRows;
   clock: Clock;
   publicUrl: () => string | undefined;
   challengeTtlMs: number;
   rpName: string;
 }): Passkeys {
   const { db, clock } = deps;
-  const challenges = createChallengeStore({ db, clock, ttlMs: deps.challengeTtlMs });
+  const challenges = createChallengeStore({ rows: deps.rows, clock, ttlMs: deps.challengeTtlMs });
   setTimeout(() => void webauthn().catch(() => {}), WARM_AFTER_MS).unref();
   const cols =
     "passkey_id, credential_id, tenant_id, entity_id, public_key, counter, transports, device_label, created_at, last_used_at";
@@ -148,7 +151,7 @@ export function createPasskeys(deps: {
     async register(p, response, device) {
       const { rpID, origin } = relyingParty();
       const challenge = challengeOf(response.response.clientDataJSON);
-      challenges.take(challenge, "register", p);
+      await challenges.take(challenge, "register", p);
       const verified = await (await webauthn())
         .verifyRegistrationResponse({
           response,
@@ -195,7 +198,7 @@ export function createPasskeys(deps: {
     async verifySignIn(response) {
       const { rpID, origin } = relyingParty();
       const challenge = challengeOf(response.response.clientDataJSON);
-      challenges.take(challenge, "sign_in");
+      await challenges.take(challenge, "sign_in");
       const row = byCredential.get(response.id);
       if (!row)
         throw new AppError(

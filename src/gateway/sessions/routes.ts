@@ -136,7 +136,7 @@ export function createSessionRoutes(gw: GatewayInside) {
       tags: ["Session"],
       responses: { 200: json(ZSessionList, "My sessions"), ...errors(...READ_ERRORS) },
     }),
-    (c) => c.json(api.listSessions(c.get("principal"), c.get("tokenHash"))),
+    async (c) => c.json(await api.listSessions(c.get("principal"), c.get("tokenHash"))),
   );
 
   route(

@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import type { z } from "zod";
 import type { ZEmailSignInLinkRequest } from "../../../contracts/sessions.js";
 import { AppError } from "../../shared/errors.js";
-import { hashSecret, type Principal } from "../auth/token-store.js";
+import { hashSecret, newSessionId, type Principal } from "../auth/token-store.js";
 import { notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
 import { signInMessage, type LinkPurpose } from "./index.js";
@@ -55,17 +55,24 @@ export async function createSignInLink(core: Core, p: Principal, idem: IdemScope
 }
 
 /** The code from a link becomes a new session of the same person: once, before it expires. */
-export function redeemSignInLink(core: Core, code: string, device: string, idem: IdemScope): StoredResponse {
-  const link = core.signIn.links.check(code);
+export async function redeemSignInLink(
+  core: Core,
+  code: string,
+  device: string,
+  idem: IdemScope,
+): Promise<StoredResponse> {
+  const link = await core.signIn.links.check(code);
   const p = { tenantId: link.tenant_id, entityId: link.entity_id };
   const person = core.tenant(p.tenantId).entities.get(p.entityId);
   if (!person)
     throw new AppError("SIGNIN_LINK_EXPIRED", "This sign-in link's person is no longer in the workspace.", {
       reason: "gone",
     });
+  // Spent first: of two uses at once, on any process, one spends it and the other is refused.
+  const sessionId = newSessionId();
+  await core.signIn.links.spend(link.hash, sessionId);
   return recorded(core, idem, 201, () => {
-    const made = core.tokens.issueSession(p, { device, via: link.purpose });
-    core.signIn.links.spend(link.hash, made.sessionId);
+    const made = core.tokens.issueSession(p, { device, via: link.purpose, sessionId });
     return {
       tenant_id: p.tenantId,
       entity_id: p.entityId,
@@ -102,7 +109,10 @@ export async function emailSignInLink(
   const address = body.email.trim();
   if (!EMAIL.test(address)) throw new AppError("VALIDATION_ERROR", "That is not an email address", { field: "email" });
   await wait(
-    Math.max(core.signIn.perClient.take(client), core.signIn.perAddress.take(hashSecret(address.toLowerCase()))),
+    Math.max(
+      await core.signIn.perClient.take(client),
+      await core.signIn.perAddress.take(hashSecret(address.toLowerCase())),
+    ),
   );
   const found: Array<{ p: Principal; name: string; to: string }> = [];
   for (const state of core.projector.tenants()) {
@@ -132,10 +142,10 @@ export function signInOptions(core: Core) {
 }
 
 /** My sessions, this one marked. */
-export function listSessions(core: Core, p: Principal, currentHash: string) {
+export async function listSessions(core: Core, p: Principal, currentHash: string) {
   core.me(p);
   return {
-    sessions: core.tokens.sessions(p).map((s) => ({
+    sessions: (await core.tokens.sessions(p)).map((s) => ({
       session_id: s.session_id,
       device: s.device_label,
       signed_in_via: s.signed_in_via,
@@ -147,15 +157,15 @@ export function listSessions(core: Core, p: Principal, currentHash: string) {
 }
 
 /** Ends one of my sessions: its token fails from now on and its open streams end. */
-export function endSession(
+export async function endSession(
   core: Core,
   p: Principal,
   sessionId: string,
   currentHash: string,
   idem: IdemScope,
-): StoredResponse {
+): Promise<StoredResponse> {
   core.me(p);
-  const s = core.tokens.sessionById(p, sessionId);
+  const s = await core.tokens.sessionById(p, sessionId);
   if (!s) throw notFound("Session");
   // Revoking drops the token from the cache and closes its streams at once.
   return recorded(core, idem, 200, () => {
@@ -197,8 +207,8 @@ export function session(core: Core, p: Principal): SessionView {
 }
 
 /** POST /v1/session: a bearer token becomes a session (the route sets the cookie). */
-export function openSession(core: Core, token: string): { principal: Principal; session: SessionView } {
-  const principal = core.tokens.resolve(token);
+export async function openSession(core: Core, token: string): Promise<{ principal: Principal; session: SessionView }> {
+  const principal = await core.tokens.resolve(token);
   if (!principal) throw new AppError("UNAUTHORIZED", "This token is unknown or was revoked");
   return { principal, session: session(core, principal) };
 }

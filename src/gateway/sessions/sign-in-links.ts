@@ -1,6 +1,6 @@
 import type { Clock } from "../../shared/clock.js";
-import type { Db } from "../../shared/db.js";
 import { AppError } from "../../shared/errors.js";
+import type { AuthRows } from "../auth/auth-rows.js";
 import { hashSecret, newSecret, type Principal } from "../auth/token-store.js";
 
 export type LinkPurpose = "device_link" | "email_link";
@@ -17,12 +17,12 @@ export interface SignInLinks {
   /** A new one-time code for the person; only its hash is stored. */
   create(p: Principal, purpose: LinkPurpose): { code: string; expiresAt: string };
   /** Who a code would sign in, or the refusal (unknown, used, expired), without using it. */
-  check(code: string): LinkRow & { hash: string };
+  check(code: string): Promise<LinkRow & { hash: string }>;
   /**
-   * Marks the code used by `sessionId`; call inside the transaction that makes the session. The
-   * UPDATE's WHERE makes a second, concurrent use fail, so one code makes one session at most.
+   * Marks the code used by `sessionId`, before that session is made. The UPDATE's WHERE makes a
+   * second, concurrent use fail (on any process), so one code makes one session at most.
    */
-  spend(hash: string, sessionId: string): void;
+  spend(hash: string, sessionId: string): Promise<void>;
 }
 
 /**
@@ -30,35 +30,33 @@ export interface SignInLinks {
  * name why (unknown, used, expired) so the page can say so; a code is 256 random bits, so
  * telling them apart leaks nothing worth guessing.
  */
-export function createSignInLinks(deps: { db: Db; clock: Clock; linkTtlMs: number }): SignInLinks {
-  const { db, clock } = deps;
-  const insert = db.prepare(
-    "INSERT INTO gateway_sign_in_links (link_hash, tenant_id, entity_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const select = db.prepare<[string], LinkRow>(
-    "SELECT tenant_id, entity_id, purpose, expires_at, used_at FROM gateway_sign_in_links WHERE link_hash = ?",
-  );
-  const use = db.prepare(
-    "UPDATE gateway_sign_in_links SET used_at = ?, session_id = ? WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?",
-  );
-  const prune = db.prepare("DELETE FROM gateway_sign_in_links WHERE expires_at < ?");
+export function createSignInLinks(deps: { rows: AuthRows; clock: Clock; linkTtlMs: number }): SignInLinks {
+  const { rows, clock } = deps;
   let lastPrune = 0;
   return {
     create(p, purpose) {
       const now = clock.now();
       // Expired links are kept a day, so a late click still hears "expired" rather than "unknown".
       if (now - lastPrune > 3_600_000) {
-        prune.run(new Date(now - 24 * 3_600_000).toISOString());
+        rows.write("DELETE FROM gateway_sign_in_links WHERE expires_at < ?", [
+          new Date(now - 24 * 3_600_000).toISOString(),
+        ]);
         lastPrune = now;
       }
       const code = newSecret("lnk");
       const expiresAt = new Date(now + deps.linkTtlMs).toISOString();
-      insert.run(hashSecret(code), p.tenantId, p.entityId, purpose, new Date(now).toISOString(), expiresAt);
+      rows.write(
+        "INSERT INTO gateway_sign_in_links (link_hash, tenant_id, entity_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [hashSecret(code), p.tenantId, p.entityId, purpose, new Date(now).toISOString(), expiresAt],
+      );
       return { code, expiresAt };
     },
-    check(code) {
+    async check(code) {
       const hash = hashSecret(code);
-      const row = select.get(hash);
+      const row = await rows.one<LinkRow>(
+        "SELECT tenant_id, entity_id, purpose, expires_at, used_at FROM gateway_sign_in_links WHERE link_hash = ?",
+        [hash],
+      );
       if (!row)
         throw new AppError(
           "NOT_FOUND",
@@ -83,9 +81,12 @@ export function createSignInLinks(deps: { db: Db; clock: Clock; linkTtlMs: numbe
       }
       return { ...row, hash };
     },
-    spend(hash, sessionId) {
-      const done = use.run(clock.iso(), sessionId, hash, clock.iso());
-      if (done.changes !== 1)
+    async spend(hash, sessionId) {
+      const done = await rows.change(
+        "UPDATE gateway_sign_in_links SET used_at = ?, session_id = ? WHERE link_hash = ? AND used_at IS NULL AND expires_at > ?",
+        [clock.iso(), sessionId, hash, clock.iso()],
+      );
+      if (done !== 1)
         throw new AppError(
           "SIGNIN_LINK_USED",
           "This sign-in link was already used. A link works once: make a new one.",

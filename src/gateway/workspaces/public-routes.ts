@@ -66,7 +66,7 @@ export function createPublicRoutes(gw: GatewayInside) {
     request: { params: inviteParams },
     responses: { 200: json(ZInviteView, "The invite"), ...errors(404) },
   });
-  route(app, invite, (c) => c.json(api.describeInvite(c.req.valid("param").invite)));
+  route(app, invite, async (c) => c.json(await api.describeInvite(c.req.valid("param").invite)));
 
   const accept = createRoute({
     method: "post",
@@ -97,9 +97,9 @@ export function createPublicRoutes(gw: GatewayInside) {
     request: { body: jsonBody(ZSessionRequest) },
     responses: { 200: json(ZSessionView, "Signed in; Set-Cookie carries the session"), ...errors(400, 401, 415) },
   });
-  route(app, openSession, (c) => {
+  route(app, openSession, async (c) => {
     const { token } = c.req.valid("json");
-    const { session } = api.openSession(token);
+    const { session } = await api.openSession(token);
     // A token first used here (from an invite, or a new workspace) names this device.
     core.tokens.labelDevice(hashSecret(token), deviceLabel(c.req.header("user-agent")));
     setSession(c, token);
@@ -116,9 +116,9 @@ export function createPublicRoutes(gw: GatewayInside) {
     request: { query: z.object({ token: z.string().optional() }) },
     responses: { 302: { description: "To / (signed in) or /?signin=failed" } },
   });
-  route(app, signin, (c) => {
+  route(app, signin, async (c) => {
     const token = c.req.query("token") ?? "";
-    const p = token ? core.tokens.resolve(token) : null;
+    const p = token ? await core.tokens.resolve(token) : null;
     c.header("Referrer-Policy", "no-referrer");
     c.header("Cache-Control", "no-store");
     if (!p) return c.redirect("/?signin=failed", 302);

@@ -10,6 +10,7 @@ import { AppError } from "../../shared/errors.js";
 import { hashSecret, newSecret, type Principal } from "../auth/token-store.js";
 import { GATEWAY_SYSTEM_ACTOR, notFound, type Core } from "../core.js";
 import type { IdemScope, StoredResponse } from "../idempotency.js";
+import { recorded } from "../sessions/sessions.js";
 
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
@@ -69,13 +70,10 @@ export function createInvite(
   requireAdmin(core, p);
   const invite = newSecret("inv");
   const base = core.publicUrl() ?? "";
-  const response: StoredResponse = { status: 201, body: { invite_token: invite, url: `${base}/invite/${invite}` } };
-  core.db.transaction(() => {
-    core.db
-      .prepare(
-        "INSERT INTO gateway_invites (invite_hash, tenant_id, created_by, display_name, roles, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(
+  return recorded(core, idem, 201, () => {
+    core.authRows.write(
+      "INSERT INTO gateway_invites (invite_hash, tenant_id, created_by, display_name, roles, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [
         hashSecret(invite),
         p.tenantId,
         p.entityId,
@@ -83,10 +81,10 @@ export function createInvite(
         JSON.stringify(body.roles ?? ["member"]),
         core.clock.iso(),
         new Date(core.clock.now() + INVITE_TTL_MS).toISOString(),
-      );
-    if (idem) core.idem.record(idem, response, core.db);
-  })();
-  return response;
+      ],
+    );
+    return { invite_token: invite, url: `${base}/invite/${invite}` };
+  });
 }
 
 interface InviteRow {
@@ -97,20 +95,19 @@ interface InviteRow {
   accepted_by: string | null;
 }
 
-function openInvite(core: Core, invite: string): InviteRow & { hash: string } {
+async function openInvite(core: Core, invite: string): Promise<InviteRow & { hash: string }> {
   const hash = hashSecret(invite);
-  const row = core.db
-    .prepare<[string], InviteRow>(
-      "SELECT tenant_id, display_name, roles, expires_at, accepted_by FROM gateway_invites WHERE invite_hash = ?",
-    )
-    .get(hash);
+  const row = await core.authRows.one<InviteRow>(
+    "SELECT tenant_id, display_name, roles, expires_at, accepted_by FROM gateway_invites WHERE invite_hash = ?",
+    [hash],
+  );
   if (!row || row.accepted_by || Date.parse(row.expires_at) < core.clock.now()) throw notFound("Invite");
   return { ...row, hash };
 }
 
 /** What an invite page shows before accepting: the workspace and the suggested name. */
-export function describeInvite(core: Core, invite: string) {
-  const row = openInvite(core, invite);
+export async function describeInvite(core: Core, invite: string) {
+  const row = await openInvite(core, invite);
   return {
     tenant_id: row.tenant_id,
     display_name: row.display_name,
@@ -119,14 +116,17 @@ export function describeInvite(core: Core, invite: string) {
   };
 }
 
-/** Onboarding step 2b: the invited person joins; the invite is spent in the same commit. */
+/**
+ * Onboarding step 2b: the invited person joins. The invite is spent first (the UPDATE's WHERE
+ * makes a concurrent second accept, on any process, fail) and given back if the commit fails.
+ */
 export async function acceptInvite(
   core: Core,
   invite: string,
   body: z.infer<typeof ZAcceptInviteRequest>,
   idem?: IdemScope,
 ): Promise<StoredResponse> {
-  const row = openInvite(core, invite);
+  const row = await openInvite(core, invite);
   const entityId = core.ids("ent");
   let token = "";
   const ev = core.event(row.tenant_id, "entity.registered", WORKSPACE_CONVERSATION_ID, GATEWAY_SYSTEM_ACTOR, {
@@ -135,19 +135,25 @@ export async function acceptInvite(
     display_name: body.display_name,
     roles: JSON.parse(row.roles) as string[],
   });
-  return core.commit(row.tenant_id, [ev], {
-    idem,
-    status: 201,
-    extra: () => {
-      // The UPDATE's WHERE makes a concurrent second accept fail and roll its events back.
-      const spent = core.db
-        .prepare("UPDATE gateway_invites SET accepted_by = ? WHERE invite_hash = ? AND accepted_by IS NULL")
-        .run(entityId, row.hash);
-      if (spent.changes !== 1) throw notFound("Invite");
-      token = core.tokens.issue({ tenantId: row.tenant_id, entityId }, { via: "invite" });
-    },
-    body: () => ({ entity_id: entityId, token, tenant_id: row.tenant_id }),
-  });
+  const spent = await core.authRows.change(
+    "UPDATE gateway_invites SET accepted_by = ? WHERE invite_hash = ? AND accepted_by IS NULL",
+    [entityId, row.hash],
+  );
+  if (spent !== 1) throw notFound("Invite");
+  try {
+    return await core.commit(row.tenant_id, [ev], {
+      idem,
+      status: 201,
+      extra: () => void (token = core.tokens.issue({ tenantId: row.tenant_id, entityId }, { via: "invite" })),
+      body: () => ({ entity_id: entityId, token, tenant_id: row.tenant_id }),
+    });
+  } catch (e) {
+    await core.authRows.change(
+      "UPDATE gateway_invites SET accepted_by = NULL WHERE invite_hash = ? AND accepted_by = ?",
+      [row.hash, entityId],
+    );
+    throw e;
+  }
 }
 
 /** Onboarding step 3: an agent coworker. Agents get no token: Office acts for them. */
