@@ -51,6 +51,9 @@ export function startWalCheckpointer(
   return {
     async stop() {
       stopping = true;
+      // Held again while it stops: a process with nothing else left to do must wait for the
+      // thread's exit rather than end with this promise unsettled.
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },

@@ -29,7 +29,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 /** What is transpiled (every `.ts` under these; other files are copied: migrations, the search worker). */
 const SOURCES = ["src", "contracts", "test/ledger/fixtures"];
 /** What the sources reach by relative path from where they sit, linked into the mirror as they are. */
-const LINKED = ["locales", "fixtures", "web", "package.json"];
+const LINKED = ["locales", "fixtures", "web", "node_modules", "package.json"];
 const CACHE = join(root, "node_modules", ".cache", "logline-build");
 
 function files(dir: string): string[] {
