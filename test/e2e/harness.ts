@@ -12,7 +12,7 @@ import {
 } from "playwright-core";
 import { expect } from "vitest";
 import type { DemoInfo } from "../../src/gateway/index.js";
-import { keepClosedContext, trackContext } from "../support/in-flight.js";
+import { keepClosedContext, trackContext, trackPages } from "../support/in-flight.js";
 import { startEmptyServer, startTestServer } from "../support/server.js";
 
 /**
@@ -228,6 +228,8 @@ async function startBrowser(extraArgs: string[], opts: { serviceWorkers?: "allow
       ...troubles,
     ];
     let untrack = trackContext(pending);
+    const unshow = trackPages(() => Promise.all(ctx.pages().map((page) => pageSnapshot(page))));
+    ctx.on("close", unshow);
     // A test closes its contexts in `finally`, before the failure is reported: what each page
     // showed and still waited for is kept from that moment for the report.
     const close = ctx.close.bind(ctx);

@@ -1,5 +1,5 @@
 import { beforeEach, onTestFailed } from "vitest";
-import { forgetClosedContexts, inFlightReport } from "./in-flight.js";
+import { forgetClosedContexts, inFlightReport, openPagesReport } from "./in-flight.js";
 
 /**
  * A failed browser test also says what went wrong on that attempt (a retried test that then
@@ -8,12 +8,15 @@ import { forgetClosedContexts, inFlightReport } from "./in-flight.js";
  */
 beforeEach(() => {
   forgetClosedContexts();
-  onTestFailed(({ task }) => {
+  onTestFailed(async ({ task }) => {
     const errors = (task.result?.errors ?? [])
       .map((e) => `${e.name ?? "Error"}: ${e.message ?? ""}`.slice(0, 600))
       .join("\n");
+    const unanswered = inFlightReport();
+    // What the pages still open show at this moment (address and first words).
+    const shown = await openPagesReport();
     console.error(
-      `failed attempt:\n${errors || "(no error recorded)"}\nunanswered when the test failed, and what went wrong in the browser:\n${inFlightReport()}`,
+      `failed attempt:\n${errors || "(no error recorded)"}\nunanswered when the test failed, and what went wrong in the browser:\n${unanswered}${shown.length ? `\nopen pages:\n${shown.join("\n")}` : ""}`,
     );
   });
 });

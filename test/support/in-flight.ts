@@ -33,6 +33,20 @@ export function trackContext(pending: () => string[]): () => void {
   return () => contexts.delete(pending);
 }
 
+/** What each open browser context's pages show now, asked for when a test fails. */
+const shows = new Set<() => Promise<string[]>>();
+
+/** Registers how to read what a context's pages show; returns how to unregister. */
+export function trackPages(show: () => Promise<string[]>): () => void {
+  shows.add(show);
+  return () => shows.delete(show);
+}
+
+/** What every open context's pages show, one line each (a page that does not answer says so). */
+export async function openPagesReport(): Promise<string[]> {
+  return (await Promise.all([...shows].map((show) => show().catch(() => [])))).flat();
+}
+
 /** What the contexts closed during the current test showed and waited for (cleared per test). */
 let closed: string[] = [];
 
