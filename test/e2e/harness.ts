@@ -95,7 +95,7 @@ const closing = new Set<Browser>();
 const parkers = new WeakMap<BrowserContext, { park: () => Promise<boolean>; track: () => void }>();
 
 /** What a test may do to a context or page that a new load does not undo: any of it, and the context is not kept. */
-const CONTEXT_CHANGES = [
+const BOTH_CHANGE = [
   "route",
   "routeFromHAR",
   "routeWebSocket",
@@ -103,23 +103,16 @@ const CONTEXT_CHANGES = [
   "exposeBinding",
   "exposeFunction",
   "setExtraHTTPHeaders",
+];
+const CONTEXT_CHANGES = [
+  ...BOTH_CHANGE,
   "setOffline",
   "setGeolocation",
   "grantPermissions",
   "clearPermissions",
   "setHTTPCredentials",
-] as const;
-const PAGE_CHANGES = [
-  "route",
-  "routeFromHAR",
-  "routeWebSocket",
-  "addInitScript",
-  "exposeBinding",
-  "exposeFunction",
-  "setExtraHTTPHeaders",
-  "emulateMedia",
-  "setViewportSize",
-] as const;
+];
+const PAGE_CHANGES = [...BOTH_CHANGE, "emulateMedia", "setViewportSize"];
 const CLOCK_CHANGES = [
   "install",
   "fastForward",

@@ -10,7 +10,7 @@ import { tempDir } from "../ledger/helpers.js";
 import { newPgDatabase, stopSharedPostgres } from "../ledger/pg/pg-helpers.js";
 import { statedClock } from "../support/clock.js";
 import { timelineOf } from "../support/golden.js";
-import { afterThisTest, freePort, type MainProcess, startMainProcess } from "../support/process.js";
+import { afterThisTest, type MainProcess, startPgProcess } from "../support/process.js";
 import { getJson, waitFor } from "../support/server.js";
 
 /**
@@ -41,26 +41,14 @@ interface Proc {
   child: MainProcess;
 }
 
-async function boot(url: string, dir: string, demo: boolean): Promise<Proc> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = await startMainProcess(
-    {
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: url,
-      LOGLINE_DEMO: demo ? "1" : "0",
-      LOG_LEVEL: "warn",
-      // The senders are one person writing fast: the limit is not what this test is about.
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      RATE_LIMIT_BURST: "100000",
-    },
-    base,
+function boot(url: string, dir: string, demo: boolean): Promise<Proc> {
+  return startPgProcess(url, dir, {
+    demo,
+    // The senders are one person writing fast: the limit is not what this test is about.
+    env: { RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "100000" },
     // Three processes starting at once under load on two cores: generous.
-    { bootMs: 120_000 },
-  );
-  return { base, dir, child };
+    bootMs: 120_000,
+  });
 }
 
 /**

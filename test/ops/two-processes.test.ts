@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../ledger/helpers.js";
 import { newPgDatabase, stopSharedPostgres } from "../ledger/pg/pg-helpers.js";
 import { type Frame, openStream, timelineOf } from "../support/golden.js";
-import { afterThisTest, freePort, startMainProcess } from "../support/process.js";
+import { afterThisTest, startPgProcess } from "../support/process.js";
 import { getJson, postJson, waitFor } from "../support/server.js";
 
 /**
@@ -25,22 +25,25 @@ const CONV = "cnv_9f2a";
 /** What every process on one database must share: the ledger's signing key, the vault's key, the Web Push keys. */
 const SHARED_KEYS = ["ledger-signing-key.pem", "office-vault.key", "push-vapid-keys.json"];
 
-async function startProcess(databaseUrl: string, dir: string, demo: boolean, env: Record<string, string> = {}) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = await startMainProcess(
-    {
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      LOGLINE_DEMO: demo ? "1" : "0",
-      LOG_LEVEL: "warn",
-      ...env,
-    },
-    base,
-  );
-  return { base, child };
+type Demo = { humans: Array<{ token: string; entity_id: string }> };
+
+/**
+ * Two processes on a new database named `name`: A seeds the demo, B starts on A's keys. Their
+ * data dirs go after the test.
+ */
+async function twoProcesses(name: string, env: Record<string, string> = {}) {
+  const url = await newPgDatabase(name);
+  const dirA = tempDir(`${name}-a-`);
+  const dirB = tempDir(`${name}-b-`);
+  afterThisTest(() => {
+    dirA.cleanup();
+    dirB.cleanup();
+  });
+  const a = await startPgProcess(url, dirA.dir, { demo: true, env });
+  for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
+  const b = await startPgProcess(url, dirB.dir, { demo: false, env });
+  const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as Demo;
+  return { url, a, b, demo };
 }
 
 /** A write carrying the Idempotency-Key a public route (no token) needs. */
@@ -64,19 +67,7 @@ function idOf(frames: Frame[], eventId: string): string | undefined {
 
 describe("two processes on one PostgreSQL", () => {
   it("share streams, resume cursors and Idempotency-Keys", async () => {
-    const url = await newPgDatabase("two");
-    const dirA = tempDir("two-a-");
-    const dirB = tempDir("two-b-");
-    afterThisTest(() => {
-      dirA.cleanup();
-      dirB.cleanup();
-    });
-    const a = await startProcess(url, dirA.dir, true);
-    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
-    const b = await startProcess(url, dirB.dir, false);
-    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
-      humans: Array<{ token: string; entity_id: string }>;
-    };
+    const { a, b, demo } = await twoProcesses("two");
     // Sessions are shared: the token the demo made on A works on B.
     const danA = demo.humans[0]!.token;
     const danB = danA;
@@ -138,19 +129,7 @@ describe("two processes on one PostgreSQL", () => {
   }, 90_000);
 
   it("share sessions: made on one, used on the other at once; ended on one, refused on the other within a second", async () => {
-    const url = await newPgDatabase("sessions");
-    const dirA = tempDir("ses-a-");
-    const dirB = tempDir("ses-b-");
-    afterThisTest(() => {
-      dirA.cleanup();
-      dirB.cleanup();
-    });
-    const a = await startProcess(url, dirA.dir, true);
-    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
-    const b = await startProcess(url, dirB.dir, false);
-    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
-      humans: Array<{ token: string; entity_id: string }>;
-    };
+    const { a, b, demo } = await twoProcesses("sessions");
     const dan = demo.humans[0]!.token;
     const ana = demo.humans[1]!.token;
 
@@ -200,19 +179,9 @@ describe("two processes on one PostgreSQL", () => {
   }, 90_000);
 
   it("hold a token flooding both to one rate budget, not one per process", async () => {
-    const url = await newPgDatabase("limits");
-    const dirA = tempDir("lim-a-");
-    const dirB = tempDir("lim-b-");
-    afterThisTest(() => {
-      dirA.cleanup();
-      dirB.cleanup();
-    });
     // A burst of 20 writes, refilled at one a second.
     const limits = { RATE_LIMIT_BURST: "20", RATE_LIMIT_PER_MINUTE: "60" };
-    const a = await startProcess(url, dirA.dir, true, limits);
-    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
-    const b = await startProcess(url, dirB.dir, false, limits);
-    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as { humans: Array<{ token: string }> };
+    const { a, b, demo } = await twoProcesses("limits", limits);
     const dan = demo.humans[0]!.token;
 
     // 40 posts at each process at once: each process alone would let 20 through, 40 in all.
@@ -248,21 +217,9 @@ describe("two processes on one PostgreSQL", () => {
   }, 90_000);
 
   it("runs Office in the lease holder only; when it is killed the other takes over and answers the inbox, once each", async () => {
-    const url = await newPgDatabase("lease");
+    const { url, a, b, demo } = await twoProcesses("lease");
     const db = new pg.Pool({ connectionString: url, max: 1 });
     afterThisTest(() => db.end());
-    const dirA = tempDir("lease-a-");
-    const dirB = tempDir("lease-b-");
-    afterThisTest(() => {
-      dirA.cleanup();
-      dirB.cleanup();
-    });
-    const a = await startProcess(url, dirA.dir, true);
-    for (const f of SHARED_KEYS) copyFileSync(join(dirA.dir, f), join(dirB.dir, f));
-    const b = await startProcess(url, dirB.dir, false);
-    const demo = JSON.parse(readFileSync(join(dirA.dir, "demo.json"), "utf8")) as {
-      humans: Array<{ token: string; entity_id: string }>;
-    };
     const danB = demo.humans[0]!.token;
     const holder = async () => {
       const { rows } = await db.query<{ name: string }>(
@@ -306,7 +263,7 @@ describe("two processes on one PostgreSQL", () => {
     const url = await newPgDatabase("lag");
     const dir = tempDir("lag-");
     afterThisTest(() => dir.cleanup());
-    const one = await startProcess(url, dir.dir, true);
+    const one = await startPgProcess(url, dir.dir, { demo: true });
     const owner = new pg.Client({ connectionString: url });
     await owner.connect();
     afterThisTest(() => owner.end());

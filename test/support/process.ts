@@ -80,3 +80,30 @@ export async function startMainProcess(
   }
   return Object.assign(child, { logs: () => logs });
 }
+
+/**
+ * LogLine on the PostgreSQL database at `databaseUrl`, in a process of its own on a free loopback
+ * port with `dir` as its data dir: `demo` seeds the demo workspace, `env` adds settings.
+ */
+export async function startPgProcess(
+  databaseUrl: string,
+  dir: string,
+  opts: { demo: boolean; env?: Record<string, string>; bootMs?: number },
+): Promise<{ base: string; dir: string; child: MainProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = await startMainProcess(
+    {
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      LOGLINE_DEMO: opts.demo ? "1" : "0",
+      LOG_LEVEL: "warn",
+      ...opts.env,
+    },
+    base,
+    opts.bootMs === undefined ? {} : { bootMs: opts.bootMs },
+  );
+  return { base, dir, child };
+}
