@@ -435,15 +435,10 @@ export async function runGatewayBench(): Promise<void> {
         " %",
         { op: "≥", value: 40 },
       );
-      figure(
-        "server CPU per appended event, main thread (commits and answers requests)",
-        runs.map((x) => x.mainUs),
-        " µs",
-      );
-      figure(
-        "server CPU per appended event, whole process (the search index's thread included)",
-        runs.map((x) => x.processUs),
-        " µs",
+      cpuFigures(
+        "appended event",
+        " (commits and answers requests)",
+        runs.map((x) => ({ main: x.mainUs, process: x.processUs })),
       );
       console.log(`  ${loadavg()}`);
     }
@@ -479,16 +474,7 @@ export async function runGatewayBench(): Promise<void> {
         { op: "≥", value: 3000 },
       );
       // What the load moves least: the server's CPU time per post, its main thread and the whole process.
-      figure(
-        "server CPU per post, main thread",
-        cpuUs.map((x) => x.main),
-        " µs",
-      );
-      figure(
-        "server CPU per post, whole process (the search index's thread included)",
-        cpuUs.map((x) => x.process),
-        " µs",
-      );
+      cpuFigures("post", "", cpuUs);
       console.log(`  ${loadavg()}`);
     }
   } finally {
@@ -506,4 +492,18 @@ export async function runGatewayBench(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await runGatewayBench();
+}
+
+/** The server's CPU time per unit of work in each run: its main thread, then the whole process. */
+function cpuFigures(unit: string, mainNote: string, runs: Array<{ main: number; process: number }>): void {
+  figure(
+    `server CPU per ${unit}, main thread${mainNote}`,
+    runs.map((x) => x.main),
+    " µs",
+  );
+  figure(
+    `server CPU per ${unit}, whole process (the search index's thread included)`,
+    runs.map((x) => x.process),
+    " µs",
+  );
 }

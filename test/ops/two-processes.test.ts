@@ -271,32 +271,28 @@ describe("two processes on one PostgreSQL", () => {
       const res = await fetch(`${one.base}/readyz`);
       return { status: res.status, body: (await res.json()) as any };
     };
+    /** The first /readyz answer with `status`, within 20 s. */
+    const readyWith = (status: number) =>
+      waitFor(
+        async () => {
+          const r = await ready();
+          return r.status === status ? r : undefined;
+        },
+        20_000,
+        `/readyz ${status}`,
+      );
     expect((await ready()).status).toBe(200);
 
     // The heads cannot be read while this transaction holds them: the process's once-a-second
     // comparison waits, and it can no longer tell it is caught up.
     await owner.query("BEGIN");
     await owner.query("LOCK TABLE ledger.heads IN ACCESS EXCLUSIVE MODE");
-    const stalled = await waitFor(
-      async () => {
-        const r = await ready();
-        return r.status === 503 ? r : undefined;
-      },
-      20_000,
-      "/readyz 503",
-    );
+    const stalled = await readyWith(503);
     expect(stalled.body.checks.follow.ok).toBe(false);
     expect(stalled.body.checks.follow.lag_seconds).toBeGreaterThanOrEqual(5);
     expect(stalled.body.checks.boot.ok).toBe(true);
     await owner.query("ROLLBACK");
-    const back = await waitFor(
-      async () => {
-        const r = await ready();
-        return r.status === 200 ? r : undefined;
-      },
-      20_000,
-      "/readyz 200 again",
-    );
+    const back = await readyWith(200);
     expect(back.body.checks.follow.ok).toBe(true);
   }, 120_000);
 });
