@@ -28,7 +28,14 @@ const filler = () => join(t.dataDir, "filler");
 
 /** Empties SQLite's write-ahead log and fills every free block, so the next write needs space there is none of. */
 function fill(): void {
-  t.server.db.pragma("wal_checkpoint(TRUNCATE)");
+  // The server's checkpoint thread may be mid-round, and then TRUNCATE answers busy and leaves the
+  // log as long as it was, with room for the next write: asked again until the log is empty.
+  for (let i = 0; ; i++) {
+    const [r] = t.server.db.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number; log: number }>;
+    if (r?.busy === 0 && r.log === 0) break;
+    if (i === 200) throw new Error("the write-ahead log could not be emptied");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
   const fd = openSync(filler(), "a");
   try {
     for (const size of [1 << 20, 1 << 16, 4096, 512, 1]) {
